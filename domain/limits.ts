@@ -1,0 +1,10 @@
+/**
+ * Order caps and verification thresholds (spec section 9), in EUR cents.
+ * Invariant: every text that states a limit is rendered from these values.
+ */
+export const FIRST_ORDER_LIMIT_EUR_MINOR = 10_000n; // 100.00 EUR
+export const ORDER_LIMIT_EUR_MINOR = 3_000_000n; // 30,000.00 EUR
+/** Weekly volume above which ID verification is required. */
+export const ID_VERIFICATION_WEEKLY_EUR_MINOR = 300_000n; // 3,000.00 EUR
+/** Weekly volume above which mobile verification is required. */
+export const MOBILE_VERIFICATION_WEEKLY_EUR_MINOR = 100_000n; // 1,000.00 EUR

@@ -1,0 +1,33 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { legalNav, footerNav, type RouteName } from '../i18n/routes';
+import { LocalizedLink } from './localized-link';
+
+function LinkList({ heading, names }: { heading: string; names: RouteName[] }) {
+  const { t } = useTranslation('common');
+  return (
+    <div>
+      <h2>{heading}</h2>
+      <ul>
+        {names.map((name) => (
+          <li key={name}>
+            <LocalizedLink to={name}>{t(`pages.${name}.nav`)}</LocalizedLink>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+export function Footer() {
+  const { t } = useTranslation('common');
+  return (
+    <footer className="site-footer">
+      <nav aria-label={t('a11y.footerNavigation')} className="container footer-columns">
+        <LinkList heading={t('footer.legal')} names={legalNav} />
+        <LinkList heading={t('footer.more')} names={footerNav} />
+      </nav>
+      <p className="container copyright">{t('footer.copyright', { year: new Date().getFullYear() })}</p>
+    </footer>
+  );
+}

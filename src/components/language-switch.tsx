@@ -1,0 +1,51 @@
+import * as React from 'react';
+import { Link } from 'gatsby';
+import { useTranslation } from 'react-i18next';
+import { useI18next } from 'gatsby-plugin-react-i18next';
+import { languages, languageMeta, localizePath, splitLanguage } from '../i18n/languages';
+import { usePageLanguage } from './localized-link';
+
+/**
+ * Links to the current page in every language: flags for English, German, French and Dutch
+ * (as the spec shows them) and text for Russian and Ukrainian.
+ *
+ * The links are computed from the browser's path, not from the i18n plugin's `originalPath`:
+ * on a not-found page that is "/404/", and switching would lose the visitor's path (the plugin's
+ * own switch is known to fail there). The server-rendered path is used until hydration so the
+ * markup matches, then the real one.
+ */
+export function LanguageSwitch({ pathname }: { pathname: string }) {
+  const { t } = useTranslation('common');
+  const current = usePageLanguage();
+  const { originalPath } = useI18next();
+  const [browserPath, setBrowserPath] = React.useState<string | null>(null);
+  React.useEffect(() => setBrowserPath(pathname), [pathname]);
+  const { path } = browserPath ? splitLanguage(browserPath) : { path: originalPath };
+
+  return (
+    <nav aria-label={t('a11y.languageSwitch')} className="language-switch">
+      <ul>
+        {languages.map((lng) => {
+          const { flag, nativeName } = languageMeta[lng];
+          return (
+            <li key={lng}>
+              <Link
+                to={localizePath(path, lng)}
+                hrefLang={lng}
+                lang={lng}
+                aria-current={lng === current ? 'true' : undefined}
+                title={nativeName}
+              >
+                {flag ? (
+                  <img src={`/flags/${flag}.svg`} alt={nativeName} width={24} height={16} />
+                ) : (
+                  nativeName
+                )}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,34 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import type { RouteName } from '../i18n/routes';
+import { Header } from './header';
+import { Footer } from './footer';
+import { CookieBanner } from './cookie-banner';
+import { SlowLoadNotice } from './slow-load-notice';
+
+type Props = {
+  /** The page's route name; its localized title is the page heading unless `heading` is given. */
+  page: RouteName | 'notFound';
+  pathname: string;
+  heading?: React.ReactNode;
+  children: React.ReactNode;
+};
+
+export function Layout({ page, pathname, heading, children }: Props) {
+  const { t } = useTranslation('common');
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        {t('a11y.skipToContent')}
+      </a>
+      <Header pathname={pathname} />
+      <SlowLoadNotice />
+      <main id="main" className="container">
+        <h1>{heading ?? t(`pages.${page}.title`)}</h1>
+        {children}
+      </main>
+      <Footer />
+      <CookieBanner />
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+import * as React from 'react';
+import { Link } from 'gatsby';
+import { useTranslation } from 'react-i18next';
+import { localizePath, isLanguage, defaultLanguage } from '../i18n/languages';
+import { routes, type RouteName } from '../i18n/routes';
+
+/** The current page language, as set by gatsby-plugin-react-i18next for this page. */
+export function usePageLanguage() {
+  const { i18n } = useTranslation();
+  return isLanguage(i18n.language) ? i18n.language : defaultLanguage;
+}
+
+type Props = Omit<React.ComponentProps<'a'>, 'href' | 'ref'> & { to: RouteName };
+
+/** A link to a named page in the current language; Gatsby prefetches it when seen or hovered. */
+export function LocalizedLink({ to, children, ...rest }: Props) {
+  const language = usePageLanguage();
+  return (
+    <Link to={localizePath(routes[to], language)} {...rest}>
+      {children}
+    </Link>
+  );
+}

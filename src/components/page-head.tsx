@@ -1,0 +1,12 @@
+import * as React from 'react';
+import type { HeadProps } from 'gatsby';
+import type { RouteName } from '../i18n/routes';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
+import { Seo } from './seo';
+
+/** `export const Head = pageHead('fees')`: the localized head of a page. */
+export function pageHead(page: RouteName | 'notFound') {
+  return function Head(props: HeadProps<LocalesData, I18nPageContext>) {
+    return <Seo page={page} {...props} />;
+  };
+}

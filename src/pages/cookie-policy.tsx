@@ -1,0 +1,30 @@
+import * as React from 'react';
+import { graphql, type PageProps } from 'gatsby';
+import { useTranslation } from 'react-i18next';
+import { Layout } from '../components/layout';
+import { pageHead } from '../components/page-head';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
+import { CookieChoiceReset } from '../components/cookie-choice-reset';
+
+export default function CookiePolicyPage({ location }: PageProps<LocalesData, I18nPageContext>) {
+  const { t } = useTranslation('legal');
+  return (
+    <Layout page="cookie_policy" pathname={location.pathname}>
+      <p className="lead">{t('cookie_policy.lead')}</p>
+      {t('cookie_policy.body', { returnObjects: true }).map((paragraph) => (
+        <p key={paragraph}>{paragraph}</p>
+      ))}
+      <CookieChoiceReset label={t('cookie_policy.reset')} done={t('cookie_policy.resetDone')} />
+    </Layout>
+  );
+}
+
+export const Head = pageHead('cookie_policy');
+
+export const query = graphql`
+  query ($language: String!) {
+    locales: allLocale(filter: { ns: { in: ["common", "legal"] }, language: { eq: $language } }) {
+      ...LocaleEdges
+    }
+  }
+`;

@@ -1,0 +1,30 @@
+import * as React from 'react';
+import { graphql, type PageProps } from 'gatsby';
+import { useTranslation } from 'react-i18next';
+import { Layout } from '../../components/layout';
+import { pageHead } from '../../components/page-head';
+import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
+import { SectionNav, exchangePages } from '../../components/section-nav';
+import { IslandPlaceholder } from '../../components/island';
+
+export default function OrderHistoryPage({ location }: PageProps<LocalesData, I18nPageContext>) {
+  const { t } = useTranslation('exchange');
+  const { t: tc } = useTranslation('common');
+  return (
+    <Layout page="exchange_order_history" pathname={location.pathname}>
+      <SectionNav label={tc('pages.exchange.title')} names={exchangePages} />
+      <p className="lead">{t('history.lead')}</p>
+      <IslandPlaceholder name="order-lookup" />
+    </Layout>
+  );
+}
+
+export const Head = pageHead('exchange_order_history');
+
+export const query = graphql`
+  query ($language: String!) {
+    locales: allLocale(filter: { ns: { in: ["common", "exchange"] }, language: { eq: $language } }) {
+      ...LocaleEdges
+    }
+  }
+`;

@@ -1,0 +1,76 @@
+import * as React from 'react';
+import { graphql, type PageProps } from 'gatsby';
+import { useTranslation } from 'react-i18next';
+import { Layout } from '../components/layout';
+import { pageHead } from '../components/page-head';
+import { LocalizedLink, usePageLanguage } from '../components/localized-link';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
+import { formatMoney, formatNumber } from '../i18n/format';
+import { eur } from '../../domain/money';
+import { CURRENCIES } from '../../domain/currencies';
+import { FEES } from '../../domain/fees';
+import {
+  FIRST_ORDER_LIMIT_EUR_MINOR,
+  ORDER_LIMIT_EUR_MINOR,
+  ID_VERIFICATION_WEEKLY_EUR_MINOR,
+  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
+} from '../../domain/limits';
+
+export default function HomePage({ location }: PageProps<LocalesData, I18nPageContext>) {
+  const { t } = useTranslation('home');
+  const language = usePageLanguage();
+  const money = (minor: bigint) => formatMoney(eur(minor), 'EUR', language);
+  return (
+    <Layout page="home" pathname={location.pathname} heading={t('hero.heading')}>
+      <p className="lead">{t('hero.lead', { count: formatNumber(CURRENCIES.length, language) })}</p>
+      <p className="actions">
+        <LocalizedLink to="exchange_buy" className="button primary">
+          {t('hero.ctaBuy')}
+        </LocalizedLink>
+        <LocalizedLink to="wallet" className="button">
+          {t('hero.ctaWallet')}
+        </LocalizedLink>
+      </p>
+      <h2>{t('features.heading')}</h2>
+      <ul className="cards">
+        <li>
+          <h3><LocalizedLink to="exchange">{t('features.exchange.title')}</LocalizedLink></h3>
+          <p>{t('features.exchange.text')}</p>
+        </li>
+        <li>
+          <h3><LocalizedLink to="wallet">{t('features.wallet.title')}</LocalizedLink></h3>
+          <p>{t('features.wallet.text')}</p>
+        </li>
+        <li>
+          <h3><LocalizedLink to="identity">{t('features.identity.title')}</LocalizedLink></h3>
+          <p>
+            {t('features.identity.text', {
+              mobileLimit: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR),
+              idLimit: money(ID_VERIFICATION_WEEKLY_EUR_MINOR),
+            })}
+          </p>
+        </li>
+        <li>
+          <h3><LocalizedLink to="faucet">{t('features.faucet.title')}</LocalizedLink></h3>
+          <p>{t('features.faucet.text')}</p>
+        </li>
+      </ul>
+      <h2>{t('limits.heading')}</h2>
+      <ul>
+        <li>{t('limits.firstOrder', { amount: money(FIRST_ORDER_LIMIT_EUR_MINOR) })}</li>
+        <li>{t('limits.anyOrder', { amount: money(ORDER_LIMIT_EUR_MINOR) })}</li>
+        <li>{t('limits.fees', { minimum: money(FEES.buy.minimumEurMinor) })}</li>
+      </ul>
+    </Layout>
+  );
+}
+
+export const Head = pageHead('home');
+
+export const query = graphql`
+  query ($language: String!) {
+    locales: allLocale(filter: { ns: { in: ["common", "home"] }, language: { eq: $language } }) {
+      ...LocaleEdges
+    }
+  }
+`;

@@ -1,0 +1,27 @@
+import * as React from 'react';
+import { graphql, type PageProps } from 'gatsby';
+import { useTranslation } from 'react-i18next';
+import { Layout } from '../components/layout';
+import { pageHead } from '../components/page-head';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
+import { IslandPlaceholder } from '../components/island';
+
+export default function LogoutPage({ location }: PageProps<LocalesData, I18nPageContext>) {
+  const { t } = useTranslation('auth');
+  return (
+    <Layout page="logout" pathname={location.pathname}>
+      <p className="lead">{t('logout.lead')}</p>
+      <IslandPlaceholder name="logout" />
+    </Layout>
+  );
+}
+
+export const Head = pageHead('logout');
+
+export const query = graphql`
+  query ($language: String!) {
+    locales: allLocale(filter: { ns: { in: ["common", "auth"] }, language: { eq: $language } }) {
+      ...LocaleEdges
+    }
+  }
+`;

@@ -1,0 +1,25 @@
+import * as React from 'react';
+import { graphql, type PageProps } from 'gatsby';
+import { useTranslation } from 'react-i18next';
+import { Layout } from '../components/layout';
+import { pageHead } from '../components/page-head';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
+
+export default function NewsPage({ location }: PageProps<LocalesData, I18nPageContext>) {
+  const { t } = useTranslation('info');
+  return (
+    <Layout page="news" pathname={location.pathname}>
+      <p className="lead">{t('news.lead')}</p>
+    </Layout>
+  );
+}
+
+export const Head = pageHead('news');
+
+export const query = graphql`
+  query ($language: String!) {
+    locales: allLocale(filter: { ns: { in: ["common", "info"] }, language: { eq: $language } }) {
+      ...LocaleEdges
+    }
+  }
+`;

@@ -1,0 +1,46 @@
+import * as React from 'react';
+import { graphql, type PageProps } from 'gatsby';
+import { useTranslation } from 'react-i18next';
+import { Layout } from '../../components/layout';
+import { pageHead } from '../../components/page-head';
+import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
+import { LocalizedLink } from '../../components/localized-link';
+
+export default function WalletPage({ location }: PageProps<LocalesData, I18nPageContext>) {
+  const { t } = useTranslation('wallet');
+  const { t: tc } = useTranslation('common');
+  return (
+    <Layout page="wallet" pathname={location.pathname}>
+      <p className="lead">{t('landing.lead')}</p>
+      <ul className="cards">
+        {(
+          [
+            ['wallet_balances', t('landing.balances')],
+            ['wallet_receive', t('landing.receive')],
+            ['wallet_send', t('landing.send')],
+            ['wallet_transactions', t('landing.transactions')],
+          ] as const
+        ).map(([name, text]) => (
+          <li key={name}>
+            <h2>
+              <LocalizedLink to={name}>{tc(`pages.${name}.title`)}</LocalizedLink>
+            </h2>
+            <p>{text}</p>
+          </li>
+        ))}
+      </ul>
+      <p>{t('landing.fullSupport')}</p>
+      <p>{t('landing.partialSupport')}</p>
+    </Layout>
+  );
+}
+
+export const Head = pageHead('wallet');
+
+export const query = graphql`
+  query ($language: String!) {
+    locales: allLocale(filter: { ns: { in: ["common", "wallet"] }, language: { eq: $language } }) {
+      ...LocaleEdges
+    }
+  }
+`;

@@ -1,0 +1,32 @@
+import * as React from 'react';
+import { graphql, type PageProps } from 'gatsby';
+import { useTranslation } from 'react-i18next';
+import { Layout } from '../../components/layout';
+import { pageHead } from '../../components/page-head';
+import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
+import { SectionNav, walletPages } from '../../components/section-nav';
+import { IslandPlaceholder } from '../../components/island';
+
+export default function WalletReceivePage({ location }: PageProps<LocalesData, I18nPageContext>) {
+  const { t } = useTranslation('wallet');
+  const { t: tc } = useTranslation('common');
+  return (
+    <Layout page="wallet_receive" pathname={location.pathname}>
+      <SectionNav label={tc('pages.wallet.title')} names={walletPages} />
+      <p className="lead">{t('receive.lead')}</p>
+      <IslandPlaceholder name="wallet-receive">
+        <p className="muted">{tc('loginRequired')}</p>
+      </IslandPlaceholder>
+    </Layout>
+  );
+}
+
+export const Head = pageHead('wallet_receive');
+
+export const query = graphql`
+  query ($language: String!) {
+    locales: allLocale(filter: { ns: { in: ["common", "wallet"] }, language: { eq: $language } }) {
+      ...LocaleEdges
+    }
+  }
+`;
