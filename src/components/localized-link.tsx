@@ -10,7 +10,11 @@ export function usePageLanguage() {
   return isLanguage(i18n.language) ? i18n.language : defaultLanguage;
 }
 
-type Props = Omit<React.ComponentProps<'a'>, 'href' | 'ref'> & { to: RouteName };
+type Props = Omit<React.ComponentProps<'a'>, 'href' | 'ref'> & {
+  to: RouteName;
+  activeClassName?: string;
+  partiallyActive?: boolean;
+};
 
 /** A link to a named page in the current language; Gatsby prefetches it when seen or hovered. */
 export function LocalizedLink({ to, children, ...rest }: Props) {

@@ -5,7 +5,7 @@ import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import { LocalizedLink, usePageLanguage } from '../components/localized-link';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { formatMoney, formatNumber } from '../i18n/format';
+import { formatMoney } from '../i18n/format';
 import { eur } from '../../domain/money';
 import { CURRENCIES } from '../../domain/currencies';
 import { FEES } from '../../domain/fees';
@@ -22,7 +22,7 @@ export default function HomePage({ location }: PageProps<LocalesData, I18nPageCo
   const money = (minor: bigint) => formatMoney(eur(minor), 'EUR', language);
   return (
     <Layout page="home" pathname={location.pathname} heading={t('hero.heading')}>
-      <p className="lead">{t('hero.lead', { count: formatNumber(CURRENCIES.length, language) })}</p>
+      <p className="lead">{t('hero.lead', { count: CURRENCIES.length })}</p>
       <p className="actions">
         <LocalizedLink to="exchange_buy" className="button primary">
           {t('hero.ctaBuy')}

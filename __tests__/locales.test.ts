@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { languages } from '../src/i18n/languages';
+
+/**
+ * Every text exists in all six languages with the same keys and placeholders, and the other
+ * languages are translations, not English copies.
+ */
+const localesDir = path.join(__dirname, '../locales');
+type Json = string | Json[] | { [key: string]: Json };
+
+function flatten(value: Json, prefix = ''): Record<string, string> {
+  if (typeof value === 'string') return { [prefix]: value };
+  return Object.entries(value).reduce<Record<string, string>>(
+    (out, [key, child]) => ({ ...out, ...flatten(child, prefix ? `${prefix}.${key}` : key) }),
+    {},
+  );
+}
+
+function load(language: string): Record<string, string> {
+  const dir = path.join(localesDir, language);
+  return fs
+    .readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .reduce<Record<string, string>>((out, file) => {
+      const ns = file.replace(/\.json$/, '');
+      return { ...out, ...flatten(JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), `${ns}:`) };
+    }, {});
+}
+
+const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
+
+// Words that stay the same in several languages (names, codes, international loanwords).
+const sameInOtherLanguages = new Set(['Muntly', 'Forum', 'Status', 'Chatbots', 'Contact', 'Transactions', 'Wallet', 'Deposit']);
+
+const en = load('en');
+
+describe('locales', () => {
+  it('has a folder per interface language', () => {
+    expect(fs.readdirSync(localesDir).sort()).toEqual([...languages].sort());
+  });
+
+  it('has the namespaces of English in every language', () => {
+    const namespaces = (lng: string) => fs.readdirSync(path.join(localesDir, lng)).sort();
+    for (const language of languages) expect(namespaces(language)).toEqual(namespaces('en'));
+  });
+
+  describe.each(languages.filter((l) => l !== 'en'))('%s', (language) => {
+    const translated = load(language);
+
+    it('has exactly the keys of English', () => {
+      expect(Object.keys(translated).sort()).toEqual(Object.keys(en).sort());
+    });
+
+    it('keeps every placeholder of the English text', () => {
+      for (const [key, text] of Object.entries(en)) {
+        expect({ key, placeholders: placeholders(translated[key] ?? '') }).toEqual({ key, placeholders: placeholders(text) });
+      }
+    });
+
+    it('translates every phrase (no English copies)', () => {
+      const copies = Object.entries(en)
+        .filter(([key, text]) => translated[key] === text && !sameInOtherLanguages.has(text))
+        .map(([key]) => key);
+      expect(copies).toEqual([]);
+    });
+  });
+
+  it('has no empty texts', () => {
+    for (const language of languages) {
+      const empty = Object.entries(load(language)).filter(([, text]) => text.trim() === '');
+      expect(empty).toEqual([]);
+    }
+  });
+});

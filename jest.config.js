@@ -1,0 +1,17 @@
+/** Unit and integration tests (jsdom for the site, node for the server via a docblock). */
+module.exports = {
+  testEnvironment: 'jsdom',
+  roots: ['<rootDir>/__tests__', '<rootDir>/src', '<rootDir>/domain', '<rootDir>/server'],
+  testMatch: ['**/__tests__/**/*.test.ts?(x)', '**/test/**/*.test.ts?(x)'],
+  transform: { '^.+\\.[jt]sx?$': ['babel-jest', { configFile: './jest.babel.config.js' }] },
+  // Gatsby ships untranspiled ESM in these packages, and light-my-request (fastify's inject)
+  // uses the ESM-only cookie@2, which Node 20 can require but jest's module loader cannot.
+  transformIgnorePatterns: ['/node_modules/(?!(gatsby|gatsby-script|gatsby-link|cookie)/)(?!.*/node_modules/cookie/)'],
+  moduleNameMapper: {
+    '\\.css$': '<rootDir>/__tests__/support/style-stub.js',
+    '^gatsby$': '<rootDir>/__tests__/support/gatsby-mock.tsx',
+  },
+  globals: { __PATH_PREFIX__: '' },
+  setupFilesAfterEnv: ['<rootDir>/__tests__/support/setup.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/.cache/', '/public/', '/e2e/', '/__tests__/support/'],
+};

@@ -1,0 +1,76 @@
+import * as React from 'react';
+import { screen, fireEvent, act } from '@testing-library/react';
+import { CookieBanner } from '../cookie-banner';
+import { CookieChoiceReset } from '../cookie-choice-reset';
+import { consentDefaultsScript } from '../consent';
+import { renderInLanguage } from '../../../__tests__/support/render';
+import { consentStorageKey } from '../../config';
+
+beforeEach(() => {
+  window.localStorage.clear();
+  window.gtag = jest.fn();
+});
+
+describe('CookieBanner', () => {
+  it('asks a first-time visitor, with a link to the cookie policy', () => {
+    renderInLanguage(<CookieBanner />, 'fr');
+    const banner = screen.getByRole('region');
+    expect(banner).toHaveTextContent(/Google Analytics/);
+    expect(screen.getByRole('link', { name: /cookies/i })).toHaveAttribute('href', '/fr/cookie-policy/');
+  });
+
+  it('grants analytics storage when the visitor accepts, and remembers it', () => {
+    renderInLanguage(<CookieBanner />);
+    fireEvent.click(screen.getByRole('button', { name: 'Accept analytics' }));
+    expect(window.gtag).toHaveBeenCalledWith('consent', 'update', { analytics_storage: 'granted' });
+    expect(window.localStorage.getItem(consentStorageKey)).toBe('granted');
+    expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  it('keeps analytics denied when the visitor declines', () => {
+    renderInLanguage(<CookieBanner />);
+    fireEvent.click(screen.getByRole('button', { name: 'Decline' }));
+    expect(window.gtag).toHaveBeenCalledWith('consent', 'update', { analytics_storage: 'denied' });
+    expect(window.localStorage.getItem(consentStorageKey)).toBe('denied');
+  });
+
+  it('does not ask again once the visitor has chosen', () => {
+    window.localStorage.setItem(consentStorageKey, 'denied');
+    renderInLanguage(<CookieBanner />);
+    expect(screen.queryByRole('region')).toBeNull();
+  });
+
+  it('asks again after the choice is cleared on the cookie policy page', () => {
+    window.localStorage.setItem(consentStorageKey, 'granted');
+    renderInLanguage(
+      <>
+        <CookieBanner />
+        <CookieChoiceReset label="Change my cookie choice" done="Cleared." />
+      </>,
+    );
+    expect(screen.queryByRole('region')).toBeNull();
+    act(() => {
+      fireEvent.click(screen.getByRole('button', { name: 'Change my cookie choice' }));
+    });
+    expect(screen.getByRole('region')).toBeInTheDocument();
+    expect(window.localStorage.getItem(consentStorageKey)).toBeNull();
+  });
+});
+
+describe('consent defaults (inline head script)', () => {
+  function runDefaults() {
+    window.dataLayer = [];
+    // The script defines a global gtag, as it does in the page head.
+    new Function(`${consentDefaultsScript()}; window.gtag = gtag;`)();
+    return Array.from(window.dataLayer[0] as ArrayLike<unknown>);
+  }
+
+  it('denies analytics storage until the visitor accepts', () => {
+    expect(runDefaults()).toEqual(['consent', 'default', expect.objectContaining({ analytics_storage: 'denied', ad_storage: 'denied' })]);
+  });
+
+  it('grants it on later visits once accepted', () => {
+    window.localStorage.setItem(consentStorageKey, 'granted');
+    expect(runDefaults()).toEqual(['consent', 'default', expect.objectContaining({ analytics_storage: 'granted' })]);
+  });
+});

@@ -1,0 +1,47 @@
+import * as React from 'react';
+import { screen, within, waitFor } from '@testing-library/react';
+import { LanguageSwitch } from '../language-switch';
+import { renderInLanguage } from '../../../__tests__/support/render';
+
+function links() {
+  return within(screen.getByRole('navigation', { name: /language|sprache|langue|taal|язык|мов/i })).getAllByRole('link');
+}
+
+describe('LanguageSwitch', () => {
+  it('links the current page in all six languages, each with hreflang and lang', async () => {
+    renderInLanguage(<LanguageSwitch pathname="/de/exchange/buy/" />, 'de', '/exchange/buy/');
+    await waitFor(() =>
+      expect(links().map((a) => a.getAttribute('href'))).toEqual([
+        '/exchange/buy/', '/de/exchange/buy/', '/fr/exchange/buy/', '/nl/exchange/buy/', '/ru/exchange/buy/', '/uk/exchange/buy/',
+      ]),
+    );
+    expect(links().map((a) => [a.getAttribute('hreflang'), a.getAttribute('lang')])).toEqual(
+      ['en', 'de', 'fr', 'nl', 'ru', 'uk'].map((l) => [l, l]),
+    );
+  });
+
+  it('shows flags for English, German, French and Dutch, text for Russian and Ukrainian', () => {
+    renderInLanguage(<LanguageSwitch pathname="/" />, 'en', '/');
+    const [en, de, fr, nl, ru, uk] = links();
+    expect(within(en!).getByRole('img', { name: 'English' })).toHaveAttribute('src', '/flags/gb.svg');
+    expect(within(de!).getByRole('img', { name: 'Deutsch' })).toBeInTheDocument();
+    expect(within(fr!).getByRole('img', { name: 'Français' })).toBeInTheDocument();
+    expect(within(nl!).getByRole('img', { name: 'Nederlands' })).toBeInTheDocument();
+    expect(ru).toHaveTextContent('Русский');
+    expect(uk).toHaveTextContent('Українська');
+    expect(within(ru!).queryByRole('img')).toBeNull();
+  });
+
+  it('marks the current language', () => {
+    renderInLanguage(<LanguageSwitch pathname="/uk/fees/" />, 'uk', '/fees/');
+    expect(screen.getByRole('link', { name: 'Українська' })).toHaveAttribute('aria-current', 'true');
+    expect(screen.getByRole('link', { name: 'English' })).not.toHaveAttribute('aria-current');
+  });
+
+  it('keeps an unknown path on the not-found page, so each language shows its own 404', async () => {
+    // The page was rendered as /uk/404/ but the visitor is on /uk/some/missing/page.
+    renderInLanguage(<LanguageSwitch pathname="/uk/some/missing/page" />, 'uk', '/404/');
+    await waitFor(() => expect(screen.getByRole('link', { name: 'Deutsch' })).toHaveAttribute('href', '/de/some/missing/page'));
+    expect(screen.getByRole('link', { name: 'English' })).toHaveAttribute('href', '/some/missing/page');
+  });
+});
