@@ -2,11 +2,22 @@ import type { GatsbyNode } from 'gatsby';
 
 /**
  * Pages come from src/pages; gatsby-plugin-react-i18next copies each one under every
- * language prefix. The offline plugin's app shell is one page for all languages: it only
- * hosts whichever page the service worker restores, so it gets no language copies.
+ * language prefix. Two corrections to what it creates:
+ *
+ * - Its language copies of the 404 page get the match path "/de/de/*" instead of "/de/*" (the
+ *   prefix is added twice), so in the browser an unknown /de/… path matched no page and React
+ *   failed to hydrate the German not-found page the server had sent. We set "/de/*".
+ * - The offline plugin's app shell is one page for all languages: it only hosts whichever page
+ *   the service worker restores, so it gets no language copies.
  */
 export const onCreatePage: GatsbyNode['onCreatePage'] = ({ page, actions }) => {
-  if (/^\/[a-z]{2}\/offline-plugin-app-shell-fallback\/?$/.test(page.path)) {
+  if (/^\/?[a-z]{2}\/offline-plugin-app-shell-fallback\/?$/.test(page.path)) {
     actions.deletePage(page);
+    return;
+  }
+  const notFound = /^\/?([a-z]{2})\/404\/?$/.exec(page.path);
+  if (notFound && page.matchPath !== `/${notFound[1]}/*`) {
+    actions.deletePage(page);
+    actions.createPage({ ...page, matchPath: `/${notFound[1]}/*` });
   }
 };

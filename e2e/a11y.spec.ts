@@ -1,0 +1,15 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test, expect } from './fixtures';
+
+const pages = ['/', '/exchange/buy/', '/this-page-does-not-exist/', '/uk/', '/uk/exchange/buy/', '/uk/this-page-does-not-exist/'];
+
+test.describe('accessibility (WCAG 2.1 AA)', () => {
+  for (const url of pages) {
+    test(`${url} has no axe violations`, async ({ page }) => {
+      await page.goto(url);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+      expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,48 @@
+import { defineConfig } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+
+/**
+ * e2e journeys in Debian's Chromium (never a downloaded browser) against the production build,
+ * served exactly as `npm start` serves it, on a free port. `npm run test:e2e` builds first.
+ */
+function freePort(): string {
+  const script =
+    "const s=require('net').createServer();s.listen(0,'localhost',()=>{console.log(s.address().port);s.close()})";
+  return execFileSync(process.execPath, ['-e', script]).toString().trim();
+}
+// Workers inherit the environment, so the port is chosen once, by the main process.
+process.env.E2E_PORT ||= freePort();
+const port = process.env.E2E_PORT;
+const baseURL = `http://localhost:${port}`;
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 60_000,
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: true,
+  retries: 0,
+  reporter: [['list']],
+  use: {
+    baseURL,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node node_modules/tsx/dist/cli.mjs server/src/main.ts',
+    url: `${baseURL}/`,
+    env: { PORT: port, HOST: 'localhost', LOG_LEVEL: 'warn' },
+    reuseExistingServer: false,
+    timeout: 300_000,
+  },
+});
