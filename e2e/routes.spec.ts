@@ -34,6 +34,16 @@ test.describe('every route in every language', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(/Отправ/);
   });
 
+  test("a page's data carries only the translation namespaces it uses", async ({ request }) => {
+    const namespaces = async (dataPath: string) => {
+      const data = await (await request.get(`/page-data/${dataPath}/page-data.json`)).json();
+      return data.result.data.locales.edges.map((e: { node: { ns: string; language: string } }) => `${e.node.language}:${e.node.ns}`).sort();
+    };
+    expect(await namespaces('index')).toEqual(['en:common', 'en:home']);
+    expect(await namespaces('uk/fees')).toEqual(['uk:common', 'uk:info']);
+    expect(await namespaces('de/wallet/send')).toEqual(['de:common', 'de:wallet']);
+  });
+
   test('serves the web app manifest the spec describes', async ({ request }) => {
     const manifest = await (await request.get('/manifest.webmanifest')).json();
     expect(manifest).toMatchObject({
