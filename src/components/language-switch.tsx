@@ -9,10 +9,10 @@ import { usePageLanguage } from './localized-link';
  * Links to the current page in every language: flags for English, German, French and Dutch
  * (as the spec shows them) and text for Russian and Ukrainian.
  *
- * The links are computed from the browser's path, not from the i18n plugin's `originalPath`:
- * on a not-found page that is "/404/", and switching would lose the visitor's path (the plugin's
- * own switch is known to fail there). The server-rendered path is used until hydration so the
- * markup matches, then the real one.
+ * After hydration the links follow the browser's path rather than the i18n plugin's
+ * `originalPath`: on a not-found page that is "/404/", and switching would lose the visitor's
+ * path (/uk/x must lead to /de/x, the German not-found page). The first render uses the page's
+ * own path so that it matches the server-rendered markup.
  */
 export function LanguageSwitch({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
