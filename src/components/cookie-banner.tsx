@@ -11,7 +11,9 @@ export function CookieBanner() {
   const { t } = useTranslation('common');
   const [open, setOpen] = React.useState(false);
   React.useEffect(() => {
-    setOpen(readConsent() === null);
+    // A transition: React renders the banner in small slices instead of one long task that
+    // would delay the visitor's first interaction with the page.
+    React.startTransition(() => setOpen(readConsent() === null));
     const reopen = () => setOpen(true);
     window.addEventListener('muntly:consent-cleared', reopen);
     return () => window.removeEventListener('muntly:consent-cleared', reopen);

@@ -18,9 +18,9 @@ export function LanguageSwitch({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
   const current = usePageLanguage();
   const { originalPath } = useI18next();
-  const [browserPath, setBrowserPath] = React.useState<string | null>(null);
-  React.useEffect(() => setBrowserPath(pathname), [pathname]);
-  const { path } = browserPath ? splitLanguage(browserPath) : { path: originalPath };
+  const [path, setPath] = React.useState(originalPath);
+  // Only a not-found page differs; elsewhere this sets the same value and React skips the render.
+  React.useEffect(() => setPath(splitLanguage(pathname).path), [pathname]);
 
   return (
     <nav aria-label={t('a11y.languageSwitch')} className="language-switch">

@@ -1,13 +1,16 @@
 import * as React from 'react';
 import { Link } from 'gatsby';
-import { useTranslation } from 'react-i18next';
+import { I18nextContext } from 'gatsby-plugin-react-i18next';
 import { localizePath, isLanguage, defaultLanguage } from '../i18n/languages';
 import { routes, type RouteName } from '../i18n/routes';
 
-/** The current page language, as set by gatsby-plugin-react-i18next for this page. */
+/**
+ * The current page language, as set by gatsby-plugin-react-i18next for this page. A plain
+ * context read: every link calls it, and `useTranslation` would subscribe each one to i18next.
+ */
 export function usePageLanguage() {
-  const { i18n } = useTranslation();
-  return isLanguage(i18n.language) ? i18n.language : defaultLanguage;
+  const { language } = React.useContext(I18nextContext);
+  return isLanguage(language) ? language : defaultLanguage;
 }
 
 type Props = Omit<React.ComponentProps<'a'>, 'href' | 'ref'> & {
