@@ -8,3 +8,5 @@ export const ORDER_LIMIT_EUR_MINOR = 3_000_000n; // 30,000.00 EUR
 export const ID_VERIFICATION_WEEKLY_EUR_MINOR = 300_000n; // 3,000.00 EUR
 /** Weekly volume above which mobile verification is required. */
 export const MOBILE_VERIFICATION_WEEKLY_EUR_MINOR = 100_000n; // 1,000.00 EUR
+/** Default cap on a single EUR deposit into the wallet, until the operator raises it. */
+export const DEFAULT_DEPOSIT_LIMIT_EUR_MINOR = 100_000n; // 1,000.00 EUR

@@ -1,34 +1,74 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import cors from '@fastify/cors';
+import type { JWTVerifyGetKey } from 'jose';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import type { Database } from './db/client';
+import { errorBody, errorsPlugin } from './errors';
 import { securityPlugin } from './plugins/security';
 import { sitePlugin } from './plugins/site';
+import { dbPlugin } from './plugins/db';
+import { authPlugin } from './plugins/auth';
+import { healthRoutes } from './modules/health/routes';
+import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
+import { opsRoutes, type LocalIdpAccess } from './modules/ops/routes';
 
-/** Builds the server: external concerns first, then the site. The API joins here later. */
-export async function buildApp(config: Config): Promise<FastifyInstance> {
+export type AppDependencies = {
+  database: Database;
+  /** Where token signing keys come from: the issuer's JWKS in production, a local set in tests. */
+  jwks: JWTVerifyGetKey;
+  localIdp?: LocalIdpAccess;
+  lookupProfile?: ProfileLookup;
+};
+
+/**
+ * Builds the server in three layers (as fastify/demo does): external concerns (compression,
+ * security headers, errors, database, auth, API docs), then the API modules, then the site.
+ */
+export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.LOG_LEVEL === 'silent' ? false : { level: config.LOG_LEVEL },
+    logger:
+      config.LOG_LEVEL === 'silent'
+        ? false
+        : {
+            level: config.LOG_LEVEL,
+            // Tokens and personal data never reach the logs.
+            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body', 'res.headers["set-cookie"]'],
+          },
     bodyLimit: 100 * 1024,
-    // Requests are traced by id in the logs; the id is echoed for support.
     requestIdHeader: 'x-request-id',
     // Malformed URLs and headers get the same error shape as everything else.
     frameworkErrors: (_error, _request, reply) => {
-      void (reply as FastifyReply)
-        .code(400)
-        .send({ error: { code: 'bad_request', message: 'The request could not be understood.' } });
+      void (reply as FastifyReply).code(400).send(errorBody('bad_request'));
     },
-  });
-  // DESIGN.md section 5: `{ error: { code, message } }`, never a stack trace.
-  app.setErrorHandler((error: { statusCode?: number; code?: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error({ err: error }, 'unhandled error');
-    const code = status === 413 ? 'payload_too_large' : status === 500 ? 'internal_error' : 'bad_request';
-    const message =
-      status === 413 ? 'The request body is too large.' : status === 500 ? 'Something went wrong on our side.' : 'The request could not be understood.';
-    return reply.code(status).send({ error: { code, message } });
-  });
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(errorsPlugin);
   await app.register(compress, { global: true, threshold: 1024 });
-  await app.register(securityPlugin);
-  await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR });
+  await app.register(securityPlugin, { authOrigin: new URL(config.authIssuer).origin });
+  // The site and the API share an origin; other origins (a CDN-hosted site) are listed explicitly.
+  await app.register(cors, { origin: [config.siteOrigin], methods: ['GET', 'POST', 'PATCH'], allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
+  await app.register(dbPlugin, { database: deps.database });
+  await app.register(authPlugin, { issuer: config.authIssuer, audience: config.authAudience, jwks: deps.jwks, requiredScope: 'use:muntly' });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Muntly API', version: '1.0.0', description: 'Amounts are decimal strings. Errors: { error: { code, message, field? } }.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  await app.register(healthRoutes);
+  await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
+  await app.register(opsRoutes, { localIdp: deps.localIdp });
+
+  await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });
   return app;
 }

@@ -4,17 +4,50 @@ import { z } from 'zod';
 /**
  * Configuration from the environment, validated once at start-up: a bad value stops the
  * process with a message naming the variable, instead of failing on the first request.
+ *
+ * Two modes: local (default) runs the embedded database and the local identity provider;
+ * production is chosen by setting AUTH0_DOMAIN, and then needs its Auth0 and database settings.
  */
-const schema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
-  HOST: z.string().min(1).default('localhost'),
-  /** The Gatsby build served as the site. */
-  PUBLIC_DIR: z.string().min(1).default(path.resolve(__dirname, '../../public')),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-});
+const repoRoot = path.resolve(__dirname, '../..');
+const optional = z.preprocess((value) => (value === '' ? undefined : value), z.string().min(1).optional());
 
-export type Config = z.infer<typeof schema>;
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+    HOST: z.string().min(1).default('localhost'),
+    /** The Gatsby build served as the site. */
+    PUBLIC_DIR: z.string().min(1).default(path.join(repoRoot, 'public')),
+    /** PGlite data and the local provider's keys. */
+    DATA_DIR: z.string().min(1).default(path.join(repoRoot, '.data')),
+    DATABASE_URL: optional.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    IDP_PORT: z.coerce.number().int().min(1).max(65535).default(4001),
+    /** The site's origin (CORS, redirect URIs); defaults to this server. */
+    SITE_ORIGIN: optional.pipe(z.url().optional()),
+    AUTH0_DOMAIN: optional.pipe(z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name like muntly.eu.auth0.com').optional()),
+    AUTH0_CLIENT_ID: optional,
+    AUTH0_AUDIENCE: optional,
+  })
+  .superRefine((env, ctx) => {
+    if (!env.AUTH0_DOMAIN) return;
+    for (const key of ['AUTH0_CLIENT_ID', 'AUTH0_AUDIENCE', 'DATABASE_URL'] as const) {
+      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH0_DOMAIN is set (production)' });
+    }
+  });
+
+export type Config = z.infer<typeof schema> & {
+  /** True when the local identity provider is used (no AUTH0_DOMAIN). */
+  localIdp: boolean;
+  /** The token issuer, with its trailing slash as Auth0 writes it. */
+  authIssuer: string;
+  authAudience: string;
+  authClientId: string;
+  siteOrigin: string;
+};
+
+export const LOCAL_AUDIENCE = 'https://api.muntly.local';
+export const LOCAL_CLIENT_ID = 'muntly-local';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = schema.safeParse(env);
@@ -22,5 +55,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
-  return result.data;
+  const c = result.data;
+  const localIdp = !c.AUTH0_DOMAIN;
+  return {
+    ...c,
+    localIdp,
+    authIssuer: localIdp ? `http://localhost:${c.IDP_PORT}/` : `https://${c.AUTH0_DOMAIN}/`,
+    authAudience: c.AUTH0_AUDIENCE ?? LOCAL_AUDIENCE,
+    authClientId: c.AUTH0_CLIENT_ID ?? LOCAL_CLIENT_ID,
+    siteOrigin: (c.SITE_ORIGIN ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+  };
 }

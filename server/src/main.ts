@@ -1,12 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { createRemoteJWKSet } from 'jose';
 import { loadConfig } from './config';
 import { buildApp } from './app';
+import { openDatabase } from './db/client';
+import { loadOrCreateIdpKeys } from './dev/keys';
+import { startIdp } from './dev/idp';
+import { DEMO_PASSWORD, DEMO_USERS, idpUsersRepository } from './dev/users';
 
 /**
- * `npm start`: serves the production build of the site (building it first when absent) on
- * one origin, http://localhost:8000 by default.
+ * `npm start`: the site and the API on one origin (http://localhost:8000 by default), the local
+ * identity provider on http://localhost:4001 (unless AUTH0_DOMAIN is set), PGlite under DATA_DIR
+ * unless DATABASE_URL is set. Builds the site first when there is no build.
  */
 async function main() {
   const config = loadConfig();
@@ -20,17 +26,65 @@ async function main() {
     if (build.status !== 0) throw new Error('The site build failed; see the output above.');
   }
 
-  const app = await buildApp(config);
+  const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+  await database.migrate();
+
+  const keys = config.localIdp ? await loadOrCreateIdpKeys(config.DATA_DIR) : undefined;
+  const jwks = createRemoteJWKSet(new URL('.well-known/jwks.json', config.authIssuer));
+  const app = await buildApp(config, {
+    database,
+    jwks,
+    localIdp: keys && { keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId },
+    // Auth0 access tokens carry no email or name; the provider's userinfo endpoint has them.
+    lookupProfile: async (token) => {
+      const response = await fetch(new URL('userinfo', config.authIssuer), { headers: { authorization: `Bearer ${token}` } });
+      if (!response.ok) return {};
+      const info = (await response.json()) as { email?: string; name?: string };
+      return { email: info.email, name: info.name };
+    },
+  });
+
+  let idp: { close(): Promise<void> } | undefined;
+  if (keys) {
+    for (const user of DEMO_USERS) await idpUsersRepository.ensure(database.db, { ...user, password: DEMO_PASSWORD });
+    idp = await startIdp({
+      issuer: config.authIssuer,
+      port: config.IDP_PORT,
+      host: config.HOST,
+      audience: config.authAudience,
+      clientId: config.authClientId,
+      siteOrigin: config.siteOrigin,
+      keys,
+      db: database.db,
+      log: app.log,
+    });
+  }
+
+  let stopping = false;
   const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    await app.close();
+    await idp?.close();
+    await app.close(); // stops accepting, waits for in-flight requests, closes the database
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
-  console.log(`Muntly is running on ${address.replace('127.0.0.1', 'localhost').replace('[::1]', 'localhost')}`);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const lines = [
+    '',
+    `  Muntly is running on ${config.siteOrigin}  (API: ${config.siteOrigin}/api, docs: ${config.siteOrigin}/api/docs)`,
+    `  Database: ${database.kind === 'pglite' ? `PGlite in ${config.DATA_DIR}` : 'PostgreSQL (DATABASE_URL)'}`,
+  ];
+  if (keys) {
+    lines.push(`  Local identity provider: ${config.authIssuer}`);
+    lines.push(`  Demo users (password "${DEMO_PASSWORD}"): ${DEMO_USERS.map((u) => u.email).join(', ')}`);
+  } else {
+    lines.push(`  Identity provider: Auth0 ${config.authIssuer}`);
+  }
+  console.log(`${lines.join('\n')}\n`);
 }
 
 main().catch((error: unknown) => {

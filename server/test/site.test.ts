@@ -6,9 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app';
-import { loadConfig } from '../src/config';
 import { cacheControlFor, IMMUTABLE, REVALIDATE } from '../src/plugins/site';
+import { testApp, type TestApp } from './helpers';
 
 /** A miniature Gatsby build: enough files to check what the server does with each kind. */
 function fixtureSite(): string {
@@ -33,10 +32,12 @@ function fixtureSite(): string {
 }
 
 let app: FastifyInstance;
+let server: TestApp;
 beforeAll(async () => {
-  app = await buildApp(loadConfig({ PUBLIC_DIR: fixtureSite(), LOG_LEVEL: 'silent' }));
+  server = await testApp('pglite', { PUBLIC_DIR: fixtureSite() });
+  app = server.app;
 });
-afterAll(() => app.close());
+afterAll(() => server.close());
 
 describe('serving the site', () => {
   it('serves pages with security headers and a CSP allowing exactly their inline scripts', async () => {
@@ -114,10 +115,4 @@ describe('cache rules', () => {
     ['manifest.webmanifest', REVALIDATE],
     ['page-data/app-data.json', REVALIDATE],
   ])('%s -> %s', (file, expected) => expect(cacheControlFor(file)).toBe(expected));
-});
-
-describe('configuration', () => {
-  it('stops with a message naming a bad setting', () => {
-    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
-  });
 });

@@ -10,15 +10,18 @@ import helmet from '@fastify/helmet';
 const GOOGLE_TAG = 'https://www.googletagmanager.com';
 const GOOGLE_ANALYTICS = ['https://*.google-analytics.com', 'https://*.analytics.google.com'];
 
-export function contentSecurityPolicy(scriptHashes: string[] = []): string {
-  const hashes = scriptHashes.map((hash) => `'sha256-${hash}'`);
+export function contentSecurityPolicy(options: { scriptHashes?: string[]; authOrigin?: string } = {}): string {
+  const hashes = (options.scriptHashes ?? []).map((hash) => `'sha256-${hash}'`);
+  // The identity provider: the login SDK calls its token endpoint and renews in a hidden frame.
+  const auth = options.authOrigin ? ` ${options.authOrigin}` : '';
   return [
     "default-src 'self'",
     `script-src 'self' ${[...hashes, GOOGLE_TAG].join(' ')}`,
     // React style attributes and Gatsby's inlined stylesheet; styles cannot run code.
     "style-src 'self' 'unsafe-inline'",
     `img-src 'self' data: ${GOOGLE_TAG} ${GOOGLE_ANALYTICS.join(' ')}`,
-    `connect-src 'self' ${GOOGLE_TAG} ${GOOGLE_ANALYTICS.join(' ')}`,
+    `connect-src 'self'${auth} ${GOOGLE_TAG} ${GOOGLE_ANALYTICS.join(' ')}`,
+    `frame-src${auth || " 'none'"}`,
     "font-src 'self'",
     "manifest-src 'self'",
     "worker-src 'self'",
@@ -40,7 +43,7 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
-export const securityPlugin = fp(async (app) => {
+export const securityPlugin = fp<{ authOrigin?: string }>(async (app, { authOrigin }) => {
   await app.register(helmet, {
     // Set per response by the site plugin (documents need their own script hashes).
     contentSecurityPolicy: false,
@@ -49,7 +52,7 @@ export const securityPlugin = fp(async (app) => {
   });
   app.addHook('onSend', async (_request, reply) => {
     if (!reply.hasHeader('content-security-policy')) {
-      reply.header('content-security-policy', contentSecurityPolicy());
+      reply.header('content-security-policy', contentSecurityPolicy({ authOrigin }));
     }
   });
 });

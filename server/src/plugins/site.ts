@@ -27,7 +27,7 @@ export function cacheControlFor(relativePath: string): string {
 
 type CachedDocument = { mtimeMs: number; csp: string; html: Buffer };
 
-export const sitePlugin = fp<{ publicDir: string }>(async (app, { publicDir }) => {
+export const sitePlugin = fp<{ publicDir: string; authOrigin?: string }>(async (app, { publicDir, authOrigin }) => {
   const root = path.resolve(publicDir);
   const documents = new Map<string, CachedDocument>();
 
@@ -37,7 +37,7 @@ export const sitePlugin = fp<{ publicDir: string }>(async (app, { publicDir }) =
     const cached = documents.get(file);
     if (cached && cached.mtimeMs === mtimeMs) return cached;
     const html = fs.readFileSync(file);
-    const entry = { mtimeMs, html, csp: contentSecurityPolicy(inlineScriptHashes(html.toString('utf8'))) };
+    const entry = { mtimeMs, html, csp: contentSecurityPolicy({ scriptHashes: inlineScriptHashes(html.toString('utf8')), authOrigin }) };
     documents.set(file, entry);
     return entry;
   }

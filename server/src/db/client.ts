@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema';
+
+/**
+ * PostgreSQL when DATABASE_URL is set, otherwise PGlite (PostgreSQL in WebAssembly) persisted in
+ * DATA_DIR. Same schema, same SQL, same migrations. PGlite is single-process: while the server
+ * runs, anything else (the ops CLI) reaches the data through the server's API.
+ */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type Database = {
+  db: Db;
+  kind: 'postgresql' | 'pglite';
+  /** Applies pending migrations from server/migrations. */
+  migrate(): Promise<void>;
+  /** True when the database answers and every migration is applied. */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+};
+
+export const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
+
+function migrationCount(): number {
+  const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta/_journal.json'), 'utf8'));
+  return journal.entries.length;
+}
+
+async function isReady(db: Db): Promise<boolean> {
+  try {
+    const result = await db.execute(sql`select count(*)::int as applied from drizzle.__drizzle_migrations`);
+    const rows = (result as unknown as { rows: { applied: number }[] }).rows;
+    return (rows[0]?.applied ?? 0) >= migrationCount();
+  } catch {
+    return false;
+  }
+}
+
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; inMemory?: boolean }): Promise<Database> {
+  if (options.databaseUrl) {
+    const { Pool } = await import('pg');
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const pool = new Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzle(pool, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: 'postgresql',
+      migrate: () => migrate(drizzle(pool), { migrationsFolder: MIGRATIONS_DIR }),
+      ready: () => isReady(db),
+      close: () => pool.end(),
+    };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  // In memory for tests: a fresh, private database per suite.
+  if (!options.inMemory) fs.mkdirSync(options.dataDir, { recursive: true });
+  const client = new PGlite(options.inMemory ? 'memory://' : path.join(options.dataDir, 'pgdata'));
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: 'pglite',
+    migrate: () => migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR }),
+    ready: () => isReady(db),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,47 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { accounts, verifications } from '../../db/schema';
+import { VERIFICATION_KINDS } from '../../../../domain/verification';
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+/** SQL for accounts. Methods take the database or a transaction, so services compose them. */
+export const accountsRepository = {
+  async findBySubject(db: Db, issuer: string, subject: string): Promise<AccountRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(accounts)
+      .where(and(eq(accounts.issuer, issuer), eq(accounts.subject, subject)))
+      .limit(1);
+    return row;
+  },
+
+  async findByEmail(db: Db, email: string): Promise<AccountRow[]> {
+    return db.select().from(accounts).where(eq(accounts.email, email.toLowerCase()));
+  },
+
+  /** Inserts the account and its five empty verification rows; nothing when it already exists. */
+  async insert(db: Db, values: typeof accounts.$inferInsert): Promise<AccountRow | undefined> {
+    return db.transaction(async (tx) => {
+      const [row] = await tx.insert(accounts).values(values).onConflictDoNothing().returning();
+      if (!row) return undefined;
+      await tx.insert(verifications).values(VERIFICATION_KINDS.map((kind) => ({ accountId: row.id, kind })));
+      return row;
+    });
+  },
+
+  async updateProfile(db: Db, id: string, profile: { email?: string | null; displayName?: string | null }) {
+    await db.update(accounts).set(profile).where(eq(accounts.id, id));
+  },
+
+  async verificationPhases(db: Db, accountId: string) {
+    return db
+      .select({ kind: verifications.kind, phase: verifications.phase })
+      .from(verifications)
+      .where(eq(verifications.accountId, accountId));
+  },
+
+  async list(db: Db): Promise<AccountRow[]> {
+    return db.select().from(accounts).orderBy(accounts.createdAt);
+  },
+};

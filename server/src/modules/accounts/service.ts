@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/client';
+import type { Auth } from '../../plugins/auth';
+import { accountsRepository, type AccountRow } from './repository';
+import { accountKeyFromBytes, depositReference } from '../../../../domain/references';
+import { DEFAULT_DEPOSIT_LIMIT_EUR_MINOR } from '../../../../domain/limits';
+import { eur } from '../../../../domain/money';
+import { VERIFICATION_KINDS, type VerificationKind, type VerificationPhase } from '../../../../domain/verification';
+
+/**
+ * Accounts are created on a user's first authenticated request. Invariants: one account per
+ * (issuer, subject), even when first requests race (the unique index decides); account keys
+ * are unique (a collision just draws another key).
+ */
+function newAccountKey(): string {
+  for (;;) {
+    const key = accountKeyFromBytes(randomBytes(16));
+    if (key) return key;
+  }
+}
+
+export type Profile = { email?: string; name?: string };
+
+export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}): Promise<AccountRow> {
+  const email = (profile.email ?? auth.email)?.toLowerCase();
+  const name = profile.name ?? auth.name;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const existing = await accountsRepository.findBySubject(db, auth.issuer, auth.subject);
+    if (existing) {
+      if ((email && email !== existing.email) || (name && name !== existing.displayName)) {
+        await accountsRepository.updateProfile(db, existing.id, { email: email ?? existing.email, displayName: name ?? existing.displayName });
+        return { ...existing, email: email ?? existing.email, displayName: name ?? existing.displayName };
+      }
+      return existing;
+    }
+    const created = await accountsRepository.insert(db, {
+      issuer: auth.issuer,
+      subject: auth.subject,
+      accountKey: newAccountKey(),
+      email: email ?? null,
+      displayName: name ?? null,
+      depositLimitEurMinor: DEFAULT_DEPOSIT_LIMIT_EUR_MINOR,
+    });
+    if (created) return created;
+    // Another request created it first, or the key collided: look again / draw again.
+  }
+  throw new Error('could not create an account');
+}
+
+export type MeView = {
+  accountKey: string;
+  depositReference: string;
+  depositLimitEur: string;
+  email: string | null;
+  displayName: string | null;
+  verification: Record<VerificationKind, VerificationPhase>;
+};
+
+export async function describeAccount(db: Db, account: AccountRow): Promise<MeView> {
+  const phases = await accountsRepository.verificationPhases(db, account.id);
+  const verification = Object.fromEntries(VERIFICATION_KINDS.map((kind) => [kind, 'not_enabled'])) as MeView['verification'];
+  for (const { kind, phase } of phases) verification[kind as VerificationKind] = phase as VerificationPhase;
+  return {
+    accountKey: account.accountKey,
+    depositReference: depositReference(account.accountKey),
+    depositLimitEur: eur(account.depositLimitEurMinor),
+    email: account.email,
+    displayName: account.displayName,
+    verification,
+  };
+}

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { accountsRepository } from '../accounts/repository';
+import { ApiError } from '../../errors';
+import { errorResponses } from '../../schemas';
+import { idpUsersRepository } from '../../dev/users';
+import { mintAccessToken, type IdpKeys } from '../../dev/keys';
+
+/**
+ * Operator actions under /api/ops, the same as `npm run ops -- …`. Every route needs a token
+ * with both `use:muntly` and `admin:muntly`.
+ */
+export type LocalIdpAccess = { keys: IdpKeys; issuer: string; audience: string; clientId: string };
+
+const emailBody = z.object({ email: z.email().max(254) });
+
+export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = async (app, { localIdp }) => {
+  app.addHook('onRequest', app.requireScope('admin:muntly'));
+
+  app.get(
+    '/api/ops/users',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Every account',
+        security: [{ bearer: [] }],
+        response: {
+          200: z.object({
+            users: z.array(z.object({ email: z.string().nullable(), displayName: z.string().nullable(), accountKey: z.string(), issuer: z.string(), createdAt: z.string() })),
+          }),
+          ...errorResponses(401, 403),
+        },
+      },
+    },
+    async () => ({
+      users: (await accountsRepository.list(app.db)).map((a) => ({
+        email: a.email,
+        displayName: a.displayName,
+        accountKey: a.accountKey,
+        issuer: a.issuer,
+        createdAt: a.createdAt.toISOString(),
+      })),
+    }),
+  );
+
+  app.post(
+    '/api/ops/grant-admin',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Give a local user the admin:muntly scope (with Auth0, assign the permission there)',
+        security: [{ bearer: [] }],
+        body: emailBody,
+        response: { 200: z.object({ email: z.string(), admin: z.literal(true) }), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      if (!localIdp) throw new ApiError(409, 'not_available_in_production');
+      const user = await idpUsersRepository.setAdmin(app.db, request.body.email, true);
+      if (!user) throw new ApiError(404, 'unknown_user', 'email');
+      return { email: user.email, admin: true as const };
+    },
+  );
+
+  app.post(
+    '/api/ops/dev-token',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Local mode: an access token for this email (the local user is created if needed)',
+        security: [{ bearer: [] }],
+        body: emailBody,
+        response: { 200: z.object({ email: z.string(), accessToken: z.string(), expiresIn: z.number() }), ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request) => {
+      if (!localIdp) throw new ApiError(409, 'not_available_in_production');
+      const email = request.body.email.toLowerCase();
+      const user = await idpUsersRepository.ensure(app.db, {
+        email,
+        name: email.split('@')[0]!,
+        password: randomBytes(24).toString('base64url'), // nobody logs in with it; the token is the point
+      });
+      const accessToken = await mintAccessToken(localIdp.keys, {
+        issuer: localIdp.issuer,
+        audience: localIdp.audience,
+        subject: user.id,
+        scope: user.isAdmin ? 'openid profile email use:muntly admin:muntly' : 'openid profile email use:muntly',
+        email: user.email,
+        name: user.name,
+        clientId: localIdp.clientId,
+      });
+      return { email: user.email, accessToken, expiresIn: 3600 };
+    },
+  );
+};

@@ -1,0 +1,27 @@
+/**
+ * @jest-environment node
+ */
+import { loadConfig } from '../src/config';
+
+describe('configuration', () => {
+  it('runs locally with no settings at all: embedded database and local identity provider', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ PORT: 8000, IDP_PORT: 4001, localIdp: true, authIssuer: 'http://localhost:4001/', siteOrigin: 'http://localhost:8000' });
+    expect(config.DATABASE_URL).toBeUndefined();
+  });
+
+  it('names each missing production setting', () => {
+    expect(() => loadConfig({ AUTH0_DOMAIN: 'muntly.eu.auth0.com' })).toThrow(/AUTH0_CLIENT_ID[\s\S]*AUTH0_AUDIENCE[\s\S]*DATABASE_URL/);
+  });
+
+  it('names a bad value', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/);
+    expect(() => loadConfig({ AUTH0_DOMAIN: 'https://muntly.eu.auth0.com/' })).toThrow(/AUTH0_DOMAIN/);
+  });
+
+  it('derives the Auth0 issuer with its trailing slash', () => {
+    const config = loadConfig({ AUTH0_DOMAIN: 'muntly.eu.auth0.com', AUTH0_CLIENT_ID: 'c', AUTH0_AUDIENCE: 'https://api.muntly.eu', DATABASE_URL: 'postgres://db/muntly' });
+    expect(config).toMatchObject({ localIdp: false, authIssuer: 'https://muntly.eu.auth0.com/', authAudience: 'https://api.muntly.eu' });
+  });
+});

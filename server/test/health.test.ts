@@ -1,0 +1,53 @@
+/**
+ * @jest-environment node
+ */
+import { testApp, databaseKinds, signToken, bearer, type TestApp } from './helpers';
+
+describe.each(databaseKinds())('service (%s)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp(kind);
+  });
+  afterAll(() => t.close());
+
+  it('reports liveness and readiness', async () => {
+    expect((await t.app.inject({ url: '/api/health' })).json()).toEqual({ status: 'ok' });
+    const ready = await t.app.inject({ url: '/api/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ready', database: kind });
+  });
+
+  it('serves the OpenAPI document and its UI at /api/docs', async () => {
+    const ui = await t.app.inject({ url: '/api/docs' });
+    expect([200, 302]).toContain(ui.statusCode);
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/ready', '/api/me', '/api/ops/users']));
+  });
+
+  it('refuses bodies over 100 KB with 413 and an error code', async () => {
+    const admin = bearer(await signToken(t.keys, { scope: 'use:muntly admin:muntly' }));
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/grant-admin',
+      headers: { 'content-type': 'application/json', ...admin },
+      payload: JSON.stringify({ email: 'x'.repeat(101 * 1024) }),
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json().error.code).toBe('payload_too_large');
+  });
+
+  it('answers malformed JSON with 400, never 5xx', async () => {
+    const admin = bearer(await signToken(t.keys, { scope: 'use:muntly admin:muntly' }));
+    const res = await t.app.inject({ method: 'POST', url: '/api/ops/grant-admin', headers: { 'content-type': 'application/json', ...admin }, payload: '{"email":' });
+    expect(res.statusCode).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode).toBeLessThan(500);
+    expect(res.json().error.code).toEqual(expect.any(String));
+  });
+
+  it('answers unknown API routes with a JSON 404', async () => {
+    const res = await t.app.inject({ url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.code).toBe('not_found');
+  });
+});

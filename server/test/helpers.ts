@@ -1,0 +1,124 @@
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, calculateJwkThumbprint, type JWK } from 'jose';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app';
+import { loadConfig, LOCAL_AUDIENCE, type Config } from '../src/config';
+import { openDatabase, type Database } from '../src/db/client';
+import type { IdpKeys } from '../src/dev/keys';
+
+/**
+ * Test support: the real app on a real database. Database suites run on PGlite, and also on the
+ * PostgreSQL server in TEST_DATABASE_URL when it is set (CI), each in a fresh database.
+ */
+export type DatabaseKind = 'pglite' | 'postgresql';
+
+export function databaseKinds(): DatabaseKind[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgresql'] : ['pglite'];
+}
+
+export async function freshDatabase(kind: DatabaseKind): Promise<{ database: Database; drop(): Promise<void> }> {
+  if (kind === 'pglite') {
+    const database = await openDatabase({ dataDir: '', inMemory: true });
+    await database.migrate();
+    return { database, drop: async () => database.close().catch(() => undefined) };
+  }
+  const { Client } = await import('pg');
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `muntly_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  await database.migrate();
+  return {
+    database,
+    drop: async () => {
+      await database.close().catch(() => undefined); // already closed with the app
+      const cleanup = new Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export const TEST_ISSUER = 'http://localhost:4001/';
+
+/** A signing key pair standing in for the identity provider's. */
+export async function testKeys(): Promise<IdpKeys & { publicJwks: { keys: JWK[] } }> {
+  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+  const privateJwk = await exportJWK(privateKey);
+  const publicJwk = await exportJWK(publicKey);
+  const kid = await calculateJwkThumbprint(publicJwk);
+  return {
+    privateJwk: { ...privateJwk, kid, alg: 'RS256' },
+    publicJwk: { ...publicJwk, kid, alg: 'RS256' },
+    cookieKeys: ['test-cookie-key'],
+    publicJwks: { keys: [{ ...publicJwk, kid, alg: 'RS256' }] },
+  };
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  const publicDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-public-'));
+  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_DIR: publicDir, DATA_DIR: publicDir, ...overrides });
+}
+
+export type TestApp = { app: FastifyInstance; keys: Awaited<ReturnType<typeof testKeys>>; config: Config; close(): Promise<void> };
+
+export async function testApp(kind: DatabaseKind, configOverrides: Record<string, string> = {}): Promise<TestApp> {
+  const { database, drop } = await freshDatabase(kind);
+  const keys = await testKeys();
+  const config = testConfig(configOverrides);
+  const app = await buildApp(config, {
+    database,
+    jwks: createLocalJWKSet(keys.publicJwks),
+    localIdp: config.localIdp ? { keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId } : undefined,
+  });
+  return {
+    app,
+    keys,
+    config,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+type TokenOptions = {
+  sub?: string;
+  scope?: string;
+  iss?: string;
+  aud?: string | string[];
+  expiresIn?: string | number;
+  notBefore?: string | number;
+  email?: string;
+  name?: string;
+  kid?: string;
+};
+
+/** Signs an access token with the test key, shaped like the provider's. */
+export async function signToken(keys: IdpKeys, options: TokenOptions = {}): Promise<string> {
+  const { importJWK } = await import('jose');
+  const jwt = new SignJWT({
+    scope: options.scope ?? 'openid profile email use:muntly',
+    ...(options.email ? { email: options.email } : {}),
+    ...(options.name ? { name: options.name } : {}),
+  })
+    .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? keys.privateJwk.kid, typ: 'at+jwt' })
+    .setIssuer(options.iss ?? TEST_ISSUER)
+    .setAudience(options.aud ?? LOCAL_AUDIENCE)
+    .setSubject(options.sub ?? `user-${randomBytes(6).toString('hex')}`)
+    .setIssuedAt()
+    .setExpirationTime(options.expiresIn ?? '1h');
+  if (options.notBefore !== undefined) jwt.setNotBefore(options.notBefore);
+  return jwt.sign(await importJWK(keys.privateJwk, 'RS256'));
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

@@ -1,0 +1,75 @@
+/**
+ * @jest-environment node
+ */
+import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { idpUsersRepository } from '../src/dev/users';
+
+describe.each(databaseKinds())('operator API (%s)', (kind) => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  beforeAll(async () => {
+    t = await testApp(kind);
+    admin = bearer(await signToken(t.keys, { sub: 'ops-cli', scope: 'use:muntly admin:muntly' }));
+  });
+  afterAll(() => t.close());
+
+  it('dev-token: mints a working token for an email, creating the local user once', async () => {
+    const first = await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'New@Muntly.test' } });
+    expect(first.statusCode).toBe(200);
+    const { accessToken, email } = first.json();
+    expect(email).toBe('new@muntly.test');
+    const me = await t.app.inject({ url: '/api/me', headers: bearer(accessToken) });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().email).toBe('new@muntly.test');
+
+    const second = await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'new@muntly.test' } });
+    const again = await t.app.inject({ url: '/api/me', headers: bearer(second.json().accessToken) });
+    expect(again.json().accountKey).toBe(me.json().accountKey);
+  });
+
+  it('lists users', async () => {
+    const res = await t.app.inject({ url: '/api/ops/users', headers: admin });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().users.map((u: { email: string }) => u.email)).toContain('new@muntly.test');
+  });
+
+  it('grant-admin: later tokens of that user carry admin:muntly', async () => {
+    await idpUsersRepository.create(t.app.db, { email: 'boss@muntly.test', name: 'Boss', password: 'secret-password' });
+    const granted = await t.app.inject({ method: 'POST', url: '/api/ops/grant-admin', headers: admin, payload: { email: 'boss@muntly.test' } });
+    expect(granted.json()).toEqual({ email: 'boss@muntly.test', admin: true });
+    const token = (await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'boss@muntly.test' } })).json().accessToken;
+    expect((await t.app.inject({ url: '/api/ops/users', headers: bearer(token) })).statusCode).toBe(200);
+  });
+
+  it('grant-admin: an unknown email is a 404 on the email field', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/ops/grant-admin', headers: admin, payload: { email: 'nobody@muntly.test' } });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toMatchObject({ code: 'unknown_user', field: 'email' });
+  });
+
+  it('validates bodies field by field', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'not-an-email' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'validation_failed', field: 'email' });
+  });
+});
+
+describe('operator API with Auth0 (production)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp('pglite', {
+      AUTH0_DOMAIN: 'muntly.eu.auth0.com',
+      AUTH0_CLIENT_ID: 'abc',
+      AUTH0_AUDIENCE: 'https://api.muntly.local',
+      DATABASE_URL: 'postgres://unused@localhost/unused',
+    });
+  });
+  afterAll(() => t.close());
+
+  it('refuses dev-token when AUTH0_DOMAIN is set', async () => {
+    const admin = bearer(await signToken(t.keys, { iss: 'https://muntly.eu.auth0.com/', scope: 'use:muntly admin:muntly' }));
+    const res = await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'x@muntly.test' } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('not_available_in_production');
+  });
+});
