@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../errors';
+import { TtlCache } from '../cache';
 
 /**
  * Bearer tokens: only RS256 JWTs from the configured issuer, for the configured audience. The
@@ -14,6 +15,8 @@ export type Auth = {
   issuer: string;
   subject: string;
   scopes: Set<string>;
+  /** Seconds since the epoch. */
+  expiresAt: number;
   email?: string;
   name?: string;
 };
@@ -58,7 +61,19 @@ const scopesOf = (payload: JWTPayload): Set<string> =>
   new Set(typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : []);
 
 export const authPlugin = fp<AuthOptions>(async (app, options) => {
+  // A token verified once stays verified until it expires (it is immutable and signed); the
+  // cache only skips repeating the RSA check. Expiry is still enforced by the cache's limit.
+  const verified = new TtlCache<Auth>(10_000);
+
   async function verify(token: string): Promise<Auth> {
+    const cached = verified.get(token);
+    if (cached) return cached;
+    const auth = await verifyOnce(token);
+    verified.set(token, auth, auth.expiresAt * 1000 - Date.now());
+    return auth;
+  }
+
+  async function verifyOnce(token: string): Promise<Auth> {
     // jose would accept an unsigned header only with alg "none" allowed; make the reason explicit.
     const header = token.split('.')[0] ?? '';
     try {
@@ -80,6 +95,7 @@ export const authPlugin = fp<AuthOptions>(async (app, options) => {
       return {
         issuer: options.issuer,
         subject: payload.sub,
+        expiresAt: payload.exp!,
         scopes: scopesOf(payload),
         email: typeof payload.email === 'string' ? payload.email : undefined,
         name: typeof payload.name === 'string' ? payload.name : undefined,

@@ -1,0 +1,41 @@
+import { createServer } from 'node:net';
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+/** Helpers shared by the benchmarks: a free port, and the server started as `npm start` does. */
+export const root = path.resolve(__dirname, '..');
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer().listen(0, 'localhost', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitFor(url: string, timeoutMs = 300_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`the server did not start: ${url}`);
+}
+
+/** Starts the server in its own process, as in production, so the load generator does not slow it. */
+export async function startServer(env: Record<string, string>): Promise<{ url: string; stop(): void; child: ChildProcess }> {
+  const port = Number(env.PORT ?? (await freePort()));
+  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/src/main.ts'], {
+    cwd: root,
+    env: { ...process.env, LOG_LEVEL: 'warn', HOST: 'localhost', ...env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://localhost:${port}`;
+  await waitFor(`${url}/api/ready`);
+  return { url, child, stop: () => child.kill('SIGTERM') };
+}

@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config';
+import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
+
+/**
+ * `npm run ops -- <command>`: the operator's command line. It talks to the running server
+ * (OPS_URL, default http://localhost:8000) through /api/ops — PGlite belongs to the server
+ * process, so nothing else opens the database. Locally it signs its own admin token with the
+ * local identity provider's key; in production it uses OPS_TOKEN (an Auth0 token with
+ * use:muntly and admin:muntly).
+ */
+const USAGE = `Usage: npm run ops -- <command>
+
+Commands:
+  users                   list every account
+  grant-admin <email>     give a local user the admin:muntly scope
+  dev-token <email>       (local only) print an access token for this email, creating the user if needed
+
+Environment: OPS_URL (default http://localhost:8000), OPS_TOKEN (production), DATA_DIR, IDP_PORT.`;
+
+class CliError extends Error {}
+
+async function adminToken(): Promise<string> {
+  if (process.env.OPS_TOKEN) return process.env.OPS_TOKEN;
+  const config = loadConfig();
+  if (!config.localIdp) throw new CliError('Set OPS_TOKEN to an access token with the scopes use:muntly and admin:muntly.');
+  if (!fs.existsSync(path.join(config.DATA_DIR, KEYS_FILE))) {
+    throw new CliError(`No local identity provider key in ${config.DATA_DIR}: start the server first (npm start).`);
+  }
+  return mintAccessToken(readIdpKeys(config.DATA_DIR), {
+    issuer: config.authIssuer,
+    audience: config.authAudience,
+    subject: 'ops-cli',
+    scope: 'use:muntly admin:muntly',
+    ttlSeconds: 300,
+  });
+}
+
+async function call(method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
+  const base = process.env.OPS_URL ?? `http://localhost:${process.env.PORT ?? 8000}`;
+  let response: Response;
+  try {
+    response = await fetch(new URL(route, base), {
+      method,
+      headers: { authorization: `Bearer ${await adminToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError(`Cannot reach the Muntly server at ${base}: is it running (npm start)?`);
+  }
+  const payload = (await response.json().catch(() => ({}))) as { error?: { code: string; message: string } };
+  if (!response.ok) throw new CliError(`${response.status} ${payload.error?.code ?? ''}: ${payload.error?.message ?? 'request failed'}`);
+  return payload;
+}
+
+function requireEmail(value: string | undefined): string {
+  if (!value) throw new CliError('This command needs an email address.');
+  return value;
+}
+
+export async function run(args: string[]): Promise<void> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'users': {
+      const { users } = (await call('GET', '/api/ops/users')) as { users: { email: string | null; accountKey: string; displayName: string | null; createdAt: string }[] };
+      if (rest.includes('--json')) console.log(JSON.stringify(users, null, 2));
+      else if (users.length === 0) console.log('No accounts yet.');
+      else for (const u of users) console.log(`${u.accountKey}  ${u.email ?? '(no email)'}  ${u.displayName ?? ''}  ${u.createdAt}`);
+      return;
+    }
+    case 'grant-admin': {
+      const email = requireEmail(rest[0]);
+      await call('POST', '/api/ops/grant-admin', { email });
+      console.log(`${email} now has the admin:muntly scope.`);
+      return;
+    }
+    case 'dev-token': {
+      const email = requireEmail(rest[0]);
+      if (process.env.AUTH0_DOMAIN) throw new CliError('dev-token is refused when AUTH0_DOMAIN is set: log in through Auth0 instead.');
+      const { accessToken } = (await call('POST', '/api/ops/dev-token', { email })) as { accessToken: string };
+      console.log(`Access token for ${email} (valid for one hour):`);
+      console.log(accessToken); // the last line of output, for scripts
+      return;
+    }
+    default:
+      console.log(USAGE);
+      if (command && command !== 'help' && command !== '--help') throw new CliError(`Unknown command: ${command}`);
+  }
+}
+
+if (require.main === module) {
+  run(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error instanceof CliError ? error.message : error);
+    process.exit(error instanceof CliError ? 2 : 1);
+  });
+}
