@@ -1,5 +1,8 @@
 import { defineConfig } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 /**
  * e2e journeys in Debian's Chromium (never a downloaded browser) against the production build,
@@ -10,8 +13,10 @@ function freePort(): string {
     "const s=require('net').createServer();s.listen(0,'localhost',()=>{console.log(s.address().port);s.close()})";
   return execFileSync(process.execPath, ['-e', script]).toString().trim();
 }
-// Workers inherit the environment, so the port is chosen once, by the main process.
+// Workers inherit the environment, so ports and data are chosen once, by the main process.
 process.env.E2E_PORT ||= freePort();
+process.env.E2E_IDP_PORT ||= freePort();
+process.env.E2E_DATA_DIR ||= fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-e2e-'));
 const port = process.env.E2E_PORT;
 const baseURL = `http://localhost:${port}`;
 
@@ -41,7 +46,8 @@ export default defineConfig({
   webServer: {
     command: 'node node_modules/tsx/dist/cli.mjs server/src/main.ts',
     url: `${baseURL}/`,
-    env: { PORT: port, HOST: 'localhost', LOG_LEVEL: 'warn' },
+    // A fresh embedded database and identity provider per run.
+    env: { PORT: port, IDP_PORT: process.env.E2E_IDP_PORT, DATA_DIR: process.env.E2E_DATA_DIR, HOST: 'localhost', LOG_LEVEL: 'warn' },
     reuseExistingServer: false,
     timeout: 300_000,
   },

@@ -15,6 +15,7 @@ import { authPlugin } from './plugins/auth';
 import { healthRoutes } from './modules/health/routes';
 import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
 import { opsRoutes, type LocalIdpAccess } from './modules/ops/routes';
+import { authRoutes } from './modules/auth/routes';
 
 export type AppDependencies = {
   database: Database;
@@ -66,6 +67,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   await app.register(healthRoutes);
+  await app.register(authRoutes, {
+    // The Auth0 SDK wants the local provider's origin with its scheme and without a trailing slash.
+    domain: config.localIdp ? config.authIssuer.replace(/\/$/, '') : config.AUTH0_DOMAIN!,
+    clientId: config.authClientId,
+    audience: config.authAudience,
+  });
   await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
 

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { headerNav } from '../i18n/routes';
 import { LocalizedLink } from './localized-link';
 import { LanguageSwitch } from './language-switch';
+import { HeaderUser } from './header-user';
 
 export function Header({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
@@ -23,9 +24,7 @@ export function Header({ pathname }: { pathname: string }) {
               </li>
             ))}
             <li>
-              <LocalizedLink to="login" className="button small">
-                {t('nav.login')}
-              </LocalizedLink>
+              <HeaderUser pathname={pathname} />
             </li>
           </ul>
         </nav>

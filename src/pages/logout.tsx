@@ -5,13 +5,19 @@ import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { IslandPlaceholder } from '../components/island';
+import { AuthIsland } from '../features/auth/components/auth-island';
+import { LogoutFlow } from '../features/auth/components/session-pages';
 
 export default function LogoutPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('auth');
   return (
     <Layout page="logout" pathname={location.pathname}>
       <p className="lead">{t('logout.lead')}</p>
-      <IslandPlaceholder name="logout" />
+      <IslandPlaceholder name="logout">
+        <AuthIsland rememberSession={false}>
+          <LogoutFlow />
+        </AuthIsland>
+      </IslandPlaceholder>
     </Layout>
   );
 }

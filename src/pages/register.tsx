@@ -5,13 +5,19 @@ import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { IslandPlaceholder } from '../components/island';
+import { AuthIsland } from '../features/auth/components/auth-island';
+import { LoginFlow } from '../features/auth/components/session-pages';
 
 export default function RegisterPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('auth');
   return (
     <Layout page="register" pathname={location.pathname}>
       <p className="lead">{t('register.lead')}</p>
-      <IslandPlaceholder name="register" />
+      <IslandPlaceholder name="register">
+        <AuthIsland>
+          <LoginFlow signup />
+        </AuthIsland>
+      </IslandPlaceholder>
     </Layout>
   );
 }

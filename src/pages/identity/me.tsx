@@ -5,15 +5,21 @@ import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { IslandPlaceholder } from '../../components/island';
+import { AuthIsland } from '../../features/auth/components/auth-island';
+import { RequireLogin } from '../../features/auth/components/require-login';
+import { AccountSummary } from '../../features/auth/components/account-summary';
 
 export default function MyIdentityPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('identity');
-  const { t: tc } = useTranslation('common');
   return (
     <Layout page="my_identity" pathname={location.pathname}>
       <p className="lead">{t('me.lead')}</p>
       <IslandPlaceholder name="my-identity">
-        <p className="muted">{tc('loginRequired')}</p>
+        <AuthIsland>
+          <RequireLogin>
+            <AccountSummary />
+          </RequireLogin>
+        </AuthIsland>
       </IslandPlaceholder>
     </Layout>
   );
@@ -23,7 +29,7 @@ export const Head = pageHead('my_identity');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "identity"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "identity", "auth"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -6,6 +6,9 @@ import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, walletPages } from '../../components/section-nav';
 import { IslandPlaceholder } from '../../components/island';
+import { AuthIsland } from '../../features/auth/components/auth-island';
+import { RequireLogin } from '../../features/auth/components/require-login';
+import { AccountSummary } from '../../features/auth/components/account-summary';
 
 export default function WalletReceivePage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('wallet');
@@ -15,7 +18,11 @@ export default function WalletReceivePage({ location }: PageProps<LocalesData, I
       <SectionNav label={tc('pages.wallet.title')} names={walletPages} />
       <p className="lead">{t('receive.lead')}</p>
       <IslandPlaceholder name="wallet-receive">
-        <p className="muted">{tc('loginRequired')}</p>
+        <AuthIsland>
+          <RequireLogin>
+            <AccountSummary />
+          </RequireLogin>
+        </AuthIsland>
       </IslandPlaceholder>
     </Layout>
   );
@@ -25,7 +32,7 @@ export const Head = pageHead('wallet_receive');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "wallet"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "wallet", "auth"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

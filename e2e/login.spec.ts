@@ -1,0 +1,62 @@
+import { test, expect, common } from './fixtures';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const auth = (language: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, 'auth.json'), 'utf8'));
+
+test.describe('login', () => {
+  test('an anonymous visitor of a protected page logs in and comes back to it; a reload keeps the session; logout ends it', async ({ page }) => {
+    await page.goto('/de/wallet/balances/');
+    // Sent to the local identity provider's login form, in German.
+    await expect(page.getByRole('heading', { name: auth('de').idp.loginTitle })).toBeVisible();
+    await page.getByLabel(auth('de').idp.email).fill('demo@muntly.test');
+    await page.getByLabel(auth('de').idp.password).fill('muntly-demo');
+    await page.getByRole('button', { name: auth('de').idp.loginButton }).click();
+
+    await expect(page).toHaveURL(/\/de\/wallet\/balances\/$/);
+    await expect(page.getByText('Angemeldet als Demo User.')).toBeVisible();
+    await expect(page.getByRole('heading', { name: auth('de').account.heading })).toBeVisible();
+    await expect(page.locator('code').filter({ hasText: /^DEPOSIT[A-Z2-9]{8}$/ })).toBeVisible();
+    await expect(page.getByRole('banner').getByText('Demo User')).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByText('Angemeldet als Demo User.')).toBeVisible();
+    await expect(page).toHaveURL(/\/de\/wallet\/balances\/$/);
+
+    await page.getByRole('banner').getByRole('link', { name: common('de').nav.logout }).click();
+    await expect(page).toHaveURL(/\/de\/$/);
+    await expect(page.getByRole('banner').getByRole('link', { name: common('de').nav.login })).toBeVisible();
+
+    // The session is gone: the protected page asks for a login again.
+    await page.goto('/de/wallet/balances/');
+    await expect(page.getByRole('heading', { name: auth('de').idp.loginTitle })).toBeVisible();
+  });
+
+  test('the header login returns to the page it was clicked on', async ({ page }) => {
+    await page.goto('/fr/fees/');
+    await page.getByRole('banner').getByRole('link', { name: common('fr').nav.login }).click();
+    await expect(page.getByRole('heading', { name: auth('fr').idp.loginTitle })).toBeVisible();
+    await page.getByLabel(auth('fr').idp.email).fill('demo2@muntly.test');
+    await page.getByLabel(auth('fr').idp.password).fill('wrong-password');
+    await page.getByRole('button', { name: auth('fr').idp.loginButton }).click();
+    await expect(page.getByRole('alert')).toHaveText(auth('fr').idp.wrongCredentials);
+    await page.getByLabel(auth('fr').idp.password).fill('muntly-demo');
+    await page.getByRole('button', { name: auth('fr').idp.loginButton }).click();
+    await expect(page).toHaveURL(/\/fr\/fees\/$/);
+    await expect(page.getByRole('banner').getByText('Second Demo')).toBeVisible();
+  });
+
+  test('sign-up creates an account at the provider and logs the new user in', async ({ page }) => {
+    const email = `new-${Date.now()}@muntly.test`;
+    await page.goto('/register/');
+    await expect(page.getByRole('heading', { name: auth('en').idp.signupTitle })).toBeVisible();
+    await page.getByLabel(auth('en').idp.name).fill('New Person');
+    await page.getByLabel(auth('en').idp.email).fill(email);
+    await page.getByLabel(auth('en').idp.password).fill('a-long-password');
+    await page.getByRole('button', { name: auth('en').idp.signupButton }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('banner').getByText('New Person')).toBeVisible();
+    await page.goto('/identity/me/');
+    await expect(page.getByText('Logged in as New Person.')).toBeVisible();
+  });
+});

@@ -1,0 +1,46 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'gatsby';
+import { readSessionHint, type SessionHint } from './session-hint';
+import { localizePath } from '../i18n/languages';
+import { routes } from '../i18n/routes';
+import { usePageLanguage } from './localized-link';
+
+/**
+ * The header's login state, without the login SDK: "Log in" (which brings the visitor back to
+ * this page) or the user's name and "Log out", from the hint the SDK pages leave.
+ */
+export function HeaderUser({ pathname }: { pathname: string }) {
+  const { t } = useTranslation('common');
+  const language = usePageLanguage();
+  const [session, setSession] = React.useState<SessionHint | null>(null);
+  const [here, setHere] = React.useState<string | null>(null);
+  React.useEffect(() => {
+    const update = () => setSession(readSessionHint());
+    update();
+    setHere(pathname);
+    window.addEventListener('muntly:session', update);
+    window.addEventListener('storage', update);
+    return () => {
+      window.removeEventListener('muntly:session', update);
+      window.removeEventListener('storage', update);
+    };
+  }, [pathname]);
+
+  if (session) {
+    return (
+      <span className="header-user">
+        <span className="user-name">{session.name}</span>{' '}
+        <Link to={localizePath(routes.logout, language)} className="button small">
+          {t('nav.logout')}
+        </Link>
+      </span>
+    );
+  }
+  const login = localizePath(routes.login, language);
+  return (
+    <Link to={here ? `${login}?returnTo=${encodeURIComponent(here)}` : login} className="button small">
+      {t('nav.login')}
+    </Link>
+  );
+}

@@ -1,0 +1,34 @@
+import * as React from 'react';
+import { useAuth0 } from '@auth0/auth0-react';
+
+/** GET /api/me: the logged-in user's account. */
+export type Me = {
+  accountKey: string;
+  depositReference: string;
+  depositLimitEur: string;
+  email: string | null;
+  displayName: string | null;
+  verification: Record<'address' | 'bank' | 'business' | 'id' | 'mobile', 'not_enabled' | 'step_1' | 'step_2' | 'verified'>;
+};
+
+export async function getMe(accessToken: string): Promise<Me> {
+  const response = await fetch('/api/me', { headers: { authorization: `Bearer ${accessToken}` } });
+  if (!response.ok) throw new Error(`me: ${response.status}`);
+  return response.json() as Promise<Me>;
+}
+
+export function useMe(): { me?: Me; error?: unknown } {
+  const { getAccessTokenSilently } = useAuth0();
+  const [state, setState] = React.useState<{ me?: Me; error?: unknown }>({});
+  React.useEffect(() => {
+    let live = true;
+    getAccessTokenSilently()
+      .then((token) => getMe(String(token)))
+      .then((me) => live && setState({ me }))
+      .catch((error: unknown) => live && setState({ error }));
+    return () => {
+      live = false;
+    };
+  }, [getAccessTokenSilently]);
+  return state;
+}

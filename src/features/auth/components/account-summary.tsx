@@ -1,0 +1,37 @@
+import * as React from 'react';
+import { useAuth0 } from '@auth0/auth0-react';
+import { useTranslation } from 'react-i18next';
+import { useMe } from '../api/get-me';
+import { usePageLanguage } from '../../../components/localized-link';
+import { formatMoney } from '../../../i18n/format';
+
+/** Who is logged in, and their account key and deposit reference. */
+export function AccountSummary() {
+  const { t } = useTranslation('auth');
+  const language = usePageLanguage();
+  const { user } = useAuth0();
+  const { me, error } = useMe();
+  return (
+    <section aria-labelledby="account-heading" className="account-summary">
+      <h2 id="account-heading">{t('account.heading')}</h2>
+      <p>{t('session.loggedInAs', { name: user?.name ?? user?.email ?? '' })}</p>
+      {error ? <p role="alert">{t('account.loadError')}</p> : null}
+      {me ? (
+        <dl>
+          <dt>{t('account.accountKey')}</dt>
+          <dd>
+            <code>{me.accountKey}</code>
+          </dd>
+          <dt>{t('account.depositReference')}</dt>
+          <dd>
+            <code>{me.depositReference}</code>
+          </dd>
+          <dt>{t('account.depositLimit')}</dt>
+          <dd>{formatMoney(me.depositLimitEur, 'EUR', language)}</dd>
+        </dl>
+      ) : !error ? (
+        <p className="muted">{t('session.checking')}</p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import * as React from 'react';
+import { navigate } from 'gatsby';
+import { Auth0Provider, useAuth0 } from '@auth0/auth0-react';
+import { useTranslation } from 'react-i18next';
+import { getAuthConfig, type AuthConfig } from '../api/get-auth-config';
+import { writeSessionHint } from '../../../components/session-hint';
+import { localizePath } from '../../../i18n/languages';
+import { usePageLanguage } from '../../../components/localized-link';
+
+/**
+ * The login SDK, for the pages that need it (wallet, my identity, login, register, logout).
+ * It is client-only: it renders nothing on the server and starts after hydration.
+ */
+type AppState = { returnTo?: string };
+
+function SessionHintWriter() {
+  const { isAuthenticated, isLoading, user } = useAuth0();
+  React.useEffect(() => {
+    if (isLoading) return;
+    writeSessionHint(isAuthenticated ? { name: user?.name ?? user?.email ?? '' } : null);
+  }, [isAuthenticated, isLoading, user]);
+  return null;
+}
+
+export function AuthIsland({ children, rememberSession = true }: { children: React.ReactNode; rememberSession?: boolean }) {
+  const { t } = useTranslation('auth');
+  const language = usePageLanguage();
+  const [config, setConfig] = React.useState<AuthConfig | null>(null);
+  const [failed, setFailed] = React.useState(false);
+  React.useEffect(() => {
+    getAuthConfig().then(setConfig, () => setFailed(true));
+  }, []);
+
+  if (failed) return <p role="alert">{t('session.unavailable')}</p>;
+  if (!config) return <p className="muted">{t('session.checking')}</p>;
+  const origin = window.location.origin;
+  return (
+    <Auth0Provider
+      domain={config.domain}
+      clientId={config.clientId}
+      authorizationParams={{
+        redirect_uri: `${origin}${localizePath('/login/', language)}`,
+        audience: config.audience,
+        scope: config.scope,
+        ui_locales: language,
+      }}
+      onRedirectCallback={(appState?: AppState) => {
+        void navigate(appState?.returnTo ?? localizePath('/', language), { replace: true });
+      }}
+    >
+      {rememberSession ? <SessionHintWriter /> : null}
+      {children}
+    </Auth0Provider>
+  );
+}

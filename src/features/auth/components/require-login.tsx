@@ -1,0 +1,22 @@
+import * as React from 'react';
+import { useAuth0 } from '@auth0/auth0-react';
+import { useTranslation } from 'react-i18next';
+
+/**
+ * A protected island: an anonymous visitor is sent to log in and comes back to this very page
+ * (same path, so the same language).
+ */
+export function RequireLogin({ children }: { children: React.ReactNode }) {
+  const { t } = useTranslation('auth');
+  const { isLoading, isAuthenticated, loginWithRedirect, error } = useAuth0();
+  React.useEffect(() => {
+    if (!isLoading && !isAuthenticated && !error) {
+      void loginWithRedirect({ appState: { returnTo: window.location.pathname + window.location.search } });
+    }
+  }, [isLoading, isAuthenticated, error, loginWithRedirect]);
+
+  if (error) return <p role="alert">{t('session.failed')}</p>;
+  if (isLoading) return <p className="muted">{t('session.checking')}</p>;
+  if (!isAuthenticated) return <p className="muted">{t('session.redirecting')}</p>;
+  return <>{children}</>;
+}

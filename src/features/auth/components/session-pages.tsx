@@ -1,0 +1,62 @@
+import * as React from 'react';
+import { useAuth0 } from '@auth0/auth0-react';
+import { useTranslation } from 'react-i18next';
+import { navigate } from 'gatsby';
+import { safeReturnTo } from '../return-to';
+import { writeSessionHint } from '../../../components/session-hint';
+import { localizePath } from '../../../i18n/languages';
+import { usePageLanguage } from '../../../components/localized-link';
+
+/**
+ * The login page: it receives the provider's redirect (the SDK finishes the login and sends the
+ * user back to where they came from) and otherwise starts a login at once. "Login returns the
+ * user to the page they came from, or to the root if none is recorded": the header's link records
+ * the page in ?returnTo=.
+ */
+export function LoginFlow({ signup = false }: { signup?: boolean }) {
+  const { t } = useTranslation('auth');
+  const language = usePageLanguage();
+  const { isLoading, isAuthenticated, loginWithRedirect, error } = useAuth0();
+  const params = new URLSearchParams(window.location.search);
+  const isCallback = params.has('code') && params.has('state');
+  const returnTo = safeReturnTo(params.get('returnTo'), localizePath('/', language));
+  const start = React.useCallback(
+    () =>
+      loginWithRedirect({
+        appState: { returnTo },
+        authorizationParams: signup ? { screen_hint: 'signup' } : {},
+      }),
+    [loginWithRedirect, returnTo, signup],
+  );
+
+  React.useEffect(() => {
+    if (isLoading || isCallback || error) return;
+    if (isAuthenticated) void navigate(returnTo, { replace: true });
+    else void start();
+  }, [isLoading, isAuthenticated, isCallback, error, returnTo, start]);
+
+  if (error) {
+    return (
+      <>
+        <p role="alert">{t('session.failed')}</p>
+        <button type="button" className="button primary" onClick={() => void start()}>
+          {signup ? t('session.signupButton') : t('session.loginButton')}
+        </button>
+      </>
+    );
+  }
+  return <p className="muted">{isCallback ? t('session.loggingIn') : t('session.redirecting')}</p>;
+}
+
+/** The logout page: ends the session here and at the provider, then returns to the home page. */
+export function LogoutFlow() {
+  const { t } = useTranslation('auth');
+  const language = usePageLanguage();
+  const { logout, isLoading } = useAuth0();
+  React.useEffect(() => {
+    if (isLoading) return;
+    writeSessionHint(null);
+    void logout({ logoutParams: { returnTo: `${window.location.origin}${localizePath('/', language)}` } });
+  }, [logout, language, isLoading]);
+  return <p className="muted">{t('session.loggingOut')}</p>;
+}
