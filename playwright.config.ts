@@ -23,6 +23,8 @@ const baseURL = `http://localhost:${port}`;
 export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,
+  // Login journeys cross two servers; on a busy 2-core machine a redirect can take a few seconds.
+  expect: { timeout: 10_000 },
   fullyParallel: true,
   workers: 2,
   forbidOnly: true,

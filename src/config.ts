@@ -16,3 +16,9 @@ export const gaTrackingId = process.env.GATSBY_GA_TRACKING_ID || placeholderTrac
 
 /** The localStorage key holding the visitor's analytics choice: "granted" or "denied". */
 export const consentStorageKey = 'muntly-analytics-consent';
+
+/**
+ * Where the API lives. Empty: the same origin as the site (npm start). A site on a CDN sets it
+ * to the API's origin, which then lists the site's origin in SITE_ORIGIN for CORS.
+ */
+export const apiOrigin = (process.env.GATSBY_API_ORIGIN || '').replace(/\/$/, '');

@@ -1,10 +1,11 @@
+import { apiOrigin } from '../../../config';
 /** GET /api/auth/config: the login settings, fetched once per page load. */
 export type AuthConfig = { domain: string; clientId: string; audience: string; scope: string };
 
 let pending: Promise<AuthConfig> | undefined;
 
 export function getAuthConfig(): Promise<AuthConfig> {
-  pending ??= fetch('/api/auth/config').then((response) => {
+  pending ??= fetch(`${apiOrigin}/api/auth/config`).then((response) => {
     if (!response.ok) throw new Error(`auth config: ${response.status}`);
     return response.json() as Promise<AuthConfig>;
   });

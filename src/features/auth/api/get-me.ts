@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { useAuth0 } from '@auth0/auth0-react';
+import { apiOrigin } from '../../../config';
 
 /** GET /api/me: the logged-in user's account. */
 export type Me = {
@@ -12,7 +13,7 @@ export type Me = {
 };
 
 export async function getMe(accessToken: string): Promise<Me> {
-  const response = await fetch('/api/me', { headers: { authorization: `Bearer ${accessToken}` } });
+  const response = await fetch(`${apiOrigin}/api/me`, { headers: { authorization: `Bearer ${accessToken}` } });
   if (!response.ok) throw new Error(`me: ${response.status}`);
   return response.json() as Promise<Me>;
 }
