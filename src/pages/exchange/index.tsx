@@ -4,32 +4,22 @@ import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
-import { LocalizedLink } from '../../components/localized-link';
+import { PageCards } from '../../components/page-cards';
 
 export default function ExchangePage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('exchange');
-  const { t: tc } = useTranslation('common');
   return (
     <Layout page="exchange" pathname={location.pathname}>
       <p className="lead">{t('landing.lead')}</p>
-      <ul className="cards">
-        {(
-          [
-            ['exchange_buy', t('landing.buy')],
-            ['exchange_sell', t('landing.sell')],
-            ['exchange_swap', t('landing.swap')],
-            ['exchange_deposit', t('landing.deposit')],
-            ['exchange_order_history', t('landing.history')],
-          ] as const
-        ).map(([name, text]) => (
-          <li key={name}>
-            <h2>
-              <LocalizedLink to={name}>{tc(`pages.${name}.title`)}</LocalizedLink>
-            </h2>
-            <p>{text}</p>
-          </li>
-        ))}
-      </ul>
+      <PageCards
+        cards={[
+          ['exchange_buy', t('landing.buy')],
+          ['exchange_sell', t('landing.sell')],
+          ['exchange_swap', t('landing.swap')],
+          ['exchange_deposit', t('landing.deposit')],
+          ['exchange_order_history', t('landing.history')],
+        ]}
+      />
       <p>{t('rateNotice')}</p>
     </Layout>
   );

@@ -4,23 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
-import { IslandPlaceholder } from '../../components/island';
-import { AuthIsland } from '../../features/auth/components/auth-island';
-import { RequireLogin } from '../../features/auth/components/require-login';
-import { AccountSummary } from '../../features/auth/components/account-summary';
+import { ProtectedIsland } from '../../features/auth/components/protected-island';
 
 export default function MyIdentityPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('identity');
   return (
     <Layout page="my_identity" pathname={location.pathname}>
       <p className="lead">{t('me.lead')}</p>
-      <IslandPlaceholder name="my-identity">
-        <AuthIsland>
-          <RequireLogin>
-            <AccountSummary />
-          </RequireLogin>
-        </AuthIsland>
-      </IslandPlaceholder>
+      <ProtectedIsland name="my-identity" />
     </Layout>
   );
 }

@@ -4,31 +4,21 @@ import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
-import { LocalizedLink } from '../../components/localized-link';
+import { PageCards } from '../../components/page-cards';
 
 export default function WalletPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('wallet');
-  const { t: tc } = useTranslation('common');
   return (
     <Layout page="wallet" pathname={location.pathname}>
       <p className="lead">{t('landing.lead')}</p>
-      <ul className="cards">
-        {(
-          [
-            ['wallet_balances', t('landing.balances')],
-            ['wallet_receive', t('landing.receive')],
-            ['wallet_send', t('landing.send')],
-            ['wallet_transactions', t('landing.transactions')],
-          ] as const
-        ).map(([name, text]) => (
-          <li key={name}>
-            <h2>
-              <LocalizedLink to={name}>{tc(`pages.${name}.title`)}</LocalizedLink>
-            </h2>
-            <p>{text}</p>
-          </li>
-        ))}
-      </ul>
+      <PageCards
+        cards={[
+          ['wallet_balances', t('landing.balances')],
+          ['wallet_receive', t('landing.receive')],
+          ['wallet_send', t('landing.send')],
+          ['wallet_transactions', t('landing.transactions')],
+        ]}
+      />
       <p>{t('landing.fullSupport')}</p>
       <p>{t('landing.partialSupport')}</p>
     </Layout>

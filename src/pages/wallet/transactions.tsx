@@ -5,10 +5,7 @@ import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, walletPages } from '../../components/section-nav';
-import { IslandPlaceholder } from '../../components/island';
-import { AuthIsland } from '../../features/auth/components/auth-island';
-import { RequireLogin } from '../../features/auth/components/require-login';
-import { AccountSummary } from '../../features/auth/components/account-summary';
+import { ProtectedIsland } from '../../features/auth/components/protected-island';
 
 export default function WalletTransactionsPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('wallet');
@@ -17,13 +14,7 @@ export default function WalletTransactionsPage({ location }: PageProps<LocalesDa
     <Layout page="wallet_transactions" pathname={location.pathname}>
       <SectionNav label={tc('pages.wallet.title')} names={walletPages} />
       <p className="lead">{t('transactions.lead')}</p>
-      <IslandPlaceholder name="wallet-transactions">
-        <AuthIsland>
-          <RequireLogin>
-            <AccountSummary />
-          </RequireLogin>
-        </AuthIsland>
-      </IslandPlaceholder>
+      <ProtectedIsland name="wallet-transactions" />
     </Layout>
   );
 }

@@ -1,0 +1,19 @@
+import * as React from 'react';
+import { IslandPlaceholder } from '../../../components/island';
+import { AuthIsland } from './auth-island';
+import { RequireLogin } from './require-login';
+import { AccountSummary } from './account-summary';
+
+/**
+ * The island of a page for logged-in users only (wallet pages, my identity): anonymous visitors
+ * are sent to log in and back. Until a page has its own feature, it shows the account summary.
+ */
+export function ProtectedIsland({ name, children }: { name: string; children?: React.ReactNode }) {
+  return (
+    <IslandPlaceholder name={name}>
+      <AuthIsland>
+        <RequireLogin>{children ?? <AccountSummary />}</RequireLogin>
+      </AuthIsland>
+    </IslandPlaceholder>
+  );
+}
