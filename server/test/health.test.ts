@@ -51,3 +51,27 @@ describe.each(databaseKinds())('service (%s)', (kind) => {
     expect(res.json().error.code).toBe('not_found');
   });
 });
+
+if (process.env.TEST_DATABASE_URL) {
+  describe('PostgreSQL dropping connections', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await testApp('postgresql');
+    });
+    afterAll(() => t.close());
+
+    it('keeps serving after the server terminates every idle connection (restart, failover)', async () => {
+      expect((await t.app.inject({ url: '/api/ready' })).statusCode).toBe(200);
+      const { sql } = await import('drizzle-orm');
+      const result = (await t.app.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] };
+      const { Client } = await import('pg');
+      const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+      await admin.connect();
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [result.rows[0]!.name]);
+      await admin.end();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const after = await t.app.inject({ url: '/api/ready' });
+      expect(after.statusCode).toBe(200);
+    });
+  });
+}
