@@ -36,6 +36,22 @@ export const ERROR_MESSAGES = {
   token_invalid_signature: 'The access token signature is invalid.',
   token_invalid_claims: 'The access token lacks a subject or other required claims.',
   insufficient_scope: 'The access token does not grant this permission.',
+  // Field validation (identity step 1 and other forms); `field` names the field.
+  required: 'This field is required.',
+  too_long: 'This field is too long.',
+  invalid_iban: 'Invalid IBAN.',
+  invalid_mobile: 'Invalid mobile number: write it with the country code, e.g. +31 6 12345678.',
+  invalid_date: 'Invalid date: use YYYY-MM-DD.',
+  too_young: 'You must be at least 18 years old.',
+  invalid_country: 'Invalid country: use the two-letter code, e.g. NL.',
+  // Identity verification.
+  unknown_kind: 'Unknown verification kind.',
+  already_verified: 'This verification is already complete.',
+  no_code_pending: 'No code has been sent for this verification: submit your data first.',
+  invalid_code: 'Wrong code.',
+  invalid_code_format: 'A code has 16 letters: ABCD-EFGH-IJKL-MNOP.',
+  code_expired: 'This code has expired or was replaced: request a new one.',
+  code_attempts_exceeded: 'Too many wrong codes: this code no longer works. Request a new one.',
   // Operations.
   not_available_in_production: 'This command is only available with the local identity provider.',
   unknown_user: 'No user with this email address.',

@@ -14,18 +14,16 @@ export function HeaderUser({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
   const language = usePageLanguage();
   const [session, setSession] = React.useState<SessionHint | null>(null);
-  const [here, setHere] = React.useState<string | null>(null);
   React.useEffect(() => {
     const update = () => setSession(readSessionHint());
     update();
-    setHere(pathname);
     window.addEventListener('muntly:session', update);
     window.addEventListener('storage', update);
     return () => {
       window.removeEventListener('muntly:session', update);
       window.removeEventListener('storage', update);
     };
-  }, [pathname]);
+  }, []);
 
   if (session) {
     return (
@@ -37,9 +35,10 @@ export function HeaderUser({ pathname }: { pathname: string }) {
       </span>
     );
   }
-  const login = localizePath(routes.login, language);
+  // The page is in the server-rendered link already: a click before hydration comes back too.
+  const login = `${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(pathname)}`;
   return (
-    <Link to={here ? `${login}?returnTo=${encodeURIComponent(here)}` : login} className="button small">
+    <Link to={login} className="button small">
       {t('nav.login')}
     </Link>
   );

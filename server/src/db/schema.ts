@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The database schema, one place for PGlite and PostgreSQL. Migrations in server/migrations are
@@ -36,6 +36,12 @@ export const verifications = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
     phase: text('phase').notNull().default('not_enabled'),
+    /** Step 1 data as the user entered it (validated, normalized). Personal data: owner and operators only. */
+    data: jsonb('data'),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    verifiedAt: timestamp('verified_at', { withTimezone: true }),
+    /** AML: kept at least until this date (5 years after the last change), then deleted. */
+    retainUntil: timestamp('retain_until', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -58,3 +64,56 @@ export const idpUsers = pgTable(
   },
   (t) => [uniqueIndex('idp_users_email_key').on(t.email)],
 );
+
+/**
+ * One-time codes for step 2. Only a hash is stored. Invariants: at most one live code per account
+ * and kind (issuing a new one kills the old); a code is used once; it dies after 5 wrong tries.
+ */
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    codeHash: text('code_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('verification_codes_account_kind').on(t.accountId, t.kind),
+    check('verification_codes_attempts', sql`${t.attempts} >= 0 and ${t.attempts} <= 5`),
+  ],
+);
+
+/** Every message the product sends (email, SMS, letter, bank transfer reason), as sent. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    channel: text('channel').notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('outbox_recipient').on(t.recipient),
+    check('outbox_channel', sql`${t.channel} in ('email', 'sms', 'post', 'bank')`),
+  ],
+);
+
+/** Operator actions and reads of personal data. */
+export const auditLog = pgTable('audit_log', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  actor: text('actor').notNull(),
+  action: text('action').notNull(),
+  accountId: uuid('account_id'),
+  detail: jsonb('detail'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});

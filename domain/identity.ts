@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { isValidIBAN, electronicFormatIBAN, friendlyFormatIBAN } from 'ibantools';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { VerificationKind } from './verification';
+
+/**
+ * Step 1 of each verification kind: the data the user enters, validated field by field, the same
+ * in the browser (forms) and in the API. Error messages are codes; the site translates them.
+ */
+const text = (max: number) => z.string().trim().min(1, 'required').max(max, 'too_long');
+const countryCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{2}$/, 'invalid_country');
+
+/** A mobile number in international form, normalized to E.164 (+31612345678). */
+export const mobileNumber = z
+  .string()
+  .trim()
+  .min(1, 'required')
+  .transform((value, ctx) => {
+    const phone = parsePhoneNumberFromString(value);
+    if (!phone || !phone.isValid() || phone.getType() === 'FIXED_LINE') {
+      ctx.addIssue({ code: 'custom', message: 'invalid_mobile' });
+      return z.NEVER;
+    }
+    return phone.number;
+  });
+
+/** An IBAN as people write it (spaces, lower case) -> electronic format (NL91ABNA0417164300). */
+export const iban = z
+  .string()
+  .trim()
+  .min(1, 'required')
+  .transform((value, ctx) => {
+    const electronic = electronicFormatIBAN(value) ?? '';
+    if (!isValidIBAN(electronic)) {
+      ctx.addIssue({ code: 'custom', message: 'invalid_iban' });
+      return z.NEVER;
+    }
+    return electronic;
+  });
+
+export const displayIban = (value: string) => friendlyFormatIBAN(value) ?? value;
+
+const birthdate = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'invalid_date')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+  }, 'invalid_date')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    const adult = new Date();
+    adult.setUTCFullYear(adult.getUTCFullYear() - 18);
+    return date <= adult && date.getUTCFullYear() >= 1900;
+  }, 'too_young');
+
+export const SALUTATIONS = ['mr', 'ms', 'mx'] as const;
+
+export const personSchema = z.object({
+  salutation: z.enum(SALUTATIONS, 'required'),
+  firstName: text(100),
+  lastName: text(100),
+  birthdate,
+  nationality: countryCode,
+  email: z.string().trim().toLowerCase().pipe(z.email('invalid_email').max(254, 'too_long')),
+  mobile: mobileNumber,
+  street: text(200),
+  zip: text(20),
+  city: text(100),
+  state: z.string().trim().max(100, 'too_long').optional().default(''),
+  country: countryCode,
+});
+
+export const bankSchema = z.object({ iban, beneficiary: text(140) });
+export const businessSchema = z.object({ businessName: text(200), businessNumber: text(50), businessCountry: countryCode });
+export const mobileSchema = z.object({ mobile: mobileNumber });
+
+export const STEP_ONE_SCHEMAS = {
+  address: personSchema,
+  id: personSchema,
+  bank: bankSchema,
+  business: businessSchema,
+  mobile: mobileSchema,
+} satisfies Record<VerificationKind, z.ZodType>;
+
+export type StepOneData<K extends VerificationKind> = z.output<(typeof STEP_ONE_SCHEMAS)[K]>;
+
+/** How step 2 reaches the user, per kind. */
+export const STEP_TWO_CHANNEL = {
+  address: 'post',
+  bank: 'bank',
+  mobile: 'sms',
+  business: 'email',
+  id: 'document',
+} as const satisfies Record<VerificationKind, string>;
+
+/** Verification codes: single use, valid 10 minutes, 5 wrong attempts kill them. */
+export const CODE_TTL_MINUTES = 10;
+export const CODE_MAX_ATTEMPTS = 5;
+/** AML: identity records are kept at least 5 years. */
+export const RETENTION_YEARS = 5;

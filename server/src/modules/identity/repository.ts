@@ -1,0 +1,76 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { verificationCodes, verifications, auditLog } from '../../db/schema';
+import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
+
+export type VerificationRow = typeof verifications.$inferSelect;
+export type CodeRow = typeof verificationCodes.$inferSelect;
+
+/** SQL for identity verification. Methods take the database or a transaction. */
+export const identityRepository = {
+  list(db: Db, accountId: string): Promise<VerificationRow[]> {
+    return db.select().from(verifications).where(eq(verifications.accountId, accountId)).orderBy(verifications.kind);
+  },
+
+  /** The row, locked until the transaction ends (PGlite runs one transaction at a time anyway). */
+  async lock(db: Db, accountId: string, kind: VerificationKind): Promise<VerificationRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(verifications)
+      .where(and(eq(verifications.accountId, accountId), eq(verifications.kind, kind)))
+      .for('update');
+    return row;
+  },
+
+  async update(db: Db, accountId: string, kind: VerificationKind, values: Partial<Omit<VerificationRow, 'accountId' | 'kind'>> & { phase?: VerificationPhase }) {
+    await db
+      .update(verifications)
+      .set({ ...values, updatedAt: new Date() })
+      .where(and(eq(verifications.accountId, accountId), eq(verifications.kind, kind)));
+  },
+
+  /** The live code (not used, not replaced), locked. */
+  async lockLiveCode(db: Db, accountId: string, kind: VerificationKind): Promise<CodeRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.accountId, accountId), eq(verificationCodes.kind, kind), isNull(verificationCodes.usedAt), isNull(verificationCodes.revokedAt)))
+      .orderBy(desc(verificationCodes.createdAt))
+      .limit(1)
+      .for('update');
+    return row;
+  },
+
+  async liveCodes(db: Db, accountId: string) {
+    return db
+      .select({ kind: verificationCodes.kind, expiresAt: verificationCodes.expiresAt, attempts: verificationCodes.attempts })
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.accountId, accountId), isNull(verificationCodes.usedAt), isNull(verificationCodes.revokedAt)));
+  },
+
+  async revokeLiveCodes(db: Db, accountId: string, kind: VerificationKind) {
+    await db
+      .update(verificationCodes)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(verificationCodes.accountId, accountId), eq(verificationCodes.kind, kind), isNull(verificationCodes.usedAt), isNull(verificationCodes.revokedAt)));
+  },
+
+  async insertCode(db: Db, values: typeof verificationCodes.$inferInsert) {
+    await db.insert(verificationCodes).values(values);
+  },
+
+  async countWrongAttempt(db: Db, codeId: string, revoke: boolean) {
+    await db
+      .update(verificationCodes)
+      .set({ attempts: sql`${verificationCodes.attempts} + 1`, ...(revoke ? { revokedAt: new Date() } : {}) })
+      .where(eq(verificationCodes.id, codeId));
+  },
+
+  async markCodeUsed(db: Db, codeId: string) {
+    await db.update(verificationCodes).set({ usedAt: new Date() }).where(eq(verificationCodes.id, codeId));
+  },
+
+  async audit(db: Db, entry: { actor: string; action: string; accountId?: string; detail?: unknown }) {
+    await db.insert(auditLog).values({ actor: entry.actor, action: entry.action, accountId: entry.accountId ?? null, detail: entry.detail ?? null });
+  },
+};

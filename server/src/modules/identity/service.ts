@@ -1,0 +1,192 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Db } from '../../db/client';
+import type { AccountRow } from '../accounts/repository';
+import { identityRepository, type VerificationRow } from './repository';
+import { send, messageText } from '../notify/service';
+import { ApiError } from '../../errors';
+import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
+import { STEP_ONE_SCHEMAS, STEP_TWO_CHANNEL, CODE_MAX_ATTEMPTS, RETENTION_YEARS, displayIban } from '../../../../domain/identity';
+import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
+import type { ErrorCode } from '../../../../domain/errors';
+import type { Language } from '../../../../src/i18n/languages';
+
+/**
+ * Identity verification, per account and kind: not_enabled -> (operator enables) step_1 ->
+ * (data submitted, code sent) step_2 -> (code confirmed, or operator checked the document)
+ * verified. Invariants: only the owner and operators read the data; a code is single use, bound
+ * to its account and kind, dies after 5 wrong attempts and expires; every change keeps the
+ * record for at least 5 years (AML).
+ */
+export const KIND_NAMES: Record<VerificationKind, string> = { address: 'address', bank: 'bank account', business: 'business', id: 'ID', mobile: 'mobile' };
+
+/**
+ * How long a code lives. The spec's 10 minutes fits SMS and email; a letter or a bank transfer
+ * takes days to arrive, so those codes live longer (see README, deviations).
+ */
+const CODE_TTL_MS: Record<string, number> = {
+  sms: 10 * 60_000,
+  email: 10 * 60_000,
+  post: 30 * 86_400_000,
+  bank: 14 * 86_400_000,
+};
+
+const hashCode = (accountId: string, kind: string, code: string) =>
+  createHash('sha256').update(`${accountId}:${kind}:${code}`).digest('hex');
+
+function retainUntil(from: Date): Date {
+  const until = new Date(from);
+  until.setUTCFullYear(until.getUTCFullYear() + RETENTION_YEARS);
+  return until;
+}
+
+function newCode(): string {
+  for (;;) {
+    const code = codeFromBytes(randomBytes(32));
+    if (code) return code;
+  }
+}
+
+export type KindView = {
+  kind: VerificationKind;
+  phase: VerificationPhase;
+  channel: (typeof STEP_TWO_CHANNEL)[VerificationKind];
+  data: Record<string, unknown> | null;
+  submittedAt: string | null;
+  verifiedAt: string | null;
+  retainUntil: string | null;
+  codeExpiresAt: string | null;
+  attemptsLeft: number | null;
+};
+
+export async function describeIdentity(db: Db, accountId: string): Promise<KindView[]> {
+  const [rows, codes] = await Promise.all([identityRepository.list(db, accountId), identityRepository.liveCodes(db, accountId)]);
+  const now = Date.now();
+  return rows.map((row) => {
+    const code = codes.find((c) => c.kind === row.kind && c.expiresAt.getTime() > now);
+    return {
+      kind: row.kind as VerificationKind,
+      phase: row.phase as VerificationPhase,
+      channel: STEP_TWO_CHANNEL[row.kind as VerificationKind],
+      data: (row.data as Record<string, unknown> | null) ?? null,
+      submittedAt: row.submittedAt?.toISOString() ?? null,
+      verifiedAt: row.verifiedAt?.toISOString() ?? null,
+      retainUntil: row.retainUntil?.toISOString() ?? null,
+      codeExpiresAt: code?.expiresAt.toISOString() ?? null,
+      attemptsLeft: code ? CODE_MAX_ATTEMPTS - code.attempts : null,
+    };
+  });
+}
+
+/** Validates step 1 for a kind; a bad field is a 400 naming the field. */
+export function parseStepOne(kind: VerificationKind, body: unknown): Record<string, unknown> {
+  const result = STEP_ONE_SCHEMAS[kind].safeParse(body ?? {});
+  if (result.success) return result.data as Record<string, unknown>;
+  const issue = result.error.issues[0]!;
+  const field = String(issue.path[0] ?? '');
+  const known = ['required', 'too_long', 'invalid_iban', 'invalid_mobile', 'invalid_date', 'too_young', 'invalid_country', 'invalid_email'];
+  const code = (known.includes(issue.message) ? issue.message : issue.code === 'invalid_type' || issue.code === 'invalid_value' ? 'required' : 'validation_failed') as ErrorCode;
+  throw new ApiError(400, code, field || undefined);
+}
+
+function notEnabled(kind: VerificationKind): never {
+  throw new ApiError(403, 'verification_not_enabled', undefined, `Contact us to enable ${KIND_NAMES[kind]} verification.`);
+}
+
+/** Step 1: store the data, send the code through the kind's channel, move to step 2. */
+export async function submitStepOne(
+  db: Db,
+  input: { account: AccountRow; kind: VerificationKind; data: Record<string, unknown>; language: Language },
+): Promise<void> {
+  const { account, kind, data, language } = input;
+  await db.transaction(async (tx) => {
+    const row = await identityRepository.lock(tx, account.id, kind);
+    if (!row || row.phase === 'not_enabled') notEnabled(kind);
+    if (row.phase === 'verified') throw new ApiError(409, 'already_verified');
+    const now = new Date();
+    await identityRepository.update(tx, account.id, kind, { data, phase: 'step_2', submittedAt: now, retainUntil: retainUntil(now) });
+    await identityRepository.revokeLiveCodes(tx, account.id, kind);
+
+    const channel = STEP_TWO_CHANNEL[kind];
+    if (channel === 'document') {
+      // ID: the user emails a copy of the document; an operator checks it and marks it verified.
+      if (account.email) await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...messageText(language, 'idInstructions', { email: 'identity@muntly.example' }) });
+      return;
+    }
+    const code = newCode();
+    await identityRepository.insertCode(tx, {
+      accountId: account.id,
+      kind,
+      codeHash: hashCode(account.id, kind, code),
+      expiresAt: new Date(now.getTime() + CODE_TTL_MS[channel]!),
+    });
+    const name = [data.firstName, data.lastName].filter(Boolean).join(' ') || account.displayName || '';
+    if (channel === 'sms') {
+      await send(tx, { channel: 'sms', recipient: String(data.mobile), accountId: account.id, ...messageText(language, 'codeSms', { code }) });
+    } else if (channel === 'post') {
+      const address = [data.street, `${data.zip} ${data.city}`, data.state, data.country].filter(Boolean).join(', ');
+      await send(tx, { channel: 'post', recipient: address, accountId: account.id, ...messageText(language, 'codeLetter', { code, name }) });
+    } else if (channel === 'bank') {
+      await send(tx, {
+        channel: 'bank',
+        recipient: displayIban(String(data.iban)),
+        accountId: account.id,
+        ...messageText(language, 'codeTransfer', { code, beneficiary: String(data.beneficiary) }),
+      });
+    } else if (account.email) {
+      await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...messageText(language, 'codeEmail', { code, name }) });
+    }
+  });
+}
+
+type ConfirmOutcome = { ok: true } | { ok: false; status: number; code: ErrorCode; message?: string };
+
+/** Step 2: the code. A wrong attempt is counted (and committed) before the error is answered. */
+export async function confirmCode(db: Db, input: { account: AccountRow; kind: VerificationKind; code: string }): Promise<void> {
+  const normalized = normalizeCode(input.code);
+  if (!normalized) throw new ApiError(400, 'invalid_code_format', 'code');
+  const { account, kind } = input;
+  const outcome = await db.transaction(async (tx): Promise<ConfirmOutcome> => {
+    const row = await identityRepository.lock(tx, account.id, kind);
+    if (!row || row.phase === 'not_enabled') notEnabled(kind);
+    if (row.phase === 'verified') return { ok: false, status: 409, code: 'already_verified' };
+    if (row.phase !== 'step_2') return { ok: false, status: 409, code: 'no_code_pending' };
+    const live = await identityRepository.lockLiveCode(tx, account.id, kind);
+    if (!live || live.expiresAt.getTime() <= Date.now()) return { ok: false, status: 400, code: 'code_expired' };
+    if (live.attempts >= CODE_MAX_ATTEMPTS) return { ok: false, status: 429, code: 'code_attempts_exceeded' };
+    const expected = Buffer.from(live.codeHash, 'hex');
+    const actual = Buffer.from(hashCode(account.id, kind, normalized), 'hex');
+    if (!timingSafeEqual(expected, actual)) {
+      const attempts = live.attempts + 1;
+      await identityRepository.countWrongAttempt(tx, live.id, attempts >= CODE_MAX_ATTEMPTS);
+      if (attempts >= CODE_MAX_ATTEMPTS) return { ok: false, status: 429, code: 'code_attempts_exceeded' };
+      const left = CODE_MAX_ATTEMPTS - attempts;
+      return { ok: false, status: 400, code: 'invalid_code', message: `Wrong code. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.` };
+    }
+    const now = new Date();
+    await identityRepository.markCodeUsed(tx, live.id);
+    await identityRepository.update(tx, account.id, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now) });
+    return { ok: true };
+  });
+  if (!outcome.ok) throw new ApiError(outcome.status, outcome.code, 'code', outcome.message);
+}
+
+/** Operator: enable a kind for a user (not_enabled -> step_1). */
+export async function enableKind(db: Db, accountId: string, kind: VerificationKind, actor: string): Promise<VerificationRow['phase']> {
+  return db.transaction(async (tx) => {
+    const row = await identityRepository.lock(tx, accountId, kind);
+    if (row?.phase === 'not_enabled') await identityRepository.update(tx, accountId, kind, { phase: 'step_1' });
+    await identityRepository.audit(tx, { actor, action: 'verification.enable', accountId, detail: { kind } });
+    return row?.phase === 'not_enabled' ? 'step_1' : row!.phase;
+  });
+}
+
+/** Operator: mark a kind verified after checking a document by hand. */
+export async function markVerified(db: Db, accountId: string, kind: VerificationKind, actor: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const now = new Date();
+    await identityRepository.lock(tx, accountId, kind);
+    await identityRepository.revokeLiveCodes(tx, accountId, kind);
+    await identityRepository.update(tx, accountId, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now) });
+    await identityRepository.audit(tx, { actor, action: 'verification.verify', accountId, detail: { kind } });
+  });
+}
