@@ -16,6 +16,8 @@ import { healthRoutes } from './modules/health/routes';
 import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
 import { opsRoutes, type LocalIdpAccess } from './modules/ops/routes';
 import { authRoutes } from './modules/auth/routes';
+import { identityRoutes } from './modules/identity/routes';
+import { devMailboxRoutes } from './dev/mailbox';
 
 export type AppDependencies = {
   database: Database;
@@ -74,7 +76,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     audience: config.authAudience,
   });
   await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
+  await app.register(identityRoutes);
   await app.register(opsRoutes, { localIdp: deps.localIdp });
+  if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });
   return app;

@@ -12,6 +12,7 @@ import type faucet from '../../locales/en/faucet.json';
 import type auth from '../../locales/en/auth.json';
 import type info from '../../locales/en/info.json';
 import type legal from '../../locales/en/legal.json';
+import type notify from '../../locales/en/notify.json';
 
 export type Resources = {
   common: typeof common;
@@ -23,6 +24,7 @@ export type Resources = {
   auth: typeof auth;
   info: typeof info;
   legal: typeof legal;
+  notify: typeof notify;
 };
 
 declare module 'i18next' {

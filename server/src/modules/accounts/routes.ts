@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import fp from 'fastify-plugin';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ensureAccount, describeAccount, type MeView } from './service';
 import { TtlCache } from '../../cache';
@@ -31,7 +32,7 @@ declare module 'fastify' {
  */
 export const SUMMARY_TTL_MS = 2000;
 
-export const accountRoutes: FastifyPluginAsyncZod<{ lookupProfile: ProfileLookup }> = async (app, { lookupProfile }) => {
+const accountRoutesPlugin: FastifyPluginAsyncZod<{ lookupProfile: ProfileLookup }> = async (app, { lookupProfile }) => {
   const summaries = new TtlCache<MeView>(10_000);
   const keyOf = (issuer: string, subject: string) => `${issuer}\n${subject}`;
   app.decorate('forgetAccountSummary', (issuer: string, subject: string) => summaries.delete(keyOf(issuer, subject)));
@@ -64,3 +65,6 @@ export const accountRoutes: FastifyPluginAsyncZod<{ lookupProfile: ProfileLookup
     },
   );
 };
+
+/** Not encapsulated: other modules (identity, ops) call `forgetAccountSummary`. */
+export const accountRoutes = fp(accountRoutesPlugin, { name: 'accounts' });

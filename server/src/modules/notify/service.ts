@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { desc, eq } from 'drizzle-orm';
+import { desc, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema';
 import { defaultLanguage, isLanguage, type Language } from '../../../../src/i18n/languages';
@@ -25,7 +25,7 @@ export async function listOutbox(db: Db, recipient?: string) {
     .from(outbox)
     .orderBy(desc(outbox.createdAt))
     .limit(500);
-  const rows = recipient ? await query.where(eq(outbox.recipient, recipient.toLowerCase())) : await query;
+  const rows = recipient ? await query.where(sql`lower(${outbox.recipient}) = lower(${recipient.trim()})`) : await query;
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }
 

@@ -6,6 +6,11 @@ import { ApiError } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { idpUsersRepository } from '../../dev/users';
 import { mintAccessToken, type IdpKeys } from '../../dev/keys';
+import { enableKind, markVerified, describeIdentity } from '../identity/service';
+import { identityRepository } from '../identity/repository';
+import { listOutbox } from '../notify/service';
+import { VERIFICATION_KINDS } from '../../../../domain/verification';
+import type { Db } from '../../db/client';
 
 /**
  * Operator actions under /api/ops, the same as `npm run ops -- …`. Every route needs a token
@@ -14,6 +19,16 @@ import { mintAccessToken, type IdpKeys } from '../../dev/keys';
 export type LocalIdpAccess = { keys: IdpKeys; issuer: string; audience: string; clientId: string };
 
 const emailBody = z.object({ email: z.email().max(254) });
+const emailKindBody = z.object({ email: z.email().max(254), kind: z.enum(VERIFICATION_KINDS) });
+
+async function accountByEmail(db: Db, email: string) {
+  const [account] = await accountsRepository.findByEmail(db, email);
+  if (!account) throw new ApiError(404, 'unknown_user', 'email');
+  return account;
+}
+
+/** Who did it, for the audit log. */
+const actorOf = (request: { auth?: { issuer: string; subject: string } }) => `${request.auth?.issuer ?? ''}${request.auth?.subject ?? ''}`;
 
 export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = async (app, { localIdp }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
@@ -93,5 +108,78 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       });
       return { email: user.email, accessToken, expiresIn: 3600 };
     },
+  );
+
+  app.post(
+    '/api/ops/verification/enable',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Enable a verification kind for a user (they asked us to)',
+        security: [{ bearer: [] }],
+        body: emailKindBody,
+        response: { 200: z.object({ email: z.string(), kind: z.string(), phase: z.string() }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const account = await accountByEmail(app.db, request.body.email);
+      const phase = await enableKind(app.db, account.id, request.body.kind, actorOf(request));
+      app.forgetAccountSummary(account.issuer, account.subject);
+      return { email: request.body.email, kind: request.body.kind, phase };
+    },
+  );
+
+  app.post(
+    '/api/ops/verification/verify',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Mark a verification kind verified after checking the document by hand',
+        security: [{ bearer: [] }],
+        body: emailKindBody,
+        response: { 200: z.object({ email: z.string(), kind: z.string(), phase: z.literal('verified') }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const account = await accountByEmail(app.db, request.body.email);
+      await markVerified(app.db, account.id, request.body.kind, actorOf(request));
+      app.forgetAccountSummary(account.issuer, account.subject);
+      return { email: request.body.email, kind: request.body.kind, phase: 'verified' as const };
+    },
+  );
+
+  app.get(
+    '/api/ops/identity',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: "A user's identity data (every read is written to the audit log)",
+        security: [{ bearer: [] }],
+        querystring: emailBody,
+        response: { 200: z.object({ email: z.string(), kinds: z.array(z.record(z.string(), z.unknown())) }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const account = await accountByEmail(app.db, request.query.email);
+      await identityRepository.audit(app.db, { actor: actorOf(request), action: 'identity.read', accountId: account.id });
+      return { email: request.query.email, kinds: await describeIdentity(app.db, account.id) };
+    },
+  );
+
+  app.get(
+    '/api/ops/outbox',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Messages sent (email, SMS, post, bank), newest first',
+        security: [{ bearer: [] }],
+        querystring: z.object({ to: z.string().max(254).optional() }),
+        response: {
+          200: z.object({ messages: z.array(z.object({ channel: z.string(), to: z.string(), subject: z.string(), body: z.string(), createdAt: z.string() })) }),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request) => ({ messages: await listOutbox(app.db, request.query.to) }),
   );
 };
