@@ -73,3 +73,20 @@ describe('operator API with Auth0 (production)', () => {
     expect(res.json().error.code).toBe('not_available_in_production');
   });
 });
+
+describe('operator API before a local user has used the API', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp('pglite');
+  });
+  afterAll(() => t.close());
+
+  it('enable-verification prepares the account of a local provider user', async () => {
+    const admin = bearer(await signToken(t.keys, { scope: 'use:muntly admin:muntly' }));
+    const user = await idpUsersRepository.create(t.app.db, { email: 'early@muntly.test', name: 'Early', password: 'long-password' });
+    const res = await t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: admin, payload: { email: 'early@muntly.test', kind: 'bank' } });
+    expect(res.json()).toEqual({ email: 'early@muntly.test', kind: 'bank', phase: 'step_1' });
+    const token = bearer(await signToken(t.keys, { sub: user!.id }));
+    expect((await t.app.inject({ url: '/api/me', headers: token })).json().verification.bank).toBe('step_1');
+  });
+});

@@ -16,6 +16,11 @@ Commands:
   users                   list every account
   grant-admin <email>     give a local user the admin:muntly scope
   dev-token <email>       (local only) print an access token for this email, creating the user if needed
+  enable-verification <email> <kind>
+                          enable a verification kind (address, bank, business, id, mobile) for a user
+  verify <email> <kind>   mark a kind verified after checking a document by hand (e.g. id)
+  outbox [--json] [--to <recipient>]
+                          messages sent by email, SMS, post and bank transfer, newest first
 
 Environment: OPS_URL (default http://localhost:8000), OPS_TOKEN (production), DATA_DIR, IDP_PORT.`;
 
@@ -82,6 +87,28 @@ export async function run(args: string[]): Promise<void> {
       const { accessToken } = (await call('POST', '/api/ops/dev-token', { email })) as { accessToken: string };
       console.log(`Access token for ${email} (valid for one hour):`);
       console.log(accessToken); // the last line of output, for scripts
+      return;
+    }
+    case 'enable-verification':
+    case 'verify': {
+      const email = requireEmail(rest[0]);
+      const kind = rest[1];
+      if (!kind) throw new CliError('This command needs a kind: address, bank, business, id or mobile.');
+      const route = command === 'verify' ? '/api/ops/verification/verify' : '/api/ops/verification/enable';
+      const { phase } = (await call('POST', route, { email, kind })) as { phase: string };
+      console.log(`${email}: ${kind} verification is now ${phase}.`);
+      return;
+    }
+    case 'outbox': {
+      const toIndex = rest.indexOf('--to');
+      const to = toIndex >= 0 ? rest[toIndex + 1] : undefined;
+      if (toIndex >= 0 && !to) throw new CliError('--to needs a recipient.');
+      const { messages } = (await call('GET', `/api/ops/outbox${to ? `?to=${encodeURIComponent(to)}` : ''}`)) as {
+        messages: { channel: string; to: string; subject: string; body: string; createdAt: string }[];
+      };
+      if (rest.includes('--json')) console.log(JSON.stringify(messages.map(({ channel, to, subject, body }) => ({ channel, to, subject, body })), null, 2));
+      else if (messages.length === 0) console.log('The outbox is empty.');
+      else for (const m of messages) console.log(`[${m.createdAt}] ${m.channel} → ${m.to}\n  ${m.subject}\n  ${m.body.replace(/\n/g, '\n  ')}\n`);
       return;
     }
     default:

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { accountsRepository } from '../accounts/repository';
+import { ensureAccount } from '../accounts/service';
 import { ApiError } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { idpUsersRepository } from '../../dev/users';
@@ -21,10 +22,16 @@ export type LocalIdpAccess = { keys: IdpKeys; issuer: string; audience: string; 
 const emailBody = z.object({ email: z.email().max(254) });
 const emailKindBody = z.object({ email: z.email().max(254), kind: z.enum(VERIFICATION_KINDS) });
 
-async function accountByEmail(db: Db, email: string) {
+/**
+ * The account of an email. Locally, a user of the local provider who has not used the API yet
+ * gets their account now, so the operator can prepare it before the first login.
+ */
+async function accountByEmail(db: Db, email: string, localIdp?: LocalIdpAccess) {
   const [account] = await accountsRepository.findByEmail(db, email);
-  if (!account) throw new ApiError(404, 'unknown_user', 'email');
-  return account;
+  if (account) return account;
+  const idpUser = localIdp ? await idpUsersRepository.findByEmail(db, email) : undefined;
+  if (!idpUser) throw new ApiError(404, 'unknown_user', 'email');
+  return ensureAccount(db, { issuer: localIdp!.issuer, subject: idpUser.id, scopes: new Set(), expiresAt: 0, email: idpUser.email, name: idpUser.name });
 }
 
 /** Who did it, for the audit log. */
@@ -122,7 +129,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       },
     },
     async (request) => {
-      const account = await accountByEmail(app.db, request.body.email);
+      const account = await accountByEmail(app.db, request.body.email, localIdp);
       const phase = await enableKind(app.db, account.id, request.body.kind, actorOf(request));
       app.forgetAccountSummary(account.issuer, account.subject);
       return { email: request.body.email, kind: request.body.kind, phase };
@@ -141,7 +148,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       },
     },
     async (request) => {
-      const account = await accountByEmail(app.db, request.body.email);
+      const account = await accountByEmail(app.db, request.body.email, localIdp);
       await markVerified(app.db, account.id, request.body.kind, actorOf(request));
       app.forgetAccountSummary(account.issuer, account.subject);
       return { email: request.body.email, kind: request.body.kind, phase: 'verified' as const };
@@ -160,7 +167,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       },
     },
     async (request) => {
-      const account = await accountByEmail(app.db, request.query.email);
+      const account = await accountByEmail(app.db, request.query.email, localIdp);
       await identityRepository.audit(app.db, { actor: actorOf(request), action: 'identity.read', accountId: account.id });
       return { email: request.query.email, kinds: await describeIdentity(app.db, account.id) };
     },
