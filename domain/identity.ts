@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isValidIBAN, electronicFormatIBAN, friendlyFormatIBAN } from 'ibantools';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
 import type { VerificationKind } from './verification';
 
 /**
@@ -21,7 +21,8 @@ export const mobileNumber = z
   .min(1, 'required')
   .transform((value, ctx) => {
     const phone = parsePhoneNumberFromString(value);
-    if (!phone || !phone.isValid() || phone.getType() === 'FIXED_LINE') {
+    // The mobile metadata accepts only numbers that can receive an SMS.
+    if (!phone || !phone.isValid()) {
       ctx.addIssue({ code: 'custom', message: 'invalid_mobile' });
       return z.NEVER;
     }

@@ -5,13 +5,18 @@ import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { ProtectedIsland } from '../../features/auth/components/protected-island';
+import { AccountSummary } from '../../features/auth/components/account-summary';
+import { MyIdentity } from '../../features/identity/components/my-identity';
 
 export default function MyIdentityPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('identity');
   return (
     <Layout page="my_identity" pathname={location.pathname}>
       <p className="lead">{t('me.lead')}</p>
-      <ProtectedIsland name="my-identity" />
+      <ProtectedIsland name="my-identity">
+        <AccountSummary />
+        <MyIdentity />
+      </ProtectedIsland>
     </Layout>
   );
 }

@@ -1,0 +1,56 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test, expect } from './fixtures';
+
+const locale = (language: string, ns: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, `${ns}.json`), 'utf8'));
+
+/** The operator's command line, against the server Playwright started. */
+function ops(baseURL: string, ...args: string[]): string {
+  return execFileSync(process.execPath, [path.join(__dirname, '../node_modules/tsx/dist/cli.mjs'), 'server/src/ops/cli.ts', ...args], {
+    cwd: path.join(__dirname, '..'),
+    env: { ...process.env, OPS_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, IDP_PORT: process.env.E2E_IDP_PORT },
+  }).toString();
+}
+
+test('bank verification in Dutch: enabled by the operator, IBAN submitted, code from the dev mailbox, verified', async ({ page, context, baseURL }) => {
+  const nl = locale('nl', 'identity');
+  const auth = locale('nl', 'auth');
+  expect(ops(baseURL!, 'enable-verification', 'demo2@muntly.test', 'bank')).toContain('bank verification is now step_1');
+
+  await page.goto('/nl/identity/me/');
+  await page.getByLabel(auth.idp.email).fill('demo2@muntly.test');
+  await page.getByLabel(auth.idp.password).fill('muntly-demo');
+  await page.getByRole('button', { name: auth.idp.loginButton }).click();
+  await expect(page).toHaveURL(/\/nl\/identity\/me\/$/);
+
+  const bank = page.getByRole('region', { name: nl.overview.kinds.bank.title });
+  await expect(bank.getByText(nl.me.status.replace('{{phase}}', nl.me.phases.step_1))).toBeVisible();
+  // Another kind is still closed, and says so.
+  await expect(page.getByRole('region', { name: nl.overview.kinds.mobile.title }).getByText(nl.me.phases.not_enabled)).toBeVisible();
+
+  // A bad IBAN is refused next to its field, before anything is sent.
+  await bank.getByLabel(nl.fields.iban).fill('NL91 ABNA 0417 1643 01');
+  await bank.getByLabel(nl.fields.beneficiary).fill('Second Demo');
+  await bank.getByRole('button', { name: nl.me.submit }).click();
+  await expect(bank.getByText(nl.errors.invalid_iban)).toBeVisible();
+
+  await bank.getByLabel(nl.fields.iban).fill('nl91 abna 0417 1643 00');
+  await bank.getByRole('button', { name: nl.me.submit }).click();
+  await expect(bank.getByText(nl.me.status.replace('{{phase}}', nl.me.phases.step_2))).toBeVisible();
+  await expect(bank.getByText(nl.me.howCodeArrives.bank)).toBeVisible();
+
+  const mailbox = await context.newPage();
+  await mailbox.goto('/dev/mailbox?to=NL91 ABNA 0417 1643 00');
+  const transfer = await mailbox.locator('pre').first().innerText();
+  const code = /MUNTLY ([A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4})/.exec(transfer)![1]!;
+  await mailbox.close();
+
+  await bank.getByLabel(nl.me.codeLabel).fill(code.toLowerCase());
+  await bank.getByRole('button', { name: nl.me.confirm }).click();
+  await expect(bank.getByText(nl.me.status.replace('{{phase}}', nl.me.phases.verified))).toBeVisible();
+  await expect(bank.getByText('NL91ABNA0417164300')).toBeVisible();
+
+  // The operator's outbox holds the same transfer.
+  expect(ops(baseURL!, 'outbox', '--json', '--to', 'NL91 ABNA 0417 1643 00')).toContain('"channel": "bank"');
+});

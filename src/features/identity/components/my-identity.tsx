@@ -1,0 +1,109 @@
+import * as React from 'react';
+import { useAuth0 } from '@auth0/auth0-react';
+import { useTranslation } from 'react-i18next';
+import { getIdentity, submitStepOne, confirmCode, type KindView } from '../api/identity';
+import { StepOneForm, STEP_ONE_FIELDS } from './step-one-form';
+import { CodeForm } from './code-form';
+import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
+import { formatDate } from '../../../i18n/format';
+
+/**
+ * my_identity: the user's own data and the phase of each verification kind, with the forms of
+ * step 1 (details) and step 2 (the code), and how the code arrives.
+ */
+export function MyIdentity() {
+  const { t } = useTranslation('identity');
+  const language = usePageLanguage();
+  const { getAccessTokenSilently } = useAuth0();
+  const [kinds, setKinds] = React.useState<KindView[] | null>(null);
+  const [failed, setFailed] = React.useState(false);
+  const token = React.useCallback(async () => String(await getAccessTokenSilently()), [getAccessTokenSilently]);
+
+  React.useEffect(() => {
+    token()
+      .then((value) => getIdentity(value, language))
+      .then(setKinds, () => setFailed(true));
+  }, [token, language]);
+
+  if (failed) return <p role="alert">{t('errors.generic')}</p>;
+  if (!kinds) return <p className="muted">…</p>;
+  return (
+    <div className="identity-kinds">
+      {kinds.map((view) => (
+        <KindSection
+          key={view.kind}
+          view={view}
+          onSubmit={async (data) => setKinds(await submitStepOne(await token(), language, view.kind, data))}
+          onConfirm={async (code) => setKinds(await confirmCode(await token(), language, view.kind, code))}
+        />
+      ))}
+    </div>
+  );
+}
+
+function KindSection({
+  view,
+  onSubmit,
+  onConfirm,
+}: {
+  view: KindView;
+  onSubmit: (data: Record<string, unknown>) => Promise<void>;
+  onConfirm: (code: string) => Promise<void>;
+}) {
+  const { t } = useTranslation('identity');
+  const language = usePageLanguage();
+  const title = t(`overview.kinds.${view.kind}.title`);
+  const headingId = `identity-${view.kind}`;
+  const date = (iso: string | null) => (iso ? formatDate(new Date(iso), language) : '');
+  return (
+    <section aria-labelledby={headingId} className="identity-kind" data-kind={view.kind} data-phase={view.phase}>
+      <h2 id={headingId}>{title}</h2>
+      <p className={`phase phase-${view.phase}`}>{t('me.status', { phase: t(`me.phases.${view.phase}`) })}</p>
+
+      {view.phase === 'not_enabled' ? (
+        <p>
+          {t('me.notEnabled', { kind: title })} <LocalizedLink to="contact">{t('me.contactLink')}</LocalizedLink>
+        </p>
+      ) : null}
+
+      {view.phase === 'step_1' ? <StepOneForm kind={view.kind} submitLabel={t('me.submit')} onSubmit={onSubmit} /> : null}
+
+      {view.phase === 'step_2' ? (
+        <>
+          <p>{t(`me.howCodeArrives.${view.channel}`)}</p>
+          {view.channel === 'document' ? (
+            <p className="muted">{t('me.waitingForCheck')}</p>
+          ) : (
+            <>
+              <CodeForm kind={view.kind} onConfirm={onConfirm} />
+              {view.attemptsLeft !== null ? <p className="muted">{t('me.attemptsLeft', { count: view.attemptsLeft })}</p> : null}
+            </>
+          )}
+          <details>
+            <summary>{t('me.resubmit')}</summary>
+            <StepOneForm kind={view.kind} initial={view.data} submitLabel={t('me.resubmit')} onSubmit={onSubmit} />
+          </details>
+        </>
+      ) : null}
+
+      {view.phase === 'verified' ? <p>{t('me.verifiedOn', { date: date(view.verifiedAt) })}</p> : null}
+
+      {view.data && view.phase !== 'step_1' ? (
+        <>
+          <h3>{t('me.yourData')}</h3>
+          <dl className="identity-data">
+            {STEP_ONE_FIELDS[view.kind]
+              .filter(({ name }) => view.data?.[name])
+              .map(({ name }) => (
+                <React.Fragment key={name}>
+                  <dt>{t(`fields.${name}`)}</dt>
+                  <dd>{name === 'salutation' ? t(`fields.salutations.${view.data![name] as 'mr'}`) : view.data![name]}</dd>
+                </React.Fragment>
+              ))}
+          </dl>
+          {view.retainUntil ? <p className="muted">{t('me.retention', { date: date(view.retainUntil) })}</p> : null}
+        </>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,104 @@
+import * as React from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { STEP_ONE_SCHEMAS, SALUTATIONS } from '../../../../domain/identity';
+import type { VerificationKind } from '../../../../domain/verification';
+import { Field } from './field';
+import { ApiFailure } from '../api/identity';
+
+type FieldName =
+  | 'salutation' | 'firstName' | 'lastName' | 'birthdate' | 'nationality' | 'email' | 'mobile' | 'street' | 'zip' | 'city' | 'state' | 'country'
+  | 'iban' | 'beneficiary' | 'businessName' | 'businessNumber' | 'businessCountry';
+type Spec = { name: FieldName; type?: string; autoComplete?: string };
+
+const PERSON: Spec[] = [
+  { name: 'salutation' },
+  { name: 'firstName', autoComplete: 'given-name' },
+  { name: 'lastName', autoComplete: 'family-name' },
+  { name: 'birthdate', type: 'date', autoComplete: 'bday' },
+  { name: 'nationality' },
+  { name: 'email', type: 'email', autoComplete: 'email' },
+  { name: 'mobile', type: 'tel', autoComplete: 'tel' },
+  { name: 'street', autoComplete: 'address-line1' },
+  { name: 'zip', autoComplete: 'postal-code' },
+  { name: 'city', autoComplete: 'address-level2' },
+  { name: 'state', autoComplete: 'address-level1' },
+  { name: 'country', autoComplete: 'country' },
+];
+
+/** The fields of step 1 per kind; the rules are the domain's schemas, shared with the API. */
+export const STEP_ONE_FIELDS: Record<VerificationKind, Spec[]> = {
+  address: PERSON,
+  id: PERSON,
+  bank: [{ name: 'iban' }, { name: 'beneficiary', autoComplete: 'name' }],
+  business: [{ name: 'businessName', autoComplete: 'organization' }, { name: 'businessNumber' }, { name: 'businessCountry' }],
+  mobile: [{ name: 'mobile', type: 'tel', autoComplete: 'tel' }],
+};
+
+type Values = Partial<Record<FieldName, string>>;
+
+export function StepOneForm({
+  kind,
+  initial,
+  submitLabel,
+  onSubmit,
+}: {
+  kind: VerificationKind;
+  initial?: Values | null;
+  submitLabel: string;
+  onSubmit: (values: Record<string, unknown>) => Promise<void>;
+}) {
+  const { t } = useTranslation('identity');
+  const resolver = zodResolver(STEP_ONE_SCHEMAS[kind] as never) as unknown as Resolver<Values>;
+  const { register, handleSubmit, setError, formState } = useForm<Values>({ resolver, defaultValues: initial ?? {} });
+  const [formError, setFormError] = React.useState<string | null>(null);
+  const errorText = (code?: string) => (code ? t(`errors.${code}` as 'errors.generic', { defaultValue: t('errors.generic') }) : undefined);
+
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      await onSubmit(values as Record<string, unknown>);
+    } catch (error) {
+      if (error instanceof ApiFailure && error.field && STEP_ONE_FIELDS[kind].some((f) => f.name === error.field)) {
+        setError(error.field as FieldName, { message: error.code }, { shouldFocus: true });
+      } else {
+        setFormError(error instanceof ApiFailure ? error.code : 'generic');
+      }
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate className="identity-form">
+      {STEP_ONE_FIELDS[kind].map(({ name, type, autoComplete }) => {
+        const id = `${kind}-${name}`;
+        const error = errorText(formState.errors[name]?.message);
+        if (name === 'salutation') {
+          return (
+            <div className="field" key={name}>
+              <label htmlFor={id}>{t('fields.salutation')}</label>
+              <select id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...register(name)}>
+                <option value="">{t('fields.choose')}</option>
+                {SALUTATIONS.map((s) => (
+                  <option key={s} value={s}>
+                    {t(`fields.salutations.${s}`)}
+                  </option>
+                ))}
+              </select>
+              {error ? (
+                <p className="field-error" id={`${id}-error`} role="alert">
+                  {error}
+                </p>
+              ) : null}
+            </div>
+          );
+        }
+        return <Field key={name} id={id} label={t(`fields.${name}`)} type={type ?? 'text'} autoComplete={autoComplete} error={error} {...register(name)} />;
+      })}
+      {formError ? <p role="alert" className="form-error">{errorText(formError)}</p> : null}
+      <button type="submit" className="button primary" disabled={formState.isSubmitting}>
+        {formState.isSubmitting ? t('me.sending') : submitLabel}
+      </button>
+    </form>
+  );
+}
