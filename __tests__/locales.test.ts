@@ -31,7 +31,10 @@ function load(language: string): Record<string, string> {
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 // Words that stay the same in several languages (names, codes, international loanwords).
-const sameInOtherLanguages = new Set(['Muntly', 'Forum', 'Status', 'Chatbots', 'Contact', 'Transactions', 'Wallet', 'Deposit']);
+const sameInOtherLanguages = new Set([
+  'Muntly', 'Forum', 'Status', 'Chatbots', 'Contact', 'Transactions', 'Wallet', 'Deposit',
+  'IBAN', 'Mx', 'Postcode', 'Status: {{phase}}', 'Code (ABCD-EFGH-IJKL-MNOP)',
+]);
 
 const en = load('en');
 
