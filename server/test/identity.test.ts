@@ -218,8 +218,8 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     it('confirm exactly once when the same code is sent 20 times at once', async () => {
       const u = await user('racer2@muntly.test');
       await enable('racer2@muntly.test', 'mobile');
-      await submit(u, 'mobile', { mobile: '+31 6 66666666' });
-      const code = codeIn((await lastMessage('+31666666666')).body);
+      expect((await submit(u, 'mobile', { mobile: '+31 6 18888888' })).statusCode).toBe(200);
+      const code = codeIn((await lastMessage('+31618888888')).body);
       const results = await Promise.all(Array.from({ length: 20 }, () => confirm(u, 'mobile', code)));
       expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
       expect(results.every((r) => r.statusCode < 500)).toBe(true);
