@@ -46,6 +46,7 @@ export const ERROR_MESSAGES = {
   invalid_country: 'Invalid country: use the two-letter code, e.g. NL.',
   // Identity verification.
   unknown_kind: 'Unknown verification kind.',
+  verification_required: 'This needs a further identity verification first: see your identity page.',
   already_verified: 'This verification is already complete.',
   no_code_pending: 'No code has been sent for this verification: submit your data first.',
   invalid_code: 'Wrong code.',

@@ -226,6 +226,21 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     });
   });
 
+  it('gates: the wallet needs a verified bank account, large weekly volumes need mobile and ID', async () => {
+    const { requireVerifications } = await import('../src/modules/identity/service');
+    const { accountsRepository } = await import('../src/modules/accounts/repository');
+    await user('gated@muntly.test');
+    const [account] = await accountsRepository.findByEmail(t.app.db, 'gated@muntly.test');
+    await expect(requireVerifications(t.app.db, account!.id, { usesWallet: true })).rejects.toMatchObject({ statusCode: 403, code: 'bank_verification_required' });
+    await expect(requireVerifications(t.app.db, account!.id, { weeklyEurMinor: 150_000n })).rejects.toMatchObject({ code: 'verification_required', message: 'Verify first: mobile.' });
+    await expect(requireVerifications(t.app.db, account!.id, { weeklyEurMinor: 50_000n })).resolves.toBeUndefined();
+    for (const k of ['bank', 'mobile']) {
+      await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'gated@muntly.test', kind: k } });
+    }
+    await expect(requireVerifications(t.app.db, account!.id, { usesWallet: true, weeklyEurMinor: 150_000n })).resolves.toBeUndefined();
+    await expect(requireVerifications(t.app.db, account!.id, { weeklyEurMinor: 300_001n })).rejects.toMatchObject({ message: 'Verify first: ID.' });
+  });
+
   it("never shows one user's identity data to another; operator reads are logged", async () => {
     const owner = await user('owner@muntly.test');
     const other = await user('other@muntly.test');

@@ -7,6 +7,7 @@ import { ApiError } from '../../errors';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { STEP_ONE_SCHEMAS, STEP_TWO_CHANNEL, CODE_MAX_ATTEMPTS, RETENTION_YEARS, displayIban } from '../../../../domain/identity';
 import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
+import { missingVerifications, type Activity, type Phases } from '../../../../domain/gates';
 import type { ErrorCode } from '../../../../domain/errors';
 import type { Language } from '../../../../src/i18n/languages';
 
@@ -189,4 +190,16 @@ export async function markVerified(db: Db, accountId: string, kind: Verification
     await identityRepository.update(tx, accountId, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now) });
     await identityRepository.audit(tx, { actor, action: 'verification.verify', accountId, detail: { kind } });
   });
+}
+
+/**
+ * The gate the wallet and the exchange call before acting: reads the phases from the database
+ * (inside the caller's transaction when given one) and refuses with the code the site explains.
+ */
+export async function requireVerifications(db: Db, accountId: string, activity: Activity): Promise<void> {
+  const rows = await identityRepository.list(db, accountId);
+  const phases = Object.fromEntries(rows.map((row) => [row.kind, row.phase])) as Phases;
+  const missing = missingVerifications(phases, activity);
+  if (missing.includes('bank')) throw new ApiError(403, 'bank_verification_required');
+  if (missing.length > 0) throw new ApiError(403, 'verification_required', undefined, `Verify first: ${missing.map((kind) => KIND_NAMES[kind]).join(', ')}.`);
 }
