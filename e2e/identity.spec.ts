@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { test, expect } from './fixtures';
 
 const locale = (language: string, ns: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, `${ns}.json`), 'utf8'));
@@ -50,6 +51,10 @@ test('bank verification in Dutch: enabled by the operator, IBAN submitted, code 
   await bank.getByRole('button', { name: nl.me.confirm }).click();
   await expect(bank.getByText(nl.me.status.replace('{{phase}}', nl.me.phases.verified))).toBeVisible();
   await expect(bank.getByText('NL91ABNA0417164300')).toBeVisible();
+
+  // The page with its forms stays accessible (WCAG 2.1 AA).
+  const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   // The operator's outbox holds the same transfer.
   expect(ops(baseURL!, 'outbox', '--json', '--to', 'NL91 ABNA 0417 1643 00')).toContain('"channel": "bank"');
