@@ -53,6 +53,8 @@ export const ERROR_MESSAGES = {
   invalid_code_format: 'A code has 16 letters: ABCD-EFGH-IJKL-MNOP.',
   code_expired: 'This code has expired or was replaced: request a new one.',
   code_attempts_exceeded: 'Too many wrong codes: this code no longer works. Request a new one.',
+  // Ledger.
+  idempotency_conflict: 'This idempotency key was already used for a different request.',
   // Operations.
   not_available_in_production: 'This command is only available with the local identity provider.',
   unknown_user: 'No user with this email address.',

@@ -47,6 +47,22 @@ describe.each(databaseKinds())('operator API (%s)', (kind) => {
     expect(res.json().error).toMatchObject({ code: 'unknown_user', field: 'email' });
   });
 
+  it('ledger:verify reports every invariant, and a broken one', async () => {
+    const ok = await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin });
+    expect(ok.json().ok).toBe(true);
+    expect(ok.json().checks).toHaveLength(4);
+    const { sql } = await import('drizzle-orm');
+    // Simulate corruption behind the ledger's back: a system balance no transfer explains.
+    await t.app.db.execute(sql`insert into ledger_accounts (system_code, currency, balance) values ('bank', 'EUR', 5)`);
+    const broken = (await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json();
+    expect(broken.ok).toBe(false);
+    expect(broken.checks.filter((c: { ok: boolean }) => !c.ok).map((c: { name: string }) => c.name)).toEqual([
+      'per currency, all balances sum to zero',
+      'every balance equals its credits minus its debits',
+    ]);
+    await t.app.db.execute(sql`delete from ledger_accounts where system_code = 'bank' and currency = 'EUR'`);
+  });
+
   it('validates bodies field by field', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'not-an-email' } });
     expect(res.statusCode).toBe(400);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The database schema, one place for PGlite and PostgreSQL. Migrations in server/migrations are
@@ -117,3 +117,60 @@ export const auditLog = pgTable('audit_log', {
   detail: jsonb('detail'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The ledger (TigerBeetle's vocabulary). An account holds a balance in one currency (the ledger);
+ * a transfer moves a positive amount from a debit account to a credit account of that currency.
+ * Invariants, enforced here rather than only in code:
+ * - a transfer's accounts are of the transfer's currency (composite foreign keys), so per currency
+ *   all balances sum to zero;
+ * - a user account never goes below zero (check constraint, evaluated under the row lock of the
+ *   UPDATE, so concurrent transfers cannot overdraw);
+ * - transfers are immutable and their id is the idempotency key (primary key).
+ * System accounts (bank, chain, fees, faucet, exchange) stand for the outside world and may go
+ * negative.
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    currency: text('currency').notNull(),
+    /** The user's account, or null for a system account. */
+    ownerId: uuid('owner_id').references(() => accounts.id, { onDelete: 'restrict' }),
+    /** For system accounts: what it stands for (bank, chain, fees, faucet, exchange). */
+    systemCode: text('system_code'),
+    balance: bigint('balance', { mode: 'bigint' }).notNull().default(sql`0`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    unique('ledger_accounts_id_currency').on(t.id, t.currency),
+    uniqueIndex('ledger_accounts_owner_currency').on(t.ownerId, t.currency),
+    uniqueIndex('ledger_accounts_system_currency').on(t.systemCode, t.currency),
+    check('ledger_accounts_owner_or_system', sql`(${t.ownerId} is null) <> (${t.systemCode} is null)`),
+    check('ledger_accounts_user_not_negative', sql`${t.ownerId} is null or ${t.balance} >= 0`),
+  ],
+);
+
+export const ledgerTransfers = pgTable(
+  'ledger_transfers',
+  {
+    /** Chosen by the caller: the same id twice is the same transfer (idempotency). */
+    id: text('id').primaryKey(),
+    currency: text('currency').notNull(),
+    debitAccountId: uuid('debit_account_id').notNull(),
+    creditAccountId: uuid('credit_account_id').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    /** Why: deposit, send, internal, fee, order, faucet, … */
+    code: text('code').notNull(),
+    metadata: jsonb('metadata'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check('ledger_transfers_amount_positive', sql`${t.amount} > 0`),
+    check('ledger_transfers_distinct_accounts', sql`${t.debitAccountId} <> ${t.creditAccountId}`),
+    foreignKey({ columns: [t.debitAccountId, t.currency], foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency], name: 'ledger_transfers_debit_fk' }),
+    foreignKey({ columns: [t.creditAccountId, t.currency], foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency], name: 'ledger_transfers_credit_fk' }),
+    index('ledger_transfers_debit').on(t.debitAccountId, t.createdAt),
+    index('ledger_transfers_credit').on(t.creditAccountId, t.createdAt),
+  ],
+);

@@ -19,6 +19,7 @@ Commands:
   enable-verification <email> <kind>
                           enable a verification kind (address, bank, business, id, mobile) for a user
   verify <email> <kind>   mark a kind verified after checking a document by hand (e.g. id)
+  ledger:verify           check every ledger invariant; exits 1 when one fails
   outbox [--json] [--to <recipient>]
                           messages sent by email, SMS, post and bank transfer, newest first
 
@@ -97,6 +98,15 @@ export async function run(args: string[]): Promise<void> {
       const route = command === 'verify' ? '/api/ops/verification/verify' : '/api/ops/verification/enable';
       const { phase } = (await call('POST', route, { email, kind })) as { phase: string };
       console.log(`${email}: ${kind} verification is now ${phase}.`);
+      return;
+    }
+    case 'ledger:verify': {
+      const { ok, checks } = (await call('GET', '/api/ops/ledger/verify')) as { ok: boolean; checks: { name: string; ok: boolean; problems: string[] }[] };
+      for (const check of checks) {
+        console.log(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name}`);
+        for (const problem of check.problems.slice(0, 20)) console.log(`        ${problem}`);
+      }
+      if (!ok) throw new CliError('The ledger is inconsistent.');
       return;
     }
     case 'outbox': {

@@ -10,6 +10,7 @@ import { mintAccessToken, type IdpKeys } from '../../dev/keys';
 import { enableKind, markVerified, describeIdentity } from '../identity/service';
 import { identityRepository } from '../identity/repository';
 import { listOutbox } from '../notify/service';
+import { verifyLedger } from '../ledger/service';
 import { VERIFICATION_KINDS } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
 
@@ -188,5 +189,21 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       },
     },
     async (request) => ({ messages: await listOutbox(app.db, request.query.to) }),
+  );
+
+  app.get(
+    '/api/ops/ledger/verify',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Checks every ledger invariant',
+        security: [{ bearer: [] }],
+        response: { 200: z.object({ ok: z.boolean(), checks: z.array(z.object({ name: z.string(), ok: z.boolean(), problems: z.array(z.string()) })) }), ...errorResponses(401, 403) },
+      },
+    },
+    async () => {
+      const checks = await verifyLedger(app.db);
+      return { ok: checks.every((c) => c.ok), checks };
+    },
   );
 };
