@@ -18,6 +18,8 @@ import { opsRoutes, type LocalIdpAccess } from './modules/ops/routes';
 import { authRoutes } from './modules/auth/routes';
 import { identityRoutes } from './modules/identity/routes';
 import { devMailboxRoutes } from './dev/mailbox';
+import { walletRoutes } from './modules/wallet/routes';
+import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 
 export type AppDependencies = {
   database: Database;
@@ -25,6 +27,8 @@ export type AppDependencies = {
   jwks: JWTVerifyGetKey;
   localIdp?: LocalIdpAccess;
   lookupProfile?: ProfileLookup;
+  /** The EUR rate feed; the seeded simulation unless a deployment plugs in a real one. */
+  rates?: RatesAdapter;
 };
 
 /**
@@ -77,6 +81,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
   await app.register(identityRoutes);
+  await app.register(walletRoutes, { rates: deps.rates ?? simulatedRates() });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   if (config.localIdp) await app.register(devMailboxRoutes);
 

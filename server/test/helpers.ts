@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, calculateJwkThumbprint, type JWK } from 'jose';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../src/app';
+import { buildApp, type AppDependencies } from '../src/app';
 import { loadConfig, LOCAL_AUDIENCE, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import type { IdpKeys } from '../src/dev/keys';
@@ -71,7 +71,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 
 export type TestApp = { app: FastifyInstance; keys: Awaited<ReturnType<typeof testKeys>>; config: Config; close(): Promise<void> };
 
-export async function testApp(kind: DatabaseKind, configOverrides: Record<string, string> = {}): Promise<TestApp> {
+export async function testApp(kind: DatabaseKind, configOverrides: Record<string, string> = {}, extra: Partial<AppDependencies> = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase(kind);
   const keys = await testKeys();
   const config = testConfig(configOverrides);
@@ -79,6 +79,7 @@ export async function testApp(kind: DatabaseKind, configOverrides: Record<string
     database,
     jwks: createLocalJWKSet(keys.publicJwks),
     localIdp: config.localIdp ? { keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId } : undefined,
+    ...extra,
   });
   return {
     app,

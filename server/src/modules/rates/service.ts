@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto';
+import Big from 'big.js';
+import { CURRENCIES } from '../../../../domain/currencies';
+
+/**
+ * EUR rates (floating: the rate applied is the one at processing time). Behind an adapter so a
+ * production deployment plugs in a real feed; locally a seeded simulation moves each price
+ * around a realistic reference, the same in every replica at the same minute.
+ */
+export type Rates = { at: string; rates: Record<string, string> };
+export interface RatesAdapter {
+  current(): Promise<Rates>;
+}
+
+/** Deterministic noise in [-1, 1] for a currency and a time step. */
+function noise(code: string, step: number): number {
+  const digest = createHash('sha256').update(`${code}:${step}`).digest();
+  return digest.readUInt32BE(0) / 0xffffffff - 0.5;
+}
+
+/** The simulated price at a time: the reference times a smooth walk of at most about ±5 %. */
+export function simulatedRate(code: string, referenceEur: string, time: Date): string {
+  const minute = Math.floor(time.getTime() / 60_000);
+  let drift = 0;
+  for (let k = 0; k < 8; k++) drift += noise(code, Math.floor(minute / 2 ** k)) / 2 ** (k + 1);
+  return new Big(referenceEur).times(1 + drift * 0.1).toPrecision(8);
+}
+
+export function simulatedRates(now: () => Date = () => new Date()): RatesAdapter {
+  return {
+    async current() {
+      const time = now();
+      return { at: time.toISOString(), rates: Object.fromEntries(CURRENCIES.map((c) => [c.code, new Big(simulatedRate(c.code, c.referenceEur, time)).toString()])) };
+    },
+  };
+}
+
+/** The EUR value of an amount in minor units, in cents, rounded half to even. */
+export function eurValueMinor(amountMinor: bigint, decimals: number, rate: string): bigint {
+  const value = new Big(amountMinor.toString()).div(new Big(10).pow(decimals)).times(rate).times(100).round(0, Big.roundHalfEven);
+  return BigInt(value.toFixed(0));
+}

@@ -1,0 +1,26 @@
+import type { Db } from '../../db/client';
+import { balancesOf } from '../ledger/service';
+import { eurValueMinor, type RatesAdapter } from '../rates/service';
+import { CURRENCIES } from '../../../../domain/currencies';
+import { minorToDecimal, eur } from '../../../../domain/money';
+
+/** Balances per listed currency, from the ledger, with their EUR value at the current rate. */
+export async function walletBalances(db: Db, rates: RatesAdapter, ownerId: string) {
+  const [held, current] = await Promise.all([balancesOf(db, ownerId), rates.current()]);
+  const byCurrency = new Map(held.map((h) => [h.currency, h.balance]));
+  let totalEurMinor = 0n;
+  const balances = CURRENCIES.map((currency) => {
+    const balance = byCurrency.get(currency.code) ?? 0n;
+    const eurMinor = eurValueMinor(balance, currency.decimals, current.rates[currency.code] ?? '0');
+    totalEurMinor += eurMinor;
+    return {
+      currency: currency.code,
+      name: currency.name,
+      balance: minorToDecimal(balance, currency.decimals),
+      eurEstimate: eur(eurMinor),
+      support: currency.support,
+      ...(currency.support === 'partial' ? { notice: 'This currency is only partially supported.' } : {}),
+    };
+  });
+  return { balances, totalEur: eur(totalEurMinor), ratesAt: current.at };
+}

@@ -1,0 +1,49 @@
+/**
+ * @jest-environment node
+ */
+import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { accountsRepository } from '../src/modules/accounts/repository';
+import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service';
+import type { RatesAdapter } from '../src/modules/rates/service';
+
+const fixedRates: RatesAdapter = {
+  current: async () => ({ at: '2026-11-22T00:00:00.000Z', rates: { BTC: '80000', ETH: '3000.5', USDT: '0.92', XRP: '2.1' } }),
+};
+
+describe.each(databaseKinds())('wallet balances (%s)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp(kind, {}, { rates: fixedRates });
+  });
+  afterAll(() => t.close());
+
+  it('lists every listed currency at zero for a new user', async () => {
+    const res = await t.app.inject({ url: '/api/wallet/balances', headers: bearer(await signToken(t.keys, { email: 'new@muntly.test' })) });
+    expect(res.statusCode).toBe(200);
+    const body = res.json();
+    expect(body.balances).toHaveLength(24);
+    expect(body.balances[0]).toEqual({ currency: 'BTC', name: 'Bitcoin', balance: '0.00000000', eurEstimate: '0.00', support: 'full' });
+    expect(body.balances.find((b: { currency: string }) => b.currency === 'USDT')).toMatchObject({ support: 'partial', notice: 'This currency is only partially supported.' });
+    expect(body.totalEur).toBe('0.00');
+  });
+
+  it('shows ledger balances as decimal strings with their EUR estimate and the total', async () => {
+    const headers = bearer(await signToken(t.keys, { sub: 'auth0|rich', email: 'rich@muntly.test' }));
+    await t.app.inject({ url: '/api/me', headers });
+    const [account] = await accountsRepository.findByEmail(t.app.db, 'rich@muntly.test');
+    for (const [currency, amount] of [['BTC', 1_500_000n], ['ETH', 2_000_000_000n], ['XRP', 1n]] as const) {
+      const to = await userAccount(t.app.db, account!.id, currency);
+      await transfer(t.app.db, { id: `deposit:rich:${currency}`, currency, debitAccountId: (await systemAccount(t.app.db, 'chain', currency)).id, creditAccountId: to.id, amount, code: 'deposit' });
+    }
+    const body = (await t.app.inject({ url: '/api/wallet/balances', headers })).json();
+    const of = (code: string) => body.balances.find((b: { currency: string }) => b.currency === code);
+    expect(of('BTC')).toMatchObject({ balance: '0.01500000', eurEstimate: '1200.00' });
+    expect(of('ETH')).toMatchObject({ balance: '2.000000000', eurEstimate: '6001.00' });
+    expect(of('XRP')).toMatchObject({ balance: '0.000001', eurEstimate: '0.00' });
+    expect(body.totalEur).toBe('7201.00');
+  });
+
+  it('needs a login', async () => {
+    expect((await t.app.inject({ url: '/api/wallet/balances' })).statusCode).toBe(401);
+  });
+});
