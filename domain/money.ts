@@ -15,3 +15,13 @@ export function minorToDecimal(minor: bigint, decimals: number): string {
 /** EUR amounts in cents. */
 export const EUR_DECIMALS = 2;
 export const eur = (minor: bigint): string => minorToDecimal(minor, EUR_DECIMALS);
+
+/** "1.5" at 8 decimals -> 150000000n; null for anything that is not a plain positive-or-zero
+ * decimal with at most `decimals` digits after the point (no exponent, no sign, no spaces). */
+export function decimalToMinor(value: string, decimals: number): bigint | null {
+  const match = /^(\d{1,30})(?:\.(\d+))?$/.exec(value);
+  if (!match) return null;
+  const fraction = match[2] ?? '';
+  if (fraction.length > decimals) return null;
+  return BigInt(match[1]! + fraction.padEnd(decimals, '0'));
+}

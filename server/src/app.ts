@@ -20,6 +20,7 @@ import { identityRoutes } from './modules/identity/routes';
 import { devMailboxRoutes } from './dev/mailbox';
 import { walletRoutes } from './modules/wallet/routes';
 import { simulatedRates, type RatesAdapter } from './modules/rates/service';
+import { TEST_XPUBS, type Xpubs } from './modules/chain/derive';
 
 export type AppDependencies = {
   database: Database;
@@ -29,6 +30,8 @@ export type AppDependencies = {
   lookupProfile?: ProfileLookup;
   /** The EUR rate feed; the seeded simulation unless a deployment plugs in a real one. */
   rates?: RatesAdapter;
+  /** Watch-only keys for reception addresses; local mode uses public test keys. */
+  xpubs?: Xpubs;
 };
 
 /**
@@ -81,10 +84,22 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
   await app.register(identityRoutes);
-  await app.register(walletRoutes, { rates: deps.rates ?? simulatedRates() });
+  await app.register(walletRoutes, { rates: deps.rates ?? simulatedRates(), xpubs: deps.xpubs ?? xpubsFrom(config) });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });
   return app;
+}
+
+/** XPUB_BTC, XPUB_LTC, XPUB_DOGE, XPUB_BCH, XPUB_ETH and XRP_ADDRESS, or the public test keys. */
+function xpubsFrom(config: Config): Xpubs {
+  return {
+    BTC: config.XPUB_BTC ?? TEST_XPUBS.BTC,
+    LTC: config.XPUB_LTC ?? TEST_XPUBS.LTC,
+    DOGE: config.XPUB_DOGE ?? TEST_XPUBS.DOGE,
+    BCH: config.XPUB_BCH ?? TEST_XPUBS.BCH,
+    ETH: config.XPUB_ETH ?? TEST_XPUBS.ETH,
+    XRP: config.XRP_ADDRESS ?? TEST_XPUBS.XRP,
+  };
 }

@@ -28,6 +28,13 @@ const schema = z
     AUTH0_DOMAIN: optional.pipe(z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name like muntly.eu.auth0.com').optional()),
     AUTH0_CLIENT_ID: optional,
     AUTH0_AUDIENCE: optional,
+    /** Watch-only extended public keys for reception addresses (local mode: public test keys). */
+    XPUB_BTC: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
+    XPUB_LTC: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
+    XPUB_DOGE: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
+    XPUB_BCH: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
+    XPUB_ETH: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
+    XRP_ADDRESS: optional.pipe(z.string().regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'must be a classic XRP address').optional()),
   })
   .superRefine((env, ctx) => {
     if (!env.AUTH0_DOMAIN) return;

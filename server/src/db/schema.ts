@@ -174,3 +174,33 @@ export const ledgerTransfers = pgTable(
     index('ledger_transfers_credit').on(t.creditAccountId, t.createdAt),
   ],
 );
+
+/**
+ * Reception addresses: derived from the currency's watch-only key at a unique index, so an
+ * address is never given to two users (unique address, unique index per currency).
+ */
+export const receptionAddresses = pgTable(
+  'reception_addresses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    currency: text('currency').notNull(),
+    derivationIndex: integer('derivation_index').notNull(),
+    address: text('address').notNull(),
+    label: text('label'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('reception_addresses_address').on(t.address),
+    uniqueIndex('reception_addresses_currency_index').on(t.currency, t.derivationIndex),
+    index('reception_addresses_owner').on(t.ownerId),
+  ],
+);
+
+/** The next derivation index per currency, handed out atomically (one row lock, no retries). */
+export const addressCounters = pgTable('address_counters', {
+  currency: text('currency').primaryKey(),
+  nextIndex: integer('next_index').notNull(),
+});

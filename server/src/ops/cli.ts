@@ -20,6 +20,8 @@ Commands:
                           enable a verification kind (address, bank, business, id, mobile) for a user
   verify <email> <kind>   mark a kind verified after checking a document by hand (e.g. id)
   ledger:verify           check every ledger invariant; exits 1 when one fails
+  chain-deposit <currency> <address> <amount> [txid]
+                          simulate an incoming chain deposit to a reception address
   outbox [--json] [--to <recipient>]
                           messages sent by email, SMS, post and bank transfer, newest first
 
@@ -98,6 +100,13 @@ export async function run(args: string[]): Promise<void> {
       const route = command === 'verify' ? '/api/ops/verification/verify' : '/api/ops/verification/enable';
       const { phase } = (await call('POST', route, { email, kind })) as { phase: string };
       console.log(`${email}: ${kind} verification is now ${phase}.`);
+      return;
+    }
+    case 'chain-deposit': {
+      const [currency, address, amount, txid] = rest;
+      if (!currency || !address || !amount) throw new CliError('Usage: chain-deposit <currency> <address> <amount> [txid]');
+      const result = (await call('POST', '/api/ops/chain-deposit', { currency, address, amount, ...(txid ? { txid } : {}) })) as { amount: string; credited: boolean; txid: string };
+      console.log(result.credited ? `Credited ${result.amount} ${currency.toUpperCase()} to ${address} (txid ${result.txid}).` : `Already credited (txid ${result.txid}).`);
       return;
     }
     case 'ledger:verify': {

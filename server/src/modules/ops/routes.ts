@@ -11,6 +11,7 @@ import { enableKind, markVerified, describeIdentity } from '../identity/service'
 import { identityRepository } from '../identity/repository';
 import { listOutbox } from '../notify/service';
 import { verifyLedger } from '../ledger/service';
+import { creditChainDeposit } from '../wallet/deposits';
 import { VERIFICATION_KINDS } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
 
@@ -205,5 +206,22 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       const checks = await verifyLedger(app.db);
       return { ok: checks.every((c) => c.ok), checks };
     },
+  );
+
+  app.post(
+    '/api/ops/chain-deposit',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Simulate an incoming chain deposit to a reception address (the production watcher calls the same service)',
+        security: [{ bearer: [] }],
+        body: z.object({ currency: z.string().max(10), address: z.string().max(200), amount: z.string().max(40), txid: z.string().max(100).optional() }),
+        response: {
+          200: z.object({ txid: z.string(), currency: z.string(), address: z.string(), amount: z.string(), credited: z.boolean() }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) => creditChainDeposit(app.db, request.body),
   );
 };

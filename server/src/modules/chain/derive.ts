@@ -1,0 +1,51 @@
+import { HDKey } from '@scure/bip32';
+import { p2pkh, p2wpkh, NETWORK } from '@scure/btc-signer';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import cashaddr from 'cashaddrjs';
+import { DOGE_NETWORK, LTC_NETWORK, eip55 } from '../../../../domain/addresses';
+
+/**
+ * Reception addresses derived from watch-only extended public keys: the API never holds a
+ * private key. Index n is the external chain's child 0/n. XRP has one address; users are told
+ * apart by a destination tag.
+ */
+export type Xpubs = Record<'BTC' | 'LTC' | 'DOGE' | 'BCH' | 'ETH', string> & { XRP: string };
+export const DERIVED_CURRENCIES = ['BTC', 'LTC', 'DOGE', 'BCH', 'ETH', 'XRP'] as const;
+
+/**
+ * Local mode's keys: from the BIP-39 test mnemonic "abandon abandon … about", which is public
+ * and must never hold real funds. Production sets XPUB_BTC, … and XRP_ADDRESS.
+ */
+export const TEST_XPUBS: Xpubs = {
+  BTC: 'xpub6CatWdiZiodmUeTDp8LT5or8nmbKNcuyvz7WyksVFkKB4RHwCD3XyuvPEbvqAQY3rAPshWcMLoP2fMFMKHPJ4ZeZXYVUhLv1VMrjPC7PW6V',
+  LTC: 'xpub6CjGURuDpczf6uNrCCwfhVizn5J3hsWcvZ2m6GAdmAjZnoWJPrx6TFPjGSftc2o5fvox6ubQjSXmjjaHZjwYMH7SGFpHHb9Jg24zBf66mbE',
+  DOGE: 'xpub6Bxse8AT19u9HExKtP1EAudLi9CpLxPpxDvanL2fFtM7UFE2Q7TTWRg4bnMnmT4KcyN6GQkSgZmPWDtyUywSii3MDpMNfXSTuzH7gvZywLU',
+  BCH: 'xpub6ByHsPNSQXTWZ7PLESMY2FufyYWtLXagSUpMQq7Un96SiThZH2iJB1X7pwviH1WtKVeDP6K8d6xxFzzoaFzF3s8BKCZx8oEDdDkNnp4owAZ',
+  ETH: 'xpub6DCoCpSuQZB2jawqnGMEPS63ePKWkwWPH4TU45Q7LPXWuNd8TMtVxRrgjtEshuqpK3mdhaWHPFsBngh5GFZaM6si3yZdUsT8ddYM3PwnATt',
+  XRP: 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3',
+};
+
+export function deriveAddress(currency: (typeof DERIVED_CURRENCIES)[number], xpubs: Xpubs, index: number): string {
+  // Tag 0 means "no tag" on XRP, so users' tags start at 1.
+  if (currency === 'XRP') return `${xpubs.XRP}:${index + 1}`;
+  const key = HDKey.fromExtendedKey(xpubs[currency]).deriveChild(0).deriveChild(index);
+  const publicKey = key.publicKey!;
+  switch (currency) {
+    case 'BTC':
+      return p2wpkh(publicKey, NETWORK).address!;
+    case 'LTC':
+      return p2wpkh(publicKey, LTC_NETWORK).address!;
+    case 'DOGE':
+      return p2pkh(publicKey, DOGE_NETWORK).address!;
+    case 'BCH':
+      return cashaddr.encode('bitcoincash', 'P2PKH', ripemd160(sha256(publicKey)));
+    case 'ETH': {
+      const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
+      const hash = keccak_256(uncompressed.slice(1));
+      return eip55(`0x${Buffer.from(hash.slice(-20)).toString('hex')}`);
+    }
+  }
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import type { Db } from '../../db/client';
+import { ApiError } from '../../errors';
+import { findByAddress } from './addresses';
+import { systemAccount, transfer, userAccount } from '../ledger/service';
+import { currencyByCode } from '../../../../domain/currencies';
+import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
+import { normalizeAddress } from '../../../../domain/addresses';
+
+/**
+ * An incoming chain deposit to a reception address, credited through the ledger from the
+ * currency's chain account. The transaction id is the idempotency key: the chain watcher (the
+ * production adapter) may report a deposit twice; it is credited once.
+ */
+export async function creditChainDeposit(db: Db, input: { currency: string; address: string; amount: string; txid?: string }) {
+  const currency = currencyByCode(input.currency.toUpperCase());
+  if (!currency) throw new ApiError(400, 'validation_failed', 'currency', 'Unknown currency.');
+  const address = normalizeAddress(currency.code, input.address);
+  if (!address) throw new ApiError(400, 'invalid_address', 'address');
+  const amount = decimalToMinor(input.amount, currency.decimals);
+  if (amount === null || amount <= 0n) throw new ApiError(400, 'validation_failed', 'amount', `A positive amount with at most ${currency.decimals} decimals.`);
+  const reception = await findByAddress(db, currency.code, address);
+  if (!reception) throw new ApiError(404, 'not_found', 'address', 'No reception address like this.');
+  const txid = input.txid ?? randomBytes(32).toString('hex');
+  const { created } = await db.transaction(async (tx) =>
+    transfer(tx as Db, {
+      id: `chain-deposit:${currency.code}:${txid}`,
+      currency: currency.code,
+      debitAccountId: (await systemAccount(tx as Db, 'chain', currency.code)).id,
+      creditAccountId: (await userAccount(tx as Db, reception.ownerId, currency.code)).id,
+      amount,
+      code: 'deposit',
+      metadata: { address, txid, label: reception.label },
+    }),
+  );
+  return { txid, currency: currency.code, address, amount: minorToDecimal(amount, currency.decimals), credited: created };
+}
