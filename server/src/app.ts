@@ -84,8 +84,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
   await app.register(identityRoutes);
-  await app.register(walletRoutes, { rates: deps.rates ?? simulatedRates(), xpubs: deps.xpubs ?? xpubsFrom(config) });
-  await app.register(opsRoutes, { localIdp: deps.localIdp });
+  const rates = deps.rates ?? simulatedRates();
+  await app.register(walletRoutes, { rates, xpubs: deps.xpubs ?? xpubsFrom(config) });
+  await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });

@@ -12,6 +12,7 @@ import { identityRepository } from '../identity/repository';
 import { listOutbox } from '../notify/service';
 import { verifyLedger } from '../ledger/service';
 import { creditChainDeposit } from '../wallet/deposits';
+import type { RatesAdapter } from '../rates/service';
 import { VERIFICATION_KINDS } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
 
@@ -39,7 +40,7 @@ async function accountByEmail(db: Db, email: string, localIdp?: LocalIdpAccess) 
 /** Who did it, for the audit log. */
 const actorOf = (request: { auth?: { issuer: string; subject: string } }) => `${request.auth?.issuer ?? ''}${request.auth?.subject ?? ''}`;
 
-export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = async (app, { localIdp }) => {
+export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess; rates: RatesAdapter }> = async (app, { localIdp, rates }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
   app.get(
@@ -222,6 +223,6 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
         },
       },
     },
-    async (request) => creditChainDeposit(app.db, request.body),
+    async (request) => creditChainDeposit(app.db, rates, request.body),
   );
 };

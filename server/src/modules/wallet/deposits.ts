@@ -6,13 +6,15 @@ import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { currencyByCode } from '../../../../domain/currencies';
 import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
 import { normalizeAddress } from '../../../../domain/addresses';
+import { eurValueMinor, type RatesAdapter } from '../rates/service';
+import { eur } from '../../../../domain/money';
 
 /**
  * An incoming chain deposit to a reception address, credited through the ledger from the
  * currency's chain account. The transaction id is the idempotency key: the chain watcher (the
  * production adapter) may report a deposit twice; it is credited once.
  */
-export async function creditChainDeposit(db: Db, input: { currency: string; address: string; amount: string; txid?: string }) {
+export async function creditChainDeposit(db: Db, rates: RatesAdapter, input: { currency: string; address: string; amount: string; txid?: string }) {
   const currency = currencyByCode(input.currency.toUpperCase());
   if (!currency) throw new ApiError(400, 'validation_failed', 'currency', 'Unknown currency.');
   const address = normalizeAddress(currency.code, input.address);
@@ -22,6 +24,9 @@ export async function creditChainDeposit(db: Db, input: { currency: string; addr
   const reception = await findByAddress(db, currency.code, address);
   if (!reception) throw new ApiError(404, 'not_found', 'address', 'No reception address like this.');
   const txid = input.txid ?? randomBytes(32).toString('hex');
+  // The EUR value at the time, kept with the transfer for the transaction list.
+  const rate = (await rates.current()).rates[currency.code] ?? '0';
+  const eurValue = eur(eurValueMinor(amount, currency.decimals, rate));
   const { created } = await db.transaction(async (tx) =>
     transfer(tx as Db, {
       id: `chain-deposit:${currency.code}:${txid}`,
@@ -30,7 +35,7 @@ export async function creditChainDeposit(db: Db, input: { currency: string; addr
       creditAccountId: (await userAccount(tx as Db, reception.ownerId, currency.code)).id,
       amount,
       code: 'deposit',
-      metadata: { address, txid, label: reception.label },
+      metadata: { address, txid, label: reception.label, eurValue },
     }),
   );
   return { txid, currency: currency.code, address, amount: minorToDecimal(amount, currency.decimals), credited: created };

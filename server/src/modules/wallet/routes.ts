@@ -5,6 +5,7 @@ import { walletBalances } from './service';
 import type { RatesAdapter } from '../rates/service';
 import { errorResponses } from '../../schemas';
 import { createAddress, listAddresses, relabelAddress } from './addresses';
+import { listTransactions, toCsv } from './transactions';
 import type { Xpubs } from '../chain/derive';
 
 const balancesSchema = z.object({
@@ -86,6 +87,59 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     async (request) => {
       const account = await ensureAccount(app.db, request.auth!);
       return relabelAddress(app.db, { ownerId: account.id, id: request.params.id, label: request.body.label || null });
+    },
+  );
+
+  const transactionSchema = z.object({
+    id: z.string(),
+    date: z.string(),
+    type: z.string().describe('deposit, send, internal, fee, order, faucet, …'),
+    direction: z.enum(['in', 'out']),
+    currency: z.string(),
+    amount: z.string(),
+    fee: z.string().nullable(),
+    eurValue: z.string().nullable().describe('EUR value at the time of the transaction'),
+    address: z.string().nullable(),
+    label: z.string().nullable(),
+    status: z.literal('completed'),
+  });
+
+  app.get(
+    '/api/wallet/transactions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Your transactions, newest first (cursor pagination); ?format=csv downloads them',
+        security: [{ bearer: [] }],
+        querystring: z.object({
+          currency: z.string().max(10).optional(),
+          cursor: z.string().max(200).optional(),
+          limit: z.coerce.number().int().min(1).max(100).default(25),
+          format: z.enum(['json', 'csv']).default('json'),
+        }),
+        response: { 200: z.union([z.object({ transactions: z.array(transactionSchema), nextCursor: z.string().nullable() }), z.string()]), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const account = await ensureAccount(app.db, request.auth!);
+      const currency = request.query.currency?.toUpperCase();
+      if (request.query.format === 'json') {
+        return listTransactions(app.db, account.id, { currency, cursor: request.query.cursor, limit: request.query.limit });
+      }
+      // The whole history, page by page (bounded: an export is for people, not for scraping).
+      const all = [];
+      let cursor: string | undefined = request.query.cursor;
+      for (let pages = 0; pages < 100; pages++) {
+        const page = await listTransactions(app.db, account.id, { currency, cursor, limit: 100 });
+        all.push(...page.transactions);
+        if (!page.nextCursor) break;
+        cursor = page.nextCursor;
+      }
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="muntly-transactions.csv"')
+        .send(toCsv(all));
     },
   );
 };
