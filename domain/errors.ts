@@ -54,6 +54,8 @@ export const ERROR_MESSAGES = {
   code_expired: 'This code has expired or was replaced: request a new one.',
   code_attempts_exceeded: 'Too many wrong codes: this code no longer works. Request a new one.',
   // Ledger.
+  send_not_pending: 'This send is no longer waiting for its code.',
+  invalid_amount: 'Invalid amount: a positive number with at most the currency’s decimals.',
   idempotency_conflict: 'This idempotency key was already used for a different request.',
   // Operations.
   not_available_in_production: 'This command is only available with the local identity provider.',

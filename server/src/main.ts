@@ -8,6 +8,7 @@ import { openDatabase } from './db/client';
 import { loadOrCreateIdpKeys } from './dev/keys';
 import { startIdp } from './dev/idp';
 import { DEMO_PASSWORD, DEMO_USERS, idpUsersRepository } from './dev/users';
+import { settlePayouts } from './modules/wallet/sends';
 
 /**
  * `npm start`: the site and the API on one origin (http://localhost:8000 by default), the local
@@ -60,11 +61,18 @@ async function main() {
     });
   }
 
+  // The simulated chain confirms external sends a few seconds after they are booked.
+  const payouts = setInterval(() => {
+    settlePayouts(database.db).catch((error: unknown) => app.log.warn({ err: error }, 'payout settlement failed'));
+  }, 1000);
+  payouts.unref();
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    clearInterval(payouts);
     await idp?.close();
     await app.close(); // stops accepting, waits for in-flight requests, closes the database
     process.exit(0);

@@ -204,3 +204,40 @@ export const addressCounters = pgTable('address_counters', {
   currency: text('currency').primaryKey(),
   nextIndex: integer('next_index').notNull(),
 });
+
+/**
+ * Sends from the wallet. A send waits for its emailed code, then books its ledger transfers in
+ * the same transaction that accepts the code (so a balance can never pay twice), then an external
+ * send is paid out on chain (processing -> completed). The idempotency key is unique per user.
+ */
+export const walletSends = pgTable(
+  'wallet_sends',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    currency: text('currency').notNull(),
+    address: text('address').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    networkFee: bigint('network_fee', { mode: 'bigint' }).notNull(),
+    label: text('label'),
+    /** Another Muntly user's reception address: an internal, instant, free transfer. */
+    recipientId: uuid('recipient_id').references(() => accounts.id, { onDelete: 'restrict' }),
+    status: text('status').notNull().default('awaiting_code'),
+    idempotencyKey: text('idempotency_key'),
+    codeHash: text('code_hash').notNull(),
+    codeAttempts: integer('code_attempts').notNull().default(0),
+    codeExpiresAt: timestamp('code_expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('wallet_sends_owner_idempotency').on(t.ownerId, t.idempotencyKey),
+    index('wallet_sends_status').on(t.status, t.confirmedAt),
+    check('wallet_sends_amount_positive', sql`${t.amount} > 0 and ${t.networkFee} >= 0`),
+    check('wallet_sends_status', sql`${t.status} in ('awaiting_code', 'processing', 'completed', 'failed')`),
+    check('wallet_sends_attempts', sql`${t.codeAttempts} between 0 and 5`),
+  ],
+);

@@ -6,6 +6,8 @@ import type { RatesAdapter } from '../rates/service';
 import { errorResponses } from '../../schemas';
 import { createAddress, listAddresses, relabelAddress } from './addresses';
 import { listTransactions, toCsv } from './transactions';
+import { createSend, confirmSend, getSend, sendView } from './sends';
+import { requestLanguage } from '../notify/service';
 import type { Xpubs } from '../chain/derive';
 
 const balancesSchema = z.object({
@@ -140,6 +142,75 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
         .type('text/csv; charset=utf-8')
         .header('content-disposition', 'attachment; filename="muntly-transactions.csv"')
         .send(toCsv(all));
+    },
+  );
+
+  const sendSchema = z.object({
+    id: z.string(),
+    status: z.enum(['awaiting_code', 'processing', 'completed', 'failed']),
+    currency: z.string(),
+    address: z.string(),
+    amount: z.string(),
+    networkFee: z.string(),
+    internal: z.boolean().describe('To another Muntly wallet: instant, no network fee'),
+    label: z.string().nullable(),
+  });
+
+  app.post(
+    '/api/wallet/sends',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Start a send: a verification code is emailed (Idempotency-Key honoured)',
+        security: [{ bearer: [] }],
+        headers: z.object({ 'idempotency-key': z.string().min(1).max(100).optional() }).passthrough(),
+        body: z.object({ currency: z.string().max(10), address: z.string().max(200), amount: z.string().max(40), label: label.optional() }),
+        response: { 201: sendSchema, 200: sendSchema, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const account = await ensureAccount(app.db, request.auth!);
+      const { send, created } = await createSend(app.db, rates, {
+        account,
+        ...request.body,
+        label: request.body.label || undefined,
+        idempotencyKey: request.headers['idempotency-key'],
+        language: requestLanguage(request.headers['accept-language']),
+      });
+      return reply.code(created ? 201 : 200).send(sendView(send));
+    },
+  );
+
+  app.get(
+    '/api/wallet/sends/:id',
+    {
+      onRequest: app.authenticate,
+      schema: { tags: ['wallet'], summary: 'One of your sends', security: [{ bearer: [] }], params: z.object({ id: z.string().max(64) }), response: { 200: sendSchema, ...errorResponses(401, 403, 404) } },
+    },
+    async (request) => {
+      const account = await ensureAccount(app.db, request.auth!);
+      return sendView(await getSend(app.db, account.id, request.params.id));
+    },
+  );
+
+  app.post(
+    '/api/wallet/sends/:id/confirm',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Confirm a send with its emailed code; it is then processed',
+        security: [{ bearer: [] }],
+        params: z.object({ id: z.string().max(64) }),
+        body: z.object({ code: z.string().max(64) }),
+        response: { 200: sendSchema.extend({ message: z.string() }), ...errorResponses(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) => {
+      const account = await ensureAccount(app.db, request.auth!);
+      const send = await confirmSend(app.db, rates, { ownerId: account.id, sendId: request.params.id, code: request.body.code });
+      return { ...sendView(send), message: 'Your transaction is being processed.' };
     },
   );
 };

@@ -1,0 +1,142 @@
+/**
+ * @jest-environment node
+ */
+import { sql } from 'drizzle-orm';
+import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { settlePayouts } from '../src/modules/wallet/sends';
+
+const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
+const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
+
+describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  beforeAll(async () => {
+    t = await testApp(kind, {}, { rates: { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000' } }) } });
+    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+  });
+  afterAll(() => t.close());
+
+  async function user(email: string, btc = '0', verify: string[] = ['bank']) {
+    const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email }));
+    await t.app.inject({ url: '/api/me', headers });
+    for (const k of verify) await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: k } });
+    let address = '';
+    if (verify.includes('bank')) {
+      address = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload: { currency: 'BTC' } })).json().address;
+      if (btc !== '0') await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address, amount: btc } });
+    }
+    return { headers, address, email };
+  }
+  const start = (headers: Record<string, string>, payload: object, extra: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: { ...headers, ...extra }, payload });
+  const confirm = (headers: Record<string, string>, id: string, code: string) => t.app.inject({ method: 'POST', url: `/api/wallet/sends/${id}/confirm`, headers, payload: { code } });
+  const btcBalance = async (headers: Record<string, string>) =>
+    (await t.app.inject({ url: '/api/wallet/balances', headers })).json().balances.find((b: { currency: string }) => b.currency === 'BTC').balance;
+  async function codeFor(email: string, sendId: string) {
+    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: admin })).json();
+    const mail = messages.find((m: { body: string }) => m.body.includes(sendId));
+    return CODE.exec(mail.body)![0];
+  }
+
+  it('sends to an external address: fee shown, code emailed naming the send, processing, then completed', async () => {
+    const a = await user('ext@muntly.test', '0.01');
+    const res = await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.005', label: 'Rent' });
+    expect(res.statusCode).toBe(201);
+    const send = res.json();
+    expect(send).toMatchObject({ status: 'awaiting_code', amount: '0.00500000', networkFee: '0.00002000', internal: false, address: EXTERNAL });
+    const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=ext@muntly.test', headers: admin })).json();
+    expect(messages[0].body).toContain(send.id);
+    expect(messages[0].body).toContain('0.00500000 BTC');
+    expect(messages[0].body).toContain('0.00002000 BTC');
+    expect(messages[0].body).toContain(EXTERNAL);
+    expect(await btcBalance(a.headers)).toBe('0.01000000'); // nothing moves before the code
+    const code = await codeFor('ext@muntly.test', send.id);
+    expect((await confirm(a.headers, send.id, 'AAAA-AAAA-AAAA-AAAA')).json().error.code).toBe('invalid_code');
+    const done = await confirm(a.headers, send.id, code.toLowerCase());
+    expect(done.json()).toMatchObject({ status: 'processing', message: 'Your transaction is being processed.' });
+    expect(await btcBalance(a.headers)).toBe('0.00498000');
+    expect((await confirm(a.headers, send.id, code)).json().error.code).toBe('send_not_pending');
+    expect(await settlePayouts(t.app.db, 0)).toBeGreaterThanOrEqual(1);
+    expect((await t.app.inject({ url: `/api/wallet/sends/${send.id}`, headers: a.headers })).json().status).toBe('completed');
+    const tx = (await t.app.inject({ url: '/api/wallet/transactions', headers: a.headers })).json().transactions;
+    expect(tx.map((x: { type: string }) => x.type)).toEqual(expect.arrayContaining(['send', 'fee', 'deposit']));
+  });
+
+  it('sends to another Muntly wallet instantly and without network fee', async () => {
+    const a = await user('int-a@muntly.test', '0.01');
+    const b = await user('int-b@muntly.test');
+    const send = (await start(a.headers, { currency: 'BTC', address: b.address, amount: '0.004' })).json();
+    expect(send).toMatchObject({ internal: true, networkFee: '0.00000000' });
+    const done = await confirm(a.headers, send.id, await codeFor('int-a@muntly.test', send.id));
+    expect(done.json().status).toBe('completed');
+    expect(await btcBalance(a.headers)).toBe('0.00600000');
+    expect(await btcBalance(b.headers)).toBe('0.00400000');
+    const incoming = (await t.app.inject({ url: '/api/wallet/transactions', headers: b.headers })).json().transactions[0];
+    expect(incoming).toMatchObject({ type: 'internal', direction: 'in', amount: '0.00400000' });
+  });
+
+  it('validates address, amount, balance, currency and the bank verification', async () => {
+    const a = await user('checks@muntly.test', '0.001');
+    expect((await start(a.headers, { currency: 'BTC', address: 'bc1qnotanaddress', amount: '0.0001' })).json().error).toMatchObject({ code: 'invalid_address', field: 'address' });
+    expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.000000001' })).json().error).toMatchObject({ code: 'invalid_amount', field: 'amount' });
+    expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '-1' })).json().error.code).toBe('invalid_amount');
+    // The balance must also cover the network fee.
+    expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.001' })).json().error).toMatchObject({ code: 'insufficient_balance', field: 'amount' });
+    expect((await start(a.headers, { currency: 'USDT', address: EXTERNAL, amount: '1' })).json().error.code).toBe('currency_partially_supported');
+    const unverified = await user('no-bank@muntly.test', '0', []);
+    expect((await start(unverified.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.0001' })).json().error.code).toBe('bank_verification_required');
+  });
+
+  it('asks for mobile verification above 1,000 EUR a week', async () => {
+    const a = await user('big@muntly.test', '0.05');
+    const res = await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.02' }); // 1,600 EUR
+    expect(res.json().error).toMatchObject({ code: 'verification_required', message: 'Verify first: mobile.' });
+    await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'big@muntly.test', kind: 'mobile' } });
+    expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.02' })).statusCode).toBe(201);
+  });
+
+  it('honours the Idempotency-Key: one send, one email', async () => {
+    const a = await user('idem@muntly.test', '0.01');
+    const key = { 'idempotency-key': 'send-123' };
+    const first = await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.001' }, key);
+    const again = await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.001' }, key);
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().id).toBe(first.json().id);
+    const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=idem@muntly.test', headers: admin })).json();
+    expect(messages).toHaveLength(1);
+  });
+
+  it("keeps another user's sends out of reach (404) and kills a code after 5 wrong attempts or 10 minutes", async () => {
+    const a = await user('victim@muntly.test', '0.01');
+    const b = await user('thief@muntly.test');
+    const send = (await start(a.headers, { currency: 'BTC', address: b.address, amount: '0.01' })).json();
+    const code = await codeFor('victim@muntly.test', send.id);
+    expect((await confirm(b.headers, send.id, code)).statusCode).toBe(404);
+    expect((await t.app.inject({ url: `/api/wallet/sends/${send.id}`, headers: b.headers })).statusCode).toBe(404);
+    for (let i = 0; i < 4; i++) expect((await confirm(a.headers, send.id, 'BBBB-BBBB-BBBB-BBBB')).json().error.code).toBe('invalid_code');
+    expect((await confirm(a.headers, send.id, 'BBBB-BBBB-BBBB-BBBB')).json().error.code).toBe('code_attempts_exceeded');
+    expect((await confirm(a.headers, send.id, code)).json().error.code).toBe('code_attempts_exceeded');
+
+    const second = (await start(a.headers, { currency: 'BTC', address: b.address, amount: '0.001' })).json();
+    await t.app.db.execute(sql`update wallet_sends set code_expires_at = now() - interval '1 second' where id = ${second.id}`);
+    expect((await confirm(a.headers, second.id, await codeFor('victim@muntly.test', second.id))).json().error.code).toBe('code_expired');
+    expect(await btcBalance(a.headers)).toBe('0.01000000');
+  });
+
+  if (kind === 'postgresql') {
+    it('lets exactly one of 200 concurrent sends of the whole balance through, confirmed at once', async () => {
+      const a = await user('racer@muntly.test', '0.01');
+      const sends = await Promise.all(Array.from({ length: 200 }, () => start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.00998' })));
+      expect(sends.every((r) => r.statusCode === 201)).toBe(true);
+      const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=racer@muntly.test', headers: admin })).json();
+      const codes = new Map<string, string>(messages.map((m: { body: string }) => [/send ([0-9a-f-]{36})/.exec(m.body)![1]!, CODE.exec(m.body)![0]]));
+      const results = await Promise.all(sends.map((r) => confirm(a.headers, r.json().id, codes.get(r.json().id)!)));
+      expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
+      expect(new Set(results.filter((r) => r.statusCode !== 200).map((r) => r.json().error.code))).toEqual(new Set(['insufficient_balance']));
+      expect(await btcBalance(a.headers)).toBe('0.00000000');
+      expect((await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok).toBe(true);
+    });
+  }
+});
