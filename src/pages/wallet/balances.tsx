@@ -6,6 +6,8 @@ import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, walletPages } from '../../components/section-nav';
 import { ProtectedIsland } from '../../features/auth/components/protected-island';
+import { Balances } from '../../features/wallet/components/balances';
+import { AccountSummary } from '../../features/auth/components/account-summary';
 
 export default function WalletBalancesPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('wallet');
@@ -14,7 +16,10 @@ export default function WalletBalancesPage({ location }: PageProps<LocalesData, 
     <Layout page="wallet_balances" pathname={location.pathname}>
       <SectionNav label={tc('pages.wallet.title')} names={walletPages} />
       <p className="lead">{t('balances.lead')}</p>
-      <ProtectedIsland name="wallet-balances" />
+      <ProtectedIsland name="wallet-balances">
+        <AccountSummary />
+        <Balances />
+      </ProtectedIsland>
     </Layout>
   );
 }

@@ -6,6 +6,7 @@ import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, walletPages } from '../../components/section-nav';
 import { ProtectedIsland } from '../../features/auth/components/protected-island';
+import { Receive } from '../../features/wallet/components/receive';
 
 export default function WalletReceivePage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('wallet');
@@ -14,7 +15,9 @@ export default function WalletReceivePage({ location }: PageProps<LocalesData, I
     <Layout page="wallet_receive" pathname={location.pathname}>
       <SectionNav label={tc('pages.wallet.title')} names={walletPages} />
       <p className="lead">{t('receive.lead')}</p>
-      <ProtectedIsland name="wallet-receive" />
+      <ProtectedIsland name="wallet-receive">
+        <Receive />
+      </ProtectedIsland>
     </Layout>
   );
 }

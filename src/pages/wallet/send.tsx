@@ -6,6 +6,7 @@ import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, walletPages } from '../../components/section-nav';
 import { ProtectedIsland } from '../../features/auth/components/protected-island';
+import { Send } from '../../features/wallet/components/send';
 
 export default function WalletSendPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('wallet');
@@ -14,7 +15,9 @@ export default function WalletSendPage({ location }: PageProps<LocalesData, I18n
     <Layout page="wallet_send" pathname={location.pathname}>
       <SectionNav label={tc('pages.wallet.title')} names={walletPages} />
       <p className="lead">{t('send.lead')}</p>
-      <ProtectedIsland name="wallet-send" />
+      <ProtectedIsland name="wallet-send">
+        <Send />
+      </ProtectedIsland>
     </Layout>
   );
 }

@@ -6,6 +6,7 @@ import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, walletPages } from '../../components/section-nav';
 import { ProtectedIsland } from '../../features/auth/components/protected-island';
+import { Transactions } from '../../features/wallet/components/transactions';
 
 export default function WalletTransactionsPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('wallet');
@@ -14,7 +15,9 @@ export default function WalletTransactionsPage({ location }: PageProps<LocalesDa
     <Layout page="wallet_transactions" pathname={location.pathname}>
       <SectionNav label={tc('pages.wallet.title')} names={walletPages} />
       <p className="lead">{t('transactions.lead')}</p>
-      <ProtectedIsland name="wallet-transactions" />
+      <ProtectedIsland name="wallet-transactions">
+        <Transactions />
+      </ProtectedIsland>
     </Layout>
   );
 }

@@ -1,0 +1,40 @@
+import { apiOrigin } from '../config';
+import type { Language } from '../i18n/languages';
+
+/**
+ * Calls to the product API from the islands: bearer token, the page language (for the messages
+ * the API sends), and the API's error code and field on failure.
+ */
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly field?: string,
+  ) {
+    super(code);
+  }
+}
+
+export async function apiRequest<T>(
+  token: string,
+  language: Language,
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<T> {
+  const response = await fetch(`${apiOrigin}${path}`, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: {
+      authorization: `Bearer ${token}`,
+      'accept-language': language,
+      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!response.ok) {
+    const payload = (await response.json().catch(() => ({}))) as { error?: { code: string; field?: string } };
+    throw new ApiFailure(response.status, payload.error?.code ?? 'generic', payload.error?.field);
+  }
+  const type = response.headers.get('content-type') ?? '';
+  return (type.includes('application/json') ? response.json() : response.text()) as Promise<T>;
+}

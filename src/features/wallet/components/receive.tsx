@@ -1,0 +1,115 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import QRCode from 'qrcode';
+import { createAddress, getAddresses, relabelAddress, type Address } from '../api/wallet';
+import { useWalletApi, FULL_CURRENCIES } from './use-wallet-api';
+import { BankRequired } from './bank-required';
+import { ApiFailure } from '../../../components/api';
+
+/** Reception addresses: create one per currency, label them, show a QR code and copy them. */
+export function Receive() {
+  const { t } = useTranslation('wallet');
+  const { token, language, errorText } = useWalletApi();
+  const [addresses, setAddresses] = React.useState<Address[] | null>(null);
+  const [error, setError] = React.useState<unknown>(null);
+  const [busy, setBusy] = React.useState(false);
+  const [currency, setCurrency] = React.useState<string>('BTC');
+  const [label, setLabel] = React.useState('');
+
+  React.useEffect(() => {
+    token()
+      .then((value) => getAddresses(value, language))
+      .then(setAddresses, setError);
+  }, [token, language]);
+
+  const create = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await createAddress(await token(), language, currency, label.trim() || undefined);
+      setAddresses((list) => [...(list ?? []), created]);
+      setLabel('');
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const bankMissing = error instanceof ApiFailure && error.code === 'bank_verification_required';
+  return (
+    <>
+      {bankMissing ? <BankRequired /> : error ? <p role="alert">{errorText(error)}</p> : null}
+      <form onSubmit={create} className="inline-form">
+        <div className="field">
+          <label htmlFor="receive-currency">{t('receive.currency')}</label>
+          <select id="receive-currency" value={currency} onChange={(e) => setCurrency(e.target.value)}>
+            {FULL_CURRENCIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="receive-label">{t('receive.label')}</label>
+          <input id="receive-label" value={label} maxLength={100} onChange={(e) => setLabel(e.target.value)} />
+        </div>
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? t('receive.creating') : t('receive.create')}
+        </button>
+      </form>
+      <h2>{t('receive.yours')}</h2>
+      {addresses && addresses.length === 0 ? <p className="muted">{t('receive.none')}</p> : null}
+      <ul className="address-list">
+        {(addresses ?? []).map((a) => (
+          <AddressItem key={a.id} address={a} onRelabel={async (value) => relabelAddress(await token(), language, a.id, value)} />
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (label: string) => Promise<Address> }) {
+  const { t } = useTranslation('wallet');
+  const [qr, setQr] = React.useState<string | null>(null);
+  const [copied, setCopied] = React.useState(false);
+  const [label, setLabel] = React.useState(address.label ?? '');
+  React.useEffect(() => {
+    void QRCode.toDataURL(address.address, { margin: 1, width: 160 }).then(setQr);
+  }, [address.address]);
+  const copy = async () => {
+    await navigator.clipboard.writeText(address.address);
+    setCopied(true);
+  };
+  const labelId = `label-${address.id}`;
+  return (
+    <li className="address-item">
+      {qr ? <img src={qr} width={160} height={160} alt={t('receive.qr', { address: address.address })} /> : null}
+      <div>
+        <p>
+          <strong>{address.currency}</strong> <code className="address">{address.address}</code>{' '}
+          <button type="button" className="button small" onClick={() => void copy()}>
+            {t('receive.copy')}
+          </button>{' '}
+          <span role="status">{copied ? t('receive.copied') : ''}</span>
+        </p>
+        {address.currency === 'XRP' ? <p className="muted small">{t('receive.xrpTag')}</p> : null}
+        <form
+          className="inline-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void onRelabel(label);
+          }}
+        >
+          <label htmlFor={labelId}>{t('receive.label')}</label>
+          <input id={labelId} value={label} maxLength={100} onChange={(e) => setLabel(e.target.value)} />
+          <button type="submit" className="button small">
+            {t('receive.saveLabel')}
+          </button>
+        </form>
+      </div>
+    </li>
+  );
+}
