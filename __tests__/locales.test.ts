@@ -33,7 +33,7 @@ const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)
 // Words that stay the same in several languages (names, codes, international loanwords).
 const sameInOtherLanguages = new Set([
   'Muntly', 'Forum', 'Status', 'Chatbots', 'Contact', 'Transactions', 'Wallet', 'Deposit',
-  'IBAN', 'Mx', 'Postcode', 'Status: {{phase}}', 'Code (ABCD-EFGH-IJKL-MNOP)',
+  'IBAN', 'Mx', 'Postcode', 'Status: {{phase}}', 'Code (ABCD-EFGH-IJKL-MNOP)', 'Date', 'Type', 'Label', 'Order',
 ]);
 
 const en = load('en');

@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { test, expect } from './fixtures';
+
+const locale = (language: string, ns: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, `${ns}.json`), 'utf8'));
+const wallet = locale('en', 'wallet');
+const auth = locale('en', 'auth');
+
+function ops(baseURL: string, ...args: string[]): string {
+  return execFileSync(process.execPath, [path.join(__dirname, '../node_modules/tsx/dist/cli.mjs'), 'server/src/ops/cli.ts', ...args], {
+    cwd: path.join(__dirname, '..'),
+    env: { ...process.env, OPS_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, IDP_PORT: process.env.E2E_IDP_PORT },
+  }).toString();
+}
+
+async function signUp(page: Page, name: string, email: string) {
+  await page.goto('/register/');
+  await page.getByLabel(auth.idp.name).fill(name);
+  await page.getByLabel(auth.idp.email).fill(email);
+  await page.getByLabel(auth.idp.password).fill('a-long-password');
+  await page.getByRole('button', { name: auth.idp.signupButton }).click();
+  await expect(page.getByRole('banner').getByText(name)).toBeVisible();
+}
+
+async function receiveAddress(page: Page): Promise<string> {
+  await page.goto('/wallet/receive/');
+  await page.getByLabel(wallet.receive.currency).selectOption('BTC');
+  await page.getByRole('button', { name: wallet.receive.create }).click();
+  const address = page.locator('.address-item code.address').first();
+  await expect(address).toHaveText(/^bc1q/);
+  await expect(page.getByRole('img', { name: /^QR code of the address bc1q/ })).toBeVisible();
+  return (await address.textContent())!;
+}
+
+test('receive, deposit, send to another Muntly user with the emailed code; both see the transaction', async ({ page, browser, baseURL }) => {
+  const stamp = Date.now();
+  const alice = `alice-${stamp}@muntly.test`;
+  const bob = `bob-${stamp}@muntly.test`;
+
+  await signUp(page, 'Alice Wallet', alice);
+  // Without a verified bank account the wallet explains why and where to go.
+  await page.goto('/wallet/receive/');
+  await page.getByRole('button', { name: wallet.receive.create }).click();
+  await expect(page.getByRole('alert')).toContainText(wallet.bankRequired.text);
+  await expect(page.getByRole('link', { name: wallet.bankRequired.link })).toHaveAttribute('href', '/identity/me/');
+
+  const bobContext = await browser.newContext();
+  const bobPage = await bobContext.newPage();
+  await signUp(bobPage, 'Bob Wallet', bob);
+  for (const email of [alice, bob]) expect(ops(baseURL!, 'verify', email, 'bank')).toContain('verified');
+
+  const aliceAddress = await receiveAddress(page);
+  const bobAddress = await receiveAddress(bobPage);
+  expect(ops(baseURL!, 'chain-deposit', 'BTC', aliceAddress, '0.01')).toContain('Credited 0.01000000 BTC');
+
+  await page.goto('/wallet/balances/');
+  await expect(page.getByRole('row', { name: /^Bitcoin BTC/ })).toContainText('0.01 BTC');
+
+  await page.goto('/wallet/send/');
+  await page.getByLabel(wallet.send.currency).selectOption('BTC');
+  await page.getByLabel(wallet.send.address).fill(bobAddress);
+  await page.getByLabel(wallet.send.amount).fill('0.004');
+  await page.getByRole('button', { name: wallet.send.continue }).click();
+  await expect(page.getByText(wallet.send.internal)).toBeVisible();
+
+  const mailbox = await page.context().newPage();
+  await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(alice)}`);
+  const code = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/.exec(await mailbox.locator('pre').first().innerText())![0];
+  await mailbox.close();
+
+  await page.getByLabel(wallet.send.code).fill(code);
+  await page.getByRole('button', { name: wallet.send.confirm }).click();
+  await expect(page.getByText(wallet.send.completed)).toBeVisible();
+
+  await page.goto('/wallet/transactions/');
+  await expect(page.getByRole('row', { name: new RegExp(wallet.transactions.types.internal) })).toContainText('−0.004 BTC');
+  await bobPage.goto('/wallet/transactions/');
+  await expect(bobPage.getByRole('row', { name: new RegExp(wallet.transactions.types.internal) })).toContainText('+0.004 BTC');
+  await bobPage.goto('/wallet/balances/');
+  await expect(bobPage.getByRole('row', { name: /^Bitcoin BTC/ })).toContainText('0.004 BTC');
+  // The wallet pages with their tables and forms stay accessible (WCAG 2.1 AA).
+  for (const url of ['/wallet/transactions/', '/wallet/receive/', '/wallet/send/']) {
+    await bobPage.goto(url);
+    await expect(bobPage.locator('main [data-island] :is(table, form, ul)').first()).toBeVisible();
+    const axe = await new AxeBuilder({ page: bobPage }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(axe.violations.map((v) => `${url} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  }
+  await bobContext.close();
+});
