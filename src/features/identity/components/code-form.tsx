@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { normalizeCode } from '../../../../domain/codes';
 import type { VerificationKind } from '../../../../domain/verification';
-import { Field } from './field';
+import { Field } from '../../../components/field';
 import { ApiFailure } from '../api/identity';
 
 /** Step 2: the code, typed in any case, with or without dashes. */

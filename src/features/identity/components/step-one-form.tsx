@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { STEP_ONE_SCHEMAS, SALUTATIONS } from '../../../../domain/identity';
 import type { VerificationKind } from '../../../../domain/verification';
-import { Field } from './field';
+import { Field, SelectField } from '../../../components/field';
 import { ApiFailure } from '../api/identity';
 
 type FieldName =
@@ -75,22 +75,14 @@ export function StepOneForm({
         const error = errorText(formState.errors[name]?.message);
         if (name === 'salutation') {
           return (
-            <div className="field" key={name}>
-              <label htmlFor={id}>{t('fields.salutation')}</label>
-              <select id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...register(name)}>
-                <option value="">{t('fields.choose')}</option>
-                {SALUTATIONS.map((s) => (
-                  <option key={s} value={s}>
-                    {t(`fields.salutations.${s}`)}
-                  </option>
-                ))}
-              </select>
-              {error ? (
-                <p className="field-error" id={`${id}-error`} role="alert">
-                  {error}
-                </p>
-              ) : null}
-            </div>
+            <SelectField key={name} id={id} label={t('fields.salutation')} error={error} {...register(name)}>
+              <option value="">{t('fields.choose')}</option>
+              {SALUTATIONS.map((s) => (
+                <option key={s} value={s}>
+                  {t(`fields.salutations.${s}`)}
+                </option>
+              ))}
+            </SelectField>
           );
         }
         return <Field key={name} id={id} label={t(`fields.${name}`)} type={type ?? 'text'} autoComplete={autoComplete} error={error} {...register(name)} />;

@@ -2,7 +2,9 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import QRCode from 'qrcode';
 import { createAddress, getAddresses, relabelAddress, type Address } from '../api/wallet';
-import { useWalletApi, FULL_CURRENCIES } from './use-wallet-api';
+import { useWalletApi } from './use-wallet-api';
+import { CurrencySelect } from './currency-select';
+import { Field } from '../../../components/field';
 import { BankRequired } from './bank-required';
 import { ApiFailure } from '../../../components/api';
 
@@ -42,20 +44,8 @@ export function Receive() {
     <>
       {bankMissing ? <BankRequired /> : error ? <p role="alert">{errorText(error)}</p> : null}
       <form onSubmit={create} className="inline-form">
-        <div className="field">
-          <label htmlFor="receive-currency">{t('receive.currency')}</label>
-          <select id="receive-currency" value={currency} onChange={(e) => setCurrency(e.target.value)}>
-            {FULL_CURRENCIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="receive-label">{t('receive.label')}</label>
-          <input id="receive-label" value={label} maxLength={100} onChange={(e) => setLabel(e.target.value)} />
-        </div>
+        <CurrencySelect id="receive-currency" label={t('receive.currency')} value={currency} onChange={(e) => setCurrency(e.target.value)} />
+        <Field id="receive-label" label={t('receive.label')} value={label} maxLength={100} onChange={(e) => setLabel(e.target.value)} />
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? t('receive.creating') : t('receive.create')}
         </button>

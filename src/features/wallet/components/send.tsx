@@ -2,7 +2,9 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm } from 'react-hook-form';
 import { confirmSend, startSend, type Send as SendView } from '../api/wallet';
-import { useWalletApi, FULL_CURRENCIES } from './use-wallet-api';
+import { useWalletApi } from './use-wallet-api';
+import { CurrencySelect } from './currency-select';
+import { Field } from '../../../components/field';
 import { BankRequired } from './bank-required';
 import { ApiFailure } from '../../../components/api';
 import { formatMoney } from '../../../i18n/format';
@@ -76,11 +78,7 @@ export function Send() {
         {send.internal ? <p>{t('send.internal')}</p> : null}
         <p>{t('send.codeSent')}</p>
         <form onSubmit={confirm} noValidate className="identity-form">
-          <div className="field">
-            <label htmlFor="send-code">{t('send.code')}</label>
-            <input id="send-code" autoComplete="one-time-code" aria-invalid={err ? true : undefined} aria-describedby={err ? 'send-code-error' : undefined} {...codeForm.register('code', { required: true })} />
-            {err ? <p className="field-error" id="send-code-error" role="alert">{err}</p> : null}
-          </div>
+          <Field id="send-code" label={t('send.code')} autoComplete="one-time-code" error={err} {...codeForm.register('code', { required: true })} />
           <button type="submit" className="button primary" disabled={codeForm.formState.isSubmitting}>
             {t('send.confirm')}
           </button>
@@ -88,29 +86,12 @@ export function Send() {
       </>
     );
   }
-  const field = (name: keyof SendForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => {
-    const err = message(form.formState.errors[name]?.message);
-    const id = `send-${name}`;
-    return (
-      <div className="field">
-        <label htmlFor={id}>{t(`send.${name}`)}</label>
-        <input id={id} aria-invalid={err ? true : undefined} aria-describedby={err ? `${id}-error` : undefined} {...props} {...form.register(name, { required: name !== 'label' })} />
-        {err ? <p className="field-error" id={`${id}-error`} role="alert">{err}</p> : null}
-      </div>
-    );
-  };
+  const field = (name: keyof SendForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
+    <Field id={`send-${name}`} label={t(`send.${name}`)} error={message(form.formState.errors[name]?.message)} {...props} {...form.register(name, { required: name !== 'label' })} />
+  );
   return (
     <form onSubmit={submit} noValidate className="identity-form">
-      <div className="field">
-        <label htmlFor="send-currency">{t('send.currency')}</label>
-        <select id="send-currency" {...form.register('currency')}>
-          {FULL_CURRENCIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </div>
+      <CurrencySelect id="send-currency" label={t('send.currency')} {...form.register('currency')} />
       {field('address', { spellCheck: false, autoComplete: 'off' })}
       {field('amount', { inputMode: 'decimal', autoComplete: 'off' })}
       {field('label', { maxLength: 100 })}

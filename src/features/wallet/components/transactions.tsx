@@ -1,7 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { getTransactions, getTransactionsCsv, type Transaction } from '../api/wallet';
-import { useWalletApi, FULL_CURRENCIES } from './use-wallet-api';
+import { useWalletApi } from './use-wallet-api';
+import { CurrencySelect } from './currency-select';
 import { formatMoney } from '../../../i18n/format';
 import { languageMeta } from '../../../i18n/languages';
 
@@ -44,17 +45,7 @@ export function Transactions() {
   return (
     <>
       <div className="inline-form">
-        <div className="field">
-          <label htmlFor="tx-currency">{t('transactions.filter')}</label>
-          <select id="tx-currency" value={currency} onChange={(e) => setCurrency(e.target.value)}>
-            <option value="">{t('transactions.all')}</option>
-            {FULL_CURRENCIES.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CurrencySelect id="tx-currency" label={t('transactions.filter')} allLabel={t('transactions.all')} value={currency} onChange={(e) => setCurrency(e.target.value)} />
         <button type="button" className="button" onClick={() => void download()}>
           {t('transactions.csv')}
         </button>

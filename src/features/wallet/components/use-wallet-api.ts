@@ -16,5 +16,3 @@ export function useWalletApi() {
   );
   return { token, language, errorText };
 }
-
-export const FULL_CURRENCIES = ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE'] as const;
