@@ -1,3 +1,6 @@
+/**
+ * @jest-environment node
+ */
 import { normalizeAddress, eip55 } from '../addresses';
 import { decimalToMinor } from '../money';
 
