@@ -40,4 +40,10 @@ export const CURRENCIES: readonly Currency[] = [
   { code: 'VET', name: 'VeChain', decimals: 9, support: 'partial', referenceEur: '0.031' },
 ];
 
+/**
+ * Partially supported currencies cannot leave Muntly or arrive from outside yet, so an order in
+ * them must use the Muntly wallet ('Send to my wallet' / 'Use my wallet').
+ */
+export const isOwnWalletOnly = (currency: Currency): boolean => currency.support === 'partial';
+
 export const currencyByCode = (code: string): Currency | undefined => CURRENCIES.find((c) => c.code === code);

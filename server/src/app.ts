@@ -21,6 +21,7 @@ import { devMailboxRoutes } from './dev/mailbox';
 import { walletRoutes } from './modules/wallet/routes';
 import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/derive';
+import { ratesRoutes } from './modules/rates/routes';
 
 export type AppDependencies = {
   database: Database;
@@ -85,6 +86,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
   await app.register(identityRoutes);
   const rates = deps.rates ?? simulatedRates();
+  await app.register(ratesRoutes, { rates });
   await app.register(walletRoutes, { rates, xpubs: deps.xpubs ?? xpubsFrom(config) });
   await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
   if (config.localIdp) await app.register(devMailboxRoutes);

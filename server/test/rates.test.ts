@@ -3,6 +3,7 @@
  */
 import Big from 'big.js';
 import { eurValueMinor, simulatedRate, simulatedRates } from '../src/modules/rates/service';
+import { testApp, type TestApp } from './helpers';
 
 describe('rates', () => {
   it('simulates each price near its reference, the same for everyone at the same minute', async () => {
@@ -22,5 +23,36 @@ describe('rates', () => {
     expect(eurValueMinor(1n, 2, '0.5')).toBe(0n); // 0.005 EUR -> 0.00 (half to even)
     expect(eurValueMinor(3n, 2, '0.5')).toBe(2n); // 0.015 EUR -> 0.02
     expect(eurValueMinor(123_456_789_012_345_678n, 9, '3000.123456')).toBe(37_038_560_851_838n);
+  });
+});
+
+
+describe('currencies and rates API', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp('pglite');
+  });
+  afterAll(() => t.close());
+
+  it('lists the 24 currencies with decimals, support and own-wallet-only', async () => {
+    const { currencies } = (await t.app.inject({ url: '/api/currencies' })).json();
+    expect(currencies).toHaveLength(24);
+    expect(currencies[0]).toEqual({ code: 'BTC', name: 'Bitcoin', decimals: 8, support: 'full', ownWalletOnly: false });
+    expect(currencies.find((c: { code: string }) => c.code === 'USDT')).toEqual({ code: 'USDT', name: 'Tether', decimals: 6, support: 'partial', ownWalletOnly: true });
+    const byDecimals = (d: number) => currencies.filter((c: { decimals: number }) => c.decimals === d).map((c: { code: string }) => c.code).sort();
+    expect(byDecimals(8)).toEqual(['BCH', 'BTC', 'DOGE', 'LTC', 'WBTC']);
+    expect(byDecimals(6)).toEqual(['ADA', 'ALGO', 'ATOM', 'USDC', 'USDT', 'XLM', 'XRP']);
+  });
+
+  it('gives current rates as decimal strings and a history for charts', async () => {
+    const now = (await t.app.inject({ url: '/api/rates' })).json();
+    expect(Object.keys(now.rates)).toHaveLength(24);
+    expect(now.rates.BTC).toMatch(/^\d+(\.\d+)?$/);
+    const history = (await t.app.inject({ url: '/api/rates/history?currency=eth&days=7' })).json();
+    expect(history.currency).toBe('ETH');
+    expect(history.points.length).toBeGreaterThan(150);
+    expect(history.points[0]).toEqual({ time: expect.any(String), rate: expect.stringMatching(/^\d+(\.\d+)?$/) });
+    expect((await t.app.inject({ url: '/api/rates/history?currency=NOPE' })).json().error.field).toBe('currency');
+    expect((await t.app.inject({ url: '/api/rates/history?currency=BTC&days=1000' })).statusCode).toBe(400);
   });
 });

@@ -8,8 +8,11 @@ import { CURRENCIES } from '../../../../domain/currencies';
  * around a realistic reference, the same in every replica at the same minute.
  */
 export type Rates = { at: string; rates: Record<string, string> };
+export type RatePoint = { time: string; rate: string };
 export interface RatesAdapter {
   current(): Promise<Rates>;
+  /** EUR rates of one currency between two times, one point per step (for charts). */
+  history?(code: string, from: Date, to: Date, stepMs: number): Promise<RatePoint[]>;
 }
 
 /** Deterministic noise in [-1, 1] for a currency and a time step. */
@@ -31,6 +34,16 @@ export function simulatedRates(now: () => Date = () => new Date()): RatesAdapter
     async current() {
       const time = now();
       return { at: time.toISOString(), rates: Object.fromEntries(CURRENCIES.map((c) => [c.code, new Big(simulatedRate(c.code, c.referenceEur, time)).toString()])) };
+    },
+    async history(code, from, to, stepMs) {
+      const currency = CURRENCIES.find((c) => c.code === code);
+      if (!currency) return [];
+      const points: RatePoint[] = [];
+      for (let t = Math.ceil(from.getTime() / stepMs) * stepMs; t <= to.getTime() && points.length < 2000; t += stepMs) {
+        const time = new Date(t);
+        points.push({ time: time.toISOString(), rate: new Big(simulatedRate(code, currency.referenceEur, time)).toString() });
+      }
+      return points;
     },
   };
 }
