@@ -56,3 +56,25 @@ describe('currencies and rates API', () => {
     expect((await t.app.inject({ url: '/api/rates/history?currency=BTC&days=1000' })).statusCode).toBe(400);
   });
 });
+
+describe('quotes API', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp('pglite', {}, { rates: { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000' } }) } });
+  });
+  afterAll(() => t.close());
+  const post = (payload: object) => t.app.inject({ method: 'POST', url: '/api/quotes', payload });
+
+  it('estimates a buy, stating that the rate is the one at processing time', async () => {
+    const res = await post({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'btc', amount: '1000' });
+    expect(res.json()).toMatchObject({ fee: '15.00', networkFee: '0.00002000', amountConverted: '0.01229250', rateType: 'floating', note: expect.stringContaining('processing time') });
+  });
+
+  it('answers every problem with its code and field', async () => {
+    expect((await post({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '3' })).json().error).toMatchObject({ code: 'network_fee_exceeds_amount', field: 'amount' });
+    expect((await post({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1.234' })).json().error).toMatchObject({ code: 'invalid_amount', field: 'amount' });
+    expect((await post({ type: 'sell', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1' })).json().error.field).toBe('currencyTo');
+    expect((await post({ type: 'lend', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1' })).json().error.field).toBe('type');
+    expect((await post({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'SOL', amount: '1' })).statusCode).toBe(503);
+  });
+});

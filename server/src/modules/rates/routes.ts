@@ -4,6 +4,7 @@ import type { RatesAdapter } from './service';
 import { errorResponses } from '../../schemas';
 import { CURRENCIES, isOwnWalletOnly } from '../../../../domain/currencies';
 import { ApiError } from '../../errors';
+import { quote } from '../../../../domain/quotes';
 
 /** The listed currencies and their floating EUR rates (the rate applied is the one at processing time). */
 export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rates }) => {
@@ -54,6 +55,53 @@ export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async
       const stepMs = Math.max(3_600_000, Math.ceil((to.getTime() - from.getTime()) / 300 / 3_600_000) * 3_600_000);
       reply.header('cache-control', 'public, max-age=60');
       return { currency: code, points: (await rates.history?.(code, from, to, stepMs)) ?? [] };
+    },
+  );
+
+  app.post(
+    '/api/quotes',
+    {
+      schema: {
+        tags: ['exchange'],
+        summary: 'Estimate an order: rate, fee, network fee and amount converted (amount is in currencyFrom)',
+        body: z.object({
+          type: z.enum(['buy', 'sell', 'swap']),
+          currencyFrom: z.string().max(10),
+          currencyTo: z.string().max(10),
+          amount: z.string().max(40),
+          sendToMyWallet: z.boolean().optional(),
+        }),
+        response: {
+          200: z.object({
+            rate: z.string(),
+            fee: z.string(),
+            feeCurrency: z.literal('EUR'),
+            networkFee: z.string(),
+            networkFeeCurrency: z.string(),
+            amountConverted: z.string(),
+            amountEur: z.string(),
+            rateType: z.literal('floating'),
+            note: z.string(),
+          }),
+          ...errorResponses(400, 409, 503),
+        },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const result = quote({
+        type: body.type,
+        currencyFrom: body.currencyFrom.toUpperCase(),
+        currencyTo: body.currencyTo.toUpperCase(),
+        amount: body.amount.trim(),
+        rates: (await rates.current()).rates,
+        toMuntlyWallet: body.sendToMyWallet,
+      });
+      if (result === 'invalid_pair') throw new ApiError(400, 'validation_failed', 'currencyTo', 'This pair does not fit the order type.');
+      if (result === 'invalid_amount') throw new ApiError(400, 'invalid_amount', 'amount');
+      if (result === 'network_fee_exceeds_amount') throw new ApiError(409, 'network_fee_exceeds_amount', 'amount');
+      if (result === 'rate_unavailable') throw new ApiError(503, 'try_again_soon');
+      return { ...result, rateType: 'floating' as const, note: 'Estimate: the rate applied is the one at processing time, not at order time.' };
     },
   );
 };
