@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { codeFromBytes, normalizeCode } from '../codes';
 import { accountKeyFromBytes, ACCOUNT_KEY_ALPHABET, depositReference, parseDepositReference } from '../references';
 
@@ -13,6 +14,21 @@ describe('codes ABCD-EFGH-IJKL-MNOP', () => {
     expect(normalizeCode('abcd-efgh-ijkl-mnop')).toBe('ABCD-EFGH-IJKL-MNOP');
     expect(normalizeCode('ABCDEFGHIJKLMNOP')).toBe('ABCD-EFGH-IJKL-MNOP');
     expect(normalizeCode(' abcd efgh ijkl mnop ')).toBe('ABCD-EFGH-IJKL-MNOP');
+  });
+
+  it('round-trip through any way of typing them (property)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 64 }), (bytes) => {
+        const code = codeFromBytes(bytes);
+        if (code === null) return bytes.filter((b) => b < 234).length < 16;
+        return (
+          /^[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}$/.test(code) &&
+          normalizeCode(code.toLowerCase()) === code &&
+          normalizeCode(code.replace(/-/g, '')) === code &&
+          normalizeCode(code.replace(/-/g, ' ')) === code
+        );
+      }),
+    );
   });
 
   it('reject anything else', () => {
