@@ -22,6 +22,7 @@ import { walletRoutes } from './modules/wallet/routes';
 import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/derive';
 import { ratesRoutes } from './modules/rates/routes';
+import { orderRoutes } from './modules/orders/routes';
 
 export type AppDependencies = {
   database: Database;
@@ -87,6 +88,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(identityRoutes);
   const rates = deps.rates ?? simulatedRates();
   await app.register(ratesRoutes, { rates });
+  await app.register(orderRoutes, {
+    rates,
+    buySellEnabled: config.BUY_SELL_ENABLED,
+    bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
+  });
   await app.register(walletRoutes, { rates, xpubs: deps.xpubs ?? xpubsFrom(config) });
   await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
   if (config.localIdp) await app.register(devMailboxRoutes);

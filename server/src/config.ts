@@ -28,6 +28,12 @@ const schema = z
     AUTH0_DOMAIN: optional.pipe(z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name like muntly.eu.auth0.com').optional()),
     AUTH0_CLIENT_ID: optional,
     AUTH0_AUDIENCE: optional,
+    /** DESIGN.md: when false, buy and sell answer buy_sell_disabled (swaps and the wallet go on). */
+    BUY_SELL_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+    /** Muntly's bank account that buyers pay into (local default: a well-known test IBAN). */
+    BANK_IBAN: z.string().default('DE89370400440532013000'),
+    BANK_BIC: z.string().default('COBADEFFXXX'),
+    BANK_BENEFICIARY: z.string().default('Muntly'),
     /** Watch-only extended public keys for reception addresses (local mode: public test keys). */
     XPUB_BTC: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
     XPUB_LTC: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),

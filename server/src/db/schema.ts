@@ -241,3 +241,42 @@ export const walletSends = pgTable(
     check('wallet_sends_attempts', sql`${t.codeAttempts} between 0 and 5`),
   ],
 );
+
+/**
+ * Exchange orders. The reference (ABCD-EFGH-IJKL-MNOP, ~75 bits) with the email is what an
+ * anonymous customer uses to look the order up; its first two groups are the bank payment reason.
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    reference: text('reference').notNull(),
+    shortReference: text('short_reference').notNull(),
+    type: text('type').notNull(),
+    currencyFrom: text('currency_from').notNull(),
+    currencyTo: text('currency_to').notNull(),
+    /** In currencyFrom, as a decimal string exactly as ordered. */
+    amount: text('amount').notNull(),
+    amountEur: text('amount_eur').notNull(),
+    email: text('email').notNull(),
+    accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'restrict' }),
+    address: text('address'),
+    paymentMethod: text('payment_method'),
+    sendToMyWallet: boolean('send_to_my_wallet').notNull().default(false),
+    useMyWallet: boolean('use_my_wallet').notNull().default(false),
+    status: text('status').notNull().default('new'),
+    estimatedRate: text('estimated_rate').notNull(),
+    estimatedAmountConverted: text('estimated_amount_converted').notNull(),
+    fee: text('fee').notNull(),
+    estimatedNetworkFee: text('estimated_network_fee').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('orders_reference').on(t.reference),
+    uniqueIndex('orders_idempotency_key').on(t.idempotencyKey),
+    index('orders_email').on(t.email),
+    index('orders_account').on(t.accountId),
+    check('orders_type', sql`${t.type} in ('buy', 'sell', 'swap')`),
+  ],
+);

@@ -1,0 +1,105 @@
+/**
+ * @jest-environment node
+ */
+import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import type { RatesAdapter } from '../src/modules/rates/service';
+
+const rates: RatesAdapter = { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000', USDT: '0.92' } }) };
+const BTC_ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
+
+describe.each(databaseKinds())('orders (%s)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp(kind, {}, { rates });
+  });
+  afterAll(() => t.close());
+  const order = (payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: '/api/orders', headers, payload });
+  const buy = (email: string, amount: string, extra: object = {}) => ({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount, email, address: BTC_ADDRESS, ...extra });
+
+  it('places a buy paid by bank: reference, payment details and the EPC (GiroCode) payload', async () => {
+    const res = await order(buy('Buyer@Example.com', '100'));
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({
+      reference: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}$/),
+      type: 'buy',
+      status: 'new',
+      amount: '100',
+      amountEur: '100.00',
+      fee: '2.00',
+      estimatedNetworkFee: '0.00002000',
+      estimatedAmountConverted: '0.00120500',
+      address: BTC_ADDRESS,
+      rateType: 'floating',
+      paymentMethod: 'sepa',
+    });
+    expect(body.shortReference).toBe(body.reference.slice(0, 9));
+    expect(body.paymentDetails).toMatchObject({ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly', amount: '100', reason: body.shortReference, methods: ['sepa', 'sepa_instant'] });
+    expect(body.paymentDetails.epcPayload.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muntly', 'DE89370400440532013000', 'EUR100', '', '', body.shortReference, '']);
+  });
+
+  it('limits the first order of a new customer to 100 EUR and any order to 30,000 EUR', async () => {
+    expect((await order(buy('new@example.com', '100.01'))).json().error).toMatchObject({ code: 'first_order_limit', field: 'amount' });
+    expect((await order(buy('new@example.com', '100'))).statusCode).toBe(201);
+    expect((await order(buy('new@example.com', '500'))).statusCode).toBe(201); // no longer the first
+    expect((await order(buy('new@example.com', '30000.01'))).json().error.code).toBe('order_limit');
+  });
+
+  it('answers each rule with its code and field', async () => {
+    expect((await order(buy('not-an-email', '10'))).json().error).toMatchObject({ code: 'invalid_email', field: 'email' });
+    expect((await order(buy('x@example.com', '10', { address: 'bc1qbad' }))).json().error).toMatchObject({ code: 'invalid_address', field: 'address' });
+    expect((await order(buy('x@example.com', '3'))).json().error).toMatchObject({ code: 'network_fee_exceeds_amount', field: 'amount' });
+    expect((await order({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'USDT', amount: '10', email: 'x@example.com' })).json().error.code).toBe('own_wallet_only');
+    expect((await order(buy('x@example.com', '10', { sendToMyWallet: true }))).json().error.code).toBe('login_required');
+    const user = bearer(await signToken(t.keys, { email: 'wallet@example.com' }));
+    expect((await order(buy('wallet@example.com', '10', { sendToMyWallet: true }), user)).json().error.code).toBe('bank_verification_required');
+    expect((await order(buy('x@example.com', '10'), { authorization: 'Bearer garbage' })).statusCode).toBe(401);
+  });
+
+  it('places one order per Idempotency-Key', async () => {
+    const headers = { 'idempotency-key': `key-${kind}` };
+    const first = await order(buy('idem@example.com', '50'), headers);
+    const again = await order(buy('idem@example.com', '50'), headers);
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(200);
+    expect(again.json().reference).toBe(first.json().reference);
+  });
+
+  it('finds an order by email and full reference only, with one uniform not-found', async () => {
+    const placed = (await order(buy('lookup@example.com', '20'))).json();
+    const lookup = (payload: object) => t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload, remoteAddress: `10.0.${kind.length}.1` });
+    const found = await lookup({ email: 'LOOKUP@example.com', reference: placed.reference.toLowerCase().replace(/-/g, '') });
+    expect(found.json().reference).toBe(placed.reference);
+    const wrongEmail = await lookup({ email: 'other@example.com', reference: placed.reference });
+    const wrongReference = await lookup({ email: 'lookup@example.com', reference: 'AAAA-AAAA-AAAA-AAAA' });
+    expect(wrongEmail.statusCode).toBe(404);
+    expect(wrongEmail.json()).toEqual(wrongReference.json());
+    expect((await lookup({ email: 'lookup@example.com', reference: placed.shortReference })).statusCode).toBe(404);
+  });
+
+  it('rate-limits lookups: guessing references gets "Try again soon!"', async () => {
+    const statuses = [];
+    for (let i = 0; i < 12; i++) {
+      statuses.push((await t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email: 'a@example.com', reference: 'AAAA-AAAA-AAAA-AAAA' }, remoteAddress: `10.9.${kind.length}.9` })).statusCode);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 404)).toBe(true);
+    expect(statuses.slice(10)).toEqual([429, 429]);
+    const limited = await t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email: 'a@example.com', reference: 'AAAA-AAAA-AAAA-AAAA' }, remoteAddress: `10.9.${kind.length}.9` });
+    expect(limited.json().error).toMatchObject({ code: 'try_again_soon', message: 'Try again soon!' });
+  });
+});
+
+describe('buying and selling switched off', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp('pglite', { BUY_SELL_ENABLED: 'false' }, { rates });
+  });
+  afterAll(() => t.close());
+
+  it('answers buy_sell_disabled for buy and sell, and still swaps', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10', email: 'a@example.com', address: BTC_ADDRESS } });
+    expect(res.json().error).toMatchObject({ code: 'buy_sell_disabled', message: 'Buying and selling have been disabled since June 2022.' });
+    const swap = await t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'swap', currencyFrom: 'ETH', currencyTo: 'BTC', amount: '0.01', email: 'a@example.com', address: BTC_ADDRESS } });
+    expect(swap.statusCode).toBe(201);
+  });
+});
