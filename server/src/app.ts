@@ -34,6 +34,8 @@ export type AppDependencies = {
   rates?: RatesAdapter;
   /** Watch-only keys for reception addresses; local mode uses public test keys. */
   xpubs?: Xpubs;
+  /** Where logs go (stdout unless a test captures them). */
+  logStream?: NodeJS.WritableStream;
 };
 
 /**
@@ -47,8 +49,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
         ? false
         : {
             level: config.LOG_LEVEL,
-            // Tokens and personal data never reach the logs.
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'req.body', 'res.headers["set-cookie"]'],
+            ...(deps.logStream ? { stream: deps.logStream } : {}),
+            // Tokens and personal data never reach the logs: no headers, no bodies, and no query
+            // strings (an operator's ?email= or ?to= would carry one).
+            serializers: {
+              req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, path: request.url.split('?')[0] }),
+            },
           },
     bodyLimit: 100 * 1024,
     requestIdHeader: 'x-request-id',
