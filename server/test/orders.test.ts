@@ -56,6 +56,17 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     expect((await order(buy('x@example.com', '10'), { authorization: 'Bearer garbage' })).statusCode).toBe(401);
   });
 
+  it("lists a logged-in user's own orders only", async () => {
+    const me = bearer(await signToken(t.keys, { sub: `auth0|mine-${kind}`, email: `mine-${kind}@example.com` }));
+    const other = bearer(await signToken(t.keys, { sub: `auth0|theirs-${kind}` }));
+    const placed = (await order(buy(`mine-${kind}@example.com`, '30'), me)).json();
+    await order(buy('anonymous@example.com', '30'));
+    const mine = (await t.app.inject({ url: '/api/me/orders', headers: me })).json().orders;
+    expect(mine.map((o: { reference: string }) => o.reference)).toEqual([placed.reference]);
+    expect((await t.app.inject({ url: '/api/me/orders', headers: other })).json().orders).toEqual([]);
+    expect((await t.app.inject({ url: '/api/me/orders' })).statusCode).toBe(401);
+  });
+
   it('places one order per Idempotency-Key', async () => {
     const headers = { 'idempotency-key': `key-${kind}` };
     const first = await order(buy('idem@example.com', '50'), headers);

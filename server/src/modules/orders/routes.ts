@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import rateLimit from '@fastify/rate-limit';
-import { placeOrder, lookupOrder, orderView, type BankDetails } from './service';
+import { placeOrder, lookupOrder, orderView, ordersOf, type BankDetails } from './service';
 import { ensureAccount } from '../accounts/service';
 import type { RatesAdapter } from '../rates/service';
 import { errorResponses } from '../../schemas';
@@ -84,6 +84,18 @@ export const orderRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; bank: Ban
     async (request) => {
       if (!request.body.email.trim()) throw new ApiError(400, 'invalid_email', 'email');
       return orderView(await lookupOrder(app.db, request.body.email, request.body.reference), bank);
+    },
+  );
+
+  app.get(
+    '/api/me/orders',
+    {
+      onRequest: app.authenticate,
+      schema: { tags: ['exchange'], summary: 'Your own orders, newest first', security: [{ bearer: [] }], response: { 200: z.object({ orders: z.array(orderSchema) }), ...errorResponses(401, 403) } },
+    },
+    async (request) => {
+      const account = await ensureAccount(app.db, request.auth!);
+      return { orders: (await ordersOf(app.db, account.id)).map((row) => orderView(row, bank)) };
     },
   );
 };

@@ -160,6 +160,11 @@ export async function placeOrder(
   return { order: existing, created: false };
 }
 
+/** The logged-in user's orders (placed while logged in), newest first. */
+export async function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
+  return db.select().from(orders).where(eq(orders.accountId, accountId)).orderBy(sql`${orders.createdAt} desc`).limit(200);
+}
+
 /** Email + full reference -> the order; anything else is one uniform "not found". */
 export async function lookupOrder(db: Db, email: string, reference: string): Promise<OrderRow> {
   const normalized = normalizeCode(reference);
