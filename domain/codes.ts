@@ -2,19 +2,15 @@
  * Codes in the form ABCD-EFGH-IJKL-MNOP: 16 letters A–Z (~75 bits), used for order references
  * and verification codes. People type them back in any case, with or without dashes.
  */
+import { symbolsFromBytes } from './random-symbols';
+
 export const CODE_LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 export const CODE_LENGTH = 16;
 
-/** A code from random bytes (a CSPRNG in the API); rejection sampling keeps letters uniform. */
+/** A code from random bytes (a CSPRNG in the API); null when too few were usable. */
 export function codeFromBytes(bytes: Uint8Array): string | null {
-  const limit = 256 - (256 % CODE_LETTERS.length);
-  let letters = '';
-  for (const byte of bytes) {
-    if (byte >= limit) continue;
-    letters += CODE_LETTERS[byte % CODE_LETTERS.length];
-    if (letters.length === CODE_LENGTH) return formatCode(letters);
-  }
-  return null;
+  const letters = symbolsFromBytes(bytes, CODE_LETTERS, CODE_LENGTH);
+  return letters && formatCode(letters);
 }
 
 /** "abcdefghijklmnop" -> "ABCD-EFGH-IJKL-MNOP". */

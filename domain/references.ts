@@ -2,21 +2,15 @@
  * Account keys and deposit references. Callers pass random bytes (a CSPRNG in the API), so
  * this stays pure and shared by the site and the API.
  */
+import { symbolsFromBytes } from './random-symbols';
 
 /** Letters and digits that cannot be confused when read aloud or typed: no 0/O, 1/I/L. */
 export const ACCOUNT_KEY_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 export const ACCOUNT_KEY_LENGTH = 8;
 
-/** An account key from 8 random bytes (rejection sampling keeps every symbol equally likely). */
+/** An account key from random bytes; null when too few were usable (ask for more). */
 export function accountKeyFromBytes(bytes: Uint8Array): string | null {
-  const limit = 256 - (256 % ACCOUNT_KEY_ALPHABET.length);
-  let key = '';
-  for (const byte of bytes) {
-    if (byte >= limit) continue;
-    key += ACCOUNT_KEY_ALPHABET[byte % ACCOUNT_KEY_ALPHABET.length];
-    if (key.length === ACCOUNT_KEY_LENGTH) return key;
-  }
-  return null; // not enough usable bytes; ask for more
+  return symbolsFromBytes(bytes, ACCOUNT_KEY_ALPHABET, ACCOUNT_KEY_LENGTH);
 }
 
 export const DEPOSIT_PREFIX = 'DEPOSIT';

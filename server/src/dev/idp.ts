@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import type { IdpKeys } from './keys';
 import { idpUsersRepository, passwordMatches, type IdpUser } from './users';
 import { languages, localizePath, isLanguage, type Language } from '../../../src/i18n/languages';
+import { escapeHtml } from './html';
 
 /**
  * The local identity provider: oidc-provider configured like an Auth0 tenant, so the site's
@@ -37,9 +38,6 @@ function texts(language: Language): Texts {
   }
   return cached;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 function page(language: Language, title: string, body: string): string {
   return `<!DOCTYPE html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

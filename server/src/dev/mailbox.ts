@@ -1,13 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { listOutbox } from '../modules/notify/service';
+import { escapeHtml } from './html';
 
 /**
  * Local mode only: the dev mailbox, every message the simulated channels "sent" (email, SMS,
  * letters, bank transfers), newest first. Filter with ?to=<recipient>. Not for production.
  */
-const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 export const devMailboxRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: { to?: string } }>('/dev/mailbox', async (request, reply) => {
     const to = typeof request.query.to === 'string' ? request.query.to : undefined;

@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { judgeCode, codeRefusal } from '../../one-time-codes';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/repository';
 import { identityRepository, type VerificationRow } from './repository';
@@ -152,17 +153,10 @@ export async function confirmCode(db: Db, input: { account: AccountRow; kind: Ve
     if (row.phase === 'verified') return { ok: false, status: 409, code: 'already_verified' };
     if (row.phase !== 'step_2') return { ok: false, status: 409, code: 'no_code_pending' };
     const live = await identityRepository.lockLiveCode(tx, account.id, kind);
-    if (!live || live.expiresAt.getTime() <= Date.now()) return { ok: false, status: 400, code: 'code_expired' };
-    if (live.attempts >= CODE_MAX_ATTEMPTS) return { ok: false, status: 429, code: 'code_attempts_exceeded' };
-    const expected = Buffer.from(live.codeHash, 'hex');
-    const actual = Buffer.from(hashCode(account.id, kind, normalized), 'hex');
-    if (!timingSafeEqual(expected, actual)) {
-      const attempts = live.attempts + 1;
-      await identityRepository.countWrongAttempt(tx, live.id, attempts >= CODE_MAX_ATTEMPTS);
-      if (attempts >= CODE_MAX_ATTEMPTS) return { ok: false, status: 429, code: 'code_attempts_exceeded' };
-      const left = CODE_MAX_ATTEMPTS - attempts;
-      return { ok: false, status: 400, code: 'invalid_code', message: `Wrong code. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.` };
-    }
+    if (!live) return { ok: false, status: 400, code: 'code_expired' };
+    const verdict = judgeCode({ hash: live.codeHash, attempts: live.attempts, expiresAt: live.expiresAt }, hashCode(account.id, kind, normalized));
+    if (verdict.kind === 'wrong') await identityRepository.countWrongAttempt(tx, live.id, verdict.dead);
+    if (verdict.kind !== 'valid') return { ok: false, ...codeRefusal(verdict) };
     const now = new Date();
     await identityRepository.markCodeUsed(tx, live.id);
     await identityRepository.update(tx, account.id, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now) });

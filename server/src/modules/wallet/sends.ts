@@ -1,4 +1,5 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { judgeCode, codeRefusal } from '../../one-time-codes';
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { walletSends } from '../../db/schema';
@@ -14,7 +15,7 @@ import { NETWORK_FEES_MINOR } from '../../../../domain/fees';
 import { normalizeAddress } from '../../../../domain/addresses';
 import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { CODE_MAX_ATTEMPTS, CODE_TTL_MINUTES } from '../../../../domain/identity';
+import { CODE_TTL_MINUTES } from '../../../../domain/identity';
 import type { ErrorCode } from '../../../../domain/errors';
 import type { Language } from '../../../../src/i18n/languages';
 
@@ -135,15 +136,9 @@ export async function confirmSend(db: Db, rates: RatesAdapter, input: { ownerId:
     const [send] = await tx.select().from(walletSends).where(and(eq(walletSends.id, input.sendId), eq(walletSends.ownerId, input.ownerId))).for('update');
     if (!send) return { ok: false, status: 404, code: 'not_found' };
     if (send.status !== 'awaiting_code') return { ok: false, status: 409, code: 'send_not_pending' };
-    if (send.codeExpiresAt.getTime() <= Date.now()) return { ok: false, status: 400, code: 'code_expired' };
-    if (send.codeAttempts >= CODE_MAX_ATTEMPTS) return { ok: false, status: 429, code: 'code_attempts_exceeded' };
-    if (!timingSafeEqual(Buffer.from(send.codeHash, 'hex'), Buffer.from(hash(send.id, code), 'hex'))) {
-      const attempts = send.codeAttempts + 1;
-      await tx.update(walletSends).set({ codeAttempts: attempts }).where(eq(walletSends.id, send.id));
-      if (attempts >= CODE_MAX_ATTEMPTS) return { ok: false, status: 429, code: 'code_attempts_exceeded' };
-      const left = CODE_MAX_ATTEMPTS - attempts;
-      return { ok: false, status: 400, code: 'invalid_code', message: `Wrong code. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.` };
-    }
+    const verdict = judgeCode({ hash: send.codeHash, attempts: send.codeAttempts, expiresAt: send.codeExpiresAt }, hash(send.id, code));
+    if (verdict.kind === 'wrong') await tx.update(walletSends).set({ codeAttempts: verdict.attempts }).where(eq(walletSends.id, send.id));
+    if (verdict.kind !== 'valid') return { ok: false, ...codeRefusal(verdict) };
     const decimals = currencyByCode(send.currency)!.decimals;
     const metadata = {
       address: send.address,
