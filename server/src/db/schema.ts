@@ -270,13 +270,38 @@ export const orders = pgTable(
     fee: text('fee').notNull(),
     estimatedNetworkFee: text('estimated_network_fee').notNull(),
     idempotencyKey: text('idempotency_key'),
+    /** The language the customer ordered in: their emails are written in it. */
+    language: text('language').notNull().default('en'),
+    /** Sell and swap: where the customer sends the crypto (a house address, one per order). */
+    receivingAddress: text('receiving_address'),
+    /** What arrived (bank payment in EUR, or crypto in currencyFrom), as a decimal string. */
+    amountReceived: text('amount_received'),
+    /** Where a refund goes for an anonymous sell/swap: the address the crypto came from. */
+    senderAddress: text('sender_address'),
+    actualRate: text('actual_rate'),
+    actualAmountConverted: text('actual_amount_converted'),
+    actualNetworkFee: text('actual_network_fee'),
+    actualFee: text('actual_fee'),
+    payoutTxid: text('payout_txid'),
+    /** completed_failure: why (an error code) and where the money went back (bank, wallet, sender). */
+    failureReason: text('failure_reason'),
+    refund: text('refund'),
+    fundedAt: timestamp('funded_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('orders_reference').on(t.reference),
     uniqueIndex('orders_idempotency_key').on(t.idempotencyKey),
+    uniqueIndex('orders_receiving_address').on(t.receivingAddress),
     index('orders_email').on(t.email),
     index('orders_account').on(t.accountId),
-    check('orders_type', sql`${t.type} in ('buy', 'sell', 'swap')`),
+    // The worker's queue: funded orders waiting to be converted and delivered.
+    index('orders_status').on(t.status, t.fundedAt),
+    index('orders_short_reference').on(t.shortReference),
+    check('orders_type', sql`${t.type} in ('buy', 'sell', 'swap', 'deposit')`),
+    check('orders_status', sql`${t.status} in ('new', 'processing', 'completed_success', 'completed_failure')`),
+    check('orders_refund', sql`${t.refund} is null or ${t.refund} in ('bank', 'wallet', 'sender')`),
   ],
 );
