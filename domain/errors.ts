@@ -39,6 +39,8 @@ export const ERROR_MESSAGES = {
   // Field validation (identity step 1 and other forms); `field` names the field.
   required: 'This field is required.',
   too_long: 'This field is too long.',
+  too_short: 'This field is too short.',
+  invalid_reference: 'An order reference has 16 letters: ABCD-EFGH-IJKL-MNOP.',
   invalid_iban: 'Invalid IBAN.',
   invalid_mobile: 'Invalid mobile number: write it with the country code, e.g. +31 6 12345678.',
   invalid_date: 'Invalid date: use YYYY-MM-DD.',

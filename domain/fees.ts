@@ -23,3 +23,28 @@ export const NETWORK_FEES_MINOR: Record<string, bigint> = {
   LTC: 10_000n, // 0.0001 LTC
   DOGE: 100_000_000n, // 1 DOGE
 };
+
+/**
+ * The fee levels Muntly can show and charge (spec section 9, "fee display options"): 0 % to 3 %
+ * in steps of 0.25 %, each also with a "min 2.00 EUR" variant. The fees page lists them and
+ * marks the levels that FEES uses, so the list and the rules come from one place.
+ */
+export const FEE_OPTION_STEP_BASIS_POINTS = 25;
+export const FEE_OPTION_MAX_BASIS_POINTS = 300;
+export const FEE_OPTION_MINIMUM_EUR_MINOR = 200n; // 2.00 EUR
+export type FeeOption = { basisPoints: number; minimumEurMinor: bigint };
+
+export function feeDisplayOptions(): FeeOption[] {
+  const options: FeeOption[] = [];
+  for (let basisPoints = 0; basisPoints <= FEE_OPTION_MAX_BASIS_POINTS; basisPoints += FEE_OPTION_STEP_BASIS_POINTS) {
+    options.push({ basisPoints, minimumEurMinor: 0n }, { basisPoints, minimumEurMinor: FEE_OPTION_MINIMUM_EUR_MINOR });
+  }
+  return options;
+}
+
+/** The order types whose fee is this level (empty for a level Muntly does not use now). */
+export function orderTypesAt(option: FeeOption): OrderType[] {
+  return (Object.keys(FEES) as OrderType[]).filter(
+    (type) => FEES[type].basisPoints === option.basisPoints && FEES[type].minimumEurMinor === option.minimumEurMinor,
+  );
+}

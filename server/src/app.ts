@@ -23,6 +23,7 @@ import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/derive';
 import { ratesRoutes } from './modules/rates/routes';
 import { orderRoutes } from './modules/orders/routes';
+import { supportRoutes } from './modules/support/routes';
 
 export type AppDependencies = {
   database: Database;
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   await app.register(walletRoutes, { rates, xpubs: deps.xpubs ?? xpubsFrom(config) });
   await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
+  await app.register(supportRoutes);
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });

@@ -13,6 +13,8 @@ import type auth from '../../locales/en/auth.json';
 import type info from '../../locales/en/info.json';
 import type legal from '../../locales/en/legal.json';
 import type notify from '../../locales/en/notify.json';
+import type support from '../../locales/en/support.json';
+import type news from '../../locales/en/news.json';
 
 export type Resources = {
   common: typeof common;
@@ -25,6 +27,8 @@ export type Resources = {
   info: typeof info;
   legal: typeof legal;
   notify: typeof notify;
+  support: typeof support;
+  news: typeof news;
 };
 
 declare module 'i18next' {

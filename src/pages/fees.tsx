@@ -5,9 +5,8 @@ import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { usePageLanguage } from '../components/localized-link';
-import { formatMoney } from '../i18n/format';
-import { eur } from '../../domain/money';
-import { FEES } from '../../domain/fees';
+import { FeeSchedule } from '../features/content/components/fee-schedule';
+import '../features/content/content.css';
 
 export default function FeesPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('info');
@@ -15,12 +14,7 @@ export default function FeesPage({ location }: PageProps<LocalesData, I18nPageCo
   return (
     <Layout page="fees" pathname={location.pathname}>
       <p className="lead">{t('fees.lead')}</p>
-      <ul>
-        <li>{t('fees.buy', { minimum: formatMoney(eur(FEES.buy.minimumEurMinor), 'EUR', language) })}</li>
-        <li>{t('fees.sell')}</li>
-        <li>{t('fees.swap')}</li>
-      </ul>
-      <p>{t('fees.extra')}</p>
+      <FeeSchedule language={language} />
     </Layout>
   );
 }

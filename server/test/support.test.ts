@@ -1,0 +1,113 @@
+/**
+ * @jest-environment node
+ */
+import { sql } from 'drizzle-orm';
+import { testApp, databaseKinds, type TestApp } from './helpers';
+import { walletSends, accounts } from '../src/db/schema';
+
+const valid = {
+  name: 'Anna de Vries',
+  email: 'Anna@Example.com',
+  topic: 'order',
+  message: 'My order has not arrived after two days, can you look at it?',
+  orderReference: 'abcd efgh ijkl mnop',
+};
+
+describe.each(databaseKinds())('support form and status (%s)', (kind) => {
+  let t: TestApp;
+  let address = 0;
+  beforeAll(async () => {
+    t = await testApp(kind);
+  });
+  afterAll(() => t.close());
+
+  // Each test posts from its own client address, so the rate limit of one does not hit another.
+  const post = (payload: unknown, headers: Record<string, string> = {}, remoteAddress = `10.0.0.${++address}`) =>
+    t.app.inject({ method: 'POST', url: '/api/support', payload: payload as object, headers, remoteAddress });
+  const outboxTo = async (recipient: string) =>
+    ((await t.app.db.execute(sql`select subject, body from outbox where recipient = ${recipient} order by created_at`)) as unknown as { rows: { subject: string; body: string }[] }).rows;
+
+  it('delivers a request to the support mailbox and confirms it to the sender in the page language', async () => {
+    const res = await post(valid, { 'accept-language': 'de' });
+    expect(res.statusCode).toBe(201);
+    const { ticket } = res.json();
+    expect(ticket).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+
+    const [request] = await outboxTo('support@muntly.example');
+    expect(request!.subject).toContain(ticket);
+    expect(request!.body).toContain('From: Anna de Vries <anna@example.com>');
+    expect(request!.body).toContain('Order reference: ABCD-EFGH-IJKL-MNOP');
+    expect(request!.body).toContain('Language: de');
+    expect(request!.body).toContain(valid.message);
+
+    const [confirmation] = await outboxTo('anna@example.com');
+    expect(confirmation!.subject).toContain(ticket);
+    expect(confirmation!.body).toContain('Hallo Anna de Vries');
+    expect(confirmation!.body).toContain(valid.message);
+  });
+
+  it('answers each invalid field with its error code and the field', async () => {
+    const cases: [Record<string, unknown>, string, string][] = [
+      [{ ...valid, name: '  ' }, 'required', 'name'],
+      [{ ...valid, email: 'not-an-email' }, 'invalid_email', 'email'],
+      [{ ...valid, topic: 'lottery' }, 'required', 'topic'],
+      [{ ...valid, message: 'Help!' }, 'too_short', 'message'],
+      [{ ...valid, message: 'x'.repeat(5001) }, 'too_long', 'message'],
+      [{ ...valid, orderReference: 'ABCD-1234' }, 'invalid_reference', 'orderReference'],
+    ];
+    for (const [payload, code, field] of cases) {
+      const res = await post(payload);
+      expect({ status: res.statusCode, ...res.json().error, message: undefined }).toEqual({ status: 400, code, field, message: undefined });
+    }
+    const missing = await post({ name: 'Anna' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().error.code).toBe('validation_failed');
+  });
+
+  it('accepts a request without an order reference', async () => {
+    const res = await post({ ...valid, orderReference: '', email: 'no-ref@example.com' });
+    expect(res.statusCode).toBe(201);
+    expect((await outboxTo('no-ref@example.com'))[0]!.body).toContain('Hello Anna de Vries');
+  });
+
+  it('limits one client to five messages in ten minutes', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) statuses.push((await post({ ...valid, email: `flood${i}@example.com` }, {}, '10.9.9.9')).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
+    const limited = await post(valid, {}, '10.9.9.9');
+    expect(limited.json().error.code).toBe('try_again_soon');
+    // Another client is not affected.
+    expect((await post(valid, {}, '10.9.9.10')).statusCode).toBe(201);
+  });
+
+  it('reports the API, the database and the payout worker', async () => {
+    const res = await t.app.inject({ url: '/api/status' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toMatchObject({ api: 'ok', database: 'ok', workers: { payouts: { status: 'ok', waiting: 0, delayed: 0 } } });
+  });
+
+  it('shows the payout worker as delayed when a send waits more than five minutes', async () => {
+    const db = t.app.db;
+    const [owner] = await db
+      .insert(accounts)
+      .values({ issuer: 'test', subject: 'status-owner', accountKey: 'STATUS22', depositLimitEurMinor: 0n })
+      .returning({ id: accounts.id });
+    const send = {
+      ownerId: owner!.id,
+      currency: 'BTC',
+      address: 'bc1qexample',
+      amount: 1000n,
+      networkFee: 10n,
+      codeHash: 'x',
+      codeExpiresAt: new Date(),
+      status: 'processing',
+    };
+    await db.insert(walletSends).values([
+      { ...send, confirmedAt: new Date(Date.now() - 10 * 60_000) },
+      { ...send, confirmedAt: new Date() },
+    ]);
+    expect((await t.app.inject({ url: '/api/status' })).json().workers.payouts).toEqual({ status: 'delayed', waiting: 2, delayed: 1 });
+    await db.delete(walletSends);
+  });
+});

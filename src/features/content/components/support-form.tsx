@@ -1,0 +1,119 @@
+import * as React from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { Field, SelectField } from '../../../components/field';
+import { usePageLanguage } from '../../../components/localized-link';
+import { ApiFailure } from '../api/public-api';
+import { sendSupportRequest, supportRequestSchema, type SupportFormValues, type SupportReceipt } from '../api/send-support-request';
+import { SUPPORT_TOPICS, type SupportTopic } from '../../../../domain/support';
+
+type FieldName = keyof SupportFormValues;
+const FIELDS: readonly FieldName[] = ['name', 'email', 'topic', 'orderReference', 'message'];
+
+/**
+ * The support and contact form: validated in the browser with the API's own schema, sent to
+ * POST /api/support, errors shown next to their field, and a confirmation with the ticket number.
+ */
+export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
+  const { t } = useTranslation('support');
+  const language = usePageLanguage();
+  const resolver = zodResolver(supportRequestSchema as never) as unknown as Resolver<SupportFormValues>;
+  const { register, handleSubmit, setError, reset, formState } = useForm<SupportFormValues>({
+    resolver,
+    defaultValues: { name: '', email: '', topic: defaultTopic ?? ('' as SupportTopic), orderReference: '', message: '' },
+  });
+  const [receipt, setReceipt] = React.useState<(SupportReceipt & { email: string }) | null>(null);
+  const [formError, setFormError] = React.useState<string | null>(null);
+  const successRef = React.useRef<HTMLDivElement>(null);
+  const errorText = (code?: string) => (code ? t(`errors.${code}` as 'errors.generic', { defaultValue: t('errors.generic') }) : undefined);
+
+  React.useEffect(() => {
+    if (receipt) successRef.current?.focus();
+  }, [receipt]);
+
+  const submit = handleSubmit(async (values) => {
+    setFormError(null);
+    try {
+      const answer = await sendSupportRequest(language, values);
+      setReceipt({ ...answer, email: values.email.trim() });
+      reset();
+    } catch (error) {
+      if (error instanceof ApiFailure && error.field && FIELDS.includes(error.field as FieldName)) {
+        setError(error.field as FieldName, { message: error.code }, { shouldFocus: true });
+      } else {
+        setFormError(error instanceof ApiFailure ? error.code : 'generic');
+      }
+    }
+  });
+
+  if (receipt) {
+    return (
+      <div className="form-success" role="status" tabIndex={-1} ref={successRef}>
+        <h2>{t('form.successHeading')}</h2>
+        <p>{t('form.success', { ticket: receipt.ticket, email: receipt.email })}</p>
+        <button type="button" className="button" onClick={() => setReceipt(null)}>
+          {t('form.another')}
+        </button>
+      </div>
+    );
+  }
+
+  const error = (name: FieldName) => errorText(formState.errors[name]?.message);
+  return (
+    <section aria-labelledby="support-form-heading">
+      <h2 id="support-form-heading">{t('form.heading')}</h2>
+      <p>{t('form.intro')}</p>
+      <form onSubmit={submit} noValidate className="support-form">
+        <Field id="support-name" label={t('form.name')} autoComplete="name" error={error('name')} {...register('name')} />
+        <Field id="support-email" label={t('form.email')} type="email" autoComplete="email" error={error('email')} {...register('email')} />
+        <SelectField id="support-topic" label={t('form.topic')} error={error('topic')} {...register('topic')}>
+          <option value="">{t('form.choose')}</option>
+          {SUPPORT_TOPICS.map((topic) => (
+            <option key={topic} value={topic}>
+              {t(`form.topics.${topic}`)}
+            </option>
+          ))}
+        </SelectField>
+        <Field
+          id="support-reference"
+          label={t('form.orderReference')}
+          autoComplete="off"
+          spellCheck={false}
+          error={error('orderReference')}
+          {...register('orderReference')}
+        />
+        <TextAreaField id="support-message" label={t('form.message')} hint={t('form.messageHint')} error={error('message')} rows={7} {...register('message')} />
+        {formError ? (
+          <p role="alert" className="form-error">
+            {errorText(formError)}
+          </p>
+        ) : null}
+        <button type="submit" className="button primary" disabled={formState.isSubmitting}>
+          {formState.isSubmitting ? t('form.sending') : t('form.submit')}
+        </button>
+      </form>
+    </section>
+  );
+}
+
+type TextAreaProps = React.TextareaHTMLAttributes<HTMLTextAreaElement> & { id: string; label: string; hint: string; error?: string };
+
+/** A labelled textarea with a hint and its error, described for screen readers like `Field`. */
+const TextAreaField = React.forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextAreaField({ id, label, hint, error, ...textarea }, ref) {
+  const describedBy = [`${id}-hint`, error ? `${id}-error` : null].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} ref={ref} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...textarea} />
+      <p className="hint" id={`${id}-hint`}>
+        {hint}
+      </p>
+      {error ? (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+});
