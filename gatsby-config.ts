@@ -1,6 +1,7 @@
 import type { GatsbyConfig } from 'gatsby';
 import { languages, defaultLanguage } from './src/i18n/languages';
 import { siteUrl, gaTrackingId } from './src/config';
+import { sitemapEntry, SITEMAP_EXCLUDES } from './src/i18n/sitemap';
 
 const config: GatsbyConfig = {
   siteMetadata: { title: 'Muntly', siteUrl },
@@ -12,6 +13,12 @@ const config: GatsbyConfig = {
       resolve: 'gatsby-source-filesystem',
       options: { path: `${__dirname}/locales`, name: 'locale' },
     },
+    {
+      // News articles: content/news/<language>/<slug>.md, one file per article and language.
+      resolve: 'gatsby-source-filesystem',
+      options: { path: `${__dirname}/content/news`, name: 'news' },
+    },
+    'gatsby-transformer-remark',
     {
       resolve: 'gatsby-plugin-react-i18next',
       options: {
@@ -29,6 +36,15 @@ const config: GatsbyConfig = {
           keySeparator: '.',
           nsSeparator: ':',
         },
+      },
+    },
+    {
+      // /sitemap-index.xml -> /sitemap-0.xml: every page in every language with its hreflang
+      // alternates (robots.txt in static/ points to it).
+      resolve: 'gatsby-plugin-sitemap',
+      options: {
+        excludes: SITEMAP_EXCLUDES,
+        serialize: ({ path }: { path: string }) => sitemapEntry(path, siteUrl),
       },
     },
     {

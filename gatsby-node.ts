@@ -21,3 +21,13 @@ export const onCreatePage: GatsbyNode['onCreatePage'] = ({ page, actions }) => {
     actions.createPage({ ...page, matchPath: `/${notFound[1]}/*` });
   }
 };
+
+/** robots.txt names the sitemap by its absolute URL, which depends on GATSBY_SITE_URL. */
+export const onPostBuild: GatsbyNode['onPostBuild'] = async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { robotsTxt } = await import('./src/i18n/sitemap');
+  const { siteUrl } = await import('./src/config');
+  const file = path.join(__dirname, 'public', 'robots.txt');
+  if (fs.existsSync(file)) fs.writeFileSync(file, robotsTxt(fs.readFileSync(file, 'utf8'), siteUrl));
+};

@@ -14,7 +14,6 @@ import type info from '../../locales/en/info.json';
 import type legal from '../../locales/en/legal.json';
 import type notify from '../../locales/en/notify.json';
 import type support from '../../locales/en/support.json';
-import type news from '../../locales/en/news.json';
 
 export type Resources = {
   common: typeof common;
@@ -28,7 +27,6 @@ export type Resources = {
   legal: typeof legal;
   notify: typeof notify;
   support: typeof support;
-  news: typeof news;
 };
 
 declare module 'i18next' {

@@ -4,14 +4,17 @@ import { useTranslation } from 'react-i18next';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { IslandPlaceholder } from '../components/island';
+import { usePageLanguage } from '../components/localized-link';
+import { RateChart } from '../features/content/components/rate-chart';
+import '../features/content/content.css';
 
 export default function ChartsPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('info');
+  const language = usePageLanguage();
   return (
     <Layout page="charts" pathname={location.pathname}>
       <p className="lead">{t('charts.lead')}</p>
-      <IslandPlaceholder name="charts" />
+      <RateChart language={language} />
     </Layout>
   );
 }

@@ -4,15 +4,22 @@ import { useTranslation } from 'react-i18next';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
+import { DocumentSections } from '../features/content/components/document';
+import { RelatedPages } from '../features/content/components/related-pages';
+import '../features/content/content.css';
 
 export default function ChatbotsPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('info');
   return (
     <Layout page="chatbots" pathname={location.pathname}>
       <p className="lead">{t('chatbots.lead')}</p>
+      <DocumentSections sections={t('chatbots.sections', { returnObjects: true })} />
+      <RelatedPages names={RELATED} />
     </Layout>
   );
 }
+
+const RELATED = ['support', 'contact', 'forum'] as const;
 
 export const Head = pageHead('chatbots');
 

@@ -4,14 +4,36 @@ import { useTranslation } from 'react-i18next';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { IslandPlaceholder } from '../components/island';
+import { SupportForm } from '../features/content/components/support-form';
+import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../domain/support';
+import '../features/content/content.css';
 
 export default function ContactPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('info');
   return (
     <Layout page="contact" pathname={location.pathname}>
       <p className="lead">{t('contact.lead')}</p>
-      <IslandPlaceholder name="contact-form" />
+      <h2>{t('contact.addressesHeading')}</h2>
+      <dl className="identity-data">
+        <dt>{t('contact.supportMailbox')}</dt>
+        <dd>
+          <a href={`mailto:${SUPPORT_MAILBOX}`}>{SUPPORT_MAILBOX}</a>
+        </dd>
+        <dt>{t('contact.identityMailbox')}</dt>
+        <dd>
+          <a href={`mailto:${IDENTITY_MAILBOX}`}>{IDENTITY_MAILBOX}</a>
+        </dd>
+      </dl>
+      <p>{t('contact.identityNote')}</p>
+      <h2>{t('contact.verificationHeading')}</h2>
+      <p>{t('contact.verification')}</p>
+      <h2>{t('contact.safetyHeading')}</h2>
+      <ul>
+        {t('contact.safety', { returnObjects: true }).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+      <SupportForm />
     </Layout>
   );
 }
@@ -20,7 +42,7 @@ export const Head = pageHead('contact');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "info"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "info", "support"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -5,16 +5,16 @@ import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { CookieChoiceReset } from '../components/cookie-choice-reset';
+import { LegalDocument } from '../features/content/components/legal-document';
+import '../features/content/content.css';
 
 export default function CookiePolicyPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('legal');
   return (
     <Layout page="cookie_policy" pathname={location.pathname}>
-      <p className="lead">{t('cookie_policy.lead')}</p>
-      {t('cookie_policy.body', { returnObjects: true }).map((paragraph) => (
-        <p key={paragraph}>{paragraph}</p>
-      ))}
-      <CookieChoiceReset label={t('cookie_policy.reset')} done={t('cookie_policy.resetDone')} />
+      <LegalDocument doc="cookie_policy">
+        <CookieChoiceReset label={t('cookie_policy.reset')} done={t('cookie_policy.resetDone')} />
+      </LegalDocument>
     </Layout>
   );
 }

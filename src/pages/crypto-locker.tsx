@@ -4,21 +4,22 @@ import { useTranslation } from 'react-i18next';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
+import { DocumentSections } from '../features/content/components/document';
+import { RelatedPages } from '../features/content/components/related-pages';
+import '../features/content/content.css';
 
 export default function CryptoLockerPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('info');
   return (
     <Layout page="crypto_locker" pathname={location.pathname}>
       <p className="lead">{t('crypto_locker.lead')}</p>
-      <ol>
-        <li>{t('crypto_locker.steps.disconnect')}</li>
-        <li>{t('crypto_locker.steps.report')}</li>
-        <li>{t('crypto_locker.steps.decryptor')}</li>
-        <li>{t('crypto_locker.steps.contact')}</li>
-      </ol>
+      <DocumentSections sections={t('crypto_locker.sections', { returnObjects: true })} />
+      <RelatedPages names={RELATED} />
     </Layout>
   );
 }
+
+const RELATED = ['contact', 'aml_policy', 'support'] as const;
 
 export const Head = pageHead('crypto_locker');
 

@@ -4,12 +4,19 @@ import { useTranslation } from 'react-i18next';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
+import { usePageLanguage } from '../components/localized-link';
+import { NewsList, type NewsArticle } from '../features/content/components/news-list';
+import '../features/content/content.css';
 
-export default function NewsPage({ location }: PageProps<LocalesData, I18nPageContext>) {
+type Data = LocalesData & { articles: { nodes: NewsArticle[] } };
+
+export default function NewsPage({ location, data }: PageProps<Data, I18nPageContext>) {
   const { t } = useTranslation('info');
+  const language = usePageLanguage();
   return (
     <Layout page="news" pathname={location.pathname}>
       <p className="lead">{t('news.lead')}</p>
+      <NewsList articles={data.articles.nodes} language={language} />
     </Layout>
   );
 }
@@ -20,6 +27,17 @@ export const query = graphql`
   query ($language: String!) {
     locales: allLocale(filter: { ns: { in: ["common", "info"] }, language: { eq: $language } }) {
       ...LocaleEdges
+    }
+    articles: allMarkdownRemark(filter: { frontmatter: { language: { eq: $language } } }, sort: { frontmatter: { date: DESC } }) {
+      nodes {
+        html
+        frontmatter {
+          slug
+          title
+          date
+          summary
+        }
+      }
     }
   }
 `;

@@ -4,14 +4,17 @@ import { useTranslation } from 'react-i18next';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { IslandPlaceholder } from '../components/island';
+import { usePageLanguage } from '../components/localized-link';
+import { RatesTable } from '../features/content/components/rates-table';
+import '../features/content/content.css';
 
 export default function RatesPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('info');
+  const language = usePageLanguage();
   return (
     <Layout page="rates" pathname={location.pathname}>
       <p className="lead">{t('rates.lead')}</p>
-      <IslandPlaceholder name="rates" />
+      <RatesTable language={language} />
     </Layout>
   );
 }

@@ -4,14 +4,17 @@ import { useTranslation } from 'react-i18next';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { IslandPlaceholder } from '../components/island';
+import { usePageLanguage } from '../components/localized-link';
+import { ServiceStatusList } from '../features/content/components/service-status';
+import '../features/content/content.css';
 
 export default function StatusPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('info');
+  const language = usePageLanguage();
   return (
     <Layout page="status" pathname={location.pathname}>
       <p className="lead">{t('status.lead')}</p>
-      <IslandPlaceholder name="status" />
+      <ServiceStatusList language={language} />
     </Layout>
   );
 }

@@ -1,0 +1,52 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { LocalizedLink } from '../../../components/localized-link';
+import type { Language } from '../../../i18n/languages';
+import { CURRENCIES } from '../../../../domain/currencies';
+import { getRates, usePolled } from '../api/get-rates';
+import { formatRate, formatTime } from '../format';
+
+export const RATES_REFRESH_MS = 30_000;
+
+/** The live table of floating EUR rates (GET /api/rates), refreshed every 30 seconds. */
+export function RatesTable({ language }: { language: Language }) {
+  const { t } = useTranslation('info');
+  const { data, failed } = usePolled(() => getRates(language), language, RATES_REFRESH_MS);
+
+  return (
+    <section aria-labelledby="rates-heading">
+      <h2 id="rates-heading">{t('rates.tableHeading', { count: CURRENCIES.length })}</h2>
+      <p aria-live="polite" className="muted">
+        {failed ? t('rates.failed') : data ? t('rates.updated', { time: formatTime(new Date(data.at), language) }) : t('rates.loading')}
+      </p>
+      <table className="data-table">
+        <caption className="visually-hidden">{t('rates.caption')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('rates.currency')}</th>
+            <th scope="col">{t('rates.rate')}</th>
+            <th scope="col">{t('rates.support')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {CURRENCIES.map((currency) => {
+            const rate = data?.rates[currency.code];
+            return (
+              <tr key={currency.code} data-currency={currency.code}>
+                <th scope="row">
+                  {currency.name} <span className="muted">{currency.code}</span>
+                </th>
+                <td>{rate ? formatRate(rate, language) : '…'}</td>
+                <td>{currency.support === 'full' ? t('rates.full') : t('rates.partial')}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <p>{t('rates.supportNote')}</p>
+      <p>
+        <LocalizedLink to="charts">{t('rates.toCharts')}</LocalizedLink>
+      </p>
+    </section>
+  );
+}
