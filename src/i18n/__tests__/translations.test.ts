@@ -114,7 +114,7 @@ describe('translations', () => {
     const say = async (language: Language, key: string, count: number) => {
       const i18n = i18next.createInstance();
       await i18n.init({ lng: language, resources: { [language]: resources(language) }, interpolation: { escapeValue: false } });
-      return i18n.t(key, { count });
+      return (i18n.t as unknown as (key: string, options: { count: number }) => string)(key, { count });
     };
     expect(await Promise.all([1, 3, 5, 21].map((n) => say('ru', 'info:news.indexHeading', n)))).toEqual(['1 статья', '3 статьи', '5 статей', '21 статья']);
     expect(await Promise.all([1, 3, 5, 21].map((n) => say('uk', 'info:charts.days', n)))).toEqual(['1 день', '3 дні', '5 днів', '21 день']);
