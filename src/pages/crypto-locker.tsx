@@ -14,6 +14,17 @@ export default function CryptoLockerPage({ location }: PageProps<LocalesData, I1
     <Layout page="crypto_locker" pathname={location.pathname}>
       <p className="lead">{t('crypto_locker.lead')}</p>
       <DocumentSections sections={t('crypto_locker.sections', { returnObjects: true })} />
+      <section aria-labelledby="help-links">
+        <h2 id="help-links">{t('crypto_locker.links.heading')}</h2>
+        <ul>
+          <li>
+            <a href="https://www.nomoreransom.org/" hrefLang="en">{t('crypto_locker.links.noMoreRansom')}</a>
+          </li>
+          <li>
+            <a href="https://www.nomoreransom.org/crypto-sheriff.php" hrefLang="en">{t('crypto_locker.links.cryptoSheriff')}</a>
+          </li>
+        </ul>
+      </section>
       <RelatedPages names={RELATED} />
     </Layout>
   );

@@ -1,0 +1,214 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { test, expect, common } from './fixtures';
+
+/**
+ * The information and legal pages: real content in the page language, live data from the API
+ * (rates, history, status), the support form landing in the outbox, news, and the sitemap.
+ */
+const locale = (language: string, ns: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, `${ns}.json`), 'utf8'));
+
+// The cookie banner is fixed to the bottom of the viewport; these journeys are about the pages.
+test.beforeEach(async ({ context }) => {
+  await context.addInitScript(() => window.localStorage.setItem('muntly-analytics-consent', 'denied'));
+});
+
+const h2s = (page: Page) => page.locator('main h2').allInnerTexts();
+
+test.describe('legal pages', () => {
+  for (const language of ['en', 'uk'] as const) {
+    test(`the four legal texts in ${language}: contents, sections and the rules the product applies`, async ({ page }) => {
+      const legal = locale(language, 'legal');
+      const prefix = language === 'en' ? '' : `/${language}`;
+      for (const doc of ['aml_policy', 'cookie_policy', 'privacy_policy', 'terms_and_conditions'] as const) {
+        await page.goto(`${prefix}/${doc.replace(/_/g, '-')}/`);
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(common(language).pages[doc].title);
+        const headings = Object.values(legal[doc].sections as Record<string, { heading: string }>).map((s) => s.heading);
+        expect(headings.length).toBeGreaterThanOrEqual(5);
+        await expect(page.getByRole('navigation', { name: legal.contents })).toBeVisible();
+        expect(await h2s(page)).toEqual([legal.contents, ...headings]);
+      }
+    });
+  }
+
+  test('the AML policy keeps records five years and fills in the real thresholds', async ({ page }) => {
+    await page.goto('/aml-policy/');
+    await expect(page.locator('#records')).toContainText('at least five years');
+    await expect(page.locator('#due_diligence')).toContainText('more than €1,000.00 within seven days');
+    await expect(page.locator('#due_diligence')).toContainText('more than €3,000.00 within seven days');
+    await expect(page.locator('#due_diligence')).toContainText('limited to €100.00; any single order to €30,000.00');
+    await page.getByRole('link', { name: 'Records we keep' }).click();
+    await expect(page).toHaveURL(/#records$/);
+  });
+
+  test('the terms announce changes 30 days ahead and state the fees in the page language', async ({ page }) => {
+    await page.goto('/de/terms-and-conditions/');
+    await expect(page.locator('#changes')).toContainText('mindestens 30 Tage');
+    await expect(page.locator('#fees')).toContainText(/1,50\s%.*mindestens 2,00\s€.*0,50\s%/);
+    await expect(page.locator('#availability')).toContainText('seit Juni 2022');
+  });
+
+  test('the cookie policy lets the visitor reset the analytics choice', async ({ page }) => {
+    await page.goto('/cookie-policy/');
+    await page.getByRole('button', { name: 'Change my cookie choice' }).click();
+    await expect(page.getByRole('region', { name: common('en').cookieBanner.label })).toBeVisible();
+    expect(await page.evaluate(() => window.localStorage.getItem('muntly-analytics-consent'))).toBeNull();
+  });
+});
+
+test('the fees page shows the fees, levels, network fees and limits from the rules', async ({ page }) => {
+  await page.goto('/uk/fees/');
+  const buy = page.locator('tr[data-order-type="buy"]');
+  await expect(buy).toContainText(/1,50\s?%/);
+  await expect(buy).toContainText(/2,00\s(EUR|€)/);
+  await expect(page.locator('tr[data-order-type="swap"]')).toContainText(/0,50\s?%/);
+  await expect(page.locator('table.fee-levels tbody tr')).toHaveCount(26);
+  await expect(page.locator('table.fee-levels tr.in-use')).toHaveCount(3);
+  await expect(page.locator('tr[data-currency="BTC"]')).toContainText('0,00002 BTC');
+  await expect(page.locator('main')).toContainText(/30\s000,00\s(EUR|€)/);
+});
+
+test('the rates page fills its table from the API and marks the wallet support', async ({ page }) => {
+  const rates = page.waitForResponse((r) => r.url().endsWith('/api/rates') && r.status() === 200);
+  await page.goto('/rates/');
+  const body = await (await rates).json();
+  const btc = page.locator('tr[data-currency="BTC"]');
+  await expect(btc.locator('td').first()).toHaveText(/^€[\d,]+\.\d{2}$/);
+  expect(Number(body.rates.BTC)).toBeGreaterThan(0);
+  await expect(btc).toContainText('Send and receive');
+  await expect(page.locator('tr[data-currency="SHIB"] td').first()).toHaveText(/^€0\.0000\d{4}$/);
+  await expect(page.locator('tr[data-currency="SHIB"]')).toContainText('Keep in the wallet only');
+  await expect(page.getByRole('heading', { name: '24 currencies in euros' })).toBeVisible();
+});
+
+test('the charts page draws the history and loads the chart library only there', async ({ page }) => {
+  const scripts = (target: Page) => {
+    const urls: string[] = [];
+    target.on('response', (r) => r.url().endsWith('.js') && urls.push(r.url()));
+    return urls;
+  };
+  const chartScripts = scripts(page);
+  await page.goto('/ru/charts/');
+  await expect(page.getByRole('heading', { level: 2, name: /Bitcoin \(BTC\) в евро за 30 дней/ })).toBeVisible();
+  await expect(page.locator('.chart-box canvas').first()).toBeVisible();
+  await expect(page.getByTestId('chart-last')).toHaveText(/€|EUR/);
+  await page.getByLabel('Валюта').selectOption('ETH');
+  await page.getByLabel('Период').selectOption('7');
+  await expect(page.getByRole('heading', { level: 2, name: /Ethereum \(ETH\) в евро за 7 дней/ })).toBeVisible();
+
+  const withChartCode = async (urls: string[]) => {
+    const found: string[] = [];
+    for (const url of new Set(urls)) if ((await (await page.request.get(url)).text()).includes('attributionLogo')) found.push(url);
+    return found;
+  };
+  expect((await withChartCode(chartScripts)).length).toBeGreaterThan(0);
+  const homeScripts = scripts(page);
+  await page.goto('/');
+  await page.waitForLoadState('networkidle');
+  expect(await withChartCode(homeScripts)).toEqual([]);
+});
+
+test('the status page reports the API, the database and the payout worker as working', async ({ page }) => {
+  await page.goto('/fr/status/');
+  await expect(page.getByRole('main').getByRole('status')).toHaveText(locale('fr', 'info').status.allOk);
+  for (const component of ['website', 'api', 'database', 'payouts']) {
+    await expect(page.locator(`li[data-component="${component}"]`)).toContainText('Opérationnel');
+  }
+});
+
+test.describe('support and contact form', () => {
+  test('checks the fields in the browser, then delivers the message and confirms it in Ukrainian', async ({ page, context }) => {
+    const support = locale('uk', 'support');
+    await page.goto('/uk/support/');
+    await page.getByRole('button', { name: support.form.submit }).click();
+    await expect(page.getByText(support.errors.required).first()).toBeVisible();
+    await expect(page.getByLabel(support.form.name)).toHaveAttribute('aria-invalid', 'true');
+
+    await page.getByLabel(support.form.name).fill('Олена Коваль');
+    await page.getByLabel(support.form.email).fill('olena@example.com');
+    await page.getByLabel(support.form.topic).selectOption('order');
+    await page.getByLabel(support.form.orderReference).fill('abcd-efgh');
+    await page.getByLabel(support.form.message).fill('Коротко');
+    await page.getByRole('button', { name: support.form.submit }).click();
+    await expect(page.getByText(support.errors.invalid_reference)).toBeVisible();
+    await expect(page.getByText(support.errors.too_short)).toBeVisible();
+
+    await page.getByLabel(support.form.orderReference).fill('abcd efgh ijkl mnop');
+    await page.getByLabel(support.form.message).fill('Я оплатив заявку вчора, але вона досі має статус «нова». Перевірте, будь ласка.');
+    await page.getByRole('button', { name: support.form.submit }).click();
+    const confirmation = page.getByRole('main').getByRole('status');
+    await expect(confirmation).toContainText(support.form.successHeading);
+    const ticket = /[A-Z]{4}-[A-Z]{4}/.exec(await confirmation.innerText())![0];
+    await expect(confirmation).toContainText('olena@example.com');
+
+    const mailbox = await context.newPage();
+    await mailbox.goto('/dev/mailbox?to=olena@example.com');
+    await expect(mailbox.locator('h2').first()).toHaveText(`Ми отримали ваше повідомлення (${ticket})`);
+    await mailbox.goto('/dev/mailbox?to=support@muntly.example');
+    await expect(mailbox.locator('pre').first()).toContainText('Order reference: ABCD-EFGH-IJKL-MNOP');
+    await mailbox.close();
+  });
+
+  test('the contact page lists the mailboxes and sends the form in German', async ({ page }) => {
+    const support = locale('de', 'support');
+    await page.goto('/de/contact/');
+    await expect(page.getByRole('link', { name: 'support@muntly.example' })).toHaveAttribute('href', 'mailto:support@muntly.example');
+    await expect(page.getByRole('link', { name: 'identity@muntly.example' })).toBeVisible();
+    await page.getByLabel(support.form.name).fill('Jonas Weber');
+    await page.getByLabel(support.form.email).fill('jonas@example.com');
+    await page.getByLabel(support.form.topic).selectOption('identity');
+    await page.getByLabel(support.form.message).fill('Bitte schalten Sie für mein Konto die Adressprüfung frei.');
+    await page.getByRole('button', { name: support.form.submit }).click();
+    await expect(page.getByRole('main').getByRole('status')).toContainText('Ihre Ticketnummer lautet');
+  });
+});
+
+test('the news page lists the articles and each one is readable, in Russian with the right plural', async ({ page }) => {
+  await page.goto('/ru/news/');
+  await expect(page.getByRole('heading', { name: '3 статьи' })).toBeVisible();
+  await expect(page.locator('article')).toHaveCount(3);
+  await page.getByRole('link', { name: 'Покупка и продажа приостановлены с июня 2022 года' }).click();
+  await expect(page).toHaveURL(/#buying-and-selling-paused$/);
+  const article = page.locator('article#buying-and-selling-paused');
+  await expect(article.getByRole('heading', { level: 3, name: 'Что по-прежнему работает' })).toBeVisible();
+  await expect(article.locator('time')).toHaveText('15 июня 2022 г.');
+});
+
+test('the crypto-locker page says not to pay and links to No More Ransom', async ({ page }) => {
+  await page.goto('/nl/crypto-locker/');
+  await expect(page.locator('#pay')).toContainText('Betaal geen losgeld');
+  await expect(page.getByRole('link', { name: /No More Ransom/ })).toHaveAttribute('href', 'https://www.nomoreransom.org/');
+});
+
+test('serves robots.txt and the sitemap with hreflang alternates, revalidated on each load', async ({ request }) => {
+  const robots = await request.get('/robots.txt');
+  expect(robots.status()).toBe(200);
+  expect(robots.headers()['content-type']).toMatch(/^text\/plain/);
+  expect(await robots.text()).toMatch(/^Sitemap: https?:\/\/[^/]+\/sitemap-index\.xml$/m);
+  const index = await request.get('/sitemap-index.xml');
+  expect(index.status()).toBe(200);
+  expect(index.headers()['cache-control']).toBe('public, max-age=0, must-revalidate');
+  const sitemap = await (await request.get('/sitemap-0.xml')).text();
+  expect(sitemap).toContain('<loc>http://localhost:8000/uk/privacy-policy/</loc>');
+  expect(sitemap).toContain('<xhtml:link rel="alternate" hreflang="de" href="http://localhost:8000/de/privacy-policy/"/>');
+  expect(sitemap).not.toContain('/404');
+  expect(sitemap).not.toContain('/logout/');
+});
+
+test.describe('accessibility of the information and legal pages (WCAG 2.1 AA)', () => {
+  const pages = ['aml-policy', 'cookie-policy', 'privacy-policy', 'terms-and-conditions', 'fees', 'rates', 'charts', 'status', 'support', 'contact', 'news', 'forum', 'chatbots', 'crypto-locker'];
+  for (const language of ['en', 'uk']) {
+    test(`${language}: no axe violations`, async ({ page }) => {
+      for (const name of pages) {
+        const url = `${language === 'en' ? '' : `/${language}`}/${name}/`;
+        await page.goto(url);
+        await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+        await page.waitForLoadState('networkidle');
+        const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+        expect(results.violations.map((v) => `${url} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      }
+    });
+  }
+});
