@@ -7,9 +7,7 @@ import { normalizeCode } from './codes';
  * them. A request lands in the support mailbox through the outbox, and the sender gets a
  * confirmation in the page language.
  */
-export const SUPPORT_MAILBOX = 'support@muntly.example';
-/** Where copies of ID documents go (identity verification, step 2 of the kind "id"). */
-export const IDENTITY_MAILBOX = 'identity@muntly.example';
+export { SUPPORT_MAILBOX, IDENTITY_MAILBOX } from './contact';
 
 export const SUPPORT_TOPICS = ['order', 'wallet', 'identity', 'faucet', 'account', 'security', 'other'] as const;
 export type SupportTopic = (typeof SUPPORT_TOPICS)[number];

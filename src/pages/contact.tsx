@@ -5,7 +5,7 @@ import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { SupportForm } from '../features/content/components/support-form';
-import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../domain/support';
+import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../domain/contact';
 import '../features/content/content.css';
 
 export default function ContactPage({ location }: PageProps<LocalesData, I18nPageContext>) {

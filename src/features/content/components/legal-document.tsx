@@ -10,7 +10,7 @@ import {
   MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
   ORDER_LIMIT_EUR_MINOR,
 } from '../../../../domain/limits';
-import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../../../domain/support';
+import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../../../domain/contact';
 import { DocumentSections } from './document';
 import type { SectionMap } from './document';
 

@@ -4,7 +4,8 @@ import { SelectField } from '../../../components/field';
 import { languageMeta, type Language } from '../../../i18n/languages';
 import { formatDate } from '../../../i18n/format';
 import { CURRENCIES } from '../../../../domain/currencies';
-import { getRateHistory, usePolled, type RateHistory } from '../api/get-rates';
+import { getRateHistory, type RateHistory } from '../api/get-rates';
+import { usePolled } from '../api/use-polled';
 import { formatRate } from '../format';
 
 export const CHART_PERIODS_DAYS = [7, 30, 90, 365] as const;

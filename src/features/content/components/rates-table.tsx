@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { LocalizedLink } from '../../../components/localized-link';
 import type { Language } from '../../../i18n/languages';
 import { CURRENCIES } from '../../../../domain/currencies';
-import { getRates, usePolled } from '../api/get-rates';
+import { getRates } from '../api/get-rates';
+import { usePolled } from '../api/use-polled';
 import { formatRate, formatTime } from '../format';
 
 export const RATES_REFRESH_MS = 30_000;

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Language } from '../../../i18n/languages';
 import { publicRequest } from '../api/public-api';
-import { usePolled } from '../api/get-rates';
+import { usePolled } from '../api/use-polled';
 import { formatTime } from '../format';
 
 /** GET /api/status: what the status page shows. */
