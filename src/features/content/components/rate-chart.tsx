@@ -120,7 +120,7 @@ export function RateChart({ language }: { language: Language }) {
           <dd>{percent(summary.changeBasisPoints)}</dd>
         </dl>
       ) : (
-        <p className="muted">{t('charts.loading')}</p>
+        <p className="muted">{data && data.currency === currency ? t('charts.failed') : t('charts.loading')}</p>
       )}
       <p className="small muted">
         {t('charts.note')}{' '}
