@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import rateLimit from '@fastify/rate-limit';
 import { placeOrder, lookupOrder, orderView, ordersOf, type BankDetails } from './service';
@@ -53,14 +54,16 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
   });
   // Guessing a reference: at most 10 tries a minute from one address, and 10 a minute for one
   // email address from anywhere (so spreading the guesses over many addresses does not help).
-  const lookupLimits = [
-    app.rateLimit({ max: 10, timeWindow: '1 minute' }),
-    app.rateLimit({
-      max: 10,
-      timeWindow: '1 minute',
-      keyGenerator: (request) => `email:${String((request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? '').trim().toLowerCase()}`,
-    }),
-  ];
+  const byAddress = app.createRateLimit({ max: 10, timeWindow: '1 minute' });
+  const byEmail = app.createRateLimit({
+    max: 10,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => `lookup-email:${String((request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? '').trim().toLowerCase()}`,
+  });
+  const lookupLimits = async (request: FastifyRequest) => {
+    const [address, email] = await Promise.all([byAddress(request), byEmail(request)]);
+    if (address.isExceeded || email.isExceeded) throw new ApiError(429, 'try_again_soon');
+  };
 
   // Open event streams end when the server shuts down, so closing does not wait for them.
   const streams = new Set<() => void>();
