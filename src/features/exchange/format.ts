@@ -21,3 +21,6 @@ export function splitXrp(address: string): { address: string; tag: string | null
   const match = /^(r[1-9A-HJ-NP-Za-km-z]{24,34}):(\d{1,10})$/.exec(address);
   return match ? { address: match[1]!, tag: match[2]! } : { address, tag: null };
 }
+
+/** "1 BTC ≈ 80,000 EUR": the rate as units of `to` per unit of `from`. */
+export const rateText = (from: string, formattedRate: string, to: string) => `1 ${from} ≈ ${formattedRate} ${to}`;

@@ -120,7 +120,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   };
   const option = (c: CurrencyInfo) => (
     <option key={c.code} value={c.code}>
-      {c.ownWalletOnly ? t('form.walletOnlyOption', { name: c.name, code: c.code }) : t('form.option', { name: c.name, code: c.code })}
+      {c.ownWalletOnly ? t('form.walletOnlyOption', { name: c.name, code: c.code }) : `${c.name} (${c.code})`}
     </option>
   );
   const partial = (code: string) => currencies.find((c) => c.code === code)?.ownWalletOnly;
