@@ -34,6 +34,11 @@ const schema = z
     BANK_IBAN: z.string().default('DE89370400440532013000'),
     BANK_BIC: z.string().default('COBADEFFXXX'),
     BANK_BENEFICIARY: z.string().default('Muntly'),
+    /** How often each replica's order worker looks for funded orders (0: never; tests drive it). */
+    ORDER_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+    /** The EUR rate feed: the seeded simulation, or CoinGecko's public API (cached 60 s). */
+    RATES_FEED: z.enum(['simulated', 'coingecko']).default('simulated'),
+    RATES_FEED_URL: z.url().default('https://api.coingecko.com/api/v3'),
     /** Watch-only extended public keys for reception addresses (local mode: public test keys). */
     XPUB_BTC: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
     XPUB_LTC: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),

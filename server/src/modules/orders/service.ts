@@ -13,7 +13,13 @@ import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { quote } from '../../../../domain/quotes';
 import { epcPayload } from '../../../../domain/epc';
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
-import { eur } from '../../../../domain/money';
+import { decimalToMinor, eur } from '../../../../domain/money';
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { systemAccount, transfer, userAccount } from '../ledger/service';
+import { nextHouseAddress } from '../wallet/addresses';
+import type { DERIVED_CURRENCIES, Xpubs } from '../chain/derive';
+import { send, messageText } from '../notify/service';
+import type { Language } from '../../../../src/i18n/languages';
 
 /**
  * Placing exchange orders (spec section 5, every rule with its code). Invariants: a reference is
@@ -36,12 +42,21 @@ export type BankDetails = { iban: string; bic: string; beneficiary: string };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
-function newReference(): string {
+export function newReference(): string {
   for (;;) {
     const code = codeFromBytes(randomBytes(32));
     if (code) return code;
   }
 }
+
+/** Where the customer sends the crypto of a sell or swap (XRP: the house address and the tag apart). */
+function receivingOf(row: OrderRow) {
+  if (!row.receivingAddress) return null;
+  const [address, tag] = row.currencyFrom === 'XRP' ? row.receivingAddress.split(':') : [row.receivingAddress];
+  return { currency: row.currencyFrom, address: address!, tag: tag ?? null, amount: row.amount };
+}
+
+export type OrderStatus = 'new' | 'processing' | 'completed_success' | 'completed_failure';
 
 export function orderView(row: OrderRow, bank: BankDetails) {
   const paymentDetails =
@@ -59,7 +74,7 @@ export function orderView(row: OrderRow, bank: BankDetails) {
   return {
     reference: row.reference,
     shortReference: row.shortReference,
-    type: row.type as OrderInput['type'],
+    type: row.type as OrderInput['type'] | 'deposit',
     currencyFrom: row.currencyFrom,
     currencyTo: row.currencyTo,
     amount: row.amount,
@@ -71,18 +86,27 @@ export function orderView(row: OrderRow, bank: BankDetails) {
     estimatedAmountConverted: row.estimatedAmountConverted,
     estimatedNetworkFee: row.estimatedNetworkFee,
     fee: row.fee,
-    status: row.status as 'new',
+    status: row.status as OrderStatus,
     date: row.createdAt.toISOString(),
     sendToMyWallet: row.sendToMyWallet,
     useMyWallet: row.useMyWallet,
     paymentDetails,
+    receiving: receivingOf(row),
+    amountReceived: row.amountReceived,
+    actualRate: row.actualRate,
+    actualAmountConverted: row.actualAmountConverted,
+    actualNetworkFee: row.actualNetworkFee,
+    actualFee: row.actualFee,
+    payoutTxid: row.payoutTxid,
+    failure: row.failureReason ? { reason: row.failureReason, refund: (row.refund ?? 'bank') as 'bank' | 'wallet' | 'sender' } : null,
+    completedAt: row.completedAt?.toISOString() ?? null,
   };
 }
 
 export async function placeOrder(
   db: Db,
   rates: RatesAdapter,
-  options: { buySellEnabled: boolean; account?: AccountRow; idempotencyKey?: string },
+  options: { buySellEnabled: boolean; xpubs: Xpubs; language: Language; account?: AccountRow; idempotencyKey?: string },
   input: OrderInput,
 ): Promise<{ order: OrderRow; created: boolean }> {
   if (options.idempotencyKey) {
@@ -106,10 +130,14 @@ export async function placeOrder(
   if (ownWallet && !options.account) throw new ApiError(401, 'login_required');
   if (ownWallet) await requireVerifications(db, options.account!.id, { usesWallet: true });
 
+  // The delivery address: a crypto address, or for a sell the IBAN that receives the euros.
   let address: string | null = null;
   if (toCurrency && !input.sendToMyWallet) {
     address = normalizeAddress(toCurrency.code, input.address ?? '');
     if (!address) throw new ApiError(400, 'invalid_address', 'address');
+  } else if (to === 'EUR' && !input.sendToMyWallet) {
+    address = electronicFormatIBAN(input.address ?? '') ?? '';
+    if (!isValidIBAN(address)) throw new ApiError(400, 'invalid_iban', 'address');
   }
 
   const estimate = quote({ type: input.type, currencyFrom: from, currencyTo: to, amount: input.amount.trim(), rates: (await rates.current()).rates, toMuntlyWallet: input.sendToMyWallet });
@@ -129,31 +157,59 @@ export async function placeOrder(
   }
 
   const reference = newReference();
-  const [row] = await db
-    .insert(orders)
-    .values({
-      reference,
-      shortReference: reference.slice(0, 9),
-      type: input.type,
-      currencyFrom: from,
-      currencyTo: to,
-      amount: input.amount.trim(),
-      amountEur: estimate.amountEur,
-      email,
-      accountId: options.account?.id ?? null,
-      address,
-      paymentMethod: input.type === 'buy' && !input.useMyWallet ? input.paymentMethod ?? 'sepa' : null,
-      sendToMyWallet: Boolean(input.sendToMyWallet),
-      useMyWallet: Boolean(input.useMyWallet),
-      estimatedRate: estimate.rate,
-      estimatedAmountConverted: estimate.amountConverted,
-      fee: estimate.fee,
-      estimatedNetworkFee: estimate.networkFee,
-      idempotencyKey: options.idempotencyKey ?? null,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (row) return { order: row, created: true };
+  const amount = input.amount.trim();
+  const created = await db.transaction(async (tx) => {
+    // Sell and swap from outside: a fresh house address that only this order uses.
+    const receivingAddress =
+      fromCurrency && !input.useMyWallet ? (await nextHouseAddress(tx as Db, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number])).address : null;
+    const [row] = await tx
+      .insert(orders)
+      .values({
+        reference,
+        shortReference: reference.slice(0, 9),
+        type: input.type,
+        currencyFrom: from,
+        currencyTo: to,
+        amount,
+        amountEur: estimate.amountEur,
+        email,
+        accountId: options.account?.id ?? null,
+        address,
+        paymentMethod: input.type === 'buy' && !input.useMyWallet ? input.paymentMethod ?? 'sepa' : null,
+        sendToMyWallet: Boolean(input.sendToMyWallet),
+        useMyWallet: Boolean(input.useMyWallet),
+        estimatedRate: estimate.rate,
+        estimatedAmountConverted: estimate.amountConverted,
+        fee: estimate.fee,
+        estimatedNetworkFee: estimate.networkFee,
+        idempotencyKey: options.idempotencyKey ?? null,
+        language: options.language,
+        receivingAddress,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) return null;
+    let placed = row;
+    if (input.useMyWallet) {
+      // Paid from the wallet at once, in this transaction: the ledger refuses an overdraft and the
+      // order is not placed then.
+      await transfer(tx as Db, {
+        id: `order-debit:${row.id}`,
+        currency: from,
+        debitAccountId: (await userAccount(tx as Db, options.account!.id, from)).id,
+        creditAccountId: (await systemAccount(tx as Db, 'exchange', from)).id,
+        amount: decimalToMinor(amount, from === 'EUR' ? 2 : fromCurrency!.decimals)!,
+        code: 'order',
+        metadata: { orderId: row.id, reference, label: input.type },
+      });
+      const now = new Date();
+      [placed] = await tx.update(orders).set({ status: 'processing', amountReceived: amount, fundedAt: now, updatedAt: now }).where(eq(orders.id, row.id)).returning();
+    }
+    const text = messageText(options.language, 'orderPlaced', { reference, amount, currencyFrom: from, currencyTo: to, shortReference: row.shortReference });
+    await send(tx as Db, { channel: 'email', recipient: email, ...text, accountId: options.account?.id });
+    return placed!;
+  });
+  if (created) return { order: created, created: true };
   // The same Idempotency-Key arrived twice at once: the other request placed it.
   const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, options.idempotencyKey ?? ''));
   if (!existing) throw new ApiError(503, 'try_again_soon');
