@@ -135,3 +135,73 @@ test('a lookup with a wrong reference says no order was found', async ({ page })
   await expect(page.getByRole('alert')).toHaveText(nl.history.notFound);
   await expectAccessible(page, 'lookup not found');
 });
+
+test('a sell to an IBAN: the receiving address with its QR code, then completed once the crypto arrives', async ({ page, baseURL }) => {
+  await page.goto('/exchange/sell/');
+  await page.getByLabel(en.form.from.sell).selectOption('BTC');
+  await page.getByLabel('Amount in BTC').fill('0.0005');
+  await page.getByLabel(en.form.email, { exact: true }).fill(uniqueEmail('seller'));
+  await page.getByLabel(en.form.iban).fill('de89 3704 0044 0532 0130 00');
+  await expect(page.getByTestId('quote')).toContainText('€');
+  await page.getByRole('button', { name: en.form.submit.sell }).click();
+  await expect(page.getByRole('heading', { name: en.confirm.heading.sell })).toBeVisible();
+  await expect(page.getByText('We then pay the euros to your bank account DE89 3704 0044 0532 0130 00.')).toBeVisible();
+  const receiving = page.locator('.receiving');
+  await expect(receiving.getByRole('heading', { name: 'Send your BTC here' })).toBeVisible();
+  const address = (await receiving.locator('code.address').textContent())!;
+  expect(address).toMatch(/^bc1q/);
+  const qr = receiving.getByRole('img', { name: `QR code of the address ${address}` });
+  await expect(qr.locator('path')).toHaveAttribute('d', qrPath(address).d);
+  await expectAccessible(page, 'sell confirmation');
+
+  await page.getByRole('link', { name: en.confirm.follow }).click();
+  const status = page.locator('.status-now');
+  await expect(status).toHaveText(`Status: ${en.order.status.new}`);
+  expect(ops(baseURL!, 'chain-deposit', 'BTC', address, '0.0005')).toContain('0.0005');
+  await expect(status).toHaveText(`Status: ${en.order.status.completed_success}`, { timeout: 30_000 });
+  await expect(page.locator('.order-fields')).toContainText('0.0005 BTC');
+});
+
+test('logged in: send to my wallet, the own-order list and the deposit reference', async ({ page, baseURL }) => {
+  const auth = locale('en', 'auth');
+  const email = uniqueEmail('walletuser');
+  await page.goto('/register/');
+  await page.getByLabel(auth.idp.name).fill('Wally Exchange');
+  await page.getByLabel(auth.idp.email).fill(email);
+  await page.getByLabel(auth.idp.password).fill('a-long-password');
+  await page.getByRole('button', { name: auth.idp.signupButton }).click();
+  await expect(page.getByRole('banner').getByText('Wally Exchange')).toBeVisible();
+
+  // Without a verified bank account the wallet options are refused, with the way to fix it.
+  await page.goto('/exchange/buy/');
+  await page.getByLabel(en.form.to.buy).selectOption('SOL');
+  await expect(page.getByText(en.form.partialNotice)).toBeVisible();
+  await page.getByLabel(en.form.sendToMyWallet).check();
+  await expect(page.getByLabel('Your SOL address')).toHaveCount(0);
+  await page.getByLabel('Amount in EUR').fill('40');
+  await page.getByLabel(en.form.email, { exact: true }).fill(email);
+  await expect(page.getByTestId('quote')).toContainText(en.quote.noNetworkFee);
+  await page.getByRole('button', { name: en.form.submit.buy }).click();
+  await expect(page.getByRole('alert')).toContainText(en.errors.bank_verification_required);
+  await expect(page.getByRole('link', { name: en.form.verifyBank })).toHaveAttribute('href', '/identity/me/');
+
+  expect(ops(baseURL!, 'verify', email, 'bank')).toContain('verified');
+  await page.getByRole('button', { name: en.form.submit.buy }).click();
+  await expect(page.getByRole('heading', { name: en.confirm.heading.buy })).toBeVisible();
+  await expect(page.getByText(en.confirm.delivery.wallet)).toBeVisible();
+  await expect(page.getByRole('table', { name: en.confirm.payment.heading })).toBeVisible();
+  const reference = (await page.getByTestId('order-reference').textContent())!.trim();
+
+  await page.goto('/exchange/order-history/');
+  const mine = page.getByRole('region', { name: en.history.mine });
+  await expect(mine.getByRole('row', { name: new RegExp(reference) })).toContainText(en.order.status.new);
+  await mine.getByRole('button', { name: `Show order ${reference}` }).click();
+  await expect(page.getByRole('heading', { name: `Order ${reference}` })).toBeVisible();
+  await expect(page.locator('.order-fields')).toContainText(en.order.intoWallet);
+  await expectAccessible(page, 'own orders');
+
+  await page.goto('/exchange/deposit/');
+  await expect(page.getByTestId('deposit-reference')).toHaveText(/^DEPOSIT[0-9A-Z]+$/);
+  await expect(page.getByRole('table')).toContainText('COBADEFFXXX');
+  await expectAccessible(page, 'deposit');
+});
