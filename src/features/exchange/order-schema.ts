@@ -31,9 +31,9 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
 /** "1 234,5" -> "1234.5": what people type in any of the six languages, as the API reads it. */
 export function normalizeAmount(input: string): string {
-  const compact = input.replace(/[\s\u00a0\u202f']/g, '');
-  if (compact.includes(',') && !compact.includes('.') && compact.split(',').length === 2) return compact.replace(',', '.');
-  return compact;
+  let compact = input.replace(/[\s\u00a0\u202f']/g, '');
+  if (compact.includes(',') && !compact.includes('.') && compact.split(',').length === 2) compact = compact.replace(',', '.');
+  return compact.startsWith('.') ? `0${compact}` : compact;
 }
 
 export const decimalsOf = (code: string, currencies: readonly CurrencyInfo[]) =>

@@ -205,6 +205,21 @@ describe('OrderForm', () => {
     expect((api.callsTo('POST /api/orders')[0]!.body as { address: string }).address).toBe('rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY');
   });
 
+  it('shows an API error for a field the page does not show (EUR side of a sell) above the button', async () => {
+    mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+      'POST /api/orders': () => apiError(409, 'order_limit', 'currencyTo'),
+    });
+    setup('sell');
+    await screen.findByLabelText(en.form.from.sell);
+    type(/Amount in BTC/, '1');
+    type(en.form.email, 'ada@example.com');
+    type(en.form.iban, 'DE89 3704 0044 0532 0130 00');
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.sell }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Order rejected: an order can be at most €30,000.00.');
+  });
+
   it('reports a switched-off buy (buy_sell_disabled) to the page', async () => {
     mockApi({
       'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),

@@ -27,6 +27,15 @@ const FIELDS = ['currencyFrom', 'currencyTo', 'amount', 'email', 'address', 'pay
 type FieldName = (typeof FIELDS)[number];
 const isField = (name: string | undefined): name is FieldName => FIELDS.includes(name as FieldName);
 
+/** Whether a field is on screen for this order type and these options (an error needs a place). */
+function shownFor(type: OrderType, name: FieldName, values: OrderFormValues): boolean {
+  if (name === 'currencyFrom') return type !== 'buy';
+  if (name === 'currencyTo') return type !== 'sell';
+  if (name === 'address') return !values.sendToMyWallet;
+  if (name === 'paymentMethod') return type === 'buy' && !values.useMyWallet;
+  return true;
+}
+
 export function defaultsFor(type: OrderType): OrderFormValues {
   const [currencyFrom, currencyTo] = type === 'buy' ? ['EUR', 'BTC'] : type === 'sell' ? ['BTC', 'EUR'] : ['BTC', 'ETH'];
   return { currencyFrom, currencyTo, amount: '', email: '', address: '', paymentMethod: 'sepa', sendToMyWallet: false, useMyWallet: false };
@@ -62,7 +71,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const form = useForm<OrderFormValues>({ resolver, defaultValues: defaultsFor(type), mode: 'onSubmit', reValidateMode: 'onChange' });
   const { register, handleSubmit, setError, watch, formState } = form;
   const values = watch();
-  const crypto = (currencies ?? []).filter((c) => c.code !== 'EUR');
+  const cryptoCurrencies = (currencies ?? []).filter((c) => c.code !== 'EUR');
   const fromDecimals = decimalsOf(values.currencyFrom, currencies ?? []);
 
   const quoteRequest =
@@ -77,6 +86,8 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     const other = currencies.find((c) => c.code !== values.currencyFrom && !c.ownWalletOnly);
     if (other) form.setValue('currencyTo', other.code);
   }, [type, currencies, values.currencyFrom, values.currencyTo, form]);
+
+  const shown = (name: FieldName, input: OrderFormValues) => shownFor(type, name, input);
 
   const submit = handleSubmit(async (input) => {
     setFormError(null);
@@ -105,7 +116,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
         const field = input.useMyWallet && !input.sendToMyWallet ? 'useMyWallet' : 'sendToMyWallet';
         return setError(field, { message: 'login_required' }, { shouldFocus: true });
       }
-      if (isField(error.field)) return setError(error.field, { message: error.code }, { shouldFocus: true });
+      if (isField(error.field) && shown(error.field, input)) return setError(error.field, { message: error.code }, { shouldFocus: true });
       setFormError(error.code);
     }
   });
@@ -140,7 +151,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
             <p className="fixed-currency">{t('form.payInEur')}</p>
           ) : (
             <SelectField id="order-currencyFrom" label={t(type === 'sell' ? 'form.from.sell' : 'form.from.swap')} error={fieldError('currencyFrom')} {...register('currencyFrom')}>
-              {crypto.map(option)}
+              {cryptoCurrencies.map(option)}
             </SelectField>
           )}
           {partial(values.currencyFrom) ? <p className="small">{t('form.partialNotice')}</p> : null}
@@ -148,7 +159,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
             <p className="fixed-currency">{t('form.receiveEur')}</p>
           ) : (
             <SelectField id="order-currencyTo" label={t(type === 'buy' ? 'form.to.buy' : 'form.to.swap')} error={fieldError('currencyTo')} {...register('currencyTo')}>
-              {crypto.filter((c) => type !== 'swap' || c.code !== values.currencyFrom).map(option)}
+              {cryptoCurrencies.filter((c) => type !== 'swap' || c.code !== values.currencyFrom).map(option)}
             </SelectField>
           )}
           {partial(values.currencyTo) ? <p className="small">{t('form.partialNotice')}</p> : null}
