@@ -104,6 +104,13 @@ test('a swap too small for the network fee is rejected, with the message next to
   await page.getByLabel(en.form.to.swap).selectOption('ETH');
   await page.getByLabel('Amount in BTC').fill('0.00000001');
   await page.getByLabel(en.form.email, { exact: true }).fill(uniqueEmail('swapper'));
+  // The address is checked in the browser first (its rules load in their own chunk).
+  const orders: string[] = [];
+  page.on('request', (request) => request.url().endsWith('/api/orders') && orders.push(request.method()));
+  await page.getByLabel('Your ETH address').fill('0x52908400098527886e0f7030069857d2e4169Ee7');
+  await page.getByRole('button', { name: en.form.submit.swap }).click();
+  await expect(errorOf(page, 'order-address')).toHaveText(en.errors.invalid_address);
+  expect(orders).toEqual([]);
   await page.getByLabel('Your ETH address').fill(ETH_ADDRESS);
   await expect(page.getByTestId('quote')).toContainText(en.errors.network_fee_exceeds_amount);
   await page.getByRole('button', { name: en.form.submit.swap }).click();

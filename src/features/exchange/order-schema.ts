@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import { normalizeAddress } from '../../../domain/addresses';
 import type { CurrencyInfo, OrderType } from './api/types';
+import { EMAIL_PATTERN } from './email';
 
 /**
  * The order form's rules, checked in the browser before the API checks them again (the API is
@@ -14,7 +14,14 @@ import type { CurrencyInfo, OrderType } from './api/types';
  *   tag 0 when none is needed); for a sell, the IBAN that receives the euros. None when the
  *   result goes into the Muntly wallet.
  * - partially supported currencies only with the own-wallet options, which need a login.
+ *
+ * The address libraries (bech32, base58, keccak, secp256k1: most of the form's weight) load in
+ * their own chunk, fetched when the form appears; the rules are async so a very early submit
+ * waits for them instead of skipping the check.
  */
+const addressRules = () => import('../../../domain/addresses');
+export const preloadAddressRules = () => void addressRules().catch(() => undefined);
+
 export type OrderFormValues = {
   currencyFrom: string;
   currencyTo: string;
@@ -26,8 +33,7 @@ export type OrderFormValues = {
   useMyWallet: boolean;
 };
 
-/** The same email rule as the API. */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
+export { EMAIL_PATTERN };
 
 /** "1 234,5" -> "1234.5": what people type in any of the six languages, as the API reads it. */
 export function normalizeAmount(input: string): string {
@@ -72,7 +78,7 @@ export function orderFormSchema(type: OrderType, currencies: readonly CurrencyIn
       useMyWallet: z.boolean(),
     })
     // One refinement for every rule, so all of them report at once (field rules would stop it).
-    .superRefine((values, ctx) => {
+    .superRefine(async (values, ctx) => {
       const email = values.email.trim();
       if (!email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'required' });
       else if (email.length > 254 || !EMAIL_PATTERN.test(email)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'invalid_email' });
@@ -88,7 +94,7 @@ export function orderFormSchema(type: OrderType, currencies: readonly CurrencyIn
       if (!values.sendToMyWallet) {
         const address = values.address.trim();
         if (!address) ctx.addIssue({ code: 'custom', path: ['address'], message: 'required' });
-        else if (deliveryKind(type) === 'iban' ? !normalizeIban(address) : !normalizeAddress(values.currencyTo, address)) {
+        else if (deliveryKind(type) === 'iban' ? !normalizeIban(address) : !(await addressRules()).normalizeAddress(values.currencyTo, address)) {
           ctx.addIssue({ code: 'custom', path: ['address'], message: deliveryKind(type) === 'iban' ? 'invalid_iban' : 'invalid_address' });
         }
       }

@@ -5,7 +5,7 @@ import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, exchangePages } from '../../components/section-nav';
-import { DepositIsland } from '../../features/exchange/components/islands';
+import { DepositIsland } from '../../features/exchange/components/deposit-island';
 
 export default function ExchangeDepositPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('exchange');

@@ -5,7 +5,7 @@ import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, exchangePages } from '../../components/section-nav';
-import { OrderHistoryIsland } from '../../features/exchange/components/islands';
+import { OrderHistoryIsland } from '../../features/exchange/components/order-history-island';
 import type { LookupState } from '../../features/exchange/components/confirmation';
 
 export default function OrderHistoryPage({ location }: PageProps<LocalesData, I18nPageContext>) {

@@ -5,7 +5,7 @@ import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, exchangePages } from '../../components/section-nav';
-import { OrderIsland } from '../../features/exchange/components/islands';
+import { OrderIsland } from '../../features/exchange/components/order-island';
 
 export default function ExchangeSwapPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('exchange');

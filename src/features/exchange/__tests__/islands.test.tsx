@@ -2,7 +2,7 @@ import './polyfills';
 import * as React from 'react';
 import { screen, waitFor } from '@testing-library/react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
-import { OrderIsland } from '../components/islands';
+import { OrderIsland } from '../components/order-island';
 import { Deposit } from '../components/deposit';
 import { StaticSession } from '../session';
 import { mockApi, CURRENCIES } from './fetch-mock';

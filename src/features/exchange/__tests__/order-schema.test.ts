@@ -4,8 +4,8 @@ import { CURRENCIES } from './fetch-mock';
 import type { CurrencyInfo } from '../api/types';
 
 const currencies = CURRENCIES as unknown as CurrencyInfo[];
-const issues = (type: 'buy' | 'sell' | 'swap', values: Record<string, unknown>, loggedIn = false) => {
-  const result = orderFormSchema(type, currencies, loggedIn).safeParse({
+const issues = async (type: 'buy' | 'sell' | 'swap', values: Record<string, unknown>, loggedIn = false) => {
+  const result = await orderFormSchema(type, currencies, loggedIn).safeParseAsync({
     currencyFrom: 'EUR',
     currencyTo: 'BTC',
     amount: '50',
@@ -44,15 +44,15 @@ describe('order form rules', () => {
     expect(normalizeIban('DE89 3704 0044 0532 0130 01')).toBeNull();
   });
 
-  it('asks for a delivery address unless the result goes into the wallet, and a login for the wallet options', () => {
-    expect(issues('buy', {})).toEqual({});
-    expect(issues('buy', { address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toEqual({ address: 'invalid_address' });
-    expect(issues('buy', { currencyTo: 'XRP', address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY:0' })).toEqual({});
-    expect(issues('buy', { sendToMyWallet: true, address: '' })).toEqual({ sendToMyWallet: 'login_required' });
-    expect(issues('buy', { sendToMyWallet: true, address: '' }, true)).toEqual({});
-    expect(issues('buy', { currencyTo: 'SOL', address: '' }, true)).toEqual({ currencyTo: 'own_wallet_only', address: 'required' });
-    expect(issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' })).toEqual({ address: 'invalid_iban' });
-    expect(issues('swap', { currencyFrom: 'BTC', currencyTo: 'BTC' })).toEqual({ currencyTo: 'same_currency' });
-    expect(issues('buy', { email: 'ada@example' })).toEqual({ email: 'invalid_email' });
+  it('asks for a delivery address unless the result goes into the wallet, and a login for the wallet options', async () => {
+    expect(await issues('buy', {})).toEqual({});
+    expect(await issues('buy', { address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toEqual({ address: 'invalid_address' });
+    expect(await issues('buy', { currencyTo: 'XRP', address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY:0' })).toEqual({});
+    expect(await issues('buy', { sendToMyWallet: true, address: '' })).toEqual({ sendToMyWallet: 'login_required' });
+    expect(await issues('buy', { sendToMyWallet: true, address: '' }, true)).toEqual({});
+    expect(await issues('buy', { currencyTo: 'SOL', address: '' }, true)).toEqual({ currencyTo: 'own_wallet_only', address: 'required' });
+    expect(await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' })).toEqual({ address: 'invalid_iban' });
+    expect(await issues('swap', { currencyFrom: 'BTC', currencyTo: 'BTC' })).toEqual({ currencyTo: 'same_currency' });
+    expect(await issues('buy', { email: 'ada@example' })).toEqual({ email: 'invalid_email' });
   });
 });

@@ -10,7 +10,7 @@ import { routes } from '../../../i18n/routes';
 import { getCurrencies } from '../api/currencies';
 import { placeOrder, type PlaceOrder } from '../api/orders';
 import type { CurrencyInfo, Order, OrderType } from '../api/types';
-import { amountProblem, decimalsOf, deliveryKind, normalizeAmount, orderFormSchema, type OrderFormValues } from '../order-schema';
+import { amountProblem, decimalsOf, deliveryKind, normalizeAmount, orderFormSchema, preloadAddressRules, type OrderFormValues } from '../order-schema';
 import { useExchangeSession } from '../session';
 import { useErrorText } from '../errors';
 import { useLiveQuote } from '../use-live-quote';
@@ -62,6 +62,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
 
   React.useEffect(() => {
     getCurrencies(language).then(setCurrencies, () => setLoadFailed(true));
+    preloadAddressRules();
   }, [language]);
 
   const resolver = React.useMemo(

@@ -7,12 +7,10 @@ import type { Order, OrderType } from '../api/types';
 import { ExchangeSessionProvider } from '../session';
 import { OrderForm } from './order-form';
 import { Confirmation } from './confirmation';
-import { OrderHistory } from './order-history';
-import { Deposit } from './deposit';
 import '../exchange.css';
 
 /**
- * The exchange pages' islands. Each brings the exchange session (the login SDK only for people
+ * The buy, sell and swap pages' island, with the exchange session (the login SDK only for people
  * who logged in on this browser). Buying and selling can be switched off by the operator: the
  * pages then show the notice instead of the form.
  */
@@ -49,26 +47,6 @@ export function OrderIsland({ type }: { type: OrderType }) {
         ) : (
           <OrderForm key={formKey} type={type} onPlaced={(order, email) => setPlaced({ order, email })} onDisabled={() => setDisabled(true)} />
         )}
-      </ExchangeSessionProvider>
-    </IslandPlaceholder>
-  );
-}
-
-export function OrderHistoryIsland({ initialLookup }: { initialLookup?: { email: string; reference: string } }) {
-  return (
-    <IslandPlaceholder name="order-lookup">
-      <ExchangeSessionProvider>
-        <OrderHistory initialLookup={initialLookup} />
-      </ExchangeSessionProvider>
-    </IslandPlaceholder>
-  );
-}
-
-export function DepositIsland() {
-  return (
-    <IslandPlaceholder name="deposit">
-      <ExchangeSessionProvider>
-        <Deposit />
       </ExchangeSessionProvider>
     </IslandPlaceholder>
   );
