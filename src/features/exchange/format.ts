@@ -1,4 +1,5 @@
 import { languageMeta, type Language } from '../../i18n/languages';
+import Big from 'big.js';
 import { formatMoney } from '../../i18n/format';
 
 /**
@@ -22,5 +23,14 @@ export function splitXrp(address: string): { address: string; tag: string | null
   return match ? { address: match[1]!, tag: match[2]! } : { address, tag: null };
 }
 
-/** "1 BTC ≈ 80,000 EUR": the rate as units of `to` per unit of `from`. */
-export const rateText = (from: string, formattedRate: string, to: string) => `1 ${from} ≈ ${formattedRate} ${to}`;
+/**
+ * The API's rate is units of `to` per unit of `from`. People read a buy's rate the other way
+ * round ("1 BTC ≈ 80,000 EUR", not "1 EUR ≈ 0.0000125 BTC"), so EUR-first rates are inverted
+ * with decimal arithmetic for display.
+ */
+export function rateText(from: string, to: string, rate: string, language: Language): string {
+  if (from === 'EUR' && new Big(rate).gt(0)) {
+    return `1 ${to} ≈ ${formatMoney(new Big(1).div(new Big(rate)).toFixed(2), 'EUR', language)}`;
+  }
+  return `1 ${from} ≈ ${formatRate(rate, language)} ${to}`;
+}

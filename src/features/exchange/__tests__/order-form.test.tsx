@@ -143,6 +143,7 @@ describe('OrderForm', () => {
     expect(quote).toHaveAttribute('aria-live', 'polite');
     await waitFor(() => expect(quote).toHaveTextContent('0.000975 BTC'));
     expect(quote).toHaveTextContent('€2.00');
+    expect(quote).toHaveTextContent('1 BTC ≈ €80,000.00'); // a buy's rate, read the usual way round
     expect(screen.getByText(en.quote.floating)).toBeInTheDocument();
     // Debounced: one question for the last input only.
     expect(api.callsTo('POST /api/quotes').map((c) => c.body)).toEqual([{ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '80' }]);

@@ -53,6 +53,7 @@ describe('Confirmation', () => {
     expect(row(de.confirm.payment.methods)).toHaveTextContent('Banküberweisung (SEPA), Echtzeitüberweisung (SEPA Instant)');
     const qr = screen.getByRole('img', { name: /^QR-Code für Ihre Banking-App: Überweisung von 80,00\s€ an Muntly, Verwendungszweck ABCD-EFGH$/ });
     expect(qr.querySelector('path')!.getAttribute('d')).toBe(qrPath(ORDER.paymentDetails.epcPayload).d);
+    expect(screen.getByText(/^1 BTC ≈ 80\.000,00\s€$/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: de.confirm.follow })).toHaveAttribute('href', '/de/exchange/order-history/');
   });
 

@@ -6,7 +6,7 @@ import { usePageLanguage } from '../../../components/localized-link';
 import { localizePath, type Language } from '../../../i18n/languages';
 import { routes } from '../../../i18n/routes';
 import type { Order, PaymentDetails, Receiving } from '../api/types';
-import { formatDateTime, formatMoney, formatRate, rateText, splitXrp } from '../format';
+import { formatDateTime, formatMoney, rateText, splitXrp } from '../format';
 import { QrCode } from './qr-code';
 
 /**
@@ -69,7 +69,7 @@ export function Confirmation({ order, email, onAnother }: { order: Order; email:
         <dt>{t('order.fields.estimatedAmountConverted')}</dt>
         <dd>{formatMoney(order.estimatedAmountConverted, order.currencyTo, language)}</dd>
         <dt>{t('order.fields.estimatedRate')}</dt>
-        <dd>{rateText(order.currencyFrom, formatRate(order.estimatedRate, language), order.currencyTo)}</dd>
+        <dd>{rateText(order.currencyFrom, order.currencyTo, order.estimatedRate, language)}</dd>
         <dt>{t('order.fields.fee')}</dt>
         <dd>{formatMoney(order.fee, 'EUR', language)}</dd>
         <dt>{t('order.fields.estimatedNetworkFee')}</dt>

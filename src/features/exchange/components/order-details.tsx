@@ -2,7 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageLanguage } from '../../../components/localized-link';
 import type { Order } from '../api/types';
-import { formatDateTime, formatMoney, formatRate, rateText } from '../format';
+import { formatDateTime, formatMoney, rateText } from '../format';
 import { useErrorText } from '../errors';
 import { useLiveOrder } from '../use-live-order';
 import { StatusStepper } from './status-stepper';
@@ -23,7 +23,7 @@ export function OrderDetails({ order, connection }: { order: Order; connection?:
   const errorText = useErrorText();
   const notYet = <span className="muted">{t('order.notYet')}</span>;
   const money = (value: string | null | undefined, currency: string) => (value ? formatMoney(value, currency, language) : notYet);
-  const rate = (value: string | null | undefined) => (value ? rateText(order.currencyFrom, formatRate(value, language), order.currencyTo) : notYet);
+  const rate = (value: string | null | undefined) => (value ? rateText(order.currencyFrom, order.currencyTo, value, language) : notYet);
   const statusText = t(`order.status.${order.status}`);
   const open = order.status === 'new' || order.status === 'processing';
   const rows: [string, React.ReactNode][] = [

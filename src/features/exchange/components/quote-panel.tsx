@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import type { LiveQuote } from '../use-live-quote';
-import { formatMoney, formatRate, rateText } from '../format';
+import { formatMoney, rateText } from '../format';
 import { useErrorText } from '../errors';
 import type { Language } from '../../../i18n/languages';
 
@@ -19,7 +19,7 @@ export function QuotePanel({ quote, from, to, language, toWallet }: { quote: Liv
         {quote.state === 'ready' ? (
           <dl className="order-data">
             <dt>{t('quote.rate')}</dt>
-            <dd>{rateText(from, formatRate(quote.quote.rate, language), to)}</dd>
+            <dd>{rateText(from, to, quote.quote.rate, language)}</dd>
             <dt>{t('quote.fee')}</dt>
             <dd>{formatMoney(quote.quote.fee, quote.quote.feeCurrency, language)}</dd>
             <dt>{t('quote.networkFee')}</dt>
