@@ -26,6 +26,7 @@ import { orderRoutes } from './modules/orders/routes';
 import { processOrders } from './modules/orders/processing';
 import { simulatedChain, type ChainAdapter } from './modules/chain/adapter';
 import { coingeckoRates } from './modules/rates/coingecko';
+import { benchRoutes } from './dev/bench';
 
 export type AppDependencies = {
   database: Database;
@@ -104,11 +105,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(orderRoutes, {
     rates,
     xpubs,
+    lookupLimitPerMinute: config.LOOKUP_LIMIT_PER_MINUTE,
     buySellEnabled: config.BUY_SELL_ENABLED,
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
   });
   await app.register(walletRoutes, { rates, xpubs });
   await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
+  if (config.BENCH_ROUTES) await app.register(benchRoutes);
   if (config.ORDER_WORKER_INTERVAL_MS > 0) startOrderWorker(app, { rates, chain }, config.ORDER_WORKER_INTERVAL_MS);
   if (config.localIdp) await app.register(devMailboxRoutes);
 

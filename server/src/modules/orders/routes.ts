@@ -45,24 +45,25 @@ const orderSchema = z.object({
 
 const lookupBody = z.object({ email: z.string().max(254), reference: z.string().max(40) });
 
-type Options = { rates: RatesAdapter; bank: BankDetails; buySellEnabled: boolean; xpubs: Xpubs; eventsPollMs?: number };
+type Options = { rates: RatesAdapter; bank: BankDetails; buySellEnabled: boolean; xpubs: Xpubs; lookupLimitPerMinute: number; eventsPollMs?: number };
 
-export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, bank, buySellEnabled, xpubs, eventsPollMs = 1000 }) => {
+export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, bank, buySellEnabled, xpubs, lookupLimitPerMinute, eventsPollMs = 1000 }) => {
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => Object.assign(new Error('rate limited'), { statusCode: 429 }),
   });
   // Guessing a reference: at most 10 tries a minute from one address, and 10 a minute for one
   // email address from anywhere (so spreading the guesses over many addresses does not help).
-  const byAddress = app.createRateLimit({ max: 10, timeWindow: '1 minute' });
+  const byAddress = app.createRateLimit({ max: lookupLimitPerMinute, timeWindow: '1 minute' });
   const byEmail = app.createRateLimit({
-    max: 10,
+    max: lookupLimitPerMinute,
     timeWindow: '1 minute',
     keyGenerator: (request) => `lookup-email:${String((request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? '').trim().toLowerCase()}`,
   });
   const lookupLimits = async (request: FastifyRequest) => {
     const [address, email] = await Promise.all([byAddress(request), byEmail(request)]);
-    if (address.isExceeded || email.isExceeded) throw new ApiError(429, 'try_again_soon');
+    const exceeded = (result: typeof address) => !result.isAllowed && result.isExceeded;
+    if (exceeded(address) || exceeded(email)) throw new ApiError(429, 'try_again_soon');
   };
 
   // Open event streams end when the server shuts down, so closing does not wait for them.
