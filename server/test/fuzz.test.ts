@@ -58,7 +58,7 @@ describe.each(databaseKinds())('fuzzing every POST and PATCH endpoint (%s)', (ki
     const admin = bearer(await signToken(t.keys, { sub: 'auth0|fuzz-admin', scope: 'use:muntly admin:muntly' })).authorization!;
     const expired = bearer(await signToken(t.keys, { expiresIn: '-1h' })).authorization!;
     tokens = [user, admin, expired, 'Bearer ', 'Bearer abc.def.ghi', 'Basic dXNlcjpwYXNz', `Bearer ${'x'.repeat(4000)}`, 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'];
-  });
+  }, 120_000); // a fresh database while the other suites run
   afterAll(() => t.close());
 
   it('finds the endpoints to fuzz in the OpenAPI document', () => {

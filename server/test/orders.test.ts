@@ -34,8 +34,8 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
       paymentMethod: 'sepa',
     });
     expect(body.shortReference).toBe(body.reference.slice(0, 9));
-    expect(body.paymentDetails).toMatchObject({ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly', amount: '100', reason: body.shortReference, methods: ['sepa', 'sepa_instant'] });
-    expect(body.paymentDetails.epcPayload.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muntly', 'DE89370400440532013000', 'EUR100', '', '', body.shortReference, '']);
+    expect(body.paymentDetails).toMatchObject({ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly', amount: '100.00', reason: body.shortReference, methods: ['sepa', 'sepa_instant'] });
+    expect(body.paymentDetails.epcPayload.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muntly', 'DE89370400440532013000', 'EUR100.00', '', '', body.shortReference, '']);
   });
 
   it('limits the first order of a new customer to 100 EUR and any order to 30,000 EUR', async () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import type { CurrencyInfo, OrderType } from './api/types';
-import { EMAIL_PATTERN } from './email';
+import { EMAIL_PATTERN } from '../../../domain/email';
 
 /**
  * The order form's rules, checked in the browser before the API checks them again (the API is

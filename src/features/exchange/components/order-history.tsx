@@ -11,7 +11,7 @@ import { routes } from '../../../i18n/routes';
 import { normalizeCode } from '../../../../domain/codes';
 import { getMyOrders, lookupOrder } from '../api/orders';
 import type { Order } from '../api/types';
-import { EMAIL_PATTERN } from '../email';
+import { EMAIL_PATTERN } from '../../../../domain/email';
 import { useErrorText, codeOf } from '../errors';
 import { useExchangeSession } from '../session';
 import { formatDateTime, formatMoney } from '../format';
