@@ -1,7 +1,8 @@
 /**
- * `npm run test:crash` (issue 9): on PostgreSQL, a load of orders, bank payments, internal
- * transfers and external sends runs while the API is killed with SIGKILL at random moments
- * (CRASH_KILLS times, default 10) and restarted. Clients retry whatever was not acknowledged with
+ * `npm run test:crash` (issue 9): on PostgreSQL, two API replicas (CRASH_REPLICAS, default 2)
+ * serve a load of orders, bank payments, internal transfers and external sends, spread over both,
+ * while one of them is killed with SIGKILL at random moments (CRASH_KILLS times, default 10) and
+ * restarted; their workers compete for the same orders and sends all along. Clients retry whatever was not acknowledged with
  * the same Idempotency-Key, as a real client would. Then:
  * - the ledger invariants hold (ledger:verify);
  * - every request the client saw acknowledged is in the database;
@@ -23,6 +24,7 @@ import { mintAccessToken, readIdpKeys } from '../server/src/dev/keys';
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const KILLS = Number(process.env.CRASH_KILLS || 10);
 const CLIENTS = Number(process.env.CRASH_CLIENTS || 6);
+const REPLICAS = Number(process.env.CRASH_REPLICAS || 2);
 const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 const BTC_ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
@@ -45,13 +47,12 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-crash-'));
   fs.mkdirSync(path.join(dataDir, 'public'));
   fs.writeFileSync(path.join(dataDir, 'public', 'index.html'), '<!doctype html><title>Muntly</title>');
-  const port = await freePort();
+  const ports = await Promise.all(Array.from({ length: REPLICAS }, () => freePort()));
   const idpPort = await freePort();
   const env = {
     ...process.env,
     LOG_LEVEL: 'error',
     HOST: 'localhost',
-    PORT: String(port),
     IDP_PORT: String(idpPort),
     DATA_DIR: dataDir,
     PUBLIC_DIR: path.join(dataDir, 'public'),
@@ -59,14 +60,18 @@ async function main() {
     ORDER_WORKER_INTERVAL_MS: '200',
     LOOKUP_LIMIT_PER_MINUTE: '100000',
   };
-  const base = `http://localhost:${port}`;
-  let server: ChildProcess | null = null;
-  const start = async () => {
+  const bases = ports.map((port) => `http://localhost:${port}`);
+  const servers: (ChildProcess | null)[] = ports.map(() => null);
+  const start = async (replica: number) => {
     // The server itself, not a tsx wrapper process: SIGKILL must hit the process holding the port.
-    server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-    await waitFor(`${base}/api/ready`, 120_000);
+    servers[replica] = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      cwd: root,
+      env: { ...env, PORT: String(ports[replica]) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await waitFor(`${bases[replica]}/api/ready`, 120_000);
   };
-  await start();
+  for (let replica = 0; replica < REPLICAS; replica++) await start(replica);
 
   const config = loadConfig(env);
   const token = (subject: string, scope: string, email?: string) =>
@@ -75,7 +80,8 @@ async function main() {
 
   /** One HTTP call; throws on connection errors and 5xx (the server is down or restarting). */
   async function call(method: string, url: string, auth: string | null, body?: unknown, headers: Record<string, string> = {}) {
-    const response = await fetch(`${base}${url}`, {
+    // Like a load balancer: any replica; a dead one fails the call and the client retries.
+    const response = await fetch(`${bases[Math.floor(Math.random() * REPLICAS)]}${url}`, {
       method,
       headers: { ...(auth ? { authorization: auth } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -170,13 +176,14 @@ async function main() {
 
   for (let kill = 1; kill <= KILLS; kill++) {
     await sleep(1000 + Math.random() * 2500);
-    const exited = new Promise((resolve) => server!.once('exit', resolve));
-    server!.kill('SIGKILL');
+    const victim = Math.floor(Math.random() * REPLICAS);
+    const exited = new Promise((resolve) => servers[victim]!.once('exit', resolve));
+    servers[victim]!.kill('SIGKILL');
     await exited;
     // The old process must be gone before the new one starts (a restart must not find it alive).
-    if (await fetch(`${base}/api/health`).then(() => true, () => false)) throw new Error('the killed server still answers');
+    if (await fetch(`${bases[victim]}/api/health`).then(() => true, () => false)) throw new Error('the killed server still answers');
     await sleep(Math.random() * 500);
-    await start();
+    await start(victim);
     console.log(`kill ${kill}/${KILLS}: restarted; acknowledged so far: ${acked.orders.size} orders, ${acked.payments.size} payments, ${acked.sends.size} sends`);
   }
   running = false;
@@ -225,12 +232,16 @@ async function main() {
   if (balanceOf(alice.email) !== expectedAlice) problems.push(`alice has ${balanceOf(alice.email)} sat, expected ${expectedAlice}`);
   if (balanceOf(bob.email) !== BigInt(internal) * 10_000n) problems.push(`bob has ${balanceOf(bob.email)} sat, expected ${BigInt(internal) * 10_000n}`);
 
-  const stopped = new Promise((resolve) => server!.once('exit', resolve));
-  server!.kill('SIGTERM');
-  await stopped;
+  await Promise.all(
+    servers.map((server) => {
+      const stopped = new Promise((resolve) => server!.once('exit', resolve));
+      server!.kill('SIGTERM');
+      return stopped;
+    }),
+  );
   await sql(adminUrl, `drop database if exists ${name} with (force)`);
   console.log(
-    `\ntest:crash — ${KILLS} SIGKILLs; acknowledged ${acked.orders.size} orders (${acked.payments.size} paid), ${acked.sends.size} sends (${internal} internal, ${external} external confirmed)`,
+    `\ntest:crash — ${REPLICAS} replicas, ${KILLS} SIGKILLs; acknowledged ${acked.orders.size} orders (${acked.payments.size} paid), ${acked.sends.size} sends (${internal} internal, ${external} external confirmed)`,
   );
   if (problems.length) {
     console.error(`FAILED:\n  ${[...new Set(problems)].slice(0, 30).join('\n  ')}`);
