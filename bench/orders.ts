@@ -12,7 +12,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { freePort, startServer } from './support';
+import { freePort, record, startServer } from './support';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const duration = Number(process.env.BENCH_SECONDS || 10);
@@ -104,6 +104,11 @@ async function main() {
     console.log(`| POST /api/orders (buy, new customer) | ${orders.rps.toFixed(0)} | ${orders.p99} ms |`);
     console.log(`| ratio orders / insert | ${ratio.toFixed(2)} (target ≥ 0.5) | |`);
     console.log(`| POST /api/orders/lookup | ${lookups.rps.toFixed(0)} | ${lookups.p99} ms |`);
+    const bare = `POST /api/bench/insert (one row): ${insert.rps.toFixed(0)} req/s, p99 ${insert.p99} ms`;
+    record([
+      { benchmark: 'bench:orders', figure: 'orders placed/s (buy, new customer), 10 connections', value: `${orders.rps.toFixed(0)} req/s, p99 ${orders.p99} ms`, reference: bare, ratio, target: '≥ 0.5' },
+      { benchmark: 'bench:orders', figure: 'order lookups/s (email + reference)', value: `${lookups.rps.toFixed(0)} req/s, p99 ${lookups.p99} ms`, reference: bare, ratio: lookups.rps / insert.rps },
+    ]);
   } finally {
     server.stop();
     await new Promise((resolve) => setTimeout(resolve, 1000));
