@@ -84,6 +84,9 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     await order(buy('anonymous@example.com', '30'));
     const mine = (await t.app.inject({ url: '/api/me/orders', headers: me })).json().orders;
     expect(mine.map((o: { reference: string }) => o.reference)).toEqual([placed.reference]);
+    // The owner's list carries the order's email, which opens its live events.
+    expect(mine[0].email).toBe(`mine-${kind}@example.com`);
+    expect(placed.email).toBeUndefined();
     expect((await t.app.inject({ url: '/api/me/orders', headers: other })).json().orders).toEqual([]);
     expect((await t.app.inject({ url: '/api/me/orders' })).statusCode).toBe(401);
   });

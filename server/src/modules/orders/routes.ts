@@ -41,6 +41,7 @@ const orderSchema = z.object({
   payoutTxid: z.string().nullable(),
   failure: z.object({ reason: z.string(), refund: z.enum(['bank', 'wallet', 'sender']) }).nullable(),
   completedAt: z.string().nullable(),
+  email: z.string().optional().describe("The order's email address: only in the owner's own list (it opens the live events)"),
 });
 
 const lookupBody = z.object({ email: z.string().max(254), reference: z.string().max(40) });
@@ -202,7 +203,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
     },
     async (request) => {
       const account = await ensureAccount(app.db, request.auth!);
-      return { orders: (await ordersOf(app.db, account.id)).map((row) => orderView(row, bank)) };
+      return { orders: (await ordersOf(app.db, account.id)).map((row) => ({ ...orderView(row, bank), email: row.email })) };
     },
   );
 };
