@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, startServer } from './support';
+import { freePort, record, startServer } from './support';
 import { loadConfig } from '../server/src/config';
 import { mintAccessToken, readIdpKeys } from '../server/src/dev/keys';
 
@@ -48,6 +48,16 @@ async function main() {
     console.log(`| GET /api/health | ${health.rps.toFixed(0)} | ${health.p99} ms |`);
     console.log(`| GET /api/me (valid token) | ${me.rps.toFixed(0)} | ${me.p99} ms |`);
     console.log(`| ratio me / health | ${ratio.toFixed(2)} (target ≥ 0.6) | |`);
+    record([
+      {
+        benchmark: 'bench:api',
+        figure: 'GET /api/me with a valid token, 10 connections',
+        value: `${me.rps.toFixed(0)} req/s, p99 ${me.p99} ms`,
+        reference: `GET /api/health: ${health.rps.toFixed(0)} req/s, p99 ${health.p99} ms`,
+        ratio,
+        target: '≥ 0.6',
+      },
+    ]);
   } finally {
     server.stop();
   }

@@ -11,6 +11,7 @@ import { Client } from 'pg';
 import { openDatabase } from '../server/src/db/client';
 import { accounts } from '../server/src/db/schema';
 import { systemAccount, transfer, userAccount, verifyLedger } from '../server/src/modules/ledger/service';
+import { record } from './support';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS || 10);
@@ -92,6 +93,12 @@ async function main() {
     console.log(`| one hot account | ${hot.tps.toFixed(0)} | ${hot.errors.length} | pgbench TPC-B-like ${pgbenchTps.toFixed(0)} tps | ${(hot.tps / pgbenchTps).toFixed(2)} (must finish without errors or deadlocks) |`);
     console.log(`| ledger invariants afterwards | ${checks.every((c) => c.ok) ? 'all hold' : 'BROKEN'} | | | |`);
     for (const error of [...distinct.errors, ...hot.errors].slice(0, 5)) console.log(`  error: ${error}`);
+    const pgbench = `pgbench TPC-B-like, 10 clients: ${pgbenchTps.toFixed(0)} tps`;
+    record([
+      { benchmark: 'bench:ledger', figure: 'ledger transfers/s, distinct account pairs, 10 workers', value: `${distinct.tps.toFixed(0)} tps`, reference: pgbench, ratio: distinct.tps / pgbenchTps, target: '≥ 0.5' },
+      { benchmark: 'bench:ledger', figure: 'ledger transfers/s, one hot account', value: `${hot.tps.toFixed(0)} tps, ${hot.errors.length} errors`, reference: pgbench, ratio: hot.tps / pgbenchTps, target: 'no errors or deadlocks' },
+      { benchmark: 'bench:ledger', figure: 'ledger invariants afterwards', value: checks.every((c) => c.ok) ? 'all hold' : 'BROKEN' },
+    ]);
     if (distinct.errors.length || hot.errors.length || !checks.every((c) => c.ok)) process.exitCode = 1;
   } finally {
     await admin(`drop database if exists ${ledgerDb} with (force)`);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import { record } from './support';
 
 const root = path.resolve(__dirname, '..');
 const publicDir = path.join(root, 'public');
@@ -125,6 +126,13 @@ async function main() {
   console.log(`| first-load JS, exchange_buy (gzip) | ${kb(buy.gzipBytes)} (${buy.files.length} files) | — |`);
   console.log(`| Lighthouse mobile, home en (median of ${runs}) | ${score(en)} | 95+ / 100 / 100 / 100 |`);
   console.log(`| Lighthouse mobile, home uk (median of ${runs}) | ${score(uk)} | 95+ / 100 / 100 / 100 |`);
+  record([
+    { benchmark: 'bench:site', figure: 'production build time', value: Number.isNaN(buildSeconds) ? 'skipped' : `${buildSeconds.toFixed(1)} s` },
+    { benchmark: 'bench:site', figure: 'first-load JS of home, gzip', value: kb(home.gzipBytes), target: '≤ 110 KB' },
+    { benchmark: 'bench:site', figure: 'first-load JS of exchange_buy, gzip', value: kb(buy.gzipBytes), reference: `home: ${kb(home.gzipBytes)}`, ratio: buy.gzipBytes / home.gzipBytes },
+    { benchmark: 'bench:site', figure: `Lighthouse mobile, home en (median of ${runs})`, value: score(en), target: 'performance ≥ 95, others 100' },
+    { benchmark: 'bench:site', figure: `Lighthouse mobile, home uk (median of ${runs})`, value: score(uk), target: 'performance ≥ 95, others 100' },
+  ]);
 }
 
 main().catch((error) => {

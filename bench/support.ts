@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createServer } from 'node:net';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -38,4 +39,18 @@ export async function startServer(env: Record<string, string>): Promise<{ url: s
   const url = `http://localhost:${port}`;
   await waitFor(`${url}/api/ready`);
   return { url, child, stop: () => child.kill('SIGTERM') };
+}
+
+/** One line of bench/RESULTS.md: a figure, its side-by-side reference from the same run, the ratio. */
+export type ResultRow = { benchmark: string; figure: string; value: string; reference?: string; ratio?: number; target?: string };
+
+/**
+ * Each benchmark prints its own table; under `npm run bench` (BENCH_RESULTS set) it also hands
+ * its rows to the runner, which writes them all into bench/RESULTS.md.
+ */
+export function record(rows: ResultRow[]): void {
+  const file = process.env.BENCH_RESULTS;
+  if (!file) return;
+  const existing = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as ResultRow[]) : [];
+  fs.writeFileSync(file, JSON.stringify([...existing, ...rows], null, 2));
 }

@@ -59,6 +59,7 @@ export const ERROR_MESSAGES = {
   send_not_pending: 'This send is no longer waiting for its code.',
   invalid_amount: 'Invalid amount: a positive number with at most the currency’s decimals.',
   idempotency_conflict: 'This idempotency key was already used for a different request.',
+  order_not_open: 'This order has already received its payment.',
   // Operations.
   not_available_in_production: 'This command is only available with the local identity provider.',
   unknown_user: 'No user with this email address.',

@@ -23,6 +23,10 @@ import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/derive';
 import { ratesRoutes } from './modules/rates/routes';
 import { orderRoutes } from './modules/orders/routes';
+import { processOrders } from './modules/orders/processing';
+import { simulatedChain, type ChainAdapter } from './modules/chain/adapter';
+import { coingeckoRates } from './modules/rates/coingecko';
+import { benchRoutes } from './dev/bench';
 import { supportRoutes } from './modules/support/routes';
 
 export type AppDependencies = {
@@ -35,6 +39,8 @@ export type AppDependencies = {
   rates?: RatesAdapter;
   /** Watch-only keys for reception addresses; local mode uses public test keys. */
   xpubs?: Xpubs;
+  /** Paying crypto out; the simulated chain unless a deployment plugs in its signer. */
+  chain?: ChainAdapter;
   /** Where logs go (stdout unless a test captures them). */
   logStream?: NodeJS.WritableStream;
 };
@@ -93,20 +99,46 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
   await app.register(identityRoutes);
-  const rates = deps.rates ?? simulatedRates();
+  const rates = deps.rates ?? (config.RATES_FEED === 'coingecko' ? coingeckoRates({ baseUrl: config.RATES_FEED_URL }) : simulatedRates());
+  const chain = deps.chain ?? simulatedChain();
+  const xpubs = deps.xpubs ?? xpubsFrom(config);
   await app.register(ratesRoutes, { rates });
   await app.register(orderRoutes, {
     rates,
+    xpubs,
+    lookupLimitPerMinute: config.LOOKUP_LIMIT_PER_MINUTE,
     buySellEnabled: config.BUY_SELL_ENABLED,
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
   });
-  await app.register(walletRoutes, { rates, xpubs: deps.xpubs ?? xpubsFrom(config) });
+  await app.register(walletRoutes, { rates, xpubs });
   await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
   await app.register(supportRoutes);
+  if (config.BENCH_ROUTES) await app.register(benchRoutes);
+  if (config.ORDER_WORKER_INTERVAL_MS > 0) startOrderWorker(app, { rates, chain }, config.ORDER_WORKER_INTERVAL_MS);
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });
   return app;
+}
+
+/**
+ * Every replica runs the order worker; SKIP LOCKED hands each funded order to one of them. A run
+ * never overlaps the previous one in this process.
+ */
+function startOrderWorker(app: FastifyInstance, deps: Parameters<typeof processOrders>[1], intervalMs: number) {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = processOrders(app.db, deps)
+      .catch((error: unknown) => app.log.warn({ err: error }, 'order processing failed; retrying on the next run'))
+      .finally(() => (running = null));
+  }, intervalMs);
+  timer.unref();
+  // Shutting down: let the current run finish before the database closes.
+  app.addHook('preClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
 }
 
 /** XPUB_BTC, XPUB_LTC, XPUB_DOGE, XPUB_BCH, XPUB_ETH and XRP_ADDRESS, or the public test keys. */

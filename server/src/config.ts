@@ -34,6 +34,15 @@ const schema = z
     BANK_IBAN: z.string().default('DE89370400440532013000'),
     BANK_BIC: z.string().default('COBADEFFXXX'),
     BANK_BENEFICIARY: z.string().default('Muntly'),
+    /** How often each replica's order worker looks for funded orders (0: never; tests drive it). */
+    ORDER_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+    /** Order lookups (and their event streams) allowed per minute per IP and per email address. */
+    LOOKUP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    /** `npm run bench:orders` only: a bare one-row insert endpoint to compare with. Never in production. */
+    BENCH_ROUTES: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+    /** The EUR rate feed: the seeded simulation, or CoinGecko's public API (cached 60 s). */
+    RATES_FEED: z.enum(['simulated', 'coingecko']).default('simulated'),
+    RATES_FEED_URL: z.url().default('https://api.coingecko.com/api/v3'),
     /** Watch-only extended public keys for reception addresses (local mode: public test keys). */
     XPUB_BTC: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
     XPUB_LTC: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
@@ -44,6 +53,7 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     if (!env.AUTH0_DOMAIN) return;
+    if (env.BENCH_ROUTES) ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'is for benchmarks only, never in production' });
     for (const key of ['AUTH0_CLIENT_ID', 'AUTH0_AUDIENCE', 'DATABASE_URL'] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH0_DOMAIN is set (production)' });
     }

@@ -48,7 +48,7 @@ async function main() {
   let idp: { close(): Promise<void> } | undefined;
   if (keys) {
     for (const user of DEMO_USERS) await idpUsersRepository.ensure(database.db, { ...user, password: DEMO_PASSWORD });
-    idp = await startIdp({
+    idp = await startIdpUnlessRunning({
       issuer: config.authIssuer,
       port: config.IDP_PORT,
       host: config.HOST,
@@ -93,6 +93,20 @@ async function main() {
     lines.push(`  Identity provider: Auth0 ${config.authIssuer}`);
   }
   console.log(`${lines.join('\n')}\n`);
+}
+
+/**
+ * Two local replicas on one machine (the replica and crash tests) share one identity provider:
+ * the second finds the port taken and uses the first one's (same keys in DATA_DIR, same issuer).
+ */
+async function startIdpUnlessRunning(options: Parameters<typeof startIdp>[0]): Promise<{ close(): Promise<void> } | undefined> {
+  try {
+    return await startIdp(options);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    options.log.warn(`the identity provider's port ${options.port} is taken: using the provider already running there`);
+    return undefined;
+  }
 }
 
 main().catch((error: unknown) => {

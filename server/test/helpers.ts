@@ -66,10 +66,10 @@ export async function testKeys(): Promise<IdpKeys & { publicJwks: { keys: JWK[] 
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const publicDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-public-'));
-  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_DIR: publicDir, DATA_DIR: publicDir, ...overrides });
+  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_DIR: publicDir, DATA_DIR: publicDir, ORDER_WORKER_INTERVAL_MS: '0', ...overrides });
 }
 
-export type TestApp = { app: FastifyInstance; keys: Awaited<ReturnType<typeof testKeys>>; config: Config; close(): Promise<void> };
+export type TestApp = { app: FastifyInstance; keys: Awaited<ReturnType<typeof testKeys>>; config: Config; database: Database; close(): Promise<void> };
 
 export async function testApp(kind: DatabaseKind, configOverrides: Record<string, string> = {}, extra: Partial<AppDependencies> = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase(kind);
@@ -85,6 +85,7 @@ export async function testApp(kind: DatabaseKind, configOverrides: Record<string
     app,
     keys,
     config,
+    database,
     close: async () => {
       await app.close();
       await drop();

@@ -4,7 +4,7 @@
 import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import type { RatesAdapter } from '../src/modules/rates/service';
 
-const rates: RatesAdapter = { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000', USDT: '0.92' } }) };
+const rates: RatesAdapter = { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000', USDT: '0.92', XRP: '0.5' } }) };
 const BTC_ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
 
 describe.each(databaseKinds())('orders (%s)', (kind) => {
@@ -34,8 +34,8 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
       paymentMethod: 'sepa',
     });
     expect(body.shortReference).toBe(body.reference.slice(0, 9));
-    expect(body.paymentDetails).toMatchObject({ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly', amount: '100', reason: body.shortReference, methods: ['sepa', 'sepa_instant'] });
-    expect(body.paymentDetails.epcPayload.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muntly', 'DE89370400440532013000', 'EUR100', '', '', body.shortReference, '']);
+    expect(body.paymentDetails).toMatchObject({ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly', amount: '100.00', reason: body.shortReference, methods: ['sepa', 'sepa_instant'] });
+    expect(body.paymentDetails.epcPayload.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muntly', 'DE89370400440532013000', 'EUR100.00', '', '', body.shortReference, '']);
   });
 
   it('limits the first order of a new customer to 100 EUR and any order to 30,000 EUR', async () => {
@@ -56,6 +56,27 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     expect((await order(buy('x@example.com', '10'), { authorization: 'Bearer garbage' })).statusCode).toBe(401);
   });
 
+  it('stores XRP addresses as address:tag (tag 0 when none is needed) and takes only standard ETH addresses', async () => {
+    const xrp = await order({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'XRP', amount: '20', email: 'xrp-buyer@example.com', address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh' });
+    expect(xrp.json().address).toBe('rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh:0');
+    const tagged = await order({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'XRP', amount: '20', email: 'xrp-buyer@example.com', address: 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh:12345' });
+    expect(tagged.json().address).toBe('rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh:12345');
+    const eth = (address: string) => order({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'ETH', amount: '20', email: 'eth-buyer@example.com', address });
+    expect((await eth('0x52908400098527886E0F7030069857D2E4169EE7')).statusCode).toBe(201);
+    // A wrong EIP-55 checksum (one letter's case changed) and an ENS name are not standard addresses.
+    expect((await eth('0x52908400098527886E0F7030069857D2E4169Ee7')).json().error).toMatchObject({ code: 'invalid_address', field: 'address' });
+    expect((await eth('vitalik.eth')).json().error.code).toBe('invalid_address');
+  });
+
+  it('counts a logged-in customer\'s earlier orders by account too, whatever email they give', async () => {
+    const headers = bearer(await signToken(t.keys, { sub: `auth0|returning-${kind}`, email: `returning-${kind}@example.com` }));
+    expect((await order(buy(`first-${kind}@example.com`, '90'), headers)).statusCode).toBe(201);
+    // A new email address, but the same account: no longer a first order.
+    expect((await order(buy(`second-${kind}@example.com`, '500'), headers)).statusCode).toBe(201);
+    // The same new email without the login is still a first order.
+    expect((await order(buy(`third-${kind}@example.com`, '500'))).json().error.code).toBe('first_order_limit');
+  });
+
   it("lists a logged-in user's own orders only", async () => {
     const me = bearer(await signToken(t.keys, { sub: `auth0|mine-${kind}`, email: `mine-${kind}@example.com` }));
     const other = bearer(await signToken(t.keys, { sub: `auth0|theirs-${kind}` }));
@@ -63,6 +84,9 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     await order(buy('anonymous@example.com', '30'));
     const mine = (await t.app.inject({ url: '/api/me/orders', headers: me })).json().orders;
     expect(mine.map((o: { reference: string }) => o.reference)).toEqual([placed.reference]);
+    // The owner's list carries the order's email, which opens its live events.
+    expect(mine[0].email).toBe(`mine-${kind}@example.com`);
+    expect(placed.email).toBeUndefined();
     expect((await t.app.inject({ url: '/api/me/orders', headers: other })).json().orders).toEqual([]);
     expect((await t.app.inject({ url: '/api/me/orders' })).statusCode).toBe(401);
   });

@@ -21,8 +21,9 @@ describe.each(databaseKinds())('wallet balances (%s)', (kind) => {
     const res = await t.app.inject({ url: '/api/wallet/balances', headers: bearer(await signToken(t.keys, { email: 'new@muntly.test' })) });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(body.balances).toHaveLength(24);
-    expect(body.balances[0]).toEqual({ currency: 'BTC', name: 'Bitcoin', balance: '0.00000000', eurEstimate: '0.00', support: 'full' });
+    expect(body.balances).toHaveLength(25); // euros first, then the 24 listed currencies
+    expect(body.balances[0]).toEqual({ currency: 'EUR', name: 'Euro', balance: '0.00', eurEstimate: '0.00', support: 'full' });
+    expect(body.balances[1]).toEqual({ currency: 'BTC', name: 'Bitcoin', balance: '0.00000000', eurEstimate: '0.00', support: 'full' });
     expect(body.balances.find((b: { currency: string }) => b.currency === 'USDT')).toMatchObject({ support: 'partial', notice: 'This currency is only partially supported.' });
     expect(body.totalEur).toBe('0.00');
   });

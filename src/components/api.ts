@@ -15,21 +15,23 @@ export class ApiFailure extends Error {
   }
 }
 
+/** `token` null: an anonymous call (exchange orders, lookups, quotes). */
 export async function apiRequest<T>(
-  token: string,
+  token: string | null,
   language: Language,
   path: string,
-  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+  init: { method?: string; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal } = {},
 ): Promise<T> {
   const response = await fetch(`${apiOrigin}${path}`, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
     headers: {
-      authorization: `Bearer ${token}`,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
       'accept-language': language,
       ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
       ...init.headers,
     },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: init.signal,
   });
   if (!response.ok) {
     const payload = (await response.json().catch(() => ({}))) as { error?: { code: string; field?: string } };

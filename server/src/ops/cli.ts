@@ -21,7 +21,11 @@ Commands:
   verify <email> <kind>   mark a kind verified after checking a document by hand (e.g. id)
   ledger:verify           check every ledger invariant; exits 1 when one fails
   chain-deposit <currency> <address> <amount> [txid]
-                          simulate an incoming chain deposit to a reception address
+                          simulate an incoming chain deposit to a wallet reception address
+                          or to the receiving address of a sell/swap order
+  payment-received <reason> <amountEUR> [txid]
+                          simulate an incoming SEPA payment; reason = a buy order's short
+                          reference (ABCD-EFGH) or a deposit reference (DEPOSIT<key> [CUR])
   outbox [--json] [--to <recipient>]
                           messages sent by email, SMS, post and bank transfer, newest first
 
@@ -105,8 +109,16 @@ export async function run(args: string[]): Promise<void> {
     case 'chain-deposit': {
       const [currency, address, amount, txid] = rest;
       if (!currency || !address || !amount) throw new CliError('Usage: chain-deposit <currency> <address> <amount> [txid]');
-      const result = (await call('POST', '/api/ops/chain-deposit', { currency, address, amount, ...(txid ? { txid } : {}) })) as { amount: string; credited: boolean; txid: string };
-      console.log(result.credited ? `Credited ${result.amount} ${currency.toUpperCase()} to ${address} (txid ${result.txid}).` : `Already credited (txid ${result.txid}).`);
+      const result = (await call('POST', '/api/ops/chain-deposit', { currency, address, amount, ...(txid ? { txid } : {}) })) as { amount: string; credited: boolean; txid: string; orderReference: string | null };
+      const target = result.orderReference ? `order ${result.orderReference} (processing)` : address;
+      console.log(result.credited ? `Credited ${result.amount} ${currency.toUpperCase()} to ${target} (txid ${result.txid}).` : `Already credited (txid ${result.txid}).`);
+      return;
+    }
+    case 'payment-received': {
+      const [reason, amount, txid] = rest;
+      if (!reason || !amount) throw new CliError('Usage: payment-received <shortReference | "DEPOSIT<accountKey> [CUR]"> <amountEUR> [txid]');
+      const result = (await call('POST', '/api/ops/payment-received', { reason, amount, ...(txid ? { txid } : {}) })) as { reference: string; type: string; credited: boolean };
+      console.log(result.credited ? `Payment of EUR ${amount} received for ${result.type} order ${result.reference}: processing.` : `Already received (order ${result.reference}).`);
       return;
     }
     case 'ledger:verify': {

@@ -5,7 +5,7 @@ import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, exchangePages } from '../../components/section-nav';
-import { IslandPlaceholder } from '../../components/island';
+import { OrderIsland } from '../../features/exchange/components/order-island';
 
 export default function ExchangeBuyPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('exchange');
@@ -15,7 +15,7 @@ export default function ExchangeBuyPage({ location }: PageProps<LocalesData, I18
       <SectionNav label={tc('pages.exchange.title')} names={exchangePages} />
       <p className="lead">{t('buy.lead')}</p>
       <p>{t('rateNotice')}</p>
-      <IslandPlaceholder name="order-form" />
+      <OrderIsland type="buy" />
     </Layout>
   );
 }
@@ -24,7 +24,7 @@ export const Head = pageHead('exchange_buy');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "exchange"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "exchange", "auth"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

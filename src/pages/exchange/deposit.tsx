@@ -5,7 +5,7 @@ import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, exchangePages } from '../../components/section-nav';
-import { IslandPlaceholder } from '../../components/island';
+import { DepositIsland } from '../../features/exchange/components/deposit-island';
 
 export default function ExchangeDepositPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('exchange');
@@ -15,7 +15,7 @@ export default function ExchangeDepositPage({ location }: PageProps<LocalesData,
       <SectionNav label={tc('pages.exchange.title')} names={exchangePages} />
       <p className="lead">{t('deposit.lead')}</p>
       <p>{t('deposit.reference')}</p>
-      <IslandPlaceholder name="deposit" />
+      <DepositIsland />
     </Layout>
   );
 }
@@ -24,7 +24,7 @@ export const Head = pageHead('exchange_deposit');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "exchange"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "exchange", "auth"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -5,7 +5,8 @@ import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, exchangePages } from '../../components/section-nav';
-import { IslandPlaceholder } from '../../components/island';
+import { OrderHistoryIsland } from '../../features/exchange/components/order-history-island';
+import type { LookupState } from '../../features/exchange/components/confirmation';
 
 export default function OrderHistoryPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('exchange');
@@ -14,7 +15,7 @@ export default function OrderHistoryPage({ location }: PageProps<LocalesData, I1
     <Layout page="exchange_order_history" pathname={location.pathname}>
       <SectionNav label={tc('pages.exchange.title')} names={exchangePages} />
       <p className="lead">{t('history.lead')}</p>
-      <IslandPlaceholder name="order-lookup" />
+      <OrderHistoryIsland initialLookup={(location.state as Partial<LookupState> | null)?.lookup} />
     </Layout>
   );
 }
@@ -23,7 +24,7 @@ export const Head = pageHead('exchange_order_history');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "exchange"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "exchange", "auth"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -33,15 +33,25 @@ export async function listOutbox(db: Db, recipient?: string) {
 const localesDir = path.resolve(__dirname, '../../../../locales');
 const cache = new Map<Language, Record<string, Record<string, string>>>();
 
-export function messageText(language: Language, key: string, values: Record<string, string>): { subject: string; body: string } {
+function textsOf(language: Language): Record<string, Record<string, string>> {
   let texts = cache.get(language);
   if (!texts) {
     texts = JSON.parse(fs.readFileSync(path.join(localesDir, language, 'notify.json'), 'utf8')) as Record<string, Record<string, string>>;
     cache.set(language, texts);
   }
+  return texts;
+}
+
+export function messageText(language: Language, key: string, values: Record<string, string>): { subject: string; body: string } {
+  const texts = textsOf(language);
   const fill = (template: string) => template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? '');
   const entry = texts[key]!;
   return { subject: fill(entry.subject ?? ''), body: fill(entry.body ?? '') };
+}
+
+/** One phrase of notify.json, e.g. phrase('de', 'failureReasons', 'amount_mismatch'). */
+export function phrase(language: Language, group: string, key: string): string {
+  return textsOf(language)[group]?.[key] ?? key;
 }
 
 /** The page language the site sends (Accept-Language), or English. */

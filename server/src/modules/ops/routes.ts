@@ -1,3 +1,4 @@
+import { bankPaymentReceived } from '../orders/processing';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -216,13 +217,33 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess; rates
         tags: ['ops'],
         summary: 'Simulate an incoming chain deposit to a reception address (the production watcher calls the same service)',
         security: [{ bearer: [] }],
-        body: z.object({ currency: z.string().max(10), address: z.string().max(200), amount: z.string().max(40), txid: z.string().max(100).optional() }),
+        body: z.object({ currency: z.string().max(10), address: z.string().max(200), amount: z.string().max(40), txid: z.string().max(100).optional(), sender: z.string().max(200).optional() }),
         response: {
-          200: z.object({ txid: z.string(), currency: z.string(), address: z.string(), amount: z.string(), credited: z.boolean() }),
-          ...errorResponses(400, 401, 403, 404),
+          200: z.object({ txid: z.string(), currency: z.string(), address: z.string(), amount: z.string(), credited: z.boolean(), orderReference: z.string().nullable() }),
+          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
     },
     async (request) => creditChainDeposit(app.db, rates, request.body),
+  );
+
+  app.post(
+    '/api/ops/payment-received',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Simulate an incoming SEPA payment: reason = a buy order\'s shortReference, or DEPOSIT + account key (+ currency) (the production bank adapter calls the same service)',
+        security: [{ bearer: [] }],
+        body: z.object({ reason: z.string().min(1).max(140), amount: z.string().max(40), txid: z.string().max(100).optional() }),
+        response: {
+          200: z.object({ reference: z.string(), type: z.string(), status: z.string(), amountReceived: z.string().nullable(), credited: z.boolean() }),
+          ...errorResponses(400, 401, 403, 404, 409),
+        },
+      },
+    },
+    async (request) => {
+      const { order, created } = await bankPaymentReceived(app.db, rates, request.body);
+      return { reference: order.reference, type: order.type, status: order.status, amountReceived: order.amountReceived, credited: created };
+    },
   );
 };

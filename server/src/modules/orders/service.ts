@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import Big from 'big.js';
 import type { Db } from '../../db/client';
-import { orders } from '../../db/schema';
+import { orders, outbox } from '../../db/schema';
 import { ApiError } from '../../errors';
 import type { AccountRow } from '../accounts/repository';
 import { requireVerifications } from '../identity/service';
@@ -12,8 +12,15 @@ import { normalizeAddress } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { quote } from '../../../../domain/quotes';
 import { epcPayload } from '../../../../domain/epc';
+import { normalizeEmail } from '../../../../domain/email';
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
-import { eur } from '../../../../domain/money';
+import { decimalToMinor, eur } from '../../../../domain/money';
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import { systemAccount, transfer, userAccount } from '../ledger/service';
+import { nextHouseAddress } from '../wallet/addresses';
+import type { DERIVED_CURRENCIES, Xpubs } from '../chain/derive';
+import { messageText } from '../notify/service';
+import type { Language } from '../../../../src/i18n/languages';
 
 /**
  * Placing exchange orders (spec section 5, every rule with its code). Invariants: a reference is
@@ -34,14 +41,73 @@ export type OrderInput = {
 };
 export type BankDetails = { iban: string; bic: string; beneficiary: string };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 
-function newReference(): string {
+export function newReference(): string {
   for (;;) {
     const code = codeFromBytes(randomBytes(32));
     if (code) return code;
   }
 }
+
+/**
+ * The two statements of placing an order, built once per database and prepared: building a
+ * drizzle query over a 35-column table costs more CPU than PostgreSQL spends running it.
+ */
+const P = (name: string) => sql.placeholder(name);
+function placeQueries(q: Db, name: string | null) {
+  // Unnamed (name null) inside a transaction: planned each time, nothing left on the connection.
+  const named = (suffix: string) => (name ? `${name}_${suffix}` : '');
+  const known = q
+    .select({
+      existing: sql<string | null>`(select id from ${orders} where ${orders.idempotencyKey} = ${P('key')})`,
+      ordered: sql<boolean>`exists (select 1 from ${orders} where ${orders.email} = ${P('email')} or ${orders.accountId} = ${P('accountId')})`,
+    })
+    .from(sql`(select 1) as one`)
+    .prepare(named('known'));
+  const columns = [
+    'reference', 'shortReference', 'type', 'currencyFrom', 'currencyTo', 'amount', 'amountEur', 'email', 'accountId', 'address', 'paymentMethod', 'sendToMyWallet',
+    'useMyWallet', 'estimatedRate', 'estimatedAmountConverted', 'fee', 'estimatedNetworkFee', 'idempotencyKey', 'language', 'receivingAddress',
+  ] as const;
+  const inserted = q.$with('inserted').as(
+    q.insert(orders).values(Object.fromEntries(columns.map((c) => [c, P(c)])) as unknown as typeof orders.$inferInsert).onConflictDoNothing().returning(),
+  );
+  // The order and its confirmation email in one statement: both are written, or neither.
+  const confirmation = q.$with('confirmation').as(
+    q
+      .insert(outbox)
+      .select(
+        q
+          .select({
+            id: sql`gen_random_uuid()`.as('id'),
+            channel: sql`'email'`.as('channel'),
+            recipient: inserted.email,
+            subject: sql`${P('subject')}::text`.as('subject'),
+            body: sql`${P('body')}::text`.as('body'),
+            accountId: inserted.accountId,
+            createdAt: sql`now()`.as('created_at'),
+          })
+          .from(inserted),
+      )
+      .returning({ id: outbox.id }),
+  );
+  const insert = q.with(inserted, confirmation).select().from(inserted).prepare(named('insert'));
+  return { known, insert };
+}
+const prepared = new WeakMap<Db, ReturnType<typeof placeQueries>>();
+function preparedFor(db: Db) {
+  let queries = prepared.get(db);
+  if (!queries) prepared.set(db, (queries = placeQueries(db, 'place_order')));
+  return queries;
+}
+
+/** Where the customer sends the crypto of a sell or swap (XRP: the house address and the tag apart). */
+function receivingOf(row: OrderRow) {
+  if (!row.receivingAddress) return null;
+  const [address, tag] = row.currencyFrom === 'XRP' ? row.receivingAddress.split(':') : [row.receivingAddress];
+  return { currency: row.currencyFrom, address: address!, tag: tag ?? null, amount: row.amount };
+}
+
+export type OrderStatus = 'new' | 'processing' | 'completed_success' | 'completed_failure';
 
 export function orderView(row: OrderRow, bank: BankDetails) {
   const paymentDetails =
@@ -50,16 +116,16 @@ export function orderView(row: OrderRow, bank: BankDetails) {
           iban: bank.iban,
           bic: bank.bic,
           beneficiary: bank.beneficiary,
-          amount: row.amount,
+          amount: new Big(row.amount).toFixed(2),
           reason: row.shortReference,
           methods: ['sepa', 'sepa_instant'],
-          epcPayload: epcPayload({ bic: bank.bic, beneficiary: bank.beneficiary, iban: bank.iban, amountEur: row.amount, reason: row.shortReference }),
+          epcPayload: epcPayload({ bic: bank.bic, beneficiary: bank.beneficiary, iban: bank.iban, amountEur: new Big(row.amount).toFixed(2), reason: row.shortReference }),
         }
       : null;
   return {
     reference: row.reference,
     shortReference: row.shortReference,
-    type: row.type as OrderInput['type'],
+    type: row.type as OrderInput['type'] | 'deposit',
     currencyFrom: row.currencyFrom,
     currencyTo: row.currencyTo,
     amount: row.amount,
@@ -71,29 +137,41 @@ export function orderView(row: OrderRow, bank: BankDetails) {
     estimatedAmountConverted: row.estimatedAmountConverted,
     estimatedNetworkFee: row.estimatedNetworkFee,
     fee: row.fee,
-    status: row.status as 'new',
+    status: row.status as OrderStatus,
     date: row.createdAt.toISOString(),
     sendToMyWallet: row.sendToMyWallet,
     useMyWallet: row.useMyWallet,
     paymentDetails,
+    receiving: receivingOf(row),
+    amountReceived: row.amountReceived,
+    actualRate: row.actualRate,
+    actualAmountConverted: row.actualAmountConverted,
+    actualNetworkFee: row.actualNetworkFee,
+    actualFee: row.actualFee,
+    payoutTxid: row.payoutTxid,
+    failure: row.failureReason ? { reason: row.failureReason, refund: (row.refund ?? 'bank') as 'bank' | 'wallet' | 'sender' } : null,
+    completedAt: row.completedAt?.toISOString() ?? null,
   };
 }
 
 export async function placeOrder(
   db: Db,
   rates: RatesAdapter,
-  options: { buySellEnabled: boolean; account?: AccountRow; idempotencyKey?: string },
+  options: { buySellEnabled: boolean; xpubs: Xpubs; language: Language; account?: AccountRow; idempotencyKey?: string },
   input: OrderInput,
 ): Promise<{ order: OrderRow; created: boolean }> {
-  if (options.idempotencyKey) {
-    const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, options.idempotencyKey));
-    if (existing) return { order: existing, created: false };
+  const email = normalizeEmail(input.email) ?? '';
+  // One read answers both questions asked before placing: was this request already placed
+  // (Idempotency-Key), and has this customer ordered before (the first-order cap)?
+  const [known] = await preparedFor(db).known.execute({ key: options.idempotencyKey ?? null, email, accountId: options.account?.id ?? null });
+  if (known?.existing) {
+    const [existing] = await db.select().from(orders).where(eq(orders.id, known.existing));
+    return { order: existing!, created: false };
   }
   const from = input.currencyFrom.toUpperCase();
   const to = input.currencyTo.toUpperCase();
   if ((input.type === 'buy' || input.type === 'sell') && !options.buySellEnabled) throw new ApiError(403, 'buy_sell_disabled');
-  const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email) || email.length > 254) throw new ApiError(400, 'invalid_email', 'email');
+  if (!email) throw new ApiError(400, 'invalid_email', 'email');
   const fromCurrency = from === 'EUR' ? null : currencyByCode(from);
   const toCurrency = to === 'EUR' ? null : currencyByCode(to);
   if (fromCurrency === undefined) throw new ApiError(400, 'validation_failed', 'currencyFrom', 'Unknown currency.');
@@ -106,10 +184,14 @@ export async function placeOrder(
   if (ownWallet && !options.account) throw new ApiError(401, 'login_required');
   if (ownWallet) await requireVerifications(db, options.account!.id, { usesWallet: true });
 
+  // The delivery address: a crypto address, or for a sell the IBAN that receives the euros.
   let address: string | null = null;
   if (toCurrency && !input.sendToMyWallet) {
     address = normalizeAddress(toCurrency.code, input.address ?? '');
     if (!address) throw new ApiError(400, 'invalid_address', 'address');
+  } else if (to === 'EUR' && !input.sendToMyWallet) {
+    address = electronicFormatIBAN(input.address ?? '') ?? '';
+    if (!isValidIBAN(address)) throw new ApiError(400, 'invalid_iban', 'address');
   }
 
   const estimate = quote({ type: input.type, currencyFrom: from, currencyTo: to, amount: input.amount.trim(), rates: (await rates.current()).rates, toMuntlyWallet: input.sendToMyWallet });
@@ -120,40 +202,66 @@ export async function placeOrder(
 
   const amountEurMinor = BigInt(new Big(estimate.amountEur).times(100).toFixed(0));
   if (amountEurMinor > ORDER_LIMIT_EUR_MINOR) throw new ApiError(409, 'order_limit', 'amount');
-  const previous = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(orders)
-    .where(options.account ? or(eq(orders.email, email), eq(orders.accountId, options.account.id)) : eq(orders.email, email));
-  if ((previous[0]?.n ?? 0) === 0 && amountEurMinor > FIRST_ORDER_LIMIT_EUR_MINOR) {
+  if (!known?.ordered && amountEurMinor > FIRST_ORDER_LIMIT_EUR_MINOR) {
     throw new ApiError(409, 'first_order_limit', 'amount', `Order rejected. The first order of each new customer is limited to ${eur(FIRST_ORDER_LIMIT_EUR_MINOR)} EUR.`);
   }
 
   const reference = newReference();
-  const [row] = await db
-    .insert(orders)
-    .values({
-      reference,
-      shortReference: reference.slice(0, 9),
-      type: input.type,
-      currencyFrom: from,
-      currencyTo: to,
-      amount: input.amount.trim(),
-      amountEur: estimate.amountEur,
-      email,
-      accountId: options.account?.id ?? null,
-      address,
-      paymentMethod: input.type === 'buy' && !input.useMyWallet ? input.paymentMethod ?? 'sepa' : null,
-      sendToMyWallet: Boolean(input.sendToMyWallet),
-      useMyWallet: Boolean(input.useMyWallet),
-      estimatedRate: estimate.rate,
-      estimatedAmountConverted: estimate.amountConverted,
-      fee: estimate.fee,
-      estimatedNetworkFee: estimate.networkFee,
-      idempotencyKey: options.idempotencyKey ?? null,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (row) return { order: row, created: true };
+  const amount = input.amount.trim();
+  const values = {
+    reference,
+    shortReference: reference.slice(0, 9),
+    type: input.type,
+    currencyFrom: from,
+    currencyTo: to,
+    amount,
+    amountEur: estimate.amountEur,
+    email,
+    accountId: options.account?.id ?? null,
+    address,
+    paymentMethod: input.type === 'buy' && !input.useMyWallet ? input.paymentMethod ?? 'sepa' : null,
+    sendToMyWallet: Boolean(input.sendToMyWallet),
+    useMyWallet: Boolean(input.useMyWallet),
+    estimatedRate: estimate.rate,
+    estimatedAmountConverted: estimate.amountConverted,
+    fee: estimate.fee,
+    estimatedNetworkFee: estimate.networkFee,
+    idempotencyKey: options.idempotencyKey ?? null,
+    language: options.language,
+  };
+  const mail = messageText(options.language, 'orderPlaced', { reference, amount, currencyFrom: from, currencyTo: to, shortReference: values.shortReference });
+  const params = { ...values, receivingAddress: null as string | null, subject: mail.subject, body: mail.body };
+  const insertWithMail = async (q: Db, receivingAddress: string | null): Promise<OrderRow | null> => {
+    const query = q === db ? preparedFor(db).insert : placeQueries(q, null).insert;
+    const [row] = await query.execute({ ...params, receivingAddress });
+    return row ?? null;
+  };
+
+  const needsTransaction = Boolean(input.useMyWallet) || (fromCurrency !== null && !input.useMyWallet);
+  const created = !needsTransaction
+    ? await insertWithMail(db, null) // a buy paid by bank: one round trip
+    : await db.transaction(async (tx) => {
+        // Sell and swap from outside: a fresh house address that only this order uses.
+        const receivingAddress =
+          fromCurrency && !input.useMyWallet ? (await nextHouseAddress(tx as Db, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number])).address : null;
+        const row = await insertWithMail(tx as Db, receivingAddress);
+        if (!row || !input.useMyWallet) return row;
+        // Paid from the wallet at once, in this transaction: the ledger refuses an overdraft and
+        // the order is not placed then.
+        await transfer(tx as Db, {
+          id: `order-debit:${row.id}`,
+          currency: from,
+          debitAccountId: (await userAccount(tx as Db, options.account!.id, from)).id,
+          creditAccountId: (await systemAccount(tx as Db, 'exchange', from)).id,
+          amount: decimalToMinor(amount, from === 'EUR' ? 2 : fromCurrency!.decimals)!,
+          code: 'order',
+          metadata: { orderId: row.id, reference, label: input.type },
+        });
+        const now = new Date();
+        const [paid] = await tx.update(orders).set({ status: 'processing', amountReceived: amount, fundedAt: now, updatedAt: now }).where(eq(orders.id, row.id)).returning();
+        return paid!;
+      });
+  if (created) return { order: created, created: true };
   // The same Idempotency-Key arrived twice at once: the other request placed it.
   const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, options.idempotencyKey ?? ''));
   if (!existing) throw new ApiError(503, 'try_again_soon');

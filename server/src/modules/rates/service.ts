@@ -30,10 +30,16 @@ export function simulatedRate(code: string, referenceEur: string, time: Date): s
 }
 
 export function simulatedRates(now: () => Date = () => new Date()): RatesAdapter {
+  // The prices move once a minute: compute them once a minute (it takes about a millisecond).
+  let cached: { minute: number; rates: Record<string, string> } | null = null;
   return {
     async current() {
       const time = now();
-      return { at: time.toISOString(), rates: Object.fromEntries(CURRENCIES.map((c) => [c.code, new Big(simulatedRate(c.code, c.referenceEur, time)).toString()])) };
+      const minute = Math.floor(time.getTime() / 60_000);
+      if (cached?.minute !== minute) {
+        cached = { minute, rates: Object.fromEntries(CURRENCIES.map((c) => [c.code, new Big(simulatedRate(c.code, c.referenceEur, time)).toString()])) };
+      }
+      return { at: time.toISOString(), rates: cached.rates };
     },
     async history(code, from, to, stepMs) {
       const currency = CURRENCIES.find((c) => c.code === code);

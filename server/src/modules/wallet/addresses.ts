@@ -20,17 +20,26 @@ export async function createAddress(db: Db, xpubs: Xpubs, input: { ownerId: stri
   if (currency.support === 'partial') throw new ApiError(409, 'currency_partially_supported', 'currency');
   await requireVerifications(db, input.ownerId, { usesWallet: true });
   const code = currency.code as (typeof DERIVED_CURRENCIES)[number];
-  // Concurrent requests queue on the counter's row: each gets its own index.
+  const { index, address } = await nextHouseAddress(db, xpubs, code);
+  const [row] = await db
+    .insert(receptionAddresses)
+    .values({ ownerId: input.ownerId, currency: code, derivationIndex: index, address, label: input.label ?? null })
+    .returning();
+  return view(row!);
+}
+
+/**
+ * The next unused address of the house key for a currency. Wallet reception addresses and the
+ * receiving addresses of sell/swap orders draw from one counter, so no address serves two
+ * purposes. Concurrent requests queue on the counter's row: each gets its own index.
+ */
+export async function nextHouseAddress(db: Db, xpubs: Xpubs, code: (typeof DERIVED_CURRENCIES)[number]): Promise<{ index: number; address: string }> {
   const result = (await db.execute(sql`
     insert into address_counters (currency, next_index) values (${code}, 1)
     on conflict (currency) do update set next_index = address_counters.next_index + 1
     returning next_index - 1 as index`)) as unknown as { rows: { index: number | string }[] };
   const index = Number(result.rows[0]!.index);
-  const [row] = await db
-    .insert(receptionAddresses)
-    .values({ ownerId: input.ownerId, currency: code, derivationIndex: index, address: deriveAddress(code, xpubs, index), label: input.label ?? null })
-    .returning();
-  return view(row!);
+  return { index, address: deriveAddress(code, xpubs, index) };
 }
 
 export async function listAddresses(db: Db, ownerId: string) {

@@ -9,6 +9,10 @@ export async function walletBalances(db: Db, rates: RatesAdapter, ownerId: strin
   const [held, current] = await Promise.all([balancesOf(db, ownerId), rates.current()]);
   const byCurrency = new Map(held.map((h) => [h.currency, h.balance]));
   let totalEurMinor = 0n;
+  // Euros arrive by bank deposit (DEPOSIT reference) and pay for "use my wallet" buys.
+  const euros = byCurrency.get('EUR') ?? 0n;
+  totalEurMinor += euros;
+  const eurRow = { currency: 'EUR', name: 'Euro', balance: eur(euros), eurEstimate: eur(euros), support: 'full' as const };
   const balances = CURRENCIES.map((currency) => {
     const balance = byCurrency.get(currency.code) ?? 0n;
     const eurMinor = eurValueMinor(balance, currency.decimals, current.rates[currency.code] ?? '0');
@@ -22,5 +26,5 @@ export async function walletBalances(db: Db, rates: RatesAdapter, ownerId: strin
       ...(currency.support === 'partial' ? { notice: 'This currency is only partially supported.' } : {}),
     };
   });
-  return { balances, totalEur: eur(totalEurMinor), ratesAt: current.at };
+  return { balances: [eurRow, ...balances], totalEur: eur(totalEurMinor), ratesAt: current.at };
 }

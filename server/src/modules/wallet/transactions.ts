@@ -55,7 +55,7 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
   const page = rows.slice(0, options.limit);
   const transactions = page.map((row): TransactionView => {
     const meta = (row.metadata ?? {}) as Record<string, unknown>;
-    const decimals = currencyByCode(row.currency)?.decimals ?? 8;
+    const decimals = row.currency === 'EUR' ? 2 : currencyByCode(row.currency)?.decimals ?? 8;
     const text = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string) : null);
     return {
       id: row.id,

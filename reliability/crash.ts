@@ -1,0 +1,256 @@
+/**
+ * `npm run test:crash` (issue 9): on PostgreSQL, two API replicas (CRASH_REPLICAS, default 2)
+ * serve a load of orders, bank payments, internal transfers and external sends, spread over both,
+ * while one of them is killed with SIGKILL at random moments (CRASH_KILLS times, default 10) and
+ * restarted; their workers compete for the same orders and sends all along. Clients retry whatever was not acknowledged with
+ * the same Idempotency-Key, as a real client would. Then:
+ * - the ledger invariants hold (ledger:verify);
+ * - every request the client saw acknowledged is in the database;
+ * - no retried request moved money twice (balances equal exactly what the acknowledged sends and
+ *   deposits say);
+ * - no order or send is stuck: funded orders and confirmed sends all reach a final state.
+ * Exits 1 with the list of problems otherwise. Uses BENCH_DATABASE_URL or TEST_DATABASE_URL.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { freePort, root, waitFor } from '../bench/support';
+import { loadConfig } from '../server/src/config';
+import { mintAccessToken, readIdpKeys } from '../server/src/dev/keys';
+
+const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const KILLS = Number(process.env.CRASH_KILLS || 10);
+const CLIENTS = Number(process.env.CRASH_CLIENTS || 6);
+const REPLICAS = Number(process.env.CRASH_REPLICAS || 2);
+const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
+const BTC_ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
+const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function sql<T = Record<string, unknown>>(url: string, query: string, params: unknown[] = []): Promise<T[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(query, params)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+async function main() {
+  const name = `muntly_crash_${Date.now()}`;
+  await sql(adminUrl, `create database ${name}`);
+  const dbUrl = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-crash-'));
+  fs.mkdirSync(path.join(dataDir, 'public'));
+  fs.writeFileSync(path.join(dataDir, 'public', 'index.html'), '<!doctype html><title>Muntly</title>');
+  const ports = await Promise.all(Array.from({ length: REPLICAS }, () => freePort()));
+  const idpPort = await freePort();
+  const env = {
+    ...process.env,
+    LOG_LEVEL: 'error',
+    HOST: 'localhost',
+    IDP_PORT: String(idpPort),
+    DATA_DIR: dataDir,
+    PUBLIC_DIR: path.join(dataDir, 'public'),
+    DATABASE_URL: dbUrl,
+    ORDER_WORKER_INTERVAL_MS: '200',
+    LOOKUP_LIMIT_PER_MINUTE: '100000',
+  };
+  const bases = ports.map((port) => `http://localhost:${port}`);
+  const servers: (ChildProcess | null)[] = ports.map(() => null);
+  const start = async (replica: number) => {
+    // The server itself, not a tsx wrapper process: SIGKILL must hit the process holding the port.
+    servers[replica] = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+      cwd: root,
+      env: { ...env, PORT: String(ports[replica]) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await waitFor(`${bases[replica]}/api/ready`, 120_000);
+  };
+  for (let replica = 0; replica < REPLICAS; replica++) await start(replica);
+
+  const config = loadConfig(env);
+  const token = (subject: string, scope: string, email?: string) =>
+    mintAccessToken(readIdpKeys(dataDir), { issuer: config.authIssuer, audience: config.authAudience, subject, scope, ...(email ? { email } : {}) });
+  const admin = `Bearer ${await token('crash-operator', 'use:muntly admin:muntly')}`;
+
+  /** One HTTP call; throws on connection errors and 5xx (the server is down or restarting). */
+  async function call(method: string, url: string, auth: string | null, body?: unknown, headers: Record<string, string> = {}) {
+    // Like a load balancer: any replica; a dead one fails the call and the client retries.
+    const response = await fetch(`${bases[Math.floor(Math.random() * REPLICAS)]}${url}`, {
+      method,
+      headers: { ...(auth ? { authorization: auth } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (response.status >= 500) throw new Error(`${method} ${url}: ${response.status}`);
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+  /** A real client: retries until the server answers (same request, same Idempotency-Key). */
+  async function until(method: string, url: string, auth: string | null, body?: unknown, headers: Record<string, string> = {}) {
+    for (;;) {
+      try {
+        return await call(method, url, auth, body, headers);
+      } catch {
+        await sleep(100 + Math.random() * 200);
+      }
+    }
+  }
+
+  // Two wallet users: Alice holds 1 BTC and sends; Bob receives internal transfers.
+  const users = [] as { auth: string; address: string; email: string }[];
+  for (const who of ['alice', 'bob']) {
+    const email = `${who}@crash.test`;
+    const auth = `Bearer ${await token(`auth0|${who}`, 'openid profile email use:muntly', email)}`;
+    await until('GET', '/api/me', auth);
+    await until('POST', '/api/ops/verification/verify', admin, { email, kind: 'bank' });
+    await until('POST', '/api/ops/verification/verify', admin, { email, kind: 'mobile' });
+    await until('POST', '/api/ops/verification/verify', admin, { email, kind: 'id' });
+    const address = (await until('POST', '/api/wallet/addresses', auth, { currency: 'BTC' })).body.address as string;
+    users.push({ auth, address, email });
+  }
+  const [alice, bob] = users as [(typeof users)[0], (typeof users)[0]];
+  await until('POST', '/api/ops/chain-deposit', admin, { currency: 'BTC', address: alice.address, amount: '1', txid: 'crash-funding' });
+
+  // What the clients saw acknowledged.
+  const acked = { orders: new Map<string, string>(), payments: new Set<string>(), sends: new Map<string, { internal: boolean }>() };
+  let running = true;
+
+  async function orderFlow() {
+    const key = randomUUID();
+    const placed = await until('POST', '/api/orders', null, { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '20', email: `c-${key}@crash.test`, address: BTC_ADDRESS }, { 'idempotency-key': key });
+    if (placed.status !== 201 && placed.status !== 200) throw new Error(`order refused: ${JSON.stringify(placed.body)}`);
+    acked.orders.set(key, placed.body.reference as string);
+    if (Math.random() < 0.7) {
+      const paid = await until('POST', '/api/ops/payment-received', admin, { reason: placed.body.shortReference, amount: '20', txid: `pay-${key}` });
+      if (paid.status !== 200) throw new Error(`payment refused: ${JSON.stringify(paid.body)}`);
+      acked.payments.add(placed.body.reference as string);
+    }
+  }
+
+  let codes: Map<string, string> = new Map();
+  async function codeFor(sendId: string): Promise<string> {
+    for (;;) {
+      if (codes.has(sendId)) return codes.get(sendId)!;
+      const { body } = await until('GET', `/api/ops/outbox?to=${encodeURIComponent(alice.email)}`, admin);
+      codes = new Map();
+      for (const m of body.messages as { body: string }[]) {
+        const id = /send ([0-9a-f-]{36})/.exec(m.body)?.[1];
+        const code = CODE.exec(m.body)?.[0];
+        if (id && code) codes.set(id, code);
+      }
+      if (!codes.has(sendId)) await sleep(100);
+    }
+  }
+
+  async function sendFlow(internal: boolean) {
+    const key = randomUUID();
+    const started = await until('POST', '/api/wallet/sends', alice.auth, { currency: 'BTC', address: internal ? bob.address : EXTERNAL, amount: '0.0001' }, { 'idempotency-key': key });
+    if (started.status !== 201 && started.status !== 200) throw new Error(`send refused: ${JSON.stringify(started.body)}`);
+    const id = started.body.id as string;
+    const code = await codeFor(id);
+    const confirmed = await until('POST', `/api/wallet/sends/${id}/confirm`, alice.auth, { code });
+    // A confirmation whose answer was lost is seen as "no longer waiting" on the retry.
+    if (confirmed.status === 200 || (confirmed.body.error as { code?: string } | undefined)?.code === 'send_not_pending') {
+      const state = await until('GET', `/api/wallet/sends/${id}`, alice.auth);
+      if (state.body.status === 'processing' || state.body.status === 'completed') acked.sends.set(id, { internal });
+      else throw new Error(`send ${id} ended ${String(state.body.status)}`);
+    } else throw new Error(`confirm refused: ${JSON.stringify(confirmed.body)}`);
+  }
+
+  const problems: string[] = [];
+  const clients = Array.from({ length: CLIENTS }, async (_, i) => {
+    while (running) {
+      try {
+        const pick = (i + Math.floor(Math.random() * 3)) % 3;
+        await (pick === 0 ? orderFlow() : sendFlow(pick === 1));
+      } catch (error) {
+        problems.push((error as Error).message);
+      }
+    }
+  });
+
+  for (let kill = 1; kill <= KILLS; kill++) {
+    await sleep(1000 + Math.random() * 2500);
+    const victim = Math.floor(Math.random() * REPLICAS);
+    const exited = new Promise((resolve) => servers[victim]!.once('exit', resolve));
+    servers[victim]!.kill('SIGKILL');
+    await exited;
+    // The old process must be gone before the new one starts (a restart must not find it alive).
+    if (await fetch(`${bases[victim]}/api/health`).then(() => true, () => false)) throw new Error('the killed server still answers');
+    await sleep(Math.random() * 500);
+    await start(victim);
+    console.log(`kill ${kill}/${KILLS}: restarted; acknowledged so far: ${acked.orders.size} orders, ${acked.payments.size} payments, ${acked.sends.size} sends`);
+  }
+  running = false;
+  await Promise.all(clients);
+
+  // Let the workers finish what was funded or confirmed (orders within a second, sends in ~2 s).
+  const deadline = Date.now() + 60_000;
+  let stuck: { kind: string; n: number }[] = [];
+  while (Date.now() < deadline) {
+    stuck = await sql<{ kind: string; n: number }>(
+      dbUrl,
+      `select 'order' as kind, count(*)::int as n from orders where status = 'processing'
+       union all select 'send', count(*)::int from wallet_sends where status = 'processing'`,
+    );
+    if (stuck.every((s) => s.n === 0)) break;
+    await sleep(500);
+  }
+  for (const s of stuck) if (s.n > 0) problems.push(`${s.n} ${s.kind}(s) stuck in processing`);
+
+  const verify = await until('GET', '/api/ops/ledger/verify', admin);
+  if (!verify.body.ok) problems.push(`ledger invariants: ${JSON.stringify(verify.body.checks)}`);
+
+  const orderRows = await sql<{ idempotency_key: string; reference: string; status: string }>(dbUrl, 'select idempotency_key, reference, status from orders where idempotency_key is not null');
+  const byKey = new Map(orderRows.map((r) => [r.idempotency_key, r]));
+  for (const [key, reference] of acked.orders) if (byKey.get(key)?.reference !== reference) problems.push(`acknowledged order ${reference} missing`);
+  for (const reference of acked.payments) {
+    const row = orderRows.find((r) => r.reference === reference);
+    if (!row || !row.status.startsWith('completed')) problems.push(`paid order ${reference} not completed (${row?.status})`);
+  }
+  const paymentsBooked = await sql<{ n: number }>(dbUrl, `select count(*)::int as n from ledger_transfers where id like 'bank-payment:pay-%'`);
+  if (paymentsBooked[0]!.n !== acked.payments.size) problems.push(`bank payments booked ${paymentsBooked[0]!.n}, acknowledged ${acked.payments.size}`);
+
+  const sendRows = await sql<{ id: string; status: string; recipient_id: string | null }>(dbUrl, `select id, status, recipient_id from wallet_sends where status <> 'awaiting_code'`);
+  const confirmedIds = new Set(sendRows.map((r) => r.id));
+  for (const id of acked.sends.keys()) if (!confirmedIds.has(id)) problems.push(`acknowledged send ${id} missing`);
+  // Money moved exactly once per confirmed send: Alice paid 0.0001 BTC per send plus the network
+  // fee of the external ones; Bob got 0.0001 per internal one.
+  const internal = sendRows.filter((r) => r.recipient_id).length;
+  const external = sendRows.length - internal;
+  const balances = await sql<{ email: string; balance: string }>(
+    dbUrl,
+    `select a.email, l.balance::text as balance from ledger_accounts l join accounts a on a.id = l.owner_id where l.currency = 'BTC'`,
+  );
+  const balanceOf = (email: string) => BigInt(balances.find((b) => b.email === email)?.balance ?? '0');
+  const expectedAlice = 100_000_000n - BigInt(sendRows.length) * 10_000n - BigInt(external) * 2_000n;
+  if (balanceOf(alice.email) !== expectedAlice) problems.push(`alice has ${balanceOf(alice.email)} sat, expected ${expectedAlice}`);
+  if (balanceOf(bob.email) !== BigInt(internal) * 10_000n) problems.push(`bob has ${balanceOf(bob.email)} sat, expected ${BigInt(internal) * 10_000n}`);
+
+  await Promise.all(
+    servers.map((server) => {
+      const stopped = new Promise((resolve) => server!.once('exit', resolve));
+      server!.kill('SIGTERM');
+      return stopped;
+    }),
+  );
+  await sql(adminUrl, `drop database if exists ${name} with (force)`);
+  console.log(
+    `\ntest:crash — ${REPLICAS} replicas, ${KILLS} SIGKILLs; acknowledged ${acked.orders.size} orders (${acked.payments.size} paid), ${acked.sends.size} sends (${internal} internal, ${external} external confirmed)`,
+  );
+  if (problems.length) {
+    console.error(`FAILED:\n  ${[...new Set(problems)].slice(0, 30).join('\n  ')}`);
+    process.exit(1);
+  }
+  console.log('ok: ledger invariants hold, every acknowledged request is there, nothing moved twice, nothing stuck');
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+/**
+ * @jest-environment node
+ */
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import type { RatesAdapter } from '../src/modules/rates/service';
+
+/**
+ * The race suite (issue 9; the 2014 Flexcoin and Poloniex losses came from requests like these):
+ * many identical requests released together over real sockets, and exactly the allowed number
+ * succeeds. `npm test` sends RACE_N (default 60) of each; `npm run test:race` sends 500.
+ */
+const N = Number(process.env.RACE_N || 60);
+jest.setTimeout(600_000);
+const rates: RatesAdapter = { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000' } }) };
+const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
+const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
+
+describe.each(databaseKinds())('requests released together (%s)', (kind) => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  let base: string;
+  // One socket per request (no keep-alive pool), all opened at once: the server sees them as
+  // concurrently as it can.
+  const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+  beforeAll(async () => {
+    t = await testApp(kind, { LOOKUP_LIMIT_PER_MINUTE: '10' }, { rates });
+    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await t.close();
+  });
+
+  const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+    new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const request = http.request(`${base}${path}`, { method, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) as Record<string, unknown> }));
+      });
+      request.on('error', reject);
+      request.end(payload);
+    });
+
+  const together = <T>(make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: N }, (_, i) => make(i)));
+
+  async function funded(email: string, btc: string) {
+    const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email }));
+    await t.app.inject({ url: '/api/me', headers });
+    await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
+    const address = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload: { currency: 'BTC' } })).json().address;
+    await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address, amount: btc } });
+    return headers;
+  }
+  async function codesOf(email: string) {
+    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: admin })).json();
+    return (sendId: string) => CODE.exec(messages.find((m: { body: string }) => m.body.includes(sendId)).body)![0];
+  }
+  const btcBalance = async (headers: Record<string, string>) =>
+    (await t.app.inject({ url: '/api/wallet/balances', headers })).json().balances.find((b: { currency: string }) => b.currency === 'BTC').balance;
+
+  it(`${N} sends of one whole balance, confirmed together: exactly one is paid`, async () => {
+    const email = `whole-${kind}@example.com`;
+    const headers = await funded(email, '0.01');
+    // Each send asks for the whole balance minus its network fee.
+    const started = await together(() => call('POST', '/api/wallet/sends', headers, { currency: 'BTC', address: EXTERNAL, amount: '0.00998' }));
+    expect(started.every((r) => r.status === 201)).toBe(true);
+    const codeOf = await codesOf(email);
+    const codes = started.map((r) => ({ id: r.body.id as string, code: codeOf(r.body.id as string) }));
+    const confirmed = await Promise.all(codes.map(({ id, code }) => call('POST', `/api/wallet/sends/${id}/confirm`, headers, { code })));
+    expect(confirmed.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(confirmed.filter((r) => r.status === 409).every((r) => (r.body.error as { code: string }).code === 'insufficient_balance')).toBe(true);
+    expect(await btcBalance(headers)).toBe('0.00000000');
+    expect((await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok).toBe(true);
+  });
+
+  it(`${N} confirmations of one code: exactly one`, async () => {
+    const email = `code-${kind}@example.com`;
+    const headers = await funded(email, '0.01');
+    const send = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers, payload: { currency: 'BTC', address: EXTERNAL, amount: '0.001' } })).json();
+    const code = (await codesOf(email))(send.id);
+    const confirmed = await together(() => call('POST', `/api/wallet/sends/${send.id}/confirm`, headers, { code }));
+    expect(confirmed.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(await btcBalance(headers)).toBe('0.00898000');
+  });
+
+  it(`${N} order lookups for one email: exactly the 10 a minute allowed`, async () => {
+    const email = `lookup-${kind}@example.com`;
+    const order = (
+      await t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' } })
+    ).json();
+    const lookups = await together(() => call('POST', '/api/orders/lookup', {}, { email, reference: order.reference }));
+    expect(lookups.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(lookups.filter((r) => r.status === 429)).toHaveLength(N - 10);
+  });
+
+  it(`${N} orders with one Idempotency-Key: one order`, async () => {
+    const email = `idem-${kind}@example.com`;
+    const placed = await together(() =>
+      call('POST', '/api/orders', { 'idempotency-key': `race-${kind}` }, { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' }),
+    );
+    expect(placed.every((r) => r.status === 201 || r.status === 200)).toBe(true);
+    expect(new Set(placed.map((r) => r.body.reference)).size).toBe(1);
+    expect(placed.filter((r) => r.status === 201)).toHaveLength(1);
+  });
+});

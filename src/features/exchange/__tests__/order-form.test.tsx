@@ -1,0 +1,240 @@
+import './polyfills';
+import * as React from 'react';
+import { screen, waitFor, fireEvent, act } from '@testing-library/react';
+import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
+import { OrderForm } from '../components/order-form';
+import { StaticSession } from '../session';
+import { mockApi, apiError, CURRENCIES, QUOTE, ORDER } from './fetch-mock';
+
+const de = loadResources('de').exchange as any;
+const en = loadResources('en').exchange as any;
+
+function setup(type: 'buy' | 'sell' | 'swap', language: 'en' | 'de' = 'en', session?: 'authenticated') {
+  const onPlaced = jest.fn();
+  const onDisabled = jest.fn();
+  const ui = <OrderForm type={type} onPlaced={onPlaced} onDisabled={onDisabled} />;
+  renderInLanguage(session ? <StaticSession value={{ status: 'authenticated', getToken: async () => 'token-1' }}>{ui}</StaticSession> : ui, language);
+  return { onPlaced, onDisabled };
+}
+
+const field = (label: RegExp | string) => screen.getByLabelText(label);
+const type = (label: RegExp | string, value: string) => fireEvent.change(field(label), { target: { value } });
+/** The error shown next to a field: its aria-describedby points at it. */
+function errorOf(label: RegExp | string): string | null {
+  const input = field(label);
+  const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
+  return ids.length ? document.getElementById(ids[0]!)?.textContent ?? null : null;
+}
+
+beforeEach(() => {
+  jest.useRealTimers();
+});
+
+describe('OrderForm', () => {
+  it('checks every field in the browser and shows the errors next to them, in German', async () => {
+    const api = mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }) });
+    setup('buy', 'de');
+    await screen.findByLabelText(de.form.to.buy);
+    fireEvent.click(screen.getByRole('button', { name: de.form.submit.buy }));
+    await waitFor(() => expect(errorOf(/Betrag in EUR/)).toBe(de.errors.required));
+    expect(errorOf(de.form.email)).toBe(de.errors.required);
+    expect(errorOf('Ihre BTC-Adresse')).toBe(de.errors.required);
+
+    type(/Betrag in EUR/, '10,555');
+    type(de.form.email, 'not-an-email');
+    type('Ihre BTC-Adresse', 'bc1-no-address');
+    fireEvent.click(screen.getByRole('button', { name: de.form.submit.buy }));
+    await waitFor(() => expect(errorOf(/Betrag in EUR/)).toBe('EUR erlaubt höchstens 2 Nachkommastellen.'));
+    expect(errorOf(de.form.email)).toBe(de.errors.invalid_email);
+    expect(errorOf('Ihre BTC-Adresse')).toBe(de.errors.invalid_address);
+    expect(api.callsTo('POST /api/orders')).toHaveLength(0);
+  });
+
+  it('uses the decimals of the currency sent: 8 for BTC when selling, and the IBAN as the address', async () => {
+    mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }) });
+    setup('sell');
+    await screen.findByLabelText(en.form.from.sell);
+    type(/Amount in BTC/, '0.123456789');
+    type(en.form.iban, 'DE00 1234');
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.sell }));
+    await waitFor(() => expect(errorOf(/Amount in BTC/)).toBe('BTC allows at most 8 digits after the decimal point.'));
+    expect(errorOf(en.form.iban)).toBe(en.errors.invalid_iban);
+  });
+
+  it('places a buy with an Idempotency-Key, reusing it when the same attempt is retried', async () => {
+    let failures = 1;
+    const api = mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+      'POST /api/orders': () => (failures-- > 0 ? apiError(503, 'try_again_soon') : { status: 201, body: ORDER }),
+    });
+    const { onPlaced } = setup('buy');
+    await screen.findByLabelText(en.form.to.buy);
+    type(/Amount in EUR/, '80');
+    type(en.form.email, 'ada@example.com');
+    type('Your BTC address', ' bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq ');
+    fireEvent.change(field(en.form.paymentMethod), { target: { value: 'sepa_instant' } });
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(en.errors.try_again_soon);
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    await waitFor(() => expect(onPlaced).toHaveBeenCalledWith(ORDER, 'ada@example.com'));
+
+    const [first, second] = api.callsTo('POST /api/orders');
+    expect(first!.body).toEqual({
+      type: 'buy',
+      currencyFrom: 'EUR',
+      currencyTo: 'BTC',
+      amount: '80',
+      email: 'ada@example.com',
+      address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      paymentMethod: 'sepa_instant',
+    });
+    expect(first!.headers['idempotency-key']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
+    expect(first!.headers.authorization).toBeUndefined();
+  });
+
+  it('starts a new attempt (new key) when the details change', async () => {
+    const api = mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+      'POST /api/orders': () => apiError(409, 'first_order_limit', 'amount'),
+    });
+    setup('buy');
+    await screen.findByLabelText(en.form.to.buy);
+    type(/Amount in EUR/, '150');
+    type(en.form.email, 'new@example.com');
+    type('Your BTC address', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    // The API's code, localized, next to the field the API names, with the limit from domain/limits.
+    await waitFor(() => expect(errorOf(/Amount in EUR/)).toBe('Order rejected: the first order of each new customer is limited to €100.00.'));
+    type(/Amount in EUR/, '90');
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    await waitFor(() => expect(api.callsTo('POST /api/orders')).toHaveLength(2));
+    const [a, b] = api.callsTo('POST /api/orders');
+    expect(a!.headers['idempotency-key']).not.toBe(b!.headers['idempotency-key']);
+  });
+
+  it('shows the network-fee rejection next to the amount of a swap', async () => {
+    mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => apiError(409, 'network_fee_exceeds_amount', 'amount'),
+      'POST /api/orders': () => apiError(409, 'network_fee_exceeds_amount', 'amount'),
+    });
+    setup('swap', 'de');
+    await screen.findByLabelText(de.form.from.swap);
+    type(/Betrag in BTC/, '0,00000001');
+    type(de.form.email, 'ada@example.com');
+    type('Ihre ETH-Adresse', '0x52908400098527886E0F7030069857D2E4169EE7');
+    // The live estimate already says so …
+    await waitFor(() => expect(screen.getByTestId('quote')).toHaveTextContent(de.errors.network_fee_exceeds_amount), { timeout: 3000 });
+    fireEvent.click(screen.getByRole('button', { name: de.form.submit.swap }));
+    // … and the rejected order shows it next to the amount.
+    await waitFor(() => expect(errorOf(/Betrag in BTC/)).toBe(de.errors.network_fee_exceeds_amount));
+  });
+
+  it('shows a live estimate for what is typed, stating the floating rate', async () => {
+    const api = mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }), 'POST /api/quotes': () => ({ body: QUOTE }) });
+    setup('buy');
+    await screen.findByLabelText(en.form.to.buy);
+    type(/Amount in EUR/, '8');
+    type(/Amount in EUR/, '80');
+    const quote = screen.getByTestId('quote');
+    expect(quote).toHaveAttribute('aria-live', 'polite');
+    await waitFor(() => expect(quote).toHaveTextContent('0.000975 BTC'));
+    expect(quote).toHaveTextContent('€2.00');
+    expect(quote).toHaveTextContent('1 BTC ≈ €80,000.00'); // a buy's rate, read the usual way round
+    expect(screen.getByText(en.quote.floating)).toBeInTheDocument();
+    // Debounced: one question for the last input only.
+    expect(api.callsTo('POST /api/quotes').map((c) => c.body)).toEqual([{ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '80' }]);
+  });
+
+  it('asks anonymous visitors to log in for the own-wallet options', async () => {
+    const api = mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }), 'POST /api/quotes': () => ({ body: QUOTE }) });
+    setup('buy');
+    await screen.findByLabelText(en.form.to.buy);
+    fireEvent.click(screen.getByLabelText(en.form.sendToMyWallet));
+    expect(screen.queryByLabelText('Your BTC address')).toBeNull(); // delivered into the wallet
+    expect(screen.getByRole('link', { name: en.form.loginLink })).toHaveAttribute('href', expect.stringMatching(/^\/login\/\?returnTo=/));
+    type(/Amount in EUR/, '50');
+    type(en.form.email, 'ada@example.com');
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    await waitFor(() => expect(errorOf(en.form.sendToMyWallet)).toBe(en.errors.login_required));
+    expect(api.callsTo('POST /api/orders')).toHaveLength(0);
+  });
+
+  it('sends the access token with the own-wallet options when logged in', async () => {
+    const api = mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+      'POST /api/orders': () => ({ status: 201, body: { ...ORDER, currencyTo: 'SOL', sendToMyWallet: true, useMyWallet: true, address: null, paymentDetails: null } }),
+    });
+    const { onPlaced } = setup('buy', 'en', 'authenticated');
+    await screen.findByLabelText(en.form.to.buy);
+    fireEvent.change(field(en.form.to.buy), { target: { value: 'SOL' } });
+    expect(screen.getByText(en.form.partialNotice)).toBeInTheDocument();
+    type(/Amount in EUR/, '50');
+    type(en.form.email, 'ada@example.com');
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    // Solana is only partially supported: it needs the own-wallet option.
+    await waitFor(() => expect(errorOf(en.form.to.buy)).toBe(en.errors.own_wallet_only));
+    fireEvent.click(screen.getByLabelText(en.form.sendToMyWallet));
+    fireEvent.click(screen.getByLabelText(en.form.useMyWallet));
+    expect(screen.queryByLabelText(en.form.paymentMethod)).toBeNull(); // paid from the wallet
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    await waitFor(() => expect(onPlaced).toHaveBeenCalled());
+    const [call] = api.callsTo('POST /api/orders');
+    expect(call!.headers.authorization).toBe('Bearer token-1');
+    expect(call!.body).toEqual({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'SOL', amount: '50', email: 'ada@example.com', sendToMyWallet: true, useMyWallet: true });
+  });
+
+  it('accepts an XRP address without a tag (the API stores tag 0) and explains the tag', async () => {
+    const api = mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+      'POST /api/orders': () => ({ status: 201, body: ORDER }),
+    });
+    setup('buy');
+    await screen.findByLabelText(en.form.to.buy);
+    fireEvent.change(field(en.form.to.buy), { target: { value: 'XRP' } });
+    expect(screen.getByText(en.form.xrpHint)).toBeInTheDocument();
+    type(/Amount in EUR/, '50');
+    type(en.form.email, 'ada@example.com');
+    type('Your XRP address', 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY');
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    await waitFor(() => expect(api.callsTo('POST /api/orders')).toHaveLength(1));
+    expect((api.callsTo('POST /api/orders')[0]!.body as { address: string }).address).toBe('rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY');
+  });
+
+  it('shows an API error for a field the page does not show (EUR side of a sell) above the button', async () => {
+    mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+      'POST /api/orders': () => apiError(409, 'order_limit', 'currencyTo'),
+    });
+    setup('sell');
+    await screen.findByLabelText(en.form.from.sell);
+    type(/Amount in BTC/, '1');
+    type(en.form.email, 'ada@example.com');
+    type(en.form.iban, 'DE89 3704 0044 0532 0130 00');
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.sell }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Order rejected: an order can be at most €30,000.00.');
+  });
+
+  it('reports a switched-off buy (buy_sell_disabled) to the page', async () => {
+    mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+      'POST /api/orders': () => apiError(403, 'buy_sell_disabled'),
+    });
+    const { onDisabled } = setup('buy');
+    await screen.findByLabelText(en.form.to.buy);
+    type(/Amount in EUR/, '50');
+    type(en.form.email, 'ada@example.com');
+    type('Your BTC address', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    });
+    await waitFor(() => expect(onDisabled).toHaveBeenCalled());
+  });
+});

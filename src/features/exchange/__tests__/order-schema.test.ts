@@ -1,0 +1,58 @@
+import './polyfills';
+import { amountProblem, normalizeAmount, normalizeIban, orderFormSchema } from '../order-schema';
+import { CURRENCIES } from './fetch-mock';
+import type { CurrencyInfo } from '../api/types';
+
+const currencies = CURRENCIES as unknown as CurrencyInfo[];
+const issues = async (type: 'buy' | 'sell' | 'swap', values: Record<string, unknown>, loggedIn = false) => {
+  const result = await orderFormSchema(type, currencies, loggedIn).safeParseAsync({
+    currencyFrom: 'EUR',
+    currencyTo: 'BTC',
+    amount: '50',
+    email: 'ada@example.com',
+    address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    paymentMethod: 'sepa',
+    sendToMyWallet: false,
+    useMyWallet: false,
+    ...values,
+  });
+  return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
+};
+
+describe('order form rules', () => {
+  it('reads amounts the way people type them in the six languages', () => {
+    expect(normalizeAmount('1 234,5')).toBe('1234.5');
+    expect(normalizeAmount('0,25')).toBe('0.25');
+    expect(normalizeAmount(' 12.50 ')).toBe('12.50');
+    expect(normalizeAmount(',5')).toBe('0.5');
+    expect(normalizeAmount("1'000")).toBe('1000');
+  });
+
+  it('wants a positive amount with at most the currency’s decimals', () => {
+    expect(amountProblem('', 2)).toBe('required');
+    expect(amountProblem('0', 2)).toBe('invalid_amount');
+    expect(amountProblem('0,00', 2)).toBe('invalid_amount');
+    expect(amountProblem('-5', 2)).toBe('invalid_amount');
+    expect(amountProblem('1e3', 2)).toBe('invalid_amount');
+    expect(amountProblem('1.234', 2)).toBe('too_many_decimals');
+    expect(amountProblem('0.000000001', 8)).toBe('too_many_decimals');
+    expect(amountProblem('0.00000001', 8)).toBeNull();
+  });
+
+  it('checks IBANs with their checksum', () => {
+    expect(normalizeIban('de89 3704 0044 0532 0130 00')).toBe('DE89370400440532013000');
+    expect(normalizeIban('DE89 3704 0044 0532 0130 01')).toBeNull();
+  });
+
+  it('asks for a delivery address unless the result goes into the wallet, and a login for the wallet options', async () => {
+    expect(await issues('buy', {})).toEqual({});
+    expect(await issues('buy', { address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toEqual({ address: 'invalid_address' });
+    expect(await issues('buy', { currencyTo: 'XRP', address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY:0' })).toEqual({});
+    expect(await issues('buy', { sendToMyWallet: true, address: '' })).toEqual({ sendToMyWallet: 'login_required' });
+    expect(await issues('buy', { sendToMyWallet: true, address: '' }, true)).toEqual({});
+    expect(await issues('buy', { currencyTo: 'SOL', address: '' }, true)).toEqual({ currencyTo: 'own_wallet_only', address: 'required' });
+    expect(await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' })).toEqual({ address: 'invalid_iban' });
+    expect(await issues('swap', { currencyFrom: 'BTC', currencyTo: 'BTC' })).toEqual({ currencyTo: 'same_currency' });
+    expect(await issues('buy', { email: 'ada@example' })).toEqual({ email: 'invalid_email' });
+  });
+});

@@ -1,0 +1,90 @@
+import './polyfills';
+import * as React from 'react';
+import QRCode from 'qrcode';
+import { screen, within } from '@testing-library/react';
+import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
+import { QrCode, qrPath, QUIET_ZONE } from '../components/qr-code';
+import { Confirmation } from '../components/confirmation';
+import { epcPayload } from '../../../../domain/epc';
+import { ORDER } from './fetch-mock';
+import type { Order } from '../api/types';
+
+const de = loadResources('de').exchange as any;
+const en = loadResources('en').exchange as any;
+
+/** The dark modules back out of the SVG path. */
+function darkModules(d: string): Set<string> {
+  return new Set([...d.matchAll(/M(\d+) (\d+)h1v1h-1z/g)].map((m) => `${Number(m[2]) - QUIET_ZONE},${Number(m[1]) - QUIET_ZONE}`));
+}
+
+describe('QR codes', () => {
+  const payload = epcPayload({ bic: 'COBADEFFXXX', beneficiary: 'Muntly', iban: 'DE89 3704 0044 0532 0130 00', amountEur: '80.00', reason: 'ABCD-EFGH' });
+
+  it('draws exactly the module matrix of the qrcode package, at error correction level M (EPC069-12)', () => {
+    const { modules, errorCorrectionLevel } = QRCode.create(payload, { errorCorrectionLevel: 'M' });
+    expect(errorCorrectionLevel.bit).toBe(QRCode.create('x', { errorCorrectionLevel: 'M' }).errorCorrectionLevel.bit);
+    const expected = new Set<string>();
+    for (let r = 0; r < modules.size; r++) for (let c = 0; c < modules.size; c++) if (modules.get(r, c)) expected.add(`${r},${c}`);
+    const { size, d } = qrPath(payload);
+    expect(size).toBe(modules.size + 2 * QUIET_ZONE);
+    expect(darkModules(d)).toEqual(expected);
+  });
+
+  it('is an SVG image with an accessible name', () => {
+    renderInLanguage(<QrCode text="bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" label="QR code of the address bc1q…" />);
+    const svg = screen.getByRole('img', { name: 'QR code of the address bc1q…' });
+    expect(svg.tagName.toLowerCase()).toBe('svg');
+    expect(svg.querySelector('path')!.getAttribute('d')).toBe(qrPath('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq').d);
+  });
+});
+
+describe('Confirmation', () => {
+  it('shows the reference, the transfer as a table and as a GiroCode of the API’s EPC payload (buy by bank)', () => {
+    renderInLanguage(<Confirmation order={ORDER as unknown as Order} email="ada@example.com" onAnother={() => undefined} />, 'de');
+    expect(screen.getByRole('heading', { name: de.confirm.heading.buy })).toHaveFocus();
+    expect(screen.getByTestId('order-reference')).toHaveTextContent('ABCD-EFGH-IJKL-MNOP');
+    expect(screen.getByText(/Überweisen Sie jetzt 80,00\s€ auf das unten stehende Konto, mit ABCD-EFGH als Verwendungszweck/)).toBeInTheDocument();
+    expect(screen.getByText(`Anschließend senden wir die BTC an ${ORDER.address}.`)).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: de.confirm.payment.heading });
+    const row = (name: string) => within(table).getByRole('row', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')}`) });
+    expect(row(de.confirm.payment.iban)).toHaveTextContent('DE89 3704 0044 0532 0130 00');
+    expect(row(de.confirm.payment.bic)).toHaveTextContent('COBADEFFXXX');
+    expect(row(de.confirm.payment.reason)).toHaveTextContent('ABCD-EFGH');
+    expect(row(de.confirm.payment.methods)).toHaveTextContent('Banküberweisung (SEPA), Echtzeitüberweisung (SEPA Instant)');
+    const qr = screen.getByRole('img', { name: /^QR-Code für Ihre Banking-App: Überweisung von 80,00\s€ an Muntly, Verwendungszweck ABCD-EFGH$/ });
+    expect(qr.querySelector('path')!.getAttribute('d')).toBe(qrPath(ORDER.paymentDetails.epcPayload).d);
+    expect(screen.getByText(/^1 BTC ≈ 80\.000,00\s€$/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: de.confirm.follow })).toHaveAttribute('href', '/de/exchange/order-history/');
+  });
+
+  it('asks a seller to send the crypto to the receiving address, with the XRP tag shown apart', () => {
+    const order = {
+      ...ORDER,
+      type: 'sell',
+      currencyFrom: 'XRP',
+      currencyTo: 'EUR',
+      amount: '40',
+      address: 'DE89370400440532013000',
+      paymentMethod: null,
+      paymentDetails: null,
+      receiving: { currency: 'XRP', address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY', tag: '4711', amount: '40' },
+    } as unknown as Order;
+    renderInLanguage(<Confirmation order={order} email="ada@example.com" onAnother={() => undefined} />);
+    expect(screen.getByRole('heading', { name: en.confirm.heading.sell })).toBeInTheDocument();
+    expect(screen.getByText('Now send 40 XRP to the address below. Processing starts once it has arrived.')).toBeInTheDocument();
+    expect(screen.getByText('We then pay the euros to your bank account DE89 3704 0044 0532 0130 00.')).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'QR code of the address rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toBeInTheDocument();
+    expect(screen.getByText('4711', { selector: '.tag' })).toBeInTheDocument();
+    expect(screen.getByText(/Always send with destination tag 4711/)).toBeInTheDocument();
+    expect(screen.queryByRole('table', { name: en.confirm.payment.heading })).toBeNull();
+  });
+
+  it('has its own texts for the own-wallet variants', () => {
+    const order = { ...ORDER, type: 'swap', currencyFrom: 'BTC', currencyTo: 'ETH', amount: '0.01', address: null, sendToMyWallet: true, useMyWallet: true, paymentMethod: null, paymentDetails: null } as unknown as Order;
+    renderInLanguage(<Confirmation order={order} email="ada@example.com" onAnother={() => undefined} />);
+    expect(screen.getByRole('heading', { name: en.confirm.heading.swap })).toBeInTheDocument();
+    expect(screen.getByText('We take 0.01 BTC from your Muntly wallet: processing starts in a moment, nothing else to do.')).toBeInTheDocument();
+    expect(screen.getByText(en.confirm.delivery.wallet)).toBeInTheDocument();
+    expect(screen.queryByRole('img')).toBeNull();
+  });
+});

@@ -1,0 +1,32 @@
+import { apiRequest } from '../../../components/api';
+import { apiOrigin } from '../../../config';
+import type { Language } from '../../../i18n/languages';
+import type { Order, OrderType } from './types';
+
+/** Placing, finding and following orders. */
+export type PlaceOrder = {
+  type: OrderType;
+  currencyFrom: string;
+  currencyTo: string;
+  amount: string;
+  email: string;
+  address?: string;
+  paymentMethod?: 'sepa' | 'sepa_instant';
+  sendToMyWallet?: boolean;
+  useMyWallet?: boolean;
+};
+
+/** POST /api/orders. The same key for a retry of the same attempt places one order. */
+export const placeOrder = (token: string | null, language: Language, body: PlaceOrder, idempotencyKey: string) =>
+  apiRequest<Order>(token, language, '/api/orders', { body, headers: { 'idempotency-key': idempotencyKey } });
+
+/** POST /api/orders/lookup: email + full reference; anything wrong is one 404 not_found. */
+export const lookupOrder = (language: Language, email: string, reference: string) =>
+  apiRequest<Order>(null, language, '/api/orders/lookup', { body: { email, reference } });
+
+/** GET /api/me/orders: the logged-in user's own orders, newest first. */
+export const getMyOrders = async (token: string, language: Language) => (await apiRequest<{ orders: Order[] }>(token, language, '/api/me/orders')).orders;
+
+/** GET /api/orders/:reference/events?email=: the order as server-sent events while it is open. */
+export const orderEventsUrl = (reference: string, email: string) =>
+  `${apiOrigin}/api/orders/${encodeURIComponent(reference)}/events?email=${encodeURIComponent(email)}`;

@@ -1,0 +1,121 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { friendlyFormatIBAN } from 'ibantools';
+import { apiRequest } from '../../../components/api';
+import { usePageLanguage } from '../../../components/localized-link';
+import { localizePath } from '../../../i18n/languages';
+import { routes } from '../../../i18n/routes';
+import { getExchangeConfig } from '../api/config';
+import type { ExchangeConfig } from '../api/types';
+import { useExchangeSession } from '../session';
+import { formatMoney } from '../format';
+
+/**
+ * Deposits: the reference pattern (DEPOSIT + account key, optionally a currency code to convert;
+ * any case, spaces allowed), the account to pay into, and for a logged-in user their own
+ * reference and EUR deposit cap (GET /api/me).
+ */
+type Account = { accountKey: string; depositReference: string; depositLimitEur: string };
+
+export function Deposit() {
+  const { t } = useTranslation('exchange');
+  const language = usePageLanguage();
+  const session = useExchangeSession();
+  const [config, setConfig] = React.useState<ExchangeConfig | null>(null);
+  const [account, setAccount] = React.useState<Account | null>(null);
+  const [failed, setFailed] = React.useState(false);
+
+  React.useEffect(() => {
+    getExchangeConfig(language).then(setConfig, () => setConfig({ buySellEnabled: true, bank: null }));
+  }, [language]);
+  React.useEffect(() => {
+    if (session.status !== 'authenticated') return;
+    session
+      .getToken()
+      .then((token) => apiRequest<Account>(token, language, '/api/me'))
+      .then(setAccount, () => setFailed(true));
+  }, [session, language]);
+
+  const example = account?.depositReference ?? 'DEPOSIT7KQ2M9';
+  return (
+    <>
+      <section aria-labelledby="deposit-pattern">
+        <h2 id="deposit-pattern">{t('deposit.patternHeading')}</h2>
+        <ul>
+          <li>{t('deposit.patternEur', { reference: example })}</li>
+          <li>{t('deposit.patternConvert', { reference: example })}</li>
+          <li>{t('deposit.patternCase')}</li>
+          <li>{t('deposit.patternCap')}</li>
+        </ul>
+      </section>
+
+      <section aria-labelledby="deposit-yours" className="deposit-yours">
+        <h2 id="deposit-yours">{t('deposit.yoursHeading')}</h2>
+        {session.status === 'authenticated' ? (
+          account ? (
+            <dl className="order-data">
+              <dt>{t('deposit.yourReference')}</dt>
+              <dd>
+                <code className="reference" data-testid="deposit-reference">
+                  {account.depositReference}
+                </code>
+              </dd>
+              <dt>{t('deposit.convertExample')}</dt>
+              <dd>
+                <code>{`${account.depositReference} BTC`}</code>
+              </dd>
+              <dt>{t('deposit.cap')}</dt>
+              <dd>{formatMoney(account.depositLimitEur, 'EUR', language)}</dd>
+            </dl>
+          ) : failed ? (
+            <p role="alert">{t('deposit.loadError')}</p>
+          ) : (
+            <p className="muted">{t('deposit.loading')}</p>
+          )
+        ) : session.status === 'anonymous' ? (
+          <p>
+            <a href={`${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(localizePath(routes.exchange_deposit, language))}`}>{t('deposit.login')}</a>
+          </p>
+        ) : (
+          <p className="muted">{t('deposit.loading')}</p>
+        )}
+      </section>
+
+      <section aria-labelledby="deposit-bank">
+        <h2 id="deposit-bank">{t('deposit.bankHeading')}</h2>
+        {config?.bank ? (
+          <table className="data-table">
+            <tbody>
+              <tr>
+                <th scope="row">{t('confirm.payment.beneficiary')}</th>
+                <td>{config.bank.beneficiary}</td>
+              </tr>
+              <tr>
+                <th scope="row">{t('confirm.payment.iban')}</th>
+                <td>
+                  <code>{friendlyFormatIBAN(config.bank.iban) ?? config.bank.iban}</code>
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">{t('confirm.payment.bic')}</th>
+                <td>
+                  <code>{config.bank.bic}</code>
+                </td>
+              </tr>
+              <tr>
+                <th scope="row">{t('confirm.payment.reason')}</th>
+                <td>
+                  <code>{account?.depositReference ?? t('deposit.yourReferencePlaceholder')}</code>
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        ) : config ? (
+          <p>{t('deposit.bankByEmail')}</p>
+        ) : (
+          <p className="muted">{t('deposit.loading')}</p>
+        )}
+      </section>
+    </>
+  );
+}

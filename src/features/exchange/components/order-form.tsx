@@ -1,0 +1,260 @@
+import * as React from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { Field, SelectField } from '../../../components/field';
+import { ApiFailure } from '../../../components/api';
+import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
+import { localizePath } from '../../../i18n/languages';
+import { routes } from '../../../i18n/routes';
+import { getCurrencies } from '../api/currencies';
+import { placeOrder, type PlaceOrder } from '../api/orders';
+import type { CurrencyInfo, Order, OrderType } from '../api/types';
+import { amountProblem, decimalsOf, deliveryKind, normalizeAmount, orderFormSchema, preloadAddressRules, type OrderFormValues } from '../order-schema';
+import { useExchangeSession } from '../session';
+import { useErrorText } from '../errors';
+import { useLiveQuote } from '../use-live-quote';
+import { randomUuid } from '../uuid';
+import { QuotePanel } from './quote-panel';
+
+/**
+ * The buy, sell and swap form: currencies, amount (in the currency sent), email, where the result
+ * goes, payment method, the own-wallet options, a live estimate, and the order placed with an
+ * Idempotency-Key (one per attempt, reused when the same attempt is retried). API errors stand
+ * next to the field the API names.
+ */
+const FIELDS = ['currencyFrom', 'currencyTo', 'amount', 'email', 'address', 'paymentMethod', 'sendToMyWallet', 'useMyWallet'] as const;
+type FieldName = (typeof FIELDS)[number];
+const isField = (name: string | undefined): name is FieldName => FIELDS.includes(name as FieldName);
+
+/** Whether a field is on screen for this order type and these options (an error needs a place). */
+function shownFor(type: OrderType, name: FieldName, values: OrderFormValues): boolean {
+  if (name === 'currencyFrom') return type !== 'buy';
+  if (name === 'currencyTo') return type !== 'sell';
+  if (name === 'address') return !values.sendToMyWallet;
+  if (name === 'paymentMethod') return type === 'buy' && !values.useMyWallet;
+  return true;
+}
+
+export function defaultsFor(type: OrderType): OrderFormValues {
+  const [currencyFrom, currencyTo] = type === 'buy' ? ['EUR', 'BTC'] : type === 'sell' ? ['BTC', 'EUR'] : ['BTC', 'ETH'];
+  return { currencyFrom, currencyTo, amount: '', email: '', address: '', paymentMethod: 'sepa', sendToMyWallet: false, useMyWallet: false };
+}
+
+type Props = {
+  type: OrderType;
+  /** Called with the placed order and the email it was placed with. */
+  onPlaced: (order: Order, email: string) => void;
+  /** The API said buying and selling are switched off. */
+  onDisabled: () => void;
+};
+
+export function OrderForm({ type, onPlaced, onDisabled }: Props) {
+  const { t } = useTranslation('exchange');
+  const language = usePageLanguage();
+  const session = useExchangeSession();
+  const errorText = useErrorText();
+  const [currencies, setCurrencies] = React.useState<CurrencyInfo[] | null>(null);
+  const [loadFailed, setLoadFailed] = React.useState(false);
+  const [formError, setFormError] = React.useState<string | null>(null);
+  const attempt = React.useRef<{ body: string; key: string } | null>(null);
+  const loggedIn = session.status === 'authenticated';
+
+  React.useEffect(() => {
+    getCurrencies(language).then(setCurrencies, () => setLoadFailed(true));
+    preloadAddressRules();
+  }, [language]);
+
+  const resolver = React.useMemo(
+    () => zodResolver(orderFormSchema(type, currencies ?? [], loggedIn) as never) as unknown as Resolver<OrderFormValues>,
+    [type, currencies, loggedIn],
+  );
+  const form = useForm<OrderFormValues>({ resolver, defaultValues: defaultsFor(type), mode: 'onSubmit', reValidateMode: 'onChange' });
+  const { register, handleSubmit, setError, watch, formState } = form;
+  const values = watch();
+  const cryptoCurrencies = (currencies ?? []).filter((c) => c.code !== 'EUR');
+  const fromDecimals = decimalsOf(values.currencyFrom, currencies ?? []);
+
+  const quoteRequest =
+    currencies && !amountProblem(values.amount, fromDecimals) && values.currencyFrom !== values.currencyTo
+      ? { type, currencyFrom: values.currencyFrom, currencyTo: values.currencyTo, amount: normalizeAmount(values.amount), ...(values.sendToMyWallet ? { sendToMyWallet: true } : {}) }
+      : null;
+  const quote = useLiveQuote(quoteRequest, language);
+
+  // A swap never goes from a currency to itself: the target list leaves the source out.
+  React.useEffect(() => {
+    if (type !== 'swap' || !currencies || values.currencyTo !== values.currencyFrom) return;
+    const other = currencies.find((c) => c.code !== values.currencyFrom && !c.ownWalletOnly);
+    if (other) form.setValue('currencyTo', other.code);
+  }, [type, currencies, values.currencyFrom, values.currencyTo, form]);
+
+  const shown = (name: FieldName, input: OrderFormValues) => shownFor(type, name, input);
+
+  const submit = handleSubmit(async (input) => {
+    setFormError(null);
+    const body: PlaceOrder = {
+      type,
+      currencyFrom: input.currencyFrom,
+      currencyTo: input.currencyTo,
+      amount: normalizeAmount(input.amount),
+      email: input.email.trim(),
+      ...(input.sendToMyWallet ? { sendToMyWallet: true } : { address: input.address.trim() }),
+      ...(input.useMyWallet ? { useMyWallet: true } : {}),
+      ...(type === 'buy' && !input.useMyWallet ? { paymentMethod: input.paymentMethod } : {}),
+    };
+    // A retry of the same attempt (a lost answer, a double click) reuses its key: one order.
+    const serialized = JSON.stringify(body);
+    if (attempt.current?.body !== serialized) attempt.current = { body: serialized, key: randomUuid() };
+    try {
+      const token = input.sendToMyWallet || input.useMyWallet ? await session.getToken() : null;
+      const order = await placeOrder(token, language, body, attempt.current.key);
+      attempt.current = null;
+      onPlaced(order, body.email);
+    } catch (error) {
+      if (!(error instanceof ApiFailure)) return setFormError('try_again_soon');
+      if (error.code === 'buy_sell_disabled') return onDisabled();
+      if (error.code === 'login_required') {
+        const field = input.useMyWallet && !input.sendToMyWallet ? 'useMyWallet' : 'sendToMyWallet';
+        return setError(field, { message: 'login_required' }, { shouldFocus: true });
+      }
+      if (isField(error.field) && shown(error.field, input)) return setError(error.field, { message: error.code }, { shouldFocus: true });
+      setFormError(error.code);
+    }
+  });
+
+  if (loadFailed) return <p role="alert">{t('form.loadError')}</p>;
+  if (!currencies) return <p className="muted">{t('form.loading')}</p>;
+
+  const fieldError = (name: FieldName) => {
+    const code = formState.errors[name]?.message;
+    const currency = name === 'amount' ? values.currencyFrom : name === 'currencyFrom' ? values.currencyFrom : values.currencyTo;
+    return errorText(code, { decimals: fromDecimals, currency });
+  };
+  const option = (c: CurrencyInfo) => (
+    <option key={c.code} value={c.code}>
+      {c.ownWalletOnly ? t('form.walletOnlyOption', { name: c.name, code: c.code }) : `${c.name} (${c.code})`}
+    </option>
+  );
+  const partial = (code: string) => currencies.find((c) => c.code === code)?.ownWalletOnly;
+  const login = `${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(typeof window === 'undefined' ? '' : window.location.pathname)}`;
+  const kind = deliveryKind(type);
+  const hint = (id: string, text: string) => (
+    <p className="field-hint small muted" id={id}>
+      {text}
+    </p>
+  );
+
+  return (
+    <form onSubmit={submit} noValidate className="order-form">
+      <div className="order-columns">
+        <div>
+          {type === 'buy' ? (
+            <p className="fixed-currency">{t('form.payInEur')}</p>
+          ) : (
+            <SelectField id="order-currencyFrom" label={t(type === 'sell' ? 'form.from.sell' : 'form.from.swap')} error={fieldError('currencyFrom')} {...register('currencyFrom')}>
+              {cryptoCurrencies.map(option)}
+            </SelectField>
+          )}
+          {partial(values.currencyFrom) ? <p className="small">{t('form.partialNotice')}</p> : null}
+          {type === 'sell' ? (
+            <p className="fixed-currency">{t('form.receiveEur')}</p>
+          ) : (
+            <SelectField id="order-currencyTo" label={t(type === 'buy' ? 'form.to.buy' : 'form.to.swap')} error={fieldError('currencyTo')} {...register('currencyTo')}>
+              {cryptoCurrencies.filter((c) => type !== 'swap' || c.code !== values.currencyFrom).map(option)}
+            </SelectField>
+          )}
+          {partial(values.currencyTo) ? <p className="small">{t('form.partialNotice')}</p> : null}
+
+          <Field
+            id="order-amount"
+            label={t('form.amount', { currency: values.currencyFrom })}
+            inputMode="decimal"
+            autoComplete="off"
+            error={fieldError('amount')}
+            aria-describedby={formState.errors.amount ? 'order-amount-error order-amount-hint' : 'order-amount-hint'}
+            {...register('amount')}
+          />
+          {hint('order-amount-hint', t('form.amountHint', { decimals: fromDecimals, currency: values.currencyFrom }))}
+
+          <Field
+            id="order-email"
+            label={t('form.email')}
+            type="email"
+            autoComplete="email"
+            error={fieldError('email')}
+            aria-describedby={formState.errors.email ? 'order-email-error order-email-hint' : 'order-email-hint'}
+            {...register('email')}
+          />
+          {hint('order-email-hint', t('form.emailHint'))}
+
+          <fieldset className="own-wallet">
+            <legend>{t('form.ownWallet')}</legend>
+            <Checkbox id="order-sendToMyWallet" label={t('form.sendToMyWallet')} hint={t(`form.sendToMyWalletHint.${type}`)} error={fieldError('sendToMyWallet')} {...register('sendToMyWallet')} />
+            <Checkbox id="order-useMyWallet" label={t('form.useMyWallet')} hint={t(`form.useMyWalletHint.${type}`)} error={fieldError('useMyWallet')} {...register('useMyWallet')} />
+            {!loggedIn && (values.sendToMyWallet || values.useMyWallet) ? (
+              <p className="small">
+                <a href={login}>{t('form.loginLink')}</a>
+              </p>
+            ) : null}
+          </fieldset>
+
+          {values.sendToMyWallet ? null : (
+            <>
+              <Field
+                id="order-address"
+                label={kind === 'iban' ? t('form.iban') : t('form.address', { currency: values.currencyTo })}
+                autoComplete="off"
+                spellCheck={false}
+                error={fieldError('address')}
+                aria-describedby={formState.errors.address ? 'order-address-error order-address-hint' : 'order-address-hint'}
+                {...register('address')}
+              />
+              {hint('order-address-hint', kind === 'iban' ? t('form.ibanHint') : values.currencyTo === 'XRP' ? t('form.xrpHint') : t('form.addressHint', { currency: values.currencyTo }))}
+            </>
+          )}
+
+          {type === 'buy' && !values.useMyWallet ? (
+            <SelectField id="order-paymentMethod" label={t('form.paymentMethod')} error={fieldError('paymentMethod')} {...register('paymentMethod')}>
+              <option value="sepa">{t('methods.sepa')}</option>
+              <option value="sepa_instant">{t('methods.sepa_instant')}</option>
+            </SelectField>
+          ) : null}
+        </div>
+        <QuotePanel quote={quote} from={values.currencyFrom} to={values.currencyTo} language={language} toWallet={values.sendToMyWallet} />
+      </div>
+
+      {formError === 'bank_verification_required' ? (
+        <p role="alert" className="form-error">
+          {errorText(formError)} <LocalizedLink to="my_identity">{t('form.verifyBank')}</LocalizedLink>
+        </p>
+      ) : formError ? (
+        <p role="alert" className="form-error">
+          {errorText(formError)}
+        </p>
+      ) : null}
+      <button type="submit" className="button primary" disabled={formState.isSubmitting}>
+        {formState.isSubmitting ? t('form.submitting') : t(`form.submit.${type}`)}
+      </button>
+    </form>
+  );
+}
+
+type CheckboxProps = React.InputHTMLAttributes<HTMLInputElement> & { id: string; label: string; hint: string; error?: string };
+
+const Checkbox = React.forwardRef<HTMLInputElement, CheckboxProps>(function Checkbox({ id, label, hint, error, ...input }, ref) {
+  const describedBy = [error ? `${id}-error` : null, `${id}-hint`].filter(Boolean).join(' ');
+  return (
+    <div className="field checkbox">
+      <input type="checkbox" id={id} ref={ref} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <label htmlFor={id}>{label}</label>
+      <p className="field-hint small muted" id={`${id}-hint`}>
+        {hint}
+      </p>
+      {error ? (
+        <p className="field-error" id={`${id}-error`} role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+});

@@ -1,0 +1,192 @@
+import * as React from 'react';
+import { useForm, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { useTranslation } from 'react-i18next';
+import { Field } from '../../../components/field';
+import { ApiFailure } from '../../../components/api';
+import { usePageLanguage } from '../../../components/localized-link';
+import { localizePath } from '../../../i18n/languages';
+import { routes } from '../../../i18n/routes';
+import { normalizeCode } from '../../../../domain/codes';
+import { getMyOrders, lookupOrder } from '../api/orders';
+import type { Order } from '../api/types';
+import { EMAIL_PATTERN } from '../../../../domain/email';
+import { useErrorText, codeOf } from '../errors';
+import { useExchangeSession } from '../session';
+import { formatDateTime, formatMoney } from '../format';
+import { LiveOrder } from './order-details';
+
+/**
+ * Order history: find an order by email and full reference (any case, with or without dashes),
+ * then follow it live. Logged-in users also see their own orders, each openable.
+ */
+type LookupValues = { email: string; reference: string };
+export type Opened = { order: Order; email: string | null; own: boolean };
+
+export const lookupSchema = z.object({ email: z.string(), reference: z.string() }).superRefine((values, ctx) => {
+  const email = values.email.trim();
+  if (!email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'required' });
+  else if (!EMAIL_PATTERN.test(email)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'invalid_email' });
+  if (!values.reference.trim()) ctx.addIssue({ code: 'custom', path: ['reference'], message: 'required' });
+  else if (!normalizeCode(values.reference)) ctx.addIssue({ code: 'custom', path: ['reference'], message: 'invalid_reference' });
+});
+
+export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }) {
+  const { t } = useTranslation('exchange');
+  const language = usePageLanguage();
+  const session = useExchangeSession();
+  const [opened, setOpened] = React.useState<Opened | null>(null);
+  const orderHeading = React.useRef<HTMLDivElement>(null);
+
+  const open = React.useCallback((next: Opened) => {
+    setOpened(next);
+    window.requestAnimationFrame(() => orderHeading.current?.querySelector('h2')?.focus());
+  }, []);
+
+  return (
+    <>
+      <LookupForm initial={initialLookup} onFound={(order, email) => open({ order, email, own: false })} />
+      <div ref={orderHeading} className="opened-order">
+        {opened ? (
+          <LiveOrder
+            key={opened.order.reference}
+            order={opened.order}
+            email={opened.email}
+            refresh={
+              opened.email
+                ? () => lookupOrder(language, opened.email!, opened.order.reference)
+                : async () => {
+                    const mine = await getMyOrders((await session.getToken())!, language);
+                    return mine.find((o) => o.reference === opened.order.reference) ?? opened.order;
+                  }
+            }
+          />
+        ) : null}
+      </div>
+      {session.status === 'authenticated' ? <MyOrders onOpen={(order) => open({ order, email: order.email ?? null, own: true })} /> : null}
+      {session.status === 'anonymous' ? (
+        <p className="small muted">
+          <a href={`${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(localizePath(routes.exchange_order_history, language))}`}>{t('history.loginForOwn')}</a>
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (order: Order, email: string) => void }) {
+  const { t } = useTranslation('exchange');
+  const language = usePageLanguage();
+  const errorText = useErrorText();
+  const [formError, setFormError] = React.useState<string | null>(null);
+  const resolver = zodResolver(lookupSchema as never) as unknown as Resolver<LookupValues>;
+  const { register, handleSubmit, setError, formState } = useForm<LookupValues>({ resolver, defaultValues: initial ?? { email: '', reference: '' } });
+
+  const find = React.useCallback(
+    async ({ email, reference }: LookupValues) => {
+      setFormError(null);
+      try {
+        const order = await lookupOrder(language, email.trim(), normalizeCode(reference)!);
+        onFound(order, email.trim());
+      } catch (error) {
+        if (error instanceof ApiFailure && (error.field === 'email' || error.field === 'reference')) return setError(error.field, { message: error.code });
+        setFormError(error instanceof ApiFailure ? codeOf(error) : 'try_again_soon');
+      }
+    },
+    [language, onFound, setError],
+  );
+
+  // Arriving from a confirmation: look the order up at once.
+  const started = React.useRef(false);
+  React.useEffect(() => {
+    if (initial && !started.current && normalizeCode(initial.reference)) {
+      started.current = true;
+      void find(initial);
+    }
+  }, [initial, find]);
+
+  const error = (name: keyof LookupValues) => errorText(formState.errors[name]?.message);
+  return (
+    <form onSubmit={handleSubmit(find)} noValidate className="lookup-form">
+      <Field id="lookup-email" label={t('history.email')} type="email" autoComplete="email" error={error('email')} {...register('email')} />
+      <Field
+        id="lookup-reference"
+        label={t('history.reference')}
+        autoComplete="off"
+        spellCheck={false}
+        autoCapitalize="characters"
+        error={error('reference')}
+        aria-describedby={formState.errors.reference ? 'lookup-reference-error lookup-reference-hint' : 'lookup-reference-hint'}
+        {...register('reference')}
+      />
+      <p className="field-hint small muted" id="lookup-reference-hint">
+        {t('history.referenceHint')}
+      </p>
+      {formError ? (
+        <p role="alert" className="form-error">
+          {formError === 'not_found' ? t('history.notFound') : errorText(formError)}
+        </p>
+      ) : null}
+      <button type="submit" className="button primary" disabled={formState.isSubmitting}>
+        {formState.isSubmitting ? t('history.searching') : t('history.submit')}
+      </button>
+    </form>
+  );
+}
+
+function MyOrders({ onOpen }: { onOpen: (order: Order) => void }) {
+  const { t } = useTranslation('exchange');
+  const language = usePageLanguage();
+  const session = useExchangeSession();
+  const [orders, setOrders] = React.useState<Order[] | null>(null);
+  const [failed, setFailed] = React.useState(false);
+  React.useEffect(() => {
+    session
+      .getToken()
+      .then((token) => getMyOrders(token!, language))
+      .then(setOrders, () => setFailed(true));
+  }, [session, language]);
+
+  return (
+    <section aria-labelledby="my-orders-heading" className="my-orders">
+      <h2 id="my-orders-heading">{t('history.mine')}</h2>
+      {failed ? <p role="alert">{t('history.mineError')}</p> : null}
+      {!orders && !failed ? <p className="muted">{t('history.mineLoading')}</p> : null}
+      {orders && orders.length === 0 ? <p className="muted">{t('history.mineNone')}</p> : null}
+      {orders && orders.length > 0 ? (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('order.fields.date')}</th>
+              <th scope="col">{t('order.fields.reference')}</th>
+              <th scope="col">{t('order.fields.type')}</th>
+              <th scope="col">{t('order.fields.amount')}</th>
+              <th scope="col">{t('order.fields.status')}</th>
+              <th scope="col">
+                <span className="visually-hidden">{t('history.open')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {orders.map((order) => (
+              <tr key={order.reference}>
+                <td>{formatDateTime(order.date, language)}</td>
+                <td>
+                  <code>{order.reference}</code>
+                </td>
+                <td>{t(`order.types.${order.type}`)}</td>
+                <td>{formatMoney(order.amount, order.currencyFrom, language)}</td>
+                <td>{t(`order.status.${order.status}`)}</td>
+                <td>
+                  <button type="button" className="button small" onClick={() => onOpen(order)} aria-label={t('history.openOrder', { reference: order.reference })}>
+                    {t('history.open')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { IslandPlaceholder } from '../../../components/island';
+import { usePageLanguage } from '../../../components/localized-link';
+import { getExchangeConfig } from '../api/config';
+import type { Order, OrderType } from '../api/types';
+import { ExchangeSessionProvider } from '../session';
+import { OrderForm } from './order-form';
+import { Confirmation } from './confirmation';
+import '../exchange.css';
+
+/**
+ * The buy, sell and swap pages' island, with the exchange session (the login SDK only for people
+ * who logged in on this browser). Buying and selling can be switched off by the operator: the
+ * pages then show the notice instead of the form.
+ */
+export function OrderIsland({ type }: { type: OrderType }) {
+  const { t } = useTranslation('exchange');
+  const language = usePageLanguage();
+  const [placed, setPlaced] = React.useState<{ order: Order; email: string } | null>(null);
+  const [disabled, setDisabled] = React.useState(false);
+  const [formKey, setFormKey] = React.useState(0);
+  React.useEffect(() => {
+    if (type === 'swap') return;
+    getExchangeConfig(language).then(
+      (config) => setDisabled(!config.buySellEnabled),
+      () => undefined, // the form still works; a switched-off API answers buy_sell_disabled
+    );
+  }, [type, language]);
+
+  return (
+    <IslandPlaceholder name="order-form">
+      <ExchangeSessionProvider>
+        {disabled ? (
+          <p className="notice" role="status" data-testid="buy-sell-disabled">
+            {t('buy.disabled')}
+          </p>
+        ) : placed ? (
+          <Confirmation
+            order={placed.order}
+            email={placed.email}
+            onAnother={() => {
+              setPlaced(null);
+              setFormKey((k) => k + 1);
+            }}
+          />
+        ) : (
+          <OrderForm key={formKey} type={type} onPlaced={(order, email) => setPlaced({ order, email })} onDisabled={() => setDisabled(true)} />
+        )}
+      </ExchangeSessionProvider>
+    </IslandPlaceholder>
+  );
+}

@@ -1,0 +1,39 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import type { LiveQuote } from '../use-live-quote';
+import { formatMoney, rateText } from '../format';
+import { useErrorText } from '../errors';
+import type { Language } from '../../../i18n/languages';
+
+/** The live estimate, announced politely as it changes; the rate is floating. */
+export function QuotePanel({ quote, from, to, language, toWallet }: { quote: LiveQuote; from: string; to: string; language: Language; toWallet: boolean }) {
+  const { t } = useTranslation('exchange');
+  const errorText = useErrorText();
+  return (
+    <section className="quote-panel" aria-labelledby="quote-heading">
+      <h2 id="quote-heading">{t('quote.heading')}</h2>
+      <div aria-live="polite" aria-atomic="true" data-testid="quote">
+        {quote.state === 'idle' ? <p className="muted">{t('quote.waiting')}</p> : null}
+        {quote.state === 'loading' ? <p className="muted">{t('quote.loading')}</p> : null}
+        {quote.state === 'error' ? <p className="form-error">{errorText(quote.code)}</p> : null}
+        {quote.state === 'ready' ? (
+          <dl className="order-data">
+            <dt>{t('quote.rate')}</dt>
+            <dd>{rateText(from, to, quote.quote.rate, language)}</dd>
+            <dt>{t('quote.fee')}</dt>
+            <dd>{formatMoney(quote.quote.fee, quote.quote.feeCurrency, language)}</dd>
+            <dt>{t('quote.networkFee')}</dt>
+            <dd>{toWallet ? t('quote.noNetworkFee') : formatMoney(quote.quote.networkFee, quote.quote.networkFeeCurrency, language)}</dd>
+            <dt>{t('quote.converted')}</dt>
+            <dd>
+              <strong>{formatMoney(quote.quote.amountConverted, to, language)}</strong>
+            </dd>
+            <dt>{t('quote.valueEur')}</dt>
+            <dd>{formatMoney(quote.quote.amountEur, 'EUR', language)}</dd>
+          </dl>
+        ) : null}
+      </div>
+      <p className="small muted">{t('quote.floating')}</p>
+    </section>
+  );
+}

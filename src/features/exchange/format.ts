@@ -1,0 +1,36 @@
+import { languageMeta, type Language } from '../../i18n/languages';
+import Big from 'big.js';
+import { formatMoney } from '../../i18n/format';
+
+/**
+ * Display formatting of the decimal strings the API sends (never arithmetic): amounts through
+ * src/i18n/format, rates with up to 10 significant digits, dates with the time of day.
+ */
+export { formatMoney };
+
+export function formatRate(rate: string, language: Language): string {
+  // Intl reads decimal strings (also "2.6e-10") exactly; the cast satisfies older typings.
+  return new Intl.NumberFormat(languageMeta[language].intl, { maximumSignificantDigits: 10 }).format(rate as unknown as number);
+}
+
+export function formatDateTime(iso: string, language: Language): string {
+  return new Intl.DateTimeFormat(languageMeta[language].intl, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+}
+
+/** XRP addresses are stored as address:tag; the tag is shown on its own. */
+export function splitXrp(address: string): { address: string; tag: string | null } {
+  const match = /^(r[1-9A-HJ-NP-Za-km-z]{24,34}):(\d{1,10})$/.exec(address);
+  return match ? { address: match[1]!, tag: match[2]! } : { address, tag: null };
+}
+
+/**
+ * The API's rate is units of `to` per unit of `from`. People read a buy's rate the other way
+ * round ("1 BTC ≈ 80,000 EUR", not "1 EUR ≈ 0.0000125 BTC"), so EUR-first rates are inverted
+ * with decimal arithmetic for display.
+ */
+export function rateText(from: string, to: string, rate: string, language: Language): string {
+  if (from === 'EUR' && new Big(rate).gt(0)) {
+    return `1 ${to} ≈ ${formatMoney(new Big(1).div(new Big(rate)).toFixed(2), 'EUR', language)}`;
+  }
+  return `1 ${from} ≈ ${formatRate(rate, language)} ${to}`;
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
+import type { CurrencyInfo, OrderType } from './api/types';
+import { EMAIL_PATTERN } from '../../../domain/email';
+
+/**
+ * The order form's rules, checked in the browser before the API checks them again (the API is
+ * the authority). Messages are error codes: the form shows `exchange:errors.<code>` in the
+ * page's language next to the field.
+ *
+ * - amount: in currencyFrom, positive, at most that currency's decimals (EUR 2); a decimal comma
+ *   is accepted and sent as a point.
+ * - address: for crypto delivered outside Muntly a valid address of currencyTo (XRP address:tag,
+ *   tag 0 when none is needed); for a sell, the IBAN that receives the euros. None when the
+ *   result goes into the Muntly wallet.
+ * - partially supported currencies only with the own-wallet options, which need a login.
+ *
+ * The address libraries (bech32, base58, keccak, secp256k1: most of the form's weight) load in
+ * their own chunk, fetched when the form appears; the rules are async so a very early submit
+ * waits for them instead of skipping the check.
+ */
+const addressRules = () => import('../../../domain/addresses');
+export const preloadAddressRules = () => void addressRules().catch(() => undefined);
+
+export type OrderFormValues = {
+  currencyFrom: string;
+  currencyTo: string;
+  amount: string;
+  email: string;
+  address: string;
+  paymentMethod: 'sepa' | 'sepa_instant';
+  sendToMyWallet: boolean;
+  useMyWallet: boolean;
+};
+
+export { EMAIL_PATTERN };
+
+/** "1 234,5" -> "1234.5": what people type in any of the six languages, as the API reads it. */
+export function normalizeAmount(input: string): string {
+  let compact = input.replace(/[\s\u00a0\u202f']/g, '');
+  if (compact.includes(',') && !compact.includes('.') && compact.split(',').length === 2) compact = compact.replace(',', '.');
+  return compact.startsWith('.') ? `0${compact}` : compact;
+}
+
+export const decimalsOf = (code: string, currencies: readonly CurrencyInfo[]) =>
+  code === 'EUR' ? 2 : (currencies.find((c) => c.code === code)?.decimals ?? 0);
+
+/** null when the amount is fine, else the error code. */
+export function amountProblem(input: string, decimals: number): 'required' | 'invalid_amount' | 'too_many_decimals' | null {
+  const value = normalizeAmount(input);
+  if (!value) return 'required';
+  const match = /^(\d{1,15})(?:\.(\d+))?$/.exec(value);
+  if (!match || /^0*(\.0*)?$/.test(value)) return 'invalid_amount';
+  if ((match[2]?.length ?? 0) > decimals) return 'too_many_decimals';
+  return null;
+}
+
+/** The IBAN in electronic form, or null when invalid. */
+export function normalizeIban(input: string): string | null {
+  const electronic = electronicFormatIBAN(input.trim()) ?? '';
+  return isValidIBAN(electronic) ? electronic : null;
+}
+
+/** Where the result goes outside Muntly: a crypto address (buy, swap) or an IBAN (sell). */
+export const deliveryKind = (type: OrderType): 'crypto' | 'iban' => (type === 'sell' ? 'iban' : 'crypto');
+
+export function orderFormSchema(type: OrderType, currencies: readonly CurrencyInfo[], loggedIn: boolean) {
+  const byCode = (code: string) => currencies.find((c) => c.code === code);
+  return z
+    .object({
+      currencyFrom: z.string().min(1, 'required'),
+      currencyTo: z.string().min(1, 'required'),
+      amount: z.string(),
+      email: z.string(),
+      address: z.string(),
+      paymentMethod: z.enum(['sepa', 'sepa_instant']),
+      sendToMyWallet: z.boolean(),
+      useMyWallet: z.boolean(),
+    })
+    // One refinement for every rule, so all of them report at once (field rules would stop it).
+    .superRefine(async (values, ctx) => {
+      const email = values.email.trim();
+      if (!email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'required' });
+      else if (email.length > 254 || !EMAIL_PATTERN.test(email)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'invalid_email' });
+      const problem = amountProblem(values.amount, decimalsOf(values.currencyFrom, currencies));
+      if (problem) ctx.addIssue({ code: 'custom', path: ['amount'], message: problem });
+      if (type === 'swap' && values.currencyFrom === values.currencyTo) ctx.addIssue({ code: 'custom', path: ['currencyTo'], message: 'same_currency' });
+      if (byCode(values.currencyTo)?.ownWalletOnly && !values.sendToMyWallet) ctx.addIssue({ code: 'custom', path: ['currencyTo'], message: 'own_wallet_only' });
+      if (byCode(values.currencyFrom)?.ownWalletOnly && !values.useMyWallet) ctx.addIssue({ code: 'custom', path: ['currencyFrom'], message: 'own_wallet_only' });
+      if (!loggedIn) {
+        if (values.sendToMyWallet) ctx.addIssue({ code: 'custom', path: ['sendToMyWallet'], message: 'login_required' });
+        if (values.useMyWallet) ctx.addIssue({ code: 'custom', path: ['useMyWallet'], message: 'login_required' });
+      }
+      if (!values.sendToMyWallet) {
+        const address = values.address.trim();
+        if (!address) ctx.addIssue({ code: 'custom', path: ['address'], message: 'required' });
+        else if (deliveryKind(type) === 'iban' ? !normalizeIban(address) : !(await addressRules()).normalizeAddress(values.currencyTo, address)) {
+          ctx.addIssue({ code: 'custom', path: ['address'], message: deliveryKind(type) === 'iban' ? 'invalid_iban' : 'invalid_address' });
+        }
+      }
+    });
+}

@@ -1,0 +1,29 @@
+import * as React from 'react';
+import { useAuth0 } from '@auth0/auth0-react';
+import { AuthIsland } from '../auth/components/auth-island';
+import type { ExchangeSession } from './session';
+
+/**
+ * Loaded on demand by ExchangeSessionProvider: the login SDK (the auth feature's island) and a
+ * reporter that hands the session to the exchange forms.
+ */
+function Reporter({ onChange }: { onChange: (session: ExchangeSession) => void }) {
+  const { isLoading, isAuthenticated, error, getAccessTokenSilently } = useAuth0();
+  React.useEffect(() => {
+    if (isLoading) return;
+    onChange(
+      isAuthenticated && !error
+        ? { status: 'authenticated', getToken: async () => String(await getAccessTokenSilently()) }
+        : { status: 'anonymous', getToken: async () => null },
+    );
+  }, [isLoading, isAuthenticated, error, getAccessTokenSilently, onChange]);
+  return null;
+}
+
+export default function SessionBridge({ onChange }: { onChange: (session: ExchangeSession) => void }) {
+  return (
+    <AuthIsland>
+      <Reporter onChange={onChange} />
+    </AuthIsland>
+  );
+}
