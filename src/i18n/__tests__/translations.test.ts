@@ -36,12 +36,14 @@ function resources(language: Language) {
 }
 
 /**
- * The words of a text. Placeholders, e-mail and web addresses and storage keys (muntly-session)
- * are not words; "QR-коды" is the code QR and a word.
+ * The words of a text. Placeholders, e-mail and web addresses, storage keys (muntly-session) and
+ * quoted examples of what to type («deposit 7kq2m9 btc») are not words; "QR-коды" is the code QR
+ * and a word.
  */
 function words(text: string): string[] {
   return text
     .replace(/\{\{\s*\w+\s*\}\}/g, ' ')
+    .replace(/[«“„"]([^«»“”„"]*\d[^«»“”„"]*)[»”“"]/g, ' ')
     .split(/[\s,;:!?()«»„“”"‘’'…—–/]+/)
     .map((token) => token.replace(/^[.\-]+|[.\-]+$/g, ''))
     .filter((token) => token && !/[\d@_.]/.test(token) && !/^[a-z]+(-[a-z]+)+$/.test(token))
@@ -53,7 +55,7 @@ function words(text: string): string[] {
 const NAMES = new Set(
   [
     'Muntly', 'Google', 'Analytics', 'SEPA', 'Instant', 'No', 'More', 'Ransom', 'Crypto', 'Sheriff', 'Europol', 'TradingView',
-    'Lightweight', 'Charts', 'Ether', 'XRP', 'Bitcoin', 'Ethereum', 'Ripple', 'Litecoin', 'Dogecoin', 'Cash',
+    'Lightweight', 'Charts', 'Ether', 'XRP', 'GiroCode', 'Bitcoin', 'Ethereum', 'Ripple', 'Litecoin', 'Dogecoin', 'Cash',
     // The XRP Ledger's own term, as wallets display it, given next to its translation.
     'destination', 'tag',
     ...CURRENCIES.flatMap((c) => c.name.split(' ')),
@@ -94,6 +96,7 @@ describe('translations', () => {
   it('the check catches English left in a translation', () => {
     expect(latinWords('Курс обновляется every 30 seconds')).toEqual(['every', 'seconds']);
     expect(latinWords('Bitcoin, SEPA Instant и файлы куки; ключ muntly-session, адрес support@muntly.example, QR-код, ABCD-EFGH-IJKL-MNOP')).toEqual([]);
+    expect(latinWords('Регистр не важен: «deposit 7kq2m9 btc» тоже подойдёт, а deposit — нет')).toEqual(['deposit']);
     expect(words('Bitte geben Sie your reference an').filter((w) => ENGLISH_ONLY.has(w))).toEqual(['your']);
   });
 
