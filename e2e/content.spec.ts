@@ -110,10 +110,10 @@ test('the charts page draws the history and loads the chart library only there',
   expect(await withChartCode(homeScripts)).toEqual([]);
 });
 
-test('the status page reports the API, the database and the payout worker as working', async ({ page }) => {
+test('the status page reports the API, the database and both workers as working', async ({ page }) => {
   await page.goto('/fr/status/');
   await expect(page.getByRole('main').getByRole('status')).toHaveText(locale('fr', 'info').status.allOk);
-  for (const component of ['website', 'api', 'database', 'payouts']) {
+  for (const component of ['website', 'api', 'database', 'orders', 'payouts']) {
     await expect(page.locator(`li[data-component="${component}"]`)).toContainText('Opérationnel');
   }
 });

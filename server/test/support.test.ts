@@ -80,11 +80,18 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
     expect((await post(valid, {}, '10.9.9.10')).statusCode).toBe(201);
   });
 
-  it('reports the API, the database and the payout worker', async () => {
+  it('reports the API, the database, the order worker and the payout worker', async () => {
     const res = await t.app.inject({ url: '/api/status' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.json()).toMatchObject({ api: 'ok', database: 'ok', workers: { payouts: { status: 'ok', waiting: 0, delayed: 0 } } });
+    const idle = { status: 'ok', waiting: 0, delayed: 0 };
+    expect(res.json()).toMatchObject({ api: 'ok', database: 'ok', workers: { orders: idle, payouts: idle } });
+  });
+
+  it('reports the database as down, and the workers as unknown, when it does not answer', async () => {
+    const { serviceStatus } = await import('../src/modules/support/service');
+    const status = await serviceStatus(t.app.db, async () => false);
+    expect(status).toMatchObject({ api: 'ok', database: 'down', workers: { orders: { status: 'unknown' }, payouts: { status: 'unknown' } } });
   });
 
   it('shows the payout worker as delayed when a send waits more than five minutes', async () => {
@@ -107,7 +114,9 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
       { ...send, confirmedAt: new Date(Date.now() - 10 * 60_000) },
       { ...send, confirmedAt: new Date() },
     ]);
-    expect((await t.app.inject({ url: '/api/status' })).json().workers.payouts).toEqual({ status: 'delayed', waiting: 2, delayed: 1 });
+    const workers = (await t.app.inject({ url: '/api/status' })).json().workers;
+    expect(workers.payouts).toEqual({ status: 'delayed', waiting: 2, delayed: 1 });
+    expect(workers.orders).toEqual({ status: 'ok', waiting: 0, delayed: 0 });
     await db.delete(walletSends);
   });
 });

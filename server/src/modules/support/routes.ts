@@ -8,6 +8,8 @@ import { submitSupportRequest, serviceStatus } from './service';
 import { supportRequestSchema, SUPPORT_FIELD_ERRORS, SUPPORT_TOPICS } from '../../../../domain/support';
 import type { ErrorCode } from '../../../../domain/errors';
 
+const workerSchema = z.object({ status: z.enum(['ok', 'delayed', 'unknown']), waiting: z.number(), delayed: z.number() });
+
 /** Limits of the support form per client address: enough for a person, too few for a spammer. */
 export const SUPPORT_RATE_LIMIT = { max: 5, timeWindow: '10 minutes' } as const;
 
@@ -62,7 +64,7 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
           200: z.object({
             api: z.literal('ok'),
             database: z.enum(['ok', 'down']),
-            workers: z.object({ payouts: z.object({ status: z.enum(['ok', 'delayed', 'unknown']), waiting: z.number(), delayed: z.number() }) }),
+            workers: z.object({ orders: workerSchema, payouts: workerSchema }),
             checkedAt: z.string(),
           }),
         },

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, lt } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { walletSends } from '../../db/schema';
+import { orders, walletSends } from '../../db/schema';
 import { send } from '../notify/service';
 import { codeFromBytes } from '../../../../domain/codes';
 import { SUPPORT_MAILBOX, type SupportRequest } from '../../../../domain/support';
@@ -74,35 +74,46 @@ export async function submitSupportRequest(db: Db, request: SupportRequest, lang
   return { ticket };
 }
 
-/** A send waiting longer than this for the payout worker means the worker is behind or down. */
-export const PAYOUT_DELAY_LIMIT_MS = 5 * 60_000;
+/** Work waiting longer than this for its worker means the worker is behind or down. */
+export const WORKER_DELAY_LIMIT_MS = 5 * 60_000;
 
+export type WorkerStatus = { status: 'ok' | 'delayed' | 'unknown'; waiting: number; delayed: number };
 export type ServiceStatus = {
   api: 'ok';
   database: 'ok' | 'down';
-  workers: { payouts: { status: 'ok' | 'delayed' | 'unknown'; waiting: number; delayed: number } };
+  /** orders: paid orders waiting to be converted and delivered; payouts: wallet sends waiting for the chain. */
+  workers: { orders: WorkerStatus; payouts: WorkerStatus };
   checkedAt: string;
 };
 
+const UNKNOWN: WorkerStatus = { status: 'unknown', waiting: 0, delayed: 0 };
+
+/** Counts the rows a worker still has to handle, and those waiting since before the cutoff. */
+async function backlog(db: Db, table: typeof orders | typeof walletSends, since: typeof orders.fundedAt | typeof walletSends.confirmedAt, cutoff: Date): Promise<WorkerStatus> {
+  const [row] = await db
+    .select({ waiting: count(), delayed: count(sql`case when ${since} < ${cutoff.toISOString()} then 1 end`) })
+    .from(table)
+    .where(eq(table.status, 'processing'));
+  const delayed = Number(row?.delayed ?? 0);
+  return { status: delayed > 0 ? 'delayed' : 'ok', waiting: Number(row?.waiting ?? 0), delayed };
+}
+
 export async function serviceStatus(db: Db, ready: () => Promise<boolean>, now = new Date()): Promise<ServiceStatus> {
   const checkedAt = now.toISOString();
-  const databaseUp = await ready().catch(() => false);
-  if (!databaseUp) return { api: 'ok', database: 'down', workers: { payouts: { status: 'unknown', waiting: 0, delayed: 0 } }, checkedAt };
+  const down: ServiceStatus = { api: 'ok', database: 'down', workers: { orders: UNKNOWN, payouts: UNKNOWN }, checkedAt };
+  if (!(await ready().catch(() => false))) return down;
   try {
-    const cutoff = new Date(now.getTime() - PAYOUT_DELAY_LIMIT_MS);
-    const [waiting] = await db.select({ n: count() }).from(walletSends).where(eq(walletSends.status, 'processing'));
-    const [late] = await db
-      .select({ n: count() })
-      .from(walletSends)
-      .where(and(eq(walletSends.status, 'processing'), lt(walletSends.confirmedAt, cutoff)));
-    const delayed = Number(late?.n ?? 0);
+    const cutoff = new Date(now.getTime() - WORKER_DELAY_LIMIT_MS);
     return {
       api: 'ok',
       database: 'ok',
-      workers: { payouts: { status: delayed > 0 ? 'delayed' : 'ok', waiting: Number(waiting?.n ?? 0), delayed } },
+      workers: {
+        orders: await backlog(db, orders, orders.fundedAt, cutoff),
+        payouts: await backlog(db, walletSends, walletSends.confirmedAt, cutoff),
+      },
       checkedAt,
     };
   } catch {
-    return { api: 'ok', database: 'down', workers: { payouts: { status: 'unknown', waiting: 0, delayed: 0 } }, checkedAt };
+    return down;
   }
 }

@@ -6,13 +6,10 @@ import { usePolled } from '../api/use-polled';
 import { formatTime } from '../format';
 
 /** GET /api/status: what the status page shows. */
-type ServiceStatus = {
-  api: 'ok';
-  database: 'ok' | 'down';
-  workers: { payouts: { status: 'ok' | 'delayed' | 'unknown'; waiting: number; delayed: number } };
-  checkedAt: string;
-};
-type Row = { key: 'website' | 'api' | 'database' | 'payouts'; state: 'ok' | 'down' | 'delayed' | 'checking' };
+type Worker = { status: 'ok' | 'delayed' | 'unknown'; waiting: number; delayed: number };
+type ServiceStatus = { api: 'ok'; database: 'ok' | 'down'; workers: { orders: Worker; payouts: Worker }; checkedAt: string };
+type State = 'ok' | 'down' | 'delayed' | 'checking';
+type Row = { key: 'website' | 'api' | 'database' | 'orders' | 'payouts'; state: State };
 
 export const STATUS_REFRESH_MS = 30_000;
 
@@ -29,15 +26,14 @@ export function ServiceStatusList({ language }: { language: Language }) {
     if (data || failed) setLastChecked(new Date());
   }, [data, failed]);
 
-  const unknown: Row['state'] = failed ? 'down' : 'checking';
+  // Without an answer from the API nothing behind it can be known: shown as not available.
+  const worker = (w?: Worker): State => (failed ? 'down' : !w ? 'checking' : w.status === 'unknown' ? 'down' : w.status);
   const rows: Row[] = [
     { key: 'website', state: 'ok' },
     { key: 'api', state: failed ? 'down' : data ? 'ok' : 'checking' },
-    { key: 'database', state: failed ? unknown : data ? data.database : 'checking' },
-    {
-      key: 'payouts',
-      state: failed ? unknown : !data ? 'checking' : data.workers.payouts.status === 'unknown' ? 'down' : data.workers.payouts.status,
-    },
+    { key: 'database', state: failed ? 'down' : data ? data.database : 'checking' },
+    { key: 'orders', state: worker(data?.workers.orders) },
+    { key: 'payouts', state: worker(data?.workers.payouts) },
   ];
   const allOk = !failed && data !== null && rows.every((row) => row.state === 'ok');
 
@@ -59,6 +55,7 @@ export function ServiceStatusList({ language }: { language: Language }) {
           </li>
         ))}
       </ul>
+      {data && data.workers.orders.waiting > 0 ? <p>{t('status.ordersWaiting', { count: data.workers.orders.waiting })}</p> : null}
       {data && data.workers.payouts.waiting > 0 ? <p>{t('status.payoutsWaiting', { count: data.workers.payouts.waiting })}</p> : null}
       <p className="muted">
         {lastChecked ? t('status.checkedAt', { time: formatTime(lastChecked, language) }) : null}{' '}
