@@ -23,6 +23,8 @@ import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/derive';
 import { ratesRoutes } from './modules/rates/routes';
 import { orderRoutes } from './modules/orders/routes';
+import { faucetPlugin } from './modules/faucet/routes';
+import { faucetSettings } from './modules/faucet/settings';
 
 export type AppDependencies = {
   database: Database;
@@ -100,6 +102,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
   });
   await app.register(walletRoutes, { rates, xpubs: deps.xpubs ?? xpubsFrom(config) });
+  await app.register(faucetPlugin, { database: deps.database, rates, settings: faucetSettings(config) });
   await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
   if (config.localIdp) await app.register(devMailboxRoutes);
 
