@@ -5,6 +5,7 @@ import { auditLog, faucetEntries, faucetRounds, faucetState, receptionAddresses 
 import { ApiError } from '../../errors';
 import { requireVerifications } from '../identity/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
+import { nodeHashes } from './hashes';
 import type { Rates, RatesAdapter } from '../rates/service';
 import { currencyByCode } from '../../../../domain/currencies';
 import { decimalToMinor, eur, minorToDecimal } from '../../../../domain/money';
@@ -105,7 +106,7 @@ async function drawAndPay(tx: Tx, round: Round, now: Date, rates: Rates): Promis
   if (entries.length === 0) {
     return moveTo(tx, round, 'winner_announced', { entryCount: 0, entriesHash: entriesHashOf([]), announcedAt: now });
   }
-  const result = draw(round.seed!, round.id, entries.map((e) => e.ticket));
+  const result = draw(round.seed!, round.id, entries.map((e) => e.ticket), nodeHashes);
   const winner = entries.find((e) => e.ticket === result.ticket)!;
   const rate = rates.rates[winner.currency];
   const currency = currencyByCode(winner.currency);
