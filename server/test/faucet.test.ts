@@ -4,6 +4,8 @@
 import { sql } from 'drizzle-orm';
 import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import { advance } from '../src/modules/faucet/service';
+import { faucetSettings } from '../src/modules/faucet/settings';
+import { loadConfig } from '../src/config';
 import { verifyLedger } from '../src/modules/ledger/service';
 import { seedHashOf, ticketOf, verifyRound } from '../../domain/faucet';
 
@@ -281,5 +283,25 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     expect(await nextRound()).toMatchObject({ id: first.id, state: 'registrations_closed' });
     abort.abort();
     expect(t.app.faucet.events.listeners).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('faucet settings', () => {
+  it('reads round length, reward and starting budget, and stops on a bad value naming it', () => {
+    expect(faucetSettings(loadConfig({}))).toEqual({ roundMs: 360_000, rewardEurMinor: 2n, initialBudgetEurMinor: 1000n });
+    expect(faucetSettings(loadConfig({ FAUCET_ROUND_SECONDS: '0.5', FAUCET_REWARD_EUR: '0.05', FAUCET_BUDGET_EUR: '3' }))).toEqual({
+      roundMs: 500,
+      rewardEurMinor: 5n,
+      initialBudgetEurMinor: 300n,
+    });
+    for (const [name, value] of [
+      ['FAUCET_ROUND_SECONDS', 'abc'],
+      ['FAUCET_ROUND_SECONDS', '0'],
+      ['FAUCET_REWARD_EUR', '0'],
+      ['FAUCET_REWARD_EUR', '0.001'],
+      ['FAUCET_BUDGET_EUR', '-1'],
+    ]) {
+      expect(() => loadConfig({ [name!]: value })).toThrow(name);
+    }
   });
 });
