@@ -63,6 +63,7 @@ describe('FaucetGame', () => {
     expect(screen.getByText('Registrations close in')).toBeInTheDocument();
     expect(screen.getByRole('timer')).toHaveTextContent(/^1:0[45]$/);
     expect(screen.getByText('1 player')).toBeInTheDocument();
+    expect(screen.getByText("At today's rates that is 0.00000025 BTC or 0.10526315 DOGE.")).toBeInTheDocument();
     expect(screen.getByText(/The seed is revealed together with the winner/)).toBeInTheDocument();
   });
 

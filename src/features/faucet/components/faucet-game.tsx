@@ -38,7 +38,8 @@ export function FaucetGame({ children }: { children?: React.ReactNode }) {
 function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: number; connection: string }) {
   const { t } = useTranslation('faucet');
   const language = usePageLanguage();
-  const amounts = new Intl.ListFormat(languageMeta[language].intl, { type: 'unit', style: 'short' }).format(
+  // "or": the reward is paid in one of these, the currency of the winning address.
+  const amounts = new Intl.ListFormat(languageMeta[language].intl, { type: 'disjunction' }).format(
     Object.entries(round.reward.amounts).map(([currency, amount]) => formatMoney(amount, currency, language)),
   );
   return (
