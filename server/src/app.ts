@@ -19,12 +19,12 @@ import { authRoutes } from './modules/auth/routes';
 import { identityRoutes } from './modules/identity/routes';
 import { devMailboxRoutes } from './dev/mailbox';
 import { walletRoutes } from './modules/wallet/routes';
+import { faucetPlugin } from './modules/faucet/routes';
+import { faucetSettings } from './modules/faucet/settings';
 import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/derive';
 import { ratesRoutes } from './modules/rates/routes';
 import { orderRoutes } from './modules/orders/routes';
-import { faucetPlugin } from './modules/faucet/routes';
-import { faucetSettings } from './modules/faucet/settings';
 
 export type AppDependencies = {
   database: Database;
@@ -96,13 +96,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(identityRoutes);
   const rates = deps.rates ?? simulatedRates();
   await app.register(ratesRoutes, { rates });
+  await app.register(faucetPlugin, { database: deps.database, rates, settings: faucetSettings(config) });
   await app.register(orderRoutes, {
     rates,
     buySellEnabled: config.BUY_SELL_ENABLED,
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
   });
   await app.register(walletRoutes, { rates, xpubs: deps.xpubs ?? xpubsFrom(config) });
-  await app.register(faucetPlugin, { database: deps.database, rates, settings: faucetSettings(config) });
   await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
   if (config.localIdp) await app.register(devMailboxRoutes);
 
