@@ -142,7 +142,7 @@ async function drawAndPay(tx: Tx, round: Round, now: Date, rates: Rates): Promis
 /** One transition if one is due; false when the current round is where the clock says it should be. */
 async function step(db: Db, rates: RatesAdapter, settings: FaucetSettings): Promise<boolean> {
   // The rate is fetched before the transaction (a real feed is a network call; no lock is held
-  // while waiting for it), and only when a draw may be due.
+  // while waiting for it), and only when the next transition may be the draw.
   const peek = await currentRound(db);
   const ratesNow = peek?.state === 'registrations_closed' ? await rates.current() : undefined;
   return db.transaction(async (tx) => {
@@ -255,8 +255,8 @@ export async function roundView(db: Db, round: Round, rates: RatesAdapter): Prom
     dbNow(db),
     rates.current(),
   ]);
-  const state_ = round.state as FaucetState;
-  const announced = state_ === 'winner_announced';
+  const phase = round.state as FaucetState;
+  const announced = phase === 'winner_announced';
   const winnerEntry = round.winnerEntryId ? entries.find((e) => e.id === round.winnerEntryId) : undefined;
   const amounts = Object.fromEntries(
     FAUCET_CURRENCIES.filter((code) => current.rates[code]).map((code) => {
@@ -264,10 +264,10 @@ export async function roundView(db: Db, round: Round, rates: RatesAdapter): Prom
       return [code, minorToDecimal(rewardInCurrency(round.rewardEurMinor, current.rates[code]!, decimals), decimals)];
     }),
   );
-  const ends = round.state === 'game_over' ? null : phaseEndsAt(state_, { opensAt: round.opensAt!, closesAt: round.closesAt!, drawsAt: round.drawsAt!, endsAt: round.endsAt! });
+  const ends = round.state === 'game_over' ? null : phaseEndsAt(phase, { opensAt: round.opensAt!, closesAt: round.closesAt!, drawsAt: round.drawsAt!, endsAt: round.endsAt! });
   return {
     id: round.id,
-    state: state_,
+    state: phase,
     gameOverReason: (round.gameOverReason as 'paused' | 'budget' | null) ?? null,
     endsAt: iso(ends),
     schedule: { startsAt: round.startsAt.toISOString(), opensAt: iso(round.opensAt), closesAt: iso(round.closesAt), drawsAt: iso(round.drawsAt), endsAt: iso(round.endsAt) },
@@ -292,7 +292,7 @@ export async function roundView(db: Db, round: Round, rates: RatesAdapter): Prom
   };
 }
 
-/** GET /api/faucet: the current round (before the first tick, a not-yet-started placeholder is GAME OVER). */
+/** GET /api/faucet: the current round, or null before the ticker first ran. */
 export async function currentView(db: Db, rates: RatesAdapter): Promise<RoundView | null> {
   const round = await currentRound(db);
   return round ? roundView(db, round, rates) : null;
