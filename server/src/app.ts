@@ -19,6 +19,8 @@ import { authRoutes } from './modules/auth/routes';
 import { identityRoutes } from './modules/identity/routes';
 import { devMailboxRoutes } from './dev/mailbox';
 import { walletRoutes } from './modules/wallet/routes';
+import { faucetPlugin } from './modules/faucet/routes';
+import { faucetSettings } from './modules/faucet/settings';
 import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/derive';
 import { ratesRoutes } from './modules/rates/routes';
@@ -102,6 +104,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const chain = deps.chain ?? simulatedChain();
   const xpubs = deps.xpubs ?? xpubsFrom(config);
   await app.register(ratesRoutes, { rates });
+  await app.register(faucetPlugin, { database: deps.database, rates, settings: faucetSettings(config) });
   await app.register(orderRoutes, {
     rates,
     xpubs,

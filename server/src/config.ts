@@ -50,6 +50,10 @@ const schema = z
     XPUB_BCH: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
     XPUB_ETH: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
     XRP_ADDRESS: optional.pipe(z.string().regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'must be a classic XRP address').optional()),
+    /** Faucet: one whole round (its four phases), fractions allowed for tests; the reward; the budget a new faucet starts with. */
+    FAUCET_ROUND_SECONDS: z.coerce.number().min(0.2).max(86_400).default(360),
+    FAUCET_REWARD_EUR: z.string().regex(/^(?!0+(\.0+)?$)\d{1,6}(\.\d{1,2})?$/, 'must be a positive EUR amount like 0.02').default('0.02'),
+    FAUCET_BUDGET_EUR: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be an EUR amount like 10.00').default('10.00'),
   })
   .superRefine((env, ctx) => {
     if (!env.AUTH0_DOMAIN) return;
