@@ -34,6 +34,9 @@ const schema = z
     BANK_IBAN: z.string().default('DE89370400440532013000'),
     BANK_BIC: z.string().default('COBADEFFXXX'),
     BANK_BENEFICIARY: z.string().default('Muntly'),
+    /** Emails go out through this SMTP server (smtp://user:pass@host:587, smtps://…); without it they stay in the outbox (local mailbox page). */
+    SMTP_URL: optional.pipe(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),
+    MAIL_FROM: z.string().min(3).default('Muntly <no-reply@muntly.local>'),
     /** How often each replica's order worker looks for funded orders (0: never; tests drive it). */
     ORDER_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
     /** Order lookups (and their event streams) allowed per minute per IP and per email address. */

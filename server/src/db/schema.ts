@@ -101,9 +101,14 @@ export const outbox = pgTable(
     body: text('body').notNull(),
     accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** With SMTP_URL: when the mail relay handed the email to the SMTP server; failed tries. */
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
   },
   (t) => [
     index('outbox_recipient').on(t.recipient),
+    index('outbox_unsent').on(t.channel, t.sentAt, t.createdAt),
     check('outbox_channel', sql`${t.channel} in ('email', 'sms', 'post', 'bank')`),
   ],
 );
