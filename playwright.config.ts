@@ -49,7 +49,15 @@ export default defineConfig({
     command: 'node node_modules/tsx/dist/cli.mjs server/src/main.ts',
     url: `${baseURL}/`,
     // A fresh embedded database and identity provider per run.
-    env: { PORT: port, IDP_PORT: process.env.E2E_IDP_PORT, DATA_DIR: process.env.E2E_DATA_DIR, HOST: 'localhost', LOG_LEVEL: 'warn' },
+    env: {
+      PORT: port,
+      IDP_PORT: process.env.E2E_IDP_PORT,
+      DATA_DIR: process.env.E2E_DATA_DIR,
+      HOST: 'localhost',
+      LOG_LEVEL: 'warn',
+      // Short faucet rounds (28 s of registrations), so the faucet journey plays a whole round.
+      FAUCET_ROUND_SECONDS: process.env.E2E_FAUCET_ROUND_SECONDS || '40',
+    },
     reuseExistingServer: false,
     timeout: 300_000,
   },

@@ -28,9 +28,6 @@ function load(language: string): Record<string, string> {
     }, {});
 }
 
-/** i18next plural keys (`days_one`, `days_few`, …) compared by their base key. */
-const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
-const baseKeys = (texts: Record<string, string>) => [...new Set(Object.keys(texts).map((key) => key.replace(PLURAL_SUFFIX, '')))].sort();
 const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]).sort();
 
 // Words that stay the same in several languages (names, codes, international loanwords).
@@ -41,6 +38,15 @@ const sameInOtherLanguages = new Set([
 ]);
 
 const en = load('en');
+
+/**
+ * Plural forms (i18next's key_one, key_few, key_many, key_other) differ per language: Russian and
+ * Ukrainian need four, French three, English two. They are compared by their base key, and each
+ * language must have exactly the forms its plural rules use.
+ */
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+const baseKeys = (texts: Record<string, string>) => [...new Set(Object.keys(texts).map((key) => key.replace(PLURAL, '')))].sort();
+const englishForm = (key: string) => en[key] ?? en[`${key.replace(PLURAL, '')}_other`];
 
 describe('locales', () => {
   it('has a folder per interface language', () => {
@@ -55,14 +61,13 @@ describe('locales', () => {
   describe.each(languages.filter((l) => l !== 'en'))('%s', (language) => {
     const translated = load(language);
 
-    it('has exactly the keys of English (plural forms aside)', () => {
+    it('has exactly the keys of English', () => {
       expect(baseKeys(translated)).toEqual(baseKeys(en));
     });
 
     it('keeps every placeholder of the English text', () => {
-      const englishOf = (key: string) => en[key] ?? en[key.replace(PLURAL_SUFFIX, '_other')] ?? '';
       for (const [key, text] of Object.entries(translated)) {
-        expect({ key, placeholders: placeholders(text) }).toEqual({ key, placeholders: placeholders(englishOf(key)) });
+        expect({ key, placeholders: placeholders(text) }).toEqual({ key, placeholders: placeholders(englishForm(key) ?? '') });
       }
     });
 
@@ -72,6 +77,17 @@ describe('locales', () => {
         .map(([key]) => key);
       expect(copies).toEqual([]);
     });
+  });
+
+  it.each(languages)('%s has exactly the plural forms its grammar needs', (language) => {
+    const texts = load(language);
+    const needed = new Intl.PluralRules(language).resolvedOptions().pluralCategories.slice().sort();
+    const plurals = new Map<string, string[]>();
+    for (const key of Object.keys(texts)) {
+      const match = PLURAL.exec(key);
+      if (match) plurals.set(key.slice(0, match.index), [...(plurals.get(key.slice(0, match.index)) ?? []), match[1]!]);
+    }
+    for (const [key, forms] of plurals) expect({ key, forms: forms.sort() }).toEqual({ key, forms: needed });
   });
 
   it('has no empty texts', () => {

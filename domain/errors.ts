@@ -64,6 +64,11 @@ export const ERROR_MESSAGES = {
   not_available_in_production: 'This command is only available with the local identity provider.',
   unknown_user: 'No user with this email address.',
   email_taken: 'An account with this email address already exists.',
+  // Faucet.
+  registrations_closed: 'Registrations for this round are not open: wait for the next round.',
+  already_entered: 'You are already playing in this round.',
+  not_your_address: 'Enter one of your own Muntly reception addresses in BTC, ETH, XRP, BCH, LTC or DOGE.',
+  faucet_game_over: 'The faucet is not running at the moment (GAME OVER).',
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_MESSAGES;

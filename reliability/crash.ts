@@ -1,6 +1,7 @@
 /**
  * `npm run test:crash` (issue 9): on PostgreSQL, two API replicas (CRASH_REPLICAS, default 2)
- * serve a load of orders, bank payments, internal transfers and external sends, spread over both,
+ * serve a load of orders, bank payments, internal transfers, external sends and faucet entries
+ * (8-second rounds), spread over both,
  * while one of them is killed with SIGKILL at random moments (CRASH_KILLS times, default 10) and
  * restarted; their workers compete for the same orders and sends all along. Clients retry whatever was not acknowledged with
  * the same Idempotency-Key, as a real client would. Then:
@@ -8,7 +9,8 @@
  * - every request the client saw acknowledged is in the database;
  * - no retried request moved money twice (balances equal exactly what the acknowledged sends and
  *   deposits say);
- * - no order or send is stuck: funded orders and confirmed sends all reach a final state.
+ * - no order or send is stuck: funded orders and confirmed sends all reach a final state;
+ * - every finished faucet round with players paid exactly one reward, the others none.
  * Exits 1 with the list of problems otherwise. Uses BENCH_DATABASE_URL or TEST_DATABASE_URL.
  */
 import fs from 'node:fs';
@@ -59,6 +61,8 @@ async function main() {
     DATABASE_URL: dbUrl,
     ORDER_WORKER_INTERVAL_MS: '200',
     LOOKUP_LIMIT_PER_MINUTE: '100000',
+    FAUCET_ROUND_SECONDS: '8',
+    FAUCET_BUDGET_EUR: '100.00',
   };
   const bases = ports.map((port) => `http://localhost:${port}`);
   const servers: (ChildProcess | null)[] = ports.map(() => null);
@@ -162,7 +166,22 @@ async function main() {
     } else throw new Error(`confirm refused: ${JSON.stringify(confirmed.body)}`);
   }
 
+  // Both users try to enter every round while registrations are open (refusals are expected).
+  let faucetEntries = 0;
+  async function faucetFlow() {
+    for (const user of [alice, bob]) {
+      const entered = await until('POST', '/api/faucet/entries', user.auth, { address: user.address });
+      if (entered.status === 201) faucetEntries++;
+    }
+  }
+
   const problems: string[] = [];
+  const faucetPlayer = (async () => {
+    while (running) {
+      await faucetFlow().catch((error: Error) => problems.push(error.message));
+      await sleep(1000);
+    }
+  })();
   const clients = Array.from({ length: CLIENTS }, async (_, i) => {
     while (running) {
       try {
@@ -187,7 +206,7 @@ async function main() {
     console.log(`kill ${kill}/${KILLS}: restarted; acknowledged so far: ${acked.orders.size} orders, ${acked.payments.size} payments, ${acked.sends.size} sends`);
   }
   running = false;
-  await Promise.all(clients);
+  await Promise.all([...clients, faucetPlayer]);
 
   // Let the workers finish what was funded or confirmed (orders within a second, sends in ~2 s).
   const deadline = Date.now() + 60_000;
@@ -202,6 +221,17 @@ async function main() {
     await sleep(500);
   }
   for (const s of stuck) if (s.n > 0) problems.push(`${s.n} ${s.kind}(s) stuck in processing`);
+
+  const rounds = await sql<{ id: number; players: number; credits: number }>(
+    dbUrl,
+    `select r.id, (select count(*)::int from faucet_entries e where e.round_id = r.id) as players,
+            (select count(*)::int from ledger_transfers t where t.id = 'faucet:' || r.id) as credits
+     from faucet_rounds r where r.finished_at is not null`,
+  );
+  for (const r of rounds) {
+    if (r.credits !== (r.players > 0 ? 1 : 0)) problems.push(`faucet round ${r.id}: ${r.players} players, ${r.credits} credits`);
+  }
+  const paidRounds = rounds.filter((r) => r.credits === 1).length;
 
   const verify = await until('GET', '/api/ops/ledger/verify', admin);
   if (!verify.body.ok) problems.push(`ledger invariants: ${JSON.stringify(verify.body.checks)}`);
@@ -229,8 +259,16 @@ async function main() {
   );
   const balanceOf = (email: string) => BigInt(balances.find((b) => b.email === email)?.balance ?? '0');
   const expectedAlice = 100_000_000n - BigInt(sendRows.length) * 10_000n - BigInt(external) * 2_000n;
-  if (balanceOf(alice.email) !== expectedAlice) problems.push(`alice has ${balanceOf(alice.email)} sat, expected ${expectedAlice}`);
-  if (balanceOf(bob.email) !== BigInt(internal) * 10_000n) problems.push(`bob has ${balanceOf(bob.email)} sat, expected ${BigInt(internal) * 10_000n}`);
+  // Faucet rewards (BTC) came on top of the sends: count them in.
+  const rewards = await sql<{ email: string; total: string }>(
+    dbUrl,
+    `select a.email, coalesce(sum(t.amount), 0)::text as total from ledger_transfers t
+     join ledger_accounts l on l.id = t.credit_account_id join accounts a on a.id = l.owner_id
+     where t.code = 'faucet' and t.currency = 'BTC' group by a.email`,
+  );
+  const rewardOf = (email: string) => BigInt(rewards.find((r) => r.email === email)?.total ?? '0');
+  if (balanceOf(alice.email) - rewardOf(alice.email) !== expectedAlice) problems.push(`alice has ${balanceOf(alice.email)} sat, expected ${expectedAlice} + rewards ${rewardOf(alice.email)}`);
+  if (balanceOf(bob.email) - rewardOf(bob.email) !== BigInt(internal) * 10_000n) problems.push(`bob has ${balanceOf(bob.email)} sat, expected ${BigInt(internal) * 10_000n} + rewards`);
 
   await Promise.all(
     servers.map((server) => {
@@ -241,7 +279,7 @@ async function main() {
   );
   await sql(adminUrl, `drop database if exists ${name} with (force)`);
   console.log(
-    `\ntest:crash — ${REPLICAS} replicas, ${KILLS} SIGKILLs; acknowledged ${acked.orders.size} orders (${acked.payments.size} paid), ${acked.sends.size} sends (${internal} internal, ${external} external confirmed)`,
+    `\ntest:crash — ${REPLICAS} replicas, ${KILLS} SIGKILLs; acknowledged ${acked.orders.size} orders (${acked.payments.size} paid), ${acked.sends.size} sends (${internal} internal, ${external} external confirmed), ${faucetEntries} faucet entries over ${rounds.length} finished rounds (${paidRounds} paid)`,
   );
   if (problems.length) {
     console.error(`FAILED:\n  ${[...new Set(problems)].slice(0, 30).join('\n  ')}`);

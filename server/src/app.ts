@@ -19,6 +19,8 @@ import { authRoutes } from './modules/auth/routes';
 import { identityRoutes } from './modules/identity/routes';
 import { devMailboxRoutes } from './dev/mailbox';
 import { walletRoutes } from './modules/wallet/routes';
+import { faucetPlugin } from './modules/faucet/routes';
+import { faucetSettings } from './modules/faucet/settings';
 import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/derive';
 import { ratesRoutes } from './modules/rates/routes';
@@ -27,6 +29,7 @@ import { processOrders } from './modules/orders/processing';
 import { simulatedChain, type ChainAdapter } from './modules/chain/adapter';
 import { coingeckoRates } from './modules/rates/coingecko';
 import { benchRoutes } from './dev/bench';
+import { relayMail, smtpTransport, type MailTransport } from './modules/notify/mail-relay';
 import { supportRoutes } from './modules/support/routes';
 
 export type AppDependencies = {
@@ -41,6 +44,8 @@ export type AppDependencies = {
   xpubs?: Xpubs;
   /** Paying crypto out; the simulated chain unless a deployment plugs in its signer. */
   chain?: ChainAdapter;
+  /** Where emails go when SMTP_URL is set (nodemailer's SMTP transport unless a test gives one). */
+  mailTransport?: MailTransport;
   /** Where logs go (stdout unless a test captures them). */
   logStream?: NodeJS.WritableStream;
 };
@@ -103,6 +108,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const chain = deps.chain ?? simulatedChain();
   const xpubs = deps.xpubs ?? xpubsFrom(config);
   await app.register(ratesRoutes, { rates });
+  await app.register(faucetPlugin, { database: deps.database, rates, settings: faucetSettings(config) });
   await app.register(orderRoutes, {
     rates,
     xpubs,
@@ -114,7 +120,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
-  if (config.ORDER_WORKER_INTERVAL_MS > 0) startOrderWorker(app, { rates, chain }, config.ORDER_WORKER_INTERVAL_MS);
+  if (config.ORDER_WORKER_INTERVAL_MS > 0) repeat(app, 'order processing', config.ORDER_WORKER_INTERVAL_MS, () => processOrders(app.db, { rates, chain }));
+  if (config.SMTP_URL) {
+    const transport = deps.mailTransport ?? smtpTransport(config.SMTP_URL);
+    repeat(app, 'mail relay', 2000, () => relayMail(app.db, transport, config.MAIL_FROM));
+  }
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });
@@ -122,19 +132,19 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 }
 
 /**
- * Every replica runs the order worker; SKIP LOCKED hands each funded order to one of them. A run
- * never overlaps the previous one in this process.
+ * Background work every replica runs (the order worker, the mail relay); SKIP LOCKED hands each
+ * item to one of them. A run never overlaps the previous one in this process, and shutting down
+ * lets the current run finish before the database closes.
  */
-function startOrderWorker(app: FastifyInstance, deps: Parameters<typeof processOrders>[1], intervalMs: number) {
+function repeat(app: FastifyInstance, label: string, intervalMs: number, work: () => Promise<unknown>) {
   let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
     if (running) return;
-    running = processOrders(app.db, deps)
-      .catch((error: unknown) => app.log.warn({ err: error }, 'order processing failed; retrying on the next run'))
+    running = work()
+      .catch((error: unknown) => app.log.warn({ err: error }, `${label} failed; retrying on the next run`))
       .finally(() => (running = null));
   }, intervalMs);
   timer.unref();
-  // Shutting down: let the current run finish before the database closes.
   app.addHook('preClose', async () => {
     clearInterval(timer);
     await running;

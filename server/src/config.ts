@@ -34,6 +34,9 @@ const schema = z
     BANK_IBAN: z.string().default('DE89370400440532013000'),
     BANK_BIC: z.string().default('COBADEFFXXX'),
     BANK_BENEFICIARY: z.string().default('Muntly'),
+    /** Emails go out through this SMTP server (smtp://user:pass@host:587, smtps://…); without it they stay in the outbox (local mailbox page). */
+    SMTP_URL: optional.pipe(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),
+    MAIL_FROM: z.string().min(3).default('Muntly <no-reply@muntly.local>'),
     /** How often each replica's order worker looks for funded orders (0: never; tests drive it). */
     ORDER_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
     /** Order lookups (and their event streams) allowed per minute per IP and per email address. */
@@ -50,6 +53,10 @@ const schema = z
     XPUB_BCH: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
     XPUB_ETH: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
     XRP_ADDRESS: optional.pipe(z.string().regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'must be a classic XRP address').optional()),
+    /** Faucet: one whole round (its four phases), fractions allowed for tests; the reward; the budget a new faucet starts with. */
+    FAUCET_ROUND_SECONDS: z.coerce.number().min(0.2).max(86_400).default(360),
+    FAUCET_REWARD_EUR: z.string().regex(/^(?!0+(\.0+)?$)\d{1,6}(\.\d{1,2})?$/, 'must be a positive EUR amount like 0.02').default('0.02'),
+    FAUCET_BUDGET_EUR: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be an EUR amount like 10.00').default('10.00'),
   })
   .superRefine((env, ctx) => {
     if (!env.AUTH0_DOMAIN) return;

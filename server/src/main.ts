@@ -73,6 +73,7 @@ async function main() {
     stopping = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     clearInterval(payouts);
+    await app.faucet.ticker.stop(); // lets a round transition in progress commit
     await idp?.close();
     await app.close(); // stops accepting, waits for in-flight requests, closes the database
     process.exit(0);
@@ -81,6 +82,8 @@ async function main() {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
+  // Faucet rounds: every replica runs the ticker; a PostgreSQL advisory lock lets one of them lead.
+  await app.faucet.ticker.start();
   const lines = [
     '',
     `  Muntly is running on ${config.siteOrigin}  (API: ${config.siteOrigin}/api, docs: ${config.siteOrigin}/api/docs)`,

@@ -4,7 +4,9 @@
 import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { sql } from 'drizzle-orm';
 import type { RatesAdapter } from '../src/modules/rates/service';
+import { advance } from '../src/modules/faucet/service';
 
 /**
  * The race suite (issue 9; the 2014 Flexcoin and Poloniex losses came from requests like these):
@@ -78,6 +80,22 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     expect(confirmed.filter((r) => r.status === 409).every((r) => (r.body.error as { code: string }).code === 'insufficient_balance')).toBe(true);
     expect(await btcBalance(headers)).toBe('0.00000000');
     expect((await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok).toBe(true);
+  });
+
+  it(`${N} faucet entries of one account: exactly one`, async () => {
+    const email = `faucet-${kind}@example.com`;
+    const headers = await funded(email, '0.001');
+    const address = (await t.app.inject({ url: '/api/wallet/addresses', headers })).json().addresses[0].address;
+    // Open a round's registrations now rather than waiting for the clock.
+    await t.app.faucet.ticker.start();
+    await t.app.faucet.ticker.stop();
+    await t.app.db.execute(sql`update faucet_rounds set opens_at = now() - interval '1 second' where finished_at is null`);
+    await advance(t.app.db, rates, t.app.faucet.settings);
+    expect((await t.app.inject({ url: '/api/faucet' })).json().round.state).toBe('registrations_open');
+    const entries = await together(() => call('POST', '/api/faucet/entries', headers, { address }));
+    expect(entries.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(entries.filter((r) => r.status === 409).every((r) => (r.body.error as { code: string }).code === 'already_entered')).toBe(true);
+    expect(entries.filter((r) => r.status === 409)).toHaveLength(N - 1);
   });
 
   it(`${N} confirmations of one code: exactly one`, async () => {

@@ -5,7 +5,11 @@ import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { IslandPlaceholder } from '../components/island';
+import { AuthIsland } from '../features/auth/components/auth-island';
+import { FaucetGame } from '../features/faucet/components/faucet-game';
+import { FaucetPlay } from '../features/faucet/components/play';
 
+/** The faucet: public round, entering with a login (the login SDK wraps only the player's panel). */
 export default function FaucetPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('faucet');
   return (
@@ -13,7 +17,13 @@ export default function FaucetPage({ location }: PageProps<LocalesData, I18nPage
       <p className="lead">{t('lead')}</p>
       <p>{t('fair')}</p>
       <p>{t('requirements')}</p>
-      <IslandPlaceholder name="faucet" />
+      <IslandPlaceholder name="faucet">
+        <FaucetGame>
+          <AuthIsland>
+            <FaucetPlay />
+          </AuthIsland>
+        </FaucetGame>
+      </IslandPlaceholder>
     </Layout>
   );
 }
@@ -22,7 +32,7 @@ export const Head = pageHead('faucet');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "faucet"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "faucet", "auth"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -101,9 +101,14 @@ export const outbox = pgTable(
     body: text('body').notNull(),
     accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** With SMTP_URL: when the mail relay handed the email to the SMTP server; failed tries. */
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
   },
   (t) => [
     index('outbox_recipient').on(t.recipient),
+    index('outbox_unsent').on(t.channel, t.sentAt, t.createdAt),
     check('outbox_channel', sql`${t.channel} in ('email', 'sms', 'post', 'bank')`),
   ],
 );
@@ -303,5 +308,90 @@ export const orders = pgTable(
     check('orders_type', sql`${t.type} in ('buy', 'sell', 'swap', 'deposit')`),
     check('orders_status', sql`${t.status} in ('new', 'processing', 'completed_success', 'completed_failure')`),
     check('orders_refund', sql`${t.refund} is null or ${t.refund} in ('bank', 'wallet', 'sender')`),
+  ],
+);
+
+/**
+ * The faucet (issue 7). One state row (id 1): the operator's pause switch and the budget left in
+ * EUR cents; it is locked FOR UPDATE by every tick, so round transitions are serialized even if
+ * two tickers ever ran at once. The budget only shrinks by a paid reward in the same transaction
+ * as the ledger credit, and never below zero.
+ */
+export const faucetState = pgTable(
+  'faucet_state',
+  {
+    id: integer('id').primaryKey(),
+    paused: boolean('paused').notNull().default(false),
+    budgetEurMinor: bigint('budget_eur_minor', { mode: 'bigint' }).notNull().default(sql`0`),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('faucet_state_singleton', sql`${t.id} = 1`), check('faucet_state_budget_not_negative', sql`${t.budgetEurMinor} >= 0`)],
+);
+
+/**
+ * Rounds: new -> registrations_open -> registrations_closed -> winner_announced, or a game_over
+ * row while the faucet is paused or out of budget. The schedule is stored, so the state follows
+ * the database clock and a restarted ticker catches up. At most one round is current
+ * (finished_at null), enforced by a unique partial index. The seed stays secret (never sent)
+ * until the winner is announced; seed_hash is public from the start.
+ */
+export const faucetRounds = pgTable(
+  'faucet_rounds',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    state: text('state').notNull(),
+    gameOverReason: text('game_over_reason'),
+    seed: text('seed'),
+    seedHash: text('seed_hash'),
+    rewardEurMinor: bigint('reward_eur_minor', { mode: 'bigint' }).notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    opensAt: timestamp('opens_at', { withTimezone: true }),
+    closesAt: timestamp('closes_at', { withTimezone: true }),
+    drawsAt: timestamp('draws_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    entryCount: integer('entry_count'),
+    entriesHash: text('entries_hash'),
+    winnerEntryId: uuid('winner_entry_id'),
+    rewardCurrency: text('reward_currency'),
+    rewardAmount: bigint('reward_amount', { mode: 'bigint' }),
+    rewardRate: text('reward_rate'),
+    announcedAt: timestamp('announced_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('faucet_rounds_one_current').on(sql`(true)`).where(sql`finished_at is null`),
+    check('faucet_rounds_state', sql`${t.state} in ('new', 'registrations_open', 'registrations_closed', 'winner_announced', 'game_over')`),
+    check('faucet_rounds_game_over_reason', sql`(${t.state} = 'game_over') = (${t.gameOverReason} is not null)`),
+    check('faucet_rounds_scheduled', sql`${t.state} = 'game_over' or (${t.seedHash} is not null and ${t.seed} is not null and ${t.endsAt} is not null)`),
+  ],
+);
+
+/**
+ * Entries: one per account per round (unique index: a second request, even a racing one, gets
+ * 409), each for one of the player's own reception addresses. The ticket is SHA-256 of
+ * "<roundId>:<address>" (domain/faucet.ts) and is what the draw and the public list use.
+ */
+export const faucetEntries = pgTable(
+  'faucet_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    roundId: integer('round_id')
+      .notNull()
+      .references(() => faucetRounds.id, { onDelete: 'restrict' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'restrict' }),
+    addressId: uuid('address_id')
+      .notNull()
+      .references(() => receptionAddresses.id, { onDelete: 'restrict' }),
+    currency: text('currency').notNull(),
+    address: text('address').notNull(),
+    ticket: text('ticket').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('faucet_entries_round_account').on(t.roundId, t.accountId),
+    uniqueIndex('faucet_entries_round_ticket').on(t.roundId, t.ticket),
+    index('faucet_entries_account').on(t.accountId, t.createdAt),
   ],
 );

@@ -28,6 +28,8 @@ Commands:
                           reference (ABCD-EFGH) or a deposit reference (DEPOSIT<key> [CUR])
   outbox [--json] [--to <recipient>]
                           messages sent by email, SMS, post and bank transfer, newest first
+  faucet status|pause|resume|fund <eur>
+                          the faucet: show it, pause it (GAME OVER after the current round), resume it, add budget
 
 Environment: OPS_URL (default http://localhost:8000), OPS_TOKEN (production), DATA_DIR, IDP_PORT.`;
 
@@ -140,6 +142,19 @@ export async function run(args: string[]): Promise<void> {
       if (rest.includes('--json')) console.log(JSON.stringify(messages.map(({ channel, to, subject, body }) => ({ channel, to, subject, body })), null, 2));
       else if (messages.length === 0) console.log('The outbox is empty.');
       else for (const m of messages) console.log(`[${m.createdAt}] ${m.channel} → ${m.to}\n  ${m.subject}\n  ${m.body.replace(/\n/g, '\n  ')}\n`);
+      return;
+    }
+    case 'faucet': {
+      const [action, amount] = rest;
+      if (action === 'fund' && !amount) throw new CliError('Usage: faucet fund <eur>');
+      if (!action || !['status', 'pause', 'resume', 'fund'].includes(action)) throw new CliError('Usage: faucet status|pause|resume|fund <eur>');
+      const state = (await (action === 'status'
+        ? call('GET', '/api/ops/faucet')
+        : action === 'fund'
+          ? call('POST', '/api/ops/faucet/fund', { eur: amount })
+          : call('POST', `/api/ops/faucet/${action}`))) as { paused: boolean; budgetEur: string; round: { id: number; state: string } | null };
+      const round = state.round ? `round ${state.round.id} ${state.round.state}` : 'no round yet';
+      console.log(`Faucet ${state.paused ? 'paused (GAME OVER after the current round)' : 'running'}, budget ${state.budgetEur} EUR, ${round}.`);
       return;
     }
     default:

@@ -16,6 +16,7 @@ import { creditChainDeposit } from '../wallet/deposits';
 import type { RatesAdapter } from '../rates/service';
 import { VERIFICATION_KINDS } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
+import { faucetOpsRoutes } from '../faucet/ops-routes';
 
 /**
  * Operator actions under /api/ops, the same as `npm run ops -- …`. Every route needs a token
@@ -43,6 +44,7 @@ const actorOf = (request: { auth?: { issuer: string; subject: string } }) => `${
 
 export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess; rates: RatesAdapter }> = async (app, { localIdp, rates }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
+  await app.register(faucetOpsRoutes);
 
   app.get(
     '/api/ops/users',

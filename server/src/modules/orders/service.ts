@@ -85,6 +85,9 @@ function placeQueries(q: Db, name: string | null) {
             body: sql`${P('body')}::text`.as('body'),
             accountId: inserted.accountId,
             createdAt: sql`now()`.as('created_at'),
+            sentAt: sql`null::timestamptz`.as('sent_at'),
+            attempts: sql`0`.as('attempts'),
+            lastError: sql`null::text`.as('last_error'),
           })
           .from(inserted),
       )

@@ -1,0 +1,338 @@
+/**
+ * @jest-environment node
+ */
+import { sql } from 'drizzle-orm';
+import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { advance } from '../src/modules/faucet/service';
+import { faucetSettings } from '../src/modules/faucet/settings';
+import { loadConfig } from '../src/config';
+import { run } from '../src/ops/cli';
+import { verifyLedger } from '../src/modules/ledger/service';
+import { seedHashOf, ticketOf, verifyRound } from '../../domain/faucet';
+
+const RATES = { BTC: '80000', ETH: '3000', XRP: '2.10', BCH: '420', LTC: '90', DOGE: '0.19' };
+const rates = { current: async () => ({ at: 'now', rates: RATES }) };
+
+describe.each(databaseKinds())('faucet (%s)', (kind) => {
+  let t: TestApp;
+  let admin: Record<string, string>;
+  beforeAll(async () => {
+    // Real six-minute rounds: the tests move the schedule instead of waiting for the clock.
+    t = await testApp(kind, { FAUCET_BUDGET_EUR: '1.00' }, { rates });
+    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+  });
+  afterAll(() => t.close());
+
+  const tick = () => advance(t.app.db, rates, t.app.faucet.settings);
+  const current = async () => (await t.app.inject({ url: '/api/faucet' })).json().round;
+  /** Moves the current round's whole schedule into the past, as if `ms` had gone by. */
+  const elapse = (ms: number) =>
+    t.app.db.execute(sql`
+      update faucet_rounds set
+        starts_at = starts_at - ${`${ms} milliseconds`}::interval,
+        opens_at = opens_at - ${`${ms} milliseconds`}::interval,
+        closes_at = closes_at - ${`${ms} milliseconds`}::interval,
+        draws_at = draws_at - ${`${ms} milliseconds`}::interval,
+        ends_at = ends_at - ${`${ms} milliseconds`}::interval
+      where finished_at is null`);
+  /** Jumps to just past a point of the current round's schedule. */
+  async function jumpTo(point: 'opens_at' | 'closes_at' | 'draws_at' | 'ends_at') {
+    const rows = (await t.app.db.execute(sql.raw(`select (extract(epoch from (${point} - now())) * 1000)::bigint as ms from faucet_rounds where finished_at is null`))) as unknown as {
+      rows: { ms: string | number }[];
+    };
+    const ms = Number(rows.rows[0]!.ms);
+    if (ms > -1) await elapse(ms + 5);
+  }
+  const enter = (headers: Record<string, string>, address: string) => t.app.inject({ method: 'POST', url: '/api/faucet/entries', headers, payload: { address } });
+
+  async function player(name: string, currency = 'BTC', verified = true) {
+    const email = `${name}@muntly.test`;
+    const headers = bearer(await signToken(t.keys, { sub: `auth0|${name}`, email }));
+    await t.app.inject({ url: '/api/me', headers });
+    let address = '';
+    if (verified) {
+      await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
+      address = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload: { currency } })).json().address;
+    }
+    return { headers, address, email };
+  }
+  const balance = async (headers: Record<string, string>, currency: string) =>
+    (await t.app.inject({ url: '/api/wallet/balances', headers })).json().balances.find((b: { currency: string }) => b.currency === currency).balance as string;
+
+  it('has no round until the ticker first runs, then a new round that publishes only the seed hash', async () => {
+    expect(await current()).toBeNull();
+    // Starting the ticker creates the state row (budget from FAUCET_BUDGET_EUR) and round 1; the
+    // tests then drive it themselves.
+    await t.app.faucet.ticker.start();
+    await t.app.faucet.ticker.stop();
+    const round = await current();
+    expect(round).toMatchObject({ id: 1, state: 'new', seed: null, winner: null, players: [], playerCount: 0, reward: { eur: '0.02' } });
+    expect(round.seedHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(round.endsAt).toBe(round.schedule.opensAt);
+    expect(round.reward.amounts).toEqual({ BTC: '0.00000025', ETH: '0.000006666', XRP: '0.009523', BCH: '0.00004761', LTC: '0.00022222', DOGE: '0.10526315' });
+    // About six minutes from start to end.
+    expect(Date.parse(round.schedule.endsAt) - Date.parse(round.schedule.startsAt)).toBe(360_000);
+    expect(await tick()).toBe(0); // nothing is due yet
+  });
+
+  let alice: Awaited<ReturnType<typeof player>>;
+  let bob: Awaited<ReturnType<typeof player>>;
+  let carol: Awaited<ReturnType<typeof player>>;
+
+  it('refuses entries before registrations open', async () => {
+    alice = await player('alice', 'BTC');
+    bob = await player('bob', 'DOGE');
+    carol = await player('carol', 'XRP');
+    const res = await enter(alice.headers, alice.address);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error.code).toBe('registrations_closed');
+  });
+
+  it('opens registrations and accepts one entry per player with their own address', async () => {
+    await jumpTo('opens_at');
+    expect(await tick()).toBe(1);
+    expect((await current()).state).toBe('registrations_open');
+
+    const res = await enter(alice.headers, alice.address);
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ roundId: 1, ticket: ticketOf(1, alice.address), address: alice.address, currency: 'BTC' });
+    const again = await enter(alice.headers, alice.address);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error.code).toBe('already_entered');
+
+    // A second address of the same player, in racing requests: the unique index lets exactly one in.
+    const second = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers: bob.headers, payload: { currency: 'ETH' } })).json().address;
+    const racing = await Promise.all([enter(bob.headers, bob.address), enter(bob.headers, second), enter(bob.headers, bob.address), enter(bob.headers, second)]);
+    expect(racing.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+    expect(racing.filter((r) => r.statusCode === 409).every((r) => r.json().error.code === 'already_entered')).toBe(true);
+    bob.address = racing.find((r) => r.statusCode === 201)!.json().address;
+
+    expect((await enter(carol.headers, carol.address)).statusCode).toBe(201);
+  });
+
+  it('rejects bad entries with a code and a field, never a 5xx', async () => {
+    const dave = await player('dave');
+    const cases: [Record<string, string>, unknown, number, string, string?][] = [
+      [dave.headers, { address: alice.address }, 400, 'not_your_address', 'address'], // someone else's
+      [dave.headers, { address: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' }, 400, 'not_your_address', 'address'], // not a Muntly address
+      [dave.headers, { address: '' }, 400, 'validation_failed', 'address'],
+      [dave.headers, {}, 400, 'validation_failed', 'address'],
+      [dave.headers, { address: 'x'.repeat(500) }, 400, 'validation_failed', 'address'],
+      [{}, { address: dave.address }, 401, 'token_missing'],
+    ];
+    for (const [headers, payload, status, code, field] of cases) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/faucet/entries', headers, payload: payload as object });
+      expect({ status: res.statusCode, code: res.json().error.code, field: res.json().error.field }).toEqual({ status, code, field });
+    }
+    const unverified = await player('erin', 'BTC', false);
+    const res = await enter(unverified.headers, 'anything');
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error.code).toBe('bank_verification_required');
+  });
+
+  it('shows the players with masked addresses and their tickets, but not the seed', async () => {
+    const round = await current();
+    expect(round.playerCount).toBe(3);
+    expect(round.players.map((p: { address: string }) => p.address)).toEqual([alice.address, bob.address, carol.address].map((a) => `${a.slice(0, 6)}…${a.slice(-4)}`));
+    expect(round.players[0].ticket).toBe(ticketOf(1, alice.address));
+    expect(JSON.stringify(round)).not.toContain(alice.address);
+    expect(round.seed).toBeNull();
+    expect((await t.app.inject({ url: '/api/faucet/rounds/1' })).json().round.seed).toBeNull();
+  });
+
+  it('refuses entries once the registration window has passed, even before the ticker closes it', async () => {
+    const frank = await player('frank');
+    await jumpTo('closes_at');
+    expect((await current()).state).toBe('registrations_open'); // the ticker is late…
+    const late = await enter(frank.headers, frank.address);
+    expect(late.statusCode).toBe(409); // …but the schedule decides
+    expect(late.json().error.code).toBe('registrations_closed');
+    expect(await tick()).toBe(1);
+    expect((await current()).state).toBe('registrations_closed');
+    expect((await enter(frank.headers, frank.address)).json().error.code).toBe('registrations_closed');
+  });
+
+  it('draws the winner, reveals the seed, pays exactly once through the ledger; the draw re-computes from the published data', async () => {
+    await jumpTo('draws_at');
+    expect(await tick()).toBe(1);
+    expect(await tick()).toBe(0);
+    const round = await current();
+    expect(round.state).toBe('winner_announced');
+    expect(seedHashOf(round.seed)).toBe(round.seedHash);
+    const check = verifyRound({ id: round.id, seed: round.seed, seedHash: round.seedHash, entriesHash: round.entriesHash, tickets: round.players.map((p: { ticket: string }) => p.ticket), winnerTicket: round.winner.ticket });
+    expect(check).toMatchObject({ seedMatches: true, entriesHashMatches: true, winnerMatches: true });
+
+    const players = [alice, bob, carol];
+    const winner = players.find((p) => ticketOf(1, p.address) === round.winner.ticket)!;
+    expect(round.winner.amount).toBe(round.reward.amounts[round.winner.currency]);
+    expect(await balance(winner.headers, round.winner.currency)).toBe(round.winner.amount);
+    for (const p of players.filter((p) => p !== winner)) {
+      const mine = (await t.app.inject({ url: '/api/faucet/me', headers: p.headers })).json().entries;
+      expect(mine[0]).toMatchObject({ roundId: 1, result: 'lost', amount: null });
+    }
+    const won = (await t.app.inject({ url: '/api/faucet/me', headers: winner.headers })).json().entries;
+    expect(won[0]).toMatchObject({ roundId: 1, result: 'won', amount: round.winner.amount, currency: round.winner.currency });
+    const tx = (await t.app.inject({ url: '/api/wallet/transactions', headers: winner.headers })).json().transactions;
+    expect(tx[0]).toMatchObject({ type: 'faucet', direction: 'in', amount: round.winner.amount });
+
+    const transfers = (await t.app.db.execute(sql`select id, code from ledger_transfers where code = 'faucet'`)) as unknown as { rows: { id: string }[] };
+    expect(transfers.rows.map((r) => r.id)).toEqual(['faucet:1']);
+    expect((await verifyLedger(t.app.db)).every((c) => c.ok)).toBe(true);
+    const status = (await t.app.inject({ url: '/api/ops/faucet', headers: admin })).json();
+    expect(status).toMatchObject({ paused: false, budgetEur: '0.98' });
+  });
+
+  it('starts the next round after the result; past rounds stay readable', async () => {
+    await jumpTo('ends_at');
+    expect(await tick()).toBe(1);
+    const round = await current();
+    expect(round).toMatchObject({ id: 2, state: 'new', playerCount: 0 });
+    const first = (await t.app.inject({ url: '/api/faucet/rounds/1' })).json().round;
+    expect(first).toMatchObject({ id: 1, state: 'winner_announced', playerCount: 3 });
+    expect(first.seed).toMatch(/^[0-9a-f]{64}$/);
+    expect((await t.app.inject({ url: '/api/faucet/rounds/99' })).statusCode).toBe(404);
+    const bad = await t.app.inject({ url: '/api/faucet/rounds/abc' });
+    expect([bad.statusCode, bad.json().error.code]).toEqual([400, 'validation_failed']);
+  });
+
+  it('catches up after downtime: a ticker back after a whole round walks it through every phase', async () => {
+    await elapse(400_000);
+    expect(await tick()).toBe(4); // open, closed, announced (nobody played: no winner, no credit), next round
+    const second = (await t.app.inject({ url: '/api/faucet/rounds/2' })).json().round;
+    expect(second).toMatchObject({ state: 'winner_announced', winner: null, playerCount: 0 });
+    expect((await current()).id).toBe(3);
+  });
+
+  it('pause: the current round is played out, then GAME OVER; resume starts a new round', async () => {
+    const paused = await t.app.inject({ method: 'POST', url: '/api/ops/faucet/pause', headers: admin });
+    expect(paused.json()).toMatchObject({ paused: true, round: { id: 3, state: 'new' } });
+    expect((await current()).paused).toBe(true);
+    await jumpTo('opens_at');
+    await tick();
+    expect((await enter(alice.headers, alice.address)).statusCode).toBe(201); // the promised round still runs
+    await jumpTo('ends_at');
+    expect(await tick()).toBe(3); // closed, announced, game over
+    const over = await current();
+    expect(over).toMatchObject({ id: 4, state: 'game_over', gameOverReason: 'paused', endsAt: null, seedHash: null });
+    const refused = await enter(alice.headers, alice.address);
+    expect([refused.statusCode, refused.json().error.code]).toEqual([409, 'faucet_game_over']);
+    expect(await tick()).toBe(0);
+
+    const resumed = await t.app.inject({ method: 'POST', url: '/api/ops/faucet/resume', headers: admin });
+    expect(resumed.json().paused).toBe(false);
+    expect(await tick()).toBe(1);
+    expect(await current()).toMatchObject({ id: 5, state: 'new' });
+  });
+
+  it('GAME OVER when the budget is spent; funding starts the faucet again', async () => {
+    await t.app.db.execute(sql`update faucet_state set budget_eur_minor = 2`); // one reward left
+    await jumpTo('opens_at');
+    await tick();
+    expect((await enter(bob.headers, bob.address)).statusCode).toBe(201);
+    await jumpTo('ends_at');
+    await tick();
+    expect(await current()).toMatchObject({ state: 'game_over', gameOverReason: 'budget' });
+    expect((await t.app.inject({ url: '/api/ops/faucet', headers: admin })).json().budgetEur).toBe('0.00');
+
+    for (const eur of ['abc', '0', '-1', '1.234', '']) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/ops/faucet/fund', headers: admin, payload: { eur } });
+      expect({ eur, status: res.statusCode, code: res.json().error.code, field: res.json().error.field }).toEqual({ eur, status: 400, code: 'invalid_amount', field: 'eur' });
+    }
+    const user = await t.app.inject({ method: 'POST', url: '/api/ops/faucet/fund', headers: alice.headers, payload: { eur: '5' } });
+    expect(user.statusCode).toBe(403);
+    const funded = await t.app.inject({ method: 'POST', url: '/api/ops/faucet/fund', headers: admin, payload: { eur: '0.50' } });
+    expect(funded.json()).toMatchObject({ budgetEur: '0.50', paused: false });
+    await tick();
+    expect((await current()).state).toBe('new');
+    expect((await verifyLedger(t.app.db)).every((c) => c.ok)).toBe(true);
+    const credits = (await t.app.db.execute(sql`select count(*)::int as n from ledger_transfers where code = 'faucet'`)) as unknown as { rows: { n: number }[] };
+    expect(credits.rows[0]!.n).toBe(3); // rounds 1, 3 and 5 had players
+  });
+
+  it('streams the round live (SSE): on connect, and again when a player enters', async () => {
+    await jumpTo('opens_at');
+    await tick();
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const abort = new AbortController();
+    const response = await fetch(`${address}/api/faucet/events`, { signal: abort.signal });
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    const nextRound = async () => {
+      for (;;) {
+        const end = buffer.indexOf('\n\n');
+        if (end >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = /^data: (.*)$/m.exec(frame);
+          if (/^event: round$/m.test(frame) && data) return JSON.parse(data[1]!).round;
+          continue;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('stream ended');
+        buffer += decoder.decode(value, { stream: true });
+      }
+    };
+    const first = await nextRound();
+    expect(first).toMatchObject({ state: 'registrations_open', playerCount: 0 });
+    expect((await enter(carol.headers, carol.address)).statusCode).toBe(201);
+    const second = await nextRound();
+    expect(second).toMatchObject({ id: first.id, playerCount: 1 });
+    await jumpTo('closes_at');
+    await tick(); // as another replica's ticker would: this replica notices on its next poll
+    expect(await nextRound()).toMatchObject({ id: first.id, state: 'registrations_closed' });
+    abort.abort();
+    expect(t.app.faucet.events.listeners).toBeLessThanOrEqual(1);
+  });
+
+  it('npm run ops -- faucet status|pause|resume|fund talks to the running server', async () => {
+    const address = t.app.server.address() as { port: number };
+    const saved = { url: process.env.OPS_URL, token: process.env.OPS_TOKEN };
+    process.env.OPS_URL = `http://127.0.0.1:${address.port}`;
+    process.env.OPS_TOKEN = admin.authorization!.replace('Bearer ', '');
+    const printed: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+    try {
+      await run(['faucet', 'status']);
+      await run(['faucet', 'pause']);
+      await run(['faucet', 'fund', '1.50']);
+      await run(['faucet', 'resume']);
+      await expect(run(['faucet', 'fund'])).rejects.toThrow('Usage: faucet fund <eur>');
+      await expect(run(['faucet', 'fund', 'lots'])).rejects.toThrow('400 invalid_amount');
+      await expect(run(['faucet', 'stop'])).rejects.toThrow('Usage: faucet status|pause|resume|fund <eur>');
+    } finally {
+      log.mockRestore();
+      process.env.OPS_URL = saved.url;
+      process.env.OPS_TOKEN = saved.token;
+      if (saved.url === undefined) delete process.env.OPS_URL;
+      if (saved.token === undefined) delete process.env.OPS_TOKEN;
+    }
+    expect(printed).toEqual([
+      expect.stringMatching(/^Faucet running, budget 0\.50 EUR, round \d+ registrations_closed\.$/),
+      expect.stringMatching(/^Faucet paused \(GAME OVER after the current round\), budget 0\.50 EUR/),
+      expect.stringMatching(/^Faucet paused .*, budget 2\.00 EUR/),
+      expect.stringMatching(/^Faucet running, budget 2\.00 EUR/),
+    ]);
+  });
+});
+
+describe('faucet settings', () => {
+  it('reads round length, reward and starting budget, and stops on a bad value naming it', () => {
+    expect(faucetSettings(loadConfig({}))).toEqual({ roundMs: 360_000, rewardEurMinor: 2n, initialBudgetEurMinor: 1000n });
+    expect(faucetSettings(loadConfig({ FAUCET_ROUND_SECONDS: '0.5', FAUCET_REWARD_EUR: '0.05', FAUCET_BUDGET_EUR: '3' }))).toEqual({
+      roundMs: 500,
+      rewardEurMinor: 5n,
+      initialBudgetEurMinor: 300n,
+    });
+    for (const [name, value] of [
+      ['FAUCET_ROUND_SECONDS', 'abc'],
+      ['FAUCET_ROUND_SECONDS', '0'],
+      ['FAUCET_REWARD_EUR', '0'],
+      ['FAUCET_REWARD_EUR', '0.001'],
+      ['FAUCET_BUDGET_EUR', '-1'],
+    ]) {
+      expect(() => loadConfig({ [name!]: value })).toThrow(name);
+    }
+  });
+});

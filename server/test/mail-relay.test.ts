@@ -1,0 +1,77 @@
+/**
+ * @jest-environment node
+ */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { eq } from 'drizzle-orm';
+import { outbox } from '../src/db/schema';
+import { testApp, databaseKinds, type TestApp } from './helpers';
+import { relayMail, smtpTransport, MAX_ATTEMPTS } from '../src/modules/notify/mail-relay';
+import type { RatesAdapter } from '../src/modules/rates/service';
+
+const rates: RatesAdapter = { current: async () => ({ at: 'now', rates: { BTC: '80000' } }) };
+
+/** A real SMTP server on a free port that keeps what it receives (or refuses it). */
+async function smtpSink() {
+  const received: { to: string[]; raw: string }[] = [];
+  let refuse = false;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onRcptTo(_address, _session, callback) {
+      callback(refuse ? Object.assign(new Error('mailbox unavailable'), { responseCode: 450 }) : undefined);
+    },
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+      stream.on('end', () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as AddressInfo).port;
+  return { url: `smtp://127.0.0.1:${port}`, received, refuse: (value: boolean) => (refuse = value), close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
+  let t: TestApp;
+  let sink: Awaited<ReturnType<typeof smtpSink>>;
+  beforeAll(async () => {
+    sink = await smtpSink();
+    t = await testApp(kind, {}, { rates });
+  });
+  afterAll(async () => {
+    await t.close();
+    await sink.close();
+  });
+  const relay = () => relayMail(t.database.db, smtpTransport(sink.url), 'Muntly <no-reply@muntly.test>');
+  const place = (email: string) =>
+    t.app.inject({ method: 'POST', url: '/api/orders', headers: { 'accept-language': 'fr' }, payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' } });
+
+  it('hands the order confirmation to the SMTP server once, in the language of the order', async () => {
+    const order = (await place(`smtp-${kind}@example.com`)).json();
+    expect(await relay()).toBeGreaterThanOrEqual(1);
+    const mail = sink.received.find((m) => m.to.includes(`smtp-${kind}@example.com`))!;
+    expect(mail.raw).toContain('From: Muntly <no-reply@muntly.test>');
+    expect(mail.raw).toContain(`Subject: Votre ordre Muntly ${order.reference}`);
+    expect(mail.raw.replace(/=\r?\n/g, '')).toContain(order.reference);
+    const before = sink.received.length;
+    expect(await relay()).toBe(0); // sent once only
+    expect(sink.received.length).toBe(before);
+  });
+
+  it('keeps a refused email and tries again later, then delivers it', async () => {
+    sink.refuse(true);
+    await place(`later-${kind}@example.com`);
+    expect(await relay()).toBe(0);
+    const [row] = await t.database.db.select().from(outbox).where(eq(outbox.recipient, `later-${kind}@example.com`));
+    expect(row).toMatchObject({ sentAt: null, attempts: 1 });
+    expect(row!.lastError).toContain('mailbox unavailable');
+    expect(MAX_ATTEMPTS).toBe(10);
+    sink.refuse(false);
+    expect(await relay()).toBe(1);
+    expect(sink.received.some((m) => m.to.includes(`later-${kind}@example.com`))).toBe(true);
+  });
+});

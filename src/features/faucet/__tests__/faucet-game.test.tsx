@@ -1,0 +1,96 @@
+import * as React from 'react';
+import { TextEncoder } from 'node:util';
+import { act, screen } from '@testing-library/react';
+import { FaucetGame } from '../components/faucet-game';
+import type { Round } from '../api/faucet';
+import { draw, seedHashOf, ticketOf } from '../../../../domain/faucet';
+import { renderInLanguage } from '../../../../__tests__/support/render';
+
+// jsdom has no TextEncoder (browsers do); @noble/hashes needs it for the in-browser check.
+Object.assign(globalThis, { TextEncoder });
+
+/** A stand-in for the browser's EventSource: the test pushes the server's events. */
+class FakeEventSource {
+  static last: FakeEventSource;
+  listeners = new Map<string, (event: MessageEvent<string>) => void>();
+  onerror: (() => void) | null = null;
+  constructor(readonly url: string) {
+    FakeEventSource.last = this;
+  }
+  addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
+    this.listeners.set(type, listener);
+  }
+  close() {}
+  push(round: Round) {
+    act(() => this.listeners.get('round')!({ data: JSON.stringify({ round }) } as MessageEvent<string>));
+  }
+}
+Object.assign(globalThis, { EventSource: FakeEventSource });
+
+const seed = '5e'.repeat(32);
+const addresses = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC', 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe:12'];
+const tickets = addresses.map((a) => ticketOf(7, a));
+const result = draw(seed, 7, tickets);
+
+function round(overrides: Partial<Round> = {}): Round {
+  const now = Date.now();
+  return {
+    id: 7,
+    state: 'winner_announced',
+    gameOverReason: null,
+    endsAt: new Date(now + 65_000).toISOString(),
+    serverTime: new Date(now).toISOString(),
+    seedHash: seedHashOf(seed),
+    seed,
+    entriesHash: result.entriesHash,
+    reward: { eur: '0.02', amounts: { BTC: '0.00000025', DOGE: '0.10526315' } },
+    playerCount: 3,
+    players: tickets.map((ticket, i) => ({ ticket, address: `${addresses[i]!.slice(0, 6)}…`, currency: ['BTC', 'DOGE', 'XRP'][i]! })),
+    winner: { ticket: result.ticket, address: 'bc1qar…5mdq', currency: 'BTC', amount: '0.00000025', rate: '80000' },
+    paused: false,
+    ...overrides,
+  };
+}
+
+describe('FaucetGame', () => {
+  it('shows the live round with its countdown, reward and players (English)', () => {
+    renderInLanguage(<FaucetGame />, 'en', '/faucet/');
+    expect(screen.getByRole('status')).toHaveTextContent('Loading the current round…');
+    FakeEventSource.last.push(round({ state: 'registrations_open', seed: null, entriesHash: null, winner: null, playerCount: 1, players: round().players.slice(0, 1) }));
+    expect(FakeEventSource.last.url).toBe('/api/faucet/events');
+    expect(screen.getByRole('heading', { name: /Round 7/ })).toBeInTheDocument();
+    expect(screen.getByText('Registrations open')).toBeInTheDocument();
+    expect(screen.getByText('Registrations close in')).toBeInTheDocument();
+    expect(screen.getByRole('timer')).toHaveTextContent(/^1:0[45]$/);
+    expect(screen.getByText('1 player')).toBeInTheDocument();
+    expect(screen.getByText("At today's rates that is 0.00000025 BTC or 0.10526315 DOGE.")).toBeInTheDocument();
+    expect(screen.getByText(/The seed is revealed together with the winner/)).toBeInTheDocument();
+  });
+
+  it('re-checks the announced draw in the browser, with Russian plural forms', async () => {
+    renderInLanguage(<FaucetGame />, 'ru', '/ru/faucet/');
+    FakeEventSource.last.push(round());
+    expect(screen.getByText('Победитель объявлен')).toBeInTheDocument();
+    expect(screen.getByText('3 участника')).toBeInTheDocument();
+    const check = await screen.findByTestId('fairness-result');
+    expect(check).toHaveTextContent('✓ SHA-256 раскрытого значения совпадает');
+    expect(check).toHaveTextContent('✓ Ваш браузер повторил розыгрыш: учтены 3 билета');
+  });
+
+  it('says so when the announced winner is not what the draw gives (Ukrainian)', async () => {
+    const wrong = tickets.find((t) => t !== result.ticket)!;
+    renderInLanguage(<FaucetGame />, 'uk', '/uk/faucet/');
+    FakeEventSource.last.push(round({ winner: { ticket: wrong, address: 'x', currency: 'BTC', amount: '0.00000025', rate: '80000' } }));
+    expect(screen.getByText('3 учасники')).toBeInTheDocument();
+    const check = await screen.findByTestId('fairness-result');
+    expect(check).toHaveTextContent('✗ Розіграш у вашому браузері НЕ дає оголошеного переможця.');
+  });
+
+  it('shows GAME OVER with its reason', () => {
+    renderInLanguage(<FaucetGame />, 'de', '/de/faucet/');
+    FakeEventSource.last.push(round({ state: 'game_over', gameOverReason: 'budget', endsAt: null, seedHash: null, seed: null, winner: null, players: [], playerCount: 0 }));
+    expect(screen.getByText('Spiel beendet')).toBeInTheDocument();
+    expect(screen.getByText(/Budget der Verlosung ist vorerst aufgebraucht/)).toBeInTheDocument();
+    expect(screen.queryByRole('timer')).toBeNull();
+  });
+});

@@ -1,0 +1,99 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLiveRound, useNow, type Entry, type Round } from '../api/faucet';
+import { RoundContext } from './round-context';
+import { PlayerList } from './player-list';
+import { FairnessCheck } from './fairness-check';
+import { usePageLanguage } from '../../../components/localized-link';
+import { formatMoney, formatNumber } from '../../../i18n/format';
+import { languageMeta } from '../../../i18n/languages';
+
+/**
+ * The faucet game for everyone: the live round (state, countdown, reward, winner), the players
+ * and the in-browser check of the draw. `children` is the player's panel (entering needs a login).
+ */
+export function FaucetGame({ children }: { children?: React.ReactNode }) {
+  const { t } = useTranslation('faucet');
+  const { round, skewMs, connection } = useLiveRound();
+  const [mine, setMine] = React.useState<Entry | null>(null);
+  const value = React.useMemo(() => ({ round, skewMs, mine, setMine }), [round, skewMs, mine]);
+  return (
+    <RoundContext.Provider value={value}>
+      {round ? (
+        <>
+          <RoundStatus round={round} skewMs={skewMs} connection={connection} />
+          {children}
+          <PlayerList round={round} mine={mine} />
+          <FairnessCheck round={round} mine={mine} />
+        </>
+      ) : (
+        <p className="muted" role="status">
+          {connection === 'reconnecting' ? t('connection.reconnecting') : t('loading')}
+        </p>
+      )}
+    </RoundContext.Provider>
+  );
+}
+
+function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: number; connection: string }) {
+  const { t } = useTranslation('faucet');
+  const language = usePageLanguage();
+  // "or": the reward is paid in one of these, the currency of the winning address.
+  const amounts = new Intl.ListFormat(languageMeta[language].intl, { type: 'disjunction' }).format(
+    Object.entries(round.reward.amounts).map(([currency, amount]) => formatMoney(amount, currency, language)),
+  );
+  return (
+    <section aria-labelledby="faucet-round" className="faucet-round">
+      <h2 id="faucet-round">
+        {t('round.heading', { id: formatNumber(round.id, language) })}{' '}
+        <span className="small muted">({connection === 'live' ? t('connection.live') : t('connection.reconnecting')})</span>
+      </h2>
+      <dl className="identity-data">
+        <dt>{t('round.state')}</dt>
+        <dd className="phase" data-state={round.state}>
+          {t(`states.${round.state}`)}
+        </dd>
+        {round.endsAt && round.state !== 'game_over' ? (
+          <>
+            <dt>{t(`countdown.${round.state}`)}</dt>
+            <dd>
+              <Countdown endsAt={round.endsAt} skewMs={skewMs} />
+            </dd>
+          </>
+        ) : null}
+        <dt>{t('round.reward')}</dt>
+        <dd>
+          {t('round.rewardValue', { eur: formatMoney(round.reward.eur, 'EUR', language) })}
+          <br />
+          <span className="small muted">{t('round.rewardRates', { amounts })}</span>
+        </dd>
+      </dl>
+      {round.state === 'game_over' ? <p className="phase">{t(`gameOver.${round.gameOverReason ?? 'paused'}`)}</p> : null}
+      {round.paused && round.state !== 'game_over' ? <p>{t('pausing')}</p> : null}
+      {round.state === 'winner_announced' ? (
+        <>
+          <h3>{t('winner.heading')}</h3>
+          <p>
+            {round.winner
+              ? t('winner.text', { address: round.winner.address, amount: formatMoney(round.winner.amount, round.winner.currency, language) })
+              : t('winner.nobody')}
+          </p>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** Minutes and seconds to the end of the phase, by the server's clock. */
+function Countdown({ endsAt, skewMs }: { endsAt: string; skewMs: number }) {
+  const now = useNow();
+  const left = Math.max(0, Math.ceil((Date.parse(endsAt) - (now + skewMs)) / 1000));
+  const minutes = Math.floor(left / 60);
+  const seconds = left % 60;
+  // A timer is not announced every second (role="timer" is polite-off by default).
+  return (
+    <time role="timer" dateTime={`PT${minutes}M${seconds}S`} className="phase">
+      {minutes}:{String(seconds).padStart(2, '0')}
+    </time>
+  );
+}

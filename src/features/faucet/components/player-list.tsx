@@ -1,0 +1,32 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Entry, Round } from '../api/faucet';
+
+/** At most this many rows: a round can have thousands of players; the count says how many. */
+const SHOWN = 100;
+
+export function PlayerList({ round, mine }: { round: Round; mine: Entry | null }) {
+  const { t } = useTranslation('faucet');
+  const shown = round.players.slice(0, SHOWN);
+  const more = round.playerCount - shown.length;
+  return (
+    <section aria-labelledby="faucet-players">
+      <h2 id="faucet-players">{t('players.heading')}</h2>
+      <p>{t('players.count', { count: round.playerCount })}</p>
+      {round.players.length === 0 ? (
+        <p className="muted">{t('players.none')}</p>
+      ) : (
+        <ol className="faucet-players">
+          {shown.map((player) => (
+            <li key={player.ticket}>
+              <code>{player.address}</code> {player.currency}
+              {mine?.roundId === round.id && mine.ticket === player.ticket ? <strong> ({t('players.you')})</strong> : null}
+              {round.winner?.ticket === player.ticket ? <strong> ★ {t('players.winner')}</strong> : null}
+            </li>
+          ))}
+        </ol>
+      )}
+      {more > 0 ? <p className="muted">{t('players.more', { count: more })}</p> : null}
+    </section>
+  );
+}
