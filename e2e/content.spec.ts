@@ -52,8 +52,12 @@ test.describe('legal pages', () => {
 
   test('the cookie policy lets the visitor reset the analytics choice', async ({ page }) => {
     await page.goto('/cookie-policy/');
-    await page.getByRole('button', { name: 'Change my cookie choice' }).click();
-    await expect(page.getByRole('region', { name: common('en').cookieBanner.label })).toBeVisible();
+    const banner = page.getByRole('region', { name: common('en').cookieBanner.label });
+    // A click before the page has hydrated does nothing yet: click until the banner answers.
+    await expect(async () => {
+      await page.getByRole('button', { name: 'Change my cookie choice' }).click();
+      await expect(banner).toBeVisible({ timeout: 1000 });
+    }).toPass();
     expect(await page.evaluate(() => window.localStorage.getItem('muntly-analytics-consent'))).toBeNull();
   });
 });

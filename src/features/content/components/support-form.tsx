@@ -27,6 +27,10 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
   const [receipt, setReceipt] = React.useState<(SupportReceipt & { email: string }) | null>(null);
   const [formError, setFormError] = React.useState<string | null>(null);
   const successRef = React.useRef<HTMLDivElement>(null);
+  // Until the page has hydrated, a click would submit the bare HTML form (a reload that loses
+  // what was typed): the button waits for the form's code.
+  const [hydrated, setHydrated] = React.useState(false);
+  React.useEffect(() => setHydrated(true), []);
   const errorText = (code?: string) => (code ? t(`errors.${code}` as 'errors.generic', { defaultValue: t('errors.generic') }) : undefined);
 
   React.useEffect(() => {
@@ -90,7 +94,7 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
             {errorText(formError)}
           </p>
         ) : null}
-        <button type="submit" className="button primary" disabled={formState.isSubmitting}>
+        <button type="submit" className="button primary" disabled={!hydrated || formState.isSubmitting}>
           {formState.isSubmitting ? t('form.sending') : t('form.submit')}
         </button>
       </form>
