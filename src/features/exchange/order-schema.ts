@@ -1,3 +1,4 @@
+import '../../components/zod-jitless'; // before any schema is built (CSP forbids eval)
 import { z } from 'zod';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import type { CurrencyInfo, OrderType } from './api/types';

@@ -1,4 +1,4 @@
-import '../zod-jitless';
+import '../../../components/zod-jitless';
 import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';

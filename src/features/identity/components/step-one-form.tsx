@@ -1,3 +1,4 @@
+import '../../../components/zod-jitless'; // before any schema is built (CSP forbids eval)
 import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
