@@ -13,10 +13,13 @@ import { root, type ResultRow } from './support';
 const BENCHMARKS = ['bench:site', 'bench:api', 'bench:orders', 'bench:ledger', 'bench:faucet'];
 
 function main() {
-  const resultsFile = path.join(os.tmpdir(), `muntly-bench-${Date.now()}.json`);
+  // `npm run bench -- bench:faucet` runs only the named ones; BENCH_RESULTS_FILE keeps the rows of
+  // an earlier run to add to (its path is printed at the end of every run).
+  const only = process.argv.slice(2);
+  const resultsFile = process.env.BENCH_RESULTS_FILE ?? path.join(os.tmpdir(), `muntly-bench-${Date.now()}.json`);
   const failed: string[] = [];
   const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-  for (const name of BENCHMARKS.filter((b) => scripts[b])) {
+  for (const name of BENCHMARKS.filter((b) => scripts[b] && (only.length === 0 || only.includes(b)))) {
     console.log(`\n=== npm run ${name}`);
     const run = spawnSync('npm', ['run', '--silent', name], { cwd: root, stdio: 'inherit', env: { ...process.env, BENCH_RESULTS: resultsFile } });
     if (run.status !== 0) failed.push(name);
@@ -36,7 +39,7 @@ function main() {
     ...(failed.length ? [`Failed to run: ${failed.join(', ')} (see the console output of that run).`, ''] : []),
   ];
   fs.writeFileSync(path.join(root, 'bench', 'RESULTS.md'), lines.join('\n'));
-  console.log(`\nWrote bench/RESULTS.md (${rows.length} figures${failed.length ? `; failed: ${failed.join(', ')}` : ''}).`);
+  console.log(`\nWrote bench/RESULTS.md (${rows.length} figures${failed.length ? `; failed: ${failed.join(', ')}` : ''}; rows kept in ${resultsFile}).`);
   if (failed.length) process.exitCode = 1;
 }
 
