@@ -1,14 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { test, expect, common } from './fixtures';
+import { test, expect, common, locale } from './fixtures';
 
 /**
  * The information and legal pages: real content in the page language, live data from the API
  * (rates, history, status), the support form landing in the outbox, news, and the sitemap.
  */
-const locale = (language: string, ns: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, `${ns}.json`), 'utf8'));
 
 // The cookie banner is fixed to the bottom of the viewport; these journeys are about the pages.
 test.beforeEach(async ({ context }) => {

@@ -1,9 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect } from './fixtures';
+import { test, expect, locale, ops } from './fixtures';
 import { epcPayload } from '../domain/epc';
 import { qrPath } from '../src/features/exchange/components/qr-code';
 
@@ -12,7 +9,6 @@ import { qrPath } from '../src/features/exchange/components/qr-code';
  * form to the GiroCode and, once the bank payment arrives, to completed (success) without a
  * reload; the API's rejections next to the fields they concern; a lookup that finds nothing.
  */
-const locale = (language: string, ns: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, `${ns}.json`), 'utf8'));
 const de = locale('de', 'exchange');
 const en = locale('en', 'exchange');
 const fr = locale('fr', 'exchange');
@@ -21,13 +17,6 @@ const nl = locale('nl', 'exchange');
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const REFERENCE = /^[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}$/;
-
-function ops(baseURL: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [path.join(__dirname, '../node_modules/tsx/dist/cli.mjs'), 'server/src/ops/cli.ts', ...args], {
-    cwd: path.join(__dirname, '..'),
-    env: { ...process.env, OPS_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, IDP_PORT: process.env.E2E_IDP_PORT },
-  }).toString();
-}
 
 const uniqueEmail = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@muntly.test`;
 

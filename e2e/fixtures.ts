@@ -1,4 +1,5 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { languages, localizePath, type Language } from '../src/i18n/languages';
@@ -26,9 +27,33 @@ export const test = base.extend<{ pageProblems: string[] }>({
 });
 export { expect };
 
+/** The texts of one namespace in one language, as the site shows them. */
+export function locale(language: string, ns: string) {
+  return JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, `${ns}.json`), 'utf8'));
+}
+
 /** The English-sourced, localized texts of the `common` namespace. */
 export function common(language: Language) {
-  return JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, 'common.json'), 'utf8'));
+  return locale(language, 'common');
+}
+
+/** `npm run ops -- …` against the server the journeys run on (it plays the bank, the chain, the operator). */
+export function ops(baseURL: string, ...args: string[]): string {
+  return execFileSync(process.execPath, [path.join(__dirname, '../node_modules/tsx/dist/cli.mjs'), 'server/src/ops/cli.ts', ...args], {
+    cwd: path.join(__dirname, '..'),
+    env: { ...process.env, OPS_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, IDP_PORT: process.env.E2E_IDP_PORT },
+  }).toString();
+}
+
+/** A new user signs up at the local identity provider and comes back logged in. */
+export async function signUp(page: Page, name: string, email: string) {
+  const auth = locale('en', 'auth');
+  await page.goto('/register/');
+  await page.getByLabel(auth.idp.name).fill(name);
+  await page.getByLabel(auth.idp.email).fill(email);
+  await page.getByLabel(auth.idp.password).fill('a-long-password');
+  await page.getByRole('button', { name: auth.idp.signupButton }).click();
+  await expect(page.getByRole('banner').getByText(name)).toBeVisible();
 }
 
 export function pageTitle(name: RouteName | 'notFound', language: Language): string {

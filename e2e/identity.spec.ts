@@ -1,19 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect } from './fixtures';
+import { test, expect, locale, ops } from './fixtures';
 
-const locale = (language: string, ns: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, `${ns}.json`), 'utf8'));
 
 /** The operator's command line, against the server Playwright started. */
-function ops(baseURL: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [path.join(__dirname, '../node_modules/tsx/dist/cli.mjs'), 'server/src/ops/cli.ts', ...args], {
-    cwd: path.join(__dirname, '..'),
-    env: { ...process.env, OPS_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, IDP_PORT: process.env.E2E_IDP_PORT },
-  }).toString();
-}
-
 test('bank verification in Dutch: enabled by the operator, IBAN submitted, code from the dev mailbox, verified', async ({ page, context, baseURL }) => {
   const nl = locale('nl', 'identity');
   const auth = locale('nl', 'auth');

@@ -1,29 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect } from './fixtures';
+import { test, expect, locale, ops, signUp } from './fixtures';
 
-const locale = (language: string, ns: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, `${ns}.json`), 'utf8'));
 const wallet = locale('en', 'wallet');
-const auth = locale('en', 'auth');
-
-function ops(baseURL: string, ...args: string[]): string {
-  return execFileSync(process.execPath, [path.join(__dirname, '../node_modules/tsx/dist/cli.mjs'), 'server/src/ops/cli.ts', ...args], {
-    cwd: path.join(__dirname, '..'),
-    env: { ...process.env, OPS_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, IDP_PORT: process.env.E2E_IDP_PORT },
-  }).toString();
-}
-
-async function signUp(page: Page, name: string, email: string) {
-  await page.goto('/register/');
-  await page.getByLabel(auth.idp.name).fill(name);
-  await page.getByLabel(auth.idp.email).fill(email);
-  await page.getByLabel(auth.idp.password).fill('a-long-password');
-  await page.getByRole('button', { name: auth.idp.signupButton }).click();
-  await expect(page.getByRole('banner').getByText(name)).toBeVisible();
-}
 
 async function receiveAddress(page: Page): Promise<string> {
   await page.goto('/wallet/receive/');
