@@ -1,14 +1,13 @@
 /**
  * @jest-environment node
  */
-import { randomBytes } from 'node:crypto';
 import { createLocalJWKSet } from 'jose';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app';
 import { openDatabase, type Database } from '../src/db/client';
 import { verifyLedger } from '../src/modules/ledger/service';
-import { bearer, databaseKinds, signToken, testConfig, testKeys, type DatabaseKind } from './helpers';
+import { bearer, databaseKinds, postgresTestDatabase, signToken, testConfig, testKeys, type DatabaseKind } from './helpers';
 import { draw } from '../../domain/faucet';
 
 /**
@@ -33,27 +32,11 @@ async function sharedDatabase(kind: DatabaseKind): Promise<Shared> {
     const borrowed = { ...database, close: async () => undefined };
     return { databases: [borrowed, borrowed], drop: () => database.close() };
   }
-  const { Client } = await import('pg');
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `muntly_faucet_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const a = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  const created = await postgresTestDatabase('muntly_faucet');
+  const a = await openDatabase({ databaseUrl: created.url, dataDir: '' });
   await a.migrate();
-  const b = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
-  return {
-    databases: [a, b],
-    drop: async () => {
-      const cleanup = new Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    },
-  };
+  const b = await openDatabase({ databaseUrl: created.url, dataDir: '' });
+  return { databases: [a, b], drop: created.drop };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -25,21 +25,32 @@ export async function freshDatabase(kind: DatabaseKind): Promise<{ database: Dat
     await database.migrate();
     return { database, drop: async () => database.close().catch(() => undefined) };
   }
+  const created = await postgresTestDatabase('muntly_test');
+  const database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
+  await database.migrate();
+  return {
+    database,
+    drop: async () => {
+      await database.close().catch(() => undefined); // already closed with the app
+      await created.drop();
+    },
+  };
+}
+
+/** A new, empty database on the TEST_DATABASE_URL server, and how to drop it. */
+export async function postgresTestDatabase(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
   const { Client } = await import('pg');
   const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `muntly_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
   const admin = new Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
-  await database.migrate();
   return {
-    database,
+    url: url.toString(),
     drop: async () => {
-      await database.close().catch(() => undefined); // already closed with the app
       const cleanup = new Client({ connectionString: adminUrl });
       await cleanup.connect();
       await cleanup.query(`drop database if exists ${name} with (force)`);
