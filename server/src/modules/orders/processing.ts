@@ -14,6 +14,7 @@ import { decimalToMinor, eur, minorToDecimal } from '../../../../domain/money';
 import { parseDepositReference } from '../../../../domain/references';
 import { quote, type Quote } from '../../../../domain/quotes';
 import { ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
+import type { Refund } from '../../../../domain/orders';
 import { isLanguage } from '../../../../src/i18n/languages';
 
 /**
@@ -27,7 +28,6 @@ import { isLanguage } from '../../../../src/i18n/languages';
  * FOR UPDATE SKIP LOCKED and settles it in the same transaction, so no order is settled twice.
  */
 export type FailureReason = 'amount_mismatch' | 'order_limit' | 'network_fee_exceeds_amount' | 'invalid_amount' | 'deposit_limit' | 'payout_failed';
-export type Refund = 'bank' | 'wallet' | 'sender';
 
 const decimalsOf = (code: string) => (code === 'EUR' ? 2 : currencyByCode(code)!.decimals);
 const toMinor = (value: string, code: string) => decimalToMinor(value, decimalsOf(code)) ?? 0n;

@@ -13,6 +13,7 @@ import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { quote } from '../../../../domain/quotes';
 import { epcPayload } from '../../../../domain/epc';
 import { normalizeEmail } from '../../../../domain/email';
+import type { OrderInput, OrderStatus, Refund } from '../../../../domain/orders';
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { decimalToMinor, eur } from '../../../../domain/money';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
@@ -28,17 +29,6 @@ import type { Language } from '../../../../src/i18n/languages';
  * by account when logged in) is at most 100 EUR, any order at most 30,000 EUR.
  */
 export type OrderRow = typeof orders.$inferSelect;
-export type OrderInput = {
-  type: 'buy' | 'sell' | 'swap';
-  currencyFrom: string;
-  currencyTo: string;
-  amount: string;
-  email: string;
-  address?: string;
-  paymentMethod?: 'sepa' | 'sepa_instant';
-  sendToMyWallet?: boolean;
-  useMyWallet?: boolean;
-};
 export type BankDetails = { iban: string; bic: string; beneficiary: string };
 
 
@@ -110,8 +100,6 @@ function receivingOf(row: OrderRow) {
   return { currency: row.currencyFrom, address: address!, tag: tag ?? null, amount: row.amount };
 }
 
-export type OrderStatus = 'new' | 'processing' | 'completed_success' | 'completed_failure';
-
 export function orderView(row: OrderRow, bank: BankDetails) {
   const paymentDetails =
     row.type === 'buy' && !row.useMyWallet
@@ -152,7 +140,7 @@ export function orderView(row: OrderRow, bank: BankDetails) {
     actualNetworkFee: row.actualNetworkFee,
     actualFee: row.actualFee,
     payoutTxid: row.payoutTxid,
-    failure: row.failureReason ? { reason: row.failureReason, refund: (row.refund ?? 'bank') as 'bank' | 'wallet' | 'sender' } : null,
+    failure: row.failureReason ? { reason: row.failureReason, refund: (row.refund ?? 'bank') as Refund } : null,
     completedAt: row.completedAt?.toISOString() ?? null,
   };
 }

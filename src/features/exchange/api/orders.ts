@@ -1,20 +1,11 @@
 import { apiRequest } from '../../../components/api';
 import { apiOrigin } from '../../../config';
 import type { Language } from '../../../i18n/languages';
-import type { Order, OrderType } from './types';
+import type { Order } from './types';
+import type { OrderInput } from '../../../../domain/orders';
 
 /** Placing, finding and following orders. */
-export type PlaceOrder = {
-  type: OrderType;
-  currencyFrom: string;
-  currencyTo: string;
-  amount: string;
-  email: string;
-  address?: string;
-  paymentMethod?: 'sepa' | 'sepa_instant';
-  sendToMyWallet?: boolean;
-  useMyWallet?: boolean;
-};
+export type PlaceOrder = OrderInput;
 
 /** POST /api/orders. The same key for a retry of the same attempt places one order. */
 export const placeOrder = (token: string | null, language: Language, body: PlaceOrder, idempotencyKey: string) =>

@@ -2,22 +2,15 @@
  * What the exchange API answers (server/src/modules/orders and rates). Amounts are decimal
  * strings everywhere: they are formatted for display, never turned into floats for arithmetic.
  */
-export type OrderType = 'buy' | 'sell' | 'swap';
-export type OrderStatus = 'new' | 'processing' | 'completed_success' | 'completed_failure';
-export type RefundTo = 'bank' | 'wallet' | 'sender';
+import type { OrderStatus, OrderType, Refund } from '../../../../domain/orders';
+import type { Quote as Estimate } from '../../../../domain/quotes';
+
+export type { OrderStatus, OrderType };
+export type RefundTo = Refund;
 
 export type CurrencyInfo = { code: string; name: string; decimals: number; support: 'full' | 'partial'; ownWalletOnly: boolean };
 
-export type Quote = {
-  rate: string;
-  fee: string;
-  feeCurrency: 'EUR';
-  networkFee: string;
-  networkFeeCurrency: string;
-  amountConverted: string;
-  amountEur: string;
-  rateType: 'floating';
-};
+export type Quote = Estimate & { rateType: 'floating' };
 
 export type PaymentDetails = {
   iban: string;
