@@ -12,6 +12,12 @@ export { SUPPORT_MAILBOX, IDENTITY_MAILBOX } from './contact';
 export const SUPPORT_TOPICS = ['order', 'wallet', 'identity', 'faucet', 'account', 'security', 'other'] as const;
 export type SupportTopic = (typeof SUPPORT_TOPICS)[number];
 
+/**
+ * The privacy policy's promise: support messages are kept at most two years, unless they belong
+ * to the records of an order (then as long as those: AML, RETENTION_YEARS in domain/identity.ts).
+ */
+export const SUPPORT_RETENTION_YEARS = 2;
+
 export const SUPPORT_MESSAGE_MIN = 20;
 export const SUPPORT_MESSAGE_MAX = 5000;
 

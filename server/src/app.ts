@@ -29,6 +29,7 @@ import { processOrders } from './modules/orders/processing';
 import { simulatedChain, type ChainAdapter } from './modules/chain/adapter';
 import { coingeckoRates } from './modules/rates/coingecko';
 import { benchRoutes } from './dev/bench';
+import { applyRetention } from './modules/retention/service';
 import { relayMail, smtpTransport, type MailTransport } from './modules/notify/mail-relay';
 import { supportRoutes } from './modules/support/routes';
 
@@ -121,6 +122,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   if (config.ORDER_WORKER_INTERVAL_MS > 0) repeat(app, 'order processing', config.ORDER_WORKER_INTERVAL_MS, () => processOrders(app.db, { rates, chain }));
+  if (config.RETENTION_INTERVAL_MS > 0) repeat(app, 'retention', config.RETENTION_INTERVAL_MS, () => applyRetention(app.db));
   if (config.SMTP_URL) {
     const transport = deps.mailTransport ?? smtpTransport(config.SMTP_URL);
     repeat(app, 'mail relay', 2000, () => relayMail(app.db, transport, config.MAIL_FROM));
@@ -132,7 +134,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 }
 
 /**
- * Background work every replica runs (the order worker, the mail relay); SKIP LOCKED hands each
+ * Background work every replica runs (the order worker, the mail relay, retention); SKIP LOCKED hands each
  * item to one of them. A run never overlaps the previous one in this process, and shutting down
  * lets the current run finish before the database closes.
  */

@@ -39,6 +39,8 @@ const schema = z
     MAIL_FROM: z.string().min(3).default('Muntly <no-reply@muntly.local>'),
     /** How often each replica's order worker looks for funded orders (0: never; tests drive it). */
     ORDER_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+    /** How often each replica deletes data whose retention period has ended (0: never; `ops retention` still works). */
+    RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
     /** Order lookups (and their event streams) allowed per minute per IP and per email address. */
     LOOKUP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     /** `npm run bench:orders` only: a bare one-row insert endpoint to compare with. Never in production. */

@@ -42,6 +42,8 @@ export const verifications = pgTable(
     verifiedAt: timestamp('verified_at', { withTimezone: true }),
     /** AML: kept at least until this date (5 years after the last change), then deleted. */
     retainUntil: timestamp('retain_until', { withTimezone: true }),
+    /** When the retention job deleted `data` (its retention date had passed). */
+    dataDeletedAt: timestamp('data_deleted_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -105,10 +107,16 @@ export const outbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /**
+     * Deleted by the retention job after this date (support messages: 2 years). Null: kept with
+     * the records of the account or order it belongs to (AML, at least 5 years).
+     */
+    retainUntil: timestamp('retain_until', { withTimezone: true }),
   },
   (t) => [
     index('outbox_recipient').on(t.recipient),
     index('outbox_unsent').on(t.channel, t.sentAt, t.createdAt),
+    index('outbox_retain_until').on(t.retainUntil),
     check('outbox_channel', sql`${t.channel} in ('email', 'sms', 'post', 'bank')`),
   ],
 );

@@ -20,6 +20,8 @@ Commands:
                           enable a verification kind (address, bank, business, id, mobile) for a user
   verify <email> <kind>   mark a kind verified after checking a document by hand (e.g. id)
   ledger:verify           check every ledger invariant; exits 1 when one fails
+  retention               delete identity data and support messages whose retention period has
+                          ended (every server replica also does this hourly)
   chain-deposit <currency> <address> <amount> [txid]
                           simulate an incoming chain deposit to a wallet reception address
                           or to the receiving address of a sell/swap order
@@ -130,6 +132,11 @@ export async function run(args: string[]): Promise<void> {
         for (const problem of check.problems.slice(0, 20)) console.log(`        ${problem}`);
       }
       if (!ok) throw new CliError('The ledger is inconsistent.');
+      return;
+    }
+    case 'retention': {
+      const run = (await call('POST', '/api/ops/retention')) as { identityDataDeleted: number; messagesDeleted: number };
+      console.log(`Deleted the identity data of ${run.identityDataDeleted} verification(s) and ${run.messagesDeleted} support message(s).`);
       return;
     }
     case 'outbox': {

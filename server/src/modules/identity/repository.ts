@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { verificationCodes, verifications, auditLog } from '../../db/schema';
 import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
@@ -27,6 +27,21 @@ export const identityRepository = {
       .update(verifications)
       .set({ ...values, updatedAt: new Date() })
       .where(and(eq(verifications.accountId, accountId), eq(verifications.kind, kind)));
+  },
+
+  /** Deletes the data of every row past its retention date (see deleteExpiredIdentityData). */
+  eraseExpired(db: Db, now: Date): Promise<{ accountId: string; kind: string; phase: string }[]> {
+    return db
+      .update(verifications)
+      .set({
+        data: null,
+        retainUntil: null,
+        dataDeletedAt: now,
+        updatedAt: now,
+        phase: sql`case when ${verifications.phase} = 'step_2' then 'step_1' else ${verifications.phase} end`,
+      })
+      .where(lt(verifications.retainUntil, now))
+      .returning({ accountId: verifications.accountId, kind: verifications.kind, phase: verifications.phase });
   },
 
   /** The live code (not used, not replaced), locked. */

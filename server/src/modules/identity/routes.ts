@@ -14,6 +14,7 @@ const kindView = z.object({
   submittedAt: z.string().nullable(),
   verifiedAt: z.string().nullable(),
   retainUntil: z.string().nullable().describe('AML retention: kept at least until this date'),
+  dataDeletedAt: z.string().nullable().describe('When the data was deleted because its retention date had passed'),
   codeExpiresAt: z.string().nullable(),
   attemptsLeft: z.number().nullable(),
 });

@@ -10,6 +10,7 @@ import { STEP_ONE_SCHEMAS, STEP_TWO_CHANNEL, CODE_MAX_ATTEMPTS, RETENTION_YEARS,
 import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
 import { missingVerifications, type Activity, type Phases } from '../../../../domain/gates';
 import type { ErrorCode } from '../../../../domain/errors';
+import { IDENTITY_MAILBOX } from '../../../../domain/contact';
 import type { Language } from '../../../../src/i18n/languages';
 
 /**
@@ -56,6 +57,7 @@ export type KindView = {
   submittedAt: string | null;
   verifiedAt: string | null;
   retainUntil: string | null;
+  dataDeletedAt: string | null;
   codeExpiresAt: string | null;
   attemptsLeft: number | null;
 };
@@ -73,6 +75,7 @@ export async function describeIdentity(db: Db, accountId: string): Promise<KindV
       submittedAt: row.submittedAt?.toISOString() ?? null,
       verifiedAt: row.verifiedAt?.toISOString() ?? null,
       retainUntil: row.retainUntil?.toISOString() ?? null,
+      dataDeletedAt: row.dataDeletedAt?.toISOString() ?? null,
       codeExpiresAt: code?.expiresAt.toISOString() ?? null,
       attemptsLeft: code ? CODE_MAX_ATTEMPTS - code.attempts : null,
     };
@@ -105,13 +108,13 @@ export async function submitStepOne(
     if (!row || row.phase === 'not_enabled') notEnabled(kind);
     if (row.phase === 'verified') throw new ApiError(409, 'already_verified');
     const now = new Date();
-    await identityRepository.update(tx, account.id, kind, { data, phase: 'step_2', submittedAt: now, retainUntil: retainUntil(now) });
+    await identityRepository.update(tx, account.id, kind, { data, phase: 'step_2', submittedAt: now, retainUntil: retainUntil(now), dataDeletedAt: null });
     await identityRepository.revokeLiveCodes(tx, account.id, kind);
 
     const channel = STEP_TWO_CHANNEL[kind];
     if (channel === 'document') {
       // ID: the user emails a copy of the document; an operator checks it and marks it verified.
-      if (account.email) await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...messageText(language, 'idInstructions', { email: 'identity@muntly.example' }) });
+      if (account.email) await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...messageText(language, 'idInstructions', { email: IDENTITY_MAILBOX }) });
       return;
     }
     const code = newCode();
@@ -196,4 +199,22 @@ export async function requireVerifications(db: Db, accountId: string, activity: 
   const missing = missingVerifications(phases, activity);
   if (missing.includes('bank')) throw new ApiError(403, 'bank_verification_required');
   if (missing.length > 0) throw new ApiError(403, 'verification_required', undefined, `Verify first: ${missing.map((kind) => KIND_NAMES[kind]).join(', ')}.`);
+}
+
+/**
+ * Retention: identity data whose retention date has passed is deleted (the privacy policy's
+ * promise). The phase and its dates stay, so a verified account keeps its limits; a verification
+ * still waiting for its code cannot be finished without its data, so it goes back to step 1 and
+ * its code dies. Each deletion is written to the audit log. Safe to run in every replica at once:
+ * a row another run has just erased no longer matches `retain_until < now` once its lock is free.
+ */
+export async function deleteExpiredIdentityData(db: Db, now = new Date()): Promise<number> {
+  return db.transaction(async (tx) => {
+    const erased = await identityRepository.eraseExpired(tx, now);
+    for (const row of erased) {
+      if (row.phase === 'step_1') await identityRepository.revokeLiveCodes(tx, row.accountId, row.kind as VerificationKind);
+      await identityRepository.audit(tx, { actor: 'retention', action: 'identity.data_deleted', accountId: row.accountId, detail: { kind: row.kind } });
+    }
+    return erased.length;
+  });
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { desc, sql } from 'drizzle-orm';
+import { desc, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { outbox } from '../../db/schema';
 import { defaultLanguage, isLanguage, type Language } from '../../../../src/i18n/languages';
@@ -13,10 +13,24 @@ import { defaultLanguage, isLanguage, type Language } from '../../../../src/i18n
  * failure loses neither.
  */
 export type Channel = 'email' | 'sms' | 'post' | 'bank';
-export type Message = { channel: Channel; recipient: string; subject: string; body: string; accountId?: string };
+export type Message = {
+  channel: Channel;
+  recipient: string;
+  subject: string;
+  body: string;
+  accountId?: string;
+  /** Deleted by the retention job after this date; without it the message is kept with the records. */
+  retainUntil?: Date;
+};
 
 export async function send(db: Db, message: Message): Promise<void> {
-  await db.insert(outbox).values({ ...message, accountId: message.accountId ?? null });
+  await db.insert(outbox).values({ ...message, accountId: message.accountId ?? null, retainUntil: message.retainUntil ?? null });
+}
+
+/** Retention: deletes the messages whose retention date has passed; returns how many. */
+export async function deleteExpiredMessages(db: Db, now = new Date()): Promise<number> {
+  const deleted = await db.delete(outbox).where(lt(outbox.retainUntil, now)).returning({ id: outbox.id });
+  return deleted.length;
 }
 
 export async function listOutbox(db: Db, recipient?: string) {

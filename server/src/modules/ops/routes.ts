@@ -12,6 +12,7 @@ import { enableKind, markVerified, describeIdentity } from '../identity/service'
 import { identityRepository } from '../identity/repository';
 import { listOutbox } from '../notify/service';
 import { verifyLedger } from '../ledger/service';
+import { applyRetention } from '../retention/service';
 import { creditChainDeposit } from '../wallet/deposits';
 import type { RatesAdapter } from '../rates/service';
 import { VERIFICATION_KINDS } from '../../../../domain/verification';
@@ -210,6 +211,19 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess; rates
       const checks = await verifyLedger(app.db);
       return { ok: checks.every((c) => c.ok), checks };
     },
+  );
+
+  app.post(
+    '/api/ops/retention',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Deletes identity data and support messages whose retention period has ended (every replica also does this hourly)',
+        security: [{ bearer: [] }],
+        response: { 200: z.object({ identityDataDeleted: z.number(), messagesDeleted: z.number(), ranAt: z.string() }), ...errorResponses(401, 403) },
+      },
+    },
+    async () => applyRetention(app.db),
   );
 
   app.post(

@@ -78,6 +78,7 @@ function placeQueries(q: Db, name: string | null) {
             sentAt: sql`null::timestamptz`.as('sent_at'),
             attempts: sql`0`.as('attempts'),
             lastError: sql`null::text`.as('last_error'),
+            retainUntil: sql`null::timestamptz`.as('retain_until'),
           })
           .from(inserted),
       )

@@ -6,7 +6,8 @@ import type { Db } from '../../db/client';
 import { orders, walletSends } from '../../db/schema';
 import { send } from '../notify/service';
 import { codeFromBytes } from '../../../../domain/codes';
-import { SUPPORT_MAILBOX, type SupportRequest } from '../../../../domain/support';
+import { SUPPORT_MAILBOX, SUPPORT_RETENTION_YEARS, type SupportRequest } from '../../../../domain/support';
+import { RETENTION_YEARS } from '../../../../domain/identity';
 import type { Language } from '../../../../src/i18n/languages';
 
 /**
@@ -43,6 +44,19 @@ function ticketNumber(): string {
   return code.slice(0, 9);
 }
 
+/**
+ * When the request and its confirmation are deleted: two years on, or with the records of the
+ * order it names when that order exists (AML, five years).
+ */
+async function retainUntil(db: Db, request: SupportRequest, now: Date): Promise<Date> {
+  const [order] = request.orderReference
+    ? await db.select({ id: orders.id }).from(orders).where(eq(orders.reference, request.orderReference)).limit(1)
+    : [];
+  const until = new Date(now);
+  until.setUTCFullYear(until.getUTCFullYear() + (order ? RETENTION_YEARS : SUPPORT_RETENTION_YEARS));
+  return until;
+}
+
 export async function submitSupportRequest(db: Db, request: SupportRequest, language: Language): Promise<{ ticket: string }> {
   const ticket = ticketNumber();
   const english = mailTexts('en');
@@ -57,9 +71,11 @@ export async function submitSupportRequest(db: Db, request: SupportRequest, lang
     request.message,
   ];
   await db.transaction(async (tx) => {
+    const keepUntil = await retainUntil(tx, request, new Date());
     await send(tx, {
       channel: 'email',
       recipient: SUPPORT_MAILBOX,
+      retainUntil: keepUntil,
       subject: `[${ticket}] ${english.topics[request.topic] ?? request.topic}: ${request.name}`.slice(0, 200),
       body: lines.join('\n'),
     });
@@ -67,6 +83,7 @@ export async function submitSupportRequest(db: Db, request: SupportRequest, lang
     await send(tx, {
       channel: 'email',
       recipient: request.email,
+      retainUntil: keepUntil,
       subject: fill(local.confirmation.subject, values),
       body: fill(local.confirmation.body, values),
     });

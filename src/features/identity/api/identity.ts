@@ -11,6 +11,8 @@ export type KindView = {
   submittedAt: string | null;
   verifiedAt: string | null;
   retainUntil: string | null;
+  /** Set when the data was deleted because its retention date had passed. */
+  dataDeletedAt: string | null;
   codeExpiresAt: string | null;
   attemptsLeft: number | null;
 };

@@ -41,7 +41,7 @@ export function MyIdentity() {
   );
 }
 
-function KindSection({
+export function KindSection({
   view,
   onSubmit,
   onConfirm,
@@ -87,6 +87,7 @@ function KindSection({
       ) : null}
 
       {view.phase === 'verified' ? <p>{t('me.verifiedOn', { date: date(view.verifiedAt) })}</p> : null}
+      {view.dataDeletedAt && !view.data ? <p className="muted">{t('me.dataDeleted', { date: date(view.dataDeletedAt) })}</p> : null}
 
       {view.data && view.phase !== 'step_1' ? (
         <>
