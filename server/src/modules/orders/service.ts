@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import Big from 'big.js';
 import type { Db } from '../../db/client';
+import { rowOf } from '../../db/row';
 import { orders, outbox } from '../../db/schema';
 import { ApiError } from '../../errors';
 import type { AccountRow } from '../accounts/repository';
@@ -40,17 +41,23 @@ export function newReference(): string {
 }
 
 /**
- * The two statements of placing an order, built once per database and prepared: building a
- * drizzle query over a 35-column table costs more CPU than PostgreSQL spends running it.
+ * The statements of placing an order, built once per database and prepared: building a drizzle
+ * query over a 35-column table costs more CPU than PostgreSQL spends running it.
+ *
+ * `insert` is the whole of placing an order in one round trip: it writes the order only if it
+ * fits the first-order cap (`small`, or the customer has ordered before, by email or account)
+ * and its Idempotency-Key is new, together with its confirmation email — both or neither.
+ * `known` runs only when nothing was written, to say why.
  */
 const P = (name: string) => sql.placeholder(name);
 function placeQueries(q: Db, name: string | null) {
   // Unnamed (name null) inside a transaction: planned each time, nothing left on the connection.
   const named = (suffix: string) => (name ? `${name}_${suffix}` : '');
+  const orderedBefore = sql`exists (select 1 from ${orders} where ${orders.email} = ${P('email')} or ${orders.accountId} = ${P('accountId')}::uuid)`;
   const known = q
     .select({
       existing: sql<string | null>`(select id from ${orders} where ${orders.idempotencyKey} = ${P('key')})`,
-      ordered: sql<boolean>`exists (select 1 from ${orders} where ${orders.email} = ${P('email')} or ${orders.accountId} = ${P('accountId')})`,
+      ordered: sql<boolean>`${orderedBefore}`,
     })
     .from(sql`(select 1) as one`)
     .prepare(named('known'));
@@ -59,27 +66,23 @@ function placeQueries(q: Db, name: string | null) {
     'useMyWallet', 'estimatedRate', 'estimatedAmountConverted', 'fee', 'estimatedNetworkFee', 'idempotencyKey', 'language', 'receivingAddress',
   ] as const;
   const inserted = q.$with('inserted').as(
-    q.insert(orders).values(Object.fromEntries(columns.map((c) => [c, P(c)])) as unknown as typeof orders.$inferInsert).onConflictDoNothing().returning(),
+    q
+      .insert(orders)
+      .select(
+        q
+          .select(rowOf(orders, Object.fromEntries(columns.map((c) => [c, P(c)]))))
+          .from(sql`(select 1) as one`)
+          .where(sql`${P('small')}::boolean or ${orderedBefore}`),
+      )
+      .onConflictDoNothing()
+      .returning(),
   );
-  // The order and its confirmation email in one statement: both are written, or neither.
   const confirmation = q.$with('confirmation').as(
     q
       .insert(outbox)
       .select(
         q
-          .select({
-            id: sql`gen_random_uuid()`.as('id'),
-            channel: sql`'email'`.as('channel'),
-            recipient: inserted.email,
-            subject: sql`${P('subject')}::text`.as('subject'),
-            body: sql`${P('body')}::text`.as('body'),
-            accountId: inserted.accountId,
-            createdAt: sql`now()`.as('created_at'),
-            sentAt: sql`null::timestamptz`.as('sent_at'),
-            attempts: sql`0`.as('attempts'),
-            lastError: sql`null::text`.as('last_error'),
-            retainUntil: sql`null::timestamptz`.as('retain_until'),
-          })
+          .select(rowOf(outbox, { channel: sql`'email'`, recipient: inserted.email, subject: P('subject'), body: P('body'), accountId: inserted.accountId }))
           .from(inserted),
       )
       .returning({ id: outbox.id }),
@@ -153,13 +156,6 @@ export async function placeOrder(
   input: OrderInput,
 ): Promise<{ order: OrderRow; created: boolean }> {
   const email = normalizeEmail(input.email) ?? '';
-  // One read answers both questions asked before placing: was this request already placed
-  // (Idempotency-Key), and has this customer ordered before (the first-order cap)?
-  const [known] = await preparedFor(db).known.execute({ key: options.idempotencyKey ?? null, email, accountId: options.account?.id ?? null });
-  if (known?.existing) {
-    const [existing] = await db.select().from(orders).where(eq(orders.id, known.existing));
-    return { order: existing!, created: false };
-  }
   const from = input.currencyFrom.toUpperCase();
   const to = input.currencyTo.toUpperCase();
   if ((input.type === 'buy' || input.type === 'sell') && !options.buySellEnabled) throw new ApiError(403, 'buy_sell_disabled');
@@ -194,9 +190,6 @@ export async function placeOrder(
 
   const amountEurMinor = BigInt(new Big(estimate.amountEur).times(100).toFixed(0));
   if (amountEurMinor > ORDER_LIMIT_EUR_MINOR) throw new ApiError(409, 'order_limit', 'amount');
-  if (!known?.ordered && amountEurMinor > FIRST_ORDER_LIMIT_EUR_MINOR) {
-    throw new ApiError(409, 'first_order_limit', 'amount', `Order rejected. The first order of each new customer is limited to ${eur(FIRST_ORDER_LIMIT_EUR_MINOR)} EUR.`);
-  }
 
   const reference = newReference();
   const amount = input.amount.trim();
@@ -222,7 +215,7 @@ export async function placeOrder(
     language: options.language,
   };
   const mail = messageText(options.language, 'orderPlaced', { reference, amount, currencyFrom: from, currencyTo: to, shortReference: values.shortReference });
-  const params = { ...values, receivingAddress: null as string | null, subject: mail.subject, body: mail.body };
+  const params = { ...values, receivingAddress: null as string | null, subject: mail.subject, body: mail.body, small: amountEurMinor <= FIRST_ORDER_LIMIT_EUR_MINOR };
   const insertWithMail = async (q: Db, receivingAddress: string | null): Promise<OrderRow | null> => {
     const query = q === db ? preparedFor(db).insert : placeQueries(q, null).insert;
     const [row] = await query.execute({ ...params, receivingAddress });
@@ -254,10 +247,18 @@ export async function placeOrder(
         return paid!;
       });
   if (created) return { order: created, created: true };
-  // The same Idempotency-Key arrived twice at once: the other request placed it.
-  const [existing] = await db.select().from(orders).where(eq(orders.idempotencyKey, options.idempotencyKey ?? ''));
-  if (!existing) throw new ApiError(503, 'try_again_soon');
-  return { order: existing, created: false };
+
+  // Nothing written: the Idempotency-Key was used (this request, placed before, or twice at once),
+  // or this is a new customer's first order over the cap.
+  const [known] = await preparedFor(db).known.execute({ key: options.idempotencyKey ?? null, email, accountId: options.account?.id ?? null });
+  if (known?.existing) {
+    const [existing] = await db.select().from(orders).where(eq(orders.id, known.existing));
+    return { order: existing!, created: false };
+  }
+  if (!known?.ordered && amountEurMinor > FIRST_ORDER_LIMIT_EUR_MINOR) {
+    throw new ApiError(409, 'first_order_limit', 'amount', `Order rejected. The first order of each new customer is limited to ${eur(FIRST_ORDER_LIMIT_EUR_MINOR)} EUR.`);
+  }
+  throw new ApiError(503, 'try_again_soon');
 }
 
 /** The logged-in user's orders (placed while logged in), newest first. */
