@@ -8,6 +8,7 @@ import { faucetSettings } from '../src/modules/faucet/settings';
 import { loadConfig } from '../src/config';
 import { run } from '../src/ops/cli';
 import { verifyLedger } from '../src/modules/ledger/service';
+import { STREAMS_PER_ADDRESS } from '../src/modules/faucet/events';
 import { seedHashOf, ticketOf, verifyRound } from '../../domain/faucet';
 
 const RATES = { BTC: '80000', ETH: '3000', XRP: '2.10', BCH: '420', LTC: '90', DOGE: '0.19' };
@@ -284,6 +285,30 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     expect(await nextRound()).toMatchObject({ id: first.id, state: 'registrations_closed' });
     abort.abort();
     expect(t.app.faucet.events.listeners).toBeLessThanOrEqual(1);
+  });
+
+  it(`holds at most ${STREAMS_PER_ADDRESS} open streams per client address; a closed one frees its place`, async () => {
+    const address = t.app.server.address() as { port: number };
+    const url = `http://127.0.0.1:${address.port}/api/faucet/events`;
+    const aborts = Array.from({ length: STREAMS_PER_ADDRESS }, () => new AbortController());
+    const open = await Promise.all(aborts.map((abort) => fetch(url, { signal: abort.signal })));
+    expect(open.map((r) => r.status)).toEqual(aborts.map(() => 200));
+    const refused = await fetch(url);
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('try_again_soon');
+    aborts[0]!.abort();
+    // The server notices the closed socket on its own schedule.
+    let again = 429;
+    const retry = new AbortController();
+    for (let i = 0; i < 50 && again === 429; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const response = await fetch(url, { signal: retry.signal });
+      again = response.status;
+      if (again === 429) await response.body?.cancel();
+    }
+    expect(again).toBe(200);
+    retry.abort();
+    for (const abort of aborts) abort.abort();
   });
 
   it('npm run ops -- faucet status|pause|resume|fund talks to the running server', async () => {

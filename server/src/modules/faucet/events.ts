@@ -13,8 +13,12 @@ import { currentVersion, currentView } from './service';
  * pushes the full round to every listener when the fingerprint changes. An entry accepted by this
  * replica pushes at once (`poke`).
  */
+/** Open streams one client address may hold on a replica (tabs, or players behind one NAT). */
+export const STREAMS_PER_ADDRESS = 20;
+
 export class FaucetEvents {
   private readonly clients = new Set<ServerResponse>();
+  private readonly perAddress = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private version = '';
   private polling: Promise<void> | undefined;
@@ -31,11 +35,20 @@ export class FaucetEvents {
     return this.clients.size;
   }
 
+  /** False when this address already holds its share of streams: an open socket costs memory and a file descriptor. */
+  accepts(address: string): boolean {
+    return (this.perAddress.get(address) ?? 0) < STREAMS_PER_ADDRESS;
+  }
+
   /** Adds a listener (the response is already a text/event-stream) and sends it the round now. */
-  async add(raw: ServerResponse): Promise<void> {
+  async add(raw: ServerResponse, address: string): Promise<void> {
     this.clients.add(raw);
+    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
     raw.on('close', () => {
       this.clients.delete(raw);
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
       if (this.clients.size === 0) this.stopPolling();
     });
     // Tells the browser how soon to reconnect after a dropped connection (a restart, a deploy).

@@ -4,11 +4,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Database } from '../../db/client';
 import { ensureAccount } from '../accounts/service';
 import { errorResponses } from '../../schemas';
+import { ApiError } from '../../errors';
 import type { RatesAdapter } from '../rates/service';
 import { FAUCET_STATES } from '../../../../domain/faucet';
 import { currentView, enter, myEntries, roundById, type FaucetSettings } from './service';
 import { createFaucetTicker, tickMsFor, type FaucetTicker } from './ticker';
-import { FaucetEvents } from './events';
+import { FaucetEvents, STREAMS_PER_ADDRESS } from './events';
 
 /**
  * The faucet's public API: the current round, any past round, live updates, and entering (logged
@@ -70,10 +71,12 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
     {
       schema: {
         tags: ['faucet'],
-        summary: 'Live updates (text/event-stream): an event "round" with { round } on connect and whenever the round changes',
+        summary: `Live updates (text/event-stream): an event "round" with { round } on connect and whenever the round changes; at most ${STREAMS_PER_ADDRESS} open streams per client address`,
+        response: errorResponses(429),
       },
     },
     async (request, reply) => {
+      if (!app.faucet.events.accepts(request.ip)) throw new ApiError(429, 'try_again_soon');
       // The stream outlives the handler: fastify hands the socket over (hooks that run on send,
       // such as compression, must not buffer it), so the headers set so far are copied by hand.
       reply.hijack();
@@ -86,7 +89,7 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
         'x-accel-buffering': 'no',
       });
       try {
-        await app.faucet.events.add(reply.raw);
+        await app.faucet.events.add(reply.raw, request.ip);
       } catch (error) {
         request.log.warn({ err: error }, 'faucet events: could not start the stream');
         reply.raw.end();

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { TextEncoder } from 'node:util';
 import { act, screen } from '@testing-library/react';
 import { FaucetGame } from '../components/faucet-game';
-import type { Round } from '../api/faucet';
+import { RECONNECT_AFTER_MS, type Round } from '../api/faucet';
 import { draw, seedHashOf, ticketOf } from '../../../../domain/faucet';
 import { renderInLanguage } from '../../../../__tests__/support/render';
 
@@ -11,16 +11,27 @@ Object.assign(globalThis, { TextEncoder });
 
 /** A stand-in for the browser's EventSource: the test pushes the server's events. */
 class FakeEventSource {
+  static CLOSED = 2;
   static last: FakeEventSource;
+  static opened = 0;
+  readyState = 0;
   listeners = new Map<string, (event: MessageEvent<string>) => void>();
   onerror: (() => void) | null = null;
   constructor(readonly url: string) {
     FakeEventSource.last = this;
+    FakeEventSource.opened++;
   }
   addEventListener(type: string, listener: (event: MessageEvent<string>) => void) {
     this.listeners.set(type, listener);
   }
-  close() {}
+  close() {
+    this.readyState = FakeEventSource.CLOSED;
+  }
+  /** The server answered with an error status: the browser closes the stream for good. */
+  refuse() {
+    this.readyState = FakeEventSource.CLOSED;
+    act(() => this.onerror!());
+  }
   push(round: Round) {
     act(() => this.listeners.get('round')!({ data: JSON.stringify({ round }) } as MessageEvent<string>));
   }
@@ -92,5 +103,23 @@ describe('FaucetGame', () => {
     expect(screen.getByText('Spiel beendet')).toBeInTheDocument();
     expect(screen.getByText(/Budget der Verlosung ist vorerst aufgebraucht/)).toBeInTheDocument();
     expect(screen.queryByRole('timer')).toBeNull();
+  });
+
+  it('opens a new stream a little later when the server refused one (a deploy, too many streams)', () => {
+    jest.useFakeTimers();
+    try {
+      renderInLanguage(<FaucetGame />, 'en', '/faucet/');
+      const first = FakeEventSource.last;
+      const opened = FakeEventSource.opened;
+      first.refuse();
+      act(() => jest.advanceTimersByTime(RECONNECT_AFTER_MS - 1));
+      expect(FakeEventSource.opened).toBe(opened);
+      act(() => jest.advanceTimersByTime(1));
+      expect(FakeEventSource.opened).toBe(opened + 1);
+      FakeEventSource.last.push(round());
+      expect(screen.getByText(/Round 7/)).toBeTruthy();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

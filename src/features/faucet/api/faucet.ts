@@ -30,6 +30,9 @@ export const getAddresses = async (token: string, language: Language) => (await 
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 
+/** How long to wait before opening a new stream when the server refused one. */
+export const RECONNECT_AFTER_MS = 5000;
+
 /**
  * The current round, live: the server pushes it on connect and on every change (SSE); the
  * browser reconnects by itself after a drop. `skewMs` is how far the server clock is ahead of
@@ -39,14 +42,27 @@ export function useLiveRound(): { round: Round | null; skewMs: number; connectio
   const [state, setState] = React.useState<{ round: Round | null; skewMs: number }>({ round: null, skewMs: 0 });
   const [connection, setConnection] = React.useState<Connection>('connecting');
   React.useEffect(() => {
-    const source = new EventSource(`${apiOrigin}/api/faucet/events`);
-    source.addEventListener('round', (event) => {
-      const { round } = JSON.parse((event as MessageEvent<string>).data) as { round: Round | null };
-      setState({ round, skewMs: round ? Date.parse(round.serverTime) - Date.now() : 0 });
-      setConnection('live');
-    });
-    source.onerror = () => setConnection('reconnecting');
-    return () => source.close();
+    let source: EventSource;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const connect = () => {
+      source = new EventSource(`${apiOrigin}/api/faucet/events`);
+      source.addEventListener('round', (event) => {
+        const { round } = JSON.parse((event as MessageEvent<string>).data) as { round: Round | null };
+        setState({ round, skewMs: round ? Date.parse(round.serverTime) - Date.now() : 0 });
+        setConnection('live');
+      });
+      source.onerror = () => {
+        setConnection('reconnecting');
+        // After a dropped stream the browser reconnects by itself; after an error answer (a 502
+        // during a deploy, a 429) it gives up for good, so try again a little later.
+        if (source.readyState === EventSource.CLOSED) retry = setTimeout(connect, RECONNECT_AFTER_MS);
+      };
+    };
+    connect();
+    return () => {
+      clearTimeout(retry);
+      source.close();
+    };
   }, []);
   return { ...state, connection };
 }
