@@ -70,6 +70,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
             },
           },
     bodyLimit: 100 * 1024,
+    // Rate limits and stream caps key on request.ip: behind a proxy that must be the client's.
+    trustProxy: config.TRUST_PROXY ?? false,
     requestIdHeader: 'x-request-id',
     // Malformed URLs and headers get the same error shape as everything else.
     frameworkErrors: (_error, _request, reply) => {

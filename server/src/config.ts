@@ -39,6 +39,19 @@ const schema = z
     MAIL_FROM: z.string().min(3).default('Muntly <no-reply@muntly.local>'),
     /** How often each replica's order worker looks for funded orders (0: never; tests drive it). */
     ORDER_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+    /**
+     * Behind a load balancer or reverse proxy: which hops to trust for the client's address
+     * (X-Forwarded-For), so that per-client limits count clients, not the proxy. A hop count
+     * ("1"), or the proxies' addresses/CIDRs ("10.0.0.0/8,127.0.0.1"). Unset: the socket's peer,
+     * because trusting the header without a proxy lets any client pick its own address.
+     */
+    TRUST_PROXY: optional.pipe(
+      z
+        .string()
+        .regex(/^(\d{1,2}|[0-9a-f.:/]+(\s*,\s*[0-9a-f.:/]+)*)$/i, 'must be a hop count like 1, or proxy addresses/CIDRs like 10.0.0.0/8,127.0.0.1')
+        .transform((value) => (/^\d+$/.test(value) ? Number(value) : value.split(',').map((part) => part.trim())))
+        .optional(),
+    ),
     /** How often each replica deletes data whose retention period has ended (0: never; `ops retention` still works). */
     RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
     /** Order lookups (and their event streams) allowed per minute per IP and per email address. */

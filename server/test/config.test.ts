@@ -20,6 +20,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ AUTH0_DOMAIN: 'https://muntly.eu.auth0.com/' })).toThrow(/AUTH0_DOMAIN/);
   });
 
+  it('reads TRUST_PROXY as a hop count or a list of proxy addresses, and refuses anything else', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).TRUST_PROXY).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes please' })).toThrow(/TRUST_PROXY: must be a hop count/);
+  });
+
   it('derives the Auth0 issuer with its trailing slash', () => {
     const config = loadConfig({ AUTH0_DOMAIN: 'muntly.eu.auth0.com', AUTH0_CLIENT_ID: 'c', AUTH0_AUDIENCE: 'https://api.muntly.eu', DATABASE_URL: 'postgres://db/muntly' });
     expect(config).toMatchObject({ localIdp: false, authIssuer: 'https://muntly.eu.auth0.com/', authAudience: 'https://api.muntly.eu' });

@@ -80,6 +80,28 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
     expect((await post(valid, {}, '10.9.9.10')).statusCode).toBe(201);
   });
 
+  it('ignores X-Forwarded-For without a trusted proxy: a client cannot pick a new address to escape the limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await post({ ...valid, email: `spoof${i}@example.com` }, { 'x-forwarded-for': `192.0.2.${i}` }, '10.9.8.8')).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+  });
+
+  it('behind a trusted proxy (TRUST_PROXY), counts each client by its forwarded address, not the proxy', async () => {
+    const proxied = await testApp(kind, { TRUST_PROXY: '10.0.0.0/8' });
+    try {
+      const viaProxy = (client: string, i: number) =>
+        proxied.app.inject({ method: 'POST', url: '/api/support', payload: { ...valid, email: `proxied${i}@example.com` }, headers: { 'x-forwarded-for': client }, remoteAddress: '10.0.0.1' });
+      const manyClients: number[] = [];
+      for (let i = 0; i < 6; i++) manyClients.push((await viaProxy(`198.51.100.${i}`, i)).statusCode);
+      expect(manyClients).toEqual([201, 201, 201, 201, 201, 201]);
+      const oneClient: number[] = [];
+      for (let i = 0; i < 6; i++) oneClient.push((await viaProxy('203.0.113.7', i)).statusCode);
+      expect(oneClient).toEqual([201, 201, 201, 201, 201, 429]);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it('reports the API, the database, the order worker and the payout worker', async () => {
     const res = await t.app.inject({ url: '/api/status' });
     expect(res.statusCode).toBe(200);
