@@ -71,7 +71,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
           },
     bodyLimit: 100 * 1024,
     // Rate limits and stream caps key on request.ip: behind a proxy that must be the client's.
-    trustProxy: config.TRUST_PROXY ?? false,
+    // (A hop count as the function Fastify would make of it; its types accept only the other forms.)
+    trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : (config.TRUST_PROXY ?? false),
     requestIdHeader: 'x-request-id',
     // Malformed URLs and headers get the same error shape as everything else.
     frameworkErrors: (_error, _request, reply) => {
@@ -153,6 +154,11 @@ function repeat(app: FastifyInstance, label: string, intervalMs: number, work: (
     clearInterval(timer);
     await running;
   });
+}
+
+/** Trust the first `hops` proxies in front of the server (X-Forwarded-For, read from the right). */
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }
 
 /** XPUB_BTC, XPUB_LTC, XPUB_DOGE, XPUB_BCH, XPUB_ETH and XRP_ADDRESS, or the public test keys. */

@@ -86,8 +86,8 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
   });
 
-  it('behind a trusted proxy (TRUST_PROXY), counts each client by its forwarded address, not the proxy', async () => {
-    const proxied = await testApp(kind, { TRUST_PROXY: '10.0.0.0/8' });
+  it.each(['10.0.0.0/8', '1'])('behind a trusted proxy (TRUST_PROXY=%s), counts each client by its forwarded address, not the proxy', async (trusted) => {
+    const proxied = await testApp(kind, { TRUST_PROXY: trusted });
     try {
       const viaProxy = (client: string, i: number) =>
         proxied.app.inject({ method: 'POST', url: '/api/support', payload: { ...valid, email: `proxied${i}@example.com` }, headers: { 'x-forwarded-for': client }, remoteAddress: '10.0.0.1' });
