@@ -7,9 +7,21 @@ import * as React from 'react';
 type Common = { id: string; label: string; error?: string };
 type InputProps = React.InputHTMLAttributes<HTMLInputElement> & Common;
 type SelectProps = React.SelectHTMLAttributes<HTMLSelectElement> & Common & { children: React.ReactNode };
+type TextAreaProps = React.TextareaHTMLAttributes<HTMLTextAreaElement> & Common & { hint: string };
+type CheckboxProps = React.InputHTMLAttributes<HTMLInputElement> & Common & { hint: string };
 
-function described(id: string, error?: string) {
-  return { 'aria-invalid': error ? true : undefined, 'aria-describedby': error ? `${id}-error` : undefined };
+/** The error first (read out first when it appears), then the hint. */
+function described(id: string, error?: string, hint?: string) {
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ');
+  return { 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy || undefined };
+}
+
+function FieldHint({ id, hint }: { id: string; hint: string }) {
+  return (
+    <p className="field-hint small muted" id={`${id}-hint`}>
+      {hint}
+    </p>
+  );
 }
 
 function FieldError({ id, error }: { id: string; error?: string }) {
@@ -37,6 +49,29 @@ export const SelectField = React.forwardRef<HTMLSelectElement, SelectProps>(func
       <select id={id} ref={ref} {...described(id, error)} {...select}>
         {children}
       </select>
+      <FieldError id={id} error={error} />
+    </div>
+  );
+});
+
+export const TextAreaField = React.forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextAreaField({ id, label, hint, error, ...textarea }, ref) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} ref={ref} {...described(id, error, hint)} {...textarea} />
+      <FieldHint id={id} hint={hint} />
+      <FieldError id={id} error={error} />
+    </div>
+  );
+});
+
+/** A checkbox with its label after it, a hint and its error. */
+export const CheckboxField = React.forwardRef<HTMLInputElement, CheckboxProps>(function CheckboxField({ id, label, hint, error, ...input }, ref) {
+  return (
+    <div className="field checkbox">
+      <input type="checkbox" id={id} ref={ref} {...described(id, error, hint)} {...input} />
+      <label htmlFor={id}>{label}</label>
+      <FieldHint id={id} hint={hint} />
       <FieldError id={id} error={error} />
     </div>
   );

@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { Field, SelectField } from '../../../components/field';
+import { Field, SelectField, TextAreaField } from '../../../components/field';
 import { usePageLanguage } from '../../../components/localized-link';
 import { ApiFailure } from '../api/public-api';
 import { sendSupportRequest, supportRequestSchema, type SupportFormValues, type SupportReceipt } from '../api/send-support-request';
@@ -101,24 +101,3 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
     </section>
   );
 }
-
-type TextAreaProps = React.TextareaHTMLAttributes<HTMLTextAreaElement> & { id: string; label: string; hint: string; error?: string };
-
-/** A labelled textarea with a hint and its error, described for screen readers like `Field`. */
-const TextAreaField = React.forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextAreaField({ id, label, hint, error, ...textarea }, ref) {
-  const describedBy = [`${id}-hint`, error ? `${id}-error` : null].filter(Boolean).join(' ');
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} ref={ref} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...textarea} />
-      <p className="hint" id={`${id}-hint`}>
-        {hint}
-      </p>
-      {error ? (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-});

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { Field, SelectField } from '../../../components/field';
+import { CheckboxField, Field, SelectField } from '../../../components/field';
 import { ApiFailure } from '../../../components/api';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { localizePath } from '../../../i18n/languages';
@@ -189,8 +189,8 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
 
           <fieldset className="own-wallet">
             <legend>{t('form.ownWallet')}</legend>
-            <Checkbox id="order-sendToMyWallet" label={t('form.sendToMyWallet')} hint={t(`form.sendToMyWalletHint.${type}`)} error={fieldError('sendToMyWallet')} {...register('sendToMyWallet')} />
-            <Checkbox id="order-useMyWallet" label={t('form.useMyWallet')} hint={t(`form.useMyWalletHint.${type}`)} error={fieldError('useMyWallet')} {...register('useMyWallet')} />
+            <CheckboxField id="order-sendToMyWallet" label={t('form.sendToMyWallet')} hint={t(`form.sendToMyWalletHint.${type}`)} error={fieldError('sendToMyWallet')} {...register('sendToMyWallet')} />
+            <CheckboxField id="order-useMyWallet" label={t('form.useMyWallet')} hint={t(`form.useMyWalletHint.${type}`)} error={fieldError('useMyWallet')} {...register('useMyWallet')} />
             {!loggedIn && (values.sendToMyWallet || values.useMyWallet) ? (
               <p className="small">
                 <a href={login}>{t('form.loginLink')}</a>
@@ -238,23 +238,3 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     </form>
   );
 }
-
-type CheckboxProps = React.InputHTMLAttributes<HTMLInputElement> & { id: string; label: string; hint: string; error?: string };
-
-const Checkbox = React.forwardRef<HTMLInputElement, CheckboxProps>(function Checkbox({ id, label, hint, error, ...input }, ref) {
-  const describedBy = [error ? `${id}-error` : null, `${id}-hint`].filter(Boolean).join(' ');
-  return (
-    <div className="field checkbox">
-      <input type="checkbox" id={id} ref={ref} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
-      <label htmlFor={id}>{label}</label>
-      <p className="field-hint small muted" id={`${id}-hint`}>
-        {hint}
-      </p>
-      {error ? (
-        <p className="field-error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-});
