@@ -36,6 +36,29 @@ export const DEFAULT_REWARD_EUR_MINOR = 2n;
  */
 export const PHASE_SHARES = { new: 50, registrations_open: 700, registrations_closed: 50, winner_announced: 200 } as const;
 
+/** What anyone may see of a round (GET /api/faucet, its live stream, /rounds/:id): the API's answer and the page's model. */
+export type RoundView = {
+  id: number;
+  state: FaucetState;
+  gameOverReason: 'paused' | 'budget' | null;
+  /** When the current phase ends (the countdown); null in game_over. */
+  endsAt: string | null;
+  schedule: { startsAt: string; opensAt: string | null; closesAt: string | null; drawsAt: string | null; endsAt: string | null };
+  serverTime: string;
+  seedHash: string | null;
+  seed: string | null;
+  entriesHash: string | null;
+  reward: { eur: string; amounts: Record<string, string> };
+  playerCount: number;
+  players: { ticket: string; address: string; currency: string }[];
+  winner: { ticket: string; address: string; currency: string; amount: string; rate: string } | null;
+  /** The operator paused the faucet: this round is played out, then GAME OVER. */
+  paused: boolean;
+};
+
+/** An accepted entry (POST /api/faucet/entries). */
+export type EntryView = { roundId: number; ticket: string; address: string; currency: string };
+
 export type RoundSchedule = { startsAt: Date; opensAt: Date; closesAt: Date; drawsAt: Date; endsAt: Date };
 
 export function roundSchedule(startsAt: Date, roundMs: number): RoundSchedule {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { RoundView } from '../../../../domain/faucet';
 import { auditLog, faucetEntries, faucetRounds, faucetState, receptionAddresses } from '../../db/schema';
 import { ApiError } from '../../errors';
 import { requireVerifications } from '../identity/service';
@@ -222,24 +223,7 @@ export async function enter(db: Db, input: { accountId: string; address: string 
   });
 }
 
-export type RoundView = {
-  id: number;
-  state: FaucetState;
-  gameOverReason: 'paused' | 'budget' | null;
-  /** When the current phase ends (the countdown); null in game_over. */
-  endsAt: string | null;
-  schedule: { startsAt: string; opensAt: string | null; closesAt: string | null; drawsAt: string | null; endsAt: string | null };
-  serverTime: string;
-  seedHash: string | null;
-  seed: string | null;
-  entriesHash: string | null;
-  reward: { eur: string; amounts: Record<string, string> };
-  playerCount: number;
-  players: { ticket: string; address: string; currency: string }[];
-  winner: { ticket: string; address: string; currency: string; amount: string; rate: string } | null;
-  /** The operator paused the faucet: this round is played out, then GAME OVER. */
-  paused: boolean;
-};
+export type { RoundView } from '../../../../domain/faucet';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

@@ -50,6 +50,13 @@ function round(overrides: Partial<Round> = {}): Round {
     state: 'winner_announced',
     gameOverReason: null,
     endsAt: new Date(now + 65_000).toISOString(),
+    schedule: {
+      startsAt: new Date(now - 295_000).toISOString(),
+      opensAt: new Date(now - 277_000).toISOString(),
+      closesAt: new Date(now - 25_000).toISOString(),
+      drawsAt: new Date(now - 7_000).toISOString(),
+      endsAt: new Date(now + 65_000).toISOString(),
+    },
     serverTime: new Date(now).toISOString(),
     seedHash: seedHashOf(seed),
     seed,

@@ -2,25 +2,11 @@ import * as React from 'react';
 import { apiOrigin } from '../../../config';
 import { apiRequest } from '../../../components/api';
 import type { Language } from '../../../i18n/languages';
-import type { FaucetState } from '../../../../domain/faucet';
+import type { EntryView, RoundView } from '../../../../domain/faucet';
 
 /** The faucet API: the public round (and its live stream), entering, and the player's own results. */
-export type Round = {
-  id: number;
-  state: FaucetState;
-  gameOverReason: 'paused' | 'budget' | null;
-  endsAt: string | null;
-  serverTime: string;
-  seedHash: string | null;
-  seed: string | null;
-  entriesHash: string | null;
-  reward: { eur: string; amounts: Record<string, string> };
-  playerCount: number;
-  players: { ticket: string; address: string; currency: string }[];
-  winner: { ticket: string; address: string; currency: string; amount: string; rate: string } | null;
-  paused: boolean;
-};
-export type Entry = { roundId: number; ticket: string; address: string; currency: string };
+export type Round = RoundView;
+export type Entry = EntryView;
 export type MyEntry = Entry & { result: 'pending' | 'won' | 'lost'; amount: string | null };
 export type Address = { id: string; currency: string; address: string; label: string | null };
 
