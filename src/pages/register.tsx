@@ -5,7 +5,7 @@ import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { IslandPlaceholder } from '../components/island';
-import { AuthIsland } from '../features/auth/components/auth-island';
+import { AuthIsland } from '../components/auth-island';
 import { LoginFlow } from '../features/auth/components/session-pages';
 
 export default function RegisterPage({ location }: PageProps<LocalesData, I18nPageContext>) {

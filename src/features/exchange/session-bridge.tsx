@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useAuth0 } from '@auth0/auth0-react';
-import { AuthIsland } from '../auth/components/auth-island';
+import { AuthIsland } from '../../components/auth-island';
 import type { ExchangeSession } from './session';
 
 /**
- * Loaded on demand by ExchangeSessionProvider: the login SDK (the auth feature's island) and a
+ * Loaded on demand by ExchangeSessionProvider: the login SDK (the shared auth island) and a
  * reporter that hands the session to the exchange forms.
  */
 function Reporter({ onChange }: { onChange: (session: ExchangeSession) => void }) {

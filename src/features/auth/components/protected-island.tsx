@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { IslandPlaceholder } from '../../../components/island';
-import { AuthIsland } from './auth-island';
+import { AuthIsland } from '../../../components/auth-island';
 import { RequireLogin } from './require-login';
 import { AccountSummary } from './account-summary';
 

@@ -1,4 +1,4 @@
-import { apiOrigin } from '../../../config';
+import { apiOrigin } from '../config';
 /** GET /api/auth/config: the login settings, fetched once per page load. */
 export type AuthConfig = { domain: string; clientId: string; audience: string; scope: string };
 

@@ -2,10 +2,10 @@ import * as React from 'react';
 import { navigate } from 'gatsby';
 import { Auth0Provider, useAuth0 } from '@auth0/auth0-react';
 import { useTranslation } from 'react-i18next';
-import { getAuthConfig, type AuthConfig } from '../api/get-auth-config';
-import { writeSessionHint } from '../../../components/session-hint';
-import { localizePath } from '../../../i18n/languages';
-import { usePageLanguage } from '../../../components/localized-link';
+import { getAuthConfig, type AuthConfig } from './auth-config';
+import { writeSessionHint } from './session-hint';
+import { localizePath } from '../i18n/languages';
+import { usePageLanguage } from './localized-link';
 
 /**
  * The login SDK, for the pages that need it (wallet, my identity, login, register, logout).
