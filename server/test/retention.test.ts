@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import { applyRetention } from '../src/modules/retention/service';
+import { run } from '../src/ops/cli';
 import type { RatesAdapter } from '../src/modules/rates/service';
 
 /** The privacy policy's retention promises: identity data after its retention date, support messages after two years. */
@@ -140,5 +141,41 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     expect(totals.reduce((sum, r) => sum + r.messagesDeleted, 0)).toBe(1);
     expect(await auditCount('identity.data_deleted')).toBe(before + 1);
     expect(await view(u, 'bank')).toMatchObject({ phase: 'step_1', data: null });
+  });
+
+  it('npm run ops -- retention prints what it deleted', async () => {
+    await support('printed@muntly.test');
+    await t.app.db.execute(sql`update outbox set retain_until = now() - interval '1 day' where recipient = 'printed@muntly.test'`);
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const saved = { url: process.env.OPS_URL, token: process.env.OPS_TOKEN };
+    process.env.OPS_URL = address;
+    process.env.OPS_TOKEN = admin.authorization!.replace('Bearer ', '');
+    const printed: string[] = [];
+    const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+    try {
+      await run(['retention']);
+    } finally {
+      log.mockRestore();
+      process.env.OPS_URL = saved.url;
+      process.env.OPS_TOKEN = saved.token;
+      if (saved.url === undefined) delete process.env.OPS_URL;
+      if (saved.token === undefined) delete process.env.OPS_TOKEN;
+    }
+    expect(printed).toEqual(['Deleted the identity data of 0 verification(s) and 1 support message(s).']);
+  });
+
+  it('runs by itself in every replica, every RETENTION_INTERVAL_MS', async () => {
+    const replica = await testApp(kind, { RETENTION_INTERVAL_MS: '50' });
+    try {
+      await replica.app.db.execute(
+        sql`insert into outbox (channel, recipient, subject, body, retain_until) values ('email', 'old@muntly.test', 'Old', 'An old support message', now() - interval '1 day')`,
+      );
+      const left = async () =>
+        Number(((await replica.app.db.execute(sql`select count(*) as n from outbox where recipient = 'old@muntly.test'`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
+      for (let i = 0; i < 100 && (await left()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await left()).toBe(0);
+    } finally {
+      await replica.close();
+    }
   });
 });
