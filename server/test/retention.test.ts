@@ -65,7 +65,10 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     expect((await view(u, 'mobile')).data).toEqual({ mobile: '+31644444444' });
 
     const afterRetention = yearsFromNow(5, 1);
+    expect(await outboxCount('+31644444444')).toBe(1);
     expect((await applyRetention(t.app.db, afterRetention)).identityDataDeleted).toBeGreaterThanOrEqual(1);
+    // The SMS that carried the number goes with it.
+    expect(await outboxCount('+31644444444')).toBe(0);
     expect(await view(u, 'mobile')).toMatchObject({
       phase: 'verified',
       verifiedAt: verified.verifiedAt,
@@ -118,7 +121,8 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     // The customer's order confirmation and their support request about it stay.
     expect(await outboxCount('customer@muntly.test')).toBe(2);
 
-    expect((await applyRetention(t.app.db, yearsFromNow(5, 1))).messagesDeleted).toBe(2);
+    // (Verification messages of the tests before may go in the same run: they live five years too.)
+    expect((await applyRetention(t.app.db, yearsFromNow(5, 1))).messagesDeleted).toBeGreaterThanOrEqual(2);
     // The order's own confirmation email belongs to the AML records and has no end date here.
     expect(await outboxCount('customer@muntly.test')).toBe(1);
     expect(await outboxCount('support@muntly.example')).toBe(supportMailbox - 3);

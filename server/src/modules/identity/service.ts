@@ -108,7 +108,8 @@ export async function submitStepOne(
     if (!row || row.phase === 'not_enabled') notEnabled(kind);
     if (row.phase === 'verified') throw new ApiError(409, 'already_verified');
     const now = new Date();
-    await identityRepository.update(tx, account.id, kind, { data, phase: 'step_2', submittedAt: now, retainUntil: retainUntil(now), dataDeletedAt: null });
+    const keepUntil = retainUntil(now);
+    await identityRepository.update(tx, account.id, kind, { data, phase: 'step_2', submittedAt: now, retainUntil: keepUntil, dataDeletedAt: null });
     await identityRepository.revokeLiveCodes(tx, account.id, kind);
 
     const channel = STEP_TWO_CHANNEL[kind];
@@ -125,20 +126,23 @@ export async function submitStepOne(
       expiresAt: new Date(now.getTime() + CODE_TTL_MS[channel]!),
     });
     const name = [data.firstName, data.lastName].filter(Boolean).join(' ') || account.displayName || '';
+    // The message carries the identity data it was sent to (number, address, IBAN, name): it is
+    // deleted with that data's retention, not kept with the account's records.
+    const retention = { accountId: account.id, retainUntil: keepUntil };
     if (channel === 'sms') {
-      await send(tx, { channel: 'sms', recipient: String(data.mobile), accountId: account.id, ...messageText(language, 'codeSms', { code }) });
+      await send(tx, { channel: 'sms', recipient: String(data.mobile), ...retention, ...messageText(language, 'codeSms', { code }) });
     } else if (channel === 'post') {
       const address = [data.street, `${data.zip} ${data.city}`, data.state, data.country].filter(Boolean).join(', ');
-      await send(tx, { channel: 'post', recipient: address, accountId: account.id, ...messageText(language, 'codeLetter', { code, name }) });
+      await send(tx, { channel: 'post', recipient: address, ...retention, ...messageText(language, 'codeLetter', { code, name }) });
     } else if (channel === 'bank') {
       await send(tx, {
         channel: 'bank',
         recipient: displayIban(String(data.iban)),
-        accountId: account.id,
+        ...retention,
         ...messageText(language, 'codeTransfer', { code, beneficiary: String(data.beneficiary) }),
       });
     } else if (account.email) {
-      await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...messageText(language, 'codeEmail', { code, name }) });
+      await send(tx, { channel: 'email', recipient: account.email, ...retention, ...messageText(language, 'codeEmail', { code, name }) });
     }
   });
 }
