@@ -308,11 +308,11 @@ export const orders = pgTable(
   (t) => [
     uniqueIndex('orders_reference').on(t.reference),
     uniqueIndex('orders_idempotency_key').on(t.idempotencyKey),
-    // Partial indexes hold only the rows they serve, so placing a buy (no receiving address, status
-    // new) writes two index entries less.
+    // Partial indexes hold only the rows they serve, so placing an anonymous buy (no account, no
+    // receiving address, status new) writes three index entries less.
     uniqueIndex('orders_receiving_address').on(t.receivingAddress).where(sql`${t.receivingAddress} is not null`),
     index('orders_email').on(t.email),
-    index('orders_account').on(t.accountId),
+    index('orders_account').on(t.accountId).where(sql`${t.accountId} is not null`),
     // The worker's queue: funded orders waiting to be converted and delivered.
     index('orders_processing').on(t.fundedAt).where(sql`${t.status} = 'processing'`),
     index('orders_short_reference').on(t.shortReference),
