@@ -4,7 +4,8 @@
  * Debian's Chromium, each next to its reference measured in the same run: a bare Gatsby page
  * (bench/bare-site/: no plugins, a heading and a paragraph), built by the same installed Gatsby
  * into its own public dir and measured the same way (clean build time, first-load JS, Lighthouse
- * median of the same number of runs). Prints a table; under `npm run bench` its rows go into
+ * median of the same number of runs). Then issue 8's checklist: Lighthouse accessibility, SEO
+ * and best practices of the legal and info pages in en and uk. Prints a table; under `npm run bench` its rows go into
  * bench/RESULTS.md. It writes only build output (public/, .cache/, both ignored by git).
  *
  * The bare page is a project of its own rather than a page of the site so that none of the
@@ -20,6 +21,8 @@ import zlib from 'node:zlib';
 import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { record, type ResultRow } from './support';
+import { footerNav, legalNav, routes, type RouteName } from '../src/i18n/routes';
+import { localizePath } from '../src/i18n/languages';
 
 const root = path.resolve(__dirname, '..');
 const bareSite = path.join(root, 'bench', 'bare-site');
@@ -107,6 +110,37 @@ async function lighthouseScores(url: string): Promise<Record<string, number>> {
 }
 
 /**
+ * Issue 8's checklist pages: the legal pages and the information pages, in en and uk, one
+ * Lighthouse run each (these categories are audits that pass or fail, not timings), without the
+ * performance category, in one browser.
+ */
+const CHECKLIST_PAGES: RouteName[] = [...legalNav, ...footerNav, 'rates', 'fees', 'support'];
+
+async function checklistScores(origin: string): Promise<{ page: string; scores: Record<string, number> }[]> {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const results = [];
+    for (const language of ['en', 'uk'] as const) {
+      for (const name of CHECKLIST_PAGES) {
+        const page = localizePath(routes[name], language);
+        const result = await lighthouse(`${origin}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['accessibility', 'seo', 'best-practices'] });
+        const categories = result!.lhr.categories;
+        results.push({ page, scores: Object.fromEntries(Object.entries(categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)])) });
+      }
+    }
+    return results;
+  } finally {
+    await chrome.kill();
+  }
+}
+
+/**
  * Starts the server as `npm start` does, in its own process (as in production, so Lighthouse's
  * work in this process does not slow it down), serving the build in `publicDir`; stops it and
  * waits for it to exit afterwards, so the next one can take the same ports and data directory.
@@ -144,9 +178,10 @@ async function main() {
   const buy = firstLoadJs(sitePublic, '/exchange/buy/');
   const bare = firstLoadJs(barePublic, '/');
 
-  const { en, uk } = await withServer(sitePublic, async (origin) => ({
+  const { en, uk, checklist } = await withServer(sitePublic, async (origin) => ({
     en: await lighthouseScores(`${origin}/`),
     uk: await lighthouseScores(`${origin}/uk/`),
+    checklist: await checklistScores(origin),
   }));
   const bareScores = await withServer(barePublic, (origin) => lighthouseScores(`${origin}/`));
 
@@ -188,6 +223,14 @@ async function main() {
       target: lighthouseTarget,
     })),
   ];
+  const lowest = (id: string) => Math.min(...checklist.map((c) => c.scores[id] ?? 0));
+  const short = checklist.filter((c) => Object.values(c.scores).some((v) => v < 100)).map((c) => `${c.page} (${Object.entries(c.scores).filter(([, v]) => v < 100).map(([id, v]) => `${id} ${v}`).join(', ')})`);
+  rows.push({
+    benchmark: 'bench:site',
+    figure: `Lighthouse mobile, ${CHECKLIST_PAGES.length} legal and info pages in en and uk (${checklist.length} pages, one run each)`,
+    value: `lowest: accessibility ${lowest('accessibility')}, SEO ${lowest('seo')}, best practices ${lowest('best-practices')}${short.length ? `; below 100: ${short.join('; ')}` : ''}`,
+    target: 'accessibility and SEO 100',
+  });
 
   console.log(`\nbench:site — ${new Date().toISOString()} (ratio = figure / reference; Lighthouse: performance / performance)`);
   console.log(`| figure | value | reference (same run) | ratio | target |`);
