@@ -31,6 +31,7 @@ function main() {
     '',
     `Measured by \`npm run bench\` on ${new Date().toISOString()} — ${os.cpus().length} cores (${cpu}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, ${os.type()} ${os.release()}.`,
     'Each figure stands next to its reference measured in the same run on the same machine; the ratio is figure / reference.',
+    'On a small shared virtual machine both sides of a ratio move between runs (the reference too, by up to a third): repeat a run before trusting one ratio near its target.',
     '',
     '| benchmark | figure | value | reference (same run) | ratio | target |',
     '|---|---|---|---|---|---|',
