@@ -3,29 +3,43 @@ import { languageMeta, type Language } from './languages';
 /**
  * Numbers, money and dates always go through Intl for the page's language.
  * Amounts arrive as decimal strings (never floats): Intl formats a string exactly.
+ *
+ * Creating an Intl formatter costs far more than using one (on a slow phone, milliseconds each:
+ * a page of fees or rates created dozens while it hydrated), so each language and set of options
+ * gets one, kept for the page's life.
  */
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+
+export function numberFormat(language: Language, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `n:${language}:${JSON.stringify(options)}`;
+  let format = formatters.get(key) as Intl.NumberFormat | undefined;
+  if (!format) formatters.set(key, (format = new Intl.NumberFormat(languageMeta[language].intl, options)));
+  return format;
+}
+
+export function dateTimeFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `d:${language}:${JSON.stringify(options)}`;
+  let format = formatters.get(key) as Intl.DateTimeFormat | undefined;
+  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(languageMeta[language].intl, options)));
+  return format;
+}
+
 export function formatMoney(amount: string, currency: string, language: Language): string {
   const isFiat = currency === 'EUR';
-  const format = new Intl.NumberFormat(languageMeta[language].intl, {
-    ...(isFiat ? { style: 'currency', currency } : { maximumFractionDigits: 9 }),
-  });
+  const format = numberFormat(language, isFiat ? { style: 'currency', currency } : { maximumFractionDigits: 9 });
   // Intl accepts decimal strings at run time; the cast only satisfies older lib typings.
   const formatted = format.format(amount as unknown as number);
   return isFiat ? formatted : `${formatted} ${currency}`;
 }
 
 export function formatNumber(value: number | bigint, language: Language): string {
-  return new Intl.NumberFormat(languageMeta[language].intl).format(value);
+  return numberFormat(language).format(value);
 }
 
 export function formatPercent(basisPoints: number, language: Language): string {
-  return new Intl.NumberFormat(languageMeta[language].intl, {
-    style: 'percent',
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
-  }).format(basisPoints / 10000);
+  return numberFormat(language, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(basisPoints / 10000);
 }
 
 export function formatDate(date: Date, language: Language): string {
-  return new Intl.DateTimeFormat(languageMeta[language].intl, { dateStyle: 'long' }).format(date);
+  return dateTimeFormat(language, { dateStyle: 'long' }).format(date);
 }

@@ -1,4 +1,5 @@
-import { languageMeta, type Language } from '../../i18n/languages';
+import type { Language } from '../../i18n/languages';
+import { dateTimeFormat, numberFormat } from '../../i18n/format';
 
 /**
  * A EUR rate with as many decimals as it needs: 2 for a bitcoin, up to 8 for a Shiba Inu
@@ -7,14 +8,11 @@ import { languageMeta, type Language } from '../../i18n/languages';
 export function formatRate(rate: string, language: Language): string {
   const value = Number(rate);
   const fractionDigits = value >= 1 ? 2 : value >= 0.01 ? 4 : 8;
-  return new Intl.NumberFormat(languageMeta[language].intl, {
-    style: 'currency',
-    currency: 'EUR',
-    minimumFractionDigits: fractionDigits,
-    maximumFractionDigits: fractionDigits,
-  }).format(rate as unknown as number);
+  return numberFormat(language, { style: 'currency', currency: 'EUR', minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(
+    rate as unknown as number,
+  );
 }
 
 export function formatTime(date: Date, language: Language): string {
-  return new Intl.DateTimeFormat(languageMeta[language].intl, { timeStyle: 'medium' }).format(date);
+  return dateTimeFormat(language, { timeStyle: 'medium' }).format(date);
 }

@@ -1,6 +1,6 @@
-import { languageMeta, type Language } from '../../i18n/languages';
+import type { Language } from '../../i18n/languages';
 import Big from 'big.js';
-import { formatMoney } from '../../i18n/format';
+import { dateTimeFormat, formatMoney, numberFormat } from '../../i18n/format';
 
 /**
  * Display formatting of the decimal strings the API sends (never arithmetic): amounts through
@@ -10,11 +10,11 @@ export { formatMoney };
 
 export function formatRate(rate: string, language: Language): string {
   // Intl reads decimal strings (also "2.6e-10") exactly; the cast satisfies older typings.
-  return new Intl.NumberFormat(languageMeta[language].intl, { maximumSignificantDigits: 10 }).format(rate as unknown as number);
+  return numberFormat(language, { maximumSignificantDigits: 10 }).format(rate as unknown as number);
 }
 
 export function formatDateTime(iso: string, language: Language): string {
-  return new Intl.DateTimeFormat(languageMeta[language].intl, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+  return dateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
 }
 
 /** XRP addresses are stored as address:tag; the tag is shown on its own. */

@@ -1,4 +1,4 @@
-import { formatMoney, formatPercent, formatDate } from '../format';
+import { formatMoney, formatPercent, formatDate, numberFormat } from '../format';
 
 describe('formatting for the page language', () => {
   it('formats euro amounts from decimal strings in each language', () => {
@@ -18,5 +18,13 @@ describe('formatting for the page language', () => {
     expect(formatPercent(150, 'en')).toBe('1.50%');
     expect(formatPercent(50, 'de')).toMatch(/^0,50\s%$/);
     expect(formatDate(new Date(Date.UTC(2022, 5, 15)), 'fr')).toBe('15 juin 2022');
+  });
+
+  it('creates each formatter once per language and options, and never mixes languages up', () => {
+    expect(numberFormat('de', { style: 'percent' })).toBe(numberFormat('de', { style: 'percent' }));
+    expect(numberFormat('de', { style: 'percent' })).not.toBe(numberFormat('fr', { style: 'percent' }));
+    expect(formatMoney('1.50', 'EUR', 'de')).toMatch(/^1,50\s€$/);
+    expect(formatMoney('1.50', 'EUR', 'en')).toBe('€1.50');
+    expect(formatMoney('1.5', 'BTC', 'en')).toBe('1.5 BTC');
   });
 });

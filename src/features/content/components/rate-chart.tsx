@@ -2,7 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { SelectField } from '../../../components/field';
 import { languageMeta, type Language } from '../../../i18n/languages';
-import { formatDate } from '../../../i18n/format';
+import { formatDate, numberFormat } from '../../../i18n/format';
 import { CURRENCIES } from '../../../../domain/currencies';
 import { getRateHistory, type RateHistory } from '../api/get-rates';
 import { usePolled } from '../api/use-polled';
@@ -75,7 +75,7 @@ export function RateChart({ language }: { language: Language }) {
 
   const name = CURRENCIES.find((c) => c.code === currency)?.name ?? currency;
   const percent = (basisPoints: number) =>
-    new Intl.NumberFormat(languageMeta[language].intl, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(basisPoints / 10_000);
+    numberFormat(language, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(basisPoints / 10_000);
 
   return (
     <section aria-labelledby="chart-heading">

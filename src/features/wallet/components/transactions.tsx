@@ -3,8 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { getTransactions, getTransactionsCsv, type Transaction } from '../api/wallet';
 import { useWalletApi } from './use-wallet-api';
 import { CurrencySelect } from './currency-select';
-import { formatMoney } from '../../../i18n/format';
-import { languageMeta } from '../../../i18n/languages';
+import { dateTimeFormat, formatMoney } from '../../../i18n/format';
 
 /** Transactions: filter by currency, load more, download as CSV. */
 export function Transactions() {
@@ -40,7 +39,7 @@ export function Transactions() {
     link.click();
     URL.revokeObjectURL(url);
   };
-  const date = (iso: string) => new Intl.DateTimeFormat(languageMeta[language].intl, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const date = (iso: string) => dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
   return (
     <>
