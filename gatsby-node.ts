@@ -1,8 +1,15 @@
 import type { GatsbyNode } from 'gatsby';
+import { productFigures } from './src/i18n/figures';
+import { isLanguage } from './src/i18n/languages';
+import { legalNav, routes } from './src/i18n/routes';
+
+/** Pages that show the product's fixed figures get them formatted at build time (src/i18n/figures.ts). */
+const PAGES_WITH_FIGURES = new Set<string>([routes.home, ...legalNav.map((name) => routes[name])]);
 
 /**
  * Pages come from src/pages; gatsby-plugin-react-i18next copies each one under every
- * language prefix. Two corrections to what it creates:
+ * language prefix. Home and the legal pages get the product's figures in their context. Two
+ * corrections to what the plugin creates:
  *
  * - Its language copies of the 404 page get the match path "/de/de/*" instead of "/de/*" (the
  *   prefix is added twice), so in the browser an unknown /de/… path matched no page and React
@@ -13,6 +20,12 @@ import type { GatsbyNode } from 'gatsby';
 export const onCreatePage: GatsbyNode['onCreatePage'] = ({ page, actions }) => {
   if (/^\/?[a-z]{2}\/offline-plugin-app-shell-fallback\/?$/.test(page.path)) {
     actions.deletePage(page);
+    return;
+  }
+  const context = page.context as { language?: string; i18n?: { originalPath?: string }; figures?: unknown };
+  if (!context.figures && isLanguage(context.language ?? '') && PAGES_WITH_FIGURES.has(context.i18n?.originalPath ?? '')) {
+    actions.deletePage(page);
+    actions.createPage({ ...page, context: { ...context, figures: productFigures(context.language as Parameters<typeof productFigures>[0]) } });
     return;
   }
   const notFound = /^\/?([a-z]{2})\/404\/?$/.exec(page.path);

@@ -6,10 +6,10 @@ import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { LegalDocument } from '../features/content/components/legal-document';
 import '../features/content/content.css';
 
-export default function AmlPolicyPage({ location }: PageProps<LocalesData, I18nPageContext>) {
+export default function AmlPolicyPage({ location, pageContext }: PageProps<LocalesData, I18nPageContext>) {
   return (
     <Layout page="aml_policy" pathname={location.pathname}>
-      <LegalDocument doc="aml_policy" />
+      <LegalDocument doc="aml_policy" figures={pageContext.figures} />
     </Layout>
   );
 }

@@ -8,11 +8,11 @@ import { CookieChoiceReset } from '../components/cookie-choice-reset';
 import { LegalDocument } from '../features/content/components/legal-document';
 import '../features/content/content.css';
 
-export default function CookiePolicyPage({ location }: PageProps<LocalesData, I18nPageContext>) {
+export default function CookiePolicyPage({ location, pageContext }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('legal');
   return (
     <Layout page="cookie_policy" pathname={location.pathname}>
-      <LegalDocument doc="cookie_policy">
+      <LegalDocument doc="cookie_policy" figures={pageContext.figures}>
         <CookieChoiceReset label={t('cookie_policy.reset')} done={t('cookie_policy.resetDone')} />
       </LegalDocument>
     </Layout>

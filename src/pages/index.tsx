@@ -5,21 +5,14 @@ import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import { LocalizedLink, usePageLanguage } from '../components/localized-link';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { formatMoney } from '../i18n/format';
-import { eur } from '../../domain/money';
+import { productFigures } from '../i18n/figures';
 import { CURRENCIES } from '../../domain/currencies';
-import { FEES } from '../../domain/fees';
-import {
-  FIRST_ORDER_LIMIT_EUR_MINOR,
-  ORDER_LIMIT_EUR_MINOR,
-  ID_VERIFICATION_WEEKLY_EUR_MINOR,
-  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
-} from '../../domain/limits';
 
-export default function HomePage({ location }: PageProps<LocalesData, I18nPageContext>) {
+export default function HomePage({ location, pageContext }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('home');
   const language = usePageLanguage();
-  const money = (minor: bigint) => formatMoney(eur(minor), 'EUR', language);
+  // Formatted at build time (gatsby-node), or here when the context has none.
+  const figures = pageContext.figures ?? productFigures(language);
   return (
     <Layout page="home" pathname={location.pathname} heading={t('hero.heading')}>
       <p className="lead">{t('hero.lead', { count: CURRENCIES.length })}</p>
@@ -45,8 +38,8 @@ export default function HomePage({ location }: PageProps<LocalesData, I18nPageCo
           <h3><LocalizedLink to="identity">{t('features.identity.title')}</LocalizedLink></h3>
           <p>
             {t('features.identity.text', {
-              mobileLimit: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR),
-              idLimit: money(ID_VERIFICATION_WEEKLY_EUR_MINOR),
+              mobileLimit: figures.mobileLimit,
+              idLimit: figures.idLimit,
             })}
           </p>
         </li>
@@ -57,9 +50,9 @@ export default function HomePage({ location }: PageProps<LocalesData, I18nPageCo
       </ul>
       <h2>{t('limits.heading')}</h2>
       <ul>
-        <li>{t('limits.firstOrder', { amount: money(FIRST_ORDER_LIMIT_EUR_MINOR) })}</li>
-        <li>{t('limits.anyOrder', { amount: money(ORDER_LIMIT_EUR_MINOR) })}</li>
-        <li>{t('limits.fees', { minimum: money(FEES.buy.minimumEurMinor) })}</li>
+        <li>{t('limits.firstOrder', { amount: figures.firstOrderLimit })}</li>
+        <li>{t('limits.anyOrder', { amount: figures.orderLimit })}</li>
+        <li>{t('limits.fees', { minimum: figures.buyMinimum })}</li>
       </ul>
     </Layout>
   );

@@ -6,10 +6,10 @@ import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { LegalDocument } from '../features/content/components/legal-document';
 import '../features/content/content.css';
 
-export default function PrivacyPolicyPage({ location }: PageProps<LocalesData, I18nPageContext>) {
+export default function PrivacyPolicyPage({ location, pageContext }: PageProps<LocalesData, I18nPageContext>) {
   return (
     <Layout page="privacy_policy" pathname={location.pathname}>
-      <LegalDocument doc="privacy_policy" />
+      <LegalDocument doc="privacy_policy" figures={pageContext.figures} />
     </Layout>
   );
 }

@@ -6,10 +6,10 @@ import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { LegalDocument } from '../features/content/components/legal-document';
 import '../features/content/content.css';
 
-export default function TermsAndConditionsPage({ location }: PageProps<LocalesData, I18nPageContext>) {
+export default function TermsAndConditionsPage({ location, pageContext }: PageProps<LocalesData, I18nPageContext>) {
   return (
     <Layout page="terms_and_conditions" pathname={location.pathname}>
-      <LegalDocument doc="terms_and_conditions" />
+      <LegalDocument doc="terms_and_conditions" figures={pageContext.figures} />
     </Layout>
   );
 }
