@@ -2,11 +2,10 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { testApp, signToken, bearer, databaseKinds, opsCliOutput, type TestApp } from './helpers';
 import { advance } from '../src/modules/faucet/service';
 import { faucetSettings } from '../src/modules/faucet/settings';
 import { loadConfig } from '../src/config';
-import { run } from '../src/ops/cli';
 import { verifyLedger } from '../src/modules/ledger/service';
 import { STREAMS_PER_ADDRESS } from '../src/modules/faucet/events';
 import { seedHashOf, ticketOf, verifyRound } from '../../domain/faucet';
@@ -313,12 +312,7 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
 
   it('npm run ops -- faucet status|pause|resume|fund talks to the running server', async () => {
     const address = t.app.server.address() as { port: number };
-    const saved = { url: process.env.OPS_URL, token: process.env.OPS_TOKEN };
-    process.env.OPS_URL = `http://127.0.0.1:${address.port}`;
-    process.env.OPS_TOKEN = admin.authorization!.replace('Bearer ', '');
-    const printed: string[] = [];
-    const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
-    try {
+    const printed = await opsCliOutput(`http://127.0.0.1:${address.port}`, admin, async (run) => {
       await run(['faucet', 'status']);
       await run(['faucet', 'pause']);
       await run(['faucet', 'fund', '1.50']);
@@ -326,13 +320,7 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
       await expect(run(['faucet', 'fund'])).rejects.toThrow('Usage: faucet fund <eur>');
       await expect(run(['faucet', 'fund', 'lots'])).rejects.toThrow('400 invalid_amount');
       await expect(run(['faucet', 'stop'])).rejects.toThrow('Usage: faucet status|pause|resume|fund <eur>');
-    } finally {
-      log.mockRestore();
-      process.env.OPS_URL = saved.url;
-      process.env.OPS_TOKEN = saved.token;
-      if (saved.url === undefined) delete process.env.OPS_URL;
-      if (saved.token === undefined) delete process.env.OPS_TOKEN;
-    }
+    });
     expect(printed).toEqual([
       expect.stringMatching(/^Faucet running, budget 0\.50 EUR, round \d+ registrations_closed\.$/),
       expect.stringMatching(/^Faucet paused \(GAME OVER after the current round\), budget 0\.50 EUR/),

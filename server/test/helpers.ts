@@ -8,6 +8,7 @@ import { buildApp, type AppDependencies } from '../src/app';
 import { loadConfig, LOCAL_AUDIENCE, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import type { IdpKeys } from '../src/dev/keys';
+import { run } from '../src/ops/cli';
 
 /**
  * Test support: the real app on a real database. Database suites run on PGlite, and also on the
@@ -135,3 +136,25 @@ export async function signToken(keys: IdpKeys, options: TokenOptions = {}): Prom
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/**
+ * Runs `npm run ops -- …` commands in this process against the server at `url` with an admin
+ * token (OPS_URL / OPS_TOKEN, restored afterwards); returns what they printed.
+ */
+export async function opsCliOutput(url: string, headers: Record<string, string>, commands: (ops: typeof run) => Promise<void>): Promise<string[]> {
+  const saved = { url: process.env.OPS_URL, token: process.env.OPS_TOKEN };
+  process.env.OPS_URL = url;
+  process.env.OPS_TOKEN = headers.authorization!.replace('Bearer ', '');
+  const printed: string[] = [];
+  const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
+  try {
+    await commands(run);
+  } finally {
+    log.mockRestore();
+    if (saved.url === undefined) delete process.env.OPS_URL;
+    else process.env.OPS_URL = saved.url;
+    if (saved.token === undefined) delete process.env.OPS_TOKEN;
+    else process.env.OPS_TOKEN = saved.token;
+  }
+  return printed;
+}

@@ -2,9 +2,8 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { testApp, signToken, bearer, databaseKinds, opsCliOutput, type TestApp } from './helpers';
 import { applyRetention } from '../src/modules/retention/service';
-import { run } from '../src/ops/cli';
 import type { RatesAdapter } from '../src/modules/rates/service';
 
 /** The privacy policy's retention promises: identity data after its retention date, support messages after two years. */
@@ -151,20 +150,7 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     await support('printed@muntly.test');
     await t.app.db.execute(sql`update outbox set retain_until = now() - interval '1 day' where recipient = 'printed@muntly.test'`);
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const saved = { url: process.env.OPS_URL, token: process.env.OPS_TOKEN };
-    process.env.OPS_URL = address;
-    process.env.OPS_TOKEN = admin.authorization!.replace('Bearer ', '');
-    const printed: string[] = [];
-    const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void printed.push(line));
-    try {
-      await run(['retention']);
-    } finally {
-      log.mockRestore();
-      process.env.OPS_URL = saved.url;
-      process.env.OPS_TOKEN = saved.token;
-      if (saved.url === undefined) delete process.env.OPS_URL;
-      if (saved.token === undefined) delete process.env.OPS_TOKEN;
-    }
+    const printed = await opsCliOutput(address, admin, (run) => run(['retention']));
     expect(printed).toEqual(['Deleted the identity data of 0 verification(s) and 1 support message(s).']);
   });
 
