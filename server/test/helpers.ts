@@ -137,6 +137,13 @@ export async function signToken(keys: IdpKeys, options: TokenOptions = {}): Prom
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** The headers of a logged-in user, whose account exists already (as after their first API call). */
+export async function loggedIn(t: TestApp, email: string): Promise<Record<string, string>> {
+  const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email, name: email.split('@')[0] }));
+  await t.app.inject({ url: '/api/me', headers });
+  return headers;
+}
+
 /**
  * Runs `npm run ops -- …` commands in this process against the server at `url` with an admin
  * token (OPS_URL / OPS_TOKEN, restored afterwards); returns what they printed.

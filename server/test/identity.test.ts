@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { testApp, signToken, bearer, databaseKinds, loggedIn, type TestApp } from './helpers';
 
 const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 
@@ -30,11 +30,7 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
   });
   afterAll(() => t.close());
 
-  async function user(email: string) {
-    const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email, name: email.split('@')[0] }));
-    await t.app.inject({ url: '/api/me', headers });
-    return headers;
-  }
+  const user = (email: string) => loggedIn(t, email);
   const identity = async (headers: Record<string, string>) => (await t.app.inject({ url: '/api/identity', headers })).json().kinds as { kind: string; phase: string; data: Record<string, unknown> | null }[];
   const phaseOf = async (headers: Record<string, string>, k: string) => (await identity(headers)).find((x) => x.kind === k)!.phase;
   const enable = (email: string, k: string) => t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: admin, payload: { email, kind: k } });

@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { testApp, signToken, bearer, databaseKinds, opsCliOutput, type TestApp } from './helpers';
+import { testApp, signToken, bearer, databaseKinds, loggedIn, opsCliOutput, type TestApp } from './helpers';
 import { applyRetention } from '../src/modules/retention/service';
 import type { RatesAdapter } from '../src/modules/rates/service';
 
@@ -26,11 +26,7 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
   });
   afterAll(() => t.close());
 
-  async function user(email: string) {
-    const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email, name: email.split('@')[0] }));
-    await t.app.inject({ url: '/api/me', headers });
-    return headers;
-  }
+  const user = (email: string) => loggedIn(t, email);
   type KindView = { kind: string; phase: string; data: Record<string, unknown> | null; retainUntil: string | null; dataDeletedAt: string | null; verifiedAt: string | null };
   const view = async (headers: Record<string, string>, k: string) =>
     ((await t.app.inject({ url: '/api/identity', headers })).json().kinds as KindView[]).find((x) => x.kind === k)!;
