@@ -30,6 +30,9 @@ const bareSite = path.join(root, 'bench', 'bare-site');
 const gatsbyCli = path.join(root, 'node_modules', 'gatsby', 'cli.js');
 const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const runs = Number(process.env.LIGHTHOUSE_RUNS || 3);
+/** Headless Debian Chromium that never reaches out on its own (updates, sync, QUIC). */
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** A clean `gatsby build` of the Gatsby project in `siteDir`, in seconds. */
 function timeBuild(siteDir: string): number {
@@ -87,11 +90,7 @@ async function lighthouseScores(url: string): Promise<Record<string, number>> {
   const chromeLauncher = await import('chrome-launcher');
   const results: Record<string, number>[] = [];
   for (let i = 0; i < runs; i++) {
-    const chrome = await chromeLauncher.launch({
-      chromePath,
-      chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-        '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
     try {
       const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error' });
       const categories = result!.lhr.categories;
@@ -119,11 +118,7 @@ const CHECKLIST_PAGES: RouteName[] = [...legalNav, ...footerNav, 'rates', 'fees'
 async function checklistScores(origin: string): Promise<{ page: string; scores: Record<string, number> }[]> {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
-  const chrome = await chromeLauncher.launch({
-    chromePath,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
   try {
     const results = [];
     for (const language of ['en', 'uk'] as const) {
