@@ -23,9 +23,10 @@ export const onCreatePage: GatsbyNode['onCreatePage'] = ({ page, actions }) => {
     return;
   }
   const context = page.context as { language?: string; i18n?: { originalPath?: string }; figures?: unknown };
-  if (!context.figures && isLanguage(context.language ?? '') && PAGES_WITH_FIGURES.has(context.i18n?.originalPath ?? '')) {
+  const { language } = context;
+  if (!context.figures && isLanguage(language) && PAGES_WITH_FIGURES.has(context.i18n?.originalPath ?? '')) {
     actions.deletePage(page);
-    actions.createPage({ ...page, context: { ...context, figures: productFigures(context.language as Parameters<typeof productFigures>[0]) } });
+    actions.createPage({ ...page, context: { ...context, figures: productFigures(language) } });
     return;
   }
   const notFound = /^\/?([a-z]{2})\/404\/?$/.exec(page.path);
