@@ -4,6 +4,9 @@ import type { Db } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 import { currentVersion, currentView } from './service';
 
+/** Open streams one client address may hold on a replica (tabs, or players behind one NAT). */
+export const STREAMS_PER_ADDRESS = 20;
+
 /**
  * Live updates of the current round (GET /api/faucet/events, server-sent events).
  *
@@ -13,9 +16,6 @@ import { currentVersion, currentView } from './service';
  * pushes the full round to every listener when the fingerprint changes. An entry accepted by this
  * replica pushes at once (`poke`).
  */
-/** Open streams one client address may hold on a replica (tabs, or players behind one NAT). */
-export const STREAMS_PER_ADDRESS = 20;
-
 export class FaucetEvents {
   private readonly clients = new Set<ServerResponse>();
   private readonly perAddress = new Map<string, number>();
