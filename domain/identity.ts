@@ -105,3 +105,10 @@ export const CODE_TTL_MINUTES = 10;
 export const CODE_MAX_ATTEMPTS = 5;
 /** AML: identity records are kept at least 5 years. */
 export const RETENTION_YEARS = 5;
+
+/** When a retention period of `years` starting at `from` ends: the same day and time, UTC. */
+export function yearsAfter(from: Date, years: number): Date {
+  const until = new Date(from);
+  until.setUTCFullYear(until.getUTCFullYear() + years);
+  return until;
+}

@@ -6,7 +6,7 @@ import { identityRepository, type VerificationRow } from './repository';
 import { send, messageText } from '../notify/service';
 import { ApiError } from '../../errors';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { STEP_ONE_SCHEMAS, STEP_TWO_CHANNEL, CODE_MAX_ATTEMPTS, RETENTION_YEARS, displayIban } from '../../../../domain/identity';
+import { STEP_ONE_SCHEMAS, STEP_TWO_CHANNEL, CODE_MAX_ATTEMPTS, RETENTION_YEARS, displayIban, yearsAfter } from '../../../../domain/identity';
 import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
 import { missingVerifications, type Activity, type Phases } from '../../../../domain/gates';
 import type { ErrorCode } from '../../../../domain/errors';
@@ -36,11 +36,7 @@ const CODE_TTL_MS: Record<string, number> = {
 const hashCode = (accountId: string, kind: string, code: string) =>
   createHash('sha256').update(`${accountId}:${kind}:${code}`).digest('hex');
 
-function retainUntil(from: Date): Date {
-  const until = new Date(from);
-  until.setUTCFullYear(until.getUTCFullYear() + RETENTION_YEARS);
-  return until;
-}
+const retainUntil = (from: Date) => yearsAfter(from, RETENTION_YEARS);
 
 function newCode(): string {
   for (;;) {

@@ -7,7 +7,7 @@ import { orders, walletSends } from '../../db/schema';
 import { send } from '../notify/service';
 import { codeFromBytes } from '../../../../domain/codes';
 import { SUPPORT_MAILBOX, SUPPORT_RETENTION_YEARS, type SupportRequest } from '../../../../domain/support';
-import { RETENTION_YEARS } from '../../../../domain/identity';
+import { RETENTION_YEARS, yearsAfter } from '../../../../domain/identity';
 import type { Language } from '../../../../src/i18n/languages';
 
 /**
@@ -52,9 +52,7 @@ async function retainUntil(db: Db, request: SupportRequest, now: Date): Promise<
   const [order] = request.orderReference
     ? await db.select({ id: orders.id }).from(orders).where(eq(orders.reference, request.orderReference)).limit(1)
     : [];
-  const until = new Date(now);
-  until.setUTCFullYear(until.getUTCFullYear() + (order ? RETENTION_YEARS : SUPPORT_RETENTION_YEARS));
-  return until;
+  return yearsAfter(now, order ? RETENTION_YEARS : SUPPORT_RETENTION_YEARS);
 }
 
 export async function submitSupportRequest(db: Db, request: SupportRequest, language: Language): Promise<{ ticket: string }> {
