@@ -4,6 +4,7 @@ import { useForm, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { Field, SelectField, TextAreaField } from '../../../components/field';
+import { useHydrated } from '../../../components/use-hydrated';
 import { usePageLanguage } from '../../../components/localized-link';
 import { ApiFailure } from '../api/public-api';
 import { sendSupportRequest, supportRequestSchema, type SupportFormValues, type SupportReceipt } from '../api/send-support-request';
@@ -27,10 +28,7 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
   const [receipt, setReceipt] = React.useState<(SupportReceipt & { email: string }) | null>(null);
   const [formError, setFormError] = React.useState<string | null>(null);
   const successRef = React.useRef<HTMLDivElement>(null);
-  // Until the page has hydrated, a click would submit the bare HTML form (a reload that loses
-  // what was typed): the button waits for the form's code.
-  const [hydrated, setHydrated] = React.useState(false);
-  React.useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const errorText = (code?: string) => (code ? t(`errors.${code}` as 'errors.generic', { defaultValue: t('errors.generic') }) : undefined);
 
   React.useEffect(() => {

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { CheckboxField, Field, SelectField } from '../../../components/field';
 import { ApiFailure } from '../../../components/api';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
+import { useHydrated } from '../../../components/use-hydrated';
 import { localizePath } from '../../../i18n/languages';
 import { routes } from '../../../i18n/routes';
 import { getCurrencies } from '../api/currencies';
@@ -52,6 +53,7 @@ type Props = {
 export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
+  const hydrated = useHydrated();
   const session = useExchangeSession();
   const errorText = useErrorText();
   const [currencies, setCurrencies] = React.useState<CurrencyInfo[] | null>(null);
@@ -232,7 +234,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
           {errorText(formError)}
         </p>
       ) : null}
-      <button type="submit" className="button primary" disabled={formState.isSubmitting}>
+      <button type="submit" className="button primary" disabled={!hydrated || formState.isSubmitting}>
         {formState.isSubmitting ? t('form.submitting') : t(`form.submit.${type}`)}
       </button>
     </form>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '../../../components/field';
 import { ApiFailure } from '../../../components/api';
 import { usePageLanguage } from '../../../components/localized-link';
+import { useHydrated } from '../../../components/use-hydrated';
 import { localizePath } from '../../../i18n/languages';
 import { routes } from '../../../i18n/routes';
 import { normalizeCode } from '../../../../domain/codes';
@@ -77,6 +78,7 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
 function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (order: Order, email: string) => void }) {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
+  const hydrated = useHydrated();
   const errorText = useErrorText();
   const [formError, setFormError] = React.useState<string | null>(null);
   const resolver = zodResolver(lookupSchema as never) as unknown as Resolver<LookupValues>;
@@ -127,7 +129,7 @@ function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (or
           {formError === 'not_found' ? t('history.notFound') : errorText(formError)}
         </p>
       ) : null}
-      <button type="submit" className="button primary" disabled={formState.isSubmitting}>
+      <button type="submit" className="button primary" disabled={!hydrated || formState.isSubmitting}>
         {formState.isSubmitting ? t('history.searching') : t('history.submit')}
       </button>
     </form>
