@@ -1,5 +1,5 @@
-import type { GatsbyBrowser } from 'gatsby';
 import { routeEvents } from './src/components/route-events';
+import type { GatsbyBrowser } from 'gatsby';
 import './src/styles/global.css';
 
 /** A route change that takes over a second shows the localized slow-load notice. */

@@ -1,7 +1,7 @@
-import type { GatsbyConfig } from 'gatsby';
-import { languages, defaultLanguage } from './src/i18n/languages';
+import { languages, defaultLanguage } from './domain/languages';
 import { siteUrl, gaTrackingId } from './src/config';
 import { sitemapEntry, SITEMAP_EXCLUDES } from './src/i18n/sitemap';
+import type { GatsbyConfig } from 'gatsby';
 
 const config: GatsbyConfig = {
   siteMetadata: { title: 'Muntly', siteUrl },

@@ -1,7 +1,7 @@
-import type { GatsbyNode } from 'gatsby';
+import { isLanguage } from './domain/languages';
 import { productFigures } from './src/i18n/figures';
-import { isLanguage } from './src/i18n/languages';
 import { legalNav, routes } from './src/i18n/routes';
+import type { GatsbyNode } from 'gatsby';
 
 /** Pages that show the product's fixed figures get them formatted at build time (src/i18n/figures.ts). */
 const PAGES_WITH_FIGURES = new Set<string>([routes.home, ...legalNav.map((name) => routes[name])]);

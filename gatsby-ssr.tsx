@@ -1,12 +1,10 @@
 import * as React from 'react';
-import type { GatsbySSR } from 'gatsby';
 import { consentDefaultsScript } from './src/components/consent';
 import { gaTrackingId, placeholderTrackingId } from './src/config';
+import type { GatsbySSR } from 'gatsby';
 
 export const onRenderBody: GatsbySSR['onRenderBody'] = ({ setHeadComponents }) => {
-  setHeadComponents([
-    <script key="muntly-consent-defaults" dangerouslySetInnerHTML={{ __html: consentDefaultsScript() }} />,
-  ]);
+  setHeadComponents([<script key="muntly-consent-defaults" dangerouslySetInnerHTML={{ __html: consentDefaultsScript() }} />]);
 };
 
 /**
@@ -20,8 +18,6 @@ export const onPreRenderHTML: GatsbySSR['onPreRenderHTML'] = ({ getHeadComponent
   const consent = components.filter((c) => key(c) === 'muntly-consent-defaults');
   const placeholder = gaTrackingId === placeholderTrackingId;
   const dropped = new Set(['gatsby-plugin-google-gtag', 'preconnect-google-gtag', 'dns-prefetch-google-gtag']);
-  const rest = components.filter(
-    (c) => key(c) !== 'muntly-consent-defaults' && !(placeholder && dropped.has(key(c))),
-  );
+  const rest = components.filter((c) => key(c) !== 'muntly-consent-defaults' && !(placeholder && dropped.has(key(c))));
   replaceHeadComponents([...consent, ...rest]);
 };

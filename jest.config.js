@@ -7,14 +7,17 @@ module.exports = {
   // Gatsby ships untranspiled ESM in these packages, jose is ESM-only, PGlite's CommonJS build still uses import() for Node built-ins (which jest's VM cannot run), and light-my-request (fastify's inject)
   // uses the ESM-only cookie@2 (and @fastify/swagger-ui content-disposition@2), which Node 20 can
   // require but jest's module loader cannot.
-  transformIgnorePatterns: ['/node_modules/(?!(gatsby|gatsby-script|gatsby-link|jose|@electric-sql|@scure|@noble|micro-packed|cookie|content-disposition)/)(?!.*/node_modules/(cookie|content-disposition)/)'],
+  transformIgnorePatterns: [
+    '/node_modules/(?!(gatsby|gatsby-script|gatsby-link|jose|@electric-sql|@scure|@noble|micro-packed|cookie|content-disposition)/)(?!.*/node_modules/(cookie|content-disposition)/)',
+  ],
   moduleNameMapper: {
     '\\.css$': '<rootDir>/__tests__/support/style-stub.js',
     '^gatsby$': '<rootDir>/__tests__/support/gatsby-mock.tsx',
   },
   globals: { __PATH_PREFIX__: '' },
   // The first run transforms PGlite's large bundle, which can take longer than jest's 5 s default.
-  testTimeout: 30_000,
+  // On a loaded 2-core machine a worker's first PGlite app (wasm compile, migrations) took over 30 s.
+  testTimeout: 60_000,
   setupFilesAfterEnv: ['<rootDir>/__tests__/support/setup.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/.cache/', '/public/', '/e2e/', '/__tests__/support/'],
 };

@@ -1,16 +1,15 @@
-import { defineConfig } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { defineConfig } from '@playwright/test';
 
 /**
  * e2e journeys in Debian's Chromium (never a downloaded browser) against the production build,
  * served exactly as `npm start` serves it, on a free port. `npm run test:e2e` builds first.
  */
 function freePort(): string {
-  const script =
-    "const s=require('net').createServer();s.listen(0,'localhost',()=>{console.log(s.address().port);s.close()})";
+  const script = "const s=require('net').createServer();s.listen(0,'localhost',()=>{console.log(s.address().port);s.close()})";
   return execFileSync(process.execPath, ['-e', script]).toString().trim();
 }
 // Workers inherit the environment, so ports and data are chosen once, by the main process.
@@ -22,7 +21,10 @@ const baseURL = `http://localhost:${port}`;
 
 export default defineConfig({
   testDir: 'e2e',
-  timeout: 60_000,
+  // The journeys sign up two users, read the dev mailbox and run axe on several pages; on a busy
+  // 2-core CI machine the longest took just over a minute (the faucet round 59.9 s, the wallet
+  // journey past 60 s while axe ran), so a test gets two.
+  timeout: 120_000,
   // Login journeys cross two servers; on a busy 2-core machine a redirect can take a few seconds.
   expect: { timeout: 10_000 },
   fullyParallel: true,
@@ -34,15 +36,7 @@ export default defineConfig({
     baseURL,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
   webServer: {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { languages } from '../src/i18n/languages';
+import { languages } from '../domain/languages';
 
 /**
  * Every text exists in all six languages with the same keys and placeholders, and the other
@@ -11,10 +11,7 @@ type Json = string | Json[] | { [key: string]: Json };
 
 function flatten(value: Json, prefix = ''): Record<string, string> {
   if (typeof value === 'string') return { [prefix]: value };
-  return Object.entries(value).reduce<Record<string, string>>(
-    (out, [key, child]) => ({ ...out, ...flatten(child, prefix ? `${prefix}.${key}` : key) }),
-    {},
-  );
+  return Object.entries(value).reduce<Record<string, string>>((out, [key, child]) => ({ ...out, ...flatten(child, prefix ? `${prefix}.${key}` : key) }), {});
 }
 
 function load(language: string): Record<string, string> {
@@ -32,9 +29,28 @@ const placeholders = (text: string) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)
 
 // Words that stay the same in several languages (names, codes, international loanwords).
 const sameInOtherLanguages = new Set([
-  'Muntly', 'Forum', 'Status', 'Chatbots', 'Contact', 'Transactions', 'Wallet', 'Deposit',
-  'IBAN', 'Mx', 'Postcode', 'Status: {{phase}}', 'Code (ABCD-EFGH-IJKL-MNOP)', 'Date', 'Type', 'Label', 'Order',
-  'API', 'Website', 'Database', '{{count}} article', '{{count}} articles',
+  'Muntly',
+  'Forum',
+  'Status',
+  'Chatbots',
+  'Contact',
+  'Transactions',
+  'Wallet',
+  'Deposit',
+  'IBAN',
+  'Mx',
+  'Postcode',
+  'Status: {{phase}}',
+  'Code (ABCD-EFGH-IJKL-MNOP)',
+  'Date',
+  'Type',
+  'Label',
+  'Order',
+  'API',
+  'Website',
+  'Database',
+  '{{count}} article',
+  '{{count}} articles',
 ]);
 
 const en = load('en');

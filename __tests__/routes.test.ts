@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { languages, localizePath, splitLanguage } from '../domain/languages';
 import { routes, routeNames, routeNameOf } from '../src/i18n/routes';
-import { languages, localizePath, splitLanguage } from '../src/i18n/languages';
 
 const pagesDir = path.join(__dirname, '../src/pages');
 
@@ -12,11 +12,7 @@ function pathOfPageFile(file: string): string {
 }
 
 function pageFiles(dir = pagesDir, prefix = ''): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? pageFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`)
-      : [`${prefix}${entry.name}`],
-  );
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? pageFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]));
 }
 
 describe('the route table', () => {
@@ -35,11 +31,38 @@ describe('the route table', () => {
   it('contains every page the spec and DESIGN.md name', () => {
     expect(routeNames).toEqual(
       expect.arrayContaining([
-        'home', 'exchange', 'exchange_buy', 'exchange_sell', 'exchange_swap', 'exchange_deposit',
-        'exchange_order_history', 'wallet', 'wallet_balances', 'wallet_receive', 'wallet_send',
-        'wallet_transactions', 'identity', 'my_identity', 'login', 'register', 'logout', 'faucet',
-        'rates', 'charts', 'news', 'forum', 'chatbots', 'crypto_locker', 'fees', 'status', 'support',
-        'contact', 'aml_policy', 'cookie_policy', 'privacy_policy', 'terms_and_conditions',
+        'home',
+        'exchange',
+        'exchange_buy',
+        'exchange_sell',
+        'exchange_swap',
+        'exchange_deposit',
+        'exchange_order_history',
+        'wallet',
+        'wallet_balances',
+        'wallet_receive',
+        'wallet_send',
+        'wallet_transactions',
+        'identity',
+        'my_identity',
+        'login',
+        'register',
+        'logout',
+        'faucet',
+        'rates',
+        'charts',
+        'news',
+        'forum',
+        'chatbots',
+        'crypto_locker',
+        'fees',
+        'status',
+        'support',
+        'contact',
+        'aml_policy',
+        'cookie_policy',
+        'privacy_policy',
+        'terms_and_conditions',
       ]),
     );
     expect(routes.exchange_order_history).toBe('/exchange/order-history/');

@@ -4,10 +4,10 @@
  * reference measured in the same run (pgbench, a bare insert endpoint, GET /api/health, …), the
  * ratio, the machine and the date. A benchmark that fails is reported in the file, not hidden.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { root, type ResultRow } from './support';
 
 const BENCHMARKS = ['bench:site', 'bench:api', 'bench:orders', 'bench:ledger', 'bench:faucet'];

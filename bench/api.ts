@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { freePort, record, startServer } from './support';
 import { loadConfig } from '../server/src/config';
 import { mintAccessToken, readIdpKeys } from '../server/src/dev/keys';
+import { freePort, record, startServer } from './support';
 
 const duration = Number(process.env.BENCH_SECONDS || 10);
 

@@ -10,14 +10,15 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Client } from 'pg';
 import { sql } from 'drizzle-orm';
+import { Client } from 'pg';
+import { FAUCET_CURRENCIES, ticketOf, verifyRound } from '../domain/faucet';
 import { openDatabase, type Database } from '../server/src/db/client';
 import { faucetEntries } from '../server/src/db/schema';
-import { advance, currentView, ensureState, type FaucetSettings } from '../server/src/modules/faucet/service';
-import { verifyLedger } from '../server/src/modules/ledger/service';
-import { FAUCET_CURRENCIES, ticketOf, verifyRound } from '../domain/faucet';
 import { nodeHashes } from '../server/src/modules/faucet/hashes';
+import { advance, ensureState, type FaucetSettings } from '../server/src/modules/faucet/service';
+import { currentView } from '../server/src/modules/faucet/views';
+import { verifyLedger } from '../server/src/modules/ledger/service';
 import { record } from './support';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -63,9 +64,11 @@ async function benchOn(label: string, database: Database) {
     await advance(database.db, rates, settings);
     const [round] = await rows<{ id: number }>(database, sql`select id from faucet_rounds where finished_at is null and state = 'registrations_open'`);
     for (let i = 0; i < players.length; i += 1000) {
-      await database.db.insert(faucetEntries).values(
-        players.slice(i, i + 1000).map((p) => ({ roundId: round!.id, accountId: p.owner_id, addressId: p.id, currency: p.currency, address: p.address, ticket: ticketOf(round!.id, p.address) })),
-      );
+      await database.db
+        .insert(faucetEntries)
+        .values(
+          players.slice(i, i + 1000).map((p) => ({ roundId: round!.id, accountId: p.owner_id, addressId: p.id, currency: p.currency, address: p.address, ticket: ticketOf(round!.id, p.address) })),
+        );
     }
     await jumpTo(database, 'closes_at');
     await advance(database.db, rates, settings); // registrations_closed; the draw is not due yet
@@ -80,7 +83,10 @@ async function benchOn(label: string, database: Database) {
     const viewStarted = performance.now();
     const view = (await currentView(database.db, rates))!;
     viewMs.push(performance.now() - viewStarted);
-    const check = verifyRound({ id: view.id, seed: view.seed!, seedHash: view.seedHash!, entriesHash: view.entriesHash, tickets: view.players.map((p) => p.ticket), winnerTicket: view.winner!.ticket }, nodeHashes);
+    const check = verifyRound(
+      { id: view.id, seed: view.seed!, seedHash: view.seedHash!, entriesHash: view.entriesHash, tickets: view.players.map((p) => p.ticket), winnerTicket: view.winner!.ticket },
+      nodeHashes,
+    );
     if (view.playerCount !== ENTRIES || !check.seedMatches || !check.winnerMatches) throw new Error('the round does not verify');
     await jumpTo(database, 'ends_at');
   }

@@ -5,8 +5,8 @@
  * server in the same run. Uses BENCH_DATABASE_URL or TEST_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test) to create and drop its own databases.
  */
-import os from 'node:os';
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { Client } from 'pg';
 import { openDatabase } from '../server/src/db/client';
 import { accounts } from '../server/src/db/schema';
@@ -89,14 +89,32 @@ async function main() {
     console.log(`\nbench:ledger — ${new Date().toISOString()} — ${os.cpus().length} cores, ${WORKERS} workers, ${seconds} s each, PostgreSQL ${new URL(adminUrl).host}`);
     console.log('| workload | transfers/s | errors | reference | ratio |');
     console.log('|---|---|---|---|---|');
-    console.log(`| distinct account pairs | ${distinct.tps.toFixed(0)} | ${distinct.errors.length} | pgbench TPC-B-like ${pgbenchTps.toFixed(0)} tps | ${(distinct.tps / pgbenchTps).toFixed(2)} (target ≥ 0.5) |`);
-    console.log(`| one hot account | ${hot.tps.toFixed(0)} | ${hot.errors.length} | pgbench TPC-B-like ${pgbenchTps.toFixed(0)} tps | ${(hot.tps / pgbenchTps).toFixed(2)} (must finish without errors or deadlocks) |`);
+    console.log(
+      `| distinct account pairs | ${distinct.tps.toFixed(0)} | ${distinct.errors.length} | pgbench TPC-B-like ${pgbenchTps.toFixed(0)} tps | ${(distinct.tps / pgbenchTps).toFixed(2)} (target ≥ 0.5) |`,
+    );
+    console.log(
+      `| one hot account | ${hot.tps.toFixed(0)} | ${hot.errors.length} | pgbench TPC-B-like ${pgbenchTps.toFixed(0)} tps | ${(hot.tps / pgbenchTps).toFixed(2)} (must finish without errors or deadlocks) |`,
+    );
     console.log(`| ledger invariants afterwards | ${checks.every((c) => c.ok) ? 'all hold' : 'BROKEN'} | | | |`);
     for (const error of [...distinct.errors, ...hot.errors].slice(0, 5)) console.log(`  error: ${error}`);
     const pgbench = `pgbench TPC-B-like, 10 clients: ${pgbenchTps.toFixed(0)} tps`;
     record([
-      { benchmark: 'bench:ledger', figure: 'ledger transfers/s, distinct account pairs, 10 workers', value: `${distinct.tps.toFixed(0)} tps`, reference: pgbench, ratio: distinct.tps / pgbenchTps, target: '≥ 0.5' },
-      { benchmark: 'bench:ledger', figure: 'ledger transfers/s, one hot account', value: `${hot.tps.toFixed(0)} tps, ${hot.errors.length} errors`, reference: pgbench, ratio: hot.tps / pgbenchTps, target: 'no errors or deadlocks' },
+      {
+        benchmark: 'bench:ledger',
+        figure: 'ledger transfers/s, distinct account pairs, 10 workers',
+        value: `${distinct.tps.toFixed(0)} tps`,
+        reference: pgbench,
+        ratio: distinct.tps / pgbenchTps,
+        target: '≥ 0.5',
+      },
+      {
+        benchmark: 'bench:ledger',
+        figure: 'ledger transfers/s, one hot account',
+        value: `${hot.tps.toFixed(0)} tps, ${hot.errors.length} errors`,
+        reference: pgbench,
+        ratio: hot.tps / pgbenchTps,
+        target: 'no errors or deadlocks',
+      },
       { benchmark: 'bench:ledger', figure: 'ledger invariants afterwards', value: checks.every((c) => c.ok) ? 'all hold' : 'BROKEN' },
     ]);
     if (distinct.errors.length || hot.errors.length || !checks.every((c) => c.ok)) process.exitCode = 1;

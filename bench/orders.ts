@@ -6,17 +6,20 @@
  * production, on a PostgreSQL database of its own (BENCH_DATABASE_URL or TEST_DATABASE_URL,
  * default postgres://postgres@127.0.0.1:5432/test), dropped afterwards.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
+import { bech32 } from 'bech32';
 import { Client } from 'pg';
 import { freePort, record, startServer } from './support';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const duration = Number(process.env.BENCH_SECONDS || 10);
-const BTC_ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
+// A payout address of its own for each customer: orders to one address count as one customer's
+// weekly volume, which an anonymous customer may not take past 1,000 EUR.
+const freshBtcAddress = () => bech32.encode('bc', [0, ...bech32.toWords(randomBytes(20))]);
 
 async function admin(query: string) {
   const client = new Client({ connectionString: adminUrl });
@@ -41,7 +44,7 @@ const orderRequest = (run: string) => ({
     return {
       ...request,
       headers: { 'content-type': 'application/json', 'idempotency-key': id },
-      body: JSON.stringify({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email: `${run}-${id}@bench.test`, address: BTC_ADDRESS }),
+      body: JSON.stringify({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email: `${run}-${id}@bench.test`, address: freshBtcAddress() }),
     };
   },
 });
@@ -80,7 +83,7 @@ async function main() {
       const response = await fetch(`${server.url}/api/orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: BTC_ADDRESS }),
+        body: JSON.stringify({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: freshBtcAddress() }),
       });
       placed.push({ email, reference: ((await response.json()) as { reference: string }).reference });
     }
@@ -106,7 +109,14 @@ async function main() {
     console.log(`| POST /api/orders/lookup | ${lookups.rps.toFixed(0)} | ${lookups.p99} ms |`);
     const bare = `POST /api/bench/insert (one row): ${insert.rps.toFixed(0)} req/s, p99 ${insert.p99} ms`;
     record([
-      { benchmark: 'bench:orders', figure: 'orders placed/s (buy, new customer), 10 connections', value: `${orders.rps.toFixed(0)} req/s, p99 ${orders.p99} ms`, reference: bare, ratio, target: '≥ 0.5' },
+      {
+        benchmark: 'bench:orders',
+        figure: 'orders placed/s (buy, new customer), 10 connections',
+        value: `${orders.rps.toFixed(0)} req/s, p99 ${orders.p99} ms`,
+        reference: bare,
+        ratio,
+        target: '≥ 0.5',
+      },
       { benchmark: 'bench:orders', figure: 'order lookups/s (email + reference)', value: `${lookups.rps.toFixed(0)} req/s, p99 ${lookups.p99} ms`, reference: bare, ratio: lookups.rps / insert.rps },
     ]);
   } finally {

@@ -15,14 +15,14 @@
  * by the same server, `npm start`'s, with PUBLIC_DIR pointing at the build being measured, so the
  * compression, caching and headers are the same and the ratio compares the pages alone.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
-import { record, type ResultRow } from './support';
+import { localizePath } from '../domain/languages';
 import { footerNav, legalNav, routes, type RouteName } from '../src/i18n/routes';
-import { localizePath } from '../src/i18n/languages';
+import { record, type ResultRow } from './support';
 
 const root = path.resolve(__dirname, '..');
 const bareSite = path.join(root, 'bench', 'bare-site');
@@ -31,8 +31,7 @@ const gatsbyCli = path.join(root, 'node_modules', 'gatsby', 'cli.js');
 const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const runs = Number(process.env.LIGHTHOUSE_RUNS || 3);
 /** Headless Debian Chromium that never reaches out on its own (updates, sync, QUIC). */
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** A clean `gatsby build` of the Gatsby project in `siteDir`, in seconds. */
 function timeBuild(siteDir: string): number {
@@ -182,8 +181,7 @@ async function main() {
 
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   const seconds = (s: number) => (Number.isNaN(s) ? 'skipped' : `${s.toFixed(1)} s`);
-  const score = (s: Record<string, number>) =>
-    `performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s['best-practices']}, SEO ${s.seo}`;
+  const score = (s: Record<string, number>) => `performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s['best-practices']}, SEO ${s.seo}`;
   const lighthouseTarget = 'performance ≥ 95, others 100';
   const rows: ResultRow[] = [
     {
@@ -208,7 +206,12 @@ async function main() {
       reference: `home: ${kb(home.gzipBytes)}`,
       ratio: buy.gzipBytes / home.gzipBytes,
     },
-    ...([['en', en], ['uk', uk]] as const).map(([language, scores]) => ({
+    ...(
+      [
+        ['en', en],
+        ['uk', uk],
+      ] as const
+    ).map(([language, scores]) => ({
       benchmark: 'bench:site',
       figure: `Lighthouse mobile, home ${language} (median of ${runs})`,
       value: score(scores),
@@ -219,7 +222,15 @@ async function main() {
     })),
   ];
   const lowest = (id: string) => Math.min(...checklist.map((c) => c.scores[id] ?? 0));
-  const short = checklist.filter((c) => Object.values(c.scores).some((v) => v < 100)).map((c) => `${c.page} (${Object.entries(c.scores).filter(([, v]) => v < 100).map(([id, v]) => `${id} ${v}`).join(', ')})`);
+  const short = checklist
+    .filter((c) => Object.values(c.scores).some((v) => v < 100))
+    .map(
+      (c) =>
+        `${c.page} (${Object.entries(c.scores)
+          .filter(([, v]) => v < 100)
+          .map(([id, v]) => `${id} ${v}`)
+          .join(', ')})`,
+    );
   rows.push({
     benchmark: 'bench:site',
     figure: `Lighthouse mobile, ${CHECKLIST_PAGES.length} legal and info pages in en and uk (${checklist.length} pages, one run each)`,

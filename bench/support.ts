@@ -1,6 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { createServer } from 'node:net';
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 
 /** Helpers shared by the benchmarks: a free port, and the server started as `npm start` does. */

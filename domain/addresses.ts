@@ -1,7 +1,7 @@
-import { Address, NETWORK } from '@scure/btc-signer';
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { isValidClassicAddress } from 'ripple-address-codec';
+import { Address, NETWORK } from '@scure/btc-signer';
 import cashaddr from 'cashaddrjs';
+import { isValidClassicAddress } from 'ripple-address-codec';
 
 /**
  * Address formats of the fully supported currencies, with maintained libraries (no hand-rolled
@@ -22,39 +22,74 @@ export function eip55(hexAddress: string): string {
   return out;
 }
 
-const decodes = (network: typeof NETWORK, value: string) => {
-  try {
-    Address(network).decode(value);
-    return true;
-  } catch {
-    return false;
-  }
-};
+type BtcNetwork = typeof NETWORK;
 
-/** The address as it is stored, or null when invalid ('Invalid address.'). XRP becomes address:tag. */
+/**
+ * The canonical form of a base58 or bech32 address on a Bitcoin-like network, or null. The
+ * library refuses mixed-case bech32 (BIP-173) and checks every checksum; encoding the decoded
+ * address again gives one spelling per address: bech32 in lower case, base58 as it is.
+ */
+function canonicalBitcoinLike(network: BtcNetwork, value: string): string | null {
+  try {
+    const address = Address(network);
+    return address.encode(address.decode(value));
+  } catch {
+    return null;
+  }
+}
+
+/** Every letter in one case: cashaddr, like bech32, forbids mixing them. */
+const oneCase = (value: string) => value === value.toLowerCase() || value === value.toUpperCase();
+
+/**
+ * Bitcoin Cash: a cashaddr with or without its `bitcoincash:` prefix, in upper or lower case, or
+ * the same key in legacy form (1…, 3…). All of them are one address, stored as the lower-case
+ * cashaddr with its prefix, which is how Muntly derives its own.
+ */
+function canonicalBch(value: string): string | null {
+  if (/^(bitcoincash:)?[qp]/i.test(value)) {
+    if (!oneCase(value)) return null;
+    const lower = value.toLowerCase();
+    try {
+      const { type, hash } = cashaddr.decode(lower.startsWith('bitcoincash:') ? lower : `bitcoincash:${lower}`);
+      return cashaddr.encode('bitcoincash', type, hash);
+    } catch {
+      return null;
+    }
+  }
+  try {
+    const legacy = Address(NETWORK).decode(value);
+    if (legacy.type === 'pkh') return cashaddr.encode('bitcoincash', 'P2PKH', legacy.hash);
+    if (legacy.type === 'sh') return cashaddr.encode('bitcoincash', 'P2SH', legacy.hash);
+  } catch {
+    // neither form
+  }
+  return null;
+}
+
+/**
+ * The address in its one canonical form, as it is stored and compared, or null when it is not a
+ * valid address of the currency ('Invalid address.'). Every valid spelling of one address gives
+ * the same result: bech32 (BTC, LTC) in lower case, BCH as its lower-case cashaddr with prefix,
+ * ETH with its EIP-55 checksum, XRP as address:tag (tag 0 when none).
+ */
 export function normalizeAddress(currency: string, input: string): string | null {
   const value = input.trim();
   switch (currency) {
     case 'BTC':
-      return decodes(NETWORK, value) ? value : null;
+      return canonicalBitcoinLike(NETWORK, value);
     case 'LTC':
-      return decodes(LTC_NETWORK, value) ? value : null;
+      return canonicalBitcoinLike(LTC_NETWORK, value);
     case 'DOGE':
-      return decodes(DOGE_NETWORK, value) ? value : null;
-    case 'BCH': {
-      const withPrefix = value.toLowerCase().startsWith('bitcoincash:') ? value.toLowerCase() : `bitcoincash:${value.toLowerCase()}`;
-      try {
-        cashaddr.decode(withPrefix);
-        return withPrefix;
-      } catch {
-        return decodes(NETWORK, value) && !value.startsWith('bc1') ? value : null; // legacy 1…/3…
-      }
-    }
+      return canonicalBitcoinLike(DOGE_NETWORK, value);
+    case 'BCH':
+      return canonicalBch(value);
     case 'ETH': {
-      if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return null;
-      const checksummed = eip55(value);
-      const mixedCase = value.slice(2) !== value.slice(2).toLowerCase() && value.slice(2) !== value.slice(2).toUpperCase();
-      if (mixedCase && value !== checksummed) return null; // a typo the checksum caught
+      if (!/^0[xX][0-9a-fA-F]{40}$/.test(value)) return null;
+      const hex = value.slice(2);
+      const checksummed = eip55(hex);
+      // All lower or all upper case carries no checksum; mixed case is a checksum, and must match.
+      if (!oneCase(hex) && `0x${hex}` !== checksummed) return null; // a typo the checksum caught
       return checksummed;
     }
     case 'XRP': {
@@ -68,3 +103,6 @@ export function normalizeAddress(currency: string, input: string): string | null
       return null;
   }
 }
+
+/** XRP: the account part of a stored address:tag. */
+export const xrpAccountOf = (address: string) => address.split(':')[0]!;

@@ -15,7 +15,10 @@ export function codeFromBytes(bytes: Uint8Array): string | null {
 
 /** "abcdefghijklmnop" -> "ABCD-EFGH-IJKL-MNOP". */
 export function formatCode(letters: string): string {
-  return letters.toUpperCase().match(/.{1,4}/g)!.join('-');
+  return letters
+    .toUpperCase()
+    .match(/.{1,4}/g)!
+    .join('-');
 }
 
 /** What a person typed -> the canonical code, or null when it cannot be one. */

@@ -1,3 +1,5 @@
+import { EUR_DECIMALS } from './money';
+
 /**
  * The 24 listed currencies (spec section 1) with their decimals (DESIGN.md section 6).
  * `full`: receive and send to external wallets; `partial`: kept in the Muntly wallet only.
@@ -47,3 +49,6 @@ export const CURRENCIES: readonly Currency[] = [
 export const isOwnWalletOnly = (currency: Currency): boolean => currency.support === 'partial';
 
 export const currencyByCode = (code: string): Currency | undefined => CURRENCIES.find((c) => c.code === code);
+
+/** The decimals of a currency's minor unit, EUR (cents) included; undefined for an unknown code. */
+export const decimalsOf = (code: string): number | undefined => (code === 'EUR' ? EUR_DECIMALS : currencyByCode(code)?.decimals);

@@ -15,6 +15,7 @@ export function epcPayload(input: { bic: string; beneficiary: string; iban: stri
     '', // purpose
     '', // structured creditor reference (we use the unstructured text)
     input.reason.slice(0, 140),
-    '',
+    // The optional 12th element (beneficiary to originator information) is left out, and with it
+    // its separator: EPC069-12 allows no line feed after the last element.
   ].join('\n');
 }

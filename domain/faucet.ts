@@ -1,5 +1,5 @@
-import { sha256 } from '@noble/hashes/sha2.js';
 import { hmac } from '@noble/hashes/hmac.js';
+import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 import Big from 'big.js';
 
@@ -15,11 +15,21 @@ import Big from 'big.js';
  * - entriesHash = SHA-256 of the tickets sorted and joined by "\n";
  * - the winner is sorted[ HMAC-SHA256(key = seed, message = "<roundId>:<entriesHash>") mod n ];
  * - the seed is revealed with the winner, so anyone can redo every step.
- * Everything here is pure (no Node, no DOM) so that the site bundles the same code.
+ * Everything here is pure (no Node, no DOM) so that the site bundles the same code. What the API
+ * shows of a round is its contract, domain/contracts/faucet.ts.
  */
 
+/** A round's phases in order, and game_over (its own round while the faucet does not run). */
 export const FAUCET_STATES = ['new', 'registrations_open', 'registrations_closed', 'winner_announced', 'game_over'] as const;
 export type FaucetState = (typeof FAUCET_STATES)[number];
+
+/** Why the faucet is not running: the operator paused it, or its budget cannot pay a reward. */
+export const GAME_OVER_REASONS = ['paused', 'budget'] as const;
+export type GameOverReason = (typeof GAME_OVER_REASONS)[number];
+
+/** A player's entry once its round is drawn (pending until then). */
+export const ENTRY_RESULTS = ['pending', 'won', 'lost'] as const;
+export type EntryResult = (typeof ENTRY_RESULTS)[number];
 
 /** The currencies the faucet pays in: the fully supported ones (the spec's "DGC" is DOGE). */
 export const FAUCET_CURRENCIES = ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE'] as const;
@@ -35,29 +45,6 @@ export const DEFAULT_REWARD_EUR_MINOR = 2n;
  * before the draw, and time to look at the result. 360 s gives 18 s / 252 s / 18 s / 72 s.
  */
 export const PHASE_SHARES = { new: 50, registrations_open: 700, registrations_closed: 50, winner_announced: 200 } as const;
-
-/** What anyone may see of a round (GET /api/faucet, its live stream, /rounds/:id): the API's answer and the page's model. */
-export type RoundView = {
-  id: number;
-  state: FaucetState;
-  gameOverReason: 'paused' | 'budget' | null;
-  /** When the current phase ends (the countdown); null in game_over. */
-  endsAt: string | null;
-  schedule: { startsAt: string; opensAt: string | null; closesAt: string | null; drawsAt: string | null; endsAt: string | null };
-  serverTime: string;
-  seedHash: string | null;
-  seed: string | null;
-  entriesHash: string | null;
-  reward: { eur: string; amounts: Record<string, string> };
-  playerCount: number;
-  players: { ticket: string; address: string; currency: string }[];
-  winner: { ticket: string; address: string; currency: string; amount: string; rate: string } | null;
-  /** The operator paused the faucet: this round is played out, then GAME OVER. */
-  paused: boolean;
-};
-
-/** An accepted entry (POST /api/faucet/entries). */
-export type EntryView = { roundId: number; ticket: string; address: string; currency: string };
 
 export type RoundSchedule = { startsAt: Date; opensAt: Date; closesAt: Date; drawsAt: Date; endsAt: Date };
 
@@ -132,7 +119,10 @@ export function draw(seedHex: string, roundId: number, tickets: readonly string[
 export type Verification = { seedMatches: boolean; entriesHashMatches: boolean; winnerMatches: boolean; index: number | null };
 
 /** Checks an announced round: the seed fits its hash, and the draw picks the announced ticket. */
-export function verifyRound(round: { id: number; seed: string; seedHash: string; entriesHash: string | null; tickets: readonly string[]; winnerTicket: string | null }, hashes: Hashes = nobleHashes): Verification {
+export function verifyRound(
+  round: { id: number; seed: string; seedHash: string; entriesHash: string | null; tickets: readonly string[]; winnerTicket: string | null },
+  hashes: Hashes = nobleHashes,
+): Verification {
   const wellFormed = /^[0-9a-f]{64}$/.test(round.seed);
   const seedMatches = wellFormed && seedHashOf(round.seed) === round.seedHash;
   if (!wellFormed) {

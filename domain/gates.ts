@@ -1,5 +1,5 @@
-import type { VerificationKind, VerificationPhase } from './verification';
 import { ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR } from './limits';
+import type { VerificationKind, VerificationPhase } from './verification';
 
 /**
  * Which verifications an activity needs (spec section 6). The wallet and exchange call these;

@@ -1,6 +1,8 @@
-import { z } from 'zod';
-import { isValidIBAN, electronicFormatIBAN, friendlyFormatIBAN } from 'ibantools';
+import { friendlyFormatIBAN } from 'ibantools';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
+import { z } from 'zod';
+import { sepaIban } from './sepa';
+import type { ErrorCode } from './errors';
 import type { VerificationKind } from './verification';
 
 /**
@@ -29,18 +31,19 @@ export const mobileNumber = z
     return phone.number;
   });
 
-/** An IBAN as people write it (spaces, lower case) -> electronic format (NL91ABNA0417164300). */
+/** An IBAN as people write it (spaces, lower case) -> electronic format (NL91ABNA0417164300), in SEPA. */
 export const iban = z
   .string()
   .trim()
   .min(1, 'required')
   .transform((value, ctx) => {
-    const electronic = electronicFormatIBAN(value) ?? '';
-    if (!isValidIBAN(electronic)) {
-      ctx.addIssue({ code: 'custom', message: 'invalid_iban' });
+    // The verification's 0.01 EUR goes out by SEPA transfer, like every payout.
+    const checked = sepaIban(value);
+    if (!checked.ok) {
+      ctx.addIssue({ code: 'custom', message: checked.code });
       return z.NEVER;
     }
-    return electronic;
+    return checked.iban;
   });
 
 export const displayIban = (value: string) => friendlyFormatIBAN(value) ?? value;
@@ -91,14 +94,31 @@ export const STEP_ONE_SCHEMAS = {
 
 export type StepOneData<K extends VerificationKind> = z.output<(typeof STEP_ONE_SCHEMAS)[K]>;
 
-/** How step 2 reaches the user, per kind. */
+/** The field error codes the step 1 schemas give (the API answers them with `field`). */
+export const STEP_ONE_FIELD_ERRORS = [
+  'required',
+  'too_long',
+  'invalid_iban',
+  'iban_outside_sepa',
+  'invalid_mobile',
+  'invalid_date',
+  'too_young',
+  'invalid_country',
+  'invalid_email',
+] as const satisfies readonly ErrorCode[];
+
+/** How step 2 reaches the user: a letter, a small bank transfer, SMS, email, or the user emails a copy of the document. */
+export const STEP_TWO_CHANNELS = ['post', 'bank', 'sms', 'email', 'document'] as const;
+export type StepTwoChannel = (typeof STEP_TWO_CHANNELS)[number];
+
+/** The step 2 channel of each kind. */
 export const STEP_TWO_CHANNEL = {
   address: 'post',
   bank: 'bank',
   mobile: 'sms',
   business: 'email',
   id: 'document',
-} as const satisfies Record<VerificationKind, string>;
+} as const satisfies Record<VerificationKind, StepTwoChannel>;
 
 /** Verification codes: single use, valid 10 minutes, 5 wrong attempts kill them. */
 export const CODE_TTL_MINUTES = 10;

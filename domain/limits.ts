@@ -4,6 +4,8 @@
  */
 export const FIRST_ORDER_LIMIT_EUR_MINOR = 10_000n; // 100.00 EUR
 export const ORDER_LIMIT_EUR_MINOR = 3_000_000n; // 30,000.00 EUR
+/** The rolling window of the weekly volume, in days. */
+export const WEEKLY_VOLUME_DAYS = 7;
 /** Weekly volume above which ID verification is required. */
 export const ID_VERIFICATION_WEEKLY_EUR_MINOR = 300_000n; // 3,000.00 EUR
 /** Weekly volume above which mobile verification is required. */

@@ -25,3 +25,13 @@ export function decimalToMinor(value: string, decimals: number): bigint | null {
   if (fraction.length > decimals) return null;
   return BigInt(match[1]! + fraction.padEnd(decimals, '0'));
 }
+
+/**
+ * decimalToMinor for a value Muntly wrote itself (a quote, a rendered amount): one that does not
+ * convert exactly is a bug, and it throws rather than become zero or be rounded.
+ */
+export function exactMinor(value: string, decimals: number): bigint {
+  const minor = decimalToMinor(value, decimals);
+  if (minor === null) throw new Error(`${JSON.stringify(value)} is not an amount with at most ${decimals} decimals`);
+  return minor;
+}

@@ -1,13 +1,13 @@
 import Big from 'big.js';
+import { decimalsOf } from './currencies';
 import { FEES, NETWORK_FEES_MINOR, type OrderType } from './fees';
-import { currencyByCode } from './currencies';
 import { minorToDecimal } from './money';
 
 /**
  * The estimate shown before an order: rate, fee, network fee and amount converted. Estimates
  * only — the rate applied is the one at processing time (floating). `amount` is always in
  * `currencyFrom`. Fees: buy 1.50 % (at least 2.00 EUR), sell 1.50 %, swap 0.50 %, taken in EUR
- * value; the network fee of delivering crypto to an outside address is extra, and none is charged
+ * value and rounded to the cent, half up; the network fee of delivering crypto to an outside address is extra, and none is charged
  * when the crypto goes to the Muntly wallet.
  */
 export type QuoteInput = {
@@ -30,17 +30,31 @@ export type Quote = {
   amountEur: string;
 };
 
-export type QuoteProblem = 'invalid_pair' | 'invalid_amount' | 'network_fee_exceeds_amount' | 'rate_unavailable';
+export type QuoteProblem = 'invalid_pair' | 'invalid_amount' | 'amount_below_minimum_fee' | 'network_fee_exceeds_amount' | 'rate_unavailable';
+
+/**
+ * Division that cuts instead of rounding: big.js divides to Big.DP places rounding half up, which
+ * at the last place can lift a result onto the next minor unit (found by the property test). Cut
+ * at 40 places and then to the currency's decimals, a quotient equals the exact one cut once.
+ */
+const Floor = Big();
+Floor.DP = 40;
+Floor.RM = Big.roundDown;
+
+/** Rates are stated to 10 significant digits. */
+const RATE_SIGNIFICANT_DIGITS = 10;
+
+/**
+ * A rate as a plain decimal with its significant digits, never in exponent notation (big.js's
+ * toPrecision writes 1/1,000,001 as "9.999990000e-7"): 0.0000009999990000.
+ */
+const plainDecimal = (value: Big) => value.toFixed(Math.max(0, RATE_SIGNIFICANT_DIGITS - 1 - value.e));
 
 const eurRate = (rates: Record<string, string>, code: string) => (code === 'EUR' ? new Big(1) : rates[code] ? new Big(rates[code]!) : null);
-const decimalsOf = (code: string) => (code === 'EUR' ? 2 : currencyByCode(code)?.decimals);
 
 export function quote(input: QuoteInput): Quote | QuoteProblem {
   const { type, currencyFrom: from, currencyTo: to } = input;
-  const pairOk =
-    (type === 'buy' && from === 'EUR' && to !== 'EUR') ||
-    (type === 'sell' && from !== 'EUR' && to === 'EUR') ||
-    (type === 'swap' && from !== 'EUR' && to !== 'EUR' && from !== to);
+  const pairOk = (type === 'buy' && from === 'EUR' && to !== 'EUR') || (type === 'sell' && from !== 'EUR' && to === 'EUR') || (type === 'swap' && from !== 'EUR' && to !== 'EUR' && from !== to);
   const fromDecimals = decimalsOf(from);
   const toDecimals = decimalsOf(to);
   if (!pairOk || fromDecimals === undefined || toDecimals === undefined) return 'invalid_pair';
@@ -51,24 +65,35 @@ export function quote(input: QuoteInput): Quote | QuoteProblem {
   const toRate = eurRate(input.rates, to);
   if (!fromRate || !toRate || fromRate.lte(0) || toRate.lte(0)) return 'rate_unavailable';
 
-  const amountEur = amount.times(fromRate);
+  // Every line is computed from the lines shown before it, so a customer can check the quote on
+  // paper (domain/__tests__/quotes.test.ts re-does it in integer arithmetic):
+  //   value in EUR  = amount × EUR rate of currencyFrom, to the cent, half up (a buy: the amount)
+  //   fee           = value × fee rate, to the cent, half up; at least the minimum
+  //   sell: paid    = value − fee
+  //   buy:  receive = (value − fee) × rate, cut to the currency's decimals, − network fee
+  //   swap: receive = amount × rate × (value − fee) / value, cut likewise, − network fee
+  const rate = new Big(fromRate.div(toRate).toPrecision(RATE_SIGNIFICANT_DIGITS));
+  const amountEur = from === 'EUR' ? amount : amount.times(fromRate).round(2, Big.roundHalfUp);
   const rule = FEES[type];
   const minimum = new Big(minorToDecimal(rule.minimumEurMinor, 2));
-  let fee = amountEur.times(rule.basisPoints).div(10_000);
+  let fee = amountEur.times(rule.basisPoints).div(10_000).round(2, Big.roundHalfUp);
   if (fee.lt(minimum)) fee = minimum;
-  fee = fee.round(2, Big.roundUp);
   const netEur = amountEur.minus(fee);
-  const networkFeeMinor = to === 'EUR' || input.toMuntlyWallet ? 0n : NETWORK_FEES_MINOR[to] ?? 0n;
+  // Only a minimum fee can take all of the value (a percentage never does): then say so.
+  if (rule.minimumEurMinor > 0n && netEur.lte(0)) return 'amount_below_minimum_fee';
+  const networkFeeMinor = to === 'EUR' || input.toMuntlyWallet ? 0n : (NETWORK_FEES_MINOR[to] ?? 0n);
   const networkFee = new Big(minorToDecimal(networkFeeMinor, toDecimals));
-  const converted = netEur.div(toRate).minus(networkFee).round(toDecimals, Big.roundDown);
+  // A value that rounds to 0.00 EUR converts to nothing (and cannot be divided by).
+  const gross = netEur.lte(0) ? new Big(0) : type === 'sell' ? netEur : type === 'buy' ? netEur.times(rate) : new Floor(amount.times(rate).times(netEur)).div(amountEur);
+  const converted = gross.round(toDecimals, Big.roundDown).minus(networkFee);
   if (converted.lte(0)) return 'network_fee_exceeds_amount';
   return {
-    rate: fromRate.div(toRate).toPrecision(10),
+    rate: plainDecimal(rate),
     fee: fee.toFixed(2),
     feeCurrency: 'EUR',
     networkFee: networkFee.toFixed(toDecimals),
     networkFeeCurrency: to,
     amountConverted: converted.toFixed(toDecimals),
-    amountEur: amountEur.round(2, Big.roundHalfEven).toFixed(2),
+    amountEur: amountEur.toFixed(2),
   };
 }

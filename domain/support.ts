@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeCode } from './codes';
+import type { ErrorCode } from './errors';
 
 /**
  * The support and contact form: the same schema validates in the browser and in the API
@@ -47,4 +48,4 @@ export type SupportRequestInput = z.input<typeof supportRequestSchema>;
 export type SupportRequest = z.output<typeof supportRequestSchema>;
 
 /** The field error codes the schema can give (the API answers them with `field`). */
-export const SUPPORT_FIELD_ERRORS = ['required', 'too_long', 'too_short', 'invalid_email', 'invalid_reference'] as const;
+export const SUPPORT_FIELD_ERRORS = ['required', 'too_long', 'too_short', 'invalid_email', 'invalid_reference'] as const satisfies readonly ErrorCode[];

@@ -1,4 +1,7 @@
-/** Identity verification kinds and phases (spec section 4). */
+/**
+ * Identity verification kinds and phases (spec section 4). Each list is the one source of its
+ * TypeScript type, the API's zod enum and the database column with its check constraint.
+ */
 export const VERIFICATION_KINDS = ['address', 'bank', 'business', 'id', 'mobile'] as const;
 export type VerificationKind = (typeof VERIFICATION_KINDS)[number];
 export const VERIFICATION_PHASES = ['not_enabled', 'step_1', 'step_2', 'verified'] as const;

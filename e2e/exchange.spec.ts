@@ -1,8 +1,8 @@
-import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, locale, ops } from './fixtures';
 import { epcPayload } from '../domain/epc';
 import { qrPath } from '../src/features/exchange/components/qr-code';
+import { test, expect, locale, ops } from './fixtures';
+import type { Page } from '@playwright/test';
 
 /**
  * The exchange journeys in Chromium against the real server: an anonymous buy in German from the
@@ -13,6 +13,8 @@ const de = locale('de', 'exchange');
 const en = locale('en', 'exchange');
 const fr = locale('fr', 'exchange');
 const nl = locale('nl', 'exchange');
+const enErrors = locale('en', 'errors');
+const nlErrors = locale('nl', 'errors');
 
 const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
@@ -98,12 +100,12 @@ test('a swap too small for the network fee is rejected, with the message next to
   page.on('request', (request) => request.url().endsWith('/api/orders') && orders.push(request.method()));
   await page.getByLabel('Your ETH address').fill('0x52908400098527886e0f7030069857d2e4169Ee7');
   await page.getByRole('button', { name: en.form.submit.swap }).click();
-  await expect(errorOf(page, 'order-address')).toHaveText(en.errors.invalid_address);
+  await expect(errorOf(page, 'order-address')).toHaveText(enErrors.invalid_address);
   expect(orders).toEqual([]);
   await page.getByLabel('Your ETH address').fill(ETH_ADDRESS);
-  await expect(page.getByTestId('quote')).toContainText(en.errors.network_fee_exceeds_amount);
+  await expect(page.getByTestId('quote')).toContainText(enErrors.network_fee_exceeds_amount);
   await page.getByRole('button', { name: en.form.submit.swap }).click();
-  await expect(errorOf(page, 'order-amount')).toHaveText(en.errors.network_fee_exceeds_amount);
+  await expect(errorOf(page, 'order-amount')).toHaveText(enErrors.network_fee_exceeds_amount);
   await expect(page.getByLabel('Amount in BTC')).toHaveAttribute('aria-invalid', 'true');
   await expectAccessible(page, 'swap with error');
 });
@@ -124,7 +126,7 @@ test('a lookup with a wrong reference says no order was found', async ({ page })
   // The format is checked in the browser …
   await page.getByLabel(nl.history.reference).fill('ABCD-EFGH');
   await page.getByRole('button', { name: nl.history.submit }).click();
-  await expect(errorOf(page, 'lookup-reference')).toHaveText(nl.errors.invalid_reference);
+  await expect(errorOf(page, 'lookup-reference')).toHaveText(nlErrors.invalid_reference);
   // … a well-formed reference that is not ours (any case, without dashes) gets the uniform answer.
   await page.getByLabel(nl.history.reference).fill('abcdefghijklmnop');
   await page.getByRole('button', { name: nl.history.submit }).click();
@@ -178,7 +180,7 @@ test('logged in: send to my wallet, the own-order list and the deposit reference
   await page.getByLabel(en.form.email, { exact: true }).fill(email);
   await expect(page.getByTestId('quote')).toContainText(en.quote.noNetworkFee);
   await page.getByRole('button', { name: en.form.submit.buy }).click();
-  await expect(page.getByRole('alert')).toContainText(en.errors.bank_verification_required);
+  await expect(page.getByRole('alert')).toContainText(enErrors.bank_verification_required);
   await expect(page.getByRole('link', { name: en.form.verifyBank })).toHaveAttribute('href', '/identity/me/');
 
   expect(ops(baseURL!, 'verify', email, 'bank')).toContain('verified');

@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, locale, ops, signUp } from './fixtures';
+import type { Page } from '@playwright/test';
 
 /**
  * The faucet journey. playwright.config.ts runs the server with short rounds

@@ -1,8 +1,8 @@
-import { test as base, expect, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { languages, localizePath, type Language } from '../src/i18n/languages';
+import { test as base, expect, type Page } from '@playwright/test';
+import { languages, localizePath, type Language } from '../domain/languages';
 import { routes, routeNames, type RouteName } from '../src/i18n/routes';
 
 /**

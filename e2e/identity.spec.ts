@@ -1,10 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, locale, ops } from './fixtures';
 
-
 /** The operator's command line, against the server Playwright started. */
 test('bank verification in Dutch: enabled by the operator, IBAN submitted, code from the dev mailbox, verified', async ({ page, context, baseURL }) => {
   const nl = locale('nl', 'identity');
+  const nlErrors = locale('nl', 'errors');
   const auth = locale('nl', 'auth');
   expect(ops(baseURL!, 'enable-verification', 'demo2@muntly.test', 'bank')).toContain('bank verification is now step_1');
 
@@ -23,7 +23,7 @@ test('bank verification in Dutch: enabled by the operator, IBAN submitted, code 
   await bank.getByLabel(nl.fields.iban).fill('NL91 ABNA 0417 1643 01');
   await bank.getByLabel(nl.fields.beneficiary).fill('Second Demo');
   await bank.getByRole('button', { name: nl.me.submit }).click();
-  await expect(bank.getByText(nl.errors.invalid_iban)).toBeVisible();
+  await expect(bank.getByText(nlErrors.invalid_iban)).toBeVisible();
 
   await bank.getByLabel(nl.fields.iban).fill('nl91 abna 0417 1643 00');
   await bank.getByRole('button', { name: nl.me.submit }).click();

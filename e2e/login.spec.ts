@@ -1,6 +1,6 @@
-import { test, expect, common } from './fixtures';
 import fs from 'node:fs';
 import path from 'node:path';
+import { test, expect, common } from './fixtures';
 
 const auth = (language: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, 'auth.json'), 'utf8'));
 
@@ -23,7 +23,10 @@ test.describe('login', () => {
     await expect(page.getByText('Angemeldet als Demo User.')).toBeVisible();
     await expect(page).toHaveURL(/\/de\/wallet\/balances\/$/);
 
-    await page.getByRole('banner').getByRole('link', { name: common('de').nav.logout }).click();
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: common('de').nav.logout })
+      .click();
     await expect(page).toHaveURL(/\/de\/$/);
     await expect(page.getByRole('banner').getByRole('link', { name: common('de').nav.login })).toBeVisible();
 
@@ -34,7 +37,10 @@ test.describe('login', () => {
 
   test('the header login returns to the page it was clicked on', async ({ page }) => {
     await page.goto('/fr/fees/');
-    await page.getByRole('banner').getByRole('link', { name: common('fr').nav.login }).click();
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: common('fr').nav.login })
+      .click();
     await expect(page.getByRole('heading', { name: auth('fr').idp.loginTitle })).toBeVisible();
     await page.getByLabel(auth('fr').idp.email).fill('demo2@muntly.test');
     await page.getByLabel(auth('fr').idp.password).fill('wrong-password');

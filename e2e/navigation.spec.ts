@@ -1,8 +1,7 @@
 import { test, expect, common } from './fixtures';
 
 type DataLayerEntry = unknown[];
-const dataLayer = (page: import('@playwright/test').Page) =>
-  page.evaluate(() => (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>))) as Promise<DataLayerEntry[]>;
+const dataLayer = (page: import('@playwright/test').Page) => page.evaluate(() => (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>))) as Promise<DataLayerEntry[]>;
 
 test.describe('navigation', () => {
   test('a hovered link prefetches the page data of its target', async ({ page }) => {
@@ -11,19 +10,22 @@ test.describe('navigation', () => {
     await page.goto('/');
     await page.waitForLoadState('networkidle');
     const prefetched = page.waitForRequest((request) => request.url().endsWith('/page-data/crypto-locker/page-data.json'));
-    await page.getByRole('contentinfo').getByRole('link', { name: common('en').pages.crypto_locker.nav }).hover();
+    await page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: common('en').pages.crypto_locker.nav })
+      .hover();
     await prefetched;
   });
 
   test('client-side navigation reports a page_view with the new path', async ({ page }) => {
     await page.goto('/de/');
     await expect.poll(async () => (await dataLayer(page)).some((e) => e[0] === 'event' && e[1] === 'page_view')).toBe(true);
-    await page.getByRole('navigation', { name: common('de').a11y.mainNavigation })
-      .getByRole('link', { name: common('de').pages.fees.nav }).click();
+    await page
+      .getByRole('navigation', { name: common('de').a11y.mainNavigation })
+      .getByRole('link', { name: common('de').pages.fees.nav })
+      .click();
     await expect(page).toHaveURL('/de/fees/');
-    await expect
-      .poll(async () => (await dataLayer(page)).filter((e) => e[0] === 'event' && e[1] === 'page_view').map((e) => (e[2] as { page_path: string }).page_path))
-      .toEqual(['/de/', '/de/fees/']);
+    await expect.poll(async () => (await dataLayer(page)).filter((e) => e[0] === 'event' && e[1] === 'page_view').map((e) => (e[2] as { page_path: string }).page_path)).toEqual(['/de/', '/de/fees/']);
   });
 
   test('analytics storage stays denied until the visitor accepts the cookie banner', async ({ page }) => {
@@ -61,7 +63,10 @@ test.describe('navigation', () => {
     await page.goto('/fr/');
     await page.waitForLoadState('networkidle');
     await page.getByRole('button', { name: common('fr').cookieBanner.decline }).click(); // it covers the footer
-    await page.getByRole('contentinfo').getByRole('link', { name: common('fr').pages.crypto_locker.nav }).click();
+    await page
+      .getByRole('contentinfo')
+      .getByRole('link', { name: common('fr').pages.crypto_locker.nav })
+      .click();
     await expect(page.getByText(common('fr').slowLoad)).toBeVisible();
     await expect(page).toHaveURL('/fr/crypto-locker/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(common('fr').pages.crypto_locker.title);

@@ -1,7 +1,12 @@
 import { test, expect, languages, localizePath, routes, routeNames, pageTitle, common } from './fixtures';
 
 const decode = (text: string) =>
-  text.replace(/&amp;/g, '&').replace(/&#x27;|&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 test.describe('every route in every language', () => {
   for (const language of languages) {
@@ -17,10 +22,7 @@ test.describe('every route in every language', () => {
         expect(title, url).toBe(pageTitle(name, language));
         expect(/<meta name="description" content="([^"]*)"/.exec(html)?.[1].length, url).toBeGreaterThan(40);
         const alternates = [...html.matchAll(/<link rel="alternate" hrefLang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], m[2]]);
-        expect(alternates, url).toEqual([
-          ...languages.map((lng) => [lng, `http://localhost:8000${localizePath(routes[name], lng)}`]),
-          ['x-default', `http://localhost:8000${routes[name]}`],
-        ]);
+        expect(alternates, url).toEqual([...languages.map((lng) => [lng, `http://localhost:8000${localizePath(routes[name], lng)}`]), ['x-default', `http://localhost:8000${routes[name]}`]]);
         expect(/<meta property="og:locale" content="([^"]*)"/.exec(html)?.[1], url).toMatch(/^[a-z]{2}_[A-Z]{2}$/);
         expect(html.match(/og:locale:alternate/g)?.length, url).toBe(5);
       }
@@ -41,7 +43,7 @@ test.describe('every route in every language', () => {
     };
     expect(await namespaces('index')).toEqual(['en:common', 'en:home']);
     expect(await namespaces('uk/fees')).toEqual(['uk:common', 'uk:info']);
-    expect(await namespaces('de/wallet/send')).toEqual(['de:auth', 'de:common', 'de:wallet']);
+    expect(await namespaces('de/wallet/send')).toEqual(['de:auth', 'de:common', 'de:errors', 'de:wallet']);
   });
 
   test('serves the web app manifest the spec describes', async ({ request }) => {

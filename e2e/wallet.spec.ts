@@ -1,6 +1,6 @@
-import type { Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, locale, ops, signUp } from './fixtures';
+import type { Page } from '@playwright/test';
 
 const wallet = locale('en', 'wallet');
 

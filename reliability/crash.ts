@@ -10,14 +10,21 @@
  * - no retried request moved money twice (balances equal exactly what the acknowledged sends and
  *   deposits say);
  * - no order or send is stuck: funded orders and confirmed sends all reach a final state;
+ * - every payout (order deliveries, external sends) was paid exactly once: one ledger payout per
+ *   payout, one broadcast per idempotency key with the txid the payout booked, nothing left in the
+ *   clearing account. Every other kill is aimed at the payout worker: it waits until a payout has
+ *   been handed to the (simulated) chain but its result not yet booked (PAYOUT_BOOKING_DELAY_MS
+ *   widens that moment), then SIGKILLs every replica; the payout must be taken again after its
+ *   lease and booked once, with the same key;
  * - every finished faucet round with players paid exactly one reward, the others none.
  * Exits 1 with the list of problems otherwise. Uses BENCH_DATABASE_URL or TEST_DATABASE_URL.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { bech32 } from 'bech32';
 import { Client } from 'pg';
 import { freePort, root, waitFor } from '../bench/support';
 import { loadConfig } from '../server/src/config';
@@ -28,7 +35,9 @@ const KILLS = Number(process.env.CRASH_KILLS || 10);
 const CLIENTS = Number(process.env.CRASH_CLIENTS || 6);
 const REPLICAS = Number(process.env.CRASH_REPLICAS || 2);
 const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
-const BTC_ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
+// A payout address of its own for each customer: orders to one address count as one customer's
+// weekly volume, which an anonymous customer may not take past 1,000 EUR.
+const freshBtcAddress = () => bech32.encode('bc', [0, ...bech32.toWords(randomBytes(20))]);
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -60,6 +69,9 @@ async function main() {
     PUBLIC_DIR: path.join(dataDir, 'public'),
     DATABASE_URL: dbUrl,
     ORDER_WORKER_INTERVAL_MS: '200',
+    PAYOUT_WORKER_INTERVAL_MS: '200',
+    PAYOUT_LEASE_MS: '1500',
+    PAYOUT_BOOKING_DELAY_MS: '150',
     LOOKUP_LIMIT_PER_MINUTE: '100000',
     FAUCET_ROUND_SECONDS: '8',
     FAUCET_BUDGET_EUR: '100.00',
@@ -126,7 +138,13 @@ async function main() {
 
   async function orderFlow() {
     const key = randomUUID();
-    const placed = await until('POST', '/api/orders', null, { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '20', email: `c-${key}@crash.test`, address: BTC_ADDRESS }, { 'idempotency-key': key });
+    const placed = await until(
+      'POST',
+      '/api/orders',
+      null,
+      { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '20', email: `c-${key}@crash.test`, address: freshBtcAddress() },
+      { 'idempotency-key': key },
+    );
     if (placed.status !== 201 && placed.status !== 200) throw new Error(`order refused: ${JSON.stringify(placed.body)}`);
     acked.orders.set(key, placed.body.reference as string);
     if (Math.random() < 0.7) {
@@ -193,29 +211,56 @@ async function main() {
     }
   });
 
-  for (let kill = 1; kill <= KILLS; kill++) {
-    await sleep(1000 + Math.random() * 2500);
-    const victim = Math.floor(Math.random() * REPLICAS);
-    const exited = new Promise((resolve) => servers[victim]!.once('exit', resolve));
-    servers[victim]!.kill('SIGKILL');
+  const kill = async (replica: number) => {
+    const exited = new Promise((resolve) => servers[replica]!.once('exit', resolve));
+    servers[replica]!.kill('SIGKILL');
     await exited;
     // The old process must be gone before the new one starts (a restart must not find it alive).
-    if (await fetch(`${bases[victim]}/api/health`).then(() => true, () => false)) throw new Error('the killed server still answers');
-    await sleep(Math.random() * 500);
-    await start(victim);
-    console.log(`kill ${kill}/${KILLS}: restarted; acknowledged so far: ${acked.orders.size} orders, ${acked.payments.size} payments, ${acked.sends.size} sends`);
+    if (
+      await fetch(`${bases[replica]}/api/health`).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw new Error('the killed server still answers');
+  };
+  let aimedKills = 0;
+  for (let round = 1; round <= KILLS; round++) {
+    await sleep(1000 + Math.random() * 2500);
+    if (round % 2 === 0) {
+      // Aimed at the payout worker: a payout handed to the chain, its result not booked yet.
+      const until = Date.now() + 10_000;
+      let caught = false;
+      while (!caught && Date.now() < until) {
+        caught = (await sql<{ n: number }>(dbUrl, `select count(*)::int as n from payouts where status = 'submitting'`))[0]!.n > 0;
+        if (!caught) await sleep(10);
+      }
+      await Promise.all(servers.map((_, replica) => kill(replica)));
+      if (caught) aimedKills++;
+      await sleep(Math.random() * 500);
+      for (let replica = 0; replica < REPLICAS; replica++) await start(replica);
+      console.log(`kill ${round}/${KILLS}: every replica, ${caught ? 'with a payout between the chain and its booking' : 'no payout was in flight'}; restarted`);
+    } else {
+      const victim = Math.floor(Math.random() * REPLICAS);
+      await kill(victim);
+      await sleep(Math.random() * 500);
+      await start(victim);
+      console.log(`kill ${round}/${KILLS}: replica ${victim} restarted; acknowledged so far: ${acked.orders.size} orders, ${acked.payments.size} payments, ${acked.sends.size} sends`);
+    }
   }
   running = false;
   await Promise.all([...clients, faucetPlayer]);
 
-  // Let the workers finish what was funded or confirmed (orders within a second, sends in ~2 s).
+  // Let the workers finish what was funded or confirmed (a payout taken by a killed worker waits
+  // for its lease, 1.5 s, before another takes it).
   const deadline = Date.now() + 60_000;
   let stuck: { kind: string; n: number }[] = [];
   while (Date.now() < deadline) {
     stuck = await sql<{ kind: string; n: number }>(
       dbUrl,
       `select 'order' as kind, count(*)::int as n from orders where status = 'processing'
-       union all select 'send', count(*)::int from wallet_sends where status = 'processing'`,
+       union all select 'send', count(*)::int from wallet_sends where status = 'processing'
+       union all select 'payout', count(*)::int from payouts where status not in ('completed', 'failed')`,
     );
     if (stuck.every((s) => s.n === 0)) break;
     await sleep(500);
@@ -232,6 +277,27 @@ async function main() {
     if (r.credits !== (r.players > 0 ? 1 : 0)) problems.push(`faucet round ${r.id}: ${r.players} players, ${r.credits} credits`);
   }
   const paidRounds = rounds.filter((r) => r.credits === 1).length;
+
+  // Every payout paid once: one ledger payout each, one broadcast per key with the booked txid.
+  const payoutRows = await sql<{ id: string; status: string; attempts: number; txid: string | null; booked: number; broadcasts: number; broadcast_txid_ok: boolean; asked_again: number }>(
+    dbUrl,
+    `select p.id, p.status, p.attempts, p.txid,
+            (select count(*)::int from ledger_transfers t where t.id = 'payout:' || p.id) as booked,
+            (select count(*)::int from outbox o where o.channel = 'chain' and o.body like '%idempotency key ' || p.idempotency_key) as broadcasts,
+            coalesce((select bool_and(o.body like 'txid ' || p.txid || '%') from outbox o where o.channel = 'chain' and o.body like '%idempotency key ' || p.idempotency_key), false) as broadcast_txid_ok,
+            coalesce((select max(o.attempts) from outbox o where o.channel = 'chain' and o.body like '%idempotency key ' || p.idempotency_key), 0) as asked_again
+     from payouts p`,
+  );
+  for (const p of payoutRows) {
+    if (p.status !== 'completed') problems.push(`payout ${p.id} ended ${p.status}`);
+    else if (p.booked !== 1 || p.broadcasts !== 1 || !p.broadcast_txid_ok)
+      problems.push(`payout ${p.id}: ${p.booked} ledger payouts, ${p.broadcasts} broadcasts, txid ${p.broadcast_txid_ok ? 'matches' : 'differs'}`);
+  }
+  const retaken = payoutRows.filter((p) => p.attempts > 1).length;
+  const askedAgain = payoutRows.filter((p) => p.asked_again > 0).length;
+  if (aimedKills > 0 && retaken === 0) problems.push(`${aimedKills} kills landed between a payout's two steps, yet no payout was taken again`);
+  const clearing = await sql<{ currency: string; balance: string }>(dbUrl, `select currency, balance::text as balance from ledger_accounts where system_code = 'payouts' and balance <> 0`);
+  for (const c of clearing) problems.push(`payouts clearing account ${c.currency} holds ${c.balance} with every payout final`);
 
   const verify = await until('GET', '/api/ops/ledger/verify', admin);
   if (!verify.body.ok) problems.push(`ledger invariants: ${JSON.stringify(verify.body.checks)}`);
@@ -279,13 +345,13 @@ async function main() {
   );
   await sql(adminUrl, `drop database if exists ${name} with (force)`);
   console.log(
-    `\ntest:crash — ${REPLICAS} replicas, ${KILLS} SIGKILLs; acknowledged ${acked.orders.size} orders (${acked.payments.size} paid), ${acked.sends.size} sends (${internal} internal, ${external} external confirmed), ${faucetEntries} faucet entries over ${rounds.length} finished rounds (${paidRounds} paid)`,
+    `\ntest:crash — ${REPLICAS} replicas, ${KILLS} SIGKILLs (${aimedKills} between a payout's two steps); acknowledged ${acked.orders.size} orders (${acked.payments.size} paid), ${acked.sends.size} sends (${internal} internal, ${external} external confirmed), ${faucetEntries} faucet entries over ${rounds.length} finished rounds (${paidRounds} paid); ${payoutRows.length} payouts, ${retaken} taken again after a kill (${askedAgain} asked of the chain twice with the same key), each paid once`,
   );
   if (problems.length) {
     console.error(`FAILED:\n  ${[...new Set(problems)].slice(0, 30).join('\n  ')}`);
     process.exit(1);
   }
-  console.log('ok: ledger invariants hold, every acknowledged request is there, nothing moved twice, nothing stuck');
+  console.log('ok: ledger invariants hold, every acknowledged request is there, nothing moved or paid twice, nothing stuck');
 }
 
 main().catch((error) => {

@@ -1,11 +1,11 @@
-import * as React from 'react';
 import fs from 'node:fs';
 import path from 'node:path';
-import i18next, { type Resource } from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { I18nextContext } from 'gatsby-plugin-react-i18next';
 import { render } from '@testing-library/react';
-import { languages, type Language } from '../../src/i18n/languages';
+import { I18nextContext } from 'gatsby-plugin-react-i18next';
+import i18next, { type Resource } from 'i18next';
+import * as React from 'react';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { languages, type Language } from '../../domain/languages';
 
 /** The real translations of a language, as the i18n plugin would load them for a page. */
 export function loadResources(language: Language): Record<string, unknown> {

@@ -1,37 +1,42 @@
-import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import compress from '@fastify/compress';
+import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import cors from '@fastify/cors';
-import type { JWTVerifyGetKey } from 'jose';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Config } from './config';
-import type { Database } from './db/client';
-import { errorBody, errorsPlugin } from './errors';
-import { securityPlugin } from './plugins/security';
-import { sitePlugin } from './plugins/site';
-import { dbPlugin } from './plugins/db';
-import { authPlugin } from './plugins/auth';
-import { healthRoutes } from './modules/health/routes';
-import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
-import { opsRoutes, type LocalIdpAccess } from './modules/ops/routes';
-import { authRoutes } from './modules/auth/routes';
-import { identityRoutes } from './modules/identity/routes';
+import { benchRoutes } from './dev/bench';
 import { devMailboxRoutes } from './dev/mailbox';
-import { walletRoutes } from './modules/wallet/routes';
+import { errorBody, errorsPlugin } from './errors';
+import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
+import { authRoutes } from './modules/auth/routes';
+import { TEST_XPUBS, type Xpubs } from './modules/chain/service';
+import { faucetOpsRoutes } from './modules/faucet/ops-routes';
 import { faucetPlugin } from './modules/faucet/routes';
 import { faucetSettings } from './modules/faucet/settings';
-import { simulatedRates, type RatesAdapter } from './modules/rates/service';
-import { TEST_XPUBS, type Xpubs } from './modules/chain/derive';
-import { ratesRoutes } from './modules/rates/routes';
+import { healthRoutes } from './modules/health/routes';
+import { identityRoutes } from './modules/identity/routes';
+import { opsRoutes } from './modules/ops/routes';
 import { orderRoutes } from './modules/orders/routes';
-import { processOrders } from './modules/orders/processing';
-import { simulatedChain, type ChainAdapter } from './modules/chain/adapter';
+import { payoutOpsRoutes } from './modules/payouts/routes';
 import { coingeckoRates } from './modules/rates/coingecko';
-import { benchRoutes } from './dev/bench';
-import { applyRetention } from './modules/retention/service';
-import { relayMail, smtpTransport, type MailTransport } from './modules/notify/mail-relay';
+import { ratesRoutes } from './modules/rates/routes';
+import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { supportRoutes } from './modules/support/routes';
+import { walletRoutes } from './modules/wallet/routes';
+import { accountPlugin } from './plugins/account';
+import { authPlugin } from './plugins/auth';
+import { dbPlugin } from './plugins/db';
+import { securityPlugin } from './plugins/security';
+import { sitePlugin } from './plugins/site';
+import { ssePlugin } from './sse';
+import { workersPlugin } from './workers';
+import { payoutOutcomes } from './workers/payouts';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import type { MailTransport } from './modules/notify/mail-relay';
+import type { LocalIdpAccess } from './modules/ops/service';
+import type { PayoutAdapters } from './modules/payouts/adapters';
+import type { JWTVerifyGetKey } from 'jose';
 
 export type AppDependencies = {
   database: Database;
@@ -43,8 +48,8 @@ export type AppDependencies = {
   rates?: RatesAdapter;
   /** Watch-only keys for reception addresses; local mode uses public test keys. */
   xpubs?: Xpubs;
-  /** Paying crypto out; the simulated chain unless a deployment plugs in its signer. */
-  chain?: ChainAdapter;
+  /** Paying out (crypto, SEPA): the adapters CHAIN_PAYOUTS / BANK_PAYOUTS name unless a test gives its own. */
+  payoutAdapters?: Partial<PayoutAdapters>;
   /** Where emails go when SMTP_URL is set (nodemailer's SMTP transport unless a test gives one). */
   mailTransport?: MailTransport;
   /** Where logs go (stdout unless a test captures them). */
@@ -89,6 +94,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(cors, { origin: [config.siteOrigin], methods: ['GET', 'POST', 'PATCH'], allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
   await app.register(dbPlugin, { database: deps.database });
   await app.register(authPlugin, { issuer: config.authIssuer, audience: config.authAudience, jwks: deps.jwks, requiredScope: 'use:muntly' });
+  await app.register(accountPlugin);
+  await app.register(ssePlugin, { maxLifetimeMs: config.EVENT_STREAM_MAX_LIFETIME_MS });
 
   await app.register(swagger, {
     openapi: {
@@ -109,7 +116,6 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
   await app.register(identityRoutes);
   const rates = deps.rates ?? (config.RATES_FEED === 'coingecko' ? coingeckoRates({ baseUrl: config.RATES_FEED_URL }) : simulatedRates());
-  const chain = deps.chain ?? simulatedChain();
   const xpubs = deps.xpubs ?? xpubsFrom(config);
   await app.register(ratesRoutes, { rates });
   await app.register(faucetPlugin, { database: deps.database, rates, settings: faucetSettings(config) });
@@ -122,38 +128,15 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   await app.register(walletRoutes, { rates, xpubs });
   await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
+  await app.register(faucetOpsRoutes);
+  await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
-  if (config.ORDER_WORKER_INTERVAL_MS > 0) repeat(app, 'order processing', config.ORDER_WORKER_INTERVAL_MS, () => processOrders(app.db, { rates, chain }));
-  if (config.RETENTION_INTERVAL_MS > 0) repeat(app, 'retention', config.RETENTION_INTERVAL_MS, () => applyRetention(app.db));
-  if (config.SMTP_URL) {
-    const transport = deps.mailTransport ?? smtpTransport(config.SMTP_URL);
-    repeat(app, 'mail relay', 2000, () => relayMail(app.db, transport, config.MAIL_FROM));
-  }
+  await app.register(workersPlugin, { config, rates, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });
   return app;
-}
-
-/**
- * Background work every replica runs (the order worker, the mail relay, retention); SKIP LOCKED hands each
- * item to one of them. A run never overlaps the previous one in this process, and shutting down
- * lets the current run finish before the database closes.
- */
-function repeat(app: FastifyInstance, label: string, intervalMs: number, work: () => Promise<unknown>) {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = work()
-      .catch((error: unknown) => app.log.warn({ err: error }, `${label} failed; retrying on the next run`))
-      .finally(() => (running = null));
-  }, intervalMs);
-  timer.unref();
-  app.addHook('preClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
 }
 
 /** Trust the first `hops` proxies in front of the server (X-Forwarded-For, read from the right). */

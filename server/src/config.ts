@@ -20,25 +20,45 @@ const schema = z
     PUBLIC_DIR: z.string().min(1).default(path.join(repoRoot, 'public')),
     /** PGlite data and the local provider's keys. */
     DATA_DIR: z.string().min(1).default(path.join(repoRoot, '.data')),
-    DATABASE_URL: optional.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+    DATABASE_URL: optional.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+        .optional(),
+    ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     IDP_PORT: z.coerce.number().int().min(1).max(65535).default(4001),
     /** The site's origin (CORS, redirect URIs); defaults to this server. */
     SITE_ORIGIN: optional.pipe(z.url().optional()),
-    AUTH0_DOMAIN: optional.pipe(z.string().regex(/^[a-z0-9.-]+$/i, 'must be a host name like muntly.eu.auth0.com').optional()),
+    AUTH0_DOMAIN: optional.pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9.-]+$/i, 'must be a host name like muntly.eu.auth0.com')
+        .optional(),
+    ),
     AUTH0_CLIENT_ID: optional,
     AUTH0_AUDIENCE: optional,
     /** DESIGN.md: when false, buy and sell answer buy_sell_disabled (swaps and the wallet go on). */
-    BUY_SELL_ENABLED: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+    BUY_SELL_ENABLED: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((v) => v === 'true'),
     /** Muntly's bank account that buyers pay into (local default: a well-known test IBAN). */
     BANK_IBAN: z.string().default('DE89370400440532013000'),
     BANK_BIC: z.string().default('COBADEFFXXX'),
     BANK_BENEFICIARY: z.string().default('Muntly'),
     /** Emails go out through this SMTP server (smtp://user:pass@host:587, smtps://…); without it they stay in the outbox (local mailbox page). */
-    SMTP_URL: optional.pipe(z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional()),
+    SMTP_URL: optional.pipe(
+      z
+        .string()
+        .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+        .optional(),
+    ),
     MAIL_FROM: z.string().min(3).default('Muntly <no-reply@muntly.local>'),
     /** How often each replica's order worker looks for funded orders (0: never; tests drive it). */
     ORDER_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+    /** An order still unpaid after this many days expires (completed, failure reason expired). */
+    ORDER_EXPIRY_DAYS: z.coerce.number().int().min(1).max(90).default(7),
     /**
      * Behind a load balancer or reverse proxy: which hops to trust for the client's address
      * (X-Forwarded-For), so that per-client limits count clients, not the proxy. A hop count
@@ -52,36 +72,96 @@ const schema = z
         .transform((value) => (/^\d+$/.test(value) ? Number(value) : value.split(',').map((part) => part.trim())))
         .optional(),
     ),
+    /**
+     * Who executes payouts: crypto (CHAIN_PAYOUTS) and SEPA (BANK_PAYOUTS). `simulated` pays at once
+     * (local mode only); `signer` / `external` leave each payout to an outside executor that lists
+     * them and reports back through /api/ops/payouts. Required in production.
+     */
+    CHAIN_PAYOUTS: z.enum(['simulated', 'signer']).optional(),
+    BANK_PAYOUTS: z.enum(['simulated', 'external']).optional(),
+    /** How often each replica's payout worker looks for payouts to submit (0: never; tests drive it). */
+    PAYOUT_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
+    /** How long a worker may take between taking a payout and booking its result before another worker takes it again. */
+    PAYOUT_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    /** The crash suite only: a pause between the adapter's answer and booking it, to kill a worker there. */
+    PAYOUT_BOOKING_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     /** How often each replica deletes data whose retention period has ended (0: never; `ops retention` still works). */
     RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
     /** Order lookups (and their event streams) allowed per minute per IP and per email address. */
     LOOKUP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    /** The server ends each live stream (order status, faucet) after at most this long; the browser reconnects. */
+    EVENT_STREAM_MAX_LIFETIME_MS: z.coerce.number().int().min(100).max(86_400_000).default(900_000),
     /** `npm run bench:orders` only: a bare one-row insert endpoint to compare with. Never in production. */
-    BENCH_ROUTES: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+    BENCH_ROUTES: z
+      .enum(['true', 'false'])
+      .default('false')
+      .transform((v) => v === 'true'),
     /** The EUR rate feed: the seeded simulation, or CoinGecko's public API (cached 60 s). */
     RATES_FEED: z.enum(['simulated', 'coingecko']).default('simulated'),
     RATES_FEED_URL: z.url().default('https://api.coingecko.com/api/v3'),
     /** Watch-only extended public keys for reception addresses (local mode: public test keys). */
-    XPUB_BTC: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
-    XPUB_LTC: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
-    XPUB_DOGE: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
-    XPUB_BCH: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
-    XPUB_ETH: optional.pipe(z.string().regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub').optional()),
-    XRP_ADDRESS: optional.pipe(z.string().regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'must be a classic XRP address').optional()),
+    XPUB_BTC: optional.pipe(
+      z
+        .string()
+        .regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub')
+        .optional(),
+    ),
+    XPUB_LTC: optional.pipe(
+      z
+        .string()
+        .regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub')
+        .optional(),
+    ),
+    XPUB_DOGE: optional.pipe(
+      z
+        .string()
+        .regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub')
+        .optional(),
+    ),
+    XPUB_BCH: optional.pipe(
+      z
+        .string()
+        .regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub')
+        .optional(),
+    ),
+    XPUB_ETH: optional.pipe(
+      z
+        .string()
+        .regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub')
+        .optional(),
+    ),
+    XRP_ADDRESS: optional.pipe(
+      z
+        .string()
+        .regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'must be a classic XRP address')
+        .optional(),
+    ),
     /** Faucet: one whole round (its four phases), fractions allowed for tests; the reward; the budget a new faucet starts with. */
     FAUCET_ROUND_SECONDS: z.coerce.number().min(0.2).max(86_400).default(360),
-    FAUCET_REWARD_EUR: z.string().regex(/^(?!0+(\.0+)?$)\d{1,6}(\.\d{1,2})?$/, 'must be a positive EUR amount like 0.02').default('0.02'),
-    FAUCET_BUDGET_EUR: z.string().regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be an EUR amount like 10.00').default('10.00'),
+    FAUCET_REWARD_EUR: z
+      .string()
+      .regex(/^(?!0+(\.0+)?$)\d{1,6}(\.\d{1,2})?$/, 'must be a positive EUR amount like 0.02')
+      .default('0.02'),
+    FAUCET_BUDGET_EUR: z
+      .string()
+      .regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be an EUR amount like 10.00')
+      .default('10.00'),
   })
   .superRefine((env, ctx) => {
     if (!env.AUTH0_DOMAIN) return;
     if (env.BENCH_ROUTES) ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'is for benchmarks only, never in production' });
+    if (env.PAYOUT_BOOKING_DELAY_MS > 0) ctx.addIssue({ code: 'custom', path: ['PAYOUT_BOOKING_DELAY_MS'], message: 'is for the crash suite only, never in production' });
+    // Production never pretends to pay: the payouts go to a real executor, named explicitly.
+    if (env.CHAIN_PAYOUTS !== 'signer') ctx.addIssue({ code: 'custom', path: ['CHAIN_PAYOUTS'], message: 'must be "signer" in production (AUTH0_DOMAIN set): the simulated chain pays nobody' });
+    if (env.BANK_PAYOUTS !== 'external') ctx.addIssue({ code: 'custom', path: ['BANK_PAYOUTS'], message: 'must be "external" in production (AUTH0_DOMAIN set): the simulated bank pays nobody' });
     for (const key of ['AUTH0_CLIENT_ID', 'AUTH0_AUDIENCE', 'DATABASE_URL'] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH0_DOMAIN is set (production)' });
     }
   });
 
-export type Config = z.infer<typeof schema> & {
+export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUTS'> & {
+  CHAIN_PAYOUTS: 'simulated' | 'signer';
+  BANK_PAYOUTS: 'simulated' | 'external';
   /** True when the local identity provider is used (no AUTH0_DOMAIN). */
   localIdp: boolean;
   /** The token issuer, with its trailing slash as Auth0 writes it. */
@@ -109,5 +189,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authAudience: c.AUTH0_AUDIENCE ?? LOCAL_AUDIENCE,
     authClientId: c.AUTH0_CLIENT_ID ?? LOCAL_CLIENT_ID,
     siteOrigin: (c.SITE_ORIGIN ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    // Local mode pays through the simulation unless told otherwise (production requires a choice).
+    CHAIN_PAYOUTS: c.CHAIN_PAYOUTS ?? 'simulated',
+    BANK_PAYOUTS: c.BANK_PAYOUTS ?? 'simulated',
   };
 }

@@ -1,46 +1,52 @@
 import fp from 'fastify-plugin';
-import type { FastifyError, FastifyReply } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ERROR_MESSAGES, type ErrorBody, type ErrorCode } from '../../domain/errors';
+import { DomainError, ERRORS, statusOf, type ErrorBody, type ErrorCode } from '../../domain/errors';
+import type { FastifyError, FastifyReply } from 'fastify';
 
 /**
  * Errors everywhere follow DESIGN.md section 5: status + `{ error: { code, message, field? } }`.
- * A failure nobody foresaw is logged and answered with a 500 that carries no stack trace.
+ * Code throws a DomainError (domain/errors.ts) with a code only; this handler answers it with the
+ * status the map gives that code. A failure nobody foresaw is logged and answered with a 500 that
+ * carries no stack trace.
  */
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: ErrorCode,
-    readonly field?: string,
-    message?: string,
-  ) {
-    super(message ?? ERROR_MESSAGES[code]);
+
+/**
+ * Too many requests from one client (a rate limit, a cap on open streams): the transport's own
+ * refusal, answered like @fastify/rate-limit's with 429 and `try_again_soon`.
+ */
+export class RateLimited extends Error {
+  readonly statusCode = 429;
+
+  constructor() {
+    super('rate limited');
   }
 }
 
 export function errorBody(code: ErrorCode, field?: string, message?: string): ErrorBody {
-  return { error: { code, message: message ?? ERROR_MESSAGES[code], ...(field ? { field } : {}) } };
+  return { error: { code, message: message ?? ERRORS[code].message, ...(field ? { field } : {}) } };
 }
 
-export function sendError(reply: FastifyReply, status: number, code: ErrorCode, field?: string) {
-  return reply.code(status).send(errorBody(code, field));
+/** Answers a code outside the error handler (a reply already under way), with the map's status. */
+export function sendError(reply: FastifyReply, code: ErrorCode, message?: string) {
+  return reply.code(statusOf(code)).send(errorBody(code, undefined, message));
 }
 
 export const errorsPlugin = fp(async (app) => {
-  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
-    if (error instanceof ApiError) {
-      return reply.code(error.statusCode).send(errorBody(error.code, error.field, error.message));
+  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    if (error instanceof DomainError) {
+      return reply.code(statusOf(error.code)).send(errorBody(error.code, error.field, error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];
       const where = issue?.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      return reply.code(400).send(errorBody('validation_failed', where || undefined, issue?.message));
+      return reply.code(statusOf('validation_failed')).send(errorBody('validation_failed', where || undefined, issue?.message));
     }
+    // The transport's refusals keep the framework's status.
     const status = error.statusCode ?? 500;
     if (status === 413) return reply.code(413).send(errorBody('payload_too_large'));
     if (status === 429) return reply.code(429).send(errorBody('try_again_soon'));
     if (status >= 400 && status < 500) return reply.code(status).send(errorBody('bad_request'));
     request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send(errorBody('internal_error'));
+    return reply.code(statusOf('internal_error')).send(errorBody('internal_error'));
   });
 });

@@ -1,14 +1,14 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { createRemoteJWKSet } from 'jose';
-import { loadConfig } from './config';
 import { buildApp } from './app';
+import { loadConfig } from './config';
 import { openDatabase } from './db/client';
-import { loadOrCreateIdpKeys } from './dev/keys';
 import { startIdp } from './dev/idp';
+import { localIdpAccess } from './dev/idp-access';
+import { loadOrCreateIdpKeys } from './dev/keys';
 import { DEMO_PASSWORD, DEMO_USERS, idpUsersRepository } from './dev/users';
-import { settlePayouts } from './modules/wallet/sends';
 
 /**
  * `npm start`: the site and the API on one origin (http://localhost:8000 by default), the local
@@ -35,7 +35,7 @@ async function main() {
   const app = await buildApp(config, {
     database,
     jwks,
-    localIdp: keys && { keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId },
+    localIdp: keys && localIdpAccess({ keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId }),
     // Auth0 access tokens carry no email or name; the provider's userinfo endpoint has them.
     lookupProfile: async (token) => {
       const response = await fetch(new URL('userinfo', config.authIssuer), { headers: { authorization: `Bearer ${token}` } });
@@ -61,29 +61,24 @@ async function main() {
     });
   }
 
-  // The simulated chain confirms external sends a few seconds after they are booked.
-  const payouts = setInterval(() => {
-    settlePayouts(database.db).catch((error: unknown) => app.log.warn({ err: error }, 'payout settlement failed'));
-  }, 1000);
-  payouts.unref();
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
-    clearInterval(payouts);
-    await app.faucet.ticker.stop(); // lets a round transition in progress commit
     await idp?.close();
     await app.close(); // stops accepting, waits for in-flight requests, closes the database
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // `on`, not `once`: Ctrl-C reaches the server twice under `npm start` (from the terminal and
+  // forwarded by npm), and a second signal without a listener would kill it mid-shutdown.
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.PORT, host: config.HOST });
-  // Faucet rounds: every replica runs the ticker; a PostgreSQL advisory lock lets one of them lead.
-  await app.faucet.ticker.start();
+  // Background work (server/src/workers): the interval workers run since the app was built; the
+  // faucet ticker starts now (every replica runs it; a PostgreSQL advisory lock lets one lead).
+  await app.workers.start();
   const lines = [
     '',
     `  Muntly is running on ${config.siteOrigin}  (API: ${config.siteOrigin}/api, docs: ${config.siteOrigin}/api/docs)`,

@@ -7,11 +7,7 @@ import type { ErrorCode } from '../../domain/errors';
  * 5 wrong attempts kill it. Callers store hashes only, lock the code's row, persist a wrong
  * attempt before answering, and mark a valid code used.
  */
-export type CodeVerdict =
-  | { kind: 'valid' }
-  | { kind: 'expired' }
-  | { kind: 'dead' }
-  | { kind: 'wrong'; attempts: number; dead: boolean };
+export type CodeVerdict = { kind: 'valid' } | { kind: 'expired' } | { kind: 'dead' } | { kind: 'wrong'; attempts: number; dead: boolean };
 
 export function judgeCode(stored: { hash: string; attempts: number; expiresAt: Date }, candidateHash: string): CodeVerdict {
   if (stored.expiresAt.getTime() <= Date.now()) return { kind: 'expired' };
@@ -21,10 +17,10 @@ export function judgeCode(stored: { hash: string; attempts: number; expiresAt: D
   return { kind: 'wrong', attempts, dead: attempts >= CODE_MAX_ATTEMPTS };
 }
 
-/** The answer to a refused code. */
-export function codeRefusal(verdict: Exclude<CodeVerdict, { kind: 'valid' }>): { status: number; code: ErrorCode; message?: string } {
-  if (verdict.kind === 'expired') return { status: 400, code: 'code_expired' };
-  if (verdict.kind === 'dead' || verdict.dead) return { status: 429, code: 'code_attempts_exceeded' };
+/** The refusal of a code: its error code (domain/errors.ts gives the status) and the attempts left. */
+export function codeRefusal(verdict: Exclude<CodeVerdict, { kind: 'valid' }>): { code: ErrorCode; message?: string } {
+  if (verdict.kind === 'expired') return { code: 'code_expired' };
+  if (verdict.kind === 'dead' || verdict.dead) return { code: 'code_attempts_exceeded' };
   const left = CODE_MAX_ATTEMPTS - verdict.attempts;
-  return { status: 400, code: 'invalid_code', message: `Wrong code. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.` };
+  return { code: 'invalid_code', message: `Wrong code. ${left} ${left === 1 ? 'attempt' : 'attempts'} left.` };
 }

@@ -1,9 +1,7 @@
-import { z } from 'zod';
+import { errorBodySchema } from '../../domain/contracts/common';
 
-/** The error body of DESIGN.md section 5, for the OpenAPI document. */
-export const errorSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
-});
+/** The error body of DESIGN.md section 5 (domain/contracts/common.ts), for the OpenAPI document. */
+export const errorSchema = errorBodySchema;
 
 export function errorResponses<S extends number>(...statuses: S[]) {
   return Object.fromEntries(statuses.map((status) => [status, errorSchema])) as Record<S, typeof errorSchema>;

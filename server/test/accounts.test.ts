@@ -1,8 +1,8 @@
 /**
  * @jest-environment node
  */
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import { ACCOUNT_KEY_ALPHABET } from '../../domain/references';
+import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 
 describe.each(databaseKinds())('accounts (%s)', (kind) => {
   let t: TestApp;
@@ -39,8 +39,7 @@ describe.each(databaseKinds())('accounts (%s)', (kind) => {
     const responses = await Promise.all(Array.from({ length: 20 }, () => t.app.inject({ url: '/api/me', headers: bearer(token) })));
     expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     expect(new Set(responses.map((r) => r.json().accountKey)).size).toBe(1);
-    const admin = await signToken(t.keys, { scope: 'use:muntly admin:muntly' });
-    const users = (await t.app.inject({ url: '/api/ops/users', headers: bearer(admin) })).json().users;
+    const users = (await t.app.inject({ url: '/api/ops/users', headers: t.admin })).json().users;
     expect(users.filter((u: { email: string }) => u.email === 'racer@example.com')).toHaveLength(1);
   });
 

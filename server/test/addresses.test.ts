@@ -1,26 +1,21 @@
 /**
  * @jest-environment node
  */
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { testApp, testUser, balanceOf, databaseKinds, type TestApp } from './helpers';
 
 describe.each(databaseKinds())('reception addresses and chain deposits (%s)', (kind) => {
   let t: TestApp;
   let admin: Record<string, string>;
   beforeAll(async () => {
     t = await testApp(kind);
-    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+    admin = t.admin;
   });
   afterAll(() => t.close());
 
-  async function user(email: string, bankVerified = true) {
-    const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email }));
-    await t.app.inject({ url: '/api/me', headers });
-    if (bankVerified) await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
-    return headers;
-  }
+  // No address of their own yet: the tests derive the first ones.
+  const user = async (email: string, bankVerified = true) => (await testUser(t, email, { verified: bankVerified ? ['bank'] : [], address: false })).headers;
   const create = (headers: Record<string, string>, payload: object) => t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload });
-  const balance = async (headers: Record<string, string>, currency: string) =>
-    (await t.app.inject({ url: '/api/wallet/balances', headers })).json().balances.find((b: { currency: string }) => b.currency === currency).balance;
+  const balance = (headers: Record<string, string>, currency: string) => balanceOf(t, headers, currency);
 
   it('needs a verified bank account', async () => {
     const res = await create(await user('unverified@muntly.test', false), { currency: 'BTC' });

@@ -1,8 +1,8 @@
 /**
  * @jest-environment node
  */
-import { SignJWT, UnsecuredJWT, exportSPKI, importJWK } from 'jose';
 import { createPublicKey } from 'node:crypto';
+import { SignJWT, UnsecuredJWT, exportSPKI, importJWK } from 'jose';
 import { testApp, signToken, testKeys, bearer, databaseKinds, type TestApp } from './helpers';
 
 /** Every way a token can be wrong gets a 401 with its own code; a missing scope a 403. */
@@ -52,12 +52,7 @@ describe.each(databaseKinds())('access tokens (%s)', (kind) => {
   });
 
   it('rejects alg none', async () => {
-    const token = new UnsecuredJWT({ scope: 'use:muntly' })
-      .setIssuer('http://localhost:4001/')
-      .setAudience('https://api.muntly.local')
-      .setSubject('attacker')
-      .setExpirationTime('1h')
-      .encode();
+    const token = new UnsecuredJWT({ scope: 'use:muntly' }).setIssuer('http://localhost:4001/').setAudience('https://api.muntly.local').setSubject('attacker').setExpirationTime('1h').encode();
     await expectError(bearer(token), 401, 'token_unsupported_algorithm');
   });
 
@@ -85,7 +80,9 @@ describe.each(databaseKinds())('access tokens (%s)', (kind) => {
 
   it('rejects a tampered payload', async () => {
     const [header, , signature] = (await signToken(t.keys)).split('.');
-    const payload = Buffer.from(JSON.stringify({ sub: 'admin', scope: 'use:muntly admin:muntly', iss: 'http://localhost:4001/', aud: 'https://api.muntly.local', exp: 9999999999 })).toString('base64url');
+    const payload = Buffer.from(JSON.stringify({ sub: 'admin', scope: 'use:muntly admin:muntly', iss: 'http://localhost:4001/', aud: 'https://api.muntly.local', exp: 9999999999 })).toString(
+      'base64url',
+    );
     await expectError(bearer(`${header}.${payload}.${signature}`), 401, 'token_invalid_signature');
   });
 

@@ -28,7 +28,27 @@ describe('configuration', () => {
   });
 
   it('derives the Auth0 issuer with its trailing slash', () => {
-    const config = loadConfig({ AUTH0_DOMAIN: 'muntly.eu.auth0.com', AUTH0_CLIENT_ID: 'c', AUTH0_AUDIENCE: 'https://api.muntly.eu', DATABASE_URL: 'postgres://db/muntly' });
+    const config = loadConfig({ ...production });
     expect(config).toMatchObject({ localIdp: false, authIssuer: 'https://muntly.eu.auth0.com/', authAudience: 'https://api.muntly.eu' });
   });
+
+  it('pays through the simulation only locally: production names its payout executors or does not start', () => {
+    expect(loadConfig({})).toMatchObject({ CHAIN_PAYOUTS: 'simulated', BANK_PAYOUTS: 'simulated' });
+    const { CHAIN_PAYOUTS: _chain, BANK_PAYOUTS: _bank, ...unnamed } = production;
+    expect(() => loadConfig(unnamed)).toThrow(/CHAIN_PAYOUTS: must be "signer" in production[\s\S]*BANK_PAYOUTS: must be "external" in production/);
+    expect(() => loadConfig({ ...production, CHAIN_PAYOUTS: 'simulated' })).toThrow(/CHAIN_PAYOUTS/);
+    expect(() => loadConfig({ ...production, BANK_PAYOUTS: 'simulated' })).toThrow(/BANK_PAYOUTS/);
+    expect(() => loadConfig({ ...production, PAYOUT_BOOKING_DELAY_MS: '100' })).toThrow(/PAYOUT_BOOKING_DELAY_MS: is for the crash suite only/);
+    expect(() => loadConfig({ CHAIN_PAYOUTS: 'bitcoind' })).toThrow(/CHAIN_PAYOUTS/);
+    expect(loadConfig(production)).toMatchObject({ CHAIN_PAYOUTS: 'signer', BANK_PAYOUTS: 'external' });
+  });
 });
+
+const production = {
+  AUTH0_DOMAIN: 'muntly.eu.auth0.com',
+  AUTH0_CLIENT_ID: 'c',
+  AUTH0_AUDIENCE: 'https://api.muntly.eu',
+  DATABASE_URL: 'postgres://db/muntly',
+  CHAIN_PAYOUTS: 'signer',
+  BANK_PAYOUTS: 'external',
+};

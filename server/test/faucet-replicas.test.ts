@@ -1,14 +1,15 @@
 /**
  * @jest-environment node
  */
-import { createLocalJWKSet } from 'jose';
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import { createLocalJWKSet } from 'jose';
+import { draw } from '../../domain/faucet';
 import { buildApp } from '../src/app';
 import { openDatabase, type Database } from '../src/db/client';
+import { localIdpAccess } from '../src/dev/idp-access';
 import { verifyLedger } from '../src/modules/ledger/service';
-import { bearer, databaseKinds, postgresTestDatabase, signToken, testConfig, testKeys, type DatabaseKind } from './helpers';
-import { draw } from '../../domain/faucet';
+import { adminHeaders, databaseKinds, fixedRates, postgresTestDatabase, testConfig, testKeys, testUser, type DatabaseKind } from './helpers';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * Two API replicas on one database play 20 fast rounds (1 s each) with their tickers running as
@@ -18,8 +19,7 @@ import { draw } from '../../domain/faucet';
  * no election at all: the worst case, which the database's row locks must still make safe.
  * Either way: exactly one winner and one credit per round, and the ledger balances.
  */
-const RATES = { BTC: '80000', ETH: '3000', XRP: '2.10', BCH: '420', LTC: '90', DOGE: '0.19' };
-const rates = { current: async () => ({ at: 'now', rates: RATES }) };
+const rates = fixedRates({ XRP: '2.10' });
 const ROUNDS = 20;
 
 type Shared = { databases: [Database, Database]; drop(): Promise<void> };
@@ -55,7 +55,7 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
       return buildApp(config, {
         database,
         jwks: createLocalJWKSet(keys.publicJwks),
-        localIdp: { keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId },
+        localIdp: localIdpAccess({ keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId }),
         rates,
       });
     };
@@ -68,20 +68,16 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
 
   it(`plays ${ROUNDS} rounds: one winner and one ledger credit per round, the draw reproducible, the ledger balanced`, async () => {
     const [a, b] = apps;
-    const admin = bearer(await signToken(keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+    const admin = await adminHeaders(keys);
     const currencies = ['BTC', 'ETH', 'DOGE', 'XRP'];
     const players = [];
     for (const [i, currency] of currencies.entries()) {
-      const email = `replica-${i}@muntly.test`;
-      const headers = bearer(await signToken(keys, { sub: `auth0|replica-${i}`, email }));
-      await a.inject({ url: '/api/me', headers });
-      await a.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
-      const address = (await a.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload: { currency } })).json().address as string;
+      const { headers, address } = await testUser({ app: a, keys, admin }, `replica-${i}@muntly.test`, { address: currency });
       players.push({ headers, address, app: i % 2 === 0 ? a : b });
     }
 
-    await Promise.all(apps.map((app) => app.faucet.ticker.start()));
-    const leaders = () => apps.filter((app) => app.faucet.ticker.leading).length;
+    await Promise.all(apps.map((app) => app.workers.faucetTicker.start()));
+    const leaders = () => apps.filter((app) => app.workers.faucetTicker.leading).length;
     if (kind === 'postgresql') expect(leaders()).toBe(1);
 
     const played = new Set<number>();
@@ -106,9 +102,12 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
         if (!failover) expect(leaders()).toBe(1);
         if (!failover && played.size === ROUNDS / 2) {
           // The leader's replica dies: its lock session is killed and its ticker never runs again.
-          const leader = apps.find((app) => app.faucet.ticker.leading)!;
-          await rows(leader, sql`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())`);
-          await leader.faucet.ticker.stop();
+          const leader = apps.find((app) => app.workers.faucetTicker.leading)!;
+          await rows(
+            leader,
+            sql`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and granted and database = (select oid from pg_database where datname = current_database())`,
+          );
+          await leader.workers.faucetTicker.stop();
           failover = { at: Date.now() };
         }
         if (failover && failover.tookOverMs === undefined && leaders() === 1) failover.tookOverMs = Date.now() - failover.at;
@@ -117,7 +116,7 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
     }
     // Let the last round finish.
     await sleep(1200);
-    await Promise.all(apps.map((app) => app.faucet.ticker.stop()));
+    await Promise.all(apps.map((app) => app.workers.faucetTicker.stop()));
 
     expect(played.size).toBe(ROUNDS);
     expect(entered).toBeGreaterThanOrEqual(ROUNDS);
@@ -144,7 +143,11 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
       expect(round.entry_count).toBe(mine.length);
       expect(mine.length).toBeGreaterThan(0);
       // Exactly one winner, the one the published data draws, paid once.
-      const expected = draw(round.seed, id, mine.map((e) => e.ticket));
+      const expected = draw(
+        round.seed,
+        id,
+        mine.map((e) => e.ticket),
+      );
       const winner = mine.find((e) => e.id === round.winner_entry_id)!;
       expect(winner.ticket).toBe(expected.ticket);
       const credit = credits.get(`faucet:${id}`)!;

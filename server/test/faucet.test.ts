@@ -2,16 +2,15 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { testApp, signToken, bearer, databaseKinds, opsCliOutput, type TestApp } from './helpers';
+import { seedHashOf, ticketOf, verifyRound } from '../../domain/faucet';
+import { loadConfig } from '../src/config';
 import { advance } from '../src/modules/faucet/service';
 import { faucetSettings } from '../src/modules/faucet/settings';
-import { loadConfig } from '../src/config';
 import { verifyLedger } from '../src/modules/ledger/service';
-import { STREAMS_PER_ADDRESS } from '../src/modules/faucet/events';
-import { seedHashOf, ticketOf, verifyRound } from '../../domain/faucet';
+import { STREAMS_PER_CLIENT } from '../src/sse';
+import { testApp, testUser, balanceOf, fixedRates, databaseKinds, opsCliOutput, type TestApp } from './helpers';
 
-const RATES = { BTC: '80000', ETH: '3000', XRP: '2.10', BCH: '420', LTC: '90', DOGE: '0.19' };
-const rates = { current: async () => ({ at: 'now', rates: RATES }) };
+const rates = fixedRates({ XRP: '2.10' });
 
 describe.each(databaseKinds())('faucet (%s)', (kind) => {
   let t: TestApp;
@@ -19,7 +18,7 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
   beforeAll(async () => {
     // Real six-minute rounds: the tests move the schedule instead of waiting for the clock.
     t = await testApp(kind, { FAUCET_BUDGET_EUR: '1.00' }, { rates });
-    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+    admin = t.admin;
   });
   afterAll(() => t.close());
 
@@ -45,26 +44,16 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
   }
   const enter = (headers: Record<string, string>, address: string) => t.app.inject({ method: 'POST', url: '/api/faucet/entries', headers, payload: { address } });
 
-  async function player(name: string, currency = 'BTC', verified = true) {
-    const email = `${name}@muntly.test`;
-    const headers = bearer(await signToken(t.keys, { sub: `auth0|${name}`, email }));
-    await t.app.inject({ url: '/api/me', headers });
-    let address = '';
-    if (verified) {
-      await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
-      address = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload: { currency } })).json().address;
-    }
-    return { headers, address, email };
-  }
-  const balance = async (headers: Record<string, string>, currency: string) =>
-    (await t.app.inject({ url: '/api/wallet/balances', headers })).json().balances.find((b: { currency: string }) => b.currency === currency).balance as string;
+  /** A player with a verified bank account and a reception address in `currency`. */
+  const player = (name: string, currency = 'BTC', verified = true) => testUser(t, `${name}@muntly.test`, { verified: verified ? ['bank'] : [], address: currency });
+  const balance = (headers: Record<string, string>, currency: string) => balanceOf(t, headers, currency);
 
   it('has no round until the ticker first runs, then a new round that publishes only the seed hash', async () => {
     expect(await current()).toBeNull();
     // Starting the ticker creates the state row (budget from FAUCET_BUDGET_EUR) and round 1; the
     // tests then drive it themselves.
-    await t.app.faucet.ticker.start();
-    await t.app.faucet.ticker.stop();
+    await t.app.workers.faucetTicker.start();
+    await t.app.workers.faucetTicker.stop();
     const round = await current();
     expect(round).toMatchObject({ id: 1, state: 'new', seed: null, winner: null, players: [], playerCount: 0, reward: { eur: '0.02' } });
     expect(round.seedHash).toMatch(/^[0-9a-f]{64}$/);
@@ -159,7 +148,14 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     const round = await current();
     expect(round.state).toBe('winner_announced');
     expect(seedHashOf(round.seed)).toBe(round.seedHash);
-    const check = verifyRound({ id: round.id, seed: round.seed, seedHash: round.seedHash, entriesHash: round.entriesHash, tickets: round.players.map((p: { ticket: string }) => p.ticket), winnerTicket: round.winner.ticket });
+    const check = verifyRound({
+      id: round.id,
+      seed: round.seed,
+      seedHash: round.seedHash,
+      entriesHash: round.entriesHash,
+      tickets: round.players.map((p: { ticket: string }) => p.ticket),
+      winnerTicket: round.winner.ticket,
+    });
     expect(check).toMatchObject({ seedMatches: true, entriesHashMatches: true, winnerMatches: true });
 
     const players = [alice, bob, carol];
@@ -286,10 +282,10 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     expect(t.app.faucet.events.listeners).toBeLessThanOrEqual(1);
   });
 
-  it(`holds at most ${STREAMS_PER_ADDRESS} open streams per client address; a closed one frees its place`, async () => {
+  it(`holds at most ${STREAMS_PER_CLIENT} open streams per client address; a closed one frees its place`, async () => {
     const address = t.app.server.address() as { port: number };
     const url = `http://127.0.0.1:${address.port}/api/faucet/events`;
-    const aborts = Array.from({ length: STREAMS_PER_ADDRESS }, () => new AbortController());
+    const aborts = Array.from({ length: STREAMS_PER_CLIENT }, () => new AbortController());
     const open = await Promise.all(aborts.map((abort) => fetch(url, { signal: abort.signal })));
     expect(open.map((r) => r.status)).toEqual(aborts.map(() => 200));
     const refused = await fetch(url);

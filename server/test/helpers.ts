@@ -1,14 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, calculateJwkThumbprint, type JWK } from 'jose';
-import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppDependencies } from '../src/app';
 import { loadConfig, LOCAL_AUDIENCE, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
-import type { IdpKeys } from '../src/dev/keys';
+import { localIdpAccess } from '../src/dev/idp-access';
+import { runPayouts } from '../src/modules/payouts/service';
 import { run } from '../src/ops/cli';
+import { payoutOutcomes } from '../src/workers/payouts';
+import type { VerificationKind } from '../../domain/verification';
+import type { IdpKeys } from '../src/dev/keys';
+import type { RatesAdapter } from '../src/modules/rates/service';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * Test support: the real app on a real database. Database suites run on PGlite, and also on the
@@ -78,10 +83,18 @@ export async function testKeys(): Promise<IdpKeys & { publicJwks: { keys: JWK[] 
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const publicDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-public-'));
-  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_DIR: publicDir, DATA_DIR: publicDir, ORDER_WORKER_INTERVAL_MS: '0', ...overrides });
+  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_DIR: publicDir, DATA_DIR: publicDir, ORDER_WORKER_INTERVAL_MS: '0', PAYOUT_WORKER_INTERVAL_MS: '0', ...overrides });
 }
 
-export type TestApp = { app: FastifyInstance; keys: Awaited<ReturnType<typeof testKeys>>; config: Config; database: Database; close(): Promise<void> };
+export type TestApp = {
+  app: FastifyInstance;
+  keys: Awaited<ReturnType<typeof testKeys>>;
+  config: Config;
+  database: Database;
+  /** An operator's session: headers with a token carrying `use:muntly` and `admin:muntly`. */
+  admin: Record<string, string>;
+  close(): Promise<void>;
+};
 
 export async function testApp(kind: DatabaseKind, configOverrides: Record<string, string> = {}, extra: Partial<AppDependencies> = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase(kind);
@@ -90,7 +103,7 @@ export async function testApp(kind: DatabaseKind, configOverrides: Record<string
   const app = await buildApp(config, {
     database,
     jwks: createLocalJWKSet(keys.publicJwks),
-    localIdp: config.localIdp ? { keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId } : undefined,
+    localIdp: config.localIdp ? localIdpAccess({ keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId }) : undefined,
     ...extra,
   });
   return {
@@ -98,6 +111,7 @@ export async function testApp(kind: DatabaseKind, configOverrides: Record<string
     keys,
     config,
     database,
+    admin: await adminHeaders(keys),
     close: async () => {
       await app.close();
       await drop();
@@ -137,11 +151,75 @@ export async function signToken(keys: IdpKeys, options: TokenOptions = {}): Prom
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** An operator's headers: a token with `use:muntly` and `admin:muntly` (what `TestApp.admin` holds). */
+export async function adminHeaders(keys: IdpKeys): Promise<Record<string, string>> {
+  return bearer(await signToken(keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+}
+
+/**
+ * EUR prices the suites compute their expected amounts from; a suite that needs another price
+ * overrides it. Some currencies (SOL, …) have none on purpose: a missing rate is a case too.
+ */
+export const FIXED_RATES: Readonly<Record<string, string>> = { BTC: '80000', ETH: '3000', USDT: '0.92', XRP: '0.5', LTC: '90', BCH: '420', DOGE: '0.19' };
+
+export function fixedRates(overrides: Record<string, string> = {}): RatesAdapter {
+  const rates = { ...FIXED_RATES, ...overrides };
+  return { current: async () => ({ at: '2026-11-22T00:00:00.000Z', rates }) };
+}
+
 /** The headers of a logged-in user, whose account exists already (as after their first API call). */
 export async function loggedIn(t: TestApp, email: string): Promise<Record<string, string>> {
   const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email, name: email.split('@')[0] }));
   await t.app.inject({ url: '/api/me', headers });
   return headers;
+}
+
+export type TestUser = { email: string; headers: Record<string, string>; accountKey: string; address: string };
+
+export type TestUserOptions = {
+  /** The verification kinds an operator marks verified (default: the bank account, which the wallet needs). */
+  verified?: VerificationKind[];
+  /** With a verified bank account: the currency of a reception address to create (default BTC); false for none. */
+  address?: string | false;
+  /** That address's label. */
+  label?: string;
+  /** An amount credited to that address by a chain deposit: the user's balance in its currency. */
+  deposit?: string;
+};
+
+/**
+ * A logged-in user (account created), verified and with a balance as the suite needs: the
+ * fixture most wallet, faucet and order suites start from. Every step must succeed.
+ */
+export async function testUser(t: Pick<TestApp, 'app' | 'keys' | 'admin'>, email: string, options: TestUserOptions = {}): Promise<TestUser> {
+  const { verified = ['bank'], address: currency = 'BTC', label, deposit } = options;
+  const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email, name: email.split('@')[0] }));
+  const expectOk = async (step: string, response: Promise<{ statusCode: number; body: string; json(): unknown }>) => {
+    const res = await response;
+    if (res.statusCode >= 300) throw new Error(`testUser ${email}: ${step} answered ${res.statusCode} ${res.body}`);
+    return res.json() as Record<string, string>;
+  };
+  const { accountKey } = await expectOk('GET /api/me', t.app.inject({ url: '/api/me', headers }));
+  for (const kind of verified) {
+    await expectOk(`verify ${kind}`, t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: t.admin, payload: { email, kind } }));
+  }
+  let address = '';
+  if (verified.includes('bank') && currency) {
+    const payload = { currency, ...(label ? { label } : {}) };
+    address = (await expectOk('create an address', t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload }))).address!;
+    if (deposit) {
+      await expectOk('chain deposit', t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: t.admin, payload: { currency, address, amount: deposit } }));
+    }
+  } else if (deposit) {
+    throw new Error(`testUser ${email}: a deposit needs a verified bank account and an address`);
+  }
+  return { email, headers, accountKey, address };
+}
+
+/** A user's balance in one currency, as GET /api/wallet/balances shows it. */
+export async function balanceOf(t: Pick<TestApp, 'app'>, headers: Record<string, string>, currency: string): Promise<string | undefined> {
+  const { balances } = (await t.app.inject({ url: '/api/wallet/balances', headers })).json() as { balances: { currency: string; balance: string }[] };
+  return balances.find((b) => b.currency === currency)?.balance;
 }
 
 /**
@@ -164,4 +242,12 @@ export async function opsCliOutput(url: string, headers: Record<string, string>,
     else process.env.OPS_TOKEN = saved.token;
   }
   return printed;
+}
+
+/**
+ * What the payout worker does on its next run (tests run with PAYOUT_WORKER_INTERVAL_MS=0): takes
+ * every due payout, hands it to the app's adapters and books the answer. Returns how many.
+ */
+export async function payOut(t: TestApp): Promise<number> {
+  return runPayouts(t.app.db, { adapters: t.app.workers.payoutAdapters, outcomes: payoutOutcomes, leaseMs: t.config.PAYOUT_LEASE_MS });
 }

@@ -1,11 +1,11 @@
 /**
  * @jest-environment node
  */
-import fc from 'fast-check';
 import { sql } from 'drizzle-orm';
-import { freshDatabase, databaseKinds, type DatabaseKind } from './helpers';
-import { transfer, userAccount, systemAccount, verifyLedger, balancesOf } from '../src/modules/ledger/service';
+import fc from 'fast-check';
 import { accounts } from '../src/db/schema';
+import { transfer, userAccount, systemAccount, verifyLedger, balancesOf } from '../src/modules/ledger/service';
+import { freshDatabase, databaseKinds, type DatabaseKind } from './helpers';
 import type { Database } from '../src/db/client';
 
 async function newUser(database: Database, key: string) {
@@ -40,7 +40,9 @@ describe.each(databaseKinds())('ledger (%s)', (kind: DatabaseKind) => {
     const bob = await userAccount(db, (await newUser(database, 'bob00001')).id, 'ETH');
     const chain = await systemAccount(db, 'chain', 'ETH');
     await transfer(db, { id: 'deposit:bob', currency: 'ETH', debitAccountId: chain.id, creditAccountId: bob.id, amount: 10n, code: 'deposit' });
-    await expect(transfer(db, { id: 'send:bob', currency: 'ETH', debitAccountId: bob.id, creditAccountId: chain.id, amount: 11n, code: 'send' })).rejects.toMatchObject({ code: 'insufficient_balance' });
+    await expect(transfer(db, { id: 'send:bob', currency: 'ETH', debitAccountId: bob.id, creditAccountId: chain.id, amount: 11n, code: 'send' })).rejects.toMatchObject({
+      code: 'insufficient_balance',
+    });
     expect(await balancesOf(db, bob.ownerId!)).toEqual([{ currency: 'ETH', balance: 10n }]);
     // Nothing of the refused transfer was kept.
     const kept = (await db.execute(sql`select count(*)::int as n from ledger_transfers where id = 'send:bob'`)) as unknown as { rows: { n: number }[] };

@@ -1,15 +1,14 @@
 /**
  * @jest-environment node
  */
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
 import { outbox } from '../src/db/schema';
-import { testApp, databaseKinds, type TestApp } from './helpers';
 import { relayMail, smtpTransport, MAX_ATTEMPTS } from '../src/modules/notify/mail-relay';
-import type { RatesAdapter } from '../src/modules/rates/service';
+import { testApp, fixedRates, databaseKinds, type TestApp } from './helpers';
+import type { AddressInfo } from 'node:net';
 
-const rates: RatesAdapter = { current: async () => ({ at: 'now', rates: { BTC: '80000' } }) };
+const rates = fixedRates();
 
 /** A real SMTP server on a free port that keeps what it receives (or refuses it). */
 async function smtpSink() {
@@ -48,7 +47,12 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
   });
   const relay = () => relayMail(t.database.db, smtpTransport(sink.url), 'Muntly <no-reply@muntly.test>');
   const place = (email: string) =>
-    t.app.inject({ method: 'POST', url: '/api/orders', headers: { 'accept-language': 'fr' }, payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: { 'accept-language': 'fr' },
+      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+    });
 
   it('hands the order confirmation to the SMTP server once, in the language of the order', async () => {
     const order = (await place(`smtp-${kind}@example.com`)).json();
@@ -66,7 +70,10 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
     sink.refuse(true);
     await place(`later-${kind}@example.com`);
     expect(await relay()).toBe(0);
-    const [row] = await t.database.db.select().from(outbox).where(eq(outbox.recipient, `later-${kind}@example.com`));
+    const [row] = await t.database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.recipient, `later-${kind}@example.com`));
     expect(row).toMatchObject({ sentAt: null, attempts: 1 });
     expect(row!.lastError).toContain('mailbox unavailable');
     expect(MAX_ATTEMPTS).toBe(10);

@@ -1,15 +1,15 @@
 /**
  * @jest-environment node
  */
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import { idpUsersRepository } from '../src/dev/users';
+import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 
 describe.each(databaseKinds())('operator API (%s)', (kind) => {
   let t: TestApp;
   let admin: Record<string, string>;
   beforeAll(async () => {
     t = await testApp(kind);
-    admin = bearer(await signToken(t.keys, { sub: 'ops-cli', scope: 'use:muntly admin:muntly' }));
+    admin = t.admin;
   });
   afterAll(() => t.close());
 
@@ -75,6 +75,8 @@ describe('operator API with Auth0 (production)', () => {
   beforeAll(async () => {
     t = await testApp('pglite', {
       AUTH0_DOMAIN: 'muntly.eu.auth0.com',
+      CHAIN_PAYOUTS: 'signer',
+      BANK_PAYOUTS: 'external',
       AUTH0_CLIENT_ID: 'abc',
       AUTH0_AUDIENCE: 'https://api.muntly.local',
       DATABASE_URL: 'postgres://unused@localhost/unused',
@@ -98,9 +100,8 @@ describe('operator API before a local user has used the API', () => {
   afterAll(() => t.close());
 
   it('enable-verification prepares the account of a local provider user', async () => {
-    const admin = bearer(await signToken(t.keys, { scope: 'use:muntly admin:muntly' }));
     const user = await idpUsersRepository.create(t.app.db, { email: 'early@muntly.test', name: 'Early', password: 'long-password' });
-    const res = await t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: admin, payload: { email: 'early@muntly.test', kind: 'bank' } });
+    const res = await t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: t.admin, payload: { email: 'early@muntly.test', kind: 'bank' } });
     expect(res.json()).toEqual({ email: 'early@muntly.test', kind: 'bank', phase: 'step_1' });
     const token = bearer(await signToken(t.keys, { sub: user!.id }));
     expect((await t.app.inject({ url: '/api/me', headers: token })).json().verification.bank).toBe('step_1');

@@ -1,13 +1,12 @@
 /**
  * @jest-environment node
  */
-import type { AddressInfo } from 'node:net';
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import { processOrders } from '../src/modules/orders/processing';
-import { simulatedChain } from '../src/modules/chain/adapter';
-import type { RatesAdapter } from '../src/modules/rates/service';
+import { STREAMS_PER_CLIENT } from '../src/sse';
+import { payOut, testApp, fixedRates, databaseKinds, type TestApp } from './helpers';
+import type { AddressInfo } from 'node:net';
 
-const rates: RatesAdapter = { current: async () => ({ at: 'now', rates: { BTC: '80000' } }) };
+const rates = fixedRates();
 const BTC_ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
 
 /** Reads a Server-Sent Events stream until it ends, collecting the order events. */
@@ -41,7 +40,7 @@ describe.each(databaseKinds())('order events and lookup limits (%s)', (kind) => 
   let base: string;
   beforeAll(async () => {
     t = await testApp(kind, {}, { rates });
-    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+    admin = t.admin;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -53,7 +52,8 @@ describe.each(databaseKinds())('order events and lookup limits (%s)', (kind) => 
     const order = await place('live@example.com');
     const events = await collect(`${base}/api/orders/${order.reference.toLowerCase().replace(/-/g, '')}/events?email=LIVE@example.com`, async () => {
       await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: admin, payload: { reason: order.shortReference, amount: '50' } });
-      await processOrders(t.database.db, { rates, chain: simulatedChain() });
+      await processOrders(t.database.db, { rates });
+      await payOut(t);
     });
     expect(events[0]).toMatchObject({ reference: order.reference, status: 'new' });
     expect(events.at(-1)).toMatchObject({ status: 'completed_success', actualAmountConverted: '0.00058000' });
@@ -69,8 +69,7 @@ describe.each(databaseKinds())('order events and lookup limits (%s)', (kind) => 
 
   it('limits guesses per email address even when they come from many addresses', async () => {
     const order = await place('target@example.com');
-    const guess = (i: number) =>
-      t.app.inject({ method: 'POST', url: '/api/orders/lookup', remoteAddress: `10.0.0.${i}`, payload: { email: 'target@example.com', reference: 'AAAA-BBBB-CCCC-DDDD' } });
+    const guess = (i: number) => t.app.inject({ method: 'POST', url: '/api/orders/lookup', remoteAddress: `10.0.0.${i}`, payload: { email: 'target@example.com', reference: 'AAAA-BBBB-CCCC-DDDD' } });
     for (let i = 0; i < 10; i++) expect((await guess(i)).statusCode).toBe(404);
     const blocked = await guess(11);
     expect(blocked.statusCode).toBe(429);
@@ -82,5 +81,101 @@ describe.each(databaseKinds())('order events and lookup limits (%s)', (kind) => 
     const other = await place('bystander@example.com');
     const theirs = await t.app.inject({ method: 'POST', url: '/api/orders/lookup', remoteAddress: '10.0.2.1', payload: { email: 'bystander@example.com', reference: other.reference } });
     expect(theirs.statusCode).toBe(200);
+  });
+});
+
+describe('order event streams: per-client cap and shutdown', () => {
+  let t: TestApp;
+  let base: string;
+  let closed = false;
+  beforeAll(async () => {
+    // Enough lookups a minute for every stream the test opens (the cap is the limit here).
+    t = await testApp('pglite', { LOOKUP_LIMIT_PER_MINUTE: '1000' }, { rates });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    if (!closed) await t.close();
+  });
+  const eventsUrl = async (email: string) => {
+    const order = (await t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: BTC_ADDRESS } })).json();
+    return `${base}/api/orders/${order.reference}/events?email=${email}`;
+  };
+
+  it(`holds at most ${STREAMS_PER_CLIENT} open order streams per client address; a closed one frees its place`, async () => {
+    const url = await eventsUrl('tabs@example.com');
+    const aborts = Array.from({ length: STREAMS_PER_CLIENT }, () => new AbortController());
+    const open = await Promise.all(aborts.map((abort) => fetch(url, { signal: abort.signal })));
+    expect(open.map((r) => r.status)).toEqual(aborts.map(() => 200));
+    expect(open[0]!.headers.get('cache-control')).toBe('no-store, no-transform');
+    expect(open[0]!.headers.get('x-content-type-options')).toBe('nosniff'); // the security headers too
+    // The cap counts the client's streams of every order, not one order's.
+    const refused = await fetch(await eventsUrl('another-tab@example.com'));
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('try_again_soon');
+    aborts[0]!.abort();
+    // The server notices the closed socket on its own schedule.
+    let again = 429;
+    const retry = new AbortController();
+    for (let i = 0; i < 100 && again === 429; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const response = await fetch(url, { signal: retry.signal });
+      again = response.status;
+      if (again === 429) await response.body?.cancel();
+    }
+    expect(again).toBe(200);
+    retry.abort();
+    for (const abort of aborts) abort.abort();
+  });
+
+  it('ends every open stream when the server shuts down, so closing does not wait for them', async () => {
+    const order = await fetch(await eventsUrl('open@example.com'));
+    const faucet = await fetch(`${base}/api/faucet/events`);
+    const orderReader = order.body!.getReader();
+    const faucetReader = faucet.body!.getReader();
+    await Promise.all([orderReader.read(), faucetReader.read()]); // both streams are running
+    const closing = t.close().then(() => 'closed');
+    closed = true;
+    expect(await Promise.race([closing, new Promise((resolve) => setTimeout(() => resolve('still closing after 10 s'), 10_000).unref())])).toBe('closed');
+    const rest = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
+      for (;;) if ((await reader.read()).done) return 'ended';
+    };
+    expect(await Promise.all([rest(orderReader), rest(faucetReader)])).toEqual(['ended', 'ended']);
+  });
+});
+
+describe('event streams end after their lifetime (EVENT_STREAM_MAX_LIFETIME_MS)', () => {
+  let t: TestApp;
+  let base: string;
+  beforeAll(async () => {
+    t = await testApp('pglite', { EVENT_STREAM_MAX_LIFETIME_MS: '1000' }, { rates });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => t.close());
+
+  it("ends an open order's stream, telling the browser how soon to reconnect; the reconnection gets the order again", async () => {
+    const order = (
+      await t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email: 'patient@example.com', address: BTC_ADDRESS } })
+    ).json();
+    const url = `${base}/api/orders/${order.reference}/events?email=patient@example.com`;
+    const started = Date.now();
+    const text = await (await fetch(url)).text(); // resolves when the server ends the stream
+    const lasted = Date.now() - started;
+    expect(lasted).toBeGreaterThanOrEqual(900);
+    expect(lasted).toBeLessThan(10_000);
+    expect(text.startsWith('retry: 2000\n\n')).toBe(true);
+    expect(text).toContain(`"reference":"${order.reference}"`);
+    expect(text).toContain('"status":"new"'); // still open: the end came from the lifetime
+    const again = await fetch(url);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain('event: order');
+  });
+
+  it('ends faucet streams after their lifetime too', async () => {
+    const started = Date.now();
+    const text = await (await fetch(`${base}/api/faucet/events`)).text();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(text).toContain('event: round');
   });
 });

@@ -2,12 +2,12 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { simulatedAdapter } from '../src/dev/simulated-payouts';
 import { processOrders } from '../src/modules/orders/processing';
-import { simulatedChain, type ChainAdapter } from '../src/modules/chain/adapter';
-import type { RatesAdapter } from '../src/modules/rates/service';
+import { payOut, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import type { PayoutAdapter } from '../src/modules/payouts/adapters';
 
-const rates: RatesAdapter = { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000', XRP: '0.5', USDT: '0.92' } }) };
+const rates = fixedRates();
 const BTC_ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
 const ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 const IBAN = 'NL91ABNA0417164300';
@@ -15,16 +15,19 @@ const IBAN = 'NL91ABNA0417164300';
 describe.each(databaseKinds())('order processing (%s)', (kind) => {
   let t: TestApp;
   let admin: Record<string, string>;
-  let failPayouts = false;
-  const chain: ChainAdapter = {
-    payout: async (input) => {
-      if (failPayouts) throw new Error('node unreachable');
-      return simulatedChain().payout(input);
+  let chainAnswer: 'pay' | 'refuse' | 'unreachable' = 'pay';
+  const chain: PayoutAdapter = {
+    name: 'test chain',
+    submit: async (input) => {
+      if (chainAnswer === 'unreachable') throw new Error('node unreachable');
+      // Refuses deliveries only, so the refund to the sender goes through.
+      if (chainAnswer === 'refuse' && input.idempotencyKey.startsWith('order-delivery:')) return { status: 'failed', reason: 'address rejected by the signer' };
+      return simulatedAdapter(t.app.db, 'chain').submit(input);
     },
   };
   beforeAll(async () => {
-    t = await testApp(kind, {}, { rates, chain });
-    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+    t = await testApp(kind, {}, { rates, payoutAdapters: { chain } });
+    admin = t.admin;
   });
   afterAll(() => t.close());
 
@@ -34,18 +37,31 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
   const chainDeposit = (currency: string, address: string, amount: string, txid?: string) =>
     t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency, address, amount, ...(txid ? { txid } : {}) } });
   const lookup = async (email: string, reference: string) => (await t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email, reference } })).json();
-  const work = () => processOrders(t.database.db, { rates, chain });
-  const outbox = async (to: string) => (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: admin })).json().messages as { subject: string; body: string; channel: string }[];
+  /** One run of the order worker, then of the payout worker; returns how many orders were converted. */
+  const work = async () => {
+    const settled = await processOrders(t.database.db, { rates });
+    await payOut(t);
+    return settled;
+  };
+  const outbox = async (to: string) =>
+    (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: admin })).json().messages as { subject: string; body: string; channel: string }[];
+  const payoutsOf = async (reference: string) =>
+    (
+      (await t.database.db.execute(
+        sql`select p.id, p.purpose, p.status, p.currency, p.amount::text as amount, p.attempts, p.idempotency_key, p.failure_reason from payouts p join orders o on o.id = p.order_id where o.reference = ${reference} order by p.created_at`,
+      )) as unknown as { rows: { id: string; idempotency_key: string }[] }
+    ).rows;
+  /** The payouts clearing account holds money only while a payout is open: none here. */
+  const clearingBalances = async () =>
+    (
+      (await t.database.db.execute(
+        sql`select a.currency, a.balance::text as balance from ledger_accounts a where a.system_code = 'payouts' and a.balance <> 0 and not exists (select 1 from payouts p where p.currency = a.currency and p.status not in ('completed', 'failed'))`,
+      )) as unknown as { rows: unknown[] }
+    ).rows;
   const ledgerOk = async () => (await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok;
 
-  async function walletUser(email: string) {
-    const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email }));
-    const me = (await t.app.inject({ url: '/api/me', headers })).json();
-    await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
-    return { headers, accountKey: me.accountKey as string };
-  }
-  const balance = async (headers: Record<string, string>, currency: string) =>
-    (await t.app.inject({ url: '/api/wallet/balances', headers })).json().balances.find((b: { currency: string }) => b.currency === currency)?.balance;
+  const walletUser = (email: string) => testUser(t, email, { address: false });
+  const balance = (headers: Record<string, string>, currency: string) => balanceOf(t, headers, currency);
 
   it('a buy: placed (email), paid by bank with its short reference, converted at the processing rate and paid out', async () => {
     const order = (await place({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '100', email: 'Buyer@Example.com', address: BTC_ADDRESS }, { 'accept-language': 'de' })).json();
@@ -96,7 +112,7 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     });
     const order = (await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'seller@example.com', address: 'nl91 abna 0417 1643 00' })).json();
     const other = (await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'seller2@example.com', address: IBAN })).json();
-    expect(order).toMatchObject({ status: 'new', address: IBAN, paymentDetails: null, receiving: { currency: 'BTC', tag: null, amount: '0.001' } });
+    expect(order).toMatchObject({ status: 'new', address: IBAN, paymentDetails: null, receiving: { currency: 'BTC', tag: null, amount: '0.00100000' } });
     expect(order.receiving.address).toMatch(/^bc1q/);
     expect(other.receiving.address).not.toBe(order.receiving.address);
 
@@ -108,7 +124,7 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     // 0.001 BTC = 80 EUR, 1.50 % fee = 1.20 EUR.
     expect(done).toMatchObject({ status: 'completed_success', actualFee: '1.20', actualAmountConverted: '78.80', actualNetworkFee: '0.00' });
     const sepa = (await outbox(IBAN)).find((m) => m.channel === 'bank');
-    expect(sepa).toMatchObject({ subject: 'SEPA transfer EUR 78.80', body: `Payment reason: ${order.shortReference}` });
+    expect(sepa).toMatchObject({ subject: 'SEPA transfer EUR 78.80', body: expect.stringContaining(`Payment reason: ${order.shortReference}`) });
   });
 
   it('a swap from XRP: the house address with a tag of its own', async () => {
@@ -122,14 +138,39 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
   it('a failed payout is refunded to the sender and the fee returned; the ledger still balances', async () => {
     const order = (await place({ type: 'swap', currencyFrom: 'ETH', currencyTo: 'BTC', amount: '0.03', email: 'payout@example.com', address: BTC_ADDRESS })).json();
     await chainDeposit('ETH', order.receiving.address, '0.03');
-    failPayouts = true;
+    chainAnswer = 'refuse';
     try {
       await work();
     } finally {
-      failPayouts = false;
+      chainAnswer = 'pay';
     }
     expect(await lookup('payout@example.com', order.reference)).toMatchObject({ status: 'completed_failure', failure: { reason: 'payout_failed', refund: 'sender' } });
+    const [delivery, refund] = await payoutsOf(order.reference);
+    expect(delivery).toMatchObject({ purpose: 'order_delivery', status: 'failed', failure_reason: 'address rejected by the signer' });
+    expect(refund).toMatchObject({ purpose: 'order_refund', status: 'completed', currency: 'ETH', amount: '30000000' });
     expect(await ledgerOk()).toBe(true);
+    expect(await clearingBalances()).toEqual([]);
+  });
+
+  it('a payout whose chain cannot be reached stays processing and is paid later, once, with the same key', async () => {
+    const order = (await place({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '40', email: 'later@example.com', address: BTC_ADDRESS })).json();
+    await pay(order.shortReference, '40');
+    chainAnswer = 'unreachable';
+    try {
+      await work();
+    } finally {
+      chainAnswer = 'pay';
+    }
+    expect((await lookup('later@example.com', order.reference)).status).toBe('processing');
+    const [waiting] = await payoutsOf(order.reference);
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 1 });
+    await payOut(t); // still in its back-off: not taken again yet
+    expect((await payoutsOf(order.reference))[0]).toMatchObject({ status: 'pending', attempts: 1 });
+    await t.database.db.execute(sql`update payouts set locked_until = now() - interval '1 second' where id = ${waiting!.id}`);
+    expect(await payOut(t)).toBe(1);
+    expect(await lookup('later@example.com', order.reference)).toMatchObject({ status: 'completed_success', payoutTxid: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect((await payoutsOf(order.reference))[0]).toMatchObject({ status: 'completed', attempts: 2, idempotency_key: waiting!.idempotency_key });
+    expect(await clearingBalances()).toEqual([]);
   });
 
   it('own wallet: "use my wallet" pays at ordering (never beyond the balance), "send to my wallet" delivers into it', async () => {
@@ -144,7 +185,8 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     expect((await t.app.inject({ url: '/api/me/orders', headers: u.headers })).json().orders).toHaveLength(1); // only the deposit
 
     const order = (await place({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '80', email, useMyWallet: true, sendToMyWallet: true }, u.headers)).json();
-    expect(order).toMatchObject({ status: 'processing', paymentDetails: null, receiving: null, estimatedNetworkFee: '0.00000000' });
+    // What the wallet paid is the amount in cents, shown with EUR's decimals like every amount.
+    expect(order).toMatchObject({ status: 'processing', paymentDetails: null, receiving: null, estimatedNetworkFee: '0.00000000', amount: '80.00', amountReceived: '80.00' });
     expect(await balance(u.headers, 'EUR')).toBe('0.00');
     await work();
     // (80 − 2.00 minimum fee) / 80,000, no network fee into the wallet.
@@ -176,7 +218,20 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     }
     const [a, b] = await Promise.all([work(), work()]);
     expect(a + b).toBe(12);
-    const { rows } = (await t.database.db.execute(sql`select count(*)::int as n from ledger_transfers where id like 'order-delivery:%' and metadata->>'reference' in (${sql.join(orders.map((o) => sql`${o.reference}`), sql`, `)})`)) as unknown as { rows: { n: number }[] };
+    await Promise.all([payOut(t), payOut(t)]);
+    const paid = (await t.database.db.execute(
+      sql`select count(*)::int as n from ledger_transfers t join payouts p on t.id = 'payout:' || p.id join orders o on o.id = p.order_id where o.reference in (${sql.join(
+        orders.map((o) => sql`${o.reference}`),
+        sql`, `,
+      )})`,
+    )) as unknown as { rows: { n: number }[] };
+    expect(paid.rows[0]!.n).toBe(12);
+    const { rows } = (await t.database.db.execute(
+      sql`select count(*)::int as n from ledger_transfers where id like 'order-delivery:%' and metadata->>'reference' in (${sql.join(
+        orders.map((o) => sql`${o.reference}`),
+        sql`, `,
+      )})`,
+    )) as unknown as { rows: { n: number }[] };
     expect(rows[0]!.n).toBe(12);
     expect(await ledgerOk()).toBe(true);
   });

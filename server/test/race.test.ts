@@ -1,12 +1,11 @@
 /**
  * @jest-environment node
  */
-import type { AddressInfo } from 'node:net';
 import http from 'node:http';
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import { sql } from 'drizzle-orm';
-import type { RatesAdapter } from '../src/modules/rates/service';
 import { advance } from '../src/modules/faucet/service';
+import { testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import type { AddressInfo } from 'node:net';
 
 /**
  * The race suite (issue 9; the 2014 Flexcoin and Poloniex losses came from requests like these):
@@ -15,7 +14,7 @@ import { advance } from '../src/modules/faucet/service';
  */
 const N = Number(process.env.RACE_N || 60);
 jest.setTimeout(600_000);
-const rates: RatesAdapter = { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000' } }) };
+const rates = fixedRates();
 const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 
@@ -28,7 +27,7 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   beforeAll(async () => {
     t = await testApp(kind, { LOOKUP_LIMIT_PER_MINUTE: '10' }, { rates });
-    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+    admin = t.admin;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
@@ -52,20 +51,12 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
 
   const together = <T>(make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: N }, (_, i) => make(i)));
 
-  async function funded(email: string, btc: string) {
-    const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email }));
-    await t.app.inject({ url: '/api/me', headers });
-    await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
-    const address = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload: { currency: 'BTC' } })).json().address;
-    await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address, amount: btc } });
-    return headers;
-  }
+  const funded = async (email: string, btc: string) => (await testUser(t, email, { deposit: btc })).headers;
   async function codesOf(email: string) {
     const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: admin })).json();
     return (sendId: string) => CODE.exec(messages.find((m: { body: string }) => m.body.includes(sendId)).body)![0];
   }
-  const btcBalance = async (headers: Record<string, string>) =>
-    (await t.app.inject({ url: '/api/wallet/balances', headers })).json().balances.find((b: { currency: string }) => b.currency === 'BTC').balance;
+  const btcBalance = (headers: Record<string, string>) => balanceOf(t, headers, 'BTC');
 
   it(`${N} sends of one whole balance, confirmed together: exactly one is paid`, async () => {
     const email = `whole-${kind}@example.com`;
@@ -82,13 +73,29 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     expect((await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok).toBe(true);
   });
 
+  it(`${N} sends confirmed together, each under the weekly threshold, together over it: the total stays within it`, async () => {
+    const email = `weekly-${kind}@example.com`;
+    // Enough for every send and its fee: only the weekly volume (1,000 EUR without mobile) stops them.
+    const headers = await funded(email, (N * 0.00102 + 0.01).toFixed(8));
+    const before = Number(await btcBalance(headers));
+    // 0.001 BTC is 80 EUR: twelve make 960 EUR, a thirteenth would make 1,040.
+    const started = await together(() => call('POST', '/api/wallet/sends', headers, { currency: 'BTC', address: EXTERNAL, amount: '0.001' }));
+    expect(started.every((r) => r.status === 201)).toBe(true);
+    const codeOf = await codesOf(email);
+    const confirmed = await Promise.all(started.map((r) => call('POST', `/api/wallet/sends/${r.body.id}/confirm`, headers, { code: codeOf(r.body.id as string) })));
+    expect(confirmed.filter((r) => r.status === 200)).toHaveLength(Math.min(N, 12));
+    expect(confirmed.filter((r) => r.status !== 200).every((r) => r.status === 403 && (r.body.error as { code: string }).code === 'mobile_verification_required')).toBe(true);
+    expect(Number(await btcBalance(headers))).toBeCloseTo(before - Math.min(N, 12) * 0.00102, 8);
+    expect((await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok).toBe(true);
+  });
+
   it(`${N} faucet entries of one account: exactly one`, async () => {
     const email = `faucet-${kind}@example.com`;
     const headers = await funded(email, '0.001');
     const address = (await t.app.inject({ url: '/api/wallet/addresses', headers })).json().addresses[0].address;
     // Open a round's registrations now rather than waiting for the clock.
-    await t.app.faucet.ticker.start();
-    await t.app.faucet.ticker.stop();
+    await t.app.workers.faucetTicker.start();
+    await t.app.workers.faucetTicker.stop();
     await t.app.db.execute(sql`update faucet_rounds set opens_at = now() - interval '1 second' where finished_at is null`);
     await advance(t.app.db, rates, t.app.faucet.settings);
     expect((await t.app.inject({ url: '/api/faucet' })).json().round.state).toBe('registrations_open');
@@ -111,7 +118,11 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
   it(`${N} order lookups for one email: exactly the 10 a minute allowed`, async () => {
     const email = `lookup-${kind}@example.com`;
     const order = (
-      await t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' } })
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+      })
     ).json();
     const lookups = await together(() => call('POST', '/api/orders/lookup', {}, { email, reference: order.reference }));
     expect(lookups.filter((r) => r.status === 200)).toHaveLength(10);
@@ -121,7 +132,12 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
   it(`${N} orders with one Idempotency-Key: one order`, async () => {
     const email = `idem-${kind}@example.com`;
     const placed = await together(() =>
-      call('POST', '/api/orders', { 'idempotency-key': `race-${kind}` }, { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' }),
+      call(
+        'POST',
+        '/api/orders',
+        { 'idempotency-key': `race-${kind}` },
+        { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+      ),
     );
     expect(placed.every((r) => r.status === 201 || r.status === 200)).toBe(true);
     expect(new Set(placed.map((r) => r.body.reference)).size).toBe(1);

@@ -3,7 +3,7 @@
  */
 import Big from 'big.js';
 import { eurValueMinor, simulatedRate, simulatedRates } from '../src/modules/rates/service';
-import { testApp, type TestApp } from './helpers';
+import { testApp, fixedRates, type TestApp } from './helpers';
 
 describe('rates', () => {
   it('simulates each price near its reference, the same for everyone at the same minute', async () => {
@@ -26,7 +26,6 @@ describe('rates', () => {
   });
 });
 
-
 describe('currencies and rates API', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -39,7 +38,11 @@ describe('currencies and rates API', () => {
     expect(currencies).toHaveLength(24);
     expect(currencies[0]).toEqual({ code: 'BTC', name: 'Bitcoin', decimals: 8, support: 'full', ownWalletOnly: false });
     expect(currencies.find((c: { code: string }) => c.code === 'USDT')).toEqual({ code: 'USDT', name: 'Tether', decimals: 6, support: 'partial', ownWalletOnly: true });
-    const byDecimals = (d: number) => currencies.filter((c: { decimals: number }) => c.decimals === d).map((c: { code: string }) => c.code).sort();
+    const byDecimals = (d: number) =>
+      currencies
+        .filter((c: { decimals: number }) => c.decimals === d)
+        .map((c: { code: string }) => c.code)
+        .sort();
     expect(byDecimals(8)).toEqual(['BCH', 'BTC', 'DOGE', 'LTC', 'WBTC']);
     expect(byDecimals(6)).toEqual(['ADA', 'ALGO', 'ATOM', 'USDC', 'USDT', 'XLM', 'XRP']);
   });
@@ -60,7 +63,7 @@ describe('currencies and rates API', () => {
 describe('quotes API', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await testApp('pglite', {}, { rates: { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000' } }) } });
+    t = await testApp('pglite', {}, { rates: fixedRates() });
   });
   afterAll(() => t.close());
   const post = (payload: object) => t.app.inject({ method: 'POST', url: '/api/quotes', payload });

@@ -2,12 +2,12 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { testApp, signToken, bearer, databaseKinds, loggedIn, opsCliOutput, type TestApp } from './helpers';
 import { applyRetention } from '../src/modules/retention/service';
-import type { RatesAdapter } from '../src/modules/rates/service';
+import { testApp, fixedRates, databaseKinds, loggedIn, opsCliOutput, type TestApp } from './helpers';
+import type { IdentityResponse } from '../../domain/contracts/identity';
 
 /** The privacy policy's retention promises: identity data after its retention date, support messages after two years. */
-const rates: RatesAdapter = { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000', USDT: '0.92', XRP: '0.5' } }) };
+const rates = fixedRates();
 const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 const DAY = 86_400_000;
 const yearsFromNow = (years: number, days = 0) => {
@@ -22,22 +22,19 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
   let address = 0;
   beforeAll(async () => {
     t = await testApp(kind, {}, { rates });
-    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+    admin = t.admin;
   });
   afterAll(() => t.close());
 
   const user = (email: string) => loggedIn(t, email);
-  type KindView = { kind: string; phase: string; data: Record<string, unknown> | null; retainUntil: string | null; dataDeletedAt: string | null; verifiedAt: string | null };
-  const view = async (headers: Record<string, string>, k: string) =>
-    ((await t.app.inject({ url: '/api/identity', headers })).json().kinds as KindView[]).find((x) => x.kind === k)!;
+  const view = async (headers: Record<string, string>, k: string) => ((await t.app.inject({ url: '/api/identity', headers })).json() as IdentityResponse).kinds.find((x) => x.kind === k)!;
   const enable = (email: string, k: string) => t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: admin, payload: { email, kind: k } });
   const submit = (headers: Record<string, string>, k: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/identity/${k}`, headers, payload });
   const confirm = (headers: Record<string, string>, k: string, code: string) => t.app.inject({ method: 'POST', url: `/api/identity/${k}/confirm`, headers, payload: { code } });
   const lastBody = async (to: string) => (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: admin })).json().messages[0].body as string;
   const outboxCount = async (recipient: string) =>
     Number(((await t.app.db.execute(sql`select count(*) as n from outbox where lower(recipient) = lower(${recipient})`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
-  const auditCount = async (action: string) =>
-    Number(((await t.app.db.execute(sql`select count(*) as n from audit_log where action = ${action}`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
+  const auditCount = async (action: string) => Number(((await t.app.db.execute(sql`select count(*) as n from audit_log where action = ${action}`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
   const support = (email: string, orderReference = '') =>
     t.app.inject({
       method: 'POST',
@@ -156,8 +153,7 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
       await replica.app.db.execute(
         sql`insert into outbox (channel, recipient, subject, body, retain_until) values ('email', 'old@muntly.test', 'Old', 'An old support message', now() - interval '1 day')`,
       );
-      const left = async () =>
-        Number(((await replica.app.db.execute(sql`select count(*) as n from outbox where recipient = 'old@muntly.test'`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
+      const left = async () => Number(((await replica.app.db.execute(sql`select count(*) as n from outbox where recipient = 'old@muntly.test'`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
       for (let i = 0; i < 100 && (await left()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await left()).toBe(0);
     } finally {

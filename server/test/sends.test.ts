@@ -2,8 +2,8 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
-import { settlePayouts } from '../src/modules/wallet/sends';
+import { payOut, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import type { VerificationKind } from '../../domain/verification';
 
 const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
@@ -12,27 +12,17 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
   let t: TestApp;
   let admin: Record<string, string>;
   beforeAll(async () => {
-    t = await testApp(kind, {}, { rates: { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000' } }) } });
-    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
+    t = await testApp(kind, {}, { rates: fixedRates() });
+    admin = t.admin;
   });
   afterAll(() => t.close());
 
-  async function user(email: string, btc = '0', verify: string[] = ['bank']) {
-    const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email }));
-    await t.app.inject({ url: '/api/me', headers });
-    for (const k of verify) await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: k } });
-    let address = '';
-    if (verify.includes('bank')) {
-      address = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload: { currency: 'BTC' } })).json().address;
-      if (btc !== '0') await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address, amount: btc } });
-    }
-    return { headers, address, email };
-  }
+  /** A user with a BTC address holding `btc`. */
+  const user = (email: string, btc = '0', verified: VerificationKind[] = ['bank']) => testUser(t, email, { verified, deposit: btc === '0' ? undefined : btc });
   const start = (headers: Record<string, string>, payload: object, extra: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: { ...headers, ...extra }, payload });
   const confirm = (headers: Record<string, string>, id: string, code: string) => t.app.inject({ method: 'POST', url: `/api/wallet/sends/${id}/confirm`, headers, payload: { code } });
-  const btcBalance = async (headers: Record<string, string>) =>
-    (await t.app.inject({ url: '/api/wallet/balances', headers })).json().balances.find((b: { currency: string }) => b.currency === 'BTC').balance;
+  const btcBalance = (headers: Record<string, string>) => balanceOf(t, headers, 'BTC');
   async function codeFor(email: string, sendId: string) {
     const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: admin })).json();
     const mail = messages.find((m: { body: string }) => m.body.includes(sendId));
@@ -57,8 +47,13 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
     expect(done.json()).toMatchObject({ status: 'processing', message: 'Your transaction is being processed.' });
     expect(await btcBalance(a.headers)).toBe('0.00498000');
     expect((await confirm(a.headers, send.id, code)).json().error.code).toBe('send_not_pending');
-    expect(await settlePayouts(t.app.db, 0)).toBeGreaterThanOrEqual(1);
-    expect((await t.app.inject({ url: `/api/wallet/sends/${send.id}`, headers: a.headers })).json().status).toBe('completed');
+    expect((await t.app.inject({ url: `/api/wallet/sends/${send.id}`, headers: a.headers })).json()).toMatchObject({ status: 'processing', txid: null });
+    expect(await payOut(t)).toBeGreaterThanOrEqual(1);
+    const paid = (await t.app.inject({ url: `/api/wallet/sends/${send.id}`, headers: a.headers })).json();
+    expect(paid).toMatchObject({ status: 'completed', txid: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    // The simulated chain broadcast it once, to the address, for the amount.
+    const broadcast = (await t.app.inject({ url: `/api/ops/outbox?to=${EXTERNAL}`, headers: admin })).json().messages.filter((m: { channel: string }) => m.channel === 'chain');
+    expect(broadcast).toEqual([expect.objectContaining({ subject: 'BTC 0.00500000 broadcast', body: expect.stringContaining(paid.txid) })]);
     const tx = (await t.app.inject({ url: '/api/wallet/transactions', headers: a.headers })).json().transactions;
     expect(tx.map((x: { type: string }) => x.type)).toEqual(expect.arrayContaining(['send', 'fee', 'deposit']));
   });
@@ -91,7 +86,7 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
   it('asks for mobile verification above 1,000 EUR a week', async () => {
     const a = await user('big@muntly.test', '0.05');
     const res = await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.02' }); // 1,600 EUR
-    expect(res.json().error).toMatchObject({ code: 'verification_required', message: 'Verify first: mobile.' });
+    expect(res.json().error).toMatchObject({ code: 'mobile_verification_required', message: expect.stringContaining('1,000.00 EUR') });
     await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'big@muntly.test', kind: 'mobile' } });
     expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.02' })).statusCode).toBe(201);
   });

@@ -1,13 +1,13 @@
 /**
  * @jest-environment node
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { cacheControlFor, IMMUTABLE, REVALIDATE } from '../src/plugins/site';
 import { testApp, type TestApp } from './helpers';
+import type { FastifyInstance } from 'fastify';
 
 /** A miniature Gatsby build: enough files to check what the server does with each kind. */
 function fixtureSite(): string {

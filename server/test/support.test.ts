@@ -2,8 +2,8 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
+import { walletSends, accounts, ledgerAccounts, payouts } from '../src/db/schema';
 import { testApp, databaseKinds, type TestApp } from './helpers';
-import { walletSends, accounts } from '../src/db/schema';
 
 const valid = {
   name: 'Anna de Vries',
@@ -116,12 +116,9 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
     expect(status).toMatchObject({ api: 'ok', database: 'down', workers: { orders: { status: 'unknown' }, payouts: { status: 'unknown' } } });
   });
 
-  it('shows the payout worker as delayed when a send waits more than five minutes', async () => {
+  it('shows the payout worker as delayed when a payout waits more than five minutes', async () => {
     const db = t.app.db;
-    const [owner] = await db
-      .insert(accounts)
-      .values({ issuer: 'test', subject: 'status-owner', accountKey: 'STATUS22', depositLimitEurMinor: 0n })
-      .returning({ id: accounts.id });
+    const [owner] = await db.insert(accounts).values({ issuer: 'test', subject: 'status-owner', accountKey: 'STATUS22', depositLimitEurMinor: 0n }).returning({ id: accounts.id });
     const send = {
       ownerId: owner!.id,
       currency: 'BTC',
@@ -130,15 +127,37 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
       networkFee: 10n,
       codeHash: 'x',
       codeExpiresAt: new Date(),
-      status: 'processing',
+      status: 'processing' as const,
     };
-    await db.insert(walletSends).values([
-      { ...send, confirmedAt: new Date(Date.now() - 10 * 60_000) },
-      { ...send, confirmedAt: new Date() },
-    ]);
+    const sends = await db
+      .insert(walletSends)
+      .values([
+        { ...send, confirmedAt: new Date(Date.now() - 10 * 60_000) },
+        { ...send, confirmedAt: new Date() },
+        { ...send, confirmedAt: new Date(Date.now() - 20 * 60_000), status: 'completed' },
+      ])
+      .returning({ id: walletSends.id, confirmedAt: walletSends.confirmedAt, status: walletSends.status });
+    const [source] = await db.insert(ledgerAccounts).values({ ownerId: owner!.id, currency: 'BTC' }).returning({ id: ledgerAccounts.id });
+    await db.insert(payouts).values(
+      sends.map((s, i) => ({
+        rail: 'chain' as const,
+        purpose: 'send' as const,
+        sendId: s.id,
+        currency: 'BTC',
+        destination: 'bc1qexample',
+        amount: 1000n,
+        networkFee: 10n,
+        sourceAccountId: source!.id,
+        idempotencyKey: `status-test-${i}`,
+        createdAt: s.confirmedAt!,
+        ...(s.status === 'completed' ? { status: 'completed' as const, txid: 'done' } : { status: i === 0 ? ('submitted' as const) : ('pending' as const) }),
+      })),
+    );
     const workers = (await t.app.inject({ url: '/api/status' })).json().workers;
+    // The two not yet paid (one with the executor for ten minutes), not the completed one.
     expect(workers.payouts).toEqual({ status: 'delayed', waiting: 2, delayed: 1 });
     expect(workers.orders).toEqual({ status: 'ok', waiting: 0, delayed: 0 });
+    await db.delete(payouts);
     await db.delete(walletSends);
   });
 });

@@ -1,19 +1,22 @@
 /**
  * @jest-environment node
  */
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import fc from 'fast-check';
+import { looksLikeFormula, toCsv, type TransactionView } from '../src/modules/wallet/transactions';
+import { testApp, testUser, fixedRates, signToken, bearer, databaseKinds, type TestApp, type TestUser } from './helpers';
+
+const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
+const INJECTION = "-1+cmd|' /C calc'!A0";
 
 describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
   let t: TestApp;
   let admin: Record<string, string>;
   let owner: Record<string, string>;
   beforeAll(async () => {
-    t = await testApp(kind, {}, { rates: { current: async () => ({ at: 'now', rates: { BTC: '80000', LTC: '90' } }) } });
-    admin = bearer(await signToken(t.keys, { sub: 'operator', scope: 'use:muntly admin:muntly' }));
-    owner = bearer(await signToken(t.keys, { sub: 'auth0|tx-owner', email: 'tx-owner@muntly.test' }));
-    await t.app.inject({ url: '/api/me', headers: owner });
-    await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'tx-owner@muntly.test', kind: 'bank' } });
-    const btc = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers: owner, payload: { currency: 'BTC', label: 'Main, "savings"' } })).json();
+    t = await testApp(kind, {}, { rates: fixedRates() });
+    admin = t.admin;
+    const btc = await testUser(t, 'tx-owner@muntly.test', { label: 'Main, "savings"' });
+    owner = btc.headers;
     const ltc = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers: owner, payload: { currency: 'LTC' } })).json();
     for (let i = 1; i <= 5; i++) {
       await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address: btc.address, amount: `0.00${i}`, txid: `btc-${i}` } });
@@ -59,5 +62,64 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
     const other = bearer(await signToken(t.keys, { sub: 'auth0|tx-other' }));
     expect((await list('', other)).json()).toEqual({ transactions: [], nextCursor: null });
     expect((await list('?format=csv', other)).body.trim().split('\r\n')).toHaveLength(1);
+  });
+
+  async function send(from: TestUser, address: string, amount: string, label: string) {
+    const started = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: from.headers, payload: { currency: 'BTC', address, amount, label } })).json();
+    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${from.email}`, headers: admin })).json();
+    const code = CODE.exec(messages.find((m: { body: string }) => m.body.includes(started.id)).body)![0];
+    expect((await t.app.inject({ method: 'POST', url: `/api/wallet/sends/${started.id}/confirm`, headers: from.headers, payload: { code } })).statusCode).toBe(200);
+  }
+
+  it("an external send's network-fee row carries the fee's own EUR value: the rows' values add up to what left", async () => {
+    const u = await testUser(t, `fee-rows-${kind}@muntly.test`, { deposit: '0.01' });
+    await send(u, '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2', '0.005', 'Rent');
+    const rows = (await list('', u.headers)).json().transactions as TransactionView[];
+    expect(rows.find((r) => r.type === 'send')).toMatchObject({ amount: '0.00500000', eurValue: '400.00' });
+    expect(rows.find((r) => r.type === 'fee')).toMatchObject({ amount: '0.00002000', eurValue: '1.60' });
+  });
+
+  it("a label is its writer's: the recipient of an internal send never sees the sender's label, in the list or the export", async () => {
+    const a = await testUser(t, `label-a-${kind}@muntly.test`, { deposit: '0.01' });
+    const b = await testUser(t, `label-b-${kind}@muntly.test`, { label: 'My savings' });
+    await send(a, b.address, '0.001', INJECTION);
+    const incoming = ((await list('', b.headers)).json().transactions as TransactionView[]).find((r) => r.type === 'internal')!;
+    expect(incoming).toMatchObject({ direction: 'in', label: null });
+    expect((await list('?format=csv', b.headers)).body).not.toContain('cmd|');
+    // The sender sees their own note, and their export neutralises it.
+    const outgoing = ((await list('', a.headers)).json().transactions as TransactionView[]).find((r) => r.type === 'internal')!;
+    expect(outgoing).toMatchObject({ direction: 'out', label: INJECTION });
+    expect((await list('?format=csv', a.headers)).body).toContain(`,'${INJECTION},`);
+  });
+});
+
+describe('CSV export', () => {
+  const row = (label: string): TransactionView => ({
+    id: 'x',
+    date: '2026-01-01T00:00:00.000Z',
+    type: 'send',
+    direction: 'out',
+    currency: 'BTC',
+    amount: '-1.5',
+    fee: null,
+    eurValue: '12.00',
+    address: null,
+    label,
+    status: 'completed',
+  });
+
+  it('neutralises every cell that begins like a formula, unless the whole cell is a plain number (property)', () => {
+    fc.assert(
+      fc.property(fc.constantFrom('=', '+', '-', '@', '\t', '\r'), fc.string(), (first, rest) => {
+        const text = first + rest;
+        const csv = toCsv([row(text)]);
+        const plainNumber = /^-?\d+(\.\d+)?$/.test(text);
+        expect(looksLikeFormula(text)).toBe(!plainNumber);
+        // In the file the cell starts with an apostrophe (inside quotes when it needs them).
+        if (!plainNumber) expect(csv).toMatch(/,"?'/);
+      }),
+    );
+    expect(toCsv([row('-12.50')]).split('\r\n')[1]).toContain(',-12.50,');
+    expect(toCsv([row(INJECTION)]).split('\r\n')[1]).toContain(`,'${INJECTION},`);
   });
 });

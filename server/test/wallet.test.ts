@@ -1,19 +1,14 @@
 /**
  * @jest-environment node
  */
-import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import { accountsRepository } from '../src/modules/accounts/repository';
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service';
-import type { RatesAdapter } from '../src/modules/rates/service';
-
-const fixedRates: RatesAdapter = {
-  current: async () => ({ at: '2026-11-22T00:00:00.000Z', rates: { BTC: '80000', ETH: '3000.5', USDT: '0.92', XRP: '2.1' } }),
-};
+import { testApp, signToken, bearer, loggedIn, fixedRates, databaseKinds, type TestApp } from './helpers';
 
 describe.each(databaseKinds())('wallet balances (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await testApp(kind, {}, { rates: fixedRates });
+    t = await testApp(kind, {}, { rates: fixedRates({ ETH: '3000.5' }) }); // a price with a fraction
   });
   afterAll(() => t.close());
 
@@ -29,10 +24,13 @@ describe.each(databaseKinds())('wallet balances (%s)', (kind) => {
   });
 
   it('shows ledger balances as decimal strings with their EUR estimate and the total', async () => {
-    const headers = bearer(await signToken(t.keys, { sub: 'auth0|rich', email: 'rich@muntly.test' }));
-    await t.app.inject({ url: '/api/me', headers });
+    const headers = await loggedIn(t, 'rich@muntly.test');
     const [account] = await accountsRepository.findByEmail(t.app.db, 'rich@muntly.test');
-    for (const [currency, amount] of [['BTC', 1_500_000n], ['ETH', 2_000_000_000n], ['XRP', 1n]] as const) {
+    for (const [currency, amount] of [
+      ['BTC', 1_500_000n],
+      ['ETH', 2_000_000_000n],
+      ['XRP', 1n],
+    ] as const) {
       const to = await userAccount(t.app.db, account!.id, currency);
       await transfer(t.app.db, { id: `deposit:rich:${currency}`, currency, debitAccountId: (await systemAccount(t.app.db, 'chain', currency)).id, creditAccountId: to.id, amount, code: 'deposit' });
     }

@@ -1,5 +1,6 @@
 import { apiOrigin } from '../config';
-import type { Language } from '../i18n/languages';
+import type { ErrorCode, ErrorBody } from '../../domain/errors';
+import type { Language } from '../../domain/languages';
 
 /**
  * Calls to the product API from the islands: bearer token, the page language (for the messages
@@ -8,7 +9,8 @@ import type { Language } from '../i18n/languages';
 export class ApiFailure extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    /** The API's error code (domain/errors.ts), or generic when the answer carried none. */
+    readonly code: ErrorCode | 'generic',
     readonly field?: string,
   ) {
     super(code);
@@ -34,7 +36,7 @@ export async function apiRequest<T>(
     signal: init.signal,
   });
   if (!response.ok) {
-    const payload = (await response.json().catch(() => ({}))) as { error?: { code: string; field?: string } };
+    const payload = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
     throw new ApiFailure(response.status, payload.error?.code ?? 'generic', payload.error?.field);
   }
   const type = response.headers.get('content-type') ?? '';

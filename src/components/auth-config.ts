@@ -1,6 +1,8 @@
 import { apiOrigin } from '../config';
+import type { AuthConfig } from '../../domain/contracts/auth';
+
 /** GET /api/auth/config: the login settings, fetched once per page load. */
-export type AuthConfig = { domain: string; clientId: string; audience: string; scope: string };
+export type { AuthConfig };
 
 let pending: Promise<AuthConfig> | undefined;
 

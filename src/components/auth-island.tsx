@@ -1,11 +1,11 @@
-import * as React from 'react';
-import { navigate } from 'gatsby';
 import { Auth0Provider, useAuth0 } from '@auth0/auth0-react';
+import { navigate } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { localizePath } from '../../domain/languages';
 import { getAuthConfig, type AuthConfig } from './auth-config';
-import { writeSessionHint } from './session-hint';
-import { localizePath } from '../i18n/languages';
 import { usePageLanguage } from './localized-link';
+import { writeSessionHint } from './session-hint';
 
 /**
  * The login SDK, for the pages that need it (wallet, my identity, login, register, logout).

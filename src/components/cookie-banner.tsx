@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { LocalizedLink } from './localized-link';
 import { readConsent, saveConsent } from './consent';
+import { LocalizedLink } from './localized-link';
 
 /**
  * Asks once for analytics consent. Rendered only after hydration (the choice lives in the

@@ -1,10 +1,10 @@
+import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'gatsby';
-import { readSessionHint, type SessionHint } from './session-hint';
-import { localizePath } from '../i18n/languages';
+import { localizePath } from '../../domain/languages';
 import { routes } from '../i18n/routes';
 import { usePageLanguage } from './localized-link';
+import { readSessionHint, type SessionHint } from './session-hint';
 
 /**
  * The header's login state, without the login SDK: "Log in" (which brings the visitor back to

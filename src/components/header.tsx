@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { headerNav } from '../i18n/routes';
-import { LocalizedLink } from './localized-link';
-import { LanguageSwitch } from './language-switch';
 import { HeaderUser } from './header-user';
+import { LanguageSwitch } from './language-switch';
+import { LocalizedLink } from './localized-link';
 
 export function Header({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');

@@ -1,8 +1,8 @@
-import * as React from 'react';
 import { Link } from 'gatsby';
-import { useTranslation } from 'react-i18next';
 import { useI18next } from 'gatsby-plugin-react-i18next';
-import { languages, languageMeta, localizePath, splitLanguage } from '../i18n/languages';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { languages, languageMeta, localizePath, splitLanguage } from '../../domain/languages';
 import { usePageLanguage } from './localized-link';
 
 /**
@@ -29,18 +29,8 @@ export function LanguageSwitch({ pathname }: { pathname: string }) {
           const { flag, nativeName } = languageMeta[lng];
           return (
             <li key={lng}>
-              <Link
-                to={localizePath(path, lng)}
-                hrefLang={lng}
-                lang={lng}
-                aria-current={lng === current ? 'true' : undefined}
-                title={nativeName}
-              >
-                {flag ? (
-                  <img src={`/flags/${flag}.svg`} alt={nativeName} width={24} height={16} />
-                ) : (
-                  nativeName
-                )}
+              <Link to={localizePath(path, lng)} hrefLang={lng} lang={lng} aria-current={lng === current ? 'true' : undefined} title={nativeName}>
+                {flag ? <img src={`/flags/${flag}.svg`} alt={nativeName} width={24} height={16} /> : nativeName}
               </Link>
             </li>
           );

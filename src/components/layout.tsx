@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RouteName } from '../i18n/routes';
-import { Header } from './header';
-import { Footer } from './footer';
 import { CookieBanner } from './cookie-banner';
+import { Footer } from './footer';
+import { Header } from './header';
 import { SlowLoadNotice } from './slow-load-notice';
+import type { RouteName } from '../i18n/routes';
 
 type Props = {
   /** The page's route name; its localized title is the page heading unless `heading` is given. */

@@ -1,7 +1,7 @@
-import * as React from 'react';
 import { Link } from 'gatsby';
 import { I18nextContext } from 'gatsby-plugin-react-i18next';
-import { localizePath, isLanguage, defaultLanguage } from '../i18n/languages';
+import * as React from 'react';
+import { localizePath, isLanguage, defaultLanguage } from '../../domain/languages';
 import { routes, type RouteName } from '../i18n/routes';
 
 /**

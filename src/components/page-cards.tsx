@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RouteName } from '../i18n/routes';
 import { LocalizedLink } from './localized-link';
+import type { RouteName } from '../i18n/routes';
 
 /** An area's landing page: a card per page, its title linked, with a line on what it is for. */
 export function PageCards({ cards }: { cards: readonly (readonly [RouteName, string])[] }) {

@@ -1,8 +1,8 @@
 import * as React from 'react';
-import type { HeadProps } from 'gatsby';
-import type { RouteName } from '../i18n/routes';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { Seo } from './seo';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
+import type { RouteName } from '../i18n/routes';
+import type { HeadProps } from 'gatsby';
 
 /** `export const Head = pageHead('fees')`: the localized head of a page. */
 export function pageHead(page: RouteName | 'notFound') {

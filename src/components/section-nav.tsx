@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RouteName } from '../i18n/routes';
 import { LocalizedLink } from './localized-link';
+import type { RouteName } from '../i18n/routes';
 
 /** Sub-navigation of an area (exchange, wallet): its pages as tabs. */
 export function SectionNav({ label, names }: { label: string; names: RouteName[] }) {
@@ -21,11 +21,5 @@ export function SectionNav({ label, names }: { label: string; names: RouteName[]
   );
 }
 
-export const exchangePages: RouteName[] = [
-  'exchange_buy',
-  'exchange_sell',
-  'exchange_swap',
-  'exchange_deposit',
-  'exchange_order_history',
-];
+export const exchangePages: RouteName[] = ['exchange_buy', 'exchange_sell', 'exchange_swap', 'exchange_deposit', 'exchange_order_history'];
 export const walletPages: RouteName[] = ['wallet_balances', 'wallet_receive', 'wallet_send', 'wallet_transactions'];

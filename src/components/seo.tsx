@@ -1,9 +1,9 @@
 import * as React from 'react';
-import type { HeadProps } from 'gatsby';
-import { languages, languageMeta, localizePath, defaultLanguage } from '../i18n/languages';
+import { languages, languageMeta, localizePath, defaultLanguage } from '../../domain/languages';
+import { siteUrl } from '../config';
 import { routes, type RouteName } from '../i18n/routes';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { siteUrl } from '../config';
+import type { HeadProps } from 'gatsby';
 
 type PageKey = RouteName | 'notFound';
 type CommonPages = Record<PageKey, { title: string; description: string }>;

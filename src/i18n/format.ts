@@ -1,4 +1,4 @@
-import { languageMeta, type Language } from './languages';
+import { languageMeta, type Language } from '../../domain/languages';
 
 /**
  * Numbers, money and dates always go through Intl for the page's language.

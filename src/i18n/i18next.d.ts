@@ -3,17 +3,18 @@
  * missing from locales/en is a type error. Type-only imports: nothing here reaches a bundle.
  */
 import 'i18next';
-import type common from '../../locales/en/common.json';
-import type home from '../../locales/en/home.json';
-import type exchange from '../../locales/en/exchange.json';
-import type wallet from '../../locales/en/wallet.json';
-import type identity from '../../locales/en/identity.json';
-import type faucet from '../../locales/en/faucet.json';
 import type auth from '../../locales/en/auth.json';
+import type common from '../../locales/en/common.json';
+import type errors from '../../locales/en/errors.json';
+import type exchange from '../../locales/en/exchange.json';
+import type faucet from '../../locales/en/faucet.json';
+import type home from '../../locales/en/home.json';
+import type identity from '../../locales/en/identity.json';
 import type info from '../../locales/en/info.json';
 import type legal from '../../locales/en/legal.json';
 import type notify from '../../locales/en/notify.json';
 import type support from '../../locales/en/support.json';
+import type wallet from '../../locales/en/wallet.json';
 
 export type Resources = {
   common: typeof common;
@@ -27,6 +28,7 @@ export type Resources = {
   legal: typeof legal;
   notify: typeof notify;
   support: typeof support;
+  errors: typeof errors;
 };
 
 declare module 'i18next' {

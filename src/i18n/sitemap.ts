@@ -1,4 +1,4 @@
-import { defaultLanguage, languages, localizePath, splitLanguage } from './languages';
+import { defaultLanguage, languages, localizePath, splitLanguage } from '../../domain/languages';
 
 /**
  * Sitemap entries (gatsby-plugin-sitemap's `serialize`): one <url> per page and language, each

@@ -1,11 +1,11 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../components/layout';
-import { pageHead } from '../components/page-head';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { usePageLanguage } from '../components/localized-link';
+import { pageHead } from '../components/page-head';
 import { RateChart } from '../features/content/components/rate-chart';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 
 export default function ChartsPage({ location }: PageProps<LocalesData, I18nPageContext>) {

@@ -1,11 +1,11 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../domain/contact';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { SupportForm } from '../features/content/components/support-form';
-import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../domain/contact';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 
 export default function ContactPage({ location }: PageProps<LocalesData, I18nPageContext>) {
@@ -42,7 +42,7 @@ export const Head = pageHead('contact');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "info", "support"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "info", "support", "errors"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -1,11 +1,11 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { CookieChoiceReset } from '../components/cookie-choice-reset';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { CookieChoiceReset } from '../components/cookie-choice-reset';
 import { LegalDocument } from '../features/content/components/legal-document';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 
 export default function CookiePolicyPage({ location, pageContext }: PageProps<LocalesData, I18nPageContext>) {

@@ -1,11 +1,11 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { DocumentSections } from '../features/content/components/document';
 import { RelatedPages } from '../features/content/components/related-pages';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 
 export default function CryptoLockerPage({ location }: PageProps<LocalesData, I18nPageContext>) {
@@ -18,10 +18,14 @@ export default function CryptoLockerPage({ location }: PageProps<LocalesData, I1
         <h2 id="help-links">{t('crypto_locker.links.heading')}</h2>
         <ul>
           <li>
-            <a href="https://www.nomoreransom.org/" hrefLang="en">{t('crypto_locker.links.noMoreRansom')}</a>
+            <a href="https://www.nomoreransom.org/" hrefLang="en">
+              {t('crypto_locker.links.noMoreRansom')}
+            </a>
           </li>
           <li>
-            <a href="https://www.nomoreransom.org/crypto-sheriff.php" hrefLang="en">{t('crypto_locker.links.cryptoSheriff')}</a>
+            <a href="https://www.nomoreransom.org/crypto-sheriff.php" hrefLang="en">
+              {t('crypto_locker.links.cryptoSheriff')}
+            </a>
           </li>
         </ul>
       </section>

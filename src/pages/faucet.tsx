@@ -1,13 +1,13 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { AuthIsland } from '../components/auth-island';
+import { IslandPlaceholder } from '../components/island';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { IslandPlaceholder } from '../components/island';
-import { AuthIsland } from '../components/auth-island';
 import { FaucetGame } from '../features/faucet/components/faucet-game';
 import { FaucetPlay } from '../features/faucet/components/play';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 
 /** The faucet: public round, entering with a login (the login SDK wraps only the player's panel). */
 export default function FaucetPage({ location }: PageProps<LocalesData, I18nPageContext>) {
@@ -32,7 +32,7 @@ export const Head = pageHead('faucet');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "faucet", "auth"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "faucet", "auth", "errors"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -1,12 +1,12 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Layout } from '../components/layout';
-import { pageHead } from '../components/page-head';
-import { LocalizedLink, usePageLanguage } from '../components/localized-link';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { productFigures } from '../i18n/figures';
 import { CURRENCIES } from '../../domain/currencies';
+import { Layout } from '../components/layout';
+import { LocalizedLink, usePageLanguage } from '../components/localized-link';
+import { pageHead } from '../components/page-head';
+import { productFigures } from '../i18n/figures';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 
 export default function HomePage({ location, pageContext }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('home');
@@ -27,15 +27,21 @@ export default function HomePage({ location, pageContext }: PageProps<LocalesDat
       <h2>{t('features.heading')}</h2>
       <ul className="cards">
         <li>
-          <h3><LocalizedLink to="exchange">{t('features.exchange.title')}</LocalizedLink></h3>
+          <h3>
+            <LocalizedLink to="exchange">{t('features.exchange.title')}</LocalizedLink>
+          </h3>
           <p>{t('features.exchange.text')}</p>
         </li>
         <li>
-          <h3><LocalizedLink to="wallet">{t('features.wallet.title')}</LocalizedLink></h3>
+          <h3>
+            <LocalizedLink to="wallet">{t('features.wallet.title')}</LocalizedLink>
+          </h3>
           <p>{t('features.wallet.text')}</p>
         </li>
         <li>
-          <h3><LocalizedLink to="identity">{t('features.identity.title')}</LocalizedLink></h3>
+          <h3>
+            <LocalizedLink to="identity">{t('features.identity.title')}</LocalizedLink>
+          </h3>
           <p>
             {t('features.identity.text', {
               mobileLimit: figures.mobileLimit,
@@ -44,7 +50,9 @@ export default function HomePage({ location, pageContext }: PageProps<LocalesDat
           </p>
         </li>
         <li>
-          <h3><LocalizedLink to="faucet">{t('features.faucet.title')}</LocalizedLink></h3>
+          <h3>
+            <LocalizedLink to="faucet">{t('features.faucet.title')}</LocalizedLink>
+          </h3>
           <p>{t('features.faucet.text')}</p>
         </li>
       </ul>

@@ -1,11 +1,11 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../components/layout';
-import { pageHead } from '../components/page-head';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { usePageLanguage } from '../components/localized-link';
+import { pageHead } from '../components/page-head';
 import { NewsList, type NewsArticle } from '../features/content/components/news-list';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 
 type Data = LocalesData & { articles: { nodes: NewsArticle[] } };

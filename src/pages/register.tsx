@@ -1,12 +1,12 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { AuthIsland } from '../components/auth-island';
+import { IslandPlaceholder } from '../components/island';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { IslandPlaceholder } from '../components/island';
-import { AuthIsland } from '../components/auth-island';
 import { LoginFlow } from '../features/auth/components/session-pages';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 
 export default function RegisterPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('auth');

@@ -1,15 +1,15 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Layout } from '../components/layout';
-import { pageHead } from '../components/page-head';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
-import { LocalizedLink, usePageLanguage } from '../components/localized-link';
-import { formatMoney } from '../i18n/format';
-import { eur } from '../../domain/money';
 import { FIRST_ORDER_LIMIT_EUR_MINOR } from '../../domain/limits';
+import { eur } from '../../domain/money';
+import { Layout } from '../components/layout';
+import { LocalizedLink, usePageLanguage } from '../components/localized-link';
+import { pageHead } from '../components/page-head';
 import { Faq } from '../features/content/components/faq';
 import { SupportForm } from '../features/content/components/support-form';
+import { formatMoney } from '../i18n/format';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 
 export default function SupportPage({ location }: PageProps<LocalesData, I18nPageContext>) {
@@ -39,7 +39,7 @@ export const Head = pageHead('support');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "info", "support"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "info", "support", "errors"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -1,9 +1,9 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
-import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import { LegalDocument } from '../features/content/components/legal-document';
+import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 
 export default function TermsAndConditionsPage({ location, pageContext }: PageProps<LocalesData, I18nPageContext>) {

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { rows } from './raw';
 import * as schema from './schema';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 
 /**
  * PostgreSQL when DATABASE_URL is set, otherwise PGlite (PostgreSQL in WebAssembly) persisted in
@@ -28,11 +29,25 @@ function migrationCount(): number {
   return journal.entries.length;
 }
 
+/**
+ * Runs the migrator. A statement that fails (a migration refusing a value it cannot convert) is
+ * reported with the database's own message and hint: drizzle's error says only which SQL failed,
+ * and the start-up prints just the message.
+ */
+async function migrating(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const cause = error instanceof Error ? (error.cause as (Error & { hint?: string }) | undefined) : undefined;
+    if (!(cause instanceof Error)) throw error;
+    throw new Error(`Migration failed: ${cause.message}${cause.hint ? ` — ${cause.hint}` : ''}`, { cause: error });
+  }
+}
+
 async function isReady(db: Db): Promise<boolean> {
   try {
-    const result = await db.execute(sql`select count(*)::int as applied from drizzle.__drizzle_migrations`);
-    const rows = (result as unknown as { rows: { applied: number }[] }).rows;
-    return (rows[0]?.applied ?? 0) >= migrationCount();
+    const [row] = await rows<{ applied: number }>(db, sql`select count(*)::int as applied from drizzle.__drizzle_migrations`);
+    return (row?.applied ?? 0) >= migrationCount();
   } catch {
     return false;
   }
@@ -51,7 +66,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     return {
       db,
       kind: 'postgresql',
-      migrate: () => migrate(drizzle(pool), { migrationsFolder: MIGRATIONS_DIR }),
+      migrate: () => migrating(() => migrate(drizzle(pool), { migrationsFolder: MIGRATIONS_DIR })),
       ready: () => isReady(db),
       close: () => pool.end(),
     };
@@ -66,7 +81,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   return {
     db,
     kind: 'pglite',
-    migrate: () => migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR }),
+    migrate: () => migrating(() => migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR })),
     ready: () => isReady(db),
     close: () => client.close(),
   };

@@ -12,13 +12,7 @@ export function rowOf<T extends PgTable>(table: T, values: Partial<Record<keyof 
     Object.entries(getTableColumns(table)).map(([key, column]) => {
       const type = sql.raw(column.getSQLType());
       const given = values[key as keyof T['_']['columns']];
-      const value = given
-        ? sql`(${given})::${type}`
-        : is(column.default, SQL)
-          ? column.default
-          : column.default !== undefined
-            ? sql`${column.default}::${type}`
-            : sql`null::${type}`;
+      const value = given ? sql`(${given})::${type}` : is(column.default, SQL) ? column.default : column.default !== undefined ? sql`${column.default}::${type}` : sql`null::${type}`;
       return [key, sql`${value}`.as(column.name)];
     }),
   ) as Record<keyof T['_']['columns'], SQL.Aliased>;

@@ -1,9 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { FAUCET_STATES, GAME_OVER_REASONS } from '../../../domain/faucet';
+import { MESSAGE_CHANNELS } from '../../../domain/messages';
+import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, REFUNDS } from '../../../domain/orders';
+import { PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES } from '../../../domain/payouts';
+import { VERIFICATION_KINDS, VERIFICATION_PHASES } from '../../../domain/verification';
+import { SEND_STATUSES } from '../../../domain/wallet';
+import { oneOf } from './one-of';
 
 /**
  * The database schema, one place for PGlite and PostgreSQL. Migrations in server/migrations are
- * generated from it by drizzle-kit (`npm run db:generate`) and applied at start-up.
+ * generated from it by drizzle-kit (`npm run db:generate`) and applied at start-up. Every enum
+ * column takes its values from one list in domain/ (its type, and its check constraint via oneOf).
  */
 
 /** A user of the API, keyed by the token's issuer and subject. */
@@ -34,8 +42,8 @@ export const verifications = pgTable(
     accountId: uuid('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
-    phase: text('phase').notNull().default('not_enabled'),
+    kind: text('kind', { enum: VERIFICATION_KINDS }).notNull(),
+    phase: text('phase', { enum: VERIFICATION_PHASES }).notNull().default('not_enabled'),
     /** Step 1 data as the user entered it (validated, normalized). Personal data: owner and operators only. */
     data: jsonb('data'),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
@@ -46,11 +54,7 @@ export const verifications = pgTable(
     dataDeletedAt: timestamp('data_deleted_at', { withTimezone: true }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.accountId, t.kind] }),
-    check('verifications_kind', sql`${t.kind} in ('address', 'bank', 'business', 'id', 'mobile')`),
-    check('verifications_phase', sql`${t.phase} in ('not_enabled', 'step_1', 'step_2', 'verified')`),
-  ],
+  (t) => [primaryKey({ columns: [t.accountId, t.kind] }), check('verifications_kind', oneOf(t.kind, VERIFICATION_KINDS)), check('verifications_phase', oneOf(t.phase, VERIFICATION_PHASES))],
 );
 
 /** Users of the local identity provider (local mode only; Auth0 keeps them in production). */
@@ -78,7 +82,7 @@ export const verificationCodes = pgTable(
     accountId: uuid('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
+    kind: text('kind', { enum: VERIFICATION_KINDS }).notNull(),
     codeHash: text('code_hash').notNull(),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
@@ -86,10 +90,7 @@ export const verificationCodes = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index('verification_codes_account_kind').on(t.accountId, t.kind),
-    check('verification_codes_attempts', sql`${t.attempts} >= 0 and ${t.attempts} <= 5`),
-  ],
+  (t) => [index('verification_codes_account_kind').on(t.accountId, t.kind), check('verification_codes_attempts', sql`${t.attempts} >= 0 and ${t.attempts} <= 5`)],
 );
 
 /** Every message the product sends (email, SMS, letter, bank transfer reason), as sent. */
@@ -97,7 +98,7 @@ export const outbox = pgTable(
   'outbox',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    channel: text('channel').notNull(),
+    channel: text('channel', { enum: MESSAGE_CHANNELS }).notNull(),
     recipient: text('recipient').notNull(),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
@@ -117,8 +118,10 @@ export const outbox = pgTable(
     index('outbox_recipient').on(t.recipient),
     index('outbox_unsent').on(t.channel, t.sentAt, t.createdAt),
     // Only messages with a retention date (support, verification codes), not every order email.
-    index('outbox_retain_until').on(t.retainUntil).where(sql`${t.retainUntil} is not null`),
-    check('outbox_channel', sql`${t.channel} in ('email', 'sms', 'post', 'bank')`),
+    index('outbox_retain_until')
+      .on(t.retainUntil)
+      .where(sql`${t.retainUntil} is not null`),
+    check('outbox_channel', oneOf(t.channel, MESSAGE_CHANNELS)),
   ],
 );
 
@@ -153,7 +156,9 @@ export const ledgerAccounts = pgTable(
     ownerId: uuid('owner_id').references(() => accounts.id, { onDelete: 'restrict' }),
     /** For system accounts: what it stands for (bank, chain, fees, faucet, exchange). */
     systemCode: text('system_code'),
-    balance: bigint('balance', { mode: 'bigint' }).notNull().default(sql`0`),
+    balance: bigint('balance', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -235,10 +240,12 @@ export const walletSends = pgTable(
     address: text('address').notNull(),
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
     networkFee: bigint('network_fee', { mode: 'bigint' }).notNull(),
+    /** The send's value in EUR cents when it was confirmed: what it adds to the weekly volume. */
+    eurValue: bigint('eur_value', { mode: 'bigint' }),
     label: text('label'),
     /** Another Muntly user's reception address: an internal, instant, free transfer. */
     recipientId: uuid('recipient_id').references(() => accounts.id, { onDelete: 'restrict' }),
-    status: text('status').notNull().default('awaiting_code'),
+    status: text('status', { enum: SEND_STATUSES }).notNull().default('awaiting_code'),
     idempotencyKey: text('idempotency_key'),
     codeHash: text('code_hash').notNull(),
     codeAttempts: integer('code_attempts').notNull().default(0),
@@ -246,12 +253,15 @@ export const walletSends = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** An external send: the chain's transaction id once its payout completed. */
+    txid: text('txid'),
   },
   (t) => [
     uniqueIndex('wallet_sends_owner_idempotency').on(t.ownerId, t.idempotencyKey),
     index('wallet_sends_status').on(t.status, t.confirmedAt),
+    index('wallet_sends_owner_confirmed').on(t.ownerId, t.confirmedAt),
     check('wallet_sends_amount_positive', sql`${t.amount} > 0 and ${t.networkFee} >= 0`),
-    check('wallet_sends_status', sql`${t.status} in ('awaiting_code', 'processing', 'completed', 'failed')`),
+    check('wallet_sends_status', oneOf(t.status, SEND_STATUSES)),
     check('wallet_sends_attempts', sql`${t.codeAttempts} between 0 and 5`),
   ],
 );
@@ -259,6 +269,14 @@ export const walletSends = pgTable(
 /**
  * Exchange orders. The reference (ABCD-EFGH-IJKL-MNOP, ~75 bits) with the email is what an
  * anonymous customer uses to look the order up; its first two groups are the bank payment reason.
+ *
+ * Money at rest is one representation, as in the ledger: every amount and fee is a bigint in the
+ * minor unit of its currency (`decimalsOf` in domain/currencies.ts: BTC satoshis, ETH 10^-9, EUR
+ * cents). Which currency each column is in is written next to it. Rates are `numeric` (exact,
+ * read as a decimal string), not a scaled bigint: a rate is a ratio kept to 10 significant digits
+ * whose size spans 19 orders of magnitude between the listed currencies (SHIB→BTC 2.6e-10,
+ * BTC→SHIB 3.8e9), so no one scale fits a bigint, and it is a record of the price applied, never
+ * summed into a balance. Migration 0012 converted the former decimal text columns.
  */
 export const orders = pgTable(
   'orders',
@@ -266,41 +284,57 @@ export const orders = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     reference: text('reference').notNull(),
     shortReference: text('short_reference').notNull(),
-    type: text('type').notNull(),
+    type: text('type', { enum: ORDER_TYPES }).notNull(),
     currencyFrom: text('currency_from').notNull(),
     currencyTo: text('currency_to').notNull(),
-    /** In currencyFrom, as a decimal string exactly as ordered. */
-    amount: text('amount').notNull(),
-    amountEur: text('amount_eur').notNull(),
+    /** What was ordered, in currencyFrom's minor units. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    /** Its value in EUR cents when placed (the order limits judge it). */
+    amountEur: bigint('amount_eur', { mode: 'bigint' }).notNull(),
     email: text('email').notNull(),
     accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'restrict' }),
     address: text('address'),
     paymentMethod: text('payment_method'),
     sendToMyWallet: boolean('send_to_my_wallet').notNull().default(false),
     useMyWallet: boolean('use_my_wallet').notNull().default(false),
-    status: text('status').notNull().default('new'),
-    estimatedRate: text('estimated_rate').notNull(),
-    estimatedAmountConverted: text('estimated_amount_converted').notNull(),
-    fee: text('fee').notNull(),
-    estimatedNetworkFee: text('estimated_network_fee').notNull(),
+    status: text('status', { enum: ORDER_STATUSES }).notNull().default('new'),
+    /** The quote when placed: units of currencyTo per unit of currencyFrom (numeric, see above). */
+    estimatedRate: numeric('estimated_rate').notNull(),
+    /** In currencyTo's minor units, as is the network fee. */
+    estimatedAmountConverted: bigint('estimated_amount_converted', { mode: 'bigint' }).notNull(),
+    /** EUR cents. */
+    fee: bigint('fee', { mode: 'bigint' }).notNull(),
+    estimatedNetworkFee: bigint('estimated_network_fee', { mode: 'bigint' }).notNull(),
     idempotencyKey: text('idempotency_key'),
     /** The language the customer ordered in: their emails are written in it. */
     language: text('language').notNull().default('en'),
     /** Sell and swap: where the customer sends the crypto (a house address, one per order). */
     receivingAddress: text('receiving_address'),
-    /** What arrived (bank payment in EUR, or crypto in currencyFrom), as a decimal string. */
-    amountReceived: text('amount_received'),
+    /** What arrived (a bank payment, crypto, or the wallet's debit), in currencyFrom's minor units. */
+    amountReceived: bigint('amount_received', { mode: 'bigint' }),
     /** Where a refund goes for an anonymous sell/swap: the address the crypto came from. */
     senderAddress: text('sender_address'),
-    actualRate: text('actual_rate'),
-    actualAmountConverted: text('actual_amount_converted'),
-    actualNetworkFee: text('actual_network_fee'),
-    actualFee: text('actual_fee'),
+    /** What settling applied: the rate (numeric), converted amount and network fee in currencyTo's minor units, fee in EUR cents. */
+    actualRate: numeric('actual_rate'),
+    actualAmountConverted: bigint('actual_amount_converted', { mode: 'bigint' }),
+    actualNetworkFee: bigint('actual_network_fee', { mode: 'bigint' }),
+    actualFee: bigint('actual_fee', { mode: 'bigint' }),
     payoutTxid: text('payout_txid'),
     /** completed_failure: why (an error code) and where the money went back (bank, wallet, sender). */
-    failureReason: text('failure_reason'),
-    refund: text('refund'),
+    failureReason: text('failure_reason', { enum: FAILURE_REASONS }),
+    refund: text('refund', { enum: REFUNDS }),
     fundedAt: timestamp('funded_at', { withTimezone: true }),
+    /**
+     * When the worker converted the order and queued its payout; the order stays processing until
+     * the payout completes (or fails and is refunded).
+     */
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+    /** An order nobody paid in time (ORDER_EXPIRY_DAYS): a payment that still arrives is refunded. */
+    expiredAt: timestamp('expired_at', { withTimezone: true }),
+    /** Paid from a business bank account (said by the customer, or found by the operator on the payment). */
+    fromBusinessAccount: boolean('from_business_account').notNull().default(false),
+    /** Funded but waiting: the payment came from a business account that is not verified yet. */
+    businessHold: boolean('business_hold').notNull().default(false),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -310,15 +344,25 @@ export const orders = pgTable(
     uniqueIndex('orders_idempotency_key').on(t.idempotencyKey),
     // Partial indexes hold only the rows they serve, so placing an anonymous buy (no account, no
     // receiving address, status new) writes three index entries less.
-    uniqueIndex('orders_receiving_address').on(t.receivingAddress).where(sql`${t.receivingAddress} is not null`),
+    uniqueIndex('orders_receiving_address')
+      .on(t.receivingAddress)
+      .where(sql`${t.receivingAddress} is not null`),
     index('orders_email').on(t.email),
-    index('orders_account').on(t.accountId).where(sql`${t.accountId} is not null`),
-    // The worker's queue: funded orders waiting to be converted and delivered.
-    index('orders_processing').on(t.fundedAt).where(sql`${t.status} = 'processing'`),
+    // Weekly volume counts a customer's orders by email, account and payout address or IBAN.
+    index('orders_address')
+      .on(t.address)
+      .where(sql`${t.address} is not null`),
+    index('orders_account')
+      .on(t.accountId)
+      .where(sql`${t.accountId} is not null`),
+    // The worker's queue: funded orders waiting to be converted (not those waiting for their payout).
+    index('orders_processing')
+      .on(t.fundedAt)
+      .where(sql`${t.status} = 'processing' and ${t.settledAt} is null`),
     index('orders_short_reference').on(t.shortReference),
-    check('orders_type', sql`${t.type} in ('buy', 'sell', 'swap', 'deposit')`),
-    check('orders_status', sql`${t.status} in ('new', 'processing', 'completed_success', 'completed_failure')`),
-    check('orders_refund', sql`${t.refund} is null or ${t.refund} in ('bank', 'wallet', 'sender')`),
+    check('orders_type', oneOf(t.type, ORDER_TYPES)),
+    check('orders_status', oneOf(t.status, ORDER_STATUSES)),
+    check('orders_refund', sql`${t.refund} is null or ${oneOf(t.refund, REFUNDS)}`),
   ],
 );
 
@@ -333,7 +377,9 @@ export const faucetState = pgTable(
   {
     id: integer('id').primaryKey(),
     paused: boolean('paused').notNull().default(false),
-    budgetEurMinor: bigint('budget_eur_minor', { mode: 'bigint' }).notNull().default(sql`0`),
+    budgetEurMinor: bigint('budget_eur_minor', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [check('faucet_state_singleton', sql`${t.id} = 1`), check('faucet_state_budget_not_negative', sql`${t.budgetEurMinor} >= 0`)],
@@ -350,8 +396,8 @@ export const faucetRounds = pgTable(
   'faucet_rounds',
   {
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    state: text('state').notNull(),
-    gameOverReason: text('game_over_reason'),
+    state: text('state', { enum: FAUCET_STATES }).notNull(),
+    gameOverReason: text('game_over_reason', { enum: GAME_OVER_REASONS }),
     seed: text('seed'),
     seedHash: text('seed_hash'),
     rewardEurMinor: bigint('reward_eur_minor', { mode: 'bigint' }).notNull(),
@@ -370,8 +416,10 @@ export const faucetRounds = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('faucet_rounds_one_current').on(sql`(true)`).where(sql`finished_at is null`),
-    check('faucet_rounds_state', sql`${t.state} in ('new', 'registrations_open', 'registrations_closed', 'winner_announced', 'game_over')`),
+    uniqueIndex('faucet_rounds_one_current')
+      .on(sql`(true)`)
+      .where(sql`finished_at is null`),
+    check('faucet_rounds_state', oneOf(t.state, FAUCET_STATES)),
     check('faucet_rounds_game_over_reason', sql`(${t.state} = 'game_over') = (${t.gameOverReason} is not null)`),
     check('faucet_rounds_scheduled', sql`${t.state} = 'game_over' or (${t.seedHash} is not null and ${t.seed} is not null and ${t.endsAt} is not null)`),
   ],
@@ -404,5 +452,65 @@ export const faucetEntries = pgTable(
     uniqueIndex('faucet_entries_round_account').on(t.roundId, t.accountId),
     uniqueIndex('faucet_entries_round_ticket').on(t.roundId, t.ticket),
     index('faucet_entries_account').on(t.accountId, t.createdAt),
+  ],
+);
+
+/**
+ * Payouts (domain/payouts.ts): the booking transaction writes the row and moves the money into
+ * the payouts clearing account; a worker takes the row (SKIP LOCKED, with a lease in
+ * locked_until), calls the adapter outside any transaction, and books the result in a second
+ * transaction. The idempotency key goes to the adapter, so a payout retried after a crash is paid
+ * once. Exactly one of send_id / order_id says what it is for.
+ */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    rail: text('rail', { enum: PAYOUT_RAILS }).notNull(),
+    purpose: text('purpose', { enum: PAYOUT_PURPOSES }).notNull(),
+    sendId: uuid('send_id').references(() => walletSends.id, { onDelete: 'restrict' }),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'restrict' }),
+    currency: text('currency').notNull(),
+    /** The address (XRP: address:tag) or IBAN; null: back to the account a bank payment came from. */
+    destination: text('destination'),
+    /** SEPA: the payment reason the recipient sees. */
+    reference: text('reference'),
+    /** What the recipient gets, and the network fee paid on top, in minor units; both held in clearing. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    networkFee: bigint('network_fee', { mode: 'bigint' })
+      .notNull()
+      .default(sql`0`),
+    /** The ledger account the held money came from and goes back to if the payout fails. */
+    sourceAccountId: uuid('source_account_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    status: text('status', { enum: PAYOUT_STATUSES }).notNull().default('pending'),
+    /** Times a worker took it; with locked_until, the lease (or the back-off after an outage). */
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    txid: text('txid'),
+    failureReason: text('failure_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }),
+    completedAt: timestamp('completed_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('payouts_idempotency_key').on(t.idempotencyKey),
+    index('payouts_send')
+      .on(t.sendId)
+      .where(sql`${t.sendId} is not null`),
+    index('payouts_order')
+      .on(t.orderId)
+      .where(sql`${t.orderId} is not null`),
+    // The worker's queue and the executor's list: only payouts not yet final.
+    index('payouts_open')
+      .on(t.status, t.createdAt)
+      .where(sql`${t.status} in ('pending', 'submitting', 'submitted')`),
+    foreignKey({ columns: [t.sourceAccountId, t.currency], foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency], name: 'payouts_source_account_fk' }),
+    check('payouts_status', oneOf(t.status, PAYOUT_STATUSES)),
+    check('payouts_rail', oneOf(t.rail, PAYOUT_RAILS)),
+    check('payouts_purpose', oneOf(t.purpose, PAYOUT_PURPOSES)),
+    check('payouts_for_one_thing', sql`(${t.sendId} is null) <> (${t.orderId} is null)`),
+    check('payouts_amounts', sql`${t.amount} > 0 and ${t.networkFee} >= 0`),
+    check('payouts_completed_has_txid', sql`${t.status} <> 'completed' or ${t.txid} is not null`),
   ],
 );

@@ -1,5 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { auditLog } from '../db/schema';
+import type { FastifyPluginAsync } from 'fastify';
 
 /**
  * `npm run bench:orders` compares placing an order with the cheapest possible write: this

@@ -1,12 +1,12 @@
-import http from 'node:http';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
-import type { FastifyBaseLogger } from 'fastify';
+import { languages, localizePath, isLanguage, type Language } from '../../../domain/languages';
+import { escapeHtml } from './html';
+import { idpUsersRepository, passwordMatches, type IdpUser } from './users';
 import type { Db } from '../db/client';
 import type { IdpKeys } from './keys';
-import { idpUsersRepository, passwordMatches, type IdpUser } from './users';
-import { languages, localizePath, isLanguage, type Language } from '../../../src/i18n/languages';
-import { escapeHtml } from './html';
+import type { FastifyBaseLogger } from 'fastify';
 
 /**
  * The local identity provider: oidc-provider configured like an Auth0 tenant, so the site's
@@ -54,12 +54,8 @@ function loginForm(language: Language, uid: string, signup: boolean, error?: str
   const title = signup ? t.signupTitle! : t.loginTitle!;
   const errorHtml = error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '';
   const described = error ? ' aria-describedby="form-error"' : '';
-  const nameField = signup
-    ? `<label for="name">${escapeHtml(t.name!)}</label><input id="name" name="name" autocomplete="name" required maxlength="100">`
-    : '';
-  const switchLink = signup
-    ? `<p><a href="/interaction/${uid}">${escapeHtml(t.haveAccount!)}</a></p>`
-    : `<p><a href="/interaction/${uid}?signup=1">${escapeHtml(t.noAccount!)}</a></p>`;
+  const nameField = signup ? `<label for="name">${escapeHtml(t.name!)}</label><input id="name" name="name" autocomplete="name" required maxlength="100">` : '';
+  const switchLink = signup ? `<p><a href="/interaction/${uid}">${escapeHtml(t.haveAccount!)}</a></p>` : `<p><a href="/interaction/${uid}?signup=1">${escapeHtml(t.noAccount!)}</a></p>`;
   return page(
     language,
     title,
@@ -86,7 +82,13 @@ function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
 }
 
 function languageOf(uiLocales: unknown): Language {
-  const first = typeof uiLocales === 'string' ? uiLocales.split(' ').map((l) => l.slice(0, 2)).find(isLanguage) : undefined;
+  const first =
+    typeof uiLocales === 'string'
+      ? uiLocales
+          .split(' ')
+          .map((l) => l.slice(0, 2))
+          .find(isLanguage)
+      : undefined;
   return first ?? 'en';
 }
 
@@ -165,7 +167,11 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
         logoutSource: async (ctx, form) => {
           const language = languageOf(ctx.oidc.params?.ui_locales);
           // No question asked (Auth0 logs out at once): the form submits itself.
-          ctx.body = page(language, texts(language).loggingOut!, `<p>${escapeHtml(texts(language).loggingOut!)}</p>${form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>')}<script>document.forms[0].submit()</script>`);
+          ctx.body = page(
+            language,
+            texts(language).loggingOut!,
+            `<p>${escapeHtml(texts(language).loggingOut!)}</p>${form.replace('</form>', '<input type="hidden" name="logout" value="yes"></form>')}<script>document.forms[0].submit()</script>`,
+          );
         },
         postLogoutSuccessSource: async (ctx) => {
           ctx.body = page('en', texts('en').loggedOut!, `<p>${escapeHtml(texts('en').loggedOut!)}</p><p><a href="${siteOrigin}/">Muntly</a></p>`);
@@ -296,7 +302,7 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       });
       return;
     }
-    callback(req, res);
+    void callback(req, res);
   });
 
   await new Promise<void>((resolve, reject) => {

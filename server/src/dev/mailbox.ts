@@ -1,6 +1,6 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { listOutbox } from '../modules/notify/service';
 import { escapeHtml } from './html';
+import type { FastifyPluginAsync } from 'fastify';
 
 /**
  * Local mode only: the dev mailbox, every message the simulated channels "sent" (email, SMS,
@@ -12,7 +12,8 @@ export const devMailboxRoutes: FastifyPluginAsync = async (app) => {
     const messages = await listOutbox(app.db, to);
     const items = messages
       .map(
-        (m) => `<li><article><h2>${escapeHtml(m.subject)}</h2><p class="meta">${escapeHtml(m.channel)} → ${escapeHtml(m.to)} · <time>${m.createdAt}</time></p><pre>${escapeHtml(m.body)}</pre></article></li>`,
+        (m) =>
+          `<li><article><h2>${escapeHtml(m.subject)}</h2><p class="meta">${escapeHtml(m.channel)} → ${escapeHtml(m.to)} · <time>${m.createdAt}</time></p><pre>${escapeHtml(m.body)}</pre></article></li>`,
       )
       .join('');
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');

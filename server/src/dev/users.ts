@@ -1,8 +1,8 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../db/client';
 import { idpUsers } from '../db/schema';
+import type { Db } from '../db/client';
 
 /** Users of the local identity provider; passwords hashed with scrypt. */
 const scrypt = promisify(scryptCallback) as (password: string, salt: Buffer, length: number) => Promise<Buffer>;
@@ -46,11 +46,7 @@ export const idpUsersRepository = {
     return (await this.findByEmail(db, input.email)) ?? (await this.create(db, input)) ?? (await this.findByEmail(db, input.email))!;
   },
   async setAdmin(db: Db, email: string, isAdmin: boolean): Promise<IdpUser | undefined> {
-    const [user] = await db
-      .update(idpUsers)
-      .set({ isAdmin })
-      .where(eq(idpUsers.email, email.trim().toLowerCase()))
-      .returning();
+    const [user] = await db.update(idpUsers).set({ isAdmin }).where(eq(idpUsers.email, email.trim().toLowerCase())).returning();
     return user;
   },
 };

@@ -2,6 +2,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config';
 import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
+import type { FaucetStatus } from '../../../domain/contracts/faucet';
+import type {
+  BusinessPayment,
+  ChainDeposit,
+  DevTokenResponse,
+  EnableVerificationResponse,
+  LedgerVerifyResponse,
+  OpsUsersResponse,
+  OutboxResponse,
+  PaymentReceived,
+  RetentionRun,
+  VerifyResponse,
+} from '../../../domain/contracts/ops';
+import type { PayoutResultResponse, PayoutsResponse } from '../../../domain/contracts/payouts';
+import type { ErrorBody } from '../../../domain/errors';
 
 /**
  * `npm run ops -- <command>`: the operator's command line. It talks to the running server
@@ -28,10 +43,17 @@ Commands:
   payment-received <reason> <amountEUR> [txid]
                           simulate an incoming SEPA payment; reason = a buy order's short
                           reference (ABCD-EFGH) or a deposit reference (DEPOSIT<key> [CUR])
+  business-payment <reference>
+                          the bank statement shows this buy was paid from a business account:
+                          it waits until a business behind it is verified
   outbox [--json] [--to <recipient>]
                           messages sent by email, SMS, post and bank transfer, newest first
   faucet status|pause|resume|fund <eur>
                           the faucet: show it, pause it (GAME OVER after the current round), resume it, add budget
+  payouts [--status <pending|submitting|submitted|completed|failed>] [--rail chain|bank] [--json]
+                          payouts, oldest first; an external signer or bank executes the submitted ones
+  payout-result <id> completed <txid> | payout-result <id> failed <reason>
+                          report what became of a submitted payout (what the signer or bank reports)
 
 Environment: OPS_URL (default http://localhost:8000), OPS_TOKEN (production), DATA_DIR, IDP_PORT.`;
 
@@ -66,7 +88,7 @@ async function call(method: 'GET' | 'POST', route: string, body?: unknown): Prom
     if (error instanceof CliError) throw error;
     throw new CliError(`Cannot reach the Muntly server at ${base}: is it running (npm start)?`);
   }
-  const payload = (await response.json().catch(() => ({}))) as { error?: { code: string; message: string } };
+  const payload = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
   if (!response.ok) throw new CliError(`${response.status} ${payload.error?.code ?? ''}: ${payload.error?.message ?? 'request failed'}`);
   return payload;
 }
@@ -80,7 +102,7 @@ export async function run(args: string[]): Promise<void> {
   const [command, ...rest] = args;
   switch (command) {
     case 'users': {
-      const { users } = (await call('GET', '/api/ops/users')) as { users: { email: string | null; accountKey: string; displayName: string | null; createdAt: string }[] };
+      const { users } = (await call('GET', '/api/ops/users')) as OpsUsersResponse;
       if (rest.includes('--json')) console.log(JSON.stringify(users, null, 2));
       else if (users.length === 0) console.log('No accounts yet.');
       else for (const u of users) console.log(`${u.accountKey}  ${u.email ?? '(no email)'}  ${u.displayName ?? ''}  ${u.createdAt}`);
@@ -95,7 +117,7 @@ export async function run(args: string[]): Promise<void> {
     case 'dev-token': {
       const email = requireEmail(rest[0]);
       if (process.env.AUTH0_DOMAIN) throw new CliError('dev-token is refused when AUTH0_DOMAIN is set: log in through Auth0 instead.');
-      const { accessToken } = (await call('POST', '/api/ops/dev-token', { email })) as { accessToken: string };
+      const { accessToken } = (await call('POST', '/api/ops/dev-token', { email })) as DevTokenResponse;
       console.log(`Access token for ${email} (valid for one hour):`);
       console.log(accessToken); // the last line of output, for scripts
       return;
@@ -106,14 +128,14 @@ export async function run(args: string[]): Promise<void> {
       const kind = rest[1];
       if (!kind) throw new CliError('This command needs a kind: address, bank, business, id or mobile.');
       const route = command === 'verify' ? '/api/ops/verification/verify' : '/api/ops/verification/enable';
-      const { phase } = (await call('POST', route, { email, kind })) as { phase: string };
+      const { phase } = (await call('POST', route, { email, kind })) as EnableVerificationResponse | VerifyResponse;
       console.log(`${email}: ${kind} verification is now ${phase}.`);
       return;
     }
     case 'chain-deposit': {
       const [currency, address, amount, txid] = rest;
       if (!currency || !address || !amount) throw new CliError('Usage: chain-deposit <currency> <address> <amount> [txid]');
-      const result = (await call('POST', '/api/ops/chain-deposit', { currency, address, amount, ...(txid ? { txid } : {}) })) as { amount: string; credited: boolean; txid: string; orderReference: string | null };
+      const result = (await call('POST', '/api/ops/chain-deposit', { currency, address, amount, ...(txid ? { txid } : {}) })) as ChainDeposit;
       const target = result.orderReference ? `order ${result.orderReference} (processing)` : address;
       console.log(result.credited ? `Credited ${result.amount} ${currency.toUpperCase()} to ${target} (txid ${result.txid}).` : `Already credited (txid ${result.txid}).`);
       return;
@@ -121,12 +143,19 @@ export async function run(args: string[]): Promise<void> {
     case 'payment-received': {
       const [reason, amount, txid] = rest;
       if (!reason || !amount) throw new CliError('Usage: payment-received <shortReference | "DEPOSIT<accountKey> [CUR]"> <amountEUR> [txid]');
-      const result = (await call('POST', '/api/ops/payment-received', { reason, amount, ...(txid ? { txid } : {}) })) as { reference: string; type: string; credited: boolean };
+      const result = (await call('POST', '/api/ops/payment-received', { reason, amount, ...(txid ? { txid } : {}) })) as PaymentReceived;
       console.log(result.credited ? `Payment of EUR ${amount} received for ${result.type} order ${result.reference}: processing.` : `Already received (order ${result.reference}).`);
       return;
     }
+    case 'business-payment': {
+      const [reference] = rest;
+      if (!reference) throw new CliError('Usage: business-payment <reference>');
+      const result = (await call('POST', '/api/ops/orders/business-payment', { reference })) as BusinessPayment;
+      console.log(result.businessHold ? `Order ${result.reference} is held until its business is verified.` : `Order ${result.reference}: paid from a verified business, it goes on.`);
+      return;
+    }
     case 'ledger:verify': {
-      const { ok, checks } = (await call('GET', '/api/ops/ledger/verify')) as { ok: boolean; checks: { name: string; ok: boolean; problems: string[] }[] };
+      const { ok, checks } = (await call('GET', '/api/ops/ledger/verify')) as LedgerVerifyResponse;
       for (const check of checks) {
         console.log(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name}`);
         for (const problem of check.problems.slice(0, 20)) console.log(`        ${problem}`);
@@ -135,7 +164,7 @@ export async function run(args: string[]): Promise<void> {
       return;
     }
     case 'retention': {
-      const run = (await call('POST', '/api/ops/retention')) as { identityDataDeleted: number; messagesDeleted: number };
+      const run = (await call('POST', '/api/ops/retention')) as RetentionRun;
       console.log(`Deleted the identity data of ${run.identityDataDeleted} verification(s) and ${run.messagesDeleted} support message(s).`);
       return;
     }
@@ -143,10 +172,15 @@ export async function run(args: string[]): Promise<void> {
       const toIndex = rest.indexOf('--to');
       const to = toIndex >= 0 ? rest[toIndex + 1] : undefined;
       if (toIndex >= 0 && !to) throw new CliError('--to needs a recipient.');
-      const { messages } = (await call('GET', `/api/ops/outbox${to ? `?to=${encodeURIComponent(to)}` : ''}`)) as {
-        messages: { channel: string; to: string; subject: string; body: string; createdAt: string }[];
-      };
-      if (rest.includes('--json')) console.log(JSON.stringify(messages.map(({ channel, to, subject, body }) => ({ channel, to, subject, body })), null, 2));
+      const { messages } = (await call('GET', `/api/ops/outbox${to ? `?to=${encodeURIComponent(to)}` : ''}`)) as OutboxResponse;
+      if (rest.includes('--json'))
+        console.log(
+          JSON.stringify(
+            messages.map(({ channel, to, subject, body }) => ({ channel, to, subject, body })),
+            null,
+            2,
+          ),
+        );
       else if (messages.length === 0) console.log('The outbox is empty.');
       else for (const m of messages) console.log(`[${m.createdAt}] ${m.channel} → ${m.to}\n  ${m.subject}\n  ${m.body.replace(/\n/g, '\n  ')}\n`);
       return;
@@ -159,9 +193,30 @@ export async function run(args: string[]): Promise<void> {
         ? call('GET', '/api/ops/faucet')
         : action === 'fund'
           ? call('POST', '/api/ops/faucet/fund', { eur: amount })
-          : call('POST', `/api/ops/faucet/${action}`))) as { paused: boolean; budgetEur: string; round: { id: number; state: string } | null };
+          : call('POST', `/api/ops/faucet/${action}`))) as FaucetStatus;
       const round = state.round ? `round ${state.round.id} ${state.round.state}` : 'no round yet';
       console.log(`Faucet ${state.paused ? 'paused (GAME OVER after the current round)' : 'running'}, budget ${state.budgetEur} EUR, ${round}.`);
+      return;
+    }
+    case 'payouts': {
+      const option = (name: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : undefined);
+      const query = new URLSearchParams({ ...(option('--status') ? { status: option('--status')! } : {}), ...(option('--rail') ? { rail: option('--rail')! } : {}), limit: '500' });
+      const { payouts } = (await call('GET', `/api/ops/payouts?${query}`)) as PayoutsResponse;
+      if (rest.includes('--json')) console.log(JSON.stringify(payouts, null, 2));
+      else if (payouts.length === 0) console.log('No payouts.');
+      else
+        for (const p of payouts) {
+          const outcome = p.txid ? `txid ${p.txid}` : p.failureReason ? `failed: ${p.failureReason}` : '';
+          console.log(`${p.id}  ${p.createdAt}  ${p.status.padEnd(10)}  ${p.purpose.padEnd(14)}  ${p.amount} ${p.currency} (+${p.networkFee}) → ${p.destination ?? 'the sender'}  ${outcome}`);
+        }
+      return;
+    }
+    case 'payout-result': {
+      const [id, status, ...what] = rest;
+      const detail = what.join(' ');
+      if (!id || (status !== 'completed' && status !== 'failed') || !detail) throw new CliError('Usage: payout-result <id> completed <txid> | payout-result <id> failed <reason>');
+      const { payout, booked } = (await call('POST', `/api/ops/payouts/${id}/result`, status === 'completed' ? { status, txid: detail } : { status, reason: detail })) as PayoutResultResponse;
+      console.log(booked ? `Payout ${id} (${payout.amount} ${payout.currency}) is now ${payout.status}.` : `Payout ${id} was already ${payout.status} with this result.`);
       return;
     }
     default:

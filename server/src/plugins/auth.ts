@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin';
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../errors';
+import { DomainError, type ErrorCode } from '../../../domain/errors';
 import { TtlCache } from '../cache';
+import type { FastifyRequest } from 'fastify';
 
 /**
  * Bearer tokens: only RS256 JWTs from the configured issuer, for the configured audience. The
@@ -33,13 +33,13 @@ declare module 'fastify' {
 
 export type AuthOptions = { issuer: string; audience: string; jwks: JWTVerifyGetKey; requiredScope: string };
 
-function fail(code: ConstructorParameters<typeof ApiError>[1]): never {
-  throw new ApiError(401, code);
+function fail(code: ErrorCode): never {
+  throw new DomainError(code);
 }
 
 /** Maps jose's failures onto stable error codes. */
 function translate(error: unknown): never {
-  if (error instanceof ApiError) throw error;
+  if (error instanceof DomainError) throw error;
   if (error instanceof errors.JWTExpired) fail('token_expired');
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'nbf' || error.claim === 'iat') fail('token_not_yet_valid');
@@ -57,8 +57,7 @@ function translate(error: unknown): never {
   fail('token_malformed');
 }
 
-const scopesOf = (payload: JWTPayload): Set<string> =>
-  new Set(typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : []);
+const scopesOf = (payload: JWTPayload): Set<string> => new Set(typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : []);
 
 export const authPlugin = fp<AuthOptions>(async (app, options) => {
   // A token verified once stays verified until it expires (it is immutable and signed); the
@@ -80,7 +79,7 @@ export const authPlugin = fp<AuthOptions>(async (app, options) => {
       const decoded = JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as { alg?: unknown };
       if (decoded.alg !== 'RS256') fail('token_unsupported_algorithm');
     } catch (error) {
-      if (error instanceof ApiError) throw error;
+      if (error instanceof DomainError) throw error;
       fail('token_malformed');
     }
     try {
@@ -111,16 +110,12 @@ export const authPlugin = fp<AuthOptions>(async (app, options) => {
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match) fail('token_malformed');
     const auth = await verify(match[1]!);
-    if (!auth.scopes.has(options.requiredScope)) throw new ApiError(403, 'insufficient_scope');
+    if (!auth.scopes.has(options.requiredScope)) throw new DomainError('insufficient_scope');
     request.auth = auth;
   });
 
-  app.decorate(
-    'requireScope',
-    (...scopes: string[]) =>
-      async (request: FastifyRequest) => {
-        await app.authenticate(request);
-        if (!scopes.every((scope) => request.auth!.scopes.has(scope))) throw new ApiError(403, 'insufficient_scope');
-      },
-  );
+  app.decorate('requireScope', (...scopes: string[]) => async (request: FastifyRequest) => {
+    await app.authenticate(request);
+    if (!scopes.every((scope) => request.auth!.scopes.has(scope))) throw new DomainError('insufficient_scope');
+  });
 });

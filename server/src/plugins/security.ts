@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import fp from 'fastify-plugin';
 import helmet from '@fastify/helmet';
+import fp from 'fastify-plugin';
 
 /**
  * Security headers for every response. The Content-Security-Policy is per document: Gatsby

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
-import { splitLanguage } from '../../../src/i18n/languages';
+import fp from 'fastify-plugin';
+import { splitLanguage } from '../../../domain/languages';
+import { sendError } from '../errors';
 import { contentSecurityPolicy, inlineScriptHashes } from './security';
 
 /**
@@ -57,21 +58,15 @@ export const sitePlugin = fp<{ publicDir: string; authOrigin?: string }>(async (
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = decodeURIComponentSafe(request.url.split('?')[0] ?? '/');
     if (pathname === '/api' || pathname.startsWith('/api/')) {
-      return reply.code(404).send({ error: { code: 'not_found', message: 'No such API route.' } });
+      return sendError(reply, 'not_found', 'No such API route.');
     }
     const { language } = splitLanguage(pathname);
-    const file =
-      language === 'en' ? path.join(root, '404.html') : path.join(root, language, '404', 'index.html');
+    const file = language === 'en' ? path.join(root, '404.html') : path.join(root, language, '404', 'index.html');
     if (!fs.existsSync(file)) {
       return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
     }
     const { html, csp } = document(file);
-    return reply
-      .code(404)
-      .type('text/html; charset=utf-8')
-      .header('cache-control', REVALIDATE)
-      .header('content-security-policy', csp)
-      .send(html);
+    return reply.code(404).type('text/html; charset=utf-8').header('cache-control', REVALIDATE).header('content-security-policy', csp).send(html);
   });
 });
 

@@ -1,10 +1,10 @@
-import * as React from 'react';
 import { screen, fireEvent, act } from '@testing-library/react';
-import { CookieBanner } from '../cookie-banner';
-import { CookieChoiceReset } from '../cookie-choice-reset';
-import { consentDefaultsScript } from '../consent';
+import * as React from 'react';
 import { renderInLanguage } from '../../../__tests__/support/render';
 import { consentStorageKey } from '../../config';
+import { consentDefaultsScript } from '../consent';
+import { CookieBanner } from '../cookie-banner';
+import { CookieChoiceReset } from '../cookie-choice-reset';
 
 beforeEach(() => {
   window.localStorage.clear();

@@ -1,7 +1,7 @@
-import * as React from 'react';
 import { screen, within, waitFor } from '@testing-library/react';
-import { LanguageSwitch } from '../language-switch';
+import * as React from 'react';
 import { renderInLanguage } from '../../../__tests__/support/render';
+import { LanguageSwitch } from '../language-switch';
 
 function links() {
   return within(screen.getByRole('navigation', { name: /language|sprache|langue|taal|язык|мов/i })).getAllByRole('link');
@@ -11,13 +11,9 @@ describe('LanguageSwitch', () => {
   it('links the current page in all six languages, each with hreflang and lang', async () => {
     renderInLanguage(<LanguageSwitch pathname="/de/exchange/buy/" />, 'de', '/exchange/buy/');
     await waitFor(() =>
-      expect(links().map((a) => a.getAttribute('href'))).toEqual([
-        '/exchange/buy/', '/de/exchange/buy/', '/fr/exchange/buy/', '/nl/exchange/buy/', '/ru/exchange/buy/', '/uk/exchange/buy/',
-      ]),
+      expect(links().map((a) => a.getAttribute('href'))).toEqual(['/exchange/buy/', '/de/exchange/buy/', '/fr/exchange/buy/', '/nl/exchange/buy/', '/ru/exchange/buy/', '/uk/exchange/buy/']),
     );
-    expect(links().map((a) => [a.getAttribute('hreflang'), a.getAttribute('lang')])).toEqual(
-      ['en', 'de', 'fr', 'nl', 'ru', 'uk'].map((l) => [l, l]),
-    );
+    expect(links().map((a) => [a.getAttribute('hreflang'), a.getAttribute('lang')])).toEqual(['en', 'de', 'fr', 'nl', 'ru', 'uk'].map((l) => [l, l]));
   });
 
   it('shows flags for English, German, French and Dutch, text for Russian and Ukrainian', () => {

@@ -1,8 +1,8 @@
-import * as React from 'react';
 import { screen, act } from '@testing-library/react';
-import { SlowLoadNotice } from '../slow-load-notice';
-import { routeEvents } from '../route-events';
+import * as React from 'react';
 import { renderInLanguage } from '../../../__tests__/support/render';
+import { routeEvents } from '../route-events';
+import { SlowLoadNotice } from '../slow-load-notice';
 
 describe('SlowLoadNotice', () => {
   it('appears in the page language when a route change is delayed and goes when it ends', () => {

@@ -1,5 +1,5 @@
-import type { Language } from '../../i18n/languages';
 import { dateTimeFormat, numberFormat } from '../../i18n/format';
+import type { Language } from '../../../domain/languages';
 
 /**
  * A EUR rate with as many decimals as it needs: 2 for a bitcoin, up to 8 for a Shiba Inu
@@ -8,9 +8,7 @@ import { dateTimeFormat, numberFormat } from '../../i18n/format';
 export function formatRate(rate: string, language: Language): string {
   const value = Number(rate);
   const fractionDigits = value >= 1 ? 2 : value >= 0.01 ? 4 : 8;
-  return numberFormat(language, { style: 'currency', currency: 'EUR', minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(
-    rate as unknown as number,
-  );
+  return numberFormat(language, { style: 'currency', currency: 'EUR', minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(rate as unknown as number);
 }
 
 export function formatTime(date: Date, language: Language): string {

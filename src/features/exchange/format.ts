@@ -1,6 +1,6 @@
-import type { Language } from '../../i18n/languages';
 import Big from 'big.js';
 import { dateTimeFormat, formatMoney, numberFormat } from '../../i18n/format';
+import type { Language } from '../../../domain/languages';
 
 /**
  * Display formatting of the decimal strings the API sends (never arithmetic): amounts through

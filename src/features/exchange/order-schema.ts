@@ -1,12 +1,14 @@
 import '../../components/zod-jitless'; // before any schema is built (CSP forbids eval)
 import { z } from 'zod';
-import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import type { CurrencyInfo, OrderType } from './api/types';
 import { EMAIL_PATTERN } from '../../../domain/email';
+import { sepaIban } from '../../../domain/sepa';
+import type { PaymentMethod } from '../../../domain/contracts/orders';
+import type { ErrorTextKey } from '../../components/error-text';
+import type { CurrencyInfo, OrderType } from './api/types';
 
 /**
  * The order form's rules, checked in the browser before the API checks them again (the API is
- * the authority). Messages are error codes: the form shows `exchange:errors.<code>` in the
+ * the authority). Messages are error codes: the form shows their text (`errors:<code>`) in the
  * page's language next to the field.
  *
  * - amount: in currencyFrom, positive, at most that currency's decimals (EUR 2); a decimal comma
@@ -29,9 +31,10 @@ export type OrderFormValues = {
   amount: string;
   email: string;
   address: string;
-  paymentMethod: 'sepa' | 'sepa_instant';
+  paymentMethod: PaymentMethod;
   sendToMyWallet: boolean;
   useMyWallet: boolean;
+  fromBusinessAccount: boolean;
 };
 
 export { EMAIL_PATTERN };
@@ -43,8 +46,7 @@ export function normalizeAmount(input: string): string {
   return compact.startsWith('.') ? `0${compact}` : compact;
 }
 
-export const decimalsOf = (code: string, currencies: readonly CurrencyInfo[]) =>
-  code === 'EUR' ? 2 : (currencies.find((c) => c.code === code)?.decimals ?? 0);
+export const decimalsOf = (code: string, currencies: readonly CurrencyInfo[]) => (code === 'EUR' ? 2 : (currencies.find((c) => c.code === code)?.decimals ?? 0));
 
 /** null when the amount is fine, else the error code. */
 export function amountProblem(input: string, decimals: number): 'required' | 'invalid_amount' | 'too_many_decimals' | null {
@@ -56,48 +58,49 @@ export function amountProblem(input: string, decimals: number): 'required' | 'in
   return null;
 }
 
-/** The IBAN in electronic form, or null when invalid. */
-export function normalizeIban(input: string): string | null {
-  const electronic = electronicFormatIBAN(input.trim()) ?? '';
-  return isValidIBAN(electronic) ? electronic : null;
-}
-
 /** Where the result goes outside Muntly: a crypto address (buy, swap) or an IBAN (sell). */
 export const deliveryKind = (type: OrderType): 'crypto' | 'iban' => (type === 'sell' ? 'iban' : 'crypto');
 
 export function orderFormSchema(type: OrderType, currencies: readonly CurrencyInfo[], loggedIn: boolean) {
   const byCode = (code: string) => currencies.find((c) => c.code === code);
-  return z
-    .object({
-      currencyFrom: z.string().min(1, 'required'),
-      currencyTo: z.string().min(1, 'required'),
-      amount: z.string(),
-      email: z.string(),
-      address: z.string(),
-      paymentMethod: z.enum(['sepa', 'sepa_instant']),
-      sendToMyWallet: z.boolean(),
-      useMyWallet: z.boolean(),
-    })
-    // One refinement for every rule, so all of them report at once (field rules would stop it).
-    .superRefine(async (values, ctx) => {
-      const email = values.email.trim();
-      if (!email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'required' });
-      else if (email.length > 254 || !EMAIL_PATTERN.test(email)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'invalid_email' });
-      const problem = amountProblem(values.amount, decimalsOf(values.currencyFrom, currencies));
-      if (problem) ctx.addIssue({ code: 'custom', path: ['amount'], message: problem });
-      if (type === 'swap' && values.currencyFrom === values.currencyTo) ctx.addIssue({ code: 'custom', path: ['currencyTo'], message: 'same_currency' });
-      if (byCode(values.currencyTo)?.ownWalletOnly && !values.sendToMyWallet) ctx.addIssue({ code: 'custom', path: ['currencyTo'], message: 'own_wallet_only' });
-      if (byCode(values.currencyFrom)?.ownWalletOnly && !values.useMyWallet) ctx.addIssue({ code: 'custom', path: ['currencyFrom'], message: 'own_wallet_only' });
-      if (!loggedIn) {
-        if (values.sendToMyWallet) ctx.addIssue({ code: 'custom', path: ['sendToMyWallet'], message: 'login_required' });
-        if (values.useMyWallet) ctx.addIssue({ code: 'custom', path: ['useMyWallet'], message: 'login_required' });
-      }
-      if (!values.sendToMyWallet) {
-        const address = values.address.trim();
-        if (!address) ctx.addIssue({ code: 'custom', path: ['address'], message: 'required' });
-        else if (deliveryKind(type) === 'iban' ? !normalizeIban(address) : !(await addressRules()).normalizeAddress(values.currencyTo, address)) {
-          ctx.addIssue({ code: 'custom', path: ['address'], message: deliveryKind(type) === 'iban' ? 'invalid_iban' : 'invalid_address' });
+  return (
+    z
+      .object({
+        currencyFrom: z.string().min(1, 'required'),
+        currencyTo: z.string().min(1, 'required'),
+        amount: z.string(),
+        email: z.string(),
+        address: z.string(),
+        paymentMethod: z.enum(['sepa', 'sepa_instant']),
+        sendToMyWallet: z.boolean(),
+        useMyWallet: z.boolean(),
+        fromBusinessAccount: z.boolean(),
+      })
+      // One refinement for every rule, so all of them report at once (field rules would stop it).
+      .superRefine(async (values, ctx) => {
+        // Each message is the key of its text (a misspelt one does not compile).
+        const fail = (field: keyof typeof values, message: ErrorTextKey) => ctx.addIssue({ code: 'custom', path: [field], message });
+        const email = values.email.trim();
+        if (!email) fail('email', 'required');
+        else if (email.length > 254 || !EMAIL_PATTERN.test(email)) fail('email', 'invalid_email');
+        const problem = amountProblem(values.amount, decimalsOf(values.currencyFrom, currencies));
+        if (problem) fail('amount', problem);
+        if (type === 'swap' && values.currencyFrom === values.currencyTo) fail('currencyTo', 'same_currency');
+        if (byCode(values.currencyTo)?.ownWalletOnly && !values.sendToMyWallet) fail('currencyTo', 'own_wallet_only');
+        if (byCode(values.currencyFrom)?.ownWalletOnly && !values.useMyWallet) fail('currencyFrom', 'own_wallet_only');
+        if (!loggedIn) {
+          if (values.sendToMyWallet) fail('sendToMyWallet', 'login_required');
+          if (values.useMyWallet) fail('useMyWallet', 'login_required');
+          if (values.fromBusinessAccount && type === 'buy' && !values.useMyWallet) fail('fromBusinessAccount', 'login_required');
         }
-      }
-    });
+        if (!values.sendToMyWallet) {
+          const address = values.address.trim();
+          if (!address) fail('address', 'required');
+          else if (deliveryKind(type) === 'iban') {
+            const checked = sepaIban(address);
+            if (!checked.ok) fail('address', checked.code);
+          } else if (!(await addressRules()).normalizeAddress(values.currencyTo, address)) fail('address', 'invalid_address');
+        }
+      })
+  );
 }

@@ -1,5 +1,5 @@
-import * as React from 'react';
 import { useAuth0 } from '@auth0/auth0-react';
+import * as React from 'react';
 import { AuthIsland } from '../../components/auth-island';
 import type { ExchangeSession } from './session';
 
@@ -11,11 +11,7 @@ function Reporter({ onChange }: { onChange: (session: ExchangeSession) => void }
   const { isLoading, isAuthenticated, error, getAccessTokenSilently } = useAuth0();
   React.useEffect(() => {
     if (isLoading) return;
-    onChange(
-      isAuthenticated && !error
-        ? { status: 'authenticated', getToken: async () => String(await getAccessTokenSilently()) }
-        : { status: 'anonymous', getToken: async () => null },
-    );
+    onChange(isAuthenticated && !error ? { status: 'authenticated', getToken: async () => String(await getAccessTokenSilently()) } : { status: 'anonymous', getToken: async () => null });
   }, [isLoading, isAuthenticated, error, getAccessTokenSilently, onChange]);
   return null;
 }

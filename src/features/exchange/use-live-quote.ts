@@ -1,14 +1,15 @@
 import * as React from 'react';
+import { errorKeyOf } from '../../components/error-text';
 import { postQuote, type QuoteRequest } from './api/quotes';
+import type { ErrorCode } from '../../../domain/errors';
+import type { Language } from '../../../domain/languages';
 import type { Quote } from './api/types';
-import { codeOf } from './errors';
-import type { Language } from '../../i18n/languages';
 
 /**
  * The estimate for what the visitor is typing: asked of the API 400 ms after the last change,
  * the previous question cancelled, so the panel always shows the latest input's answer.
  */
-export type LiveQuote = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; quote: Quote } | { state: 'error'; code: string };
+export type LiveQuote = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; quote: Quote } | { state: 'error'; code: ErrorCode | 'generic' };
 
 export const QUOTE_DEBOUNCE_MS = 400;
 
@@ -26,7 +27,7 @@ export function useLiveQuote(request: QuoteRequest | null, language: Language): 
       postQuote(language, JSON.parse(key) as QuoteRequest, controller.signal).then(
         (quote) => setResult({ state: 'ready', quote }),
         (error: unknown) => {
-          if (!controller.signal.aborted) setResult({ state: 'error', code: codeOf(error) });
+          if (!controller.signal.aborted) setResult({ state: 'error', code: errorKeyOf(error) });
         },
       );
     }, QUOTE_DEBOUNCE_MS);

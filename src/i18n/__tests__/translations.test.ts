@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import i18next from 'i18next';
-import { languages, type Language } from '../languages';
 import { CURRENCIES } from '../../../domain/currencies';
+import { languages, type Language } from '../../../domain/languages';
 
 /**
  * Translations are complete, idiomatic enough to have no English left in them, and use the
@@ -45,7 +45,7 @@ function words(text: string): string[] {
     .replace(/\{\{\s*\w+\s*\}\}/g, ' ')
     .replace(/[«“„"]([^«»“”„"]*\d[^«»“”„"]*)[»”“"]/g, ' ')
     .split(/[\s,;:!?()«»„“”"‘’'…—–/]+/)
-    .map((token) => token.replace(/^[.\-]+|[.\-]+$/g, ''))
+    .map((token) => token.replace(/^[.-]+|[.-]+$/g, ''))
     .filter((token) => token && !/[\d@_.]/.test(token) && !/^[a-z]+(-[a-z]+)+$/.test(token))
     .flatMap((token) => token.split('-'))
     .filter(Boolean);
@@ -54,10 +54,32 @@ function words(text: string): string[] {
 // Names that stay as they are in every language: the product, currencies, services, projects.
 const NAMES = new Set(
   [
-    'Muntly', 'Google', 'Analytics', 'SEPA', 'Instant', 'No', 'More', 'Ransom', 'Crypto', 'Sheriff', 'Europol', 'TradingView',
-    'Lightweight', 'Charts', 'Ether', 'XRP', 'GiroCode', 'Bitcoin', 'Ethereum', 'Ripple', 'Litecoin', 'Dogecoin', 'Cash',
+    'Muntly',
+    'Google',
+    'Analytics',
+    'SEPA',
+    'Instant',
+    'No',
+    'More',
+    'Ransom',
+    'Crypto',
+    'Sheriff',
+    'Europol',
+    'TradingView',
+    'Lightweight',
+    'Charts',
+    'Ether',
+    'XRP',
+    'GiroCode',
+    'Bitcoin',
+    'Ethereum',
+    'Ripple',
+    'Litecoin',
+    'Dogecoin',
+    'Cash',
     // The XRP Ledger's own term, as wallets display it, given next to its translation.
-    'destination', 'tag',
+    'destination',
+    'tag',
     ...CURRENCIES.flatMap((c) => c.name.split(' ')),
   ].map((name) => name.toLowerCase()),
 );
@@ -65,9 +87,51 @@ const isCode = (word: string) => /^[A-Z0-9]{2,}$/.test(word) || /^[A-Z](-[A-Z])*
 
 /** English words that are not also words of German, French or Dutch. */
 const ENGLISH_ONLY = new Set([
-  'the', 'and', 'your', 'you', 'with', 'please', 'our', 'will', 'been', 'which', 'should', 'would', 'could', 'their', 'there',
-  'this', 'that', 'these', 'those', 'from', 'have', 'has', 'what', 'when', 'where', 'why', 'how', 'about', 'only', 'than',
-  'they', 'them', 'into', 'are', 'for', 'it', 'its', 'not', 'can', 'cannot', 'yet', 'may', 'must', 'first', 'any',
+  'the',
+  'and',
+  'your',
+  'you',
+  'with',
+  'please',
+  'our',
+  'will',
+  'been',
+  'which',
+  'should',
+  'would',
+  'could',
+  'their',
+  'there',
+  'this',
+  'that',
+  'these',
+  'those',
+  'from',
+  'have',
+  'has',
+  'what',
+  'when',
+  'where',
+  'why',
+  'how',
+  'about',
+  'only',
+  'than',
+  'they',
+  'them',
+  'into',
+  'are',
+  'for',
+  'it',
+  'its',
+  'not',
+  'can',
+  'cannot',
+  'yet',
+  'may',
+  'must',
+  'first',
+  'any',
 ]);
 
 const latinWords = (text: string) => words(text).filter((w) => /[A-Za-z]/.test(w) && !isCode(w) && !NAMES.has(w.toLowerCase()));

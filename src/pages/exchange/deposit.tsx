@@ -1,11 +1,11 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
-import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, exchangePages } from '../../components/section-nav';
 import { DepositIsland } from '../../features/exchange/components/deposit-island';
+import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function ExchangeDepositPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('exchange');

@@ -1,11 +1,11 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
-import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, exchangePages } from '../../components/section-nav';
 import { OrderIsland } from '../../features/exchange/components/order-island';
+import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function ExchangeSellPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('exchange');
@@ -24,7 +24,7 @@ export const Head = pageHead('exchange_sell');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "exchange", "auth"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "exchange", "auth", "errors"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

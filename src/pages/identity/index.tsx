@@ -1,13 +1,13 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Layout } from '../../components/layout';
-import { pageHead } from '../../components/page-head';
-import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
-import { LocalizedLink, usePageLanguage } from '../../components/localized-link';
-import { formatMoney } from '../../i18n/format';
-import { eur } from '../../../domain/money';
 import { ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR } from '../../../domain/limits';
+import { eur } from '../../../domain/money';
+import { Layout } from '../../components/layout';
+import { LocalizedLink, usePageLanguage } from '../../components/localized-link';
+import { pageHead } from '../../components/page-head';
+import { formatMoney } from '../../i18n/format';
+import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function IdentityPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('identity');

@@ -1,12 +1,12 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
-import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
-import { ProtectedIsland } from '../../features/auth/components/protected-island';
 import { AccountSummary } from '../../features/auth/components/account-summary';
+import { ProtectedIsland } from '../../features/auth/components/protected-island';
 import { MyIdentity } from '../../features/identity/components/my-identity';
+import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function MyIdentityPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('identity');
@@ -25,7 +25,7 @@ export const Head = pageHead('my_identity');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "identity", "auth"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "identity", "auth", "errors"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -1,13 +1,13 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
-import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, walletPages } from '../../components/section-nav';
+import { AccountSummary } from '../../features/auth/components/account-summary';
 import { ProtectedIsland } from '../../features/auth/components/protected-island';
 import { Balances } from '../../features/wallet/components/balances';
-import { AccountSummary } from '../../features/auth/components/account-summary';
+import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function WalletBalancesPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('wallet');
@@ -28,7 +28,7 @@ export const Head = pageHead('wallet_balances');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "wallet", "auth"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "wallet", "auth", "errors"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -1,10 +1,10 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
+import { PageCards } from '../../components/page-cards';
 import { pageHead } from '../../components/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
-import { PageCards } from '../../components/page-cards';
 
 export default function WalletPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('wallet');

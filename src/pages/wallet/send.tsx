@@ -1,12 +1,12 @@
-import * as React from 'react';
 import { graphql, type PageProps } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
-import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 import { SectionNav, walletPages } from '../../components/section-nav';
 import { ProtectedIsland } from '../../features/auth/components/protected-island';
 import { Send } from '../../features/wallet/components/send';
+import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function WalletSendPage({ location }: PageProps<LocalesData, I18nPageContext>) {
   const { t } = useTranslation('wallet');
@@ -26,7 +26,7 @@ export const Head = pageHead('wallet_send');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "wallet", "auth"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "wallet", "auth", "errors"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { accounts, verifications } from '../../db/schema';
 import { VERIFICATION_KINDS } from '../../../../domain/verification';
+import { accounts, verifications } from '../../db/schema';
+import type { Db } from '../../db/client';
 
 export type AccountRow = typeof accounts.$inferSelect;
 
@@ -35,10 +35,7 @@ export const accountsRepository = {
   },
 
   async verificationPhases(db: Db, accountId: string) {
-    return db
-      .select({ kind: verifications.kind, phase: verifications.phase })
-      .from(verifications)
-      .where(eq(verifications.accountId, accountId));
+    return db.select({ kind: verifications.kind, phase: verifications.phase }).from(verifications).where(eq(verifications.accountId, accountId));
   },
 
   async list(db: Db): Promise<AccountRow[]> {

@@ -1,20 +1,9 @@
-import { z } from 'zod';
 import fp from 'fastify-plugin';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ensureAccount, describeAccount, type MeView } from './service';
+import { meSchema, type Me } from '../../../../domain/contracts/accounts';
 import { TtlCache } from '../../cache';
 import { errorResponses } from '../../schemas';
-import { VERIFICATION_KINDS, VERIFICATION_PHASES } from '../../../../domain/verification';
-
-const phase = z.enum(VERIFICATION_PHASES);
-export const meSchema = z.object({
-  accountKey: z.string().describe('Short key used in the deposit reference'),
-  depositReference: z.string().describe('DEPOSIT + accountKey: the payment reason for deposits'),
-  depositLimitEur: z.string().describe('Largest EUR deposit accepted, decimal string'),
-  email: z.string().nullable(),
-  displayName: z.string().nullable(),
-  verification: z.object(Object.fromEntries(VERIFICATION_KINDS.map((k) => [k, phase])) as Record<(typeof VERIFICATION_KINDS)[number], typeof phase>),
-});
+import { ensureAccount, describeAccount } from './service';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 export type ProfileLookup = (token: string) => Promise<{ email?: string; name?: string }>;
 
@@ -33,7 +22,7 @@ declare module 'fastify' {
 export const SUMMARY_TTL_MS = 2000;
 
 const accountRoutesPlugin: FastifyPluginAsyncZod<{ lookupProfile: ProfileLookup }> = async (app, { lookupProfile }) => {
-  const summaries = new TtlCache<MeView>(10_000);
+  const summaries = new TtlCache<Me>(10_000);
   const keyOf = (issuer: string, subject: string) => `${issuer}\n${subject}`;
   app.decorate('forgetAccountSummary', (issuer: string, subject: string) => summaries.delete(keyOf(issuer, subject)));
 
@@ -55,10 +44,7 @@ const accountRoutesPlugin: FastifyPluginAsyncZod<{ lookupProfile: ProfileLookup 
       if (cached) return cached;
       // Auth0 access tokens carry no email: ask the provider once, when the account has none.
       const known = await ensureAccount(app.db, auth);
-      const account =
-        known.email || auth.email
-          ? known
-          : await ensureAccount(app.db, auth, await lookupProfile(request.headers.authorization!.slice(7)).catch(() => ({})));
+      const account = known.email || auth.email ? known : await ensureAccount(app.db, auth, await lookupProfile(request.headers.authorization!.slice(7)).catch(() => ({})));
       const summary = await describeAccount(app.db, account);
       summaries.set(key, summary, SUMMARY_TTL_MS);
       return summary;

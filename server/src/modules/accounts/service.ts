@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../db/client';
-import type { Auth } from '../../plugins/auth';
-import { accountsRepository, type AccountRow } from './repository';
-import { accountKeyFromBytes, depositReference } from '../../../../domain/references';
 import { DEFAULT_DEPOSIT_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { eur } from '../../../../domain/money';
+import { accountKeyFromBytes, depositReference } from '../../../../domain/references';
 import { VERIFICATION_KINDS, type VerificationKind, type VerificationPhase } from '../../../../domain/verification';
+import { accountsRepository, type AccountRow } from './repository';
+import type { Me } from '../../../../domain/contracts/accounts';
+import type { Db } from '../../db/client';
+import type { Auth } from '../../plugins/auth';
 
 /**
  * Accounts are created on a user's first authenticated request. Invariants: one account per
@@ -19,7 +20,20 @@ function newAccountKey(): string {
   }
 }
 
+export type { AccountRow };
+
 export type Profile = { email?: string; name?: string };
+
+/** The account of an email address (addresses are stored in lower case). */
+export async function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
+  const [account] = await accountsRepository.findByEmail(db, email);
+  return account;
+}
+
+/** Every account, oldest first (the operator's list). */
+export function listAccounts(db: Db): Promise<AccountRow[]> {
+  return accountsRepository.list(db);
+}
 
 export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}): Promise<AccountRow> {
   const email = (profile.email ?? auth.email)?.toLowerCase();
@@ -47,18 +61,10 @@ export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}): 
   throw new Error('could not create an account');
 }
 
-export type MeView = {
-  accountKey: string;
-  depositReference: string;
-  depositLimitEur: string;
-  email: string | null;
-  displayName: string | null;
-  verification: Record<VerificationKind, VerificationPhase>;
-};
-
-export async function describeAccount(db: Db, account: AccountRow): Promise<MeView> {
+/** GET /api/me's answer (domain/contracts/accounts.ts). */
+export async function describeAccount(db: Db, account: AccountRow): Promise<Me> {
   const phases = await accountsRepository.verificationPhases(db, account.id);
-  const verification = Object.fromEntries(VERIFICATION_KINDS.map((kind) => [kind, 'not_enabled'])) as MeView['verification'];
+  const verification = Object.fromEntries(VERIFICATION_KINDS.map((kind) => [kind, 'not_enabled'])) as Me['verification'];
   for (const { kind, phase } of phases) verification[kind as VerificationKind] = phase as VerificationPhase;
   return {
     accountKey: account.accountKey,

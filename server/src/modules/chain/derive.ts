@@ -1,9 +1,9 @@
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { ripemd160 } from '@noble/hashes/legacy.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
 import { HDKey } from '@scure/bip32';
 import { p2pkh, p2wpkh, NETWORK } from '@scure/btc-signer';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { ripemd160 } from '@noble/hashes/legacy.js';
 import cashaddr from 'cashaddrjs';
 import { DOGE_NETWORK, LTC_NETWORK, eip55 } from '../../../../domain/addresses';
 

@@ -1,14 +1,13 @@
-import type { ServerResponse } from 'node:http';
-import type { FastifyBaseLogger } from 'fastify';
+import { currentVersion, currentView } from './views';
 import type { Db } from '../../db/client';
+import type { EventStream, EventStreams } from '../../sse';
 import type { RatesAdapter } from '../rates/service';
-import { currentVersion, currentView } from './service';
-
-/** Open streams one client address may hold on a replica (tabs, or players behind one NAT). */
-export const STREAMS_PER_ADDRESS = 20;
+import type { FastifyBaseLogger } from 'fastify';
 
 /**
- * Live updates of the current round (GET /api/faucet/events, server-sent events).
+ * Live updates of the current round (GET /api/faucet/events, server-sent events through
+ * `server/src/sse.ts`, which also caps the streams per client, ends old ones and closes them all
+ * on shutdown).
  *
  * Any replica may hold a browser's stream while another replica's ticker moves the round, so each
  * replica watches the database itself: while it has at least one listener it reads a small
@@ -17,14 +16,12 @@ export const STREAMS_PER_ADDRESS = 20;
  * replica pushes at once (`poke`).
  */
 export class FaucetEvents {
-  private readonly clients = new Set<ServerResponse>();
-  private readonly perAddress = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private version = '';
   private polling: Promise<void> | undefined;
-  private sinceHeartbeat = 0;
 
   constructor(
+    readonly streams: EventStreams,
     private readonly db: Db,
     private readonly rates: RatesAdapter,
     private readonly pollMs: number,
@@ -32,29 +29,15 @@ export class FaucetEvents {
   ) {}
 
   get listeners(): number {
-    return this.clients.size;
+    return this.streams.size;
   }
 
-  /** False when this address already holds its share of streams: an open socket costs memory and a file descriptor. */
-  accepts(address: string): boolean {
-    return (this.perAddress.get(address) ?? 0) < STREAMS_PER_ADDRESS;
-  }
-
-  /** Adds a listener (the response is already a text/event-stream) and sends it the round now. */
-  async add(raw: ServerResponse, address: string): Promise<void> {
-    this.clients.add(raw);
-    this.perAddress.set(address, (this.perAddress.get(address) ?? 0) + 1);
-    raw.on('close', () => {
-      this.clients.delete(raw);
-      const left = (this.perAddress.get(address) ?? 1) - 1;
-      if (left > 0) this.perAddress.set(address, left);
-      else this.perAddress.delete(address);
-      if (this.clients.size === 0) this.stopPolling();
+  /** Adds a listener (a stream just started) and sends it the round now. */
+  async add(stream: EventStream): Promise<void> {
+    stream.onClose(() => {
+      if (this.streams.size === 0) this.stopPolling();
     });
-    // Tells the browser how soon to reconnect after a dropped connection (a restart, a deploy).
-    raw.write('retry: 2000\n\n');
-    const view = await currentView(this.db, this.rates);
-    raw.write(frame(view));
+    stream.send('round', { round: await currentView(this.db, this.rates) });
     if (!this.timer) {
       this.version = await currentVersion(this.db);
       this.timer = setInterval(() => void this.poll(), this.pollMs);
@@ -64,13 +47,12 @@ export class FaucetEvents {
 
   /** Something changed here (an entry, an operator action): push without waiting for the interval. */
   poke(): void {
-    if (this.clients.size > 0) void this.poll(true);
+    if (this.streams.size > 0) void this.poll(true);
   }
 
+  /** Stops watching the round (shutdown; the streams themselves are closed by the SSE plugin). */
   close(): void {
     this.stopPolling();
-    for (const raw of this.clients) raw.end();
-    this.clients.clear();
   }
 
   private stopPolling() {
@@ -86,22 +68,15 @@ export class FaucetEvents {
   }
 
   private async check(force: boolean) {
+    if (this.streams.size === 0) return this.stopPolling(); // the last listener left while the polling started
     try {
       const version = await currentVersion(this.db);
       if (version !== this.version || force) {
         this.version = version;
-        const data = frame(await currentView(this.db, this.rates));
-        for (const raw of this.clients) raw.write(data);
-        this.sinceHeartbeat = 0;
-      } else if ((this.sinceHeartbeat += this.pollMs) >= 15_000) {
-        // A comment line keeps proxies and load balancers from closing an idle stream.
-        for (const raw of this.clients) raw.write(': keep-alive\n\n');
-        this.sinceHeartbeat = 0;
+        this.streams.broadcast('round', { round: await currentView(this.db, this.rates) });
       }
     } catch (error) {
       this.log?.warn({ err: error }, 'faucet events: could not read the round');
     }
   }
 }
-
-const frame = (view: unknown) => `event: round\ndata: ${JSON.stringify({ round: view })}\n\n`;

@@ -1,7 +1,7 @@
 import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
 import { verificationCodes, verifications, auditLog } from '../../db/schema';
 import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
+import type { Db } from '../../db/client';
 
 export type VerificationRow = typeof verifications.$inferSelect;
 export type CodeRow = typeof verificationCodes.$inferSelect;
@@ -30,7 +30,7 @@ export const identityRepository = {
   },
 
   /** Deletes the data of every row past its retention date (see deleteExpiredIdentityData). */
-  eraseExpired(db: Db, now: Date): Promise<{ accountId: string; kind: string; phase: string }[]> {
+  eraseExpired(db: Db, now: Date): Promise<{ accountId: string; kind: VerificationKind; phase: VerificationPhase }[]> {
     return db
       .update(verifications)
       .set({

@@ -1,17 +1,17 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { judgeCode, codeRefusal } from '../../one-time-codes';
-import type { Db } from '../../db/client';
-import type { AccountRow } from '../accounts/repository';
-import { identityRepository, type VerificationRow } from './repository';
-import { send, messageText } from '../notify/service';
-import { ApiError } from '../../errors';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { STEP_ONE_SCHEMAS, STEP_TWO_CHANNEL, CODE_MAX_ATTEMPTS, RETENTION_YEARS, displayIban, yearsAfter } from '../../../../domain/identity';
-import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
-import { missingVerifications, type Activity, type Phases } from '../../../../domain/gates';
-import type { ErrorCode } from '../../../../domain/errors';
 import { IDENTITY_MAILBOX } from '../../../../domain/contact';
-import type { Language } from '../../../../src/i18n/languages';
+import { codeIn, DomainError, type ErrorCode } from '../../../../domain/errors';
+import { missingVerifications, type Activity, type Phases } from '../../../../domain/gates';
+import { STEP_ONE_FIELD_ERRORS, STEP_ONE_SCHEMAS, STEP_TWO_CHANNEL, CODE_MAX_ATTEMPTS, RETENTION_YEARS, displayIban, yearsAfter } from '../../../../domain/identity';
+import { judgeCode, codeRefusal } from '../../one-time-codes';
+import { send, messageText } from '../notify/service';
+import { identityRepository, type VerificationRow } from './repository';
+import type { IdentityKind } from '../../../../domain/contracts/identity';
+import type { Language } from '../../../../domain/languages';
+import type { VerificationKind } from '../../../../domain/verification';
+import type { Db } from '../../db/client';
+import type { AccountRow } from '../accounts/service';
 
 /**
  * Identity verification, per account and kind: not_enabled -> (operator enables) step_1 ->
@@ -33,8 +33,7 @@ const CODE_TTL_MS: Record<string, number> = {
   bank: 14 * 86_400_000,
 };
 
-const hashCode = (accountId: string, kind: string, code: string) =>
-  createHash('sha256').update(`${accountId}:${kind}:${code}`).digest('hex');
+const hashCode = (accountId: string, kind: string, code: string) => createHash('sha256').update(`${accountId}:${kind}:${code}`).digest('hex');
 
 const retainUntil = (from: Date) => yearsAfter(from, RETENTION_YEARS);
 
@@ -45,28 +44,22 @@ function newCode(): string {
   }
 }
 
-export type KindView = {
-  kind: VerificationKind;
-  phase: VerificationPhase;
-  channel: (typeof STEP_TWO_CHANNEL)[VerificationKind];
-  data: Record<string, unknown> | null;
-  submittedAt: string | null;
-  verifiedAt: string | null;
-  retainUntil: string | null;
-  dataDeletedAt: string | null;
-  codeExpiresAt: string | null;
-  attemptsLeft: number | null;
-};
+/** Every kind of an account, as GET /api/identity answers it (domain/contracts/identity.ts). */
+/** An operator reads a user's identity data: every read is written to the audit log first. */
+export async function readIdentityAsOperator(db: Db, accountId: string, actor: string): Promise<IdentityKind[]> {
+  await identityRepository.audit(db, { actor, action: 'identity.read', accountId });
+  return describeIdentity(db, accountId);
+}
 
-export async function describeIdentity(db: Db, accountId: string): Promise<KindView[]> {
+export async function describeIdentity(db: Db, accountId: string): Promise<IdentityKind[]> {
   const [rows, codes] = await Promise.all([identityRepository.list(db, accountId), identityRepository.liveCodes(db, accountId)]);
   const now = Date.now();
   return rows.map((row) => {
     const code = codes.find((c) => c.kind === row.kind && c.expiresAt.getTime() > now);
     return {
-      kind: row.kind as VerificationKind,
-      phase: row.phase as VerificationPhase,
-      channel: STEP_TWO_CHANNEL[row.kind as VerificationKind],
+      kind: row.kind,
+      phase: row.phase,
+      channel: STEP_TWO_CHANNEL[row.kind],
       data: (row.data as Record<string, unknown> | null) ?? null,
       submittedAt: row.submittedAt?.toISOString() ?? null,
       verifiedAt: row.verifiedAt?.toISOString() ?? null,
@@ -84,25 +77,21 @@ export function parseStepOne(kind: VerificationKind, body: unknown): Record<stri
   if (result.success) return result.data as Record<string, unknown>;
   const issue = result.error.issues[0]!;
   const field = String(issue.path[0] ?? '');
-  const known = ['required', 'too_long', 'invalid_iban', 'invalid_mobile', 'invalid_date', 'too_young', 'invalid_country', 'invalid_email'];
-  const code = (known.includes(issue.message) ? issue.message : issue.code === 'invalid_type' || issue.code === 'invalid_value' ? 'required' : 'validation_failed') as ErrorCode;
-  throw new ApiError(400, code, field || undefined);
+  const code = codeIn(issue.message, STEP_ONE_FIELD_ERRORS) ?? (issue.code === 'invalid_type' || issue.code === 'invalid_value' ? 'required' : 'validation_failed');
+  throw new DomainError(code, field || undefined);
 }
 
 function notEnabled(kind: VerificationKind): never {
-  throw new ApiError(403, 'verification_not_enabled', undefined, `Contact us to enable ${KIND_NAMES[kind]} verification.`);
+  throw new DomainError('verification_not_enabled', undefined, `Contact us to enable ${KIND_NAMES[kind]} verification.`);
 }
 
 /** Step 1: store the data, send the code through the kind's channel, move to step 2. */
-export async function submitStepOne(
-  db: Db,
-  input: { account: AccountRow; kind: VerificationKind; data: Record<string, unknown>; language: Language },
-): Promise<void> {
+export async function submitStepOne(db: Db, input: { account: AccountRow; kind: VerificationKind; data: Record<string, unknown>; language: Language }): Promise<void> {
   const { account, kind, data, language } = input;
   await db.transaction(async (tx) => {
     const row = await identityRepository.lock(tx, account.id, kind);
     if (!row || row.phase === 'not_enabled') notEnabled(kind);
-    if (row.phase === 'verified') throw new ApiError(409, 'already_verified');
+    if (row.phase === 'verified') throw new DomainError('already_verified');
     const now = new Date();
     const keepUntil = retainUntil(now);
     await identityRepository.update(tx, account.id, kind, { data, phase: 'step_2', submittedAt: now, retainUntil: keepUntil, dataDeletedAt: null });
@@ -143,20 +132,20 @@ export async function submitStepOne(
   });
 }
 
-type ConfirmOutcome = { ok: true } | { ok: false; status: number; code: ErrorCode; message?: string };
+type ConfirmOutcome = { ok: true } | { ok: false; code: ErrorCode; message?: string };
 
 /** Step 2: the code. A wrong attempt is counted (and committed) before the error is answered. */
 export async function confirmCode(db: Db, input: { account: AccountRow; kind: VerificationKind; code: string }): Promise<void> {
   const normalized = normalizeCode(input.code);
-  if (!normalized) throw new ApiError(400, 'invalid_code_format', 'code');
+  if (!normalized) throw new DomainError('invalid_code_format', 'code');
   const { account, kind } = input;
   const outcome = await db.transaction(async (tx): Promise<ConfirmOutcome> => {
     const row = await identityRepository.lock(tx, account.id, kind);
     if (!row || row.phase === 'not_enabled') notEnabled(kind);
-    if (row.phase === 'verified') return { ok: false, status: 409, code: 'already_verified' };
-    if (row.phase !== 'step_2') return { ok: false, status: 409, code: 'no_code_pending' };
+    if (row.phase === 'verified') return { ok: false, code: 'already_verified' };
+    if (row.phase !== 'step_2') return { ok: false, code: 'no_code_pending' };
     const live = await identityRepository.lockLiveCode(tx, account.id, kind);
-    if (!live) return { ok: false, status: 400, code: 'code_expired' };
+    if (!live) return { ok: false, code: 'code_expired' };
     const verdict = judgeCode({ hash: live.codeHash, attempts: live.attempts, expiresAt: live.expiresAt }, hashCode(account.id, kind, normalized));
     if (verdict.kind === 'wrong') await identityRepository.countWrongAttempt(tx, live.id, verdict.dead);
     if (verdict.kind !== 'valid') return { ok: false, ...codeRefusal(verdict) };
@@ -165,7 +154,7 @@ export async function confirmCode(db: Db, input: { account: AccountRow; kind: Ve
     await identityRepository.update(tx, account.id, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now) });
     return { ok: true };
   });
-  if (!outcome.ok) throw new ApiError(outcome.status, outcome.code, 'code', outcome.message);
+  if (!outcome.ok) throw new DomainError(outcome.code, 'code', outcome.message);
 }
 
 /** Operator: enable a kind for a user (not_enabled -> step_1). */
@@ -197,8 +186,12 @@ export async function requireVerifications(db: Db, accountId: string, activity: 
   const rows = await identityRepository.list(db, accountId);
   const phases = Object.fromEntries(rows.map((row) => [row.kind, row.phase])) as Phases;
   const missing = missingVerifications(phases, activity);
-  if (missing.includes('bank')) throw new ApiError(403, 'bank_verification_required');
-  if (missing.length > 0) throw new ApiError(403, 'verification_required', undefined, `Verify first: ${missing.map((kind) => KIND_NAMES[kind]).join(', ')}.`);
+  if (missing.includes('bank')) throw new DomainError('bank_verification_required');
+  // The weekly thresholds name the verification and the limit (domain/limits.ts).
+  if (missing.includes('business')) throw new DomainError('business_verification_required');
+  if (missing.includes('mobile')) throw new DomainError('mobile_verification_required');
+  if (missing.includes('id')) throw new DomainError('id_verification_required');
+  if (missing.length > 0) throw new DomainError('verification_required', undefined, `Verify first: ${missing.map((kind) => KIND_NAMES[kind]).join(', ')}.`);
 }
 
 /**
@@ -212,7 +205,7 @@ export async function deleteExpiredIdentityData(db: Db, now = new Date()): Promi
   return db.transaction(async (tx) => {
     const erased = await identityRepository.eraseExpired(tx, now);
     for (const row of erased) {
-      if (row.phase === 'step_1') await identityRepository.revokeLiveCodes(tx, row.accountId, row.kind as VerificationKind);
+      if (row.phase === 'step_1') await identityRepository.revokeLiveCodes(tx, row.accountId, row.kind);
       await identityRepository.audit(tx, { actor: 'retention', action: 'identity.data_deleted', accountId: row.accountId, detail: { kind: row.kind } });
     }
     return erased.length;

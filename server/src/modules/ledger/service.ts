@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { DomainError } from '../../../../domain/errors';
+import { ledgerRepository, type LedgerAccount, type Transfer } from './repository';
+import type { LedgerCheck } from '../../../../domain/contracts/ops';
 import type { Db } from '../../db/client';
-import { ledgerAccounts, ledgerTransfers } from '../../db/schema';
-import { ApiError } from '../../errors';
 
 /**
  * The ledger: the source of truth for every balance (wallet, exchange, faucet).
@@ -13,9 +13,9 @@ import { ApiError } from '../../errors';
  * - transfers are immutable, and the transfer id is the idempotency key: the same id twice moves
  *   money once.
  */
-export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
-export type Transfer = typeof ledgerTransfers.$inferSelect;
-export type SystemCode = 'bank' | 'chain' | 'fees' | 'faucet' | 'exchange';
+export type { LedgerAccount, Transfer };
+/** `payouts` holds money between a payout's booking and its result (a clearing account). */
+export type SystemCode = 'bank' | 'chain' | 'fees' | 'faucet' | 'exchange' | 'payouts';
 
 export type TransferInput = {
   /** The idempotency key: derive it from what the transfer is for (e.g. `send:<id>`). */
@@ -30,24 +30,16 @@ export type TransferInput = {
 
 /** The user's account in a currency, created at first use. */
 export async function userAccount(db: Db, ownerId: string, currency: string): Promise<LedgerAccount> {
-  const [created] = await db.insert(ledgerAccounts).values({ ownerId, currency }).onConflictDoNothing().returning();
+  const created = await ledgerRepository.insertAccount(db, { ownerId, currency });
   if (created) return created;
-  const [existing] = await db
-    .select()
-    .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.ownerId, ownerId), eq(ledgerAccounts.currency, currency)));
-  return existing!;
+  return (await ledgerRepository.findUserAccount(db, ownerId, currency))!;
 }
 
 /** A system account (the outside world's side of a transfer), created at first use. */
 export async function systemAccount(db: Db, systemCode: SystemCode, currency: string): Promise<LedgerAccount> {
-  const [created] = await db.insert(ledgerAccounts).values({ systemCode, currency }).onConflictDoNothing().returning();
+  const created = await ledgerRepository.insertAccount(db, { systemCode, currency });
   if (created) return created;
-  const [existing] = await db
-    .select()
-    .from(ledgerAccounts)
-    .where(and(eq(ledgerAccounts.systemCode, systemCode), eq(ledgerAccounts.currency, currency), isNull(ledgerAccounts.ownerId)));
-  return existing!;
+  return (await ledgerRepository.findSystemAccount(db, systemCode, currency))!;
 }
 
 function violated(error: unknown, constraint: string): boolean {
@@ -67,67 +59,45 @@ const sameTransfer = (a: Transfer, b: TransferInput) =>
  * same accounts cannot deadlock. Returns `created: false` when this id was already booked.
  */
 export async function transfer(db: Db, input: TransferInput): Promise<{ transfer: Transfer; created: boolean }> {
-  if (input.amount <= 0n) throw new ApiError(400, 'validation_failed', 'amount', 'The amount must be positive.');
+  if (input.amount <= 0n) throw new DomainError('validation_failed', 'amount', 'The amount must be positive.');
   try {
     return await db.transaction(async (tx) => {
-      const [inserted] = await tx.insert(ledgerTransfers).values({ ...input, metadata: input.metadata ?? null }).onConflictDoNothing().returning();
+      const inserted = await ledgerRepository.insertTransfer(tx, { ...input, metadata: input.metadata ?? null });
       if (!inserted) {
-        const [existing] = await tx.select().from(ledgerTransfers).where(eq(ledgerTransfers.id, input.id));
-        if (!existing || !sameTransfer(existing, input)) throw new ApiError(409, 'idempotency_conflict');
+        const existing = await ledgerRepository.findTransfer(tx, input.id);
+        if (!existing || !sameTransfer(existing, input)) throw new DomainError('idempotency_conflict');
         return { transfer: existing, created: false };
       }
       const moves = [
         { id: input.debitAccountId, delta: -input.amount },
         { id: input.creditAccountId, delta: input.amount },
       ].sort((a, b) => (a.id < b.id ? -1 : 1));
-      for (const move of moves) {
-        await tx
-          .update(ledgerAccounts)
-          .set({ balance: sql`${ledgerAccounts.balance} + ${move.delta.toString()}::bigint` })
-          .where(eq(ledgerAccounts.id, move.id));
-      }
+      for (const move of moves) await ledgerRepository.addToBalance(tx, move.id, move.delta);
       return { transfer: inserted, created: true };
     });
   } catch (error) {
-    if (violated(error, 'ledger_accounts_user_not_negative')) throw new ApiError(409, 'insufficient_balance');
+    if (violated(error, 'ledger_accounts_user_not_negative')) throw new DomainError('insufficient_balance');
     throw error;
   }
 }
 
 export async function balancesOf(db: Db, ownerId: string): Promise<{ currency: string; balance: bigint }[]> {
-  return db
-    .select({ currency: ledgerAccounts.currency, balance: ledgerAccounts.balance })
-    .from(ledgerAccounts)
-    .where(eq(ledgerAccounts.ownerId, ownerId))
-    .orderBy(asc(ledgerAccounts.currency));
+  return ledgerRepository.balancesOf(db, ownerId);
 }
 
 export async function accountsById(db: Db, ids: string[]): Promise<LedgerAccount[]> {
-  return ids.length ? db.select().from(ledgerAccounts).where(inArray(ledgerAccounts.id, ids)) : [];
+  return ids.length ? ledgerRepository.accountsById(db, ids) : [];
 }
 
-export type LedgerCheck = { name: string; ok: boolean; problems: string[] };
+/** One invariant's result, as `GET /api/ops/ledger/verify` answers it (domain/contracts/ops.ts). */
+export type { LedgerCheck };
 
 /** `npm run ops -- ledger:verify`: every invariant, checked from the raw data. */
 export async function verifyLedger(db: Db): Promise<LedgerCheck[]> {
-  const rows = async <T>(query: ReturnType<typeof sql>) => ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-  const sums = await rows<{ currency: string; total: string }>(
-    sql`select currency, sum(balance)::text as total from ledger_accounts group by currency having sum(balance) <> 0`,
-  );
-  const drift = await rows<{ id: string; balance: string; booked: string }>(sql`
-    select a.id, a.balance::text as balance, coalesce(c.total, 0) - coalesce(d.total, 0) as booked
-    from ledger_accounts a
-    left join (select credit_account_id as id, sum(amount) as total from ledger_transfers group by 1) c on c.id = a.id
-    left join (select debit_account_id as id, sum(amount) as total from ledger_transfers group by 1) d on d.id = a.id
-    where a.balance <> coalesce(c.total, 0) - coalesce(d.total, 0)`);
-  const negative = await rows<{ id: string; balance: string }>(
-    sql`select id, balance::text as balance from ledger_accounts where owner_id is not null and balance < 0`,
-  );
-  const badTransfers = await rows<{ id: string }>(sql`
-    select t.id from ledger_transfers t
-    join ledger_accounts d on d.id = t.debit_account_id
-    join ledger_accounts c on c.id = t.credit_account_id
-    where t.amount <= 0 or d.currency <> t.currency or c.currency <> t.currency or t.debit_account_id = t.credit_account_id`);
+  const sums = await ledgerRepository.unbalancedCurrencies(db);
+  const drift = await ledgerRepository.balanceDrift(db);
+  const negative = await ledgerRepository.negativeUserAccounts(db);
+  const badTransfers = await ledgerRepository.malformedTransfers(db);
   return [
     { name: 'per currency, all balances sum to zero', ok: sums.length === 0, problems: sums.map((r) => `${r.currency}: ${r.total}`) },
     { name: 'every balance equals its credits minus its debits', ok: drift.length === 0, problems: drift.map((r) => `${r.id}: ${r.balance} ≠ ${r.booked}`) },

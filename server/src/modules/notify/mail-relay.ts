@@ -1,7 +1,6 @@
-import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
+import { notifyRepository } from './repository';
 import type { Db } from '../../db/client';
-import { outbox } from '../../db/schema';
 
 /**
  * With SMTP_URL set, emails written to the outbox are handed to that SMTP server. The outbox row
@@ -11,6 +10,8 @@ import { outbox } from '../../db/schema';
  * counted and retried on the next run, up to MAX_ATTEMPTS.
  */
 export const MAX_ATTEMPTS = 10;
+/** How much of a failure's message is kept on the row. */
+const LAST_ERROR_MAX = 500;
 export type MailTransport = { sendMail(message: { from: string; to: string; subject: string; text: string }): Promise<unknown> };
 
 export function smtpTransport(smtpUrl: string): MailTransport {
@@ -20,24 +21,15 @@ export function smtpTransport(smtpUrl: string): MailTransport {
 /** Sends up to `limit` waiting emails; returns how many went out. */
 export async function relayMail(db: Db, transport: MailTransport, from: string, limit = 20): Promise<number> {
   return db.transaction(async (tx) => {
-    const waiting = await tx
-      .select()
-      .from(outbox)
-      .where(and(eq(outbox.channel, 'email'), isNull(outbox.sentAt), lt(outbox.attempts, MAX_ATTEMPTS)))
-      .orderBy(asc(outbox.createdAt))
-      .limit(limit)
-      .for('update', { skipLocked: true });
+    const waiting = await notifyRepository.lockWaitingEmails(tx, limit, MAX_ATTEMPTS);
     let sent = 0;
     for (const message of waiting) {
       try {
         await transport.sendMail({ from, to: message.recipient, subject: message.subject, text: message.body });
-        await tx.update(outbox).set({ sentAt: new Date(), lastError: null }).where(eq(outbox.id, message.id));
+        await notifyRepository.markSent(tx, message.id);
         sent++;
       } catch (error) {
-        await tx
-          .update(outbox)
-          .set({ attempts: sql`${outbox.attempts} + 1`, lastError: String((error as Error).message).slice(0, 500) })
-          .where(eq(outbox.id, message.id));
+        await notifyRepository.countFailedAttempt(tx, message.id, String((error as Error).message).slice(0, LAST_ERROR_MAX));
       }
     }
     return sent;

@@ -1,28 +1,27 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
-import Big from 'big.js';
-import type { Db } from '../../db/client';
+import { and, eq, ne, or, sql } from 'drizzle-orm';
+import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
+import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
+import { currencyByCode, decimalsOf, isOwnWalletOnly } from '../../../../domain/currencies';
+import { normalizeEmail } from '../../../../domain/email';
+import { epcPayload } from '../../../../domain/epc';
+import { DomainError, unknownCurrency } from '../../../../domain/errors';
+import { FIRST_ORDER_LIMIT_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
+import { EUR_DECIMALS, eur, exactMinor, minorToDecimal } from '../../../../domain/money';
+import { quote } from '../../../../domain/quotes';
+import { sepaIban } from '../../../../domain/sepa';
 import { rowOf } from '../../db/row';
 import { orders, outbox } from '../../db/schema';
-import { ApiError } from '../../errors';
-import type { AccountRow } from '../accounts/repository';
+import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { requireVerifications } from '../identity/service';
-import type { RatesAdapter } from '../rates/service';
-import { currencyByCode, isOwnWalletOnly } from '../../../../domain/currencies';
-import { normalizeAddress } from '../../../../domain/addresses';
-import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { quote } from '../../../../domain/quotes';
-import { epcPayload } from '../../../../domain/epc';
-import { normalizeEmail } from '../../../../domain/email';
-import type { OrderInput, OrderStatus, Refund } from '../../../../domain/orders';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
-import { decimalToMinor, eur } from '../../../../domain/money';
-import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
-import { nextHouseAddress } from '../wallet/addresses';
-import type { DERIVED_CURRENCIES, Xpubs } from '../chain/derive';
 import { messageText } from '../notify/service';
-import type { Language } from '../../../../src/i18n/languages';
+import { quoteRefusal, type RatesAdapter } from '../rates/service';
+import { lockWeeklyVolume, requireWithinWeeklyVolume } from '../volume/service';
+import type { BankAccount, Order, PaymentMethod, PlaceOrderBody } from '../../../../domain/contracts/orders';
+import type { Language } from '../../../../domain/languages';
+import type { Db } from '../../db/client';
+import type { AccountRow } from '../accounts/service';
 
 /**
  * Placing exchange orders (spec section 5, every rule with its code). Invariants: a reference is
@@ -30,8 +29,8 @@ import type { Language } from '../../../../src/i18n/languages';
  * by account when logged in) is at most 100 EUR, any order at most 30,000 EUR.
  */
 export type OrderRow = typeof orders.$inferSelect;
-export type BankDetails = { iban: string; bic: string; beneficiary: string };
-
+/** The account buyers and depositors pay to (GET /api/exchange/config). */
+export type BankDetails = BankAccount;
 
 export function newReference(): string {
   for (;;) {
@@ -44,51 +43,56 @@ export function newReference(): string {
  * The statements of placing an order, built once per database and prepared: building a drizzle
  * query over a 35-column table costs more CPU than PostgreSQL spends running it.
  *
- * `insert` is the whole of placing an order in one round trip: it writes the order only if it
- * fits the first-order cap (`small`, or the customer has ordered before, by email or account)
- * and its Idempotency-Key is new, together with its confirmation email — both or neither.
- * `known` runs only when nothing was written, to say why.
+ * `insert` writes the order, if its Idempotency-Key is new, together with its confirmation
+ * email — both or neither. `existing` finds the order of an Idempotency-Key.
  */
 const P = (name: string) => sql.placeholder(name);
 function placeQueries(q: Db, name: string | null) {
   // Unnamed (name null) inside a transaction: planned each time, nothing left on the connection.
   const named = (suffix: string) => (name ? `${name}_${suffix}` : '');
-  const orderedBefore = sql`exists (select 1 from ${orders} where ${orders.email} = ${P('email')} or ${orders.accountId} = ${P('accountId')}::uuid)`;
-  const known = q
-    .select({
-      existing: sql<string | null>`(select id from ${orders} where ${orders.idempotencyKey} = ${P('key')})`,
-      ordered: sql<boolean>`${orderedBefore}`,
-    })
-    .from(sql`(select 1) as one`)
-    .prepare(named('known'));
+  const existing = q
+    .select()
+    .from(orders)
+    .where(eq(orders.idempotencyKey, P('key')))
+    .prepare(named('existing'));
   const columns = [
-    'reference', 'shortReference', 'type', 'currencyFrom', 'currencyTo', 'amount', 'amountEur', 'email', 'accountId', 'address', 'paymentMethod', 'sendToMyWallet',
-    'useMyWallet', 'estimatedRate', 'estimatedAmountConverted', 'fee', 'estimatedNetworkFee', 'idempotencyKey', 'language', 'receivingAddress',
+    'reference',
+    'shortReference',
+    'type',
+    'currencyFrom',
+    'currencyTo',
+    'amount',
+    'amountEur',
+    'email',
+    'accountId',
+    'address',
+    'paymentMethod',
+    'sendToMyWallet',
+    'useMyWallet',
+    'fromBusinessAccount',
+    'estimatedRate',
+    'estimatedAmountConverted',
+    'fee',
+    'estimatedNetworkFee',
+    'idempotencyKey',
+    'language',
+    'receivingAddress',
   ] as const;
   const inserted = q.$with('inserted').as(
     q
       .insert(orders)
-      .select(
-        q
-          .select(rowOf(orders, Object.fromEntries(columns.map((c) => [c, P(c)]))))
-          .from(sql`(select 1) as one`)
-          .where(sql`${P('small')}::boolean or ${orderedBefore}`),
-      )
+      .select(q.select(rowOf(orders, Object.fromEntries(columns.map((c) => [c, P(c)])))).from(sql`(select 1) as one`))
       .onConflictDoNothing()
       .returning(),
   );
   const confirmation = q.$with('confirmation').as(
     q
       .insert(outbox)
-      .select(
-        q
-          .select(rowOf(outbox, { channel: sql`'email'`, recipient: inserted.email, subject: P('subject'), body: P('body'), accountId: inserted.accountId }))
-          .from(inserted),
-      )
+      .select(q.select(rowOf(outbox, { channel: sql`'email'`, recipient: inserted.email, subject: P('subject'), body: P('body'), accountId: inserted.accountId })).from(inserted))
       .returning({ id: outbox.id }),
   );
   const insert = q.with(inserted, confirmation).select().from(inserted).prepare(named('insert'));
-  return { known, insert };
+  return { existing, insert };
 }
 const prepared = new WeakMap<Db, ReturnType<typeof placeQueries>>();
 function preparedFor(db: Db) {
@@ -97,55 +101,82 @@ function preparedFor(db: Db) {
   return queries;
 }
 
-/** Where the customer sends the crypto of a sell or swap (XRP: the house address and the tag apart). */
-function receivingOf(row: OrderRow) {
-  if (!row.receivingAddress) return null;
-  const [address, tag] = row.currencyFrom === 'XRP' ? row.receivingAddress.split(':') : [row.receivingAddress];
-  return { currency: row.currencyFrom, address: address!, tag: tag ?? null, amount: row.amount };
+/**
+ * An order's money as the API shows it: the stored minor units as decimal strings with all the
+ * decimals of their currency (amount and amountReceived in currencyFrom, converted amounts and
+ * network fees in currencyTo, amountEur and fees in EUR); rates as stored.
+ */
+export function orderMoney(row: OrderRow) {
+  const from = decimalsOf(row.currencyFrom)!;
+  const to = decimalsOf(row.currencyTo)!;
+  const money = (minor: bigint | null, decimals: number) => (minor === null ? null : minorToDecimal(minor, decimals));
+  return {
+    amount: minorToDecimal(row.amount, from),
+    amountEur: eur(row.amountEur),
+    estimatedRate: row.estimatedRate,
+    estimatedAmountConverted: minorToDecimal(row.estimatedAmountConverted, to),
+    estimatedNetworkFee: minorToDecimal(row.estimatedNetworkFee, to),
+    fee: eur(row.fee),
+    amountReceived: money(row.amountReceived, from),
+    actualRate: row.actualRate,
+    actualAmountConverted: money(row.actualAmountConverted, to),
+    actualNetworkFee: money(row.actualNetworkFee, to),
+    actualFee: money(row.actualFee, EUR_DECIMALS),
+  };
 }
 
-export function orderView(row: OrderRow, bank: BankDetails) {
+/** Where the customer sends the crypto of a sell or swap (XRP: the house address and the tag apart). */
+function receivingOf(row: OrderRow, amount: string) {
+  if (!row.receivingAddress) return null;
+  const [address, tag] = row.currencyFrom === 'XRP' ? row.receivingAddress.split(':') : [row.receivingAddress];
+  return { currency: row.currencyFrom, address: address!, tag: tag ?? null, amount };
+}
+
+/** An order as the API shows it (domain/contracts/orders.ts). */
+export function orderView(row: OrderRow, bank: BankDetails): Order {
+  const money = orderMoney(row);
   const paymentDetails =
     row.type === 'buy' && !row.useMyWallet
       ? {
           iban: bank.iban,
           bic: bank.bic,
           beneficiary: bank.beneficiary,
-          amount: new Big(row.amount).toFixed(2),
+          amount: money.amount,
           reason: row.shortReference,
           methods: ['sepa', 'sepa_instant'],
-          epcPayload: epcPayload({ bic: bank.bic, beneficiary: bank.beneficiary, iban: bank.iban, amountEur: new Big(row.amount).toFixed(2), reason: row.shortReference }),
+          epcPayload: epcPayload({ bic: bank.bic, beneficiary: bank.beneficiary, iban: bank.iban, amountEur: money.amount, reason: row.shortReference }),
         }
       : null;
   return {
     reference: row.reference,
     shortReference: row.shortReference,
-    type: row.type as OrderInput['type'] | 'deposit',
+    type: row.type,
     currencyFrom: row.currencyFrom,
     currencyTo: row.currencyTo,
-    amount: row.amount,
-    amountEur: row.amountEur,
+    amount: money.amount,
+    amountEur: money.amountEur,
     address: row.address,
-    rateType: 'floating' as const,
-    paymentMethod: row.paymentMethod,
-    estimatedRate: row.estimatedRate,
-    estimatedAmountConverted: row.estimatedAmountConverted,
-    estimatedNetworkFee: row.estimatedNetworkFee,
-    fee: row.fee,
-    status: row.status as OrderStatus,
+    rateType: 'floating',
+    paymentMethod: row.paymentMethod as PaymentMethod | null,
+    estimatedRate: money.estimatedRate,
+    estimatedAmountConverted: money.estimatedAmountConverted,
+    estimatedNetworkFee: money.estimatedNetworkFee,
+    fee: money.fee,
+    status: row.status,
     date: row.createdAt.toISOString(),
     sendToMyWallet: row.sendToMyWallet,
     useMyWallet: row.useMyWallet,
     paymentDetails,
-    receiving: receivingOf(row),
-    amountReceived: row.amountReceived,
-    actualRate: row.actualRate,
-    actualAmountConverted: row.actualAmountConverted,
-    actualNetworkFee: row.actualNetworkFee,
-    actualFee: row.actualFee,
+    receiving: receivingOf(row, money.amount),
+    amountReceived: money.amountReceived,
+    actualRate: money.actualRate,
+    actualAmountConverted: money.actualAmountConverted,
+    actualNetworkFee: money.actualNetworkFee,
+    actualFee: money.actualFee,
     payoutTxid: row.payoutTxid,
-    failure: row.failureReason ? { reason: row.failureReason, refund: (row.refund ?? 'bank') as Refund } : null,
+    failure: row.failureReason ? { reason: row.failureReason, refund: row.amountReceived === null ? null : (row.refund ?? 'bank') } : null,
     completedAt: row.completedAt?.toISOString() ?? null,
+    businessHold: row.businessHold,
   };
 }
 
@@ -153,46 +184,53 @@ export async function placeOrder(
   db: Db,
   rates: RatesAdapter,
   options: { buySellEnabled: boolean; xpubs: Xpubs; language: Language; account?: AccountRow; idempotencyKey?: string },
-  input: OrderInput,
+  input: PlaceOrderBody,
 ): Promise<{ order: OrderRow; created: boolean }> {
   const email = normalizeEmail(input.email) ?? '';
   const from = input.currencyFrom.toUpperCase();
   const to = input.currencyTo.toUpperCase();
-  if ((input.type === 'buy' || input.type === 'sell') && !options.buySellEnabled) throw new ApiError(403, 'buy_sell_disabled');
-  if (!email) throw new ApiError(400, 'invalid_email', 'email');
+  if ((input.type === 'buy' || input.type === 'sell') && !options.buySellEnabled) throw new DomainError('buy_sell_disabled');
+  if (!email) throw new DomainError('invalid_email', 'email');
   const fromCurrency = from === 'EUR' ? null : currencyByCode(from);
   const toCurrency = to === 'EUR' ? null : currencyByCode(to);
-  if (fromCurrency === undefined) throw new ApiError(400, 'validation_failed', 'currencyFrom', 'Unknown currency.');
-  if (toCurrency === undefined) throw new ApiError(400, 'validation_failed', 'currencyTo', 'Unknown currency.');
+  if (fromCurrency === undefined) throw unknownCurrency('currencyFrom');
+  if (toCurrency === undefined) throw unknownCurrency('currencyTo');
 
   const ownWallet = Boolean(input.sendToMyWallet || input.useMyWallet);
   // A partially supported currency cannot arrive from or leave for an outside wallet.
-  if (toCurrency && isOwnWalletOnly(toCurrency) && !input.sendToMyWallet) throw new ApiError(409, 'own_wallet_only', 'currencyTo');
-  if (fromCurrency && isOwnWalletOnly(fromCurrency) && !input.useMyWallet) throw new ApiError(409, 'own_wallet_only', 'currencyFrom');
-  if (ownWallet && !options.account) throw new ApiError(401, 'login_required');
+  if (toCurrency && isOwnWalletOnly(toCurrency) && !input.sendToMyWallet) throw new DomainError('own_wallet_only', 'currencyTo');
+  if (fromCurrency && isOwnWalletOnly(fromCurrency) && !input.useMyWallet) throw new DomainError('own_wallet_only', 'currencyFrom');
+  if (ownWallet && !options.account) throw new DomainError('login_required');
   if (ownWallet) await requireVerifications(db, options.account!.id, { usesWallet: true });
+  // Paying a buy from a business bank account needs a verified business (spec section 6).
+  const fromBusinessAccount = input.type === 'buy' && !input.useMyWallet && Boolean(input.fromBusinessAccount);
+  if (fromBusinessAccount && !options.account) throw new DomainError('login_required', 'fromBusinessAccount');
+  if (fromBusinessAccount) await requireVerifications(db, options.account!.id, { fromBusinessAccount: true });
 
   // The delivery address: a crypto address, or for a sell the IBAN that receives the euros.
   let address: string | null = null;
   if (toCurrency && !input.sendToMyWallet) {
     address = normalizeAddress(toCurrency.code, input.address ?? '');
-    if (!address) throw new ApiError(400, 'invalid_address', 'address');
+    if (!address) throw new DomainError('invalid_address', 'address');
+    // Muntly's XRP is one account told apart by tags; it cannot pay itself on the XRP Ledger.
+    if (toCurrency.code === 'XRP' && xrpAccountOf(address) === options.xpubs.XRP) throw new DomainError('muntly_house_address', 'address');
   } else if (to === 'EUR' && !input.sendToMyWallet) {
-    address = electronicFormatIBAN(input.address ?? '') ?? '';
-    if (!isValidIBAN(address)) throw new ApiError(400, 'invalid_iban', 'address');
+    const payout = sepaIban(input.address ?? '');
+    if (!payout.ok) throw new DomainError(payout.code, 'address');
+    address = payout.iban;
   }
 
   const estimate = quote({ type: input.type, currencyFrom: from, currencyTo: to, amount: input.amount.trim(), rates: (await rates.current()).rates, toMuntlyWallet: input.sendToMyWallet });
-  if (estimate === 'invalid_pair') throw new ApiError(400, 'validation_failed', 'currencyTo', 'This pair does not fit the order type.');
-  if (estimate === 'invalid_amount') throw new ApiError(400, 'invalid_amount', 'amount');
-  if (estimate === 'network_fee_exceeds_amount') throw new ApiError(409, 'network_fee_exceeds_amount', 'amount');
-  if (estimate === 'rate_unavailable') throw new ApiError(503, 'try_again_soon');
+  if (typeof estimate === 'string') throw quoteRefusal(estimate);
 
-  const amountEurMinor = BigInt(new Big(estimate.amountEur).times(100).toFixed(0));
-  if (amountEurMinor > ORDER_LIMIT_EUR_MINOR) throw new ApiError(409, 'order_limit', 'amount');
+  // Stored in minor units; the quote checked the amount has no more decimals than its currency.
+  const fromDecimals = decimalsOf(from)!;
+  const toDecimals = decimalsOf(to)!;
+  const amount = exactMinor(input.amount.trim(), fromDecimals);
+  const amountEurMinor = exactMinor(estimate.amountEur, EUR_DECIMALS);
+  if (amountEurMinor > ORDER_LIMIT_EUR_MINOR) throw new DomainError('order_limit', 'amount');
 
   const reference = newReference();
-  const amount = input.amount.trim();
   const values = {
     reference,
     shortReference: reference.slice(0, 9),
@@ -200,78 +238,101 @@ export async function placeOrder(
     currencyFrom: from,
     currencyTo: to,
     amount,
-    amountEur: estimate.amountEur,
+    amountEur: amountEurMinor,
     email,
     accountId: options.account?.id ?? null,
     address,
-    paymentMethod: input.type === 'buy' && !input.useMyWallet ? input.paymentMethod ?? 'sepa' : null,
+    paymentMethod: input.type === 'buy' && !input.useMyWallet ? (input.paymentMethod ?? 'sepa') : null,
     sendToMyWallet: Boolean(input.sendToMyWallet),
     useMyWallet: Boolean(input.useMyWallet),
+    fromBusinessAccount,
     estimatedRate: estimate.rate,
-    estimatedAmountConverted: estimate.amountConverted,
-    fee: estimate.fee,
-    estimatedNetworkFee: estimate.networkFee,
+    estimatedAmountConverted: exactMinor(estimate.amountConverted, toDecimals),
+    fee: exactMinor(estimate.fee, EUR_DECIMALS),
+    estimatedNetworkFee: exactMinor(estimate.networkFee, toDecimals),
     idempotencyKey: options.idempotencyKey ?? null,
     language: options.language,
   };
-  const mail = messageText(options.language, 'orderPlaced', { reference, amount, currencyFrom: from, currencyTo: to, shortReference: values.shortReference });
-  const params = { ...values, receivingAddress: null as string | null, subject: mail.subject, body: mail.body, small: amountEurMinor <= FIRST_ORDER_LIMIT_EUR_MINOR };
-  const insertWithMail = async (q: Db, receivingAddress: string | null): Promise<OrderRow | null> => {
-    const query = q === db ? preparedFor(db).insert : placeQueries(q, null).insert;
-    const [row] = await query.execute({ ...params, receivingAddress });
-    return row ?? null;
-  };
+  const mail = messageText(options.language, 'orderPlaced', { reference, amount: minorToDecimal(amount, fromDecimals), currencyFrom: from, currencyTo: to, shortReference: values.shortReference });
+  const params = { ...values, subject: mail.subject, body: mail.body };
 
-  const needsTransaction = Boolean(input.useMyWallet) || (fromCurrency !== null && !input.useMyWallet);
-  const created = !needsTransaction
-    ? await insertWithMail(db, null) // a buy paid by bank: one round trip
-    : await db.transaction(async (tx) => {
-        // Sell and swap from outside: a fresh house address that only this order uses.
-        const receivingAddress =
-          fromCurrency && !input.useMyWallet ? (await nextHouseAddress(tx as Db, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number])).address : null;
-        const row = await insertWithMail(tx as Db, receivingAddress);
-        if (!row || !input.useMyWallet) return row;
-        // Paid from the wallet at once, in this transaction: the ledger refuses an overdraft and
-        // the order is not placed then.
-        await transfer(tx as Db, {
-          id: `order-debit:${row.id}`,
-          currency: from,
-          debitAccountId: (await userAccount(tx as Db, options.account!.id, from)).id,
-          creditAccountId: (await systemAccount(tx as Db, 'exchange', from)).id,
-          amount: decimalToMinor(amount, from === 'EUR' ? 2 : fromCurrency!.decimals)!,
-          code: 'order',
-          metadata: { orderId: row.id, reference, label: input.type },
-        });
-        const now = new Date();
-        const [paid] = await tx.update(orders).set({ status: 'processing', amountReceived: amount, fundedAt: now, updatedAt: now }).where(eq(orders.id, row.id)).returning();
-        return paid!;
+  if (options.idempotencyKey) {
+    const [known] = await preparedFor(db).existing.execute({ key: options.idempotencyKey });
+    if (known) return { order: known, created: false };
+  }
+  // Who the customer is, for their first-order cap and weekly volume: the account, the email, and
+  // where the proceeds go (a new email with the same IBAN or address is the same customer).
+  const customer = { accountId: options.account?.id ?? null, email, address };
+  const created = await db.transaction(async (tx) => {
+    // Placements of one customer run one after another from here (a lock per key), so that two
+    // orders placed at the same instant cannot each pass a cap that both together exceed.
+    await lockWeeklyVolume(tx, customer);
+    if (amountEurMinor > FIRST_ORDER_LIMIT_EUR_MINOR && !(await hasCompletedOrder(tx, customer))) throw new DomainError('first_order_limit', 'amount');
+    // Sell and swap from outside: a fresh house address that only this order uses.
+    const receivingAddress = fromCurrency && !input.useMyWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number])).address : null;
+    const [row] = await placeQueries(tx, null).insert.execute({ ...params, receivingAddress });
+    if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
+    let placed = row;
+    if (input.useMyWallet) {
+      // Paid from the wallet at once, in this transaction: the ledger refuses an overdraft and
+      // the order is not placed then.
+      await transfer(tx, {
+        id: `order-debit:${row.id}`,
+        currency: from,
+        debitAccountId: (await userAccount(tx, options.account!.id, from)).id,
+        creditAccountId: (await systemAccount(tx, 'exchange', from)).id,
+        amount,
+        code: 'order',
+        metadata: { orderId: row.id, reference, label: input.type },
       });
+      const now = new Date();
+      [placed] = await tx.update(orders).set({ status: 'processing', amountReceived: amount, fundedAt: now, updatedAt: now }).where(eq(orders.id, row.id)).returning();
+    }
+    // The week's volume, this order included (it is written): refused, nothing of it stays.
+    await requireWithinWeeklyVolume(tx, rates, customer, 0n, { usesWallet: ownWallet });
+    return placed!;
+  });
   if (created) return { order: created, created: true };
+  const [known] = await preparedFor(db).existing.execute({ key: options.idempotencyKey ?? null });
+  if (known) return { order: known, created: false };
+  throw new DomainError('try_again_soon');
+}
 
-  // Nothing written: the Idempotency-Key was used (this request, placed before, or twice at once),
-  // or this is a new customer's first order over the cap.
-  const [known] = await preparedFor(db).known.execute({ key: options.idempotencyKey ?? null, email, accountId: options.account?.id ?? null });
-  if (known?.existing) {
-    const [existing] = await db.select().from(orders).where(eq(orders.id, known.existing));
-    return { order: existing!, created: false };
-  }
-  if (!known?.ordered && amountEurMinor > FIRST_ORDER_LIMIT_EUR_MINOR) {
-    throw new ApiError(409, 'first_order_limit', 'amount', `Order rejected. The first order of each new customer is limited to ${eur(FIRST_ORDER_LIMIT_EUR_MINOR)} EUR.`);
-  }
-  throw new ApiError(503, 'try_again_soon');
+/**
+ * A customer stays new — their orders capped at 100 EUR (spec section 5) — until one of their
+ * orders, by email or by account, has completed successfully: an unpaid or refunded order does
+ * not count. `except` leaves out the order being settled.
+ */
+export async function hasCompletedOrder(db: Db, customer: { accountId?: string | null; email?: string | null }, except?: string): Promise<boolean> {
+  const match = [customer.email ? eq(orders.email, customer.email) : undefined, customer.accountId ? eq(orders.accountId, customer.accountId) : undefined].filter((m) => m !== undefined);
+  if (match.length === 0) return false;
+  const [row] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.status, 'completed_success'), or(...match), except ? ne(orders.id, except) : undefined))
+    .limit(1);
+  return row !== undefined;
 }
 
 /** The logged-in user's orders (placed while logged in), newest first. */
 export async function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
-  return db.select().from(orders).where(eq(orders.accountId, accountId)).orderBy(sql`${orders.createdAt} desc`).limit(200);
+  return db
+    .select()
+    .from(orders)
+    .where(eq(orders.accountId, accountId))
+    .orderBy(sql`${orders.createdAt} desc`)
+    .limit(200);
 }
 
 /** Email + full reference -> the order; anything else is one uniform "not found". */
 export async function lookupOrder(db: Db, email: string, reference: string): Promise<OrderRow> {
   const normalized = normalizeCode(reference);
   const [row] = normalized
-    ? await db.select().from(orders).where(and(eq(orders.reference, normalized), eq(orders.email, email.trim().toLowerCase())))
+    ? await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.reference, normalized), eq(orders.email, email.trim().toLowerCase())))
     : [];
-  if (!row) throw new ApiError(404, 'not_found', undefined, 'No order matches this email address and reference.');
+  if (!row) throw new DomainError('not_found', undefined, 'No order matches this email address and reference.');
   return row;
 }

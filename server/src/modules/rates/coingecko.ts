@@ -1,6 +1,6 @@
 import Big from 'big.js';
-import { ApiError } from '../../errors';
 import { CURRENCIES } from '../../../../domain/currencies';
+import { DomainError } from '../../../../domain/errors';
 import type { RatePoint, Rates, RatesAdapter } from './service';
 
 /**
@@ -78,7 +78,7 @@ export function coingeckoRates(options: { baseUrl: string; fetch?: Fetch; now?: 
         return await pending;
       } catch {
         if (last && now() - last.fetchedAt < stale) return last.rates;
-        throw new ApiError(503, 'try_again_soon');
+        throw new DomainError('try_again_soon');
       }
     },
     async history(code, from, to, stepMs): Promise<RatePoint[]> {
@@ -89,7 +89,7 @@ export function coingeckoRates(options: { baseUrl: string; fetch?: Fetch; now?: 
       try {
         body = (await request(`/coins/${id}/market_chart?vs_currency=eur&days=${days}`)) as { prices?: unknown };
       } catch {
-        throw new ApiError(503, 'try_again_soon');
+        throw new DomainError('try_again_soon');
       }
       const points: RatePoint[] = [];
       let nextAt = from.getTime();

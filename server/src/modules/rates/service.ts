@@ -1,14 +1,18 @@
 import { createHash } from 'node:crypto';
 import Big from 'big.js';
 import { CURRENCIES } from '../../../../domain/currencies';
+import { DomainError } from '../../../../domain/errors';
+import type { Rates, RateHistory } from '../../../../domain/contracts/rates';
+import type { QuoteProblem } from '../../../../domain/quotes';
 
 /**
  * EUR rates (floating: the rate applied is the one at processing time). Behind an adapter so a
  * production deployment plugs in a real feed; locally a seeded simulation moves each price
  * around a realistic reference, the same in every replica at the same minute.
  */
-export type Rates = { at: string; rates: Record<string, string> };
-export type RatePoint = { time: string; rate: string };
+// What an adapter gives is what GET /api/rates and /api/rates/history answer (domain/contracts/rates.ts).
+export type { Rates };
+export type RatePoint = RateHistory['points'][number];
 export interface RatesAdapter {
   current(): Promise<Rates>;
   /** EUR rates of one currency between two times, one point per step (for charts). */
@@ -58,4 +62,20 @@ export function simulatedRates(now: () => Date = () => new Date()): RatesAdapter
 export function eurValueMinor(amountMinor: bigint, decimals: number, rate: string): bigint {
   const value = new Big(amountMinor.toString()).div(new Big(10).pow(decimals)).times(rate).times(100).round(0, Big.roundHalfEven);
   return BigInt(value.toFixed(0));
+}
+
+/** Why no quote could be made, as the API refuses it: the quote endpoint and placing an order answer alike. */
+export function quoteRefusal(problem: QuoteProblem): DomainError {
+  switch (problem) {
+    case 'invalid_pair':
+      return new DomainError('validation_failed', 'currencyTo', 'This pair does not fit the order type.');
+    case 'invalid_amount':
+      return new DomainError('invalid_amount', 'amount');
+    case 'amount_below_minimum_fee':
+      return new DomainError('amount_below_minimum_fee', 'amount');
+    case 'network_fee_exceeds_amount':
+      return new DomainError('network_fee_exceeds_amount', 'amount');
+    case 'rate_unavailable':
+      return new DomainError('try_again_soon');
+  }
 }

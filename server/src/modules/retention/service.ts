@@ -1,6 +1,7 @@
-import type { Db } from '../../db/client';
 import { deleteExpiredIdentityData } from '../identity/service';
 import { deleteExpiredMessages } from '../notify/service';
+import type { RetentionRun } from '../../../../domain/contracts/ops';
+import type { Db } from '../../db/client';
 
 /**
  * The privacy policy's retention promises, kept by code: identity data is deleted once its
@@ -10,7 +11,8 @@ import { deleteExpiredMessages } from '../notify/service';
  * twice. Server logs are not in the database: their 30 days are the log collector's setting
  * (see README, Operations).
  */
-export type RetentionRun = { identityDataDeleted: number; messagesDeleted: number; ranAt: string };
+/** What a run deleted, as `POST /api/ops/retention` answers it (domain/contracts/ops.ts). */
+export type { RetentionRun };
 
 export async function applyRetention(db: Db, now = new Date()): Promise<RetentionRun> {
   const identityDataDeleted = await deleteExpiredIdentityData(db, now);

@@ -1,14 +1,12 @@
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import rateLimit from '@fastify/rate-limit';
+import { serviceStatusSchema, supportBody, supportReceiptSchema } from '../../../../domain/contracts/support';
+import { codeIn, DomainError } from '../../../../domain/errors';
+import { supportRequestSchema, SUPPORT_FIELD_ERRORS } from '../../../../domain/support';
+import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
-import { ApiError } from '../../errors';
 import { requestLanguage } from '../notify/service';
 import { submitSupportRequest, serviceStatus } from './service';
-import { supportRequestSchema, SUPPORT_FIELD_ERRORS, SUPPORT_TOPICS } from '../../../../domain/support';
-import type { ErrorCode } from '../../../../domain/errors';
-
-const workerSchema = z.object({ status: z.enum(['ok', 'delayed', 'unknown']), waiting: z.number(), delayed: z.number() });
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /** Limits of the support form per client address: enough for a person, too few for a spammer. */
 export const SUPPORT_RATE_LIMIT = { max: 5, timeWindow: '10 minutes' } as const;
@@ -21,7 +19,7 @@ export const SUPPORT_RATE_LIMIT = { max: 5, timeWindow: '10 minutes' } as const;
 export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: () => Object.assign(new Error('rate limited'), { statusCode: 429 }),
+    errorResponseBuilder: () => new RateLimited(),
   });
 
   app.post(
@@ -31,14 +29,8 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['support'],
         summary: 'Send a message to Muntly support (rate-limited); the sender gets a confirmation email in the page language',
-        body: z.object({
-          name: z.string().max(1000),
-          email: z.string().max(1000),
-          topic: z.string().max(50).describe(SUPPORT_TOPICS.join(', ')),
-          message: z.string().max(20_000),
-          orderReference: z.string().max(100).optional(),
-        }),
-        response: { 201: z.object({ ticket: z.string() }), ...errorResponses(400, 429) },
+        body: supportBody,
+        response: { 201: supportReceiptSchema, ...errorResponses(400, 429) },
       },
     },
     async (request, reply) => {
@@ -46,8 +38,8 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
         const field = String(issue.path[0] ?? '');
-        const code = (SUPPORT_FIELD_ERRORS as readonly string[]).includes(issue.message) ? (issue.message as ErrorCode) : 'validation_failed';
-        throw new ApiError(400, code, field || undefined);
+        const code = codeIn(issue.message, SUPPORT_FIELD_ERRORS) ?? 'validation_failed';
+        throw new DomainError(code, field || undefined);
       }
       const result = await submitSupportRequest(app.db, parsed.data, requestLanguage(request.headers['accept-language']));
       return reply.code(201).send(result);
@@ -60,14 +52,7 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['health'],
         summary: 'Live status of the API, the database and the workers (for the status page)',
-        response: {
-          200: z.object({
-            api: z.literal('ok'),
-            database: z.enum(['ok', 'down']),
-            workers: z.object({ orders: workerSchema, payouts: workerSchema }),
-            checkedAt: z.string(),
-          }),
-        },
+        response: { 200: serviceStatusSchema },
       },
     },
     async (_request, reply) => {

@@ -1,14 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { count, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { orders, walletSends } from '../../db/schema';
-import { send } from '../notify/service';
 import { codeFromBytes } from '../../../../domain/codes';
-import { SUPPORT_MAILBOX, SUPPORT_RETENTION_YEARS, type SupportRequest } from '../../../../domain/support';
 import { RETENTION_YEARS, yearsAfter } from '../../../../domain/identity';
-import type { Language } from '../../../../src/i18n/languages';
+import { SUPPORT_MAILBOX, SUPPORT_RETENTION_YEARS, type SupportRequest } from '../../../../domain/support';
+import { send } from '../notify/service';
+import { payoutsWaiting } from '../payouts/service';
+import { supportRepository } from './repository';
+import type { ServiceStatus, SupportReceipt, WorkerStatus } from '../../../../domain/contracts/support';
+import type { Language } from '../../../../domain/languages';
+import type { Db } from '../../db/client';
 
 /**
  * Support requests and the service status.
@@ -49,13 +50,11 @@ function ticketNumber(): string {
  * order it names when that order exists (AML, five years).
  */
 async function retainUntil(db: Db, request: SupportRequest, now: Date): Promise<Date> {
-  const [order] = request.orderReference
-    ? await db.select({ id: orders.id }).from(orders).where(eq(orders.reference, request.orderReference)).limit(1)
-    : [];
-  return yearsAfter(now, order ? RETENTION_YEARS : SUPPORT_RETENTION_YEARS);
+  const namesAnOrder = request.orderReference ? await supportRepository.orderExists(db, request.orderReference) : false;
+  return yearsAfter(now, namesAnOrder ? RETENTION_YEARS : SUPPORT_RETENTION_YEARS);
 }
 
-export async function submitSupportRequest(db: Db, request: SupportRequest, language: Language): Promise<{ ticket: string }> {
+export async function submitSupportRequest(db: Db, request: SupportRequest, language: Language): Promise<SupportReceipt> {
   const ticket = ticketNumber();
   const english = mailTexts('en');
   const local = mailTexts(language);
@@ -92,25 +91,20 @@ export async function submitSupportRequest(db: Db, request: SupportRequest, lang
 /** Work waiting longer than this for its worker means the worker is behind or down. */
 export const WORKER_DELAY_LIMIT_MS = 5 * 60_000;
 
-export type WorkerStatus = { status: 'ok' | 'delayed' | 'unknown'; waiting: number; delayed: number };
-export type ServiceStatus = {
-  api: 'ok';
-  database: 'ok' | 'down';
-  /** orders: paid orders waiting to be converted and delivered; payouts: wallet sends waiting for the chain. */
-  workers: { orders: WorkerStatus; payouts: WorkerStatus };
-  checkedAt: string;
-};
+/** GET /api/status's answer (domain/contracts/support.ts). */
+export type { ServiceStatus, WorkerStatus };
 
 const UNKNOWN: WorkerStatus = { status: 'unknown', waiting: 0, delayed: 0 };
 
-/** Counts the rows a worker still has to handle, and those waiting since before the cutoff. */
-async function backlog(db: Db, table: typeof orders | typeof walletSends, since: typeof orders.fundedAt | typeof walletSends.confirmedAt, cutoff: Date): Promise<WorkerStatus> {
-  const [row] = await db
-    .select({ waiting: count(), delayed: count(sql`case when ${since} < ${cutoff.toISOString()} then 1 end`) })
-    .from(table)
-    .where(eq(table.status, 'processing'));
-  const delayed = Number(row?.delayed ?? 0);
-  return { status: delayed > 0 ? 'delayed' : 'ok', waiting: Number(row?.waiting ?? 0), delayed };
+/** Paid orders the worker still has to convert, and those waiting since before the cutoff. */
+async function backlog(db: Db, cutoff: Date): Promise<WorkerStatus> {
+  const { waiting, delayed } = await supportRepository.orderBacklog(db, cutoff);
+  return { status: delayed > 0 ? 'delayed' : 'ok', waiting, delayed };
+}
+
+async function payoutBacklog(db: Db, cutoff: Date): Promise<WorkerStatus> {
+  const { waiting, delayed } = await payoutsWaiting(db, cutoff);
+  return { status: delayed > 0 ? 'delayed' : 'ok', waiting, delayed };
 }
 
 export async function serviceStatus(db: Db, ready: () => Promise<boolean>, now = new Date()): Promise<ServiceStatus> {
@@ -123,8 +117,8 @@ export async function serviceStatus(db: Db, ready: () => Promise<boolean>, now =
       api: 'ok',
       database: 'ok',
       workers: {
-        orders: await backlog(db, orders, orders.fundedAt, cutoff),
-        payouts: await backlog(db, walletSends, walletSends.confirmedAt, cutoff),
+        orders: await backlog(db, cutoff),
+        payouts: await payoutBacklog(db, cutoff),
       },
       checkedAt,
     };

@@ -1,43 +1,38 @@
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ensureAccount } from '../accounts/service';
-import { walletBalances } from './service';
-import type { RatesAdapter } from '../rates/service';
+import {
+  addressesResponse,
+  balancesResponse,
+  confirmSendBody,
+  confirmedSendResponse,
+  createAddressBody,
+  relabelAddressBody,
+  startSendBody,
+  startSendHeaders,
+  transactionsQuery,
+  transactionsResponse,
+  walletAddressSchema,
+  walletIdParams,
+  walletSendSchema,
+} from '../../../../domain/contracts/wallet';
 import { errorResponses } from '../../schemas';
-import { createAddress, listAddresses, relabelAddress } from './addresses';
-import { listTransactions, toCsv } from './transactions';
-import { createSend, confirmSend, getSend, sendView } from './sends';
 import { requestLanguage } from '../notify/service';
-import type { Xpubs } from '../chain/derive';
-
-const balancesSchema = z.object({
-  balances: z.array(
-    z.object({
-      currency: z.string(),
-      name: z.string(),
-      balance: z.string().describe('Decimal string at the currency’s decimals'),
-      eurEstimate: z.string().describe('EUR value at the current rate, decimal string'),
-      support: z.enum(['full', 'partial']),
-      notice: z.string().optional(),
-    }),
-  ),
-  totalEur: z.string(),
-  ratesAt: z.string(),
-});
+import { createAddress, listAddresses, relabelAddress } from './addresses';
+import { createSend, confirmSend, getSend, sendView } from './sends';
+import { walletBalances } from './service';
+import { listTransactions, toCsv } from './transactions';
+import type { Xpubs } from '../chain/service';
+import type { RatesAdapter } from '../rates/service';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /** The wallet of the logged-in user. Any logged-in user may see balances and transactions. */
-const addressSchema = z.object({ id: z.string(), currency: z.string(), address: z.string().describe('XRP: address:tag'), label: z.string().nullable() });
-const label = z.string().trim().max(100, 'too_long');
-
 export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: Xpubs }> = async (app, { rates, xpubs }) => {
   app.get(
     '/api/wallet/balances',
     {
-      onRequest: app.authenticate,
-      schema: { tags: ['wallet'], summary: 'Balance per currency with its EUR estimate', security: [{ bearer: [] }], response: { 200: balancesSchema, ...errorResponses(401, 403) } },
+      onRequest: app.withAccount,
+      schema: { tags: ['wallet'], summary: 'Balance per currency with its EUR estimate', security: [{ bearer: [] }], response: { 200: balancesResponse, ...errorResponses(401, 403) } },
     },
     async (request) => {
-      const account = await ensureAccount(app.db, request.auth!);
+      const account = request.account!;
       return walletBalances(app.db, rates, account.id);
     },
   );
@@ -45,17 +40,17 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
   app.post(
     '/api/wallet/addresses',
     {
-      onRequest: app.authenticate,
+      onRequest: app.withAccount,
       schema: {
         tags: ['wallet'],
         summary: 'A new reception address (needs a verified bank account)',
         security: [{ bearer: [] }],
-        body: z.object({ currency: z.string().max(10), label: label.optional() }),
-        response: { 201: addressSchema, ...errorResponses(400, 401, 403, 409) },
+        body: createAddressBody,
+        response: { 201: walletAddressSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
     async (request, reply) => {
-      const account = await ensureAccount(app.db, request.auth!);
+      const account = request.account!;
       const created = await createAddress(app.db, xpubs, { ownerId: account.id, currency: request.body.currency.toUpperCase(), label: request.body.label || undefined });
       return reply.code(201).send(created);
     },
@@ -64,11 +59,11 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
   app.get(
     '/api/wallet/addresses',
     {
-      onRequest: app.authenticate,
-      schema: { tags: ['wallet'], summary: 'Your reception addresses', security: [{ bearer: [] }], response: { 200: z.object({ addresses: z.array(addressSchema) }), ...errorResponses(401, 403) } },
+      onRequest: app.withAccount,
+      schema: { tags: ['wallet'], summary: 'Your reception addresses', security: [{ bearer: [] }], response: { 200: addressesResponse, ...errorResponses(401, 403) } },
     },
     async (request) => {
-      const account = await ensureAccount(app.db, request.auth!);
+      const account = request.account!;
       return { addresses: await listAddresses(app.db, account.id) };
     },
   );
@@ -76,55 +71,36 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
   app.patch(
     '/api/wallet/addresses/:id',
     {
-      onRequest: app.authenticate,
+      onRequest: app.withAccount,
       schema: {
         tags: ['wallet'],
         summary: 'Change the label of one of your addresses',
         security: [{ bearer: [] }],
-        params: z.object({ id: z.string().max(64) }),
-        body: z.object({ label: label.nullable() }),
-        response: { 200: addressSchema, ...errorResponses(400, 401, 403, 404) },
+        params: walletIdParams,
+        body: relabelAddressBody,
+        response: { 200: walletAddressSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
-      const account = await ensureAccount(app.db, request.auth!);
+      const account = request.account!;
       return relabelAddress(app.db, { ownerId: account.id, id: request.params.id, label: request.body.label || null });
     },
   );
 
-  const transactionSchema = z.object({
-    id: z.string(),
-    date: z.string(),
-    type: z.string().describe('deposit, send, internal, fee, order, faucet, …'),
-    direction: z.enum(['in', 'out']),
-    currency: z.string(),
-    amount: z.string(),
-    fee: z.string().nullable(),
-    eurValue: z.string().nullable().describe('EUR value at the time of the transaction'),
-    address: z.string().nullable(),
-    label: z.string().nullable(),
-    status: z.literal('completed'),
-  });
-
   app.get(
     '/api/wallet/transactions',
     {
-      onRequest: app.authenticate,
+      onRequest: app.withAccount,
       schema: {
         tags: ['wallet'],
         summary: 'Your transactions, newest first (cursor pagination); ?format=csv downloads them',
         security: [{ bearer: [] }],
-        querystring: z.object({
-          currency: z.string().max(10).optional(),
-          cursor: z.string().max(200).optional(),
-          limit: z.coerce.number().int().min(1).max(100).default(25),
-          format: z.enum(['json', 'csv']).default('json'),
-        }),
-        response: { 200: z.union([z.object({ transactions: z.array(transactionSchema), nextCursor: z.string().nullable() }), z.string()]), ...errorResponses(400, 401, 403) },
+        querystring: transactionsQuery,
+        response: { 200: transactionsResponse, ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const account = await ensureAccount(app.db, request.auth!);
+      const account = request.account!;
       const currency = request.query.currency?.toUpperCase();
       if (request.query.format === 'json') {
         return listTransactions(app.db, account.id, { currency, cursor: request.query.cursor, limit: request.query.limit });
@@ -138,41 +114,28 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
         if (!page.nextCursor) break;
         cursor = page.nextCursor;
       }
-      return reply
-        .type('text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="muntly-transactions.csv"')
-        .send(toCsv(all));
+      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="muntly-transactions.csv"').send(toCsv(all));
     },
   );
-
-  const sendSchema = z.object({
-    id: z.string(),
-    status: z.enum(['awaiting_code', 'processing', 'completed', 'failed']),
-    currency: z.string(),
-    address: z.string(),
-    amount: z.string(),
-    networkFee: z.string(),
-    internal: z.boolean().describe('To another Muntly wallet: instant, no network fee'),
-    label: z.string().nullable(),
-  });
 
   app.post(
     '/api/wallet/sends',
     {
-      onRequest: app.authenticate,
+      onRequest: app.withAccount,
       schema: {
         tags: ['wallet'],
         summary: 'Start a send: a verification code is emailed (Idempotency-Key honoured)',
         security: [{ bearer: [] }],
-        headers: z.object({ 'idempotency-key': z.string().min(1).max(100).optional() }).passthrough(),
-        body: z.object({ currency: z.string().max(10), address: z.string().max(200), amount: z.string().max(40), label: label.optional() }),
-        response: { 201: sendSchema, 200: sendSchema, ...errorResponses(400, 401, 403, 409) },
+        headers: startSendHeaders,
+        body: startSendBody,
+        response: { 201: walletSendSchema, 200: walletSendSchema, ...errorResponses(400, 401, 403, 409) },
       },
     },
     async (request, reply) => {
-      const account = await ensureAccount(app.db, request.auth!);
+      const account = request.account!;
       const { send, created } = await createSend(app.db, rates, {
         account,
+        houseXrpAddress: xpubs.XRP,
         ...request.body,
         label: request.body.label || undefined,
         idempotencyKey: request.headers['idempotency-key'],
@@ -185,11 +148,11 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
   app.get(
     '/api/wallet/sends/:id',
     {
-      onRequest: app.authenticate,
-      schema: { tags: ['wallet'], summary: 'One of your sends', security: [{ bearer: [] }], params: z.object({ id: z.string().max(64) }), response: { 200: sendSchema, ...errorResponses(401, 403, 404) } },
+      onRequest: app.withAccount,
+      schema: { tags: ['wallet'], summary: 'One of your sends', security: [{ bearer: [] }], params: walletIdParams, response: { 200: walletSendSchema, ...errorResponses(401, 403, 404) } },
     },
     async (request) => {
-      const account = await ensureAccount(app.db, request.auth!);
+      const account = request.account!;
       return sendView(await getSend(app.db, account.id, request.params.id));
     },
   );
@@ -197,18 +160,18 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
   app.post(
     '/api/wallet/sends/:id/confirm',
     {
-      onRequest: app.authenticate,
+      onRequest: app.withAccount,
       schema: {
         tags: ['wallet'],
         summary: 'Confirm a send with its emailed code; it is then processed',
         security: [{ bearer: [] }],
-        params: z.object({ id: z.string().max(64) }),
-        body: z.object({ code: z.string().max(64) }),
-        response: { 200: sendSchema.extend({ message: z.string() }), ...errorResponses(400, 401, 403, 404, 409, 429) },
+        params: walletIdParams,
+        body: confirmSendBody,
+        response: { 200: confirmedSendResponse, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
     },
     async (request) => {
-      const account = await ensureAccount(app.db, request.auth!);
+      const account = request.account!;
       const send = await confirmSend(app.db, rates, { ownerId: account.id, sendId: request.params.id, code: request.body.code });
       return { ...sendView(send), message: 'Your transaction is being processed.' };
     },

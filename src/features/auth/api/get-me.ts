@@ -1,16 +1,10 @@
-import * as React from 'react';
 import { useAuth0 } from '@auth0/auth0-react';
+import * as React from 'react';
 import { apiOrigin } from '../../../config';
+import type { Me } from '../../../../domain/contracts/accounts';
 
 /** GET /api/me: the logged-in user's account. */
-export type Me = {
-  accountKey: string;
-  depositReference: string;
-  depositLimitEur: string;
-  email: string | null;
-  displayName: string | null;
-  verification: Record<'address' | 'bank' | 'business' | 'id' | 'mobile', 'not_enabled' | 'step_1' | 'step_2' | 'verified'>;
-};
+export type { Me };
 
 export async function getMe(accessToken: string): Promise<Me> {
   const response = await fetch(`${apiOrigin}/api/me`, { headers: { authorization: `Bearer ${accessToken}` } });

@@ -1,9 +1,9 @@
-import * as React from 'react';
 import { useAuth0 } from '@auth0/auth0-react';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMe } from '../api/get-me';
 import { usePageLanguage } from '../../../components/localized-link';
 import { formatMoney } from '../../../i18n/format';
+import { useMe } from '../api/get-me';
 
 /** Who is logged in, and their account key and deposit reference. */
 export function AccountSummary() {

@@ -1,8 +1,8 @@
 import * as React from 'react';
-import { IslandPlaceholder } from '../../../components/island';
 import { AuthIsland } from '../../../components/auth-island';
-import { RequireLogin } from './require-login';
+import { IslandPlaceholder } from '../../../components/island';
 import { AccountSummary } from './account-summary';
+import { RequireLogin } from './require-login';
 
 /**
  * The island of a page for logged-in users only (wallet pages, my identity): anonymous visitors

@@ -1,5 +1,5 @@
-import * as React from 'react';
 import { useAuth0 } from '@auth0/auth0-react';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 
 /**

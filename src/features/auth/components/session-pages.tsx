@@ -1,11 +1,11 @@
-import * as React from 'react';
 import { useAuth0 } from '@auth0/auth0-react';
-import { useTranslation } from 'react-i18next';
 import { navigate } from 'gatsby';
-import { safeReturnTo } from '../return-to';
-import { writeSessionHint } from '../../../components/session-hint';
-import { localizePath } from '../../../i18n/languages';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { localizePath } from '../../../../domain/languages';
 import { usePageLanguage } from '../../../components/localized-link';
+import { writeSessionHint } from '../../../components/session-hint';
+import { safeReturnTo } from '../return-to';
 
 /**
  * The login page: it receives the provider's redirect (the SDK finishes the login and sends the

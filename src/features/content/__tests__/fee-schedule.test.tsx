@@ -1,14 +1,14 @@
-import * as React from 'react';
 import fs from 'node:fs';
 import path from 'node:path';
 import { screen } from '@testing-library/react';
+import * as React from 'react';
 import { renderInLanguage } from '../../../../__tests__/support/render';
-import { FeeSchedule } from '../components/fee-schedule';
-import { languages } from '../../../i18n/languages';
-import { formatMoney, formatNumber, formatPercent } from '../../../i18n/format';
-import { eur, minorToDecimal } from '../../../../domain/money';
 import { ETH_GAS_LIMIT, FEES, NETWORK_FEES_MINOR, feeDisplayOptions } from '../../../../domain/fees';
+import { languages } from '../../../../domain/languages';
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
+import { eur, minorToDecimal } from '../../../../domain/money';
+import { formatMoney, formatNumber, formatPercent } from '../../../i18n/format';
+import { FeeSchedule } from '../components/fee-schedule';
 
 /**
  * The fees page and the rules cannot drift apart: every figure on it is the domain's value

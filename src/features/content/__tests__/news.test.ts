@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { languages } from '../../../i18n/languages';
+import { languages } from '../../../../domain/languages';
 
 /** Every news article exists in every language, with its metadata, and fits the page's outline. */
 const newsDir = path.join(__dirname, '../../../../content/news');

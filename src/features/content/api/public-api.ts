@@ -1,6 +1,7 @@
-import { apiOrigin } from '../../../config';
 import { ApiFailure } from '../../../components/api';
-import type { Language } from '../../../i18n/languages';
+import { apiOrigin } from '../../../config';
+import type { ErrorBody } from '../../../../domain/errors';
+import type { Language } from '../../../../domain/languages';
 
 /**
  * Calls to the public part of the API (no login): rates, status, the support form. Failures
@@ -13,7 +14,7 @@ export async function publicRequest<T>(language: Language, path: string, body?: 
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) {
-    const payload = (await response.json().catch(() => ({}))) as { error?: { code: string; field?: string } };
+    const payload = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
     throw new ApiFailure(response.status, payload.error?.code ?? 'generic', payload.error?.field);
   }
   return (await response.json()) as T;

@@ -28,7 +28,9 @@ export function DocumentSections({ sections: byId, tocHeading }: { sections: Sec
       {sections.map((section) => (
         <section key={section.id} id={section.id} className="doc-section" aria-labelledby={`${section.id}-heading`}>
           <h2 id={`${section.id}-heading`}>{section.heading}</h2>
-          {section.paragraphs?.map((text) => <p key={text}>{text}</p>)}
+          {section.paragraphs?.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
           {section.items ? (
             <ul>
               {section.items.map((text) => (
@@ -36,7 +38,9 @@ export function DocumentSections({ sections: byId, tocHeading }: { sections: Sec
               ))}
             </ul>
           ) : null}
-          {section.after?.map((text) => <p key={text}>{text}</p>)}
+          {section.after?.map((text) => (
+            <p key={text}>{text}</p>
+          ))}
         </section>
       ))}
     </>

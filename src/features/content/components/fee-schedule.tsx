@@ -1,9 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { LocalizedLink } from '../../../components/localized-link';
-import { formatMoney, formatNumber, formatPercent } from '../../../i18n/format';
-import type { Language } from '../../../i18n/languages';
-import { eur, minorToDecimal } from '../../../../domain/money';
+import { CURRENCIES } from '../../../../domain/currencies';
 import {
   ETH_GAS_LIMIT,
   FEES,
@@ -13,27 +10,31 @@ import {
   NETWORK_FEES_MINOR,
   feeDisplayOptions,
   orderTypesAt,
-  type OrderType,
 } from '../../../../domain/fees';
-import { CURRENCIES } from '../../../../domain/currencies';
+import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR, WEEKLY_VOLUME_DAYS } from '../../../../domain/limits';
+import { eur, minorToDecimal } from '../../../../domain/money';
+import { PLACED_ORDER_TYPES } from '../../../../domain/orders';
 import { quote, type Quote } from '../../../../domain/quotes';
-import {
-  FIRST_ORDER_LIMIT_EUR_MINOR,
-  ID_VERIFICATION_WEEKLY_EUR_MINOR,
-  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
-  ORDER_LIMIT_EUR_MINOR,
-} from '../../../../domain/limits';
+import { LocalizedLink } from '../../../components/localized-link';
+import { formatMoney, formatNumber, formatPercent } from '../../../i18n/format';
+import type { Language } from '../../../../domain/languages';
 
 /**
  * The fees page body. Invariant: every number on it is read from domain/ (fees, network fee
  * estimates, limits, verification thresholds) and formatted with Intl for the page language;
  * the texts in locales/<lng>/info.json carry placeholders, never figures.
  */
-const ORDER_TYPES: OrderType[] = ['buy', 'sell', 'swap'];
-
 /** The fee a buy of `amountEurMinor` pays, computed by the same rule as every quote. */
 function buyFee(amountEurMinor: bigint): string {
   const result = quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: eur(amountEurMinor), rates: { BTC: '1' }, toMuntlyWallet: true });
+  return (result as Quote).fee;
+}
+
+/** A sell whose fee shows the rounding: 1.50 % of 133.34 EUR is 2.0001 EUR, charged 2.00 EUR. */
+const ROUNDING_EXAMPLE_EUR_MINOR = 13_334n;
+
+function sellFee(amountEurMinor: bigint): string {
+  const result = quote({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: eur(amountEurMinor), rates: { BTC: '1' } });
   return (result as Quote).fee;
 }
 
@@ -59,7 +60,7 @@ export function FeeSchedule({ language }: { language: Language }) {
             </tr>
           </thead>
           <tbody>
-            {ORDER_TYPES.map((type) => (
+            {PLACED_ORDER_TYPES.map((type) => (
               <tr key={type} data-order-type={type}>
                 <th scope="row">{t(`fees.exchange.${type}`)}</th>
                 <td>{percent(FEES[type].basisPoints)}</td>
@@ -77,6 +78,7 @@ export function FeeSchedule({ language }: { language: Language }) {
           })}
         </p>
         <p>{t('fees.exchange.rateNote')}</p>
+        <p>{t('fees.exchange.rounding', { rate: percent(FEES.sell.basisPoints), value: money(ROUNDING_EXAMPLE_EUR_MINOR), fee: formatMoney(sellFee(ROUNDING_EXAMPLE_EUR_MINOR), 'EUR', language) })}</p>
       </section>
 
       <section aria-labelledby="fees-extra">
@@ -120,6 +122,7 @@ export function FeeSchedule({ language }: { language: Language }) {
           <li>{t('fees.limits.firstOrder', { amount: money(FIRST_ORDER_LIMIT_EUR_MINOR) })}</li>
           <li>{t('fees.limits.anyOrder', { amount: money(ORDER_LIMIT_EUR_MINOR) })}</li>
         </ul>
+        <p>{t('fees.limits.newCustomer')}</p>
         <h3>{t('fees.verification.heading')}</h3>
         <ul>
           <li>{t('fees.verification.mobile', { amount: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR) })}</li>
@@ -127,6 +130,8 @@ export function FeeSchedule({ language }: { language: Language }) {
           <li>{t('fees.verification.bank')}</li>
           <li>{t('fees.verification.business')}</li>
         </ul>
+        <p>{t('fees.verification.counted', { days: formatNumber(WEEKLY_VOLUME_DAYS, language) })}</p>
+        <p>{t('fees.verification.anonymous', { amount: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR) })}</p>
         <p>
           <LocalizedLink to="identity">{t('fees.verification.more')}</LocalizedLink>
         </p>
@@ -153,10 +158,7 @@ export function FeeSchedule({ language }: { language: Language }) {
           <tbody>
             {feeDisplayOptions().map((option) => {
               const types = orderTypesAt(option);
-              const label =
-                option.minimumEurMinor > 0n
-                  ? t('fees.levels.withMinimum', { rate: percent(option.basisPoints), minimum: money(option.minimumEurMinor) })
-                  : percent(option.basisPoints);
+              const label = option.minimumEurMinor > 0n ? t('fees.levels.withMinimum', { rate: percent(option.basisPoints), minimum: money(option.minimumEurMinor) }) : percent(option.basisPoints);
               return (
                 <tr key={`${option.basisPoints}-${option.minimumEurMinor}`} className={types.length ? 'in-use' : undefined}>
                   <th scope="row">{label}</th>

@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../../../domain/contact';
 import { usePageLanguage } from '../../../components/localized-link';
 import { productFigures, type ProductFigures } from '../../../i18n/figures';
-import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../../../domain/contact';
 import { DocumentSections } from './document';
 import type { SectionMap } from './document';
 

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../../i18n/format';
-import type { Language } from '../../../i18n/languages';
+import type { Language } from '../../../../domain/languages';
 
 /** An article from content/news/<language>/<slug>.md, as the news page queries it. */
 export type NewsArticle = { html: string; frontmatter: { slug: string; title: string; date: string; summary: string } };
@@ -20,8 +20,7 @@ export function NewsList({ articles, language }: { articles: NewsArticle[]; lang
         <ul className="news-list">
           {articles.map(({ frontmatter: article }) => (
             <li key={article.slug}>
-              <a href={`#${article.slug}`}>{article.title}</a>{' '}
-              <span className="news-date">({date(article.date)})</span>
+              <a href={`#${article.slug}`}>{article.title}</a> <span className="news-date">({date(article.date)})</span>
               <br />
               {article.summary}
             </li>

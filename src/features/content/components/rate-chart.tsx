@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { SelectField } from '../../../components/field';
-import { languageMeta, type Language } from '../../../i18n/languages';
-import { formatDate, numberFormat } from '../../../i18n/format';
 import { CURRENCIES } from '../../../../domain/currencies';
+import { languageMeta, type Language } from '../../../../domain/languages';
+import { SelectField } from '../../../components/field';
+import { formatDate, numberFormat } from '../../../i18n/format';
 import { getRateHistory, type RateHistory } from '../api/get-rates';
 import { usePolled } from '../api/use-polled';
 import { formatRate } from '../format';
@@ -74,8 +74,7 @@ export function RateChart({ language }: { language: Language }) {
   }, [data, language, days]);
 
   const name = CURRENCIES.find((c) => c.code === currency)?.name ?? currency;
-  const percent = (basisPoints: number) =>
-    numberFormat(language, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(basisPoints / 10_000);
+  const percent = (basisPoints: number) => numberFormat(language, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(basisPoints / 10_000);
 
   return (
     <section aria-labelledby="chart-heading">
@@ -123,8 +122,7 @@ export function RateChart({ language }: { language: Language }) {
         <p className="muted">{data && data.currency === currency ? t('charts.failed') : t('charts.loading')}</p>
       )}
       <p className="small muted">
-        {t('charts.note')}{' '}
-        {/* lightweight-charts' licence asks for this attribution (instead of its logo inside the chart). */}
+        {t('charts.note')} {/* lightweight-charts' licence asks for this attribution (instead of its logo inside the chart). */}
         <a href="https://www.tradingview.com/lightweight-charts/">TradingView Lightweight Charts™</a>
       </p>
     </section>

@@ -1,11 +1,11 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { LocalizedLink } from '../../../components/localized-link';
-import type { Language } from '../../../i18n/languages';
 import { CURRENCIES } from '../../../../domain/currencies';
+import { LocalizedLink } from '../../../components/localized-link';
 import { getRates } from '../api/get-rates';
 import { usePolled } from '../api/use-polled';
 import { formatRate, formatTime } from '../format';
+import type { Language } from '../../../../domain/languages';
 
 export const RATES_REFRESH_MS = 30_000;
 

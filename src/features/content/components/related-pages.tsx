@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import type { RouteName } from '../../../i18n/routes';
 import { LocalizedLink } from '../../../components/localized-link';
+import type { RouteName } from '../../../i18n/routes';
 
 /** "See also": links to the pages that help next, with their localized titles. */
 export function RelatedPages({ names }: { names: readonly RouteName[] }) {

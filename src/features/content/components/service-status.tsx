@@ -1,13 +1,12 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Language } from '../../../i18n/languages';
 import { publicRequest } from '../api/public-api';
 import { usePolled } from '../api/use-polled';
 import { formatTime } from '../format';
+import type { ServiceStatus, WorkerStatus } from '../../../../domain/contracts/support';
+import type { Language } from '../../../../domain/languages';
 
-/** GET /api/status: what the status page shows. */
-type Worker = { status: 'ok' | 'delayed' | 'unknown'; waiting: number; delayed: number };
-type ServiceStatus = { api: 'ok'; database: 'ok' | 'down'; workers: { orders: Worker; payouts: Worker }; checkedAt: string };
+/** GET /api/status (domain/contracts/support.ts): what the status page shows. */
 type State = 'ok' | 'down' | 'delayed' | 'checking';
 type Row = { key: 'website' | 'api' | 'database' | 'orders' | 'payouts'; state: State };
 
@@ -27,7 +26,7 @@ export function ServiceStatusList({ language }: { language: Language }) {
   }, [data, failed]);
 
   // Without an answer from the API nothing behind it can be known: shown as not available.
-  const worker = (w?: Worker): State => (failed ? 'down' : !w ? 'checking' : w.status === 'unknown' ? 'down' : w.status);
+  const worker = (w?: WorkerStatus): State => (failed ? 'down' : !w ? 'checking' : w.status === 'unknown' ? 'down' : w.status);
   const rows: Row[] = [
     { key: 'website', state: 'ok' },
     { key: 'api', state: failed ? 'down' : data ? 'ok' : 'checking' },

@@ -1,14 +1,15 @@
 import '../../../components/zod-jitless';
+import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
+import { SUPPORT_TOPICS, type SupportTopic } from '../../../../domain/support';
+import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field, SelectField, TextAreaField } from '../../../components/field';
-import { useHydrated } from '../../../components/use-hydrated';
 import { usePageLanguage } from '../../../components/localized-link';
+import { useHydrated } from '../../../components/use-hydrated';
 import { ApiFailure } from '../api/public-api';
 import { sendSupportRequest, supportRequestSchema, type SupportFormValues, type SupportReceipt } from '../api/send-support-request';
-import { SUPPORT_TOPICS, type SupportTopic } from '../../../../domain/support';
 
 type FieldName = keyof SupportFormValues;
 const FIELDS: readonly FieldName[] = ['name', 'email', 'topic', 'orderReference', 'message'];
@@ -26,10 +27,10 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
     defaultValues: { name: '', email: '', topic: defaultTopic ?? ('' as SupportTopic), orderReference: '', message: '' },
   });
   const [receipt, setReceipt] = React.useState<(SupportReceipt & { email: string }) | null>(null);
-  const [formError, setFormError] = React.useState<string | null>(null);
+  const [formError, setFormError] = React.useState<ErrorTextKey | null>(null);
   const successRef = React.useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
-  const errorText = (code?: string) => (code ? t(`errors.${code}` as 'errors.generic', { defaultValue: t('errors.generic') }) : undefined);
+  const errorText = useErrorText();
 
   React.useEffect(() => {
     if (receipt) successRef.current?.focus();
@@ -45,7 +46,7 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
       if (error instanceof ApiFailure && error.field && FIELDS.includes(error.field as FieldName)) {
         setError(error.field as FieldName, { message: error.code }, { shouldFocus: true });
       } else {
-        setFormError(error instanceof ApiFailure ? error.code : 'generic');
+        setFormError(errorKeyOf(error));
       }
     }
   });
@@ -62,7 +63,7 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
     );
   }
 
-  const error = (name: FieldName) => errorText(formState.errors[name]?.message);
+  const error = (name: FieldName) => errorText(formErrorKey(formState.errors[name]?.message));
   return (
     <section aria-labelledby="support-form-heading">
       <h2 id="support-form-heading">{t('form.heading')}</h2>
@@ -78,14 +79,7 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
             </option>
           ))}
         </SelectField>
-        <Field
-          id="support-reference"
-          label={t('form.orderReference')}
-          autoComplete="off"
-          spellCheck={false}
-          error={error('orderReference')}
-          {...register('orderReference')}
-        />
+        <Field id="support-reference" label={t('form.orderReference')} autoComplete="off" spellCheck={false} error={error('orderReference')} {...register('orderReference')} />
         <TextAreaField id="support-message" label={t('form.message')} hint={t('form.messageHint')} error={error('message')} rows={7} {...register('message')} />
         {formError ? (
           <p role="alert" className="form-error">

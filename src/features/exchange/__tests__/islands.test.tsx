@@ -1,9 +1,9 @@
-import './polyfills';
-import * as React from 'react';
+import '../../../../__tests__/support/polyfills';
 import { screen, waitFor } from '@testing-library/react';
+import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
-import { OrderIsland } from '../components/order-island';
 import { Deposit } from '../components/deposit';
+import { OrderIsland } from '../components/order-island';
 import { StaticSession } from '../session';
 import { mockApi, CURRENCIES } from './fetch-mock';
 

@@ -1,6 +1,6 @@
-import './polyfills';
-import * as React from 'react';
+import '../../../../__tests__/support/polyfills';
 import { screen, waitFor, fireEvent, act } from '@testing-library/react';
+import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
 import { OrderForm } from '../components/order-form';
 import { StaticSession } from '../session';
@@ -8,6 +8,8 @@ import { mockApi, apiError, CURRENCIES, QUOTE, ORDER } from './fetch-mock';
 
 const de = loadResources('de').exchange as any;
 const en = loadResources('en').exchange as any;
+const deErrors = loadResources('de').errors as any;
+const enErrors = loadResources('en').errors as any;
 
 function setup(type: 'buy' | 'sell' | 'swap', language: 'en' | 'de' = 'en', session?: 'authenticated') {
   const onPlaced = jest.fn();
@@ -23,7 +25,7 @@ const type = (label: RegExp | string, value: string) => fireEvent.change(field(l
 function errorOf(label: RegExp | string): string | null {
   const input = field(label);
   const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
-  return ids.length ? document.getElementById(ids[0]!)?.textContent ?? null : null;
+  return ids.length ? (document.getElementById(ids[0]!)?.textContent ?? null) : null;
 }
 
 beforeEach(() => {
@@ -36,17 +38,17 @@ describe('OrderForm', () => {
     setup('buy', 'de');
     await screen.findByLabelText(de.form.to.buy);
     fireEvent.click(screen.getByRole('button', { name: de.form.submit.buy }));
-    await waitFor(() => expect(errorOf(/Betrag in EUR/)).toBe(de.errors.required));
-    expect(errorOf(de.form.email)).toBe(de.errors.required);
-    expect(errorOf('Ihre BTC-Adresse')).toBe(de.errors.required);
+    await waitFor(() => expect(errorOf(/Betrag in EUR/)).toBe(deErrors.required));
+    expect(errorOf(de.form.email)).toBe(deErrors.required);
+    expect(errorOf('Ihre BTC-Adresse')).toBe(deErrors.required);
 
     type(/Betrag in EUR/, '10,555');
     type(de.form.email, 'not-an-email');
     type('Ihre BTC-Adresse', 'bc1-no-address');
     fireEvent.click(screen.getByRole('button', { name: de.form.submit.buy }));
     await waitFor(() => expect(errorOf(/Betrag in EUR/)).toBe('EUR erlaubt höchstens 2 Nachkommastellen.'));
-    expect(errorOf(de.form.email)).toBe(de.errors.invalid_email);
-    expect(errorOf('Ihre BTC-Adresse')).toBe(de.errors.invalid_address);
+    expect(errorOf(de.form.email)).toBe(deErrors.invalid_email);
+    expect(errorOf('Ihre BTC-Adresse')).toBe(deErrors.invalid_address);
     expect(api.callsTo('POST /api/orders')).toHaveLength(0);
   });
 
@@ -58,7 +60,7 @@ describe('OrderForm', () => {
     type(en.form.iban, 'DE00 1234');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.sell }));
     await waitFor(() => expect(errorOf(/Amount in BTC/)).toBe('BTC allows at most 8 digits after the decimal point.'));
-    expect(errorOf(en.form.iban)).toBe(en.errors.invalid_iban);
+    expect(errorOf(en.form.iban)).toBe(enErrors.invalid_iban);
   });
 
   it('places a buy with an Idempotency-Key, reusing it when the same attempt is retried', async () => {
@@ -75,7 +77,7 @@ describe('OrderForm', () => {
     type('Your BTC address', ' bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq ');
     fireEvent.change(field(en.form.paymentMethod), { target: { value: 'sepa_instant' } });
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
-    expect(await screen.findByRole('alert')).toHaveTextContent(en.errors.try_again_soon);
+    expect(await screen.findByRole('alert')).toHaveTextContent(enErrors.try_again_soon);
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
     await waitFor(() => expect(onPlaced).toHaveBeenCalledWith(ORDER, 'ada@example.com'));
 
@@ -127,10 +129,10 @@ describe('OrderForm', () => {
     type(de.form.email, 'ada@example.com');
     type('Ihre ETH-Adresse', '0x52908400098527886E0F7030069857D2E4169EE7');
     // The live estimate already says so …
-    await waitFor(() => expect(screen.getByTestId('quote')).toHaveTextContent(de.errors.network_fee_exceeds_amount), { timeout: 3000 });
+    await waitFor(() => expect(screen.getByTestId('quote')).toHaveTextContent(deErrors.network_fee_exceeds_amount), { timeout: 3000 });
     fireEvent.click(screen.getByRole('button', { name: de.form.submit.swap }));
     // … and the rejected order shows it next to the amount.
-    await waitFor(() => expect(errorOf(/Betrag in BTC/)).toBe(de.errors.network_fee_exceeds_amount));
+    await waitFor(() => expect(errorOf(/Betrag in BTC/)).toBe(deErrors.network_fee_exceeds_amount));
   });
 
   it('shows a live estimate for what is typed, stating the floating rate', async () => {
@@ -159,7 +161,7 @@ describe('OrderForm', () => {
     type(/Amount in EUR/, '50');
     type(en.form.email, 'ada@example.com');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
-    await waitFor(() => expect(errorOf(en.form.sendToMyWallet)).toBe(en.errors.login_required));
+    await waitFor(() => expect(errorOf(en.form.sendToMyWallet)).toBe(enErrors.login_required));
     expect(api.callsTo('POST /api/orders')).toHaveLength(0);
   });
 
@@ -177,7 +179,7 @@ describe('OrderForm', () => {
     type(en.form.email, 'ada@example.com');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
     // Solana is only partially supported: it needs the own-wallet option.
-    await waitFor(() => expect(errorOf(en.form.to.buy)).toBe(en.errors.own_wallet_only));
+    await waitFor(() => expect(errorOf(en.form.to.buy)).toBe(enErrors.own_wallet_only));
     fireEvent.click(screen.getByLabelText(en.form.sendToMyWallet));
     fireEvent.click(screen.getByLabelText(en.form.useMyWallet));
     expect(screen.queryByLabelText(en.form.paymentMethod)).toBeNull(); // paid from the wallet

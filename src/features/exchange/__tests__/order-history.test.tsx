@@ -1,12 +1,13 @@
-import './polyfills';
-import * as React from 'react';
+import '../../../../__tests__/support/polyfills';
 import { screen, waitFor, fireEvent, act, within } from '@testing-library/react';
+import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
 import { OrderHistory } from '../components/order-history';
 import { StaticSession } from '../session';
 import { mockApi, apiError, ORDER } from './fetch-mock';
 
 const en = loadResources('en').exchange as any;
+const enErrors = loadResources('en').errors as any;
 const ru = loadResources('ru').exchange as any;
 
 /** A stand-in for the browser's EventSource: the test plays the server. */
@@ -48,7 +49,7 @@ describe('OrderHistory', () => {
     const api = mockApi({ 'POST /api/orders/lookup': () => ({ body: ORDER }) });
     renderInLanguage(<OrderHistory />);
     lookup('ada@example.com', 'ABCD-EFGH-IJKL');
-    await waitFor(() => expect(screen.getByLabelText(en.history.reference)).toHaveAccessibleDescription(expect.stringContaining(en.errors.invalid_reference)));
+    await waitFor(() => expect(screen.getByLabelText(en.history.reference)).toHaveAccessibleDescription(expect.stringContaining(enErrors.invalid_reference)));
     expect(api.calls).toHaveLength(0);
     lookup('ada@example.com', ' abcd efgh-ijklmnop ');
     await screen.findByRole('heading', { name: `Order ${ORDER.reference}` });
@@ -114,14 +115,24 @@ describe('OrderHistory', () => {
     renderInLanguage(<OrderHistory />);
     lookup('ada@example.com', ORDER.reference);
     const failure = await screen.findByRole('alert');
-    expect(failure).toHaveTextContent(en.errors.amount_mismatch);
+    expect(failure).toHaveTextContent(enErrors.amount_mismatch);
     expect(failure).toHaveTextContent(en.order.refund.bank);
     expect(screen.getByRole('status')).toHaveTextContent('Completed (failure)');
     expect(FakeEventSource.instances).toHaveLength(0); // nothing left to follow
   });
 
   it('lists a logged-in user’s own orders, each openable', async () => {
-    const second = { ...ORDER, reference: 'QRST-UVWX-YZAB-CDEF', shortReference: 'QRST-UVWX', type: 'swap', currencyFrom: 'BTC', currencyTo: 'ETH', amount: '0.01', status: 'completed_success', paymentDetails: null };
+    const second = {
+      ...ORDER,
+      reference: 'QRST-UVWX-YZAB-CDEF',
+      shortReference: 'QRST-UVWX',
+      type: 'swap',
+      currencyFrom: 'BTC',
+      currencyTo: 'ETH',
+      amount: '0.01',
+      status: 'completed_success',
+      paymentDetails: null,
+    };
     const api = mockApi({ 'GET /api/me/orders': () => ({ body: { orders: [second, ORDER] } }) });
     renderInLanguage(
       <StaticSession value={{ status: 'authenticated', getToken: async () => 'token-2' }}>

@@ -1,5 +1,5 @@
-import './polyfills';
-import { amountProblem, normalizeAmount, normalizeIban, orderFormSchema } from '../order-schema';
+import '../../../../__tests__/support/polyfills';
+import { amountProblem, normalizeAmount, orderFormSchema } from '../order-schema';
 import { CURRENCIES } from './fetch-mock';
 import type { CurrencyInfo } from '../api/types';
 
@@ -14,6 +14,7 @@ const issues = async (type: 'buy' | 'sell' | 'swap', values: Record<string, unkn
     paymentMethod: 'sepa',
     sendToMyWallet: false,
     useMyWallet: false,
+    fromBusinessAccount: false,
     ...values,
   });
   return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
@@ -39,12 +40,15 @@ describe('order form rules', () => {
     expect(amountProblem('0.00000001', 8)).toBeNull();
   });
 
-  it('checks IBANs with their checksum', () => {
-    expect(normalizeIban('de89 3704 0044 0532 0130 00')).toBe('DE89370400440532013000');
-    expect(normalizeIban('DE89 3704 0044 0532 0130 01')).toBeNull();
+  it("checks a sell's IBAN with its checksum and its country (SEPA only)", async () => {
+    expect(await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'de89 3704 0044 0532 0130 00' })).toEqual({});
+    expect(await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'DE89 3704 0044 0532 0130 01' })).toEqual({ address: 'invalid_iban' });
+    expect(await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'TR33 0006 1005 1978 6457 8413 26' })).toEqual({ address: 'iban_outside_sepa' });
   });
 
   it('asks for a delivery address unless the result goes into the wallet, and a login for the wallet options', async () => {
+    expect(await issues('buy', { fromBusinessAccount: true })).toEqual({ fromBusinessAccount: 'login_required' });
+    expect(await issues('buy', { fromBusinessAccount: true }, true)).toEqual({});
     expect(await issues('buy', {})).toEqual({});
     expect(await issues('buy', { address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toEqual({ address: 'invalid_address' });
     expect(await issues('buy', { currencyTo: 'XRP', address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY:0' })).toEqual({});

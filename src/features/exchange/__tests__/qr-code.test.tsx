@@ -1,11 +1,12 @@
-import './polyfills';
-import * as React from 'react';
-import QRCode from 'qrcode';
+import '../../../../__tests__/support/polyfills';
 import { screen, within } from '@testing-library/react';
+import jsQR from 'jsqr';
+import QRCode from 'qrcode';
+import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
-import { QrCode, qrPath, QUIET_ZONE } from '../components/qr-code';
-import { Confirmation } from '../components/confirmation';
 import { epcPayload } from '../../../../domain/epc';
+import { Confirmation } from '../components/confirmation';
+import { QrCode, qrPath, QUIET_ZONE } from '../components/qr-code';
 import { ORDER } from './fetch-mock';
 import type { Order } from '../api/types';
 
@@ -28,6 +29,26 @@ describe('QR codes', () => {
     const { size, d } = qrPath(payload);
     expect(size).toBe(modules.size + 2 * QUIET_ZONE);
     expect(darkModules(d)).toEqual(expected);
+  });
+
+  it('reads back, with a decoder of its own (jsQR), as exactly the EPC payload, which ends without a line feed', () => {
+    const { size, d } = qrPath(payload);
+    // The SVG path rasterised at 4 pixels per module, quiet zone included, as a camera would see it.
+    const scale = 4;
+    const width = size * scale;
+    const pixels = new Uint8ClampedArray(width * width * 4).fill(255);
+    for (const [x, y] of [...d.matchAll(/M(\d+) (\d+)h1v1h-1z/g)].map((m) => [Number(m[1]), Number(m[2])] as const)) {
+      for (let dy = 0; dy < scale; dy++) {
+        for (let dx = 0; dx < scale; dx++) {
+          const at = ((y * scale + dy) * width + x * scale + dx) * 4;
+          pixels[at] = pixels[at + 1] = pixels[at + 2] = 0;
+        }
+      }
+    }
+    const decoded = jsQR(pixels, width, width);
+    expect(decoded?.data).toBe(payload);
+    expect(decoded!.data.endsWith('\n')).toBe(false);
+    expect(decoded!.data.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muntly', 'DE89370400440532013000', 'EUR80.00', '', '', 'ABCD-EFGH']);
   });
 
   it('is an SVG image with an accessible name', () => {
@@ -80,7 +101,18 @@ describe('Confirmation', () => {
   });
 
   it('has its own texts for the own-wallet variants', () => {
-    const order = { ...ORDER, type: 'swap', currencyFrom: 'BTC', currencyTo: 'ETH', amount: '0.01', address: null, sendToMyWallet: true, useMyWallet: true, paymentMethod: null, paymentDetails: null } as unknown as Order;
+    const order = {
+      ...ORDER,
+      type: 'swap',
+      currencyFrom: 'BTC',
+      currencyTo: 'ETH',
+      amount: '0.01',
+      address: null,
+      sendToMyWallet: true,
+      useMyWallet: true,
+      paymentMethod: null,
+      paymentDetails: null,
+    } as unknown as Order;
     renderInLanguage(<Confirmation order={order} email="ada@example.com" onAnother={() => undefined} />);
     expect(screen.getByRole('heading', { name: en.confirm.heading.swap })).toBeInTheDocument();
     expect(screen.getByText('We take 0.01 BTC from your Muntly wallet: processing starts in a moment, nothing else to do.')).toBeInTheDocument();

@@ -1,5 +1,5 @@
-import * as React from 'react';
 import { screen, within } from '@testing-library/react';
+import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
 import { StatusStepper, stepsFor } from '../components/status-stepper';
 

@@ -1,5 +1,5 @@
 import { apiRequest, ApiFailure } from '../../../components/api';
-import type { Language } from '../../../i18n/languages';
+import type { Language } from '../../../../domain/languages';
 import type { ExchangeConfig } from './types';
 
 /**

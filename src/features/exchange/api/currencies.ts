@@ -1,12 +1,13 @@
 import { apiRequest } from '../../../components/api';
-import type { Language } from '../../../i18n/languages';
+import type { CurrenciesResponse } from '../../../../domain/contracts/rates';
+import type { Language } from '../../../../domain/languages';
 import type { CurrencyInfo } from './types';
 
 /** GET /api/currencies: the 24 listed currencies, fetched once per page load. */
 let pending: Promise<CurrencyInfo[]> | undefined;
 
 export function getCurrencies(language: Language): Promise<CurrencyInfo[]> {
-  pending ??= apiRequest<{ currencies: CurrencyInfo[] }>(null, language, '/api/currencies').then((r) => r.currencies);
+  pending ??= apiRequest<CurrenciesResponse>(null, language, '/api/currencies').then((r) => r.currencies);
   pending.catch(() => {
     pending = undefined; // the next attempt asks again
   });

@@ -1,23 +1,21 @@
 import { apiRequest } from '../../../components/api';
 import { apiOrigin } from '../../../config';
-import type { Language } from '../../../i18n/languages';
+import type { LookupOrderBody, MyOrdersResponse, PlaceOrderBody } from '../../../../domain/contracts/orders';
+import type { Language } from '../../../../domain/languages';
 import type { Order } from './types';
-import type { OrderInput } from '../../../../domain/orders';
 
 /** Placing, finding and following orders. */
-export type PlaceOrder = OrderInput;
+export type PlaceOrder = PlaceOrderBody;
 
 /** POST /api/orders. The same key for a retry of the same attempt places one order. */
 export const placeOrder = (token: string | null, language: Language, body: PlaceOrder, idempotencyKey: string) =>
   apiRequest<Order>(token, language, '/api/orders', { body, headers: { 'idempotency-key': idempotencyKey } });
 
 /** POST /api/orders/lookup: email + full reference; anything wrong is one 404 not_found. */
-export const lookupOrder = (language: Language, email: string, reference: string) =>
-  apiRequest<Order>(null, language, '/api/orders/lookup', { body: { email, reference } });
+export const lookupOrder = (language: Language, email: string, reference: string) => apiRequest<Order>(null, language, '/api/orders/lookup', { body: { email, reference } satisfies LookupOrderBody });
 
 /** GET /api/me/orders: the logged-in user's own orders, newest first. */
-export const getMyOrders = async (token: string, language: Language) => (await apiRequest<{ orders: Order[] }>(token, language, '/api/me/orders')).orders;
+export const getMyOrders = async (token: string, language: Language) => (await apiRequest<MyOrdersResponse>(token, language, '/api/me/orders')).orders;
 
 /** GET /api/orders/:reference/events?email=: the order as server-sent events while it is open. */
-export const orderEventsUrl = (reference: string, email: string) =>
-  `${apiOrigin}/api/orders/${encodeURIComponent(reference)}/events?email=${encodeURIComponent(email)}`;
+export const orderEventsUrl = (reference: string, email: string) => `${apiOrigin}/api/orders/${encodeURIComponent(reference)}/events?email=${encodeURIComponent(email)}`;

@@ -1,13 +1,13 @@
-import * as React from 'react';
 import { Link } from 'gatsby';
-import { useTranslation } from 'react-i18next';
 import { friendlyFormatIBAN } from 'ibantools';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { localizePath, type Language } from '../../../../domain/languages';
 import { usePageLanguage } from '../../../components/localized-link';
-import { localizePath, type Language } from '../../../i18n/languages';
 import { routes } from '../../../i18n/routes';
-import type { Order, PaymentDetails, Receiving } from '../api/types';
 import { formatDateTime, formatMoney, rateText, splitXrp } from '../format';
 import { QrCode } from './qr-code';
+import type { Order, PaymentDetails, Receiving } from '../api/types';
 
 /**
  * What the customer sees right after placing an order: the reference to keep, what to do next

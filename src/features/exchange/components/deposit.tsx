@@ -1,28 +1,27 @@
+import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { friendlyFormatIBAN } from 'ibantools';
+import { localizePath } from '../../../../domain/languages';
 import { apiRequest } from '../../../components/api';
 import { usePageLanguage } from '../../../components/localized-link';
-import { localizePath } from '../../../i18n/languages';
 import { routes } from '../../../i18n/routes';
 import { getExchangeConfig } from '../api/config';
-import type { ExchangeConfig } from '../api/types';
-import { useExchangeSession } from '../session';
 import { formatMoney } from '../format';
+import { useExchangeSession } from '../session';
+import type { Me } from '../../../../domain/contracts/accounts';
+import type { ExchangeConfig } from '../api/types';
 
 /**
  * Deposits: the reference pattern (DEPOSIT + account key, optionally a currency code to convert;
  * any case, spaces allowed), the account to pay into, and for a logged-in user their own
  * reference and EUR deposit cap (GET /api/me).
  */
-type Account = { accountKey: string; depositReference: string; depositLimitEur: string };
-
 export function Deposit() {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const session = useExchangeSession();
   const [config, setConfig] = React.useState<ExchangeConfig | null>(null);
-  const [account, setAccount] = React.useState<Account | null>(null);
+  const [account, setAccount] = React.useState<Me | null>(null);
   const [failed, setFailed] = React.useState(false);
 
   React.useEffect(() => {
@@ -32,7 +31,7 @@ export function Deposit() {
     if (session.status !== 'authenticated') return;
     session
       .getToken()
-      .then((token) => apiRequest<Account>(token, language, '/api/me'))
+      .then((token) => apiRequest<Me>(token, language, '/api/me'))
       .then(setAccount, () => setFailed(true));
   }, [session, language]);
 

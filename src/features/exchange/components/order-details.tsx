@@ -1,12 +1,12 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
-import type { Order } from '../api/types';
+import { isOpen, type Order } from '../api/types';
 import { formatDateTime, formatMoney, rateText } from '../format';
-import { useErrorText } from '../errors';
 import { useLiveOrder } from '../use-live-order';
-import { StatusStepper } from './status-stepper';
 import { PaymentDetailsView, ReceivingView, displayAddress } from './confirmation';
+import { StatusStepper } from './status-stepper';
 
 /**
  * The order page: every field of the spec's Order, the status stepper, the failure reason and
@@ -25,7 +25,7 @@ export function OrderDetails({ order, connection }: { order: Order; connection?:
   const money = (value: string | null | undefined, currency: string) => (value ? formatMoney(value, currency, language) : notYet);
   const rate = (value: string | null | undefined) => (value ? rateText(order.currencyFrom, order.currencyTo, value, language) : notYet);
   const statusText = t(`order.status.${order.status}`);
-  const open = order.status === 'new' || order.status === 'processing';
+  const open = isOpen(order.status);
   const rows: [string, React.ReactNode][] = [
     [t('order.fields.reference'), <code key="r">{order.reference}</code>],
     [t('order.fields.shortReference'), <code key="s">{order.shortReference}</code>],
@@ -33,7 +33,16 @@ export function OrderDetails({ order, connection }: { order: Order; connection?:
     [t('order.fields.currencyFrom'), order.currencyFrom],
     [t('order.fields.currencyTo'), order.currencyTo],
     [t('order.fields.amount'), money(order.amount, order.currencyFrom)],
-    [t('order.fields.address'), order.address ? <code key="a" className="address">{displayAddress(order.address, order.currencyTo)}</code> : t('order.intoWallet')],
+    [
+      t('order.fields.address'),
+      order.address ? (
+        <code key="a" className="address">
+          {displayAddress(order.address, order.currencyTo)}
+        </code>
+      ) : (
+        t('order.intoWallet')
+      ),
+    ],
     [t('order.fields.rateType'), t('order.floating')],
     [t('order.fields.paymentMethod'), order.paymentMethod ? t(`methods.${order.paymentMethod}`) : order.useMyWallet ? t('order.fromWallet') : t('order.cryptoTransfer')],
     [t('order.fields.estimatedAmountConverted'), money(order.estimatedAmountConverted, order.currencyTo)],
@@ -54,18 +63,25 @@ export function OrderDetails({ order, connection }: { order: Order; connection?:
 
   return (
     <article className="order-details" aria-labelledby="order-heading">
-      <h2 id="order-heading" tabIndex={-1}>{t('order.heading', { reference: order.reference })}</h2>
+      <h2 id="order-heading" tabIndex={-1}>
+        {t('order.heading', { reference: order.reference })}
+      </h2>
       <StatusStepper status={order.status} />
       <p role="status" aria-live="polite" className="status-now" data-status={order.status}>
         {t('order.statusNow', { status: statusText })}
       </p>
       {open ? <p className="small muted">{connection === 'polling' ? t('order.polling') : t('order.live')}</p> : null}
+      {order.businessHold ? (
+        <p className="notice" role="status">
+          {t('order.businessHold')}
+        </p>
+      ) : null}
       {order.failure ? (
         <div className="failure" role="alert">
           <p>
             <strong>{t('order.failureReason')}</strong> {errorText(order.failure.reason, { currency: order.currencyFrom })}
           </p>
-          <p>{t(`order.refund.${order.failure.refund}`)}</p>
+          {order.failure.refund ? <p>{t(`order.refund.${order.failure.refund}`)}</p> : null}
         </div>
       ) : null}
       <dl className="order-data order-fields">

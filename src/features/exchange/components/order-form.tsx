@@ -1,22 +1,22 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { CheckboxField, Field, SelectField } from '../../../components/field';
+import { localizePath } from '../../../../domain/languages';
 import { ApiFailure } from '../../../components/api';
+import { formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
+import { CheckboxField, Field, SelectField } from '../../../components/field';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { useHydrated } from '../../../components/use-hydrated';
-import { localizePath } from '../../../i18n/languages';
 import { routes } from '../../../i18n/routes';
 import { getCurrencies } from '../api/currencies';
 import { placeOrder, type PlaceOrder } from '../api/orders';
-import type { CurrencyInfo, Order, OrderType } from '../api/types';
 import { amountProblem, decimalsOf, deliveryKind, normalizeAmount, orderFormSchema, preloadAddressRules, type OrderFormValues } from '../order-schema';
 import { useExchangeSession } from '../session';
-import { useErrorText } from '../errors';
 import { useLiveQuote } from '../use-live-quote';
 import { randomUuid } from '../uuid';
 import { QuotePanel } from './quote-panel';
+import type { CurrencyInfo, Order, OrderType } from '../api/types';
 
 /**
  * The buy, sell and swap form: currencies, amount (in the currency sent), email, where the result
@@ -24,7 +24,7 @@ import { QuotePanel } from './quote-panel';
  * Idempotency-Key (one per attempt, reused when the same attempt is retried). API errors stand
  * next to the field the API names.
  */
-const FIELDS = ['currencyFrom', 'currencyTo', 'amount', 'email', 'address', 'paymentMethod', 'sendToMyWallet', 'useMyWallet'] as const;
+const FIELDS = ['currencyFrom', 'currencyTo', 'amount', 'email', 'address', 'paymentMethod', 'sendToMyWallet', 'useMyWallet', 'fromBusinessAccount'] as const;
 type FieldName = (typeof FIELDS)[number];
 const isField = (name: string | undefined): name is FieldName => FIELDS.includes(name as FieldName);
 
@@ -33,13 +33,13 @@ function shownFor(type: OrderType, name: FieldName, values: OrderFormValues): bo
   if (name === 'currencyFrom') return type !== 'buy';
   if (name === 'currencyTo') return type !== 'sell';
   if (name === 'address') return !values.sendToMyWallet;
-  if (name === 'paymentMethod') return type === 'buy' && !values.useMyWallet;
+  if (name === 'paymentMethod' || name === 'fromBusinessAccount') return type === 'buy' && !values.useMyWallet;
   return true;
 }
 
 export function defaultsFor(type: OrderType): OrderFormValues {
   const [currencyFrom, currencyTo] = type === 'buy' ? ['EUR', 'BTC'] : type === 'sell' ? ['BTC', 'EUR'] : ['BTC', 'ETH'];
-  return { currencyFrom, currencyTo, amount: '', email: '', address: '', paymentMethod: 'sepa', sendToMyWallet: false, useMyWallet: false };
+  return { currencyFrom, currencyTo, amount: '', email: '', address: '', paymentMethod: 'sepa', sendToMyWallet: false, useMyWallet: false, fromBusinessAccount: false };
 }
 
 type Props = {
@@ -58,7 +58,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const errorText = useErrorText();
   const [currencies, setCurrencies] = React.useState<CurrencyInfo[] | null>(null);
   const [loadFailed, setLoadFailed] = React.useState(false);
-  const [formError, setFormError] = React.useState<string | null>(null);
+  const [formError, setFormError] = React.useState<ErrorTextKey | null>(null);
   const attempt = React.useRef<{ body: string; key: string } | null>(null);
   const loggedIn = session.status === 'authenticated';
 
@@ -67,10 +67,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     preloadAddressRules();
   }, [language]);
 
-  const resolver = React.useMemo(
-    () => zodResolver(orderFormSchema(type, currencies ?? [], loggedIn) as never) as unknown as Resolver<OrderFormValues>,
-    [type, currencies, loggedIn],
-  );
+  const resolver = React.useMemo(() => zodResolver(orderFormSchema(type, currencies ?? [], loggedIn) as never) as unknown as Resolver<OrderFormValues>, [type, currencies, loggedIn]);
   const form = useForm<OrderFormValues>({ resolver, defaultValues: defaultsFor(type), mode: 'onSubmit', reValidateMode: 'onChange' });
   const { register, handleSubmit, setError, watch, formState } = form;
   const values = watch();
@@ -103,12 +100,13 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
       ...(input.sendToMyWallet ? { sendToMyWallet: true } : { address: input.address.trim() }),
       ...(input.useMyWallet ? { useMyWallet: true } : {}),
       ...(type === 'buy' && !input.useMyWallet ? { paymentMethod: input.paymentMethod } : {}),
+      ...(type === 'buy' && !input.useMyWallet && input.fromBusinessAccount ? { fromBusinessAccount: true } : {}),
     };
     // A retry of the same attempt (a lost answer, a double click) reuses its key: one order.
     const serialized = JSON.stringify(body);
     if (attempt.current?.body !== serialized) attempt.current = { body: serialized, key: randomUuid() };
     try {
-      const token = input.sendToMyWallet || input.useMyWallet ? await session.getToken() : null;
+      const token = input.sendToMyWallet || input.useMyWallet || body.fromBusinessAccount ? await session.getToken() : null;
       const order = await placeOrder(token, language, body, attempt.current.key);
       attempt.current = null;
       onPlaced(order, body.email);
@@ -116,7 +114,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
       if (!(error instanceof ApiFailure)) return setFormError('try_again_soon');
       if (error.code === 'buy_sell_disabled') return onDisabled();
       if (error.code === 'login_required') {
-        const field = input.useMyWallet && !input.sendToMyWallet ? 'useMyWallet' : 'sendToMyWallet';
+        const field = error.field === 'fromBusinessAccount' ? 'fromBusinessAccount' : input.useMyWallet && !input.sendToMyWallet ? 'useMyWallet' : 'sendToMyWallet';
         return setError(field, { message: 'login_required' }, { shouldFocus: true });
       }
       if (isField(error.field) && shown(error.field, input)) return setError(error.field, { message: error.code }, { shouldFocus: true });
@@ -130,7 +128,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const fieldError = (name: FieldName) => {
     const code = formState.errors[name]?.message;
     const currency = name === 'amount' ? values.currencyFrom : name === 'currencyFrom' ? values.currencyFrom : values.currencyTo;
-    return errorText(code, { decimals: fromDecimals, currency });
+    return errorText(formErrorKey(code), { decimals: fromDecimals, currency });
   };
   const option = (c: CurrencyInfo) => (
     <option key={c.code} value={c.code}>
@@ -191,7 +189,13 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
 
           <fieldset className="own-wallet">
             <legend>{t('form.ownWallet')}</legend>
-            <CheckboxField id="order-sendToMyWallet" label={t('form.sendToMyWallet')} hint={t(`form.sendToMyWalletHint.${type}`)} error={fieldError('sendToMyWallet')} {...register('sendToMyWallet')} />
+            <CheckboxField
+              id="order-sendToMyWallet"
+              label={t('form.sendToMyWallet')}
+              hint={t(`form.sendToMyWalletHint.${type}`)}
+              error={fieldError('sendToMyWallet')}
+              {...register('sendToMyWallet')}
+            />
             <CheckboxField id="order-useMyWallet" label={t('form.useMyWallet')} hint={t(`form.useMyWalletHint.${type}`)} error={fieldError('useMyWallet')} {...register('useMyWallet')} />
             {!loggedIn && (values.sendToMyWallet || values.useMyWallet) ? (
               <p className="small">
@@ -220,6 +224,15 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
               <option value="sepa">{t('methods.sepa')}</option>
               <option value="sepa_instant">{t('methods.sepa_instant')}</option>
             </SelectField>
+          ) : null}
+          {type === 'buy' && !values.useMyWallet ? (
+            <CheckboxField
+              id="order-fromBusinessAccount"
+              label={t('form.fromBusinessAccount')}
+              hint={t('form.fromBusinessAccountHint')}
+              error={fieldError('fromBusinessAccount')}
+              {...register('fromBusinessAccount')}
+            />
           ) : null}
         </div>
         <QuotePanel quote={quote} from={values.currencyFrom} to={values.currencyTo} language={language} toWallet={values.sendToMyWallet} />

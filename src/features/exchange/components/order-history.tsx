@@ -1,22 +1,22 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
 import { useTranslation } from 'react-i18next';
-import { Field } from '../../../components/field';
+import { z } from 'zod';
+import { normalizeCode } from '../../../../domain/codes';
+import { EMAIL_PATTERN } from '../../../../domain/email';
+import { localizePath } from '../../../../domain/languages';
 import { ApiFailure } from '../../../components/api';
+import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
+import { Field } from '../../../components/field';
 import { usePageLanguage } from '../../../components/localized-link';
 import { useHydrated } from '../../../components/use-hydrated';
-import { localizePath } from '../../../i18n/languages';
 import { routes } from '../../../i18n/routes';
-import { normalizeCode } from '../../../../domain/codes';
 import { getMyOrders, lookupOrder } from '../api/orders';
-import type { Order } from '../api/types';
-import { EMAIL_PATTERN } from '../../../../domain/email';
-import { useErrorText, codeOf } from '../errors';
-import { useExchangeSession } from '../session';
 import { formatDateTime, formatMoney } from '../format';
+import { useExchangeSession } from '../session';
 import { LiveOrder } from './order-details';
+import type { Order } from '../api/types';
 
 /**
  * Order history: find an order by email and full reference (any case, with or without dashes),
@@ -80,7 +80,7 @@ function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (or
   const language = usePageLanguage();
   const hydrated = useHydrated();
   const errorText = useErrorText();
-  const [formError, setFormError] = React.useState<string | null>(null);
+  const [formError, setFormError] = React.useState<ErrorTextKey | null>(null);
   const resolver = zodResolver(lookupSchema as never) as unknown as Resolver<LookupValues>;
   const { register, handleSubmit, setError, formState } = useForm<LookupValues>({ resolver, defaultValues: initial ?? { email: '', reference: '' } });
 
@@ -92,7 +92,7 @@ function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (or
         onFound(order, email.trim());
       } catch (error) {
         if (error instanceof ApiFailure && (error.field === 'email' || error.field === 'reference')) return setError(error.field, { message: error.code });
-        setFormError(error instanceof ApiFailure ? codeOf(error) : 'try_again_soon');
+        setFormError(error instanceof ApiFailure ? errorKeyOf(error) : 'try_again_soon');
       }
     },
     [language, onFound, setError],
@@ -107,7 +107,7 @@ function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (or
     }
   }, [initial, find]);
 
-  const error = (name: keyof LookupValues) => errorText(formState.errors[name]?.message);
+  const error = (name: keyof LookupValues) => errorText(formErrorKey(formState.errors[name]?.message));
   return (
     <form onSubmit={handleSubmit(find)} noValidate className="lookup-form">
       <Field id="lookup-email" label={t('history.email')} type="email" autoComplete="email" error={error('email')} {...register('email')} />

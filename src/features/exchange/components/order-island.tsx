@@ -3,10 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { IslandPlaceholder } from '../../../components/island';
 import { usePageLanguage } from '../../../components/localized-link';
 import { getExchangeConfig } from '../api/config';
-import type { Order, OrderType } from '../api/types';
 import { ExchangeSessionProvider } from '../session';
-import { OrderForm } from './order-form';
 import { Confirmation } from './confirmation';
+import { OrderForm } from './order-form';
+import type { Order, OrderType } from '../api/types';
 import '../exchange.css';
 
 /**

@@ -1,5 +1,5 @@
-import * as React from 'react';
 import QRCode from 'qrcode';
+import * as React from 'react';
 
 /**
  * A QR code drawn as SVG from the qrcode package's module matrix: no canvas, no data URL, no

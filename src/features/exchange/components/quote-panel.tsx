@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import type { LiveQuote } from '../use-live-quote';
+import { useErrorText } from '../../../components/error-text';
 import { formatMoney, rateText } from '../format';
-import { useErrorText } from '../errors';
-import type { Language } from '../../../i18n/languages';
+import type { Language } from '../../../../domain/languages';
+import type { LiveQuote } from '../use-live-quote';
 
 /** The live estimate, announced politely as it changes; the rate is floating. */
 export function QuotePanel({ quote, from, to, language, toWallet }: { quote: LiveQuote; from: string; to: string; language: Language; toWallet: boolean }) {

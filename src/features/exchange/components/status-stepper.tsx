@@ -22,8 +22,7 @@ export function stepsFor(status: OrderStatus): { key: (typeof STEPS)[number]; st
 export function StatusStepper({ status }: { status: OrderStatus }) {
   const { t } = useTranslation('exchange');
   const at = POSITION[status];
-  const label = (key: (typeof STEPS)[number]) =>
-    key !== 'completed' ? t(`order.status.${key}`) : at === 2 ? t(`order.status.${status as 'completed_success'}`) : t('order.status.completed');
+  const label = (key: (typeof STEPS)[number]) => (key !== 'completed' ? t(`order.status.${key}`) : at === 2 ? t(`order.status.${status as 'completed_success'}`) : t('order.status.completed'));
   return (
     <ol className="stepper" aria-label={t('order.stepper')}>
       {stepsFor(status).map((step, i) => (

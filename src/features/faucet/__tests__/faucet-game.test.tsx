@@ -1,10 +1,10 @@
-import * as React from 'react';
 import { TextEncoder } from 'node:util';
 import { act, screen } from '@testing-library/react';
-import { FaucetGame } from '../components/faucet-game';
-import { RECONNECT_AFTER_MS, type Round } from '../api/faucet';
-import { draw, seedHashOf, ticketOf } from '../../../../domain/faucet';
+import * as React from 'react';
 import { renderInLanguage } from '../../../../__tests__/support/render';
+import { draw, seedHashOf, ticketOf } from '../../../../domain/faucet';
+import { RECONNECT_AFTER_MS, type Round } from '../api/faucet';
+import { FaucetGame } from '../components/faucet-game';
 
 // jsdom has no TextEncoder (browsers do); @noble/hashes needs it for the in-browser check.
 Object.assign(globalThis, { TextEncoder });

@@ -1,18 +1,17 @@
 import * as React from 'react';
-import { apiOrigin } from '../../../config';
 import { apiRequest } from '../../../components/api';
-import type { Language } from '../../../i18n/languages';
-import type { EntryView, RoundView } from '../../../../domain/faucet';
+import { apiOrigin } from '../../../config';
+import type { CurrentRoundResponse, EnterBody, Entry, MyEntriesResponse, MyEntry, Round } from '../../../../domain/contracts/faucet';
+import type { AddressesResponse, WalletAddress } from '../../../../domain/contracts/wallet';
+import type { Language } from '../../../../domain/languages';
 
 /** The faucet API: the public round (and its live stream), entering, and the player's own results. */
-export type Round = RoundView;
-export type Entry = EntryView;
-export type MyEntry = Entry & { result: 'pending' | 'won' | 'lost'; amount: string | null };
-export type Address = { id: string; currency: string; address: string; label: string | null };
+export type { Round, Entry, MyEntry };
+export type Address = WalletAddress;
 
-export const enterRound = (token: string, language: Language, address: string) => apiRequest<Entry>(token, language, '/api/faucet/entries', { body: { address } });
-export const getMyEntries = async (token: string, language: Language) => (await apiRequest<{ entries: MyEntry[] }>(token, language, '/api/faucet/me')).entries;
-export const getAddresses = async (token: string, language: Language) => (await apiRequest<{ addresses: Address[] }>(token, language, '/api/wallet/addresses')).addresses;
+export const enterRound = (token: string, language: Language, address: string) => apiRequest<Entry>(token, language, '/api/faucet/entries', { body: { address } satisfies EnterBody });
+export const getMyEntries = async (token: string, language: Language) => (await apiRequest<MyEntriesResponse>(token, language, '/api/faucet/me')).entries;
+export const getAddresses = async (token: string, language: Language) => (await apiRequest<AddressesResponse>(token, language, '/api/wallet/addresses')).addresses;
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 
@@ -33,7 +32,7 @@ export function useLiveRound(): { round: Round | null; skewMs: number; connectio
     const connect = () => {
       source = new EventSource(`${apiOrigin}/api/faucet/events`);
       source.addEventListener('round', (event) => {
-        const { round } = JSON.parse((event as MessageEvent<string>).data) as { round: Round | null };
+        const { round } = JSON.parse((event as MessageEvent<string>).data) as CurrentRoundResponse;
         setState({ round, skewMs: round ? Date.parse(round.serverTime) - Date.now() : 0 });
         setConnection('live');
       });

@@ -1,12 +1,12 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLiveRound, useNow, type Entry, type Round } from '../api/faucet';
-import { RoundContext } from './round-context';
-import { PlayerList } from './player-list';
-import { FairnessCheck } from './fairness-check';
+import { languageMeta } from '../../../../domain/languages';
 import { usePageLanguage } from '../../../components/localized-link';
 import { formatMoney, formatNumber } from '../../../i18n/format';
-import { languageMeta } from '../../../i18n/languages';
+import { useLiveRound, useNow, type Entry, type Round } from '../api/faucet';
+import { FairnessCheck } from './fairness-check';
+import { PlayerList } from './player-list';
+import { RoundContext } from './round-context';
 
 /**
  * The faucet game for everyone: the live round (state, countdown, reward, winner), the players
@@ -45,8 +45,7 @@ function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: numb
   return (
     <section aria-labelledby="faucet-round" className="faucet-round">
       <h2 id="faucet-round">
-        {t('round.heading', { id: formatNumber(round.id, language) })}{' '}
-        <span className="small muted">({connection === 'live' ? t('connection.live') : t('connection.reconnecting')})</span>
+        {t('round.heading', { id: formatNumber(round.id, language) })} <span className="small muted">({connection === 'live' ? t('connection.live') : t('connection.reconnecting')})</span>
       </h2>
       <dl className="identity-data">
         <dt>{t('round.state')}</dt>
@@ -73,11 +72,7 @@ function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: numb
       {round.state === 'winner_announced' ? (
         <>
           <h3>{t('winner.heading')}</h3>
-          <p>
-            {round.winner
-              ? t('winner.text', { address: round.winner.address, amount: formatMoney(round.winner.amount, round.winner.currency, language) })
-              : t('winner.nobody')}
-          </p>
+          <p>{round.winner ? t('winner.text', { address: round.winner.address, amount: formatMoney(round.winner.amount, round.winner.currency, language) }) : t('winner.nobody')}</p>
         </>
       ) : null}
     </section>

@@ -1,16 +1,16 @@
-import * as React from 'react';
-import { Link } from 'gatsby';
 import { useAuth0 } from '@auth0/auth0-react';
+import { Link } from 'gatsby';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { isFaucetCurrency } from '../../../../domain/faucet';
+import { localizePath } from '../../../../domain/languages';
+import { errorKeyOf, useErrorText } from '../../../components/error-text';
+import { SelectField } from '../../../components/field';
+import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
+import { formatMoney } from '../../../i18n/format';
+import { routes } from '../../../i18n/routes';
 import { enterRound, getAddresses, getMyEntries, type Address, type MyEntry } from '../api/faucet';
 import { useRound } from './round-context';
-import { ApiFailure } from '../../../components/api';
-import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
-import { SelectField } from '../../../components/field';
-import { localizePath } from '../../../i18n/languages';
-import { routes } from '../../../i18n/routes';
-import { formatMoney } from '../../../i18n/format';
-import { isFaucetCurrency } from '../../../../domain/faucet';
 
 /**
  * The player's panel: a visitor is invited to log in (and comes back here); a logged-in player
@@ -40,11 +40,13 @@ export function FaucetPlay() {
 
 function PlayForm() {
   const { t } = useTranslation('faucet');
+  const errorText = useErrorText();
   const language = usePageLanguage();
   const { getAccessTokenSilently } = useAuth0();
   const { round, setMine } = useRound();
   const [addresses, setAddresses] = React.useState<Address[] | null>(null);
-  const [entries, setEntries] = React.useState<MyEntry[]>([]);
+  // An entry just made is added before the list is read again, without the server's createdAt.
+  const [entries, setEntries] = React.useState<Omit<MyEntry, 'createdAt'>[]>([]);
   const [selected, setSelected] = React.useState('');
   const [busy, setBusy] = React.useState(false);
   const [error, setError] = React.useState<unknown>(null);
@@ -55,20 +57,23 @@ function PlayForm() {
     let live = true;
     token()
       .then((value) => Promise.all([getAddresses(value, language), getMyEntries(value, language)]))
-      .then(([all, mine]) => {
-        if (!live) return;
-        const usable = all.filter((a) => isFaucetCurrency(a.currency));
-        setAddresses(usable);
-        setSelected((current) => current || usable[0]?.address || '');
-        setEntries(mine);
-      }, (e: unknown) => live && setError(e));
+      .then(
+        ([all, mine]) => {
+          if (!live) return;
+          const usable = all.filter((a) => isFaucetCurrency(a.currency));
+          setAddresses(usable);
+          setSelected((current) => current || usable[0]?.address || '');
+          setEntries(mine);
+        },
+        (e: unknown) => live && setError(e),
+      );
     return () => {
       live = false;
     };
     // Reloaded for every round: a new round means a new chance (and no entry yet).
   }, [token, language, roundId]);
 
-  const mine = round ? entries.find((e) => e.roundId === round.id) ?? null : null;
+  const mine = round ? (entries.find((e) => e.roundId === round.id) ?? null) : null;
   React.useEffect(() => setMine(mine), [mine, setMine]);
   if (!round) return null;
 
@@ -86,10 +91,10 @@ function PlayForm() {
     }
   };
 
-  const code = error instanceof ApiFailure ? error.code : error ? 'generic' : null;
+  const code = error ? errorKeyOf(error) : null;
   const message = code ? (
     <p role="alert">
-      {t(`errors.${code}` as 'errors.generic', { defaultValue: t('errors.generic') })}
+      {errorText(code)}
       {code === 'bank_verification_required' ? (
         <>
           {' '}
@@ -104,8 +109,7 @@ function PlayForm() {
     const won = round.winner?.ticket === mine.ticket;
     body = won ? (
       <p role="status" className="phase phase-verified">
-        {t('play.won', { amount: formatMoney(round.winner!.amount, round.winner!.currency, language) })}{' '}
-        <LocalizedLink to="wallet_balances">{t('play.balances')}</LocalizedLink>
+        {t('play.won', { amount: formatMoney(round.winner!.amount, round.winner!.currency, language) })} <LocalizedLink to="wallet_balances">{t('play.balances')}</LocalizedLink>
       </p>
     ) : (
       <p role="status" className="phase">

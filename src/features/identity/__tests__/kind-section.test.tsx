@@ -1,14 +1,14 @@
-import '../../exchange/__tests__/polyfills';
-import * as React from 'react';
+import '../../../../__tests__/support/polyfills';
 import { screen } from '@testing-library/react';
+import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
 import { KindSection } from '../components/my-identity';
-import type { KindView } from '../api/identity';
+import type { IdentityKind } from '../api/identity';
 
 const uk = loadResources('uk').identity as any;
 const en = loadResources('en').identity as any;
 
-const verified: KindView = {
+const verified: IdentityKind = {
   kind: 'mobile',
   phase: 'verified',
   channel: 'sms',
@@ -31,10 +31,20 @@ describe('KindSection and retention', () => {
   });
 
   it('says in the page language when the data was deleted after its retention period; the status stays verified', () => {
-    const deleted: KindView = { ...verified, data: null, retainUntil: null, dataDeletedAt: '2031-01-11T02:00:00.000Z' };
+    const deleted: IdentityKind = { ...verified, data: null, retainUntil: null, dataDeletedAt: '2031-01-11T02:00:00.000Z' };
     renderInLanguage(<KindSection view={deleted} onSubmit={noop} onConfirm={noop} />, 'uk');
     expect(screen.getByText(uk.me.dataDeleted.replace('{{date}}', '11 січня 2031 р.'))).toBeTruthy();
     expect(screen.getByText(uk.me.status.replace('{{phase}}', uk.me.phases.verified))).toBeTruthy();
     expect(screen.queryByText('+31612345678')).toBeNull();
+  });
+
+  // The API promises step 1's data as an object without saying what its values are
+  // (domain/contracts/identity.ts): only text is shown, anything else is left out.
+  it('shows only the text values of the data', () => {
+    const odd: IdentityKind = { ...verified, kind: 'bank', channel: 'bank', data: { iban: 'NL91ABNA0417164300', beneficiary: { name: 'A. Jansen' } } };
+    renderInLanguage(<KindSection view={odd} onSubmit={noop} onConfirm={noop} />);
+    expect(screen.getByText('NL91ABNA0417164300')).toBeTruthy();
+    expect(screen.queryByText(en.fields.beneficiary)).toBeNull();
+    expect(screen.queryByText(/object/)).toBeNull();
   });
 });

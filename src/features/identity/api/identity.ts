@@ -1,27 +1,23 @@
 import { apiRequest, ApiFailure } from '../../../components/api';
-import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
-import type { Language } from '../../../i18n/languages';
+import type { ConfirmCodeBody, IdentityKind, IdentityResponse, StepOneBody } from '../../../../domain/contracts/identity';
+import type { Language } from '../../../../domain/languages';
+import type { VerificationKind } from '../../../../domain/verification';
 
 /** The identity API: GET /api/identity, POST /api/identity/:kind, POST /api/identity/:kind/confirm. */
-export type KindView = {
-  kind: VerificationKind;
-  phase: VerificationPhase;
-  channel: 'post' | 'bank' | 'sms' | 'email' | 'document';
-  data: Record<string, string> | null;
-  submittedAt: string | null;
-  verifiedAt: string | null;
-  retainUntil: string | null;
-  /** Set when the data was deleted because its retention date had passed. */
-  dataDeletedAt: string | null;
-  codeExpiresAt: string | null;
-  attemptsLeft: number | null;
-};
+export type { IdentityKind };
 
 export { ApiFailure };
 
-type Identity = { kinds: KindView[] };
-export const getIdentity = async (token: string, language: Language) => (await apiRequest<Identity>(token, language, '/api/identity')).kinds;
-export const submitStepOne = async (token: string, language: Language, kind: VerificationKind, data: Record<string, unknown>) =>
-  (await apiRequest<Identity>(token, language, `/api/identity/${kind}`, { body: data })).kinds;
+export const getIdentity = async (token: string, language: Language) => (await apiRequest<IdentityResponse>(token, language, '/api/identity')).kinds;
+export const submitStepOne = async (token: string, language: Language, kind: VerificationKind, data: StepOneBody) =>
+  (await apiRequest<IdentityResponse>(token, language, `/api/identity/${kind}`, { body: data })).kinds;
 export const confirmCode = async (token: string, language: Language, kind: VerificationKind, code: string) =>
-  (await apiRequest<Identity>(token, language, `/api/identity/${kind}/confirm`, { body: { code } })).kinds;
+  (await apiRequest<IdentityResponse>(token, language, `/api/identity/${kind}/confirm`, { body: { code } satisfies ConfirmCodeBody })).kinds;
+
+/**
+ * The text fields of step 1's data. The API promises an object and nothing about its values, so
+ * only text is shown or put back into a form.
+ */
+export function textFields(data: IdentityKind['data']): Record<string, string> {
+  return Object.fromEntries(Object.entries(data ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== ''));
+}

@@ -1,21 +1,22 @@
-import * as React from 'react';
 import { useAuth0 } from '@auth0/auth0-react';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { getIdentity, submitStepOne, confirmCode, type KindView } from '../api/identity';
-import { StepOneForm, STEP_ONE_FIELDS } from './step-one-form';
-import { CodeForm } from './code-form';
+import { useErrorText } from '../../../components/error-text';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { formatDate } from '../../../i18n/format';
+import { getIdentity, submitStepOne, confirmCode, textFields, type IdentityKind } from '../api/identity';
+import { CodeForm } from './code-form';
+import { StepOneForm, STEP_ONE_FIELDS } from './step-one-form';
 
 /**
  * my_identity: the user's own data and the phase of each verification kind, with the forms of
  * step 1 (details) and step 2 (the code), and how the code arrives.
  */
 export function MyIdentity() {
-  const { t } = useTranslation('identity');
+  const errorText = useErrorText();
   const language = usePageLanguage();
   const { getAccessTokenSilently } = useAuth0();
-  const [kinds, setKinds] = React.useState<KindView[] | null>(null);
+  const [kinds, setKinds] = React.useState<IdentityKind[] | null>(null);
   const [failed, setFailed] = React.useState(false);
   const token = React.useCallback(async () => String(await getAccessTokenSilently()), [getAccessTokenSilently]);
 
@@ -25,7 +26,7 @@ export function MyIdentity() {
       .then(setKinds, () => setFailed(true));
   }, [token, language]);
 
-  if (failed) return <p role="alert">{t('errors.generic')}</p>;
+  if (failed) return <p role="alert">{errorText('generic')}</p>;
   if (!kinds) return <p className="muted">…</p>;
   return (
     <div className="identity-kinds">
@@ -41,20 +42,13 @@ export function MyIdentity() {
   );
 }
 
-export function KindSection({
-  view,
-  onSubmit,
-  onConfirm,
-}: {
-  view: KindView;
-  onSubmit: (data: Record<string, unknown>) => Promise<void>;
-  onConfirm: (code: string) => Promise<void>;
-}) {
+export function KindSection({ view, onSubmit, onConfirm }: { view: IdentityKind; onSubmit: (data: Record<string, unknown>) => Promise<void>; onConfirm: (code: string) => Promise<void> }) {
   const { t } = useTranslation('identity');
   const language = usePageLanguage();
   const title = t(`overview.kinds.${view.kind}.title`);
   const headingId = `identity-${view.kind}`;
   const date = (iso: string | null) => (iso ? formatDate(new Date(iso), language) : '');
+  const data = textFields(view.data);
   return (
     <section aria-labelledby={headingId} className="identity-kind" data-kind={view.kind} data-phase={view.phase}>
       <h2 id={headingId}>{title}</h2>
@@ -81,7 +75,7 @@ export function KindSection({
           )}
           <details>
             <summary>{t('me.resubmit')}</summary>
-            <StepOneForm kind={view.kind} initial={view.data} submitLabel={t('me.resubmit')} onSubmit={onSubmit} />
+            <StepOneForm kind={view.kind} initial={data} submitLabel={t('me.resubmit')} onSubmit={onSubmit} />
           </details>
         </>
       ) : null}
@@ -94,11 +88,11 @@ export function KindSection({
           <h3>{t('me.yourData')}</h3>
           <dl className="identity-data">
             {STEP_ONE_FIELDS[view.kind]
-              .filter(({ name }) => view.data?.[name])
+              .filter(({ name }) => data[name])
               .map(({ name }) => (
                 <React.Fragment key={name}>
                   <dt>{t(`fields.${name}`)}</dt>
-                  <dd>{name === 'salutation' ? t(`fields.salutations.${view.data![name] as 'mr'}`) : view.data![name]}</dd>
+                  <dd>{name === 'salutation' ? t(`fields.salutations.${data[name] as 'mr'}`) : data[name]}</dd>
                 </React.Fragment>
               ))}
           </dl>

@@ -1,16 +1,32 @@
 import '../../../components/zod-jitless'; // before any schema is built (CSP forbids eval)
+import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { STEP_ONE_SCHEMAS, SALUTATIONS } from '../../../../domain/identity';
-import type { VerificationKind } from '../../../../domain/verification';
+import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field, SelectField } from '../../../components/field';
 import { ApiFailure } from '../api/identity';
+import type { VerificationKind } from '../../../../domain/verification';
 
 type FieldName =
-  | 'salutation' | 'firstName' | 'lastName' | 'birthdate' | 'nationality' | 'email' | 'mobile' | 'street' | 'zip' | 'city' | 'state' | 'country'
-  | 'iban' | 'beneficiary' | 'businessName' | 'businessNumber' | 'businessCountry';
+  | 'salutation'
+  | 'firstName'
+  | 'lastName'
+  | 'birthdate'
+  | 'nationality'
+  | 'email'
+  | 'mobile'
+  | 'street'
+  | 'zip'
+  | 'city'
+  | 'state'
+  | 'country'
+  | 'iban'
+  | 'beneficiary'
+  | 'businessName'
+  | 'businessNumber'
+  | 'businessCountry';
 type Spec = { name: FieldName; type?: string; autoComplete?: string };
 
 const PERSON: Spec[] = [
@@ -53,8 +69,8 @@ export function StepOneForm({
   const { t } = useTranslation('identity');
   const resolver = zodResolver(STEP_ONE_SCHEMAS[kind] as never) as unknown as Resolver<Values>;
   const { register, handleSubmit, setError, formState } = useForm<Values>({ resolver, defaultValues: initial ?? {} });
-  const [formError, setFormError] = React.useState<string | null>(null);
-  const errorText = (code?: string) => (code ? t(`errors.${code}` as 'errors.generic', { defaultValue: t('errors.generic') }) : undefined);
+  const [formError, setFormError] = React.useState<ErrorTextKey | null>(null);
+  const errorText = useErrorText();
 
   const submit = handleSubmit(async (values) => {
     setFormError(null);
@@ -64,7 +80,7 @@ export function StepOneForm({
       if (error instanceof ApiFailure && error.field && STEP_ONE_FIELDS[kind].some((f) => f.name === error.field)) {
         setError(error.field as FieldName, { message: error.code }, { shouldFocus: true });
       } else {
-        setFormError(error instanceof ApiFailure ? error.code : 'generic');
+        setFormError(errorKeyOf(error));
       }
     }
   });
@@ -73,7 +89,7 @@ export function StepOneForm({
     <form onSubmit={submit} noValidate className="identity-form">
       {STEP_ONE_FIELDS[kind].map(({ name, type, autoComplete }) => {
         const id = `${kind}-${name}`;
-        const error = errorText(formState.errors[name]?.message);
+        const error = errorText(formErrorKey(formState.errors[name]?.message));
         if (name === 'salutation') {
           return (
             <SelectField key={name} id={id} label={t('fields.salutation')} error={error} {...register(name)}>
@@ -88,7 +104,11 @@ export function StepOneForm({
         }
         return <Field key={name} id={id} label={t(`fields.${name}`)} type={type ?? 'text'} autoComplete={autoComplete} error={error} {...register(name)} />;
       })}
-      {formError ? <p role="alert" className="form-error">{errorText(formError)}</p> : null}
+      {formError ? (
+        <p role="alert" className="form-error">
+          {errorText(formError)}
+        </p>
+      ) : null}
       <button type="submit" className="button primary" disabled={formState.isSubmitting}>
         {formState.isSubmitting ? t('me.sending') : submitLabel}
       </button>

@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatMoney } from '../../../i18n/format';
 import { getBalances, type Balance } from '../api/wallet';
 import { useWalletApi } from './use-wallet-api';
-import { formatMoney } from '../../../i18n/format';
 
 /** Balances per currency with their EUR estimate, and the total. */
 export function Balances() {

@@ -1,12 +1,12 @@
+import QRCode from 'qrcode';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import QRCode from 'qrcode';
-import { createAddress, getAddresses, relabelAddress, type Address } from '../api/wallet';
-import { useWalletApi } from './use-wallet-api';
-import { CurrencySelect } from './currency-select';
-import { Field } from '../../../components/field';
-import { BankRequired } from './bank-required';
 import { ApiFailure } from '../../../components/api';
+import { Field } from '../../../components/field';
+import { createAddress, getAddresses, relabelAddress, type Address } from '../api/wallet';
+import { BankRequired } from './bank-required';
+import { CurrencySelect } from './currency-select';
+import { useWalletApi } from './use-wallet-api';
 
 /** Reception addresses: create one per currency, label them, show a QR code and copy them. */
 export function Receive() {

@@ -1,22 +1,24 @@
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { useForm } from 'react-hook-form';
-import { confirmSend, startSend, type Send as SendView } from '../api/wallet';
-import { useWalletApi } from './use-wallet-api';
-import { CurrencySelect } from './currency-select';
-import { Field } from '../../../components/field';
-import { BankRequired } from './bank-required';
-import { ApiFailure } from '../../../components/api';
-import { formatMoney } from '../../../i18n/format';
+import { useTranslation } from 'react-i18next';
 import { normalizeAddress } from '../../../../domain/addresses';
 import { normalizeCode } from '../../../../domain/codes';
+import { ApiFailure } from '../../../components/api';
+import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
+import { Field } from '../../../components/field';
+import { formatMoney } from '../../../i18n/format';
+import { confirmSend, startSend, type Send as SendView } from '../api/wallet';
+import { BankRequired } from './bank-required';
+import { CurrencySelect } from './currency-select';
+import { useWalletApi } from './use-wallet-api';
 
 type SendForm = { currency: string; address: string; amount: string; label: string };
 
 /** Send: details (checked here and by the API), the emailed code, then "being processed". */
 export function Send() {
   const { t } = useTranslation('wallet');
-  const { token, language, errorText } = useWalletApi();
+  const { token, language } = useWalletApi();
+  const errorText = useErrorText();
   const [send, setSend] = React.useState<SendView | null>(null);
   const [bankMissing, setBankMissing] = React.useState(false);
   // One key per attempt: a double click or a retry after a lost answer starts one send.
@@ -31,7 +33,7 @@ export function Send() {
     } catch (error) {
       if (error instanceof ApiFailure && error.code === 'bank_verification_required') return setBankMissing(true);
       const field = error instanceof ApiFailure && ['address', 'amount', 'currency'].includes(error.field ?? '') ? (error.field as keyof SendForm) : 'amount';
-      form.setError(field, { message: error instanceof ApiFailure ? error.code : 'generic' });
+      form.setError(field, { message: errorKeyOf(error) });
     }
   });
 
@@ -41,7 +43,7 @@ export function Send() {
     try {
       setSend(await confirmSend(await token(), language, send!.id, normalized));
     } catch (error) {
-      codeForm.setError('code', { message: error instanceof ApiFailure ? error.code : 'generic' });
+      codeForm.setError('code', { message: errorKeyOf(error) });
     }
   });
 
@@ -51,7 +53,7 @@ export function Send() {
     form.reset();
     codeForm.reset();
   };
-  const message = (code?: string) => (code ? errorText(new ApiFailure(400, code)) : undefined);
+  const message = (code?: string) => errorText(formErrorKey(code));
 
   if (bankMissing) return <BankRequired />;
   if (send && send.status !== 'awaiting_code') {

@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { getTransactions, getTransactionsCsv, type Transaction } from '../api/wallet';
-import { useWalletApi } from './use-wallet-api';
-import { CurrencySelect } from './currency-select';
 import { dateTimeFormat, formatMoney } from '../../../i18n/format';
+import { getTransactions, getTransactionsCsv, type Transaction } from '../api/wallet';
+import { CurrencySelect } from './currency-select';
+import { useWalletApi } from './use-wallet-api';
 
 /** Transactions: filter by currency, load more, download as CSV. */
 export function Transactions() {

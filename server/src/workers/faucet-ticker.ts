@@ -1,8 +1,8 @@
-import type { Pool, PoolClient } from 'pg';
+import { advance, ensureState, tickMsFor, type FaucetSettings } from '../modules/faucet/service';
+import type { Database } from '../db/client';
+import type { RatesAdapter } from '../modules/rates/service';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client';
-import type { RatesAdapter } from '../rates/service';
-import { advance, ensureState, type FaucetSettings } from './service';
+import type { Pool, PoolClient } from 'pg';
 
 /**
  * The faucet ticker: moves rounds along the clock. It runs in exactly one replica at a time.
@@ -61,7 +61,7 @@ export function advisoryLockLeadership(pool: Pool, log?: FastifyBaseLogger): Lea
           client.release();
           return false;
         }
-        await client.query("set tcp_keepalives_idle = 5; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3");
+        await client.query('set tcp_keepalives_idle = 5; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3');
         // An error on an idle checked-out client is emitted, not thrown: without a listener it
         // would crash the process.
         client.on('error', drop);
@@ -94,8 +94,6 @@ export function leadershipFor(database: Database, log?: FastifyBaseLogger): Lead
 }
 
 /** How often to tick: 1 s for real rounds, faster for the short rounds of tests (50 ticks a round). */
-export const tickMsFor = (roundMs: number) => Math.min(1000, Math.max(10, Math.floor(roundMs / 50)));
-
 export type FaucetTicker = {
   start(): Promise<void>;
   stop(): Promise<void>;

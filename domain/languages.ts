@@ -12,10 +12,7 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /** BCP 47 tags for Intl and Open Graph (og:locale wants language_TERRITORY). */
-export const languageMeta: Record<
-  Language,
-  { intl: string; ogLocale: string; nativeName: string; flag?: string }
-> = {
+export const languageMeta: Record<Language, { intl: string; ogLocale: string; nativeName: string; flag?: string }> = {
   // The spec shows flags for the first four languages only; Russian and Ukrainian are text links.
   en: { intl: 'en-GB', ogLocale: 'en_GB', nativeName: 'English', flag: 'gb' },
   de: { intl: 'de-DE', ogLocale: 'de_DE', nativeName: 'Deutsch', flag: 'de' },

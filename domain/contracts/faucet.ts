@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { ENTRY_RESULTS, FAUCET_STATES, GAME_OVER_REASONS } from '../faucet';
+
+/**
+ * The faucet: GET /api/faucet (current round), GET /api/faucet/rounds/:id, GET /api/faucet/events
+ * (SSE, event "round" carrying { round }), POST /api/faucet/entries, GET /api/faucet/me, and the
+ * operator's /api/ops/faucet routes. A round is what anyone may see of it: the API's answer and
+ * the faucet page's model (the page re-checks the draw with domain/faucet.ts).
+ */
+const iso = z.string().describe('ISO 8601 time');
+export const roundSchema = z.object({
+  id: z.number().int(),
+  state: z.enum(FAUCET_STATES),
+  gameOverReason: z.enum(GAME_OVER_REASONS).nullable(),
+  endsAt: iso.nullable().describe('When the current phase ends (the countdown); null in game_over'),
+  schedule: z.object({ startsAt: iso, opensAt: iso.nullable(), closesAt: iso.nullable(), drawsAt: iso.nullable(), endsAt: iso.nullable() }),
+  serverTime: iso.describe('The server clock, for the countdown'),
+  seedHash: z.string().nullable().describe('SHA-256 of the secret seed, published when the round starts'),
+  seed: z.string().nullable().describe('The seed (hex), revealed with the winner'),
+  entriesHash: z.string().nullable().describe('SHA-256 of the sorted tickets joined by newlines, with the winner'),
+  reward: z.object({ eur: z.string(), amounts: z.record(z.string(), z.string()).describe('The reward at the current rate per currency') }),
+  playerCount: z.number().int(),
+  players: z.array(z.object({ ticket: z.string().describe('SHA-256 of "<roundId>:<address>"'), address: z.string().describe('masked'), currency: z.string() })),
+  winner: z.object({ ticket: z.string(), address: z.string(), currency: z.string(), amount: z.string(), rate: z.string() }).nullable(),
+  paused: z.boolean(),
+});
+export type Round = z.infer<typeof roundSchema>;
+
+/** GET /api/faucet and each event of the live stream: null before the faucet first ticked. */
+export const currentRoundResponse = z.object({ round: roundSchema.nullable() });
+export type CurrentRoundResponse = z.infer<typeof currentRoundResponse>;
+
+export const roundParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const roundResponse = z.object({ round: roundSchema });
+export type RoundResponse = z.infer<typeof roundResponse>;
+
+export const enterBody = z.object({ address: z.string().min(1).max(200) });
+export type EnterBody = z.infer<typeof enterBody>;
+export const entrySchema = z.object({ roundId: z.number().int(), ticket: z.string(), address: z.string(), currency: z.string() });
+/** An accepted entry (POST /api/faucet/entries). */
+export type Entry = z.infer<typeof entrySchema>;
+
+export const myEntrySchema = z.object({
+  roundId: z.number().int(),
+  ticket: z.string(),
+  address: z.string(),
+  currency: z.string(),
+  createdAt: iso,
+  result: z.enum(ENTRY_RESULTS),
+  amount: z.string().nullable(),
+});
+export type MyEntry = z.infer<typeof myEntrySchema>;
+export const myEntriesResponse = z.object({ entries: z.array(myEntrySchema) });
+export type MyEntriesResponse = z.infer<typeof myEntriesResponse>;
+
+/** Operator: GET /api/ops/faucet, POST /api/ops/faucet/pause|resume, POST /api/ops/faucet/fund. */
+export const faucetStatusSchema = z.object({
+  paused: z.boolean(),
+  budgetEur: z.string().describe('Budget left, EUR'),
+  round: z.object({ id: z.number().int(), state: z.string() }).nullable(),
+});
+export type FaucetStatus = z.infer<typeof faucetStatusSchema>;
+export const faucetActionParams = z.object({ action: z.enum(['pause', 'resume']) });
+export const faucetFundBody = z.object({ eur: z.string().max(20) });
+export type FaucetFundBody = z.infer<typeof faucetFundBody>;

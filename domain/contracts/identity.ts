@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { STEP_TWO_CHANNELS } from '../identity';
+import { VERIFICATION_KINDS, VERIFICATION_PHASES } from '../verification';
+
+/**
+ * The logged-in user's own identity verification: GET /api/identity, POST /api/identity/:kind
+ * (step 1), POST /api/identity/:kind/confirm (step 2). Every one answers the whole list.
+ */
+export const identityKindSchema = z.object({
+  kind: z.enum(VERIFICATION_KINDS),
+  phase: z.enum(VERIFICATION_PHASES),
+  channel: z.enum(STEP_TWO_CHANNELS).describe('How step 2 reaches the user'),
+  // What step 1 stored, as JSON. The API promises an object and nothing about its values, so
+  // the site checks that a value is text before it shows it or puts it back into a form.
+  data: z.record(z.string(), z.unknown()).nullable().describe('Step 1 data; only ever shown to its owner and operators'),
+  submittedAt: z.string().nullable(),
+  verifiedAt: z.string().nullable(),
+  retainUntil: z.string().nullable().describe('AML retention: kept at least until this date'),
+  dataDeletedAt: z.string().nullable().describe('When the data was deleted because its retention date had passed'),
+  codeExpiresAt: z.string().nullable(),
+  attemptsLeft: z.number().nullable(),
+});
+export type IdentityKind = z.infer<typeof identityKindSchema>;
+
+export const identityResponse = z.object({ kinds: z.array(identityKindSchema) });
+export type IdentityResponse = z.infer<typeof identityResponse>;
+
+export const identityKindParams = z.object({ kind: z.enum(VERIFICATION_KINDS) });
+
+/** Step 1: checked per kind by STEP_ONE_SCHEMAS (domain/identity.ts) in the handler, so it names the field. */
+export const stepOneBody = z.record(z.string(), z.unknown());
+export type StepOneBody = z.infer<typeof stepOneBody>;
+
+export const confirmCodeBody = z.object({ code: z.string().max(64) });
+export type ConfirmCodeBody = z.infer<typeof confirmCodeBody>;

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, PLACED_ORDER_TYPES, REFUNDS } from '../orders';
+import { idempotencyHeaders } from './common';
+
+/**
+ * The exchange: GET /api/exchange/config, POST /api/orders, POST /api/orders/lookup,
+ * GET /api/orders/:reference/events (SSE, event "order" carrying an Order) and GET /api/me/orders.
+ * Amounts are decimal strings, never JSON numbers.
+ */
+export const PAYMENT_METHODS = ['sepa', 'sepa_instant'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const bankAccountSchema = z.object({ iban: z.string(), bic: z.string(), beneficiary: z.string() });
+export type BankAccount = z.infer<typeof bankAccountSchema>;
+
+export const exchangeConfigResponse = z.object({ buySellEnabled: z.boolean(), bank: bankAccountSchema });
+export type ExchangeConfig = z.infer<typeof exchangeConfigResponse>;
+
+export const paymentDetailsSchema = z.object({
+  iban: z.string(),
+  bic: z.string(),
+  beneficiary: z.string(),
+  amount: z.string(),
+  reason: z.string(),
+  methods: z.array(z.string()),
+  epcPayload: z.string(),
+});
+export type PaymentDetails = z.infer<typeof paymentDetailsSchema>;
+
+export const receivingSchema = z.object({ currency: z.string(), address: z.string(), tag: z.string().nullable(), amount: z.string() });
+export type Receiving = z.infer<typeof receivingSchema>;
+
+export const orderSchema = z.object({
+  reference: z.string().describe('ABCD-EFGH-IJKL-MNOP: keep it, with your email it finds the order'),
+  shortReference: z.string().describe('The bank payment reason'),
+  type: z.enum(ORDER_TYPES),
+  currencyFrom: z.string(),
+  currencyTo: z.string(),
+  amount: z.string(),
+  amountEur: z.string(),
+  address: z.string().nullable().describe('Delivery: a crypto address (XRP address:tag) or, for a sell, the IBAN; null into the Muntly wallet'),
+  rateType: z.literal('floating'),
+  paymentMethod: z.enum(PAYMENT_METHODS).nullable(),
+  estimatedRate: z.string(),
+  estimatedAmountConverted: z.string(),
+  estimatedNetworkFee: z.string(),
+  fee: z.string(),
+  status: z.enum(ORDER_STATUSES),
+  date: z.string(),
+  sendToMyWallet: z.boolean(),
+  useMyWallet: z.boolean(),
+  paymentDetails: paymentDetailsSchema.nullable(),
+  receiving: receivingSchema.nullable().describe('Sell and swap: send the crypto here'),
+  amountReceived: z.string().nullable(),
+  actualRate: z.string().nullable(),
+  actualAmountConverted: z.string().nullable(),
+  actualNetworkFee: z.string().nullable(),
+  actualFee: z.string().nullable(),
+  payoutTxid: z.string().nullable(),
+  // refund: where the money went back; null when none was received (an order that expired unpaid).
+  failure: z.object({ reason: z.enum(FAILURE_REASONS), refund: z.enum(REFUNDS).nullable() }).nullable(),
+  completedAt: z.string().nullable(),
+  businessHold: z.boolean().describe('Paid from a business bank account: waits until the business is verified'),
+  email: z.string().optional().describe("The order's email address: only in the owner's own list (it opens the live events)"),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+export const placeOrderHeaders = idempotencyHeaders;
+// amount is always in currencyFrom.
+export const placeOrderBody = z.object({
+  type: z.enum(PLACED_ORDER_TYPES),
+  currencyFrom: z.string().max(10),
+  currencyTo: z.string().max(10),
+  amount: z.string().max(40),
+  email: z.string().max(254),
+  address: z.string().max(200).optional().describe('Crypto address (XRP address:tag), or the IBAN for a sell'),
+  paymentMethod: z.enum(PAYMENT_METHODS).optional(),
+  sendToMyWallet: z.boolean().optional(),
+  useMyWallet: z.boolean().optional(),
+  fromBusinessAccount: z.boolean().optional().describe('A buy paid from a business bank account: needs a login and business verification'),
+});
+/** The order as the site sends it and the API takes it. */
+export type PlaceOrderBody = z.infer<typeof placeOrderBody>;
+
+export const lookupOrderBody = z.object({ email: z.string().max(254), reference: z.string().max(40) });
+export type LookupOrderBody = z.infer<typeof lookupOrderBody>;
+
+export const orderEventsParams = z.object({ reference: z.string().max(40) });
+export const orderEventsQuery = z.object({ email: z.string().max(254) });
+
+export const myOrdersResponse = z.object({ orders: z.array(orderSchema) });
+export type MyOrdersResponse = z.infer<typeof myOrdersResponse>;

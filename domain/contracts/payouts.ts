@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES, PAYOUT_TXID_PATTERN } from '../payouts';
+
+/**
+ * The executor's side of the payout pipeline, under /api/ops (admin tokens only):
+ * GET /api/ops/payouts lists them, POST /api/ops/payouts/:id/result reports one; `npm run ops --
+ * payouts | payout-result` and an external signer are its clients.
+ */
+export const payoutSchema = z
+  .object({
+    id: z.string().uuid(),
+    rail: z.enum(PAYOUT_RAILS).describe('chain: crypto to an address; bank: EUR by SEPA transfer'),
+    purpose: z.enum(PAYOUT_PURPOSES),
+    status: z.enum(PAYOUT_STATUSES),
+    currency: z.string(),
+    destination: z.string().nullable().describe('Address (XRP: address:tag) or IBAN; null: back to the account the refunded bank payment came from'),
+    reference: z.string().nullable().describe('SEPA payment reason'),
+    amount: z.string().describe('What the recipient gets, decimal string in the currency'),
+    networkFee: z.string().describe('Network fee budgeted on top (crypto), decimal string'),
+    idempotencyKey: z.string().describe('Execute each key once; a repeated key must get the first result'),
+    attempts: z.number().int(),
+    txid: z.string().nullable(),
+    failureReason: z.string().nullable(),
+    createdAt: z.string(),
+    submittedAt: z.string().nullable(),
+    completedAt: z.string().nullable(),
+  })
+  .describe('A payout');
+export type Payout = z.infer<typeof payoutSchema>;
+
+export const payoutsQuery = z.object({
+  status: z.enum(PAYOUT_STATUSES).optional(),
+  rail: z.enum(PAYOUT_RAILS).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+export type PayoutsQuery = z.input<typeof payoutsQuery>;
+export const payoutsResponse = z.object({ payouts: z.array(payoutSchema) });
+export type PayoutsResponse = z.infer<typeof payoutsResponse>;
+
+export const payoutParams = z.object({ id: z.string().uuid() });
+export const payoutResultBody = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('completed'), txid: z.string().regex(PAYOUT_TXID_PATTERN, 'invalid_txid').describe('Chain transaction id or bank end-to-end reference') }),
+  z.object({ status: z.literal('failed'), reason: z.string().trim().min(1).max(500).describe('Why it cannot be paid; the money goes back to where it came from') }),
+]);
+export type PayoutResultBody = z.input<typeof payoutResultBody>;
+export const payoutResultResponse = z.object({ payout: payoutSchema, booked: z.boolean().describe('false: this result was already booked') });
+export type PayoutResultResponse = z.infer<typeof payoutResultResponse>;

@@ -1,0 +1,29 @@
+/**
+ * Payouts: money leaving Muntly for the outside world — crypto to an address on its chain
+ * (wallet sends, order deliveries, refunds to a sender) or euros by SEPA transfer (sell proceeds,
+ * refunds of bank payments). Faucet rewards and internal transfers never leave the ledger and are
+ * no payouts.
+ *
+ * pending    — booked: the money is held in the payouts clearing account, waiting for the worker;
+ * submitting — a worker has handed it to the adapter (a lease: a worker that died mid-way leaves
+ *              it to be taken again after the lease, with the same idempotency key);
+ * submitted  — an external executor (the signer, the operator's bank) has it and reports back;
+ * completed  — paid, with the chain's transaction id or the bank's reference;
+ * failed     — refused for good; the held money went back to where it came from.
+ */
+export const PAYOUT_STATUSES = ['pending', 'submitting', 'submitted', 'completed', 'failed'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/** Crypto on its chain, or euros by SEPA transfer. */
+export const PAYOUT_RAILS = ['chain', 'bank'] as const;
+export type PayoutRail = (typeof PAYOUT_RAILS)[number];
+
+/** What the payout is for: each has its own consequence when the payout completes or fails. */
+export const PAYOUT_PURPOSES = ['send', 'order_delivery', 'order_refund'] as const;
+export type PayoutPurpose = (typeof PAYOUT_PURPOSES)[number];
+
+/** What an executor (the signer, the bank) reports back for a payout. */
+export type PayoutResult = { status: 'completed'; txid: string } | { status: 'failed'; reason: string } | { status: 'submitted' };
+
+/** A txid or bank reference as an executor may report it: printable, no spaces, bounded. */
+export const PAYOUT_TXID_PATTERN = /^[A-Za-z0-9:_.-]{1,128}$/;

@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import { normalizeAddress } from '../../../../domain/addresses';
+import { currencyByCode } from '../../../../domain/currencies';
+import { DomainError, unknownCurrency } from '../../../../domain/errors';
+import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
+import { chainPaymentReceived } from '../orders/processing';
+import { creditWalletDeposit } from '../wallet/deposits';
+import type { ChainDeposit } from '../../../../domain/contracts/ops';
+import type { Db } from '../../db/client';
+import type { RatesAdapter } from '../rates/service';
+
+/**
+ * Crypto arrived on the chain at one of the house key's addresses (the production chain watcher
+ * and `npm run ops -- chain-deposit` both call this). Every such address serves one purpose: a
+ * wallet's reception address, credited to its owner, or the receiving address of a sell or swap
+ * order, which then proceeds. This module sits above wallet and orders so that neither needs the
+ * other.
+ */
+export async function chainDepositArrived(db: Db, rates: RatesAdapter, input: { currency: string; address: string; amount: string; txid?: string; sender?: string }): Promise<ChainDeposit> {
+  const currency = currencyByCode(input.currency.toUpperCase());
+  if (!currency) throw unknownCurrency('currency');
+  const address = normalizeAddress(currency.code, input.address);
+  if (!address) throw new DomainError('invalid_address', 'address');
+  const amount = decimalToMinor(input.amount, currency.decimals);
+  if (amount === null || amount <= 0n) throw new DomainError('validation_failed', 'amount', `A positive amount with at most ${currency.decimals} decimals.`);
+  const txid = input.txid ?? randomBytes(32).toString('hex');
+  const shown = { txid, currency: currency.code, address, amount: minorToDecimal(amount, currency.decimals) };
+
+  const wallet = await creditWalletDeposit(db, rates, { currency, address, amount, txid });
+  if (wallet) return { ...shown, credited: wallet.created, orderReference: null };
+  // The sender, where the watcher reports one, receives a refund: kept in its canonical form too.
+  const sender = input.sender ? (normalizeAddress(currency.code, input.sender) ?? undefined) : undefined;
+  const funded = await chainPaymentReceived(db, { currency: currency.code, address, amount, txid, sender });
+  if (funded) return { ...shown, credited: funded.created, orderReference: funded.order.reference };
+  throw new DomainError('not_found', 'address', 'No reception address like this.');
+}

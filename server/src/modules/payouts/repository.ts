@@ -1,0 +1,80 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { payouts } from '../../db/schema';
+import type { PayoutStatus } from '../../../../domain/payouts';
+import type { Db } from '../../db/client';
+
+/** SQL of the payouts table; the service decides, this only reads and writes rows. */
+export type PayoutRow = typeof payouts.$inferSelect;
+export type NewPayout = typeof payouts.$inferInsert;
+
+export const payoutsRepository = {
+  /** Inserts the payout once per idempotency key; returns the row that holds the key. */
+  async insert(db: Db, values: NewPayout): Promise<{ row: PayoutRow; created: boolean }> {
+    const [created] = await db.insert(payouts).values(values).onConflictDoNothing({ target: payouts.idempotencyKey }).returning();
+    if (created) return { row: created, created: true };
+    const [existing] = await db.select().from(payouts).where(eq(payouts.idempotencyKey, values.idempotencyKey));
+    return { row: existing!, created: false };
+  },
+
+  /**
+   * Takes the oldest payout due for the adapter: pending ones, and those whose worker died while
+   * submitting (its lease ran out). SKIP LOCKED hands each to one worker; the lease keeps the
+   * others away until this one has booked the result. Committed on its own, before the adapter
+   * is called.
+   */
+  async claimNext(db: Db, leaseMs: number): Promise<PayoutRow | undefined> {
+    const due = db
+      .select({ id: payouts.id })
+      .from(payouts)
+      .where(and(inArray(payouts.status, ['pending', 'submitting']), sql`(${payouts.lockedUntil} is null or ${payouts.lockedUntil} < now())`))
+      .orderBy(asc(payouts.createdAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    const [claimed] = await db
+      .update(payouts)
+      .set({ status: 'submitting', attempts: sql`${payouts.attempts} + 1`, lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+      .where(inArray(payouts.id, due))
+      .returning();
+    return claimed;
+  },
+
+  /** The adapter could not be reached: back to pending, not before `retryMs` from now. */
+  async release(db: Db, id: string, attempts: number, retryMs: number): Promise<void> {
+    await db
+      .update(payouts)
+      .set({ status: 'pending', lockedUntil: sql`now() + make_interval(secs => ${retryMs / 1000})` })
+      .where(and(eq(payouts.id, id), eq(payouts.status, 'submitting'), eq(payouts.attempts, attempts)));
+  },
+
+  async lock(db: Db, id: string): Promise<PayoutRow | undefined> {
+    const [row] = await db.select().from(payouts).where(eq(payouts.id, id)).for('update');
+    return row;
+  },
+
+  async update(db: Db, id: string, values: Partial<Pick<PayoutRow, 'status' | 'txid' | 'failureReason' | 'submittedAt' | 'completedAt' | 'lockedUntil'>>): Promise<PayoutRow> {
+    const [row] = await db.update(payouts).set(values).where(eq(payouts.id, id)).returning();
+    return row!;
+  },
+
+  async list(db: Db, filter: { status?: PayoutStatus; rail?: PayoutRow['rail']; limit: number }): Promise<PayoutRow[]> {
+    return db
+      .select()
+      .from(payouts)
+      .where(and(filter.status ? eq(payouts.status, filter.status) : undefined, filter.rail ? eq(payouts.rail, filter.rail) : undefined))
+      .orderBy(asc(payouts.createdAt))
+      .limit(filter.limit);
+  },
+
+  async find(db: Db, id: string): Promise<PayoutRow | undefined> {
+    const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
+    return row;
+  },
+
+  async waiting(db: Db, cutoff: Date): Promise<{ waiting: number; delayed: number }> {
+    const [row] = await db
+      .select({ waiting: sql<number>`count(*)::int`, delayed: sql<number>`count(case when ${payouts.createdAt} < ${cutoff.toISOString()} then 1 end)::int` })
+      .from(payouts)
+      .where(inArray(payouts.status, ['pending', 'submitting', 'submitted']));
+    return { waiting: Number(row?.waiting ?? 0), delayed: Number(row?.delayed ?? 0) };
+  },
+};

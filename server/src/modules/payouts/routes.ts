@@ -1,0 +1,47 @@
+import { payoutParams, payoutResultBody, payoutResultResponse, payoutsQuery, payoutsResponse } from '../../../../domain/contracts/payouts';
+import { errorResponses } from '../../schemas';
+import { bookPayoutResult, listPayouts, payoutView, type PayoutOutcomes } from './service';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+/**
+ * The executor's side of the payout pipeline, under /api/ops (admin tokens only). In production
+ * the signer (crypto) and the operator's bank process (SEPA) poll `GET /api/ops/payouts?status=submitted`,
+ * execute each payout once per `idempotencyKey`, and report the txid or a failure to
+ * `POST /api/ops/payouts/:id/result`. The same report twice is accepted once; a different result
+ * for a payout already final is refused (409 payout_already_final).
+ */
+export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }> = async (app, { outcomes }) => {
+  app.addHook('onRequest', app.requireScope('admin:muntly'));
+
+  app.get(
+    '/api/ops/payouts',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Payouts, oldest first: the executor lists status=submitted',
+        security: [{ bearer: [] }],
+        querystring: payoutsQuery,
+        response: { 200: payoutsResponse, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({ payouts: await listPayouts(app.db, request.query) }),
+  );
+
+  app.post(
+    '/api/ops/payouts/:id/result',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'The executor reports a submitted payout: completed with its txid, or failed',
+        security: [{ bearer: [] }],
+        params: payoutParams,
+        body: payoutResultBody,
+        response: { 200: payoutResultResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { payout, booked } = await bookPayoutResult(app.db, outcomes, { id: request.params.id, result: request.body });
+      return { payout: payoutView(payout), booked };
+    },
+  );
+};

@@ -1,0 +1,225 @@
+import { currencyByCode } from '../../../../domain/currencies';
+import { DomainError } from '../../../../domain/errors';
+import { minorToDecimal } from '../../../../domain/money';
+import { systemAccount, transfer } from '../ledger/service';
+import { payoutsRepository, type PayoutRow } from './repository';
+import type { Payout } from '../../../../domain/contracts/payouts';
+import type { PayoutPurpose, PayoutRail, PayoutResult, PayoutStatus } from '../../../../domain/payouts';
+import type { Db } from '../../db/client';
+import type { PayoutAdapters, PayoutInstruction } from './adapters';
+
+/**
+ * The payout pipeline (docs/architecture.md):
+ * 1. `requestPayout`, in the caller's booking transaction: the money moves from its source
+ *    account into the payouts clearing account (a system account per currency) and a pending
+ *    payout row is written — both or neither;
+ * 2. the worker (server/src/workers/payouts.ts) takes the row in a short transaction of its own,
+ *    calls the adapter outside any transaction, then
+ * 3. `bookPayoutResult`, in a second transaction: completed → the held money goes to the chain or
+ *    bank account and the purpose's `completed` step runs (a send completes, an order is
+ *    delivered); failed → a compensating transfer gives it back to the source account and the
+ *    purpose's `failed` step runs (an order is refunded). An executor reporting later (`submitted`)
+ *    books through the same function from the ops API.
+ * A crash between 2 and 3 leaves the row `submitting`; after its lease another worker takes it and
+ * calls the adapter again with the same idempotency key, which pays once.
+ */
+export type { PayoutRow } from './repository';
+
+/** What completing or failing a payout means for what it was for (set up by the workers). */
+export type PayoutOutcomes = Record<PayoutPurpose, { completed(tx: Db, payout: PayoutRow): Promise<void>; failed(tx: Db, payout: PayoutRow): Promise<void> }>;
+
+export type PayoutRequest = {
+  rail: PayoutRail;
+  purpose: PayoutPurpose;
+  sendId?: string;
+  orderId?: string;
+  currency: string;
+  destination: string | null;
+  reference?: string | null;
+  amount: bigint;
+  networkFee: bigint;
+  /** Where the money is held from and goes back to on failure. */
+  sourceAccountId: string;
+  idempotencyKey: string;
+  /**
+   * The transfers that move amount + networkFee from the source into clearing, as the source's
+   * owner should see them (a send and its fee are two lines of the user's history).
+   */
+  holds: { id: string; amount: bigint; code: string; metadata?: Record<string, unknown> }[];
+};
+
+const decimalsOf = (currency: string) => (currency === 'EUR' ? 2 : currencyByCode(currency)!.decimals);
+const outsideAccount = (rail: PayoutRail) => (rail === 'chain' ? 'chain' : 'bank');
+
+/** Step 1, inside the caller's transaction. The same idempotency key twice is one payout. */
+export async function requestPayout(tx: Db, request: PayoutRequest): Promise<PayoutRow> {
+  const held = request.holds.reduce((sum, h) => sum + h.amount, 0n);
+  if (held !== request.amount + request.networkFee) throw new Error(`payout ${request.idempotencyKey}: holds ${held} ≠ amount + network fee`);
+  const clearing = await systemAccount(tx, 'payouts', request.currency);
+  for (const hold of request.holds) {
+    if (hold.amount === 0n) continue;
+    await transfer(tx, {
+      id: hold.id,
+      currency: request.currency,
+      debitAccountId: request.sourceAccountId,
+      creditAccountId: clearing.id,
+      amount: hold.amount,
+      code: hold.code,
+      metadata: hold.metadata,
+    });
+  }
+  const { row } = await payoutsRepository.insert(tx, {
+    rail: request.rail,
+    purpose: request.purpose,
+    sendId: request.sendId ?? null,
+    orderId: request.orderId ?? null,
+    currency: request.currency,
+    destination: request.destination,
+    reference: request.reference ?? null,
+    amount: request.amount,
+    networkFee: request.networkFee,
+    sourceAccountId: request.sourceAccountId,
+    idempotencyKey: request.idempotencyKey,
+  });
+  return row;
+}
+
+export function instructionOf(row: PayoutRow): PayoutInstruction {
+  const decimals = decimalsOf(row.currency);
+  return {
+    id: row.id,
+    rail: row.rail,
+    currency: row.currency,
+    destination: row.destination,
+    reference: row.reference,
+    amount: minorToDecimal(row.amount, decimals),
+    networkFee: minorToDecimal(row.networkFee, decimals),
+    idempotencyKey: row.idempotencyKey,
+  };
+}
+
+/**
+ * Step 3: books what the adapter or the executor said, in one transaction. `claim` is the worker's
+ * attempt: when the row has moved on since (its lease ran out and another worker booked it), this
+ * answer is dropped — the adapter gave both the same answer for the same key. Without a claim
+ * (the executor reporting through the ops API) the payout must be waiting for it; the same report
+ * twice is accepted once.
+ */
+export async function bookPayoutResult(db: Db, outcomes: PayoutOutcomes, input: { id: string; result: PayoutResult; claim?: { attempts: number } }): Promise<{ payout: PayoutRow; booked: boolean }> {
+  return db.transaction(async (tx) => {
+    const row = await payoutsRepository.lock(tx, input.id);
+    if (!row) throw new DomainError('not_found');
+    if (input.claim) {
+      if (row.status !== 'submitting' || row.attempts !== input.claim.attempts) return { payout: row, booked: false };
+    } else if (row.status === 'completed' || row.status === 'failed') {
+      const same = input.result.status === row.status && (input.result.status !== 'completed' || input.result.txid === row.txid);
+      if (same) return { payout: row, booked: false };
+      throw new DomainError('payout_already_final');
+    } else if (row.status !== 'submitted') {
+      throw new DomainError('payout_not_submitted');
+    }
+    const now = new Date();
+    const { result } = input;
+    if (result.status === 'submitted') {
+      return { payout: await payoutsRepository.update(tx, row.id, { status: 'submitted', submittedAt: now, lockedUntil: null }), booked: true };
+    }
+    const clearing = (await systemAccount(tx, 'payouts', row.currency)).id;
+    const meta = { payoutId: row.id, purpose: row.purpose, orderId: row.orderId, sendId: row.sendId, destination: row.destination };
+    if (result.status === 'completed') {
+      const outside = (await systemAccount(tx, outsideAccount(row.rail), row.currency)).id;
+      await transfer(tx, {
+        id: `payout:${row.id}`,
+        currency: row.currency,
+        debitAccountId: clearing,
+        creditAccountId: outside,
+        amount: row.amount,
+        code: 'payout',
+        metadata: { ...meta, txid: result.txid },
+      });
+      if (row.networkFee > 0n) {
+        await transfer(tx, {
+          id: `payout-network-fee:${row.id}`,
+          currency: row.currency,
+          debitAccountId: clearing,
+          creditAccountId: outside,
+          amount: row.networkFee,
+          code: 'network_fee',
+          metadata: { ...meta, txid: result.txid },
+        });
+      }
+      const payout = await payoutsRepository.update(tx, row.id, { status: 'completed', txid: result.txid, completedAt: now, submittedAt: row.submittedAt ?? now, lockedUntil: null });
+      await outcomes[row.purpose].completed(tx, payout);
+      return { payout, booked: true };
+    }
+    // Failed for good: the held money goes back whole (amount and network fee) in one transfer.
+    await transfer(tx, {
+      id: `payout-return:${row.id}`,
+      currency: row.currency,
+      debitAccountId: clearing,
+      creditAccountId: row.sourceAccountId,
+      amount: row.amount + row.networkFee,
+      code: 'payout_return',
+      metadata: { ...meta, reason: result.reason },
+    });
+    const payout = await payoutsRepository.update(tx, row.id, { status: 'failed', failureReason: result.reason.slice(0, 500), completedAt: now, lockedUntil: null });
+    await outcomes[row.purpose].failed(tx, payout);
+    return { payout, booked: true };
+  });
+}
+
+/** Step 2 and 3 for every payout that is due; returns how many were booked. */
+export async function runPayouts(
+  db: Db,
+  deps: { adapters: PayoutAdapters; outcomes: PayoutOutcomes; leaseMs: number; retryMs?: number; limit?: number; beforeBooking?: () => Promise<void>; onError?: (error: unknown) => void },
+): Promise<number> {
+  let booked = 0;
+  for (let i = 0; i < (deps.limit ?? 100); i++) {
+    const claimed = await payoutsRepository.claimNext(db, deps.leaseMs);
+    if (!claimed) break;
+    let result: PayoutResult;
+    try {
+      result = await deps.adapters[claimed.rail].submit(instructionOf(claimed));
+    } catch (error) {
+      // Not reached, or no answer: nothing is known to have happened. Try again after a pause
+      // (with the same key, so an executor that did act answers with what it did).
+      deps.onError?.(error);
+      await payoutsRepository.release(db, claimed.id, claimed.attempts, deps.retryMs ?? 5000);
+      continue;
+    }
+    await deps.beforeBooking?.();
+    if ((await bookPayoutResult(db, deps.outcomes, { id: claimed.id, result, claim: { attempts: claimed.attempts } })).booked) booked++;
+  }
+  return booked;
+}
+
+/** A payout as the executor sees it (domain/contracts/payouts.ts). */
+export type PayoutView = Payout;
+
+export function payoutView(row: PayoutRow): PayoutView {
+  const instruction = instructionOf(row);
+  return {
+    id: row.id,
+    rail: row.rail,
+    purpose: row.purpose,
+    status: row.status,
+    currency: row.currency,
+    destination: row.destination,
+    reference: row.reference,
+    amount: instruction.amount,
+    networkFee: instruction.networkFee,
+    idempotencyKey: row.idempotencyKey,
+    attempts: row.attempts,
+    txid: row.txid,
+    failureReason: row.failureReason,
+    createdAt: row.createdAt.toISOString(),
+    submittedAt: row.submittedAt?.toISOString() ?? null,
+    completedAt: row.completedAt?.toISOString() ?? null,
+  };
+}
+
+export async function listPayouts(db: Db, filter: { status?: PayoutStatus; rail?: PayoutRail; limit: number }): Promise<PayoutView[]> {
+  return (await payoutsRepository.list(db, filter)).map(payoutView);
+}
+
+/** Payouts not yet final (pending, with a worker or with the executor), and those older than the cutoff. */
+export const payoutsWaiting = (db: Db, cutoff: Date) => payoutsRepository.waiting(db, cutoff);

@@ -1,0 +1,39 @@
+import { and, eq, gte, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import { orders, walletSends } from '../../db/schema';
+import type { Db } from '../../db/client';
+
+export type CustomerKeys = { accountId?: string | null; email?: string | null; address?: string | null };
+
+/** SQL for a customer's weekly volume: their orders (by account, email, payout address) and sends. */
+export const volumeRepository = {
+  /**
+   * Takes a transaction-scoped advisory lock per key, in a fixed order (no deadlock between two
+   * customers sharing a key). Every check of a customer's volume holds them until it commits, so
+   * checks of one customer run one after another and each sees what the previous one added.
+   */
+  async lock(db: Db, keys: string[]): Promise<void> {
+    for (const key of [...new Set(keys)].sort()) await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+  },
+
+  /** EUR cents of the customer's orders placed since then, except those that failed (nothing left or came back). */
+  async ordersEurMinor(db: Db, customer: CustomerKeys, since: Date): Promise<bigint> {
+    const match: SQL[] = [];
+    if (customer.accountId) match.push(eq(orders.accountId, customer.accountId));
+    if (customer.email) match.push(eq(orders.email, customer.email));
+    if (customer.address) match.push(eq(orders.address, customer.address));
+    if (match.length === 0) return 0n;
+    const [row] = await db
+      .select({ total: sql<string>`coalesce(sum(${orders.amountEur}), 0)` })
+      .from(orders)
+      .where(and(gte(orders.createdAt, since), ne(orders.status, 'completed_failure'), or(...match)));
+    return BigInt(row!.total);
+  },
+
+  /** The account's sends confirmed since then that went or are going out. */
+  async confirmedSends(db: Db, ownerId: string, since: Date) {
+    return db
+      .select({ currency: walletSends.currency, amount: walletSends.amount, eurValue: walletSends.eurValue })
+      .from(walletSends)
+      .where(and(eq(walletSends.ownerId, ownerId), inArray(walletSends.status, ['processing', 'completed']), gte(walletSends.confirmedAt, since)));
+  },
+};

@@ -1,0 +1,120 @@
+import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { ledgerAccounts, ledgerTransfers, receptionAddresses, walletSends } from '../../db/schema';
+import type { Db } from '../../db/client';
+
+export type ReceptionAddress = typeof receptionAddresses.$inferSelect;
+export type Transfer = typeof ledgerTransfers.$inferSelect;
+export type SendRow = typeof walletSends.$inferSelect;
+type NewSend = typeof walletSends.$inferInsert;
+
+/** SQL for the wallet. Methods take the database or a transaction, so services compose them. */
+export const walletRepository = {
+  /** The new address; the database refuses a second owner of an address or of a derivation index. */
+  async insertAddress(db: Db, values: typeof receptionAddresses.$inferInsert): Promise<ReceptionAddress> {
+    const [row] = await db.insert(receptionAddresses).values(values).returning();
+    return row!;
+  },
+
+  addressesOf(db: Db, ownerId: string): Promise<ReceptionAddress[]> {
+    return db.select().from(receptionAddresses).where(eq(receptionAddresses.ownerId, ownerId)).orderBy(asc(receptionAddresses.createdAt));
+  },
+
+  /** The relabelled address, or undefined when no address of this owner has that id. */
+  async relabelAddress(db: Db, ownerId: string, id: string, label: string | null): Promise<ReceptionAddress | undefined> {
+    const [row] = await db
+      .update(receptionAddresses)
+      .set({ label })
+      .where(and(eq(receptionAddresses.id, id), eq(receptionAddresses.ownerId, ownerId)))
+      .returning();
+    return row;
+  },
+
+  async findAddress(db: Db, currency: string, address: string): Promise<ReceptionAddress | undefined> {
+    const [row] = await db
+      .select()
+      .from(receptionAddresses)
+      .where(and(eq(receptionAddresses.currency, currency), eq(receptionAddresses.address, address)));
+    return row;
+  },
+
+  /** The ids of the owner's ledger accounts, in one currency or in all. */
+  async accountIdsOf(db: Db, ownerId: string, currency?: string): Promise<string[]> {
+    const mine = await db
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(currency ? and(eq(ledgerAccounts.ownerId, ownerId), eq(ledgerAccounts.currency, currency)) : eq(ledgerAccounts.ownerId, ownerId));
+    return mine.map((m) => m.id);
+  },
+
+  /** Up to `limit` transfers touching one of the accounts, newest first, strictly before the cursor (created_at, id) when given. */
+  transfersPage(db: Db, accountIds: string[], after: { date: Date; id: string } | undefined, limit: number): Promise<Transfer[]> {
+    return db
+      .select()
+      .from(ledgerTransfers)
+      .where(
+        and(
+          or(inArray(ledgerTransfers.debitAccountId, accountIds), inArray(ledgerTransfers.creditAccountId, accountIds)),
+          after ? or(lt(ledgerTransfers.createdAt, after.date), and(eq(ledgerTransfers.createdAt, after.date), sql`${ledgerTransfers.id} < ${after.id}`)) : undefined,
+        ),
+      )
+      .orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.id))
+      .limit(limit);
+  },
+
+  async findSendByIdempotencyKey(db: Db, ownerId: string, idempotencyKey: string): Promise<SendRow | undefined> {
+    const [existing] = await db
+      .select()
+      .from(walletSends)
+      .where(and(eq(walletSends.ownerId, ownerId), eq(walletSends.idempotencyKey, idempotencyKey)));
+    return existing;
+  },
+
+  /** The new send, or undefined when the owner's Idempotency-Key already has one (created by a request running at the same time). */
+  async insertSend(db: Db, values: NewSend): Promise<SendRow | undefined> {
+    const [row] = await db.insert(walletSends).values(values).onConflictDoNothing().returning();
+    return row;
+  },
+
+  async findSend(db: Db, ownerId: string, sendId: string): Promise<SendRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(walletSends)
+      .where(and(eq(walletSends.id, sendId), eq(walletSends.ownerId, ownerId)));
+    return row;
+  },
+
+  /** The owner's send, locked until the transaction ends: its confirmations run one at a time. */
+  async lockSend(db: Db, ownerId: string, sendId: string): Promise<SendRow | undefined> {
+    const [send] = await db
+      .select()
+      .from(walletSends)
+      .where(and(eq(walletSends.id, sendId), eq(walletSends.ownerId, ownerId)))
+      .for('update');
+    return send;
+  },
+
+  async setCodeAttempts(db: Db, sendId: string, codeAttempts: number): Promise<void> {
+    await db.update(walletSends).set({ codeAttempts }).where(eq(walletSends.id, sendId));
+  },
+
+  /** A send refused at its confirmation: failed, confirmed at `at`. */
+  async failAtConfirmation(db: Db, sendId: string, at: Date): Promise<void> {
+    await db.update(walletSends).set({ status: 'failed', confirmedAt: at }).where(eq(walletSends.id, sendId));
+  },
+
+  /** A send whose code was accepted and whose money was booked: processing (out to the chain) or completed (internal). */
+  async markConfirmed(db: Db, sendId: string, values: Pick<NewSend, 'status' | 'confirmedAt' | 'eurValue' | 'completedAt'>): Promise<SendRow | undefined> {
+    const [updated] = await db.update(walletSends).set(values).where(eq(walletSends.id, sendId)).returning();
+    return updated;
+  },
+
+  /** An external send whose payout left: completed, with the chain's txid. */
+  async markPaidOut(db: Db, sendId: string, completedAt: NewSend['completedAt'], txid: NewSend['txid']): Promise<void> {
+    await db.update(walletSends).set({ status: 'completed', completedAt, txid }).where(eq(walletSends.id, sendId));
+  },
+
+  /** An external send whose payout failed. */
+  async markPayoutFailed(db: Db, sendId: string, completedAt: NewSend['completedAt']): Promise<void> {
+    await db.update(walletSends).set({ status: 'failed', completedAt }).where(eq(walletSends.id, sendId));
+  },
+};

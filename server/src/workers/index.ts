@@ -1,0 +1,65 @@
+import fp from 'fastify-plugin';
+import { faucetSettings } from '../modules/faucet/settings';
+import { relayMail, smtpTransport, type MailTransport } from '../modules/notify/mail-relay';
+import { expireUnpaidOrders, processOrders } from '../modules/orders/processing';
+import { runPayouts } from '../modules/payouts/service';
+import { applyRetention } from '../modules/retention/service';
+import { createFaucetTicker, type FaucetTicker } from './faucet-ticker';
+import { payoutAdapters, payoutOutcomes } from './payouts';
+import { repeat } from './repeat';
+import type { Config } from '../config';
+import type { PayoutAdapters } from '../modules/payouts/adapters';
+import type { RatesAdapter } from '../modules/rates/service';
+
+/**
+ * Background work, all of it started here (DESIGN.md §3). Every replica runs every worker; each
+ * item goes to one of them (SKIP LOCKED, a lease, or the faucet's advisory lock):
+ * - order processing: expires unpaid orders (ORDER_EXPIRY_DAYS), converts funded orders and books
+ *   their delivery (ORDER_WORKER_INTERVAL_MS);
+ * - payouts: hands booked payouts to the chain or bank adapter, outside any transaction, and books
+ *   the result (PAYOUT_WORKER_INTERVAL_MS);
+ * - retention: deletes what the privacy policy keeps no longer (RETENTION_INTERVAL_MS);
+ * - mail relay: hands the outbox's emails to SMTP_URL;
+ * - the faucet ticker: moves rounds along the clock. The process starts it after listening
+ *   (`app.workers.start()` in main.ts); tests drive rounds themselves.
+ * The interval workers start when the app is built and finish their current run on close.
+ */
+export type Workers = {
+  faucetTicker: FaucetTicker;
+  payoutAdapters: PayoutAdapters;
+  /** Starts the faucet ticker (the interval workers run from the moment the app is built). */
+  start(): Promise<void>;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    workers: Workers;
+  }
+}
+
+export const workersPlugin = fp<{ config: Config; rates: RatesAdapter; payoutAdapters?: Partial<PayoutAdapters>; mailTransport?: MailTransport }>(async (app, { config, rates, ...given }) => {
+  const adapters = payoutAdapters(config, app.db, given.payoutAdapters);
+  const faucetTicker = createFaucetTicker({ database: app.database, rates, settings: faucetSettings(config), log: app.log, onAdvance: () => app.faucet.events.poke() });
+  app.decorate('workers', { faucetTicker, payoutAdapters: adapters, start: () => faucetTicker.start() });
+
+  repeat(app, 'order processing', config.ORDER_WORKER_INTERVAL_MS, async () => {
+    await expireUnpaidOrders(app.db, config.ORDER_EXPIRY_DAYS);
+    return processOrders(app.db, { rates });
+  });
+  repeat(app, 'payouts', config.PAYOUT_WORKER_INTERVAL_MS, () =>
+    runPayouts(app.db, {
+      adapters,
+      outcomes: payoutOutcomes,
+      leaseMs: config.PAYOUT_LEASE_MS,
+      beforeBooking: config.PAYOUT_BOOKING_DELAY_MS > 0 ? () => new Promise((resolve) => setTimeout(resolve, config.PAYOUT_BOOKING_DELAY_MS)) : undefined,
+      onError: (error) => app.log.warn({ err: error }, 'payout adapter unreachable; the payout is tried again'),
+    }),
+  );
+  repeat(app, 'retention', config.RETENTION_INTERVAL_MS, () => applyRetention(app.db));
+  if (config.SMTP_URL) {
+    const transport = given.mailTransport ?? smtpTransport(config.SMTP_URL);
+    repeat(app, 'mail relay', 2000, () => relayMail(app.db, transport, config.MAIL_FROM));
+  }
+  // The ticker must finish its transaction before the database closes.
+  app.addHook('preClose', async () => faucetTicker.stop());
+});

@@ -1,0 +1,21 @@
+import { simulatedAdapter } from '../dev/simulated-payouts';
+import { orderPayoutOutcomes } from '../modules/orders/processing';
+import { externalAdapter, type PayoutAdapters } from '../modules/payouts/adapters';
+import { sendPayoutOutcomes } from '../modules/wallet/sends';
+import type { Config } from '../config';
+import type { Db } from '../db/client';
+import type { PayoutOutcomes } from '../modules/payouts/service';
+
+/** What a completed or failed payout means, per purpose: the wallet's sends and the orders'. */
+export const payoutOutcomes: PayoutOutcomes = { send: sendPayoutOutcomes, ...orderPayoutOutcomes };
+
+/**
+ * The adapters CHAIN_PAYOUTS and BANK_PAYOUTS name: `simulated` (local mode only; the config
+ * refuses it in production) or the external executor (`signer` for crypto, `external` for SEPA).
+ */
+export function payoutAdapters(config: Pick<Config, 'CHAIN_PAYOUTS' | 'BANK_PAYOUTS'>, db: Db, given: Partial<PayoutAdapters> = {}): PayoutAdapters {
+  return {
+    chain: given.chain ?? (config.CHAIN_PAYOUTS === 'simulated' ? simulatedAdapter(db, 'chain') : externalAdapter('chain')),
+    bank: given.bank ?? (config.BANK_PAYOUTS === 'simulated' ? simulatedAdapter(db, 'bank') : externalAdapter('bank')),
+  };
+}
