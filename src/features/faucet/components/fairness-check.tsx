@@ -72,17 +72,17 @@ export function FairnessCheck({ round, mine }: { round: Round; mine: Entry | nul
       ) : !check ? (
         <p className="muted">{t('fairness.checking')}</p>
       ) : (
-        <ul role="status" data-testid="fairness-result">
-          <li>{check.seedMatches ? `✓ ${t('fairness.seedOk')}` : `✗ ${t('fairness.seedBad')}`}</li>
-          {round.players.length > 0 ? (
-            <li>{check.entriesHashMatches && check.winnerMatches ? `✓ ${t('fairness.drawOk', { count: round.players.length })}` : `✗ ${t('fairness.drawBad')}`}</li>
-          ) : null}
-        </ul>
+        // The live region wraps the list: a role on the <ul> itself would take away its list semantics.
+        <div role="status" data-testid="fairness-result">
+          <ul>
+            <li>{check.seedMatches ? `✓ ${t('fairness.seedOk')}` : `✗ ${t('fairness.seedBad')}`}</li>
+            {round.players.length > 0 ? <li>{check.entriesHashMatches && check.winnerMatches ? `✓ ${t('fairness.drawOk', { count: round.players.length })}` : `✗ ${t('fairness.drawBad')}`}</li> : null}
+          </ul>
+        </div>
       )}
       {myTicket && round.players.some((p) => p.ticket === myTicket) ? (
         <p className="small">
-          {t('fairness.yourTicket')}{' '}
-          <code style={hex}>{myTicket}</code>
+          {t('fairness.yourTicket')} <code style={hex}>{myTicket}</code>
         </p>
       ) : null}
     </section>
