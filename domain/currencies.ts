@@ -1,4 +1,4 @@
-import { EUR_DECIMALS } from './money';
+import { EUR_DECIMALS, exactMinor } from './money';
 
 /**
  * The 24 listed currencies (spec section 1) with their decimals (DESIGN.md section 6).
@@ -52,3 +52,6 @@ export const currencyByCode = (code: string): Currency | undefined => CURRENCIES
 
 /** The decimals of a currency's minor unit, EUR (cents) included; undefined for an unknown code. */
 export const decimalsOf = (code: string): number | undefined => (code === 'EUR' ? EUR_DECIMALS : currencyByCode(code)?.decimals);
+
+/** A decimal string (a quote's, an order's) in the minor units of `code`; throws on more decimals than the currency has. */
+export const exactMinorIn = (value: string, code: string): bigint => exactMinor(value, decimalsOf(code)!);

@@ -8,7 +8,7 @@ import { eq, sql } from 'drizzle-orm';
 import { CURRENCIES } from '../../domain/currencies';
 import { MIGRATIONS_DIR, openDatabase, type Database } from '../src/db/client';
 import { orders } from '../src/db/schema';
-import { orderView } from '../src/modules/orders/service';
+import { orderView } from '../src/modules/orders/views';
 import { databaseKinds, postgresTestDatabase, type DatabaseKind } from './helpers';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { processOrders } from '../src/modules/orders/processing';
+import { processOrders } from '../src/modules/orders/settlement';
 import { STREAMS_PER_CLIENT } from '../src/sse';
 import { payOut, testApp, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';

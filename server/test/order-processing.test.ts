@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { simulatedAdapter } from '../src/dev/simulated-payouts';
-import { processOrders } from '../src/modules/orders/processing';
+import { processOrders } from '../src/modules/orders/settlement';
 import { payOut, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { PayoutAdapter } from '../src/modules/payouts/adapters';
 

@@ -4,7 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import { bech32 } from 'bech32';
 import { sql } from 'drizzle-orm';
-import { expireUnpaidOrders, processOrders } from '../src/modules/orders/processing';
+import { expireUnpaidOrders } from '../src/modules/orders/intake';
+import { processOrders } from '../src/modules/orders/settlement';
 import { balanceOf, databaseKinds, fixedRates, payOut, testApp, testUser, type TestApp, type TestUser } from './helpers';
 
 const rates = fixedRates(); // BTC at 80,000 EUR

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import { faucetSettings } from '../modules/faucet/settings';
 import { relayMail, smtpTransport, type MailTransport } from '../modules/notify/mail-relay';
-import { expireUnpaidOrders, processOrders } from '../modules/orders/processing';
+import { expireUnpaidOrders } from '../modules/orders/intake';
+import { processOrders } from '../modules/orders/settlement';
 import { runPayouts } from '../modules/payouts/service';
 import { applyRetention } from '../modules/retention/service';
 import { createFaucetTicker, type FaucetTicker } from './faucet-ticker';

@@ -1,5 +1,5 @@
 import { simulatedAdapter } from '../dev/simulated-payouts';
-import { orderPayoutOutcomes } from '../modules/orders/processing';
+import { orderPayoutOutcomes } from '../modules/orders/settlement';
 import { externalAdapter, type PayoutAdapters } from '../modules/payouts/adapters';
 import { sendPayoutOutcomes } from '../modules/wallet/sends';
 import type { Config } from '../config';

@@ -16,6 +16,16 @@ export const accountsRepository = {
     return row;
   },
 
+  async findById(db: Db, id: string): Promise<AccountRow | undefined> {
+    const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+    return row;
+  },
+
+  async findByKey(db: Db, accountKey: string): Promise<AccountRow | undefined> {
+    const [row] = await db.select().from(accounts).where(eq(accounts.accountKey, accountKey));
+    return row;
+  },
+
   async findByEmail(db: Db, email: string): Promise<AccountRow[]> {
     return db.select().from(accounts).where(eq(accounts.email, email.toLowerCase()));
   },

@@ -30,6 +30,15 @@ export async function findAccountByEmail(db: Db, email: string): Promise<Account
   return account;
 }
 
+export function findAccountById(db: Db, id: string): Promise<AccountRow | undefined> {
+  return accountsRepository.findById(db, id);
+}
+
+/** The account of an account key (the key a deposit's payment reason names). */
+export function findAccountByKey(db: Db, accountKey: string): Promise<AccountRow | undefined> {
+  return accountsRepository.findByKey(db, accountKey);
+}
+
 /** Every account, oldest first (the operator's list). */
 export function listAccounts(db: Db): Promise<AccountRow[]> {
   return accountsRepository.list(db);

@@ -3,7 +3,7 @@ import { normalizeAddress } from '../../../../domain/addresses';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency } from '../../../../domain/errors';
 import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
-import { chainPaymentReceived } from '../orders/processing';
+import { chainPaymentReceived } from '../orders/intake';
 import { creditWalletDeposit } from '../wallet/deposits';
 import type { ChainDeposit } from '../../../../domain/contracts/ops';
 import type { Db } from '../../db/client';

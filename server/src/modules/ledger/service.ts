@@ -81,6 +81,11 @@ export async function transfer(db: Db, input: TransferInput): Promise<{ transfer
   }
 }
 
+/** The transfer booked under this id (idempotency key), if any. */
+export function bookedTransfer(db: Db, id: string): Promise<Transfer | undefined> {
+  return ledgerRepository.findTransfer(db, id);
+}
+
 export async function balancesOf(db: Db, ownerId: string): Promise<{ currency: string; balance: bigint }[]> {
   return ledgerRepository.balancesOf(db, ownerId);
 }

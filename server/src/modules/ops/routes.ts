@@ -25,8 +25,8 @@ import { enableKind, markVerified, readIdentityAsOperator } from '../identity/se
 import { chainDepositArrived } from '../incoming/service';
 import { verifyLedger } from '../ledger/service';
 import { listOutbox } from '../notify/service';
-import { bankPaymentReceived, markBusinessPayment } from '../orders/processing';
-import { orderMoney } from '../orders/service';
+import { bankPaymentReceived, markBusinessPayment } from '../orders/intake';
+import { orderMoney } from '../orders/views';
 import { applyRetention } from '../retention/service';
 import { accountByEmail, actorOf, type LocalIdpAccess } from './service';
 import type { RatesAdapter } from '../rates/service';

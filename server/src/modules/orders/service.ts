@@ -1,24 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, ne, or, sql } from 'drizzle-orm';
 import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { currencyByCode, decimalsOf, isOwnWalletOnly } from '../../../../domain/currencies';
 import { normalizeEmail } from '../../../../domain/email';
-import { epcPayload } from '../../../../domain/epc';
 import { DomainError, unknownCurrency } from '../../../../domain/errors';
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
-import { EUR_DECIMALS, eur, exactMinor, minorToDecimal } from '../../../../domain/money';
+import { EUR_DECIMALS, exactMinor, minorToDecimal } from '../../../../domain/money';
 import { quote } from '../../../../domain/quotes';
 import { sepaIban } from '../../../../domain/sepa';
-import { rowOf } from '../../db/row';
-import { orders, outbox } from '../../db/schema';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { requireVerifications } from '../identity/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { messageText } from '../notify/service';
 import { quoteRefusal, type RatesAdapter } from '../rates/service';
 import { lockWeeklyVolume, requireWithinWeeklyVolume } from '../volume/service';
-import type { BankAccount, Order, PaymentMethod, PlaceOrderBody } from '../../../../domain/contracts/orders';
+import { ordersRepository, type OrderRow } from './repository';
+import type { PlaceOrderBody } from '../../../../domain/contracts/orders';
 import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
@@ -28,156 +25,16 @@ import type { AccountRow } from '../accounts/service';
  * unique; the same Idempotency-Key places one order; the first order of a customer (by email, and
  * by account when logged in) is at most 100 EUR, any order at most 30,000 EUR.
  */
-export type OrderRow = typeof orders.$inferSelect;
-/** The account buyers and depositors pay to (GET /api/exchange/config). */
-export type BankDetails = BankAccount;
+export type { OrderRow };
+
+/** How many of their orders a logged-in user sees. */
+const MY_ORDERS_SHOWN = 200;
 
 export function newReference(): string {
   for (;;) {
     const code = codeFromBytes(randomBytes(32));
     if (code) return code;
   }
-}
-
-/**
- * The statements of placing an order, built once per database and prepared: building a drizzle
- * query over a 35-column table costs more CPU than PostgreSQL spends running it.
- *
- * `insert` writes the order, if its Idempotency-Key is new, together with its confirmation
- * email — both or neither. `existing` finds the order of an Idempotency-Key.
- */
-const P = (name: string) => sql.placeholder(name);
-function placeQueries(q: Db, name: string | null) {
-  // Unnamed (name null) inside a transaction: planned each time, nothing left on the connection.
-  const named = (suffix: string) => (name ? `${name}_${suffix}` : '');
-  const existing = q
-    .select()
-    .from(orders)
-    .where(eq(orders.idempotencyKey, P('key')))
-    .prepare(named('existing'));
-  const columns = [
-    'reference',
-    'shortReference',
-    'type',
-    'currencyFrom',
-    'currencyTo',
-    'amount',
-    'amountEur',
-    'email',
-    'accountId',
-    'address',
-    'paymentMethod',
-    'sendToMyWallet',
-    'useMyWallet',
-    'fromBusinessAccount',
-    'estimatedRate',
-    'estimatedAmountConverted',
-    'fee',
-    'estimatedNetworkFee',
-    'idempotencyKey',
-    'language',
-    'receivingAddress',
-  ] as const;
-  const inserted = q.$with('inserted').as(
-    q
-      .insert(orders)
-      .select(q.select(rowOf(orders, Object.fromEntries(columns.map((c) => [c, P(c)])))).from(sql`(select 1) as one`))
-      .onConflictDoNothing()
-      .returning(),
-  );
-  const confirmation = q.$with('confirmation').as(
-    q
-      .insert(outbox)
-      .select(q.select(rowOf(outbox, { channel: sql`'email'`, recipient: inserted.email, subject: P('subject'), body: P('body'), accountId: inserted.accountId })).from(inserted))
-      .returning({ id: outbox.id }),
-  );
-  const insert = q.with(inserted, confirmation).select().from(inserted).prepare(named('insert'));
-  return { existing, insert };
-}
-const prepared = new WeakMap<Db, ReturnType<typeof placeQueries>>();
-function preparedFor(db: Db) {
-  let queries = prepared.get(db);
-  if (!queries) prepared.set(db, (queries = placeQueries(db, 'place_order')));
-  return queries;
-}
-
-/**
- * An order's money as the API shows it: the stored minor units as decimal strings with all the
- * decimals of their currency (amount and amountReceived in currencyFrom, converted amounts and
- * network fees in currencyTo, amountEur and fees in EUR); rates as stored.
- */
-export function orderMoney(row: OrderRow) {
-  const from = decimalsOf(row.currencyFrom)!;
-  const to = decimalsOf(row.currencyTo)!;
-  const money = (minor: bigint | null, decimals: number) => (minor === null ? null : minorToDecimal(minor, decimals));
-  return {
-    amount: minorToDecimal(row.amount, from),
-    amountEur: eur(row.amountEur),
-    estimatedRate: row.estimatedRate,
-    estimatedAmountConverted: minorToDecimal(row.estimatedAmountConverted, to),
-    estimatedNetworkFee: minorToDecimal(row.estimatedNetworkFee, to),
-    fee: eur(row.fee),
-    amountReceived: money(row.amountReceived, from),
-    actualRate: row.actualRate,
-    actualAmountConverted: money(row.actualAmountConverted, to),
-    actualNetworkFee: money(row.actualNetworkFee, to),
-    actualFee: money(row.actualFee, EUR_DECIMALS),
-  };
-}
-
-/** Where the customer sends the crypto of a sell or swap (XRP: the house address and the tag apart). */
-function receivingOf(row: OrderRow, amount: string) {
-  if (!row.receivingAddress) return null;
-  const [address, tag] = row.currencyFrom === 'XRP' ? row.receivingAddress.split(':') : [row.receivingAddress];
-  return { currency: row.currencyFrom, address: address!, tag: tag ?? null, amount };
-}
-
-/** An order as the API shows it (domain/contracts/orders.ts). */
-export function orderView(row: OrderRow, bank: BankDetails): Order {
-  const money = orderMoney(row);
-  const paymentDetails =
-    row.type === 'buy' && !row.useMyWallet
-      ? {
-          iban: bank.iban,
-          bic: bank.bic,
-          beneficiary: bank.beneficiary,
-          amount: money.amount,
-          reason: row.shortReference,
-          methods: ['sepa', 'sepa_instant'],
-          epcPayload: epcPayload({ bic: bank.bic, beneficiary: bank.beneficiary, iban: bank.iban, amountEur: money.amount, reason: row.shortReference }),
-        }
-      : null;
-  return {
-    reference: row.reference,
-    shortReference: row.shortReference,
-    type: row.type,
-    currencyFrom: row.currencyFrom,
-    currencyTo: row.currencyTo,
-    amount: money.amount,
-    amountEur: money.amountEur,
-    address: row.address,
-    rateType: 'floating',
-    paymentMethod: row.paymentMethod as PaymentMethod | null,
-    estimatedRate: money.estimatedRate,
-    estimatedAmountConverted: money.estimatedAmountConverted,
-    estimatedNetworkFee: money.estimatedNetworkFee,
-    fee: money.fee,
-    status: row.status,
-    date: row.createdAt.toISOString(),
-    sendToMyWallet: row.sendToMyWallet,
-    useMyWallet: row.useMyWallet,
-    paymentDetails,
-    receiving: receivingOf(row, money.amount),
-    amountReceived: money.amountReceived,
-    actualRate: money.actualRate,
-    actualAmountConverted: money.actualAmountConverted,
-    actualNetworkFee: money.actualNetworkFee,
-    actualFee: money.actualFee,
-    payoutTxid: row.payoutTxid,
-    failure: row.failureReason ? { reason: row.failureReason, refund: row.amountReceived === null ? null : (row.refund ?? 'bank') } : null,
-    completedAt: row.completedAt?.toISOString() ?? null,
-    businessHold: row.businessHold,
-  };
 }
 
 export async function placeOrder(
@@ -257,7 +114,7 @@ export async function placeOrder(
   const params = { ...values, subject: mail.subject, body: mail.body };
 
   if (options.idempotencyKey) {
-    const [known] = await preparedFor(db).existing.execute({ key: options.idempotencyKey });
+    const known = await ordersRepository.findByIdempotencyKey(db, options.idempotencyKey);
     if (known) return { order: known, created: false };
   }
   // Who the customer is, for their first-order cap and weekly volume: the account, the email, and
@@ -270,7 +127,7 @@ export async function placeOrder(
     if (amountEurMinor > FIRST_ORDER_LIMIT_EUR_MINOR && !(await hasCompletedOrder(tx, customer))) throw new DomainError('first_order_limit', 'amount');
     // Sell and swap from outside: a fresh house address that only this order uses.
     const receivingAddress = fromCurrency && !input.useMyWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number])).address : null;
-    const [row] = await placeQueries(tx, null).insert.execute({ ...params, receivingAddress });
+    const row = await ordersRepository.insertPlaced(tx, { ...params, receivingAddress });
     if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
     let placed = row;
     if (input.useMyWallet) {
@@ -286,14 +143,14 @@ export async function placeOrder(
         metadata: { orderId: row.id, reference, label: input.type },
       });
       const now = new Date();
-      [placed] = await tx.update(orders).set({ status: 'processing', amountReceived: amount, fundedAt: now, updatedAt: now }).where(eq(orders.id, row.id)).returning();
+      placed = await ordersRepository.update(tx, row.id, { status: 'processing', amountReceived: amount, fundedAt: now, updatedAt: now });
     }
     // The week's volume, this order included (it is written): refused, nothing of it stays.
     await requireWithinWeeklyVolume(tx, rates, customer, 0n, { usesWallet: ownWallet });
-    return placed!;
+    return placed;
   });
   if (created) return { order: created, created: true };
-  const [known] = await preparedFor(db).existing.execute({ key: options.idempotencyKey ?? null });
+  const known = await ordersRepository.findByIdempotencyKey(db, options.idempotencyKey ?? null);
   if (known) return { order: known, created: false };
   throw new DomainError('try_again_soon');
 }
@@ -303,36 +160,19 @@ export async function placeOrder(
  * orders, by email or by account, has completed successfully: an unpaid or refunded order does
  * not count. `except` leaves out the order being settled.
  */
-export async function hasCompletedOrder(db: Db, customer: { accountId?: string | null; email?: string | null }, except?: string): Promise<boolean> {
-  const match = [customer.email ? eq(orders.email, customer.email) : undefined, customer.accountId ? eq(orders.accountId, customer.accountId) : undefined].filter((m) => m !== undefined);
-  if (match.length === 0) return false;
-  const [row] = await db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(and(eq(orders.status, 'completed_success'), or(...match), except ? ne(orders.id, except) : undefined))
-    .limit(1);
-  return row !== undefined;
+export function hasCompletedOrder(db: Db, customer: { accountId?: string | null; email?: string | null }, except?: string): Promise<boolean> {
+  return ordersRepository.hasCompleted(db, customer, except);
 }
 
 /** The logged-in user's orders (placed while logged in), newest first. */
-export async function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
-  return db
-    .select()
-    .from(orders)
-    .where(eq(orders.accountId, accountId))
-    .orderBy(sql`${orders.createdAt} desc`)
-    .limit(200);
+export function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
+  return ordersRepository.ofAccount(db, accountId, MY_ORDERS_SHOWN);
 }
 
 /** Email + full reference -> the order; anything else is one uniform "not found". */
 export async function lookupOrder(db: Db, email: string, reference: string): Promise<OrderRow> {
   const normalized = normalizeCode(reference);
-  const [row] = normalized
-    ? await db
-        .select()
-        .from(orders)
-        .where(and(eq(orders.reference, normalized), eq(orders.email, email.trim().toLowerCase())))
-    : [];
+  const row = normalized ? await ordersRepository.findByEmailAndReference(db, email.trim().toLowerCase(), normalized) : undefined;
   if (!row) throw new DomainError('not_found', undefined, 'No order matches this email address and reference.');
   return row;
 }

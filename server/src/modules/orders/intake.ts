@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import { currencyByCode, exactMinorIn } from '../../../../domain/currencies';
+import { DomainError } from '../../../../domain/errors';
+import { isLanguage } from '../../../../domain/languages';
+import { decimalToMinor, eur } from '../../../../domain/money';
+import { isOpenOrder } from '../../../../domain/orders';
+import { quote } from '../../../../domain/quotes';
+import { parseDepositReference } from '../../../../domain/references';
+import { findAccountByKey } from '../accounts/service';
+import { bookedTransfer, systemAccount, transfer } from '../ledger/service';
+import { send, messageText } from '../notify/service';
+import { ordersRepository, type OrderRow } from './repository';
+import { newReference } from './service';
+import type { Db } from '../../db/client';
+import type { RatesAdapter } from '../rates/service';
+
+/**
+ * Order intake: money arrives (a bank payment, crypto at the order's receiving address, or
+ * the customer's own Muntly wallet at ordering), then a worker converts it at the rate of that
+ * moment and delivers it, or refunds it. Every movement is a ledger transfer whose id is derived
+ * from the order, so a retry never moves money twice. States: new (waiting for the money) →
+ * processing (money here, waiting for the worker) → completed_success | completed_failure.
+ *
+ * This file takes the money in (and expires orders nobody paid); settlement.ts converts and
+ * delivers it.
+ */
+/** The bank's payment reason for an order: its shortReference, in any case, spaces or dashes optional. */
+export function parseShortReference(reason: string): string | null {
+  const letters = reason.toUpperCase().replace(/[\s-]+/g, '');
+  return /^[A-Z]{8}$/.test(letters) ? `${letters.slice(0, 4)}-${letters.slice(4)}` : null;
+}
+
+type BankPayment = { reason: string; amount: string; txid?: string };
+
+const unmatchedPayment = () => new DomainError('not_found', 'reason', 'No open order or account matches this payment reason.');
+
+/**
+ * A SEPA payment arrived on the house account (the bank adapter calls this; locally
+ * `npm run ops -- payment-received <reason> <amountEUR>`). Its reason names either a buy order
+ * (shortReference) or a wallet deposit (DEPOSIT + accountKey + optional currency). The bank's
+ * transaction id makes a reported payment count once.
+ */
+export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: BankPayment): Promise<{ order: OrderRow; created: boolean }> {
+  const amount = decimalToMinor(payment.amount.trim(), 2);
+  if (amount === null || amount <= 0n) throw new DomainError('invalid_amount', 'amount');
+  const txid = payment.txid ?? randomBytes(16).toString('hex');
+  const transferId = `bank-payment:${txid}`;
+
+  return db.transaction(async (tx) => {
+    const booked = await bookedTransfer(tx, transferId);
+    if (booked) {
+      const order = await ordersRepository.findById(tx, String((booked.metadata as { orderId?: string } | null)?.orderId ?? ''));
+      if (order) return { order, created: false };
+      throw new DomainError('idempotency_conflict');
+    }
+    const deposit = parseDepositReference(payment.reason);
+    const order = deposit ? await openDepositOrder(tx, rates, deposit, amount, transferId) : await lockBuyOrder(tx, payment.reason);
+    await transfer(tx, {
+      id: transferId,
+      currency: 'EUR',
+      debitAccountId: (await systemAccount(tx, 'bank', 'EUR')).id,
+      creditAccountId: (await systemAccount(tx, 'exchange', 'EUR')).id,
+      amount,
+      code: 'order_payment',
+      metadata: { orderId: order.id, reference: order.reference, reason: payment.reason },
+    });
+    // An expired order's late payment is taken in and then refunded by the worker (evaluate).
+    const funded = await ordersRepository.update(tx, order.id, { status: 'processing', amountReceived: amount, fundedAt: new Date(), updatedAt: new Date(), failureReason: null, completedAt: null });
+    return { order: funded, created: true };
+  });
+}
+
+async function lockBuyOrder(tx: Db, reason: string): Promise<OrderRow> {
+  const shortReference = parseShortReference(reason);
+  const order = shortReference ? await ordersRepository.lockPayableBuy(tx, shortReference) : undefined;
+  // In production an unmatched payment goes to manual review (and back to the sender).
+  if (!order) throw unmatchedPayment();
+  return order;
+}
+
+/** A deposit appears as an order of type deposit: EUR into the wallet, or converted to the named currency. */
+async function openDepositOrder(tx: Db, rates: RatesAdapter, deposit: { accountKey: string; currency?: string }, amount: bigint, idempotencyKey: string): Promise<OrderRow> {
+  const account = await findAccountByKey(tx, deposit.accountKey);
+  if (!account) throw unmatchedPayment();
+  // An unknown currency code in the reason: credit the euros as they are rather than refuse them.
+  const target = deposit.currency && currencyByCode(deposit.currency) ? deposit.currency : 'EUR';
+  const estimate = target === 'EUR' ? null : quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: target, amount: eur(amount), rates: (await rates.current()).rates, toMuntlyWallet: true });
+  const known = estimate && typeof estimate === 'object' ? estimate : null;
+  const reference = newReference();
+  return ordersRepository.insertDeposit(tx, {
+    reference,
+    shortReference: reference.slice(0, 9),
+    type: 'deposit',
+    currencyFrom: 'EUR',
+    currencyTo: target,
+    amount,
+    amountEur: amount,
+    email: account.email ?? '',
+    accountId: account.id,
+    sendToMyWallet: true,
+    paymentMethod: 'sepa',
+    estimatedRate: known?.rate ?? '1',
+    estimatedAmountConverted: known ? exactMinorIn(known.amountConverted, target) : target === 'EUR' ? amount : 0n,
+    fee: known ? exactMinorIn(known.fee, 'EUR') : 0n,
+    estimatedNetworkFee: known ? exactMinorIn(known.networkFee, target) : 0n,
+    idempotencyKey,
+  });
+}
+
+type ChainPayment = { currency: string; address: string; amount: bigint; txid: string; sender?: string };
+
+/**
+ * Crypto arrived at an order's receiving address (a sell or swap). Called by incoming/service.ts
+ * when the address is not a wallet's. Returns null when no order has this address.
+ */
+export async function chainPaymentReceived(db: Db, payment: ChainPayment): Promise<{ order: OrderRow; created: boolean } | null> {
+  const transferId = `chain-deposit:${payment.currency}:${payment.txid}`;
+  return db.transaction(async (tx) => {
+    const order = await ordersRepository.lockByReceivingAddress(tx, payment.currency, payment.address);
+    if (!order) return null;
+    if (await bookedTransfer(tx, transferId)) return { order, created: false };
+    // Each order has its own address and takes one payment; a later one is for manual review.
+    if (order.status !== 'new' && !(order.expiredAt && order.amountReceived === null)) throw new DomainError('order_not_open', 'address');
+    await transfer(tx, {
+      id: transferId,
+      currency: payment.currency,
+      debitAccountId: (await systemAccount(tx, 'chain', payment.currency)).id,
+      creditAccountId: (await systemAccount(tx, 'exchange', payment.currency)).id,
+      amount: payment.amount,
+      code: 'order_payment',
+      metadata: { orderId: order.id, reference: order.reference, txid: payment.txid },
+    });
+    const funded = await ordersRepository.update(tx, order.id, {
+      status: 'processing',
+      amountReceived: payment.amount,
+      failureReason: null,
+      completedAt: null,
+      senderAddress: payment.sender ?? null,
+      fundedAt: new Date(),
+      updatedAt: new Date(),
+    });
+    return { order: funded, created: true };
+  });
+}
+
+/**
+ * Unpaid orders older than `days` expire: completed (failure, reason expired), mailed in the
+ * customer's language. Nothing was received, so nothing is refunded; a payment that still arrives
+ * is taken in and refunded whole. Safe in every replica at once (SKIP LOCKED). Returns how many.
+ */
+export async function expireUnpaidOrders(db: Db, days: number, now = new Date(), limit = 100): Promise<number> {
+  const cutoff = new Date(now.getTime() - days * 86_400_000);
+  return db.transaction(async (tx) => {
+    const due = await ordersRepository.lockUnpaidBefore(tx, cutoff, limit);
+    for (const { id } of due) {
+      const expired = await ordersRepository.update(tx, id, { status: 'completed_failure', failureReason: 'expired', expiredAt: now, completedAt: now, updatedAt: now });
+      if (expired.email) {
+        const language = isLanguage(expired.language) ? expired.language : 'en';
+        const text = messageText(language, 'orderExpired', { reference: expired.reference, days: String(days) });
+        await send(tx, { channel: 'email', recipient: expired.email, ...text, accountId: expired.accountId ?? undefined });
+      }
+    }
+    return due.length;
+  });
+}
+
+/**
+ * The operator found on the bank statement that a buy was paid from a business account: the order
+ * is marked so, and held (funded, not converted) until a business behind it is verified.
+ */
+export async function markBusinessPayment(db: Db, reference: string): Promise<OrderRow> {
+  return db.transaction(async (tx) => {
+    const order = await ordersRepository.lockByReference(tx, reference);
+    if (!order) throw new DomainError('not_found', 'reference');
+    if (!isOpenOrder(order.status) || order.settledAt) throw new DomainError('order_not_open', 'reference');
+    const verified = await ordersRepository.hasVerifiedBusiness(tx, order.id);
+    return ordersRepository.update(tx, order.id, { fromBusinessAccount: true, businessHold: !verified, updatedAt: new Date() });
+  });
+}

@@ -1,0 +1,222 @@
+import { and, asc, desc, eq, exists, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { rowOf } from '../../db/row';
+import { accounts, orders, outbox, verifications } from '../../db/schema';
+import type { Db } from '../../db/client';
+
+export type OrderRow = typeof orders.$inferSelect;
+type OrderChange = Partial<typeof orders.$inferInsert>;
+
+/**
+ * The statements of placing an order, built once per database and prepared: building a drizzle
+ * query over a 35-column table costs more CPU than PostgreSQL spends running it.
+ *
+ * `insert` writes the order, if its Idempotency-Key is new, together with its confirmation
+ * email — both or neither. `existing` finds the order of an Idempotency-Key.
+ */
+const P = (name: string) => sql.placeholder(name);
+const PLACED_COLUMNS = [
+  'reference',
+  'shortReference',
+  'type',
+  'currencyFrom',
+  'currencyTo',
+  'amount',
+  'amountEur',
+  'email',
+  'accountId',
+  'address',
+  'paymentMethod',
+  'sendToMyWallet',
+  'useMyWallet',
+  'fromBusinessAccount',
+  'estimatedRate',
+  'estimatedAmountConverted',
+  'fee',
+  'estimatedNetworkFee',
+  'idempotencyKey',
+  'language',
+  'receivingAddress',
+] as const;
+export type PlacedOrder = Pick<typeof orders.$inferInsert, (typeof PLACED_COLUMNS)[number]>;
+
+function placeQueries(q: Db, name: string | null) {
+  // Unnamed (name null) inside a transaction: planned each time, nothing left on the connection.
+  const named = (suffix: string) => (name ? `${name}_${suffix}` : '');
+  const existing = q
+    .select()
+    .from(orders)
+    .where(eq(orders.idempotencyKey, P('key')))
+    .prepare(named('existing'));
+  const inserted = q.$with('inserted').as(
+    q
+      .insert(orders)
+      .select(q.select(rowOf(orders, Object.fromEntries(PLACED_COLUMNS.map((c) => [c, P(c)])))).from(sql`(select 1) as one`))
+      .onConflictDoNothing()
+      .returning(),
+  );
+  const confirmation = q.$with('confirmation').as(
+    q
+      .insert(outbox)
+      .select(q.select(rowOf(outbox, { channel: sql`'email'`, recipient: inserted.email, subject: P('subject'), body: P('body'), accountId: inserted.accountId })).from(inserted))
+      .returning({ id: outbox.id }),
+  );
+  const insert = q.with(inserted, confirmation).select().from(inserted).prepare(named('insert'));
+  return { existing, insert };
+}
+const prepared = new WeakMap<Db, ReturnType<typeof placeQueries>>();
+function preparedFor(db: Db) {
+  let queries = prepared.get(db);
+  if (!queries) prepared.set(db, (queries = placeQueries(db, 'place_order')));
+  return queries;
+}
+
+/** A completed_failure order that expired before anyone paid it. */
+const expiredUnpaid = and(eq(orders.status, 'completed_failure'), isNotNull(orders.expiredAt), isNull(orders.amountReceived));
+
+/** Whether a verified business stands behind the order: its account's, or that of an account with its email. */
+function verifiedBusiness(q: Db) {
+  return exists(
+    q
+      .select({ one: verifications.accountId })
+      .from(verifications)
+      .innerJoin(accounts, eq(accounts.id, verifications.accountId))
+      .where(and(eq(verifications.kind, 'business'), eq(verifications.phase, 'verified'), or(eq(accounts.id, orders.accountId), eq(accounts.email, orders.email)))),
+  );
+}
+
+/** SQL for orders. Methods take the database or a transaction, so services compose them. */
+export const ordersRepository = {
+  /** The order placed with this Idempotency-Key, if any (prepared once per database). */
+  async findByIdempotencyKey(db: Db, key: string | null): Promise<OrderRow | undefined> {
+    const [row] = await preparedFor(db).existing.execute({ key });
+    return row;
+  },
+
+  /** Inserts the order with its confirmation email; undefined when its Idempotency-Key is already taken. */
+  async insertPlaced(tx: Db, values: PlacedOrder & { subject: string; body: string }): Promise<OrderRow | undefined> {
+    const [row] = await placeQueries(tx, null).insert.execute(values);
+    return row;
+  },
+
+  async insertDeposit(tx: Db, values: typeof orders.$inferInsert): Promise<OrderRow> {
+    const [row] = await tx.insert(orders).values(values).returning();
+    return row!;
+  },
+
+  async update(db: Db, id: string, change: OrderChange): Promise<OrderRow> {
+    const [row] = await db.update(orders).set(change).where(eq(orders.id, id)).returning();
+    return row!;
+  },
+
+  /** The change, only while the order is still processing; undefined when it no longer is. */
+  async updateIfProcessing(db: Db, id: string, change: OrderChange): Promise<OrderRow | undefined> {
+    const [row] = await db
+      .update(orders)
+      .set(change)
+      .where(and(eq(orders.id, id), eq(orders.status, 'processing')))
+      .returning();
+    return row;
+  },
+
+  async findById(db: Db, id: string): Promise<OrderRow | undefined> {
+    const [row] = await db.select().from(orders).where(eq(orders.id, id));
+    return row;
+  },
+
+  async lockById(tx: Db, id: string): Promise<OrderRow | undefined> {
+    const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
+    return row;
+  },
+
+  async lockByReference(tx: Db, reference: string): Promise<OrderRow | undefined> {
+    const [row] = await tx.select().from(orders).where(eq(orders.reference, reference)).for('update');
+    return row;
+  },
+
+  async findByEmailAndReference(db: Db, email: string, reference: string): Promise<OrderRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.reference, reference), eq(orders.email, email)));
+    return row;
+  },
+
+  /** The account's orders, newest first. */
+  ofAccount(db: Db, accountId: string, limit: number): Promise<OrderRow[]> {
+    return db.select().from(orders).where(eq(orders.accountId, accountId)).orderBy(desc(orders.createdAt)).limit(limit);
+  },
+
+  /** Whether an order of this email or account (other than `except`) completed successfully. */
+  async hasCompleted(db: Db, customer: { accountId?: string | null; email?: string | null }, except?: string): Promise<boolean> {
+    const match = [customer.email ? eq(orders.email, customer.email) : undefined, customer.accountId ? eq(orders.accountId, customer.accountId) : undefined].filter((m) => m !== undefined);
+    if (match.length === 0) return false;
+    const [row] = await db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.status, 'completed_success'), or(...match), except ? ne(orders.id, except) : undefined))
+      .limit(1);
+    return row !== undefined;
+  },
+
+  /** The newest buy with this short reference that waits for its bank payment (or expired unpaid), locked. */
+  async lockPayableBuy(tx: Db, shortReference: string): Promise<OrderRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.shortReference, shortReference), eq(orders.type, 'buy'), or(eq(orders.status, 'new'), expiredUnpaid), eq(orders.useMyWallet, false)))
+      .orderBy(desc(orders.createdAt))
+      .limit(1)
+      .for('update');
+    return row;
+  },
+
+  /** The order whose own receiving address this is, locked. */
+  async lockByReceivingAddress(tx: Db, currency: string, address: string): Promise<OrderRow | undefined> {
+    const [row] = await tx
+      .select()
+      .from(orders)
+      .where(and(eq(orders.receivingAddress, address), eq(orders.currencyFrom, currency)))
+      .for('update');
+    return row;
+  },
+
+  /** Unpaid orders placed before the cutoff, locked (others' locked ones skipped). */
+  lockUnpaidBefore(tx: Db, cutoff: Date, limit: number): Promise<{ id: string }[]> {
+    return tx
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.status, 'new'), lt(orders.createdAt, cutoff)))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+  },
+
+  async hasVerifiedBusiness(tx: Db, id: string): Promise<boolean> {
+    const [row] = await tx
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.id, id), verifiedBusiness(tx)));
+    return row !== undefined;
+  },
+
+  /** Orders held for a business that has since been verified go on. */
+  async releaseBusinessHolds(db: Db): Promise<void> {
+    await db
+      .update(orders)
+      .set({ businessHold: false, updatedAt: new Date() })
+      .where(and(eq(orders.businessHold, true), verifiedBusiness(db)));
+  },
+
+  /** The funded order waiting longest for the worker, locked; other workers' locked ones are skipped. */
+  async claimNextFunded(tx: Db): Promise<OrderRow | undefined> {
+    const [claimed] = await tx
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.status, 'processing'), isNull(orders.settledAt), eq(orders.businessHold, false)))
+      .orderBy(asc(orders.fundedAt))
+      .limit(1)
+      .for('update', { skipLocked: true });
+    if (!claimed) return undefined;
+    const [row] = await tx.select().from(orders).where(eq(orders.id, claimed.id));
+    return row;
+  },
+};
