@@ -6,20 +6,18 @@
  * production, on a PostgreSQL database of its own (BENCH_DATABASE_URL or TEST_DATABASE_URL,
  * default postgres://postgres@127.0.0.1:5432/test), dropped afterwards.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { bech32 } from 'bech32';
 import { Client } from 'pg';
-import { freePort, record, startServer } from './support';
+import { freePort, freshBtcAddress, record, startServer } from './support';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const duration = Number(process.env.BENCH_SECONDS || 10);
 // A payout address of its own for each customer: orders to one address count as one customer's
 // weekly volume, which an anonymous customer may not take past 1,000 EUR.
-const freshBtcAddress = () => bech32.encode('bc', [0, ...bech32.toWords(randomBytes(20))]);
 
 async function admin(query: string) {
   const client = new Client({ connectionString: adminUrl });

@@ -1,9 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { bech32 } from 'bech32';
 
 /** Helpers shared by the benchmarks: a free port, and the server started as `npm start` does. */
+/** A new, valid native segwit BTC address nobody holds: each order of a run pays out somewhere else. */
+export const freshBtcAddress = (): string => bech32.encode('bc', [0, ...bech32.toWords(randomBytes(20))]);
+
 export const root = path.resolve(__dirname, '..');
 
 export function freePort(): Promise<number> {

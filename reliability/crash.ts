@@ -20,13 +20,12 @@
  * Exits 1 with the list of problems otherwise. Uses BENCH_DATABASE_URL or TEST_DATABASE_URL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bech32 } from 'bech32';
 import { Client } from 'pg';
-import { freePort, root, waitFor } from '../bench/support';
+import { freePort, freshBtcAddress, root, waitFor } from '../bench/support';
 import { loadConfig } from '../server/src/config';
 import { mintAccessToken, readIdpKeys } from '../server/src/dev/keys';
 
@@ -37,7 +36,6 @@ const REPLICAS = Number(process.env.CRASH_REPLICAS || 2);
 const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 // A payout address of its own for each customer: orders to one address count as one customer's
 // weekly volume, which an anonymous customer may not take past 1,000 EUR.
-const freshBtcAddress = () => bech32.encode('bc', [0, ...bech32.toWords(randomBytes(20))]);
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -3,9 +3,7 @@
  */
 import bchaddr from 'bchaddrjs';
 import { TEST_XPUBS } from '../src/modules/chain/service';
-import { balanceOf, databaseKinds, fixedRates, testApp, testUser, type TestApp } from './helpers';
-
-const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
+import { balanceOf, confirmSendFromMail, databaseKinds, fixedRates, testApp, testUser, type TestApp } from './helpers';
 
 /**
  * One address, one identity (issue 15, class 1): a Muntly address typed in any valid spelling is
@@ -20,11 +18,7 @@ describe.each(databaseKinds())('one address, one identity (%s)', (kind) => {
   afterAll(() => t.close());
 
   const start = (headers: Record<string, string>, payload: object) => t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers, payload });
-  async function confirmSend(email: string, headers: Record<string, string>, sendId: string) {
-    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: t.admin })).json();
-    const code = CODE.exec(messages.find((m: { body: string }) => m.body.includes(sendId)).body)![0];
-    return t.app.inject({ method: 'POST', url: `/api/wallet/sends/${sendId}/confirm`, headers, payload: { code } });
-  }
+  const confirmSend = (email: string, headers: Record<string, string>, sendId: string) => confirmSendFromMail(t, { email, headers }, sendId);
 
   it.each([
     ['BTC', '0.01', '0.004', (a: string) => a.toUpperCase()],

@@ -251,3 +251,21 @@ export async function opsCliOutput(url: string, headers: Record<string, string>,
 export async function payOut(t: TestApp): Promise<number> {
   return runPayouts(t.app.db, { adapters: t.app.workers.payoutAdapters, outcomes: payoutOutcomes, leaseMs: t.config.PAYOUT_LEASE_MS });
 }
+
+/** A one-time code in a message: four groups of four letters (domain/codes.ts). */
+export const ONE_TIME_CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
+
+/** The code mailed to `email` to confirm the send `sendId` (its mail names the send). */
+export async function mailedSendCode(t: Pick<TestApp, 'app' | 'admin'>, email: string, sendId: string): Promise<string> {
+  const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(email)}`, headers: t.admin })).json();
+  const mail = (messages as { body: string }[]).find((m) => m.body.includes(sendId));
+  return ONE_TIME_CODE.exec(mail!.body)![0];
+}
+
+/** Confirms the send `sendId` of `user` with the code from its mail, as the user would. */
+export async function confirmSendFromMail(t: Pick<TestApp, 'app' | 'admin'>, user: { email: string; headers: Record<string, string> }, sendId: string, headers: Record<string, string> = {}) {
+  const code = await mailedSendCode(t, user.email, sendId);
+  return t.app.inject({ method: 'POST', url: `/api/wallet/sends/${sendId}/confirm`, headers: { ...user.headers, ...headers }, payload: { code } });
+}
+
+export { freshBtcAddress } from '../../bench/support';

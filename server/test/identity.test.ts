@@ -3,9 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { statusOf } from '../../domain/errors';
-import { testApp, databaseKinds, loggedIn, type TestApp } from './helpers';
-
-const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
+import { ONE_TIME_CODE, testApp, databaseKinds, loggedIn, type TestApp } from './helpers';
 
 const person = {
   salutation: 'ms',
@@ -43,7 +41,7 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: admin })).json();
     return messages[0] as { channel: string; to: string; subject: string; body: string };
   }
-  const codeIn = (text: string) => CODE.exec(text)![0];
+  const codeIn = (text: string) => ONE_TIME_CODE.exec(text)![0];
 
   it('starts every kind not enabled, and says whom to contact', async () => {
     const u = await user('fresh@muntly.test');

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { runPayouts } from '../src/modules/payouts/service';
 import { payoutOutcomes } from '../src/workers/payouts';
-import { opsCliOutput, payOut, testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { confirmSendFromMail, opsCliOutput, payOut, testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -13,7 +13,6 @@ import type { AddressInfo } from 'node:net';
  * Here with the production adapters (an external signer and bank that report back through the
  * ops API) and with the simulated chain, including a worker that dies between its two steps.
  */
-const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 const rates = { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000' } }) };
 
@@ -42,9 +41,7 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
     /** Starts and confirms a send of `amount` BTC to the outside address; returns the send. */
     async function sendOut(u: { headers: Record<string, string>; email: string }, amount: string) {
       const started = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: u.headers, payload: { currency: 'BTC', address: EXTERNAL, amount } })).json();
-      const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${u.email}`, headers: admin })).json();
-      const code = CODE.exec(messages.find((m: { body: string }) => m.body.includes(started.id)).body)![0];
-      const confirmed = await t.app.inject({ method: 'POST', url: `/api/wallet/sends/${started.id}/confirm`, headers: u.headers, payload: { code } });
+      const confirmed = await confirmSendFromMail(t, u, started.id);
       expect(confirmed.json()).toMatchObject({ status: 'processing' });
       return started as { id: string };
     }

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { sql } from 'drizzle-orm';
 import { advance } from '../src/modules/faucet/service';
-import { testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import { ONE_TIME_CODE, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -15,7 +15,6 @@ import type { AddressInfo } from 'node:net';
 const N = Number(process.env.RACE_N || 60);
 jest.setTimeout(600_000);
 const rates = fixedRates();
-const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 
 describe.each(databaseKinds())('requests released together (%s)', (kind) => {
@@ -54,7 +53,7 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
   const funded = async (email: string, btc: string) => (await testUser(t, email, { deposit: btc })).headers;
   async function codesOf(email: string) {
     const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: admin })).json();
-    return (sendId: string) => CODE.exec(messages.find((m: { body: string }) => m.body.includes(sendId)).body)![0];
+    return (sendId: string) => ONE_TIME_CODE.exec(messages.find((m: { body: string }) => m.body.includes(sendId)).body)![0];
   }
   const btcBalance = (headers: Record<string, string>) => balanceOf(t, headers, 'BTC');
 

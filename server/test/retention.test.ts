@@ -3,12 +3,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { applyRetention } from '../src/modules/retention/service';
-import { testApp, fixedRates, databaseKinds, loggedIn, opsCliOutput, type TestApp } from './helpers';
+import { ONE_TIME_CODE, testApp, fixedRates, databaseKinds, loggedIn, opsCliOutput, type TestApp } from './helpers';
 import type { IdentityResponse } from '../../domain/contracts/identity';
 
 /** The privacy policy's retention promises: identity data after its retention date, support messages after two years. */
 const rates = fixedRates();
-const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 const DAY = 86_400_000;
 const yearsFromNow = (years: number, days = 0) => {
   const date = new Date();
@@ -47,7 +46,7 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     const u = await user('kept@muntly.test');
     await enable('kept@muntly.test', 'mobile');
     await submit(u, 'mobile', { mobile: '+31 6 44444444' });
-    expect((await confirm(u, 'mobile', CODE.exec(await lastBody('+31644444444'))![0])).statusCode).toBe(200);
+    expect((await confirm(u, 'mobile', ONE_TIME_CODE.exec(await lastBody('+31644444444'))![0])).statusCode).toBe(200);
     const verified = await view(u, 'mobile');
     expect(verified).toMatchObject({ phase: 'verified', data: { mobile: '+31644444444' }, dataDeletedAt: null });
     // Five years after the verification, to the day.
@@ -80,7 +79,7 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     const u = await user('waiting@muntly.test');
     await enable('waiting@muntly.test', 'mobile');
     await submit(u, 'mobile', { mobile: '+31 6 55555555' });
-    const code = CODE.exec(await lastBody('+31655555555'))![0];
+    const code = ONE_TIME_CODE.exec(await lastBody('+31655555555'))![0];
 
     await applyRetention(t.app.db, yearsFromNow(5, 1));
     expect(await view(u, 'mobile')).toMatchObject({ phase: 'step_1', data: null });

@@ -2,10 +2,9 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { payOut, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import { mailedSendCode, ONE_TIME_CODE, payOut, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { VerificationKind } from '../../domain/verification';
 
-const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 
 describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
@@ -23,11 +22,7 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
     t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: { ...headers, ...extra }, payload });
   const confirm = (headers: Record<string, string>, id: string, code: string) => t.app.inject({ method: 'POST', url: `/api/wallet/sends/${id}/confirm`, headers, payload: { code } });
   const btcBalance = (headers: Record<string, string>) => balanceOf(t, headers, 'BTC');
-  async function codeFor(email: string, sendId: string) {
-    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: admin })).json();
-    const mail = messages.find((m: { body: string }) => m.body.includes(sendId));
-    return CODE.exec(mail.body)![0];
-  }
+  const codeFor = (email: string, sendId: string) => mailedSendCode(t, email, sendId);
 
   it('sends to an external address: fee shown, code emailed naming the send, processing, then completed', async () => {
     const a = await user('ext@muntly.test', '0.01');
@@ -126,7 +121,7 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
       const sends = await Promise.all(Array.from({ length: 200 }, () => start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.00998' })));
       expect(sends.every((r) => r.statusCode === 201)).toBe(true);
       const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=racer@muntly.test', headers: admin })).json();
-      const codes = new Map<string, string>(messages.map((m: { body: string }) => [/send ([0-9a-f-]{36})/.exec(m.body)![1]!, CODE.exec(m.body)![0]]));
+      const codes = new Map<string, string>(messages.map((m: { body: string }) => [/send ([0-9a-f-]{36})/.exec(m.body)![1]!, ONE_TIME_CODE.exec(m.body)![0]]));
       const results = await Promise.all(sends.map((r) => confirm(a.headers, r.json().id, codes.get(r.json().id)!)));
       expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
       expect(new Set(results.filter((r) => r.statusCode !== 200).map((r) => r.json().error.code))).toEqual(new Set(['insufficient_balance']));

@@ -3,9 +3,8 @@
  */
 import fc from 'fast-check';
 import { looksLikeFormula, toCsv, type TransactionView } from '../src/modules/wallet/transactions';
-import { testApp, testUser, fixedRates, signToken, bearer, databaseKinds, type TestApp, type TestUser } from './helpers';
+import { confirmSendFromMail, testApp, testUser, fixedRates, signToken, bearer, databaseKinds, type TestApp, type TestUser } from './helpers';
 
-const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 const INJECTION = "-1+cmd|' /C calc'!A0";
 
 describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
@@ -66,9 +65,7 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
 
   async function send(from: TestUser, address: string, amount: string, label: string) {
     const started = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: from.headers, payload: { currency: 'BTC', address, amount, label } })).json();
-    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${from.email}`, headers: admin })).json();
-    const code = CODE.exec(messages.find((m: { body: string }) => m.body.includes(started.id)).body)![0];
-    expect((await t.app.inject({ method: 'POST', url: `/api/wallet/sends/${started.id}/confirm`, headers: from.headers, payload: { code } })).statusCode).toBe(200);
+    expect((await confirmSendFromMail(t, from, started.id)).statusCode).toBe(200);
   }
 
   it("an external send's network-fee row carries the fee's own EUR value: the rows' values add up to what left", async () => {

@@ -1,18 +1,14 @@
 /**
  * @jest-environment node
  */
-import { randomBytes } from 'node:crypto';
-import { bech32 } from 'bech32';
 import { sql } from 'drizzle-orm';
 import { expireUnpaidOrders } from '../src/modules/orders/intake';
 import { processOrders } from '../src/modules/orders/settlement';
-import { balanceOf, databaseKinds, fixedRates, payOut, testApp, testUser, type TestApp, type TestUser } from './helpers';
+import { balanceOf, confirmSendFromMail, databaseKinds, fixedRates, freshBtcAddress, payOut, testApp, testUser, type TestApp, type TestUser } from './helpers';
 
 const rates = fixedRates(); // BTC at 80,000 EUR
-const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 /** A payout address nobody used before: orders to one address count as one customer's. */
-const freshAddress = () => bech32.encode('bc', [0, ...bech32.toWords(randomBytes(20))]);
 
 /**
  * Thresholds and caps that cannot be walked around (issue 15, class 2): the weekly volume counts
@@ -27,13 +23,9 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
   afterAll(() => t.close());
 
   const place = (payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: '/api/orders', headers, payload });
-  const buy = (email: string, amount: string, address = freshAddress()) => ({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount, email, address });
+  const buy = (email: string, amount: string, address = freshBtcAddress()) => ({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount, email, address });
   const startSend = (u: TestUser, amount: string) => t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: u.headers, payload: { currency: 'BTC', address: EXTERNAL, amount } });
-  async function confirmSend(u: TestUser, sendId: string, language = 'en') {
-    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${u.email}`, headers: t.admin })).json();
-    const code = CODE.exec(messages.find((m: { body: string }) => m.body.includes(sendId)).body)![0];
-    return t.app.inject({ method: 'POST', url: `/api/wallet/sends/${sendId}/confirm`, headers: { ...u.headers, 'accept-language': language }, payload: { code } });
-  }
+  const confirmSend = (u: TestUser, sendId: string, language = 'en') => confirmSendFromMail(t, u, sendId, { 'accept-language': language });
   /** Pays a buy by bank and runs the order and payout workers: the order completes successfully. */
   async function complete(order: { shortReference: string; amount: string; reference: string }) {
     await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: order.shortReference, amount: order.amount } });
