@@ -104,6 +104,22 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     expect((await place(buy(`anon2-${kind}@example.com`, '60', address))).json().error.code).toBe('weekly_limit_login_required');
   });
 
+  it('anonymous sells count by the payout IBAN, however it is written: another email with the same IBAN is the same customer', async () => {
+    const iban = 'DE89370400440532013000';
+    const sell = (email: string, amount: string, address: string) => ({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount, email, address });
+    const first = (await place(sell(`seller-${kind}@example.com`, '0.001', iban))).json(); // 80 EUR
+    await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: t.admin, payload: { currency: 'BTC', address: first.receiving.address, amount: first.amount } });
+    await processOrders(t.database.db, { rates });
+    await payOut(t);
+    expect((await statusOf(first.reference))!.status).toBe('completed_success');
+    expect((await place(sell(`seller-${kind}@example.com`, '0.011', iban))).statusCode).toBe(201); // 960 EUR this week
+    // A new email and the IBAN in lower case with spaces: still the same IBAN, the week goes past 1,000 EUR.
+    const respelled = iban.toLowerCase().replace(/(.{4})/g, '$1 ');
+    expect((await place(sell(`seller2-${kind}@example.com`, '0.001', respelled))).json().error.code).toBe('weekly_limit_login_required');
+    // Another IBAN: another customer, whose first order this is.
+    expect((await place(sell(`seller2-${kind}@example.com`, '0.001', 'NL91ABNA0417164300'))).statusCode).toBe(201);
+  });
+
   it('a customer stays new until an order completes successfully; the cap is checked again when the money arrives', async () => {
     const email = `new-${kind}@example.com`;
     const small = (await place(buy(email, '20'))).json();
