@@ -16,6 +16,11 @@ import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 /** Open streams one client address may hold, per kind of stream and replica (tabs, or people behind one NAT). */
 export const STREAMS_PER_CLIENT = 20;
 /**
+ * Open streams on one topic (an order), from all clients together, per replica: the holder of an
+ * order's email and reference watches it from a few tabs and devices, never from hundreds.
+ */
+export const STREAMS_PER_TOPIC = 5;
+/**
  * The server ends a stream after at most this long (each between 90 and 100 % of it, so streams
  * opened together do not all come back together). The browser's EventSource reconnects by itself,
  * which also spreads long-lived clients over the replicas after a deploy.
@@ -26,7 +31,7 @@ export const STREAM_HEARTBEAT_MS = 15_000;
 /** Sent as `retry:`: how long the browser waits before reconnecting to a stream that ended. */
 export const STREAM_RETRY_MS = 2000;
 
-export type StreamOptions = { perClient?: number; maxLifetimeMs?: number; heartbeatMs?: number; retryMs?: number };
+export type StreamOptions = { perClient?: number; perTopic?: number; maxLifetimeMs?: number; heartbeatMs?: number; retryMs?: number };
 
 export type EventStream = {
   /** One event: `event: <name>` with `data` as JSON. Nothing happens once the stream is closed. */
@@ -70,16 +75,25 @@ class Stream implements EventStream {
   }
 }
 
+/** Adds `delta` to a counter of open streams; a counter back at zero leaves the map (it never grows with closed streams). */
+function count(counts: Map<string, number>, key: string, delta: number) {
+  const value = (counts.get(key) ?? 0) + delta;
+  if (value > 0) counts.set(key, value);
+  else counts.delete(key);
+}
+
 /** The open streams of one route on this replica. */
 export class EventStreams {
   private readonly streams = new Set<Stream>();
   private readonly perClient = new Map<string, number>();
+  private readonly perTopic = new Map<string, number>();
   private heartbeat: NodeJS.Timeout | undefined;
   private readonly options: Required<StreamOptions>;
 
   constructor(options: StreamOptions = {}) {
     this.options = {
       perClient: options.perClient ?? STREAMS_PER_CLIENT,
+      perTopic: options.perTopic ?? STREAMS_PER_TOPIC,
       maxLifetimeMs: options.maxLifetimeMs ?? STREAM_MAX_LIFETIME_MS,
       heartbeatMs: options.heartbeatMs ?? STREAM_HEARTBEAT_MS,
       retryMs: options.retryMs ?? STREAM_RETRY_MS,
@@ -90,18 +104,20 @@ export class EventStreams {
     return this.streams.size;
   }
 
-  /** False when the client already holds its share: an open socket costs memory and a file descriptor. */
-  accepts(client: string): boolean {
-    return (this.perClient.get(client) ?? 0) < this.options.perClient;
+  /** False when the client, or the topic, already holds its share: an open socket costs memory and a file descriptor. */
+  accepts(client: string, topic?: string): boolean {
+    if ((this.perClient.get(client) ?? 0) >= this.options.perClient) return false;
+    return topic === undefined || (this.perTopic.get(topic) ?? 0) < this.options.perTopic;
   }
 
   /**
    * Answers the request with a text/event-stream that outlives the handler. Throws RateLimited
-   * (429 `try_again_soon`, an ordinary error answer) when the client (`request.ip`) holds its share.
+   * (429 `try_again_soon`, an ordinary error answer) when the client (`request.ip`) or the topic
+   * (what the stream watches, e.g. one order) holds its share.
    */
-  start(request: FastifyRequest, reply: FastifyReply): EventStream {
+  start(request: FastifyRequest, reply: FastifyReply, topic?: string): EventStream {
     const client = request.ip;
-    if (!this.accepts(client)) throw new RateLimited();
+    if (!this.accepts(client, topic)) throw new RateLimited();
     // Fastify hands the socket over: hooks that run on send (compression) must not buffer the
     // stream, so the headers set so far (security headers, CORS) are copied by hand.
     reply.hijack();
@@ -114,16 +130,16 @@ export class EventStreams {
     });
     const stream = new Stream(reply.raw);
     this.streams.add(stream);
-    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
+    count(this.perClient, client, 1);
+    if (topic !== undefined) count(this.perTopic, topic, 1);
     const { maxLifetimeMs } = this.options;
     const lifetime = setTimeout(() => stream.close(), maxLifetimeMs * (0.9 + Math.random() * 0.1));
     lifetime.unref();
     reply.raw.once('close', () => {
       clearTimeout(lifetime);
       this.streams.delete(stream);
-      const left = (this.perClient.get(client) ?? 1) - 1;
-      if (left > 0) this.perClient.set(client, left);
-      else this.perClient.delete(client);
+      count(this.perClient, client, -1);
+      if (topic !== undefined) count(this.perTopic, topic, -1);
       if (this.streams.size === 0) this.stopHeartbeat();
       stream.ended();
     });

@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { processOrders } from '../src/modules/orders/settlement';
-import { STREAMS_PER_CLIENT } from '../src/sse';
+import { STREAMS_PER_CLIENT, STREAMS_PER_TOPIC } from '../src/sse';
 import { payOut, testApp, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
@@ -103,9 +103,10 @@ describe('order event streams: per-client cap and shutdown', () => {
   };
 
   it(`holds at most ${STREAMS_PER_CLIENT} open order streams per client address; a closed one frees its place`, async () => {
-    const url = await eventsUrl('tabs@example.com');
+    // Spread over orders, since one order takes at most STREAMS_PER_TOPIC (next test).
+    const urls = await Promise.all(Array.from({ length: STREAMS_PER_CLIENT / STREAMS_PER_TOPIC }, (_, i) => eventsUrl(`tabs-${i}@example.com`)));
     const aborts = Array.from({ length: STREAMS_PER_CLIENT }, () => new AbortController());
-    const open = await Promise.all(aborts.map((abort) => fetch(url, { signal: abort.signal })));
+    const open = await Promise.all(aborts.map((abort, i) => fetch(urls[i % urls.length]!, { signal: abort.signal })));
     expect(open.map((r) => r.status)).toEqual(aborts.map(() => 200));
     expect(open[0]!.headers.get('cache-control')).toBe('no-store, no-transform');
     expect(open[0]!.headers.get('x-content-type-options')).toBe('nosniff'); // the security headers too
@@ -119,12 +120,36 @@ describe('order event streams: per-client cap and shutdown', () => {
     const retry = new AbortController();
     for (let i = 0; i < 100 && again === 429; i++) {
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const response = await fetch(url, { signal: retry.signal });
+      const response = await fetch(urls[0]!, { signal: retry.signal });
       again = response.status;
       if (again === 429) await response.body?.cancel();
     }
     expect(again).toBe(200);
     retry.abort();
+    for (const abort of aborts) abort.abort();
+  });
+
+  it(`holds at most ${STREAMS_PER_TOPIC} open streams of one order, whoever opens them; other orders still stream`, async () => {
+    const url = await eventsUrl('watched@example.com');
+    const aborts = Array.from({ length: STREAMS_PER_TOPIC + 1 }, () => new AbortController());
+    // The previous test's streams close on the server's own schedule: wait for each place.
+    const openWhenFree = async (signal: AbortSignal) => {
+      for (let i = 0; ; i++) {
+        const response = await fetch(url, { signal });
+        if (response.status !== 429 || i === 100) return response;
+        await response.body?.cancel();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
+    const open = [];
+    for (const abort of aborts.slice(0, STREAMS_PER_TOPIC)) open.push(await openWhenFree(abort.signal));
+    expect(open.map((r) => r.status)).toEqual(open.map(() => 200));
+    const refused = await fetch(url, { signal: aborts[STREAMS_PER_TOPIC]!.signal });
+    expect(refused.status).toBe(429);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('try_again_soon');
+    const other = new AbortController();
+    expect((await fetch(await eventsUrl('other-order@example.com'), { signal: other.signal })).status).toBe(200);
+    other.abort();
     for (const abort of aborts) abort.abort();
   });
 

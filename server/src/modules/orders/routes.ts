@@ -36,7 +36,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
     if (exceeded(address) || exceeded(email)) throw new RateLimited();
   };
 
-  // Live order status: capped per client, ended after their lifetime and on shutdown (sse.ts).
+  // Live order status: capped per client and per order, ended after their lifetime and on shutdown (sse.ts).
   const streams = app.eventStreams();
 
   app.get(
@@ -109,7 +109,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
     },
     async (request, reply) => {
       let order = await lookupOrder(app.db, request.query.email, request.params.reference);
-      const stream = streams.start(request, reply);
+      const stream = streams.start(request, reply, order.reference);
       const emit = (row: typeof order) => stream.send('order', orderView(row, bank));
       emit(order);
       const open = () => isOpenOrder(order.status);
