@@ -51,6 +51,8 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       // Short faucet rounds (28 s of registrations), so the faucet journey plays a whole round.
       FAUCET_ROUND_SECONDS: process.env.E2E_FAUCET_ROUND_SECONDS || '40',
+      // Every journey places its orders from this one machine; the limit itself is tested in server/test/orders.test.ts.
+      ORDER_LIMIT_PER_CLIENT_PER_HOUR: '1000',
     },
     reuseExistingServer: false,
     timeout: 300_000,

@@ -80,6 +80,8 @@ export const ERRORS = {
     message: `Exchanging more than ${inEur(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR)} within 7 days needs a verified account: log in and verify your mobile number (and your ID above ${inEur(ID_VERIFICATION_WEEKLY_EUR_MINOR)}).`,
   },
   already_verified: { status: 409, message: 'This verification is already complete.' },
+  /** Step 1 again too soon, or too often in a day: each code costs an SMS, a letter or a transfer. */
+  code_requested_too_soon: { status: 429, message: 'A new code can be asked for later: see retryAfter.' },
   no_code_pending: { status: 409, message: 'No code has been sent for this verification: submit your data first.' },
   invalid_code: { status: 400, message: 'Wrong code.' },
   invalid_code_format: { status: 400, message: 'A code has 16 letters: ABCD-EFGH-IJKL-MNOP.' },
@@ -122,6 +124,8 @@ export class DomainError extends Error {
     readonly code: ErrorCode,
     readonly field?: string,
     message?: string,
+    /** Seconds until the same request may succeed (a limit that lifts with time): the body's retryAfter and the Retry-After header. */
+    readonly retryAfter?: number,
   ) {
     super(message ?? ERRORS[code].message);
   }
@@ -134,4 +138,4 @@ export const codeIn = <C extends ErrorCode>(message: string, codes: readonly C[]
 export const unknownCurrency = (field: string) => new DomainError('validation_failed', field, 'Unknown currency.');
 
 /** The body of every error response. */
-export type ErrorBody = { error: { code: ErrorCode; message: string; field?: string } };
+export type ErrorBody = { error: { code: ErrorCode; message: string; field?: string; retryAfter?: number } };

@@ -6,7 +6,12 @@ import { z } from 'zod';
  * schemas, the site imports only their types.
  */
 export const errorBodySchema = z.object({
-  error: z.object({ code: z.string(), message: z.string(), field: z.string().optional() }),
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    field: z.string().optional(),
+    retryAfter: z.number().int().positive().optional().describe('Seconds until the request may succeed (a limit that lifts with time); also the Retry-After header.'),
+  }),
 });
 
 /** POST /api/orders and POST /api/wallet/sends: a retry with the same key gets the same answer. */

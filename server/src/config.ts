@@ -89,6 +89,9 @@ const schema = z
     RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
     /** Order lookups (and their event streams) allowed per minute per IP and per email address. */
     LOOKUP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+    /** Orders placed per hour for one email address (each order mails it) and from one client address. */
+    ORDER_LIMIT_PER_EMAIL_PER_HOUR: z.coerce.number().int().min(1).default(10),
+    ORDER_LIMIT_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(30),
     /** The server ends each live stream (order status, faucet) after at most this long; the browser reconnects. */
     EVENT_STREAM_MAX_LIFETIME_MS: z.coerce.number().int().min(100).max(86_400_000).default(900_000),
     /** `npm run bench:orders` only: a bare one-row insert endpoint to compare with. Never in production. */

@@ -17,13 +17,17 @@ import type { FastifyError, FastifyReply } from 'fastify';
 export class RateLimited extends Error {
   readonly statusCode = 429;
 
-  constructor() {
+  /** `retryAfter`: seconds until the limit lets the client through again, when the limiter knows. */
+  constructor(readonly retryAfter?: number) {
     super('rate limited');
   }
 }
 
-export function errorBody(code: ErrorCode, field?: string, message?: string): ErrorBody {
-  return { error: { code, message: message ?? ERRORS[code].message, ...(field ? { field } : {}) } };
+/** Whole seconds to wait, at least one, from milliseconds. */
+export const secondsToWait = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+export function errorBody(code: ErrorCode, field?: string, message?: string, retryAfter?: number): ErrorBody {
+  return { error: { code, message: message ?? ERRORS[code].message, ...(field ? { field } : {}), ...(retryAfter ? { retryAfter } : {}) } };
 }
 
 /** Answers a code outside the error handler (a reply already under way), with the map's status. */
@@ -34,7 +38,12 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message?: string
 export const errorsPlugin = fp(async (app) => {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     if (error instanceof DomainError) {
-      return reply.code(statusOf(error.code)).send(errorBody(error.code, error.field, error.message));
+      if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));
+      return reply.code(statusOf(error.code)).send(errorBody(error.code, error.field, error.message, error.retryAfter));
+    }
+    if (error instanceof RateLimited) {
+      if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));
+      return reply.code(429).send(errorBody('try_again_soon', undefined, undefined, error.retryAfter));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];

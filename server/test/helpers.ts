@@ -83,7 +83,9 @@ export async function testKeys(): Promise<IdpKeys & { publicJwks: { keys: JWK[] 
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const publicDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-public-'));
-  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_DIR: publicDir, DATA_DIR: publicDir, ORDER_WORKER_INTERVAL_MS: '0', PAYOUT_WORKER_INTERVAL_MS: '0', ...overrides });
+  // Suites place many orders from one address; the placement limits have their own test (orders.test.ts).
+  const unlimited = { ORDER_LIMIT_PER_EMAIL_PER_HOUR: '100000', ORDER_LIMIT_PER_CLIENT_PER_HOUR: '100000' };
+  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_DIR: publicDir, DATA_DIR: publicDir, ORDER_WORKER_INTERVAL_MS: '0', PAYOUT_WORKER_INTERVAL_MS: '0', ...unlimited, ...overrides });
 }
 
 export type TestApp = {

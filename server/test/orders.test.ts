@@ -155,3 +155,36 @@ describe('buying and selling switched off', () => {
     expect(swap.statusCode).toBe(201);
   });
 });
+
+describe("placement limits (issue 16): nobody fills a stranger's mailbox or places orders without end", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp('pglite', { ORDER_LIMIT_PER_EMAIL_PER_HOUR: '3', ORDER_LIMIT_PER_CLIENT_PER_HOUR: '5' }, { rates });
+  });
+  afterAll(() => t.close());
+  const place = (email: string, remoteAddress: string) =>
+    t.app.inject({ method: 'POST', url: '/api/orders', remoteAddress, payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10', email, address: BTC_ADDRESS } });
+  const mailsTo = async (email: string) => (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: t.admin })).json().messages.length;
+
+  it('takes a few orders per email from anywhere, however the address is written; then 429 with the time to wait', async () => {
+    // Three clients, one victim, the address re-spelled each time: one counter.
+    const answers = [];
+    for (const [i, email] of ['victim@example.com', 'VICTIM@Example.com', ' victim@example.COM ', 'Victim@example.com'].entries()) answers.push(await place(email, `10.1.0.${i}`));
+    expect(answers.map((a) => a.statusCode)).toEqual([201, 201, 201, 429]);
+    const refused = answers[3]!;
+    expect(refused.json().error).toMatchObject({ code: 'try_again_soon' });
+    const wait = refused.json().error.retryAfter;
+    expect(wait).toBeGreaterThan(3500);
+    expect(wait).toBeLessThanOrEqual(3600);
+    expect(refused.headers['retry-after']).toBe(String(wait));
+    expect(await mailsTo('victim@example.com')).toBe(3);
+  });
+
+  it('takes a few orders per client address, whatever the emails', async () => {
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await place(`spray-${i}@example.com`, '10.2.0.1')).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+    // Another client is not affected.
+    expect((await place('someone-else@example.com', '10.2.0.2')).statusCode).toBe(201);
+  });
+});

@@ -12,6 +12,8 @@ export class ApiFailure extends Error {
     /** The API's error code (domain/errors.ts), or generic when the answer carried none. */
     readonly code: ErrorCode | 'generic',
     readonly field?: string,
+    /** Seconds until the request may succeed (a limit that lifts with time). */
+    readonly retryAfter?: number,
   ) {
     super(code);
   }
@@ -37,7 +39,7 @@ export async function apiRequest<T>(
   });
   if (!response.ok) {
     const payload = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
-    throw new ApiFailure(response.status, payload.error?.code ?? 'generic', payload.error?.field);
+    throw new ApiFailure(response.status, payload.error?.code ?? 'generic', payload.error?.field, payload.error?.retryAfter);
   }
   const type = response.headers.get('content-type') ?? '';
   return (type.includes('application/json') ? response.json() : response.text()) as Promise<T>;

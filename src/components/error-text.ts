@@ -16,12 +16,20 @@ import type { FailureReason } from '../../domain/orders';
  * error text query the "errors" namespace; __tests__/error-texts.test.ts checks both.
  */
 
-/** Keys only the site uses: a call that got no answer from the API, and two form rules. */
-export const SITE_ERROR_KEYS = ['generic', 'too_many_decimals', 'same_currency'] as const;
+/** Keys only the site uses: a call that got no answer from the API, two form rules, and a limit's wait. */
+export const SITE_ERROR_KEYS = ['generic', 'too_many_decimals', 'same_currency', 'try_again_in'] as const;
 export type ErrorTextKey = ErrorCode | FailureReason | (typeof SITE_ERROR_KEYS)[number];
 
 /** Values some texts need: a currency and its decimals (too_many_decimals). */
-export type ErrorTextValues = { currency?: string; decimals?: number };
+export type ErrorTextValues = { currency?: string; decimals?: number; retryAfter?: number };
+
+/** A limit's wait ("in 45 seconds", "через 2 минуты"), in the page's language, in the largest whole unit. */
+export function waitPhrase(seconds: number, language: string): string {
+  const format = new Intl.RelativeTimeFormat(language, { numeric: 'always' });
+  if (seconds < 90) return format.format(Math.ceil(seconds), 'second');
+  if (seconds < 90 * 60) return format.format(Math.ceil(seconds / 60), 'minute');
+  return format.format(Math.ceil(seconds / 3600), 'hour');
+}
 
 /** What went wrong in a call: the API's code, or generic when there was no answer from it. */
 export const errorKeyOf = (error: unknown): ErrorCode | 'generic' => (error instanceof ApiFailure ? error.code : 'generic');
@@ -55,7 +63,8 @@ export function useErrorText(): ErrorText {
     (key: ErrorTextKey | undefined, values: ErrorTextValues = {}) =>
       key === undefined
         ? undefined
-        : t(key, {
+        : t(key === 'try_again_soon' && values.retryAfter ? 'try_again_in' : key, {
+            when: values.retryAfter ? waitPhrase(values.retryAfter, language) : '',
             defaultValue: t('generic'),
             limit: formatMoney(eur(LIMIT_OF[key] ?? FIRST_ORDER_LIMIT_EUR_MINOR), 'EUR', language),
             idLimit: formatMoney(eur(ID_VERIFICATION_WEEKLY_EUR_MINOR), 'EUR', language),

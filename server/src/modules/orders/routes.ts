@@ -2,19 +2,39 @@ import rateLimit from '@fastify/rate-limit';
 import { exchangeConfigResponse, lookupOrderBody, myOrdersResponse, orderEventsParams, orderEventsQuery, orderSchema, placeOrderBody, placeOrderHeaders } from '../../../../domain/contracts/orders';
 import { DomainError } from '../../../../domain/errors';
 import { isOpenOrder } from '../../../../domain/orders';
-import { RateLimited } from '../../errors';
+import { RateLimited, secondsToWait } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { placeOrder, lookupOrder, ordersOf } from './service';
 import { orderView, type BankDetails } from './views';
 import type { Xpubs } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
-type Options = { rates: RatesAdapter; bank: BankDetails; buySellEnabled: boolean; xpubs: Xpubs; lookupLimitPerMinute: number; eventsPollMs?: number };
+type Options = {
+  rates: RatesAdapter;
+  bank: BankDetails;
+  buySellEnabled: boolean;
+  xpubs: Xpubs;
+  lookupLimitPerMinute: number;
+  /** Orders placed per hour for one email address, and from one client address. */
+  placement: { perEmailPerHour: number; perClientPerHour: number };
+  eventsPollMs?: number;
+};
 
-export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, bank, buySellEnabled, xpubs, lookupLimitPerMinute, eventsPollMs = 1000 }) => {
+type LimitResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
+/** Throws 429 try_again_soon, with the longest wait, when any of the limits is exceeded. */
+function refuseExceeded(results: LimitResult[]) {
+  const waits = results.flatMap((result) => (!result.isAllowed && result.isExceeded ? [result.ttl] : []));
+  if (waits.length) throw new RateLimited(secondsToWait(Math.max(...waits)));
+}
+const emailOf = (request: FastifyRequest) =>
+  String((request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? '')
+    .trim()
+    .toLowerCase();
+
+export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, bank, buySellEnabled, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000 }) => {
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: () => new RateLimited(),
@@ -25,16 +45,14 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
   const byEmail = app.createRateLimit({
     max: lookupLimitPerMinute,
     timeWindow: '1 minute',
-    keyGenerator: (request) =>
-      `lookup-email:${String((request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? '')
-        .trim()
-        .toLowerCase()}`,
+    keyGenerator: (request) => `lookup-email:${emailOf(request)}`,
   });
-  const lookupLimits = async (request: FastifyRequest) => {
-    const [address, email] = await Promise.all([byAddress(request), byEmail(request)]);
-    const exceeded = (result: typeof address) => !result.isAllowed && result.isExceeded;
-    if (exceeded(address) || exceeded(email)) throw new RateLimited();
-  };
+  const lookupLimits = async (request: FastifyRequest) => refuseExceeded(await Promise.all([byAddress(request), byEmail(request)]));
+  // Placing orders: each order mails its email address, so a stranger must not be able to fill
+  // someone's mailbox (per email), nor one client to place orders without end (per address).
+  const placeByClient = app.createRateLimit({ max: placement.perClientPerHour, timeWindow: '1 hour', keyGenerator: (request) => `place-client:${request.ip}` });
+  const placeByEmail = app.createRateLimit({ max: placement.perEmailPerHour, timeWindow: '1 hour', keyGenerator: (request) => `place-email:${emailOf(request)}` });
+  const placementLimits = async (request: FastifyRequest) => refuseExceeded(await Promise.all([placeByClient(request), placeByEmail(request)]));
 
   // Live order status: capped per client and per order, ended after their lifetime and on shutdown (sse.ts).
   const streams = app.eventStreams();
@@ -59,12 +77,13 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
     {
       // Logged in or not: a token, when sent, must be valid.
       onRequest: app.withOptionalAccount,
+      preHandler: placementLimits,
       schema: {
         tags: ['exchange'],
         summary: 'Place a buy, sell or swap order (anyone; the own-wallet options need a login). Idempotency-Key honoured.',
         headers: placeOrderHeaders,
         body: placeOrderBody,
-        response: { 201: orderSchema, 200: orderSchema, ...errorResponses(400, 401, 403, 409, 503) },
+        response: { 201: orderSchema, 200: orderSchema, ...errorResponses(400, 401, 403, 409, 429, 503) },
       },
     },
     async (request, reply) => {

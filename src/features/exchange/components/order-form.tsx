@@ -59,6 +59,8 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const [currencies, setCurrencies] = React.useState<CurrencyInfo[] | null>(null);
   const [loadFailed, setLoadFailed] = React.useState(false);
   const [formError, setFormError] = React.useState<ErrorTextKey | null>(null);
+  // How long a limit asks the customer to wait, shown with its text.
+  const [retryAfter, setRetryAfter] = React.useState<number | undefined>();
   const attempt = React.useRef<{ body: string; key: string } | null>(null);
   const loggedIn = session.status === 'authenticated';
 
@@ -118,6 +120,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
         return setError(field, { message: 'login_required' }, { shouldFocus: true });
       }
       if (isField(error.field) && shown(error.field, input)) return setError(error.field, { message: error.code }, { shouldFocus: true });
+      setRetryAfter(error.retryAfter);
       setFormError(error.code);
     }
   });
@@ -244,7 +247,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
         </p>
       ) : formError ? (
         <p role="alert" className="form-error">
-          {errorText(formError)}
+          {errorText(formError, { retryAfter })}
         </p>
       ) : null}
       <button type="submit" className="button primary" disabled={!hydrated || formState.isSubmitting}>

@@ -70,6 +70,7 @@ export function StepOneForm({
   const resolver = zodResolver(STEP_ONE_SCHEMAS[kind] as never) as unknown as Resolver<Values>;
   const { register, handleSubmit, setError, formState } = useForm<Values>({ resolver, defaultValues: initial ?? {} });
   const [formError, setFormError] = React.useState<ErrorTextKey | null>(null);
+  const [retryAfter, setRetryAfter] = React.useState<number | undefined>();
   const errorText = useErrorText();
 
   const submit = handleSubmit(async (values) => {
@@ -80,6 +81,7 @@ export function StepOneForm({
       if (error instanceof ApiFailure && error.field && STEP_ONE_FIELDS[kind].some((f) => f.name === error.field)) {
         setError(error.field as FieldName, { message: error.code }, { shouldFocus: true });
       } else {
+        setRetryAfter(error instanceof ApiFailure ? error.retryAfter : undefined);
         setFormError(errorKeyOf(error));
       }
     }
@@ -106,7 +108,7 @@ export function StepOneForm({
       })}
       {formError ? (
         <p role="alert" className="form-error">
-          {errorText(formError)}
+          {errorText(formError, { retryAfter })}
         </p>
       ) : null}
       <button type="submit" className="button primary" disabled={formState.isSubmitting}>
