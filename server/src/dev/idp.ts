@@ -3,6 +3,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { languages, localizePath, isLanguage, type Language } from '../../../domain/languages';
 import { escapeHtml } from './html';
+import { LoginThrottle } from './login-throttle';
 import { idpUsersRepository, passwordMatches, type IdpUser } from './users';
 import type { Db } from '../db/client';
 import type { IdpKeys } from './keys';
@@ -92,23 +93,11 @@ function languageOf(uiLocales: unknown): Language {
   return first ?? 'en';
 }
 
-/** Failed logins per email, to slow down password guessing: 10 per 15 minutes. */
-const failures = new Map<string, { count: number; since: number }>();
-function tooManyFailures(email: string): boolean {
-  const entry = failures.get(email);
-  if (!entry || Date.now() - entry.since > 15 * 60_000) return false;
-  return entry.count >= 10;
-}
-function recordFailure(email: string) {
-  const entry = failures.get(email);
-  if (!entry || Date.now() - entry.since > 15 * 60_000) failures.set(email, { count: 1, since: Date.now() });
-  else entry.count += 1;
-}
-
 export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<void> }> {
   const { default: Provider, errors } = await import('oidc-provider');
   const { issuer, audience, clientId, siteOrigin, db, log } = options;
   const apiScopes = 'use:muntly admin:muntly';
+  const throttle = new LoginThrottle();
 
   async function grantFor(provider: InstanceType<typeof Provider>, accountId: string, clientIdValue: string, existingId?: string) {
     const grant = (existingId && (await provider.Grant.find(existingId))) || new provider.Grant({ accountId, clientId: clientIdValue });
@@ -252,13 +241,19 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     const password = form.get('password') ?? '';
 
     if (action === 'login') {
-      if (tooManyFailures(email)) return show(429, loginForm(language, uid!, false, t.tooManyAttempts, email));
+      const client = req.socket.remoteAddress ?? 'unknown';
+      const waitMs = throttle.waitMs(client, email);
+      if (waitMs > 0) {
+        const minutes = Math.ceil(waitMs / 60_000);
+        res.setHeader('retry-after', String(Math.ceil(waitMs / 1000)));
+        return show(429, loginForm(language, uid!, false, t.tooManyAttempts!.replace('{{minutes}}', String(minutes)), email));
+      }
       const user = email ? await idpUsersRepository.findByEmail(db, email) : undefined;
       if (!user || !(await passwordMatches(password, user.passwordHash))) {
-        recordFailure(email);
+        throttle.recordFailure(client, email);
         return show(401, loginForm(language, uid!, false, t.wrongCredentials, email));
       }
-      failures.delete(email);
+      throttle.recordSuccess(client, email);
       return finishLogin(req, res, user);
     }
     if (action === 'signup') {
