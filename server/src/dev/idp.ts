@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { languages, localizePath, isLanguage, type Language } from '../../../domain/languages';
 import { escapeHtml } from './html';
 import { LoginThrottle } from './login-throttle';
-import { idpUsersRepository, passwordMatches, type IdpUser } from './users';
+import { hashPassword, idpUsersRepository, passwordMatches, type IdpUser } from './users';
 import type { Db } from '../db/client';
 import type { IdpKeys } from './keys';
 import type { FastifyBaseLogger } from 'fastify';
@@ -98,6 +99,9 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
   const { issuer, audience, clientId, siteOrigin, db, log } = options;
   const apiScopes = 'use:muntly admin:muntly';
   const throttle = new LoginThrottle();
+  // Checked instead of a real hash when no account has the email, so that an unknown email
+  // takes as long to refuse as a wrong password: the answer time does not tell who has an account.
+  const nobodysHash = hashPassword(randomBytes(24).toString('base64url'));
 
   async function grantFor(provider: InstanceType<typeof Provider>, accountId: string, clientIdValue: string, existingId?: string) {
     const grant = (existingId && (await provider.Grant.find(existingId))) || new provider.Grant({ accountId, clientId: clientIdValue });
@@ -249,7 +253,8 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
         return show(429, loginForm(language, uid!, false, t.tooManyAttempts!.replace('{{minutes}}', String(minutes)), email));
       }
       const user = email ? await idpUsersRepository.findByEmail(db, email) : undefined;
-      if (!user || !(await passwordMatches(password, user.passwordHash))) {
+      const matches = await passwordMatches(password, user?.passwordHash ?? (await nobodysHash));
+      if (!user || !matches) {
         throttle.recordFailure(client, email);
         return show(401, loginForm(language, uid!, false, t.wrongCredentials, email));
       }
