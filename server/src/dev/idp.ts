@@ -105,10 +105,14 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
 
   async function grantFor(provider: InstanceType<typeof Provider>, accountId: string, clientIdValue: string, existingId?: string) {
     const grant = (existingId && (await provider.Grant.find(existingId))) || new provider.Grant({ accountId, clientId: clientIdValue });
-    const user = await idpUsersRepository.findById(db, accountId);
     grant.addOIDCScope('openid profile email offline_access');
-    grant.addResourceScope(audience, user?.isAdmin ? apiScopes : 'use:muntly');
+    grant.addResourceScope(audience, await apiScopesOf(accountId));
     return grant;
+  }
+
+  async function apiScopesOf(accountId: string): Promise<string> {
+    const user = await idpUsersRepository.findById(db, accountId);
+    return user?.isAdmin ? apiScopes : 'use:muntly';
   }
 
   const provider = new Provider(issuer, {
@@ -231,6 +235,15 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     };
 
     if (details.prompt.name === 'consent') {
+      // A scope the account lacks (admin:muntly for a user who is no operator) is never granted:
+      // finishing the consent anyway would send the browser back here at once, for ever. Refuse
+      // the request as Auth0 does, with an error redirect to the site.
+      const missing = Object.values((details.prompt.details.missingResourceScopes ?? {}) as Record<string, string[]>).flat();
+      const granted = (await apiScopesOf(details.session!.accountId)).split(' ');
+      if (missing.some((scope) => !granted.includes(scope))) {
+        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The account does not have the requested permission.' }, { mergeWithLastSubmission: false });
+        return;
+      }
       const grant = await grantFor(provider, details.session!.accountId, String(details.params.client_id), details.grantId);
       const grantId = await grant.save();
       await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
