@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { languages, localizePath, isLanguage, type Language } from '../../../domain/languages';
 import { escapeHtml } from './html';
-import { idpUsersRepository, passwordMatches, type IdpUser } from './users';
+import { LoginThrottle } from './login-throttle';
+import { hashPassword, idpUsersRepository, passwordMatches, type IdpUser } from './users';
 import type { Db } from '../db/client';
 import type { IdpKeys } from './keys';
 import type { FastifyBaseLogger } from 'fastify';
@@ -92,30 +94,25 @@ function languageOf(uiLocales: unknown): Language {
   return first ?? 'en';
 }
 
-/** Failed logins per email, to slow down password guessing: 10 per 15 minutes. */
-const failures = new Map<string, { count: number; since: number }>();
-function tooManyFailures(email: string): boolean {
-  const entry = failures.get(email);
-  if (!entry || Date.now() - entry.since > 15 * 60_000) return false;
-  return entry.count >= 10;
-}
-function recordFailure(email: string) {
-  const entry = failures.get(email);
-  if (!entry || Date.now() - entry.since > 15 * 60_000) failures.set(email, { count: 1, since: Date.now() });
-  else entry.count += 1;
-}
-
 export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<void> }> {
   const { default: Provider, errors } = await import('oidc-provider');
   const { issuer, audience, clientId, siteOrigin, db, log } = options;
   const apiScopes = 'use:muntly admin:muntly';
+  const throttle = new LoginThrottle();
+  // Checked instead of a real hash when no account has the email, so that an unknown email
+  // takes as long to refuse as a wrong password: the answer time does not tell who has an account.
+  const nobodysHash = hashPassword(randomBytes(24).toString('base64url'));
 
   async function grantFor(provider: InstanceType<typeof Provider>, accountId: string, clientIdValue: string, existingId?: string) {
     const grant = (existingId && (await provider.Grant.find(existingId))) || new provider.Grant({ accountId, clientId: clientIdValue });
-    const user = await idpUsersRepository.findById(db, accountId);
     grant.addOIDCScope('openid profile email offline_access');
-    grant.addResourceScope(audience, user?.isAdmin ? apiScopes : 'use:muntly');
+    grant.addResourceScope(audience, await apiScopesOf(accountId));
     return grant;
+  }
+
+  async function apiScopesOf(accountId: string): Promise<string> {
+    const user = await idpUsersRepository.findById(db, accountId);
+    return user?.isAdmin ? apiScopes : 'use:muntly';
   }
 
   const provider = new Provider(issuer, {
@@ -238,6 +235,15 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     };
 
     if (details.prompt.name === 'consent') {
+      // A scope the account lacks (admin:muntly for a user who is no operator) is never granted:
+      // finishing the consent anyway would send the browser back here at once, for ever. Refuse
+      // the request as Auth0 does, with an error redirect to the site.
+      const missing = Object.values((details.prompt.details.missingResourceScopes ?? {}) as Record<string, string[]>).flat();
+      const granted = (await apiScopesOf(details.session!.accountId)).split(' ');
+      if (missing.some((scope) => !granted.includes(scope))) {
+        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The account does not have the requested permission.' }, { mergeWithLastSubmission: false });
+        return;
+      }
       const grant = await grantFor(provider, details.session!.accountId, String(details.params.client_id), details.grantId);
       const grantId = await grant.save();
       await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
@@ -252,13 +258,20 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     const password = form.get('password') ?? '';
 
     if (action === 'login') {
-      if (tooManyFailures(email)) return show(429, loginForm(language, uid!, false, t.tooManyAttempts, email));
+      const client = req.socket.remoteAddress ?? 'unknown';
+      const waitMs = throttle.waitMs(client, email);
+      if (waitMs > 0) {
+        const minutes = Math.ceil(waitMs / 60_000);
+        res.setHeader('retry-after', String(Math.ceil(waitMs / 1000)));
+        return show(429, loginForm(language, uid!, false, t.tooManyAttempts!.replace('{{minutes}}', String(minutes)), email));
+      }
       const user = email ? await idpUsersRepository.findByEmail(db, email) : undefined;
-      if (!user || !(await passwordMatches(password, user.passwordHash))) {
-        recordFailure(email);
+      const matches = await passwordMatches(password, user?.passwordHash ?? (await nobodysHash));
+      if (!user || !matches) {
+        throttle.recordFailure(client, email);
         return show(401, loginForm(language, uid!, false, t.wrongCredentials, email));
       }
-      failures.delete(email);
+      throttle.recordSuccess(client, email);
       return finishLogin(req, res, user);
     }
     if (action === 'signup') {
