@@ -137,5 +137,8 @@ export const codeIn = <C extends ErrorCode>(message: string, codes: readonly C[]
 /** An unlisted currency code, refused alike wherever a currency is named. */
 export const unknownCurrency = (field: string) => new DomainError('validation_failed', field, 'Unknown currency.');
 
+/** Whole seconds to wait, at least one, from milliseconds (a DomainError's retryAfter). */
+export const secondsToWait = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
 /** The body of every error response. */
 export type ErrorBody = { error: { code: ErrorCode; message: string; field?: string; retryAfter?: number } };

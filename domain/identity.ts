@@ -123,6 +123,28 @@ export const STEP_TWO_CHANNEL = {
 /** Verification codes: single use, valid 10 minutes, 5 wrong attempts kill them. */
 export const CODE_TTL_MINUTES = 10;
 export const CODE_MAX_ATTEMPTS = 5;
+/**
+ * Each code costs the operator an SMS, a letter or a bank transfer, and can reach someone else's
+ * phone or door: a new one at most once a minute and five times a day, per account and kind, and
+ * five times a day to one phone number, address or IBAN from all accounts together (people who
+ * share a home may verify one after another, so no minute's wait there).
+ */
+export const CODE_RESEND_AFTER_MS = 60_000;
+export const CODES_PER_DAY = 5;
+export const CODE_DAY_MS = 86_400_000;
+
+/**
+ * When the next code may be sent, given when codes were sent in the last day (any order), or null
+ * when it may be sent now. `resendAfterMs` 0: no wait between two codes, only the daily cap.
+ */
+export function nextCodeAllowedAt(sentAt: readonly number[], now: number, resendAfterMs = CODE_RESEND_AFTER_MS): number | null {
+  const recent = sentAt.filter((t) => t > now - CODE_DAY_MS).sort((a, b) => a - b);
+  const afterLast = recent.length ? recent[recent.length - 1]! + resendAfterMs : 0;
+  const afterDay = recent.length >= CODES_PER_DAY ? recent[recent.length - CODES_PER_DAY]! + CODE_DAY_MS : 0;
+  const next = Math.max(afterLast, afterDay);
+  return next > now ? next : null;
+}
+
 /** AML: identity records are kept at least 5 years. */
 export const RETENTION_YEARS = 5;
 

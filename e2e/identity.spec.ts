@@ -29,6 +29,9 @@ test('bank verification in Dutch: enabled by the operator, IBAN submitted, code 
   await bank.getByRole('button', { name: nl.me.submit }).click();
   await expect(bank.getByText(nl.me.status.replace('{{phase}}', nl.me.phases.step_2))).toBeVisible();
   await expect(bank.getByText(nl.me.howCodeArrives.bank)).toBeVisible();
+  // A new code costs a transfer: the page says from when one can be asked for.
+  await bank.locator('summary').click();
+  await expect(bank.getByText(nl.me.nextCodeAt.split('{{time}}')[0]!.trim())).toBeVisible();
 
   const mailbox = await context.newPage();
   await mailbox.goto('/dev/mailbox?to=NL91 ABNA 0417 1643 00');

@@ -18,6 +18,7 @@ export const identityKindSchema = z.object({
   retainUntil: z.string().nullable().describe('AML retention: kept at least until this date'),
   dataDeletedAt: z.string().nullable().describe('When the data was deleted because its retention date had passed'),
   codeExpiresAt: z.string().nullable(),
+  nextCodeAt: z.string().nullable().describe('Step 1 sends a new code no sooner than this (null: now)'),
   attemptsLeft: z.number().nullable(),
 });
 export type IdentityKind = z.infer<typeof identityKindSchema>;

@@ -1,6 +1,8 @@
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, ERRORS, statusOf, type ErrorBody, type ErrorCode } from '../../domain/errors';
+
+export { secondsToWait } from '../../domain/errors';
 import type { FastifyError, FastifyReply } from 'fastify';
 
 /**
@@ -22,9 +24,6 @@ export class RateLimited extends Error {
     super('rate limited');
   }
 }
-
-/** Whole seconds to wait, at least one, from milliseconds. */
-export const secondsToWait = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
 
 export function errorBody(code: ErrorCode, field?: string, message?: string, retryAfter?: number): ErrorBody {
   return { error: { code, message: message ?? ERRORS[code].message, ...(field ? { field } : {}), ...(retryAfter ? { retryAfter } : {}) } };

@@ -146,6 +146,7 @@ const ANY_KIND: IdentityKind = {
   dataDeletedAt: null,
   codeExpiresAt: null,
   attemptsLeft: null,
+  nextCodeAt: null,
 };
 
 describe('routes take their schemas from domain/contracts', () => {

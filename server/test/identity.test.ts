@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { statusOf } from '../../domain/errors';
-import { ONE_TIME_CODE, testApp, databaseKinds, loggedIn, type TestApp } from './helpers';
+import { ageSentCodes, ONE_TIME_CODE, testApp, databaseKinds, loggedIn, type TestApp } from './helpers';
 
 const person = {
   salutation: 'ms',
@@ -189,10 +189,66 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
       expect((await confirm(u, 'mobile', code)).json().error.code).toBe('code_expired');
       expect(await phaseOf(u, 'mobile')).toBe('step_2');
 
+      await ageSentCodes(t, 61_000); // a new code only after a minute
       await submit(u, 'mobile', { mobile: '+31 6 22222222' });
       const fresh = codeIn((await lastMessage('+31622222222')).body);
       expect((await confirm(u, 'mobile', code)).json().error.code).toBe('invalid_code'); // the old code is dead
       expect((await confirm(u, 'mobile', fresh)).statusCode).toBe(200);
+    });
+
+    it('a new code at most once a minute: a second submission waits, says how long, and sends nothing', async () => {
+      const u = await user('impatient@muntly.test');
+      await enable('impatient@muntly.test', 'mobile');
+      expect((await submit(u, 'mobile', { mobile: '+31 6 12121212' })).statusCode).toBe(200);
+      const again = await submit(u, 'mobile', { mobile: '+31 6 12121212' }, 'de');
+      expect(again.statusCode).toBe(429);
+      expect(again.json().error).toMatchObject({ code: 'code_requested_too_soon' });
+      expect(again.json().error.retryAfter).toBeGreaterThan(50);
+      expect(again.json().error.retryAfter).toBeLessThanOrEqual(60);
+      expect(again.headers['retry-after']).toBe(String(again.json().error.retryAfter));
+      // The page shows when: the identity view says from when a new code can be sent.
+      const mobile = (await identity(u)).find((x) => x.kind === 'mobile') as unknown as { nextCodeAt: string };
+      expect(Date.parse(mobile.nextCodeAt) - Date.now()).toBeGreaterThan(50_000);
+      // Another number does not help: the wait is per account and kind.
+      expect((await submit(u, 'mobile', { mobile: '+31 6 13131313' })).statusCode).toBe(429);
+      const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=%2B31612121212', headers: admin })).json();
+      expect(messages).toHaveLength(1);
+    });
+
+    it('100 submissions at once send one SMS', async () => {
+      const u = await user('flood@muntly.test');
+      await enable('flood@muntly.test', 'mobile');
+      const answers = await Promise.all(Array.from({ length: 100 }, () => submit(u, 'mobile', { mobile: '+31 6 14141414' })));
+      expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
+      expect(answers.filter((a) => a.statusCode !== 200).every((a) => a.json().error.code === 'code_requested_too_soon')).toBe(true);
+      const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=%2B31614141414', headers: admin })).json();
+      expect(messages).toHaveLength(1);
+    });
+
+    it('five codes a day per account and kind, then a wait of up to a day', async () => {
+      const u = await user('daily@muntly.test');
+      await enable('daily@muntly.test', 'mobile');
+      for (let i = 0; i < 5; i++) {
+        expect((await submit(u, 'mobile', { mobile: `+31 6 1515151${i}` })).statusCode).toBe(200);
+        await ageSentCodes(t, 61_000);
+      }
+      const sixth = await submit(u, 'mobile', { mobile: '+31 6 15151519' });
+      expect(sixth.json().error.code).toBe('code_requested_too_soon');
+      expect(sixth.json().error.retryAfter).toBeGreaterThan(80_000); // the first of the five leaves the day in about 23 h
+    });
+
+    it("five codes a day to one phone number from all accounts together: strangers cannot flood someone's phone", async () => {
+      const statuses = [];
+      for (let i = 0; i < 6; i++) {
+        const email = `stranger-${i}@muntly.test`;
+        const u = await user(email);
+        await enable(email, 'mobile');
+        // The victim's number, written a little differently each time: one recipient.
+        statuses.push((await submit(u, 'mobile', { mobile: i % 2 ? '+31 6 16161616' : '+316 1616 1616' })).statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+      const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=%2B31616161616', headers: admin })).json();
+      expect(messages).toHaveLength(5);
     });
 
     it('reject malformed codes without spending an attempt', async () => {

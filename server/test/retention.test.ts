@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { applyRetention } from '../src/modules/retention/service';
-import { ONE_TIME_CODE, testApp, fixedRates, databaseKinds, loggedIn, opsCliOutput, type TestApp } from './helpers';
+import { ageSentCodes, ONE_TIME_CODE, testApp, fixedRates, databaseKinds, loggedIn, opsCliOutput, type TestApp } from './helpers';
 import type { IdentityResponse } from '../../domain/contracts/identity';
 
 /** The privacy policy's retention promises: identity data after its retention date, support messages after two years. */
@@ -87,6 +87,7 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.code).toBe('no_code_pending');
 
+    await ageSentCodes(t, 61_000); // a new code only after a minute
     expect((await submit(u, 'mobile', { mobile: '+31 6 55555555' })).statusCode).toBe(200);
     expect(await view(u, 'mobile')).toMatchObject({ phase: 'step_2', data: { mobile: '+31655555555' }, dataDeletedAt: null });
   });

@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { verificationCodes, verifications, auditLog } from '../../db/schema';
 import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
@@ -68,6 +68,14 @@ export const identityRepository = {
       .update(verificationCodes)
       .set({ revokedAt: new Date() })
       .where(and(eq(verificationCodes.accountId, accountId), eq(verificationCodes.kind, kind), isNull(verificationCodes.usedAt), isNull(verificationCodes.revokedAt)));
+  },
+
+  /** When the account's codes of every kind were sent since then (used, revoked and expired ones too). */
+  async codesSentSince(db: Db, accountId: string, since: Date) {
+    return db
+      .select({ kind: verificationCodes.kind, createdAt: verificationCodes.createdAt })
+      .from(verificationCodes)
+      .where(and(eq(verificationCodes.accountId, accountId), gt(verificationCodes.createdAt, since)));
   },
 
   async insertCode(db: Db, values: typeof verificationCodes.$inferInsert) {

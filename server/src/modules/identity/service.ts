@@ -1,11 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { IDENTITY_MAILBOX } from '../../../../domain/contact';
-import { codeIn, DomainError, type ErrorCode } from '../../../../domain/errors';
+import { codeIn, DomainError, secondsToWait, type ErrorCode } from '../../../../domain/errors';
 import { missingVerifications, type Activity, type Phases } from '../../../../domain/gates';
-import { STEP_ONE_FIELD_ERRORS, STEP_ONE_SCHEMAS, STEP_TWO_CHANNEL, CODE_MAX_ATTEMPTS, RETENTION_YEARS, displayIban, yearsAfter } from '../../../../domain/identity';
+import {
+  STEP_ONE_FIELD_ERRORS,
+  STEP_ONE_SCHEMAS,
+  STEP_TWO_CHANNEL,
+  CODE_DAY_MS,
+  CODE_MAX_ATTEMPTS,
+  RETENTION_YEARS,
+  displayIban,
+  nextCodeAllowedAt,
+  yearsAfter,
+  type StepTwoChannel,
+} from '../../../../domain/identity';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
-import { send, messageText } from '../notify/service';
+import { lockAndListSentTo, send, messageText } from '../notify/service';
 import { identityRepository, type VerificationRow } from './repository';
 import type { IdentityKind } from '../../../../domain/contracts/identity';
 import type { Language } from '../../../../domain/languages';
@@ -52,10 +63,18 @@ export async function readIdentityAsOperator(db: Db, accountId: string, actor: s
 }
 
 export async function describeIdentity(db: Db, accountId: string): Promise<IdentityKind[]> {
-  const [rows, codes] = await Promise.all([identityRepository.list(db, accountId), identityRepository.liveCodes(db, accountId)]);
   const now = Date.now();
+  const [rows, codes, sent] = await Promise.all([
+    identityRepository.list(db, accountId),
+    identityRepository.liveCodes(db, accountId),
+    identityRepository.codesSentSince(db, accountId, new Date(now - CODE_DAY_MS)),
+  ]);
   return rows.map((row) => {
     const code = codes.find((c) => c.kind === row.kind && c.expiresAt.getTime() > now);
+    const nextCodeAt = nextCodeAllowedAt(
+      sent.filter((c) => c.kind === row.kind).map((c) => c.createdAt.getTime()),
+      now,
+    );
     return {
       kind: row.kind,
       phase: row.phase,
@@ -67,6 +86,7 @@ export async function describeIdentity(db: Db, accountId: string): Promise<Ident
       dataDeletedAt: row.dataDeletedAt?.toISOString() ?? null,
       codeExpiresAt: code?.expiresAt.toISOString() ?? null,
       attemptsLeft: code ? CODE_MAX_ATTEMPTS - code.attempts : null,
+      nextCodeAt: nextCodeAt === null ? null : new Date(nextCodeAt).toISOString(),
     };
   });
 }
@@ -103,6 +123,24 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
       if (account.email) await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...messageText(language, 'idInstructions', { email: IDENTITY_MAILBOX }) });
       return;
     }
+    const recipient = codeRecipient(channel, data, account);
+    if (!recipient) return;
+    // Checked under the row lock (one submission of a kind at a time) and, for the paid channels,
+    // a lock on the recipient (one account after another): each code costs money and reaches a
+    // person, so a new one waits (CODE_RESEND_AFTER_MS, CODES_PER_DAY in domain/identity.ts).
+    const since = new Date(now.getTime() - CODE_DAY_MS);
+    const sent = (await identityRepository.codesSentSince(tx, account.id, since)).filter((c) => c.kind === kind).map((c) => c.createdAt.getTime());
+    const toRecipient = channel === 'email' ? [] : await lockAndListSentTo(tx, channel, recipient, since);
+    const next = Math.max(
+      nextCodeAllowedAt(sent, now.getTime()) ?? 0,
+      nextCodeAllowedAt(
+        toRecipient.map((d) => d.getTime()),
+        now.getTime(),
+        0,
+      ) ?? 0,
+    );
+    if (next > now.getTime()) throw new DomainError('code_requested_too_soon', undefined, undefined, secondsToWait(next - now.getTime()));
+
     const code = newCode();
     await identityRepository.insertCode(tx, {
       accountId: account.id,
@@ -111,25 +149,26 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
       expiresAt: new Date(now.getTime() + CODE_TTL_MS[channel]!),
     });
     const name = [data.firstName, data.lastName].filter(Boolean).join(' ') || account.displayName || '';
+    const text =
+      channel === 'sms'
+        ? messageText(language, 'codeSms', { code })
+        : channel === 'post'
+          ? messageText(language, 'codeLetter', { code, name })
+          : channel === 'bank'
+            ? messageText(language, 'codeTransfer', { code, beneficiary: String(data.beneficiary) })
+            : messageText(language, 'codeEmail', { code, name });
     // The message carries the identity data it was sent to (number, address, IBAN, name): it is
     // deleted with that data's retention, not kept with the account's records.
-    const retention = { accountId: account.id, retainUntil: keepUntil };
-    if (channel === 'sms') {
-      await send(tx, { channel: 'sms', recipient: String(data.mobile), ...retention, ...messageText(language, 'codeSms', { code }) });
-    } else if (channel === 'post') {
-      const address = [data.street, `${data.zip} ${data.city}`, data.state, data.country].filter(Boolean).join(', ');
-      await send(tx, { channel: 'post', recipient: address, ...retention, ...messageText(language, 'codeLetter', { code, name }) });
-    } else if (channel === 'bank') {
-      await send(tx, {
-        channel: 'bank',
-        recipient: displayIban(String(data.iban)),
-        ...retention,
-        ...messageText(language, 'codeTransfer', { code, beneficiary: String(data.beneficiary) }),
-      });
-    } else if (account.email) {
-      await send(tx, { channel: 'email', recipient: account.email, ...retention, ...messageText(language, 'codeEmail', { code, name }) });
-    }
+    await send(tx, { channel, recipient, accountId: account.id, retainUntil: keepUntil, ...text });
   });
+}
+
+/** Where a kind's code goes: the phone number, the postal address, the IBAN, or the account's email. */
+function codeRecipient(channel: Exclude<StepTwoChannel, 'document'>, data: Record<string, unknown>, account: AccountRow): string | null {
+  if (channel === 'sms') return String(data.mobile);
+  if (channel === 'post') return [data.street, `${data.zip} ${data.city}`, data.state, data.country].filter(Boolean).join(', ');
+  if (channel === 'bank') return displayIban(String(data.iban));
+  return account.email ?? null;
 }
 
 type ConfirmOutcome = { ok: true } | { ok: false; code: ErrorCode; message?: string };

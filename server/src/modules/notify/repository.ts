@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { outbox } from '../../db/schema';
 import type { Db } from '../../db/client';
 
@@ -14,6 +14,19 @@ export const notifyRepository = {
   async deleteExpired(db: Db, now: Date): Promise<number> {
     const deleted = await db.delete(outbox).where(lt(outbox.retainUntil, now)).returning({ id: outbox.id });
     return deleted.length;
+  },
+
+  /**
+   * When messages went to this recipient on this channel since then. Holds a transaction-scoped
+   * lock on the recipient first, so that two senders who count at once do not both send.
+   */
+  async lockAndListSentTo(db: Db, channel: OutboxRow['channel'], recipient: string, since: Date): Promise<Date[]> {
+    await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`outbox:${channel}:${recipient}`}, 0))`);
+    const rows = await db
+      .select({ createdAt: outbox.createdAt })
+      .from(outbox)
+      .where(and(eq(outbox.channel, channel), eq(outbox.recipient, recipient), gt(outbox.createdAt, since)));
+    return rows.map((row) => row.createdAt);
   },
 
   /** The newest `limit` messages, to anyone or, when given, to one recipient (compared without case). */

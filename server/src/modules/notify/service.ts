@@ -29,6 +29,14 @@ export async function send(db: Db, message: Message): Promise<void> {
 }
 
 /** Retention: deletes the messages whose retention date has passed; returns how many. */
+/**
+ * When messages went to a recipient on a channel since then, under a lock on that recipient held
+ * until the caller's transaction ends (a limit per recipient counts, then sends, one at a time).
+ */
+export function lockAndListSentTo(tx: Db, channel: Message['channel'], recipient: string, since: Date): Promise<Date[]> {
+  return notifyRepository.lockAndListSentTo(tx, channel, recipient, since);
+}
+
 export async function deleteExpiredMessages(db: Db, now = new Date()): Promise<number> {
   return notifyRepository.deleteExpired(db, now);
 }

@@ -19,6 +19,7 @@ const verified: IdentityKind = {
   dataDeletedAt: null,
   codeExpiresAt: null,
   attemptsLeft: null,
+  nextCodeAt: null,
 };
 const noop = async () => undefined;
 

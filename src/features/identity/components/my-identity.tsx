@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../components/error-text';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
-import { formatDate } from '../../../i18n/format';
+import { dateTimeFormat, formatDate } from '../../../i18n/format';
 import { getIdentity, submitStepOne, confirmCode, textFields, type IdentityKind } from '../api/identity';
 import { CodeForm } from './code-form';
 import { StepOneForm, STEP_ONE_FIELDS } from './step-one-form';
@@ -75,6 +75,9 @@ export function KindSection({ view, onSubmit, onConfirm }: { view: IdentityKind;
           )}
           <details>
             <summary>{t('me.resubmit')}</summary>
+            {view.nextCodeAt && Date.parse(view.nextCodeAt) > Date.now() ? (
+              <p className="muted">{t('me.nextCodeAt', { time: dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.nextCodeAt)) })}</p>
+            ) : null}
             <StepOneForm kind={view.kind} initial={data} submitLabel={t('me.resubmit')} onSubmit={onSubmit} />
           </details>
         </>
