@@ -10,7 +10,7 @@
  * framework cannot parse), which keep the status the framework gives them.
  */
 import { FEES } from './fees';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from './limits';
+import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR, UNUSED_ADDRESSES_PER_CURRENCY } from './limits';
 
 /** A limit in the English messages, e.g. "30,000.00 EUR": rendered from domain/limits.ts, never written by hand. */
 const inEur = (minor: bigint) => `${(Number(minor) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} EUR`;
@@ -82,6 +82,7 @@ export const ERRORS = {
   already_verified: { status: 409, message: 'This verification is already complete.' },
   /** Step 1 again too soon, or too often in a day: each code costs an SMS, a letter or a transfer. */
   code_requested_too_soon: { status: 429, message: 'A new code can be asked for later: see retryAfter.' },
+  too_many_unused_addresses: { status: 409, message: `You already have ${UNUSED_ADDRESSES_PER_CURRENCY} addresses in this currency that nothing has arrived at: use one of them.` },
   no_code_pending: { status: 409, message: 'No code has been sent for this verification: submit your data first.' },
   invalid_code: { status: 400, message: 'Wrong code.' },
   invalid_code_format: { status: 400, message: 'A code has 16 letters: ABCD-EFGH-IJKL-MNOP.' },

@@ -11,4 +11,10 @@ export const ID_VERIFICATION_WEEKLY_EUR_MINOR = 300_000n; // 3,000.00 EUR
 /** Weekly volume above which mobile verification is required. */
 export const MOBILE_VERIFICATION_WEEKLY_EUR_MINOR = 100_000n; // 1,000.00 EUR
 /** Default cap on a single EUR deposit into the wallet, until the operator raises it. */
+/**
+ * Reception addresses a user may hold unused (nothing arrived yet) per currency: enough for a few
+ * senders at once, few enough that no one derives addresses without end.
+ */
+export const UNUSED_ADDRESSES_PER_CURRENCY = 5;
+
 export const DEFAULT_DEPOSIT_LIMIT_EUR_MINOR = 100_000n; // 1,000.00 EUR

@@ -103,16 +103,17 @@ const schema = z
     RATES_FEED: z.enum(['simulated', 'coingecko']).default('simulated'),
     RATES_FEED_URL: z.url().default('https://api.coingecko.com/api/v3'),
     /** Watch-only extended public keys for reception addresses (local mode: public test keys). */
+    // BTC and LTC: the xpub or the zpub (native segwit) the operator's wallet exports; the addresses are bc1 / ltc1 either way.
     XPUB_BTC: optional.pipe(
       z
         .string()
-        .regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub')
+        .regex(/^(xpub|zpub)[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub or a zpub')
         .optional(),
     ),
     XPUB_LTC: optional.pipe(
       z
         .string()
-        .regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub')
+        .regex(/^(xpub|zpub)[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub or a zpub')
         .optional(),
     ),
     XPUB_DOGE: optional.pipe(

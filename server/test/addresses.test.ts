@@ -1,6 +1,7 @@
 /**
  * @jest-environment node
  */
+import { UNUSED_ADDRESSES_PER_CURRENCY } from '../../domain/limits';
 import { testApp, testUser, balanceOf, databaseKinds, type TestApp } from './helpers';
 
 describe.each(databaseKinds())('reception addresses and chain deposits (%s)', (kind) => {
@@ -44,11 +45,26 @@ describe.each(databaseKinds())('reception addresses and chain deposits (%s)', (k
   });
 
   it('never gives one address to two users, even when requests race', async () => {
-    const a = await user('race-a@muntly.test');
-    const b = await user('race-b@muntly.test');
-    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => create(i % 2 ? a : b, { currency: 'DOGE' })));
+    const users = await Promise.all(['a', 'b', 'c', 'd'].map((x) => user(`race-${x}@muntly.test`)));
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => create(users[i % 4]!, { currency: 'DOGE' })));
     expect(results.every((r) => r.statusCode === 201)).toBe(true);
     expect(new Set(results.map((r) => r.json().address)).size).toBe(16);
+  });
+
+  it(`holds at most ${UNUSED_ADDRESSES_PER_CURRENCY} unused addresses per currency, even when 30 requests race; a deposit makes room`, async () => {
+    const u = await user('hoarder@muntly.test');
+    const results = await Promise.all(Array.from({ length: 30 }, () => create(u, { currency: 'BTC' })));
+    expect(results.filter((r) => r.statusCode === 201)).toHaveLength(UNUSED_ADDRESSES_PER_CURRENCY);
+    const refused = results.find((r) => r.statusCode !== 201)!;
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toMatchObject({ code: 'too_many_unused_addresses', field: 'currency' });
+    // Another currency has its own room.
+    expect((await create(u, { currency: 'LTC' })).statusCode).toBe(201);
+    // Something arrives at one of them: it is used, and one more can be created.
+    const used = results.find((r) => r.statusCode === 201)!.json().address;
+    await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address: used, amount: '0.001' } });
+    expect((await create(u, { currency: 'BTC' })).statusCode).toBe(201);
+    expect((await create(u, { currency: 'BTC' })).statusCode).toBe(409);
   });
 
   it("labels your own addresses; another user's address is a 404", async () => {

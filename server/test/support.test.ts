@@ -76,6 +76,9 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
     const limited = await post(valid, {}, '10.9.9.9');
     expect(limited.json().error.code).toBe('try_again_soon');
+    // How long to wait: in the body for the page, and as Retry-After.
+    expect(limited.json().error.retryAfter).toBeGreaterThan(590);
+    expect(limited.headers['retry-after']).toBe(String(limited.json().error.retryAfter));
     // Another client is not affected.
     expect((await post(valid, {}, '10.9.9.10')).statusCode).toBe(201);
   });

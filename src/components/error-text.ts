@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { FEES } from '../../domain/fees';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../domain/limits';
+import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR, UNUSED_ADDRESSES_PER_CURRENCY } from '../../domain/limits';
 import { eur } from '../../domain/money';
 import { formatMoney } from '../i18n/format';
 import { ApiFailure } from './api';
@@ -68,6 +68,7 @@ export function useErrorText(): ErrorText {
             defaultValue: t('generic'),
             limit: formatMoney(eur(LIMIT_OF[key] ?? FIRST_ORDER_LIMIT_EUR_MINOR), 'EUR', language),
             idLimit: formatMoney(eur(ID_VERIFICATION_WEEKLY_EUR_MINOR), 'EUR', language),
+            addresses: UNUSED_ADDRESSES_PER_CURRENCY,
             decimals: values.decimals ?? 0,
             currency: values.currency ?? '',
           }),

@@ -9,8 +9,13 @@ import { DOGE_NETWORK, LTC_NETWORK, eip55 } from '../../../../domain/addresses';
 
 /**
  * Reception addresses derived from watch-only extended public keys: the API never holds a
- * private key. Index n is the external chain's child 0/n. XRP has one address; users are told
- * apart by a destination tag.
+ * private key. XRP has one address; users are told apart by a destination tag.
+ *
+ * Two branches of each key (README, "Importing the house keys"): users' reception
+ * addresses are the external chain 0/n, where a standard wallet that imports the key looks for
+ * deposits; the receiving addresses of sell and swap orders are the internal (change) chain 1/n.
+ * Orders are placed by anyone and often never paid: on a branch of their own their unused
+ * addresses never open a gap among users' addresses (a wallet stops looking after 20 unused ones).
  */
 export type Xpubs = Record<'BTC' | 'LTC' | 'DOGE' | 'BCH' | 'ETH', string> & { XRP: string };
 export const DERIVED_CURRENCIES = ['BTC', 'LTC', 'DOGE', 'BCH', 'ETH', 'XRP'] as const;
@@ -28,10 +33,31 @@ export const TEST_XPUBS: Xpubs = {
   XRP: 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3',
 };
 
-export function deriveAddress(currency: (typeof DERIVED_CURRENCIES)[number], xpubs: Xpubs, index: number): string {
-  // Tag 0 means "no tag" on XRP, so users' tags start at 1.
+export type Branch = 'users' | 'orders';
+export const BRANCH_CHILD: Record<Branch, number> = { users: 0, orders: 1 };
+
+/**
+ * The version bytes (SLIP-132) of the extended public keys operators' wallets export: xpub
+ * (BIP-32/44, and what Electrum and Sparrow show for any script type when asked for an xpub) and
+ * zpub (native segwit, BIP-84: Electrum's, Sparrow's and hardware wallets' default for bc1 / ltc1).
+ * The prefix only names the script; the key material is the same.
+ */
+const KEY_VERSIONS = {
+  xpub: { private: 0x0488ade4, public: 0x0488b21e },
+  zpub: { private: 0x04b2430c, public: 0x04b24746 },
+} as const;
+
+/** The watch-only key of an xpub or zpub (throws on anything else, or a key whose checksum fails). */
+export function houseKey(extendedKey: string): HDKey {
+  const versions = KEY_VERSIONS[extendedKey.slice(0, 4) as keyof typeof KEY_VERSIONS];
+  if (!versions) throw new Error('An extended public key starts with xpub or zpub.');
+  return HDKey.fromExtendedKey(extendedKey, versions);
+}
+
+export function deriveAddress(currency: (typeof DERIVED_CURRENCIES)[number], xpubs: Xpubs, index: number, branch: Branch = 'users'): string {
+  // Tag 0 means "no tag" on XRP, so tags start at 1; users and orders share the tags of one account.
   if (currency === 'XRP') return `${xpubs.XRP}:${index + 1}`;
-  const key = HDKey.fromExtendedKey(xpubs[currency]).deriveChild(0).deriveChild(index);
+  const key = houseKey(xpubs[currency]).deriveChild(BRANCH_CHILD[branch]).deriveChild(index);
   const publicKey = key.publicKey!;
   switch (currency) {
     case 'BTC':

@@ -37,7 +37,7 @@ const emailOf = (request: FastifyRequest) =>
 export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, bank, buySellEnabled, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000 }) => {
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: () => new RateLimited(),
+    errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
   });
   // Guessing a reference: at most 10 tries a minute from one address, and 10 a minute for one
   // email address from anywhere (so spreading the guesses over many addresses does not help).

@@ -126,7 +126,7 @@ export async function placeOrder(
     await lockWeeklyVolume(tx, customer);
     if (amountEurMinor > FIRST_ORDER_LIMIT_EUR_MINOR && !(await hasCompletedOrder(tx, customer))) throw new DomainError('first_order_limit', 'amount');
     // Sell and swap from outside: a fresh house address that only this order uses.
-    const receivingAddress = fromCurrency && !input.useMyWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number])).address : null;
+    const receivingAddress = fromCurrency && !input.useMyWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number], 'orders')).address : null;
     const row = await ordersRepository.insertPlaced(tx, { ...params, receivingAddress });
     if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
     let placed = row;

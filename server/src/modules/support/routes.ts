@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import { serviceStatusSchema, supportBody, supportReceiptSchema } from '../../../../domain/contracts/support';
 import { codeIn, DomainError } from '../../../../domain/errors';
 import { supportRequestSchema, SUPPORT_FIELD_ERRORS } from '../../../../domain/support';
-import { RateLimited } from '../../errors';
+import { RateLimited, secondsToWait } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { submitSupportRequest, serviceStatus } from './service';
@@ -19,7 +19,7 @@ export const SUPPORT_RATE_LIMIT = { max: 5, timeWindow: '10 minutes' } as const;
 export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: () => new RateLimited(),
+    errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
   });
 
   app.post(

@@ -1,5 +1,6 @@
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency } from '../../../../domain/errors';
+import { UNUSED_ADDRESSES_PER_CURRENCY } from '../../../../domain/limits';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { requireVerifications } from '../identity/service';
 import { walletRepository, type ReceptionAddress } from './repository';
@@ -21,8 +22,17 @@ export async function createAddress(db: Db, xpubs: Xpubs, input: { ownerId: stri
   if (currency.support === 'partial') throw new DomainError('currency_partially_supported', 'currency');
   await requireVerifications(db, input.ownerId, { usesWallet: true });
   const code = currency.code as (typeof DERIVED_CURRENCIES)[number];
-  const { index, address } = await nextHouseAddress(db, xpubs, code);
-  const row = await walletRepository.insertAddress(db, { ownerId: input.ownerId, currency: code, derivationIndex: index, address, label: input.label ?? null });
+  const row = await db.transaction(async (tx) => {
+    // One creation per user and currency at a time (a lock), so that requests at once cannot each
+    // find room under the cap: unused addresses are derived for nothing and, beyond the wallet's
+    // gap limit, hide later deposits from a standard wallet that imports the house key.
+    await walletRepository.lockAddressCreation(tx, input.ownerId, code);
+    if ((await walletRepository.countUnusedAddresses(tx, input.ownerId, code)) >= UNUSED_ADDRESSES_PER_CURRENCY) {
+      throw new DomainError('too_many_unused_addresses', 'currency');
+    }
+    const { index, address } = await nextHouseAddress(tx, xpubs, code, 'users');
+    return walletRepository.insertAddress(tx, { ownerId: input.ownerId, currency: code, derivationIndex: index, address, label: input.label ?? null });
+  });
   return view(row);
 }
 

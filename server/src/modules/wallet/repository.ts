@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, lt, notExists, or, sql } from 'drizzle-orm';
 import { ledgerAccounts, ledgerTransfers, receptionAddresses, walletSends } from '../../db/schema';
 import type { Db } from '../../db/client';
 
@@ -27,6 +27,28 @@ export const walletRepository = {
       .where(and(eq(receptionAddresses.id, id), eq(receptionAddresses.ownerId, ownerId)))
       .returning();
     return row;
+  },
+
+  /** Holds, until the transaction ends, the right to create an address for this owner and currency. */
+  async lockAddressCreation(db: Db, ownerId: string, currency: string): Promise<void> {
+    await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`addresses:${ownerId}:${currency}`}, 0))`);
+  },
+
+  /** The owner's addresses in a currency that nothing has arrived at yet: no chain deposit, no internal send. */
+  async countUnusedAddresses(db: Db, ownerId: string, currency: string): Promise<number> {
+    const deposited = db
+      .select({ one: sql`1` })
+      .from(ledgerTransfers)
+      .where(and(eq(ledgerTransfers.code, 'deposit'), eq(ledgerTransfers.currency, currency), sql`${ledgerTransfers.metadata}->>'address' = ${receptionAddresses.address}`));
+    const sentTo = db
+      .select({ one: sql`1` })
+      .from(walletSends)
+      .where(and(eq(walletSends.currency, currency), eq(walletSends.address, receptionAddresses.address), isNotNull(walletSends.recipientId)));
+    const [row] = await db
+      .select({ unused: count() })
+      .from(receptionAddresses)
+      .where(and(eq(receptionAddresses.ownerId, ownerId), eq(receptionAddresses.currency, currency), notExists(deposited), notExists(sentTo)));
+    return row?.unused ?? 0;
   },
 
   async findAddress(db: Db, currency: string, address: string): Promise<ReceptionAddress | undefined> {
