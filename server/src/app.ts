@@ -15,6 +15,7 @@ import { faucetPlugin } from './modules/faucet/routes';
 import { faucetSettings } from './modules/faucet/settings';
 import { healthRoutes } from './modules/health/routes';
 import { identityRoutes } from './modules/identity/routes';
+import { opsMoneyRoutes } from './modules/ops/money-routes';
 import { opsRoutes } from './modules/ops/routes';
 import { orderRoutes } from './modules/orders/routes';
 import { payoutOpsRoutes } from './modules/payouts/routes';
@@ -128,7 +129,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
   });
   await app.register(walletRoutes, { rates, xpubs });
-  await app.register(opsRoutes, { localIdp: deps.localIdp, rates });
+  await app.register(opsRoutes, { localIdp: deps.localIdp });
+  await app.register(opsMoneyRoutes, { rates });
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes });
   await app.register(supportRoutes);

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
-import { languages, localizePath, isLanguage, type Language } from '../../../domain/languages';
+import { languages, localizePath } from '../../../domain/languages';
 import { escapeHtml } from './html';
+import { languageOf, loginForm, page, readForm, texts } from './idp-pages';
 import { LoginThrottle } from './login-throttle';
 import { hashPassword, idpUsersRepository, passwordMatches, type IdpUser } from './users';
 import type { Db } from '../db/client';
@@ -28,71 +27,6 @@ export type IdpOptions = {
   db: Db;
   log: FastifyBaseLogger;
 };
-
-type Texts = Record<string, string>;
-const localesDir = path.resolve(__dirname, '../../../locales');
-const textCache = new Map<Language, Texts>();
-function texts(language: Language): Texts {
-  let cached = textCache.get(language);
-  if (!cached) {
-    cached = JSON.parse(fs.readFileSync(path.join(localesDir, language, 'auth.json'), 'utf8')).idp as Texts;
-    textCache.set(language, cached);
-  }
-  return cached;
-}
-
-function page(language: Language, title: string, body: string): string {
-  return `<!DOCTYPE html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>
-body{font:1rem/1.5 system-ui,sans-serif;color:#10201a;background:#f4f7f5;margin:0;display:flex;justify-content:center;padding:2rem 1rem}
-main{background:#fff;border:1px solid #d5ddd9;border-radius:.75rem;padding:1.5rem 2rem;max-width:24rem;width:100%}
-label{display:block;font-weight:600;margin-top:1rem}input{display:block;width:100%;box-sizing:border-box;font:inherit;padding:.5rem;margin-top:.25rem;border:1px solid #4a5a53;border-radius:.4rem}
-button{margin-top:1.25rem;width:100%;font:inherit;font-weight:600;padding:.6rem;border:0;border-radius:.5rem;background:#0b3d2e;color:#fff;cursor:pointer}
-.error{color:#a1121f;font-weight:600}a{color:#0b3d2e}</style></head><body><main>${body}</main></body></html>`;
-}
-
-function loginForm(language: Language, uid: string, signup: boolean, error?: string, email = ''): string {
-  const t = texts(language);
-  const title = signup ? t.signupTitle! : t.loginTitle!;
-  const errorHtml = error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '';
-  const described = error ? ' aria-describedby="form-error"' : '';
-  const nameField = signup ? `<label for="name">${escapeHtml(t.name!)}</label><input id="name" name="name" autocomplete="name" required maxlength="100">` : '';
-  const switchLink = signup ? `<p><a href="/interaction/${uid}">${escapeHtml(t.haveAccount!)}</a></p>` : `<p><a href="/interaction/${uid}?signup=1">${escapeHtml(t.noAccount!)}</a></p>`;
-  return page(
-    language,
-    title,
-    `<h1>${escapeHtml(title)}</h1>${errorHtml}
-<form method="post" action="/interaction/${uid}/${signup ? 'signup' : 'login'}" novalidate${described}>
-${nameField}
-<label for="email">${escapeHtml(t.email!)}</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}">
-<label for="password">${escapeHtml(t.password!)}</label><input id="password" name="password" type="password" autocomplete="${signup ? 'new-password' : 'current-password'}" required minlength="${signup ? 8 : 1}">
-<button type="submit">${escapeHtml(signup ? t.signupButton! : t.loginButton!)}</button></form>${switchLink}`,
-  );
-}
-
-function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => {
-      body += chunk;
-      if (body.length > 10_000) req.destroy(new Error('form too large'));
-    });
-    req.on('end', () => resolve(new URLSearchParams(body)));
-    req.on('error', reject);
-  });
-}
-
-function languageOf(uiLocales: unknown): Language {
-  const first =
-    typeof uiLocales === 'string'
-      ? uiLocales
-          .split(' ')
-          .map((l) => l.slice(0, 2))
-          .find(isLanguage)
-      : undefined;
-  return first ?? 'en';
-}
 
 export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<void> }> {
   const { default: Provider, errors } = await import('oidc-provider');

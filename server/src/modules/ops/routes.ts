@@ -1,20 +1,13 @@
 import {
-  businessPaymentBody,
-  businessPaymentResponse,
-  chainDepositBody,
-  chainDepositResponse,
   devTokenResponse,
   enableVerificationResponse,
   grantAdminResponse,
-  ledgerVerifyResponse,
   opsEmailBody,
   opsEmailKindBody,
   opsIdentityResponse,
   opsUsersResponse,
   outboxQuery,
   outboxResponse,
-  paymentReceivedBody,
-  paymentReceivedResponse,
   retentionResponse,
   verifyResponse,
 } from '../../../../domain/contracts/ops';
@@ -22,21 +15,17 @@ import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
 import { listAccounts } from '../accounts/service';
 import { enableKind, markVerified, readIdentityAsOperator } from '../identity/service';
-import { chainDepositArrived } from '../incoming/service';
-import { verifyLedger } from '../ledger/service';
 import { listOutbox } from '../notify/service';
-import { bankPaymentReceived, markBusinessPayment } from '../orders/intake';
-import { orderMoney } from '../orders/views';
 import { applyRetention } from '../retention/service';
 import { accountByEmail, actorOf, type LocalIdpAccess } from './service';
-import type { RatesAdapter } from '../rates/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /**
- * Operator actions under /api/ops, the same as `npm run ops -- …`. Every route needs a token
- * with both `use:muntly` and `admin:muntly`.
+ * Operator actions under /api/ops on accounts, identity and messages, the same as
+ * `npm run ops -- …` (the money's are in money-routes.ts). Every route needs a token with both
+ * `use:muntly` and `admin:muntly`.
  */
-export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess; rates: RatesAdapter }> = async (app, { localIdp, rates }) => {
+export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = async (app, { localIdp }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
   app.get(
@@ -165,22 +154,6 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess; rates
     async (request) => ({ messages: await listOutbox(app.db, request.query.to) }),
   );
 
-  app.get(
-    '/api/ops/ledger/verify',
-    {
-      schema: {
-        tags: ['ops'],
-        summary: 'Checks every ledger invariant',
-        security: [{ bearer: [] }],
-        response: { 200: ledgerVerifyResponse, ...errorResponses(401, 403) },
-      },
-    },
-    async () => {
-      const checks = await verifyLedger(app.db);
-      return { ok: checks.every((c) => c.ok), checks };
-    },
-  );
-
   app.post(
     '/api/ops/retention',
     {
@@ -192,53 +165,5 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess; rates
       },
     },
     async () => applyRetention(app.db),
-  );
-
-  app.post(
-    '/api/ops/chain-deposit',
-    {
-      schema: {
-        tags: ['ops'],
-        summary: 'Simulate an incoming chain deposit to a reception address (the production watcher calls the same service)',
-        security: [{ bearer: [] }],
-        body: chainDepositBody,
-        response: { 200: chainDepositResponse, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request) => chainDepositArrived(app.db, rates, request.body),
-  );
-
-  app.post(
-    '/api/ops/payment-received',
-    {
-      schema: {
-        tags: ['ops'],
-        summary: "Simulate an incoming SEPA payment: reason = a buy order's shortReference, or DEPOSIT + account key (+ currency) (the production bank adapter calls the same service)",
-        security: [{ bearer: [] }],
-        body: paymentReceivedBody,
-        response: { 200: paymentReceivedResponse, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request) => {
-      const { order, created } = await bankPaymentReceived(app.db, rates, request.body);
-      return { reference: order.reference, type: order.type, status: order.status, amountReceived: orderMoney(order).amountReceived, credited: created };
-    },
-  );
-
-  app.post(
-    '/api/ops/orders/business-payment',
-    {
-      schema: {
-        tags: ['ops'],
-        summary: 'The bank statement shows a buy was paid from a business account: the order waits until a business behind it is verified',
-        security: [{ bearer: [] }],
-        body: businessPaymentBody,
-        response: { 200: businessPaymentResponse, ...errorResponses(400, 401, 403, 404, 409) },
-      },
-    },
-    async (request) => {
-      const order = await markBusinessPayment(app.db, request.body.reference);
-      return { reference: order.reference, status: order.status, businessHold: order.businessHold };
-    },
   );
 };

@@ -1,0 +1,89 @@
+import {
+  businessPaymentBody,
+  businessPaymentResponse,
+  chainDepositBody,
+  chainDepositResponse,
+  ledgerVerifyResponse,
+  paymentReceivedBody,
+  paymentReceivedResponse,
+} from '../../../../domain/contracts/ops';
+import { errorResponses } from '../../schemas';
+import { chainDepositArrived } from '../incoming/service';
+import { verifyLedger } from '../ledger/service';
+import { bankPaymentReceived, markBusinessPayment } from '../orders/intake';
+import { orderMoney } from '../orders/views';
+import type { RatesAdapter } from '../rates/service';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+/**
+ * Operator actions under /api/ops on money: the ledger's check, and what the bank and the chain
+ * report (simulated locally; in production their adapters call the same services). The same as
+ * `npm run ops -- …`; every route needs a token with both `use:muntly` and `admin:muntly`.
+ */
+export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rates }) => {
+  app.addHook('onRequest', app.requireScope('admin:muntly'));
+
+  app.get(
+    '/api/ops/ledger/verify',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Checks every ledger invariant',
+        security: [{ bearer: [] }],
+        response: { 200: ledgerVerifyResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async () => {
+      const checks = await verifyLedger(app.db);
+      return { ok: checks.every((c) => c.ok), checks };
+    },
+  );
+
+  app.post(
+    '/api/ops/chain-deposit',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Simulate an incoming chain deposit to a reception address (the production watcher calls the same service)',
+        security: [{ bearer: [] }],
+        body: chainDepositBody,
+        response: { 200: chainDepositResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => chainDepositArrived(app.db, rates, request.body),
+  );
+
+  app.post(
+    '/api/ops/payment-received',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: "Simulate an incoming SEPA payment: reason = a buy order's shortReference, or DEPOSIT + account key (+ currency) (the production bank adapter calls the same service)",
+        security: [{ bearer: [] }],
+        body: paymentReceivedBody,
+        response: { 200: paymentReceivedResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { order, created } = await bankPaymentReceived(app.db, rates, request.body);
+      return { reference: order.reference, type: order.type, status: order.status, amountReceived: orderMoney(order).amountReceived, credited: created };
+    },
+  );
+
+  app.post(
+    '/api/ops/orders/business-payment',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'The bank statement shows a buy was paid from a business account: the order waits until a business behind it is verified',
+        security: [{ bearer: [] }],
+        body: businessPaymentBody,
+        response: { 200: businessPaymentResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const order = await markBusinessPayment(app.db, request.body.reference);
+      return { reference: order.reference, status: order.status, businessHold: order.businessHold };
+    },
+  );
+};
