@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { lockKey } from '../../db/raw';
 import { outbox } from '../../db/schema';
 import type { Db } from '../../db/client';
 
@@ -21,7 +22,7 @@ export const notifyRepository = {
    * lock on the recipient first, so that two senders who count at once do not both send.
    */
   async lockAndListSentTo(db: Db, channel: OutboxRow['channel'], recipient: string, since: Date): Promise<Date[]> {
-    await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`outbox:${channel}:${recipient}`}, 0))`);
+    await lockKey(db, `outbox:${channel}:${recipient}`);
     const rows = await db
       .select({ createdAt: outbox.createdAt })
       .from(outbox)

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, notExists, or, sql } from 'drizzle-orm';
+import { lockKey } from '../../db/raw';
 import { ledgerAccounts, ledgerTransfers, receptionAddresses, walletSends } from '../../db/schema';
 import type { Db } from '../../db/client';
 
@@ -31,7 +32,7 @@ export const walletRepository = {
 
   /** Holds, until the transaction ends, the right to create an address for this owner and currency. */
   async lockAddressCreation(db: Db, ownerId: string, currency: string): Promise<void> {
-    await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`addresses:${ownerId}:${currency}`}, 0))`);
+    await lockKey(db, `addresses:${ownerId}:${currency}`);
   },
 
   /** The owner's addresses in a currency that nothing has arrived at yet: no chain deposit, no internal send. */
