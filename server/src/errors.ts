@@ -1,8 +1,6 @@
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { DomainError, ERRORS, statusOf, type ErrorBody, type ErrorCode } from '../../domain/errors';
-
-export { secondsToWait } from '../../domain/errors';
 import type { FastifyError, FastifyReply } from 'fastify';
 
 /**

@@ -1,8 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import { exchangeConfigResponse, lookupOrderBody, myOrdersResponse, orderEventsParams, orderEventsQuery, orderSchema, placeOrderBody, placeOrderHeaders } from '../../../../domain/contracts/orders';
-import { DomainError } from '../../../../domain/errors';
+import { DomainError, secondsToWait } from '../../../../domain/errors';
 import { isOpenOrder } from '../../../../domain/orders';
-import { RateLimited, secondsToWait } from '../../errors';
+import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { placeOrder, lookupOrder, ordersOf } from './service';

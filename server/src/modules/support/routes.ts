@@ -1,8 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import { serviceStatusSchema, supportBody, supportReceiptSchema } from '../../../../domain/contracts/support';
-import { codeIn, DomainError } from '../../../../domain/errors';
+import { codeIn, DomainError, secondsToWait } from '../../../../domain/errors';
 import { supportRequestSchema, SUPPORT_FIELD_ERRORS } from '../../../../domain/support';
-import { RateLimited, secondsToWait } from '../../errors';
+import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { submitSupportRequest, serviceStatus } from './service';
