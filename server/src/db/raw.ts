@@ -18,5 +18,24 @@ export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
  * take several keys take them in sorted order, so two of them never wait on each other.
  */
 export async function lockKey(db: Db, key: string): Promise<void> {
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+  await lockKeys(db, [key]);
+}
+
+/** The keys this transaction already holds: a lock is held until the end, so taking it again is a wasted round trip. */
+const held = new WeakMap<Db, Set<string>>();
+
+/** lockKey for several keys, in one statement and in sorted order (so two callers never wait on each other). */
+export async function lockKeys(db: Db, keys: readonly string[]): Promise<void> {
+  const mine = held.get(db) ?? new Set<string>();
+  const wanted = [...new Set(keys)].filter((key) => !mine.has(key)).sort();
+  if (wanted.length === 0) return;
+  const list = sql.join(
+    wanted.map((key) => sql`${key}`),
+    sql`, `,
+  );
+  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(key, 0)) from (select unnest(array[${list}]::text[]) as key order by 1) as wanted`);
+  // Outside a transaction the lock ends with the statement: nothing is held to remember.
+  if (!('rollback' in db)) return;
+  for (const key of wanted) mine.add(key);
+  held.set(db, mine);
 }

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
-import { lockKey } from '../../db/raw';
+import { lockKeys } from '../../db/raw';
 import { orders, walletSends } from '../../db/schema';
 import type { Db } from '../../db/client';
 
@@ -13,7 +13,7 @@ export const volumeRepository = {
    * checks of one customer run one after another and each sees what the previous one added.
    */
   async lock(db: Db, keys: string[]): Promise<void> {
-    for (const key of [...new Set(keys)].sort()) await lockKey(db, key);
+    await lockKeys(db, keys);
   },
 
   /** EUR cents of the customer's orders placed since then, except those that failed (nothing left or came back). */
