@@ -14,10 +14,30 @@ export function loggerOptions(config: Config, stream?: NodeJS.WritableStream): F
     ...(stream ? { stream } : {}),
     serializers: {
       // No headers (tokens), and no query string (an operator's ?email= or ?to= would carry one).
-      req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, path: request.url.split('?')[0] }),
+      req: (request: LoggedRequest) => ({ id: request.id, method: request.method, path: loggedPath(request) }),
       err: safeError,
     },
   };
+}
+
+type LoggedRequest = { id: string; method: string; url: string; routeOptions?: { url?: string } };
+
+/**
+ * The path a request line shows: the route's pattern when the path holds values
+ * (`/api/orders/:reference/events`, not the reference), otherwise the path itself (a page of the
+ * site, an unknown path) with anything shaped like an email or a code taken out.
+ */
+export function loggedPath(request: LoggedRequest): string {
+  const pattern = request.routeOptions?.url;
+  if (pattern?.includes(':')) return pattern;
+  const path = request.url.split('?')[0]!;
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Not valid percent-encoding: redacted as it came.
+  }
+  return redactMessage(decoded);
 }
 
 export type LoggedError = {
