@@ -15,7 +15,7 @@ import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_V
 /** A limit in the English messages, e.g. "30,000.00 EUR": rendered from domain/limits.ts, never written by hand. */
 const inEur = (minor: bigint) => `${(Number(minor) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })} EUR`;
 
-type ErrorSpec = { readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 503; readonly message: string };
+type ErrorSpec = { readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 429 | 431 | 500 | 503; readonly message: string };
 
 export const ERRORS = {
   // Spec catalogue (section 8).
@@ -43,6 +43,9 @@ export const ERRORS = {
   validation_failed: { status: 400, message: 'A field is missing or invalid.' },
   not_found: { status: 404, message: 'Not found.' },
   payload_too_large: { status: 413, message: 'The request body is too large.' },
+  // The HTTP server's own refusals, before any route runs (server/src/plugins/edge.ts).
+  headers_too_large: { status: 431, message: 'The request headers are too large.' },
+  request_timeout: { status: 408, message: 'The request took too long to arrive.' },
   internal_error: { status: 500, message: 'Something went wrong on our side. Nothing was changed; please try again.' },
   // Authentication (401) and authorization (403).
   token_missing: { status: 401, message: 'Log in to use this feature: the request carries no access token.' },

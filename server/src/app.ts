@@ -7,6 +7,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { benchRoutes } from './dev/bench';
 import { devMailboxRoutes } from './dev/mailbox';
 import { errorBody, errorsPlugin } from './errors';
+import { loggerOptions } from './logging';
 import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
 import { authRoutes } from './modules/auth/routes';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/service';
@@ -27,6 +28,7 @@ import { walletRoutes } from './modules/wallet/routes';
 import { accountPlugin } from './plugins/account';
 import { authPlugin } from './plugins/auth';
 import { dbPlugin } from './plugins/db';
+import { answerClientError, edgePlugin } from './plugins/edge';
 import { securityPlugin } from './plugins/security';
 import { sitePlugin } from './plugins/site';
 import { ssePlugin } from './sse';
@@ -63,19 +65,16 @@ export type AppDependencies = {
  */
 export async function buildApp(config: Config, deps: AppDependencies): Promise<FastifyInstance> {
   const app = Fastify({
-    logger:
-      config.LOG_LEVEL === 'silent'
-        ? false
-        : {
-            level: config.LOG_LEVEL,
-            ...(deps.logStream ? { stream: deps.logStream } : {}),
-            // Tokens and personal data never reach the logs: no headers, no bodies, and no query
-            // strings (an operator's ?email= or ?to= would carry one).
-            serializers: {
-              req: (request: { id: string; method: string; url: string }) => ({ id: request.id, method: request.method, path: request.url.split('?')[0] }),
-            },
-          },
+    logger: loggerOptions(config, deps.logStream),
     bodyLimit: 100 * 1024,
+    // Slow clients (config.ts): a request must arrive whole within its time, and a silent
+    // connection closes. These limit receiving requests, not writing responses (event streams).
+    requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
+    connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
+    keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    http: { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, connectionsCheckingInterval: config.HTTP_TIMEOUT_CHECK_INTERVAL_MS },
+    // Headers too large, a request too slow, bytes that are not HTTP: the API's error shape.
+    clientErrorHandler: answerClientError,
     // Rate limits and stream caps key on request.ip: behind a proxy that must be the client's.
     // (A hop count as the function Fastify would make of it; its types accept only the other forms.)
     trustProxy: typeof config.TRUST_PROXY === 'number' ? trustHops(config.TRUST_PROXY) : (config.TRUST_PROXY ?? false),
@@ -89,6 +88,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(errorsPlugin);
+  await app.register(edgePlugin);
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(securityPlugin, { authOrigin: new URL(config.authIssuer).origin });
   // The site and the API share an origin; other origins (a CDN-hosted site) are listed explicitly.

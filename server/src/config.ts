@@ -94,6 +94,26 @@ const schema = z
     ORDER_LIMIT_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(30),
     /** The server ends each live stream (order status, faucet) after at most this long; the browser reconnects. */
     EVENT_STREAM_MAX_LIFETIME_MS: z.coerce.number().int().min(100).max(86_400_000).default(900_000),
+    /**
+     * Slow clients (issue 16): how long one request may take to arrive, headers and body together
+     * (a client sending a byte every few seconds is cut off after this, answered 408
+     * `request_timeout`), and the headers alone. Only receiving the request counts: a response
+     * being written, such as a live event stream, is not limited by them.
+     */
+    HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+    /**
+     * How often the server looks for requests past those two limits (Node's own default, 30 s,
+     * would let a limit of 30 s run to nearly a minute).
+     */
+    HTTP_TIMEOUT_CHECK_INTERVAL_MS: z.coerce.number().int().min(50).max(60_000).default(2_000),
+    /**
+     * A connection with no traffic either way for this long is closed. At least 30 s: a live
+     * event stream is never silent longer than one and a half heartbeats (22.5 s, sse.ts).
+     */
+    HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(30_000).max(3_600_000).default(120_000),
+    /** An idle keep-alive connection is closed after this long (above a load balancer's usual 60 s, so the balancer closes first). */
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(72_000),
     /** `npm run bench:orders` only: a bare one-row insert endpoint to compare with. Never in production. */
     BENCH_ROUTES: z
       .enum(['true', 'false'])
@@ -152,6 +172,8 @@ const schema = z
       .default('10.00'),
   })
   .superRefine((env, ctx) => {
+    // Node refuses a headers limit longer than the whole request's.
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS' });
     if (!env.AUTH0_DOMAIN) return;
     if (env.BENCH_ROUTES) ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'is for benchmarks only, never in production' });
     if (env.PAYOUT_BOOKING_DELAY_MS > 0) ctx.addIssue({ code: 'custom', path: ['PAYOUT_BOOKING_DELAY_MS'], message: 'is for the crash suite only, never in production' });

@@ -3,6 +3,7 @@ import { navigate } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../domain/languages';
+import { safeReturnTo } from '../../domain/return-to';
 import { getAuthConfig, type AuthConfig } from './auth-config';
 import { usePageLanguage } from './localized-link';
 import { writeSessionHint } from './session-hint';
@@ -45,7 +46,8 @@ export function AuthIsland({ children, rememberSession = true }: { children: Rea
         ui_locales: language,
       }}
       onRedirectCallback={(appState?: AppState) => {
-        void navigate(appState?.returnTo ?? localizePath('/', language), { replace: true });
+        // The state came back through the provider: checked again, as any returnTo is.
+        void navigate(safeReturnTo(appState?.returnTo, origin, localizePath('/', language)), { replace: true });
       }}
     >
       {rememberSession ? <SessionHintWriter /> : null}

@@ -1,3 +1,4 @@
+import { DomainError } from '../../../domain/errors';
 import { listOutbox } from '../modules/notify/service';
 import { escapeHtml } from './html';
 import type { FastifyPluginAsync } from 'fastify';
@@ -5,9 +6,19 @@ import type { FastifyPluginAsync } from 'fastify';
 /**
  * Local mode only: the dev mailbox, every message the simulated channels "sent" (email, SMS,
  * letters, bank transfers), newest first. Filter with ?to=<recipient>. Not for production.
+ *
+ * It shows everyone's codes and messages, so it answers only on this machine: a local server
+ * reachable from the network (HOST=0.0.0.0 on a shared network) answers others 404, as if it did
+ * not exist. Both the socket's peer and the client address (which differ behind a trusted proxy
+ * on this machine) must be loopback.
  */
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+export const isLoopback = (address: string | undefined): boolean => address !== undefined && LOOPBACK.has(address);
+
 export const devMailboxRoutes: FastifyPluginAsync = async (app) => {
   app.get<{ Querystring: { to?: string } }>('/dev/mailbox', async (request, reply) => {
+    if (!isLoopback(request.socket.remoteAddress) || !isLoopback(request.ip)) throw new DomainError('not_found');
     const to = typeof request.query.to === 'string' ? request.query.to : undefined;
     const messages = await listOutbox(app.db, to);
     const items = messages

@@ -78,6 +78,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
       // Logged in or not: a token, when sent, must be valid.
       onRequest: app.withOptionalAccount,
       preHandler: placementLimits,
+      // The answer holds the order's email and reference, which together open it.
+      config: { personal: true },
       schema: {
         tags: ['exchange'],
         summary: 'Place a buy, sell or swap order (anyone; the own-wallet options need a login). Idempotency-Key honoured.',
@@ -101,6 +103,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
     '/api/orders/lookup',
     {
       preHandler: lookupLimits,
+      config: { personal: true },
       schema: {
         tags: ['exchange'],
         summary: 'Find an order by email and full reference (rate-limited; one uniform "not found")',
@@ -118,6 +121,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
     '/api/orders/:reference/events',
     {
       preHandler: lookupLimits,
+      config: { personal: true },
       schema: {
         tags: ['exchange'],
         summary: 'Live order status (Server-Sent Events, event "order" with the whole order) for the holder of email + reference; ends when completed',

@@ -3,9 +3,9 @@ import { navigate } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../../../domain/languages';
+import { safeReturnTo } from '../../../../domain/return-to';
 import { usePageLanguage } from '../../../components/localized-link';
 import { writeSessionHint } from '../../../components/session-hint';
-import { safeReturnTo } from '../return-to';
 
 /**
  * The login page: it receives the provider's redirect (the SDK finishes the login and sends the
@@ -19,7 +19,7 @@ export function LoginFlow({ signup = false }: { signup?: boolean }) {
   const { isLoading, isAuthenticated, loginWithRedirect, error } = useAuth0();
   const params = new URLSearchParams(window.location.search);
   const isCallback = params.has('code') && params.has('state');
-  const returnTo = safeReturnTo(params.get('returnTo'), localizePath('/', language));
+  const returnTo = safeReturnTo(params.get('returnTo'), window.location.origin, localizePath('/', language));
   const start = React.useCallback(
     () =>
       loginWithRedirect({
