@@ -52,6 +52,23 @@ test.describe('login', () => {
     await expect(page.getByRole('banner').getByText('Second Demo')).toBeVisible();
   });
 
+  test('after login, returnTo leads only to a page of this site: control characters, backslashes and encoded slashes stay home', async ({ page, baseURL }) => {
+    const site = new URL(baseURL!).origin;
+    // Each raw as it would stand in a link; the browser drops tabs and reads backslashes as slashes.
+    const attempts = ['/%09/evil.example/', '/%5Cevil.example/', '/\\evil.example/', '%2F%2Fevil.example/', '/.//evil.example/', '//evil.example/', 'https://evil.example/', 'javascript:alert(1)'];
+    for (const [i, returnTo] of attempts.entries()) {
+      await page.goto(`/login/?returnTo=${returnTo}`);
+      if (i === 0) {
+        await page.getByLabel(auth('en').idp.email).fill('demo@muntly.test');
+        await page.getByLabel(auth('en').idp.password).fill('muntly-demo');
+        await page.getByRole('button', { name: auth('en').idp.loginButton }).click();
+      }
+      // Wherever the login ends, it is not on the login page any more: then it must be this site.
+      await page.waitForURL((url) => url.hostname.includes('evil') || (url.origin === site && !url.pathname.startsWith('/login')));
+      expect(new URL(page.url()).origin, returnTo).toBe(site);
+    }
+  });
+
   test('sign-up creates an account at the provider and logs the new user in', async ({ page }) => {
     const email = `new-${Date.now()}@muntly.test`;
     await page.goto('/register/');
