@@ -223,6 +223,21 @@ describe('OrderForm', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Order rejected: an order can be at most €30,000.00.');
   });
 
+  it('says how long to wait when placing is limited (429 with retryAfter)', async () => {
+    mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+      'POST /api/orders': () => ({ status: 429, body: { error: { code: 'try_again_soon', message: 'Try again soon!', retryAfter: 1800 } } }),
+    });
+    setup('buy');
+    await screen.findByLabelText(en.form.to.buy);
+    type(/Amount in EUR/, '50');
+    type(en.form.email, 'ada@example.com');
+    type('Your BTC address', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Too many attempts. Try again in 30 minutes.');
+  });
+
   it('reports a switched-off buy (buy_sell_disabled) to the page', async () => {
     mockApi({
       'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
