@@ -47,7 +47,8 @@ export function Confirmation({ order, email, onAnother }: { order: Order; email:
         <p className="small">{t('confirm.referenceHint')}</p>
       </div>
       <p>{t(`confirm.pay.${payVariant(order)}`, { amount, reason: order.shortReference })}</p>
-      <p>
+      {/* It names the whole address or IBAN, which must wrap on a phone rather than push the page sideways. */}
+      <p className="wrap-anywhere">
         {t(`confirm.delivery.${deliveryVariant(order)}`, {
           currency: order.currencyTo,
           address: displayAddress(order.address, order.currencyTo),
