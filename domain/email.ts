@@ -5,7 +5,10 @@
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]{2,}$/;
 export const EMAIL_MAX_LENGTH = 254;
 
+/** How addresses are compared: without surrounding spaces, in lower case (also what limits per email count by). */
+export const emailKey = (input: string): string => input.trim().toLowerCase();
+
 export function normalizeEmail(input: string): string | null {
-  const email = input.trim().toLowerCase();
+  const email = emailKey(input);
   return EMAIL_PATTERN.test(email) && email.length <= EMAIL_MAX_LENGTH ? email : null;
 }

@@ -34,14 +34,10 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message?: string
 
 export const errorsPlugin = fp(async (app) => {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
-    if (error instanceof DomainError) {
-      if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));
-      return reply.code(statusOf(error.code)).send(errorBody(error.code, error.field, error.message, error.retryAfter));
-    }
-    if (error instanceof RateLimited) {
-      if (error.retryAfter) reply.header('retry-after', String(error.retryAfter));
-      return reply.code(429).send(errorBody('try_again_soon', undefined, undefined, error.retryAfter));
-    }
+    // A limit that lifts with time says when, in the body and as Retry-After.
+    if ((error instanceof DomainError || error instanceof RateLimited) && error.retryAfter) reply.header('retry-after', String(error.retryAfter));
+    if (error instanceof DomainError) return reply.code(statusOf(error.code)).send(errorBody(error.code, error.field, error.message, error.retryAfter));
+    if (error instanceof RateLimited) return reply.code(429).send(errorBody('try_again_soon', undefined, undefined, error.retryAfter));
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];
       const where = issue?.instancePath.replace(/^\//, '').replace(/\//g, '.');

@@ -1,5 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import { exchangeConfigResponse, lookupOrderBody, myOrdersResponse, orderEventsParams, orderEventsQuery, orderSchema, placeOrderBody, placeOrderHeaders } from '../../../../domain/contracts/orders';
+import { emailKey } from '../../../../domain/email';
 import { DomainError, secondsToWait } from '../../../../domain/errors';
 import { isOpenOrder } from '../../../../domain/orders';
 import { RateLimited } from '../../errors';
@@ -29,10 +30,7 @@ function refuseExceeded(results: LimitResult[]) {
   const waits = results.flatMap((result) => (!result.isAllowed && result.isExceeded ? [result.ttl] : []));
   if (waits.length) throw new RateLimited(secondsToWait(Math.max(...waits)));
 }
-const emailOf = (request: FastifyRequest) =>
-  String((request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? '')
-    .trim()
-    .toLowerCase();
+const emailOf = (request: FastifyRequest) => emailKey(String((request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? ''));
 
 export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, bank, buySellEnabled, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000 }) => {
   await app.register(rateLimit, {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { currencyByCode, decimalsOf, isOwnWalletOnly } from '../../../../domain/currencies';
-import { normalizeEmail } from '../../../../domain/email';
+import { emailKey, normalizeEmail } from '../../../../domain/email';
 import { DomainError, unknownCurrency } from '../../../../domain/errors';
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { EUR_DECIMALS, exactMinor, minorToDecimal } from '../../../../domain/money';
@@ -172,7 +172,7 @@ export function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
 /** Email + full reference -> the order; anything else is one uniform "not found". */
 export async function lookupOrder(db: Db, email: string, reference: string): Promise<OrderRow> {
   const normalized = normalizeCode(reference);
-  const row = normalized ? await ordersRepository.findByEmailAndReference(db, email.trim().toLowerCase(), normalized) : undefined;
+  const row = normalized ? await ordersRepository.findByEmailAndReference(db, emailKey(email), normalized) : undefined;
   if (!row) throw new DomainError('not_found', undefined, 'No order matches this email address and reference.');
   return row;
 }
