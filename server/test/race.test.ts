@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { sql } from 'drizzle-orm';
 import { advance } from '../src/modules/faucet/service';
-import { ONE_TIME_CODE, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import { ONE_TIME_CODE, freshBtcAddress, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -141,5 +141,29 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     expect(placed.every((r) => r.status === 201 || r.status === 200)).toBe(true);
     expect(new Set(placed.map((r) => r.body.reference)).size).toBe(1);
     expect(placed.filter((r) => r.status === 201)).toHaveLength(1);
+  });
+
+  it(`${N} anonymous buys of one customer, each under the weekly cap, together over it: they stop at 1,000 EUR`, async () => {
+    const email = `burst-${kind}@example.com`;
+    // New-customer buys of 90 EUR, each to an address of its own: 11 fit in the week (990 EUR).
+    const placed = await together((i) =>
+      call('POST', '/api/orders', { 'idempotency-key': `burst-${kind}-${i}` }, { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '90', email, address: freshBtcAddress() }),
+    );
+    const accepted = placed.filter((r) => r.status === 201);
+    expect(accepted).toHaveLength(11);
+    expect(new Set(placed.filter((r) => r.status !== 201).map((r) => (r.body.error as { code: string }).code))).toEqual(new Set(['weekly_limit_login_required']));
+    // Nothing of a refused one stays: eleven orders, eleven confirmation emails.
+    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: admin })).json();
+    expect(messages).toHaveLength(11);
+    // The week is full, yet a retried Idempotency-Key answers its order rather than a refusal.
+    const first = placed.indexOf(accepted[0]!);
+    const again = await call(
+      'POST',
+      '/api/orders',
+      { 'idempotency-key': `burst-${kind}-${first}` },
+      { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '90', email, address: freshBtcAddress() },
+    );
+    expect(again.status).toBe(200);
+    expect(again.body.reference).toBe(accepted[0]!.body.reference);
   });
 });

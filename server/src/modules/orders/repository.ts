@@ -1,4 +1,6 @@
-import { and, asc, desc, eq, exists, isNotNull, isNull, lt, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, getTableColumns, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { isErrorCode, type ErrorCode } from '../../../../domain/errors';
+import { rows } from '../../db/raw';
 import { rowOf } from '../../db/row';
 import { accounts, orders, outbox, verifications } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -61,7 +63,23 @@ function placeQueries(q: Db, name: string | null) {
       .returning({ id: outbox.id }),
   );
   const insert = q.with(inserted, confirmation).select().from(inserted).prepare(named('insert'));
-  return { existing, insert };
+  // place_anonymous_order (migration 0016) returns rows of orders, which drizzle reads as such.
+  const placed = q
+    .$with('placed', getTableColumns(orders))
+    .as(
+      sql`select * from place_anonymous_order(${P('order')}::jsonb, ${P('subject')}, ${P('body')}, ${P('keys')}::text[], ${P('since')}::timestamptz, ${P('firstOrderCap')}::bigint, ${P('weeklyCap')}::bigint)`,
+    );
+  const anonymous = q.with(placed).select().from(placed).prepare(named('anonymous'));
+  return { existing, insert, anonymous };
+}
+
+/** A refusal raised by a placement function: its error code, or undefined for any other error. */
+function refusalOf(error: unknown): ErrorCode | undefined {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    const message = (e as Error).message;
+    if ((e as { code?: string }).code === 'MU001' && isErrorCode(message)) return message;
+  }
+  return undefined;
 }
 const prepared = new WeakMap<Db, ReturnType<typeof placeQueries>>();
 function preparedFor(db: Db) {
@@ -96,6 +114,35 @@ export const ordersRepository = {
   async insertPlaced(tx: Db, values: PlacedOrder & { subject: string; body: string }): Promise<OrderRow | undefined> {
     const [row] = await placeQueries(tx, null).insert.execute(values);
     return row;
+  },
+
+  /**
+   * An anonymous order in one round trip (place_anonymous_order, migration 0016): the order of its
+   * Idempotency-Key if there is one, else — under the customer's volume locks — the first-order
+   * and weekly caps, then the order with its confirmation email. A cap refuses with its error code.
+   */
+  async placeAnonymous(
+    db: Db,
+    values: PlacedOrder & { subject: string; body: string },
+    rules: { lockKeys: string[]; since: Date; firstOrderCap: bigint; weeklyCap: bigint },
+  ): Promise<{ row: OrderRow } | { refused: ErrorCode }> {
+    const order = Object.fromEntries(PLACED_COLUMNS.map((c) => [orders[c].name, values[c] ?? null]));
+    try {
+      const [row] = await preparedFor(db).anonymous.execute({
+        order: JSON.stringify(order, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)),
+        subject: values.subject,
+        body: values.body,
+        keys: rules.lockKeys,
+        since: rules.since.toISOString(),
+        firstOrderCap: rules.firstOrderCap.toString(),
+        weeklyCap: rules.weeklyCap.toString(),
+      });
+      return { row: row! };
+    } catch (error) {
+      const refused = refusalOf(error);
+      if (refused) return { refused };
+      throw error;
+    }
   },
 
   async insertDeposit(tx: Db, values: typeof orders.$inferInsert): Promise<OrderRow> {
@@ -148,14 +195,12 @@ export const ordersRepository = {
 
   /** Whether an order of this email or account (other than `except`) completed successfully. */
   async hasCompleted(db: Db, customer: { accountId?: string | null; email?: string | null }, except?: string): Promise<boolean> {
-    const match = [customer.email ? eq(orders.email, customer.email) : undefined, customer.accountId ? eq(orders.accountId, customer.accountId) : undefined].filter((m) => m !== undefined);
-    if (match.length === 0) return false;
-    const [row] = await db
-      .select({ id: orders.id })
-      .from(orders)
-      .where(and(eq(orders.status, 'completed_success'), or(...match), except ? ne(orders.id, except) : undefined))
-      .limit(1);
-    return row !== undefined;
+    if (!customer.email && !customer.accountId) return false;
+    const [row] = await rows<{ completed: boolean }>(
+      db,
+      sql`select customer_has_completed_order(${customer.accountId ?? null}::uuid, ${customer.email ?? null}, ${except ?? null}::uuid) as completed`,
+    );
+    return row!.completed;
   },
 
   /** The newest buy with this short reference that waits for its bank payment (or expired unpaid), locked. */

@@ -13,7 +13,7 @@ import { requireVerifications } from '../identity/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { messageText } from '../notify/service';
 import { quoteRefusal, type RatesAdapter } from '../rates/service';
-import { lockWeeklyVolume, requireWithinWeeklyVolume } from '../volume/service';
+import { anonymousWeeklyCap, lockWeeklyVolume, requireWithinWeeklyVolume } from '../volume/service';
 import { ordersRepository, type OrderRow } from './repository';
 import type { PlaceOrderBody } from '../../../../domain/contracts/orders';
 import type { Language } from '../../../../domain/languages';
@@ -113,13 +113,19 @@ export async function placeOrder(
   const mail = messageText(options.language, 'orderPlaced', { reference, amount: minorToDecimal(amount, fromDecimals), currencyFrom: from, currencyTo: to, shortReference: values.shortReference });
   const params = { ...values, subject: mail.subject, body: mail.body };
 
+  // Who the customer is, for their first-order cap and weekly volume: the account, the email, and
+  // where the proceeds go (a new email with the same IBAN or address is the same customer).
+  const customer = { accountId: options.account?.id ?? null, email, address };
+  if (!options.account && !fromCurrency) {
+    // An anonymous buy, most orders: the database checks the caps and places it in one round trip.
+    const placed = await ordersRepository.placeAnonymous(db, { ...params, receivingAddress: null }, { ...anonymousWeeklyCap(customer), firstOrderCap: FIRST_ORDER_LIMIT_EUR_MINOR });
+    if ('refused' in placed) throw new DomainError(placed.refused, 'amount');
+    return { order: placed.row, created: placed.row.reference === reference };
+  }
   if (options.idempotencyKey) {
     const known = await ordersRepository.findByIdempotencyKey(db, options.idempotencyKey);
     if (known) return { order: known, created: false };
   }
-  // Who the customer is, for their first-order cap and weekly volume: the account, the email, and
-  // where the proceeds go (a new email with the same IBAN or address is the same customer).
-  const customer = { accountId: options.account?.id ?? null, email, address };
   const created = await db.transaction(async (tx) => {
     // Placements of one customer run one after another from here (a lock per key), so that two
     // orders placed at the same instant cannot each pass a cap that both together exceed.

@@ -1,6 +1,6 @@
-import { and, eq, gte, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
-import { lockKeys } from '../../db/raw';
-import { orders, walletSends } from '../../db/schema';
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { lockKeys, rows } from '../../db/raw';
+import { walletSends } from '../../db/schema';
 import type { Db } from '../../db/client';
 
 export type CustomerKeys = { accountId?: string | null; email?: string | null; address?: string | null };
@@ -18,15 +18,12 @@ export const volumeRepository = {
 
   /** EUR cents of the customer's orders placed since then, except those that failed (nothing left or came back). */
   async ordersEurMinor(db: Db, customer: CustomerKeys, since: Date): Promise<bigint> {
-    const match: SQL[] = [];
-    if (customer.accountId) match.push(eq(orders.accountId, customer.accountId));
-    if (customer.email) match.push(eq(orders.email, customer.email));
-    if (customer.address) match.push(eq(orders.address, customer.address));
-    if (match.length === 0) return 0n;
-    const [row] = await db
-      .select({ total: sql<string>`coalesce(sum(${orders.amountEur}), 0)` })
-      .from(orders)
-      .where(and(gte(orders.createdAt, since), ne(orders.status, 'completed_failure'), or(...match)));
+    if (!customer.accountId && !customer.email && !customer.address) return 0n;
+    // The rule is a SQL function (migration 0016): the anonymous placement applies it in the database.
+    const [row] = await rows<{ total: string }>(
+      db,
+      sql`select customer_orders_eur(${customer.accountId ?? null}::uuid, ${customer.email ?? null}, ${customer.address ?? null}, ${since.toISOString()}::timestamptz)::text as total`,
+    );
     return BigInt(row!.total);
   },
 

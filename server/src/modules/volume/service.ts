@@ -36,6 +36,14 @@ const keysOf = (customer: CustomerKeys) =>
     (key): key is string => Boolean(key),
   );
 
+/**
+ * The anonymous weekly cap as the database applies it when placing an anonymous order in one
+ * statement (orders' placeAnonymous): the same lock keys, window and threshold as below.
+ */
+export function anonymousWeeklyCap(customer: CustomerKeys, now = new Date()) {
+  return { lockKeys: keysOf(customer), since: new Date(now.getTime() - WEEKLY_VOLUME_DAYS * 86_400_000), weeklyCap: MOBILE_VERIFICATION_WEEKLY_EUR_MINOR };
+}
+
 /** Within a transaction: waits until no other check of this customer's volume is running, and keeps them out until it commits. */
 export const lockWeeklyVolume = (tx: Db, customer: CustomerKeys) => volumeRepository.lock(tx, keysOf(customer));
 
