@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { languages, localizePath, type Language } from '../domain/languages';
+import { languageMeta, languages, localizePath, type Language } from '../domain/languages';
 import { routes, routeNames, type RouteName } from '../src/i18n/routes';
 
 /**
@@ -56,9 +56,16 @@ export async function signUp(page: Page, name: string, email: string) {
   await expect(page.getByRole('banner').getByText(name)).toBeVisible();
 }
 
+/** The header's language list, opened: the button shows the current language. */
+export async function openLanguages(page: Page, current: Language) {
+  await page.getByRole('banner').getByLabel(common(current).a11y.languageChoice.replace('{{language}}', languageMeta[current].nativeName)).click();
+  return page.getByRole('navigation', { name: common(current).a11y.languageSwitch });
+}
+
 export function pageTitle(name: RouteName | 'notFound', language: Language): string {
   const title = common(language).pages[name].title as string;
   return name === 'home' ? title : `${title} | Muntly`;
 }
 
 export { languages, localizePath, routes, routeNames };
+export type { RouteName };

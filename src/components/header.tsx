@@ -5,8 +5,21 @@ import { HeaderUser } from './header-user';
 import { LanguageSwitch } from './language-switch';
 import { LocalizedLink } from './localized-link';
 
+/**
+ * On a wide screen: the brand, the navigation, the login and the language on one line. On a
+ * phone: the brand, the login, the language and a menu button (a disclosure) that shows the
+ * navigation below; the menu closes on a new page and with Escape.
+ */
 export function Header({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
+  const [open, setOpen] = React.useState(false);
+  React.useEffect(() => setOpen(false), [pathname]);
+  React.useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open]);
   return (
     <header className="site-header">
       <div className="container header-row">
@@ -14,7 +27,15 @@ export function Header({ pathname }: { pathname: string }) {
           <img src="/logo.svg" alt="" width={32} height={32} />
           <span>{t('site.name')}</span>
         </LocalizedLink>
-        <nav aria-label={t('a11y.mainNavigation')} className="main-nav">
+        <div className="header-tools">
+          <HeaderUser pathname={pathname} />
+          <LanguageSwitch pathname={pathname} />
+          <button type="button" className="menu-button" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpen(!open)}>
+            <span className="menu-icon" aria-hidden="true" />
+            <span className="menu-label">{t('nav.menu')}</span>
+          </button>
+        </div>
+        <nav id="main-nav" aria-label={t('a11y.mainNavigation')} className={open ? 'main-nav open' : 'main-nav'}>
           <ul>
             {headerNav.map((name) => (
               <li key={name}>
@@ -23,12 +44,8 @@ export function Header({ pathname }: { pathname: string }) {
                 </LocalizedLink>
               </li>
             ))}
-            <li>
-              <HeaderUser pathname={pathname} />
-            </li>
           </ul>
         </nav>
-        <LanguageSwitch pathname={pathname} />
       </div>
     </header>
   );

@@ -6,8 +6,10 @@ import { languages, languageMeta, localizePath, splitLanguage } from '../../doma
 import { usePageLanguage } from './localized-link';
 
 /**
- * Links to the current page in every language: flags for English, German, French and Dutch
- * (as the spec shows them) and text for Russian and Ukrainian.
+ * The current language, and a disclosure with links to the current page in every language: each
+ * named in its own language, with its flag for English, German, French and Dutch (as the spec shows
+ * them). A native <details>: it opens and closes before the page's code has loaded, and screen
+ * readers announce it as an expandable button.
  *
  * After hydration the links follow the browser's path rather than the i18n plugin's
  * `originalPath`: on a not-found page that is "/404/", and switching would lose the visitor's
@@ -19,23 +21,58 @@ export function LanguageSwitch({ pathname }: { pathname: string }) {
   const current = usePageLanguage();
   const { originalPath } = useI18next();
   const [path, setPath] = React.useState(originalPath);
+  const disclosure = React.useRef<HTMLDetailsElement>(null);
   // Only a not-found page differs; elsewhere this sets the same value and React skips the render.
-  React.useEffect(() => setPath(splitLanguage(pathname).path), [pathname]);
+  const shownPath = React.useRef(pathname);
+  React.useEffect(() => {
+    setPath(splitLanguage(pathname).path);
+    // Another page starts with the list closed (but a list opened before the code loaded stays open).
+    if (shownPath.current !== pathname && disclosure.current) disclosure.current.open = false;
+    shownPath.current = pathname;
+  }, [pathname]);
+  // Closed by a click elsewhere or Escape, as a menu is.
+  React.useEffect(() => {
+    const close = (event: Event) => {
+      const details = disclosure.current;
+      if (!details?.open) return;
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !details.contains(event.target as Node)) details.open = false;
+    };
+    document.addEventListener('click', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('click', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, []);
 
+  const flag = (lng: (typeof languages)[number]) => {
+    const code = languageMeta[lng].flag;
+    return code ? (
+      <img src={`/flags/${code}.svg`} alt="" width={24} height={16} />
+    ) : (
+      <span className="language-code" aria-hidden="true">
+        {lng.toUpperCase()}
+      </span>
+    );
+  };
   return (
-    <nav aria-label={t('a11y.languageSwitch')} className="language-switch">
-      <ul>
-        {languages.map((lng) => {
-          const { flag, nativeName } = languageMeta[lng];
-          return (
+    <details className="language-switch" ref={disclosure}>
+      <summary aria-label={t('a11y.languageChoice', { language: languageMeta[current].nativeName })}>
+        {flag(current)}
+        <span className="language-name">{languageMeta[current].nativeName}</span>
+      </summary>
+      <nav aria-label={t('a11y.languageSwitch')}>
+        <ul>
+          {languages.map((lng) => (
             <li key={lng}>
-              <Link to={localizePath(path, lng)} hrefLang={lng} lang={lng} aria-current={lng === current ? 'true' : undefined} title={nativeName}>
-                {flag ? <img src={`/flags/${flag}.svg`} alt={nativeName} width={24} height={16} /> : nativeName}
+              <Link to={localizePath(path, lng)} hrefLang={lng} lang={lng} aria-current={lng === current ? 'true' : undefined}>
+                {flag(lng)}
+                <span>{languageMeta[lng].nativeName}</span>
               </Link>
             </li>
-          );
-        })}
-      </ul>
-    </nav>
+          ))}
+        </ul>
+      </nav>
+    </details>
   );
 }

@@ -16,16 +16,29 @@ describe('LanguageSwitch', () => {
     expect(links().map((a) => [a.getAttribute('hreflang'), a.getAttribute('lang')])).toEqual(['en', 'de', 'fr', 'nl', 'ru', 'uk'].map((l) => [l, l]));
   });
 
-  it('shows flags for English, German, French and Dutch, text for Russian and Ukrainian', () => {
+  it('names each language in its own language, with its flag for English, German, French and Dutch', () => {
     renderInLanguage(<LanguageSwitch pathname="/" />, 'en', '/');
     const [en, de, fr, nl, ru, uk] = links();
-    expect(within(en!).getByRole('img', { name: 'English' })).toHaveAttribute('src', '/flags/gb.svg');
-    expect(within(de!).getByRole('img', { name: 'Deutsch' })).toBeInTheDocument();
-    expect(within(fr!).getByRole('img', { name: 'Français' })).toBeInTheDocument();
-    expect(within(nl!).getByRole('img', { name: 'Nederlands' })).toBeInTheDocument();
-    expect(ru).toHaveTextContent('Русский');
-    expect(uk).toHaveTextContent('Українська');
-    expect(within(ru!).queryByRole('img')).toBeNull();
+    expect(links().map((a) => a.textContent)).toEqual(['English', 'Deutsch', 'Français', 'Nederlands', 'RUРусский', 'UKУкраїнська']);
+    expect(links().map((a) => a.querySelector('img')?.getAttribute('src'))).toEqual(['/flags/gb.svg', '/flags/de.svg', '/flags/fr.svg', '/flags/nl.svg', undefined, undefined]);
+    for (const [link, name] of [
+      [en, 'English'],
+      [de, 'Deutsch'],
+      [fr, 'Français'],
+      [nl, 'Nederlands'],
+      [ru, 'Русский'],
+      [uk, 'Українська'],
+    ] as const) {
+      expect(within(screen.getByRole('navigation')).getByRole('link', { name })).toBe(link);
+    }
+  });
+
+  it('shows the current language on the button that opens the list', () => {
+    renderInLanguage(<LanguageSwitch pathname="/de/fees/" />, 'de', '/fees/');
+    const summary = document.querySelector('summary')!;
+    expect(summary).toHaveAccessibleName('Sprache: Deutsch');
+    expect(summary).toHaveTextContent('Deutsch');
+    expect(summary.querySelector('img')).toHaveAttribute('src', '/flags/de.svg');
   });
 
   it('marks the current language', () => {

@@ -50,7 +50,7 @@ export function FeeSchedule({ language }: { language: Language }) {
     <>
       <section aria-labelledby="fees-exchange">
         <h2 id="fees-exchange">{t('fees.exchange.heading')}</h2>
-        <table className="data-table">
+        <table className="data-table stack">
           <caption className="visually-hidden">{t('fees.exchange.caption')}</caption>
           <thead>
             <tr>
@@ -63,8 +63,12 @@ export function FeeSchedule({ language }: { language: Language }) {
             {PLACED_ORDER_TYPES.map((type) => (
               <tr key={type} data-order-type={type}>
                 <th scope="row">{t(`fees.exchange.${type}`)}</th>
-                <td>{percent(FEES[type].basisPoints)}</td>
-                <td>{FEES[type].minimumEurMinor > 0n ? money(FEES[type].minimumEurMinor) : t('fees.exchange.noMinimum')}</td>
+                <td className="num" data-label={t('fees.exchange.rate')}>
+                  {percent(FEES[type].basisPoints)}
+                </td>
+                <td className={FEES[type].minimumEurMinor > 0n ? 'num' : undefined} data-label={t('fees.exchange.minimum')}>
+                  {FEES[type].minimumEurMinor > 0n ? money(FEES[type].minimumEurMinor) : t('fees.exchange.noMinimum')}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -99,7 +103,7 @@ export function FeeSchedule({ language }: { language: Language }) {
                 <th scope="row">
                   {currency.name} ({currency.code})
                 </th>
-                <td>{formatMoney(minorToDecimal(NETWORK_FEES_MINOR[currency.code]!, currency.decimals), currency.code, language)}</td>
+                <td className="num">{formatMoney(minorToDecimal(NETWORK_FEES_MINOR[currency.code]!, currency.decimals), currency.code, language)}</td>
               </tr>
             ))}
           </tbody>

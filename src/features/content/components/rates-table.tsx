@@ -20,7 +20,7 @@ export function RatesTable({ language }: { language: Language }) {
       <p aria-live="polite" className="muted">
         {failed ? t('rates.failed') : data ? t('rates.updated', { time: formatTime(new Date(data.at), language) }) : t('rates.loading')}
       </p>
-      <table className="data-table">
+      <table className="data-table stack">
         <caption className="visually-hidden">{t('rates.caption')}</caption>
         <thead>
           <tr>
@@ -37,8 +37,10 @@ export function RatesTable({ language }: { language: Language }) {
                 <th scope="row">
                   {currency.name} <span className="muted">{currency.code}</span>
                 </th>
-                <td>{rate ? formatRate(rate, language) : '…'}</td>
-                <td>{currency.support === 'full' ? t('rates.full') : t('rates.partial')}</td>
+                <td className="num" data-label={t('rates.rate')}>
+                  {rate ? formatRate(rate, language) : '…'}
+                </td>
+                <td data-label={t('rates.support')}>{currency.support === 'full' ? t('rates.full') : t('rates.partial')}</td>
               </tr>
             );
           })}

@@ -156,7 +156,7 @@ function MyOrders({ onOpen }: { onOpen: (order: Order) => void }) {
       {!orders && !failed ? <p className="muted">{t('history.mineLoading')}</p> : null}
       {orders && orders.length === 0 ? <p className="muted">{t('history.mineNone')}</p> : null}
       {orders && orders.length > 0 ? (
-        <table className="data-table">
+        <table className="data-table stack">
           <thead>
             <tr>
               <th scope="col">{t('order.fields.date')}</th>
@@ -172,14 +172,16 @@ function MyOrders({ onOpen }: { onOpen: (order: Order) => void }) {
           <tbody>
             {orders.map((order) => (
               <tr key={order.reference}>
-                <td>{formatDateTime(order.date, language)}</td>
-                <td>
-                  <code>{order.reference}</code>
+                <td data-label={t('order.fields.date')}>{formatDateTime(order.date, language)}</td>
+                <td data-label={t('order.fields.reference')}>
+                  <code className="wrap-anywhere">{order.reference}</code>
                 </td>
-                <td>{t(`order.types.${order.type}`)}</td>
-                <td>{formatMoney(order.amount, order.currencyFrom, language)}</td>
-                <td>{t(`order.status.${order.status}`)}</td>
-                <td>
+                <td data-label={t('order.fields.type')}>{t(`order.types.${order.type}`)}</td>
+                <td data-label={t('order.fields.amount')} className="num">
+                  {formatMoney(order.amount, order.currencyFrom, language)}
+                </td>
+                <td data-label={t('order.fields.status')}>{t(`order.status.${order.status}`)}</td>
+                <td data-label="">
                   <button type="button" className="button small" onClick={() => onOpen(order)} aria-label={t('history.openOrder', { reference: order.reference })}>
                     {t('history.open')}
                   </button>

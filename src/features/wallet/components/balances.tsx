@@ -20,7 +20,7 @@ export function Balances() {
   return (
     <section aria-labelledby="balances-heading">
       <h2 id="balances-heading">{t('balances.total', { amount: formatMoney(data.totalEur, 'EUR', language) })}</h2>
-      <table className="data-table">
+      <table className="data-table stack">
         <thead>
           <tr>
             <th scope="col">{t('balances.currency')}</th>
@@ -35,8 +35,12 @@ export function Balances() {
                 {b.name} <span className="muted">{b.currency}</span>
                 {b.support === 'partial' ? <div className="muted small">{t('balances.partial')}</div> : null}
               </th>
-              <td>{formatMoney(b.balance, b.currency, language)}</td>
-              <td>{formatMoney(b.eurEstimate, 'EUR', language)}</td>
+              <td className="num" data-label={t('balances.balance')}>
+                {formatMoney(b.balance, b.currency, language)}
+              </td>
+              <td className="num" data-label={t('balances.eurEstimate')}>
+                {formatMoney(b.eurEstimate, 'EUR', language)}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -52,7 +52,7 @@ export function Transactions() {
       {error ? <p role="alert">{error}</p> : null}
       {rows && rows.length === 0 ? <p className="muted">{t('transactions.none')}</p> : null}
       {rows && rows.length > 0 ? (
-        <table className="data-table">
+        <table className="data-table stack">
           <thead>
             <tr>
               {(['date', 'type', 'amount', 'eurValue', 'address', 'label'] as const).map((c) => (
@@ -65,17 +65,21 @@ export function Transactions() {
           <tbody>
             {rows.map((row) => (
               <tr key={row.id}>
-                <td>{date(row.date)}</td>
-                <td>{t(`transactions.types.${row.type}` as 'transactions.types.deposit', { defaultValue: row.type })}</td>
-                <td className={row.direction === 'in' ? 'amount-in' : 'amount-out'}>
+                <td data-label={t('transactions.columns.date')}>{date(row.date)}</td>
+                <td data-label={t('transactions.columns.type')}>{t(`transactions.types.${row.type}` as 'transactions.types.deposit', { defaultValue: row.type })}</td>
+                <td data-label={t('transactions.columns.amount')} className={`num ${row.direction === 'in' ? 'amount-in' : 'amount-out'}`}>
                   {row.direction === 'in' ? '+' : '−'}
                   {formatMoney(row.amount, row.currency, language)}
                 </td>
-                <td>{row.eurValue ? formatMoney(row.eurValue, 'EUR', language) : ''}</td>
-                <td>
+                <td data-label={t('transactions.columns.eurValue')} className="num" data-empty={row.eurValue ? undefined : ''}>
+                  {row.eurValue ? formatMoney(row.eurValue, 'EUR', language) : ''}
+                </td>
+                <td data-label={t('transactions.columns.address')} data-empty={row.address ? undefined : ''}>
                   <code className="address">{row.address ?? ''}</code>
                 </td>
-                <td>{row.label ?? ''}</td>
+                <td data-label={t('transactions.columns.label')} data-empty={row.label ? undefined : ''}>
+                  {row.label ?? ''}
+                </td>
               </tr>
             ))}
           </tbody>
