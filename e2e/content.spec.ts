@@ -7,6 +7,11 @@ import type { Page } from '@playwright/test';
  * (rates, history, status), the support form landing in the outbox, news, and the sitemap.
  */
 
+/** The server's BUY_SELL_ENABLED as the pages read it at run time: the e2e server has it on; off is answered here. */
+async function switchBuySell(page: Page, enabled: boolean) {
+  await page.route('**/api/exchange/config', (route) => route.fulfill({ json: { buySellEnabled: enabled, bank: null }, headers: { 'cache-control': 'no-store' } }));
+}
+
 // The cookie banner is fixed to the bottom of the viewport; these journeys are about the pages.
 test.beforeEach(async ({ context }) => {
   await context.addInitScript(() => window.localStorage.setItem('muntly-analytics-consent', 'denied'));
@@ -22,7 +27,10 @@ test.describe('legal pages', () => {
       for (const doc of ['aml_policy', 'cookie_policy', 'privacy_policy', 'terms_and_conditions'] as const) {
         await page.goto(`${prefix}/${doc.replace(/_/g, '-')}/`);
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(common(language).pages[doc].title);
-        const headings = Object.values(legal[doc].sections as Record<string, { heading: string }>).map((s) => s.heading);
+        // The e2e server takes buys and sells: the section saying they are paused is not shown.
+        const headings = Object.entries(legal[doc].sections as Record<string, { heading: string }>)
+          .filter(([id]) => id !== 'availability')
+          .map(([, s]) => s.heading);
         expect(headings.length).toBeGreaterThanOrEqual(5);
         await expect(page.getByRole('navigation', { name: legal.contents })).toBeVisible();
         expect(await h2s(page)).toEqual([legal.contents, ...headings]);
@@ -44,7 +52,6 @@ test.describe('legal pages', () => {
     await page.goto('/de/terms-and-conditions/');
     await expect(page.locator('#changes')).toContainText('mindestens 30 Tage');
     await expect(page.locator('#fees')).toContainText(/1,50\s%.*mindestens 2,00\s€.*0,50\s%/);
-    await expect(page.locator('#availability')).toContainText('seit Juni 2022');
   });
 
   test('the cookie policy lets the visitor reset the analytics choice', async ({ page }) => {
@@ -169,6 +176,7 @@ test.describe('support and contact form', () => {
 });
 
 test('the news page lists the articles and each one is readable, in Russian with the right plural', async ({ page }) => {
+  await switchBuySell(page, false);
   await page.goto('/ru/news/');
   await expect(page.getByRole('heading', { name: '3 статьи' })).toBeVisible();
   await expect(page.locator('article')).toHaveCount(3);
@@ -177,6 +185,28 @@ test('the news page lists the articles and each one is readable, in Russian with
   const article = page.locator('article#buying-and-selling-paused');
   await expect(article.getByRole('heading', { level: 3, name: 'Что по-прежнему работает' })).toBeVisible();
   await expect(article.locator('time')).toHaveText('15 июня 2022 г.');
+});
+
+test('"buying and selling are paused" shows in the terms, the support answers and the news exactly while the server says so', async ({ page }) => {
+  // The e2e server takes buys and sells (BUY_SELL_ENABLED is on): no page says otherwise.
+  await page.goto('/de/terms-and-conditions/');
+  await expect(page.locator('#changes')).toBeVisible();
+  await expect(page.locator('#availability')).toHaveCount(0);
+  await expect(page.getByRole('main')).not.toContainText('2022');
+  await page.goto('/de/support/');
+  await expect(page.getByText(/darf höchstens 100,00\s€ betragen/)).toBeVisible();
+  await expect(page.getByRole('main')).not.toContainText('2022');
+  await page.goto('/de/news/');
+  await expect(page.getByRole('heading', { name: '2 Beiträge' })).toBeVisible();
+  await expect(page.getByRole('main')).not.toContainText('2022');
+  // The same build, the server's switch off: each says it.
+  await switchBuySell(page, false);
+  await page.goto('/de/terms-and-conditions/');
+  await expect(page.locator('#availability')).toContainText('seit Juni 2022');
+  await page.goto('/de/support/');
+  await expect(page.getByText(/darf höchstens 100,00\s€ betragen.*Außerdem sind Kauf und Verkauf gegen Euro seit Juni 2022 deaktiviert\./)).toBeVisible();
+  await page.goto('/de/news/');
+  await expect(page.getByRole('heading', { name: '3 Beiträge' })).toBeVisible();
 });
 
 test('the crypto-locker page says not to pay and links to No More Ransom', async ({ page }) => {

@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { useBuySellEnabled } from '../../../components/buy-sell';
 
 /**
  * A structured text from the translations: sections with a heading, paragraphs and bullet
@@ -9,8 +10,14 @@ export type DocumentSection = { heading: string; paragraphs?: string[]; items?: 
 /** Sections by anchor id, in reading order (ids stay the same in every language). */
 export type SectionMap = Record<string, DocumentSection>;
 
+/** Sections that hold only while buying and selling are switched off (the server says so at run time). */
+const WHILE_BUY_SELL_DISABLED = new Set(['availability']);
+
 export function DocumentSections({ sections: byId, tocHeading }: { sections: SectionMap; tocHeading?: string }) {
-  const sections = Object.entries(byId).map(([id, section]) => ({ id, ...section }));
+  const buySellEnabled = useBuySellEnabled();
+  const sections = Object.entries(byId)
+    .filter(([id]) => !WHILE_BUY_SELL_DISABLED.has(id) || buySellEnabled === false)
+    .map(([id, section]) => ({ id, ...section }));
   return (
     <>
       {tocHeading ? (

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBuySellEnabled } from '../../../components/buy-sell';
 import { formatDate } from '../../../i18n/format';
 import type { Language } from '../../../../domain/languages';
 
@@ -10,8 +11,13 @@ export type NewsArticle = { html: string; frontmatter: { slug: string; title: st
  * The news page: the list of articles (newest first) linking to each article below it. The
  * article HTML is rendered from our own Markdown at build time (no scripts, no outside input).
  */
-export function NewsList({ articles, language }: { articles: NewsArticle[]; language: Language }) {
+/** Articles that hold only while buying and selling are switched off (the server says so at run time). */
+const WHILE_BUY_SELL_DISABLED = new Set(['buying-and-selling-paused']);
+
+export function NewsList({ articles: all, language }: { articles: NewsArticle[]; language: Language }) {
   const { t } = useTranslation('info');
+  const buySellEnabled = useBuySellEnabled();
+  const articles = all.filter(({ frontmatter }) => !WHILE_BUY_SELL_DISABLED.has(frontmatter.slug) || buySellEnabled === false);
   const date = (iso: string) => formatDate(new Date(`${iso.slice(0, 10)}T12:00:00Z`), language);
   return (
     <>
