@@ -35,3 +35,26 @@ export function exactMinor(value: string, decimals: number): bigint {
   if (minor === null) throw new Error(`${JSON.stringify(value)} is not an amount with at most ${decimals} decimals`);
   return minor;
 }
+
+/**
+ * An amount as a person types it -> the decimal string the API takes. Spaces, no-break spaces and
+ * apostrophes (digit groups: "1 234", "1'234") go; one comma alone is a decimal comma ("0,001",
+ * as German, French, Dutch, Russian and Ukrainian write it); with both marks, the last one is the
+ * decimal mark and the other groups digits ("1.234,56", "1,234.56"); ".5" reads as "0.5". Anything
+ * else is returned as it is, for the amount's own check to refuse. Every amount field uses it.
+ */
+export function normalizeAmountInput(input: string): string {
+  let compact = input.replace(/[\s\u00a0\u202f']/g, '');
+  const comma = compact.lastIndexOf(',');
+  const dot = compact.lastIndexOf('.');
+  if (comma >= 0 && dot >= 0) {
+    const [group, decimal] = comma > dot ? ['.', ','] : [',', '.'];
+    const [whole, fraction, ...more] = compact.split(decimal);
+    const groups = whole!.split(group);
+    // Groups of three digits after the first ("12.345.678,9"); anything else is no amount.
+    if (more.length === 0 && /^\d{1,3}$/.test(groups[0]!) && groups.slice(1).every((g) => /^\d{3}$/.test(g))) compact = `${groups.join('')}.${fraction}`;
+  } else if (comma >= 0 && compact.indexOf(',') === comma) {
+    compact = compact.replace(',', '.');
+  }
+  return compact.startsWith('.') ? `0${compact}` : compact;
+}

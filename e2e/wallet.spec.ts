@@ -41,7 +41,8 @@ test('receive, deposit, send to another Muntly user with the emailed code; both 
   await page.goto('/wallet/send/');
   await page.getByLabel(wallet.send.currency).selectOption('BTC');
   await page.getByLabel(wallet.send.address).fill(bobAddress);
-  await page.getByLabel(wallet.send.amount).fill('0.004');
+  // Typed with a decimal comma, as German, French, Dutch, Russian and Ukrainian write it: the same 0.004 BTC.
+  await page.getByLabel(wallet.send.amount).fill('0,004');
   await page.getByRole('button', { name: wallet.send.continue }).click();
   await expect(page.getByText(wallet.send.internal)).toBeVisible();
 

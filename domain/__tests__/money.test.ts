@@ -1,5 +1,5 @@
 import { decimalsOf } from '../currencies';
-import { minorToDecimal, eur, exactMinor } from '../money';
+import { minorToDecimal, eur, exactMinor, normalizeAmountInput } from '../money';
 
 describe('minor units to decimal strings', () => {
   it('places the decimal point exactly', () => {
@@ -29,5 +29,23 @@ describe('decimal strings to minor units, exactly or not at all', () => {
     expect(() => exactMinor('0.001', 2)).toThrow('"0.001" is not an amount with at most 2 decimals');
     expect(() => exactMinor('1e-5', 8)).toThrow();
     expect(() => exactMinor('', 8)).toThrow();
+  });
+});
+
+describe('normalizeAmountInput: an amount as people type it in the six languages', () => {
+  it.each([
+    ['0,001', '0.001'],
+    ['0.001', '0.001'],
+    ['1 234,5', '1234.5'],
+    ['1\u202f234,50', '1234.50'],
+    ['1.234,56', '1234.56'],
+    ['1,234.56', '1234.56'],
+    ["1'000", '1000'],
+    [',5', '0.5'],
+    [' 12.50 ', '12.50'],
+  ])('%j -> %j', (typed, wire) => expect(normalizeAmountInput(typed)).toBe(wire));
+
+  it.each(['1,2,3', '1.2.3,4', '1,2.3.4', 'abc'])('leaves %j for the amount check to refuse', (typed) => {
+    expect(/^\d+(\.\d+)?$/.test(normalizeAmountInput(typed))).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import '../../components/zod-jitless'; // before any schema is built (CSP forbids eval)
 import { z } from 'zod';
 import { EMAIL_PATTERN } from '../../../domain/email';
+import { normalizeAmountInput } from '../../../domain/money';
 import { sepaIban } from '../../../domain/sepa';
 import type { PaymentMethod } from '../../../domain/contracts/orders';
 import type { ErrorTextKey } from '../../components/error-text';
@@ -39,12 +40,8 @@ export type OrderFormValues = {
 
 export { EMAIL_PATTERN };
 
-/** "1 234,5" -> "1234.5": what people type in any of the six languages, as the API reads it. */
-export function normalizeAmount(input: string): string {
-  let compact = input.replace(/[\s\u00a0\u202f']/g, '');
-  if (compact.includes(',') && !compact.includes('.') && compact.split(',').length === 2) compact = compact.replace(',', '.');
-  return compact.startsWith('.') ? `0${compact}` : compact;
-}
+/** What people type in any of the six languages, as the API reads it (one rule for every amount field, in domain/). */
+export const normalizeAmount = normalizeAmountInput;
 
 export const decimalsOf = (code: string, currencies: readonly CurrencyInfo[]) => (code === 'EUR' ? 2 : (currencies.find((c) => c.code === code)?.decimals ?? 0));
 

@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { normalizeAddress } from '../../../../domain/addresses';
 import { normalizeCode } from '../../../../domain/codes';
+import { normalizeAmountInput } from '../../../../domain/money';
 import { ApiFailure } from '../../../components/api';
 import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
@@ -29,7 +30,7 @@ export function Send() {
   const submit = form.handleSubmit(async (values) => {
     if (!normalizeAddress(values.currency, values.address)) return form.setError('address', { message: 'invalid_address' });
     try {
-      setSend(await startSend(await token(), language, { ...values, label: values.label || undefined }, idempotencyKey.current));
+      setSend(await startSend(await token(), language, { ...values, amount: normalizeAmountInput(values.amount), label: values.label || undefined }, idempotencyKey.current));
     } catch (error) {
       if (error instanceof ApiFailure && error.code === 'bank_verification_required') return setBankMissing(true);
       const field = error instanceof ApiFailure && ['address', 'amount', 'currency'].includes(error.field ?? '') ? (error.field as keyof SendForm) : 'amount';
