@@ -21,12 +21,12 @@ export function OrderDetails({ order, connection }: { order: Order; connection?:
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const errorText = useErrorText();
-  const notYet = <span className="muted">{t('order.notYet')}</span>;
-  const money = (value: string | null | undefined, currency: string) => (value ? formatMoney(value, currency, language) : notYet);
-  const rate = (value: string | null | undefined) => (value ? rateText(order.currencyFrom, order.currencyTo, value, language) : notYet);
+  // A value not known yet (the actual rate before settlement) is left out rather than shown as a row saying so.
+  const money = (value: string | null | undefined, currency: string) => (value ? formatMoney(value, currency, language) : null);
+  const rate = (value: string | null | undefined) => (value ? rateText(order.currencyFrom, order.currencyTo, value, language) : null);
   const statusText = t(`order.status.${order.status}`);
   const open = isOpen(order.status);
-  const rows: [string, React.ReactNode][] = [
+  const all: [string, React.ReactNode][] = [
     [t('order.fields.reference'), <code key="r">{order.reference}</code>],
     [t('order.fields.shortReference'), <code key="s">{order.shortReference}</code>],
     [t('order.fields.type'), t(`order.types.${order.type}`)],
@@ -55,11 +55,11 @@ export function OrderDetails({ order, connection }: { order: Order; connection?:
     [t('order.fields.fee'), money(order.actualFee ?? order.fee, 'EUR')],
     [t('order.fields.status'), statusText],
     [t('order.fields.date'), formatDateTime(order.date, language)],
-    [t('order.fields.completedAt'), order.completedAt ? formatDateTime(order.completedAt, language) : notYet],
-    [t('order.fields.delivery'), delivery(order, t)],
-    [t('order.fields.sendToMyWallet'), order.sendToMyWallet ? t('order.yes') : t('order.no')],
-    [t('order.fields.useMyWallet'), order.useMyWallet ? t('order.yes') : t('order.no')],
+    [t('order.fields.completedAt'), order.completedAt ? formatDateTime(order.completedAt, language) : null],
+    // Where the result went: only once it went (a failed order sent nothing; its refund is said above).
+    [t('order.fields.delivery'), order.status === 'completed_success' ? delivery(order, t) : null],
   ];
+  const rows = all.filter(([, value]) => value !== null);
 
   return (
     <article className="order-details" aria-labelledby="order-heading">
