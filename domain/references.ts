@@ -15,6 +15,9 @@ export function accountKeyFromBytes(bytes: Uint8Array): string | null {
 
 export const DEPOSIT_PREFIX = 'DEPOSIT';
 
+/** The account key the site shows in examples: as long as a real one, from the same letters. */
+export const EXAMPLE_ACCOUNT_KEY = '7KQ2M9XA';
+
 /** The payment reason for a deposit: DEPOSIT + account key (+ optional currency code). */
 export function depositReference(accountKey: string, currency?: string): string {
   return `${DEPOSIT_PREFIX}${accountKey}${currency ? ` ${currency}` : ''}`;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { codeFromBytes, normalizeCode } from '../codes';
-import { accountKeyFromBytes, ACCOUNT_KEY_ALPHABET, depositReference, parseDepositReference } from '../references';
+import { accountKeyFromBytes, ACCOUNT_KEY_ALPHABET, ACCOUNT_KEY_LENGTH, depositReference, EXAMPLE_ACCOUNT_KEY, parseDepositReference } from '../references';
 
 describe('codes ABCD-EFGH-IJKL-MNOP', () => {
   it('are made of 16 uniform letters in four groups', () => {
@@ -51,5 +51,12 @@ describe('account keys and deposit references', () => {
     expect(parseDepositReference('DEPOSIT7KQ2M9A')).toBeNull();
     expect(parseDepositReference('PAYMENT7KQ2M9AB')).toBeNull();
     expect(parseDepositReference('DEPOSIT7KQ2M9A0')).toBeNull();
+  });
+});
+
+describe('the example deposit reference the site shows', () => {
+  it('is one a real account could have: same length, same letters, read back as such', () => {
+    expect(EXAMPLE_ACCOUNT_KEY).toHaveLength(ACCOUNT_KEY_LENGTH);
+    expect(parseDepositReference(depositReference(EXAMPLE_ACCOUNT_KEY, 'BTC'))).toEqual({ accountKey: EXAMPLE_ACCOUNT_KEY, currency: 'BTC' });
   });
 });

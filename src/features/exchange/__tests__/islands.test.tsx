@@ -55,7 +55,7 @@ describe('Deposit', () => {
       </StaticSession>,
     );
     expect(screen.getByRole('link', { name: en.deposit.login })).toHaveAttribute('href', '/login/?returnTo=%2Fexchange%2Fdeposit%2F');
-    expect(screen.getByText(/DEPOSIT7KQ2M9 BTC converts/)).toBeInTheDocument();
+    expect(screen.getByText(/DEPOSIT7KQ2M9XA BTC converts/)).toBeInTheDocument();
     expect(await screen.findByText('DE89 3704 0044 0532 0130 00')).toBeInTheDocument();
   });
 });

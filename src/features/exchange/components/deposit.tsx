@@ -2,6 +2,7 @@ import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../../../domain/languages';
+import { depositReference, EXAMPLE_ACCOUNT_KEY } from '../../../../domain/references';
 import { apiRequest } from '../../../components/api';
 import { usePageLanguage } from '../../../components/localized-link';
 import { routes } from '../../../i18n/routes';
@@ -35,7 +36,7 @@ export function Deposit() {
       .then(setAccount, () => setFailed(true));
   }, [session, language]);
 
-  const example = account?.depositReference ?? 'DEPOSIT7KQ2M9';
+  const example = account?.depositReference ?? depositReference(EXAMPLE_ACCOUNT_KEY);
   return (
     <>
       <section aria-labelledby="deposit-pattern">
