@@ -35,7 +35,16 @@ export function MyIdentity() {
           key={view.kind}
           view={view}
           onSubmit={async (data) => setKinds(await submitStepOne(await token(), language, view.kind, data))}
-          onConfirm={async (code) => setKinds(await confirmCode(await token(), language, view.kind, code))}
+          onConfirm={async (code) => {
+            const value = await token();
+            try {
+              setKinds(await confirmCode(value, language, view.kind, code));
+            } catch (error) {
+              // A wrong code used an attempt: show how many are left, and the error next to the code.
+              void getIdentity(value, language).then(setKinds, () => undefined);
+              throw error;
+            }
+          }}
         />
       ))}
     </div>

@@ -1,0 +1,47 @@
+import '../../../../__tests__/support/polyfills';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import * as React from 'react';
+import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
+import { MyIdentity } from '../components/my-identity';
+import type { IdentityKind } from '../api/identity';
+
+// The SDK hands out one stable function, as the real one does (a new one each render would refetch each render).
+jest.mock('@auth0/auth0-react', () => {
+  const session = { getAccessTokenSilently: async () => 'token' };
+  return { useAuth0: () => session };
+});
+
+const en = loadResources('en').identity as any;
+const enErrors = loadResources('en').errors as any;
+
+const waiting = (attemptsLeft: number): IdentityKind => ({
+  kind: 'mobile',
+  phase: 'step_2',
+  channel: 'sms',
+  data: { mobile: '+31612345678' },
+  submittedAt: '2026-01-10T09:00:00.000Z',
+  verifiedAt: null,
+  retainUntil: '2031-01-10T09:00:00.000Z',
+  dataDeletedAt: null,
+  codeExpiresAt: '2026-01-10T09:10:00.000Z',
+  attemptsLeft,
+  nextCodeAt: null,
+});
+
+describe('MyIdentity, step 2', () => {
+  it('a wrong code says so next to the field and the attempts left count down', async () => {
+    let left = 5;
+    (globalThis as { fetch: unknown }).fetch = jest.fn(async (url: string, init: RequestInit = {}) => {
+      const confirm = url.endsWith('/api/identity/mobile/confirm') && init.method === 'POST';
+      if (confirm) left -= 1;
+      const [status, body] = confirm ? [400, { error: { code: 'invalid_code', message: 'Wrong code.', field: 'code' } }] : [200, { kinds: [waiting(left)] }];
+      return { ok: status < 400, status, headers: { get: () => 'application/json' }, json: async () => body, text: async () => JSON.stringify(body) };
+    });
+    renderInLanguage(<MyIdentity />);
+    expect(await screen.findByText(en.me.attemptsLeft.replace('{{count}}', '5'))).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(en.me.codeLabel), { target: { value: 'ABCD-EFGH-IJKL-MNOP' } });
+    fireEvent.click(screen.getByRole('button', { name: en.me.confirm }));
+    expect(await screen.findByText(en.me.attemptsLeft.replace('{{count}}', '4'))).toBeTruthy();
+    await waitFor(() => expect(screen.getByText(enErrors.invalid_code)).toBeTruthy());
+  });
+});
