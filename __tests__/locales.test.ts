@@ -34,6 +34,7 @@ const sameInOtherLanguages = new Set([
   'Status',
   'Chatbots',
   'Contact',
+  'Menu', // French and Dutch write it as English does
   'Transactions',
   'Wallet',
   'Deposit',
