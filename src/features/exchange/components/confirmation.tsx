@@ -97,7 +97,7 @@ export function PaymentDetailsView({ details, language }: { details: PaymentDeta
   const amount = formatMoney(details.amount, 'EUR', language);
   return (
     <div className="payment-details">
-      <table className="data-table">
+      <table className="data-table pairs">
         <caption>{t('confirm.payment.heading')}</caption>
         <tbody>
           <tr>

@@ -84,7 +84,7 @@ export function Deposit() {
       <section aria-labelledby="deposit-bank">
         <h2 id="deposit-bank">{t('deposit.bankHeading')}</h2>
         {config?.bank ? (
-          <table className="data-table">
+          <table className="data-table pairs">
             <tbody>
               <tr>
                 <th scope="row">{t('confirm.payment.beneficiary')}</th>
