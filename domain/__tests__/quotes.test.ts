@@ -2,7 +2,7 @@ import Big from 'big.js';
 import fc from 'fast-check';
 import { CURRENCIES } from '../currencies';
 import { FEES, NETWORK_FEES_MINOR } from '../fees';
-import { quote, type Quote } from '../quotes';
+import { eurValueMinor, quote, type Quote } from '../quotes';
 
 const rates = { BTC: '80000', ETH: '3000', USDT: '0.92' };
 
@@ -80,6 +80,30 @@ describe('quotes', () => {
    * (value − fee) × the displayed rate, cut to the currency's decimals, minus the network fee; a
    * swap amount × rate × (value − fee) / value, likewise.
    */
+  it('values an amount in EUR as a quote does: half up to the cent, with integer arithmetic as the check (property)', () => {
+    expect(eurValueMinor(1n, 2, '0.5')).toBe(1n); // 0.005 EUR -> 0.01, not 0.00 (half to even gave 0.00)
+    expect(eurValueMinor(25_000n, 8, '100')).toBe(3n); // 0.00025 BTC at 100 EUR = 0.025 EUR -> 0.03
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...CURRENCIES),
+        fc.bigInt({ min: 1n, max: 10n ** 15n }),
+        fc.integer({ min: 1, max: 999_999_999 }),
+        fc.integer({ min: 0, max: 9 }),
+        (currency, units, digits, shift) => {
+          const rate = new Big(digits).div(10 ** shift).toFixed();
+          // cents = units × digits × 100 / 10^(decimals + shift), half up, in BigInt alone.
+          const denominator = 10n ** BigInt(currency.decimals + shift);
+          const expected = (2n * units * BigInt(digits) * 100n + denominator) / (2n * denominator);
+          expect(eurValueMinor(units, currency.decimals, rate)).toBe(expected);
+          // A sell of that amount is quoted at the same value.
+          const amount = new Big(units.toString()).div(new Big(10).pow(currency.decimals)).toFixed(currency.decimals);
+          const sell = quote({ type: 'sell', currencyFrom: currency.code, currencyTo: 'EUR', amount, rates: { [currency.code]: rate } });
+          if (typeof sell === 'object') expect(new Big(sell.amountEur).times(100).toFixed(0)).toBe(expected.toString());
+        },
+      ),
+    );
+  });
+
   it('adds up on paper for random amounts in every currency (property)', () => {
     type Fraction = [bigint, bigint];
     const parse = (value: string): Fraction => {

@@ -55,9 +55,22 @@ export type ChainDepositBody = z.infer<typeof chainDepositBody>;
 export const chainDepositResponse = z.object({ txid: z.string(), currency: z.string(), address: z.string(), amount: z.string(), credited: z.boolean(), orderReference: z.string().nullable() });
 export type ChainDeposit = z.infer<typeof chainDepositResponse>;
 
-export const paymentReceivedBody = z.object({ reason: z.string().min(1).max(140), amount: z.string().max(40), txid: z.string().max(100).optional() });
+export const paymentReceivedBody = z.object({
+  reason: z.string().min(1).max(140),
+  amount: z.string().max(40),
+  txid: z.string().max(100).optional(),
+  /** The statement shows a business payer: a buy then waits until a business behind it is verified. */
+  fromBusinessAccount: z.boolean().optional(),
+});
 export type PaymentReceivedBody = z.infer<typeof paymentReceivedBody>;
-export const paymentReceivedResponse = z.object({ reference: z.string(), type: z.string(), status: z.string(), amountReceived: z.string().nullable(), credited: z.boolean() });
+export const paymentReceivedResponse = z.object({
+  reference: z.string(),
+  type: z.string(),
+  status: z.string(),
+  amountReceived: z.string().nullable(),
+  credited: z.boolean(),
+  businessHold: z.boolean(),
+});
 export type PaymentReceived = z.infer<typeof paymentReceivedResponse>;
 
 /** POST /api/ops/orders/business-payment: the bank statement shows a buy was paid from a business account. */

@@ -8,6 +8,7 @@ import { buildApp, type AppDependencies } from '../src/app';
 import { loadConfig, LOCAL_AUDIENCE, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import { localIdpAccess } from '../src/dev/idp-access';
+import { verifyLedger } from '../src/modules/ledger/service';
 import { runPayouts } from '../src/modules/payouts/service';
 import { run } from '../src/ops/cli';
 import { payoutOutcomes } from '../src/workers/payouts';
@@ -96,6 +97,7 @@ export type TestApp = {
   database: Database;
   /** An operator's session: headers with a token carrying `use:muntly` and `admin:muntly`. */
   admin: Record<string, string>;
+  /** Checks every ledger invariant (what `ops ledger:verify` checks), then stops the app and drops its database. */
   close(): Promise<void>;
 };
 
@@ -116,8 +118,12 @@ export async function testApp(kind: DatabaseKind, configOverrides: Record<string
     database,
     admin: await adminHeaders(keys),
     close: async () => {
+      // Whatever a suite did, the ledger must still hold: a suite whose requests broke an
+      // invariant fails here, naming it.
+      const broken = (await verifyLedger(database.db)).filter((check) => !check.ok);
       await app.close();
       await drop();
+      if (broken.length) throw new Error(`ledger invariants broken: ${broken.map((c) => `${c.name}: ${c.problems.slice(0, 3).join('; ')}`).join(' | ')}`);
     },
   };
 }

@@ -2,7 +2,8 @@
  * @jest-environment node
  */
 import Big from 'big.js';
-import { eurValueMinor, simulatedRate, simulatedRates } from '../src/modules/rates/service';
+import { eurValueMinor } from '../../domain/quotes';
+import { simulatedRate, simulatedRates } from '../src/modules/rates/service';
 import { testApp, fixedRates, type TestApp } from './helpers';
 
 describe('rates', () => {
@@ -18,9 +19,9 @@ describe('rates', () => {
     expect(simulatedRate('BTC', '80000', new Date('2026-11-22T11:00:00Z'))).not.toBe(a.rates.BTC);
   });
 
-  it('values amounts in EUR cents exactly, rounding half to even', () => {
+  it('values amounts in EUR cents exactly, rounding half up as quotes and fees do', () => {
     expect(eurValueMinor(1_500_000n, 8, '80000')).toBe(120_000n);
-    expect(eurValueMinor(1n, 2, '0.5')).toBe(0n); // 0.005 EUR -> 0.00 (half to even)
+    expect(eurValueMinor(1n, 2, '0.5')).toBe(1n); // 0.005 EUR -> 0.01 (half up)
     expect(eurValueMinor(3n, 2, '0.5')).toBe(2n); // 0.015 EUR -> 0.02
     expect(eurValueMinor(123_456_789_012_345_678n, 9, '3000.123456')).toBe(37_038_560_851_838n);
   });

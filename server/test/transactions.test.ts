@@ -2,6 +2,7 @@
  * @jest-environment node
  */
 import fc from 'fast-check';
+import { processOrders } from '../src/modules/orders/settlement';
 import { looksLikeFormula, toCsv, type TransactionView } from '../src/modules/wallet/transactions';
 import { confirmSendFromMail, testApp, testUser, fixedRates, signToken, bearer, databaseKinds, type TestApp, type TestUser } from './helpers';
 
@@ -74,6 +75,22 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
     const rows = (await list('', u.headers)).json().transactions as TransactionView[];
     expect(rows.find((r) => r.type === 'send')).toMatchObject({ amount: '0.00500000', eurValue: '400.00' });
     expect(rows.find((r) => r.type === 'fee')).toMatchObject({ amount: '0.00002000', eurValue: '1.60' });
+  });
+
+  it('every row of an exchange through the wallet carries its own EUR value: what left, and what came in after the fee', async () => {
+    const u = await testUser(t, `own-rows-${kind}@muntly.test`, { deposit: '0.01' });
+    const sell = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      headers: u.headers,
+      payload: { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: u.email, useMyWallet: true, sendToMyWallet: true },
+    });
+    expect(sell.statusCode).toBe(201);
+    await processOrders(t.database.db, { rates: fixedRates() });
+    const rows = (await list('', u.headers)).json().transactions as TransactionView[];
+    // 0.001 BTC at 80,000 EUR left the wallet worth 80.00 EUR; 1.50 % fee, 78.80 EUR came in.
+    expect(rows.find((r) => r.type === 'order' && r.direction === 'out')).toMatchObject({ currency: 'BTC', amount: '0.00100000', eurValue: '80.00' });
+    expect(rows.find((r) => r.type === 'order' && r.direction === 'in')).toMatchObject({ currency: 'EUR', amount: '78.80', eurValue: '78.80' });
   });
 
   it("a label is its writer's: the recipient of an internal send never sees the sender's label, in the list or the export", async () => {

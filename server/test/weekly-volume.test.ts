@@ -64,6 +64,32 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     expect(results.filter((r) => r.statusCode === 403).every((r) => r.json().error.code === 'mobile_verification_required')).toBe(true);
   });
 
+  it("a user's sends count the orders placed without logging in under their email", async () => {
+    const u = await testUser(t, `mixed-${kind}@muntly.test`, { deposit: '0.1' });
+    // Logged out, under the same email (spelt in capitals): 60 EUR, then 850 EUR once known.
+    const first = (await place(buy(u.email.toUpperCase(), '60'))).json();
+    await complete(first);
+    expect((await place(buy(u.email, '850'))).statusCode).toBe(201); // 910 EUR this week
+    // Logged in, a send of 160 EUR: 1,070 EUR with those orders.
+    expect((await startSend(u, '0.002')).json().error.code).toBe('mobile_verification_required');
+  });
+
+  it("euros deposited into one's own wallet are no exchange: they do not count; a deposit bought into crypto does", async () => {
+    const u = await testUser(t, `saver-${kind}@muntly.test`, { deposit: '0.1' });
+    const { depositReference } = (await t.app.inject({ url: '/api/me', headers: u.headers })).json();
+    const deposit = (reason: string, amount: string) => t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason, amount } });
+    expect((await deposit(depositReference, '900')).statusCode).toBe(200);
+    await processOrders(t.database.db, { rates });
+    // 900 EUR kept as euros, then a send of 320 EUR: under 1,000 EUR, since the deposit is not volume.
+    const send = await startSend(u, '0.004');
+    expect(send.statusCode).toBe(201);
+    expect((await confirmSend(u, send.json().id)).statusCode).toBe(200);
+    // 800 EUR bought into BTC on arrival is a buy: 320 + 800 passes 1,000 EUR.
+    expect((await deposit(`${depositReference} BTC`, '800')).statusCode).toBe(200);
+    await processOrders(t.database.db, { rates });
+    expect((await startSend(u, '0.001')).json().error.code).toBe('mobile_verification_required');
+  });
+
   it('sending more than the balance says so, before any verification', async () => {
     const u = await testUser(t, `poor-${kind}@muntly.test`, { deposit: '0.01' });
     expect((await startSend(u, '0.05')).json().error).toMatchObject({ code: 'insufficient_balance', field: 'amount' }); // 4,000 EUR
@@ -182,5 +208,18 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     expect(await lookup()).toMatchObject({ status: 'completed_success', businessHold: false });
     expect((await mark('AAAA-BBBB-CCCC-DDDD')).json().error.code).toBe('not_found');
     expect((await mark(order.reference)).json().error.code).toBe('order_not_open');
+  });
+
+  it('the operator reports a payment from a business account with the payment: the buy is held at once, before the worker can convert it', async () => {
+    const email = `biz-paid-${kind}@muntly.test`;
+    const order = (await place(buy(email, '70'))).json();
+    const paid = await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: order.shortReference, amount: '70', fromBusinessAccount: true } });
+    expect(paid.json()).toMatchObject({ reference: order.reference, status: 'processing', businessHold: true });
+    await processOrders(t.database.db, { rates });
+    expect((await statusOf(order.reference))!.status).toBe('processing'); // held, not converted
+    await testUser(t, email, { verified: ['business'], address: false });
+    await processOrders(t.database.db, { rates });
+    await payOut(t);
+    expect((await statusOf(order.reference))!.status).toBe('completed_success');
   });
 });

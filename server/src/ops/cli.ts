@@ -40,9 +40,11 @@ Commands:
   chain-deposit <currency> <address> <amount> [txid]
                           simulate an incoming chain deposit to a wallet reception address
                           or to the receiving address of a sell/swap order
-  payment-received <reason> <amountEUR> [txid]
+  payment-received <reason> <amountEUR> [txid] [--business]
                           simulate an incoming SEPA payment; reason = a buy order's short
-                          reference (ABCD-EFGH) or a deposit reference (DEPOSIT<key> [CUR])
+                          reference (ABCD-EFGH) or a deposit reference (DEPOSIT<key> [CUR]);
+                          --business: the payer is a business account (the buy waits for a
+                          verified business)
   business-payment <reference>
                           the bank statement shows this buy was paid from a business account:
                           it waits until a business behind it is verified
@@ -141,10 +143,12 @@ export async function run(args: string[]): Promise<void> {
       return;
     }
     case 'payment-received': {
-      const [reason, amount, txid] = rest;
-      if (!reason || !amount) throw new CliError('Usage: payment-received <shortReference | "DEPOSIT<accountKey> [CUR]"> <amountEUR> [txid]');
-      const result = (await call('POST', '/api/ops/payment-received', { reason, amount, ...(txid ? { txid } : {}) })) as PaymentReceived;
-      console.log(result.credited ? `Payment of EUR ${amount} received for ${result.type} order ${result.reference}: processing.` : `Already received (order ${result.reference}).`);
+      const fromBusinessAccount = rest.includes('--business');
+      const [reason, amount, txid] = rest.filter((arg) => arg !== '--business');
+      if (!reason || !amount) throw new CliError('Usage: payment-received <shortReference | "DEPOSIT<accountKey> [CUR]"> <amountEUR> [txid] [--business]');
+      const result = (await call('POST', '/api/ops/payment-received', { reason, amount, ...(txid ? { txid } : {}), ...(fromBusinessAccount ? { fromBusinessAccount } : {}) })) as PaymentReceived;
+      const held = result.businessHold ? ' It waits until a business behind it is verified.' : '';
+      console.log(result.credited ? `Payment of EUR ${amount} received for ${result.type} order ${result.reference}: processing.${held}` : `Already received (order ${result.reference}).`);
       return;
     }
     case 'business-payment': {

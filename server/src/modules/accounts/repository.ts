@@ -26,8 +26,9 @@ export const accountsRepository = {
     return row;
   },
 
+  /** `email` as domain/email's emailKey gives it. */
   async findByEmail(db: Db, email: string): Promise<AccountRow[]> {
-    return db.select().from(accounts).where(eq(accounts.email, email.toLowerCase()));
+    return db.select().from(accounts).where(eq(accounts.email, email));
   },
 
   /** Inserts the account and its five empty verification rows; nothing when it already exists. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { emailKey } from '../../../../domain/email';
 import { DEFAULT_DEPOSIT_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { eur } from '../../../../domain/money';
 import { accountKeyFromBytes, depositReference } from '../../../../domain/references';
@@ -24,9 +25,9 @@ export type { AccountRow };
 
 export type Profile = { email?: string; name?: string };
 
-/** The account of an email address (addresses are stored in lower case). */
+/** The account of an email address (stored and compared as emailKey gives it). */
 export async function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
-  const [account] = await accountsRepository.findByEmail(db, email);
+  const [account] = await accountsRepository.findByEmail(db, emailKey(email));
   return account;
 }
 
@@ -45,7 +46,8 @@ export function listAccounts(db: Db): Promise<AccountRow[]> {
 }
 
 export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}): Promise<AccountRow> {
-  const email = (profile.email ?? auth.email)?.toLowerCase();
+  const given = profile.email ?? auth.email;
+  const email = given ? emailKey(given) : undefined;
   const name = profile.name ?? auth.name;
   for (let attempt = 0; attempt < 5; attempt++) {
     const existing = await accountsRepository.findBySubject(db, auth.issuer, auth.subject);

@@ -46,7 +46,7 @@ export async function drawAndPay(tx: Db, round: Round, now: Date, rates: Rates):
     creditAccountId: to.id,
     amount,
     code: 'faucet',
-    metadata: { roundId: round.id, ticket: winner.ticket, rewardEur: eur(round.rewardEurMinor), rate },
+    metadata: { roundId: round.id, ticket: winner.ticket, rewardEur: eur(round.rewardEurMinor), eurValue: eur(round.rewardEurMinor), rate },
   });
   return true;
 }

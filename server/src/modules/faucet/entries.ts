@@ -1,6 +1,7 @@
+import { normalizeAddress } from '../../../../domain/addresses';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
-import { isFaucetCurrency, ticketOf } from '../../../../domain/faucet';
+import { FAUCET_CURRENCIES, isFaucetCurrency, ticketOf } from '../../../../domain/faucet';
 import { minorToDecimal } from '../../../../domain/money';
 import { requireVerifications } from '../identity/service';
 import { faucetRepository } from './repository';
@@ -13,7 +14,10 @@ import type { Db } from '../../db/client';
 /** POST /api/faucet/entries: the logged-in player enters the current round with one of their addresses. */
 export async function enter(db: Db, input: { accountId: string; address: string }): Promise<Entry> {
   await requireVerifications(db, input.accountId, { usesWallet: true });
-  const own = await faucetRepository.ownAddress(db, input.accountId, input.address.trim());
+  // The address in any valid spelling (bech32 in capitals, cashaddr without its prefix or the same
+  // key in legacy form, ETH in any case) is the player's address in its stored, canonical form.
+  const spellings = [...new Set(FAUCET_CURRENCIES.map((currency) => normalizeAddress(currency, input.address)).filter((a): a is string => a !== null))];
+  const own = spellings.length ? await faucetRepository.ownAddress(db, input.accountId, spellings) : undefined;
   if (!own || !isFaucetCurrency(own.currency)) throw new DomainError('not_your_address', 'address');
   return db.transaction(async (tx) => {
     // Shares the lock with other entries, waits for a transition in progress: the ticker cannot

@@ -159,12 +159,12 @@ export const faucetRepository = {
     return entry;
   },
 
-  /** The player's own reception address with this text, if it is theirs. */
-  async ownAddress(db: Db, accountId: string, address: string): Promise<ReceptionAddressRow | undefined> {
+  /** The player's own reception address among these canonical forms, if one is theirs. */
+  async ownAddress(db: Db, accountId: string, addresses: string[]): Promise<ReceptionAddressRow | undefined> {
     const [own] = await db
       .select()
       .from(receptionAddresses)
-      .where(and(eq(receptionAddresses.address, address), eq(receptionAddresses.ownerId, accountId)));
+      .where(and(inArray(receptionAddresses.address, addresses), eq(receptionAddresses.ownerId, accountId)));
     return own;
   },
 

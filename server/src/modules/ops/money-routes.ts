@@ -66,7 +66,7 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = as
     },
     async (request) => {
       const { order, created } = await bankPaymentReceived(app.db, rates, request.body);
-      return { reference: order.reference, type: order.type, status: order.status, amountReceived: orderMoney(order).amountReceived, credited: created };
+      return { reference: order.reference, type: order.type, status: order.status, amountReceived: orderMoney(order).amountReceived, credited: created, businessHold: order.businessHold };
     },
   );
 

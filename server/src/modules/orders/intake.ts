@@ -30,7 +30,7 @@ export function parseShortReference(reason: string): string | null {
   return /^[A-Z]{8}$/.test(letters) ? `${letters.slice(0, 4)}-${letters.slice(4)}` : null;
 }
 
-type BankPayment = { reason: string; amount: string; txid?: string };
+type BankPayment = { reason: string; amount: string; txid?: string; fromBusinessAccount?: boolean };
 
 const unmatchedPayment = () => new DomainError('not_found', 'reason', 'No open order or account matches this payment reason.');
 
@@ -65,7 +65,18 @@ export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: 
       metadata: { orderId: order.id, reference: order.reference, reason: payment.reason },
     });
     // An expired order's late payment is taken in and then refunded by the worker (evaluate).
-    const funded = await ordersRepository.update(tx, order.id, { status: 'processing', amountReceived: amount, fundedAt: new Date(), updatedAt: new Date(), failureReason: null, completedAt: null });
+    // Paid from a business account (the statement shows it): marked and held in this same
+    // transaction, before the worker can convert it.
+    const business = payment.fromBusinessAccount && order.type === 'buy' ? await businessMarks(tx, order) : {};
+    const funded = await ordersRepository.update(tx, order.id, {
+      status: 'processing',
+      amountReceived: amount,
+      fundedAt: new Date(),
+      updatedAt: new Date(),
+      failureReason: null,
+      completedAt: null,
+      ...business,
+    });
     return { order: funded, created: true };
   });
 }
@@ -173,7 +184,11 @@ export async function markBusinessPayment(db: Db, reference: string): Promise<Or
     const order = await ordersRepository.lockByReference(tx, reference);
     if (!order) throw new DomainError('not_found', 'reference');
     if (!isOpenOrder(order.status) || order.settledAt) throw new DomainError('order_not_open', 'reference');
-    const verified = await ordersRepository.hasVerifiedBusiness(tx, order.id);
-    return ordersRepository.update(tx, order.id, { fromBusinessAccount: true, businessHold: !verified, updatedAt: new Date() });
+    return ordersRepository.update(tx, order.id, { ...(await businessMarks(tx, order)), updatedAt: new Date() });
   });
+}
+
+/** A buy paid from a business account is marked so, and held until a business behind it is verified. */
+async function businessMarks(tx: Db, order: OrderRow) {
+  return { fromBusinessAccount: true, businessHold: !(await ordersRepository.hasVerifiedBusiness(tx, order.id)) };
 }

@@ -146,7 +146,7 @@ export async function placeOrder(
         creditAccountId: (await systemAccount(tx, 'exchange', from)).id,
         amount,
         code: 'order',
-        metadata: { orderId: row.id, reference, label: input.type },
+        metadata: { orderId: row.id, reference, label: input.type, eurValue: minorToDecimal(amountEurMinor, EUR_DECIMALS) },
       });
       const now = new Date();
       placed = await ordersRepository.update(tx, row.id, { status: 'processing', amountReceived: amount, fundedAt: now, updatedAt: now });

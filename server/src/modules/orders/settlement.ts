@@ -118,7 +118,8 @@ async function settle(tx: Db, deps: { rates: RatesAdapter }, order: OrderRow): P
       creditAccountId: (await userAccount(tx, order.accountId!, to)).id,
       amount: converted,
       code: 'order',
-      metadata: { ...meta, label: order.type },
+      // Worth what was paid less the fee, at the rate applied: the row's own EUR value.
+      metadata: { ...meta, label: order.type, eurValue: eur(exactMinorIn(q.amountEur, 'EUR') - fee) },
     });
     await notifyCompleted(tx, await ordersRepository.update(tx, order.id, { ...actual, status: 'completed_success', completedAt: now }));
     return;
@@ -198,7 +199,8 @@ async function refundOrder(tx: Db, order: OrderRow): Promise<Refund> {
       creditAccountId: (await userAccount(tx, order.accountId!, from)).id,
       amount,
       code: 'order',
-      metadata: meta,
+      // What the wallet paid comes back whole, at the value it left with.
+      metadata: { ...meta, eurValue: eur(order.amountEur) },
     });
     return 'wallet';
   }

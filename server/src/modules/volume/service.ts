@@ -1,10 +1,13 @@
 import { currencyByCode } from '../../../../domain/currencies';
+import { emailKey } from '../../../../domain/email';
 import { DomainError } from '../../../../domain/errors';
 import { MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, WEEKLY_VOLUME_DAYS } from '../../../../domain/limits';
+import { eurValueMinor } from '../../../../domain/quotes';
+import { findAccountById } from '../accounts/service';
 import { requireVerifications } from '../identity/service';
-import { eurValueMinor, type RatesAdapter } from '../rates/service';
 import { volumeRepository, type CustomerKeys } from './repository';
 import type { Db } from '../../db/client';
+import type { RatesAdapter } from '../rates/service';
 
 export type { CustomerKeys };
 
@@ -29,6 +32,15 @@ export async function weeklyVolumeEurMinor(db: Db, rates: RatesAdapter, customer
   const current = sends.some((s) => s.eurValue === null) ? (await rates.current()).rates : {};
   const sent = sends.reduce((sum, s) => sum + (s.eurValue ?? eurValueMinor(s.amount, currencyByCode(s.currency)!.decimals, current[s.currency] ?? '0')), 0n);
   return ordered + sent;
+}
+
+/**
+ * A logged-in customer as the weekly volume knows them: their account, and their email address,
+ * under which they may also have ordered without logging in (those orders count too).
+ */
+export async function accountCustomer(db: Db, accountId: string): Promise<CustomerKeys> {
+  const account = await findAccountById(db, accountId);
+  return { accountId, email: account?.email ? emailKey(account.email) : null };
 }
 
 const keysOf = (customer: CustomerKeys) =>

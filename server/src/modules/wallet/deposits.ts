@@ -1,9 +1,10 @@
 import { eur } from '../../../../domain/money';
+import { eurValueMinor } from '../../../../domain/quotes';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
-import { eurValueMinor, type RatesAdapter } from '../rates/service';
 import { findByAddress } from './addresses';
 import type { Currency } from '../../../../domain/currencies';
 import type { Db } from '../../db/client';
+import type { RatesAdapter } from '../rates/service';
 
 export type ChainPayment = { currency: Currency; address: string; amount: bigint; txid: string };
 

@@ -6,19 +6,20 @@ import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain
 import { NETWORK_FEES_MINOR } from '../../../../domain/fees';
 import { CODE_TTL_MINUTES } from '../../../../domain/identity';
 import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
+import { eurValueMinor } from '../../../../domain/quotes';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
 import { requireVerifications } from '../identity/service';
 import { transfer, userAccount, balancesOf } from '../ledger/service';
 import { messageText, send as sendMessage } from '../notify/service';
 import { requestPayout, type PayoutOutcomes } from '../payouts/service';
-import { eurValueMinor, type RatesAdapter } from '../rates/service';
-import { lockWeeklyVolume, requireWithinWeeklyVolume, weeklyVolumeEurMinor } from '../volume/service';
+import { accountCustomer, lockWeeklyVolume, requireWithinWeeklyVolume, weeklyVolumeEurMinor } from '../volume/service';
 import { findByAddress } from './addresses';
 import { walletRepository, type SendRow } from './repository';
 import type { WalletSend } from '../../../../domain/contracts/wallet';
 import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
+import type { RatesAdapter } from '../rates/service';
 
 /**
  * Sends from the wallet. Invariants:
@@ -80,7 +81,7 @@ export async function createSend(
   if (balance < amount + networkFee) throw new DomainError('insufficient_balance', 'amount');
   // Said early, so the user verifies before waiting for a code; enforced again at confirmation,
   // where the value leaves (sends created first and confirmed later are counted there).
-  await requireVerifications(db, account.id, { usesWallet: true, weeklyEurMinor: (await weeklyVolumeEurMinor(db, rates, { accountId: account.id })) + thisSendEur });
+  await requireVerifications(db, account.id, { usesWallet: true, weeklyEurMinor: (await weeklyVolumeEurMinor(db, rates, await accountCustomer(db, account.id))) + thisSendEur });
 
   let code: string | null = null;
   while (!code) code = codeFromBytes(randomBytes(32));
@@ -149,7 +150,8 @@ export async function confirmSend(db: Db, rates: RatesAdapter, input: { ownerId:
     };
     const from = await userAccount(tx, send.ownerId, send.currency);
     // Every confirmation of this owner's sends waits here for the one before it to commit.
-    await lockWeeklyVolume(tx, { accountId: send.ownerId });
+    const customer = await accountCustomer(tx, send.ownerId);
+    await lockWeeklyVolume(tx, customer);
     try {
       await tx.transaction(async (booking) => {
         if (send.recipientId) {
@@ -177,7 +179,7 @@ export async function confirmSend(db: Db, rates: RatesAdapter, input: { ownerId:
         });
       });
       // With the balance settled, the weekly volume: this send and every one confirmed before it.
-      await requireWithinWeeklyVolume(tx, rates, { accountId: send.ownerId }, eurValue, { usesWallet: true });
+      await requireWithinWeeklyVolume(tx, rates, customer, eurValue, { usesWallet: true });
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'insufficient_balance') throw error;
       await walletRepository.failAtConfirmation(tx, send.id, new Date());

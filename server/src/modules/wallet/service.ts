@@ -1,9 +1,10 @@
 import { CURRENCIES } from '../../../../domain/currencies';
 import { minorToDecimal, eur } from '../../../../domain/money';
+import { eurValueMinor } from '../../../../domain/quotes';
 import { balancesOf } from '../ledger/service';
-import { eurValueMinor, type RatesAdapter } from '../rates/service';
 import type { Balances, WalletBalance } from '../../../../domain/contracts/wallet';
 import type { Db } from '../../db/client';
+import type { RatesAdapter } from '../rates/service';
 
 /** Balances per listed currency, from the ledger, with their EUR value at the current rate. */
 export async function walletBalances(db: Db, rates: RatesAdapter, ownerId: string): Promise<Balances> {

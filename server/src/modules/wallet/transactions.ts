@@ -40,7 +40,8 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
       currency: row.currency,
       amount: minorToDecimal(row.amount, decimals),
       fee: text('fee'),
-      eurValue: text('eurValue'),
+      // Euros are their own value; other rows carry theirs from when they were booked.
+      eurValue: row.currency === 'EUR' ? minorToDecimal(row.amount, 2) : text('eurValue'),
       address: text('address'),
       // A label is its writer's private note: the sender's label of an internal send is not the
       // recipient's to read (a deposit's label is the recipient's own, of their address).
