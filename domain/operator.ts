@@ -58,3 +58,6 @@ export function operatorFromEnv(env: Readonly<Record<string, unknown>>): Operato
   }
   return { sample: false, ...identity };
 }
+
+/** The sample's values that read the same in every language (the others are in locales/<lng>/common.json, operator.sample). */
+export const SAMPLE_OPERATOR_CONTACT = { email: 'operator@muntly.example', phone: '+00 000 0000000', vatId: 'XX000000000' } as const;
