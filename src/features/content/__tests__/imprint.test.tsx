@@ -151,5 +151,15 @@ describe('the footer and the legal texts', () => {
     expect(await screen.findByText(/Muntly est exploité par Muntly GmbH, Chausseestraße 1/)).toBeInTheDocument();
     expect(screen.getByText(/du pays où est établi l’exploitant, Muntly GmbH/)).toBeInTheDocument();
     expect(document.body.textContent).not.toContain('{{');
+    expect(screen.queryByText('Données d’exemple — mode local')).toBeNull();
+  });
+
+  it('the terms mark the sample operator they name in local mode', async () => {
+    serverSays({ sample: true });
+    const { renderInLanguage, LegalDocument } = fresh();
+    renderInLanguage(<LegalDocument doc="terms_and_conditions" />, 'uk');
+    await waitFor(() => expect(global.fetch).toHaveBeenCalled());
+    expect(screen.getByText(/Оператор Muntly — ТОВ «Зразок-Оператор»/)).toBeInTheDocument();
+    expect(screen.getByText('Зразок даних — локальний режим')).toBeInTheDocument();
   });
 });

@@ -2,12 +2,13 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../../../domain/contact';
 import { usePageLanguage } from '../../../components/localized-link';
-import { useOperatorDetails } from '../../../components/operator';
+import { SampleBadge, useOperatorDetails } from '../../../components/operator';
 import { productFigures, type ProductFigures } from '../../../i18n/figures';
 import { DocumentSections } from './document';
 import type { SectionMap } from './document';
 
 export type LegalDocumentKey = 'aml_policy' | 'cookie_policy' | 'privacy_policy' | 'terms_and_conditions';
+const NAMES_OPERATOR = new Set<LegalDocumentKey>(['privacy_policy', 'terms_and_conditions']);
 
 /**
  * A legal page: lead, date of the version, contents and numbered sections. Figures that the
@@ -27,6 +28,12 @@ export function LegalDocument({ doc, figures, children }: { doc: LegalDocumentKe
     <>
       <p className="lead">{t(`${doc}.lead`, values)}</p>
       <p className="doc-meta">{t('updated', { date: legalTextsUpdated })}</p>
+      {/* The texts that name the operator say when the name is the local mode's sample. */}
+      {operator.sample && NAMES_OPERATOR.has(doc) ? (
+        <p>
+          <SampleBadge />
+        </p>
+      ) : null}
       <DocumentSections sections={sections} tocHeading={t('contents')} />
       {children}
     </>
