@@ -1,10 +1,11 @@
 import { isLanguage } from './domain/languages';
+import { operatorFromEnv } from './domain/operator';
 import { productFigures } from './src/i18n/figures';
 import { legalNav, routes } from './src/i18n/routes';
 import type { GatsbyNode } from 'gatsby';
 
 /** Pages that show the product's fixed figures get them formatted at build time (src/i18n/figures.ts). */
-const PAGES_WITH_FIGURES = new Set<string>([routes.home, ...legalNav.map((name) => routes[name])]);
+const PAGES_WITH_FIGURES = new Set<string>([routes.home, ...legalNav.filter((name) => name !== 'imprint').map((name) => routes[name])]);
 
 /**
  * Pages come from src/pages; gatsby-plugin-react-i18next copies each one under every
@@ -34,6 +35,17 @@ export const onCreatePage: GatsbyNode['onCreatePage'] = ({ page, actions }) => {
     actions.deletePage(page);
     actions.createPage({ ...page, matchPath: `/${notFound[1]}/*` });
   }
+};
+
+/**
+ * The operator the prerendered pages name (footer, imprint, terms, privacy policy): the build
+ * reads the same OPERATOR_* variables as the server, so that the HTML a visitor without
+ * JavaScript or a search engine reads names the real operator. Without them the HTML shows the
+ * marked sample. In the browser the server's answer (/api/operator) replaces either, so one
+ * build still serves any operator (components/operator.tsx, README "Configuration").
+ */
+export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ actions, plugins }) => {
+  actions.setWebpackConfig({ plugins: [plugins.define({ 'process.env.MUNTLY_OPERATOR': JSON.stringify(JSON.stringify(operatorFromEnv(process.env))) })] });
 };
 
 /** robots.txt names the sitemap by its absolute URL, which depends on GATSBY_SITE_URL. */

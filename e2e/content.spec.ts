@@ -209,6 +209,27 @@ test('"buying and selling are paused" shows in the terms, the support answers an
   await expect(page.getByRole('heading', { name: '3 Beiträge' })).toBeVisible();
 });
 
+test('the imprint names the operator, marked as sample in local mode; every footer links to it; a configured operator replaces the sample', async ({ page }) => {
+  const de = common('de').operator;
+  await page.goto('/de/fees/');
+  const footer = page.getByRole('contentinfo');
+  await expect(footer).toContainText(de.sample.name);
+  await expect(footer).toContainText(de.sampleBadge);
+  await footer.getByRole('link', { name: 'Impressum' }).click();
+  await expect(page).toHaveURL(/\/de\/imprint\/$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Impressum');
+  await expect(page.getByRole('note')).toContainText(locale('de', 'legal').imprint.sampleNotice);
+  await expect(page.locator('dl.imprint-data')).toContainText(de.sample.address);
+  // The same build, an operator configured on the server: its answer replaces the sample everywhere.
+  await page.route('**/api/operator', (route) =>
+    route.fulfill({ json: { sample: false, name: 'Muntly GmbH', address: 'Chausseestraße 1, 10115 Berlin', email: 'legal@muntly.eu' }, headers: { 'cache-control': 'no-store' } }),
+  );
+  await page.goto('/de/privacy-policy/');
+  await expect(page.locator('#controller')).toContainText('Muntly GmbH, Chausseestraße 1, 10115 Berlin');
+  await expect(page.getByRole('contentinfo')).toContainText('Muntly wird betrieben von Muntly GmbH');
+  await expect(page.getByRole('contentinfo')).not.toContainText(de.sampleBadge);
+});
+
 test('the crypto-locker page says not to pay and links to No More Ransom', async ({ page }) => {
   await page.goto('/nl/crypto-locker/');
   await expect(page.locator('#pay')).toContainText('Betaal geen losgeld');
@@ -225,14 +246,31 @@ test('serves robots.txt and the sitemap with hreflang alternates, revalidated on
   expect(index.headers()['cache-control']).toBe('public, max-age=0, must-revalidate');
   const sitemap = await (await request.get('/sitemap-0.xml')).text();
   expect(sitemap).toContain('<loc>http://localhost:8000/uk/privacy-policy/</loc>');
+  expect(sitemap).toContain('<loc>http://localhost:8000/de/imprint/</loc>');
   expect(sitemap).toContain('<xhtml:link rel="alternate" hreflang="de" href="http://localhost:8000/de/privacy-policy/"/>');
   expect(sitemap).not.toContain('/404');
   expect(sitemap).not.toContain('/logout/');
 });
 
 test.describe('accessibility of the information and legal pages (WCAG 2.1 AA)', () => {
-  const pages = ['aml-policy', 'cookie-policy', 'privacy-policy', 'terms-and-conditions', 'fees', 'rates', 'charts', 'status', 'support', 'contact', 'news', 'forum', 'chatbots', 'crypto-locker'];
-  // One test per page: an axe pass takes several seconds on a loaded CI machine, and fourteen of
+  const pages = [
+    'aml-policy',
+    'cookie-policy',
+    'privacy-policy',
+    'terms-and-conditions',
+    'imprint',
+    'fees',
+    'rates',
+    'charts',
+    'status',
+    'support',
+    'contact',
+    'news',
+    'forum',
+    'chatbots',
+    'crypto-locker',
+  ];
+  // One test per page: an axe pass takes several seconds on a loaded CI machine, and fifteen of
   // them in one test ran past its time budget.
   for (const language of ['en', 'uk']) {
     for (const name of pages) {

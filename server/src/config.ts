@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
 
 /**
  * Configuration from the environment, validated once at start-up: a bad value stops the
@@ -47,6 +48,19 @@ const schema = z
     BANK_IBAN: z.string().default('DE89370400440532013000'),
     BANK_BIC: z.string().default('COBADEFFXXX'),
     BANK_BENEFICIARY: z.string().default('Muntly'),
+    /**
+     * Who operates Muntly (imprint, footer, terms, privacy policy; domain/operator.ts). Without
+     * OPERATOR_NAME the site shows marked sample values: local mode only. With it, OPERATOR_ADDRESS
+     * and OPERATOR_EMAIL are required too; the others are shown when given.
+     */
+    OPERATOR_NAME: optional,
+    OPERATOR_ADDRESS: optional,
+    OPERATOR_REPRESENTATIVES: optional,
+    OPERATOR_EMAIL: optional.pipe(z.email('must be an email address').optional()),
+    OPERATOR_PHONE: optional,
+    OPERATOR_REGISTRATION: optional,
+    OPERATOR_VAT_ID: optional,
+    OPERATOR_SUPERVISOR: optional,
     /** Emails go out through this SMTP server (smtp://user:pass@host:587, smtps://…); without it they stay in the outbox (local mailbox page). */
     SMTP_URL: optional.pipe(
       z
@@ -174,7 +188,27 @@ const schema = z
   .superRefine((env, ctx) => {
     // Node refuses a headers limit longer than the whole request's.
     if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS' });
+    // A named operator is named completely; the sample stands in only while nobody is named.
+    const operatorGiven = Object.values(OPERATOR_ENV).filter((key) => env[key]);
+    if (env.OPERATOR_NAME || operatorGiven.length) {
+      for (const field of REQUIRED_OPERATOR_FIELDS) {
+        const key = OPERATOR_ENV[field];
+        if (!env[key])
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `is required when ${operatorGiven.join(', ')} ${operatorGiven.length > 1 ? 'are' : 'is'} set: the imprint must name the operator, its address and email`,
+          });
+      }
+    }
     if (!env.AUTH0_DOMAIN) return;
+    // Production names the company responsible: the imprint, terms and privacy policy never show the sample.
+    if (!operatorGiven.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OPERATOR_NAME'],
+        message: 'is required when AUTH0_DOMAIN is set (production): the imprint, terms and privacy policy name the operator (also OPERATOR_ADDRESS, OPERATOR_EMAIL; README "Configuration")',
+      });
     if (env.BENCH_ROUTES) ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'is for benchmarks only, never in production' });
     if (env.PAYOUT_BOOKING_DELAY_MS > 0) ctx.addIssue({ code: 'custom', path: ['PAYOUT_BOOKING_DELAY_MS'], message: 'is for the crash suite only, never in production' });
     // Production never pretends to pay: the payouts go to a real executor, named explicitly.
@@ -195,6 +229,8 @@ export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUT
   authAudience: string;
   authClientId: string;
   siteOrigin: string;
+  /** Who operates Muntly (OPERATOR_*), or the sample marker when nobody is named (local mode). */
+  operator: Operator;
 };
 
 export const LOCAL_AUDIENCE = 'https://api.muntly.local';
@@ -214,6 +250,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authIssuer: localIdp ? `http://localhost:${c.IDP_PORT}/` : `https://${c.AUTH0_DOMAIN}/`,
     authAudience: c.AUTH0_AUDIENCE ?? LOCAL_AUDIENCE,
     authClientId: c.AUTH0_CLIENT_ID ?? LOCAL_CLIENT_ID,
+    operator: operatorFromEnv(c),
     siteOrigin: (c.SITE_ORIGIN ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     // Local mode pays through the simulation unless told otherwise (production requires a choice).
     CHAIN_PAYOUTS: c.CHAIN_PAYOUTS ?? 'simulated',

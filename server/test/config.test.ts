@@ -42,6 +42,43 @@ describe('configuration', () => {
     expect(() => loadConfig({ CHAIN_PAYOUTS: 'bitcoind' })).toThrow(/CHAIN_PAYOUTS/);
     expect(loadConfig(production)).toMatchObject({ CHAIN_PAYOUTS: 'signer', BANK_PAYOUTS: 'external' });
   });
+
+  it('shows the sample operator only while nobody is named; production does not start without one', () => {
+    expect(loadConfig({}).operator).toEqual({ sample: true });
+    const { OPERATOR_NAME: _name, OPERATOR_ADDRESS: _address, OPERATOR_EMAIL: _email, ...nameless } = production;
+    expect(() => loadConfig(nameless)).toThrow(/OPERATOR_NAME: is required when AUTH0_DOMAIN is set \(production\)/);
+    expect(() => loadConfig({ ...nameless, OPERATOR_NAME: '' })).toThrow(/OPERATOR_NAME: is required/);
+  });
+
+  it('reads the operator from OPERATOR_*, the required fields together, the others when given', () => {
+    expect(loadConfig(production).operator).toEqual({ sample: false, name: 'Muntly GmbH', address: 'Chausseestraße 1, 10115 Berlin, Germany', email: 'legal@muntly.eu' });
+    const full = loadConfig({
+      OPERATOR_NAME: ' Muntly GmbH ',
+      OPERATOR_ADDRESS: 'Chausseestraße 1, 10115 Berlin, Germany',
+      OPERATOR_EMAIL: 'legal@muntly.eu',
+      OPERATOR_PHONE: '+49 30 1234567',
+      OPERATOR_REPRESENTATIVES: 'Erika Mustermann',
+      OPERATOR_REGISTRATION: 'Amtsgericht Charlottenburg, HRB 123456 B',
+      OPERATOR_VAT_ID: 'DE123456789',
+      OPERATOR_SUPERVISOR: 'BaFin, register of crypto-asset service providers no. 123456',
+      OPERATOR_ADDRESS_EXTRA: 'ignored',
+    });
+    expect(full.operator).toEqual({
+      sample: false,
+      name: 'Muntly GmbH',
+      address: 'Chausseestraße 1, 10115 Berlin, Germany',
+      email: 'legal@muntly.eu',
+      phone: '+49 30 1234567',
+      representatives: 'Erika Mustermann',
+      registration: 'Amtsgericht Charlottenburg, HRB 123456 B',
+      vatId: 'DE123456789',
+      supervisor: 'BaFin, register of crypto-asset service providers no. 123456',
+    });
+    // Half an identity is refused, locally too: the imprint would name a company nobody can reach.
+    expect(() => loadConfig({ OPERATOR_NAME: 'Muntly GmbH' })).toThrow(/OPERATOR_ADDRESS: is required when OPERATOR_NAME is set[\s\S]*OPERATOR_EMAIL: is required/);
+    expect(() => loadConfig({ OPERATOR_VAT_ID: 'DE123456789' })).toThrow(/OPERATOR_NAME: is required when OPERATOR_VAT_ID is set/);
+    expect(() => loadConfig({ ...production, OPERATOR_EMAIL: 'legal at muntly' })).toThrow(/OPERATOR_EMAIL: must be an email address/);
+  });
 });
 
 const production = {
@@ -51,4 +88,7 @@ const production = {
   DATABASE_URL: 'postgres://db/muntly',
   CHAIN_PAYOUTS: 'signer',
   BANK_PAYOUTS: 'external',
+  OPERATOR_NAME: 'Muntly GmbH',
+  OPERATOR_ADDRESS: 'Chausseestraße 1, 10115 Berlin, Germany',
+  OPERATOR_EMAIL: 'legal@muntly.eu',
 };

@@ -80,6 +80,9 @@ describe('operator API with Auth0 (production)', () => {
       AUTH0_CLIENT_ID: 'abc',
       AUTH0_AUDIENCE: 'https://api.muntly.local',
       DATABASE_URL: 'postgres://unused@localhost/unused',
+      OPERATOR_NAME: 'Muntly GmbH',
+      OPERATOR_ADDRESS: 'Chausseestraße 1, 10115 Berlin, Germany',
+      OPERATOR_EMAIL: 'legal@muntly.eu',
     });
   });
   afterAll(() => t.close());

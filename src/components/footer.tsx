@@ -2,6 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { legalNav, footerNav, type RouteName } from '../i18n/routes';
 import { LocalizedLink } from './localized-link';
+import { SampleBadge, useOperatorDetails } from './operator';
 
 function LinkList({ heading, names }: { heading: string; names: RouteName[] }) {
   const { t } = useTranslation('common');
@@ -19,6 +20,23 @@ function LinkList({ heading, names }: { heading: string; names: RouteName[] }) {
   );
 }
 
+/** Who operates Muntly, on every page (the imprint has the full details). */
+function OperatorLine() {
+  const { t } = useTranslation('common');
+  const operator = useOperatorDetails();
+  return (
+    <p className="container footer-operator">
+      {t('operator.operatedBy', { name: operator.name, address: operator.address })}
+      {operator.sample ? (
+        <>
+          {' '}
+          <SampleBadge />
+        </>
+      ) : null}
+    </p>
+  );
+}
+
 export function Footer() {
   const { t } = useTranslation('common');
   return (
@@ -27,6 +45,7 @@ export function Footer() {
         <LinkList heading={t('footer.legal')} names={legalNav} />
         <LinkList heading={t('footer.more')} names={footerNav} />
       </nav>
+      <OperatorLine />
       <p className="container copyright">{t('footer.copyright', { year: new Date().getFullYear() })}</p>
     </footer>
   );

@@ -36,6 +36,7 @@ export const routes = {
   cookie_policy: '/cookie-policy/',
   privacy_policy: '/privacy-policy/',
   terms_and_conditions: '/terms-and-conditions/',
+  imprint: '/imprint/',
 } as const;
 
 export type RouteName = keyof typeof routes;
@@ -48,7 +49,7 @@ export function routeNameOf(path: string): RouteName | undefined {
 
 /** Pages in the header navigation, in order. */
 export const headerNav: RouteName[] = ['exchange', 'wallet', 'identity', 'faucet', 'rates', 'fees', 'support'];
-/** The four legal pages, linked from every footer. */
-export const legalNav: RouteName[] = ['aml_policy', 'cookie_policy', 'privacy_policy', 'terms_and_conditions'];
+/** The legal pages and the imprint, linked from every footer. */
+export const legalNav: RouteName[] = ['aml_policy', 'cookie_policy', 'privacy_policy', 'terms_and_conditions', 'imprint'];
 /** Other pages linked from the footer. */
 export const footerNav: RouteName[] = ['news', 'forum', 'charts', 'chatbots', 'crypto_locker', 'status', 'contact'];

@@ -1,0 +1,72 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../domain/operator';
+import { apiOrigin } from '../config';
+
+/**
+ * Who operates Muntly (footer, imprint, terms, privacy policy). The server's configuration is
+ * the truth, read when the page runs (GET /api/operator), so one build serves any operator. The
+ * prerendered HTML holds what the build was given from the same OPERATOR_* variables
+ * (gatsby-node.ts defines MUNTLY_OPERATOR), or the sample when it was given none; the sample is
+ * always shown marked as such.
+ */
+function builtOperator(): Operator {
+  const built = process.env.MUNTLY_OPERATOR;
+  return built ? (JSON.parse(built) as Operator) : { sample: true };
+}
+
+let known: Operator | undefined;
+let asked: Promise<Operator | undefined> | undefined;
+function askServer(): Promise<Operator | undefined> {
+  asked ??= fetch(`${apiOrigin}/api/operator`)
+    .then(async (response) => {
+      if (!response.ok) return undefined;
+      known = (await response.json()) as Operator;
+      return known;
+    })
+    .catch(() => {
+      asked = undefined; // offline: ask again on the next page
+      return undefined;
+    });
+  return asked;
+}
+
+/** The operator: what the build knew until the server has answered (and after, on every later page). */
+export function useOperator(): Operator {
+  // The first render matches the prerendered HTML; a later page starts from the server's answer.
+  const [operator, setOperator] = React.useState<Operator>(() => known ?? builtOperator());
+  React.useEffect(() => {
+    let current = true;
+    void askServer().then((answer) => {
+      if (current && answer) setOperator(answer);
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
+  return operator;
+}
+
+export type OperatorDetails = OperatorIdentity & { sample: boolean };
+
+/** The operator's details to show, the sample's in the page's language. */
+export function useOperatorDetails(): OperatorDetails {
+  const operator = useOperator();
+  const { t } = useTranslation('common');
+  if (!operator.sample) return operator;
+  return {
+    sample: true,
+    name: t('operator.sample.name'),
+    address: t('operator.sample.address'),
+    representatives: t('operator.sample.representatives'),
+    registration: t('operator.sample.registration'),
+    supervisor: t('operator.sample.supervisor'),
+    ...SAMPLE_OPERATOR_CONTACT,
+  };
+}
+
+/** The "Sample data — local mode" mark beside sample values. */
+export function SampleBadge() {
+  const { t } = useTranslation('common');
+  return <strong className="sample-badge">{t('operator.sampleBadge')}</strong>;
+}
