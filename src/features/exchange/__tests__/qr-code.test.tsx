@@ -148,6 +148,6 @@ describe('Confirmation', () => {
     expect(screen.queryByRole('img')).toBeNull();
     // Nothing to pay by hand: no "what to do" block, and no "Send to my wallet: No"-style rows either.
     expect(screen.queryByRole('region', { name: en.confirm.next })).toBeNull();
-    expect(screen.getByRole('region', { name: en.order.groups.delivery })).toHaveTextContent(en.order.intoWallet);
+    expect(screen.getByRole('region', { name: en.order.groups.delivery })).toHaveTextContent(en.confirm.delivery.wallet);
   });
 });

@@ -53,7 +53,8 @@ export function OrderSummary({ order, explorers, deliveryNote }: { order: Order;
   const delivery: Row[] = [
     [
       t('order.fields.address'),
-      order.address ? (
+      // The confirmation says where in a sentence (deliveryNote); no row repeats it.
+      deliveryNote ? null : order.address ? (
         <code key="a" className="address">
           {displayAddress(order.address, order.currencyTo)}
         </code>
