@@ -39,6 +39,7 @@ const sameInOtherLanguages = new Set([
   'Wallet',
   'Deposit',
   'IBAN',
+  'BIC',
   'Mx',
   'Postcode',
   'Status: {{phase}}',

@@ -51,14 +51,19 @@ test('an anonymous buy in German: payment details and GiroCode, then completed (
   expect(reference).toMatch(REFERENCE);
   const shortReference = reference.slice(0, 9);
 
-  // The transfer to make, as a table …
-  const table = page.getByRole('table', { name: de.confirm.payment.heading });
-  const cell = (label: string) => table.getByRole('row', { name: new RegExp(`^${label.replace(/[()]/g, '\\$&')}`) }).getByRole('cell');
-  await expect(cell(de.confirm.payment.reason)).toHaveText(shortReference);
-  await expect(cell(de.confirm.payment.amount)).toHaveText(/^50,00\s€$/);
-  const beneficiary = (await cell(de.confirm.payment.beneficiary).textContent())!;
-  const iban = (await cell(de.confirm.payment.iban).textContent())!.replace(/\s/g, '');
-  const bic = (await cell(de.confirm.payment.bic).textContent())!;
+  // What to do now, first: the transfer to make, each value with a copy button …
+  const next = page.getByRole('region', { name: de.confirm.next });
+  const fact = (label: string) =>
+    next
+      .locator('.pay-fact')
+      .filter({ has: page.locator('dt').getByText(label, { exact: true }) })
+      .locator('.pay-value');
+  await expect(fact(de.confirm.payment.reason)).toHaveText(shortReference);
+  await expect(fact(de.confirm.payment.amount)).toHaveText(/^50,00\s€$/);
+  await expect(next.getByRole('button', { name: 'IBAN kopieren' })).toBeVisible();
+  const beneficiary = (await fact(de.confirm.payment.beneficiary).textContent())!;
+  const iban = (await fact(de.confirm.payment.iban).textContent())!.replace(/\s/g, '');
+  const bic = (await fact(de.confirm.payment.bic).textContent())!;
   // … and as the EPC069-12 GiroCode of exactly those details, drawn from the qrcode matrix.
   const qr = page.getByRole('img', { name: /^QR-Code für Ihre Banking-App: Überweisung von 50,00/ });
   await expect(qr).toBeVisible();
@@ -144,8 +149,8 @@ test('a sell to an IBAN: the receiving address with its QR code, then completed 
   await page.getByRole('button', { name: en.form.submit.sell }).click();
   await expect(page.getByRole('heading', { name: en.confirm.heading.sell })).toBeVisible();
   await expect(page.getByText('We then pay the euros to your bank account DE89 3704 0044 0532 0130 00.')).toBeVisible();
-  const receiving = page.locator('.receiving');
-  await expect(receiving.getByRole('heading', { name: 'Send your BTC here' })).toBeVisible();
+  const receiving = page.getByRole('region', { name: en.confirm.next }).locator('.receiving');
+  await expect(receiving.getByRole('button', { name: 'Copy address' })).toBeVisible();
   const address = (await receiving.locator('code.address').textContent())!;
   expect(address).toMatch(/^bc1q/);
   const qr = receiving.getByRole('img', { name: `QR code of the address ${address}` });
@@ -187,7 +192,7 @@ test('logged in: send to my wallet, the own-order list and the deposit reference
   await page.getByRole('button', { name: en.form.submit.buy }).click();
   await expect(page.getByRole('heading', { name: en.confirm.heading.buy })).toBeVisible();
   await expect(page.getByText(en.confirm.delivery.wallet)).toBeVisible();
-  await expect(page.getByRole('table', { name: en.confirm.payment.heading })).toBeVisible();
+  await expect(page.getByRole('region', { name: en.confirm.next })).toContainText('DE89 3704 0044 0532 0130 00');
   const reference = (await page.getByTestId('order-reference').textContent())!.trim();
 
   await page.goto('/exchange/order-history/');

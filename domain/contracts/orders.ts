@@ -13,7 +13,11 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const bankAccountSchema = z.object({ iban: z.string(), bic: z.string(), beneficiary: z.string() });
 export type BankAccount = z.infer<typeof bankAccountSchema>;
 
-export const exchangeConfigResponse = z.object({ buySellEnabled: z.boolean(), bank: bankAccountSchema });
+export const exchangeConfigResponse = z.object({
+  buySellEnabled: z.boolean(),
+  bank: bankAccountSchema,
+  explorers: z.record(z.string(), z.string()).describe('Per currency, a block explorer page for a transaction: {txid} is where the hash goes (https://mempool.space/tx/{txid}); empty in local mode'),
+});
 export type ExchangeConfig = z.infer<typeof exchangeConfigResponse>;
 
 export const paymentDetailsSchema = z.object({

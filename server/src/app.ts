@@ -128,6 +128,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     lookupLimitPerMinute: config.LOOKUP_LIMIT_PER_MINUTE,
     placement: { perEmailPerHour: config.ORDER_LIMIT_PER_EMAIL_PER_HOUR, perClientPerHour: config.ORDER_LIMIT_PER_CLIENT_PER_HOUR },
     buySellEnabled: config.BUY_SELL_ENABLED,
+    explorers: config.explorers,
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
   });
   await app.register(walletRoutes, { rates, xpubs });

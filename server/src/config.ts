@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
+import { CURRENCIES } from '../../domain/currencies';
 
 /**
  * Configuration from the environment, validated once at start-up: a bad value stops the
@@ -231,15 +232,44 @@ export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUT
   siteOrigin: string;
   /** Who operates Muntly (OPERATOR_*), or the sample marker when nobody is named (local mode). */
   operator: Operator;
+  /** Block explorers' transaction pages per currency, `{txid}` where the hash goes (EXPLORER_URL_<CURRENCY>); none by default. */
+  explorers: Record<string, string>;
 };
 
 export const LOCAL_AUDIENCE = 'https://api.muntly.local';
 export const LOCAL_CLIENT_ID = 'muntly-local';
 
+const EXPLORER_PREFIX = 'EXPLORER_URL_';
+
+/**
+ * EXPLORER_URL_<CURRENCY>=https://mempool.space/tx/{txid}: where the site links a transaction
+ * hash in that currency. Only listed crypto currencies, only http(s) addresses with `{txid}` in
+ * them; without any (local mode) hashes are shown as text to copy.
+ */
+function explorersFrom(env: NodeJS.ProcessEnv): { explorers: Record<string, string>; problems: string[] } {
+  const explorers: Record<string, string> = {};
+  const problems: string[] = [];
+  for (const [key, raw] of Object.entries(env)) {
+    if (!key.startsWith(EXPLORER_PREFIX) || raw === undefined || raw === '') continue;
+    const code = key.slice(EXPLORER_PREFIX.length);
+    let url: URL | null = null;
+    try {
+      url = new URL(raw.replace('{txid}', 'txid'));
+    } catch {
+      url = null;
+    }
+    if (!CURRENCIES.some((currency) => currency.code === code)) problems.push(`${key}: ${code} is not a listed crypto currency`);
+    else if (!raw.includes('{txid}') || !url || (url.protocol !== 'https:' && url.protocol !== 'http:')) problems.push(`${key}: must be an http(s) URL with {txid} where the transaction hash goes`);
+    else explorers[code] = raw;
+  }
+  return { explorers, problems };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const result = schema.safeParse(env);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  const { explorers, problems: explorerProblems } = explorersFrom(env);
+  if (!result.success || explorerProblems.length) {
+    const problems = [...(result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)), ...explorerProblems];
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const c = result.data;
@@ -255,5 +285,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // Local mode pays through the simulation unless told otherwise (production requires a choice).
     CHAIN_PAYOUTS: c.CHAIN_PAYOUTS ?? 'simulated',
     BANK_PAYOUTS: c.BANK_PAYOUTS ?? 'simulated',
+    explorers,
   };
 }

@@ -79,6 +79,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ OPERATOR_VAT_ID: 'DE123456789' })).toThrow(/OPERATOR_NAME: is required when OPERATOR_VAT_ID is set/);
     expect(() => loadConfig({ ...production, OPERATOR_EMAIL: 'legal at muntly' })).toThrow(/OPERATOR_EMAIL: must be an email address/);
   });
+
+  it('reads a block explorer per currency from EXPLORER_URL_<CURRENCY>, none by default, and refuses one the site could not link', () => {
+    expect(loadConfig({}).explorers).toEqual({});
+    expect(loadConfig({ EXPLORER_URL_BTC: 'https://mempool.space/tx/{txid}', EXPLORER_URL_LTC: '' }).explorers).toEqual({ BTC: 'https://mempool.space/tx/{txid}' });
+    expect(() => loadConfig({ EXPLORER_URL_BTC: 'https://mempool.space/tx/' })).toThrow(/EXPLORER_URL_BTC: must be an http\(s\) URL with \{txid\}/);
+    expect(() => loadConfig({ EXPLORER_URL_BTC: 'javascript:alert({txid})' })).toThrow(/EXPLORER_URL_BTC/);
+    expect(() => loadConfig({ EXPLORER_URL_EUR: 'https://bank.example/{txid}' })).toThrow(/EXPLORER_URL_EUR: EUR is not a listed crypto currency/);
+  });
 });
 
 const production = {

@@ -237,6 +237,23 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
   });
 
   it('tells the site whether buying and selling are on and where to pay', async () => {
-    expect((await t.app.inject({ url: '/api/exchange/config' })).json()).toEqual({ buySellEnabled: true, bank: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' } });
+    expect((await t.app.inject({ url: '/api/exchange/config' })).json()).toEqual({
+      buySellEnabled: true,
+      bank: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' },
+      explorers: {},
+    });
+  });
+});
+
+describe('block explorers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp('pglite', { EXPLORER_URL_BTC: 'https://mempool.space/tx/{txid}', EXPLORER_URL_ETH: 'https://etherscan.io/tx/{txid}' }, { rates });
+  });
+  afterAll(() => t.close());
+
+  it('tells the site, per currency, where a transaction hash links to (from EXPLORER_URL_<CURRENCY>)', async () => {
+    const config = (await t.app.inject({ url: '/api/exchange/config' })).json();
+    expect(config.explorers).toEqual({ BTC: 'https://mempool.space/tx/{txid}', ETH: 'https://etherscan.io/tx/{txid}' });
   });
 });

@@ -17,6 +17,8 @@ type Options = {
   rates: RatesAdapter;
   bank: BankDetails;
   buySellEnabled: boolean;
+  /** Block explorers' transaction pages per currency (`{txid}` where the hash goes). */
+  explorers: Record<string, string>;
   xpubs: Xpubs;
   lookupLimitPerMinute: number;
   /** Orders placed per hour for one email address, and from one client address. */
@@ -32,7 +34,7 @@ function refuseExceeded(results: LimitResult[]) {
 }
 const emailOf = (request: FastifyRequest) => emailKey(String((request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? ''));
 
-export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, bank, buySellEnabled, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000 }) => {
+export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, bank, buySellEnabled, explorers, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000 }) => {
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
@@ -60,13 +62,13 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
     {
       schema: {
         tags: ['exchange'],
-        summary: 'Whether buying and selling are on, and the bank account buyers and depositors pay to',
+        summary: 'Whether buying and selling are on, the bank account buyers and depositors pay to, and the block explorers that transaction hashes link to',
         response: { 200: exchangeConfigResponse },
       },
     },
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=60');
-      return { buySellEnabled, bank };
+      return { buySellEnabled, bank, explorers };
     },
   );
 

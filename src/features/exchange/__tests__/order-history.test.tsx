@@ -67,30 +67,36 @@ describe('OrderHistory', () => {
     await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Try again soon!'));
   });
 
-  it('shows every field of the order and follows it live over server-sent events', async () => {
+  it('shows what to do first while the payment is awaited, then the status and the details grouped, and follows it live over server-sent events', async () => {
     mockApi({ 'POST /api/orders/lookup': () => ({ body: ORDER }) });
     renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />, 'ru');
     await screen.findByRole('heading', { name: `Заявка ${ORDER.reference}` });
-    const fields = document.querySelector('.order-fields')!;
+    // The transfer to make, with its copy buttons, comes before the status.
+    const next = screen.getByRole('region', { name: ru.confirm.next });
+    expect(next.compareDocumentPosition(screen.getByRole('list', { name: ru.order.stepper })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(next).getByRole('button', { name: 'Копировать: IBAN' })).toBeInTheDocument();
+    expect(within(next).getByRole('button', { name: 'Копировать: назначение платежа' })).toBeInTheDocument();
+    const yours = screen.getByRole('region', { name: ru.order.groups.order });
+    const delivery = screen.getByRole('region', { name: ru.order.groups.delivery });
     // What is known of a new order; what is not known yet (the actual rate, where it was sent) has no row.
     const labels = ru.order.fields as Record<string, string>;
-    const later = ['actualAmountConverted', 'amountReceived', 'actualNetworkFee', 'actualRate', 'completedAt', 'delivery'];
-    for (const [key, label] of Object.entries(labels)) {
-      if (later.includes(key)) expect(fields).not.toHaveTextContent(label);
-      else expect(fields).toHaveTextContent(label);
-    }
-    expect(fields).toHaveTextContent(ru.order.floating);
-    expect(fields).toHaveTextContent(ru.methods.sepa);
+    for (const key of ['type', 'amount', 'estimatedAmountConverted', 'estimatedRate', 'fee', 'estimatedNetworkFee', 'paymentMethod', 'rateType', 'shortReference', 'date'])
+      expect(yours).toHaveTextContent(labels[key]!);
+    const later = ['actualAmountConverted', 'amountReceived', 'actualNetworkFee', 'actualRate', 'completedAt', 'delivery', 'payoutTxid'];
+    for (const key of later) expect(document.querySelector('.order-fields')).not.toHaveTextContent(labels[key]!);
+    expect(yours).toHaveTextContent(ru.order.floating);
+    expect(yours).toHaveTextContent(ru.methods.sepa);
+    expect(delivery).toHaveTextContent(`${labels.address}${ORDER.address}`);
     const status = screen.getByRole('status');
     expect(status).toHaveTextContent(`Статус: ${ru.order.status.new}`);
-    // Payment details stay visible while the payment is awaited.
-    expect(screen.getByRole('table', { name: ru.confirm.payment.heading })).toBeInTheDocument();
 
     const source = FakeEventSource.instances[0]!;
     expect(source.url).toBe(`/api/orders/${ORDER.reference}/events?email=ada%40example.com`);
     act(() => source.emit('open'));
     act(() => source.emit('order', { ...ORDER, status: 'processing', amountReceived: '80.00' }));
     expect(status).toHaveTextContent(`Статус: ${ru.order.status.processing}`);
+    // Paid: the block of what to do gives way to the status.
+    expect(screen.queryByRole('region', { name: ru.confirm.next })).toBeNull();
     act(() =>
       source.emit('order', {
         ...ORDER,
@@ -105,13 +111,46 @@ describe('OrderHistory', () => {
       }),
     );
     expect(status).toHaveTextContent(`Статус: ${ru.order.status.completed_success}`);
-    expect(fields).toHaveTextContent('0,00098 BTC');
-    expect(fields).toHaveTextContent('f00d');
-    for (const key of later) expect(fields).toHaveTextContent(labels[key]!);
-    expect(fields).toHaveTextContent(ru.order.toAddress);
+    expect(yours).toHaveTextContent('0,00098 BTC');
+    for (const key of later.filter((k) => k !== 'delivery' && k !== 'payoutTxid')) expect(yours).toHaveTextContent(labels[key]!);
+    expect(delivery).toHaveTextContent(`${labels.delivery}${ru.order.toAddress}`);
+    expect(delivery).toHaveTextContent(`${labels.payoutTxid}f00d`);
     // Completed: the stream is closed rather than reconnected.
     expect(source.readyState).toBe(FakeEventSource.CLOSED);
-    expect(screen.queryByRole('table', { name: ru.confirm.payment.heading })).toBeNull();
+    await act(async () => undefined); // the explorers' answer (none here)
+  });
+
+  it('links a payout’s transaction hash to the block explorer configured for its currency, and leaves it as text to copy without one', async () => {
+    const completed = {
+      ...ORDER,
+      status: 'completed_success',
+      amountReceived: '80.00',
+      actualAmountConverted: '0.00098000',
+      payoutTxid: 'a1b2c3',
+      completedAt: '2025-03-01T10:05:00.000Z',
+      paymentDetails: null,
+    };
+    let explorers: Record<string, string> = { BTC: 'https://mempool.space/tx/{txid}', ETH: 'https://etherscan.io/tx/{txid}' };
+    mockApi({
+      'POST /api/orders/lookup': () => ({ body: completed }),
+      'GET /api/exchange/config': () => ({ body: { buySellEnabled: true, bank: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' }, explorers } }),
+    });
+    const { unmount } = renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
+    const link = await screen.findByRole('link', { name: `a1b2c3 ${en.order.explorer}` });
+    expect(link).toHaveAttribute('href', 'https://mempool.space/tx/a1b2c3');
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(link).toHaveAttribute('rel', 'noopener noreferrer');
+    expect(screen.getByRole('button', { name: 'Copy transaction hash' })).toBeInTheDocument();
+    // A completed order has nothing left to do.
+    expect(screen.queryByRole('region', { name: en.confirm.next })).toBeNull();
+    unmount();
+
+    explorers = {}; // local mode
+    renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
+    await screen.findByRole('heading', { name: `Order ${ORDER.reference}` });
+    await waitFor(() => expect(screen.getByText('a1b2c3', { selector: 'code' })).toBeInTheDocument());
+    expect(screen.queryByRole('link', { name: /a1b2c3/ })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Copy transaction hash' })).toBeInTheDocument();
   });
 
   it('explains a failure and where the money goes', async () => {

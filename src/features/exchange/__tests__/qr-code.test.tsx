@@ -1,5 +1,5 @@
 import '../../../../__tests__/support/polyfills';
-import { screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, within } from '@testing-library/react';
 import jsQR from 'jsqr';
 import QRCode from 'qrcode';
 import * as React from 'react';
@@ -60,21 +60,46 @@ describe('QR codes', () => {
 });
 
 describe('Confirmation', () => {
-  it('shows the reference, the transfer as a table and as a GiroCode of the API’s EPC payload (buy by bank)', () => {
+  it('puts what to do first: the transfer, each value with a copy button that copies it whole, and the GiroCode of the API’s EPC payload (buy by bank)', async () => {
+    const writeText = jest.fn(async (_text: string) => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
     renderInLanguage(<Confirmation order={ORDER as unknown as Order} email="ada@example.com" onAnother={() => undefined} />, 'de');
     expect(screen.getByRole('heading', { name: de.confirm.heading.buy })).toHaveFocus();
-    expect(screen.getByTestId('order-reference')).toHaveTextContent('ABCD-EFGH-IJKL-MNOP');
-    expect(screen.getByText(/Überweisen Sie jetzt 80,00\s€ auf das unten stehende Konto, mit ABCD-EFGH als Verwendungszweck/)).toBeInTheDocument();
-    expect(screen.getByText(`Anschließend senden wir die BTC an ${ORDER.address}.`)).toBeInTheDocument();
-    const table = screen.getByRole('table', { name: de.confirm.payment.heading });
-    const row = (name: string) => within(table).getByRole('row', { name: new RegExp(`^${name.replace(/[()]/g, '\\$&')}`) });
-    expect(row(de.confirm.payment.iban)).toHaveTextContent('DE89 3704 0044 0532 0130 00');
-    expect(row(de.confirm.payment.bic)).toHaveTextContent('COBADEFFXXX');
-    expect(row(de.confirm.payment.reason)).toHaveTextContent('ABCD-EFGH');
-    expect(row(de.confirm.payment.methods)).toHaveTextContent('Banküberweisung (SEPA), Echtzeitüberweisung (SEPA Instant)');
-    const qr = screen.getByRole('img', { name: /^QR-Code für Ihre Banking-App: Überweisung von 80,00\s€ an Muntly, Verwendungszweck ABCD-EFGH$/ });
+    const next = screen.getByRole('region', { name: de.confirm.next });
+    // What to do comes before the reference to keep, the status and the details.
+    expect(next.compareDocumentPosition(screen.getByTestId('order-reference')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(next.compareDocumentPosition(screen.getByRole('list', { name: de.order.stepper })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(within(next).getByText(/Überweisen Sie jetzt 80,00\s€ auf das unten stehende Konto, mit ABCD-EFGH als Verwendungszweck/)).toBeInTheDocument();
+    const value = (label: string) => within(next).getByText(label, { selector: 'dt' }).nextElementSibling!;
+    expect(value(de.confirm.payment.amount)).toHaveTextContent(/^80,00\s€/);
+    expect(value(de.confirm.payment.iban)).toHaveTextContent('DE89 3704 0044 0532 0130 00');
+    expect(value(de.confirm.payment.beneficiary)).toHaveTextContent('Muntly');
+    expect(value(de.confirm.payment.reason)).toHaveTextContent('ABCD-EFGH');
+    expect(value(de.confirm.payment.bic)).toHaveTextContent('COBADEFFXXX');
+    expect(value(de.confirm.payment.methods)).toHaveTextContent('Banküberweisung (SEPA), Echtzeitüberweisung (SEPA Instant)');
+    // Each copy button names what it copies and copies what a banking app wants: the amount as German writes it, the IBAN without its spaces.
+    const copies: [string, string][] = [
+      ['Betrag kopieren', '80,00'],
+      ['IBAN kopieren', 'DE89370400440532013000'],
+      ['Empfänger kopieren', 'Muntly'],
+      ['Verwendungszweck kopieren', 'ABCD-EFGH'],
+      ['BIC kopieren', 'COBADEFFXXX'],
+    ];
+    for (const [name, copied] of copies) {
+      await act(async () => fireEvent.click(within(next).getByRole('button', { name })));
+      expect(writeText).toHaveBeenLastCalledWith(copied);
+    }
+    expect(within(next).getByRole('button', { name: 'BIC kopieren' }).nextElementSibling).toHaveTextContent('Kopiert');
+    const qr = within(next).getByRole('img', { name: /^QR-Code für Ihre Banking-App: Überweisung von 80,00\s€ an Muntly, Verwendungszweck ABCD-EFGH$/ });
     expect(qr.querySelector('path')!.getAttribute('d')).toBe(qrPath(ORDER.paymentDetails.epcPayload).d);
-    expect(screen.getByText(/^1 BTC ≈ 80\.000,00\s€$/)).toBeInTheDocument();
+    // The reference to keep has its own copy button.
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Auftragsreferenz kopieren' })));
+    expect(writeText).toHaveBeenLastCalledWith('ABCD-EFGH-IJKL-MNOP');
+    // The details, grouped, and where the crypto goes.
+    const order = screen.getByRole('region', { name: de.order.groups.order });
+    expect(within(order).getByText(/^1 BTC ≈ 80\.000,00\s€$/)).toBeInTheDocument();
+    const delivery = screen.getByRole('region', { name: de.order.groups.delivery });
+    expect(within(delivery).getByText(`Anschließend senden wir die BTC an ${ORDER.address}.`)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: de.confirm.follow })).toHaveAttribute('href', '/de/exchange/order-history/');
   });
 
@@ -92,12 +117,15 @@ describe('Confirmation', () => {
     } as unknown as Order;
     renderInLanguage(<Confirmation order={order} email="ada@example.com" onAnother={() => undefined} />);
     expect(screen.getByRole('heading', { name: en.confirm.heading.sell })).toBeInTheDocument();
-    expect(screen.getByText('Now send 40 XRP to the address below. Processing starts once it has arrived.')).toBeInTheDocument();
+    const next = screen.getByRole('region', { name: en.confirm.next });
+    expect(within(next).getByText('Now send 40 XRP to the address below. Processing starts once it has arrived.')).toBeInTheDocument();
     expect(screen.getByText('We then pay the euros to your bank account DE89 3704 0044 0532 0130 00.')).toBeInTheDocument();
-    expect(screen.getByRole('img', { name: 'QR code of the address rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toBeInTheDocument();
-    expect(screen.getByText('4711', { selector: '.tag' })).toBeInTheDocument();
-    expect(screen.getByText(/Always send with destination tag 4711/)).toBeInTheDocument();
-    expect(screen.queryByRole('table', { name: en.confirm.payment.heading })).toBeNull();
+    expect(within(next).getByRole('img', { name: 'QR code of the address rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toBeInTheDocument();
+    expect(within(next).getByText('4711', { selector: '.tag' })).toBeInTheDocument();
+    expect(within(next).getByText(/Always send with destination tag 4711/)).toBeInTheDocument();
+    // Amount, address and tag each copy on their own; there is no bank transfer to make.
+    for (const name of ['Copy amount', 'Copy address', 'Copy destination tag']) expect(within(next).getByRole('button', { name })).toBeInTheDocument();
+    expect(within(next).queryByText(en.confirm.payment.iban, { selector: 'dt' })).toBeNull();
   });
 
   it('has its own texts for the own-wallet variants', () => {
@@ -118,5 +146,8 @@ describe('Confirmation', () => {
     expect(screen.getByText('We take 0.01 BTC from your Muntly wallet: processing starts in a moment, nothing else to do.')).toBeInTheDocument();
     expect(screen.getByText(en.confirm.delivery.wallet)).toBeInTheDocument();
     expect(screen.queryByRole('img')).toBeNull();
+    // Nothing to pay by hand: no "what to do" block, and no "Send to my wallet: No"-style rows either.
+    expect(screen.queryByRole('region', { name: en.confirm.next })).toBeNull();
+    expect(screen.getByRole('region', { name: en.order.groups.delivery })).toHaveTextContent(en.confirm.delivery.wallet);
   });
 });

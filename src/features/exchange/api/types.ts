@@ -11,8 +11,8 @@ export type { OrderStatus, OrderType, Order, PaymentDetails, Receiving, Currency
 export type RefundTo = Refund;
 export type Quote = QuoteResponse;
 
-/** The exchange config, or (from an API without the endpoint) no bank account to show. */
-export type ExchangeConfig = Omit<ExchangeConfigResponse, 'bank'> & { bank: BankAccount | null };
+/** The exchange config, or (from an API without the endpoint) no bank account to show and no explorers to link to. */
+export type ExchangeConfig = Omit<ExchangeConfigResponse, 'bank' | 'explorers'> & { bank: BankAccount | null; explorers?: Partial<Record<string, string>> };
 
 /** An order the page still follows live (domain/orders.ts). */
 export const isOpen = isOpenOrder;

@@ -3,34 +3,30 @@ import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath, type Language } from '../../../../domain/languages';
+import { CopyButton } from '../../../components/copy-button';
 import { usePageLanguage } from '../../../components/localized-link';
 import { routes } from '../../../i18n/routes';
-import { formatDateTime, formatMoney, rateText, splitXrp } from '../format';
+import { formatMoney, plainEurAmount, splitXrp } from '../format';
+import { displayAddress, OrderSummary } from './order-summary';
 import { QrCode } from './qr-code';
+import { StatusStepper } from './status-stepper';
 import type { Order, PaymentDetails, Receiving } from '../api/types';
 
 /**
- * What the customer sees right after placing an order: the reference to keep, what to do next
- * (the text depends on the order type and the own-wallet options), the estimates, and either the
- * bank transfer to make (table + GiroCode) or the address to send the crypto to (+ QR, XRP tag).
+ * What the customer sees right after placing an order, in the order they need it: what to do
+ * now (the transfer to make, each value with a copy button and the GiroCode, or the crypto to
+ * send with its QR code), the reference to keep, the status, then the order's details grouped.
  */
 export type LookupState = { lookup: { reference: string; email: string } };
 
 export const payVariant = (order: Order) => (order.useMyWallet ? 'wallet' : order.type === 'buy' ? 'bank' : 'send');
 export const deliveryVariant = (order: Order) => (order.sendToMyWallet ? 'wallet' : order.type === 'sell' ? 'iban' : 'address');
 
-export function displayAddress(address: string | null, currency: string): string {
-  if (!address) return '';
-  if (currency === 'EUR') return friendlyFormatIBAN(address) ?? address;
-  return address;
-}
-
 export function Confirmation({ order, email, onAnother }: { order: Order; email: string; onAnother: () => void }) {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const heading = React.useRef<HTMLHeadingElement>(null);
   React.useEffect(() => heading.current?.focus(), []);
-  const amount = formatMoney(order.amount, order.currencyFrom, language);
   const type = order.type === 'deposit' ? 'buy' : order.type;
   const follow: LookupState = { lookup: { reference: order.reference, email } };
 
@@ -39,45 +35,25 @@ export function Confirmation({ order, email, onAnother }: { order: Order; email:
       <h2 id="confirmation-heading" ref={heading} tabIndex={-1}>
         {t(`confirm.heading.${type}`)}
       </h2>
+      <NextStep order={order} language={language} />
       <div className="reference-box">
         <p>{t('confirm.reference')}</p>
-        <p className="reference" data-testid="order-reference">
-          {order.reference}
+        <p className="reference-line">
+          <span className="reference" data-testid="order-reference">
+            {order.reference}
+          </span>
+          <CopyButton value={order.reference} what={t('confirm.copy.reference')} />
         </p>
         <p className="small">{t('confirm.referenceHint')}</p>
       </div>
-      <p>{t(`confirm.pay.${payVariant(order)}`, { amount, reason: order.shortReference })}</p>
-      {/* It names the whole address or IBAN, which must wrap on a phone rather than push the page sideways. */}
-      <p className="wrap-anywhere">
-        {t(`confirm.delivery.${deliveryVariant(order)}`, {
+      <StatusStepper status={order.status} />
+      <OrderSummary
+        order={order}
+        deliveryNote={t(`confirm.delivery.${deliveryVariant(order)}`, {
           currency: order.currencyTo,
           address: displayAddress(order.address, order.currencyTo),
         })}
-      </p>
-
-      {order.paymentDetails ? <PaymentDetailsView details={order.paymentDetails} language={language} /> : null}
-      {order.receiving ? <ReceivingView receiving={order.receiving} language={language} /> : null}
-      {!order.useMyWallet && order.type !== 'buy' && !order.receiving ? <p>{t('confirm.receivingByEmail')}</p> : null}
-
-      <h3>{t('confirm.estimates')}</h3>
-      <dl className="order-data">
-        <dt>{t('order.fields.shortReference')}</dt>
-        <dd>
-          <code>{order.shortReference}</code>
-        </dd>
-        <dt>{t('order.fields.amount')}</dt>
-        <dd>{amount}</dd>
-        <dt>{t('order.fields.estimatedAmountConverted')}</dt>
-        <dd>{formatMoney(order.estimatedAmountConverted, order.currencyTo, language)}</dd>
-        <dt>{t('order.fields.estimatedRate')}</dt>
-        <dd>{rateText(order.currencyFrom, order.currencyTo, order.estimatedRate, language)}</dd>
-        <dt>{t('order.fields.fee')}</dt>
-        <dd>{formatMoney(order.fee, 'EUR', language)}</dd>
-        <dt>{t('order.fields.estimatedNetworkFee')}</dt>
-        <dd>{formatMoney(order.estimatedNetworkFee, order.currencyTo, language)}</dd>
-        <dt>{t('order.fields.date')}</dt>
-        <dd>{formatDateTime(order.date, language)}</dd>
-      </dl>
+      />
       <p className="small muted">{t('quote.floating')}</p>
 
       <p className="actions">
@@ -92,46 +68,64 @@ export function Confirmation({ order, email, onAnother }: { order: Order; email:
   );
 }
 
+/**
+ * What the customer must do for an order that waits for their payment: nothing for one paid
+ * from the wallet, else the transfer or the crypto to send. Gone once the payment arrived.
+ */
+export function NextStep({ order, language }: { order: Order; language: Language }) {
+  const { t } = useTranslation('exchange');
+  const id = React.useId();
+  if (order.status !== 'new') return null;
+  const amount = formatMoney(order.amount, order.currencyFrom, language);
+  const pay = t(`confirm.pay.${payVariant(order)}`, { amount, reason: order.shortReference });
+  if (order.useMyWallet) return <p className="next-step-note">{pay}</p>;
+  if (!order.paymentDetails && !order.receiving) return order.type === 'buy' ? null : <p className="next-step-note">{t('confirm.receivingByEmail')}</p>;
+  return (
+    <section className="next-step" aria-labelledby={`${id}-next`}>
+      <h3 id={`${id}-next`}>{t('confirm.next')}</h3>
+      <p>{pay}</p>
+      {order.paymentDetails ? <PaymentDetailsView details={order.paymentDetails} language={language} /> : null}
+      {order.receiving ? <ReceivingView receiving={order.receiving} language={language} /> : null}
+    </section>
+  );
+}
+
+/** One value to type into a banking app or wallet: its label above, the value (wrapping, never cut) and its copy button. */
+function Fact({ label, copy, what, children }: { label: string; copy?: string; what?: string; children: React.ReactNode }) {
+  return (
+    <div className="pay-fact">
+      <dt>{label}</dt>
+      <dd>
+        <span className="pay-value">{children}</span>
+        {copy && what ? <CopyButton value={copy} what={what} /> : null}
+      </dd>
+    </div>
+  );
+}
+
 export function PaymentDetailsView({ details, language }: { details: PaymentDetails; language: Language }) {
   const { t } = useTranslation('exchange');
   const amount = formatMoney(details.amount, 'EUR', language);
   return (
-    <div className="payment-details">
-      <table className="data-table pairs">
-        <caption>{t('confirm.payment.heading')}</caption>
-        <tbody>
-          <tr>
-            <th scope="row">{t('confirm.payment.beneficiary')}</th>
-            <td>{details.beneficiary}</td>
-          </tr>
-          <tr>
-            <th scope="row">{t('confirm.payment.iban')}</th>
-            <td>
-              <code>{friendlyFormatIBAN(details.iban) ?? details.iban}</code>
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">{t('confirm.payment.bic')}</th>
-            <td>
-              <code>{details.bic}</code>
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">{t('confirm.payment.amount')}</th>
-            <td>{amount}</td>
-          </tr>
-          <tr>
-            <th scope="row">{t('confirm.payment.reason')}</th>
-            <td>
-              <code className="reason">{details.reason}</code>
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">{t('confirm.payment.methods')}</th>
-            <td>{details.methods.map((m) => t(`methods.${m as 'sepa'}`, { defaultValue: m })).join(', ')}</td>
-          </tr>
-        </tbody>
-      </table>
+    <div className="pay-details">
+      <dl className="pay-facts" aria-label={t('confirm.payment.heading')}>
+        <Fact label={t('confirm.payment.amount')} copy={plainEurAmount(details.amount, language)} what={t('confirm.copy.amount')}>
+          <strong>{amount}</strong>
+        </Fact>
+        <Fact label={t('confirm.payment.iban')} copy={details.iban} what={t('confirm.copy.iban')}>
+          <code>{friendlyFormatIBAN(details.iban) ?? details.iban}</code>
+        </Fact>
+        <Fact label={t('confirm.payment.beneficiary')} copy={details.beneficiary} what={t('confirm.copy.beneficiary')}>
+          {details.beneficiary}
+        </Fact>
+        <Fact label={t('confirm.payment.reason')} copy={details.reason} what={t('confirm.copy.reason')}>
+          <code className="reason">{details.reason}</code>
+        </Fact>
+        <Fact label={t('confirm.payment.bic')} copy={details.bic} what={t('confirm.copy.bic')}>
+          <code>{details.bic}</code>
+        </Fact>
+        <Fact label={t('confirm.payment.methods')}>{details.methods.map((m) => t(`methods.${m as 'sepa'}`, { defaultValue: m })).join(', ')}</Fact>
+      </dl>
       <figure className="qr">
         <QrCode text={details.epcPayload} label={t('confirm.payment.qrLabel', { amount, beneficiary: details.beneficiary, reason: details.reason })} />
         <figcaption className="small">{t('confirm.payment.qrHint')}</figcaption>
@@ -146,27 +140,23 @@ export function ReceivingView({ receiving, language }: { receiving: Receiving; l
   const split = receiving.tag === null ? splitXrp(receiving.address) : { address: receiving.address, tag: receiving.tag };
   return (
     <div className="receiving">
-      <h3>{t('confirm.receiving.heading', { currency: receiving.currency })}</h3>
-      <div className="receiving-body">
-        <QrCode text={split.address} label={t('confirm.receiving.qrLabel', { address: split.address })} size={180} />
-        <dl className="order-data">
-          <dt>{t('confirm.receiving.amount')}</dt>
-          <dd>
+      <div className="pay-details">
+        <dl className="pay-facts" aria-label={t('confirm.receiving.heading', { currency: receiving.currency })}>
+          <Fact label={t('confirm.receiving.amount')} copy={receiving.amount} what={t('confirm.copy.amount')}>
             <strong>{formatMoney(receiving.amount, receiving.currency, language)}</strong>
-          </dd>
-          <dt>{t('confirm.receiving.address')}</dt>
-          <dd>
+          </Fact>
+          <Fact label={t('confirm.receiving.address')} copy={split.address} what={t('confirm.copy.address')}>
             <code className="address">{split.address}</code>
-          </dd>
+          </Fact>
           {split.tag !== null ? (
-            <>
-              <dt>{t('confirm.receiving.tag')}</dt>
-              <dd>
-                <strong className="tag">{split.tag}</strong>
-              </dd>
-            </>
+            <Fact label={t('confirm.receiving.tag')} copy={split.tag} what={t('confirm.copy.tag')}>
+              <strong className="tag">{split.tag}</strong>
+            </Fact>
           ) : null}
         </dl>
+        <figure className="qr">
+          <QrCode text={split.address} label={t('confirm.receiving.qrLabel', { address: split.address })} size={180} />
+        </figure>
       </div>
       {split.tag !== null ? (
         <p className="notice" role="note">

@@ -1,0 +1,122 @@
+import { friendlyFormatIBAN } from 'ibantools';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { CopyButton } from '../../../components/copy-button';
+import { usePageLanguage } from '../../../components/localized-link';
+import { explorerUrl, formatDateTime, formatMoney, rateText } from '../format';
+import type { Order } from '../api/types';
+
+/**
+ * An order's details in two groups: "Your order" (type, amounts, rates, fees, dates) and
+ * "Delivery" (where the result goes, and once it went, how, with the transaction hash). A value
+ * not known yet (the actual rate before settlement) has no row rather than a row saying so.
+ */
+export type Explorers = Partial<Record<string, string>>;
+type Row = [label: string, value: React.ReactNode];
+
+export function displayAddress(address: string | null, currency: string): string {
+  if (!address) return '';
+  if (currency === 'EUR') return friendlyFormatIBAN(address) ?? address;
+  return address;
+}
+
+export function OrderSummary({ order, explorers, deliveryNote }: { order: Order; explorers?: Explorers; deliveryNote?: string }) {
+  const { t } = useTranslation('exchange');
+  const language = usePageLanguage();
+  const id = React.useId();
+  const money = (value: string | null | undefined, currency: string) => (value ? formatMoney(value, currency, language) : null);
+  const rate = (value: string | null | undefined) => (value ? rateText(order.currencyFrom, order.currencyTo, value, language) : null);
+  const paymentMethod = order.paymentMethod ? t(`methods.${order.paymentMethod}`) : order.useMyWallet ? t('order.fromWallet') : t('order.cryptoTransfer');
+
+  const yours: Row[] = [
+    [t('order.fields.type'), t(`order.types.${order.type}`)],
+    [t('order.fields.amount'), money(order.amount, order.currencyFrom)],
+    [t('order.fields.amountReceived'), money(order.amountReceived, order.currencyFrom)],
+    [t('order.fields.estimatedAmountConverted'), money(order.estimatedAmountConverted, order.currencyTo)],
+    [t('order.fields.actualAmountConverted'), money(order.actualAmountConverted, order.currencyTo)],
+    [t('order.fields.estimatedRate'), rate(order.estimatedRate)],
+    [t('order.fields.actualRate'), rate(order.actualRate)],
+    [t('order.fields.fee'), money(order.actualFee ?? order.fee, 'EUR')],
+    [t('order.fields.estimatedNetworkFee'), money(order.estimatedNetworkFee, order.currencyTo)],
+    [t('order.fields.actualNetworkFee'), money(order.actualNetworkFee, order.currencyTo)],
+    [t('order.fields.paymentMethod'), paymentMethod],
+    [t('order.fields.rateType'), t('order.floating')],
+    [
+      t('order.fields.shortReference'),
+      <code key="s" className="address">
+        {order.shortReference}
+      </code>,
+    ],
+    [t('order.fields.date'), formatDateTime(order.date, language)],
+    [t('order.fields.completedAt'), order.completedAt ? formatDateTime(order.completedAt, language) : null],
+  ];
+  const delivery: Row[] = [
+    [
+      t('order.fields.address'),
+      // The confirmation says where in a sentence (deliveryNote); no row repeats it.
+      deliveryNote ? null : order.address ? (
+        <code key="a" className="address">
+          {displayAddress(order.address, order.currencyTo)}
+        </code>
+      ) : (
+        t('order.intoWallet')
+      ),
+    ],
+    // How the result went: only once it went (a failed order sent nothing; its refund is said above).
+    [t('order.fields.delivery'), order.status === 'completed_success' ? deliveredBy(order, t) : null],
+    [t('order.fields.payoutTxid'), order.payoutTxid ? <Txid key="x" txid={order.payoutTxid} pattern={explorers?.[order.currencyTo]} /> : null],
+  ];
+
+  return (
+    <div className="order-summary order-fields">
+      <section className="order-group" aria-labelledby={`${id}-order`}>
+        <h3 id={`${id}-order`}>{t('order.groups.order')}</h3>
+        <Rows rows={yours} />
+      </section>
+      <section className="order-group" aria-labelledby={`${id}-delivery`}>
+        <h3 id={`${id}-delivery`}>{t('order.groups.delivery')}</h3>
+        {deliveryNote ? <p className="wrap-anywhere">{deliveryNote}</p> : null}
+        <Rows rows={delivery} />
+      </section>
+    </div>
+  );
+}
+
+function Rows({ rows }: { rows: Row[] }) {
+  return (
+    <dl className="order-data">
+      {rows
+        .filter(([, value]) => value !== null)
+        .map(([label, value]) => (
+          <React.Fragment key={label}>
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </React.Fragment>
+        ))}
+    </dl>
+  );
+}
+
+function deliveredBy(order: Order, t: ReturnType<typeof useTranslation<'exchange'>>['t']): string {
+  return order.sendToMyWallet ? t('order.intoWallet') : order.currencyTo === 'EUR' ? t('order.toBank') : t('order.toAddress');
+}
+
+/** A payout's transaction hash: a link to the configured block explorer (none in local mode), and copyable whole either way. */
+export function Txid({ txid, pattern }: { txid: string; pattern?: string }) {
+  const { t } = useTranslation('exchange');
+  const hash = <code className="address">{txid}</code>;
+  return (
+    <span className="copyable">
+      {pattern ? (
+        <a className="explorer-link" href={explorerUrl(pattern, txid)} target="_blank" rel="noopener noreferrer">
+          {hash}
+          <span aria-hidden="true"> ↗</span>
+          <span className="visually-hidden"> {t('order.explorer')}</span>
+        </a>
+      ) : (
+        hash
+      )}
+      <CopyButton value={txid} what={t('confirm.copy.txid')} />
+    </span>
+  );
+}
