@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
 import { CURRENCIES } from '../../domain/currencies';
+import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
 
 /**
  * Configuration from the environment, validated once at start-up: a bad value stops the
@@ -252,12 +252,8 @@ function explorersFrom(env: NodeJS.ProcessEnv): { explorers: Record<string, stri
   for (const [key, raw] of Object.entries(env)) {
     if (!key.startsWith(EXPLORER_PREFIX) || raw === undefined || raw === '') continue;
     const code = key.slice(EXPLORER_PREFIX.length);
-    let url: URL | null = null;
-    try {
-      url = new URL(raw.replace('{txid}', 'txid'));
-    } catch {
-      url = null;
-    }
+    const example = raw.replace('{txid}', 'txid');
+    const url = URL.canParse(example) ? new URL(example) : null;
     if (!CURRENCIES.some((currency) => currency.code === code)) problems.push(`${key}: ${code} is not a listed crypto currency`);
     else if (!raw.includes('{txid}') || !url || (url.protocol !== 'https:' && url.protocol !== 'http:')) problems.push(`${key}: must be an http(s) URL with {txid} where the transaction hash goes`);
     else explorers[code] = raw;
