@@ -52,6 +52,15 @@ const plainDecimal = (value: Big) => value.toFixed(Math.max(0, RATE_SIGNIFICANT_
 
 const eurRate = (rates: Record<string, string>, code: string) => (code === 'EUR' ? new Big(1) : rates[code] ? new Big(rates[code]!) : null);
 
+/**
+ * The EUR value of an amount in minor units, in cents, rounded half to even: what a balance, a
+ * send and a deposit are worth at a rate (EUR per unit, a decimal string from the rate feed).
+ */
+export function eurValueMinor(amountMinor: bigint, decimals: number, rate: string): bigint {
+  const value = new Big(amountMinor.toString()).div(new Big(10).pow(decimals)).times(rate).times(100).round(0, Big.roundHalfEven);
+  return BigInt(value.toFixed(0));
+}
+
 export function quote(input: QuoteInput): Quote | QuoteProblem {
   const { type, currencyFrom: from, currencyTo: to } = input;
   const pairOk = (type === 'buy' && from === 'EUR' && to !== 'EUR') || (type === 'sell' && from !== 'EUR' && to === 'EUR') || (type === 'swap' && from !== 'EUR' && to !== 'EUR' && from !== to);

@@ -58,11 +58,8 @@ export function simulatedRates(now: () => Date = () => new Date()): RatesAdapter
   };
 }
 
-/** The EUR value of an amount in minor units, in cents, rounded half to even. */
-export function eurValueMinor(amountMinor: bigint, decimals: number, rate: string): bigint {
-  const value = new Big(amountMinor.toString()).div(new Big(10).pow(decimals)).times(rate).times(100).round(0, Big.roundHalfEven);
-  return BigInt(value.toFixed(0));
-}
+/** The EUR value of an amount in minor units (the site shows the same value before a send). */
+export { eurValueMinor } from '../../../../domain/quotes';
 
 /** Why no quote could be made, as the API refuses it: the quote endpoint and placing an order answer alike. */
 export function quoteRefusal(problem: QuoteProblem): DomainError {
