@@ -1,6 +1,7 @@
 import * as React from 'react';
 
-type Loadable<T> = { data: T | null; failed: boolean; error: unknown };
+/** `loadedKey`: the key `data` was loaded for (until the new key's answer arrives, the previous data stays). */
+type Loadable<T> = { data: T | null; failed: boolean; error: unknown; loadedKey: string | null };
 
 const visible = () => typeof document === 'undefined' || document.visibilityState === 'visible';
 
@@ -9,13 +10,13 @@ const visible = () => typeof document === 'undefined' || document.visibilityStat
  * the page is visible: a hidden tab asks nothing, and loads once when it is shown again.
  */
 export function usePolled<T>(load: () => Promise<T>, key: string, refreshMs?: number): Loadable<T> & { reload: () => void } {
-  const [state, setState] = React.useState<Loadable<T>>({ data: null, failed: false, error: null });
+  const [state, setState] = React.useState<Loadable<T>>({ data: null, failed: false, error: null, loadedKey: null });
   const [tick, setTick] = React.useState(0);
   React.useEffect(() => {
     let live = true;
     load().then(
-      (data) => live && setState({ data, failed: false, error: null }),
-      (error: unknown) => live && setState((previous) => ({ data: previous.data, failed: true, error })),
+      (data) => live && setState({ data, failed: false, error: null, loadedKey: key }),
+      (error: unknown) => live && setState((previous) => ({ ...previous, failed: true, error })),
     );
     const again = () => setTick((n) => n + 1);
     const onVisible = () => {
