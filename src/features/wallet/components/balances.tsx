@@ -37,7 +37,7 @@ export function Balances() {
       <h2 id="balances-heading">{t('balances.total', { amount: formatMoney(data.totalEur, 'EUR', language) })}</h2>
       {heldRows.length === 0 ? <p>{t('balances.empty')}</p> : null}
       {rows.length > 0 ? (
-        <table className="data-table stack" id="balances-table">
+        <table className="data-table stack balances-table" id="balances-table">
           <thead>
             <tr>
               <th scope="col">{t('balances.currency')}</th>
