@@ -5,8 +5,8 @@ import { loadResources, renderInLanguage } from '../../../../__tests__/support/r
 import { Balances } from '../components/balances';
 import { Send } from '../components/send';
 import { Transactions } from '../components/transactions';
-import type { Balance, Transaction } from '../api/wallet';
 import type { WalletSend } from '../../../../domain/contracts/wallet';
+import type { Balance, Transaction } from '../api/wallet';
 
 // The SDK hands out one stable function, as the real one does.
 jest.mock('@auth0/auth0-react', () => {
