@@ -120,6 +120,14 @@ test.describe('every page fits every screen', () => {
         await expect(page.locator('.status-now')).toBeVisible();
         problems.push(...(await problemsAtEveryWidth(page, `${buy} (order status)`)));
       });
+      // The balances with every currency shown (the zero balances are folded away at first).
+      const balances = localizePath(routes.wallet_balances, language);
+      await test.step(`${balances}: all currencies shown`, async () => {
+        await page.goto(balances);
+        await page.getByRole('button', { name: locale(language, 'wallet').balances.showAll }).click();
+        await expect(page.getByRole('table')).toBeVisible();
+        problems.push(...(await problemsAtEveryWidth(page, `${balances} (all currencies)`)));
+      });
       expect(problems).toEqual([]);
     });
   }

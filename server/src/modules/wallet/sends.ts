@@ -3,10 +3,10 @@ import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
-import { NETWORK_FEES_MINOR } from '../../../../domain/fees';
 import { CODE_TTL_MINUTES } from '../../../../domain/identity';
 import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
 import { eurValueMinor } from '../../../../domain/quotes';
+import { externalNetworkFeeMinor, maxSendableMinor } from '../../../../domain/wallet';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
 import { requireVerifications } from '../identity/service';
 import { transfer, userAccount, balancesOf } from '../ledger/service';
@@ -72,13 +72,13 @@ export async function createSend(
   // All of Muntly's XRP is in one account, told apart by tag: a payment from it to itself cannot
   // exist on the XRP Ledger, so a tag no wallet has is refused rather than paid out.
   if (currency.code === 'XRP' && !recipient && xrpAccountOf(address) === input.houseXrpAddress) throw new DomainError('unknown_destination_tag', 'address');
-  const networkFee = recipient ? 0n : NETWORK_FEES_MINOR[currency.code]!;
+  const networkFee = recipient ? 0n : externalNetworkFeeMinor(currency.code);
   const { rates: current } = await rates.current();
   const thisSendEur = eurValueMinor(amount, currency.decimals, current[currency.code] ?? '0');
   await requireVerifications(db, account.id, { usesWallet: true });
   // Then the balance: a send it cannot cover is refused as such, whatever verification it would need.
   const balance = (await balancesOf(db, account.id)).find((b) => b.currency === currency.code)?.balance ?? 0n;
-  if (balance < amount + networkFee) throw new DomainError('insufficient_balance', 'amount');
+  if (amount > maxSendableMinor(balance, networkFee)) throw new DomainError('insufficient_balance', 'amount');
   // Said early, so the user verifies before waiting for a code; enforced again at confirmation,
   // where the value leaves (sends created first and confirmed later are counted there).
   await requireVerifications(db, account.id, { usesWallet: true, weeklyEurMinor: (await weeklyVolumeEurMinor(db, rates, await accountCustomer(db, account.id))) + thisSendEur });

@@ -1,4 +1,5 @@
 import { apiRequest } from '../../../components/api';
+import type { Rates } from '../../../../domain/contracts/rates';
 import type {
   AddressesResponse,
   Balances,
@@ -31,8 +32,11 @@ export const relabelAddress = (token: string, language: Language, id: string, la
   apiRequest<Address>(token, language, `/api/wallet/addresses/${id}`, { method: 'PATCH', body: { label: label || null } satisfies RelabelAddressBody });
 export const startSend = (token: string, language: Language, body: StartSendBody, idempotencyKey: string) =>
   apiRequest<WalletSend>(token, language, '/api/wallet/sends', { body, headers: { 'idempotency-key': idempotencyKey } });
+export const getSend = (token: string, language: Language, id: string) => apiRequest<WalletSend>(token, language, `/api/wallet/sends/${id}`);
 export const confirmSend = (token: string, language: Language, id: string, code: string) =>
   apiRequest<ConfirmedSend>(token, language, `/api/wallet/sends/${id}/confirm`, { body: { code } satisfies ConfirmSendBody });
+/** The floating EUR rates (public), for the EUR value of an amount before it is sent. */
+export const getRates = (language: Language) => apiRequest<Rates>(null, language, '/api/rates');
 export const getTransactions = (token: string, language: Language, query: { currency?: string; cursor?: string }) => {
   const params = new URLSearchParams({ ...(query.currency ? { currency: query.currency } : {}), ...(query.cursor ? { cursor: query.cursor } : {}) } satisfies TransactionsQuery);
   return apiRequest<TransactionsPage>(token, language, `/api/wallet/transactions?${params}`);

@@ -1,50 +1,86 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { decimalToMinor } from '../../../../domain/money';
+import { usePolled } from '../../../components/use-polled';
 import { formatMoney } from '../../../i18n/format';
 import { getBalances, type Balance } from '../api/wallet';
+import { WALLET_REFRESH_MS } from './refresh';
 import { useWalletApi } from './use-wallet-api';
+import '../wallet.css';
 
-/** Balances per currency with their EUR estimate, and the total. */
+const held = (b: Balance) => /[1-9]/.test(b.balance);
+const eurCents = (b: Balance) => decimalToMinor(b.eurEstimate, 2) ?? 0n;
+
+/** What is held, most valuable first, then (behind "show all") the currencies at zero. */
+export function sortBalances(balances: Balance[]): { held: Balance[]; zero: Balance[] } {
+  const nonZero = balances.filter(held);
+  nonZero.sort((a, b) => (eurCents(a) === eurCents(b) ? 0 : eurCents(a) > eurCents(b) ? -1 : 1));
+  return { held: nonZero, zero: balances.filter((b) => !held(b)) };
+}
+
+/**
+ * Balances per currency with their EUR estimate, and the total, kept current while the page is
+ * visible (a deposit or a send shows without a reload).
+ */
 export function Balances() {
   const { t } = useTranslation('wallet');
   const { token, language, errorText } = useWalletApi();
-  const [data, setData] = React.useState<{ balances: Balance[]; totalEur: string } | null>(null);
-  const [error, setError] = React.useState<string | null>(null);
-  React.useEffect(() => {
-    token()
-      .then((value) => getBalances(value, language))
-      .then(setData, (e: unknown) => setError(errorText(e)));
-  }, [token, language, errorText]);
-  if (error) return <p role="alert">{error}</p>;
+  const { data, error } = usePolled(async () => getBalances(await token(), language), language, WALLET_REFRESH_MS);
+  const [showAll, setShowAll] = React.useState(false);
+  if (!data && error) return <p role="alert">{errorText(error)}</p>;
   if (!data) return <p className="muted">…</p>;
+  const { held: heldRows, zero } = sortBalances(data.balances);
+  const rows = showAll ? [...heldRows, ...zero] : heldRows;
+  const partialShown = rows.some((b) => b.support === 'partial');
   return (
     <section aria-labelledby="balances-heading">
       <h2 id="balances-heading">{t('balances.total', { amount: formatMoney(data.totalEur, 'EUR', language) })}</h2>
-      <table className="data-table stack">
-        <thead>
-          <tr>
-            <th scope="col">{t('balances.currency')}</th>
-            <th scope="col">{t('balances.balance')}</th>
-            <th scope="col">{t('balances.eurEstimate')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {data.balances.map((b) => (
-            <tr key={b.currency}>
-              <th scope="row">
-                {b.name} <span className="muted">{b.currency}</span>
-                {b.support === 'partial' ? <div className="muted small">{t('balances.partial')}</div> : null}
-              </th>
-              <td className="num" data-label={t('balances.balance')}>
-                {formatMoney(b.balance, b.currency, language)}
-              </td>
-              <td className="num" data-label={t('balances.eurEstimate')}>
-                {formatMoney(b.eurEstimate, 'EUR', language)}
-              </td>
+      {heldRows.length === 0 ? <p>{t('balances.empty')}</p> : null}
+      {rows.length > 0 ? (
+        <table className="data-table stack balances-table" id="balances-table">
+          <thead>
+            <tr>
+              <th scope="col">{t('balances.currency')}</th>
+              <th scope="col">{t('balances.balance')}</th>
+              <th scope="col">{t('balances.eurEstimate')}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((b) => (
+              <tr key={b.currency} className={held(b) ? undefined : 'balance-zero'}>
+                <th scope="row">
+                  {b.name} <span className="muted">{b.currency}</span>
+                  {b.support === 'partial' ? (
+                    <>
+                      <span className="footnote-mark" aria-hidden="true">
+                        *
+                      </span>
+                      <span className="visually-hidden">{t('balances.partial')}</span>
+                    </>
+                  ) : null}
+                </th>
+                <td className="num" data-label={t('balances.balance')}>
+                  {formatMoney(b.balance, b.currency, language)}
+                </td>
+                <td className="num" data-label={t('balances.eurEstimate')}>
+                  {formatMoney(b.eurEstimate, 'EUR', language)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      {zero.length > 0 ? (
+        <button type="button" className="button small" aria-expanded={showAll} aria-controls={rows.length > 0 ? 'balances-table' : undefined} onClick={() => setShowAll((open) => !open)}>
+          {showAll ? t('balances.hideZero') : t('balances.showAll')}
+        </button>
+      ) : null}
+      {partialShown ? (
+        <p className="muted small partial-notice">
+          <span aria-hidden="true">* </span>
+          {t('balances.partialNotice')}
+        </p>
+      ) : null}
     </section>
   );
 }

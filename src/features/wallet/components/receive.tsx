@@ -2,6 +2,7 @@ import QRCode from 'qrcode';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../../components/api';
+import { CopyButton } from '../../../components/copy-button';
 import { Field } from '../../../components/field';
 import { createAddress, getAddresses, relabelAddress, type Address } from '../api/wallet';
 import { BankRequired } from './bank-required';
@@ -64,15 +65,10 @@ export function Receive() {
 function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (label: string) => Promise<Address> }) {
   const { t } = useTranslation('wallet');
   const [qr, setQr] = React.useState<string | null>(null);
-  const [copied, setCopied] = React.useState(false);
   const [label, setLabel] = React.useState(address.label ?? '');
   React.useEffect(() => {
     void QRCode.toDataURL(address.address, { margin: 1, width: 160 }).then(setQr);
   }, [address.address]);
-  const copy = async () => {
-    await navigator.clipboard.writeText(address.address);
-    setCopied(true);
-  };
   const labelId = `label-${address.id}`;
   return (
     <li className="address-item">
@@ -80,10 +76,7 @@ function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (lab
       <div>
         <p>
           <strong>{address.currency}</strong> <code className="address">{address.address}</code>{' '}
-          <button type="button" className="button small" onClick={() => void copy()}>
-            {t('receive.copy')}
-          </button>{' '}
-          <span role="status">{copied ? t('receive.copied') : ''}</span>
+          <CopyButton value={address.address} what={t('receive.addressName', { currency: address.currency })} />
         </p>
         {address.currency === 'XRP' ? <p className="muted small">{t('receive.xrpTag')}</p> : null}
         <form

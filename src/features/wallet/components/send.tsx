@@ -1,21 +1,41 @@
 import * as React from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { normalizeAddress } from '../../../../domain/addresses';
 import { normalizeCode } from '../../../../domain/codes';
-import { normalizeAmountInput } from '../../../../domain/money';
+import { decimalsOf } from '../../../../domain/currencies';
+import { decimalToMinor, eur, minorToDecimal, normalizeAmountInput } from '../../../../domain/money';
+import { eurValueMinor } from '../../../../domain/quotes';
+import { externalNetworkFeeMinor, maxSendableMinor } from '../../../../domain/wallet';
 import { ApiFailure } from '../../../components/api';
+import { CopyButton } from '../../../components/copy-button';
 import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
-import { formatMoney } from '../../../i18n/format';
-import { confirmSend, startSend, type Send as SendView } from '../api/wallet';
+import { usePolled } from '../../../components/use-polled';
+import { formatMoney, numberFormat } from '../../../i18n/format';
+import { confirmSend, getBalances, getRates, getSend, startSend, type Send as SendView } from '../api/wallet';
 import { BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
+import { RATES_REFRESH_MS, WALLET_REFRESH_MS } from './refresh';
 import { useWalletApi } from './use-wallet-api';
+import type { Language } from '../../../../domain/languages';
+import '../wallet.css';
 
 type SendForm = { currency: string; address: string; amount: string; label: string };
 
-/** Send: details (checked here and by the API), the emailed code, then "being processed". */
+/** An amount in minor units as a person of this language types it: "0,00998" in German, no trailing zeros. */
+export function amountInputValue(minor: bigint, decimals: number, language: Language): string {
+  const plain = minorToDecimal(minor, decimals)
+    .replace(/(\.\d*?)0+$/, '$1')
+    .replace(/\.$/, '');
+  const mark =
+    numberFormat(language)
+      .formatToParts(1.5)
+      .find((part) => part.type === 'decimal')?.value ?? '.';
+  return plain.replace('.', mark);
+}
+
+/** Send: details (checked here and by the API), the emailed code, then the send's status until it is paid out. */
 export function Send() {
   const { t } = useTranslation('wallet');
   const { token, language } = useWalletApi();
@@ -26,11 +46,17 @@ export function Send() {
   const idempotencyKey = React.useRef(crypto.randomUUID());
   const form = useForm<SendForm>({ defaultValues: { currency: 'BTC', address: '', amount: '', label: '' } });
   const codeForm = useForm<{ code: string }>();
+  const balances = usePolled(async () => getBalances(await token(), language), language, WALLET_REFRESH_MS);
 
   const submit = form.handleSubmit(async (values) => {
     if (!normalizeAddress(values.currency, values.address)) return form.setError('address', { message: 'invalid_address' });
+    const amount = normalizeAmountInput(values.amount);
+    // More than the whole balance cannot be sent (the network fee, which a send to another Muntly wallet does not pay, the API checks).
+    const minor = decimalToMinor(amount, decimalsOf(values.currency) ?? 0);
+    const available = availableMinor(balances.data?.balances, values.currency);
+    if (minor !== null && available !== null && minor > available) return form.setError('amount', { message: 'insufficient_balance' });
     try {
-      setSend(await startSend(await token(), language, { ...values, amount: normalizeAmountInput(values.amount), label: values.label || undefined }, idempotencyKey.current));
+      setSend(await startSend(await token(), language, { ...values, amount, label: values.label || undefined }, idempotencyKey.current));
     } catch (error) {
       if (error instanceof ApiFailure && error.code === 'bank_verification_required') return setBankMissing(true);
       const field = error instanceof ApiFailure && ['address', 'amount', 'currency'].includes(error.field ?? '') ? (error.field as keyof SendForm) : 'amount';
@@ -43,6 +69,7 @@ export function Send() {
     if (!normalized) return codeForm.setError('code', { message: 'invalid_code_format' });
     try {
       setSend(await confirmSend(await token(), language, send!.id, normalized));
+      balances.reload();
     } catch (error) {
       codeForm.setError('code', { message: errorKeyOf(error) });
     }
@@ -57,16 +84,7 @@ export function Send() {
   const message = (code?: string) => errorText(formErrorKey(code));
 
   if (bankMissing) return <BankRequired />;
-  if (send && send.status !== 'awaiting_code') {
-    return (
-      <div role="status">
-        <p className="lead">{send.status === 'completed' ? t('send.completed') : t('send.processing')}</p>
-        <button type="button" className="button" onClick={again}>
-          {t('send.another')}
-        </button>
-      </div>
-    );
-  }
+  if (send && send.status !== 'awaiting_code') return <SendStatus send={send} onAnother={again} />;
   if (send) {
     const err = message(codeForm.formState.errors.code?.message);
     return (
@@ -96,11 +114,98 @@ export function Send() {
     <form onSubmit={submit} noValidate className="identity-form">
       <CurrencySelect id="send-currency" label={t('send.currency')} {...form.register('currency')} />
       {field('address', { spellCheck: false, autoComplete: 'off' })}
-      {field('amount', { inputMode: 'decimal', autoComplete: 'off' })}
+      {field('amount', { inputMode: 'decimal', autoComplete: 'off', 'aria-describedby': [form.formState.errors.amount ? 'send-amount-error' : '', 'send-available send-estimate'].join(' ').trim() })}
+      <AmountHelp form={form} balances={balances.data?.balances} />
       {field('label', { maxLength: 100 })}
       <button type="submit" className="button primary" disabled={form.formState.isSubmitting}>
         {form.formState.isSubmitting ? t('send.sending') : t('send.continue')}
       </button>
     </form>
+  );
+}
+
+type BalanceRow = { currency: string; balance: string };
+
+function availableMinor(balances: BalanceRow[] | undefined, currency: string): bigint | null {
+  const row = balances?.find((b) => b.currency === currency);
+  return row ? decimalToMinor(row.balance, decimalsOf(currency) ?? 0) : null;
+}
+
+/** Under the amount: what is available with a "Max" button, then the network fee and the amount's value in euros. */
+function AmountHelp({ form, balances }: { form: UseFormReturn<SendForm>; balances: BalanceRow[] | undefined }) {
+  const { t } = useTranslation('wallet');
+  const { language } = useWalletApi();
+  const rates = usePolled(() => getRates(language), language, RATES_REFRESH_MS);
+  const [currency, amountText] = form.watch(['currency', 'amount']);
+  const decimals = decimalsOf(currency) ?? 0;
+  const available = availableMinor(balances, currency);
+  const fee = externalNetworkFeeMinor(currency);
+  const max = available === null ? null : maxSendableMinor(available, fee);
+  const amount = amountText ? decimalToMinor(normalizeAmountInput(amountText), decimals) : null;
+  const rate = rates.data?.rates[currency];
+  const value = amount !== null && rate ? eur(eurValueMinor(amount, decimals, rate)) : null;
+  const fillMax = () => {
+    if (max === null) return;
+    form.setValue('amount', amountInputValue(max, decimals, language), { shouldDirty: true });
+    form.clearErrors('amount');
+  };
+  return (
+    <div className="send-amount-help">
+      <p className="send-available">
+        <span id="send-available">{t('send.available', { amount: available === null ? '…' : formatMoney(minorToDecimal(available, decimals), currency, language) })}</span>{' '}
+        <button type="button" className="button small" onClick={fillMax} disabled={!max}>
+          {t('send.max')}
+        </button>
+      </p>
+      <p className="send-estimate muted small" id="send-estimate">
+        <span>{t('send.fee', { fee: formatMoney(minorToDecimal(fee, decimals), currency, language) })}</span>
+        {value !== null ? <span>{t('send.eurValue', { amount: formatMoney(value, 'EUR', language) })}</span> : null}
+      </p>
+    </div>
+  );
+}
+
+/** A confirmed send: its status as the API reports it, asked again while it is processed, and the transaction hash once paid out. */
+function SendStatus({ send: confirmed, onAnother }: { send: SendView; onAnother: () => void }) {
+  const { t } = useTranslation('wallet');
+  const { token, language } = useWalletApi();
+  const [processing, setProcessing] = React.useState(confirmed.status === 'processing');
+  const polled = usePolled(async () => getSend(await token(), language, confirmed.id), confirmed.id, processing ? WALLET_REFRESH_MS : undefined);
+  const send = polled.data ?? confirmed;
+  React.useEffect(() => setProcessing(send.status === 'processing'), [send.status]);
+  const headline = send.status === 'completed' ? (send.internal ? t('send.completed') : t('send.paidOut')) : send.status === 'failed' ? t('send.failed') : t('send.processing');
+  return (
+    <div className="send-result">
+      <p className="lead" role="status">
+        {headline}
+      </p>
+      <p>
+        {t('send.review', {
+          amount: formatMoney(send.amount, send.currency, language),
+          fee: formatMoney(send.networkFee, send.currency, language),
+          address: send.address,
+        })}
+      </p>
+      <dl className="send-facts">
+        <div>
+          <dt>{t('send.status')}</dt>
+          <dd>
+            <span className={`send-status send-status-${send.status}`}>{t(`send.statuses.${send.status}`)}</span>
+          </dd>
+        </div>
+        {send.txid ? (
+          <div>
+            <dt>{t('send.txid')}</dt>
+            <dd>
+              <code className="address">{send.txid}</code> <CopyButton value={send.txid} what={t('send.txid')} />
+            </dd>
+          </div>
+        ) : null}
+      </dl>
+      {send.status === 'processing' ? <p className="muted small">{t('send.live')}</p> : null}
+      <button type="button" className="button" onClick={onAnother}>
+        {t('send.another')}
+      </button>
+    </div>
   );
 }

@@ -1,34 +1,44 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePolled } from '../../../components/use-polled';
 import { dateTimeFormat, formatMoney } from '../../../i18n/format';
 import { getTransactions, getTransactionsCsv, type Transaction } from '../api/wallet';
 import { CurrencySelect } from './currency-select';
+import { WALLET_REFRESH_MS } from './refresh';
 import { useWalletApi } from './use-wallet-api';
 
-/** Transactions: filter by currency, load more, download as CSV. */
+/** The newest rows first, each once (a row the newest page and an older page both hold, when new rows pushed it down). */
+function mergeById(newest: Transaction[], older: Transaction[]): Transaction[] {
+  const seen = new Set(newest.map((row) => row.id));
+  return [...newest, ...older.filter((row) => !seen.has(row.id))];
+}
+
+/** Transactions: filter by currency, load more, download as CSV; kept current while the page is visible. */
 export function Transactions() {
   const { t } = useTranslation('wallet');
   const { token, language, errorText } = useWalletApi();
   const [currency, setCurrency] = React.useState('');
-  const [rows, setRows] = React.useState<Transaction[] | null>(null);
-  const [cursor, setCursor] = React.useState<string | null>(null);
-  const [error, setError] = React.useState<string | null>(null);
+  // The newest page, asked again while the page is visible (a deposit or a send shows without a reload)…
+  const key = `${language}:${currency}`;
+  const first = usePolled(async () => getTransactions(await token(), language, { currency: currency || undefined }), key, WALLET_REFRESH_MS);
+  const newest = first.loadedKey === key ? first.data : null;
+  // …and the older pages loaded with "Load more", for this filter.
+  const [older, setOlder] = React.useState<{ currency: string; rows: Transaction[]; cursor: string | null } | null>(null);
+  const [moreError, setMoreError] = React.useState<unknown>(null);
+  const more = older?.currency === currency ? older : null;
+  const rows = newest ? mergeById(newest.transactions, more?.rows ?? []) : null;
+  const cursor = more ? more.cursor : (newest?.nextCursor ?? null);
+  const error = moreError ?? (newest ? null : first.error);
 
-  const load = React.useCallback(
-    async (next?: string) => {
-      try {
-        const page = await getTransactions(await token(), language, { currency: currency || undefined, cursor: next });
-        setRows((current) => (next ? [...(current ?? []), ...page.transactions] : page.transactions));
-        setCursor(page.nextCursor);
-      } catch (e) {
-        setError(errorText(e));
-      }
-    },
-    [token, language, currency, errorText],
-  );
-  React.useEffect(() => {
-    void load();
-  }, [load]);
+  const loadMore = async (next: string) => {
+    try {
+      const page = await getTransactions(await token(), language, { currency: currency || undefined, cursor: next });
+      setOlder({ currency, rows: [...(more?.rows ?? []), ...page.transactions], cursor: page.nextCursor });
+      setMoreError(null);
+    } catch (e) {
+      setMoreError(e);
+    }
+  };
 
   const download = async () => {
     const csv = await getTransactionsCsv(await token(), language, currency || undefined);
@@ -44,12 +54,21 @@ export function Transactions() {
   return (
     <>
       <div className="inline-form">
-        <CurrencySelect id="tx-currency" label={t('transactions.filter')} allLabel={t('transactions.all')} value={currency} onChange={(e) => setCurrency(e.target.value)} />
+        <CurrencySelect
+          id="tx-currency"
+          label={t('transactions.filter')}
+          allLabel={t('transactions.all')}
+          value={currency}
+          onChange={(e) => {
+            setCurrency(e.target.value);
+            setMoreError(null);
+          }}
+        />
         <button type="button" className="button" onClick={() => void download()}>
           {t('transactions.csv')}
         </button>
       </div>
-      {error ? <p role="alert">{error}</p> : null}
+      {error ? <p role="alert">{errorText(error)}</p> : null}
       {rows && rows.length === 0 ? <p className="muted">{t('transactions.none')}</p> : null}
       {rows && rows.length > 0 ? (
         <table className="data-table stack">
@@ -86,7 +105,7 @@ export function Transactions() {
         </table>
       ) : null}
       {cursor ? (
-        <button type="button" className="button" onClick={() => void load(cursor)}>
+        <button type="button" className="button" onClick={() => void loadMore(cursor)}>
           {t('transactions.loadMore')}
         </button>
       ) : null}

@@ -1,0 +1,225 @@
+import '../../../../__tests__/support/polyfills';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import * as React from 'react';
+import { loadResources, renderInLanguage } from '../../../../__tests__/support/render';
+import { Balances } from '../components/balances';
+import { Send } from '../components/send';
+import { Transactions } from '../components/transactions';
+import type { WalletSend } from '../../../../domain/contracts/wallet';
+import type { Balance, Transaction } from '../api/wallet';
+
+// The SDK hands out one stable function, as the real one does.
+jest.mock('@auth0/auth0-react', () => {
+  const session = { getAccessTokenSilently: async () => 'token' };
+  return { useAuth0: () => session };
+});
+
+const en = loadResources('en').wallet as any;
+const de = loadResources('de').wallet as any;
+const fill = (text: string, values: Record<string, string>) => Object.entries(values).reduce((s, [k, v]) => s.replace(`{{${k}}}`, v), text);
+
+type Answer = { status?: number; body: unknown };
+/** A scripted API: each "METHOD /path" answers from its handler; every call is recorded. */
+function mockApi(routes: Record<string, (body: unknown) => Answer>) {
+  const calls: string[] = [];
+  (globalThis as { fetch: unknown }).fetch = jest.fn(async (url: string, init: RequestInit = {}) => {
+    const key = `${init.method ?? 'GET'} ${url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`;
+    calls.push(key);
+    const handler = routes[key];
+    const answer = handler ? handler(typeof init.body === 'string' ? JSON.parse(init.body) : undefined) : { status: 404, body: { error: { code: 'not_found', message: 'Not found.' } } };
+    return { ok: (answer.status ?? 200) < 400, status: answer.status ?? 200, headers: { get: () => 'application/json' }, json: async () => answer.body, text: async () => JSON.stringify(answer.body) };
+  });
+  return { calls, count: (key: string) => calls.filter((c) => c === key).length };
+}
+
+const balance = (currency: string, name: string, amount: string, eurEstimate: string, support: 'full' | 'partial' = 'full'): Balance => ({ currency, name, balance: amount, eurEstimate, support });
+const BALANCES = {
+  balances: [
+    balance('EUR', 'Euro', '0.00', '0.00'),
+    balance('BTC', 'Bitcoin', '0.01000000', '800.00'),
+    balance('ETH', 'Ethereum', '0.000000000', '0.00'),
+    balance('SOL', 'Solana', '2.000000000', '300.00', 'partial'),
+    balance('SHIB', 'Shiba Inu', '0.00', '0.00', 'partial'),
+  ],
+  totalEur: '1100.00',
+  ratesAt: '2026-01-10T09:00:00.000Z',
+};
+const RATES = { at: '2026-01-10T09:00:00.000Z', rates: { BTC: '80000', ETH: '3000' } };
+
+function setVisibility(state: 'visible' | 'hidden') {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+beforeEach(() => {
+  setVisibility('visible');
+  Object.defineProperty(globalThis.crypto, 'randomUUID', { configurable: true, value: () => '00000000-0000-4000-8000-000000000000' });
+});
+afterEach(() => jest.useRealTimers());
+
+describe('Balances', () => {
+  it('lists what is held, most valuable first, folds the zero balances behind "Show all currencies" and says "partially supported" once', async () => {
+    mockApi({ 'GET /api/wallet/balances': () => ({ body: BALANCES }) });
+    renderInLanguage(<Balances />);
+    const table = await screen.findByRole('table');
+    const names = () =>
+      within(table)
+        .getAllByRole('rowheader')
+        .map((cell) => cell.textContent);
+    expect(names()).toEqual([expect.stringMatching(/^Bitcoin BTC/), expect.stringMatching(/^Solana SOL/)]);
+    expect(screen.queryByText('Ethereum')).toBeNull();
+
+    const toggle = screen.getByRole('button', { name: en.balances.showAll });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    // Solana is partially supported: one notice under the table, not one per row.
+    expect(screen.getAllByText(en.balances.partialNotice)).toHaveLength(1);
+
+    fireEvent.click(toggle);
+    expect(screen.getByRole('button', { name: en.balances.hideZero })).toHaveAttribute('aria-expanded', 'true');
+    expect(names()).toHaveLength(5);
+    expect(names().slice(0, 2)).toEqual([expect.stringMatching(/^Bitcoin/), expect.stringMatching(/^Solana/)]);
+    // Two partially supported currencies now show, and still one notice.
+    expect(screen.getAllByText(en.balances.partialNotice)).toHaveLength(1);
+  });
+
+  it('says so when nothing is held, and has no notice while no partially supported currency shows', async () => {
+    mockApi({ 'GET /api/wallet/balances': () => ({ body: { ...BALANCES, totalEur: '0.00', balances: BALANCES.balances.map((b) => ({ ...b, balance: '0', eurEstimate: '0.00' })) } }) });
+    renderInLanguage(<Balances />);
+    expect(await screen.findByText(en.balances.empty)).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByText(en.balances.partialNotice)).toBeNull();
+  });
+
+  it('shows a deposit without a reload, and asks nothing while the page is hidden', async () => {
+    jest.useFakeTimers();
+    let btc = '0.01000000';
+    const api = mockApi({ 'GET /api/wallet/balances': () => ({ body: { ...BALANCES, balances: BALANCES.balances.map((b) => (b.currency === 'BTC' ? { ...b, balance: btc } : b)) } }) });
+    renderInLanguage(<Balances />);
+    expect(await screen.findByText('0.01 BTC')).toBeTruthy();
+    btc = '0.02000000';
+    setVisibility('hidden');
+    await act(async () => void jest.advanceTimersByTime(30_000));
+    expect(api.count('GET /api/wallet/balances')).toBe(1);
+    expect(screen.getByText('0.01 BTC')).toBeTruthy();
+    // Shown again: it asks at once.
+    await act(async () => setVisibility('visible'));
+    expect(await screen.findByText('0.02 BTC')).toBeTruthy();
+    expect(api.count('GET /api/wallet/balances')).toBe(2);
+  });
+});
+
+describe('Send', () => {
+  const started: WalletSend = {
+    id: '11111111-1111-4111-8111-111111111111',
+    status: 'awaiting_code',
+    currency: 'BTC',
+    address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    amount: '0.00100000',
+    networkFee: '0.00002000',
+    internal: false,
+    label: null,
+    txid: null,
+  };
+
+  it('shows the available balance; "Max" fills the balance less the network fee; the fee and the value in euros show before sending', async () => {
+    mockApi({ 'GET /api/wallet/balances': () => ({ body: BALANCES }), 'GET /api/rates': () => ({ body: RATES }) });
+    renderInLanguage(<Send />);
+    expect(await screen.findByText(fill(en.send.available, { amount: '0.01 BTC' }))).toBeTruthy();
+    expect(screen.getByText(fill(en.send.fee, { fee: '0.00002 BTC' }))).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: en.send.max }));
+    const amount = screen.getByLabelText(en.send.amount) as HTMLInputElement;
+    expect(amount.value).toBe('0.00998');
+    // 0.00998 BTC at 80,000 EUR.
+    expect(await screen.findByText(fill(en.send.eurValue, { amount: '€798.40' }))).toBeTruthy();
+
+    // Another currency: its own balance (none) and fee, and nothing to fill.
+    fireEvent.change(screen.getByLabelText(en.send.currency), { target: { value: 'ETH' } });
+    expect(await screen.findByText(fill(en.send.available, { amount: '0 ETH' }))).toBeTruthy();
+    expect(screen.getByText(fill(en.send.fee, { fee: '0.00042 ETH' }))).toBeTruthy();
+    expect(screen.getByRole('button', { name: en.send.max })).toBeDisabled();
+  });
+
+  it('in German, "Max" writes a decimal comma and a typed "0,001" shows its value in euros', async () => {
+    mockApi({ 'GET /api/wallet/balances': () => ({ body: BALANCES }), 'GET /api/rates': () => ({ body: RATES }) });
+    renderInLanguage(<Send />, 'de');
+    await screen.findByText(fill(de.send.available, { amount: '0,01 BTC' }));
+    fireEvent.click(screen.getByRole('button', { name: de.send.max }));
+    expect((screen.getByLabelText(de.send.amount) as HTMLInputElement).value).toBe('0,00998');
+    fireEvent.change(screen.getByLabelText(de.send.amount), { target: { value: '0,001' } });
+    expect(await screen.findByText(fill(de.send.eurValue, { amount: '80,00 €' }))).toBeTruthy();
+  });
+
+  it('refuses more than the balance before asking the API', async () => {
+    const api = mockApi({ 'GET /api/wallet/balances': () => ({ body: BALANCES }), 'GET /api/rates': () => ({ body: RATES }) });
+    renderInLanguage(<Send />);
+    await screen.findByText(fill(en.send.available, { amount: '0.01 BTC' }));
+    fireEvent.change(screen.getByLabelText(en.send.address), { target: { value: started.address } });
+    fireEvent.change(screen.getByLabelText(en.send.amount), { target: { value: '0.02' } });
+    fireEvent.click(screen.getByRole('button', { name: en.send.continue }));
+    expect(await screen.findByText((loadResources('en').errors as any).insufficient_balance)).toBeTruthy();
+    expect(api.count('POST /api/wallet/sends')).toBe(0);
+  });
+
+  it('after the code: the send’s status, asked again while it is processed, then the transaction hash to copy', async () => {
+    let status: WalletSend['status'] = 'processing';
+    const sent: unknown[] = [];
+    const api = mockApi({
+      'GET /api/wallet/balances': () => ({ body: BALANCES }),
+      'GET /api/rates': () => ({ body: RATES }),
+      'POST /api/wallet/sends': (body) => (sent.push(body), { status: 201, body: started }),
+      [`POST /api/wallet/sends/${started.id}/confirm`]: () => ({ body: { ...started, status: 'processing', message: 'Your transaction is being processed.' } }),
+      [`GET /api/wallet/sends/${started.id}`]: () => ({ body: { ...started, status, txid: status === 'completed' ? 'f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16' : null } }),
+    });
+    renderInLanguage(<Send />);
+    await screen.findByText(fill(en.send.available, { amount: '0.01 BTC' }));
+    fireEvent.change(screen.getByLabelText(en.send.address), { target: { value: started.address } });
+    fireEvent.change(screen.getByLabelText(en.send.amount), { target: { value: '0,001' } });
+    fireEvent.click(screen.getByRole('button', { name: en.send.continue }));
+    fireEvent.change(await screen.findByLabelText(en.send.code), { target: { value: 'ABCD-EFGH-IJKL-MNOP' } });
+    expect(sent).toEqual([{ currency: 'BTC', address: started.address, amount: '0.001', label: undefined }]);
+
+    jest.useFakeTimers();
+    fireEvent.click(screen.getByRole('button', { name: en.send.confirm }));
+    expect(await screen.findByText(en.send.processing)).toBeTruthy();
+    expect(screen.getByText(en.send.statuses.processing)).toBeTruthy();
+    expect(screen.getByText(en.send.live)).toBeTruthy();
+
+    status = 'completed';
+    await act(async () => void jest.advanceTimersByTime(10_000));
+    expect(await screen.findByText(en.send.paidOut)).toBeTruthy();
+    expect(screen.getByText(en.send.statuses.completed)).toBeTruthy();
+    expect(screen.getByText('f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16')).toBeTruthy();
+    expect(screen.getByRole('button', { name: `Copy ${en.send.txid}` })).toBeTruthy();
+    expect(screen.queryByText(en.send.live)).toBeNull();
+    // Paid out: nothing more to ask.
+    const asked = api.count(`GET /api/wallet/sends/${started.id}`);
+    await act(async () => void jest.advanceTimersByTime(60_000));
+    expect(api.count(`GET /api/wallet/sends/${started.id}`)).toBe(asked);
+  });
+});
+
+describe('Transactions', () => {
+  it('a deposit appears without a reload', async () => {
+    jest.useFakeTimers();
+    const deposit: Transaction = {
+      id: 't1',
+      date: '2026-01-10T09:00:00.000Z',
+      type: 'deposit',
+      direction: 'in',
+      currency: 'BTC',
+      amount: '0.01000000',
+      fee: null,
+      eurValue: '800.00',
+      address: null,
+      label: null,
+      status: 'completed',
+    };
+    let rows: Transaction[] = [];
+    mockApi({ 'GET /api/wallet/transactions': () => ({ body: { transactions: rows, nextCursor: null } }) });
+    renderInLanguage(<Transactions />);
+    expect(await screen.findByText(en.transactions.none)).toBeTruthy();
+    rows = [deposit];
+    await act(async () => void jest.advanceTimersByTime(10_000));
+    await waitFor(() => expect(screen.getByRole('row', { name: /Deposit/ })).toHaveTextContent('+0.01 BTC'));
+  });
+});
