@@ -75,8 +75,7 @@ function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (lab
       {qr ? <img src={qr} width={160} height={160} alt={t('receive.qr', { address: address.address })} /> : null}
       <div>
         <p>
-          <strong>{address.currency}</strong> <code className="address">{address.address}</code>{' '}
-          <CopyButton value={address.address} what={t('receive.addressName', { currency: address.currency })} />
+          <strong>{address.currency}</strong> <code className="address">{address.address}</code> <CopyButton value={address.address} what={t('receive.addressName', { currency: address.currency })} />
         </p>
         {address.currency === 'XRP' ? <p className="muted small">{t('receive.xrpTag')}</p> : null}
         <form
