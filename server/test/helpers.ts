@@ -258,12 +258,21 @@ export async function payOut(t: TestApp): Promise<number> {
 /** A one-time code in a message: four groups of four letters (domain/codes.ts). */
 export const ONE_TIME_CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 
-/** The code mailed to `email` to confirm the send `sendId` (its mail names the send). */
+/**
+ * The code mailed to `email` to confirm the send `sendId`. The mail names the send by amount and
+ * address only (no internal id), so it is found as the email written in the same transaction as
+ * the send: both rows carry that transaction's start time.
+ */
 export async function mailedSendCode(t: Pick<TestApp, 'app' | 'admin'>, email: string, sendId: string): Promise<string> {
-  const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(email)}`, headers: t.admin })).json();
-  const mail = (messages as { body: string }[]).find((m) => m.body.includes(sendId));
-  return ONE_TIME_CODE.exec(mail!.body)![0];
+  const { rows } = (await t.app.db.execute(
+    sql`select o.body from outbox o join wallet_sends s on s.created_at = o.created_at where s.id = ${sendId} and o.channel = 'email' and lower(o.recipient) = lower(${email})`,
+  )) as unknown as { rows: { body: string }[] };
+  if (rows.length !== 1) throw new Error(`expected one code email for the send, found ${rows.length}`);
+  return ONE_TIME_CODE.exec(rows[0]!.body)![0];
 }
+
+/** A UUID anywhere in a text: no email names anything by its internal id. */
+export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** Confirms the send `sendId` of `user` with the code from its mail, as the user would. */
 export async function confirmSendFromMail(t: Pick<TestApp, 'app' | 'admin'>, user: { email: string; headers: Record<string, string> }, sendId: string, headers: Record<string, string> = {}) {

@@ -9,7 +9,7 @@ import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
 import { requireVerifications } from '../identity/service';
 import { transfer, userAccount, balancesOf } from '../ledger/service';
-import { messageText, send as sendMessage } from '../notify/service';
+import { formatMoney, messageText, send as sendMessage } from '../notify/service';
 import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { eurValueMinor, type RatesAdapter } from '../rates/service';
 import { lockWeeklyVolume, requireWithinWeeklyVolume, weeklyVolumeEurMinor } from '../volume/service';
@@ -110,11 +110,23 @@ export async function createSend(
         channel: 'email',
         recipient: account.email,
         accountId: account.id,
-        ...messageText(input.language, 'sendCode', { id, code, amount: view.amount, fee: view.networkFee, currency: currency.code, address }),
+        // Named by what the user asked for, never by its internal id.
+        ...messageText(input.language, 'sendCode', {
+          code,
+          amount: formatMoney(input.language, view.amount, currency.code),
+          fee: formatMoney(input.language, view.networkFee, currency.code),
+          shortAddress: shortAddress(address),
+          address,
+        }),
       });
     }
     return { send: row, created: true };
   });
+}
+
+/** An address short enough for a sentence, its start and end kept to recognize it ("bc1qcr8t…306fyu"). */
+export function shortAddress(address: string): string {
+  return address.length <= 16 ? address : `${address.slice(0, 8)}…${address.slice(-6)}`;
 }
 
 type Outcome = { ok: true; send: SendRow } | { ok: false; code: ErrorCode; message?: string };
