@@ -22,8 +22,7 @@ const FONT = 'Arial,Helvetica,sans-serif';
 const MONO = "'SFMono-Regular',Consolas,'Liberation Mono',Menlo,monospace";
 
 /** Escapes text for HTML content and attribute values. */
-export const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** "Label: value" (French writes a space before the colon); the label short, the value not empty. */
 const DETAIL = /^([^:\n]{1,48}?)[ \u00a0\u202f]?:[ \u00a0]+(\S.*)$/;

@@ -1,6 +1,6 @@
 import { phrase, fillTemplate, formatMoney, messageText } from '../notify/service';
-import type { BankDetails } from './views';
 import type { Language } from '../../../../domain/languages';
+import type { BankDetails } from './views';
 
 /**
  * The confirmation email of a placed order, with what the customer must do next, so that one who

@@ -15,11 +15,11 @@ import { quoteRefusal, type RatesAdapter } from '../rates/service';
 import { anonymousWeeklyCap, lockWeeklyVolume, requireWithinWeeklyVolume } from '../volume/service';
 import { orderPlacedMail } from './mail';
 import { ordersRepository, type OrderRow } from './repository';
-import type { BankDetails } from './views';
 import type { PlaceOrderBody } from '../../../../domain/contracts/orders';
 import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
+import type { BankDetails } from './views';
 
 /**
  * Placing exchange orders (spec section 5, every rule with its code). Invariants: a reference is
@@ -112,8 +112,7 @@ export async function placeOrder(
     language: options.language,
   };
   // The confirmation email, with the payment details (the receiving address is known later).
-  const mailFor = (receivingAddress: string | null) =>
-    orderPlacedMail(options.language, { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress }, options.bank);
+  const mailFor = (receivingAddress: string | null) => orderPlacedMail(options.language, { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress }, options.bank);
 
   // Who the customer is, for their first-order cap and weekly volume: the account, the email, and
   // where the proceeds go (a new email with the same IBAN or address is the same customer).
