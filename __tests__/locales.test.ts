@@ -39,6 +39,8 @@ const sameInOtherLanguages = new Set([
   'Wallet',
   'Deposit',
   'IBAN',
+  'IBAN: {{value}}', // a line of the payment details in emails
+  'BIC: {{value}}',
   'Mx',
   'Postcode',
   'Status: {{phase}}',

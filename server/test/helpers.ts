@@ -9,6 +9,7 @@ import { loadConfig, LOCAL_AUDIENCE, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
 import { localIdpAccess } from '../src/dev/idp-access';
 import { runPayouts } from '../src/modules/payouts/service';
+import { sendCodeHash } from '../src/modules/wallet/sends';
 import { run } from '../src/ops/cli';
 import { payoutOutcomes } from '../src/workers/payouts';
 import type { VerificationKind } from '../../domain/verification';
@@ -260,15 +261,17 @@ export const ONE_TIME_CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 
 /**
  * The code mailed to `email` to confirm the send `sendId`. The mail names the send by amount and
- * address only (no internal id), so it is found as the email written in the same transaction as
- * the send: both rows carry that transaction's start time.
+ * address only (no internal id), so of the codes mailed to `email` it is the one the send accepts
+ * (its stored hash), as the user would find out by typing it.
  */
 export async function mailedSendCode(t: Pick<TestApp, 'app' | 'admin'>, email: string, sendId: string): Promise<string> {
   const { rows } = (await t.app.db.execute(
-    sql`select o.body from outbox o join wallet_sends s on s.created_at = o.created_at where s.id = ${sendId} and o.channel = 'email' and lower(o.recipient) = lower(${email})`,
-  )) as unknown as { rows: { body: string }[] };
-  if (rows.length !== 1) throw new Error(`expected one code email for the send, found ${rows.length}`);
-  return ONE_TIME_CODE.exec(rows[0]!.body)![0];
+    sql`select o.body, s.code_hash from outbox o, wallet_sends s where s.id = ${sendId} and o.channel = 'email' and lower(o.recipient) = lower(${email}) and o.created_at >= s.created_at`,
+  )) as unknown as { rows: { body: string; code_hash: string }[] };
+  const codes = rows.flatMap(({ body, code_hash: hash }) => [...body.matchAll(new RegExp(ONE_TIME_CODE, 'g'))].map(([code]) => ({ code, hash })));
+  const code = codes.find(({ code, hash }) => sendCodeHash(sendId, code) === hash)?.code;
+  if (!code) throw new Error(`no email to ${email} has the code of send ${sendId}`);
+  return code;
 }
 
 /** A UUID anywhere in a text: no email names anything by its internal id. */

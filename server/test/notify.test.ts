@@ -74,8 +74,8 @@ describe('email HTML', () => {
     const html = emailHtml('en', 'Order </title><script>x()</script>', 'Label: <b>bold</b> & co\nOther: "quoted"');
     expect(html).toContain('<title>Order &lt;/title&gt;&lt;script&gt;x()&lt;/script&gt;</title>');
     expect(html).not.toContain('<script');
-    expect(html).toMatch(/<td[^>]*>&lt;b&gt;bold&lt;\/b&gt; &amp; co<\/td>/);
-    expect(html).toMatch(/<td[^>]*>&quot;quoted&quot;<\/td>/);
+    expect(html).toMatch(/<div[^>]*>&lt;b&gt;bold&lt;\/b&gt; &amp; co<\/div>/);
+    expect(html).toMatch(/<div[^>]*>&quot;quoted&quot;<\/div>/);
   });
 
   it('is a mail-client page: language, brand header, at most 600 px, inline styles only, no scripts or images', () => {
@@ -91,7 +91,7 @@ describe('email HTML', () => {
     expect(html).not.toMatch(/\sclass=/);
   });
 
-  it('keeps the text’s shape: paragraphs, "Label: value" lines as a table, a lone code set large; the sign-off is the footer’s', () => {
+  it('keeps the text’s shape: paragraphs, "Label: value" lines as details, a lone code set large; the sign-off is the footer’s', () => {
     expect(blocksOf(`Hello,\nsecond line\n\n${CODE}\n\nAmount: 1 BTC\nTo : bc1q\n\nMuntly`)).toEqual([
       { kind: 'paragraph', lines: ['Hello,', 'second line'] },
       { kind: 'code', code: CODE },

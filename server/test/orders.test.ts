@@ -63,11 +63,11 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
       expect(text).not.toMatch(UUID);
     }
     expect(mail!.body).toContain(`Empfänger: Muntly\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nBetrag: 87,50\u00a0€\nVerwendungszweck: ${placed.shortReference}`);
-    // The HTML part: the brand in its header, the details as a table of label and value.
+    // The HTML part: the brand in its header, the details as label and value.
     expect(mail!.html).toMatch(/^<!DOCTYPE html><html lang="de">/);
     expect(mail!.html).toMatch(/<td[^>]*>Muntly<\/td>/);
-    expect(mail!.html).toMatch(/<td[^>]*>Verwendungszweck<\/td><td[^>]*>[A-Z]{4}-[A-Z]{4}<\/td>/);
-    expect(mail!.html).toMatch(/<td[^>]*>IBAN<\/td><td[^>]*>DE89370400440532013000<\/td>/);
+    expect(mail!.html).toMatch(/<div[^>]*>Verwendungszweck<\/div><div[^>]*>[A-Z]{4}-[A-Z]{4}<\/div>/);
+    expect(mail!.html).toMatch(/<div[^>]*>IBAN<\/div><div[^>]*>DE89370400440532013000<\/div>/);
   });
 
   it('emails the same payment details to a logged-in buyer, and to a seller the address to send the crypto to', async () => {

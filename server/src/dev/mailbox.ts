@@ -35,7 +35,7 @@ export const devMailboxRoutes: FastifyPluginAsync = async (app) => {
       .join('');
     reply.header('cache-control', 'no-store').type('text/html; charset=utf-8');
     return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>Dev mailbox | Muntly</title>
-<style>body{font:1rem/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#10201a}li{list-style:none;border:1px solid #d5ddd9;border-radius:.5rem;padding:.5rem 1rem;margin:.75rem 0}h2{font-size:1.1rem;margin:.25rem 0}.meta{color:#4a5a53;margin:0}pre{white-space:pre-wrap;font:inherit;overflow-wrap:anywhere}iframe{display:block;width:100%;height:40rem;border:1px solid #d5ddd9;border-radius:.25rem;margin:.5rem 0}summary{cursor:pointer}</style></head>
+<style>body{font:1rem/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#10201a}ul{padding:0}li{list-style:none;border:1px solid #d5ddd9;border-radius:.5rem;padding:.5rem 1rem;margin:.75rem 0}h2{font-size:1.1rem;margin:.25rem 0}.meta{color:#4a5a53;margin:0}pre{white-space:pre-wrap;font:inherit;overflow-wrap:anywhere}iframe{display:block;width:100%;height:40rem;border:1px solid #d5ddd9;border-radius:.25rem;margin:.5rem 0}summary{cursor:pointer}</style></head>
 <body><main><h1>Dev mailbox</h1><p>Local mode: messages the simulated email, SMS, post and bank channels sent${to ? ` to ${escapeHtml(to)}` : ''}.</p>${messages.length ? `<ul>${items}</ul>` : '<p>No messages yet.</p>'}</main></body></html>`;
   });
 };

@@ -8,8 +8,8 @@ import type { Language } from '../../../../domain/languages';
  * name or label a user typed cannot add markup.
  *
  * The text's shape becomes the layout: paragraphs (separated by an empty line) stay paragraphs; a
- * paragraph whose every line reads "Label: value" becomes a table of details (values may break
- * anywhere, so a long IBAN or address wraps on a phone); a paragraph that is only a one-time code
+ * paragraph whose every line reads "Label: value" becomes a list of details, label and value side
+ * by side or, on a phone, the value whole below its label (a long address still wraps); a paragraph that is only a one-time code
  * is set large; the closing "Muntly" is the footer's.
  */
 const BRAND = 'Muntly';
@@ -52,14 +52,18 @@ function blockHtml(block: Block): string {
     return `<p style="margin:0 0 16px;padding:12px 16px;background:#f3f6f4;border:1px solid ${LINE};border-radius:6px;font:bold 22px/1.3 ${MONO};letter-spacing:1px;color:${INK};word-break:break-all;">${escapeHtml(block.code)}</p>`;
   }
   if (block.kind === 'details') {
+    // Each row a label and a value side by side where they fit, the value below its label where
+    // they do not (a phone): inline blocks wrap without media queries, which not every client has.
     const rows = block.rows
       .map(
         ([label, value]) =>
-          `<tr><td valign="top" style="padding:6px 12px 6px 0;border-bottom:1px solid ${LINE};font:14px/1.4 ${FONT};color:${MUTED};">${escapeHtml(label)}</td>` +
-          `<td valign="top" style="padding:6px 0;border-bottom:1px solid ${LINE};font:bold 15px/1.4 ${FONT};color:${INK};word-break:break-all;overflow-wrap:anywhere;">${escapeHtml(value)}</td></tr>`,
+          `<div style="padding:6px 0;border-bottom:1px solid ${LINE};">` +
+          `<div style="display:inline-block;vertical-align:top;width:180px;max-width:100%;padding-right:12px;box-sizing:border-box;font:14px/1.4 ${FONT};color:${MUTED};">${escapeHtml(label)}</div>` +
+          `<div style="display:inline-block;vertical-align:top;max-width:100%;font:bold 15px/1.4 ${FONT};color:${INK};overflow-wrap:anywhere;word-break:break-word;">${escapeHtml(value)}</div>` +
+          `</div>`,
       )
       .join('');
-    return `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="margin:0 0 16px;border-collapse:collapse;border-top:1px solid ${LINE};">${rows}</table>`;
+    return `<div style="margin:0 0 16px;border-top:1px solid ${LINE};">${rows}</div>`;
   }
   return `<p style="margin:0 0 16px;font:16px/1.5 ${FONT};color:${INK};overflow-wrap:anywhere;">${block.lines.map(escapeHtml).join('<br>')}</p>`;
 }

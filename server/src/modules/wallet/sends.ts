@@ -30,7 +30,8 @@ import type { AccountRow } from '../accounts/service';
  */
 export type { SendRow };
 
-const hash = (sendId: string, code: string) => createHash('sha256').update(`send:${sendId}:${code}`).digest('hex');
+export const sendCodeHash = (sendId: string, code: string) => createHash('sha256').update(`send:${sendId}:${code}`).digest('hex');
+const hash = sendCodeHash;
 
 export function sendView(row: SendRow): WalletSend {
   const decimals = currencyByCode(row.currency)!.decimals;
