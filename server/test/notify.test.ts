@@ -106,7 +106,7 @@ describe('email HTML', () => {
     ]);
     const html = emailHtml('en', 'Subject', `Hello,\nsecond line\n\n${CODE}\n\nMuntly`);
     expect(html).toContain('Hello,<br>second line</p>');
-    expect(html).toMatch(new RegExp(`<p style="[^"]*font:bold 22px[^"]*">${CODE}</p>`));
+    expect(html).toMatch(new RegExp(`<p style="[^"]*font:bold 20px[^"]*">${CODE}</p>`));
     // "Muntly" closes the text; the HTML has it in its header and footer only.
     expect(html.match(/>Muntly</g)).toHaveLength(2);
   });

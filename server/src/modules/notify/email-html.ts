@@ -49,7 +49,8 @@ export function blocksOf(text: string): Block[] {
 
 function blockHtml(block: Block): string {
   if (block.kind === 'code') {
-    return `<p style="margin:0 0 16px;padding:12px 16px;background:#f3f6f4;border:1px solid ${LINE};border-radius:6px;font:bold 22px/1.3 ${MONO};letter-spacing:1px;color:${INK};word-break:break-all;">${escapeHtml(block.code)}</p>`;
+    // Fits a phone on one line; where it cannot, it breaks after a hyphen, never inside a group.
+    return `<p style="margin:0 0 16px;padding:12px;background:#f3f6f4;border:1px solid ${LINE};border-radius:6px;font:bold 20px/1.3 ${MONO};color:${INK};">${escapeHtml(block.code)}</p>`;
   }
   if (block.kind === 'details') {
     // Each row a label and a value side by side where they fit, the value below its label where
