@@ -40,6 +40,8 @@ const sameInOtherLanguages = new Set([
   'Deposit',
   'IBAN',
   'BIC',
+  'IBAN: {{value}}', // a line of the payment details in emails
+  'BIC: {{value}}',
   'Mx',
   'Postcode',
   'Status: {{phase}}',

@@ -32,7 +32,9 @@ export const opsIdentityResponse = z.object({ email: z.string(), kinds: z.array(
 export type OpsIdentityResponse = z.infer<typeof opsIdentityResponse>;
 
 export const outboxQuery = z.object({ to: z.string().max(254).optional() });
-export const outboxResponse = z.object({ messages: z.array(z.object({ channel: z.string(), to: z.string(), subject: z.string(), body: z.string(), createdAt: z.string() })) });
+export const outboxResponse = z.object({
+  messages: z.array(z.object({ channel: z.string(), to: z.string(), subject: z.string(), body: z.string(), html: z.string().nullable(), createdAt: z.string() })),
+});
 export type OutboxResponse = z.infer<typeof outboxResponse>;
 export type OutboxMessage = OutboxResponse['messages'][number];
 

@@ -151,6 +151,15 @@ describe('the edge of the API (pglite)', () => {
       expect(res.body).toContain('Dev mailbox');
     });
 
+    it('shows an email as its HTML part in a sandboxed frame, the text part beside it', async () => {
+      const payload = { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '25', email: 'mailbox-html@example.com', address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' };
+      const order = (await t.app.inject({ method: 'POST', url: '/api/orders', payload })).json();
+      const res = await t.app.inject({ url: '/dev/mailbox?to=mailbox-html%40example.com', remoteAddress: '127.0.0.1' });
+      // The frame runs nothing and is of no origin; its document arrives escaped in the attribute.
+      expect(res.body).toContain(`<iframe sandbox title="Your Muntly order ${order.reference} (HTML)" srcdoc="&lt;!DOCTYPE html&gt;&lt;html lang=&quot;en&quot;&gt;`);
+      expect(res.body).toMatch(/<details><summary>Text version<\/summary><pre>Thank you for your order\.[^<]*IBAN: DE89370400440532013000/);
+    });
+
     it.each(['10.0.0.7', '192.168.1.20', '::ffff:10.0.0.7', '2001:db8::1', '127.0.0.2'])('answers 404 to any other address (%s), whatever X-Forwarded-For claims', async (remoteAddress) => {
       const res = await t.app.inject({ url: '/dev/mailbox?to=private%40example.com', remoteAddress, headers: { 'x-forwarded-for': '127.0.0.1' } });
       expect(res.statusCode).toBe(404);

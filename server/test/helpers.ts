@@ -10,6 +10,7 @@ import { openDatabase, type Database } from '../src/db/client';
 import { localIdpAccess } from '../src/dev/idp-access';
 import { verifyLedger } from '../src/modules/ledger/service';
 import { runPayouts } from '../src/modules/payouts/service';
+import { sendCodeHash } from '../src/modules/wallet/sends';
 import { run } from '../src/ops/cli';
 import { payoutOutcomes } from '../src/workers/payouts';
 import type { VerificationKind } from '../../domain/verification';
@@ -264,12 +265,23 @@ export async function payOut(t: TestApp): Promise<number> {
 /** A one-time code in a message: four groups of four letters (domain/codes.ts). */
 export const ONE_TIME_CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 
-/** The code mailed to `email` to confirm the send `sendId` (its mail names the send). */
+/**
+ * The code mailed to `email` to confirm the send `sendId`. The mail names the send by amount and
+ * address only (no internal id), so of the codes mailed to `email` it is the one the send accepts
+ * (its stored hash), as the user would find out by typing it.
+ */
 export async function mailedSendCode(t: Pick<TestApp, 'app' | 'admin'>, email: string, sendId: string): Promise<string> {
-  const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(email)}`, headers: t.admin })).json();
-  const mail = (messages as { body: string }[]).find((m) => m.body.includes(sendId));
-  return ONE_TIME_CODE.exec(mail!.body)![0];
+  const { rows } = (await t.app.db.execute(
+    sql`select o.body, s.code_hash from outbox o, wallet_sends s where s.id = ${sendId} and o.channel = 'email' and lower(o.recipient) = lower(${email}) and o.created_at >= s.created_at`,
+  )) as unknown as { rows: { body: string; code_hash: string }[] };
+  const codes = rows.flatMap(({ body, code_hash: hash }) => [...body.matchAll(new RegExp(ONE_TIME_CODE, 'g'))].map(([code]) => ({ code, hash })));
+  const code = codes.find(({ code, hash }) => sendCodeHash(sendId, code) === hash)?.code;
+  if (!code) throw new Error(`no email to ${email} has the code of send ${sendId}`);
+  return code;
 }
+
+/** A UUID anywhere in a text: no email names anything by its internal id. */
+export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** Confirms the send `sendId` of `user` with the code from its mail, as the user would. */
 export async function confirmSendFromMail(t: Pick<TestApp, 'app' | 'admin'>, user: { email: string; headers: Record<string, string> }, sendId: string, headers: Record<string, string> = {}) {

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { outbox } from '../src/db/schema';
 import { relayMail, smtpTransport, MAX_ATTEMPTS } from '../src/modules/notify/mail-relay';
-import { testApp, fixedRates, databaseKinds, type TestApp } from './helpers';
+import { testApp, fixedRates, databaseKinds, UUID, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
 const rates = fixedRates();
@@ -32,6 +32,33 @@ async function smtpSink() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return { url: `smtp://127.0.0.1:${port}`, received, refuse: (value: boolean) => (refuse = value), close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/**
+ * The parts of a raw multipart email as a mail client reads them: each part's content type and its
+ * body decoded (quoted-printable or base64, UTF-8).
+ */
+function partsOf(raw: string): { type: string; body: string }[] {
+  const boundary = /boundary="?([^";\r\n]+)"?/.exec(raw)?.[1];
+  if (!boundary) return [];
+  return raw
+    .split(`--${boundary}`)
+    .slice(1, -1)
+    .map((part) => {
+      const [head = '', ...rest] = part.replace(/^\r?\n/, '').split(/\r?\n\r?\n/);
+      const encoded = rest.join('\r\n\r\n');
+      const encoding = /content-transfer-encoding:\s*([\w-]+)/i.exec(head)?.[1]?.toLowerCase();
+      const bytes =
+        encoding === 'base64'
+          ? Buffer.from(encoded.replace(/\s+/g, ''), 'base64')
+          : encoding === 'quoted-printable'
+            ? Buffer.from(
+                encoded.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+                'latin1',
+              )
+            : Buffer.from(encoded, 'utf8');
+      return { type: /content-type:\s*([\w/-]+)/i.exec(head)?.[1]?.toLowerCase() ?? '', body: bytes.toString('utf8') };
+    });
 }
 
 describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
@@ -61,6 +88,17 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
     expect(mail.raw).toContain('From: Muntly <no-reply@muntly.test>');
     expect(mail.raw).toContain(`Subject: Votre ordre Muntly ${order.reference}`);
     expect(mail.raw.replace(/=\r?\n/g, '')).toContain(order.reference);
+    // A text part and an HTML part, the same email twice (multipart/alternative), both with how to pay.
+    expect(mail.raw).toMatch(/Content-Type: multipart\/alternative/i);
+    const parts = partsOf(mail.raw);
+    expect(parts.map((part) => part.type)).toEqual(['text/plain', 'text/html']);
+    const [text, html] = parts.map((part) => part.body);
+    expect(text).toContain(`Motif du virement : ${order.shortReference}`);
+    expect(html).toMatch(/^<!DOCTYPE html><html lang="fr">/);
+    for (const part of [text!, html!]) {
+      for (const value of ['DE89370400440532013000', 'Bénéficiaire', '50,00\u00a0€', order.shortReference]) expect(part).toContain(value);
+      expect(part).not.toMatch(UUID);
+    }
     const before = sink.received.length;
     expect(await relay()).toBe(0); // sent once only
     expect(sink.received.length).toBe(before);
@@ -80,5 +118,13 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
     sink.refuse(false);
     expect(await relay()).toBe(1);
     expect(sink.received.some((m) => m.to.includes(`later-${kind}@example.com`))).toBe(true);
+  });
+
+  it('sends an email written before emails had an HTML part as text only', async () => {
+    await t.database.db.insert(outbox).values({ channel: 'email', recipient: `old-${kind}@example.com`, subject: 'Older email', body: 'Written before HTML parts.' });
+    expect(await relay()).toBe(1);
+    const mail = sink.received.find((m) => m.to.includes(`old-${kind}@example.com`))!;
+    expect(mail.raw).toMatch(/Content-Type: text\/plain/i);
+    expect(mail.raw).not.toMatch(/text\/html/i);
   });
 });

@@ -99,7 +99,7 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     expect(failed).toMatchObject({ status: 'completed_failure', failure: { reason: 'amount_mismatch', refund: 'bank' }, actualAmountConverted: null });
     const mail = (await outbox('short@example.com'))[0]!;
     expect(mail.body).toContain('the amount we received differs from the amount ordered');
-    expect(mail.body).toContain('we send it back to the bank account it came from (49.99 EUR)');
+    expect(mail.body).toContain('we send it back to the bank account it came from (€49.99)');
     expect((await pay('ZZZZ-ZZZZ', '10')).json().error).toMatchObject({ code: 'not_found', field: 'reason' });
     expect((await pay(order.shortReference, '-1')).json().error.code).toBe('invalid_amount');
     expect(await ledgerOk()).toBe(true);

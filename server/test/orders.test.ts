@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { testApp, signToken, bearer, fixedRates, databaseKinds, type TestApp } from './helpers';
+import { testApp, signToken, bearer, fixedRates, databaseKinds, UUID, type TestApp } from './helpers';
 
 const rates = fixedRates();
 const BTC_ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
@@ -42,6 +42,55 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
       methods: ['sepa', 'sepa_instant'],
     });
     expect(body.paymentDetails.epcPayload.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muntly', 'DE89370400440532013000', 'EUR100.00', '', '', body.shortReference]); // no line feed after the last element (EPC069-12)
+  });
+
+  /** The emails to one address, newest first: subject, text and HTML part. */
+  const mailsOf = async (email: string): Promise<{ subject: string; body: string; html: string | null }[]> =>
+    (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(email)}`, headers: t.admin })).json().messages;
+  /** What an HTML part reads as text, so that a value split by markup still counts. */
+  const textOf = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&');
+
+  it('emails how to pay a bank buy, in text and HTML, in the language of the order (placed anonymously, in one round trip)', async () => {
+    const placed = (await order(buy(`pay-de-${kind}@example.com`, '87.5'), { 'accept-language': 'de' })).json();
+    const [mail] = await mailsOf(`pay-de-${kind}@example.com`);
+    expect(mail!.subject).toBe(`Ihre Muntly-Order ${placed.reference}`);
+    for (const text of [mail!.body, textOf(mail!.html!)]) {
+      expect(text).toContain('87,50\u00a0€'); // the amount as German writes it
+      expect(text).toContain('DE89370400440532013000');
+      expect(text).toContain('Muntly');
+      expect(text).toContain('COBADEFFXXX');
+      expect(text).toContain(placed.shortReference);
+      expect(text).not.toMatch(UUID);
+    }
+    expect(mail!.body).toContain(`Empfänger: Muntly\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nBetrag: 87,50\u00a0€\nVerwendungszweck: ${placed.shortReference}`);
+    // The HTML part: the brand in its header, the details as label and value.
+    expect(mail!.html).toMatch(/^<!DOCTYPE html><html lang="de">/);
+    expect(mail!.html).toMatch(/<td[^>]*>Muntly<\/td>/);
+    expect(mail!.html).toMatch(/<div[^>]*>Verwendungszweck<\/div><div[^>]*>[A-Z]{4}-[A-Z]{4}<\/div>/);
+    expect(mail!.html).toMatch(/<div[^>]*>IBAN<\/div><div[^>]*>DE89370400440532013000<\/div>/);
+  });
+
+  it('emails the same payment details to a logged-in buyer, and to a seller the address to send the crypto to', async () => {
+    const headers = bearer(await signToken(t.keys, { sub: `auth0|payer-${kind}`, email: `payer-${kind}@example.com` }));
+    const placed = (await order(buy(`payer-${kind}@example.com`, '40'), { ...headers, 'accept-language': 'ru' })).json();
+    const [mail] = await mailsOf(`payer-${kind}@example.com`);
+    for (const text of [mail!.body, textOf(mail!.html!)]) {
+      expect(text).toContain('40,00\u00a0€');
+      expect(text).toContain('DE89370400440532013000');
+      expect(text).toContain(placed.shortReference);
+      expect(text).not.toMatch(UUID);
+    }
+    expect(mail!.body).toContain(`Получатель: Muntly\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nСумма: 40,00\u00a0€\nНазначение платежа: ${placed.shortReference}`);
+
+    const sold = (await order({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: `seller-${kind}@example.com`, address: 'DE02120300000000202051' })).json();
+    expect(sold.receiving).toMatchObject({ currency: 'BTC', amount: '0.00100000' });
+    const [sellMail] = await mailsOf(`seller-${kind}@example.com`);
+    for (const text of [sellMail!.body, textOf(sellMail!.html!)]) {
+      expect(text).toContain('0.001 BTC');
+      expect(text).toContain(sold.receiving.address);
+      expect(text).not.toContain('DE89370400440532013000'); // nothing to transfer to Muntly's bank
+      expect(text).not.toMatch(UUID);
+    }
   });
 
   it('limits the first order of a new customer to 100 EUR and any order to 30,000 EUR', async () => {

@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { sql } from 'drizzle-orm';
 import { advance } from '../src/modules/faucet/service';
-import { ONE_TIME_CODE, freshBtcAddress, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import { mailedSendCode, freshBtcAddress, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -51,9 +51,11 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
   const together = <T>(make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: N }, (_, i) => make(i)));
 
   const funded = async (email: string, btc: string) => (await testUser(t, email, { deposit: btc })).headers;
-  async function codesOf(email: string) {
-    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: admin })).json();
-    return (sendId: string) => ONE_TIME_CODE.exec(messages.find((m: { body: string }) => m.body.includes(sendId)).body)![0];
+  /** The codes mailed to `email` for these sends (each mail names its send by amount and address only). */
+  async function codesOf(email: string, sendIds: string[]) {
+    const codes = new Map<string, string>();
+    for (const id of sendIds) codes.set(id, await mailedSendCode(t, email, id));
+    return (sendId: string) => codes.get(sendId)!;
   }
   const btcBalance = (headers: Record<string, string>) => balanceOf(t, headers, 'BTC');
 
@@ -63,7 +65,10 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     // Each send asks for the whole balance minus its network fee.
     const started = await together(() => call('POST', '/api/wallet/sends', headers, { currency: 'BTC', address: EXTERNAL, amount: '0.00998' }));
     expect(started.every((r) => r.status === 201)).toBe(true);
-    const codeOf = await codesOf(email);
+    const codeOf = await codesOf(
+      email,
+      started.map((r) => r.body.id as string),
+    );
     const codes = started.map((r) => ({ id: r.body.id as string, code: codeOf(r.body.id as string) }));
     const confirmed = await Promise.all(codes.map(({ id, code }) => call('POST', `/api/wallet/sends/${id}/confirm`, headers, { code })));
     expect(confirmed.filter((r) => r.status === 200)).toHaveLength(1);
@@ -80,7 +85,10 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     // 0.001 BTC is 80 EUR: twelve make 960 EUR, a thirteenth would make 1,040.
     const started = await together(() => call('POST', '/api/wallet/sends', headers, { currency: 'BTC', address: EXTERNAL, amount: '0.001' }));
     expect(started.every((r) => r.status === 201)).toBe(true);
-    const codeOf = await codesOf(email);
+    const codeOf = await codesOf(
+      email,
+      started.map((r) => r.body.id as string),
+    );
     const confirmed = await Promise.all(started.map((r) => call('POST', `/api/wallet/sends/${r.body.id}/confirm`, headers, { code: codeOf(r.body.id as string) })));
     expect(confirmed.filter((r) => r.status === 200)).toHaveLength(Math.min(N, 12));
     expect(confirmed.filter((r) => r.status !== 200).every((r) => r.status === 403 && (r.body.error as { code: string }).code === 'mobile_verification_required')).toBe(true);
@@ -108,7 +116,7 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     const email = `code-${kind}@example.com`;
     const headers = await funded(email, '0.01');
     const send = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers, payload: { currency: 'BTC', address: EXTERNAL, amount: '0.001' } })).json();
-    const code = (await codesOf(email))(send.id);
+    const code = await mailedSendCode(t, email, send.id);
     const confirmed = await together(() => call('POST', `/api/wallet/sends/${send.id}/confirm`, headers, { code }));
     expect(confirmed.filter((r) => r.status === 200)).toHaveLength(1);
     expect(await btcBalance(headers)).toBe('0.00898000');

@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { mailedSendCode, ONE_TIME_CODE, payOut, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import { mailedSendCode, payOut, UUID, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { VerificationKind } from '../../domain/verification';
 
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
@@ -24,17 +24,24 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
   const btcBalance = (headers: Record<string, string>) => balanceOf(t, headers, 'BTC');
   const codeFor = (email: string, sendId: string) => mailedSendCode(t, email, sendId);
 
-  it('sends to an external address: fee shown, code emailed naming the send, processing, then completed', async () => {
+  it('sends to an external address: fee shown, code emailed naming the send by amount and address, processing, then completed', async () => {
     const a = await user('ext@muntly.test', '0.01');
     const res = await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.005', label: 'Rent' });
     expect(res.statusCode).toBe(201);
     const send = res.json();
     expect(send).toMatchObject({ status: 'awaiting_code', amount: '0.00500000', networkFee: '0.00002000', internal: false, address: EXTERNAL });
     const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=ext@muntly.test', headers: admin })).json();
-    expect(messages[0].body).toContain(send.id);
-    expect(messages[0].body).toContain('0.00500000 BTC');
-    expect(messages[0].body).toContain('0.00002000 BTC');
-    expect(messages[0].body).toContain(EXTERNAL);
+    // Named by what the user asked for, never by the send's internal id; in text and in HTML.
+    expect(messages[0].subject).toBe('Confirm your send of 0.005 BTC');
+    expect(messages[0].body).toContain('Your code to send 0.005 BTC to 1BvBMSEY…JaNVN2:');
+    expect(messages[0].body).toContain('Network fee: 0.00002 BTC');
+    expect(messages[0].body).toContain(`To: ${EXTERNAL}`);
+    expect(messages[0].html).toContain('0.005 BTC');
+    expect(messages[0].html).toContain(EXTERNAL);
+    for (const text of [messages[0].subject, messages[0].body, messages[0].html]) {
+      expect(text).not.toContain(send.id);
+      expect(text).not.toMatch(UUID);
+    }
     expect(await btcBalance(a.headers)).toBe('0.01000000'); // nothing moves before the code
     const code = await codeFor('ext@muntly.test', send.id);
     expect((await confirm(a.headers, send.id, 'AAAA-AAAA-AAAA-AAAA')).json().error.code).toBe('invalid_code');
@@ -120,8 +127,8 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
       const a = await user('racer@muntly.test', '0.01');
       const sends = await Promise.all(Array.from({ length: 200 }, () => start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.00998' })));
       expect(sends.every((r) => r.statusCode === 201)).toBe(true);
-      const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=racer@muntly.test', headers: admin })).json();
-      const codes = new Map<string, string>(messages.map((m: { body: string }) => [/send ([0-9a-f-]{36})/.exec(m.body)![1]!, ONE_TIME_CODE.exec(m.body)![0]]));
+      const codes = new Map<string, string>();
+      for (const r of sends) codes.set(r.json().id, await codeFor('racer@muntly.test', r.json().id));
       const results = await Promise.all(sends.map((r) => confirm(a.headers, r.json().id, codes.get(r.json().id)!)));
       expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
       expect(new Set(results.filter((r) => r.statusCode !== 200).map((r) => r.json().error.code))).toEqual(new Set(['insufficient_balance']));

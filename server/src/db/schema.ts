@@ -102,6 +102,8 @@ export const outbox = pgTable(
     recipient: text('recipient').notNull(),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
+    /** Emails: the HTML part sent beside the text `body` (made from it); null for other channels and older emails. */
+    html: text('html'),
     accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** With SMTP_URL: when the mail relay handed the email to the SMTP server; failed tries. */

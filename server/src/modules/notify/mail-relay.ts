@@ -12,7 +12,8 @@ import type { Db } from '../../db/client';
 export const MAX_ATTEMPTS = 10;
 /** How much of a failure's message is kept on the row. */
 const LAST_ERROR_MAX = 500;
-export type MailTransport = { sendMail(message: { from: string; to: string; subject: string; text: string }): Promise<unknown> };
+/** An email as handed to SMTP: the text and, beside it, the HTML part (multipart/alternative). */
+export type MailTransport = { sendMail(message: { from: string; to: string; subject: string; text: string; html?: string }): Promise<unknown> };
 
 export function smtpTransport(smtpUrl: string): MailTransport {
   return nodemailer.createTransport(smtpUrl);
@@ -25,7 +26,8 @@ export async function relayMail(db: Db, transport: MailTransport, from: string, 
     let sent = 0;
     for (const message of waiting) {
       try {
-        await transport.sendMail({ from, to: message.recipient, subject: message.subject, text: message.body });
+        // An email written before it had an HTML part goes out as text only.
+        await transport.sendMail({ from, to: message.recipient, subject: message.subject, text: message.body, ...(message.html ? { html: message.html } : {}) });
         await notifyRepository.markSent(tx, message.id);
         sent++;
       } catch (error) {

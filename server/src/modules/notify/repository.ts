@@ -33,7 +33,7 @@ export const notifyRepository = {
   /** The newest `limit` messages, to anyone or, when given, to one recipient (compared without case). */
   list(db: Db, limit: number, recipient?: string) {
     const query = db
-      .select({ channel: outbox.channel, to: outbox.recipient, subject: outbox.subject, body: outbox.body, createdAt: outbox.createdAt })
+      .select({ channel: outbox.channel, to: outbox.recipient, subject: outbox.subject, body: outbox.body, html: outbox.html, createdAt: outbox.createdAt })
       .from(outbox)
       .orderBy(desc(outbox.createdAt))
       .limit(limit);

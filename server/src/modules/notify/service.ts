@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
+import { defaultLanguage, isLanguage, languageMeta, type Language } from '../../../../domain/languages';
+import { emailHtml } from './email-html';
 import { notifyRepository } from './repository';
 import type { OutboxMessage } from '../../../../domain/contracts/ops';
 import type { MessageChannel } from '../../../../domain/messages';
@@ -19,13 +20,19 @@ export type Message = {
   recipient: string;
   subject: string;
   body: string;
+  /**
+   * Emails: the HTML part beside the text (emailHtml, from the same text). Without it an email
+   * gets one made from its text in English; other channels have none.
+   */
+  html?: string;
   accountId?: string;
   /** Deleted by the retention job after this date; without it the message is kept with the records. */
   retainUntil?: Date;
 };
 
 export async function send(db: Db, message: Message): Promise<void> {
-  await notifyRepository.insert(db, { ...message, accountId: message.accountId ?? null, retainUntil: message.retainUntil ?? null });
+  const html = message.channel === 'email' ? (message.html ?? emailHtml(defaultLanguage, message.subject, message.body)) : null;
+  await notifyRepository.insert(db, { ...message, html, accountId: message.accountId ?? null, retainUntil: message.retainUntil ?? null });
 }
 
 /** Retention: deletes the messages whose retention date has passed; returns how many. */
@@ -73,10 +80,20 @@ function textsOf(language: Language): NotifyTexts {
   return texts;
 }
 
-export function messageText(language: Language, key: MessageKey, values: Record<string, string>): { subject: string; body: string } {
-  const fill = (template: string) => template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? '');
+/** Fills the {{placeholders}} of a template; a missing value leaves nothing. */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? '');
+}
+
+/**
+ * A message in a language: its subject and text, and the HTML part an email carries beside the
+ * text, made from that same text (email-html.ts).
+ */
+export function messageText(language: Language, key: MessageKey, values: Record<string, string>): { subject: string; body: string; html: string } {
   const entry = textsOf(language)[key];
-  return { subject: fill(entry.subject), body: fill(entry.body) };
+  const subject = fillTemplate(entry.subject, values);
+  const body = fillTemplate(entry.body, values);
+  return { subject, body, html: emailHtml(language, subject, body) };
 }
 
 /** One phrase of notify.json, e.g. phrase('de', 'failureReasons', 'amount_mismatch'). */
@@ -91,4 +108,21 @@ export function requestLanguage(header: string | undefined): Language {
     .map((part) => part.trim().slice(0, 2).toLowerCase())
     .find(isLanguage);
   return first ?? defaultLanguage;
+}
+
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount (a decimal string, formatted exactly, never through a float) for a message in this
+ * language, as the site writes it (src/i18n/format.ts): euros with the currency sign, crypto with
+ * its code.
+ */
+export function formatMoney(language: Language, amount: string, currency: string): string {
+  const isFiat = currency === 'EUR';
+  const key = `${language}:${isFiat}`;
+  let format = moneyFormats.get(key);
+  if (!format) moneyFormats.set(key, (format = new Intl.NumberFormat(languageMeta[language].intl, isFiat ? { style: 'currency', currency } : { maximumFractionDigits: 9 })));
+  // Intl formats a decimal string exactly; the cast only satisfies older lib typings.
+  const formatted = format.format(amount as unknown as number);
+  return isFiat ? formatted : `${formatted} ${currency}`;
 }

@@ -40,6 +40,8 @@ const PLACED_COLUMNS = [
   'receivingAddress',
 ] as const;
 export type PlacedOrder = Pick<typeof orders.$inferInsert, (typeof PLACED_COLUMNS)[number]>;
+/** The confirmation email written with the order: its subject, text and HTML part. */
+type PlacedEmail = { subject: string; body: string; html: string };
 
 function placeQueries(q: Db, name: string | null) {
   // Unnamed (name null) inside a transaction: planned each time, nothing left on the connection.
@@ -59,15 +61,15 @@ function placeQueries(q: Db, name: string | null) {
   const confirmation = q.$with('confirmation').as(
     q
       .insert(outbox)
-      .select(q.select(rowOf(outbox, { channel: sql`'email'`, recipient: inserted.email, subject: P('subject'), body: P('body'), accountId: inserted.accountId })).from(inserted))
+      .select(q.select(rowOf(outbox, { channel: sql`'email'`, recipient: inserted.email, subject: P('subject'), body: P('body'), html: P('html'), accountId: inserted.accountId })).from(inserted))
       .returning({ id: outbox.id }),
   );
   const insert = q.with(inserted, confirmation).select().from(inserted).prepare(named('insert'));
-  // place_anonymous_order (migration 0016) returns rows of orders, which drizzle reads as such.
+  // place_anonymous_order (migrations 0016, 0019) returns rows of orders, which drizzle reads as such.
   const placed = q
     .$with('placed', getTableColumns(orders))
     .as(
-      sql`select * from place_anonymous_order(${P('order')}::jsonb, ${P('subject')}, ${P('body')}, ${P('keys')}::text[], ${P('since')}::timestamptz, ${P('firstOrderCap')}::bigint, ${P('weeklyCap')}::bigint)`,
+      sql`select * from place_anonymous_order(${P('order')}::jsonb, ${P('subject')}, ${P('body')}, ${P('html')}, ${P('keys')}::text[], ${P('since')}::timestamptz, ${P('firstOrderCap')}::bigint, ${P('weeklyCap')}::bigint)`,
     );
   const anonymous = q.with(placed).select().from(placed).prepare(named('anonymous'));
   return { existing, insert, anonymous };
@@ -111,19 +113,19 @@ export const ordersRepository = {
   },
 
   /** Inserts the order with its confirmation email; undefined when its Idempotency-Key is already taken. */
-  async insertPlaced(tx: Db, values: PlacedOrder & { subject: string; body: string }): Promise<OrderRow | undefined> {
+  async insertPlaced(tx: Db, values: PlacedOrder & PlacedEmail): Promise<OrderRow | undefined> {
     const [row] = await placeQueries(tx, null).insert.execute(values);
     return row;
   },
 
   /**
-   * An anonymous order in one round trip (place_anonymous_order, migration 0016): the order of its
+   * An anonymous order in one round trip (place_anonymous_order, migration 0019): the order of its
    * Idempotency-Key if there is one, else — under the customer's volume locks — the first-order
    * and weekly caps, then the order with its confirmation email. A cap refuses with its error code.
    */
   async placeAnonymous(
     db: Db,
-    values: PlacedOrder & { subject: string; body: string },
+    values: PlacedOrder & PlacedEmail,
     rules: { lockKeys: string[]; since: Date; firstOrderCap: bigint; weeklyCap: bigint },
   ): Promise<{ row: OrderRow } | { refused: ErrorCode }> {
     const order = Object.fromEntries(PLACED_COLUMNS.map((c) => [orders[c].name, values[c] ?? null]));
@@ -132,6 +134,7 @@ export const ordersRepository = {
         order: JSON.stringify(order, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)),
         subject: values.subject,
         body: values.body,
+        html: values.html,
         keys: rules.lockKeys,
         since: rules.since.toISOString(),
         firstOrderCap: rules.firstOrderCap.toString(),

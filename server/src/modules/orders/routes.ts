@@ -92,7 +92,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
       const { order, created } = await placeOrder(
         app.db,
         rates,
-        { buySellEnabled, xpubs, account: request.account, language: requestLanguage(request.headers['accept-language']), idempotencyKey: request.headers['idempotency-key'] },
+        { buySellEnabled, xpubs, bank, account: request.account, language: requestLanguage(request.headers['accept-language']), idempotencyKey: request.headers['idempotency-key'] },
         request.body,
       );
       return reply.code(created ? 201 : 200).send(orderView(order, bank));

@@ -11,14 +11,15 @@ import { sepaIban } from '../../../../domain/sepa';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { requireVerifications } from '../identity/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
-import { messageText } from '../notify/service';
 import { quoteRefusal, type RatesAdapter } from '../rates/service';
 import { anonymousWeeklyCap, lockWeeklyVolume, requireWithinWeeklyVolume } from '../volume/service';
+import { orderPlacedMail } from './mail';
 import { ordersRepository, type OrderRow } from './repository';
 import type { PlaceOrderBody } from '../../../../domain/contracts/orders';
 import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
+import type { BankDetails } from './views';
 
 /**
  * Placing exchange orders (spec section 5, every rule with its code). Invariants: a reference is
@@ -40,7 +41,7 @@ export function newReference(): string {
 export async function placeOrder(
   db: Db,
   rates: RatesAdapter,
-  options: { buySellEnabled: boolean; xpubs: Xpubs; language: Language; account?: AccountRow; idempotencyKey?: string },
+  options: { buySellEnabled: boolean; xpubs: Xpubs; bank: BankDetails; language: Language; account?: AccountRow; idempotencyKey?: string },
   input: PlaceOrderBody,
 ): Promise<{ order: OrderRow; created: boolean }> {
   const email = normalizeEmail(input.email) ?? '';
@@ -110,15 +111,15 @@ export async function placeOrder(
     idempotencyKey: options.idempotencyKey ?? null,
     language: options.language,
   };
-  const mail = messageText(options.language, 'orderPlaced', { reference, amount: minorToDecimal(amount, fromDecimals), currencyFrom: from, currencyTo: to, shortReference: values.shortReference });
-  const params = { ...values, subject: mail.subject, body: mail.body };
+  // The confirmation email, with the payment details (the receiving address is known later).
+  const mailFor = (receivingAddress: string | null) => orderPlacedMail(options.language, { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress }, options.bank);
 
   // Who the customer is, for their first-order cap and weekly volume: the account, the email, and
   // where the proceeds go (a new email with the same IBAN or address is the same customer).
   const customer = { accountId: options.account?.id ?? null, email, address };
   if (!options.account && !fromCurrency) {
     // An anonymous buy, most orders: the database checks the caps and places it in one round trip.
-    const placed = await ordersRepository.placeAnonymous(db, { ...params, receivingAddress: null }, { ...anonymousWeeklyCap(customer), firstOrderCap: FIRST_ORDER_LIMIT_EUR_MINOR });
+    const placed = await ordersRepository.placeAnonymous(db, { ...values, ...mailFor(null), receivingAddress: null }, { ...anonymousWeeklyCap(customer), firstOrderCap: FIRST_ORDER_LIMIT_EUR_MINOR });
     if ('refused' in placed) throw new DomainError(placed.refused, 'amount');
     return { order: placed.row, created: placed.row.reference === reference };
   }
@@ -133,7 +134,7 @@ export async function placeOrder(
     if (amountEurMinor > FIRST_ORDER_LIMIT_EUR_MINOR && !(await hasCompletedOrder(tx, customer))) throw new DomainError('first_order_limit', 'amount');
     // Sell and swap from outside: a fresh house address that only this order uses.
     const receivingAddress = fromCurrency && !input.useMyWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number], 'orders')).address : null;
-    const row = await ordersRepository.insertPlaced(tx, { ...params, receivingAddress });
+    const row = await ordersRepository.insertPlaced(tx, { ...values, ...mailFor(receivingAddress), receivingAddress });
     if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
     let placed = row;
     if (input.useMyWallet) {

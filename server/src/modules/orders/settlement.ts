@@ -7,7 +7,7 @@ import { type FailureReason, type Refund } from '../../../../domain/orders';
 import { quote, type Quote } from '../../../../domain/quotes';
 import { findAccountById } from '../accounts/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
-import { send, messageText, phrase } from '../notify/service';
+import { formatMoney, send, messageText, phrase } from '../notify/service';
 import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { ordersRepository, type OrderRow } from './repository';
 import { hasCompletedOrder } from './service';
@@ -230,10 +230,8 @@ async function notifyCompleted(tx: Db, order: OrderRow): Promise<void> {
   const money = orderMoney(order);
   const text = messageText(language, success ? 'orderCompleted' : 'orderFailed', {
     reference: order.reference,
-    amount: money.actualAmountConverted ?? '',
-    currency: order.currencyTo,
-    received: money.amountReceived ?? '',
-    currencyFrom: order.currencyFrom,
+    amount: money.actualAmountConverted === null ? '' : formatMoney(language, money.actualAmountConverted, order.currencyTo),
+    received: money.amountReceived === null ? '' : formatMoney(language, money.amountReceived, order.currencyFrom),
     reason: order.failureReason ? phrase(language, 'failureReasons', order.failureReason) : '',
     refund: order.refund ? phrase(language, 'refunds', order.refund) : '',
   });

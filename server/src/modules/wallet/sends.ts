@@ -10,7 +10,7 @@ import { externalNetworkFeeMinor, maxSendableMinor } from '../../../../domain/wa
 import { judgeCode, codeRefusal } from '../../one-time-codes';
 import { requireVerifications } from '../identity/service';
 import { transfer, userAccount, balancesOf } from '../ledger/service';
-import { messageText, send as sendMessage } from '../notify/service';
+import { formatMoney, messageText, send as sendMessage } from '../notify/service';
 import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { accountCustomer, lockWeeklyVolume, requireWithinWeeklyVolume, weeklyVolumeEurMinor } from '../volume/service';
 import { findByAddress } from './addresses';
@@ -31,7 +31,8 @@ import type { RatesAdapter } from '../rates/service';
  */
 export type { SendRow };
 
-const hash = (sendId: string, code: string) => createHash('sha256').update(`send:${sendId}:${code}`).digest('hex');
+export const sendCodeHash = (sendId: string, code: string) => createHash('sha256').update(`send:${sendId}:${code}`).digest('hex');
+const hash = sendCodeHash;
 
 export function sendView(row: SendRow): WalletSend {
   const decimals = currencyByCode(row.currency)!.decimals;
@@ -111,11 +112,23 @@ export async function createSend(
         channel: 'email',
         recipient: account.email,
         accountId: account.id,
-        ...messageText(input.language, 'sendCode', { id, code, amount: view.amount, fee: view.networkFee, currency: currency.code, address }),
+        // Named by what the user asked for, never by its internal id.
+        ...messageText(input.language, 'sendCode', {
+          code,
+          amount: formatMoney(input.language, view.amount, currency.code),
+          fee: formatMoney(input.language, view.networkFee, currency.code),
+          shortAddress: shortAddress(address),
+          address,
+        }),
       });
     }
     return { send: row, created: true };
   });
+}
+
+/** An address short enough for a sentence, its start and end kept to recognize it ("bc1qcr8t…306fyu"). */
+export function shortAddress(address: string): string {
+  return address.length <= 16 ? address : `${address.slice(0, 8)}…${address.slice(-6)}`;
 }
 
 type Outcome = { ok: true; send: SendRow } | { ok: false; code: ErrorCode; message?: string };
