@@ -109,7 +109,7 @@ describe('OrderForm', () => {
     type('Your BTC address', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
     // The API's code, localized, next to the field the API names, with the limit from domain/limits.
-    await waitFor(() => expect(errorOf(/Amount in EUR/)).toBe('Order rejected: the first order of each new customer is limited to €100.00.'));
+    await waitFor(() => expect(errorOf(/Amount in EUR/)).toBe('Order rejected. The first order of each new customer is limited to €100.00.'));
     type(/Amount in EUR/, '90');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
     await waitFor(() => expect(api.callsTo('POST /api/orders')).toHaveLength(2));
@@ -220,7 +220,7 @@ describe('OrderForm', () => {
     type(en.form.email, 'ada@example.com');
     type(en.form.iban, 'DE89 3704 0044 0532 0130 00');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.sell }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Order rejected: an order can be at most €30,000.00.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Order rejected. An order can be at most €30,000.00.');
   });
 
   it('says how long to wait when placing is limited (429 with retryAfter)', async () => {
