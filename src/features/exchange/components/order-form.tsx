@@ -4,6 +4,7 @@ import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../../../domain/languages';
 import { ApiFailure } from '../../../components/api';
+import { useCurrencyName } from '../../../components/currency-name';
 import { formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { CheckboxField, Field, SelectField } from '../../../components/field';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
@@ -52,6 +53,7 @@ type Props = {
 
 export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const { t } = useTranslation('exchange');
+  const nameOf = useCurrencyName();
   const language = usePageLanguage();
   const hydrated = useHydrated();
   const session = useExchangeSession();
@@ -135,7 +137,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   };
   const option = (c: CurrencyInfo) => (
     <option key={c.code} value={c.code}>
-      {c.ownWalletOnly ? t('form.walletOnlyOption', { name: c.name, code: c.code }) : `${c.name} (${c.code})`}
+      {c.ownWalletOnly ? t('form.walletOnlyOption', { name: nameOf(c.code, c.name), code: c.code }) : `${nameOf(c.code, c.name)} (${c.code})`}
     </option>
   );
   const partial = (code: string) => currencies.find((c) => c.code === code)?.ownWalletOnly;

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCurrencyName } from '../../../components/currency-name';
 import { formatMoney } from '../../../i18n/format';
 import { getBalances, type Balance } from '../api/wallet';
 import { useWalletApi } from './use-wallet-api';
@@ -7,6 +8,7 @@ import { useWalletApi } from './use-wallet-api';
 /** Balances per currency with their EUR estimate, and the total. */
 export function Balances() {
   const { t } = useTranslation('wallet');
+  const nameOf = useCurrencyName();
   const { token, language, errorText } = useWalletApi();
   const [data, setData] = React.useState<{ balances: Balance[]; totalEur: string } | null>(null);
   const [error, setError] = React.useState<string | null>(null);
@@ -32,7 +34,7 @@ export function Balances() {
           {data.balances.map((b) => (
             <tr key={b.currency}>
               <th scope="row">
-                {b.name} <span className="muted">{b.currency}</span>
+                {nameOf(b.currency, b.name)} <span className="muted">{b.currency}</span>
                 {b.support === 'partial' ? <div className="muted small">{t('balances.partial')}</div> : null}
               </th>
               <td className="num" data-label={t('balances.balance')}>
