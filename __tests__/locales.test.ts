@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { CURRENCIES } from '../domain/currencies';
 import { languages } from '../domain/languages';
 
 /**
@@ -59,6 +60,10 @@ const sameInOtherLanguages = new Set([
 
 const en = load('en');
 
+/** Currency names (currencies:names.*) are brand names, written alike in the languages of Latin script; Russian and Ukrainian write them in Cyrillic. */
+const CURRENCY_NAME = /^currencies:\.names\./;
+const CYRILLIC = ['ru', 'uk'];
+
 /**
  * Plural forms (i18next's key_one, key_few, key_many, key_other) differ per language: Russian and
  * Ukrainian need four, French three, English two. They are compared by their base key, and each
@@ -94,9 +99,18 @@ describe('locales', () => {
     it('translates every phrase (no English copies)', () => {
       const copies = Object.entries(en)
         .filter(([key, text]) => translated[key] === text && !sameInOtherLanguages.has(text))
+        .filter(([key]) => CYRILLIC.includes(language) || !CURRENCY_NAME.test(key))
         .map(([key]) => key);
       expect(copies).toEqual([]);
     });
+  });
+
+  it('names every listed currency, in Cyrillic in Russian and Ukrainian', () => {
+    expect(CURRENCIES.map((c) => [c.code, en[`currencies:.names.${c.code}`]])).toEqual(CURRENCIES.map((c) => [c.code, c.name]));
+    for (const language of CYRILLIC) {
+      const latinOnly = Object.entries(load(language)).filter(([key, name]) => CURRENCY_NAME.test(key) && !/[а-яёіїєґ]/i.test(name));
+      expect(latinOnly).toEqual([]);
+    }
   });
 
   it.each(languages)('%s has exactly the plural forms its grammar needs', (language) => {

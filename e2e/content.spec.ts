@@ -99,12 +99,12 @@ test('the charts page draws the history and loads the chart library only there',
   };
   const chartScripts = scripts(page);
   await page.goto('/ru/charts/');
-  await expect(page.getByRole('heading', { level: 2, name: /Bitcoin \(BTC\) в евро за 30 дней/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: /Биткоин \(BTC\) в евро за 30 дней/ })).toBeVisible();
   await expect(page.locator('.chart-box canvas').first()).toBeVisible();
   await expect(page.getByTestId('chart-last')).toHaveText(/€|EUR/);
   await page.getByLabel('Валюта').selectOption('ETH');
   await page.getByLabel('Период').selectOption('7');
-  await expect(page.getByRole('heading', { level: 2, name: /Ethereum \(ETH\) в евро за 7 дней/ })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 2, name: /Эфириум \(ETH\) в евро за 7 дней/ })).toBeVisible();
 
   const withChartCode = async (urls: string[]) => {
     const found: string[] = [];

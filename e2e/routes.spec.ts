@@ -42,7 +42,7 @@ test.describe('every route in every language', () => {
       return data.result.data.locales.edges.map((e: { node: { ns: string; language: string } }) => `${e.node.language}:${e.node.ns}`).sort();
     };
     expect(await namespaces('index')).toEqual(['en:common', 'en:home']);
-    expect(await namespaces('uk/fees')).toEqual(['uk:common', 'uk:info']);
+    expect(await namespaces('uk/fees')).toEqual(['uk:common', 'uk:currencies', 'uk:info']);
     expect(await namespaces('de/wallet/send')).toEqual(['de:auth', 'de:common', 'de:errors', 'de:wallet']);
   });
 

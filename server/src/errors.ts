@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { DomainError, ERRORS, statusOf, type ErrorBody, type ErrorCode } from '../../domain/errors';
+import { DomainError, statusOf, type ErrorBody, type ErrorCode } from '../../domain/errors';
+import { apiMessage } from './error-messages';
 import type { FastifyError, FastifyReply } from 'fastify';
 
 /**
@@ -23,8 +24,9 @@ export class RateLimited extends Error {
   }
 }
 
+/** The body of an error answer: the message is the code's English text (server/src/error-messages.ts) unless a more precise one is given. */
 export function errorBody(code: ErrorCode, field?: string, message?: string, retryAfter?: number): ErrorBody {
-  return { error: { code, message: message ?? ERRORS[code].message, ...(field ? { field } : {}), ...(retryAfter ? { retryAfter } : {}) } };
+  return { error: { code, message: message ?? apiMessage(code, retryAfter), ...(field ? { field } : {}), ...(retryAfter ? { retryAfter } : {}) } };
 }
 
 /** Answers a code outside the error handler (a reply already under way), with the map's status. */
@@ -36,7 +38,7 @@ export const errorsPlugin = fp(async (app) => {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     // A limit that lifts with time says when, in the body and as Retry-After.
     if ((error instanceof DomainError || error instanceof RateLimited) && error.retryAfter) reply.header('retry-after', String(error.retryAfter));
-    if (error instanceof DomainError) return reply.code(statusOf(error.code)).send(errorBody(error.code, error.field, error.message, error.retryAfter));
+    if (error instanceof DomainError) return reply.code(statusOf(error.code)).send(errorBody(error.code, error.field, error.detail, error.retryAfter));
     if (error instanceof RateLimited) return reply.code(429).send(errorBody('try_again_soon', undefined, undefined, error.retryAfter));
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];

@@ -88,7 +88,7 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
   it('asks for mobile verification above 1,000 EUR a week', async () => {
     const a = await user('big@muntly.test', '0.05');
     const res = await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.02' }); // 1,600 EUR
-    expect(res.json().error).toMatchObject({ code: 'mobile_verification_required', message: expect.stringContaining('1,000.00 EUR') });
+    expect(res.json().error).toMatchObject({ code: 'mobile_verification_required', message: expect.stringContaining('€1,000.00') });
     await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'big@muntly.test', kind: 'mobile' } });
     expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.02' })).statusCode).toBe(201);
   });

@@ -125,7 +125,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     await complete(first);
     expect((await place(buy(`anon-${kind}@example.com`, '850', address))).statusCode).toBe(201); // 950
     const sameEmail = await place(buy(`anon-${kind}@example.com`, '100'));
-    expect(sameEmail.json().error).toMatchObject({ code: 'weekly_limit_login_required', message: expect.stringContaining('1,000.00 EUR') });
+    expect(sameEmail.json().error).toMatchObject({ code: 'weekly_limit_login_required', message: expect.stringContaining('€1,000.00') });
     // Another email, same address: the same customer. (It is also a first order: the cap says so first.)
     expect((await place(buy(`anon2-${kind}@example.com`, '60', address))).json().error.code).toBe('weekly_limit_login_required');
   });

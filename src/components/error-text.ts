@@ -1,7 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { FEES } from '../../domain/fees';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR, UNUSED_ADDRESSES_PER_CURRENCY } from '../../domain/limits';
+import { errorTextNumbers, waitPhrase } from '../../domain/errors';
 import { eur } from '../../domain/money';
 import { formatMoney } from '../i18n/format';
 import { ApiFailure } from './api';
@@ -23,13 +22,8 @@ export type ErrorTextKey = ErrorCode | FailureReason | (typeof SITE_ERROR_KEYS)[
 /** Values some texts need: a currency and its decimals (too_many_decimals). */
 export type ErrorTextValues = { currency?: string; decimals?: number; retryAfter?: number };
 
-/** A limit's wait ("in 45 seconds", "через 2 минуты"), in the page's language, in the largest whole unit. */
-export function waitPhrase(seconds: number, language: string): string {
-  const format = new Intl.RelativeTimeFormat(language, { numeric: 'always' });
-  if (seconds < 90) return format.format(Math.ceil(seconds), 'second');
-  if (seconds < 90 * 60) return format.format(Math.ceil(seconds / 60), 'minute');
-  return format.format(Math.ceil(seconds / 3600), 'hour');
-}
+/** A limit's wait in a language ({{when}}): domain/errors.ts, shared with the API's messages. */
+export { waitPhrase } from '../../domain/errors';
 
 /** What went wrong in a call: the API's code, or generic when there was no answer from it. */
 export const errorKeyOf = (error: unknown): ErrorCode | 'generic' => (error instanceof ApiFailure ? error.code : 'generic');
@@ -46,32 +40,24 @@ export type ErrorText = {
   (key: ErrorTextKey | undefined, values?: ErrorTextValues): string | undefined;
 };
 
-/** The limit a text states ({{limit}}); texts without their own state the first-order cap. */
-const LIMIT_OF: Partial<Record<ErrorTextKey, bigint>> = {
-  order_limit: ORDER_LIMIT_EUR_MINOR,
-  mobile_verification_required: MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
-  weekly_limit_login_required: MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
-  id_verification_required: ID_VERIFICATION_WEEKLY_EUR_MINOR,
-  amount_below_minimum_fee: FEES.buy.minimumEurMinor,
-};
-
-/** The text for a key in the page language; limits are rendered from domain/limits, so text and rule cannot drift. */
+/** The text for a key in the page language; numbers come from domain/errors.ts errorTextNumbers (as in the API's message), so text and rule cannot drift. */
 export function useErrorText(): ErrorText {
   const { t } = useTranslation('errors');
   const language = usePageLanguage();
   return React.useCallback(
-    (key: ErrorTextKey | undefined, values: ErrorTextValues = {}) =>
-      key === undefined
-        ? undefined
-        : t(key === 'try_again_soon' && values.retryAfter ? 'try_again_in' : key, {
-            when: values.retryAfter ? waitPhrase(values.retryAfter, language) : '',
-            defaultValue: t('generic'),
-            limit: formatMoney(eur(LIMIT_OF[key] ?? FIRST_ORDER_LIMIT_EUR_MINOR), 'EUR', language),
-            idLimit: formatMoney(eur(ID_VERIFICATION_WEEKLY_EUR_MINOR), 'EUR', language),
-            addresses: UNUSED_ADDRESSES_PER_CURRENCY,
-            decimals: values.decimals ?? 0,
-            currency: values.currency ?? '',
-          }),
+    (key: ErrorTextKey | undefined, values: ErrorTextValues = {}) => {
+      if (key === undefined) return undefined;
+      const numbers = errorTextNumbers(key);
+      return t(key === 'try_again_soon' && values.retryAfter ? 'try_again_in' : key, {
+        when: values.retryAfter ? waitPhrase(values.retryAfter, language) : '',
+        defaultValue: t('generic'),
+        limit: formatMoney(eur(numbers.limit), 'EUR', language),
+        idLimit: formatMoney(eur(numbers.idLimit), 'EUR', language),
+        addresses: numbers.addresses,
+        decimals: values.decimals ?? 0,
+        currency: values.currency ?? '',
+      });
+    },
     [t, language],
   ) as ErrorText;
 }

@@ -11,6 +11,8 @@ import { languageMeta, type Language } from '../../domain/languages';
 const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
 
 export function numberFormat(language: Language, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  // The euro is "€" in every language (Intl's Ukrainian would write "EUR" where Russian writes "€").
+  if (options.style === 'currency' && !options.currencyDisplay) options = { ...options, currencyDisplay: 'narrowSymbol' };
   const key = `n:${language}:${JSON.stringify(options)}`;
   let format = formatters.get(key) as Intl.NumberFormat | undefined;
   if (!format) formatters.set(key, (format = new Intl.NumberFormat(languageMeta[language].intl, options)));

@@ -5,6 +5,7 @@
 import 'i18next';
 import type auth from '../../locales/en/auth.json';
 import type common from '../../locales/en/common.json';
+import type currencies from '../../locales/en/currencies.json';
 import type errors from '../../locales/en/errors.json';
 import type exchange from '../../locales/en/exchange.json';
 import type faucet from '../../locales/en/faucet.json';
@@ -29,6 +30,7 @@ export type Resources = {
   notify: typeof notify;
   support: typeof support;
   errors: typeof errors;
+  currencies: typeof currencies;
 };
 
 declare module 'i18next' {

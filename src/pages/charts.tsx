@@ -23,7 +23,7 @@ export const Head = pageHead('charts');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "info"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "info", "currencies"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

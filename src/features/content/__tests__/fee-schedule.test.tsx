@@ -60,4 +60,14 @@ describe('fees page', () => {
     const withDigits = JSON.stringify(info.fees).match(/"[^"]*\d[^"]*"/g) ?? [];
     expect(withDigits).toEqual([]);
   });
+
+  it.each([
+    ['ru', 'Биткоин (BTC)', 'Эфириум (ETH)'],
+    ['uk', 'Біткоїн (BTC)', 'Ефіріум (ETH)'],
+    ['en', 'Bitcoin (BTC)', 'Ethereum (ETH)'],
+  ] as const)('names the currencies as %s writes them', (language, bitcoin, ethereum) => {
+    renderInLanguage(<FeeSchedule language={language} />, language);
+    expect(document.querySelector('tr[data-currency="BTC"]')!.textContent).toContain(bitcoin);
+    expect(document.querySelector('tr[data-currency="ETH"]')!.textContent).toContain(ethereum);
+  });
 });

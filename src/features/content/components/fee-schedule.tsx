@@ -15,6 +15,7 @@ import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_V
 import { eur, minorToDecimal } from '../../../../domain/money';
 import { PLACED_ORDER_TYPES } from '../../../../domain/orders';
 import { quote, type Quote } from '../../../../domain/quotes';
+import { useCurrencyName } from '../../../components/currency-name';
 import { LocalizedLink } from '../../../components/localized-link';
 import { formatMoney, formatNumber, formatPercent } from '../../../i18n/format';
 import type { Language } from '../../../../domain/languages';
@@ -40,6 +41,7 @@ function sellFee(amountEurMinor: bigint): string {
 
 export function FeeSchedule({ language }: { language: Language }) {
   const { t } = useTranslation('info');
+  const nameOf = useCurrencyName();
   const money = (minor: bigint) => formatMoney(eur(minor), 'EUR', language);
   const percent = (basisPoints: number) => formatPercent(basisPoints, language);
   const fullySupported = CURRENCIES.filter((c) => c.support === 'full' && NETWORK_FEES_MINOR[c.code] !== undefined);
@@ -101,7 +103,7 @@ export function FeeSchedule({ language }: { language: Language }) {
             {fullySupported.map((currency) => (
               <tr key={currency.code} data-currency={currency.code}>
                 <th scope="row">
-                  {currency.name} ({currency.code})
+                  {nameOf(currency.code, currency.name)} ({currency.code})
                 </th>
                 <td className="num">{formatMoney(minorToDecimal(NETWORK_FEES_MINOR[currency.code]!, currency.decimals), currency.code, language)}</td>
               </tr>

@@ -2,6 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { CURRENCIES } from '../../../../domain/currencies';
 import { languageMeta, type Language } from '../../../../domain/languages';
+import { useCurrencyName } from '../../../components/currency-name';
 import { SelectField } from '../../../components/field';
 import { formatDate, numberFormat } from '../../../i18n/format';
 import { getRateHistory, type RateHistory } from '../api/get-rates';
@@ -42,6 +43,7 @@ export function summarize(history: RateHistory): Summary | null {
  */
 export function RateChart({ language }: { language: Language }) {
   const { t } = useTranslation('info');
+  const nameOf = useCurrencyName();
   const [currency, setCurrency] = React.useState('BTC');
   const [days, setDays] = React.useState<number>(30);
   const { data, failed } = usePolled(() => getRateHistory(language, currency, days), `${currency}-${days}`);
@@ -73,7 +75,7 @@ export function RateChart({ language }: { language: Language }) {
     };
   }, [data, language, days]);
 
-  const name = CURRENCIES.find((c) => c.code === currency)?.name ?? currency;
+  const name = nameOf(currency, CURRENCIES.find((c) => c.code === currency)?.name);
   const percent = (basisPoints: number) => numberFormat(language, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(basisPoints / 10_000);
 
   return (
@@ -82,7 +84,7 @@ export function RateChart({ language }: { language: Language }) {
         <SelectField id="chart-currency" label={t('charts.currency')} value={currency} onChange={(e) => setCurrency(e.target.value)}>
           {CURRENCIES.map((c) => (
             <option key={c.code} value={c.code}>
-              {c.name} ({c.code})
+              {nameOf(c.code, c.name)} ({c.code})
             </option>
           ))}
         </SelectField>

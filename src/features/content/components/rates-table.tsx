@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { CURRENCIES } from '../../../../domain/currencies';
+import { useCurrencyName } from '../../../components/currency-name';
 import { LocalizedLink } from '../../../components/localized-link';
 import { getRates } from '../api/get-rates';
 import { usePolled } from '../api/use-polled';
@@ -12,6 +13,7 @@ export const RATES_REFRESH_MS = 30_000;
 /** The live table of floating EUR rates (GET /api/rates), refreshed every 30 seconds. */
 export function RatesTable({ language }: { language: Language }) {
   const { t } = useTranslation('info');
+  const nameOf = useCurrencyName();
   const { data, failed } = usePolled(() => getRates(language), language, RATES_REFRESH_MS);
 
   return (
@@ -35,7 +37,7 @@ export function RatesTable({ language }: { language: Language }) {
             return (
               <tr key={currency.code} data-currency={currency.code}>
                 <th scope="row">
-                  {currency.name} <span className="muted">{currency.code}</span>
+                  {nameOf(currency.code, currency.name)} <span className="muted">{currency.code}</span>
                 </th>
                 <td className="num" data-label={t('rates.rate')}>
                   {rate ? formatRate(rate, language) : '…'}

@@ -109,7 +109,7 @@ describe('OrderForm', () => {
     type('Your BTC address', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
     // The API's code, localized, next to the field the API names, with the limit from domain/limits.
-    await waitFor(() => expect(errorOf(/Amount in EUR/)).toBe('Order rejected: the first order of each new customer is limited to €100.00.'));
+    await waitFor(() => expect(errorOf(/Amount in EUR/)).toBe('Order rejected. The first order of each new customer is limited to €100.00.'));
     type(/Amount in EUR/, '90');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
     await waitFor(() => expect(api.callsTo('POST /api/orders')).toHaveLength(2));
@@ -190,6 +190,22 @@ describe('OrderForm', () => {
     expect(call!.body).toEqual({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'SOL', amount: '50', email: 'ada@example.com', sendToMyWallet: true, useMyWallet: true });
   });
 
+  it.each([
+    ['en', 'Your ETH address', /standard address of an ordinary account.*not a smart contract.*21,000 gas/],
+    ['de', 'Ihre ETH-Adresse', /Standardadresse eines gewöhnlichen Kontos.*kein Smart Contract.*21\.000 Gas/],
+  ] as const)('tells, in %s, that an ETH address must be a standard one (21,000 gas, no contract) and what an XRP destination tag is', async (language, ethLabel, ethHint) => {
+    mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }), 'POST /api/quotes': () => ({ body: QUOTE }) });
+    setup('buy', language);
+    const texts = language === 'de' ? de : en;
+    await screen.findByLabelText(texts.form.to.buy);
+    fireEvent.change(field(texts.form.to.buy), { target: { value: 'ETH' } });
+    const hintOf = (label: string) => document.getElementById((field(label).getAttribute('aria-describedby') ?? '').split(' ').find((id) => id.endsWith('-hint'))!)!.textContent;
+    expect(hintOf(ethLabel)).toMatch(ethHint);
+    fireEvent.change(field(texts.form.to.buy), { target: { value: 'XRP' } });
+    expect(hintOf(ethLabel.replace('ETH', 'XRP'))).toBe(texts.form.xrpHint);
+    expect(texts.form.xrpHint).toMatch(language === 'de' ? /Börsen .* verlangen ihn fast immer/ : /exchanges .* almost always require it/);
+  });
+
   it('accepts an XRP address without a tag (the API stores tag 0) and explains the tag', async () => {
     const api = mockApi({
       'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
@@ -220,7 +236,7 @@ describe('OrderForm', () => {
     type(en.form.email, 'ada@example.com');
     type(en.form.iban, 'DE89 3704 0044 0532 0130 00');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.sell }));
-    expect(await screen.findByRole('alert')).toHaveTextContent('Order rejected: an order can be at most €30,000.00.');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Order rejected. An order can be at most €30,000.00.');
   });
 
   it('says how long to wait when placing is limited (429 with retryAfter)', async () => {

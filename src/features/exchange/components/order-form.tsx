@@ -2,12 +2,15 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { ETH_GAS_LIMIT } from '../../../../domain/fees';
 import { localizePath } from '../../../../domain/languages';
 import { ApiFailure } from '../../../components/api';
+import { useCurrencyName } from '../../../components/currency-name';
 import { formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { CheckboxField, Field, SelectField } from '../../../components/field';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { useHydrated } from '../../../components/use-hydrated';
+import { formatNumber } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
 import { getCurrencies } from '../api/currencies';
 import { placeOrder, type PlaceOrder } from '../api/orders';
@@ -52,6 +55,7 @@ type Props = {
 
 export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const { t } = useTranslation('exchange');
+  const nameOf = useCurrencyName();
   const language = usePageLanguage();
   const hydrated = useHydrated();
   const session = useExchangeSession();
@@ -135,12 +139,21 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   };
   const option = (c: CurrencyInfo) => (
     <option key={c.code} value={c.code}>
-      {c.ownWalletOnly ? t('form.walletOnlyOption', { name: c.name, code: c.code }) : `${c.name} (${c.code})`}
+      {c.ownWalletOnly ? t('form.walletOnlyOption', { name: nameOf(c.code, c.name), code: c.code }) : `${nameOf(c.code, c.name)} (${c.code})`}
     </option>
   );
   const partial = (code: string) => currencies.find((c) => c.code === code)?.ownWalletOnly;
   const login = `${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(typeof window === 'undefined' ? '' : window.location.pathname)}`;
   const kind = deliveryKind(type);
+  // ETH goes out as a plain 21,000-gas transfer (a contract may refuse it); XRP needs the receiver's destination tag.
+  const addressHint =
+    kind === 'iban'
+      ? t('form.ibanHint')
+      : values.currencyTo === 'XRP'
+        ? t('form.xrpHint')
+        : values.currencyTo === 'ETH'
+          ? t('form.ethHint', { gasLimit: formatNumber(ETH_GAS_LIMIT, language) })
+          : t('form.addressHint', { currency: values.currencyTo });
   const hint = (id: string, text: string) => (
     <p className="field-hint small muted" id={id}>
       {text}
@@ -218,7 +231,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
                 aria-describedby={formState.errors.address ? 'order-address-error order-address-hint' : 'order-address-hint'}
                 {...register('address')}
               />
-              {hint('order-address-hint', kind === 'iban' ? t('form.ibanHint') : values.currencyTo === 'XRP' ? t('form.xrpHint') : t('form.addressHint', { currency: values.currencyTo }))}
+              {hint('order-address-hint', addressHint)}
             </>
           )}
 

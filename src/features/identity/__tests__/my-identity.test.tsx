@@ -45,3 +45,20 @@ describe('MyIdentity, step 2', () => {
     await waitFor(() => expect(screen.getByText(enErrors.invalid_code)).toBeTruthy());
   });
 });
+
+describe('MyIdentity, the ID document', () => {
+  it.each(['en', 'de', 'ru'] as const)('step 2 of the ID asks for no code in %s: it says the document is being checked', async (language) => {
+    const texts = loadResources(language).identity as any;
+    const id: IdentityKind = { ...waiting(5), kind: 'id', channel: 'document', data: { firstName: 'Ada' }, attemptsLeft: null, codeExpiresAt: null };
+    (globalThis as { fetch: unknown }).fetch = jest.fn(async () => {
+      const body = { kinds: [id] };
+      return { ok: true, status: 200, headers: { get: () => 'application/json' }, json: async () => body, text: async () => JSON.stringify(body) };
+    });
+    renderInLanguage(<MyIdentity />, language);
+    expect(await screen.findByText(texts.me.status.replace('{{phase}}', texts.me.phases.step_2_document))).toBeTruthy();
+    expect(screen.getByText(texts.me.waitingForCheck)).toBeTruthy();
+    expect(screen.queryByLabelText(texts.me.codeLabel)).toBeNull();
+    const page = document.body.textContent ?? '';
+    for (const aboutCodes of [texts.me.phases.step_2, texts.me.resubmit]) expect(page).not.toContain(aboutCodes);
+  });
+});

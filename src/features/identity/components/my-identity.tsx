@@ -58,10 +58,12 @@ export function KindSection({ view, onSubmit, onConfirm }: { view: IdentityKind;
   const headingId = `identity-${view.kind}`;
   const date = (iso: string | null) => (iso ? formatDate(new Date(iso), language) : '');
   const data = textFields(view.data);
+  // The ID has no code: its second step is the document the user emails and the operator checks.
+  const byDocument = view.phase === 'step_2' && view.channel === 'document';
   return (
     <section aria-labelledby={headingId} className="identity-kind" data-kind={view.kind} data-phase={view.phase}>
       <h2 id={headingId}>{title}</h2>
-      <p className={`phase phase-${view.phase}`}>{t('me.status', { phase: t(`me.phases.${view.phase}`) })}</p>
+      <p className={`phase phase-${view.phase}`}>{t('me.status', { phase: byDocument ? t('me.phases.step_2_document') : t(`me.phases.${view.phase}`) })}</p>
 
       {view.phase === 'not_enabled' ? (
         <p>
@@ -83,11 +85,13 @@ export function KindSection({ view, onSubmit, onConfirm }: { view: IdentityKind;
             </>
           )}
           <details>
-            <summary>{t('me.resubmit')}</summary>
+            <summary>{byDocument ? t('me.resubmitDocument') : t('me.resubmit')}</summary>
             {view.nextCodeAt && Date.parse(view.nextCodeAt) > Date.now() ? (
-              <p className="muted">{t('me.nextCodeAt', { time: dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.nextCodeAt)) })}</p>
+              <p className="muted">
+                {t(byDocument ? 'me.nextSubmitAt' : 'me.nextCodeAt', { time: dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.nextCodeAt)) })}
+              </p>
             ) : null}
-            <StepOneForm kind={view.kind} initial={data} submitLabel={t('me.resubmit')} onSubmit={onSubmit} />
+            <StepOneForm kind={view.kind} initial={data} submitLabel={byDocument ? t('me.resubmitDocument') : t('me.resubmit')} onSubmit={onSubmit} />
           </details>
         </>
       ) : null}

@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { decimalToMinor } from '../../../../domain/money';
+import { useCurrencyName } from '../../../components/currency-name';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney } from '../../../i18n/format';
 import { getBalances, type Balance } from '../api/wallet';
@@ -24,6 +25,7 @@ export function sortBalances(balances: Balance[]): { held: Balance[]; zero: Bala
  */
 export function Balances() {
   const { t } = useTranslation('wallet');
+  const nameOf = useCurrencyName();
   const { token, language, errorText } = useWalletApi();
   const { data, error } = usePolled(async () => getBalances(await token(), language), language, WALLET_REFRESH_MS);
   const [showAll, setShowAll] = React.useState(false);
@@ -49,7 +51,7 @@ export function Balances() {
             {rows.map((b) => (
               <tr key={b.currency} className={held(b) ? undefined : 'balance-zero'}>
                 <th scope="row">
-                  {b.name} <span className="muted">{b.currency}</span>
+                  {nameOf(b.currency, b.name)} <span className="muted">{b.currency}</span>
                   {b.support === 'partial' ? (
                     <>
                       <span className="footnote-mark" aria-hidden="true">
