@@ -1,23 +1,51 @@
 import { splitLanguage } from './domain/languages';
 import { currentConnection, prefetchAllowed } from './src/components/connection';
+import { PAGE_CHUNKS_FILE, chunkMappingOf, completeChunkMapping, type ChunkMapping } from './src/components/page-chunks';
 import { routeEvents } from './src/components/route-events';
 import type { GatsbyBrowser } from 'gatsby';
 import './src/styles/global.css';
 
 type Loader = { enqueue: (path: string) => unknown; prefetch: (path: string) => unknown; hovering: (path: string) => unknown };
+type GatsbyWindow = Window & { ___loader?: Loader; ___chunkMapping?: unknown; ___webpackCompilationHash?: string };
+
+let sharedChunks: Promise<void> | undefined;
+/** Adds each page's shared scripts to what Gatsby prefetches, once a visit (components/page-chunks.ts). */
+function completeChunks(win: GatsbyWindow): Promise<void> {
+  sharedChunks ??= fetch(`${PAGE_CHUNKS_FILE}?v=${win.___webpackCompilationHash ?? ''}`)
+    .then((response) => (response.ok ? (response.json() as Promise<ChunkMapping>) : {}))
+    .catch(() => ({}))
+    .then((shared) => {
+      win.___chunkMapping = completeChunkMapping(chunkMappingOf(win.___chunkMapping), shared);
+    });
+  return sharedChunks;
+}
 
 /**
  * On 2g or in data-saver mode nothing is fetched ahead (spec §2), hover included: gatsby-link
  * calls `___loader.hovering` on mouse enter, which loads the page's data whatever the
- * connection, and `enqueue`/`prefetch` when a link scrolls into view. Every link on the site
- * goes through these three, so the rule (components/connection.ts) is applied here, once.
+ * connection, and `enqueue` when a link scrolls into view. Every link on the site goes through
+ * these, so the rule (components/connection.ts) is applied here, once. What is prefetched is
+ * the whole page, shared scripts included, so that it also opens offline.
  */
 export const onClientEntry: GatsbyBrowser['onClientEntry'] = () => {
-  const loader = (window as unknown as { ___loader?: Loader }).___loader;
+  const win = window as GatsbyWindow;
+  const loader = win.___loader;
   if (!loader) return;
-  for (const name of ['enqueue', 'prefetch', 'hovering'] as const) {
+  win.___chunkMapping = chunkMappingOf(win.___chunkMapping);
+  const { hovering } = loader;
+  loader.hovering = (path) => (prefetchAllowed(currentConnection()) ? hovering(path) : undefined);
+  for (const name of ['enqueue', 'prefetch'] as const) {
     const original = loader[name];
-    loader[name] = (path: string) => (prefetchAllowed(currentConnection()) ? original(path) : undefined);
+    loader[name] = (path) => {
+      if (!prefetchAllowed(currentConnection())) return undefined;
+      // gatsby-link keeps the answer to abort the prefetch when the link leaves the screen.
+      let aborted = false;
+      let started: { abort?: () => void } | undefined;
+      void completeChunks(win).then(() => {
+        if (!aborted) started = original(path) as typeof started;
+      });
+      return { abort: () => ((aborted = true), started?.abort?.()) };
+    };
   }
 };
 

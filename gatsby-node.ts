@@ -73,6 +73,11 @@ export const onPostBuild: GatsbyNode['onPostBuild'] = async () => {
   const file = path.join(__dirname, 'public', 'robots.txt');
   if (fs.existsSync(file)) fs.writeFileSync(file, robotsTxt(fs.readFileSync(file, 'utf8'), siteUrl));
 
+  // Each page's shared scripts, prefetched with it so that it opens offline (components/page-chunks.ts).
+  const { PAGE_CHUNKS_FILE, sharedPageChunks } = await import('./src/components/page-chunks');
+  const stats = JSON.parse(fs.readFileSync(path.join(__dirname, 'public', 'webpack.stats.json'), 'utf8'));
+  fs.writeFileSync(path.join(__dirname, 'public', PAGE_CHUNKS_FILE), JSON.stringify(sharedPageChunks(stats.namedChunkGroups)));
+
   const { languages } = await import('./domain/languages');
   const { OFFLINE_DIR, offlinePageHtml } = await import('./src/i18n/offline-page');
   fs.mkdirSync(path.join(__dirname, 'public', OFFLINE_DIR), { recursive: true });
