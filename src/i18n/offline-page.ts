@@ -26,7 +26,7 @@ body{margin:0;font:1rem/1.6 system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica
 header{border-bottom:1px solid var(--line)}
 .wrap{max-width:40rem;margin:0 auto;padding:0 1rem}
 .brand{display:inline-block;padding:.75rem 0;font-weight:700;font-size:1.25rem;color:var(--brand);text-decoration:none}
-main{padding:2rem 0 3rem}
+main.wrap{padding-top:2rem;padding-bottom:3rem}
 h1{font-size:clamp(1.5rem,1rem + 2.5vw,2.25rem);line-height:1.25;margin:0 0 1rem;hyphens:auto;overflow-wrap:anywhere}
 .icon{display:block;width:3rem;height:3rem;margin-bottom:1rem;color:var(--muted)}
 p{margin:0 0 1rem}
