@@ -1,10 +1,65 @@
+import { splitLanguage } from './domain/languages';
+import { currentConnection, prefetchAllowed } from './src/components/connection';
+import { PAGE_CHUNKS_FILE, chunkMappingOf, completeChunkMapping, type ChunkMapping } from './src/components/page-chunks';
 import { routeEvents } from './src/components/route-events';
 import type { GatsbyBrowser } from 'gatsby';
 import './src/styles/global.css';
 
+type Loader = { enqueue: (path: string) => unknown; prefetch: (path: string) => unknown; hovering: (path: string) => unknown };
+type GatsbyWindow = Window & { ___loader?: Loader; ___chunkMapping?: unknown; ___webpackCompilationHash?: string };
+
+let sharedChunks: Promise<void> | undefined;
+/** Adds each page's shared scripts to what Gatsby prefetches, once a visit (components/page-chunks.ts). */
+function completeChunks(win: GatsbyWindow): Promise<void> {
+  sharedChunks ??= fetch(`${PAGE_CHUNKS_FILE}?v=${win.___webpackCompilationHash ?? ''}`)
+    .then((response) => (response.ok ? (response.json() as Promise<ChunkMapping>) : {}))
+    .catch(() => ({}))
+    .then((shared) => {
+      win.___chunkMapping = completeChunkMapping(chunkMappingOf(win.___chunkMapping), shared);
+    });
+  return sharedChunks;
+}
+
+/**
+ * On 2g or in data-saver mode nothing is fetched ahead (spec §2), hover included: gatsby-link
+ * calls `___loader.hovering` on mouse enter, which loads the page's data whatever the
+ * connection, and `enqueue` when a link scrolls into view. Every link on the site goes through
+ * these, so the rule (components/connection.ts) is applied here, once. What is prefetched is
+ * the whole page, shared scripts included, so that it also opens offline.
+ */
+export const onClientEntry: GatsbyBrowser['onClientEntry'] = () => {
+  const win = window as GatsbyWindow;
+  const loader = win.___loader;
+  if (!loader) return;
+  win.___chunkMapping = chunkMappingOf(win.___chunkMapping);
+  const { hovering } = loader;
+  loader.hovering = (path) => (prefetchAllowed(currentConnection()) ? hovering(path) : undefined);
+  for (const name of ['enqueue', 'prefetch'] as const) {
+    const original = loader[name];
+    loader[name] = (path) => {
+      if (!prefetchAllowed(currentConnection())) return undefined;
+      // gatsby-link keeps the answer to abort the prefetch when the link leaves the screen.
+      let aborted = false;
+      let started: { abort?: () => void } | undefined;
+      void completeChunks(win).then(() => {
+        if (!aborted) started = original(path) as typeof started;
+      });
+      return { abort: () => ((aborted = true), started?.abort?.()) };
+    };
+  }
+};
+
 /** A route change that takes over a second shows the localized slow-load notice. */
 export const onRouteUpdateDelayed: GatsbyBrowser['onRouteUpdateDelayed'] = () => routeEvents.emit('delayed');
-export const onRouteUpdate: GatsbyBrowser['onRouteUpdate'] = () => routeEvents.emit('updated');
+
+/**
+ * The service worker keeps the language of the page last seen, for the offline page of an
+ * address without a language prefix (sw-offline script in src/i18n/offline-page.ts).
+ */
+export const onRouteUpdate: GatsbyBrowser['onRouteUpdate'] = ({ location }) => {
+  routeEvents.emit('updated');
+  navigator.serviceWorker?.controller?.postMessage({ muntlyLanguage: splitLanguage(location.pathname).language });
+};
 
 /**
  * A new deployment installed a new service worker: reload so the visitor is not stranded on

@@ -73,6 +73,9 @@ const config: GatsbyConfig = {
     {
       resolve: 'gatsby-plugin-offline',
       options: {
+        // Offline, a page the worker has not kept shows the offline page in the visitor's
+        // language (src/i18n/offline-page.ts; the file is written by gatsby-node.ts).
+        appendScript: `${__dirname}/.cache/muntly-offline-sw.js`,
         workboxConfig: {
           // Keep HTML and page data fresh: the worker falls back to the cache only offline.
           runtimeCaching: [

@@ -48,7 +48,23 @@ export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ act
   actions.setWebpackConfig({ plugins: [plugins.define({ 'process.env.MUNTLY_OPERATOR': JSON.stringify(JSON.stringify(operatorFromEnv(process.env))) })] });
 };
 
-/** robots.txt names the sitemap by its absolute URL, which depends on GATSBY_SITE_URL. */
+/**
+ * The script gatsby-plugin-offline appends to its service worker (gatsby-config.ts,
+ * `appendScript`): the localized offline page (src/i18n/offline-page.ts). Written before the
+ * build, since the plugin's onPostBuild reads it before ours runs.
+ */
+export const onPreBootstrap: GatsbyNode['onPreBootstrap'] = async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { offlineServiceWorkerScript } = await import('./src/i18n/offline-page');
+  fs.mkdirSync(path.join(__dirname, '.cache'), { recursive: true });
+  fs.writeFileSync(path.join(__dirname, '.cache', 'muntly-offline-sw.js'), offlineServiceWorkerScript());
+};
+
+/**
+ * robots.txt names the sitemap by its absolute URL, which depends on GATSBY_SITE_URL. The
+ * offline page is written in every language (the service worker keeps them when it installs).
+ */
 export const onPostBuild: GatsbyNode['onPostBuild'] = async () => {
   const fs = await import('node:fs');
   const path = await import('node:path');
@@ -56,4 +72,18 @@ export const onPostBuild: GatsbyNode['onPostBuild'] = async () => {
   const { siteUrl } = await import('./src/config');
   const file = path.join(__dirname, 'public', 'robots.txt');
   if (fs.existsSync(file)) fs.writeFileSync(file, robotsTxt(fs.readFileSync(file, 'utf8'), siteUrl));
+
+  // Each page's shared scripts, prefetched with it so that it opens offline (components/page-chunks.ts).
+  const { PAGE_CHUNKS_FILE, sharedPageChunks } = await import('./src/components/page-chunks');
+  const stats = JSON.parse(fs.readFileSync(path.join(__dirname, 'public', 'webpack.stats.json'), 'utf8'));
+  fs.writeFileSync(path.join(__dirname, 'public', PAGE_CHUNKS_FILE), JSON.stringify(sharedPageChunks(stats.namedChunkGroups)));
+
+  const { languages } = await import('./domain/languages');
+  const { OFFLINE_DIR, offlinePageHtml } = await import('./src/i18n/offline-page');
+  fs.mkdirSync(path.join(__dirname, 'public', OFFLINE_DIR), { recursive: true });
+  for (const language of languages) {
+    const common = JSON.parse(fs.readFileSync(path.join(__dirname, 'locales', language, 'common.json'), 'utf8'));
+    const html = offlinePageHtml(language, { ...common.offline, home: common.notFound.home });
+    fs.writeFileSync(path.join(__dirname, 'public', OFFLINE_DIR, `${language}.html`), html);
+  }
 };

@@ -1,4 +1,25 @@
-import { test, expect, common } from './fixtures';
+import { test, expect, common, localizePath, routes, type RouteName } from './fixtures';
+import type { Language } from '../domain/languages';
+import type { BrowserContext, Page } from '@playwright/test';
+
+/** Opens `path` and waits until the service worker controls the page and has cached what it loaded. */
+async function underServiceWorker(page: Page, path: string) {
+  await page.goto(path);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+  await page.waitForLoadState('networkidle');
+}
+
+/** The page-data files the page asked for, by page path ("/de/fees/"). */
+function pageDataRequests(page: Page | BrowserContext): string[] {
+  const paths: string[] = [];
+  page.on('request', (request) => {
+    const match = /\/page-data(\/.*?)\/?page-data\.json/.exec(new URL(request.url()).pathname);
+    if (match) paths.push(match[1] === '/index' ? '/' : `${match[1]}/`);
+  });
+  return paths;
+}
 
 test.describe('offline support', () => {
   test('the service worker registers on localhost and a visited page opens offline', async ({ page, context }) => {
@@ -18,5 +39,94 @@ test.describe('offline support', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(common('nl').pages.fees.title);
     await expect(page.locator('html')).toHaveAttribute('lang', 'nl');
     await context.setOffline(false);
+  });
+
+  for (const language of ['en', 'de'] as Language[]) {
+    test(`offline, a page never visited says so in ${language}, and opens once the connection is back`, async ({ page, context }) => {
+      const texts = common(language).offline;
+      const requested = pageDataRequests(page);
+      await underServiceWorker(page, localizePath(routes.fees, language));
+      const target = localizePath(routes.exchange_swap, language);
+      expect(requested).not.toContain(target);
+
+      await context.setOffline(true);
+      await page.goto(target);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(texts.heading);
+      await expect(page.getByText(texts.text)).toBeVisible();
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      // The address stays the page's, so "try again" (or the connection coming back) opens it.
+      expect(new URL(page.url()).pathname).toBe(target);
+      const retry = page.getByRole('link', { name: texts.retry });
+      expect(await retry.evaluate((link) => (link as HTMLAnchorElement).href)).toBe(page.url());
+
+      // Back online, the page opens by itself (the browser's "online" event) or on "try again".
+      await context.setOffline(false);
+      await expect(async () => {
+        if (await retry.isVisible()) await retry.click();
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(common(language).pages.exchange_swap.title, { timeout: 2000 });
+      }).toPass();
+    });
+  }
+
+  test('offline, following a link to a page never loaded shows the offline page, not a blank one', async ({ page, context }) => {
+    await underServiceWorker(page, '/de/fees/');
+    await context.setOffline(true);
+    // A client-side navigation whose page data cannot load reloads the address (spec §2), which
+    // the worker answers with the offline page.
+    await page.evaluate((to) => (window as unknown as { ___navigate: (to: string) => void }).___navigate(to), '/de/exchange/swap/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(common('de').offline.heading);
+    await context.setOffline(false);
+  });
+
+  test('a page that was only prefetched opens offline', async ({ page, context }) => {
+    const requested = pageDataRequests(page);
+    await underServiceWorker(page, '/de/');
+    // The header links are in view, so Gatsby prefetched them; the fees page was never opened.
+    const target: RouteName = 'fees';
+    const path = localizePath(routes[target], 'de');
+    await expect.poll(() => requested).toContain(path);
+
+    await context.setOffline(true);
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(common('de').pages[target].title);
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await context.setOffline(false);
+  });
+});
+
+test.describe('slow connections', () => {
+  // The page's own requests, without a worker answering for it.
+  test.use({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
+
+  const connections = { '2g': { effectiveType: '2g', saveData: false }, 'data saver': { effectiveType: '4g', saveData: true } };
+  for (const [name, connection] of Object.entries(connections)) {
+    test(`on ${name}, neither seeing nor hovering a link fetches its page data`, async ({ page }) => {
+      await page.addInitScript((value) => {
+        Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => ({ ...value, addEventListener() {}, removeEventListener() {} }) });
+      }, connection);
+      const requested = pageDataRequests(page);
+      await page.goto('/de/');
+      await page.waitForLoadState('networkidle');
+      await page
+        .getByRole('banner')
+        .getByRole('link', { name: common('de').pages.fees.nav })
+        .hover();
+      await page
+        .getByRole('banner')
+        .getByRole('link', { name: common('de').pages.rates.nav })
+        .hover();
+      await page.waitForTimeout(1000);
+      expect(requested.filter((path) => path !== '/de/')).toEqual([]);
+    });
+  }
+
+  test('on a fast connection, links in view and hovered are fetched ahead', async ({ page }) => {
+    const requested = pageDataRequests(page);
+    await page.goto('/de/');
+    await page
+      .getByRole('banner')
+      .getByRole('link', { name: common('de').pages.fees.nav })
+      .hover();
+    await expect.poll(() => requested).toContain('/de/fees/');
   });
 });
