@@ -1,5 +1,6 @@
 import { routeEvents } from './src/components/route-events';
 import type { GatsbyBrowser } from 'gatsby';
+import './src/styles/tokens.css';
 import './src/styles/global.css';
 
 /** A route change that takes over a second shows the localized slow-load notice. */
