@@ -75,6 +75,7 @@ const controlPairs: [string, string][] = [
   ['primary', 'bg'],
   ['success', 'bg'],
   ['danger', 'bg'],
+  ['chart-line', 'bg'],
 ];
 
 describe.each(['light', 'dark'] as const)('the %s theme', (name) => {
