@@ -3,6 +3,7 @@ import { currentConnection, prefetchAllowed } from './src/components/connection'
 import { PAGE_CHUNKS_FILE, chunkMappingOf, completeChunkMapping, type ChunkMapping } from './src/components/page-chunks';
 import { routeEvents } from './src/components/route-events';
 import type { GatsbyBrowser } from 'gatsby';
+import './src/styles/tokens.css';
 import './src/styles/global.css';
 
 type Loader = { enqueue: (path: string) => unknown; prefetch: (path: string) => unknown; hovering: (path: string) => unknown };

@@ -9,6 +9,19 @@ import { getRateHistory, type RateHistory } from '../api/get-rates';
 import { usePolled } from '../api/use-polled';
 import { formatRate } from '../format';
 
+/** The chart's colours from the design tokens (src/styles/tokens.css), so it follows the light or dark theme. */
+function chartColours(element: HTMLElement) {
+  const style = getComputedStyle(element);
+  const token = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  return {
+    text: token('--color-text', '#10201a'),
+    grid: token('--color-border', '#d5ddd9'),
+    line: token('--color-chart-line', '#0b6b3a'),
+    fillTop: token('--color-chart-fill-top', 'rgba(11, 107, 58, 0.35)'),
+    fillBottom: token('--color-chart-fill-bottom', 'rgba(11, 107, 58, 0.02)'),
+  };
+}
+
 export const CHART_PERIODS_DAYS = [7, 30, 90, 365] as const;
 
 type Summary = { first: string; last: string; low: string; high: string; changeBasisPoints: number; from: Date; to: Date };
@@ -54,20 +67,34 @@ export function RateChart({ language }: { language: Language }) {
     if (!data || !box.current) return;
     let disposed = false;
     let remove: (() => void) | undefined;
-    void import('lightweight-charts').then(({ createChart, AreaSeries }) => {
+    void import('lightweight-charts').then(({ createChart, AreaSeries, ColorType }) => {
       if (disposed || !box.current) return;
+      const colours = chartColours(box.current);
       const intl = languageMeta[language].intl;
       const chart = createChart(box.current, {
         autoSize: true,
-        layout: { attributionLogo: false, textColor: '#1b1f1d', fontFamily: 'inherit' },
+        layout: { attributionLogo: false, textColor: colours.text, background: { type: ColorType.Solid, color: 'transparent' }, fontFamily: 'inherit' },
         localization: { locale: intl, priceFormatter: (price: number) => formatRate(String(price), language) },
-        timeScale: { timeVisible: days <= 30 },
-        grid: { vertLines: { visible: false } },
+        grid: { vertLines: { visible: false }, horzLines: { color: colours.grid } },
+        rightPriceScale: { borderColor: colours.grid },
+        timeScale: { timeVisible: days <= 30, borderColor: colours.grid },
       });
-      const series = chart.addSeries(AreaSeries, { lineColor: '#0b6b3a', topColor: 'rgba(11, 107, 58, 0.35)', bottomColor: 'rgba(11, 107, 58, 0.02)', lineWidth: 2 });
+      const series = chart.addSeries(AreaSeries, { lineColor: colours.line, topColor: colours.fillTop, bottomColor: colours.fillBottom, lineWidth: 2 });
       series.setData(data.points.map((p) => ({ time: Math.floor(new Date(p.time).getTime() / 1000) as never, value: Number(p.rate) })));
       chart.timeScale().fitContent();
-      remove = () => chart.remove();
+      // The visitor switches the system between light and dark: the chart follows.
+      const scheme = window.matchMedia?.('(prefers-color-scheme: dark)');
+      const recolour = () => {
+        if (!box.current) return;
+        const next = chartColours(box.current);
+        chart.applyOptions({ layout: { textColor: next.text }, grid: { horzLines: { color: next.grid } }, rightPriceScale: { borderColor: next.grid }, timeScale: { borderColor: next.grid } });
+        series.applyOptions({ lineColor: next.line, topColor: next.fillTop, bottomColor: next.fillBottom });
+      };
+      scheme?.addEventListener?.('change', recolour);
+      remove = () => {
+        scheme?.removeEventListener?.('change', recolour);
+        chart.remove();
+      };
     });
     return () => {
       disposed = true;
