@@ -56,6 +56,10 @@ describe('currencies and rates API', () => {
     expect(history.currency).toBe('ETH');
     expect(history.points.length).toBeGreaterThan(150);
     expect(history.points[0]).toEqual({ time: expect.any(String), rate: expect.stringMatching(/^\d+(\.\d+)?$/) });
+    // The chart ends where the rates page is: its last point is the current rate.
+    const current = (await t.app.inject({ url: '/api/rates' })).json();
+    expect(history.points.at(-1).rate).toBe(current.rates.ETH);
+    expect(Date.parse(history.points.at(-1).time)).toBeGreaterThan(Date.parse(history.points.at(-2).time));
     expect((await t.app.inject({ url: '/api/rates/history?currency=NOPE' })).json().error.field).toBe('currency');
     expect((await t.app.inject({ url: '/api/rates/history?currency=BTC&days=1000' })).statusCode).toBe(400);
   });

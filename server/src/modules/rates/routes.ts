@@ -45,8 +45,15 @@ export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async
       const from = new Date(to.getTime() - request.query.days * 86_400_000);
       // About 300 points whatever the span: hourly for a week or two, coarser beyond.
       const stepMs = Math.max(3_600_000, Math.ceil((to.getTime() - from.getTime()) / 300 / 3_600_000) * 3_600_000);
-      reply.header('cache-control', 'public, max-age=60');
-      return { currency: code, points: (await rates.history?.(code, from, to, stepMs)) ?? [] };
+      const points = (await rates.history?.(code, from, to, stepMs)) ?? [];
+      // The chart ends at the rate the rates page shows now, not at the last whole hour: the
+      // current rate is the last point (and both answers are cached alike).
+      const now = await rates.current();
+      const rate = now.rates[code];
+      const last = points[points.length - 1];
+      if (rate && (!last || last.time < now.at)) points.push({ time: now.at, rate });
+      reply.header('cache-control', 'public, max-age=15');
+      return { currency: code, points };
     },
   );
 
