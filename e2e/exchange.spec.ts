@@ -121,7 +121,7 @@ test('a first order over 100 EUR is rejected with the localized message', async 
   await page.getByLabel(fr.form.email, { exact: true }).fill(uniqueEmail('premier'));
   await page.getByLabel('Votre adresse BTC').fill(BTC_ADDRESS);
   await page.getByRole('button', { name: fr.form.submit.buy }).click();
-  await expect(errorOf(page, 'order-amount')).toHaveText(/^Ordre refusé : le premier ordre de chaque nouveau client est limité à 100,00\s€\.$/);
+  await expect(errorOf(page, 'order-amount')).toHaveText(/^Ordre refusé\. Le premier ordre de chaque nouveau client est limité à 100,00\s€\.$/);
   await expect(page.getByRole('heading', { name: fr.confirm.heading.buy })).toHaveCount(0);
 });
 

@@ -48,7 +48,8 @@ test('receive, deposit, send to another Muntly user with the emailed code; both 
 
   const mailbox = await page.context().newPage();
   await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(alice)}`);
-  const code = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/.exec(await mailbox.locator('pre').first().innerText())![0];
+  // The text version sits in a closed fold-out under the HTML one: read its text, not what is shown.
+  const code = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/.exec((await mailbox.locator('pre').first().textContent()) ?? '')![0];
   await mailbox.close();
 
   await page.getByLabel(wallet.send.code).fill(code);
