@@ -24,11 +24,27 @@ type Props = {
 /** Lower case without accents, so that "eth", "ETH", "Éther" and "эфир" all find what they name. */
 export const searchable = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
 
-/** The options whose name or code contains the query (all of them for an empty query). */
+/**
+ * The options whose name or code contains the query (all of them for an empty query), best
+ * first: the exact code, then codes and names that start with it, then names with a word that
+ * does ("cash"), then the rest ("eth" finds Ethereum before Tether).
+ */
 export function filterCurrencies(options: readonly CurrencyOption[], query: string): CurrencyOption[] {
   const q = searchable(query);
   if (!q) return [...options];
-  return options.filter((o) => searchable(o.name).includes(q) || searchable(o.code).includes(q));
+  const rank = (o: CurrencyOption): number => {
+    const code = searchable(o.code);
+    const name = searchable(o.name);
+    if (code === q) return 0;
+    if (code.startsWith(q) || name.startsWith(q)) return 1;
+    if (name.split(/[\s-]+/).some((word) => word.startsWith(q))) return 2;
+    return code.includes(q) || name.includes(q) ? 3 : -1;
+  };
+  return options
+    .map((option) => ({ option, rank: rank(option) }))
+    .filter((o) => o.rank >= 0)
+    .sort((a, b) => a.rank - b.rank)
+    .map((o) => o.option);
 }
 
 const optionText = (o: CurrencyOption | null): string => (!o ? '' : o.code ? `${o.name} (${o.code})` : o.name);
@@ -89,6 +105,8 @@ function Combobox({ id, label, options, value, onChange, onBlur, name, error, de
     labelId: `${id}-label`,
     menuId: `${id}-listbox`,
     items,
+    // Typing highlights the best match, so Enter takes it.
+    defaultHighlightedIndex: 0,
     itemToString: optionText,
     itemToKey: (o) => o?.code,
     selectedItem: selected,
@@ -124,7 +142,8 @@ function Combobox({ id, label, options, value, onChange, onBlur, name, error, de
           <span aria-hidden="true">▾</span>
         </button>
       </div>
-      <ul className="currency-picker-menu" {...getMenuProps()}>
+      {/* Named by the label only while open: closed, it is empty and hidden, and the label names the input alone. */}
+      <ul className="currency-picker-menu" {...getMenuProps(isOpen ? {} : { 'aria-labelledby': undefined })}>
         {isOpen
           ? items.map((item, index) => (
               <li
