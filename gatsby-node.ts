@@ -57,7 +57,7 @@ async function writeCurrencyIcons(): Promise<void> {
   const fs = await import('node:fs');
   const path = await import('node:path');
   const { CURRENCY_ICON_DIR, ICON_CODES, letterIconSvg } = await import('./src/components/currency-icons');
-  const source = path.join(path.dirname(require.resolve('cryptocurrency-icons/package.json')), 'svg', 'color');
+  const source = path.join(__dirname, 'node_modules', 'cryptocurrency-icons', 'svg', 'color');
   const target = path.join(__dirname, 'public', CURRENCY_ICON_DIR);
   fs.mkdirSync(target, { recursive: true });
   for (const code of ICON_CODES) {

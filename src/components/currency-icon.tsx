@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { withPrefix } from 'gatsby';
 import { currencyIconPath } from './currency-icons';
+import './currency-picker.css';
 
 type Props = { code: string; size?: number; className?: string };
 
