@@ -1,5 +1,5 @@
-import * as React from 'react';
 import { withPrefix } from 'gatsby';
+import * as React from 'react';
 import { currencyIconPath } from './currency-icons';
 import './currency-picker.css';
 

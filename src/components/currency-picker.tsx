@@ -1,5 +1,5 @@
-import * as React from 'react';
 import { useCombobox } from 'downshift';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { CurrencyIcon } from './currency-icon';
 import { useHydrated } from './use-hydrated';
