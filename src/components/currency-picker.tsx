@@ -124,7 +124,7 @@ function Combobox({ id, label, options, value, onChange, onBlur, name, error, de
     <div className={`field currency-picker${isOpen ? ' open' : ''}`}>
       <label {...getLabelProps()}>{label}</label>
       <div className="currency-picker-control">
-        {selected?.code ? <CurrencyIcon code={selected.code} className="currency-picker-selected-icon" /> : null}
+        {selected?.code && !query ? <CurrencyIcon code={selected.code} className="currency-picker-selected-icon" /> : null}
         <input
           {...getInputProps({
             ref: inputRef,
@@ -136,7 +136,7 @@ function Combobox({ id, label, options, value, onChange, onBlur, name, error, de
             'aria-invalid': error ? true : undefined,
             'aria-describedby': describedByOf(id, error, describedBy),
           })}
-          className={selected?.code ? 'with-icon' : undefined}
+          className={selected?.code && !query ? 'with-icon' : undefined}
         />
         <button type="button" className="currency-picker-toggle" {...getToggleButtonProps({ 'aria-label': t('currencyPicker.showAll'), tabIndex: -1 })}>
           <span aria-hidden="true">▾</span>
