@@ -49,6 +49,26 @@ export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ act
 };
 
 /**
+ * Currency logos (components/currency-icons.ts): the package's SVGs for the listed currencies and
+ * EUR, a lettered circle where it has none, written to public/ so the site serves them itself
+ * (in development too, hence before bootstrapping as well as after the build).
+ */
+async function writeCurrencyIcons(): Promise<void> {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { CURRENCY_ICON_DIR, ICON_CODES, letterIconSvg } = await import('./src/components/currency-icons');
+  const source = path.join(__dirname, 'node_modules', 'cryptocurrency-icons', 'svg', 'color');
+  const target = path.join(__dirname, 'public', CURRENCY_ICON_DIR);
+  fs.mkdirSync(target, { recursive: true });
+  for (const code of ICON_CODES) {
+    const file = `${code.toLowerCase()}.svg`;
+    const from = path.join(source, file);
+    if (fs.existsSync(from)) fs.copyFileSync(from, path.join(target, file));
+    else fs.writeFileSync(path.join(target, file), letterIconSvg(code));
+  }
+}
+
+/**
  * The script gatsby-plugin-offline appends to its service worker (gatsby-config.ts,
  * `appendScript`): the localized offline page (src/i18n/offline-page.ts). Written before the
  * build, since the plugin's onPostBuild reads it before ours runs.
@@ -59,6 +79,7 @@ export const onPreBootstrap: GatsbyNode['onPreBootstrap'] = async () => {
   const { offlineServiceWorkerScript } = await import('./src/i18n/offline-page');
   fs.mkdirSync(path.join(__dirname, '.cache'), { recursive: true });
   fs.writeFileSync(path.join(__dirname, '.cache', 'muntly-offline-sw.js'), offlineServiceWorkerScript());
+  await writeCurrencyIcons();
 };
 
 /**
@@ -72,6 +93,7 @@ export const onPostBuild: GatsbyNode['onPostBuild'] = async () => {
   const { siteUrl } = await import('./src/config');
   const file = path.join(__dirname, 'public', 'robots.txt');
   if (fs.existsSync(file)) fs.writeFileSync(file, robotsTxt(fs.readFileSync(file, 'utf8'), siteUrl));
+  await writeCurrencyIcons();
 
   // Each page's shared scripts, prefetched with it so that it opens offline (components/page-chunks.ts).
   const { PAGE_CHUNKS_FILE, sharedPageChunks } = await import('./src/components/page-chunks');

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { epcPayload } from '../domain/epc';
 import { qrPath } from '../src/features/exchange/components/qr-code';
-import { test, expect, locale, ops } from './fixtures';
+import { test, expect, locale, ops, pickCurrency } from './fixtures';
 import type { Page } from '@playwright/test';
 
 /**
@@ -33,7 +33,7 @@ const errorOf = (page: Page, id: string) => page.locator(`#${id}-error`);
 test('an anonymous buy in German: payment details and GiroCode, then completed (success) live, without a reload', async ({ page, baseURL }) => {
   const email = uniqueEmail('kaeufer');
   await page.goto('/de/exchange/buy/');
-  await page.getByLabel(de.form.to.buy).selectOption('BTC');
+  await pickCurrency(page, de.form.to.buy, 'BTC');
   await page.getByLabel('Betrag in EUR').fill('50');
   await page.getByLabel(de.form.email, { exact: true }).fill(email);
   await page.getByLabel('Ihre BTC-Adresse').fill(BTC_ADDRESS);
@@ -96,8 +96,8 @@ test('an anonymous buy in German: payment details and GiroCode, then completed (
 
 test('a swap too small for the network fee is rejected, with the message next to the amount', async ({ page }) => {
   await page.goto('/exchange/swap/');
-  await page.getByLabel(en.form.from.swap).selectOption('BTC');
-  await page.getByLabel(en.form.to.swap).selectOption('ETH');
+  await pickCurrency(page, en.form.from.swap, 'BTC');
+  await pickCurrency(page, en.form.to.swap, 'ETH');
   await page.getByLabel('Amount in BTC').fill('0.00000001');
   await page.getByLabel(en.form.email, { exact: true }).fill(uniqueEmail('swapper'));
   // The address is checked in the browser first (its rules load in their own chunk).
@@ -141,7 +141,7 @@ test('a lookup with a wrong reference says no order was found', async ({ page })
 
 test('a sell to an IBAN: the receiving address with its QR code, then completed once the crypto arrives', async ({ page, baseURL }) => {
   await page.goto('/exchange/sell/');
-  await page.getByLabel(en.form.from.sell).selectOption('BTC');
+  await pickCurrency(page, en.form.from.sell, 'BTC');
   await page.getByLabel('Amount in BTC').fill('0.0005');
   await page.getByLabel(en.form.email, { exact: true }).fill(uniqueEmail('seller'));
   await page.getByLabel(en.form.iban).fill('de89 3704 0044 0532 0130 00');
@@ -177,7 +177,7 @@ test('logged in: send to my wallet, the own-order list and the deposit reference
 
   // Without a verified bank account the wallet options are refused, with the way to fix it.
   await page.goto('/exchange/buy/');
-  await page.getByLabel(en.form.to.buy).selectOption('SOL');
+  await pickCurrency(page, en.form.to.buy, 'SOL');
   await expect(page.getByText(en.form.partialNotice)).toBeVisible();
   await page.getByLabel(en.form.sendToMyWallet).check();
   await expect(page.getByLabel('Your SOL address')).toHaveCount(0);

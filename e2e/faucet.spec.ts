@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, locale, ops, signUp } from './fixtures';
+import { test, expect, locale, ops, signUp, pickCurrency } from './fixtures';
 import type { Page } from '@playwright/test';
 
 /**
@@ -12,7 +12,7 @@ const wallet = locale('en', 'wallet');
 
 async function receiveAddress(page: Page, currency: string): Promise<string> {
   await page.goto('/wallet/receive/');
-  await page.getByLabel(wallet.receive.currency).selectOption(currency);
+  await pickCurrency(page, wallet.receive.currency, currency);
   await page.getByRole('button', { name: wallet.receive.create }).click();
   const address = page.locator('.address-item code.address').first();
   await expect(address).toHaveText(/\S{20,}/);

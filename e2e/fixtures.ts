@@ -69,3 +69,16 @@ export function pageTitle(name: RouteName | 'notFound', language: Language): str
 
 export { languages, localizePath, routes, routeNames };
 export type { RouteName };
+
+/**
+ * Chooses a currency in the searchable currency picker (components/currency-picker.tsx): types
+ * the code and takes the best match with Enter. Before React runs the picker is a plain select.
+ */
+export async function pickCurrency(page: Page, label: string, code: string) {
+  const box = page.getByRole('combobox', { name: label, exact: true });
+  if ((await box.evaluate((el) => el.tagName)) === 'SELECT') return box.selectOption(code);
+  await box.fill(code);
+  await expect(page.getByRole('option').first()).toContainText(code);
+  await box.press('Enter');
+  await expect(box).toHaveValue(new RegExp(`\\(${code}\\)$`));
+}

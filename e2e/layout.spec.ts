@@ -1,4 +1,4 @@
-import { test, expect, languages, locale, localizePath, routes, routeNames, signUp, type RouteName } from './fixtures';
+import { test, expect, languages, locale, localizePath, routes, routeNames, signUp, type RouteName, pickCurrency } from './fixtures';
 import type { Page } from '@playwright/test';
 
 /**
@@ -108,7 +108,7 @@ test.describe('every page fits every screen', () => {
       const buy = localizePath(routes.exchange_buy, language);
       await test.step(`${buy}: a buy placed, then followed`, async () => {
         await page.goto(buy);
-        await page.getByLabel(exchange.form.to.buy).selectOption('BTC');
+        await pickCurrency(page, exchange.form.to.buy, 'BTC');
         await page.getByLabel(exchange.form.amount.replace('{{currency}}', 'EUR')).fill('50');
         const email = page.getByLabel(exchange.form.email, { exact: true });
         if (!(await email.inputValue())) await email.fill(`layout-${language}@example.com`);

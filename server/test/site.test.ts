@@ -110,6 +110,7 @@ describe('cache rules', () => {
     ['component---src-pages-index-tsx-48b1bde26d453fa0adc2.js', IMMUTABLE],
     ['styles.75f7ac41bf11e96a2f6c.css', IMMUTABLE],
     ['workbox-v4.3.1/workbox-sw.js', IMMUTABLE],
+    ['currency-icons/0.18.1/btc.svg', IMMUTABLE],
     ['sw.js', REVALIDATE],
     ['index.html', REVALIDATE],
     ['manifest.webmanifest', REVALIDATE],

@@ -22,6 +22,7 @@ export function cacheControlFor(relativePath: string): string {
   if (file === '/sw.js') return REVALIDATE;
   if (file.startsWith('/static/')) return IMMUTABLE; // Gatsby hashes everything it puts here
   if (/^\/workbox-v[\d.]+\//.test(file)) return IMMUTABLE; // versioned directory
+  if (/^\/currency-icons\/[\d.]+\//.test(file)) return IMMUTABLE; // logos, by the icon package's version
   if (/[-.][0-9a-f]{16,}\.(js|css|map)$/.test(file)) return IMMUTABLE;
   return REVALIDATE;
 }

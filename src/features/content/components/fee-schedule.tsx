@@ -15,6 +15,7 @@ import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_V
 import { eur, minorToDecimal } from '../../../../domain/money';
 import { PLACED_ORDER_TYPES } from '../../../../domain/orders';
 import { quote, type Quote } from '../../../../domain/quotes';
+import { CurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
 import { LocalizedLink } from '../../../components/localized-link';
 import { formatMoney, formatNumber, formatPercent } from '../../../i18n/format';
@@ -103,6 +104,7 @@ export function FeeSchedule({ language }: { language: Language }) {
             {fullySupported.map((currency) => (
               <tr key={currency.code} data-currency={currency.code}>
                 <th scope="row">
+                  <CurrencyIcon code={currency.code} />
                   {nameOf(currency.code, currency.name)} ({currency.code})
                 </th>
                 <td className="num">{formatMoney(minorToDecimal(NETWORK_FEES_MINOR[currency.code]!, currency.decimals), currency.code, language)}</td>

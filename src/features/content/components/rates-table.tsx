@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { CURRENCIES } from '../../../../domain/currencies';
+import { CurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
 import { LocalizedLink } from '../../../components/localized-link';
 import { getRates } from '../api/get-rates';
@@ -37,6 +38,7 @@ export function RatesTable({ language }: { language: Language }) {
             return (
               <tr key={currency.code} data-currency={currency.code}>
                 <th scope="row">
+                  <CurrencyIcon code={currency.code} />
                   {nameOf(currency.code, currency.name)} <span className="muted">{currency.code}</span>
                 </th>
                 <td className="num" data-label={t('rates.rate')}>

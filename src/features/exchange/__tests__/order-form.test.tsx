@@ -21,6 +21,12 @@ function setup(type: 'buy' | 'sell' | 'swap', language: 'en' | 'de' = 'en', sess
 
 const field = (label: RegExp | string) => screen.getByLabelText(label);
 const type = (label: RegExp | string, value: string) => fireEvent.change(field(label), { target: { value } });
+/** Chooses a currency in the searchable picker: types its code, Enter takes the best match. */
+function pick(label: RegExp | string, code: string) {
+  const input = field(label);
+  fireEvent.change(input, { target: { value: code } });
+  fireEvent.keyDown(input, { key: 'Enter' });
+}
 /** The error shown next to a field: its aria-describedby points at it. */
 function errorOf(label: RegExp | string): string | null {
   const input = field(label);
@@ -173,7 +179,7 @@ describe('OrderForm', () => {
     });
     const { onPlaced } = setup('buy', 'en', 'authenticated');
     await screen.findByLabelText(en.form.to.buy);
-    fireEvent.change(field(en.form.to.buy), { target: { value: 'SOL' } });
+    pick(en.form.to.buy, 'SOL');
     expect(screen.getByText(en.form.partialNotice)).toBeInTheDocument();
     type(/Amount in EUR/, '50');
     type(en.form.email, 'ada@example.com');
@@ -198,10 +204,10 @@ describe('OrderForm', () => {
     setup('buy', language);
     const texts = language === 'de' ? de : en;
     await screen.findByLabelText(texts.form.to.buy);
-    fireEvent.change(field(texts.form.to.buy), { target: { value: 'ETH' } });
+    pick(texts.form.to.buy, 'ETH');
     const hintOf = (label: string) => document.getElementById((field(label).getAttribute('aria-describedby') ?? '').split(' ').find((id) => id.endsWith('-hint'))!)!.textContent;
     expect(hintOf(ethLabel)).toMatch(ethHint);
-    fireEvent.change(field(texts.form.to.buy), { target: { value: 'XRP' } });
+    pick(texts.form.to.buy, 'XRP');
     expect(hintOf(ethLabel.replace('ETH', 'XRP'))).toBe(texts.form.xrpHint);
     expect(texts.form.xrpHint).toMatch(language === 'de' ? /Börsen .* verlangen ihn fast immer/ : /exchanges .* almost always require it/);
   });
@@ -214,7 +220,7 @@ describe('OrderForm', () => {
     });
     setup('buy');
     await screen.findByLabelText(en.form.to.buy);
-    fireEvent.change(field(en.form.to.buy), { target: { value: 'XRP' } });
+    pick(en.form.to.buy, 'XRP');
     expect(screen.getByText(en.form.xrpHint)).toBeInTheDocument();
     type(/Amount in EUR/, '50');
     type(en.form.email, 'ada@example.com');

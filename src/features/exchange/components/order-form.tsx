@@ -1,11 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { Controller, useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ETH_GAS_LIMIT } from '../../../../domain/fees';
 import { localizePath } from '../../../../domain/languages';
 import { ApiFailure } from '../../../components/api';
 import { useCurrencyName } from '../../../components/currency-name';
+import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
 import { formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { CheckboxField, Field, SelectField } from '../../../components/field';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
@@ -137,10 +138,25 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     const currency = name === 'amount' ? values.currencyFrom : name === 'currencyFrom' ? values.currencyFrom : values.currencyTo;
     return errorText(formErrorKey(code), { decimals: fromDecimals, currency });
   };
-  const option = (c: CurrencyInfo) => (
-    <option key={c.code} value={c.code}>
-      {c.ownWalletOnly ? t('form.walletOnlyOption', { name: nameOf(c.code, c.name), code: c.code }) : `${nameOf(c.code, c.name)} (${c.code})`}
-    </option>
+  const option = (c: CurrencyInfo): CurrencyOption => ({ code: c.code, name: nameOf(c.code, c.name), ...(c.ownWalletOnly ? { note: t('form.walletOnlyNote') } : {}) });
+  const picker = (name: 'currencyFrom' | 'currencyTo', label: string, options: CurrencyOption[]) => (
+    <Controller
+      control={form.control}
+      name={name}
+      render={({ field }) => (
+        <CurrencyPicker
+          id={`order-${name}`}
+          label={label}
+          options={options}
+          value={field.value}
+          onChange={field.onChange}
+          onBlur={field.onBlur}
+          name={field.name}
+          ref={field.ref}
+          error={fieldError(name)}
+        />
+      )}
+    />
   );
   const partial = (code: string) => currencies.find((c) => c.code === code)?.ownWalletOnly;
   const login = `${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(typeof window === 'undefined' ? '' : window.location.pathname)}`;
@@ -164,20 +180,12 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     <form onSubmit={submit} noValidate className="order-form">
       <div className="order-columns">
         <div>
-          {type === 'buy' ? (
-            <p className="fixed-currency">{t('form.payInEur')}</p>
-          ) : (
-            <SelectField id="order-currencyFrom" label={t(type === 'sell' ? 'form.from.sell' : 'form.from.swap')} error={fieldError('currencyFrom')} {...register('currencyFrom')}>
-              {cryptoCurrencies.map(option)}
-            </SelectField>
-          )}
+          {type === 'buy' ? <p className="fixed-currency">{t('form.payInEur')}</p> : picker('currencyFrom', t(type === 'sell' ? 'form.from.sell' : 'form.from.swap'), cryptoCurrencies.map(option))}
           {partial(values.currencyFrom) ? <p className="small">{t('form.partialNotice')}</p> : null}
           {type === 'sell' ? (
             <p className="fixed-currency">{t('form.receiveEur')}</p>
           ) : (
-            <SelectField id="order-currencyTo" label={t(type === 'buy' ? 'form.to.buy' : 'form.to.swap')} error={fieldError('currencyTo')} {...register('currencyTo')}>
-              {cryptoCurrencies.filter((c) => type !== 'swap' || c.code !== values.currencyFrom).map(option)}
-            </SelectField>
+            picker('currencyTo', t(type === 'buy' ? 'form.to.buy' : 'form.to.swap'), cryptoCurrencies.filter((c) => type !== 'swap' || c.code !== values.currencyFrom).map(option))
           )}
           {partial(values.currencyTo) ? <p className="small">{t('form.partialNotice')}</p> : null}
 

@@ -133,7 +133,9 @@ describe('Send', () => {
     expect(await screen.findByText(fill(en.send.eurValue, { amount: '€798.40' }))).toBeTruthy();
 
     // Another currency: its own balance (none) and fee, and nothing to fill.
-    fireEvent.change(screen.getByLabelText(en.send.currency), { target: { value: 'ETH' } });
+    const currency = screen.getByRole('combobox', { name: en.send.currency });
+    fireEvent.change(currency, { target: { value: 'ETH' } });
+    fireEvent.keyDown(currency, { key: 'Enter' });
     expect(await screen.findByText(fill(en.send.available, { amount: '0 ETH' }))).toBeTruthy();
     expect(screen.getByText(fill(en.send.fee, { fee: '0.00042 ETH' }))).toBeTruthy();
     expect(screen.getByRole('button', { name: en.send.max })).toBeDisabled();

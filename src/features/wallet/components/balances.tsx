@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { decimalToMinor } from '../../../../domain/money';
+import { CurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney } from '../../../i18n/format';
@@ -51,6 +52,7 @@ export function Balances() {
             {rows.map((b) => (
               <tr key={b.currency} className={held(b) ? undefined : 'balance-zero'}>
                 <th scope="row">
+                  <CurrencyIcon code={b.currency} />
                   {nameOf(b.currency, b.name)} <span className="muted">{b.currency}</span>
                   {b.support === 'partial' ? (
                     <>

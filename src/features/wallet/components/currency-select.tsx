@@ -1,20 +1,19 @@
 import * as React from 'react';
-import { SelectField } from '../../../components/field';
+import { currencyByCode } from '../../../../domain/currencies';
+import { useCurrencyName } from '../../../components/currency-name';
+import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
 
 /** The fully supported currencies (the only ones that can be received and sent). */
 export const FULL_CURRENCIES = ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE'] as const;
 
-type Props = Omit<React.ComponentProps<typeof SelectField>, 'children'> & { allLabel?: string };
+type Props = Omit<React.ComponentProps<typeof CurrencyPicker>, 'options'> & { allLabel?: string };
 
-export const CurrencySelect = React.forwardRef<HTMLSelectElement, Props>(function CurrencySelect({ allLabel, ...props }, ref) {
-  return (
-    <SelectField ref={ref} {...props}>
-      {allLabel ? <option value="">{allLabel}</option> : null}
-      {FULL_CURRENCIES.map((code) => (
-        <option key={code} value={code}>
-          {code}
-        </option>
-      ))}
-    </SelectField>
+/** The searchable currency picker with the fully supported currencies (and "all" first when `allLabel` is given). */
+export const CurrencySelect = React.forwardRef<HTMLInputElement, Props>(function CurrencySelect({ allLabel, ...props }, ref) {
+  const nameOf = useCurrencyName();
+  const options = React.useMemo<CurrencyOption[]>(
+    () => [...(allLabel ? [{ code: '', name: allLabel }] : []), ...FULL_CURRENCIES.map((code) => ({ code, name: nameOf(code, currencyByCode(code)?.name) }))],
+    [allLabel, nameOf],
   );
+  return <CurrencyPicker ref={ref} options={options} {...props} />;
 });

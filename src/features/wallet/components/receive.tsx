@@ -45,7 +45,7 @@ export function Receive() {
     <>
       {bankMissing ? <BankRequired /> : error ? <p role="alert">{errorText(error)}</p> : null}
       <form onSubmit={create} className="inline-form">
-        <CurrencySelect id="receive-currency" label={t('receive.currency')} value={currency} onChange={(e) => setCurrency(e.target.value)} />
+        <CurrencySelect id="receive-currency" label={t('receive.currency')} value={currency} onChange={setCurrency} />
         <Field id="receive-label" label={t('receive.label')} value={label} maxLength={100} onChange={(e) => setLabel(e.target.value)} />
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? t('receive.creating') : t('receive.create')}

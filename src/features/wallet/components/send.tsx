@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { useForm, type UseFormReturn } from 'react-hook-form';
+import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { normalizeAddress } from '../../../../domain/addresses';
 import { normalizeCode } from '../../../../domain/codes';
@@ -112,7 +112,11 @@ export function Send() {
   );
   return (
     <form onSubmit={submit} noValidate className="identity-form">
-      <CurrencySelect id="send-currency" label={t('send.currency')} {...form.register('currency')} />
+      <Controller
+        control={form.control}
+        name="currency"
+        render={({ field }) => <CurrencySelect id="send-currency" label={t('send.currency')} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />}
+      />
       {field('address', { spellCheck: false, autoComplete: 'off' })}
       {field('amount', { inputMode: 'decimal', autoComplete: 'off', 'aria-describedby': [form.formState.errors.amount ? 'send-amount-error' : '', 'send-available send-estimate'].join(' ').trim() })}
       <AmountHelp form={form} balances={balances.data?.balances} />

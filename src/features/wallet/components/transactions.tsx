@@ -59,8 +59,8 @@ export function Transactions() {
           label={t('transactions.filter')}
           allLabel={t('transactions.all')}
           value={currency}
-          onChange={(e) => {
-            setCurrency(e.target.value);
+          onChange={(code) => {
+            setCurrency(code);
             setMoreError(null);
           }}
         />

@@ -1,0 +1,168 @@
+import { useCombobox } from 'downshift';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { CurrencyIcon } from './currency-icon';
+import { useHydrated } from './use-hydrated';
+import './currency-picker.css';
+
+/** One choice: the code ('' for an "all currencies" choice, shown without a logo), its name in the page's language, an optional note. */
+export type CurrencyOption = { code: string; name: string; note?: string };
+
+type Props = {
+  id: string;
+  label: string;
+  options: readonly CurrencyOption[];
+  value: string;
+  onChange: (code: string) => void;
+  onBlur?: () => void;
+  name?: string;
+  error?: string;
+  /** Ids of hints that describe the field, read after its error. */
+  describedBy?: string;
+};
+
+/** Lower case without accents, so that "eth", "ETH", "Éther" and "эфир" all find what they name. */
+export const searchable = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+
+/**
+ * The options whose name or code contains the query (all of them for an empty query), best
+ * first: the exact code, then codes and names that start with it, then names with a word that
+ * does ("cash"), then the rest ("eth" finds Ethereum before Tether).
+ */
+export function filterCurrencies(options: readonly CurrencyOption[], query: string): CurrencyOption[] {
+  const q = searchable(query);
+  if (!q) return [...options];
+  const rank = (o: CurrencyOption): number => {
+    const code = searchable(o.code);
+    const name = searchable(o.name);
+    if (code === q) return 0;
+    if (code.startsWith(q) || name.startsWith(q)) return 1;
+    if (name.split(/[\s-]+/).some((word) => word.startsWith(q))) return 2;
+    return code.includes(q) || name.includes(q) ? 3 : -1;
+  };
+  return options
+    .map((option) => ({ option, rank: rank(option) }))
+    .filter((o) => o.rank >= 0)
+    .sort((a, b) => a.rank - b.rank)
+    .map((o) => o.option);
+}
+
+const optionText = (o: CurrencyOption | null): string => (!o ? '' : o.code ? `${o.name} (${o.code})` : o.name);
+
+/**
+ * A searchable currency list (a WAI-ARIA combobox, from downshift): logo, name in the page's
+ * language and code; typing filters by name or code, arrows move, Enter chooses, Escape closes.
+ * Controlled (`value` + `onChange` with the code), so react-hook-form uses it through a Controller.
+ * In the server's HTML, before React runs, it is a plain select with the same label and choices.
+ */
+export const CurrencyPicker = React.forwardRef<HTMLInputElement, Props>(function CurrencyPicker(props, ref) {
+  const hydrated = useHydrated();
+  return hydrated ? <Combobox {...props} inputRef={ref} /> : <NativeSelect {...props} />;
+});
+
+function NativeSelect({ id, label, options, value, onChange, onBlur, name, error, describedBy }: Props) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        name={name}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        onBlur={onBlur}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedByOf(id, error, describedBy)}
+      >
+        {options.map((o) => (
+          <option key={o.code} value={o.code}>
+            {o.note ? `${optionText(o)} – ${o.note}` : optionText(o)}
+          </option>
+        ))}
+      </select>
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
+
+const describedByOf = (id: string, error?: string, hints?: string) => [error ? `${id}-error` : '', hints ?? ''].filter(Boolean).join(' ') || undefined;
+
+function FieldError({ id, error }: { id: string; error?: string }) {
+  return error ? (
+    <p className="field-error" id={`${id}-error`} role="alert">
+      {error}
+    </p>
+  ) : null;
+}
+
+function Combobox({ id, label, options, value, onChange, onBlur, name, error, describedBy, inputRef }: Props & { inputRef: React.ForwardedRef<HTMLInputElement> }) {
+  const { t } = useTranslation('common');
+  const selected = options.find((o) => o.code === value) ?? null;
+  const [query, setQuery] = React.useState('');
+  const items = React.useMemo(() => filterCurrencies(options, query), [options, query]);
+  const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps, getToggleButtonProps } = useCombobox<CurrencyOption>({
+    id: `${id}-combobox`,
+    inputId: id,
+    labelId: `${id}-label`,
+    menuId: `${id}-listbox`,
+    items,
+    // Typing highlights the best match, so Enter takes it.
+    defaultHighlightedIndex: 0,
+    itemToString: optionText,
+    itemToKey: (o) => o?.code,
+    selectedItem: selected,
+    onSelectedItemChange: ({ selectedItem }) => {
+      if (selectedItem) onChange(selectedItem.code);
+    },
+    // What the visitor types filters; what downshift writes back (the chosen currency) shows all again.
+    onInputValueChange: ({ inputValue, type }) => setQuery(type === useCombobox.stateChangeTypes.InputChange ? (inputValue ?? '') : ''),
+    onIsOpenChange: ({ isOpen: open }) => {
+      if (!open) setQuery('');
+    },
+  });
+
+  return (
+    <div className={`field currency-picker${isOpen ? ' open' : ''}`}>
+      <label {...getLabelProps()}>{label}</label>
+      <div className="currency-picker-control">
+        {selected?.code && !query ? <CurrencyIcon code={selected.code} className="currency-picker-selected-icon" /> : null}
+        <input
+          {...getInputProps({
+            ref: inputRef,
+            name,
+            onBlur,
+            onFocus: (e) => e.currentTarget.select(),
+            spellCheck: false,
+            autoComplete: 'off',
+            'aria-invalid': error ? true : undefined,
+            'aria-describedby': describedByOf(id, error, describedBy),
+          })}
+          className={selected?.code && !query ? 'with-icon' : undefined}
+        />
+        <button type="button" className="currency-picker-toggle" {...getToggleButtonProps({ 'aria-label': t('currencyPicker.showAll'), tabIndex: -1 })}>
+          <span aria-hidden="true">▾</span>
+        </button>
+      </div>
+      {/* Named by the label only while open: closed, it is empty and hidden, and the label names the input alone. */}
+      <ul className="currency-picker-menu" {...getMenuProps(isOpen ? {} : { 'aria-labelledby': undefined })}>
+        {isOpen
+          ? items.map((item, index) => (
+              <li
+                key={item.code || 'all'}
+                className={`${index === highlightedIndex ? 'highlighted' : ''}${item.code === value ? ' selected' : ''}`.trim() || undefined}
+                {...getItemProps({ item, index })}
+              >
+                {item.code ? <CurrencyIcon code={item.code} /> : <span className="currency-picker-no-icon" aria-hidden="true" />}
+                <span className="currency-picker-name">{item.name}</span>
+                {item.code ? <span className="currency-picker-code">{item.code}</span> : null}
+                {item.note ? <span className="currency-picker-note small muted">{item.note}</span> : null}
+              </li>
+            ))
+          : null}
+      </ul>
+      <p className="currency-picker-empty small muted" role="status">
+        {isOpen && items.length === 0 ? t('currencyPicker.noMatch', { query }) : ''}
+      </p>
+      <FieldError id={id} error={error} />
+    </div>
+  );
+}
