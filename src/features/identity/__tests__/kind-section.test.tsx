@@ -13,6 +13,7 @@ const verified: IdentityKind = {
   phase: 'verified',
   channel: 'sms',
   data: { mobile: '+31612345678' },
+  requestedAt: null,
   submittedAt: '2026-01-10T09:00:00.000Z',
   verifiedAt: '2026-01-10T09:05:00.000Z',
   retainUntil: '2031-01-10T09:05:00.000Z',
