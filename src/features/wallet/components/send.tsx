@@ -14,7 +14,7 @@ import { Field } from '../../../components/field';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney, numberFormat } from '../../../i18n/format';
 import { confirmSend, getBalances, getRates, getSend, startSend, type Send as SendView } from '../api/wallet';
-import { BankRequired } from './bank-required';
+import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
 import { RATES_REFRESH_MS, WALLET_REFRESH_MS } from './refresh';
 import { useWalletApi } from './use-wallet-api';
@@ -35,8 +35,16 @@ export function amountInputValue(minor: bigint, decimals: number, language: Lang
   return plain.replace('.', mark);
 }
 
-/** Send: details (checked here and by the API), the emailed code, then the send's status until it is paid out. */
+/** Send (with a verified bank account): details (checked here and by the API), the emailed code, then the send's status until it is paid out. */
 export function Send() {
+  return (
+    <BankGate>
+      <SendDetails />
+    </BankGate>
+  );
+}
+
+function SendDetails() {
   const { t } = useTranslation('wallet');
   const { token, language } = useWalletApi();
   const errorText = useErrorText();
