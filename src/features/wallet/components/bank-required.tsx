@@ -56,7 +56,7 @@ export function BankRequiredView({ bank, busy, error, request }: { bank: BankVer
   const { language } = useWalletApi();
   const started = bank && bank.phase !== 'not_enabled';
   return (
-    <section className="notice bank-required" aria-labelledby="bank-required-title">
+    <section className="bank-required" aria-labelledby="bank-required-title">
       <h2 id="bank-required-title">{t('bankRequired.title')}</h2>
       <p>{t('bankRequired.why')}</p>
       <p>{t('bankRequired.how')}</p>
