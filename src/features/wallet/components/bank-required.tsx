@@ -61,12 +61,14 @@ export function BankRequiredView({ bank, busy, error, request }: { bank: BankVer
       <p>{t('bankRequired.why')}</p>
       <p>{t('bankRequired.how')}</p>
       {started ? (
-        <p>
-          {t('bankRequired.started')}{' '}
-          <LocalizedLink to="my_identity" className="button primary">
-            {t('bankRequired.continue')}
-          </LocalizedLink>
-        </p>
+        <>
+          <p>{t('bankRequired.started')}</p>
+          <p>
+            <LocalizedLink to="my_identity" className="button primary">
+              {t('bankRequired.continue')}
+            </LocalizedLink>
+          </p>
+        </>
       ) : bank?.requestedAt ? (
         <p role="status">{t('bankRequired.requested', { date: formatDate(new Date(bank.requestedAt), language) })}</p>
       ) : bank ? (
