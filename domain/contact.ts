@@ -6,3 +6,5 @@
 export const SUPPORT_MAILBOX = 'support@muntly.example';
 /** Where copies of ID documents go (identity verification, step 2 of the kind "id"). */
 export const IDENTITY_MAILBOX = 'identity@muntly.example';
+/** The operator's own mailbox: requests that need a person at Muntly (e.g. enabling a verification). */
+export const OPERATIONS_MAILBOX = 'operations@muntly.example';

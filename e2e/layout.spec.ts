@@ -128,6 +128,14 @@ test.describe('every page fits every screen', () => {
         await expect(page.getByRole('table')).toBeVisible();
         problems.push(...(await problemsAtEveryWidth(page, `${balances} (all currencies)`)));
       });
+      // The wallet without a verified bank account, after one click asked for the verification.
+      const receive = localizePath(routes.wallet_receive, language);
+      await test.step(`${receive}: bank verification requested`, async () => {
+        await page.goto(receive);
+        await page.getByRole('button', { name: locale(language, 'wallet').bankRequired.request }).click();
+        await expect(page.getByRole('status').filter({ hasText: locale(language, 'wallet').bankRequired.requested.split('{{date}}')[0].trim() })).toBeVisible();
+        problems.push(...(await problemsAtEveryWidth(page, `${receive} (bank verification requested)`)));
+      });
       expect(problems).toEqual([]);
     });
   }

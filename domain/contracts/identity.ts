@@ -4,7 +4,8 @@ import { VERIFICATION_KINDS, VERIFICATION_PHASES } from '../verification';
 
 /**
  * The logged-in user's own identity verification: GET /api/identity, POST /api/identity/:kind
- * (step 1), POST /api/identity/:kind/confirm (step 2). Every one answers the whole list.
+ * (step 1), POST /api/identity/:kind/confirm (step 2), POST /api/identity/:kind/request (ask the
+ * operator to enable a kind). Every one answers the whole list.
  */
 export const identityKindSchema = z.object({
   kind: z.enum(VERIFICATION_KINDS),
@@ -13,6 +14,7 @@ export const identityKindSchema = z.object({
   // What step 1 stored, as JSON. The API promises an object and nothing about its values, so
   // the site checks that a value is text before it shows it or puts it back into a form.
   data: z.record(z.string(), z.unknown()).nullable().describe('Step 1 data; only ever shown to its owner and operators'),
+  requestedAt: z.string().nullable().describe('When the user asked for this kind to be enabled (null: never asked)'),
   submittedAt: z.string().nullable(),
   verifiedAt: z.string().nullable(),
   retainUntil: z.string().nullable().describe('AML retention: kept at least until this date'),
@@ -34,3 +36,15 @@ export type StepOneBody = z.infer<typeof stepOneBody>;
 
 export const confirmCodeBody = z.object({ code: z.string().max(64) });
 export type ConfirmCodeBody = z.infer<typeof confirmCodeBody>;
+
+/**
+ * POST /api/identity/:kind/request: asks the operator to enable a kind. `created` is false when
+ * nothing new happened: the kind was already requested (the first request stands) or is enabled.
+ */
+export const verificationRequestResponse = z.object({
+  kind: z.enum(VERIFICATION_KINDS),
+  requestedAt: z.string().nullable(),
+  created: z.boolean(),
+  kinds: z.array(identityKindSchema),
+});
+export type VerificationRequestResponse = z.infer<typeof verificationRequestResponse>;

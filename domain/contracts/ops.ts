@@ -27,6 +27,13 @@ export type EnableVerificationResponse = z.infer<typeof enableVerificationRespon
 export const verifyResponse = z.object({ email: z.string(), kind: z.string(), phase: z.literal('verified') });
 export type VerifyResponse = z.infer<typeof verifyResponse>;
 
+/** GET /api/ops/verification-requests: kinds users asked to have enabled, oldest first. */
+export const verificationRequestsQuery = z.object({ all: z.enum(['true', 'false']).optional().describe('true: also the requests already enabled') });
+export const verificationRequestsResponse = z.object({
+  requests: z.array(z.object({ email: z.string().nullable(), accountKey: z.string(), kind: z.enum(VERIFICATION_KINDS), phase: z.string(), requestedAt: z.string() })),
+});
+export type VerificationRequestsResponse = z.infer<typeof verificationRequestsResponse>;
+
 /** A user's identity data, as the user sees it (every read is written to the audit log). */
 export const opsIdentityResponse = z.object({ email: z.string(), kinds: z.array(identityKindSchema) });
 export type OpsIdentityResponse = z.infer<typeof opsIdentityResponse>;

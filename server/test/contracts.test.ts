@@ -140,6 +140,7 @@ const ANY_KIND: IdentityKind = {
   phase: 'step_1',
   channel: 'sms',
   data: null,
+  requestedAt: null,
   submittedAt: null,
   verifiedAt: null,
   retainUntil: null,

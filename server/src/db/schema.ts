@@ -52,6 +52,10 @@ export const verifications = pgTable(
     retainUntil: timestamp('retain_until', { withTimezone: true }),
     /** When the retention job deleted `data` (its retention date had passed). */
     dataDeletedAt: timestamp('data_deleted_at', { withTimezone: true }),
+    /** When the user asked for this kind to be enabled (one click on the site); the operator enables it. */
+    requestedAt: timestamp('requested_at', { withTimezone: true }),
+    /** The page language of that request: the email saying the kind is enabled is written in it. */
+    requestLanguage: text('request_language'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.kind] }), check('verifications_kind', oneOf(t.kind, VERIFICATION_KINDS)), check('verifications_phase', oneOf(t.phase, VERIFICATION_PHASES))],

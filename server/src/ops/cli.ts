@@ -13,6 +13,7 @@ import type {
   OutboxResponse,
   PaymentReceived,
   RetentionRun,
+  VerificationRequestsResponse,
   VerifyResponse,
 } from '../../../domain/contracts/ops';
 import type { PayoutResultResponse, PayoutsResponse } from '../../../domain/contracts/payouts';
@@ -33,6 +34,9 @@ Commands:
   dev-token <email>       (local only) print an access token for this email, creating the user if needed
   enable-verification <email> <kind>
                           enable a verification kind (address, bank, business, id, mobile) for a user
+  verification-requests [--all] [--json]
+                          verification kinds users asked to have enabled and still waiting,
+                          oldest first (--all: also those enabled since)
   verify <email> <kind>   mark a kind verified after checking a document by hand (e.g. id)
   ledger:verify           check every ledger invariant; exits 1 when one fails
   retention               delete identity data and support messages whose retention period has
@@ -132,6 +136,17 @@ export async function run(args: string[]): Promise<void> {
       const route = command === 'verify' ? '/api/ops/verification/verify' : '/api/ops/verification/enable';
       const { phase } = (await call('POST', route, { email, kind })) as EnableVerificationResponse | VerifyResponse;
       console.log(`${email}: ${kind} verification is now ${phase}.`);
+      return;
+    }
+    case 'verification-requests': {
+      const { requests } = (await call('GET', `/api/ops/verification-requests${rest.includes('--all') ? '?all=true' : ''}`)) as VerificationRequestsResponse;
+      if (rest.includes('--json')) console.log(JSON.stringify(requests, null, 2));
+      else if (requests.length === 0) console.log('No verification requests waiting.');
+      else
+        for (const r of requests) {
+          const todo = r.phase === 'not_enabled' ? `waiting: npm run ops -- enable-verification ${r.email ?? '<email>'} ${r.kind}` : r.phase;
+          console.log(`${r.requestedAt}  ${r.accountKey}  ${r.email ?? '(no email)'}  ${r.kind.padEnd(8)}  ${todo}`);
+        }
       return;
     }
     case 'chain-deposit': {

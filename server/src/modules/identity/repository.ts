@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { verificationCodes, verifications, auditLog } from '../../db/schema';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { accounts, verificationCodes, verifications, auditLog } from '../../db/schema';
 import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
 
@@ -27,6 +27,16 @@ export const identityRepository = {
       .update(verifications)
       .set({ ...values, updatedAt: new Date() })
       .where(and(eq(verifications.accountId, accountId), eq(verifications.kind, kind)));
+  },
+
+  /** Kinds users asked to have enabled, oldest request first; `pendingOnly`: those still not enabled. */
+  listRequested(db: Db, pendingOnly: boolean) {
+    return db
+      .select({ email: accounts.email, accountKey: accounts.accountKey, kind: verifications.kind, phase: verifications.phase, requestedAt: verifications.requestedAt })
+      .from(verifications)
+      .innerJoin(accounts, eq(accounts.id, verifications.accountId))
+      .where(and(isNotNull(verifications.requestedAt), pendingOnly ? eq(verifications.phase, 'not_enabled') : undefined))
+      .orderBy(asc(verifications.requestedAt));
   },
 
   /** Deletes the data of every row past its retention date (see deleteExpiredIdentityData). */

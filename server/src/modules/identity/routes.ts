@@ -1,11 +1,27 @@
-import { confirmCodeBody, identityKindParams, identityResponse, stepOneBody } from '../../../../domain/contracts/identity';
+import rateLimit from '@fastify/rate-limit';
+import { confirmCodeBody, identityKindParams, identityResponse, stepOneBody, verificationRequestResponse } from '../../../../domain/contracts/identity';
+import { secondsToWait } from '../../../../domain/errors';
+import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
-import { describeIdentity, parseStepOne, submitStepOne, confirmCode } from './service';
+import { describeIdentity, parseStepOne, submitStepOne, confirmCode, requestKind } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+/**
+ * Asking the operator to enable a kind mails a person at Muntly: a few requests an hour per
+ * account and per client address are plenty (a repeated request changes nothing anyway).
+ */
+export const VERIFICATION_REQUEST_RATE_LIMIT = { max: 10, timeWindow: '1 hour' } as const;
 
 /** The logged-in user's own identity verification; no route takes another user's id. */
 export const identityRoutes: FastifyPluginAsyncZod = async (app) => {
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
+  });
+  const requestsByClient = app.createRateLimit({ ...VERIFICATION_REQUEST_RATE_LIMIT, keyGenerator: (request) => `verification-request-client:${request.ip}` });
+  const requestsByAccount = app.createRateLimit({ ...VERIFICATION_REQUEST_RATE_LIMIT, keyGenerator: (request) => `verification-request-account:${request.account?.id ?? ''}` });
+
   app.get(
     '/api/identity',
     {
@@ -39,6 +55,31 @@ export const identityRoutes: FastifyPluginAsyncZod = async (app) => {
       await submitStepOne(app.db, { account, kind, data, language: requestLanguage(request.headers['accept-language']) });
       app.forgetAccountSummary(request.auth!.issuer, request.auth!.subject);
       return { kinds: await describeIdentity(app.db, account.id) };
+    },
+  );
+
+  app.post(
+    '/api/identity/:kind/request',
+    {
+      onRequest: app.withAccount,
+      schema: {
+        tags: ['identity'],
+        summary: 'Ask Muntly to enable a verification kind for you (the operator is mailed; rate-limited)',
+        description: 'Idempotent: asking again while the request waits, or for a kind already enabled, answers the state as it is (created: false).',
+        security: [{ bearer: [] }],
+        params: identityKindParams,
+        response: { 200: verificationRequestResponse, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      for (const limit of [requestsByClient, requestsByAccount]) {
+        const result = await limit(request);
+        if (!result.isAllowed && result.isExceeded) throw new RateLimited(secondsToWait(result.ttl));
+      }
+      const { kind } = request.params;
+      const account = request.account!;
+      const { requestedAt, created } = await requestKind(app.db, { account, kind, language: requestLanguage(request.headers['accept-language']) });
+      return { kind, requestedAt: requestedAt?.toISOString() ?? null, created, kinds: await describeIdentity(app.db, account.id) };
     },
   );
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { IDENTITY_MAILBOX } from '../../../../domain/contact';
+import { IDENTITY_MAILBOX, OPERATIONS_MAILBOX } from '../../../../domain/contact';
 import { codeIn, DomainError, secondsToWait, type ErrorCode } from '../../../../domain/errors';
 import { missingVerifications, type Activity, type Phases } from '../../../../domain/gates';
 import {
@@ -15,11 +15,11 @@ import {
   yearsAfter,
   type StepTwoChannel,
 } from '../../../../domain/identity';
+import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
-import { lockAndListSentTo, send, messageText } from '../notify/service';
+import { lockAndListSentTo, send, messageText, phrase } from '../notify/service';
 import { identityRepository, type VerificationRow } from './repository';
 import type { IdentityKind } from '../../../../domain/contracts/identity';
-import type { Language } from '../../../../domain/languages';
 import type { VerificationKind } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
@@ -82,6 +82,7 @@ export async function describeIdentity(db: Db, accountId: string): Promise<Ident
       data: (row.data as Record<string, unknown> | null) ?? null,
       submittedAt: row.submittedAt?.toISOString() ?? null,
       verifiedAt: row.verifiedAt?.toISOString() ?? null,
+      requestedAt: row.requestedAt?.toISOString() ?? null,
       retainUntil: row.retainUntil?.toISOString() ?? null,
       dataDeletedAt: row.dataDeletedAt?.toISOString() ?? null,
       codeExpiresAt: code?.expiresAt.toISOString() ?? null,
@@ -196,14 +197,50 @@ export async function confirmCode(db: Db, input: { account: AccountRow; kind: Ve
   if (!outcome.ok) throw new DomainError(outcome.code, 'code', outcome.message);
 }
 
-/** Operator: enable a kind for a user (not_enabled -> step_1). */
-export async function enableKind(db: Db, accountId: string, kind: VerificationKind, actor: string): Promise<VerificationRow['phase']> {
+/**
+ * The user asks for a kind to be enabled (spec §4: kinds are enabled per user on request). The
+ * first request is stored with its date and language and mailed to the operations mailbox, in the
+ * same transaction; asking again while it waits, or for a kind already enabled, changes nothing
+ * and answers the state as it is (`created: false`).
+ */
+export async function requestKind(db: Db, input: { account: AccountRow; kind: VerificationKind; language: Language }): Promise<{ requestedAt: Date | null; created: boolean }> {
+  const { account, kind, language } = input;
+  return db.transaction(async (tx) => {
+    const row = await identityRepository.lock(tx, account.id, kind);
+    if (!row) throw new DomainError('validation_failed', 'kind');
+    if (row.phase !== 'not_enabled' || row.requestedAt) return { requestedAt: row.requestedAt, created: false };
+    const now = new Date();
+    await identityRepository.update(tx, account.id, kind, { requestedAt: now, requestLanguage: language });
+    await identityRepository.audit(tx, { actor: `account:${account.id}`, action: 'verification.request', accountId: account.id, detail: { kind } });
+    const email = account.email ?? '(no email)';
+    await send(tx, {
+      channel: 'email',
+      recipient: OPERATIONS_MAILBOX,
+      accountId: account.id,
+      ...messageText(defaultLanguage, 'verificationRequested', { kind: KIND_NAMES[kind], email, accountKey: account.accountKey, command: `npm run ops -- enable-verification ${email} ${kind}` }),
+    });
+    return { requestedAt: now, created: true };
+  });
+}
+
+/** Operator: enable a kind for a user (not_enabled -> step_1); a user who asked for it gets an email. */
+export async function enableKind(db: Db, accountId: string, kind: VerificationKind, actor: string, email?: string | null): Promise<VerificationRow['phase']> {
   return db.transaction(async (tx) => {
     const row = await identityRepository.lock(tx, accountId, kind);
     if (row?.phase === 'not_enabled') await identityRepository.update(tx, accountId, kind, { phase: 'step_1' });
+    if (row?.phase === 'not_enabled' && row.requestedAt && email) {
+      const language = row.requestLanguage && isLanguage(row.requestLanguage) ? row.requestLanguage : defaultLanguage;
+      await send(tx, { channel: 'email', recipient: email, accountId, ...messageText(language, 'verificationEnabled', { kind: phrase(language, 'verificationKinds', kind) }) });
+    }
     await identityRepository.audit(tx, { actor, action: 'verification.enable', accountId, detail: { kind } });
     return row?.phase === 'not_enabled' ? 'step_1' : row!.phase;
   });
+}
+
+/** Operator: the kinds users asked to have enabled, oldest first (`all`: also those enabled since). */
+export async function listVerificationRequests(db: Db, all = false) {
+  const rows = await identityRepository.listRequested(db, !all);
+  return rows.map((row) => ({ ...row, requestedAt: row.requestedAt!.toISOString() }));
 }
 
 /** Operator: mark a kind verified after checking a document by hand. */

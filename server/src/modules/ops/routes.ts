@@ -9,12 +9,14 @@ import {
   outboxQuery,
   outboxResponse,
   retentionResponse,
+  verificationRequestsQuery,
+  verificationRequestsResponse,
   verifyResponse,
 } from '../../../../domain/contracts/ops';
 import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
 import { listAccounts } from '../accounts/service';
-import { enableKind, markVerified, readIdentityAsOperator } from '../identity/service';
+import { enableKind, listVerificationRequests, markVerified, readIdentityAsOperator } from '../identity/service';
 import { listOutbox } from '../notify/service';
 import { applyRetention } from '../retention/service';
 import { accountByEmail, actorOf, type LocalIdpAccess } from './service';
@@ -98,10 +100,24 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     },
     async (request) => {
       const account = await accountByEmail(app.db, request.body.email, localIdp);
-      const phase = await enableKind(app.db, account.id, request.body.kind, actorOf(request));
+      const phase = await enableKind(app.db, account.id, request.body.kind, actorOf(request), account.email);
       app.forgetAccountSummary(account.issuer, account.subject);
       return { email: request.body.email, kind: request.body.kind, phase };
     },
+  );
+
+  app.get(
+    '/api/ops/verification-requests',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Verification kinds users asked to have enabled, oldest first (all=true: also those enabled since)',
+        security: [{ bearer: [] }],
+        querystring: verificationRequestsQuery,
+        response: { 200: verificationRequestsResponse, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({ requests: await listVerificationRequests(app.db, request.query.all === 'true') }),
   );
 
   app.post(

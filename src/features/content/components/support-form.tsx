@@ -7,6 +7,7 @@ import { SUPPORT_TOPICS, type SupportTopic } from '../../../../domain/support';
 import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field, SelectField, TextAreaField } from '../../../components/field';
 import { usePageLanguage } from '../../../components/localized-link';
+import { useDraft } from '../../../components/use-draft';
 import { useHydrated } from '../../../components/use-hydrated';
 import { ApiFailure } from '../api/public-api';
 import { sendSupportRequest, supportRequestSchema, type SupportFormValues, type SupportReceipt } from '../api/send-support-request';
@@ -22,10 +23,13 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
   const { t } = useTranslation('support');
   const language = usePageLanguage();
   const resolver = zodResolver(supportRequestSchema as never) as unknown as Resolver<SupportFormValues>;
-  const { register, handleSubmit, setError, reset, formState } = useForm<SupportFormValues>({
+  const form = useForm<SupportFormValues>({
     resolver,
     defaultValues: { name: '', email: '', topic: defaultTopic ?? ('' as SupportTopic), orderReference: '', message: '' },
   });
+  const { register, handleSubmit, setError, reset, formState } = form;
+  // What was typed survives a language switch (a new page) until the message is sent.
+  const draft = useDraft('support', form);
   const [receipt, setReceipt] = React.useState<(SupportReceipt & { email: string }) | null>(null);
   const [formError, setFormError] = React.useState<ErrorTextKey | null>(null);
   const successRef = React.useRef<HTMLDivElement>(null);
@@ -42,6 +46,7 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
       const answer = await sendSupportRequest(language, values);
       setReceipt({ ...answer, email: values.email.trim() });
       reset();
+      draft.clear();
     } catch (error) {
       if (error instanceof ApiFailure && error.field && FIELDS.includes(error.field as FieldName)) {
         setError(error.field as FieldName, { message: error.code }, { shouldFocus: true });

@@ -10,6 +10,7 @@ import { CurrencyPicker, type CurrencyOption } from '../../../components/currenc
 import { formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { CheckboxField, Field, SelectField } from '../../../components/field';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
+import { useDraft } from '../../../components/use-draft';
 import { useHydrated } from '../../../components/use-hydrated';
 import { formatNumber } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
@@ -77,6 +78,8 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const resolver = React.useMemo(() => zodResolver(orderFormSchema(type, currencies ?? [], loggedIn) as never) as unknown as Resolver<OrderFormValues>, [type, currencies, loggedIn]);
   const form = useForm<OrderFormValues>({ resolver, defaultValues: defaultsFor(type), mode: 'onSubmit', reValidateMode: 'onChange' });
   const { register, handleSubmit, setError, watch, formState } = form;
+  // What was typed survives a language switch (a new page) until the order is placed.
+  const draft = useDraft(`order-${type}`, form);
   const values = watch();
   const cryptoCurrencies = (currencies ?? []).filter((c) => c.code !== 'EUR');
   const fromDecimals = decimalsOf(values.currencyFrom, currencies ?? []);
@@ -116,6 +119,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
       const token = input.sendToMyWallet || input.useMyWallet || body.fromBusinessAccount ? await session.getToken() : null;
       const order = await placeOrder(token, language, body, attempt.current.key);
       attempt.current = null;
+      draft.clear();
       onPlaced(order, body.email);
     } catch (error) {
       if (!(error instanceof ApiFailure)) return setFormError('try_again_soon');

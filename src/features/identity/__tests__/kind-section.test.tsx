@@ -1,5 +1,5 @@
 import '../../../../__tests__/support/polyfills';
-import { screen } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
 import { KindSection } from '../components/my-identity';
@@ -13,6 +13,7 @@ const verified: IdentityKind = {
   phase: 'verified',
   channel: 'sms',
   data: { mobile: '+31612345678' },
+  requestedAt: null,
   submittedAt: '2026-01-10T09:00:00.000Z',
   verifiedAt: '2026-01-10T09:05:00.000Z',
   retainUntil: '2031-01-10T09:05:00.000Z',
@@ -47,5 +48,24 @@ describe('KindSection and retention', () => {
     expect(screen.getByText('NL91ABNA0417164300')).toBeTruthy();
     expect(screen.queryByText(en.fields.beneficiary)).toBeNull();
     expect(screen.queryByText(/object/)).toBeNull();
+  });
+});
+
+describe('KindSection, a kind not enabled yet', () => {
+  const notEnabled: IdentityKind = { ...verified, kind: 'address', phase: 'not_enabled', channel: 'post', data: null, submittedAt: null, verifiedAt: null, retainUntil: null };
+
+  it('asks for it in one click instead of "contact us"', async () => {
+    const onRequest = jest.fn(async () => undefined);
+    renderInLanguage(<KindSection view={notEnabled} onSubmit={noop} onConfirm={noop} onRequest={onRequest} />);
+    expect(screen.getByText(en.me.notEnabledRequest)).toBeTruthy();
+    expect(screen.queryByRole('link', { name: en.me.contactLink })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: en.me.request }));
+    await waitFor(() => expect(onRequest).toHaveBeenCalledTimes(1));
+  });
+
+  it('once asked, says when and what happens next, in the page language', () => {
+    renderInLanguage(<KindSection view={{ ...notEnabled, requestedAt: '2026-03-02T10:00:00.000Z' }} onSubmit={noop} onConfirm={noop} onRequest={noop} />, 'uk');
+    expect(screen.getByText(uk.me.requested.replace('{{date}}', '2 березня 2026 р.'))).toBeTruthy();
+    expect(screen.queryByRole('button', { name: uk.me.request })).toBeNull();
   });
 });

@@ -19,6 +19,7 @@ const waiting = (attemptsLeft: number): IdentityKind => ({
   phase: 'step_2',
   channel: 'sms',
   data: { mobile: '+31612345678' },
+  requestedAt: null,
   submittedAt: '2026-01-10T09:00:00.000Z',
   verifiedAt: null,
   retainUntil: '2031-01-10T09:00:00.000Z',

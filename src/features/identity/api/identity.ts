@@ -1,9 +1,9 @@
 import { apiRequest, ApiFailure } from '../../../components/api';
-import type { ConfirmCodeBody, IdentityKind, IdentityResponse, StepOneBody } from '../../../../domain/contracts/identity';
+import type { ConfirmCodeBody, IdentityKind, IdentityResponse, StepOneBody, VerificationRequestResponse } from '../../../../domain/contracts/identity';
 import type { Language } from '../../../../domain/languages';
 import type { VerificationKind } from '../../../../domain/verification';
 
-/** The identity API: GET /api/identity, POST /api/identity/:kind, POST /api/identity/:kind/confirm. */
+/** The identity API: GET /api/identity, POST /api/identity/:kind, POST /api/identity/:kind/confirm, POST /api/identity/:kind/request. */
 export type { IdentityKind };
 
 export { ApiFailure };
@@ -13,6 +13,8 @@ export const submitStepOne = async (token: string, language: Language, kind: Ver
   (await apiRequest<IdentityResponse>(token, language, `/api/identity/${kind}`, { body: data })).kinds;
 export const confirmCode = async (token: string, language: Language, kind: VerificationKind, code: string) =>
   (await apiRequest<IdentityResponse>(token, language, `/api/identity/${kind}/confirm`, { body: { code } satisfies ConfirmCodeBody })).kinds;
+export const requestVerification = async (token: string, language: Language, kind: VerificationKind) =>
+  (await apiRequest<VerificationRequestResponse>(token, language, `/api/identity/${kind}/request`, { method: 'POST' })).kinds;
 
 /**
  * The text fields of step 1's data. The API promises an object and nothing about its values, so

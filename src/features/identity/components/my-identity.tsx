@@ -1,10 +1,10 @@
 import { useAuth0 } from '@auth0/auth0-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { useErrorText } from '../../../components/error-text';
-import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
+import { errorKeyOf, useErrorText } from '../../../components/error-text';
+import { usePageLanguage } from '../../../components/localized-link';
 import { dateTimeFormat, formatDate } from '../../../i18n/format';
-import { getIdentity, submitStepOne, confirmCode, textFields, type IdentityKind } from '../api/identity';
+import { getIdentity, submitStepOne, confirmCode, requestVerification, textFields, type IdentityKind } from '../api/identity';
 import { CodeForm } from './code-form';
 import { StepOneForm, STEP_ONE_FIELDS } from './step-one-form';
 
@@ -35,6 +35,7 @@ export function MyIdentity() {
           key={view.kind}
           view={view}
           onSubmit={async (data) => setKinds(await submitStepOne(await token(), language, view.kind, data))}
+          onRequest={async () => setKinds(await requestVerification(await token(), language, view.kind))}
           onConfirm={async (code) => {
             const value = await token();
             try {
@@ -51,7 +52,17 @@ export function MyIdentity() {
   );
 }
 
-export function KindSection({ view, onSubmit, onConfirm }: { view: IdentityKind; onSubmit: (data: Record<string, unknown>) => Promise<void>; onConfirm: (code: string) => Promise<void> }) {
+export function KindSection({
+  view,
+  onSubmit,
+  onConfirm,
+  onRequest,
+}: {
+  view: IdentityKind;
+  onSubmit: (data: Record<string, unknown>) => Promise<void>;
+  onConfirm: (code: string) => Promise<void>;
+  onRequest?: () => Promise<void>;
+}) {
   const { t } = useTranslation('identity');
   const language = usePageLanguage();
   const title = t(`overview.kinds.${view.kind}.title`);
@@ -65,11 +76,7 @@ export function KindSection({ view, onSubmit, onConfirm }: { view: IdentityKind;
       <h2 id={headingId}>{title}</h2>
       <p className={`phase phase-${view.phase}`}>{t('me.status', { phase: byDocument ? t('me.phases.step_2_document') : t(`me.phases.${view.phase}`) })}</p>
 
-      {view.phase === 'not_enabled' ? (
-        <p>
-          {t('me.notEnabled', { kind: title })} <LocalizedLink to="contact">{t('me.contactLink')}</LocalizedLink>
-        </p>
-      ) : null}
+      {view.phase === 'not_enabled' ? <RequestKind view={view} onRequest={onRequest} /> : null}
 
       {view.phase === 'step_1' ? <StepOneForm kind={view.kind} submitLabel={t('me.submit')} onSubmit={onSubmit} /> : null}
 
@@ -116,5 +123,37 @@ export function KindSection({ view, onSubmit, onConfirm }: { view: IdentityKind;
         </>
       ) : null}
     </section>
+  );
+}
+
+/** A kind not enabled yet: one click asks Muntly to enable it; then when it was asked and what happens next. */
+function RequestKind({ view, onRequest }: { view: IdentityKind; onRequest?: () => Promise<void> }) {
+  const { t } = useTranslation('identity');
+  const language = usePageLanguage();
+  const errorText = useErrorText();
+  const [busy, setBusy] = React.useState(false);
+  const [error, setError] = React.useState<unknown>(null);
+  if (view.requestedAt) return <p role="status">{t('me.requested', { date: formatDate(new Date(view.requestedAt), language) })}</p>;
+  const request = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onRequest?.();
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <p>{t('me.notEnabledRequest')}</p>
+      <p>
+        <button type="button" className="button" disabled={busy} onClick={() => void request()}>
+          {busy ? t('me.requesting') : t('me.request')}
+        </button>
+      </p>
+      {error ? <p role="alert">{errorText(errorKeyOf(error))}</p> : null}
+    </>
   );
 }

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { STEP_ONE_SCHEMAS, SALUTATIONS } from '../../../../domain/identity';
 import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field, SelectField } from '../../../components/field';
+import { useDraft } from '../../../components/use-draft';
 import { ApiFailure } from '../api/identity';
 import type { VerificationKind } from '../../../../domain/verification';
 
@@ -68,7 +69,10 @@ export function StepOneForm({
 }) {
   const { t } = useTranslation('identity');
   const resolver = zodResolver(STEP_ONE_SCHEMAS[kind] as never) as unknown as Resolver<Values>;
-  const { register, handleSubmit, setError, formState } = useForm<Values>({ resolver, defaultValues: initial ?? {} });
+  const form = useForm<Values>({ resolver, defaultValues: initial ?? {} });
+  const { register, handleSubmit, setError, formState } = form;
+  // What was typed survives a language switch (a new page) until it is sent.
+  const draft = useDraft(`identity-${kind}`, form);
   const [formError, setFormError] = React.useState<ErrorTextKey | null>(null);
   const [retryAfter, setRetryAfter] = React.useState<number | undefined>();
   const errorText = useErrorText();
@@ -77,6 +81,7 @@ export function StepOneForm({
     setFormError(null);
     try {
       await onSubmit(values as Record<string, unknown>);
+      draft.clear();
     } catch (error) {
       if (error instanceof ApiFailure && error.field && STEP_ONE_FIELDS[kind].some((f) => f.name === error.field)) {
         setError(error.field as FieldName, { message: error.code }, { shouldFocus: true });

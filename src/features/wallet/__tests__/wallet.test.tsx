@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import * as React from 'react';
 import { loadResources, renderInLanguage } from '../../../../__tests__/support/render';
 import { Balances } from '../components/balances';
+import { Receive } from '../components/receive';
 import { Send } from '../components/send';
 import { Transactions } from '../components/transactions';
 import type { WalletSend } from '../../../../domain/contracts/wallet';
@@ -197,6 +198,56 @@ describe('Send', () => {
     const asked = api.count(`GET /api/wallet/sends/${started.id}`);
     await act(async () => void jest.advanceTimersByTime(60_000));
     expect(api.count(`GET /api/wallet/sends/${started.id}`)).toBe(asked);
+  });
+});
+
+describe('Bank verification before the wallet', () => {
+  const identity = (bank: { phase: string; requestedAt: string | null }) => ({
+    kinds: [
+      { kind: 'bank', channel: 'bank', data: null, submittedAt: null, verifiedAt: null, retainUntil: null, dataDeletedAt: null, codeExpiresAt: null, attemptsLeft: null, nextCodeAt: null, ...bank },
+    ],
+  });
+
+  it('explains the verification before any form, and one click asks for it; then it says when it was asked and what happens next', async () => {
+    const api = mockApi({
+      'GET /api/identity': () => ({ body: identity({ phase: 'not_enabled', requestedAt: null }) }),
+      'POST /api/identity/bank/request': () => ({
+        body: { kind: 'bank', created: true, requestedAt: '2026-03-02T10:00:00.000Z', ...identity({ phase: 'not_enabled', requestedAt: '2026-03-02T10:00:00.000Z' }) },
+      }),
+    });
+    renderInLanguage(<Receive />);
+    expect(await screen.findByRole('heading', { name: en.bankRequired.title })).toBeTruthy();
+    expect(screen.getByText(en.bankRequired.how)).toBeTruthy();
+    // No form to fill in before the verification.
+    expect(screen.queryByRole('textbox')).toBeNull();
+    expect(api.count('GET /api/wallet/addresses')).toBe(0);
+
+    fireEvent.click(screen.getByRole('button', { name: en.bankRequired.request }));
+    expect(await screen.findByText(fill(en.bankRequired.requested, { date: '2 March 2026' }))).toBeTruthy();
+    expect(screen.queryByRole('button', { name: en.bankRequired.request })).toBeNull();
+    expect(api.count('POST /api/identity/bank/request')).toBe(1);
+  });
+
+  it('a request made earlier shows its date in the page language', async () => {
+    mockApi({ 'GET /api/identity': () => ({ body: identity({ phase: 'not_enabled', requestedAt: '2026-03-02T10:00:00.000Z' }) }) });
+    renderInLanguage(<Send />, 'de');
+    expect(await screen.findByText(fill(de.bankRequired.requested, { date: '2. März 2026' }))).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('once enabled, the button becomes a link to continue on the identity page', async () => {
+    mockApi({ 'GET /api/identity': () => ({ body: identity({ phase: 'step_1', requestedAt: '2026-03-02T10:00:00.000Z' }) }) });
+    renderInLanguage(<Receive />);
+    const link = await screen.findByRole('link', { name: en.bankRequired.continue });
+    expect(link.getAttribute('href')).toMatch(/my_identity|identity/);
+    expect(screen.queryByRole('button', { name: en.bankRequired.request })).toBeNull();
+  });
+
+  it('with a verified bank account the form shows', async () => {
+    mockApi({ 'GET /api/identity': () => ({ body: identity({ phase: 'verified', requestedAt: null }) }), 'GET /api/wallet/addresses': () => ({ body: { addresses: [] } }) });
+    renderInLanguage(<Receive />);
+    expect(await screen.findByRole('button', { name: en.receive.create })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: en.bankRequired.title })).toBeNull();
   });
 });
 

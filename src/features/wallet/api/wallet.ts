@@ -1,4 +1,5 @@
 import { apiRequest } from '../../../components/api';
+import type { IdentityKind, IdentityResponse, VerificationRequestResponse } from '../../../../domain/contracts/identity';
 import type { Rates } from '../../../../domain/contracts/rates';
 import type {
   AddressesResponse,
@@ -43,3 +44,13 @@ export const getTransactions = (token: string, language: Language, query: { curr
 };
 export const getTransactionsCsv = (token: string, language: Language, currency?: string) =>
   apiRequest<string>(token, language, `/api/wallet/transactions?format=csv${currency ? `&currency=${currency}` : ''}`);
+
+/**
+ * The bank verification the wallet needs (from GET /api/identity), and the one-click request
+ * to enable it (POST /api/identity/bank/request).
+ */
+export type BankVerification = Pick<IdentityKind, 'phase' | 'requestedAt'>;
+const bankOf = (kinds: IdentityKind[]): BankVerification | null => kinds.find((k) => k.kind === 'bank') ?? null;
+export const getBankVerification = async (token: string, language: Language) => bankOf((await apiRequest<IdentityResponse>(token, language, '/api/identity')).kinds);
+export const requestBankVerification = async (token: string, language: Language) =>
+  bankOf((await apiRequest<VerificationRequestResponse>(token, language, '/api/identity/bank/request', { method: 'POST' })).kinds);

@@ -5,12 +5,20 @@ import { ApiFailure } from '../../../components/api';
 import { CopyButton } from '../../../components/copy-button';
 import { Field } from '../../../components/field';
 import { createAddress, getAddresses, relabelAddress, type Address } from '../api/wallet';
-import { BankRequired } from './bank-required';
+import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
 import { useWalletApi } from './use-wallet-api';
 
-/** Reception addresses: create one per currency, label them, show a QR code and copy them. */
+/** Reception addresses (with a verified bank account): create one per currency, label them, show a QR code and copy them. */
 export function Receive() {
+  return (
+    <BankGate>
+      <ReceiveAddresses />
+    </BankGate>
+  );
+}
+
+function ReceiveAddresses() {
   const { t } = useTranslation('wallet');
   const { token, language, errorText } = useWalletApi();
   const [addresses, setAddresses] = React.useState<Address[] | null>(null);

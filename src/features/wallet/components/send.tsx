@@ -11,10 +11,11 @@ import { ApiFailure } from '../../../components/api';
 import { CopyButton } from '../../../components/copy-button';
 import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
+import { useDraft } from '../../../components/use-draft';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney, numberFormat } from '../../../i18n/format';
 import { confirmSend, getBalances, getRates, getSend, startSend, type Send as SendView } from '../api/wallet';
-import { BankRequired } from './bank-required';
+import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
 import { RATES_REFRESH_MS, WALLET_REFRESH_MS } from './refresh';
 import { useWalletApi } from './use-wallet-api';
@@ -35,8 +36,16 @@ export function amountInputValue(minor: bigint, decimals: number, language: Lang
   return plain.replace('.', mark);
 }
 
-/** Send: details (checked here and by the API), the emailed code, then the send's status until it is paid out. */
+/** Send (with a verified bank account): details (checked here and by the API), the emailed code, then the send's status until it is paid out. */
 export function Send() {
+  return (
+    <BankGate>
+      <SendDetails />
+    </BankGate>
+  );
+}
+
+function SendDetails() {
   const { t } = useTranslation('wallet');
   const { token, language } = useWalletApi();
   const errorText = useErrorText();
@@ -45,6 +54,8 @@ export function Send() {
   // One key per attempt: a double click or a retry after a lost answer starts one send.
   const idempotencyKey = React.useRef(crypto.randomUUID());
   const form = useForm<SendForm>({ defaultValues: { currency: 'BTC', address: '', amount: '', label: '' } });
+  // What was typed survives a language switch (a new page) until the send starts; the code form keeps no draft.
+  const draft = useDraft('wallet-send', form);
   const codeForm = useForm<{ code: string }>();
   const balances = usePolled(async () => getBalances(await token(), language), language, WALLET_REFRESH_MS);
 
@@ -57,6 +68,7 @@ export function Send() {
     if (minor !== null && available !== null && minor > available) return form.setError('amount', { message: 'insufficient_balance' });
     try {
       setSend(await startSend(await token(), language, { ...values, amount, label: values.label || undefined }, idempotencyKey.current));
+      draft.clear();
     } catch (error) {
       if (error instanceof ApiFailure && error.code === 'bank_verification_required') return setBankMissing(true);
       const field = error instanceof ApiFailure && ['address', 'amount', 'currency'].includes(error.field ?? '') ? (error.field as keyof SendForm) : 'amount';
