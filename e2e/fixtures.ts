@@ -72,11 +72,13 @@ export type { RouteName };
 
 /**
  * Chooses a currency in the searchable currency picker (components/currency-picker.tsx): types
- * the code and takes the best match with Enter. Before React runs the picker is a plain select.
+ * the code and takes the best match with Enter.
  */
 export async function pickCurrency(page: Page, label: string, code: string) {
   const box = page.getByRole('combobox', { name: label, exact: true });
-  if ((await box.evaluate((el) => el.tagName)) === 'SELECT') return box.selectOption(code);
+  // Before hydration it is a plain select, which React then replaces: wait for the picker, or a
+  // choice made on the select in that instant is lost with it.
+  await expect(box).toHaveJSProperty('tagName', 'INPUT');
   await box.fill(code);
   await expect(page.getByRole('option').first()).toContainText(code);
   await box.press('Enter');

@@ -43,7 +43,7 @@ test.describe('every route in every language', () => {
     };
     expect(await namespaces('index')).toEqual(['en:common', 'en:home']);
     expect(await namespaces('uk/fees')).toEqual(['uk:common', 'uk:currencies', 'uk:info']);
-    expect(await namespaces('de/wallet/send')).toEqual(['de:auth', 'de:common', 'de:errors', 'de:wallet']);
+    expect(await namespaces('de/wallet/send')).toEqual(['de:auth', 'de:common', 'de:currencies', 'de:errors', 'de:wallet']);
   });
 
   test('serves the web app manifest the spec describes', async ({ request }) => {
