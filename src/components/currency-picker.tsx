@@ -2,6 +2,7 @@ import { useCombobox } from 'downshift';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { CurrencyIcon } from './currency-icon';
+import { FieldError } from './field';
 import { useHydrated } from './use-hydrated';
 import './currency-picker.css';
 
@@ -85,14 +86,6 @@ function NativeSelect({ id, label, options, value, onChange, onBlur, name, error
 }
 
 const describedByOf = (id: string, error?: string, hints?: string) => [error ? `${id}-error` : '', hints ?? ''].filter(Boolean).join(' ') || undefined;
-
-function FieldError({ id, error }: { id: string; error?: string }) {
-  return error ? (
-    <p className="field-error" id={`${id}-error`} role="alert">
-      {error}
-    </p>
-  ) : null;
-}
 
 function Combobox({ id, label, options, value, onChange, onBlur, name, error, describedBy, inputRef }: Props & { inputRef: React.ForwardedRef<HTMLInputElement> }) {
   const { t } = useTranslation('common');

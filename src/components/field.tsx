@@ -24,7 +24,8 @@ function FieldHint({ id, hint }: { id: string; hint: string }) {
   );
 }
 
-function FieldError({ id, error }: { id: string; error?: string }) {
+/** A field's error under it, named by the field's aria-describedby (`<id>-error`); also used by the currency picker. */
+export function FieldError({ id, error }: { id: string; error?: string }) {
   return error ? (
     <p className="field-error" id={`${id}-error`} role="alert">
       {error}

@@ -101,13 +101,7 @@ function SendDetails() {
     const err = message(codeForm.formState.errors.code?.message);
     return (
       <>
-        <p>
-          {t('send.review', {
-            amount: formatMoney(send.amount, send.currency, language),
-            fee: formatMoney(send.networkFee, send.currency, language),
-            address: send.address,
-          })}
-        </p>
+        <SendReview send={send} language={language} />
         {send.internal ? <p>{t('send.internal')}</p> : null}
         <p>{t('send.codeSent')}</p>
         <form onSubmit={confirm} noValidate className="identity-form">
@@ -195,13 +189,7 @@ function SendStatus({ send: confirmed, onAnother }: { send: SendView; onAnother:
       <p className="lead" role="status">
         {headline}
       </p>
-      <p>
-        {t('send.review', {
-          amount: formatMoney(send.amount, send.currency, language),
-          fee: formatMoney(send.networkFee, send.currency, language),
-          address: send.address,
-        })}
-      </p>
+      <SendReview send={send} language={language} />
       <dl className="send-facts">
         <div>
           <dt>{t('send.status')}</dt>
@@ -223,5 +211,19 @@ function SendStatus({ send: confirmed, onAnother }: { send: SendView; onAnother:
         {t('send.another')}
       </button>
     </div>
+  );
+}
+
+/** What the send is: amount, fee and address, as the user asked for it and as it went out. */
+function SendReview({ send, language }: { send: SendView; language: Language }) {
+  const { t } = useTranslation('wallet');
+  return (
+    <p>
+      {t('send.review', {
+        amount: formatMoney(send.amount, send.currency, language),
+        fee: formatMoney(send.networkFee, send.currency, language),
+        address: send.address,
+      })}
+    </p>
   );
 }
