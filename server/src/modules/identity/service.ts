@@ -217,7 +217,13 @@ export async function requestKind(db: Db, input: { account: AccountRow; kind: Ve
       channel: 'email',
       recipient: OPERATIONS_MAILBOX,
       accountId: account.id,
-      ...messageText(defaultLanguage, 'verificationRequested', { kind: KIND_NAMES[kind], email, accountKey: account.accountKey, command: `npm run ops -- enable-verification ${email} ${kind}` }),
+      ...messageText(defaultLanguage, 'verificationRequested', {
+        kind: KIND_NAMES[kind],
+        email,
+        accountKey: account.accountKey,
+        command: `npm run ops -- enable-verification ${email} ${kind}`,
+        listCommand: 'npm run ops -- verification-requests',
+      }),
     });
     return { requestedAt: now, created: true };
   });
