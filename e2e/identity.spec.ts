@@ -17,7 +17,7 @@ test('bank verification in Dutch: enabled by the operator, IBAN submitted, code 
   const bank = page.getByRole('region', { name: nl.overview.kinds.bank.title });
   await expect(bank.getByText(nl.me.status.replace('{{phase}}', nl.me.phases.step_1))).toBeVisible();
   // Another kind is still closed, and says so.
-  await expect(page.getByRole('region', { name: nl.overview.kinds.mobile.title }).getByText(nl.me.phases.not_enabled)).toBeVisible();
+  await expect(page.getByRole('region', { name: nl.overview.kinds.mobile.title }).getByText(nl.me.status.replace('{{phase}}', nl.me.phases.not_enabled))).toBeVisible();
 
   // A bad IBAN is refused next to its field, before anything is sent.
   await bank.getByLabel(nl.fields.iban).fill('NL91 ABNA 0417 1643 01');
