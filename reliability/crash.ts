@@ -28,6 +28,7 @@ import { Client } from 'pg';
 import { freePort, freshBtcAddress, root, waitFor } from '../bench/support';
 import { loadConfig } from '../server/src/config';
 import { mintAccessToken, readIdpKeys } from '../server/src/dev/keys';
+import { sendCodeHash } from '../server/src/modules/wallet/sends';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const KILLS = Number(process.env.CRASH_KILLS || 10);
@@ -153,18 +154,17 @@ async function main() {
     }
   }
 
-  let codes: Map<string, string> = new Map();
+  // A send's code is in the email that announced it; the email names the amount and the address,
+  // not the send's id, so the code is the one whose hash the send stores (as a user would type it).
   async function codeFor(sendId: string): Promise<string> {
+    const [send] = await sql<{ code_hash: string }>(dbUrl, 'select code_hash from wallet_sends where id = $1', [sendId]);
     for (;;) {
-      if (codes.has(sendId)) return codes.get(sendId)!;
       const { body } = await until('GET', `/api/ops/outbox?to=${encodeURIComponent(alice.email)}`, admin);
-      codes = new Map();
       for (const m of body.messages as { body: string }[]) {
-        const id = /send ([0-9a-f-]{36})/.exec(m.body)?.[1];
         const code = CODE.exec(m.body)?.[0];
-        if (id && code) codes.set(id, code);
+        if (code && sendCodeHash(sendId, code) === send!.code_hash) return code;
       }
-      if (!codes.has(sendId)) await sleep(100);
+      await sleep(100);
     }
   }
 
