@@ -84,9 +84,18 @@ test.describe('offline support', () => {
     // A link in view or hovered is prefetched by Gatsby; the fees page is never opened.
     const target: RouteName = 'fees';
     const path = localizePath(routes[target], 'de');
-    // Hovering asks Gatsby to prefetch it at once rather than when the (busy) browser is idle.
-    await page.locator(`a[href="${path}"]`).first().hover();
+    // In view, Gatsby prefetches it when the browser is idle (a hover would load it instead, which
+    // the worker does not count as prefetched); on a busy machine that can take a while.
+    await page.locator(`a[href="${path}"]`).first().scrollIntoViewIfNeeded();
     await expect.poll(() => requested, { timeout: 30_000 }).toContain(path);
+    // Prefetching is done once the worker has kept the page's data and its component's script.
+    const cached = () =>
+      page.evaluate(async (pagePath) => {
+        const urls: string[] = [];
+        for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
+        return urls.some((url) => url.includes(`/page-data${pagePath}page-data.json`)) && urls.some((url) => url.includes('component---src-pages-fees'));
+      }, path);
+    await expect.poll(cached, { timeout: 30_000 }).toBe(true);
 
     await context.setOffline(true);
     await page.goto(path);
