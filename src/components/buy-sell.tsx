@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { apiOrigin } from '../config';
+import { askOnce } from './ask-once';
 
 /**
  * Whether buying and selling against euros are switched on: the server's BUY_SELL_ENABLED, read
@@ -7,16 +7,8 @@ import { apiOrigin } from '../config';
  * paused show only while it is off; until the answer is known — and in the prerendered HTML —
  * they show nothing, so no page says "paused" while a buy goes through.
  */
-let asked: Promise<boolean | undefined> | undefined;
-function buySellEnabled(): Promise<boolean | undefined> {
-  asked ??= fetch(`${apiOrigin}/api/exchange/config`)
-    .then(async (response) => (response.ok ? ((await response.json()) as { buySellEnabled: boolean }).buySellEnabled : undefined))
-    .catch(() => {
-      asked = undefined; // offline: ask again on the next page
-      return undefined;
-    });
-  return asked;
-}
+const exchangeConfig = askOnce<{ buySellEnabled: boolean }>('/api/exchange/config');
+const buySellEnabled = async () => (await exchangeConfig())?.buySellEnabled;
 
 /** true or false once the server said; undefined before, and when it could not be asked. */
 export function useBuySellEnabled(): boolean | undefined {

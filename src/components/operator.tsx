@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../domain/operator';
-import { apiOrigin } from '../config';
+import { askOnce } from './ask-once';
 
 /**
  * Who operates Muntly (footer, imprint, terms, privacy policy). The server's configuration is
@@ -16,19 +16,10 @@ function builtOperator(): Operator {
 }
 
 let known: Operator | undefined;
-let asked: Promise<Operator | undefined> | undefined;
-function askServer(): Promise<Operator | undefined> {
-  asked ??= fetch(`${apiOrigin}/api/operator`)
-    .then(async (response) => {
-      if (!response.ok) return undefined;
-      known = (await response.json()) as Operator;
-      return known;
-    })
-    .catch(() => {
-      asked = undefined; // offline: ask again on the next page
-      return undefined;
-    });
-  return asked;
+const operatorConfig = askOnce<Operator>('/api/operator');
+async function askServer(): Promise<Operator | undefined> {
+  known = (await operatorConfig()) ?? known;
+  return known;
 }
 
 /** The operator: what the build knew until the server has answered (and after, on every later page). */
