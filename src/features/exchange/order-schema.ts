@@ -1,10 +1,9 @@
-import '../../components/zod-jitless'; // before any schema is built (CSP forbids eval)
-import { z } from 'zod';
 import { EMAIL_PATTERN } from '../../../domain/email';
 import { normalizeAmountInput } from '../../../domain/money';
 import { sepaIban } from '../../../domain/sepa';
+import { loadAddressRules, preloadAddressRules } from '../../components/address-rules';
 import type { PaymentMethod } from '../../../domain/contracts/orders';
-import type { ErrorTextKey } from '../../components/error-text';
+import type { Rules } from '../../components/form-rules';
 import type { CurrencyInfo, OrderType } from './api/types';
 
 /**
@@ -19,12 +18,11 @@ import type { CurrencyInfo, OrderType } from './api/types';
  *   result goes into the Muntly wallet.
  * - partially supported currencies only with the own-wallet options, which need a login.
  *
- * The address libraries (bech32, base58, keccak, secp256k1: most of the form's weight) load in
- * their own chunk, fetched when the form appears; the rules are async so a very early submit
- * waits for them instead of skipping the check.
+ * The address rules load in their own chunk (components/address-rules.ts), fetched when the
+ * form appears; the rules are async so a very early submit waits for them instead of skipping
+ * the check.
  */
-const addressRules = () => import('../../../domain/addresses');
-export const preloadAddressRules = () => void addressRules().catch(() => undefined);
+export { preloadAddressRules };
 
 export type OrderFormValues = {
   currencyFrom: string;
@@ -58,46 +56,32 @@ export function amountProblem(input: string, decimals: number): 'required' | 'in
 /** Where the result goes outside Muntly: a crypto address (buy, swap) or an IBAN (sell). */
 export const deliveryKind = (type: OrderType): 'crypto' | 'iban' => (type === 'sell' ? 'iban' : 'crypto');
 
-export function orderFormSchema(type: OrderType, currencies: readonly CurrencyInfo[], loggedIn: boolean) {
+export function orderFormRules(type: OrderType, currencies: readonly CurrencyInfo[], loggedIn: boolean): Rules<OrderFormValues> {
   const byCode = (code: string) => currencies.find((c) => c.code === code);
-  return (
-    z
-      .object({
-        currencyFrom: z.string().min(1, 'required'),
-        currencyTo: z.string().min(1, 'required'),
-        amount: z.string(),
-        email: z.string(),
-        address: z.string(),
-        paymentMethod: z.enum(['sepa', 'sepa_instant']),
-        sendToMyWallet: z.boolean(),
-        useMyWallet: z.boolean(),
-        fromBusinessAccount: z.boolean(),
-      })
-      // One refinement for every rule, so all of them report at once (field rules would stop it).
-      .superRefine(async (values, ctx) => {
-        // Each message is the key of its text (a misspelt one does not compile).
-        const fail = (field: keyof typeof values, message: ErrorTextKey) => ctx.addIssue({ code: 'custom', path: [field], message });
-        const email = values.email.trim();
-        if (!email) fail('email', 'required');
-        else if (email.length > 254 || !EMAIL_PATTERN.test(email)) fail('email', 'invalid_email');
-        const problem = amountProblem(values.amount, decimalsOf(values.currencyFrom, currencies));
-        if (problem) fail('amount', problem);
-        if (type === 'swap' && values.currencyFrom === values.currencyTo) fail('currencyTo', 'same_currency');
-        if (byCode(values.currencyTo)?.ownWalletOnly && !values.sendToMyWallet) fail('currencyTo', 'own_wallet_only');
-        if (byCode(values.currencyFrom)?.ownWalletOnly && !values.useMyWallet) fail('currencyFrom', 'own_wallet_only');
-        if (!loggedIn) {
-          if (values.sendToMyWallet) fail('sendToMyWallet', 'login_required');
-          if (values.useMyWallet) fail('useMyWallet', 'login_required');
-          if (values.fromBusinessAccount && type === 'buy' && !values.useMyWallet) fail('fromBusinessAccount', 'login_required');
-        }
-        if (!values.sendToMyWallet) {
-          const address = values.address.trim();
-          if (!address) fail('address', 'required');
-          else if (deliveryKind(type) === 'iban') {
-            const checked = sepaIban(address);
-            if (!checked.ok) fail('address', checked.code);
-          } else if (!(await addressRules()).normalizeAddress(values.currencyTo, address)) fail('address', 'invalid_address');
-        }
-      })
-  );
+  // Every rule reports at once; each message is the key of its text (a misspelt one does not compile).
+  return async (values, fail) => {
+    if (!values.currencyFrom) fail('currencyFrom', 'required');
+    if (!values.currencyTo) fail('currencyTo', 'required');
+    const email = values.email.trim();
+    if (!email) fail('email', 'required');
+    else if (email.length > 254 || !EMAIL_PATTERN.test(email)) fail('email', 'invalid_email');
+    const problem = amountProblem(values.amount, decimalsOf(values.currencyFrom, currencies));
+    if (problem) fail('amount', problem);
+    if (type === 'swap' && values.currencyFrom === values.currencyTo) fail('currencyTo', 'same_currency');
+    if (byCode(values.currencyTo)?.ownWalletOnly && !values.sendToMyWallet) fail('currencyTo', 'own_wallet_only');
+    if (byCode(values.currencyFrom)?.ownWalletOnly && !values.useMyWallet) fail('currencyFrom', 'own_wallet_only');
+    if (!loggedIn) {
+      if (values.sendToMyWallet) fail('sendToMyWallet', 'login_required');
+      if (values.useMyWallet) fail('useMyWallet', 'login_required');
+      if (values.fromBusinessAccount && type === 'buy' && !values.useMyWallet) fail('fromBusinessAccount', 'login_required');
+    }
+    if (!values.sendToMyWallet) {
+      const address = values.address.trim();
+      if (!address) fail('address', 'required');
+      else if (deliveryKind(type) === 'iban') {
+        const checked = sepaIban(address);
+        if (!checked.ok) fail('address', checked.code);
+      } else if (!(await loadAddressRules()).normalizeAddress(values.currencyTo, address)) fail('address', 'invalid_address');
+    }
+  };
 }

@@ -1,6 +1,6 @@
-import { useAuth0 } from '@auth0/auth0-react';
 import * as React from 'react';
 import { AuthIsland } from '../../components/auth-island';
+import { useSession } from '../../components/session';
 import type { ExchangeSession } from './session';
 
 /**
@@ -8,7 +8,7 @@ import type { ExchangeSession } from './session';
  * reporter that hands the session to the exchange forms.
  */
 function Reporter({ onChange }: { onChange: (session: ExchangeSession) => void }) {
-  const { isLoading, isAuthenticated, error, getAccessTokenSilently } = useAuth0();
+  const { isLoading, isAuthenticated, error, getAccessTokenSilently } = useSession();
   React.useEffect(() => {
     if (isLoading) return;
     onChange(isAuthenticated && !error ? { status: 'authenticated', getToken: async () => String(await getAccessTokenSilently()) } : { status: 'anonymous', getToken: async () => null });

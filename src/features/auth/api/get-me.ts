@@ -1,5 +1,5 @@
-import { useAuth0 } from '@auth0/auth0-react';
 import * as React from 'react';
+import { useSession } from '../../../components/session';
 import { apiOrigin } from '../../../config';
 import type { Me } from '../../../../domain/contracts/accounts';
 
@@ -13,7 +13,7 @@ export async function getMe(accessToken: string): Promise<Me> {
 }
 
 export function useMe(): { me?: Me; error?: unknown } {
-  const { getAccessTokenSilently } = useAuth0();
+  const { getAccessTokenSilently } = useSession();
   const [state, setState] = React.useState<{ me?: Me; error?: unknown }>({});
   React.useEffect(() => {
     let live = true;

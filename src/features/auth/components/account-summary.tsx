@@ -1,7 +1,7 @@
-import { useAuth0 } from '@auth0/auth0-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageLanguage } from '../../../components/localized-link';
+import { useSession } from '../../../components/session';
 import { formatMoney } from '../../../i18n/format';
 import { useMe } from '../api/get-me';
 
@@ -9,7 +9,7 @@ import { useMe } from '../api/get-me';
 export function AccountSummary() {
   const { t } = useTranslation('auth');
   const language = usePageLanguage();
-  const { user } = useAuth0();
+  const { user } = useSession();
   const { me, error } = useMe();
   return (
     <section aria-labelledby="account-heading" className="account-summary">

@@ -1,6 +1,6 @@
-import { useAuth0 } from '@auth0/auth0-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../../components/session';
 
 /**
  * A protected island: an anonymous visitor is sent to log in and comes back to this very page
@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
  */
 export function RequireLogin({ children }: { children: React.ReactNode }) {
   const { t } = useTranslation('auth');
-  const { isLoading, isAuthenticated, loginWithRedirect, error } = useAuth0();
+  const { isLoading, isAuthenticated, loginWithRedirect, error } = useSession();
   React.useEffect(() => {
     if (!isLoading && !isAuthenticated && !error) {
       void loginWithRedirect({ appState: { returnTo: window.location.pathname + window.location.search } });

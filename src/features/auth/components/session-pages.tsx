@@ -1,10 +1,10 @@
-import { useAuth0 } from '@auth0/auth0-react';
 import { navigate } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../../../domain/languages';
 import { safeReturnTo } from '../../../../domain/return-to';
 import { usePageLanguage } from '../../../components/localized-link';
+import { useSession } from '../../../components/session';
 import { writeSessionHint } from '../../../components/session-hint';
 
 /**
@@ -16,7 +16,7 @@ import { writeSessionHint } from '../../../components/session-hint';
 export function LoginFlow({ signup = false }: { signup?: boolean }) {
   const { t } = useTranslation('auth');
   const language = usePageLanguage();
-  const { isLoading, isAuthenticated, loginWithRedirect, error } = useAuth0();
+  const { isLoading, isAuthenticated, loginWithRedirect, error } = useSession();
   const params = new URLSearchParams(window.location.search);
   const isCallback = params.has('code') && params.has('state');
   const returnTo = safeReturnTo(params.get('returnTo'), window.location.origin, localizePath('/', language));
@@ -52,7 +52,7 @@ export function LoginFlow({ signup = false }: { signup?: boolean }) {
 export function LogoutFlow() {
   const { t } = useTranslation('auth');
   const language = usePageLanguage();
-  const { logout, isLoading } = useAuth0();
+  const { logout, isLoading } = useSession();
   React.useEffect(() => {
     if (isLoading) return;
     writeSessionHint(null);

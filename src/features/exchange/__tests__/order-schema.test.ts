@@ -1,11 +1,12 @@
 import '../../../../__tests__/support/polyfills';
-import { amountProblem, normalizeAmount, orderFormSchema } from '../order-schema';
+import { checkRules } from '../../../components/form-rules';
+import { amountProblem, normalizeAmount, orderFormRules, type OrderFormValues } from '../order-schema';
 import { CURRENCIES } from './fetch-mock';
 import type { CurrencyInfo } from '../api/types';
 
 const currencies = CURRENCIES as unknown as CurrencyInfo[];
-const issues = async (type: 'buy' | 'sell' | 'swap', values: Record<string, unknown>, loggedIn = false) => {
-  const result = await orderFormSchema(type, currencies, loggedIn).safeParseAsync({
+const issues = async (type: 'buy' | 'sell' | 'swap', input: Record<string, unknown>, loggedIn = false) => {
+  const values = {
     currencyFrom: 'EUR',
     currencyTo: 'BTC',
     amount: '50',
@@ -15,9 +16,9 @@ const issues = async (type: 'buy' | 'sell' | 'swap', values: Record<string, unkn
     sendToMyWallet: false,
     useMyWallet: false,
     fromBusinessAccount: false,
-    ...values,
-  });
-  return result.success ? {} : Object.fromEntries(result.error.issues.map((i) => [i.path.join('.'), i.message]));
+    ...input,
+  } as OrderFormValues;
+  return checkRules(orderFormRules(type, currencies, loggedIn), values);
 };
 
 describe('order form rules', () => {

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
-import { Controller, useForm, type Resolver } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { ETH_GAS_LIMIT } from '../../../../domain/fees';
 import { localizePath } from '../../../../domain/languages';
@@ -9,6 +8,7 @@ import { useCurrencyName } from '../../../components/currency-name';
 import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
 import { formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { CheckboxField, Field, SelectField } from '../../../components/field';
+import { rulesResolver } from '../../../components/form-rules';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { useDraft } from '../../../components/use-draft';
 import { useHydrated } from '../../../components/use-hydrated';
@@ -16,7 +16,7 @@ import { formatNumber } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
 import { getCurrencies } from '../api/currencies';
 import { placeOrder, type PlaceOrder } from '../api/orders';
-import { amountProblem, decimalsOf, deliveryKind, normalizeAmount, orderFormSchema, preloadAddressRules, type OrderFormValues } from '../order-schema';
+import { amountProblem, decimalsOf, deliveryKind, normalizeAmount, orderFormRules, preloadAddressRules, type OrderFormValues } from '../order-schema';
 import { useExchangeSession } from '../session';
 import { useLiveQuote } from '../use-live-quote';
 import { randomUuid } from '../uuid';
@@ -75,7 +75,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     preloadAddressRules();
   }, [language]);
 
-  const resolver = React.useMemo(() => zodResolver(orderFormSchema(type, currencies ?? [], loggedIn) as never) as unknown as Resolver<OrderFormValues>, [type, currencies, loggedIn]);
+  const resolver = React.useMemo(() => rulesResolver(orderFormRules(type, currencies ?? [], loggedIn)), [type, currencies, loggedIn]);
   const form = useForm<OrderFormValues>({ resolver, defaultValues: defaultsFor(type), mode: 'onSubmit', reValidateMode: 'onChange' });
   const { register, handleSubmit, setError, watch, formState } = form;
   // What was typed survives a language switch (a new page) until the order is placed.

@@ -1,14 +1,13 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
 import { normalizeCode } from '../../../../domain/codes';
 import { EMAIL_PATTERN } from '../../../../domain/email';
 import { localizePath } from '../../../../domain/languages';
 import { ApiFailure } from '../../../components/api';
 import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field } from '../../../components/field';
+import { rulesResolver, type Rules } from '../../../components/form-rules';
 import { usePageLanguage } from '../../../components/localized-link';
 import { useHydrated } from '../../../components/use-hydrated';
 import { routes } from '../../../i18n/routes';
@@ -25,13 +24,13 @@ import type { Order } from '../api/types';
 type LookupValues = { email: string; reference: string };
 export type Opened = { order: Order; email: string | null; own: boolean };
 
-export const lookupSchema = z.object({ email: z.string(), reference: z.string() }).superRefine((values, ctx) => {
+export const lookupRules: Rules<LookupValues> = (values, fail) => {
   const email = values.email.trim();
-  if (!email) ctx.addIssue({ code: 'custom', path: ['email'], message: 'required' });
-  else if (!EMAIL_PATTERN.test(email)) ctx.addIssue({ code: 'custom', path: ['email'], message: 'invalid_email' });
-  if (!values.reference.trim()) ctx.addIssue({ code: 'custom', path: ['reference'], message: 'required' });
-  else if (!normalizeCode(values.reference)) ctx.addIssue({ code: 'custom', path: ['reference'], message: 'invalid_reference' });
-});
+  if (!email) fail('email', 'required');
+  else if (!EMAIL_PATTERN.test(email)) fail('email', 'invalid_email');
+  if (!values.reference.trim()) fail('reference', 'required');
+  else if (!normalizeCode(values.reference)) fail('reference', 'invalid_reference');
+};
 
 export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }) {
   const { t } = useTranslation('exchange');
@@ -81,7 +80,7 @@ function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (or
   const hydrated = useHydrated();
   const errorText = useErrorText();
   const [formError, setFormError] = React.useState<ErrorTextKey | null>(null);
-  const resolver = zodResolver(lookupSchema as never) as unknown as Resolver<LookupValues>;
+  const resolver = rulesResolver(lookupRules);
   const { register, handleSubmit, setError, formState } = useForm<LookupValues>({ resolver, defaultValues: initial ?? { email: '', reference: '' } });
 
   const find = React.useCallback(

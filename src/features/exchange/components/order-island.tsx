@@ -1,13 +1,35 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { IslandPlaceholder } from '../../../components/island';
 import { usePageLanguage } from '../../../components/localized-link';
 import { getExchangeConfig } from '../api/config';
 import { ExchangeSessionProvider } from '../session';
-import { Confirmation } from './confirmation';
 import { OrderForm } from './order-form';
 import type { Order, OrderType } from '../api/types';
 import '../exchange.css';
+
+/**
+ * The confirmation (with the GiroCode QR and the IBAN library, ~14 KB gzipped) is needed only
+ * once an order is placed: it loads in its own chunk, fetched as soon as the form is on screen.
+ * Until it is there, or if it cannot be fetched, the placed order still shows its reference.
+ */
+const loadConfirmation = () => import('./confirmation');
+const Confirmation = React.lazy(() => loadConfirmation().then((m) => ({ default: m.Confirmation })));
+
+function PlacedReference({ order }: { order: Order }) {
+  const { t } = useTranslation('exchange');
+  return (
+    <section className="confirmation" aria-labelledby="confirmation-heading">
+      <h2 id="confirmation-heading">{t('order.heading', { reference: order.reference })}</h2>
+      <p>{t('confirm.reference')}</p>
+      <p className="reference" data-testid="order-reference">
+        {order.reference}
+      </p>
+      <p className="small">{t('confirm.referenceHint')}</p>
+    </section>
+  );
+}
 
 /**
  * The buy, sell and swap pages' island, with the exchange session (the login SDK only for people
@@ -20,6 +42,7 @@ export function OrderIsland({ type }: { type: OrderType }) {
   const [placed, setPlaced] = React.useState<{ order: Order; email: string } | null>(null);
   const [disabled, setDisabled] = React.useState(false);
   const [formKey, setFormKey] = React.useState(0);
+  React.useEffect(() => void loadConfirmation().catch(() => undefined), []);
   React.useEffect(() => {
     if (type === 'swap') return;
     getExchangeConfig(language).then(
@@ -36,14 +59,18 @@ export function OrderIsland({ type }: { type: OrderType }) {
             {t('buy.disabled')}
           </p>
         ) : placed ? (
-          <Confirmation
-            order={placed.order}
-            email={placed.email}
-            onAnother={() => {
-              setPlaced(null);
-              setFormKey((k) => k + 1);
-            }}
-          />
+          <ChunkBoundary fallback={<PlacedReference order={placed.order} />}>
+            <React.Suspense fallback={<PlacedReference order={placed.order} />}>
+              <Confirmation
+                order={placed.order}
+                email={placed.email}
+                onAnother={() => {
+                  setPlaced(null);
+                  setFormKey((k) => k + 1);
+                }}
+              />
+            </React.Suspense>
+          </ChunkBoundary>
         ) : (
           <OrderForm key={formKey} type={type} onPlaced={(order, email) => setPlaced({ order, email })} onDisabled={() => setDisabled(true)} />
         )}

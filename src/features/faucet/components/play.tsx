@@ -1,4 +1,3 @@
-import { useAuth0 } from '@auth0/auth0-react';
 import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +6,7 @@ import { localizePath } from '../../../../domain/languages';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { SelectField } from '../../../components/field';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
+import { useSession } from '../../../components/session';
 import { formatMoney } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
 import { enterRound, getAddresses, getMyEntries, type Address, type MyEntry } from '../api/faucet';
@@ -21,7 +21,7 @@ export function FaucetPlay() {
   const { t } = useTranslation('faucet');
   const { t: ta } = useTranslation('auth');
   const language = usePageLanguage();
-  const { isLoading, isAuthenticated, error } = useAuth0();
+  const { isLoading, isAuthenticated, error } = useSession();
   if (isLoading) return <p className="muted">{ta('session.checking')}</p>;
   if (!isAuthenticated || error) {
     const login = `${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(window.location.pathname)}`;
@@ -42,7 +42,7 @@ function PlayForm() {
   const { t } = useTranslation('faucet');
   const errorText = useErrorText();
   const language = usePageLanguage();
-  const { getAccessTokenSilently } = useAuth0();
+  const { getAccessTokenSilently } = useSession();
   const { round, setMine } = useRound();
   const [addresses, setAddresses] = React.useState<Address[] | null>(null);
   // An entry just made is added before the list is read again, without the server's createdAt.

@@ -6,9 +6,9 @@ import { MyIdentity } from '../components/my-identity';
 import type { IdentityKind } from '../api/identity';
 
 // The SDK hands out one stable function, as the real one does (a new one each render would refetch each render).
-jest.mock('@auth0/auth0-react', () => {
+jest.mock('../../../components/session', () => {
   const session = { getAccessTokenSilently: async () => 'token' };
-  return { useAuth0: () => session };
+  return { useSession: () => session };
 });
 
 const en = loadResources('en').identity as any;

@@ -1,12 +1,28 @@
-import { useAuth0 } from '@auth0/auth0-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
+import { useSession } from '../../../components/session';
 import { dateTimeFormat, formatDate } from '../../../i18n/format';
 import { getIdentity, submitStepOne, confirmCode, requestVerification, textFields, type IdentityKind } from '../api/identity';
 import { CodeForm } from './code-form';
-import { StepOneForm, STEP_ONE_FIELDS } from './step-one-form';
+import { STEP_ONE_FIELDS } from './step-one-fields';
+
+/** The step 1 form carries the phone-number and IBAN rules (~60 KB gzipped): it loads when a form is on screen. */
+const loadStepOneForm = () => import('./step-one-form');
+const LazyStepOneForm = React.lazy(() => loadStepOneForm().then((m) => ({ default: m.StepOneForm })));
+
+function StepOneForm(props: React.ComponentProps<typeof LazyStepOneForm>) {
+  const errorText = useErrorText();
+  return (
+    <ChunkBoundary fallback={<p role="alert">{errorText('try_again_soon')}</p>}>
+      <React.Suspense fallback={<p className="muted">…</p>}>
+        <LazyStepOneForm {...props} />
+      </React.Suspense>
+    </ChunkBoundary>
+  );
+}
 
 /**
  * my_identity: the user's own data and the phase of each verification kind, with the forms of
@@ -15,11 +31,12 @@ import { StepOneForm, STEP_ONE_FIELDS } from './step-one-form';
 export function MyIdentity() {
   const errorText = useErrorText();
   const language = usePageLanguage();
-  const { getAccessTokenSilently } = useAuth0();
+  const { getAccessTokenSilently } = useSession();
   const [kinds, setKinds] = React.useState<IdentityKind[] | null>(null);
   const [failed, setFailed] = React.useState(false);
   const token = React.useCallback(async () => String(await getAccessTokenSilently()), [getAccessTokenSilently]);
 
+  React.useEffect(() => void loadStepOneForm().catch(() => undefined), []);
   React.useEffect(() => {
     token()
       .then((value) => getIdentity(value, language))

@@ -8,51 +8,8 @@ import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../..
 import { Field, SelectField } from '../../../components/field';
 import { useDraft } from '../../../components/use-draft';
 import { ApiFailure } from '../api/identity';
+import { STEP_ONE_FIELDS, type FieldName } from './step-one-fields';
 import type { VerificationKind } from '../../../../domain/verification';
-
-type FieldName =
-  | 'salutation'
-  | 'firstName'
-  | 'lastName'
-  | 'birthdate'
-  | 'nationality'
-  | 'email'
-  | 'mobile'
-  | 'street'
-  | 'zip'
-  | 'city'
-  | 'state'
-  | 'country'
-  | 'iban'
-  | 'beneficiary'
-  | 'businessName'
-  | 'businessNumber'
-  | 'businessCountry';
-type Spec = { name: FieldName; type?: string; autoComplete?: string };
-
-const PERSON: Spec[] = [
-  { name: 'salutation' },
-  { name: 'firstName', autoComplete: 'given-name' },
-  { name: 'lastName', autoComplete: 'family-name' },
-  { name: 'birthdate', type: 'date', autoComplete: 'bday' },
-  { name: 'nationality' },
-  { name: 'email', type: 'email', autoComplete: 'email' },
-  { name: 'mobile', type: 'tel', autoComplete: 'tel' },
-  { name: 'street', autoComplete: 'address-line1' },
-  { name: 'zip', autoComplete: 'postal-code' },
-  { name: 'city', autoComplete: 'address-level2' },
-  { name: 'state', autoComplete: 'address-level1' },
-  { name: 'country', autoComplete: 'country' },
-];
-
-/** The fields of step 1 per kind; the rules are the domain's schemas, shared with the API. */
-export const STEP_ONE_FIELDS: Record<VerificationKind, Spec[]> = {
-  address: PERSON,
-  id: PERSON,
-  bank: [{ name: 'iban' }, { name: 'beneficiary', autoComplete: 'name' }],
-  business: [{ name: 'businessName', autoComplete: 'organization' }, { name: 'businessNumber' }, { name: 'businessCountry' }],
-  mobile: [{ name: 'mobile', type: 'tel', autoComplete: 'tel' }],
-};
 
 type Values = Partial<Record<FieldName, string>>;
 

@@ -10,9 +10,9 @@ import type { WalletSend } from '../../../../domain/contracts/wallet';
 import type { Balance, Transaction } from '../api/wallet';
 
 // The SDK hands out one stable function, as the real one does.
-jest.mock('@auth0/auth0-react', () => {
+jest.mock('../../../components/session', () => {
   const session = { getAccessTokenSilently: async () => 'token' };
-  return { useAuth0: () => session };
+  return { useSession: () => session };
 });
 
 const en = loadResources('en').wallet as any;

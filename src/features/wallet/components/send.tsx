@@ -1,12 +1,12 @@
 import * as React from 'react';
 import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { normalizeAddress } from '../../../../domain/addresses';
 import { normalizeCode } from '../../../../domain/codes';
 import { decimalsOf } from '../../../../domain/currencies';
 import { decimalToMinor, eur, minorToDecimal, normalizeAmountInput } from '../../../../domain/money';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { externalNetworkFeeMinor, maxSendableMinor } from '../../../../domain/wallet';
+import { loadAddressRules, preloadAddressRules } from '../../../components/address-rules';
 import { ApiFailure } from '../../../components/api';
 import { CopyButton } from '../../../components/copy-button';
 import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
@@ -58,9 +58,10 @@ function SendDetails() {
   const draft = useDraft('wallet-send', form);
   const codeForm = useForm<{ code: string }>();
   const balances = usePolled(async () => getBalances(await token(), language), language, WALLET_REFRESH_MS);
+  React.useEffect(preloadAddressRules, []);
 
   const submit = form.handleSubmit(async (values) => {
-    if (!normalizeAddress(values.currency, values.address)) return form.setError('address', { message: 'invalid_address' });
+    if (!(await loadAddressRules()).normalizeAddress(values.currency, values.address)) return form.setError('address', { message: 'invalid_address' });
     const amount = normalizeAmountInput(values.amount);
     // More than the whole balance cannot be sent (the network fee, which a send to another Muntly wallet does not pay, the API checks).
     const minor = decimalToMinor(amount, decimalsOf(values.currency) ?? 0);

@@ -1,11 +1,11 @@
-import { useAuth0 } from '@auth0/auth0-react';
 import * as React from 'react';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
+import { useSession } from '../../../components/session';
 
 /** The access token and page language every wallet call needs, and the text for what went wrong in a call. */
 export function useWalletApi() {
-  const { getAccessTokenSilently } = useAuth0();
+  const { getAccessTokenSilently } = useSession();
   const language = usePageLanguage();
   const token = React.useCallback(async () => String(await getAccessTokenSilently()), [getAccessTokenSilently]);
   const text = useErrorText();
