@@ -50,9 +50,9 @@ export function LanguageSwitch({ pathname }: { pathname: string }) {
     return code ? (
       <img src={`/flags/${code}.svg`} alt="" width={24} height={16} />
     ) : (
-      <span className="language-code" aria-hidden="true">
-        {lng.toUpperCase()}
-      </span>
+      // The code is drawn by CSS (::before), not written as text: it is a picture like the flags, and
+      // text inside the button that its name lacks would break "label in name" (WCAG 2.5.3).
+      <span className="language-code" data-code={lng.toUpperCase()} aria-hidden="true" />
     );
   };
   return (
