@@ -43,6 +43,7 @@ const sameInOtherLanguages = new Set([
   'BIC',
   'IBAN: {{value}}', // a line of the payment details in emails
   'BIC: {{value}}',
+  'Contact: {{value}}', // Dutch writes the email footer's contact line as English does
   'Mx',
   'Postcode',
   'Status: {{phase}}',
