@@ -43,6 +43,7 @@ const sameInOtherLanguages = new Set([
   'BIC',
   'IBAN: {{value}}', // a line of the payment details in emails
   'BIC: {{value}}',
+  'Contact: {{value}}', // Dutch writes the email footer's contact line as English does
   'Mx',
   'Postcode',
   'Status: {{phase}}',
@@ -111,6 +112,25 @@ describe('locales', () => {
       const latinOnly = Object.entries(load(language)).filter(([key, name]) => CURRENCY_NAME.test(key) && !/[а-яёіїєґ]/i.test(name));
       expect(latinOnly).toEqual([]);
     }
+  });
+
+  /** The texts of a language and its news articles, by file and key. */
+  const prose = (language: string): [string, string][] => {
+    const newsDir = path.join(__dirname, '../content/news', language);
+    const news = fs.readdirSync(newsDir).map((file): [string, string] => [`news/${file}`, fs.readFileSync(path.join(newsDir, file), 'utf8')]);
+    return [...Object.entries(load(language)), ...news];
+  };
+
+  it.each(languages)('%s writes amounts of euros as it writes money, never with the code ("0.01 EUR")', (language) => {
+    // The site formats amounts with "€" (src/i18n/format.ts); a text says an amount the same way, or in words.
+    const withCode = prose(language).filter(([, text]) => /\d[ \u00a0]?EUR\b|\bEUR[ \u00a0]?\d/.test(text));
+    expect(withCode.map(([key]) => key)).toEqual([]);
+  });
+
+  it.each(CYRILLIC)('%s names the euro and the crypto-currencies in its own words in running text', (language) => {
+    // "евро"/"євро", "биткоин"/"біткоїн": the code EUR only to gloss the euro once, "(EUR)".
+    const latin = prose(language).filter(([, text]) => /\b(Bitcoin|Ethereum|Ether|Ripple|Litecoin|Dogecoin|Tether)\b|(?<!\()\bEUR\b(?!\))/.test(text));
+    expect(latin.map(([key]) => key)).toEqual([]);
   });
 
   it.each(languages)('%s has exactly the plural forms its grammar needs', (language) => {

@@ -16,6 +16,7 @@ import { faucetPlugin } from './modules/faucet/routes';
 import { faucetSettings } from './modules/faucet/settings';
 import { healthRoutes } from './modules/health/routes';
 import { identityRoutes } from './modules/identity/routes';
+import { setEmailOperator } from './modules/notify/service';
 import { operatorRoutes } from './modules/operator/routes';
 import { opsMoneyRoutes } from './modules/ops/money-routes';
 import { opsRoutes } from './modules/ops/routes';
@@ -110,6 +111,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 
   await app.register(healthRoutes);
   await app.register(operatorRoutes, { operator: config.operator });
+  // Every email names the operator at its foot, as the site does.
+  setEmailOperator(config.operator);
   await app.register(authRoutes, {
     // The Auth0 SDK wants the local provider's origin with its scheme and without a trailing slash.
     domain: config.localIdp ? config.authIssuer.replace(/\/$/, '') : config.AUTH0_DOMAIN!,

@@ -156,7 +156,7 @@ describe('the edge of the API (pglite)', () => {
       const order = (await t.app.inject({ method: 'POST', url: '/api/orders', payload })).json();
       const res = await t.app.inject({ url: '/dev/mailbox?to=mailbox-html%40example.com', remoteAddress: '127.0.0.1' });
       // The frame runs nothing and is of no origin; its document arrives escaped in the attribute.
-      expect(res.body).toContain(`<iframe sandbox title="Your Muntly order ${order.reference} (HTML)" srcdoc="&lt;!DOCTYPE html&gt;&lt;html lang=&quot;en&quot;&gt;`);
+      expect(res.body).toContain(`<iframe sandbox title="Your Muntly order ${order.reference} (HTML)" srcdoc="&lt;!DOCTYPE html&gt;&lt;html lang=&quot;en&quot; dir=&quot;ltr&quot;&gt;`);
       expect(res.body).toMatch(/<details><summary>Text version<\/summary><pre>Thank you for your order\.[^<]*IBAN: DE89370400440532013000/);
     });
 

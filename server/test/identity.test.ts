@@ -67,7 +67,7 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     expect(bank).toMatchObject({ phase: 'step_2', channel: 'bank', data: { iban: 'NL91ABNA0417164300', beneficiary: 'Bank User' }, attemptsLeft: 5 });
     expect(new Date(bank.retainUntil).getUTCFullYear()).toBe(new Date().getUTCFullYear() + 5);
     const message = await lastMessage('NL91 ABNA 0417 1643 00');
-    expect(message).toMatchObject({ channel: 'bank', subject: 'Overboeking van EUR 0,01 naar Bank User' });
+    expect(message).toMatchObject({ channel: 'bank', subject: 'Overboeking van €\u00a00,01 naar Bank User' });
     expect(message.body).toMatch(/^Omschrijving: MUNTLY [A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/);
     const code = codeIn(message.body).toLowerCase().replace(/-/g, '');
     const done = await confirm(u, 'bank', code);

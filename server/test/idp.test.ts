@@ -229,6 +229,20 @@ describe('the local identity provider', () => {
     expect(ratio).toBeGreaterThan(0.5);
   });
 
+  it('dresses its login page in the site’s design tokens, light and dark', async () => {
+    const browser = new Browser('127.0.0.30');
+    const page = await browser.request('GET', await browser.authorize());
+    expect(page.status).toBe(200);
+    const tokens = fs.readFileSync(path.join(root, 'src/styles/tokens.css'), 'utf8');
+    expect(tokens).toContain('@media (prefers-color-scheme: dark)');
+    expect(page.body).toContain(tokens);
+    expect(page.body).toContain('<meta name="color-scheme" content="light dark">');
+    // Its own rules use the tokens only (src/styles/__tests__/tokens.test.ts checks idp.css and the contrast).
+    const rules = page.body.slice(page.body.indexOf(tokens) + tokens.length, page.body.indexOf('</style>'));
+    expect(rules).toContain('background: var(--color-surface-raised)');
+    expect(rules.replace(/\/\*[\s\S]*?\*\//g, '')).not.toMatch(/#[0-9a-f]{3,8}\b|rgba?\(/i);
+  });
+
   it('writes no email into its log', () => {
     expect(log).not.toMatch(/@muntly\.test/);
   });

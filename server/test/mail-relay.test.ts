@@ -94,9 +94,11 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
     expect(parts.map((part) => part.type)).toEqual(['text/plain', 'text/html']);
     const [text, html] = parts.map((part) => part.body);
     expect(text).toContain(`Motif du virement : ${order.shortReference}`);
-    expect(html).toMatch(/^<!DOCTYPE html><html lang="fr">/);
+    expect(html).toMatch(/^<!DOCTYPE html><html lang="fr" dir="ltr">/);
     for (const part of [text!, html!]) {
-      for (const value of ['DE89370400440532013000', 'Bénéficiaire', '50,00\u00a0€', order.shortReference]) expect(part).toContain(value);
+      // The operator at the foot (local mode: the marked sample).
+      for (const value of ['DE89370400440532013000', 'Bénéficiaire', '50,00\u00a0€', order.shortReference, 'Muntly est exploité par Exploitant Exemple SARL', 'Données d’exemple — mode local'])
+        expect(part).toContain(value);
       expect(part).not.toMatch(UUID);
     }
     const before = sink.received.length;

@@ -64,7 +64,7 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     }
     expect(mail!.body).toContain(`Empfänger: Muntly\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nBetrag: 87,50\u00a0€\nVerwendungszweck: ${placed.shortReference}`);
     // The HTML part: the brand in its header, the details as label and value.
-    expect(mail!.html).toMatch(/^<!DOCTYPE html><html lang="de">/);
+    expect(mail!.html).toMatch(/^<!DOCTYPE html><html lang="de" dir="ltr">/);
     expect(mail!.html).toMatch(/<td[^>]*>Muntly<\/td>/);
     expect(mail!.html).toMatch(/<div[^>]*>Verwendungszweck<\/div><div[^>]*>[A-Z]{4}-[A-Z]{4}<\/div>/);
     expect(mail!.html).toMatch(/<div[^>]*>IBAN<\/div><div[^>]*>DE89370400440532013000<\/div>/);

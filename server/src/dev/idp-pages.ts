@@ -20,14 +20,19 @@ export function texts(language: Language): Texts {
   return cached;
 }
 
+/**
+ * The pages' stylesheet: the site's design tokens (light and dark, src/styles/tokens.css) and the
+ * rules of idp.css that use them, read once and inlined (the provider serves no static files).
+ */
+let stylesheet: string | undefined;
+function styles(): string {
+  stylesheet ??= [path.resolve(__dirname, '../../../src/styles/tokens.css'), path.join(__dirname, 'idp.css')].map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+  return stylesheet;
+}
+
 export function page(language: Language, title: string, body: string): string {
   return `<!DOCTYPE html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title><style>
-body{font:1rem/1.5 system-ui,sans-serif;color:#10201a;background:#f4f7f5;margin:0;display:flex;justify-content:center;padding:2rem 1rem}
-main{background:#fff;border:1px solid #d5ddd9;border-radius:.75rem;padding:1.5rem 2rem;max-width:24rem;width:100%}
-label{display:block;font-weight:600;margin-top:1rem}input{display:block;width:100%;box-sizing:border-box;font:inherit;padding:.5rem;margin-top:.25rem;border:1px solid #4a5a53;border-radius:.4rem}
-button{margin-top:1.25rem;width:100%;font:inherit;font-weight:600;padding:.6rem;border:0;border-radius:.5rem;background:#0b3d2e;color:#fff;cursor:pointer}
-.error{color:#a1121f;font-weight:600}a{color:#0b3d2e}</style></head><body><main>${body}</main></body></html>`;
+<meta name="color-scheme" content="light dark"><title>${escapeHtml(title)}</title><style>${styles()}</style></head><body><main><p class="brand">Muntly</p>${body}</main></body></html>`;
 }
 
 export function loginForm(language: Language, uid: string, signup: boolean, error?: string, email = ''): string {

@@ -67,6 +67,10 @@ const textPairs: [string, string][] = [
   ['text', 'info-bg'],
   ['text', 'code-bg'],
   ['banner-text', 'banner-bg'],
+  // The local identity provider's pages (server/src/dev/idp.css): a raised card on the surface.
+  ['link', 'surface-raised'],
+  ['primary', 'surface-raised'],
+  ['danger', 'danger-bg'],
 ];
 const controlPairs: [string, string][] = [
   ['border-control', 'bg'],
@@ -76,6 +80,8 @@ const controlPairs: [string, string][] = [
   ['success', 'bg'],
   ['danger', 'bg'],
   ['chart-line', 'bg'],
+  ['border-control', 'surface-raised'],
+  ['focus', 'surface-raised'],
 ];
 
 describe.each(['light', 'dark'] as const)('the %s theme', (name) => {
@@ -105,6 +111,8 @@ test('the dark theme changes the page colours and the page declares both schemes
 describe('the stylesheets', () => {
   const cssFiles = [
     join(root, 'src/styles/global.css'),
+    // The local identity provider's login pages use the same tokens.
+    join(root, 'server/src/dev/idp.css'),
     ...readdirSync(join(root, 'src/features'), { withFileTypes: true }).flatMap((d) =>
       d.isDirectory()
         ? readdirSync(join(root, 'src/features', d.name))

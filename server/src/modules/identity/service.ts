@@ -17,7 +17,7 @@ import {
 } from '../../../../domain/identity';
 import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
-import { lockAndListSentTo, send, messageText, phrase } from '../notify/service';
+import { emailText, lockAndListSentTo, send, messageText, phrase } from '../notify/service';
 import { identityRepository, type VerificationRow } from './repository';
 import type { IdentityKind } from '../../../../domain/contracts/identity';
 import type { VerificationKind } from '../../../../domain/verification';
@@ -121,7 +121,7 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
     const channel = STEP_TWO_CHANNEL[kind];
     if (channel === 'document') {
       // ID: the user emails a copy of the document; an operator checks it and marks it verified.
-      if (account.email) await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...messageText(language, 'idInstructions', { email: IDENTITY_MAILBOX }) });
+      if (account.email) await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...emailText(language, 'idInstructions', { email: IDENTITY_MAILBOX }) });
       return;
     }
     const recipient = codeRecipient(channel, data, account);
@@ -157,7 +157,7 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
           ? messageText(language, 'codeLetter', { code, name })
           : channel === 'bank'
             ? messageText(language, 'codeTransfer', { code, beneficiary: String(data.beneficiary) })
-            : messageText(language, 'codeEmail', { code, name });
+            : emailText(language, 'codeEmail', { code, name });
     // The message carries the identity data it was sent to (number, address, IBAN, name): it is
     // deleted with that data's retention, not kept with the account's records.
     await send(tx, { channel, recipient, accountId: account.id, retainUntil: keepUntil, ...text });
@@ -217,7 +217,7 @@ export async function requestKind(db: Db, input: { account: AccountRow; kind: Ve
       channel: 'email',
       recipient: OPERATIONS_MAILBOX,
       accountId: account.id,
-      ...messageText(defaultLanguage, 'verificationRequested', {
+      ...emailText(defaultLanguage, 'verificationRequested', {
         kind: KIND_NAMES[kind],
         email,
         accountKey: account.accountKey,
@@ -236,7 +236,7 @@ export async function enableKind(db: Db, accountId: string, kind: VerificationKi
     if (row?.phase === 'not_enabled') await identityRepository.update(tx, accountId, kind, { phase: 'step_1' });
     if (row?.phase === 'not_enabled' && row.requestedAt && email) {
       const language = row.requestLanguage && isLanguage(row.requestLanguage) ? row.requestLanguage : defaultLanguage;
-      await send(tx, { channel: 'email', recipient: email, accountId, ...messageText(language, 'verificationEnabled', { kind: phrase(language, 'verificationKinds', kind) }) });
+      await send(tx, { channel: 'email', recipient: email, accountId, ...emailText(language, 'verificationEnabled', { kind: phrase(language, 'verificationKinds', kind) }) });
     }
     await identityRepository.audit(tx, { actor, action: 'verification.enable', accountId, detail: { kind } });
     return row?.phase === 'not_enabled' ? 'step_1' : row!.phase;

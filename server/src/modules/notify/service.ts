@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { defaultLanguage, isLanguage, languageMeta, type Language } from '../../../../domain/languages';
-import { emailHtml } from './email-html';
+import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../../../domain/operator';
+import { emailHtml, type EmailFooter } from './email-html';
 import { notifyRepository } from './repository';
 import type { OutboxMessage } from '../../../../domain/contracts/ops';
 import type { MessageChannel } from '../../../../domain/messages';
@@ -21,8 +22,8 @@ export type Message = {
   subject: string;
   body: string;
   /**
-   * Emails: the HTML part beside the text (emailHtml, from the same text). Without it an email
-   * gets one made from its text in English; other channels have none.
+   * Emails: the HTML part beside the text, both with the operator at their foot (emailParts).
+   * An email without it is made into one here, in English; other channels have none.
    */
   html?: string;
   accountId?: string;
@@ -31,8 +32,8 @@ export type Message = {
 };
 
 export async function send(db: Db, message: Message): Promise<void> {
-  const html = message.channel === 'email' ? (message.html ?? emailHtml(defaultLanguage, message.subject, message.body)) : null;
-  await notifyRepository.insert(db, { ...message, html, accountId: message.accountId ?? null, retainUntil: message.retainUntil ?? null });
+  const parts = message.channel !== 'email' ? { html: null } : message.html ? { html: message.html } : emailParts(defaultLanguage, message.subject, message.body);
+  await notifyRepository.insert(db, { ...message, ...parts, accountId: message.accountId ?? null, retainUntil: message.retainUntil ?? null });
 }
 
 /** Retention: deletes the messages whose retention date has passed; returns how many. */
@@ -85,15 +86,66 @@ export function fillTemplate(template: string, values: Record<string, string>): 
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? '');
 }
 
-/**
- * A message in a language: its subject and text, and the HTML part an email carries beside the
- * text, made from that same text (email-html.ts).
- */
-export function messageText(language: Language, key: MessageKey, values: Record<string, string>): { subject: string; body: string; html: string } {
+/** A message in a language, for any channel (an SMS, a letter, a transfer's reason): its subject and text. */
+export function messageText(language: Language, key: MessageKey, values: Record<string, string>): { subject: string; body: string } {
   const entry = textsOf(language)[key];
-  const subject = fillTemplate(entry.subject, values);
-  const body = fillTemplate(entry.body, values);
-  return { subject, body, html: emailHtml(language, subject, body) };
+  return { subject: fillTemplate(entry.subject, values), body: fillTemplate(entry.body, values) };
+}
+
+/** A message as an email: its text and HTML parts, the operator named at the foot of both (emailParts). */
+export function emailText(language: Language, key: MessageKey, values: Record<string, string>): EmailParts {
+  const { subject, body } = messageText(language, key, values);
+  return emailParts(language, subject, body);
+}
+
+/**
+ * Who operates Muntly, named at the foot of every email: the server's configuration (OPERATOR_*),
+ * given once when the app is built, as GET /api/operator serves it; the marked sample until then.
+ */
+let operator: Operator = { sample: true };
+export function setEmailOperator(configured: Operator): void {
+  operator = configured;
+}
+
+const samples = new Map<Language, OperatorIdentity>();
+
+/** The operator's details in a language: the configured ones, or the sample's (locales/<lng>/common.json, as the site shows them). */
+function operatorDetails(language: Language): OperatorIdentity {
+  if (!operator.sample) return operator;
+  let sample = samples.get(language);
+  if (!sample) {
+    const common = JSON.parse(fs.readFileSync(path.join(localesDir, language, 'common.json'), 'utf8')) as { operator: { sample: Omit<OperatorIdentity, keyof typeof SAMPLE_OPERATOR_CONTACT> } };
+    samples.set(language, (sample = { ...common.operator.sample, ...SAMPLE_OPERATOR_CONTACT }));
+  }
+  return sample;
+}
+
+/** The foot of an email in a language: the operator's name and address, who represents it, its register entry and how to reach it. */
+export function emailFooter(language: Language): EmailFooter {
+  const details = operatorDetails(language);
+  const texts = textsOf(language).operatorFooter;
+  const line = (template: string, value: string | undefined) => (value ? [fillTemplate(template, { value })] : []);
+  return {
+    ...(operator.sample ? { sampleNotice: texts.sample } : {}),
+    lines: [
+      fillTemplate(texts.operatedBy, { name: details.name, address: details.address }),
+      ...line(texts.representatives, details.representatives),
+      ...line(texts.registration, details.registration),
+      ...line(texts.contact, [details.email, details.phone].filter(Boolean).join(', ')),
+    ],
+  };
+}
+
+export type EmailParts = { subject: string; body: string; html: string };
+
+/**
+ * An email in a language: the text part (the text, then after the signature separator "-- " the
+ * operator's footer) and the HTML part made from the same text and footer (email-html.ts).
+ */
+export function emailParts(language: Language, subject: string, text: string): EmailParts {
+  const footer = emailFooter(language);
+  const signature = [...(footer.sampleNotice ? [footer.sampleNotice] : []), ...footer.lines].join('\n');
+  return { subject, body: `${text}\n\n-- \n${signature}`, html: emailHtml(language, subject, text, footer) };
 }
 
 /** One phrase of notify.json, e.g. phrase('de', 'failureReasons', 'amount_mismatch'). */
@@ -114,14 +166,15 @@ const moneyFormats = new Map<string, Intl.NumberFormat>();
 
 /**
  * An amount (a decimal string, formatted exactly, never through a float) for a message in this
- * language, as the site writes it (src/i18n/format.ts): euros with the currency sign, crypto with
- * its code.
+ * language, as the site writes it (src/i18n/format.ts): euros with the sign "€" in every language
+ * (Intl's Ukrainian would write "EUR" where Russian writes "€"), crypto with its code.
  */
 export function formatMoney(language: Language, amount: string, currency: string): string {
   const isFiat = currency === 'EUR';
   const key = `${language}:${isFiat}`;
   let format = moneyFormats.get(key);
-  if (!format) moneyFormats.set(key, (format = new Intl.NumberFormat(languageMeta[language].intl, isFiat ? { style: 'currency', currency } : { maximumFractionDigits: 9 })));
+  if (!format)
+    moneyFormats.set(key, (format = new Intl.NumberFormat(languageMeta[language].intl, isFiat ? { style: 'currency', currency, currencyDisplay: 'narrowSymbol' } : { maximumFractionDigits: 9 })));
   // Intl formats a decimal string exactly; the cast only satisfies older lib typings.
   const formatted = format.format(amount as unknown as number);
   return isFiat ? formatted : `${formatted} ${currency}`;

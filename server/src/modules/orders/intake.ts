@@ -8,7 +8,7 @@ import { quote } from '../../../../domain/quotes';
 import { parseDepositReference } from '../../../../domain/references';
 import { findAccountByKey } from '../accounts/service';
 import { bookedTransfer, systemAccount, transfer } from '../ledger/service';
-import { send, messageText } from '../notify/service';
+import { send, emailText } from '../notify/service';
 import { ordersRepository, type OrderRow } from './repository';
 import { newReference } from './service';
 import type { Db } from '../../db/client';
@@ -167,7 +167,7 @@ export async function expireUnpaidOrders(db: Db, days: number, now = new Date(),
       const expired = await ordersRepository.update(tx, id, { status: 'completed_failure', failureReason: 'expired', expiredAt: now, completedAt: now, updatedAt: now });
       if (expired.email) {
         const language = isLanguage(expired.language) ? expired.language : 'en';
-        const text = messageText(language, 'orderExpired', { reference: expired.reference, days: String(days) });
+        const text = emailText(language, 'orderExpired', { reference: expired.reference, days: String(days) });
         await send(tx, { channel: 'email', recipient: expired.email, ...text, accountId: expired.accountId ?? undefined });
       }
     }

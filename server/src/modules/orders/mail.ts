@@ -1,4 +1,4 @@
-import { phrase, fillTemplate, formatMoney, messageText } from '../notify/service';
+import { phrase, fillTemplate, formatMoney, emailText } from '../notify/service';
 import type { Language } from '../../../../domain/languages';
 import type { BankDetails } from './views';
 
@@ -40,7 +40,7 @@ export function orderPlacedMail(language: Language, order: PlacedMailOrder, bank
       phrase(language, 'orderPayment', 'cryptoNote'),
     ];
   }
-  return messageText(language, 'orderPlaced', {
+  return emailText(language, 'orderPlaced', {
     reference: order.reference,
     amount,
     currencyTo: order.currencyTo,

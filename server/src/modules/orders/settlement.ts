@@ -7,7 +7,7 @@ import { type FailureReason, type Refund } from '../../../../domain/orders';
 import { quote, type Quote } from '../../../../domain/quotes';
 import { findAccountById } from '../accounts/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
-import { formatMoney, send, messageText, phrase } from '../notify/service';
+import { formatMoney, send, emailText, phrase } from '../notify/service';
 import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { ordersRepository, type OrderRow } from './repository';
 import { hasCompletedOrder } from './service';
@@ -228,7 +228,7 @@ async function notifyCompleted(tx: Db, order: OrderRow): Promise<void> {
   const language = isLanguage(order.language) ? order.language : 'en';
   const success = order.status === 'completed_success';
   const money = orderMoney(order);
-  const text = messageText(language, success ? 'orderCompleted' : 'orderFailed', {
+  const text = emailText(language, success ? 'orderCompleted' : 'orderFailed', {
     reference: order.reference,
     amount: money.actualAmountConverted === null ? '' : formatMoney(language, money.actualAmountConverted, order.currencyTo),
     received: money.amountReceived === null ? '' : formatMoney(language, money.amountReceived, order.currencyFrom),

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { codeFromBytes } from '../../../../domain/codes';
 import { RETENTION_YEARS, yearsAfter } from '../../../../domain/identity';
 import { SUPPORT_MAILBOX, SUPPORT_RETENTION_YEARS, type SupportRequest } from '../../../../domain/support';
-import { emailHtml } from '../notify/email-html';
-import { send } from '../notify/service';
+import { emailParts, send } from '../notify/service';
 import { payoutsWaiting } from '../payouts/service';
 import { supportRepository } from './repository';
 import type { ServiceStatus, SupportReceipt, WorkerStatus } from '../../../../domain/contracts/support';
@@ -78,13 +77,11 @@ export async function submitSupportRequest(db: Db, request: SupportRequest, lang
       body: lines.join('\n'),
     });
     const values = { name: request.name, ticket, topic: local.topics[request.topic] ?? request.topic, message: request.message };
-    const confirmation = { subject: fill(local.confirmation.subject, values), body: fill(local.confirmation.body, values) };
     await send(tx, {
       channel: 'email',
       recipient: request.email,
       retainUntil: keepUntil,
-      ...confirmation,
-      html: emailHtml(language, confirmation.subject, confirmation.body),
+      ...emailParts(language, fill(local.confirmation.subject, values), fill(local.confirmation.body, values)),
     });
   });
   return { ticket };

@@ -10,7 +10,7 @@ import { externalNetworkFeeMinor, maxSendableMinor } from '../../../../domain/wa
 import { judgeCode, codeRefusal } from '../../one-time-codes';
 import { requireVerifications } from '../identity/service';
 import { transfer, userAccount, balancesOf } from '../ledger/service';
-import { formatMoney, messageText, send as sendMessage } from '../notify/service';
+import { emailText, formatMoney, send as sendMessage } from '../notify/service';
 import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { accountCustomer, lockWeeklyVolume, requireWithinWeeklyVolume, weeklyVolumeEurMinor } from '../volume/service';
 import { findByAddress } from './addresses';
@@ -113,7 +113,7 @@ export async function createSend(
         recipient: account.email,
         accountId: account.id,
         // Named by what the user asked for, never by its internal id.
-        ...messageText(input.language, 'sendCode', {
+        ...emailText(input.language, 'sendCode', {
           code,
           amount: formatMoney(input.language, view.amount, currency.code),
           fee: formatMoney(input.language, view.networkFee, currency.code),
