@@ -54,7 +54,7 @@ export const zones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['public/', '.cache/', 'node_modules/', 'test-results/', 'playwright-report/', 'coverage/', 'server/migrations/', 'static/', '**/*.wall-probe.ts'] },
+  { ignores: ['**/public/', '**/.cache/', 'node_modules/', 'test-results/', 'playwright-report/', 'coverage/', 'server/migrations/', 'static/', '**/*.wall-probe.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   importX.flatConfigs.recommended,
