@@ -9,6 +9,7 @@ import { devMailboxRoutes } from './dev/mailbox';
 import { errorBody, errorsPlugin } from './errors';
 import { loggerOptions } from './logging';
 import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
+import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/service';
 import { faucetOpsRoutes } from './modules/faucet/ops-routes';
@@ -139,6 +140,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(opsMoneyRoutes, { rates });
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes });
+  await app.register(auditRoutes);
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   await app.register(workersPlugin, { config, rates, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });

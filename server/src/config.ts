@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { CURRENCIES } from '../../domain/currencies';
 import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
@@ -29,6 +31,17 @@ const schema = z
         .optional(),
     ),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * `npm run ops`: the server to talk to (default this server, at HOST and PORT), the admin
+     * token to use (production), and locally the subject of the token it signs itself: what the
+     * audit trail names as the actor.
+     */
+    OPS_URL: optional.pipe(z.url().optional()),
+    OPS_TOKEN: optional,
+    OPS_SUBJECT: z
+      .string()
+      .regex(/^[A-Za-z0-9:|._-]{1,100}$/, 'must be an identifier without spaces, like ops-cli or ops:alice')
+      .default('ops-cli'),
     IDP_PORT: z.coerce.number().int().min(1).max(65535).default(4001),
     /** The site's origin (CORS, redirect URIs); defaults to this server. */
     SITE_ORIGIN: optional.pipe(z.url().optional()),
@@ -234,6 +247,8 @@ export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUT
   operator: Operator;
   /** Block explorers' transaction pages per currency, `{txid}` where the hash goes (EXPLORER_URL_<CURRENCY>); none by default. */
   explorers: Record<string, string>;
+  /** Where `npm run ops` reaches this server: OPS_URL, or HOST and PORT. */
+  opsUrl: string;
 };
 
 export const LOCAL_AUDIENCE = 'https://api.muntly.local';
@@ -261,7 +276,28 @@ function explorersFrom(env: NodeJS.ProcessEnv): { explorers: Record<string, stri
   return { explorers, problems };
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * The environment the server and `npm run ops` both read, so that they agree on PORT, IDP_PORT,
+ * DATA_DIR and the rest: the process's variables, over those in ENV_FILE (default `.env` at the
+ * repository's root, when there is one). Started in different shells, the two still find each
+ * other when the settings are in that file.
+ */
+export function environment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const file = env.ENV_FILE || path.join(repoRoot, '.env');
+  if (!fs.existsSync(file)) {
+    if (env.ENV_FILE) throw new Error(`Invalid configuration:\n  ENV_FILE: ${file} does not exist`);
+    return env;
+  }
+  return { ...parseEnv(fs.readFileSync(file, 'utf8')), ...env };
+}
+
+/** This server as seen from this machine: a wildcard interface is reached at localhost, IPv6 in brackets. */
+function localUrl(host: string, port: number): string {
+  const name = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = environment()): Config {
   const result = schema.safeParse(env);
   const { explorers, problems: explorerProblems } = explorersFrom(env);
   if (!result.success || explorerProblems.length) {
@@ -282,5 +318,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     CHAIN_PAYOUTS: c.CHAIN_PAYOUTS ?? 'simulated',
     BANK_PAYOUTS: c.BANK_PAYOUTS ?? 'simulated',
     explorers,
+    opsUrl: (c.OPS_URL ?? localUrl(c.HOST, c.PORT)).replace(/\/$/, ''),
   };
 }

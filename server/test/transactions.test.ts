@@ -2,8 +2,9 @@
  * @jest-environment node
  */
 import fc from 'fast-check';
+import { looksLikeFormula } from '../src/csv';
 import { processOrders } from '../src/modules/orders/settlement';
-import { looksLikeFormula, toCsv, type TransactionView } from '../src/modules/wallet/transactions';
+import { toCsv, type TransactionView } from '../src/modules/wallet/transactions';
 import { confirmSendFromMail, testApp, testUser, fixedRates, signToken, bearer, databaseKinds, type TestApp, type TestUser } from './helpers';
 
 const INJECTION = "-1+cmd|' /C calc'!A0";

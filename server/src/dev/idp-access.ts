@@ -8,7 +8,11 @@ export function localIdpAccess(options: { keys: IdpKeys; issuer: string; audienc
   return {
     issuer: options.issuer,
     findUser: (db, email) => idpUsersRepository.findByEmail(db, email),
-    grantAdmin: (db, email) => idpUsersRepository.setAdmin(db, email, true),
+    async grantAdmin(db, email) {
+      const before = await idpUsersRepository.findByEmail(db, email);
+      const user = before && (await idpUsersRepository.setAdmin(db, email, true));
+      return user && { id: user.id, email: user.email, wasAdmin: before.isAdmin };
+    },
     async devToken(db, rawEmail) {
       const email = rawEmail.toLowerCase();
       const user = await idpUsersRepository.ensure(db, {
@@ -25,7 +29,7 @@ export function localIdpAccess(options: { keys: IdpKeys; issuer: string; audienc
         name: user.name,
         clientId: options.clientId,
       });
-      return { email: user.email, accessToken, expiresIn: 3600 };
+      return { email: user.email, subject: user.id, admin: user.isAdmin, accessToken, expiresIn: 3600 };
     },
   };
 }

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from '../config';
+import { loadConfig, type Config } from '../config';
 import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
+import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/contracts/audit';
+import type { AuthConfig } from '../../../domain/contracts/auth';
 import type { FaucetStatus } from '../../../domain/contracts/faucet';
 import type {
   BusinessPayment,
@@ -21,10 +23,12 @@ import type { ErrorBody } from '../../../domain/errors';
 
 /**
  * `npm run ops -- <command>`: the operator's command line. It talks to the running server
- * (OPS_URL, default http://localhost:8000) through /api/ops — PGlite belongs to the server
- * process, so nothing else opens the database. Locally it signs its own admin token with the
- * local identity provider's key; in production it uses OPS_TOKEN (an Auth0 token with
- * use:muntly and admin:muntly).
+ * through /api/ops — PGlite belongs to the server process, so nothing else opens the database.
+ * It reads its settings as the server does (config.ts: the environment over `.env`), so it finds
+ * the server at its HOST and PORT (or OPS_URL) and the local provider's key in its DATA_DIR.
+ * Locally it signs its own admin token with that key, for the issuer and audience the server
+ * itself announces (so IDP_PORT need not be repeated); in production it uses OPS_TOKEN (an Auth0
+ * token with use:muntly and admin:muntly).
  */
 const USAGE = `Usage: npm run ops -- <command>
 
@@ -60,43 +64,93 @@ Commands:
                           payouts, oldest first; an external signer or bank executes the submitted ones
   payout-result <id> completed <txid> | payout-result <id> failed <reason>
                           report what became of a submitted payout (what the signer or bank reports)
+  audit [--action <a>] [--actor <x>] [--target <t>] [--since <date>] [--until <date>]
+        [--limit <n>] [--cursor <id>] [--json | --csv]
+                          the audit trail, newest first (--csv: every matching row, oldest first);
+                          an action ending with a dot is a group (--action faucet.)
+  audit:verify            recompute the audit trail's hash chain; exits 1 at the first broken row
 
-Environment: OPS_URL (default http://localhost:8000), OPS_TOKEN (production), DATA_DIR, IDP_PORT.`;
+Settings as the server reads them (the environment over .env): PORT and HOST (or OPS_URL) to find
+the server, DATA_DIR for the local provider's key, OPS_SUBJECT (default ops-cli) as who acts
+locally, OPS_TOKEN in production.`;
 
-class CliError extends Error {}
+/** A failure to report: exit code 2 for a usage or connection problem, 1 for a check that failed. */
+class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
 
-async function adminToken(): Promise<string> {
-  if (process.env.OPS_TOKEN) return process.env.OPS_TOKEN;
-  const config = loadConfig();
+/** The server's settings, read as the server reads them; a bad one is reported like any other problem. */
+function settings(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+}
+
+/**
+ * The token for /api/ops. Locally: signed with the key in DATA_DIR for the issuer and audience the
+ * server announces at /api/auth/config, so the two cannot disagree about IDP_PORT.
+ */
+async function adminToken(config: Config): Promise<{ token: string; signedHere: boolean }> {
+  if (config.OPS_TOKEN) return { token: config.OPS_TOKEN, signedHere: false };
   if (!config.localIdp) throw new CliError('Set OPS_TOKEN to an access token with the scopes use:muntly and admin:muntly.');
   if (!fs.existsSync(path.join(config.DATA_DIR, KEYS_FILE))) {
-    throw new CliError(`No local identity provider key in ${config.DATA_DIR}: start the server first (npm start).`);
+    throw new CliError(`No local identity provider key in ${config.DATA_DIR}: start the server first (npm start), or give this command the server's DATA_DIR (.env).`);
   }
-  return mintAccessToken(readIdpKeys(config.DATA_DIR), {
-    issuer: config.authIssuer,
-    audience: config.authAudience,
-    subject: 'ops-cli',
+  const server = (await request(config, 'GET', '/api/auth/config')).payload as AuthConfig;
+  const token = await mintAccessToken(readIdpKeys(config.DATA_DIR), {
+    issuer: `${server.domain}/`,
+    audience: server.audience,
+    subject: config.OPS_SUBJECT,
     scope: 'use:muntly admin:muntly',
     ttlSeconds: 300,
   });
+  return { token, signedHere: true };
 }
 
-async function call(method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
-  const base = process.env.OPS_URL ?? `http://localhost:${process.env.PORT ?? 8000}`;
+async function request(config: Config, method: 'GET' | 'POST', route: string, options: { token?: string; body?: unknown; text?: boolean } = {}): Promise<{ response: Response; payload: unknown }> {
   let response: Response;
   try {
-    response = await fetch(new URL(route, base), {
+    response = await fetch(new URL(route, config.opsUrl), {
       method,
-      headers: { authorization: `Bearer ${await adminToken()}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
+      headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...(options.body ? { 'content-type': 'application/json' } : {}) },
+      body: options.body ? JSON.stringify(options.body) : undefined,
     });
-  } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError(`Cannot reach the Muntly server at ${base}: is it running (npm start)?`);
+  } catch {
+    throw new CliError(`Cannot reach the Muntly server at ${config.opsUrl}: is it running (npm start), and on this PORT (or OPS_URL)? Both read .env.`);
   }
-  const payload = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
-  if (!response.ok) throw new CliError(`${response.status} ${payload.error?.code ?? ''}: ${payload.error?.message ?? 'request failed'}`);
-  return payload;
+  if (options.text && response.ok) return { response, payload: await response.text() };
+  return { response, payload: await response.json().catch(() => ({})) };
+}
+
+/** Tokens the server refuses because it does not know the key they were signed with. */
+const FOREIGN_KEY = new Set(['token_unknown_key', 'token_invalid_signature']);
+
+async function call(method: 'GET' | 'POST', route: string, body?: unknown, options: { text?: boolean } = {}): Promise<unknown> {
+  const config = settings();
+  const { token, signedHere } = await adminToken(config);
+  const { response, payload } = await request(config, method, route, { token, body, text: options.text });
+  if (response.ok) return payload;
+  const error = (payload as Partial<ErrorBody>).error;
+  if (signedHere && error && FOREIGN_KEY.has(error.code)) {
+    throw new CliError(`The server at ${config.opsUrl} does not know the signing key in ${config.DATA_DIR}: give this command the server's DATA_DIR (.env).`);
+  }
+  throw new CliError(`${response.status} ${error?.code ?? ''}: ${error?.message ?? 'request failed'}`);
+}
+
+/** The value after `--name`, if the option is given (an option without its value is refused). */
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  if (index < 0) return undefined;
+  const value = args[index + 1];
+  if (value === undefined || value.startsWith('--')) throw new CliError(`${name} needs a value.`);
+  return value;
 }
 
 function requireEmail(value: string | undefined): string {
@@ -122,7 +176,7 @@ export async function run(args: string[]): Promise<void> {
     }
     case 'dev-token': {
       const email = requireEmail(rest[0]);
-      if (process.env.AUTH0_DOMAIN) throw new CliError('dev-token is refused when AUTH0_DOMAIN is set: log in through Auth0 instead.');
+      if (!settings().localIdp) throw new CliError('dev-token is refused when AUTH0_DOMAIN is set: log in through Auth0 instead.');
       const { accessToken } = (await call('POST', '/api/ops/dev-token', { email })) as DevTokenResponse;
       console.log(`Access token for ${email} (valid for one hour):`);
       console.log(accessToken); // the last line of output, for scripts
@@ -179,7 +233,34 @@ export async function run(args: string[]): Promise<void> {
         console.log(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name}`);
         for (const problem of check.problems.slice(0, 20)) console.log(`        ${problem}`);
       }
-      if (!ok) throw new CliError('The ledger is inconsistent.');
+      if (!ok) throw new CliError('The ledger is inconsistent.', 1);
+      return;
+    }
+    case 'audit': {
+      const filters = { action: option(rest, '--action'), actor: option(rest, '--actor'), target: option(rest, '--target'), from: option(rest, '--since'), to: option(rest, '--until') };
+      const query = new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined));
+      if (rest.includes('--csv')) {
+        process.stdout.write((await call('GET', `/api/ops/audit.csv?${query}`, undefined, { text: true })) as string);
+        return;
+      }
+      const limit = option(rest, '--limit');
+      const cursor = option(rest, '--cursor');
+      if (limit) query.set('limit', limit);
+      if (cursor) query.set('cursor', cursor);
+      const { entries, nextCursor } = (await call('GET', `/api/ops/audit?${query}`)) as AuditListResponse;
+      if (rest.includes('--json')) console.log(JSON.stringify(entries, null, 2));
+      else if (entries.length === 0) console.log('No audit rows match.');
+      else {
+        const state = (value: unknown) => (value === null ? '–' : JSON.stringify(value));
+        for (const e of entries) console.log(`#${e.id}  ${e.at}  ${e.actor}  ${e.action}  ${e.target ?? '–'}  ${state(e.before)} → ${state(e.after)}`);
+        if (nextCursor) console.log(`(older rows: add --cursor ${nextCursor})`);
+      }
+      return;
+    }
+    case 'audit:verify': {
+      const result = (await call('GET', '/api/ops/audit/verify')) as AuditVerifyResponse;
+      if (result.broken) throw new CliError(`BROKEN at row #${result.broken.id} (${result.broken.reason}): ${result.broken.message} ${result.rows} row(s) before it hold.`, 1);
+      console.log(result.rows === 0 ? 'The audit trail is empty.' : `The audit trail holds: ${result.rows} row(s), the last #${result.lastId} with hash ${result.lastHash}.`);
       return;
     }
     case 'retention': {
@@ -218,8 +299,8 @@ export async function run(args: string[]): Promise<void> {
       return;
     }
     case 'payouts': {
-      const option = (name: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : undefined);
-      const query = new URLSearchParams({ ...(option('--status') ? { status: option('--status')! } : {}), ...(option('--rail') ? { rail: option('--rail')! } : {}), limit: '500' });
+      const [status, rail] = [option(rest, '--status'), option(rest, '--rail')];
+      const query = new URLSearchParams({ ...(status ? { status } : {}), ...(rail ? { rail } : {}), limit: '500' });
       const { payouts } = (await call('GET', `/api/ops/payouts?${query}`)) as PayoutsResponse;
       if (rest.includes('--json')) console.log(JSON.stringify(payouts, null, 2));
       else if (payouts.length === 0) console.log('No payouts.');
@@ -247,6 +328,6 @@ export async function run(args: string[]): Promise<void> {
 if (require.main === module) {
   run(process.argv.slice(2)).catch((error: unknown) => {
     console.error(error instanceof CliError ? error.message : error);
-    process.exit(error instanceof CliError ? 2 : 1);
+    process.exit(error instanceof CliError ? error.exitCode : 1);
   });
 }

@@ -1,5 +1,6 @@
 import { DomainError } from '../../../../domain/errors';
 import { decimalToMinor, eur, EUR_DECIMALS } from '../../../../domain/money';
+import { recordAudit } from '../audit/service';
 import { faucetRepository } from './repository';
 import { ensureState, type FaucetSettings } from './service';
 import type { FaucetStatus } from '../../../../domain/contracts/faucet';
@@ -15,6 +16,8 @@ export async function operate(
   await ensureState(db, settings);
   if (action.kind !== 'status') {
     await db.transaction(async (tx) => {
+      // Under the lock every tick takes first: the state read here is the one changed.
+      const before = (await faucetRepository.lockState(tx))!;
       if (action.kind === 'fund') {
         const amount = decimalToMinor(action.eur, EUR_DECIMALS);
         if (amount === null || amount <= 0n) throw new DomainError('invalid_amount', 'eur');
@@ -22,7 +25,9 @@ export async function operate(
       } else {
         await faucetRepository.setPaused(tx, action.kind === 'pause');
       }
-      await faucetRepository.audit(tx, { actor, action: `faucet.${action.kind}`, detail: action.kind === 'fund' ? { eur: action.eur } : null });
+      const after = (await faucetRepository.state(tx))!;
+      const shown = (state: typeof before) => ({ paused: state.paused, budgetEur: eur(state.budgetEurMinor) });
+      await recordAudit(tx, { actor, action: `faucet.${action.kind}`, before: shown(before), after: shown(after) });
     });
   }
   const state = await faucetRepository.state(db);

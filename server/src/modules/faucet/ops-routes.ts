@@ -1,6 +1,6 @@
 import { faucetActionParams, faucetFundBody, faucetStatusSchema } from '../../../../domain/contracts/faucet';
 import { errorResponses } from '../../schemas';
-import { actorOf } from '../ops/service';
+import { actorOf } from '../audit/service';
 import { operate } from './operator';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { rows } from '../../db/raw';
-import { auditLog, faucetEntries, faucetRounds, faucetState, receptionAddresses } from '../../db/schema';
+import { faucetEntries, faucetRounds, faucetState, receptionAddresses } from '../../db/schema';
 import type { FaucetState } from '../../../../domain/faucet';
 import type { Db } from '../../db/client';
 
@@ -166,9 +166,5 @@ export const faucetRepository = {
       .from(receptionAddresses)
       .where(and(inArray(receptionAddresses.address, addresses), eq(receptionAddresses.ownerId, accountId)));
     return own;
-  },
-
-  async audit(db: Db, entry: { actor: string; action: string; detail: unknown }): Promise<void> {
-    await db.insert(auditLog).values(entry);
   },
 };

@@ -1,5 +1,5 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, lt, sql } from 'drizzle-orm';
-import { accounts, verificationCodes, verifications, auditLog } from '../../db/schema';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { accounts, verificationCodes, verifications } from '../../db/schema';
 import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
 
@@ -103,7 +103,10 @@ export const identityRepository = {
     await db.update(verificationCodes).set({ usedAt: new Date() }).where(eq(verificationCodes.id, codeId));
   },
 
-  async audit(db: Db, entry: { actor: string; action: string; accountId?: string; detail?: unknown }) {
-    await db.insert(auditLog).values({ actor: entry.actor, action: entry.action, accountId: entry.accountId ?? null, detail: entry.detail ?? null });
+  /** The account key of each of these accounts (the audit trail names accounts by key). */
+  async accountKeys(db: Db, accountIds: string[]): Promise<Map<string, string>> {
+    if (accountIds.length === 0) return new Map();
+    const rows = await db.select({ id: accounts.id, accountKey: accounts.accountKey }).from(accounts).where(inArray(accounts.id, accountIds));
+    return new Map(rows.map((row) => [row.id, row.accountKey]));
   },
 };

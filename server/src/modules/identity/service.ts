@@ -17,6 +17,7 @@ import {
 } from '../../../../domain/identity';
 import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
+import { recordAudit } from '../audit/service';
 import { emailText, lockAndListSentTo, send, messageText, phrase } from '../notify/service';
 import { identityRepository, type VerificationRow } from './repository';
 import type { IdentityKind } from '../../../../domain/contracts/identity';
@@ -55,13 +56,13 @@ function newCode(): string {
   }
 }
 
-/** Every kind of an account, as GET /api/identity answers it (domain/contracts/identity.ts). */
-/** An operator reads a user's identity data: every read is written to the audit log first. */
-export async function readIdentityAsOperator(db: Db, accountId: string, actor: string): Promise<IdentityKind[]> {
-  await identityRepository.audit(db, { actor, action: 'identity.read', accountId });
-  return describeIdentity(db, accountId);
+/** An operator reads a user's identity data: the read is written to the audit trail first (no row, no data). */
+export async function readIdentityAsOperator(db: Db, account: Pick<AccountRow, 'id' | 'accountKey'>, actor: string): Promise<IdentityKind[]> {
+  await db.transaction((tx) => recordAudit(tx, { actor, action: 'identity.read', target: account.accountKey }));
+  return describeIdentity(db, account.id);
 }
 
+/** Every kind of an account, as GET /api/identity answers it (domain/contracts/identity.ts). */
 export async function describeIdentity(db: Db, accountId: string): Promise<IdentityKind[]> {
   const now = Date.now();
   const [rows, codes, sent] = await Promise.all([
@@ -211,7 +212,6 @@ export async function requestKind(db: Db, input: { account: AccountRow; kind: Ve
     if (row.phase !== 'not_enabled' || row.requestedAt) return { requestedAt: row.requestedAt, created: false };
     const now = new Date();
     await identityRepository.update(tx, account.id, kind, { requestedAt: now, requestLanguage: language });
-    await identityRepository.audit(tx, { actor: `account:${account.id}`, action: 'verification.request', accountId: account.id, detail: { kind } });
     const email = account.email ?? '(no email)';
     await send(tx, {
       channel: 'email',
@@ -225,21 +225,26 @@ export async function requestKind(db: Db, input: { account: AccountRow; kind: Ve
         listCommand: 'npm run ops -- verification-requests',
       }),
     });
+    await recordAudit(tx, { actor: `account:${account.accountKey}`, action: 'verification.request', target: account.accountKey, before: { kind, requested: false }, after: { kind, requested: true } });
     return { requestedAt: now, created: true };
   });
 }
 
+type OperatedAccount = Pick<AccountRow, 'id' | 'accountKey' | 'email'>;
+
 /** Operator: enable a kind for a user (not_enabled -> step_1); a user who asked for it gets an email. */
-export async function enableKind(db: Db, accountId: string, kind: VerificationKind, actor: string, email?: string | null): Promise<VerificationRow['phase']> {
+export async function enableKind(db: Db, account: OperatedAccount, kind: VerificationKind, actor: string): Promise<VerificationRow['phase']> {
   return db.transaction(async (tx) => {
-    const row = await identityRepository.lock(tx, accountId, kind);
-    if (row?.phase === 'not_enabled') await identityRepository.update(tx, accountId, kind, { phase: 'step_1' });
-    if (row?.phase === 'not_enabled' && row.requestedAt && email) {
+    const row = await identityRepository.lock(tx, account.id, kind);
+    if (!row) throw new DomainError('validation_failed', 'kind');
+    const phase = row.phase === 'not_enabled' ? 'step_1' : row.phase;
+    if (row.phase === 'not_enabled') await identityRepository.update(tx, account.id, kind, { phase });
+    if (row.phase === 'not_enabled' && row.requestedAt && account.email) {
       const language = row.requestLanguage && isLanguage(row.requestLanguage) ? row.requestLanguage : defaultLanguage;
-      await send(tx, { channel: 'email', recipient: email, accountId, ...emailText(language, 'verificationEnabled', { kind: phrase(language, 'verificationKinds', kind) }) });
+      await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...emailText(language, 'verificationEnabled', { kind: phrase(language, 'verificationKinds', kind) }) });
     }
-    await identityRepository.audit(tx, { actor, action: 'verification.enable', accountId, detail: { kind } });
-    return row?.phase === 'not_enabled' ? 'step_1' : row!.phase;
+    await recordAudit(tx, { actor, action: 'verification.enable', target: account.accountKey, before: { kind, phase: row.phase }, after: { kind, phase } });
+    return phase;
   });
 }
 
@@ -250,13 +255,14 @@ export async function listVerificationRequests(db: Db, all = false) {
 }
 
 /** Operator: mark a kind verified after checking a document by hand. */
-export async function markVerified(db: Db, accountId: string, kind: VerificationKind, actor: string): Promise<void> {
+export async function markVerified(db: Db, account: OperatedAccount, kind: VerificationKind, actor: string): Promise<void> {
   await db.transaction(async (tx) => {
     const now = new Date();
-    await identityRepository.lock(tx, accountId, kind);
-    await identityRepository.revokeLiveCodes(tx, accountId, kind);
-    await identityRepository.update(tx, accountId, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now) });
-    await identityRepository.audit(tx, { actor, action: 'verification.verify', accountId, detail: { kind } });
+    const row = await identityRepository.lock(tx, account.id, kind);
+    if (!row) throw new DomainError('validation_failed', 'kind');
+    await identityRepository.revokeLiveCodes(tx, account.id, kind);
+    await identityRepository.update(tx, account.id, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now) });
+    await recordAudit(tx, { actor, action: 'verification.verify', target: account.accountKey, before: { kind, phase: row.phase }, after: { kind, phase: 'verified' } });
   });
 }
 
@@ -280,15 +286,28 @@ export async function requireVerifications(db: Db, accountId: string, activity: 
  * Retention: identity data whose retention date has passed is deleted (the privacy policy's
  * promise). The phase and its dates stay, so a verified account keeps its limits; a verification
  * still waiting for its code cannot be finished without its data, so it goes back to step 1 and
- * its code dies. Each deletion is written to the audit log. Safe to run in every replica at once:
- * a row another run has just erased no longer matches `retain_until < now` once its lock is free.
+ * its code dies. Each deletion is written to the audit trail (by `actor`: the job, or the
+ * operator who ran it). Safe to run in every replica at once: a row another run has just erased
+ * no longer matches `retain_until < now` once its lock is free.
  */
-export async function deleteExpiredIdentityData(db: Db, now = new Date()): Promise<number> {
+export async function deleteExpiredIdentityData(db: Db, now = new Date(), actor = 'retention'): Promise<number> {
   return db.transaction(async (tx) => {
     const erased = await identityRepository.eraseExpired(tx, now);
     for (const row of erased) {
       if (row.phase === 'step_1') await identityRepository.revokeLiveCodes(tx, row.accountId, row.kind);
-      await identityRepository.audit(tx, { actor: 'retention', action: 'identity.data_deleted', accountId: row.accountId, detail: { kind: row.kind } });
+    }
+    const keys = await identityRepository.accountKeys(
+      tx,
+      erased.map((row) => row.accountId),
+    );
+    for (const row of erased) {
+      await recordAudit(tx, {
+        actor,
+        action: 'identity.data_deleted',
+        target: keys.get(row.accountId) ?? null,
+        before: { kind: row.kind, data: true },
+        after: { kind: row.kind, data: false, phase: row.phase },
+      });
     }
     return erased.length;
   });

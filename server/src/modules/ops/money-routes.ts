@@ -8,6 +8,7 @@ import {
   paymentReceivedResponse,
 } from '../../../../domain/contracts/ops';
 import { errorResponses } from '../../schemas';
+import { actorOf } from '../audit/service';
 import { chainDepositArrived } from '../incoming/service';
 import { verifyLedger } from '../ledger/service';
 import { bankPaymentReceived, markBusinessPayment } from '../orders/intake';
@@ -18,7 +19,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 /**
  * Operator actions under /api/ops on money: the ledger's check, and what the bank and the chain
  * report (simulated locally; in production their adapters call the same services). The same as
- * `npm run ops -- …`; every route needs a token with both `use:muntly` and `admin:muntly`.
+ * `npm run ops -- …`; every route needs a token with both `use:muntly` and `admin:muntly`, and
+ * every booking is written to the audit trail with it.
  */
 export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rates }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
@@ -50,7 +52,7 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = as
         response: { 200: chainDepositResponse, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => chainDepositArrived(app.db, rates, request.body),
+    async (request) => chainDepositArrived(app.db, rates, request.body, actorOf(request)),
   );
 
   app.post(
@@ -65,7 +67,7 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = as
       },
     },
     async (request) => {
-      const { order, created } = await bankPaymentReceived(app.db, rates, request.body);
+      const { order, created } = await bankPaymentReceived(app.db, rates, request.body, actorOf(request));
       return { reference: order.reference, type: order.type, status: order.status, amountReceived: orderMoney(order).amountReceived, credited: created, businessHold: order.businessHold };
     },
   );
@@ -82,7 +84,7 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = as
       },
     },
     async (request) => {
-      const order = await markBusinessPayment(app.db, request.body.reference);
+      const order = await markBusinessPayment(app.db, request.body.reference, actorOf(request));
       return { reference: order.reference, status: order.status, businessHold: order.businessHold };
     },
   );

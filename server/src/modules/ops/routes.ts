@@ -16,10 +16,11 @@ import {
 import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
 import { listAccounts } from '../accounts/service';
+import { actorOf, readPersonalData, recordAudit } from '../audit/service';
 import { enableKind, listVerificationRequests, markVerified, readIdentityAsOperator } from '../identity/service';
 import { listOutbox } from '../notify/service';
 import { applyRetention } from '../retention/service';
-import { accountByEmail, actorOf, type LocalIdpAccess } from './service';
+import { accountByEmail, type LocalIdpAccess } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /**
@@ -40,8 +41,8 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
         response: { 200: opsUsersResponse, ...errorResponses(401, 403) },
       },
     },
-    async () => ({
-      users: (await listAccounts(app.db)).map((a) => ({
+    async (request) => ({
+      users: (await readPersonalData(app.db, actorOf(request), 'users', listAccounts)).map((a) => ({
         email: a.email,
         displayName: a.displayName,
         accountKey: a.accountKey,
@@ -64,8 +65,13 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     },
     async (request) => {
       if (!localIdp) throw new DomainError('not_available_in_production');
-      const user = await localIdp.grantAdmin(app.db, request.body.email);
-      if (!user) throw new DomainError('unknown_user', 'email');
+      const user = await app.db.transaction(async (tx) => {
+        const granted = await localIdp.grantAdmin(tx, request.body.email);
+        if (!granted) throw new DomainError('unknown_user', 'email');
+        // Named by their id: the subject of their tokens, as the trail names them when they act.
+        await recordAudit(tx, { actor: actorOf(request), action: 'admin.grant', target: granted.id, before: { admin: granted.wasAdmin }, after: { admin: true } });
+        return granted;
+      });
       return { email: user.email, admin: true as const };
     },
   );
@@ -83,7 +89,12 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     },
     async (request) => {
       if (!localIdp) throw new DomainError('not_available_in_production');
-      return localIdp.devToken(app.db, request.body.email);
+      return app.db.transaction(async (tx) => {
+        const { email, subject, admin, accessToken, expiresIn } = await localIdp.devToken(tx, request.body.email);
+        // Whoever holds the token acts as that user: the trail says who had it issued (never the token).
+        await recordAudit(tx, { actor: actorOf(request), action: 'dev.token', target: subject, after: { admin } });
+        return { email, accessToken, expiresIn };
+      });
     },
   );
 
@@ -100,7 +111,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     },
     async (request) => {
       const account = await accountByEmail(app.db, request.body.email, localIdp);
-      const phase = await enableKind(app.db, account.id, request.body.kind, actorOf(request), account.email);
+      const phase = await enableKind(app.db, account, request.body.kind, actorOf(request));
       app.forgetAccountSummary(account.issuer, account.subject);
       return { email: request.body.email, kind: request.body.kind, phase };
     },
@@ -117,7 +128,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
         response: { 200: verificationRequestsResponse, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ requests: await listVerificationRequests(app.db, request.query.all === 'true') }),
+    async (request) => ({ requests: await readPersonalData(app.db, actorOf(request), 'verification-requests', (tx) => listVerificationRequests(tx, request.query.all === 'true')) }),
   );
 
   app.post(
@@ -133,7 +144,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     },
     async (request) => {
       const account = await accountByEmail(app.db, request.body.email, localIdp);
-      await markVerified(app.db, account.id, request.body.kind, actorOf(request));
+      await markVerified(app.db, account, request.body.kind, actorOf(request));
       app.forgetAccountSummary(account.issuer, account.subject);
       return { email: request.body.email, kind: request.body.kind, phase: 'verified' as const };
     },
@@ -144,7 +155,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     {
       schema: {
         tags: ['ops'],
-        summary: "A user's identity data (every read is written to the audit log)",
+        summary: "A user's identity data (every read is written to the audit trail)",
         security: [{ bearer: [] }],
         querystring: opsEmailBody,
         response: { 200: opsIdentityResponse, ...errorResponses(400, 401, 403, 404) },
@@ -152,7 +163,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     },
     async (request) => {
       const account = await accountByEmail(app.db, request.query.email, localIdp);
-      return { email: request.query.email, kinds: await readIdentityAsOperator(app.db, account.id, actorOf(request)) };
+      return { email: request.query.email, kinds: await readIdentityAsOperator(app.db, account, actorOf(request)) };
     },
   );
 
@@ -167,7 +178,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
         response: { 200: outboxResponse, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ messages: await listOutbox(app.db, request.query.to) }),
+    async (request) => ({ messages: await readPersonalData(app.db, actorOf(request), 'outbox', (tx) => listOutbox(tx, request.query.to)) }),
   );
 
   app.post(
@@ -180,6 +191,6 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
         response: { 200: retentionResponse, ...errorResponses(401, 403) },
       },
     },
-    async () => applyRetention(app.db),
+    async (request) => applyRetention(app.db, new Date(), actorOf(request)),
   );
 };

@@ -10,9 +10,10 @@ import type { Db } from '../../db/client';
 export type LocalIdpAccess = {
   issuer: string;
   findUser(db: Db, email: string): Promise<{ id: string; email: string; name: string } | undefined>;
-  grantAdmin(db: Db, email: string): Promise<{ email: string } | undefined>;
-  /** An access token for this email; the local user is created if needed. */
-  devToken(db: Db, email: string): Promise<{ email: string; accessToken: string; expiresIn: number }>;
+  /** The user's id (their tokens' subject) and whether they were an admin already; undefined for an unknown email. */
+  grantAdmin(db: Db, email: string): Promise<{ id: string; email: string; wasAdmin: boolean } | undefined>;
+  /** An access token for this email; the local user is created if needed. `subject`: the user's id. */
+  devToken(db: Db, email: string): Promise<{ email: string; subject: string; admin: boolean; accessToken: string; expiresIn: number }>;
 };
 
 /**
@@ -26,6 +27,3 @@ export async function accountByEmail(db: Db, email: string, localIdp?: LocalIdpA
   if (!localIdp || !idpUser) throw new DomainError('unknown_user', 'email');
   return ensureAccount(db, { issuer: localIdp.issuer, subject: idpUser.id, scopes: new Set(), expiresAt: 0, email: idpUser.email, name: idpUser.name });
 }
-
-/** Who did it, for the audit log. */
-export const actorOf = (request: { auth?: { issuer: string; subject: string } }) => `${request.auth?.issuer ?? ''}${request.auth?.subject ?? ''}`;

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { currencyByCode, exactMinorIn } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { isLanguage } from '../../../../domain/languages';
-import { decimalToMinor, eur } from '../../../../domain/money';
+import { decimalToMinor, eur, EUR_DECIMALS, minorToDecimal } from '../../../../domain/money';
 import { isOpenOrder } from '../../../../domain/orders';
 import { quote } from '../../../../domain/quotes';
 import { parseDepositReference } from '../../../../domain/references';
 import { findAccountByKey } from '../accounts/service';
+import { recordAudit } from '../audit/service';
 import { bookedTransfer, systemAccount, transfer } from '../ledger/service';
 import { send, emailText } from '../notify/service';
 import { ordersRepository, type OrderRow } from './repository';
@@ -34,24 +35,41 @@ type BankPayment = { reason: string; amount: string; txid?: string; fromBusiness
 
 const unmatchedPayment = () => new DomainError('not_found', 'reason', 'No open order or account matches this payment reason.');
 
+/** What the audit trail keeps of an order that money came in for (amounts in its currency, as decimal strings). */
+function paymentState(order: OrderRow) {
+  const decimals = order.currencyFrom === 'EUR' ? EUR_DECIMALS : (currencyByCode(order.currencyFrom)?.decimals ?? 0);
+  return {
+    type: order.type,
+    status: order.status,
+    amountReceived: order.amountReceived === null ? null : minorToDecimal(order.amountReceived, decimals),
+    currency: order.currencyFrom,
+    businessHold: order.businessHold,
+  };
+}
+
 /**
  * A SEPA payment arrived on the house account (the bank adapter calls this; locally
  * `npm run ops -- payment-received <reason> <amountEUR>`). Its reason names either a buy order
  * (shortReference) or a wallet deposit (DEPOSIT + accountKey + optional currency). The bank's
- * transaction id makes a reported payment count once.
+ * transaction id makes a reported payment count once. `actor`: the operator who booked it, for
+ * the audit trail (a repeated report is written too, as not credited).
  */
-export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: BankPayment): Promise<{ order: OrderRow; created: boolean }> {
+export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: BankPayment, actor?: string): Promise<{ order: OrderRow; created: boolean }> {
   const amount = decimalToMinor(payment.amount.trim(), 2);
   if (amount === null || amount <= 0n) throw new DomainError('invalid_amount', 'amount');
   const txid = payment.txid ?? randomBytes(16).toString('hex');
   const transferId = `bank-payment:${txid}`;
 
   return db.transaction(async (tx) => {
+    const audit = async (order: OrderRow, before: OrderRow | null, credited: boolean) => {
+      if (actor) await recordAudit(tx, { actor, action: 'payment.received', target: order.reference, before: before && paymentState(before), after: { ...paymentState(order), credited, txid } });
+    };
     const booked = await bookedTransfer(tx, transferId);
     if (booked) {
       const order = await ordersRepository.findById(tx, String((booked.metadata as { orderId?: string } | null)?.orderId ?? ''));
-      if (order) return { order, created: false };
-      throw new DomainError('idempotency_conflict');
+      if (!order) throw new DomainError('idempotency_conflict');
+      await audit(order, order, false);
+      return { order, created: false };
     }
     const deposit = parseDepositReference(payment.reason);
     const order = deposit ? await openDepositOrder(tx, rates, deposit, amount, transferId) : await lockBuyOrder(tx, payment.reason);
@@ -77,6 +95,8 @@ export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: 
       completedAt: null,
       ...business,
     });
+    // A deposit's order is opened by this payment: there was nothing before it.
+    await audit(funded, deposit ? null : order, true);
     return { order: funded, created: true };
   });
 }
@@ -179,12 +199,15 @@ export async function expireUnpaidOrders(db: Db, days: number, now = new Date(),
  * The operator found on the bank statement that a buy was paid from a business account: the order
  * is marked so, and held (funded, not converted) until a business behind it is verified.
  */
-export async function markBusinessPayment(db: Db, reference: string): Promise<OrderRow> {
+export async function markBusinessPayment(db: Db, reference: string, actor: string): Promise<OrderRow> {
   return db.transaction(async (tx) => {
     const order = await ordersRepository.lockByReference(tx, reference);
     if (!order) throw new DomainError('not_found', 'reference');
     if (!isOpenOrder(order.status) || order.settledAt) throw new DomainError('order_not_open', 'reference');
-    return ordersRepository.update(tx, order.id, { ...(await businessMarks(tx, order)), updatedAt: new Date() });
+    const marked = await ordersRepository.update(tx, order.id, { ...(await businessMarks(tx, order)), updatedAt: new Date() });
+    const state = (o: OrderRow) => ({ status: o.status, fromBusinessAccount: o.fromBusinessAccount, businessHold: o.businessHold });
+    await recordAudit(tx, { actor, action: 'payment.business', target: order.reference, before: state(order), after: state(marked) });
+    return marked;
   });
 }
 

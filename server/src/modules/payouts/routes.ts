@@ -1,5 +1,6 @@
 import { payoutParams, payoutResultBody, payoutResultResponse, payoutsQuery, payoutsResponse } from '../../../../domain/contracts/payouts';
 import { errorResponses } from '../../schemas';
+import { actorOf, readPersonalData } from '../audit/service';
 import { bookPayoutResult, listPayouts, payoutView, type PayoutOutcomes } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -8,7 +9,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * the signer (crypto) and the operator's bank process (SEPA) poll `GET /api/ops/payouts?status=submitted`,
  * execute each payout once per `idempotencyKey`, and report the txid or a failure to
  * `POST /api/ops/payouts/:id/result`. The same report twice is accepted once; a different result
- * for a payout already final is refused (409 payout_already_final).
+ * for a payout already final is refused (409 payout_already_final). A list that shows payouts
+ * (their destinations are personal data) and every report are written to the audit trail.
  */
 export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }> = async (app, { outcomes }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
@@ -24,7 +26,7 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
         response: { 200: payoutsResponse, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ payouts: await listPayouts(app.db, request.query) }),
+    async (request) => ({ payouts: await readPersonalData(app.db, actorOf(request), 'payouts', (tx) => listPayouts(tx, request.query)) }),
   );
 
   app.post(
@@ -40,7 +42,7 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
       },
     },
     async (request) => {
-      const { payout, booked } = await bookPayoutResult(app.db, outcomes, { id: request.params.id, result: request.body });
+      const { payout, booked } = await bookPayoutResult(app.db, outcomes, { id: request.params.id, result: request.body, actor: actorOf(request) });
       return { payout: payoutView(payout), booked };
     },
   );

@@ -1,6 +1,7 @@
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
+import { recordAudit } from '../audit/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { payoutsRepository, type PayoutRow } from './repository';
 import type { Payout } from '../../../../domain/contracts/payouts';
@@ -103,68 +104,87 @@ export function instructionOf(row: PayoutRow): PayoutInstruction {
  * attempt: when the row has moved on since (its lease ran out and another worker booked it), this
  * answer is dropped — the adapter gave both the same answer for the same key. Without a claim
  * (the executor reporting through the ops API) the payout must be waiting for it; the same report
- * twice is accepted once.
+ * twice is accepted once. `actor`: who reported it through the ops API, for the audit trail.
  */
-export async function bookPayoutResult(db: Db, outcomes: PayoutOutcomes, input: { id: string; result: PayoutResult; claim?: { attempts: number } }): Promise<{ payout: PayoutRow; booked: boolean }> {
+export async function bookPayoutResult(
+  db: Db,
+  outcomes: PayoutOutcomes,
+  input: { id: string; result: PayoutResult; claim?: { attempts: number }; actor?: string },
+): Promise<{ payout: PayoutRow; booked: boolean }> {
   return db.transaction(async (tx) => {
     const row = await payoutsRepository.lock(tx, input.id);
     if (!row) throw new DomainError('not_found');
-    if (input.claim) {
-      if (row.status !== 'submitting' || row.attempts !== input.claim.attempts) return { payout: row, booked: false };
-    } else if (row.status === 'completed' || row.status === 'failed') {
-      const same = input.result.status === row.status && (input.result.status !== 'completed' || input.result.txid === row.txid);
-      if (same) return { payout: row, booked: false };
-      throw new DomainError('payout_already_final');
-    } else if (row.status !== 'submitted') {
-      throw new DomainError('payout_not_submitted');
+    const outcome = await bookLocked(tx, outcomes, row, input);
+    if (input.actor) {
+      const { payout, booked } = outcome;
+      await recordAudit(tx, {
+        actor: input.actor,
+        action: 'payout.result',
+        target: row.id,
+        before: { status: row.status },
+        after: { status: payout.status, ...(payout.txid ? { txid: payout.txid } : {}), ...(payout.failureReason ? { failureReason: payout.failureReason } : {}), booked },
+      });
     }
-    const now = new Date();
-    const { result } = input;
-    if (result.status === 'submitted') {
-      return { payout: await payoutsRepository.update(tx, row.id, { status: 'submitted', submittedAt: now, lockedUntil: null }), booked: true };
-    }
-    const clearing = (await systemAccount(tx, 'payouts', row.currency)).id;
-    const meta = { payoutId: row.id, purpose: row.purpose, orderId: row.orderId, sendId: row.sendId, destination: row.destination };
-    if (result.status === 'completed') {
-      const outside = (await systemAccount(tx, outsideAccount(row.rail), row.currency)).id;
+    return outcome;
+  });
+}
+
+async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, input: { result: PayoutResult; claim?: { attempts: number } }): Promise<{ payout: PayoutRow; booked: boolean }> {
+  if (input.claim) {
+    if (row.status !== 'submitting' || row.attempts !== input.claim.attempts) return { payout: row, booked: false };
+  } else if (row.status === 'completed' || row.status === 'failed') {
+    const same = input.result.status === row.status && (input.result.status !== 'completed' || input.result.txid === row.txid);
+    if (same) return { payout: row, booked: false };
+    throw new DomainError('payout_already_final');
+  } else if (row.status !== 'submitted') {
+    throw new DomainError('payout_not_submitted');
+  }
+  const now = new Date();
+  const { result } = input;
+  if (result.status === 'submitted') {
+    return { payout: await payoutsRepository.update(tx, row.id, { status: 'submitted', submittedAt: now, lockedUntil: null }), booked: true };
+  }
+  const clearing = (await systemAccount(tx, 'payouts', row.currency)).id;
+  const meta = { payoutId: row.id, purpose: row.purpose, orderId: row.orderId, sendId: row.sendId, destination: row.destination };
+  if (result.status === 'completed') {
+    const outside = (await systemAccount(tx, outsideAccount(row.rail), row.currency)).id;
+    await transfer(tx, {
+      id: `payout:${row.id}`,
+      currency: row.currency,
+      debitAccountId: clearing,
+      creditAccountId: outside,
+      amount: row.amount,
+      code: 'payout',
+      metadata: { ...meta, txid: result.txid },
+    });
+    if (row.networkFee > 0n) {
       await transfer(tx, {
-        id: `payout:${row.id}`,
+        id: `payout-network-fee:${row.id}`,
         currency: row.currency,
         debitAccountId: clearing,
         creditAccountId: outside,
-        amount: row.amount,
-        code: 'payout',
+        amount: row.networkFee,
+        code: 'network_fee',
         metadata: { ...meta, txid: result.txid },
       });
-      if (row.networkFee > 0n) {
-        await transfer(tx, {
-          id: `payout-network-fee:${row.id}`,
-          currency: row.currency,
-          debitAccountId: clearing,
-          creditAccountId: outside,
-          amount: row.networkFee,
-          code: 'network_fee',
-          metadata: { ...meta, txid: result.txid },
-        });
-      }
-      const payout = await payoutsRepository.update(tx, row.id, { status: 'completed', txid: result.txid, completedAt: now, submittedAt: row.submittedAt ?? now, lockedUntil: null });
-      await outcomes[row.purpose].completed(tx, payout);
-      return { payout, booked: true };
     }
-    // Failed for good: the held money goes back whole (amount and network fee) in one transfer.
-    await transfer(tx, {
-      id: `payout-return:${row.id}`,
-      currency: row.currency,
-      debitAccountId: clearing,
-      creditAccountId: row.sourceAccountId,
-      amount: row.amount + row.networkFee,
-      code: 'payout_return',
-      metadata: { ...meta, reason: result.reason },
-    });
-    const payout = await payoutsRepository.update(tx, row.id, { status: 'failed', failureReason: result.reason.slice(0, 500), completedAt: now, lockedUntil: null });
-    await outcomes[row.purpose].failed(tx, payout);
+    const payout = await payoutsRepository.update(tx, row.id, { status: 'completed', txid: result.txid, completedAt: now, submittedAt: row.submittedAt ?? now, lockedUntil: null });
+    await outcomes[row.purpose].completed(tx, payout);
     return { payout, booked: true };
+  }
+  // Failed for good: the held money goes back whole (amount and network fee) in one transfer.
+  await transfer(tx, {
+    id: `payout-return:${row.id}`,
+    currency: row.currency,
+    debitAccountId: clearing,
+    creditAccountId: row.sourceAccountId,
+    amount: row.amount + row.networkFee,
+    code: 'payout_return',
+    metadata: { ...meta, reason: result.reason },
   });
+  const payout = await payoutsRepository.update(tx, row.id, { status: 'failed', failureReason: result.reason.slice(0, 500), completedAt: now, lockedUntil: null });
+  await outcomes[row.purpose].failed(tx, payout);
+  return { payout, booked: true };
 }
 
 /** Step 2 and 3 for every payout that is due; returns how many were booked. */

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/service';
 import { deleteExpiredIdentityData } from '../identity/service';
 import { deleteExpiredMessages } from '../notify/service';
 import type { RetentionRun } from '../../../../domain/contracts/ops';
@@ -14,8 +15,16 @@ import type { Db } from '../../db/client';
 /** What a run deleted, as `POST /api/ops/retention` answers it (domain/contracts/ops.ts). */
 export type { RetentionRun };
 
-export async function applyRetention(db: Db, now = new Date()): Promise<RetentionRun> {
-  const identityDataDeleted = await deleteExpiredIdentityData(db, now);
-  const messagesDeleted = await deleteExpiredMessages(db, now);
-  return { identityDataDeleted, messagesDeleted, ranAt: now.toISOString() };
+/**
+ * One run, in one transaction. `operator`: who ran it by hand (the run is written to the audit
+ * trail with what it deleted); without, the periodic job (each deletion of identity data is
+ * still written, by 'retention').
+ */
+export async function applyRetention(db: Db, now = new Date(), operator?: string): Promise<RetentionRun> {
+  return db.transaction(async (tx) => {
+    const identityDataDeleted = await deleteExpiredIdentityData(tx, now, operator);
+    const messagesDeleted = await deleteExpiredMessages(tx, now);
+    if (operator) await recordAudit(tx, { actor: operator, action: 'retention.run', after: { identityDataDeleted, messagesDeleted } });
+    return { identityDataDeleted, messagesDeleted, ranAt: now.toISOString() };
+  });
 }

@@ -14,14 +14,14 @@ export type ChainPayment = { currency: Currency; address: string; amount: bigint
  * production adapter) may report a deposit twice; it is credited once. Null when the address is
  * not a wallet's.
  */
-export async function creditWalletDeposit(db: Db, rates: RatesAdapter, payment: ChainPayment): Promise<{ created: boolean } | null> {
+export async function creditWalletDeposit(db: Db, rates: RatesAdapter, payment: ChainPayment): Promise<{ created: boolean; ownerId: string } | null> {
   const { currency, address, amount, txid } = payment;
   const reception = await findByAddress(db, currency.code, address);
   if (!reception) return null;
   // The EUR value at the time, kept with the transfer for the transaction list.
   const rate = (await rates.current()).rates[currency.code] ?? '0';
   const eurValue = eur(eurValueMinor(amount, currency.decimals, rate));
-  return db.transaction(async (tx) =>
+  const { created } = await db.transaction(async (tx) =>
     transfer(tx, {
       id: `chain-deposit:${currency.code}:${txid}`,
       currency: currency.code,
@@ -32,4 +32,5 @@ export async function creditWalletDeposit(db: Db, rates: RatesAdapter, payment: 
       metadata: { address, txid, label: reception.label, eurValue },
     }),
   );
+  return { created, ownerId: reception.ownerId };
 }

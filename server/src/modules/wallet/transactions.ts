@@ -1,6 +1,7 @@
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
+import { toCsv as csvOf } from '../../csv';
 import { walletRepository } from './repository';
 import type { TransactionsPage, WalletTransaction } from '../../../../domain/contracts/wallet';
 import type { Db } from '../../db/client';
@@ -55,18 +56,5 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
 
 const CSV_COLUMNS: (keyof TransactionView)[] = ['date', 'type', 'direction', 'currency', 'amount', 'fee', 'eurValue', 'address', 'label', 'status', 'id'];
 
-/**
- * A cell a spreadsheet could read as a formula (OWASP "CSV injection"): it begins with =, +, -, @,
- * a tab or a carriage return, and is not a plain number (a negative amount stays a number).
- */
-export const looksLikeFormula = (text: string) => /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text);
-
 /** RFC 4180, with formula-looking cells neutralised (a leading apostrophe) so a spreadsheet never runs them. */
-export function toCsv(transactions: TransactionView[]): string {
-  const cell = (value: string | null) => {
-    let text = value ?? '';
-    if (looksLikeFormula(text)) text = `'${text}`;
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-  };
-  return [CSV_COLUMNS.join(','), ...transactions.map((t) => CSV_COLUMNS.map((c) => cell(t[c] as string | null)).join(','))].join('\r\n') + '\r\n';
-}
+export const toCsv = (transactions: TransactionView[]): string => csvOf(CSV_COLUMNS, transactions);

@@ -1,0 +1,51 @@
+/**
+ * The audit trail (issue 18): every operator action and every read of a customer's personal data,
+ * written append-only and chained by hash (server/src/modules/audit). An action is a dotted code,
+ * `<what>.<verb>`; this list is its one source (the API's filter, the console's labels).
+ *
+ * - verification.request  a customer asked for a kind to be enabled (the only customer action kept here)
+ * - verification.enable / verify / reject  an operator moved a verification
+ * - identity.read          an operator read a customer's identity data (names, addresses, IBANs, documents)
+ * - personal.read          an operator read other personal data (a list of users, messages, payout destinations)
+ * - identity.data_deleted  retention deleted a verification's data (its date had passed)
+ * - admin.grant            a local user was given the admin:muntly scope
+ * - dev.token              local mode: an operator had a login token issued for a user
+ * - faucet.pause / resume / fund
+ * - payment.received       a bank payment was booked to an order or a deposit
+ * - payment.business       a buy was marked as paid from a business account
+ * - chain.deposit          a chain deposit was booked (simulated locally)
+ * - payout.result          an executor's report on a payout was booked
+ * - retention.run          an operator ran the retention job
+ */
+export const AUDIT_ACTIONS = [
+  'verification.request',
+  'verification.enable',
+  'verification.verify',
+  'verification.reject',
+  'identity.read',
+  'personal.read',
+  'identity.data_deleted',
+  'admin.grant',
+  'dev.token',
+  'faucet.pause',
+  'faucet.resume',
+  'faucet.fund',
+  'payment.received',
+  'payment.business',
+  'chain.deposit',
+  'payout.result',
+  'retention.run',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/**
+ * What an audit row holds as `before` and `after`: the state an action changed, as JSON that
+ * reads the same after a round trip through the database (strings, booleans, null, whole
+ * numbers; amounts as decimal strings). Never document contents, codes or secrets.
+ */
+export type AuditValue = string | number | boolean | null | AuditValue[] | { [key: string]: AuditValue };
+export type AuditState = { [key: string]: AuditValue };
+
+/** Why a row breaks the chain, as `audit:verify` reports the first one. */
+export const AUDIT_BREAKS = ['hash', 'prev_hash', 'gap', 'head'] as const;
+export type AuditBreak = (typeof AUDIT_BREAKS)[number];
