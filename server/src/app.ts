@@ -10,6 +10,7 @@ import { errorBody, errorsPlugin } from './errors';
 import { loggerOptions } from './logging';
 import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
 import { authRoutes } from './modules/auth/routes';
+import { bankOpsRoutes } from './modules/bank/routes';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/service';
 import { faucetOpsRoutes } from './modules/faucet/ops-routes';
 import { faucetPlugin } from './modules/faucet/routes';
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(opsMoneyRoutes, { rates });
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes });
+  await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   await app.register(workersPlugin, { config, rates, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });

@@ -62,6 +62,20 @@ export async function readIdentityAsOperator(db: Db, accountId: string, actor: s
   return describeIdentity(db, accountId);
 }
 
+/**
+ * The holder's name of the account's verified bank account, when it is this IBAN: what a SEPA
+ * payout to it is addressed to (the payee's bank checks name against IBAN). A read of identity
+ * data on an operator's behalf, so it is audited, like readIdentityAsOperator.
+ */
+export async function verifiedBankHolder(db: Db, accountId: string, iban: string, actor: string, purpose: string): Promise<string | undefined> {
+  const row = await identityRepository.find(db, accountId, 'bank');
+  const data = row?.phase === 'verified' ? (row.data as { iban?: unknown; beneficiary?: unknown } | null) : null;
+  if (!data || data.iban !== iban || typeof data.beneficiary !== 'string') return undefined;
+  // audit: a read of identity data (after the audit trail is merged, through its service).
+  await identityRepository.audit(db, { actor, action: 'identity.read', accountId, detail: { kind: 'bank', purpose } });
+  return data.beneficiary;
+}
+
 export async function describeIdentity(db: Db, accountId: string): Promise<IdentityKind[]> {
   const now = Date.now();
   const [rows, codes, sent] = await Promise.all([
