@@ -16,6 +16,10 @@
  * - chain.deposit          a chain deposit was booked (simulated locally)
  * - payout.result          an executor's report on a payout was booked
  * - retention.run          an operator ran the retention job
+ * - bank.payment_matched / payment_unmatched   a statement's credit was booked to an order or deposit, or queued
+ * - bank.payment_assigned / payment_refunded   an operator resolved an unmatched payment
+ * - bank.payout_completed  a statement's debit showed one of our payouts paid
+ * - bank.payouts_exported  an operator exported the payouts file (pain.001)
  */
 export const AUDIT_ACTIONS = [
   'verification.request',
@@ -35,6 +39,12 @@ export const AUDIT_ACTIONS = [
   'chain.deposit',
   'payout.result',
   'retention.run',
+  'bank.payment_matched',
+  'bank.payment_unmatched',
+  'bank.payment_assigned',
+  'bank.payment_refunded',
+  'bank.payout_completed',
+  'bank.payouts_exported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -95,6 +95,11 @@ export const ERRORS = {
   // Payouts reported by their executor (the signer, the bank).
   payout_not_submitted: { status: 409 },
   payout_already_final: { status: 409 },
+  // Bank files (camt.053 statements in, the unmatched queue).
+  statement_invalid: { status: 400 },
+  statement_wrong_account: { status: 400 },
+  bank_payment_resolved: { status: 409 },
+  bank_payment_no_iban: { status: 409 },
   // Faucet.
   registrations_closed: { status: 409 },
   already_entered: { status: 409 },

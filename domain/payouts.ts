@@ -18,8 +18,12 @@ export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 export const PAYOUT_RAILS = ['chain', 'bank'] as const;
 export type PayoutRail = (typeof PAYOUT_RAILS)[number];
 
-/** What the payout is for: each has its own consequence when the payout completes or fails. */
-export const PAYOUT_PURPOSES = ['send', 'order_delivery', 'order_refund'] as const;
+/**
+ * What the payout is for: each has its own consequence when the payout completes or fails.
+ * `payment_refund`: a bank payment no order or deposit claimed, sent back to its payer
+ * (server/src/modules/bank).
+ */
+export const PAYOUT_PURPOSES = ['send', 'order_delivery', 'order_refund', 'payment_refund'] as const;
 export type PayoutPurpose = (typeof PAYOUT_PURPOSES)[number];
 
 /** What an executor (the signer, the bank) reports back for a payout. */

@@ -24,6 +24,7 @@ export const payoutSchema = z
     createdAt: z.string(),
     submittedAt: z.string().nullable(),
     completedAt: z.string().nullable(),
+    bankExportId: z.string().uuid().nullable().describe('SEPA: the pain.001 file it went to the bank in (GET /api/ops/bank/exports/:id); null: not exported'),
   })
   .describe('A payout');
 export type Payout = z.infer<typeof payoutSchema>;

@@ -11,6 +11,7 @@ import { loggerOptions } from './logging';
 import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
+import { bankOpsRoutes } from './modules/bank/routes';
 import { TEST_XPUBS, type Xpubs } from './modules/chain/service';
 import { faucetOpsRoutes } from './modules/faucet/ops-routes';
 import { faucetPlugin } from './modules/faucet/routes';
@@ -141,6 +142,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes });
   await app.register(auditRoutes);
+  await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   await app.register(workersPlugin, { config, rates, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });

@@ -4,6 +4,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { CURRENCIES } from '../../domain/currencies';
 import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
+import { sepaIban } from '../../domain/sepa';
 
 /**
  * Configuration from the environment, validated once at start-up: a bad value stops the
@@ -58,10 +59,21 @@ const schema = z
       .enum(['true', 'false'])
       .default('true')
       .transform((v) => v === 'true'),
-    /** Muntly's bank account that buyers pay into (local default: a well-known test IBAN). */
-    BANK_IBAN: z.string().default('DE89370400440532013000'),
-    BANK_BIC: z.string().default('COBADEFFXXX'),
-    BANK_BENEFICIARY: z.string().default('Muntly'),
+    /**
+     * Muntly's bank account that buyers pay into, whose statements are imported and from which the
+     * payouts file pays (local default: a well-known test IBAN). The beneficiary is the account
+     * holder's name, as the bank knows it.
+     */
+    BANK_IBAN: z
+      .string()
+      .default('DE89370400440532013000')
+      .refine((value) => sepaIban(value).ok, 'must be a valid IBAN of a SEPA country'),
+    BANK_BIC: z
+      .string()
+      .trim()
+      .regex(/^([A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?)?$/, 'must be a BIC of 8 or 11 letters and digits, or empty')
+      .default('COBADEFFXXX'),
+    BANK_BENEFICIARY: z.string().min(1).default('Muntly'),
     /**
      * Who operates Muntly (imprint, footer, terms, privacy policy; domain/operator.ts). Without
      * OPERATOR_NAME the site shows marked sample values: local mode only. With it, OPERATOR_ADDRESS

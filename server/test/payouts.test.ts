@@ -85,6 +85,7 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
           createdAt: expect.any(String),
           submittedAt: expect.any(String),
           completedAt: null,
+          bankExportId: null, // crypto: never in a bank file
         });
         expect(await sendState(u, send.id)).toMatchObject({ status: 'processing', txid: null });
         expect(await payOut(t)).toBe(0); // the worker does not hand it over twice

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { BANK_PAYMENT_STATUSES } from '../../../domain/bank';
 import { FAUCET_STATES, GAME_OVER_REASONS } from '../../../domain/faucet';
 import { MESSAGE_CHANNELS } from '../../../domain/messages';
 import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, REFUNDS } from '../../../domain/orders';
@@ -502,11 +503,82 @@ export const faucetEntries = pgTable(
 );
 
 /**
+ * Bank statements (camt.053, server/src/modules/bank): one row per incoming credit, keyed by the
+ * bank's own reference of the entry, so importing a statement twice books nothing twice (the
+ * unique index, not the code, decides). A credit whose reason names an order or a deposit is
+ * `matched` at once; the others wait `open` in the unmatched queue until an operator assigns
+ * them to an order or deposit (`assigned`) or sends them back to the payer (`refunded`). The
+ * payer's IBAN and name are kept for refunds: an order refunded later goes back to them too.
+ */
+export const bankPayments = pgTable(
+  'bank_payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** AcctSvcrRef, else NtryRef, else a hash of the entry (`/n` for the n-th payment of a batch). */
+    entryRef: text('entry_ref').notNull(),
+    statementId: text('statement_id'),
+    /** Minor units of `currency` (EUR cents). */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    currency: text('currency').notNull(),
+    payerName: text('payer_name'),
+    payerIban: text('payer_iban'),
+    /** The remittance information as the payer wrote it (unstructured lines and structured references). */
+    remittance: text('remittance').notNull(),
+    bookingDate: date('booking_date', { mode: 'string' }),
+    status: text('status', { enum: BANK_PAYMENT_STATUSES }).notNull(),
+    /** Why the import could not match it (an error code of the intake, e.g. not_found). */
+    unmatchedReason: text('unmatched_reason'),
+    /** The order (buy or deposit) it paid: matched on import, or assigned by an operator. */
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'restrict' }),
+    /** What the operator did and who: the reference assigned to, or the refund. */
+    resolution: text('resolution'),
+    resolvedBy: text('resolved_by'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('bank_payments_entry_ref').on(t.entryRef),
+    // The unmatched queue.
+    index('bank_payments_open')
+      .on(t.importedAt)
+      .where(sql`${t.status} = 'open'`),
+    // Where an order's refund goes: the payment that paid it.
+    index('bank_payments_order')
+      .on(t.orderId)
+      .where(sql`${t.orderId} is not null`),
+    check('bank_payments_status', oneOf(t.status, BANK_PAYMENT_STATUSES)),
+    check('bank_payments_amount', sql`${t.amount} > 0`),
+    check('bank_payments_order_when_paid', sql`(${t.status} in ('matched', 'assigned')) = (${t.orderId} is not null)`),
+  ],
+);
+
+/**
+ * SEPA credit transfer files (pain.001) handed to the bank: each EUR payout is in at most one
+ * (payouts.bank_export_id), and the file is kept as it was downloaded, to be downloaded again.
+ */
+export const bankExports = pgTable(
+  'bank_exports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The file's MsgId (at most 35 characters; banks refuse a MsgId they have seen). */
+    messageId: text('message_id').notNull(),
+    payoutCount: integer('payout_count').notNull(),
+    /** EUR cents, the file's control sum. */
+    total: bigint('total', { mode: 'bigint' }).notNull(),
+    xml: text('xml').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('bank_exports_message_id').on(t.messageId), check('bank_exports_not_empty', sql`${t.payoutCount} > 0 and ${t.total} > 0`)],
+);
+
+/**
  * Payouts (domain/payouts.ts): the booking transaction writes the row and moves the money into
  * the payouts clearing account; a worker takes the row (SKIP LOCKED, with a lease in
  * locked_until), calls the adapter outside any transaction, and books the result in a second
  * transaction. The idempotency key goes to the adapter, so a payout retried after a crash is paid
- * once. Exactly one of send_id / order_id says what it is for.
+ * once. Exactly one of send_id / order_id / bank_payment_id says what it is for. A SEPA payout
+ * exported in a pain.001 file names it in bank_export_id (never in two).
  */
 export const payouts = pgTable(
   'payouts',
@@ -538,9 +610,16 @@ export const payouts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** A bank payment nobody claimed, refunded to its payer (purpose payment_refund). */
+    bankPaymentId: uuid('bank_payment_id').references(() => bankPayments.id, { onDelete: 'restrict' }),
+    /** The pain.001 file this SEPA payout went to the bank in; null: not exported yet. */
+    bankExportId: uuid('bank_export_id').references(() => bankExports.id, { onDelete: 'restrict' }),
   },
   (t) => [
     uniqueIndex('payouts_idempotency_key').on(t.idempotencyKey),
+    index('payouts_bank_export')
+      .on(t.bankExportId)
+      .where(sql`${t.bankExportId} is not null`),
     index('payouts_send')
       .on(t.sendId)
       .where(sql`${t.sendId} is not null`),
@@ -555,7 +634,7 @@ export const payouts = pgTable(
     check('payouts_status', oneOf(t.status, PAYOUT_STATUSES)),
     check('payouts_rail', oneOf(t.rail, PAYOUT_RAILS)),
     check('payouts_purpose', oneOf(t.purpose, PAYOUT_PURPOSES)),
-    check('payouts_for_one_thing', sql`(${t.sendId} is null) <> (${t.orderId} is null)`),
+    check('payouts_for_one_thing', sql`num_nonnulls(${t.sendId}, ${t.orderId}, ${t.bankPaymentId}) = 1`),
     check('payouts_amounts', sql`${t.amount} > 0 and ${t.networkFee} >= 0`),
     check('payouts_completed_has_txid', sql`${t.status} <> 'completed' or ${t.txid} is not null`),
   ],

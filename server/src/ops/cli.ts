@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../config';
 import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
 import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/contracts/audit';
 import type { AuthConfig } from '../../../domain/contracts/auth';
+import type { AssignPaymentResponse, BankExportsResponse, BankPaymentsResponse, ExportPayoutsResponse, ImportStatementResponse, RefundPaymentResponse } from '../../../domain/contracts/bank';
 import type { FaucetStatus } from '../../../domain/contracts/faucet';
 import type {
   BusinessPayment,
@@ -69,6 +70,22 @@ Commands:
                           the audit trail, newest first (--csv: every matching row, oldest first);
                           an action ending with a dot is a group (--action faucet.)
   audit:verify            recompute the audit trail's hash chain; exits 1 at the first broken row
+  import-statement <file> [--json]
+                          import the bank's camt.053 statement: credits pay the orders and deposits
+                          their reason names (as payment-received), once per bank reference; the
+                          others go to the unmatched queue; debits complete exported payouts
+  unmatched [--status open|matched|assigned|refunded|all] [--json]
+                          bank payments from statements; by default the unmatched queue (open)
+  assign-payment <id> <order reference | DEPOSIT<accountKey> [CUR]>
+                          book an unmatched payment for this order or deposit
+  refund-payment <id>     send an unmatched payment back to the payer's IBAN (a SEPA payout,
+                          in the next payouts file)
+  export-payouts [--out <file>]
+                          every EUR payout that is due, in one SEPA credit transfer file
+                          (pain.001.001.03) to upload to the bank; default file: <MsgId>.xml
+  bank-exports [--json]   the payouts files made so far, newest first
+  bank-export <id> [--out <file>]
+                          a payouts file again, as it was made
 
 Settings as the server reads them (the environment over .env): PORT and HOST (or OPS_URL) to find
 the server, DATA_DIR for the local provider's key, OPS_SUBJECT (default ops-cli) as who acts
@@ -114,13 +131,21 @@ async function adminToken(config: Config): Promise<{ token: string; signedHere: 
   return { token, signedHere: true };
 }
 
-async function request(config: Config, method: 'GET' | 'POST', route: string, options: { token?: string; body?: unknown; text?: boolean } = {}): Promise<{ response: Response; payload: unknown }> {
+async function request(
+  config: Config,
+  method: 'GET' | 'POST',
+  route: string,
+  options: { token?: string; body?: unknown; text?: boolean; xml?: string } = {},
+): Promise<{ response: Response; payload: unknown }> {
   let response: Response;
   try {
     response = await fetch(new URL(route, config.opsUrl), {
       method,
-      headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...(options.body ? { 'content-type': 'application/json' } : {}) },
-      body: options.body ? JSON.stringify(options.body) : undefined,
+      headers: {
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...(options.xml !== undefined ? { 'content-type': 'application/xml' } : options.body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: options.xml ?? (options.body ? JSON.stringify(options.body) : undefined),
     });
   } catch {
     throw new CliError(`Cannot reach the Muntly server at ${config.opsUrl}: is it running (npm start), and on this PORT (or OPS_URL)? Both read .env.`);
@@ -132,11 +157,16 @@ async function request(config: Config, method: 'GET' | 'POST', route: string, op
 /** Tokens the server refuses because it does not know the key they were signed with. */
 const FOREIGN_KEY = new Set(['token_unknown_key', 'token_invalid_signature']);
 
-async function call(method: 'GET' | 'POST', route: string, body?: unknown, options: { text?: boolean } = {}): Promise<unknown> {
+async function call(method: 'GET' | 'POST', route: string, body?: unknown, options: { text?: boolean; xml?: string } = {}): Promise<unknown> {
+  return (await callWithResponse(method, route, body, options)).payload;
+}
+
+/** As call, with the response too (its headers: a bank file's name). */
+async function callWithResponse(method: 'GET' | 'POST', route: string, body?: unknown, options: { text?: boolean; xml?: string } = {}): Promise<{ response: Response; payload: unknown }> {
   const config = settings();
   const { token, signedHere } = await adminToken(config);
-  const { response, payload } = await request(config, method, route, { token, body, text: options.text });
-  if (response.ok) return payload;
+  const { response, payload } = await request(config, method, route, { token, body, text: options.text, xml: options.xml });
+  if (response.ok) return { response, payload };
   const error = (payload as Partial<ErrorBody>).error;
   if (signedHere && error && FOREIGN_KEY.has(error.code)) {
     throw new CliError(`The server at ${config.opsUrl} does not know the signing key in ${config.DATA_DIR}: give this command the server's DATA_DIR (.env).`);
@@ -152,6 +182,18 @@ function option(args: string[], name: string): string | undefined {
   if (value === undefined || value.startsWith('--')) throw new CliError(`${name} needs a value.`);
   return value;
 }
+
+/** Writes a bank file, refusing to overwrite one (a payouts file uploaded twice pays twice). */
+function writeFile(file: string, contents: string): void {
+  try {
+    fs.writeFileSync(file, contents, { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new CliError(`${file} exists already: choose another name with --out.`);
+    throw error;
+  }
+}
+
+const payoutsCount = (n: number) => `${n} payout${n === 1 ? '' : 's'}`;
 
 function requireEmail(value: string | undefined): string {
   if (!value) throw new CliError('This command needs an email address.');
@@ -317,6 +359,83 @@ export async function run(args: string[]): Promise<void> {
       if (!id || (status !== 'completed' && status !== 'failed') || !detail) throw new CliError('Usage: payout-result <id> completed <txid> | payout-result <id> failed <reason>');
       const { payout, booked } = (await call('POST', `/api/ops/payouts/${id}/result`, status === 'completed' ? { status, txid: detail } : { status, reason: detail })) as PayoutResultResponse;
       console.log(booked ? `Payout ${id} (${payout.amount} ${payout.currency}) is now ${payout.status}.` : `Payout ${id} was already ${payout.status} with this result.`);
+      return;
+    }
+    case 'import-statement': {
+      const [file] = rest.filter((arg) => arg !== '--json');
+      if (!file) throw new CliError('Usage: import-statement <file>');
+      if (!fs.existsSync(file)) throw new CliError(`No file ${file}.`);
+      const result = (await call('POST', '/api/ops/bank/statements', undefined, { xml: fs.readFileSync(file, 'utf8') })) as ImportStatementResponse;
+      if (rest.includes('--json')) {
+        console.log(JSON.stringify(result, null, 2));
+        return;
+      }
+      for (const line of result.lines) {
+        const what = line.reference ?? line.paymentId ?? '';
+        console.log(`${line.outcome.padEnd(16)}  ${line.direction.padEnd(6)}  ${line.amount} ${line.currency}  ${line.entryRef}  ${what}${line.reason ? `  (${line.reason})` : ''}`);
+      }
+      const { counts } = result;
+      console.log(
+        `${result.version}: ${counts.booked} booked, ${counts.unmatched} unmatched (npm run ops -- unmatched), ${counts.duplicate} already imported, ${counts.payout_completed} payouts completed, ${counts.skipped} skipped, ${counts.ignored} ignored.`,
+      );
+      return;
+    }
+    case 'unmatched': {
+      const status = rest.includes('--status') ? rest[rest.indexOf('--status') + 1] : 'open';
+      const { payments } = (await call('GET', `/api/ops/bank/unmatched?${new URLSearchParams({ status: status ?? 'open', limit: '500' })}`)) as BankPaymentsResponse;
+      if (rest.includes('--json')) console.log(JSON.stringify(payments, null, 2));
+      else if (payments.length === 0) console.log(status === 'open' ? 'No unmatched bank payments.' : 'No bank payments.');
+      else
+        for (const p of payments) {
+          const state = p.status === 'open' ? `open (${p.unmatchedReason ?? '?'})` : (p.resolution ?? `${p.status} ${p.orderReference ?? ''}`);
+          console.log(`${p.id}  ${p.bookingDate ?? ''}  ${p.amount} ${p.currency}  ${p.payerName ?? '(no name)'}  ${p.payerIban ?? '(no IBAN)'}  "${p.remittance}"  ${state}`);
+        }
+      return;
+    }
+    case 'assign-payment': {
+      const [id, ...target] = rest;
+      if (!id || target.length === 0) throw new CliError('Usage: assign-payment <id> <order reference | DEPOSIT<accountKey> [CUR]>');
+      const { order } = (await call('POST', `/api/ops/bank/unmatched/${id}/assign`, { target: target.join(' ') })) as AssignPaymentResponse;
+      console.log(`Payment ${id} assigned to ${order.type} order ${order.reference}: ${order.status}.`);
+      return;
+    }
+    case 'refund-payment': {
+      const [id] = rest;
+      if (!id) throw new CliError('Usage: refund-payment <id>');
+      const { payout } = (await call('POST', `/api/ops/bank/unmatched/${id}/refund`)) as RefundPaymentResponse;
+      console.log(`Payment ${id}: ${payout.amount} ${payout.currency} go back to ${payout.destination} (payout ${payout.id}, in the next payouts file).`);
+      return;
+    }
+    case 'export-payouts': {
+      const out = rest.includes('--out') ? rest[rest.indexOf('--out') + 1] : undefined;
+      if (rest.includes('--out') && !out) throw new CliError('--out needs a file name.');
+      const result = (await call('POST', '/api/ops/bank/payouts-export')) as ExportPayoutsResponse;
+      for (const s of result.skipped) console.log(`Left out: payout ${s.payoutId} (${s.reason}); report it with payout-result once paid another way.`);
+      if (!result.export || !result.xml) {
+        console.log('No payouts are due.');
+        return;
+      }
+      const file = out ?? `${result.export.messageId}.xml`;
+      writeFile(file, result.xml);
+      console.log(`${file}: ${payoutsCount(result.export.payouts)}, EUR ${result.export.total} (file ${result.export.id}). Upload it to the bank once.`);
+      return;
+    }
+    case 'bank-exports': {
+      const { exports } = (await call('GET', '/api/ops/bank/exports?limit=500')) as BankExportsResponse;
+      if (rest.includes('--json')) console.log(JSON.stringify(exports, null, 2));
+      else if (exports.length === 0) console.log('No payouts files yet.');
+      else for (const e of exports) console.log(`${e.id}  ${e.createdAt}  ${e.messageId}  ${payoutsCount(e.payouts)}  EUR ${e.total}  by ${e.createdBy}`);
+      return;
+    }
+    case 'bank-export': {
+      const [id] = rest;
+      const out = rest.includes('--out') ? rest[rest.indexOf('--out') + 1] : undefined;
+      if (!id || id === '--out' || (rest.includes('--out') && !out)) throw new CliError('Usage: bank-export <id> [--out <file>]');
+      const { response, payload } = await callWithResponse('GET', `/api/ops/bank/exports/${id}`, undefined, { text: true });
+      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${id}.xml`;
+      const file = out ?? name;
+      writeFile(file, String(payload));
+      console.log(`${file} written.`);
       return;
     }
     default:

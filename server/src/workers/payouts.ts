@@ -1,4 +1,5 @@
 import { simulatedAdapter } from '../dev/simulated-payouts';
+import { bankPayoutOutcomes } from '../modules/bank/service';
 import { orderPayoutOutcomes } from '../modules/orders/settlement';
 import { externalAdapter, type PayoutAdapters } from '../modules/payouts/adapters';
 import { sendPayoutOutcomes } from '../modules/wallet/sends';
@@ -6,8 +7,8 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { PayoutOutcomes } from '../modules/payouts/service';
 
-/** What a completed or failed payout means, per purpose: the wallet's sends and the orders'. */
-export const payoutOutcomes: PayoutOutcomes = { send: sendPayoutOutcomes, ...orderPayoutOutcomes };
+/** What a completed or failed payout means, per purpose: the wallet's sends, the orders', refunded bank payments'. */
+export const payoutOutcomes: PayoutOutcomes = { send: sendPayoutOutcomes, ...orderPayoutOutcomes, ...bankPayoutOutcomes };
 
 /**
  * The adapters CHAIN_PAYOUTS and BANK_PAYOUTS name: `simulated` (local mode only; the config

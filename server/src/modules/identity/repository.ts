@@ -12,6 +12,14 @@ export const identityRepository = {
     return db.select().from(verifications).where(eq(verifications.accountId, accountId)).orderBy(verifications.kind);
   },
 
+  async find(db: Db, accountId: string, kind: VerificationKind): Promise<VerificationRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(verifications)
+      .where(and(eq(verifications.accountId, accountId), eq(verifications.kind, kind)));
+    return row;
+  },
+
   /** The row, locked until the transaction ends (PGlite runs one transaction at a time anyway). */
   async lock(db: Db, accountId: string, kind: VerificationKind): Promise<VerificationRow | undefined> {
     const [row] = await db

@@ -62,6 +62,21 @@ export async function readIdentityAsOperator(db: Db, account: Pick<AccountRow, '
   return describeIdentity(db, account.id);
 }
 
+/**
+ * The holder's name of the account's verified bank account, when it is this IBAN: what a SEPA
+ * payout to it is addressed to (the payee's bank checks name against IBAN). A read of identity
+ * data on an operator's behalf, so it is audited, like readIdentityAsOperator.
+ */
+export async function verifiedBankHolder(db: Db, accountId: string, iban: string, actor: string, purpose: string): Promise<string | undefined> {
+  const row = await identityRepository.find(db, accountId, 'bank');
+  const data = row?.phase === 'verified' ? (row.data as { iban?: unknown; beneficiary?: unknown } | null) : null;
+  if (!data || data.iban !== iban || typeof data.beneficiary !== 'string') return undefined;
+  const key = (await identityRepository.accountKeys(db, [accountId])).get(accountId) ?? null;
+  // Called inside the export's transaction: the read and its audit row commit together.
+  await recordAudit(db, { actor, action: 'identity.read', target: key, after: { kind: 'bank', purpose } });
+  return data.beneficiary;
+}
+
 /** Every kind of an account, as GET /api/identity answers it (domain/contracts/identity.ts). */
 export async function describeIdentity(db: Db, accountId: string): Promise<IdentityKind[]> {
   const now = Date.now();

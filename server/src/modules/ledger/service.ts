@@ -14,8 +14,11 @@ import type { Db } from '../../db/client';
  *   money once.
  */
 export type { LedgerAccount, Transfer };
-/** `payouts` holds money between a payout's booking and its result (a clearing account). */
-export type SystemCode = 'bank' | 'chain' | 'fees' | 'faucet' | 'exchange' | 'payouts';
+/**
+ * `payouts` holds money between a payout's booking and its result (a clearing account);
+ * `unmatched` a bank payment no order claimed, on its way back to the payer (modules/bank).
+ */
+export type SystemCode = 'bank' | 'chain' | 'fees' | 'faucet' | 'exchange' | 'payouts' | 'unmatched';
 
 export type TransferInput = {
   /** The idempotency key: derive it from what the transfer is for (e.g. `send:<id>`). */

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, getTableColumns, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { isErrorCode, type ErrorCode } from '../../../../domain/errors';
 import { rows } from '../../db/raw';
 import { rowOf } from '../../db/row';
@@ -171,6 +171,11 @@ export const ordersRepository = {
   async findById(db: Db, id: string): Promise<OrderRow | undefined> {
     const [row] = await db.select().from(orders).where(eq(orders.id, id));
     return row;
+  },
+
+  async referencesOf(db: Db, ids: string[]): Promise<{ id: string; reference: string }[]> {
+    if (ids.length === 0) return [];
+    return db.select({ id: orders.id, reference: orders.reference }).from(orders).where(inArray(orders.id, ids));
   },
 
   async lockById(tx: Db, id: string): Promise<OrderRow | undefined> {

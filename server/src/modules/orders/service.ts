@@ -176,6 +176,13 @@ export function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
   return ordersRepository.ofAccount(db, accountId, MY_ORDERS_SHOWN);
 }
 
+export const findOrderById = (db: Db, id: string) => ordersRepository.findById(db, id);
+
+/** Order ids -> their references (for lists that name the order a payment went to). */
+export async function orderReferences(db: Db, ids: string[]): Promise<Map<string, string>> {
+  return new Map((await ordersRepository.referencesOf(db, [...new Set(ids)])).map((o) => [o.id, o.reference]));
+}
+
 /** Email + full reference -> the order; anything else is one uniform "not found". */
 export async function lookupOrder(db: Db, email: string, reference: string): Promise<OrderRow> {
   const normalized = normalizeCode(reference);

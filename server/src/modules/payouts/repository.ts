@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { payouts } from '../../db/schema';
 import type { PayoutStatus } from '../../../../domain/payouts';
 import type { Db } from '../../db/client';
@@ -63,6 +63,30 @@ export const payoutsRepository = {
       .where(and(filter.status ? eq(payouts.status, filter.status) : undefined, filter.rail ? eq(payouts.rail, filter.rail) : undefined))
       .orderBy(asc(payouts.createdAt))
       .limit(filter.limit);
+  },
+
+  /**
+   * EUR payouts due for a bank file, oldest first, locked: pending (booked, waiting) or submitted
+   * (handed to the external bank executor), in no file yet. SKIP LOCKED: an export running at the
+   * same time takes the others, so no payout is in two files; one a worker is submitting right
+   * now is left to the next file.
+   */
+  async lockDueForBankFile(db: Db, limit: number): Promise<PayoutRow[]> {
+    return db
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.rail, 'bank'), eq(payouts.currency, 'EUR'), inArray(payouts.status, ['pending', 'submitted']), isNull(payouts.bankExportId)))
+      .orderBy(asc(payouts.createdAt))
+      .limit(limit)
+      .for('update', { skipLocked: true });
+  },
+
+  /** In the bank's hands: submitted, naming the file (rows locked by lockDueForBankFile). */
+  async markInBankFile(db: Db, ids: string[], exportId: string, now: Date): Promise<void> {
+    await db
+      .update(payouts)
+      .set({ status: 'submitted', submittedAt: sql`coalesce(${payouts.submittedAt}, ${now.toISOString()}::timestamptz)`, lockedUntil: null, bankExportId: exportId })
+      .where(inArray(payouts.id, ids));
   },
 
   async find(db: Db, id: string): Promise<PayoutRow | undefined> {

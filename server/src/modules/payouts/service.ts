@@ -34,6 +34,8 @@ export type PayoutRequest = {
   purpose: PayoutPurpose;
   sendId?: string;
   orderId?: string;
+  /** A bank payment nobody claimed, sent back to its payer (purpose payment_refund). */
+  bankPaymentId?: string;
   currency: string;
   destination: string | null;
   reference?: string | null;
@@ -74,6 +76,7 @@ export async function requestPayout(tx: Db, request: PayoutRequest): Promise<Pay
     purpose: request.purpose,
     sendId: request.sendId ?? null,
     orderId: request.orderId ?? null,
+    bankPaymentId: request.bankPaymentId ?? null,
     currency: request.currency,
     destination: request.destination,
     reference: request.reference ?? null,
@@ -234,12 +237,22 @@ export function payoutView(row: PayoutRow): PayoutView {
     createdAt: row.createdAt.toISOString(),
     submittedAt: row.submittedAt?.toISOString() ?? null,
     completedAt: row.completedAt?.toISOString() ?? null,
+    bankExportId: row.bankExportId,
   };
 }
 
 export async function listPayouts(db: Db, filter: { status?: PayoutStatus; rail?: PayoutRail; limit: number }): Promise<PayoutView[]> {
   return (await payoutsRepository.list(db, filter)).map(payoutView);
 }
+
+export const findPayout = (db: Db, id: string) => payoutsRepository.find(db, id);
+
+/**
+ * The SEPA payouts that go into the next pain.001 file (modules/bank), locked until the caller's
+ * transaction ends: then `markPayoutsInBankFile` hands them to the bank, each in one file only.
+ */
+export const lockPayoutsForBankFile = (tx: Db, limit: number) => payoutsRepository.lockDueForBankFile(tx, limit);
+export const markPayoutsInBankFile = (tx: Db, ids: string[], exportId: string, now: Date) => payoutsRepository.markInBankFile(tx, ids, exportId, now);
 
 /** Payouts not yet final (pending, with a worker or with the executor), and those older than the cutoff. */
 export const payoutsWaiting = (db: Db, cutoff: Date) => payoutsRepository.waiting(db, cutoff);

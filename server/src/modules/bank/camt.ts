@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { DomainError } from '../../../../domain/errors';
+import { decimalToMinor } from '../../../../domain/money';
+
+/**
+ * Reads a camt.053 bank statement (ISO 20022 BankToCustomerStatement) into the payments it
+ * reports, one line per payment: an entry (Ntry) is one line, or one per transaction (TxDtls)
+ * when the bank booked several payments as one batched entry. Pure: no database, no decisions
+ * about what a line means (service.ts decides).
+ *
+ * Written for camt.053.001.02, the version most EU banks deliver (the DK's and EPC's formats),
+ * and read the same way up to .001.08 (tested with .02 and .08): the paths that moved between
+ * versions (the entry's status, the payer's name, a transaction's amount) are read in both forms.
+ * Namespace prefixes are ignored, amounts stay decimal strings until they become minor units.
+ */
+export type StatementLine = {
+  /**
+   * The bank's reference of the payment, stable across imports: the entry's AcctSvcrRef, else its
+   * NtryRef, else a hash of the entry; `<ref>/<n>` for the n-th payment of a batched entry.
+   */
+  ref: string;
+  direction: 'credit' | 'debit';
+  /** Booked (BOOK); pending or information-only entries are not money yet. */
+  booked: boolean;
+  /** In minor units with two decimals; null when the amount is not a plain decimal. */
+  amount: bigint | null;
+  /** As written (the decimal string), for messages. */
+  amountText: string;
+  currency: string;
+  bookingDate: string | null;
+  /** The other party: who paid (a credit) or who was paid (a debit). */
+  partyName: string | null;
+  partyIban: string | null;
+  /** What the payer wrote: structured creditor references first, then the unstructured lines joined. */
+  reasons: string[];
+  /** The whole remittance information as one text, for the operator. */
+  remittance: string;
+  /** The payer's end-to-end id: for a debit Muntly made, the one its pain.001 gave. */
+  endToEndId: string | null;
+};
+
+export type Statement = { id: string | null; iban: string | null; lines: StatementLine[] };
+
+const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:camt\.053\.001\.(0[2-8])$/;
+
+/** Elements that may repeat: always read as lists, so one and several look alike. */
+const REPEATING = new Set(['Stmt', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd']);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  // Amounts and references stay text: "0010.50" is not a number to round.
+  parseTagValue: false,
+  parseAttributeValue: false,
+  isArray: (name) => REPEATING.has(name),
+});
+
+type Node = Record<string, unknown>;
+
+const invalid = (detail: string) => new DomainError('statement_invalid', 'statement', detail);
+
+/** The node at a path, or undefined (missing elements are normal: most are optional). */
+function at(node: unknown, ...path: string[]): unknown {
+  let current = node;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Node)[key];
+  }
+  return current;
+}
+
+/** An element's text: a plain string, or the text beside its attributes (`<Amt Ccy="EUR">1.00</Amt>`). */
+function text(node: unknown): string | null {
+  if (typeof node === 'string') return node.trim() || null;
+  if (node && typeof node === 'object' && typeof (node as Node)['#text'] === 'string') return ((node as Node)['#text'] as string).trim() || null;
+  return null;
+}
+
+const list = (node: unknown): unknown[] => (Array.isArray(node) ? node : node === undefined ? [] : [node]);
+
+/** The version (02…08) of a camt.053 document, from its root element's namespace; refuses anything else. */
+function versionOf(xml: string): string {
+  const root = /<(?:([\w.-]+):)?Document\b([^>]*)>/.exec(xml);
+  const attribute = root ? new RegExp(`\\bxmlns${root[1] ? `:${root[1]}` : ''}\\s*=\\s*["']([^"']*)["']`).exec(root[2]!) : null;
+  const version = attribute ? NAMESPACE.exec(attribute[1]!) : null;
+  if (!version) throw invalid('Not a camt.053 bank statement (expected the namespace urn:iso:std:iso:20022:tech:xsd:camt.053.001.02 … .08).');
+  return version[1]!;
+}
+
+export function readCamt053(xml: string): { version: string; statements: Statement[] } {
+  // Statements carry no document type; one that declares entities is refused before parsing.
+  if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw invalid('A bank statement has no document type declaration.');
+  const wellFormed = XMLValidator.validate(xml);
+  if (wellFormed !== true) throw invalid(`Not well-formed XML (line ${wellFormed.err.line}): ${wellFormed.err.msg}`);
+  const version = versionOf(xml);
+  const statements = list(at(parser.parse(xml), 'Document', 'BkToCstmrStmt', 'Stmt'));
+  if (statements.length === 0) throw invalid('The document holds no statement (BkToCstmrStmt/Stmt).');
+  return { version, statements: statements.map(readStatement) };
+}
+
+function readStatement(stmt: unknown): Statement {
+  const iban = text(at(stmt, 'Acct', 'Id', 'IBAN'));
+  const seen = new Map<string, number>();
+  const lines = list(at(stmt, 'Ntry')).flatMap((entry) => {
+    let ref = text(list(at(entry, 'AcctSvcrRef'))[0]) ?? text(at(entry, 'NtryRef'));
+    if (!ref) {
+      // No reference from the bank: the entry's content names it. Two identical entries in one
+      // statement are two payments, told apart by their order.
+      const hash = `sha256:${createHash('sha256')
+        .update(JSON.stringify([iban, entry]))
+        .digest('hex')
+        .slice(0, 32)}`;
+      const n = (seen.get(hash) ?? 0) + 1;
+      seen.set(hash, n);
+      ref = n === 1 ? hash : `${hash}#${n}`;
+    }
+    return readEntry(entry, ref);
+  });
+  return { id: text(at(stmt, 'Id')), iban: iban ? iban.replace(/\s+/g, '').toUpperCase() : null, lines };
+}
+
+function readEntry(entry: unknown, ref: string): StatementLine[] {
+  const indicator = text(at(entry, 'CdtDbtInd'));
+  if (indicator !== 'CRDT' && indicator !== 'DBIT') throw invalid(`Entry ${ref}: CdtDbtInd must be CRDT or DBIT.`);
+  const direction = indicator === 'CRDT' ? 'credit' : 'debit';
+  const status = text(at(entry, 'Sts')) ?? text(at(entry, 'Sts', 'Cd'));
+  const booked = status === 'BOOK';
+  const bookingDate = text(at(entry, 'BookgDt', 'Dt')) ?? text(at(entry, 'BookgDt', 'DtTm'))?.slice(0, 10) ?? null;
+  const transactions = list(at(entry, 'NtryDtls')).flatMap((details) => list(at(details, 'TxDtls')));
+  const amountOf = (tx: unknown) => at(tx, 'Amt') ?? at(tx, 'AmtDtls', 'TxAmt', 'Amt');
+  const line = (ownRef: string, amountNode: unknown, txs: unknown[]): StatementLine => {
+    const amountText = text(amountNode) ?? '';
+    const party = direction === 'credit' ? 'Dbtr' : 'Cdtr';
+    const first = txs[0];
+    const structured = txs.flatMap((tx) => list(at(tx, 'RmtInf', 'Strd')).map((s) => text(at(s, 'CdtrRefInf', 'Ref')))).filter((r): r is string => !!r);
+    const unstructured = txs
+      .flatMap((tx) => list(at(tx, 'RmtInf', 'Ustrd')).map(text))
+      .filter((r): r is string => !!r)
+      .join(' ');
+    return {
+      ref: ownRef,
+      direction,
+      booked,
+      amount: decimalToMinor(amountText, 2),
+      amountText,
+      currency: (at(amountNode, '@Ccy') as string | undefined) ?? '',
+      bookingDate,
+      // camt.053.001.02: RltdPties/Dbtr/Nm; from .07 on the party is a choice: RltdPties/Dbtr/Pty/Nm.
+      partyName: text(at(first, 'RltdPties', party, 'Nm')) ?? text(at(first, 'RltdPties', party, 'Pty', 'Nm')),
+      partyIban:
+        text(at(first, 'RltdPties', `${party}Acct`, 'Id', 'IBAN'))
+          ?.replace(/\s+/g, '')
+          .toUpperCase() ?? null,
+      // Several payments under one amount: no single reason may claim the total.
+      reasons: txs.length > 1 ? [] : [...structured, ...(unstructured ? [unstructured] : [])],
+      remittance: [...structured, unstructured].filter(Boolean).join(' ') || (text(at(entry, 'AddtlNtryInf')) ?? ''),
+      endToEndId: text(at(first, 'Refs', 'EndToEndId')),
+    };
+  };
+  // A batch: one line per transaction, each with its own amount. Without them all (a bank that
+  // reports only the total) the entry stays one line, which no reason matches whole.
+  if (transactions.length > 1 && transactions.every((tx) => text(amountOf(tx)))) {
+    return transactions.map((tx, i) => line(`${ref}/${i + 1}`, amountOf(tx), [tx]));
+  }
+  return [line(ref, at(entry, 'Amt'), transactions)];
+}

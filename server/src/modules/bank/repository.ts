@@ -1,0 +1,71 @@
+import { asc, desc, eq } from 'drizzle-orm';
+import { bankExports, bankPayments } from '../../db/schema';
+import type { BankPaymentStatus } from '../../../../domain/bank';
+import type { Db } from '../../db/client';
+import type { PayoutRow } from '../payouts/service';
+
+/** SQL of the bank files; the service decides, this only reads and writes rows. */
+export type BankPaymentRow = typeof bankPayments.$inferSelect;
+export type NewBankPayment = typeof bankPayments.$inferInsert;
+export type BankExportRow = typeof bankExports.$inferSelect;
+
+export const bankRepository = {
+  /** Inserts the payment once per bank reference; undefined when it was imported before (or is being imported now). */
+  async insertPayment(db: Db, values: NewBankPayment): Promise<BankPaymentRow | undefined> {
+    const [row] = await db.insert(bankPayments).values(values).onConflictDoNothing({ target: bankPayments.entryRef }).returning();
+    return row;
+  },
+
+  async lockPayment(db: Db, id: string): Promise<BankPaymentRow | undefined> {
+    const [row] = await db.select().from(bankPayments).where(eq(bankPayments.id, id)).for('update');
+    return row;
+  },
+
+  async updatePayment(db: Db, id: string, values: Partial<Pick<BankPaymentRow, 'status' | 'orderId' | 'unmatchedReason' | 'resolution' | 'resolvedBy' | 'resolvedAt'>>): Promise<BankPaymentRow> {
+    const [row] = await db.update(bankPayments).set(values).where(eq(bankPayments.id, id)).returning();
+    return row!;
+  },
+
+  /** The unmatched queue oldest first; the others newest first. */
+  async listPayments(db: Db, filter: { status?: BankPaymentStatus; limit: number }): Promise<BankPaymentRow[]> {
+    return db
+      .select()
+      .from(bankPayments)
+      .where(filter.status ? eq(bankPayments.status, filter.status) : undefined)
+      .orderBy(filter.status === 'open' ? asc(bankPayments.importedAt) : desc(bankPayments.importedAt))
+      .limit(filter.limit);
+  },
+
+  /** The payment that paid an order (its refund goes back there), or the one a refund payout returns. */
+  async paymentOfPayout(db: Db, payout: Pick<PayoutRow, 'orderId' | 'bankPaymentId'>): Promise<BankPaymentRow | undefined> {
+    const where = payout.bankPaymentId ? eq(bankPayments.id, payout.bankPaymentId) : payout.orderId ? eq(bankPayments.orderId, payout.orderId) : undefined;
+    if (!where) return undefined;
+    const [row] = await db.select().from(bankPayments).where(where).orderBy(desc(bankPayments.importedAt)).limit(1);
+    return row;
+  },
+
+  async insertExport(db: Db, values: typeof bankExports.$inferInsert): Promise<BankExportRow> {
+    const [row] = await db.insert(bankExports).values(values).returning();
+    return row!;
+  },
+
+  async findExport(db: Db, id: string): Promise<BankExportRow | undefined> {
+    const [row] = await db.select().from(bankExports).where(eq(bankExports.id, id));
+    return row;
+  },
+
+  async listExports(db: Db, limit: number): Promise<Omit<BankExportRow, 'xml'>[]> {
+    return db
+      .select({
+        id: bankExports.id,
+        messageId: bankExports.messageId,
+        payoutCount: bankExports.payoutCount,
+        total: bankExports.total,
+        createdBy: bankExports.createdBy,
+        createdAt: bankExports.createdAt,
+      })
+      .from(bankExports)
+      .orderBy(desc(bankExports.createdAt))
+      .limit(limit);
+  },
+};

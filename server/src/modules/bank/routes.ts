@@ -1,0 +1,142 @@
+import {
+  assignPaymentBody,
+  assignPaymentResponse,
+  bankExportFileResponse,
+  bankExportParams,
+  bankExportsQuery,
+  bankExportsResponse,
+  bankPaymentParams,
+  bankPaymentsQuery,
+  bankPaymentsResponse,
+  exportPayoutsResponse,
+  importStatementResponse,
+  refundPaymentResponse,
+  statementBody,
+} from '../../../../domain/contracts/bank';
+import { errorResponses } from '../../schemas';
+import { actorOf } from '../audit/service';
+import { assignBankPayment, bankExportFile, exportPayouts, importStatement, listBankExports, listBankPayments, refundBankPayment, type BankAccountConfig } from './service';
+import type { PayoutOutcomes } from '../payouts/service';
+import type { RatesAdapter } from '../rates/service';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+/** A day's camt.053 of a busy account is a few hundred kilobytes; far more is not a statement. */
+export const STATEMENT_BODY_LIMIT = 5 * 1024 * 1024;
+
+/**
+ * The operator's bank files under /api/ops/bank (admin tokens only), the same as `npm run ops --
+ * import-statement | unmatched | assign-payment | refund-payment | export-payouts | bank-exports |
+ * bank-export` and the operator console. The statement is posted as it came from the bank
+ * (Content-Type application/xml or text/xml); the payouts file comes back in JSON and, again,
+ * as the file itself.
+ */
+export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcomes: PayoutOutcomes; account: BankAccountConfig }> = async (app, { rates, outcomes, account }) => {
+  app.addHook('onRequest', app.requireScope('admin:muntly'));
+  // Only in this plugin: the rest of the API takes JSON alone.
+  app.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string', bodyLimit: STATEMENT_BODY_LIMIT }, (_request, body, done) => done(null, body));
+
+  app.post(
+    '/api/ops/bank/statements',
+    {
+      bodyLimit: STATEMENT_BODY_LIMIT,
+      schema: {
+        tags: ['ops'],
+        summary:
+          'Import a camt.053 bank statement: credits are matched to orders and deposits as payment-received does, once per bank reference; the rest wait in the unmatched queue. Debits naming an exported payout complete it.',
+        security: [{ bearer: [] }],
+        consumes: ['application/xml', 'text/xml'],
+        body: statementBody,
+        response: { 200: importStatementResponse, ...errorResponses(400, 401, 403, 413) },
+      },
+    },
+    async (request) => importStatement(app.db, { rates, outcomes, account }, request.body, actorOf(request)),
+  );
+
+  app.get(
+    '/api/ops/bank/unmatched',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Bank payments: the unmatched queue (status=open, oldest first), or those matched, assigned, refunded, all',
+        security: [{ bearer: [] }],
+        querystring: bankPaymentsQuery,
+        response: { 200: bankPaymentsResponse, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({ payments: await listBankPayments(app.db, request.query) }),
+  );
+
+  app.post(
+    '/api/ops/bank/unmatched/:id/assign',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Assign an unmatched payment to an order (reference or short reference) or a deposit (DEPOSIT<account key> [CUR]): the intake takes it as if the payer had written that reason',
+        security: [{ bearer: [] }],
+        params: bankPaymentParams,
+        body: assignPaymentBody,
+        response: { 200: assignPaymentResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => assignBankPayment(app.db, rates, { id: request.params.id, target: request.body.target, actor: actorOf(request) }),
+  );
+
+  app.post(
+    '/api/ops/bank/unmatched/:id/refund',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: "Refund an unmatched payment to the payer's IBAN: a SEPA payout, exported with the next payouts file",
+        security: [{ bearer: [] }],
+        params: bankPaymentParams,
+        response: { 200: refundPaymentResponse, ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request) => refundBankPayment(app.db, { id: request.params.id, actor: actorOf(request) }),
+  );
+
+  app.post(
+    '/api/ops/bank/payouts-export',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Every EUR payout that is due, in one pain.001.001.03 file to upload to the bank; each payout is in exactly one file and is then submitted',
+        security: [{ bearer: [] }],
+        response: { 200: exportPayoutsResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => exportPayouts(app.db, { account, actor: actorOf(request) }),
+  );
+
+  app.get(
+    '/api/ops/bank/exports',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'The payouts files made so far, newest first',
+        security: [{ bearer: [] }],
+        querystring: bankExportsQuery,
+        response: { 200: bankExportsResponse, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({ exports: await listBankExports(app.db, request.query.limit) }),
+  );
+
+  app.get(
+    '/api/ops/bank/exports/:id',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'A payouts file again, as it was made (application/xml)',
+        security: [{ bearer: [] }],
+        params: bankExportParams,
+        produces: ['application/xml'],
+        response: { 200: bankExportFileResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const file = await bankExportFile(app.db, request.params.id);
+      return reply.header('content-type', 'application/xml; charset=utf-8').header('content-disposition', `attachment; filename="${file.messageId}.xml"`).send(file.xml);
+    },
+  );
+};
