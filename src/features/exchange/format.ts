@@ -35,11 +35,6 @@ export function rateText(from: string, to: string, rate: string, language: Langu
   return `1 ${from} ≈ ${formatRate(rate, language)} ${to}`;
 }
 
-/** A block explorer's page for a transaction: the configured pattern with the hash in place of `{txid}`. */
-export function explorerUrl(pattern: string, txid: string): string {
-  return pattern.split('{txid}').join(encodeURIComponent(txid));
-}
-
 /**
  * An amount as a person pastes it into a banking app: the page language's decimal separator,
  * no grouping, no currency ("80,00" in German). Crypto amounts are copied as the API writes

@@ -2,11 +2,13 @@ import '../../../../__tests__/support/polyfills';
 import { screen, waitFor, fireEvent, act, within } from '@testing-library/react';
 import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
+import { forgetAnswers } from '../../../components/ask-once';
 import { OrderHistory } from '../components/order-history';
 import { StaticSession } from '../session';
 import { mockApi, apiError, ORDER } from './fetch-mock';
 
 const en = loadResources('en').exchange as any;
+const enCommon = loadResources('en').common as any;
 const enErrors = loadResources('en').errors as any;
 const ru = loadResources('ru').exchange as any;
 
@@ -136,7 +138,7 @@ describe('OrderHistory', () => {
       'GET /api/exchange/config': () => ({ body: { buySellEnabled: true, bank: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' }, explorers } }),
     });
     const { unmount } = renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
-    const link = await screen.findByRole('link', { name: `a1b2c3 ${en.order.explorer}` });
+    const link = await screen.findByRole('link', { name: `a1b2c3 ${enCommon.txHash.explorer}` });
     expect(link).toHaveAttribute('href', 'https://mempool.space/tx/a1b2c3');
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
@@ -145,7 +147,8 @@ describe('OrderHistory', () => {
     expect(screen.queryByRole('region', { name: en.confirm.next })).toBeNull();
     unmount();
 
-    explorers = {}; // local mode
+    explorers = {}; // local mode, on another visit (the configuration is asked once per visit)
+    forgetAnswers();
     renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
     await screen.findByRole('heading', { name: `Order ${ORDER.reference}` });
     await waitFor(() => expect(screen.getByText('a1b2c3', { selector: 'code' })).toBeInTheDocument());

@@ -1,8 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { useExchangeConfig } from '../../../components/exchange-config';
 import { IslandPlaceholder } from '../../../components/island';
-import { usePageLanguage } from '../../../components/localized-link';
-import { getExchangeConfig } from '../api/config';
 import { ExchangeSessionProvider } from '../session';
 import { Confirmation } from './confirmation';
 import { OrderForm } from './order-form';
@@ -16,17 +15,12 @@ import '../exchange.css';
  */
 export function OrderIsland({ type }: { type: OrderType }) {
   const { t } = useTranslation('exchange');
-  const language = usePageLanguage();
   const [placed, setPlaced] = React.useState<{ order: Order; email: string } | null>(null);
-  const [disabled, setDisabled] = React.useState(false);
+  // Without an answer the form still works: a switched-off API answers buy_sell_disabled.
+  const switchedOff = useExchangeConfig(type !== 'swap')?.buySellEnabled === false;
+  const [refused, setRefused] = React.useState(false);
+  const disabled = switchedOff || refused;
   const [formKey, setFormKey] = React.useState(0);
-  React.useEffect(() => {
-    if (type === 'swap') return;
-    getExchangeConfig(language).then(
-      (config) => setDisabled(!config.buySellEnabled),
-      () => undefined, // the form still works; a switched-off API answers buy_sell_disabled
-    );
-  }, [type, language]);
 
   return (
     <IslandPlaceholder name="order-form">
@@ -45,7 +39,7 @@ export function OrderIsland({ type }: { type: OrderType }) {
             }}
           />
         ) : (
-          <OrderForm key={formKey} type={type} onPlaced={(order, email) => setPlaced({ order, email })} onDisabled={() => setDisabled(true)} />
+          <OrderForm key={formKey} type={type} onPlaced={(order, email) => setPlaced({ order, email })} onDisabled={() => setRefused(true)} />
         )}
       </ExchangeSessionProvider>
     </IslandPlaceholder>
