@@ -35,6 +35,9 @@ export function rateText(from: string, to: string, rate: string, language: Langu
   return `1 ${from} ≈ ${formatRate(rate, language)} ${to}`;
 }
 
+/** The currency a rate is written for ("1 BTC ≈ …"): the crypto side, the one whose logo goes beside it. */
+export const rateCurrency = (from: string, to: string): string => (from === 'EUR' ? to : from);
+
 /**
  * An amount as a person pastes it into a banking app: the page language's decimal separator,
  * no grouping, no currency ("80,00" in German). Crypto amounts are copied as the API writes

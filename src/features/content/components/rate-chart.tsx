@@ -2,7 +2,9 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { CURRENCIES } from '../../../../domain/currencies';
 import { languageMeta, type Language } from '../../../../domain/languages';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
+import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
 import { SelectField } from '../../../components/field';
 import { formatDate, numberFormat } from '../../../i18n/format';
 import { getRateHistory, type RateHistory } from '../api/get-rates';
@@ -103,18 +105,13 @@ export function RateChart({ language }: { language: Language }) {
   }, [data, language, days]);
 
   const name = nameOf(currency, CURRENCIES.find((c) => c.code === currency)?.name);
+  const options = React.useMemo<CurrencyOption[]>(() => CURRENCIES.map((c) => ({ code: c.code, name: nameOf(c.code, c.name) })), [nameOf]);
   const percent = (basisPoints: number) => numberFormat(language, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(basisPoints / 10_000);
 
   return (
     <section aria-labelledby="chart-heading">
       <div className="inline-form">
-        <SelectField id="chart-currency" label={t('charts.currency')} value={currency} onChange={(e) => setCurrency(e.target.value)}>
-          {CURRENCIES.map((c) => (
-            <option key={c.code} value={c.code}>
-              {nameOf(c.code, c.name)} ({c.code})
-            </option>
-          ))}
-        </SelectField>
+        <CurrencyPicker id="chart-currency" label={t('charts.currency')} options={options} value={currency} onChange={setCurrency} />
         <SelectField id="chart-period" label={t('charts.period')} value={String(days)} onChange={(e) => setDays(Number(e.target.value))}>
           {CHART_PERIODS_DAYS.map((d) => (
             <option key={d} value={d}>
@@ -123,7 +120,9 @@ export function RateChart({ language }: { language: Language }) {
           ))}
         </SelectField>
       </div>
-      <h2 id="chart-heading">{t('charts.heading', { name, code: currency, period: t('charts.days', { count: days }) })}</h2>
+      <h2 id="chart-heading">
+        <WithCurrencyIcon code={currency}>{t('charts.heading', { name, code: currency, period: t('charts.days', { count: days }) })}</WithCurrencyIcon>
+      </h2>
       {failed ? <p role="alert">{t('charts.failed')}</p> : null}
       <figure className="chart-figure">
         {/* The canvas is a picture of the figures below; screen readers get the caption and the figures. */}

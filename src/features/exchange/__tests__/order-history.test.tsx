@@ -156,6 +156,35 @@ describe('OrderHistory', () => {
     expect(screen.getByRole('button', { name: 'Copy transaction hash' })).toBeInTheDocument();
   });
 
+  it('shows each currency’s logo next to its amounts and rates: the transfer to make, the details, the crypto to send', async () => {
+    const logosIn = (element: Element) => [...element.querySelectorAll('img.currency-icon')].map((img) => img.getAttribute('src')!.replace(/^.*\//, ''));
+    mockApi({ 'POST /api/orders/lookup': () => ({ body: ORDER }) });
+    const { unmount } = renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
+    await screen.findByRole('heading', { name: `Order ${ORDER.reference}` });
+    // The amount to transfer, in euros.
+    expect(logosIn(screen.getByRole('region', { name: en.confirm.next }))).toEqual(['eur.svg']);
+    // Amount (EUR), estimated amount (BTC), rate (1 BTC ≈ …), fee (EUR), network fee (BTC).
+    const yours = screen.getByRole('region', { name: en.order.groups.order });
+    expect(logosIn(yours)).toEqual(['eur.svg', 'btc.svg', 'btc.svg', 'eur.svg', 'btc.svg']);
+    // Decorative: the code beside it names the currency.
+    for (const img of yours.querySelectorAll('img')) expect(img).toHaveAttribute('alt', '');
+    unmount();
+
+    const sell = {
+      ...ORDER,
+      type: 'sell',
+      currencyFrom: 'ETH',
+      currencyTo: 'EUR',
+      amount: '0.050000000',
+      paymentDetails: null,
+      receiving: { currency: 'ETH', address: '0x52908400098527886E0F7030069857D2E4169EE7', tag: null, amount: '0.050000000' },
+    };
+    mockApi({ 'POST /api/orders/lookup': () => ({ body: sell }) });
+    renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
+    await screen.findByRole('heading', { name: `Order ${ORDER.reference}` });
+    expect(logosIn(screen.getByRole('region', { name: en.confirm.next }))).toEqual(['eth.svg']);
+  });
+
   it('explains a failure and where the money goes', async () => {
     mockApi({
       'POST /api/orders/lookup': () => ({

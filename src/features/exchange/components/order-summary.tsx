@@ -1,9 +1,10 @@
 import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
 import { TxHash } from '../../../components/tx-hash';
-import { formatDateTime, formatMoney, rateText } from '../format';
+import { formatDateTime, formatMoney, rateCurrency, rateText } from '../format';
 import type { Order } from '../api/types';
 
 /**
@@ -23,8 +24,10 @@ export function OrderSummary({ order, deliveryNote }: { order: Order; deliveryNo
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const id = React.useId();
-  const money = (value: string | null | undefined, currency: string) => (value ? formatMoney(value, currency, language) : null);
-  const rate = (value: string | null | undefined) => (value ? rateText(order.currencyFrom, order.currencyTo, value, language) : null);
+  // Every amount and rate with its currency's logo.
+  const money = (value: string | null | undefined, currency: string) => (value ? <WithCurrencyIcon code={currency}>{formatMoney(value, currency, language)}</WithCurrencyIcon> : null);
+  const rate = (value: string | null | undefined) =>
+    value ? <WithCurrencyIcon code={rateCurrency(order.currencyFrom, order.currencyTo)}>{rateText(order.currencyFrom, order.currencyTo, value, language)}</WithCurrencyIcon> : null;
   const paymentMethod = order.paymentMethod ? t(`methods.${order.paymentMethod}`) : order.useMyWallet ? t('order.fromWallet') : t('order.cryptoTransfer');
 
   const yours: Row[] = [

@@ -342,6 +342,12 @@ describe('Transactions', () => {
     renderInLanguage(<Transactions />);
     expect(await screen.findByRole('link', { name: `b7c1 ${enCommon.txHash.explorer}` })).toHaveAttribute('href', 'https://mempool.space/tx/b7c1');
     expect(screen.queryByRole('link', { name: /a9d2/ })).toBeNull();
+    // Each amount with its currency's logo.
+    expect([...document.querySelectorAll('td.num img.currency-icon')].map((img) => img.getAttribute('src'))).toEqual([
+      '/currency-icons/0.18.1/btc.svg',
+      '/currency-icons/0.18.1/ltc.svg',
+      '/currency-icons/0.18.1/btc.svg',
+    ]);
     expect(screen.getByText('a9d2', { selector: 'code' })).toBeTruthy();
     expect(screen.getAllByRole('button', { name: `Copy ${enCommon.txHash.copy}` })).toHaveLength(2);
     // Asked once for the page, however many hashes it shows.
