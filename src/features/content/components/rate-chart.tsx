@@ -79,7 +79,10 @@ export function RateChart({ language }: { language: Language }) {
         localization: { locale: intl, priceFormatter: (price: number) => formatRate(String(price), language) },
         grid: { vertLines: { visible: false }, horzLines: { color: colours.grid } },
         rightPriceScale: { borderColor: colours.grid },
-        timeScale: { timeVisible: days <= 30, borderColor: colours.grid },
+        // The chart shows the whole period and no more: with both edges fixed the library moves the
+        // first and last labels inside the axis, which otherwise cut them ("12:0" at 320 px and at
+        // 1280 px). Times without seconds ("13:00", not "13:00:56" for the live last point).
+        timeScale: { timeVisible: days <= 30, secondsVisible: false, fixLeftEdge: true, fixRightEdge: true, borderColor: colours.grid },
       });
       const series = chart.addSeries(AreaSeries, { lineColor: colours.line, topColor: colours.fillTop, bottomColor: colours.fillBottom, lineWidth: 2 });
       series.setData(data.points.map((p) => ({ time: Math.floor(new Date(p.time).getTime() / 1000) as never, value: Number(p.rate) })));
