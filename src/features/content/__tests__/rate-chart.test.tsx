@@ -60,7 +60,7 @@ describe('RateChart', () => {
     await waitFor(() => expect(charts).toHaveLength(1));
     expect(charts[0]!.options.timeScale).toMatchObject({ fixLeftEdge: true, fixRightEdge: true, secondsVisible: false, timeVisible: true });
     expect(charts[0]!.options.localization.locale).toBe('de-DE');
-    fireEvent.change(screen.getByLabelText(loadResources('de').info.charts.period), { target: { value: '365' } });
+    fireEvent.change(screen.getByLabelText((loadResources('de').info as any).charts.period), { target: { value: '365' } });
     // A year: dates without the time of day.
     await waitFor(() => expect(asked).toContain('BTC 365'));
     await waitFor(() => expect(charts.at(-1)!.options.timeScale).toMatchObject({ fixLeftEdge: true, fixRightEdge: true, timeVisible: false }));

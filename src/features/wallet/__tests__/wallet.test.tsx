@@ -321,6 +321,7 @@ describe('Transactions', () => {
   });
 
   it('links the chain transaction of a row to the block explorer configured for its currency; without one the hash is text to copy', async () => {
+    const HASH = `b7c1d2e3f4${'0'.repeat(46)}e5f6a7b8`;
     const row = (id: string, currency: string, txid: string | null): Transaction => ({
       id,
       date: '2026-01-10T09:00:00.000Z',
@@ -336,11 +337,19 @@ describe('Transactions', () => {
       status: 'completed',
     });
     const api = mockApi({
-      'GET /api/wallet/transactions': () => ({ body: { transactions: [row('t1', 'BTC', 'b7c1'), row('t2', 'LTC', 'a9d2'), row('t3', 'BTC', null)], nextCursor: null } }),
+      'GET /api/wallet/transactions': () => ({ body: { transactions: [row('t1', 'BTC', HASH), row('t2', 'LTC', 'a9d2'), row('t3', 'BTC', null)], nextCursor: null } }),
       'GET /api/exchange/config': () => ({ body: EXPLORERS }),
     });
     renderInLanguage(<Transactions />);
-    expect(await screen.findByRole('link', { name: `b7c1 ${enCommon.txHash.explorer}` })).toHaveAttribute('href', 'https://mempool.space/tx/b7c1');
+    // In the table a hash shows by its start and end; the link, the tooltip and the copy carry all of it.
+    const link = await screen.findByRole('link', { name: `b7c1d2e3f4…e5f6a7b8 ${enCommon.txHash.explorer}` });
+    expect(link).toHaveAttribute('href', `https://mempool.space/tx/${HASH}`);
+    expect(link.querySelector('code')).toHaveAttribute('title', HASH);
+    const writeText = jest.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await act(async () => fireEvent.click(within(screen.getAllByRole('row')[1]!).getByRole('button', { name: `Copy ${enCommon.txHash.copy}` })));
+    expect(writeText).toHaveBeenCalledWith(HASH);
+    Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
     expect(screen.queryByRole('link', { name: /a9d2/ })).toBeNull();
     // Each amount with its currency's logo.
     expect([...document.querySelectorAll('td.num img.currency-icon')].map((img) => img.getAttribute('src'))).toEqual([

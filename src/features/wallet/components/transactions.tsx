@@ -105,7 +105,7 @@ export function Transactions() {
                   <code className="address">{row.address ?? ''}</code>
                 </td>
                 <td data-label={t('transactions.columns.txid')} data-empty={row.txid ? undefined : ''}>
-                  {row.txid ? <TxHash txid={row.txid} currency={row.currency} /> : null}
+                  {row.txid ? <TxHash txid={row.txid} currency={row.currency} short /> : null}
                 </td>
                 <td data-label={t('transactions.columns.label')} data-empty={row.label ? undefined : ''}>
                   {row.label ?? ''}
