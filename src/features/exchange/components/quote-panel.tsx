@@ -42,7 +42,9 @@ export function QuotePanel({ quote, from, to, language, toWallet }: { quote: Liv
               </WithCurrencyIcon>
             </dd>
             <dt>{t('quote.valueEur')}</dt>
-            <dd>{formatMoney(quote.quote.amountEur, 'EUR', language)}</dd>
+            <dd>
+              <WithCurrencyIcon code="EUR">{formatMoney(quote.quote.amountEur, 'EUR', language)}</WithCurrencyIcon>
+            </dd>
           </dl>
         ) : null}
       </div>
