@@ -53,6 +53,8 @@ export default defineConfig({
       FAUCET_ROUND_SECONDS: process.env.E2E_FAUCET_ROUND_SECONDS || '40',
       // Every journey places its orders from this one machine; the limit itself is tested in server/test/orders.test.ts.
       ORDER_LIMIT_PER_CLIENT_PER_HOUR: '1000',
+      // A block explorer for BTC, so that the journeys see transaction hashes linked (other currencies stay unlinked, as in local mode).
+      EXPLORER_URL_BTC: 'https://mempool.space/tx/{txid}',
     },
     reuseExistingServer: false,
     timeout: 300_000,

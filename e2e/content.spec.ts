@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, common, locale } from './fixtures';
+import { test, expect, common, locale, pickCurrency } from './fixtures';
 import type { Page } from '@playwright/test';
 
 /**
@@ -102,7 +102,10 @@ test('the charts page draws the history and loads the chart library only there',
   await expect(page.getByRole('heading', { level: 2, name: /Биткоин \(BTC\) в евро за 30 дней/ })).toBeVisible();
   await expect(page.locator('.chart-box canvas').first()).toBeVisible();
   await expect(page.getByTestId('chart-last')).toHaveText(/€|EUR/);
-  await page.getByLabel('Валюта').selectOption('ETH');
+  // The currency is chosen in the styled, searchable picker, its logo beside it and beside the heading.
+  await expect(page.locator('#chart-heading img')).toHaveAttribute('src', /\/currency-icons\/[\d.]+\/btc\.svg$/);
+  await pickCurrency(page, 'Валюта', 'ETH');
+  await expect(page.locator('#chart-currency').locator('..').locator('img')).toHaveAttribute('src', /eth\.svg$/);
   await page.getByLabel('Период').selectOption('7');
   await expect(page.getByRole('heading', { level: 2, name: /Эфириум \(ETH\) в евро за 7 дней/ })).toBeVisible();
 

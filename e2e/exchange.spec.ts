@@ -42,6 +42,8 @@ test('an anonymous buy in German: payment details and GiroCode, then completed (
   const quote = page.getByTestId('quote');
   await expect(quote).toContainText(de.quote.converted);
   await expect(quote).toContainText('BTC');
+  // Each amount and the rate with its currency's logo, served by the site itself.
+  await expect(quote.locator('img.currency-icon[src$="/btc.svg"]').first()).toBeVisible();
   await expect(page.getByText(de.quote.floating)).toBeVisible();
   await expectAccessible(page, 'buy form');
 
@@ -60,6 +62,7 @@ test('an anonymous buy in German: payment details and GiroCode, then completed (
       .locator('.pay-value');
   await expect(fact(de.confirm.payment.reason)).toHaveText(shortReference);
   await expect(fact(de.confirm.payment.amount)).toHaveText(/^50,00\s€$/);
+  await expect(fact(de.confirm.payment.amount).locator('img.currency-icon')).toHaveAttribute('src', /\/currency-icons\/[\d.]+\/eur\.svg$/);
   await expect(next.getByRole('button', { name: 'IBAN kopieren' })).toBeVisible();
   const beneficiary = (await fact(de.confirm.payment.beneficiary).textContent())!;
   const iban = (await fact(de.confirm.payment.iban).textContent())!.replace(/\s/g, '');

@@ -45,7 +45,8 @@ test('two players enter a round; when the winner is announced one sees congratul
     await expect(p.getByRole('heading', { name: /^Round \d+/ })).toBeVisible();
     await expect(p.getByLabel(faucet.play.address)).toBeVisible();
   }
-  await expect(page.getByLabel(faucet.play.address)).toHaveValue(aliceAddress);
+  // The styled picker, with the only address chosen (its currency in brackets, its logo beside).
+  await expect(page.getByRole('combobox', { name: faucet.play.address })).toHaveValue(`${aliceAddress} (BTC)`);
 
   // Enter at the start of a registration window, so that both entries land in the same round.
   await expect.poll(() => openSecondsLeft(page), { timeout: 90_000, intervals: [250] }).toBeGreaterThanOrEqual(12);

@@ -14,6 +14,16 @@ async function receiveAddress(page: Page): Promise<string> {
   return (await address.textContent())!;
 }
 
+/** The newest code mailed to `email` (the dev mailbox lists the newest first). */
+async function mailedCode(page: Page, email: string): Promise<string> {
+  const mailbox = await page.context().newPage();
+  await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`);
+  // The text version sits in a closed fold-out under the HTML one: read its text, not what is shown.
+  const code = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/.exec((await mailbox.locator('pre').first().textContent()) ?? '')![0];
+  await mailbox.close();
+  return code;
+}
+
 test('receive, deposit, send to another Muntly user with the emailed code; both see the transaction', async ({ page, browser, baseURL }) => {
   const stamp = Date.now();
   const alice = `alice-${stamp}@muntly.test`;
@@ -45,21 +55,38 @@ test('receive, deposit, send to another Muntly user with the emailed code; both 
   await page.getByLabel(wallet.send.address).fill(bobAddress);
   // Typed with a decimal comma, as German, French, Dutch, Russian and Ukrainian write it: the same 0.004 BTC.
   await page.getByLabel(wallet.send.amount).fill('0,004');
+  // Bob's address is another Muntly wallet: the form says so before anything is sent.
+  await expect(page.getByTestId('send-fee')).toHaveText(wallet.send.feeInternal.replace('{{fee}}', '0 BTC'));
   await page.getByRole('button', { name: wallet.send.continue }).click();
   await expect(page.getByText(wallet.send.internal)).toBeVisible();
 
-  const mailbox = await page.context().newPage();
-  await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(alice)}`);
-  // The text version sits in a closed fold-out under the HTML one: read its text, not what is shown.
-  const code = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/.exec((await mailbox.locator('pre').first().textContent()) ?? '')![0];
-  await mailbox.close();
-
-  await page.getByLabel(wallet.send.code).fill(code);
+  await page.getByLabel(wallet.send.code).fill(await mailedCode(page, alice));
   await page.getByRole('button', { name: wallet.send.confirm }).click();
   await expect(page.getByText(wallet.send.completed)).toBeVisible();
 
   await page.goto('/wallet/transactions/');
   await expect(page.getByRole('row', { name: new RegExp(wallet.transactions.types.internal) })).toContainText('−0.004 BTC');
+
+  // To an address outside Muntly: the network fee before sending; once paid out, the chain's hash
+  // links to the block explorer configured for BTC (playwright.config.ts sets EXPLORER_URL_BTC), on
+  // the send's page and in the transactions.
+  await page.goto('/wallet/send/');
+  await pickCurrency(page, wallet.send.currency, 'BTC');
+  await page.getByLabel(wallet.send.address).fill('1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2');
+  await page.getByLabel(wallet.send.amount).fill('0.001');
+  await expect(page.getByTestId('send-fee')).toHaveText(wallet.send.fee.replace('{{fee}}', '0.00002 BTC'));
+  await page.getByRole('button', { name: wallet.send.continue }).click();
+  await page.getByLabel(wallet.send.code).fill(await mailedCode(page, alice));
+  await page.getByRole('button', { name: wallet.send.confirm }).click();
+  await expect(page.getByText(wallet.send.paidOut)).toBeVisible({ timeout: 30_000 });
+  const explorerLink = page.getByRole('link', { name: /^[0-9a-f]{64} / });
+  await expect(explorerLink).toHaveAttribute('href', /^https:\/\/mempool\.space\/tx\/[0-9a-f]{64}$/);
+  const sentHash = (await explorerLink.locator('code').textContent())!;
+  await page.goto('/wallet/transactions/');
+  // The send's row and its network fee's row, both from that one chain transaction (the table shows its start and end).
+  const hashLinks = page.getByRole('table').getByRole('link', { name: new RegExp(`^${sentHash.slice(0, 10)}…${sentHash.slice(-8)} `) });
+  await expect(hashLinks).toHaveCount(2);
+  for (const link of await hashLinks.all()) await expect(link).toHaveAttribute('href', `https://mempool.space/tx/${sentHash}`);
   await bobPage.goto('/wallet/transactions/');
   await expect(bobPage.getByRole('row', { name: new RegExp(wallet.transactions.types.internal) })).toContainText('+0.004 BTC');
   await bobPage.goto('/wallet/balances/');

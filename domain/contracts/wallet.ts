@@ -50,6 +50,7 @@ export const walletTransactionSchema = z.object({
   eurValue: z.string().nullable().describe('EUR value at the time of the transaction'),
   address: z.string().nullable(),
   label: z.string().nullable(),
+  txid: z.string().nullable().describe('The chain transaction: a deposit’s, or a send’s (and its network fee’s) once paid out'),
   status: z.literal('completed'),
 });
 export type WalletTransaction = z.infer<typeof walletTransactionSchema>;
@@ -83,6 +84,15 @@ export type WalletSend = z.infer<typeof walletSendSchema>;
 export const startSendHeaders = idempotencyHeaders;
 export const startSendBody = z.object({ currency: z.string().max(10), address: z.string().max(200), amount: z.string().max(40), label: label.optional() });
 export type StartSendBody = z.input<typeof startSendBody>;
+
+export const sendFeeQuery = z.object({ currency: z.string().max(10), address: z.string().max(200) });
+export type SendFeeQuery = z.input<typeof sendFeeQuery>;
+export const sendFeeResponse = z.object({
+  currency: z.string(),
+  networkFee: z.string().describe('What a send to this address pays on top of its amount; 0 to another Muntly wallet'),
+  internal: z.boolean().describe('The address is another Muntly wallet: the send is instant and free'),
+});
+export type SendFee = z.infer<typeof sendFeeResponse>;
 
 export const confirmSendBody = z.object({ code: z.string().max(64) });
 export type ConfirmSendBody = z.infer<typeof confirmSendBody>;

@@ -73,6 +73,50 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
     expect(incoming).toMatchObject({ type: 'internal', direction: 'in', amount: '0.00400000' });
   });
 
+  describe('the network fee before sending (GET /api/wallet/send-fee)', () => {
+    const fee = (headers: Record<string, string>, currency: string, address: string) => t.app.inject({ url: `/api/wallet/send-fee?${new URLSearchParams({ currency, address })}`, headers });
+
+    it('is the network fee to an external address and none to another Muntly wallet, however typed: what the send then books', async () => {
+      const a = await user('fee-a@muntly.test', '0.01');
+      const b = await user('fee-b@muntly.test');
+      expect((await fee(a.headers, 'btc', EXTERNAL)).json()).toEqual({ currency: 'BTC', networkFee: '0.00002000', internal: false });
+      // Bech32 addresses may be typed in capitals; the canonical form finds the wallet.
+      const internal = await fee(a.headers, 'BTC', ` ${b.address.toUpperCase()} `);
+      expect(internal.statusCode).toBe(200);
+      expect(internal.json()).toEqual({ currency: 'BTC', networkFee: '0.00000000', internal: true });
+      const send = (await start(a.headers, { currency: 'BTC', address: b.address, amount: '0.001' })).json();
+      expect(send).toMatchObject({ networkFee: '0.00000000', internal: true });
+      // Asking starts nothing: one send, one email (the send's code).
+      const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=fee-a@muntly.test', headers: admin })).json();
+      expect(messages).toHaveLength(1);
+    });
+
+    it('refuses what a send would refuse, and tells a user who may not send nothing about an address', async () => {
+      const a = await user('fee-checks@muntly.test');
+      const b = await user('fee-checks-b@muntly.test');
+      expect((await fee(a.headers, 'BTC', a.address)).json().error).toMatchObject({ code: 'send_to_own_address', field: 'address' });
+      expect((await fee(a.headers, 'BTC', 'bc1qnotanaddress')).json().error).toMatchObject({ code: 'invalid_address', field: 'address' });
+      expect((await fee(a.headers, 'USDT', EXTERNAL)).json().error).toMatchObject({ code: 'currency_partially_supported', field: 'currency' });
+      expect((await fee(a.headers, 'XYZ', EXTERNAL)).json().error).toMatchObject({ code: 'validation_failed', field: 'currency', message: 'Unknown currency.' });
+      const unverified = await user('fee-no-bank@muntly.test', '0', []);
+      const refused = await fee(unverified.headers, 'BTC', b.address);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error.code).toBe('bank_verification_required');
+      expect(refused.body).not.toContain('internal');
+      expect((await t.app.inject({ url: `/api/wallet/send-fee?currency=BTC&address=${EXTERNAL}` })).statusCode).toBe(401);
+    });
+
+    it('answers one account 60 times a minute, then asks it to wait', async () => {
+      const a = await user('fee-limit@muntly.test');
+      for (let i = 0; i < 60; i++) expect((await fee(a.headers, 'BTC', EXTERNAL)).statusCode).toBe(200);
+      const limited = await fee(a.headers, 'BTC', EXTERNAL);
+      expect(limited.statusCode).toBe(429);
+      expect(limited.json().error.code).toBe('try_again_soon');
+      // Another account is not held up.
+      expect((await fee((await user('fee-limit-other@muntly.test')).headers, 'BTC', EXTERNAL)).statusCode).toBe(200);
+    });
+  });
+
   it('validates address, amount, balance, currency and the bank verification', async () => {
     const a = await user('checks@muntly.test', '0.001');
     expect((await start(a.headers, { currency: 'BTC', address: 'bc1qnotanaddress', amount: '0.0001' })).json().error).toMatchObject({ code: 'invalid_address', field: 'address' });

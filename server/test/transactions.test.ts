@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { looksLikeFormula } from '../src/csv';
 import { processOrders } from '../src/modules/orders/settlement';
 import { toCsv, type TransactionView } from '../src/modules/wallet/transactions';
-import { confirmSendFromMail, testApp, testUser, fixedRates, signToken, bearer, databaseKinds, type TestApp, type TestUser } from './helpers';
+import { confirmSendFromMail, payOut, testApp, testUser, fixedRates, signToken, bearer, databaseKinds, type TestApp, type TestUser } from './helpers';
 
 const INJECTION = "-1+cmd|' /C calc'!A0";
 
@@ -32,7 +32,7 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
     const { transactions, nextCursor } = (await list('')).json();
     expect(nextCursor).toBeNull();
     expect(transactions).toHaveLength(6);
-    expect(transactions[0]).toMatchObject({ type: 'deposit', direction: 'in', currency: 'LTC', amount: '2.00000000', eurValue: '180.00', status: 'completed' });
+    expect(transactions[0]).toMatchObject({ type: 'deposit', direction: 'in', currency: 'LTC', amount: '2.00000000', eurValue: '180.00', txid: 'ltc-1', status: 'completed' });
     expect(transactions[1]).toMatchObject({ currency: 'BTC', amount: '0.00500000', eurValue: '400.00', label: 'Main, "savings"' });
   });
 
@@ -53,10 +53,11 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
     expect(res.headers['content-type']).toContain('text/csv');
     expect(res.headers['content-disposition']).toContain('attachment');
     const lines = res.body.trim().split('\r\n');
-    expect(lines[0]).toBe('date,type,direction,currency,amount,fee,eurValue,address,label,status,id');
+    expect(lines[0]).toBe('date,type,direction,currency,amount,fee,eurValue,address,label,status,txid,id');
     expect(lines).toHaveLength(7);
     expect(lines[2]).toContain(',BTC,0.00500000,,400.00,bc1q');
     expect(lines[2]).toContain('"Main, ""savings"""');
+    expect(lines[2]).toContain(',completed,btc-5,');
   });
 
   it("shows nothing of another user's wallet", async () => {
@@ -76,6 +77,25 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
     const rows = (await list('', u.headers)).json().transactions as TransactionView[];
     expect(rows.find((r) => r.type === 'send')).toMatchObject({ amount: '0.00500000', eurValue: '400.00' });
     expect(rows.find((r) => r.type === 'fee')).toMatchObject({ amount: '0.00002000', eurValue: '1.60' });
+  });
+
+  it("a send's rows carry the chain's transaction hash once it is paid out, not before; an internal send has none", async () => {
+    const u = await testUser(t, `txid-rows-${kind}@muntly.test`, { deposit: '0.01' });
+    const other = await testUser(t, `txid-other-${kind}@muntly.test`);
+    await send(u, '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2', '0.002', 'Out');
+    await send(u, other.address, '0.001', 'In house');
+    const before = (await list('', u.headers)).json().transactions as TransactionView[];
+    expect(before.filter((r) => r.type === 'send' || r.type === 'fee' || r.type === 'internal').map((r) => r.txid)).toEqual([null, null, null]);
+    await payOut(t);
+    const after = (await list('', u.headers)).json().transactions as TransactionView[];
+    const sent = after.find((r) => r.type === 'send')!;
+    expect(sent.txid).toMatch(/^[0-9a-f]{64}$/);
+    expect(after.find((r) => r.type === 'fee')!.txid).toBe(sent.txid);
+    expect(after.find((r) => r.type === 'internal')!.txid).toBeNull();
+    // The deposit that funded the wallet carries its own hash.
+    expect(after.find((r) => r.type === 'deposit')!.txid).toEqual(expect.any(String));
+    // The recipient of the internal send sees no hash either.
+    expect(((await list('', other.headers)).json().transactions as TransactionView[]).find((r) => r.type === 'internal')!.txid).toBeNull();
   });
 
   it('every row of an exchange through the wallet carries its own EUR value: what left, and what came in after the fee', async () => {
@@ -120,6 +140,7 @@ describe('CSV export', () => {
     eurValue: '12.00',
     address: null,
     label,
+    txid: null,
     status: 'completed',
   });
 

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { askOnce } from './ask-once';
+import { useExchangeConfig } from './exchange-config';
 
 /**
  * Whether buying and selling against euros are switched on: the server's BUY_SELL_ENABLED, read
@@ -7,20 +7,10 @@ import { askOnce } from './ask-once';
  * paused show only while it is off; until the answer is known — and in the prerendered HTML —
  * they show nothing, so no page says "paused" while a buy goes through.
  */
-const exchangeConfig = askOnce<{ buySellEnabled: boolean }>('/api/exchange/config');
-const buySellEnabled = async () => (await exchangeConfig())?.buySellEnabled;
 
 /** true or false once the server said; undefined before, and when it could not be asked. */
 export function useBuySellEnabled(): boolean | undefined {
-  const [enabled, setEnabled] = React.useState<boolean | undefined>(undefined);
-  React.useEffect(() => {
-    let current = true;
-    void buySellEnabled().then((value) => current && setEnabled(value));
-    return () => {
-      current = false;
-    };
-  }, []);
-  return enabled;
+  return useExchangeConfig()?.buySellEnabled;
 }
 
 /** Its children only while buying and selling are switched off. */

@@ -12,3 +12,13 @@ type Props = { code: string; size?: number; className?: string };
 export function CurrencyIcon({ code, size = 20, className }: Props) {
   return <img className={className ? `currency-icon ${className}` : 'currency-icon'} src={withPrefix(currencyIconPath(code))} alt="" width={size} height={size} loading="lazy" decoding="async" />;
 }
+
+/** A value in a currency (an amount, a rate, a choice) with the currency's logo before it, the two kept on one line. */
+export function WithCurrencyIcon({ code, children }: { code: string; children: React.ReactNode }) {
+  return (
+    <span className="currency-label">
+      <CurrencyIcon code={code} />
+      <span>{children}</span>
+    </span>
+  );
+}

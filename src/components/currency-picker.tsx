@@ -6,8 +6,14 @@ import { FieldError } from './field';
 import { useHydrated } from './use-hydrated';
 import './currency-picker.css';
 
-/** One choice: the code ('' for an "all currencies" choice, shown without a logo), its name in the page's language, an optional note. */
-export type CurrencyOption = { code: string; name: string; note?: string };
+/**
+ * One choice: the code ('' for an "all currencies" choice, shown without a logo), its name in the
+ * page's language, an optional note; `value` when what is chosen is not the currency itself but
+ * something in it (one of the user's addresses: the name is then the address, the note its label).
+ */
+export type CurrencyOption = { code: string; name: string; note?: string; value?: string };
+
+const valueOf = (o: CurrencyOption): string => o.value ?? o.code;
 
 type Props = {
   id: string;
@@ -20,6 +26,8 @@ type Props = {
   error?: string;
   /** Ids of hints that describe the field, read after its error. */
   describedBy?: string;
+  /** What the choices are, for the picker's own texts: currencies, or addresses (options with a `value`). */
+  choices?: 'currencies' | 'addresses';
 };
 
 /** Lower case without accents, so that "eth", "ETH", "Éther" and "эфир" all find what they name. */
@@ -39,7 +47,7 @@ export function filterCurrencies(options: readonly CurrencyOption[], query: stri
     if (code === q) return 0;
     if (code.startsWith(q) || name.startsWith(q)) return 1;
     if (name.split(/[\s-]+/).some((word) => word.startsWith(q))) return 2;
-    return code.includes(q) || name.includes(q) ? 3 : -1;
+    return code.includes(q) || name.includes(q) || searchable(o.note ?? '').includes(q) ? 3 : -1;
   };
   return options
     .map((option) => ({ option, rank: rank(option) }))
@@ -75,7 +83,7 @@ function NativeSelect({ id, label, options, value, onChange, onBlur, name, error
         aria-describedby={describedByOf(id, error, describedBy)}
       >
         {options.map((o) => (
-          <option key={o.code} value={o.code}>
+          <option key={valueOf(o)} value={valueOf(o)}>
             {o.note ? `${optionText(o)} – ${o.note}` : optionText(o)}
           </option>
         ))}
@@ -87,9 +95,9 @@ function NativeSelect({ id, label, options, value, onChange, onBlur, name, error
 
 const describedByOf = (id: string, error?: string, hints?: string) => [error ? `${id}-error` : '', hints ?? ''].filter(Boolean).join(' ') || undefined;
 
-function Combobox({ id, label, options, value, onChange, onBlur, name, error, describedBy, inputRef }: Props & { inputRef: React.ForwardedRef<HTMLInputElement> }) {
+function Combobox({ id, label, options, value, onChange, onBlur, name, error, describedBy, choices = 'currencies', inputRef }: Props & { inputRef: React.ForwardedRef<HTMLInputElement> }) {
   const { t } = useTranslation('common');
-  const selected = options.find((o) => o.code === value) ?? null;
+  const selected = options.find((o) => valueOf(o) === value) ?? null;
   const [query, setQuery] = React.useState('');
   const items = React.useMemo(() => filterCurrencies(options, query), [options, query]);
   const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps, getToggleButtonProps } = useCombobox<CurrencyOption>({
@@ -101,10 +109,10 @@ function Combobox({ id, label, options, value, onChange, onBlur, name, error, de
     // Typing highlights the best match, so Enter takes it.
     defaultHighlightedIndex: 0,
     itemToString: optionText,
-    itemToKey: (o) => o?.code,
+    itemToKey: (o) => (o ? valueOf(o) : o),
     selectedItem: selected,
     onSelectedItemChange: ({ selectedItem }) => {
-      if (selectedItem) onChange(selectedItem.code);
+      if (selectedItem) onChange(valueOf(selectedItem));
     },
     // What the visitor types filters; what downshift writes back (the chosen currency) shows all again.
     onInputValueChange: ({ inputValue, type }) => setQuery(type === useCombobox.stateChangeTypes.InputChange ? (inputValue ?? '') : ''),
@@ -131,7 +139,11 @@ function Combobox({ id, label, options, value, onChange, onBlur, name, error, de
           })}
           className={selected?.code && !query ? 'with-icon' : undefined}
         />
-        <button type="button" className="currency-picker-toggle" {...getToggleButtonProps({ 'aria-label': t('currencyPicker.showAll'), tabIndex: -1 })}>
+        <button
+          type="button"
+          className="currency-picker-toggle"
+          {...getToggleButtonProps({ 'aria-label': t(choices === 'addresses' ? 'currencyPicker.showAllAddresses' : 'currencyPicker.showAll'), tabIndex: -1 })}
+        >
           <span aria-hidden="true">▾</span>
         </button>
       </div>
@@ -140,8 +152,8 @@ function Combobox({ id, label, options, value, onChange, onBlur, name, error, de
         {isOpen
           ? items.map((item, index) => (
               <li
-                key={item.code || 'all'}
-                className={`${index === highlightedIndex ? 'highlighted' : ''}${item.code === value ? ' selected' : ''}`.trim() || undefined}
+                key={valueOf(item) || 'all'}
+                className={`${index === highlightedIndex ? 'highlighted' : ''}${valueOf(item) === value ? ' selected' : ''}`.trim() || undefined}
                 {...getItemProps({ item, index })}
               >
                 {item.code ? <CurrencyIcon code={item.code} /> : <span className="currency-picker-no-icon" aria-hidden="true" />}
@@ -153,7 +165,7 @@ function Combobox({ id, label, options, value, onChange, onBlur, name, error, de
           : null}
       </ul>
       <p className="currency-picker-empty small muted" role="status">
-        {isOpen && items.length === 0 ? t('currencyPicker.noMatch', { query }) : ''}
+        {isOpen && items.length === 0 ? t(choices === 'addresses' ? 'currencyPicker.noMatchAddress' : 'currencyPicker.noMatch', { query }) : ''}
       </p>
       <FieldError id={id} error={error} />
     </div>

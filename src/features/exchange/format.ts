@@ -35,10 +35,8 @@ export function rateText(from: string, to: string, rate: string, language: Langu
   return `1 ${from} ≈ ${formatRate(rate, language)} ${to}`;
 }
 
-/** A block explorer's page for a transaction: the configured pattern with the hash in place of `{txid}`. */
-export function explorerUrl(pattern: string, txid: string): string {
-  return pattern.split('{txid}').join(encodeURIComponent(txid));
-}
+/** The currency a rate is written for ("1 BTC ≈ …"): the crypto side, the one whose logo goes beside it. */
+export const rateCurrency = (from: string, to: string): string => (from === 'EUR' ? to : from);
 
 /**
  * An amount as a person pastes it into a banking app: the page language's decimal separator,

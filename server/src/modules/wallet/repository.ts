@@ -98,6 +98,16 @@ export const walletRepository = {
     return row;
   },
 
+  /** The chain transaction ids of those of the owner's sends that were paid out. */
+  async paidOutTxids(db: Db, ownerId: string, sendIds: string[]): Promise<Map<string, string>> {
+    if (sendIds.length === 0) return new Map();
+    const rows = await db
+      .select({ id: walletSends.id, txid: walletSends.txid })
+      .from(walletSends)
+      .where(and(eq(walletSends.ownerId, ownerId), inArray(walletSends.id, sendIds), isNotNull(walletSends.txid)));
+    return new Map(rows.map((row) => [row.id, row.txid!]));
+  },
+
   async findSend(db: Db, ownerId: string, sendId: string): Promise<SendRow | undefined> {
     const [row] = await db
       .select()

@@ -1,3 +1,4 @@
+import rateLimit from '@fastify/rate-limit';
 import {
   addressesResponse,
   balancesResponse,
@@ -5,6 +6,8 @@ import {
   confirmedSendResponse,
   createAddressBody,
   relabelAddressBody,
+  sendFeeQuery,
+  sendFeeResponse,
   startSendBody,
   startSendHeaders,
   transactionsQuery,
@@ -13,18 +16,32 @@ import {
   walletIdParams,
   walletSendSchema,
 } from '../../../../domain/contracts/wallet';
+import { secondsToWait } from '../../../../domain/errors';
+import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { createAddress, listAddresses, relabelAddress } from './addresses';
-import { createSend, confirmSend, getSend, sendView } from './sends';
+import { createSend, confirmSend, getSend, sendFee, sendView } from './sends';
 import { walletBalances } from './service';
 import { listTransactions, toCsv } from './transactions';
 import type { Xpubs } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
+/**
+ * The send form asks the fee of each address typed (after a pause in typing): plenty for a person,
+ * too few to test which of many addresses are Muntly wallets.
+ */
+export const SEND_FEE_RATE_LIMIT = { max: 60, timeWindow: '1 minute' } as const;
+
 /** The wallet of the logged-in user. Any logged-in user may see balances and transactions. */
 export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: Xpubs }> = async (app, { rates, xpubs }) => {
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
+  });
+  const sendFeesByAccount = app.createRateLimit({ ...SEND_FEE_RATE_LIMIT, keyGenerator: (request) => `send-fee:${request.account?.id ?? ''}` });
+
   app.get(
     '/api/wallet/balances',
     {
@@ -142,6 +159,25 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
         language: requestLanguage(request.headers['accept-language']),
       });
       return reply.code(created ? 201 : 200).send(sendView(send));
+    },
+  );
+
+  app.get(
+    '/api/wallet/send-fee',
+    {
+      onRequest: app.withAccount,
+      schema: {
+        tags: ['wallet'],
+        summary: 'The network fee a send to this address would pay (none to another Muntly wallet), before starting it (rate-limited)',
+        security: [{ bearer: [] }],
+        querystring: sendFeeQuery,
+        response: { 200: sendFeeResponse, ...errorResponses(400, 401, 403, 429) },
+      },
+    },
+    async (request) => {
+      const limit = await sendFeesByAccount(request);
+      if (!limit.isAllowed && limit.isExceeded) throw new RateLimited(secondsToWait(limit.ttl));
+      return sendFee(app.db, { account: request.account!, houseXrpAddress: xpubs.XRP, currency: request.query.currency, address: request.query.address });
     },
   );
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { currencyByCode } from '../../../../domain/currencies';
+import { currencyByCode, type Currency } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
 import { CODE_TTL_MINUTES } from '../../../../domain/identity';
 import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
@@ -15,7 +15,7 @@ import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { accountCustomer, lockWeeklyVolume, requireWithinWeeklyVolume, weeklyVolumeEurMinor } from '../volume/service';
 import { findByAddress } from './addresses';
 import { walletRepository, type SendRow } from './repository';
-import type { WalletSend } from '../../../../domain/contracts/wallet';
+import type { SendFee, WalletSend } from '../../../../domain/contracts/wallet';
 import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
@@ -49,6 +49,43 @@ export function sendView(row: SendRow): WalletSend {
   };
 }
 
+/** A currency a send can be made in: a listed one, fully supported. */
+function sendableCurrency(code: string): Currency {
+  const currency = currencyByCode(code.toUpperCase());
+  if (!currency) throw unknownCurrency('currency');
+  if (currency.support === 'partial') throw new DomainError('currency_partially_supported', 'currency');
+  return currency;
+}
+
+/**
+ * Where a send to an address (in its canonical form) goes, the one rule for it: to another
+ * Muntly wallet when the address is one of another user's reception addresses — internal,
+ * booked at once and without network fee — else out to the chain with the currency's network fee.
+ */
+async function destinationOf(db: Db, account: AccountRow, houseXrpAddress: string, currency: string, address: string): Promise<{ recipientId: string | null; networkFee: bigint }> {
+  // The canonical form finds the Muntly wallet it belongs to, however it was typed.
+  const recipient = await findByAddress(db, currency, address);
+  if (recipient?.ownerId === account.id) throw new DomainError('send_to_own_address', 'address');
+  // All of Muntly's XRP is in one account, told apart by tag: a payment from it to itself cannot
+  // exist on the XRP Ledger, so a tag no wallet has is refused rather than paid out.
+  if (currency === 'XRP' && !recipient && xrpAccountOf(address) === houseXrpAddress) throw new DomainError('unknown_destination_tag', 'address');
+  return recipient ? { recipientId: recipient.ownerId, networkFee: 0n } : { recipientId: null, networkFee: externalNetworkFeeMinor(currency) };
+}
+
+/**
+ * The network fee a send to this address would pay, before it is started: none to another
+ * Muntly wallet. Asked by the send form while the address is typed, so it says so in advance.
+ * Only for a user who may send (what it tells is what starting the send would tell).
+ */
+export async function sendFee(db: Db, input: { account: AccountRow; houseXrpAddress: string; currency: string; address: string }): Promise<SendFee> {
+  const currency = sendableCurrency(input.currency);
+  await requireVerifications(db, input.account.id, { usesWallet: true });
+  const address = normalizeAddress(currency.code, input.address);
+  if (!address) throw new DomainError('invalid_address', 'address');
+  const { recipientId, networkFee } = await destinationOf(db, input.account, input.houseXrpAddress, currency.code, address);
+  return { currency: currency.code, networkFee: minorToDecimal(networkFee, currency.decimals), internal: recipientId !== null };
+}
+
 export async function createSend(
   db: Db,
   rates: RatesAdapter,
@@ -59,21 +96,13 @@ export async function createSend(
     const existing = await walletRepository.findSendByIdempotencyKey(db, account.id, input.idempotencyKey);
     if (existing) return { send: existing, created: false };
   }
-  const currency = currencyByCode(input.currency.toUpperCase());
-  if (!currency) throw unknownCurrency('currency');
-  if (currency.support === 'partial') throw new DomainError('currency_partially_supported', 'currency');
+  const currency = sendableCurrency(input.currency);
   const address = normalizeAddress(currency.code, input.address);
   if (!address) throw new DomainError('invalid_address', 'address');
   const amount = decimalToMinor(input.amount.trim(), currency.decimals);
   if (amount === null || amount <= 0n) throw new DomainError('invalid_amount', 'amount');
 
-  // The address in its canonical form finds the Muntly wallet it belongs to, however it was typed.
-  const recipient = await findByAddress(db, currency.code, address);
-  if (recipient?.ownerId === account.id) throw new DomainError('send_to_own_address', 'address');
-  // All of Muntly's XRP is in one account, told apart by tag: a payment from it to itself cannot
-  // exist on the XRP Ledger, so a tag no wallet has is refused rather than paid out.
-  if (currency.code === 'XRP' && !recipient && xrpAccountOf(address) === input.houseXrpAddress) throw new DomainError('unknown_destination_tag', 'address');
-  const networkFee = recipient ? 0n : externalNetworkFeeMinor(currency.code);
+  const { recipientId, networkFee } = await destinationOf(db, account, input.houseXrpAddress, currency.code, address);
   const { rates: current } = await rates.current();
   const thisSendEur = eurValueMinor(amount, currency.decimals, current[currency.code] ?? '0');
   await requireVerifications(db, account.id, { usesWallet: true });
@@ -96,7 +125,7 @@ export async function createSend(
       amount,
       networkFee,
       label: input.label ?? null,
-      recipientId: recipient?.ownerId ?? null,
+      recipientId,
       idempotencyKey: input.idempotencyKey ?? null,
       codeHash: hash(id, code),
       codeExpiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),

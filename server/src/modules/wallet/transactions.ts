@@ -13,6 +13,8 @@ import type { Db } from '../../db/client';
  */
 export type TransactionView = WalletTransaction;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const encodeCursor = (date: Date, id: string) => Buffer.from(`${date.toISOString()}|${id}`).toString('base64url');
 function decodeCursor(cursor: string): { date: Date; id: string } {
   const [iso, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
@@ -28,8 +30,13 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
   // One more than the page, to know whether a next page exists.
   const rows = await walletRepository.transfersPage(db, ids, after, options.limit + 1);
   const page = rows.slice(0, options.limit);
+  const metaOf = (row: (typeof page)[number]) => (row.metadata ?? {}) as Record<string, unknown>;
+  // A send's rows (the amount and its network fee) carry the chain's hash once the send was paid
+  // out; the send knows it, its rows were booked before.
+  const sendIds = [...new Set(page.map((row) => metaOf(row).sendId).filter((id): id is string => typeof id === 'string' && UUID.test(id)))];
+  const sendTxids = await walletRepository.paidOutTxids(db, ownerId, sendIds);
   const transactions = page.map((row): TransactionView => {
-    const meta = (row.metadata ?? {}) as Record<string, unknown>;
+    const meta = metaOf(row);
     const decimals = row.currency === 'EUR' ? 2 : (currencyByCode(row.currency)?.decimals ?? 8);
     const text = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string) : null);
     const direction = ids.includes(row.creditAccountId) ? 'in' : 'out';
@@ -47,6 +54,8 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
       // A label is its writer's private note: the sender's label of an internal send is not the
       // recipient's to read (a deposit's label is the recipient's own, of their address).
       label: row.code === 'internal' && direction === 'in' ? null : text('label'),
+      // A chain deposit's hash, or a paid-out send's.
+      txid: text('txid') ?? sendTxids.get(text('sendId') ?? '') ?? null,
       status: 'completed',
     };
   });
@@ -54,7 +63,7 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
   return { transactions, nextCursor: rows.length > options.limit && last ? encodeCursor(last.createdAt, last.id) : null };
 }
 
-const CSV_COLUMNS: (keyof TransactionView)[] = ['date', 'type', 'direction', 'currency', 'amount', 'fee', 'eurValue', 'address', 'label', 'status', 'id'];
+const CSV_COLUMNS: (keyof TransactionView)[] = ['date', 'type', 'direction', 'currency', 'amount', 'fee', 'eurValue', 'address', 'label', 'status', 'txid', 'id'];
 
 /** RFC 4180, with formula-looking cells neutralised (a leading apostrophe) so a spreadsheet never runs them. */
 export const toCsv = (transactions: TransactionView[]): string => csvOf(CSV_COLUMNS, transactions);

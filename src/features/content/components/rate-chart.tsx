@@ -2,7 +2,9 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { CURRENCIES } from '../../../../domain/currencies';
 import { languageMeta, type Language } from '../../../../domain/languages';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
+import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
 import { SelectField } from '../../../components/field';
 import { formatDate, numberFormat } from '../../../i18n/format';
 import { getRateHistory, type RateHistory } from '../api/get-rates';
@@ -77,7 +79,10 @@ export function RateChart({ language }: { language: Language }) {
         localization: { locale: intl, priceFormatter: (price: number) => formatRate(String(price), language) },
         grid: { vertLines: { visible: false }, horzLines: { color: colours.grid } },
         rightPriceScale: { borderColor: colours.grid },
-        timeScale: { timeVisible: days <= 30, borderColor: colours.grid },
+        // The chart shows the whole period and no more: with both edges fixed the library moves the
+        // first and last labels inside the axis, which otherwise cut them ("12:0" at 320 px and at
+        // 1280 px). Times without seconds ("13:00", not "13:00:56" for the live last point).
+        timeScale: { timeVisible: days <= 30, secondsVisible: false, fixLeftEdge: true, fixRightEdge: true, borderColor: colours.grid },
       });
       const series = chart.addSeries(AreaSeries, { lineColor: colours.line, topColor: colours.fillTop, bottomColor: colours.fillBottom, lineWidth: 2 });
       series.setData(data.points.map((p) => ({ time: Math.floor(new Date(p.time).getTime() / 1000) as never, value: Number(p.rate) })));
@@ -103,18 +108,13 @@ export function RateChart({ language }: { language: Language }) {
   }, [data, language, days]);
 
   const name = nameOf(currency, CURRENCIES.find((c) => c.code === currency)?.name);
+  const options = React.useMemo<CurrencyOption[]>(() => CURRENCIES.map((c) => ({ code: c.code, name: nameOf(c.code, c.name) })), [nameOf]);
   const percent = (basisPoints: number) => numberFormat(language, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(basisPoints / 10_000);
 
   return (
     <section aria-labelledby="chart-heading">
       <div className="inline-form">
-        <SelectField id="chart-currency" label={t('charts.currency')} value={currency} onChange={(e) => setCurrency(e.target.value)}>
-          {CURRENCIES.map((c) => (
-            <option key={c.code} value={c.code}>
-              {nameOf(c.code, c.name)} ({c.code})
-            </option>
-          ))}
-        </SelectField>
+        <CurrencyPicker id="chart-currency" label={t('charts.currency')} options={options} value={currency} onChange={setCurrency} />
         <SelectField id="chart-period" label={t('charts.period')} value={String(days)} onChange={(e) => setDays(Number(e.target.value))}>
           {CHART_PERIODS_DAYS.map((d) => (
             <option key={d} value={d}>
@@ -123,7 +123,9 @@ export function RateChart({ language }: { language: Language }) {
           ))}
         </SelectField>
       </div>
-      <h2 id="chart-heading">{t('charts.heading', { name, code: currency, period: t('charts.days', { count: days }) })}</h2>
+      <h2 id="chart-heading">
+        <WithCurrencyIcon code={currency}>{t('charts.heading', { name, code: currency, period: t('charts.days', { count: days }) })}</WithCurrencyIcon>
+      </h2>
       {failed ? <p role="alert">{t('charts.failed')}</p> : null}
       <figure className="chart-figure">
         {/* The canvas is a picture of the figures below; screen readers get the caption and the figures. */}

@@ -2,11 +2,13 @@ import '../../../../__tests__/support/polyfills';
 import { screen, waitFor, fireEvent, act, within } from '@testing-library/react';
 import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
+import { forgetAnswers } from '../../../components/ask-once';
 import { OrderHistory } from '../components/order-history';
 import { StaticSession } from '../session';
 import { mockApi, apiError, ORDER } from './fetch-mock';
 
 const en = loadResources('en').exchange as any;
+const enCommon = loadResources('en').common as any;
 const enErrors = loadResources('en').errors as any;
 const ru = loadResources('ru').exchange as any;
 
@@ -136,7 +138,7 @@ describe('OrderHistory', () => {
       'GET /api/exchange/config': () => ({ body: { buySellEnabled: true, bank: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' }, explorers } }),
     });
     const { unmount } = renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
-    const link = await screen.findByRole('link', { name: `a1b2c3 ${en.order.explorer}` });
+    const link = await screen.findByRole('link', { name: `a1b2c3 ${enCommon.txHash.explorer}` });
     expect(link).toHaveAttribute('href', 'https://mempool.space/tx/a1b2c3');
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', 'noopener noreferrer');
@@ -145,12 +147,42 @@ describe('OrderHistory', () => {
     expect(screen.queryByRole('region', { name: en.confirm.next })).toBeNull();
     unmount();
 
-    explorers = {}; // local mode
+    explorers = {}; // local mode, on another visit (the configuration is asked once per visit)
+    forgetAnswers();
     renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
     await screen.findByRole('heading', { name: `Order ${ORDER.reference}` });
     await waitFor(() => expect(screen.getByText('a1b2c3', { selector: 'code' })).toBeInTheDocument());
     expect(screen.queryByRole('link', { name: /a1b2c3/ })).toBeNull();
     expect(screen.getByRole('button', { name: 'Copy transaction hash' })).toBeInTheDocument();
+  });
+
+  it('shows each currency’s logo next to its amounts and rates: the transfer to make, the details, the crypto to send', async () => {
+    const logosIn = (element: Element) => [...element.querySelectorAll('img.currency-icon')].map((img) => img.getAttribute('src')!.replace(/^.*\//, ''));
+    mockApi({ 'POST /api/orders/lookup': () => ({ body: ORDER }) });
+    const { unmount } = renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
+    await screen.findByRole('heading', { name: `Order ${ORDER.reference}` });
+    // The amount to transfer, in euros.
+    expect(logosIn(screen.getByRole('region', { name: en.confirm.next }))).toEqual(['eur.svg']);
+    // Amount (EUR), estimated amount (BTC), rate (1 BTC ≈ …), fee (EUR), network fee (BTC).
+    const yours = screen.getByRole('region', { name: en.order.groups.order });
+    expect(logosIn(yours)).toEqual(['eur.svg', 'btc.svg', 'btc.svg', 'eur.svg', 'btc.svg']);
+    // Decorative: the code beside it names the currency.
+    for (const img of yours.querySelectorAll('img')) expect(img).toHaveAttribute('alt', '');
+    unmount();
+
+    const sell = {
+      ...ORDER,
+      type: 'sell',
+      currencyFrom: 'ETH',
+      currencyTo: 'EUR',
+      amount: '0.050000000',
+      paymentDetails: null,
+      receiving: { currency: 'ETH', address: '0x52908400098527886E0F7030069857D2E4169EE7', tag: null, amount: '0.050000000' },
+    };
+    mockApi({ 'POST /api/orders/lookup': () => ({ body: sell }) });
+    renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
+    await screen.findByRole('heading', { name: `Order ${ORDER.reference}` });
+    expect(logosIn(screen.getByRole('region', { name: en.confirm.next }))).toEqual(['eth.svg']);
   });
 
   it('explains a failure and where the money goes', async () => {

@@ -4,6 +4,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath, type Language } from '../../../../domain/languages';
 import { CopyButton } from '../../../components/copy-button';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
 import { routes } from '../../../i18n/routes';
 import { formatMoney, plainEurAmount, splitXrp } from '../format';
@@ -110,7 +111,9 @@ export function PaymentDetailsView({ details, language }: { details: PaymentDeta
     <div className="pay-details">
       <dl className="pay-facts" aria-label={t('confirm.payment.heading')}>
         <Fact label={t('confirm.payment.amount')} copy={plainEurAmount(details.amount, language)} what={t('confirm.copy.amount')}>
-          <strong>{amount}</strong>
+          <WithCurrencyIcon code="EUR">
+            <strong>{amount}</strong>
+          </WithCurrencyIcon>
         </Fact>
         <Fact label={t('confirm.payment.iban')} copy={details.iban} what={t('confirm.copy.iban')}>
           <code>{friendlyFormatIBAN(details.iban) ?? details.iban}</code>
@@ -143,7 +146,9 @@ export function ReceivingView({ receiving, language }: { receiving: Receiving; l
       <div className="pay-details">
         <dl className="pay-facts" aria-label={t('confirm.receiving.heading', { currency: receiving.currency })}>
           <Fact label={t('confirm.receiving.amount')} copy={receiving.amount} what={t('confirm.copy.amount')}>
-            <strong>{formatMoney(receiving.amount, receiving.currency, language)}</strong>
+            <WithCurrencyIcon code={receiving.currency}>
+              <strong>{formatMoney(receiving.amount, receiving.currency, language)}</strong>
+            </WithCurrencyIcon>
           </Fact>
           <Fact label={t('confirm.receiving.address')} copy={split.address} what={t('confirm.copy.address')}>
             <code className="address">{split.address}</code>

@@ -4,13 +4,12 @@ import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../../../domain/languages';
 import { depositReference, EXAMPLE_ACCOUNT_KEY } from '../../../../domain/references';
 import { apiRequest } from '../../../components/api';
+import { useExchangeConfig } from '../../../components/exchange-config';
 import { usePageLanguage } from '../../../components/localized-link';
 import { routes } from '../../../i18n/routes';
-import { getExchangeConfig } from '../api/config';
 import { formatMoney } from '../format';
 import { useExchangeSession } from '../session';
 import type { Me } from '../../../../domain/contracts/accounts';
-import type { ExchangeConfig } from '../api/types';
 
 /**
  * Deposits: the reference pattern (DEPOSIT + account key, optionally a currency code to convert;
@@ -21,13 +20,11 @@ export function Deposit() {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const session = useExchangeSession();
-  const [config, setConfig] = React.useState<ExchangeConfig | null>(null);
+  // Undefined while asked; null (could not be asked) shows the "by email" note, as an API without an account does.
+  const config = useExchangeConfig();
   const [account, setAccount] = React.useState<Me | null>(null);
   const [failed, setFailed] = React.useState(false);
 
-  React.useEffect(() => {
-    getExchangeConfig(language).then(setConfig, () => setConfig({ buySellEnabled: true, bank: null }));
-  }, [language]);
   React.useEffect(() => {
     if (session.status !== 'authenticated') return;
     session
@@ -110,7 +107,7 @@ export function Deposit() {
               </tr>
             </tbody>
           </table>
-        ) : config ? (
+        ) : config !== undefined ? (
           <p>{t('deposit.bankByEmail')}</p>
         ) : (
           <p className="muted">{t('deposit.loading')}</p>

@@ -2,11 +2,10 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
-import { getExchangeConfig } from '../api/config';
 import { isOpen, type Order } from '../api/types';
 import { useLiveOrder } from '../use-live-order';
 import { NextStep } from './confirmation';
-import { OrderSummary, type Explorers } from './order-summary';
+import { OrderSummary } from './order-summary';
 import { StatusStepper } from './status-stepper';
 
 /**
@@ -19,29 +18,10 @@ export function LiveOrder({ order, email, refresh }: { order: Order; email: stri
   return <OrderDetails order={live.order} connection={live.connection} />;
 }
 
-/** The block explorers, asked for only once there is a hash to link. */
-function useExplorers(needed: boolean): Explorers {
-  const language = usePageLanguage();
-  const [explorers, setExplorers] = React.useState<Explorers>({});
-  React.useEffect(() => {
-    if (!needed) return;
-    let current = true;
-    getExchangeConfig(language).then(
-      (config) => current && setExplorers(config.explorers ?? {}),
-      () => undefined, // without them the hash is shown as text to copy
-    );
-    return () => {
-      current = false;
-    };
-  }, [needed, language]);
-  return explorers;
-}
-
 export function OrderDetails({ order, connection }: { order: Order; connection?: string }) {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const errorText = useErrorText();
-  const explorers = useExplorers(Boolean(order.payoutTxid));
   const statusText = t(`order.status.${order.status}`);
   const open = isOpen(order.status);
 
@@ -69,7 +49,7 @@ export function OrderDetails({ order, connection }: { order: Order; connection?:
           {order.failure.refund ? <p>{t(`order.refund.${order.failure.refund}`)}</p> : null}
         </div>
       ) : null}
-      <OrderSummary order={order} explorers={explorers} />
+      <OrderSummary order={order} />
       <p className="small muted">{t('quote.floating')}</p>
     </article>
   );

@@ -5,6 +5,7 @@ import { normalizeCode } from '../../../../domain/codes';
 import { EMAIL_PATTERN } from '../../../../domain/email';
 import { localizePath } from '../../../../domain/languages';
 import { ApiFailure } from '../../../components/api';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field } from '../../../components/field';
 import { rulesResolver, type Rules } from '../../../components/form-rules';
@@ -177,7 +178,7 @@ function MyOrders({ onOpen }: { onOpen: (order: Order) => void }) {
                 </td>
                 <td data-label={t('order.fields.type')}>{t(`order.types.${order.type}`)}</td>
                 <td data-label={t('order.fields.amount')} className="num">
-                  {formatMoney(order.amount, order.currencyFrom, language)}
+                  <WithCurrencyIcon code={order.currencyFrom}>{formatMoney(order.amount, order.currencyFrom, language)}</WithCurrencyIcon>
                 </td>
                 <td data-label={t('order.fields.status')}>{t(`order.status.${order.status}`)}</td>
                 <td data-label="">

@@ -1,9 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChunkBoundary } from '../../../components/chunk-boundary';
+import { useExchangeConfig } from '../../../components/exchange-config';
 import { IslandPlaceholder } from '../../../components/island';
-import { usePageLanguage } from '../../../components/localized-link';
-import { getExchangeConfig } from '../api/config';
 import { ExchangeSessionProvider } from '../session';
 import { OrderForm } from './order-form';
 import type { Order, OrderType } from '../api/types';
@@ -38,18 +37,13 @@ function PlacedReference({ order }: { order: Order }) {
  */
 export function OrderIsland({ type }: { type: OrderType }) {
   const { t } = useTranslation('exchange');
-  const language = usePageLanguage();
   const [placed, setPlaced] = React.useState<{ order: Order; email: string } | null>(null);
-  const [disabled, setDisabled] = React.useState(false);
+  // Without an answer the form still works: a switched-off API answers buy_sell_disabled.
+  const switchedOff = useExchangeConfig(type !== 'swap')?.buySellEnabled === false;
+  const [refused, setRefused] = React.useState(false);
+  const disabled = switchedOff || refused;
   const [formKey, setFormKey] = React.useState(0);
   React.useEffect(() => void loadConfirmation().catch(() => undefined), []);
-  React.useEffect(() => {
-    if (type === 'swap') return;
-    getExchangeConfig(language).then(
-      (config) => setDisabled(!config.buySellEnabled),
-      () => undefined, // the form still works; a switched-off API answers buy_sell_disabled
-    );
-  }, [type, language]);
 
   return (
     <IslandPlaceholder name="order-form">
@@ -72,7 +66,7 @@ export function OrderIsland({ type }: { type: OrderType }) {
             </React.Suspense>
           </ChunkBoundary>
         ) : (
-          <OrderForm key={formKey} type={type} onPlaced={(order, email) => setPlaced({ order, email })} onDisabled={() => setDisabled(true)} />
+          <OrderForm key={formKey} type={type} onPlaced={(order, email) => setPlaced({ order, email })} onDisabled={() => setRefused(true)} />
         )}
       </ExchangeSessionProvider>
     </IslandPlaceholder>

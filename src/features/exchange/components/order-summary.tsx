@@ -1,9 +1,10 @@
 import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { CopyButton } from '../../../components/copy-button';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
-import { explorerUrl, formatDateTime, formatMoney, rateText } from '../format';
+import { TxHash } from '../../../components/tx-hash';
+import { formatDateTime, formatMoney, rateCurrency, rateText } from '../format';
 import type { Order } from '../api/types';
 
 /**
@@ -11,7 +12,6 @@ import type { Order } from '../api/types';
  * "Delivery" (where the result goes, and once it went, how, with the transaction hash). A value
  * not known yet (the actual rate before settlement) has no row rather than a row saying so.
  */
-export type Explorers = Partial<Record<string, string>>;
 type Row = [label: string, value: React.ReactNode];
 
 export function displayAddress(address: string | null, currency: string): string {
@@ -20,12 +20,14 @@ export function displayAddress(address: string | null, currency: string): string
   return address;
 }
 
-export function OrderSummary({ order, explorers, deliveryNote }: { order: Order; explorers?: Explorers; deliveryNote?: string }) {
+export function OrderSummary({ order, deliveryNote }: { order: Order; deliveryNote?: string }) {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const id = React.useId();
-  const money = (value: string | null | undefined, currency: string) => (value ? formatMoney(value, currency, language) : null);
-  const rate = (value: string | null | undefined) => (value ? rateText(order.currencyFrom, order.currencyTo, value, language) : null);
+  // Every amount and rate with its currency's logo.
+  const money = (value: string | null | undefined, currency: string) => (value ? <WithCurrencyIcon code={currency}>{formatMoney(value, currency, language)}</WithCurrencyIcon> : null);
+  const rate = (value: string | null | undefined) =>
+    value ? <WithCurrencyIcon code={rateCurrency(order.currencyFrom, order.currencyTo)}>{rateText(order.currencyFrom, order.currencyTo, value, language)}</WithCurrencyIcon> : null;
   const paymentMethod = order.paymentMethod ? t(`methods.${order.paymentMethod}`) : order.useMyWallet ? t('order.fromWallet') : t('order.cryptoTransfer');
 
   const yours: Row[] = [
@@ -64,7 +66,7 @@ export function OrderSummary({ order, explorers, deliveryNote }: { order: Order;
     ],
     // How the result went: only once it went (a failed order sent nothing; its refund is said above).
     [t('order.fields.delivery'), order.status === 'completed_success' ? deliveredBy(order, t) : null],
-    [t('order.fields.payoutTxid'), order.payoutTxid ? <Txid key="x" txid={order.payoutTxid} pattern={explorers?.[order.currencyTo]} /> : null],
+    [t('order.fields.payoutTxid'), order.payoutTxid ? <TxHash key="x" txid={order.payoutTxid} currency={order.currencyTo} /> : null],
   ];
 
   return (
@@ -99,24 +101,4 @@ function Rows({ rows }: { rows: Row[] }) {
 
 function deliveredBy(order: Order, t: ReturnType<typeof useTranslation<'exchange'>>['t']): string {
   return order.sendToMyWallet ? t('order.intoWallet') : order.currencyTo === 'EUR' ? t('order.toBank') : t('order.toAddress');
-}
-
-/** A payout's transaction hash: a link to the configured block explorer (none in local mode), and copyable whole either way. */
-export function Txid({ txid, pattern }: { txid: string; pattern?: string }) {
-  const { t } = useTranslation('exchange');
-  const hash = <code className="address">{txid}</code>;
-  return (
-    <span className="copyable">
-      {pattern ? (
-        <a className="explorer-link" href={explorerUrl(pattern, txid)} target="_blank" rel="noopener noreferrer">
-          {hash}
-          <span aria-hidden="true"> ↗</span>
-          <span className="visually-hidden"> {t('order.explorer')}</span>
-        </a>
-      ) : (
-        hash
-      )}
-      <CopyButton value={txid} what={t('confirm.copy.txid')} />
-    </span>
-  );
 }

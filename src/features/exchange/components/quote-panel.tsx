@@ -1,7 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { useErrorText } from '../../../components/error-text';
-import { formatMoney, rateText } from '../format';
+import { formatMoney, rateCurrency, rateText } from '../format';
 import type { Language } from '../../../../domain/languages';
 import type { LiveQuote } from '../use-live-quote';
 
@@ -19,17 +20,31 @@ export function QuotePanel({ quote, from, to, language, toWallet }: { quote: Liv
         {quote.state === 'ready' ? (
           <dl className="order-data">
             <dt>{t('quote.rate')}</dt>
-            <dd>{rateText(from, to, quote.quote.rate, language)}</dd>
+            <dd>
+              <WithCurrencyIcon code={rateCurrency(from, to)}>{rateText(from, to, quote.quote.rate, language)}</WithCurrencyIcon>
+            </dd>
             <dt>{t('quote.fee')}</dt>
-            <dd>{formatMoney(quote.quote.fee, quote.quote.feeCurrency, language)}</dd>
+            <dd>
+              <WithCurrencyIcon code={quote.quote.feeCurrency}>{formatMoney(quote.quote.fee, quote.quote.feeCurrency, language)}</WithCurrencyIcon>
+            </dd>
             <dt>{t('quote.networkFee')}</dt>
-            <dd>{toWallet ? t('quote.noNetworkFee') : formatMoney(quote.quote.networkFee, quote.quote.networkFeeCurrency, language)}</dd>
+            <dd>
+              {toWallet ? (
+                t('quote.noNetworkFee')
+              ) : (
+                <WithCurrencyIcon code={quote.quote.networkFeeCurrency}>{formatMoney(quote.quote.networkFee, quote.quote.networkFeeCurrency, language)}</WithCurrencyIcon>
+              )}
+            </dd>
             <dt>{t('quote.converted')}</dt>
             <dd>
-              <strong>{formatMoney(quote.quote.amountConverted, to, language)}</strong>
+              <WithCurrencyIcon code={to}>
+                <strong>{formatMoney(quote.quote.amountConverted, to, language)}</strong>
+              </WithCurrencyIcon>
             </dd>
             <dt>{t('quote.valueEur')}</dt>
-            <dd>{formatMoney(quote.quote.amountEur, 'EUR', language)}</dd>
+            <dd>
+              <WithCurrencyIcon code="EUR">{formatMoney(quote.quote.amountEur, 'EUR', language)}</WithCurrencyIcon>
+            </dd>
           </dl>
         ) : null}
       </div>

@@ -1,10 +1,17 @@
 import { TextEncoder } from 'node:util';
-import { act, screen } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import * as React from 'react';
-import { renderInLanguage } from '../../../../__tests__/support/render';
+import { loadResources, renderInLanguage } from '../../../../__tests__/support/render';
 import { draw, seedHashOf, ticketOf } from '../../../../domain/faucet';
 import { RECONNECT_AFTER_MS, type Round } from '../api/faucet';
 import { FaucetGame } from '../components/faucet-game';
+import { FaucetPlay } from '../components/play';
+
+// A logged-in player: the SDK hands out one stable function, as the real one does.
+jest.mock('@auth0/auth0-react', () => {
+  const session = { isLoading: false, isAuthenticated: true, error: undefined, getAccessTokenSilently: async () => 'token' };
+  return { useAuth0: () => session };
+});
 
 // jsdom has no TextEncoder (browsers do); @noble/hashes needs it for the in-browser check.
 Object.assign(globalThis, { TextEncoder });
@@ -81,7 +88,10 @@ describe('FaucetGame', () => {
     expect(screen.getByText('Registrations close in')).toBeInTheDocument();
     expect(screen.getByRole('timer')).toHaveTextContent(/^1:0[45]$/);
     expect(screen.getByText('1 player')).toBeInTheDocument();
-    expect(screen.getByText("At today's rates that is 0.00000025 BTC or 0.10526315 DOGE.")).toBeInTheDocument();
+    // Each amount with its currency's logo, inside the sentence.
+    const rewards = screen.getByText((_, element) => element?.classList.contains('reward-rates') ?? false);
+    expect(rewards).toHaveTextContent("At today's rates that is 0.00000025 BTC or 0.10526315 DOGE.");
+    expect([...rewards.querySelectorAll('img')].map((img) => img.getAttribute('src'))).toEqual(['/currency-icons/0.18.1/btc.svg', '/currency-icons/0.18.1/doge.svg']);
     expect(screen.getByText(/The seed is revealed together with the winner/)).toBeInTheDocument();
   });
 
@@ -110,6 +120,48 @@ describe('FaucetGame', () => {
     expect(screen.getByText('Spiel beendet')).toBeInTheDocument();
     expect(screen.getByText(/Budget der Verlosung ist vorerst aufgebraucht/)).toBeInTheDocument();
     expect(screen.queryByRole('timer')).toBeNull();
+  });
+
+  it('lets a player choose the address to play with in the styled picker, each with its currency logo, and enters with it', async () => {
+    const de = loadResources('de').faucet as any;
+    const mine = [
+      { id: 'a1', currency: 'BTC', address: addresses[0]!, label: null },
+      { id: 'a2', currency: 'DOGE', address: addresses[1]!, label: 'Sparschwein' },
+      { id: 'a3', currency: 'SOL', address: 'not-a-faucet-currency', label: null },
+    ];
+    const entered: unknown[] = [];
+    (globalThis as { fetch: unknown }).fetch = jest.fn(async (url: string, init: RequestInit = {}) => {
+      const path = url.replace(/^https?:\/\/[^/]+/, '');
+      const body =
+        path === '/api/wallet/addresses'
+          ? { addresses: mine }
+          : path === '/api/faucet/me'
+            ? { entries: [] }
+            : (entered.push(JSON.parse(String(init.body))), { roundId: 7, ticket: tickets[1], address: addresses[1], currency: 'DOGE' });
+      return { ok: true, status: 200, headers: { get: () => 'application/json' }, json: async () => body };
+    });
+    renderInLanguage(
+      <FaucetGame>
+        <FaucetPlay />
+      </FaucetGame>,
+      'de',
+      '/de/faucet/',
+    );
+    FakeEventSource.last.push(round({ state: 'registrations_open', seed: null, winner: null }));
+    // In the server's HTML a plain select; once React runs, the picker with the first address chosen.
+    await waitFor(() => expect(screen.getByRole('combobox', { name: de.play.address })).toHaveValue(`${addresses[0]} (BTC)`));
+    const picker = screen.getByRole('combobox', { name: de.play.address });
+    expect(picker.parentElement!.querySelector('img')).toHaveAttribute('src', '/currency-icons/0.18.1/btc.svg');
+    // The label finds the address; only the faucet's currencies are offered.
+    fireEvent.change(picker, { target: { value: 'spar' } });
+    const options = screen.getAllByRole('option');
+    expect(options).toHaveLength(1);
+    expect(options[0]).toHaveTextContent(`${addresses[1]}DOGESparschwein`);
+    expect(options[0]!.querySelector('img')).toHaveAttribute('src', '/currency-icons/0.18.1/doge.svg');
+    fireEvent.keyDown(picker, { key: 'Enter' });
+    expect(picker).toHaveValue(`${addresses[1]} (DOGE)`);
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: de.play.submit })));
+    expect(entered).toEqual([{ address: addresses[1] }]);
   });
 
   it('opens a new stream a little later when the server refused one (a deploy, too many streams)', () => {

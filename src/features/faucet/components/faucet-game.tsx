@@ -1,6 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { languageMeta } from '../../../../domain/languages';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
 import { formatMoney, formatNumber } from '../../../i18n/format';
 import { useLiveRound, useNow, type Entry, type Round } from '../api/faucet';
@@ -35,13 +36,27 @@ export function FaucetGame({ children }: { children?: React.ReactNode }) {
   );
 }
 
+const AMOUNTS_MARK = '\u0000';
+
 function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: number; connection: string }) {
   const { t } = useTranslation('faucet');
   const language = usePageLanguage();
-  // "or": the reward is paid in one of these, the currency of the winning address.
-  const amounts = new Intl.ListFormat(languageMeta[language].intl, { type: 'disjunction' }).format(
-    Object.entries(round.reward.amounts).map(([currency, amount]) => formatMoney(amount, currency, language)),
-  );
+  // "or": the reward is paid in one of these, the currency of the winning address; each with its logo.
+  const rewards = Object.entries(round.reward.amounts);
+  let next = 0;
+  const amounts = new Intl.ListFormat(languageMeta[language].intl, { type: 'disjunction' })
+    .formatToParts(rewards.map(([currency, amount]) => formatMoney(amount, currency, language)))
+    .map((part, i) => {
+      if (part.type === 'literal') return part.value;
+      const [currency] = rewards[next++]!;
+      return (
+        <WithCurrencyIcon key={i} code={currency}>
+          {part.value}
+        </WithCurrencyIcon>
+      );
+    });
+  // The sentence around the amounts, which are elements (a marker stands for them in the text).
+  const [rewardBefore, rewardAfter] = t('round.rewardRates', { amounts: AMOUNTS_MARK }).split(AMOUNTS_MARK);
   return (
     <section aria-labelledby="faucet-round" className="faucet-round">
       <h2 id="faucet-round">
@@ -64,7 +79,11 @@ function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: numb
         <dd>
           {t('round.rewardValue', { eur: formatMoney(round.reward.eur, 'EUR', language) })}
           <br />
-          <span className="small muted">{t('round.rewardRates', { amounts })}</span>
+          <span className="small muted reward-rates">
+            {rewardBefore}
+            {amounts}
+            {rewardAfter}
+          </span>
         </dd>
       </dl>
       {round.state === 'game_over' ? <p className="phase">{t(`gameOver.${round.gameOverReason ?? 'paused'}`)}</p> : null}

@@ -3,8 +3,8 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { isFaucetCurrency } from '../../../../domain/faucet';
 import { localizePath } from '../../../../domain/languages';
+import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
-import { SelectField } from '../../../components/field';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
 import { formatMoney } from '../../../i18n/format';
@@ -37,6 +37,9 @@ export function FaucetPlay() {
   }
   return <PlayForm />;
 }
+
+/** The player's addresses as choices of the currency picker: logo and code, the address, its label. */
+const addressOptions = (addresses: Address[]): CurrencyOption[] => addresses.map((a) => ({ value: a.address, code: a.currency, name: a.address, note: a.label ?? undefined }));
 
 function PlayForm() {
   const { t } = useTranslation('faucet');
@@ -130,14 +133,7 @@ function PlayForm() {
     const open = round.state === 'registrations_open';
     body = (
       <form className="inline-form" onSubmit={submit}>
-        <SelectField id="faucet-address" label={t('play.address')} value={selected} onChange={(e) => setSelected(e.target.value)}>
-          {addresses.map((a) => (
-            <option key={a.id} value={a.address}>
-              {a.currency} {a.address}
-              {a.label ? ` (${a.label})` : ''}
-            </option>
-          ))}
-        </SelectField>
+        <CurrencyPicker id="faucet-address" label={t('play.address')} choices="addresses" options={addressOptions(addresses)} value={selected} onChange={setSelected} />
         <button type="submit" className="button primary" disabled={!open || busy || !selected}>
           {busy ? t('play.submitting') : t('play.submit')}
         </button>

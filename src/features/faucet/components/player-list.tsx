@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
 import type { Entry, Round } from '../api/faucet';
 
 /** At most this many rows: a round can have thousands of players; the count says how many. */
@@ -19,7 +20,7 @@ export function PlayerList({ round, mine }: { round: Round; mine: Entry | null }
         <ol className="faucet-players">
           {shown.map((player) => (
             <li key={player.ticket}>
-              <code>{player.address}</code> {player.currency}
+              <code>{player.address}</code> <WithCurrencyIcon code={player.currency}>{player.currency}</WithCurrencyIcon>
               {mine?.roundId === round.id && mine.ticket === player.ticket ? <strong> ({t('players.you')})</strong> : null}
               {round.winner?.ticket === player.ticket ? <strong> ★ {t('players.winner')}</strong> : null}
             </li>

@@ -17,17 +17,23 @@ jest.mock('../../../components/session', () => {
 
 const en = loadResources('en').wallet as any;
 const de = loadResources('de').wallet as any;
+const ru = loadResources('ru').wallet as any;
+const enCommon = loadResources('en').common as any;
+const EXPLORERS = { buySellEnabled: true, bank: null, explorers: { BTC: 'https://mempool.space/tx/{txid}' } };
 const fill = (text: string, values: Record<string, string>) => Object.entries(values).reduce((s, [k, v]) => s.replace(`{{${k}}}`, v), text);
 
 type Answer = { status?: number; body: unknown };
 /** A scripted API: each "METHOD /path" answers from its handler; every call is recorded. */
-function mockApi(routes: Record<string, (body: unknown) => Answer>) {
+function mockApi(routes: Record<string, (body: unknown, query: URLSearchParams) => Answer>) {
   const calls: string[] = [];
   (globalThis as { fetch: unknown }).fetch = jest.fn(async (url: string, init: RequestInit = {}) => {
-    const key = `${init.method ?? 'GET'} ${url.replace(/^https?:\/\/[^/]+/, '').split('?')[0]}`;
+    const [path, query] = url.replace(/^https?:\/\/[^/]+/, '').split('?');
+    const key = `${init.method ?? 'GET'} ${path}`;
     calls.push(key);
     const handler = routes[key];
-    const answer = handler ? handler(typeof init.body === 'string' ? JSON.parse(init.body) : undefined) : { status: 404, body: { error: { code: 'not_found', message: 'Not found.' } } };
+    const answer = handler
+      ? handler(typeof init.body === 'string' ? JSON.parse(init.body) : undefined, new URLSearchParams(query))
+      : { status: 404, body: { error: { code: 'not_found', message: 'Not found.' } } };
     return { ok: (answer.status ?? 200) < 400, status: answer.status ?? 200, headers: { get: () => 'application/json' }, json: async () => answer.body, text: async () => JSON.stringify(answer.body) };
   });
   return { calls, count: (key: string) => calls.filter((c) => c === key).length };
@@ -142,6 +148,38 @@ describe('Send', () => {
     expect(screen.getByRole('button', { name: en.send.max })).toBeDisabled();
   });
 
+  it('says in advance that a send to another Muntly wallet pays no network fee, as the server decides from the address', async () => {
+    const other = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+    const asked: string[] = [];
+    const api = mockApi({
+      'GET /api/wallet/balances': () => ({ body: BALANCES }),
+      'GET /api/rates': () => ({ body: RATES }),
+      'GET /api/wallet/send-fee': (_body, query) => {
+        asked.push(`${query.get('currency')} ${query.get('address')}`);
+        const internal = query.get('address') === other;
+        return { body: { currency: 'BTC', networkFee: internal ? '0.00000000' : '0.00002000', internal } };
+      },
+    });
+    renderInLanguage(<Send />, 'ru');
+    await screen.findByText(fill(ru.send.available, { amount: '0,01 BTC' }));
+    const fee = screen.getByTestId('send-fee');
+    expect(fee).toHaveTextContent(fill(ru.send.fee, { fee: '0,00002 BTC' }));
+    // Half an address is not asked about.
+    fireEvent.change(screen.getByLabelText(ru.send.address), { target: { value: other.slice(0, 20) } });
+    fireEvent.change(screen.getByLabelText(ru.send.address), { target: { value: ` ${other.toUpperCase()} ` } });
+    await waitFor(() => expect(fee).toHaveTextContent(fill(ru.send.feeInternal, { fee: '0 BTC' })));
+    expect(asked).toEqual([`BTC ${other}`]);
+    // No fee to keep back: "Max" is the whole balance.
+    fireEvent.click(screen.getByRole('button', { name: ru.send.max }));
+    expect((screen.getByLabelText(ru.send.amount) as HTMLInputElement).value).toBe('0,01');
+
+    // An external address: the network fee again.
+    fireEvent.change(screen.getByLabelText(ru.send.address), { target: { value: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' } });
+    expect(fee).toHaveTextContent(fill(ru.send.fee, { fee: '0,00002 BTC' }));
+    await waitFor(() => expect(api.count('GET /api/wallet/send-fee')).toBe(2));
+    expect(fee).toHaveTextContent(fill(ru.send.fee, { fee: '0,00002 BTC' }));
+  });
+
   it('in German, "Max" writes a decimal comma and a typed "0,001" shows its value in euros', async () => {
     mockApi({ 'GET /api/wallet/balances': () => ({ body: BALANCES }), 'GET /api/rates': () => ({ body: RATES }) });
     renderInLanguage(<Send />, 'de');
@@ -163,7 +201,7 @@ describe('Send', () => {
     expect(api.count('POST /api/wallet/sends')).toBe(0);
   });
 
-  it('after the code: the send’s status, asked again while it is processed, then the transaction hash to copy', async () => {
+  it('after the code: the send’s status, asked again while it is processed, then the transaction hash linked to its block explorer', async () => {
     let status: WalletSend['status'] = 'processing';
     const sent: unknown[] = [];
     const api = mockApi({
@@ -172,6 +210,7 @@ describe('Send', () => {
       'POST /api/wallet/sends': (body) => (sent.push(body), { status: 201, body: started }),
       [`POST /api/wallet/sends/${started.id}/confirm`]: () => ({ body: { ...started, status: 'processing', message: 'Your transaction is being processed.' } }),
       [`GET /api/wallet/sends/${started.id}`]: () => ({ body: { ...started, status, txid: status === 'completed' ? 'f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16' : null } }),
+      'GET /api/exchange/config': () => ({ body: EXPLORERS }),
     });
     renderInLanguage(<Send />);
     await screen.findByText(fill(en.send.available, { amount: '0.01 BTC' }));
@@ -191,8 +230,12 @@ describe('Send', () => {
     await act(async () => void jest.advanceTimersByTime(10_000));
     expect(await screen.findByText(en.send.paidOut)).toBeTruthy();
     expect(screen.getByText(en.send.statuses.completed)).toBeTruthy();
-    expect(screen.getByText('f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16')).toBeTruthy();
-    expect(screen.getByRole('button', { name: `Copy ${en.send.txid}` })).toBeTruthy();
+    // Paid out: the hash links to the block explorer configured for BTC, and copies whole.
+    const txid = 'f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16';
+    const link = await screen.findByRole('link', { name: `${txid} ${enCommon.txHash.explorer}` });
+    expect(link).toHaveAttribute('href', `https://mempool.space/tx/${txid}`);
+    expect(link).toHaveAttribute('target', '_blank');
+    expect(screen.getByRole('button', { name: `Copy ${enCommon.txHash.copy}` })).toBeTruthy();
     expect(screen.queryByText(en.send.live)).toBeNull();
     // Paid out: nothing more to ask.
     const asked = api.count(`GET /api/wallet/sends/${started.id}`);
@@ -265,6 +308,7 @@ describe('Transactions', () => {
       eurValue: '800.00',
       address: null,
       label: null,
+      txid: null,
       status: 'completed',
     };
     let rows: Transaction[] = [];
@@ -274,5 +318,48 @@ describe('Transactions', () => {
     rows = [deposit];
     await act(async () => void jest.advanceTimersByTime(10_000));
     await waitFor(() => expect(screen.getByRole('row', { name: /Deposit/ })).toHaveTextContent('+0.01 BTC'));
+  });
+
+  it('links the chain transaction of a row to the block explorer configured for its currency; without one the hash is text to copy', async () => {
+    const HASH = `b7c1d2e3f4${'0'.repeat(46)}e5f6a7b8`;
+    const row = (id: string, currency: string, txid: string | null): Transaction => ({
+      id,
+      date: '2026-01-10T09:00:00.000Z',
+      type: 'send',
+      direction: 'out',
+      currency,
+      amount: '0.00100000',
+      fee: '0.00002000',
+      eurValue: '80.00',
+      address: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2',
+      label: null,
+      txid,
+      status: 'completed',
+    });
+    const api = mockApi({
+      'GET /api/wallet/transactions': () => ({ body: { transactions: [row('t1', 'BTC', HASH), row('t2', 'LTC', 'a9d2'), row('t3', 'BTC', null)], nextCursor: null } }),
+      'GET /api/exchange/config': () => ({ body: EXPLORERS }),
+    });
+    renderInLanguage(<Transactions />);
+    // In the table a hash shows by its start and end; the link, the tooltip and the copy carry all of it.
+    const link = await screen.findByRole('link', { name: `b7c1d2e3f4…e5f6a7b8 ${enCommon.txHash.explorer}` });
+    expect(link).toHaveAttribute('href', `https://mempool.space/tx/${HASH}`);
+    expect(link.querySelector('code')).toHaveAttribute('title', HASH);
+    const writeText = jest.fn(async () => undefined);
+    Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
+    await act(async () => fireEvent.click(within(screen.getAllByRole('row')[1]!).getByRole('button', { name: `Copy ${enCommon.txHash.copy}` })));
+    expect(writeText).toHaveBeenCalledWith(HASH);
+    Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
+    expect(screen.queryByRole('link', { name: /a9d2/ })).toBeNull();
+    // Each amount with its currency's logo.
+    expect([...document.querySelectorAll('td.num img.currency-icon')].map((img) => img.getAttribute('src'))).toEqual([
+      '/currency-icons/0.18.1/btc.svg',
+      '/currency-icons/0.18.1/ltc.svg',
+      '/currency-icons/0.18.1/btc.svg',
+    ]);
+    expect(screen.getByText('a9d2', { selector: 'code' })).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: `Copy ${enCommon.txHash.copy}` })).toHaveLength(2);
+    // Asked once for the page, however many hashes it shows.
+    expect(api.count('GET /api/exchange/config')).toBe(1);
   });
 });

@@ -8,6 +8,8 @@ import type {
   ConfirmedSend,
   CreateAddressBody,
   RelabelAddressBody,
+  SendFee,
+  SendFeeQuery,
   StartSendBody,
   TransactionsPage,
   TransactionsQuery,
@@ -34,6 +36,8 @@ export const relabelAddress = (token: string, language: Language, id: string, la
 export const startSend = (token: string, language: Language, body: StartSendBody, idempotencyKey: string) =>
   apiRequest<WalletSend>(token, language, '/api/wallet/sends', { body, headers: { 'idempotency-key': idempotencyKey } });
 export const getSend = (token: string, language: Language, id: string) => apiRequest<WalletSend>(token, language, `/api/wallet/sends/${id}`);
+/** The network fee a send to this address would pay: none to another Muntly wallet (the server knows whose addresses are Muntly's). */
+export const getSendFee = (token: string, language: Language, query: SendFeeQuery) => apiRequest<SendFee>(token, language, `/api/wallet/send-fee?${new URLSearchParams(query satisfies SendFeeQuery)}`);
 export const confirmSend = (token: string, language: Language, id: string, code: string) =>
   apiRequest<ConfirmedSend>(token, language, `/api/wallet/sends/${id}/confirm`, { body: { code } satisfies ConfirmSendBody });
 /** The floating EUR rates (public), for the EUR value of an amount before it is sent. */

@@ -3,6 +3,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiFailure } from '../../../components/api';
 import { CopyButton } from '../../../components/copy-button';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { Field } from '../../../components/field';
 import { createAddress, getAddresses, relabelAddress, type Address } from '../api/wallet';
 import { BankGate, BankRequired } from './bank-required';
@@ -83,7 +84,10 @@ function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (lab
       {qr ? <img src={qr} width={160} height={160} alt={t('receive.qr', { address: address.address })} /> : null}
       <div>
         <p>
-          <strong>{address.currency}</strong> <code className="address">{address.address}</code> <CopyButton value={address.address} what={t('receive.addressName', { currency: address.currency })} />
+          <WithCurrencyIcon code={address.currency}>
+            <strong>{address.currency}</strong>
+          </WithCurrencyIcon>{' '}
+          <code className="address">{address.address}</code> <CopyButton value={address.address} what={t('receive.addressName', { currency: address.currency })} />
         </p>
         {address.currency === 'XRP' ? <p className="muted small">{t('receive.xrpTag')}</p> : null}
         <form

@@ -6,15 +6,15 @@ import { decimalsOf } from '../../../../domain/currencies';
 import { decimalToMinor, eur, minorToDecimal, normalizeAmountInput } from '../../../../domain/money';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { externalNetworkFeeMinor, maxSendableMinor } from '../../../../domain/wallet';
-import { loadAddressRules, preloadAddressRules } from '../../../components/address-rules';
+import { loadAddressRules, preloadAddressRules, useAddressRules } from '../../../components/address-rules';
 import { ApiFailure } from '../../../components/api';
-import { CopyButton } from '../../../components/copy-button';
 import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
+import { TxHash } from '../../../components/tx-hash';
 import { useDraft } from '../../../components/use-draft';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney, numberFormat } from '../../../i18n/format';
-import { confirmSend, getBalances, getRates, getSend, startSend, type Send as SendView } from '../api/wallet';
+import { confirmSend, getBalances, getRates, getSend, getSendFee, startSend, type Send as SendView } from '../api/wallet';
 import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
 import { RATES_REFRESH_MS, WALLET_REFRESH_MS } from './refresh';
@@ -142,15 +142,48 @@ function availableMinor(balances: BalanceRow[] | undefined, currency: string): b
   return row ? decimalToMinor(row.balance, decimalsOf(currency) ?? 0) : null;
 }
 
+/** How long typing pauses before the address's fee is asked. */
+export const ADDRESS_PAUSE_MS = 400;
+
+/**
+ * The network fee of a send to the typed address, in minor units: the server's answer (none to
+ * another Muntly wallet), asked once the address is valid and typing paused; until then, and when
+ * it cannot be asked, the fee to an external address.
+ */
+function useNetworkFee(currency: string, addressText: string): { fee: bigint; internal: boolean } {
+  const { token, language } = useWalletApi();
+  const rules = useAddressRules();
+  const address = rules?.normalizeAddress(currency, addressText ?? '') ?? null;
+  const key = address ? `${currency}:${address}` : null;
+  const [answer, setAnswer] = React.useState<{ key: string; fee: bigint; internal: boolean } | null>(null);
+  React.useEffect(() => {
+    if (!key || !address) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      token()
+        .then((value) => getSendFee(value, language, { currency, address }))
+        .then(
+          (answered) => current && setAnswer({ key, fee: decimalToMinor(answered.networkFee, decimalsOf(currency) ?? 0) ?? 0n, internal: answered.internal }),
+          () => undefined, // the send itself says what is wrong with the address
+        );
+    }, ADDRESS_PAUSE_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [key, address, currency, token, language]);
+  return answer && answer.key === key ? answer : { fee: externalNetworkFeeMinor(currency), internal: false };
+}
+
 /** Under the amount: what is available with a "Max" button, then the network fee and the amount's value in euros. */
 function AmountHelp({ form, balances }: { form: UseFormReturn<SendForm>; balances: BalanceRow[] | undefined }) {
   const { t } = useTranslation('wallet');
   const { language } = useWalletApi();
   const rates = usePolled(() => getRates(language), language, RATES_REFRESH_MS);
-  const [currency, amountText] = form.watch(['currency', 'amount']);
+  const [currency, amountText, address] = form.watch(['currency', 'amount', 'address']);
   const decimals = decimalsOf(currency) ?? 0;
   const available = availableMinor(balances, currency);
-  const fee = externalNetworkFeeMinor(currency);
+  const { fee, internal } = useNetworkFee(currency, address);
   const max = available === null ? null : maxSendableMinor(available, fee);
   const amount = amountText ? decimalToMinor(normalizeAmountInput(amountText), decimals) : null;
   const rate = rates.data?.rates[currency];
@@ -169,7 +202,7 @@ function AmountHelp({ form, balances }: { form: UseFormReturn<SendForm>; balance
         </button>
       </p>
       <p className="send-estimate muted small" id="send-estimate">
-        <span>{t('send.fee', { fee: formatMoney(minorToDecimal(fee, decimals), currency, language) })}</span>
+        <span data-testid="send-fee">{t(internal ? 'send.feeInternal' : 'send.fee', { fee: formatMoney(minorToDecimal(fee, decimals), currency, language) })}</span>
         {value !== null ? <span>{t('send.eurValue', { amount: formatMoney(value, 'EUR', language) })}</span> : null}
       </p>
     </div>
@@ -202,7 +235,7 @@ function SendStatus({ send: confirmed, onAnother }: { send: SendView; onAnother:
           <div>
             <dt>{t('send.txid')}</dt>
             <dd>
-              <code className="address">{send.txid}</code> <CopyButton value={send.txid} what={t('send.txid')} />
+              <TxHash txid={send.txid} currency={send.currency} />
             </dd>
           </div>
         ) : null}

@@ -1,5 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { WithCurrencyIcon } from '../../../components/currency-icon';
+import { TxHash } from '../../../components/tx-hash';
 import { usePolled } from '../../../components/use-polled';
 import { dateTimeFormat, formatMoney } from '../../../i18n/format';
 import { getTransactions, getTransactionsCsv, type Transaction } from '../api/wallet';
@@ -13,7 +15,11 @@ function mergeById(newest: Transaction[], older: Transaction[]): Transaction[] {
   return [...newest, ...older.filter((row) => !seen.has(row.id))];
 }
 
-/** Transactions: filter by currency, load more, download as CSV; kept current while the page is visible. */
+/**
+ * Transactions: filter by currency, load more, download as CSV; kept current while the page is
+ * visible. A row with a chain transaction (a deposit, a paid-out send) links its hash to the
+ * block explorer configured for its currency.
+ */
 export function Transactions() {
   const { t } = useTranslation('wallet');
   const { token, language, errorText } = useWalletApi();
@@ -74,7 +80,7 @@ export function Transactions() {
         <table className="data-table stack">
           <thead>
             <tr>
-              {(['date', 'type', 'amount', 'eurValue', 'address', 'label'] as const).map((c) => (
+              {(['date', 'type', 'amount', 'eurValue', 'address', 'txid', 'label'] as const).map((c) => (
                 <th key={c} scope="col">
                   {t(`transactions.columns.${c}`)}
                 </th>
@@ -87,14 +93,19 @@ export function Transactions() {
                 <td data-label={t('transactions.columns.date')}>{date(row.date)}</td>
                 <td data-label={t('transactions.columns.type')}>{t(`transactions.types.${row.type}` as 'transactions.types.deposit', { defaultValue: row.type })}</td>
                 <td data-label={t('transactions.columns.amount')} className={`num ${row.direction === 'in' ? 'amount-in' : 'amount-out'}`}>
-                  {row.direction === 'in' ? '+' : '−'}
-                  {formatMoney(row.amount, row.currency, language)}
+                  <WithCurrencyIcon code={row.currency}>
+                    {row.direction === 'in' ? '+' : '−'}
+                    {formatMoney(row.amount, row.currency, language)}
+                  </WithCurrencyIcon>
                 </td>
                 <td data-label={t('transactions.columns.eurValue')} className="num" data-empty={row.eurValue ? undefined : ''}>
                   {row.eurValue ? formatMoney(row.eurValue, 'EUR', language) : ''}
                 </td>
                 <td data-label={t('transactions.columns.address')} data-empty={row.address ? undefined : ''}>
                   <code className="address">{row.address ?? ''}</code>
+                </td>
+                <td data-label={t('transactions.columns.txid')} data-empty={row.txid ? undefined : ''}>
+                  {row.txid ? <TxHash txid={row.txid} currency={row.currency} short /> : null}
                 </td>
                 <td data-label={t('transactions.columns.label')} data-empty={row.label ? undefined : ''}>
                   {row.label ?? ''}
