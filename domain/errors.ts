@@ -95,6 +95,10 @@ export const ERRORS = {
   // Payouts reported by their executor (the signer, the bank).
   payout_not_submitted: { status: 409 },
   payout_already_final: { status: 409 },
+  // Four eyes on payouts: two different operators approve, neither the one who triggered it.
+  payout_not_awaiting_approval: { status: 409 },
+  approval_same_operator: { status: 403 },
+  approval_own_payout: { status: 403 },
   // Faucet.
   registrations_closed: { status: 409 },
   already_entered: { status: 409 },

@@ -50,7 +50,7 @@ export const walletTransactionSchema = z.object({
   eurValue: z.string().nullable().describe('EUR value at the time of the transaction'),
   address: z.string().nullable(),
   label: z.string().nullable(),
-  status: z.literal('completed'),
+  status: z.enum(['completed', 'awaiting_approval']).describe('awaiting_approval: a send (and its fee) held until two operators approve its payout'),
 });
 export type WalletTransaction = z.infer<typeof walletTransactionSchema>;
 

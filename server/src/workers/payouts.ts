@@ -4,10 +4,15 @@ import { externalAdapter, type PayoutAdapters } from '../modules/payouts/adapter
 import { sendPayoutOutcomes } from '../modules/wallet/sends';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { PayoutApproval } from '../modules/payouts/approval';
 import type { PayoutOutcomes } from '../modules/payouts/service';
 
-/** What a completed or failed payout means, per purpose: the wallet's sends and the orders'. */
-export const payoutOutcomes: PayoutOutcomes = { send: sendPayoutOutcomes, ...orderPayoutOutcomes };
+/**
+ * What an approved, completed or failed payout means, per purpose: the wallet's sends and the
+ * orders'. An order whose delivery fails is refunded by a new payout, which the approval policy
+ * judges as it judges any other.
+ */
+export const payoutOutcomes = (approval: PayoutApproval): PayoutOutcomes => ({ send: sendPayoutOutcomes, ...orderPayoutOutcomes(approval) });
 
 /**
  * The adapters CHAIN_PAYOUTS and BANK_PAYOUTS name: `simulated` (local mode only; the config

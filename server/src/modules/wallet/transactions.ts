@@ -27,6 +27,10 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
   // One more than the page, to know whether a next page exists.
   const rows = await walletRepository.transfersPage(db, ids, after, options.limit + 1);
   const page = rows.slice(0, options.limit);
+  // A send held for four eyes says so on its rows (the send and its fee) until it is approved.
+  const sendIdOf = (metadata: unknown) => ((metadata ?? {}) as Record<string, unknown>).sendId;
+  const sendIds = [...new Set(page.map((row) => sendIdOf(row.metadata)).filter((id): id is string => typeof id === 'string'))];
+  const awaiting = new Set(sendIds.length ? await walletRepository.sendsAwaitingApproval(db, ownerId, sendIds) : []);
   const transactions = page.map((row): TransactionView => {
     const meta = (row.metadata ?? {}) as Record<string, unknown>;
     const decimals = row.currency === 'EUR' ? 2 : (currencyByCode(row.currency)?.decimals ?? 8);
@@ -46,7 +50,7 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
       // A label is its writer's private note: the sender's label of an internal send is not the
       // recipient's to read (a deposit's label is the recipient's own, of their address).
       label: row.code === 'internal' && direction === 'in' ? null : text('label'),
-      status: 'completed',
+      status: direction === 'out' && awaiting.has(sendIdOf(row.metadata) as string) ? 'awaiting_approval' : 'completed',
     };
   });
   const last = page[page.length - 1];
