@@ -54,7 +54,9 @@ export const payoutsRepository = {
   async update(
     db: Db,
     id: string,
-    values: Partial<Pick<PayoutRow, 'status' | 'txid' | 'failureReason' | 'submittedAt' | 'completedAt' | 'lockedUntil' | 'reviewedBy' | 'reviewedAt' | 'approvedBy' | 'approvedAt' | 'rejectedBy' | 'rejectedAt'>>,
+    values: Partial<
+      Pick<PayoutRow, 'status' | 'txid' | 'failureReason' | 'submittedAt' | 'completedAt' | 'lockedUntil' | 'reviewedBy' | 'reviewedAt' | 'approvedBy' | 'approvedAt' | 'rejectedBy' | 'rejectedAt'>
+    >,
   ): Promise<PayoutRow> {
     const [row] = await db.update(payouts).set(values).where(eq(payouts.id, id)).returning();
     return row!;
