@@ -27,5 +27,5 @@ export async function accountByEmail(db: Db, email: string, localIdp?: LocalIdpA
   return ensureAccount(db, { issuer: localIdp.issuer, subject: idpUser.id, scopes: new Set(), expiresAt: 0, email: idpUser.email, name: idpUser.name });
 }
 
-/** Who did it, for the audit log. */
-export const actorOf = (request: { auth?: { issuer: string; subject: string } }) => `${request.auth?.issuer ?? ''}${request.auth?.subject ?? ''}`;
+/** Who did it, for the audit log (defined with the tokens, so that modules below ops record operators the same way). */
+export { actorOf } from '../../plugins/auth';

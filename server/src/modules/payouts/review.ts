@@ -16,7 +16,7 @@ import type { Db } from '../../db/client';
  * rejection racing, the second finds the payout no longer waiting. The database's
  * `payouts_four_eyes` check holds the rule too.
  *
- * `operator` is the ops token's issuer and subject (ops/service.ts `actorOf`).
+ * `operator` is the ops token's issuer and subject (`actorOf` in plugins/auth.ts).
  */
 async function lockWaiting(tx: Db, id: string): Promise<PayoutRow> {
   const row = await payoutsRepository.lock(tx, id);

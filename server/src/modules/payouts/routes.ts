@@ -8,8 +8,8 @@ import {
   payoutsQuery,
   payoutsResponse,
 } from '../../../../domain/contracts/payouts';
+import { actorOf } from '../../plugins/auth';
 import { errorResponses } from '../../schemas';
-import { actorOf } from '../ops/service';
 import { approvePayout, rejectPayout } from './review';
 import { bookPayoutResult, listPayouts, payoutView, type PayoutOutcomes } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
