@@ -66,8 +66,16 @@ export async function approvalNeeded(tx: Db, context: ApprovalContext, payout: {
   return { eurValue, reason: null };
 }
 
+/**
+ * The EUR value at the current rate (the rates feed caches it: the callers asked it moments ago).
+ * No rate, or no answer from the feed: null, and the payout waits for approval rather than the
+ * booking failing.
+ */
 async function valueInEur(rates: RatesAdapter, currency: string, amount: bigint): Promise<bigint | null> {
   if (currency === 'EUR') return amount;
-  const rate = (await rates.current()).rates[currency];
+  const rate = await rates.current().then(
+    (current) => current.rates[currency],
+    () => undefined,
+  );
   return rate ? eurValueMinor(amount, currencyByCode(currency)!.decimals, rate) : null;
 }
