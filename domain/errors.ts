@@ -100,6 +100,10 @@ export const ERRORS = {
   statement_wrong_account: { status: 400 },
   bank_payment_resolved: { status: 409 },
   bank_payment_no_iban: { status: 409 },
+  // Four eyes on payouts: two different operators approve, neither the one who triggered it.
+  payout_not_awaiting_approval: { status: 409 },
+  approval_same_operator: { status: 403 },
+  approval_own_payout: { status: 403 },
   // Faucet.
   registrations_closed: { status: 409 },
   already_entered: { status: 409 },

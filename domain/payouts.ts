@@ -4,6 +4,10 @@
  * refunds of bank payments). Faucet rewards and internal transfers never leave the ledger and are
  * no payouts.
  *
+ * awaiting_approval — booked and held like a pending one, but four eyes must see it first (large,
+ *              from a newly verified or a frozen account): two operators other than the one who
+ *              triggered it approve it (then pending), or one rejects it (then failed, money back).
+ *              Neither the worker nor a bank export takes it;
  * pending    — booked: the money is held in the payouts clearing account, waiting for the worker;
  * submitting — a worker has handed it to the adapter (a lease: a worker that died mid-way leaves
  *              it to be taken again after the lease, with the same idempotency key);
@@ -11,8 +15,16 @@
  * completed  — paid, with the chain's transaction id or the bank's reference;
  * failed     — refused for good; the held money went back to where it came from.
  */
-export const PAYOUT_STATUSES = ['pending', 'submitting', 'submitted', 'completed', 'failed'] as const;
+export const PAYOUT_STATUSES = ['awaiting_approval', 'pending', 'submitting', 'submitted', 'completed', 'failed'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+/**
+ * Why a payout waits for approval: its EUR value is above PAYOUT_APPROVAL_ABOVE_EUR (or has no
+ * rate to be valued by), the account's bank or ID verification is younger than
+ * PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS, or the account's sends are frozen (account protection).
+ */
+export const PAYOUT_APPROVAL_REASONS = ['above_limit', 'new_account', 'frozen_account'] as const;
+export type PayoutApprovalReason = (typeof PAYOUT_APPROVAL_REASONS)[number];
 
 /** Crypto on its chain, or euros by SEPA transfer. */
 export const PAYOUT_RAILS = ['chain', 'bank'] as const;

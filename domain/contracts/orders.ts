@@ -65,6 +65,7 @@ export const orderSchema = z.object({
   failure: z.object({ reason: z.enum(FAILURE_REASONS), refund: z.enum(REFUNDS).nullable() }).nullable(),
   completedAt: z.string().nullable(),
   businessHold: z.boolean().describe('Paid from a business bank account: waits until the business is verified'),
+  payoutAwaitingApproval: z.boolean().describe('Its delivery or refund waits for two operators to approve it (large amounts, newly verified accounts)'),
   email: z.string().optional().describe("The order's email address: only in the owner's own list (it opens the live events)"),
 });
 export type Order = z.infer<typeof orderSchema>;

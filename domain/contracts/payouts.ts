@@ -1,11 +1,25 @@
 import { z } from 'zod';
-import { PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES, PAYOUT_TXID_PATTERN } from '../payouts';
+import { PAYOUT_APPROVAL_REASONS, PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES, PAYOUT_TXID_PATTERN } from '../payouts';
 
 /**
  * The executor's side of the payout pipeline, under /api/ops (admin tokens only):
  * GET /api/ops/payouts lists them, POST /api/ops/payouts/:id/result reports one; `npm run ops --
- * payouts | payout-result` and an external signer are its clients.
+ * payouts | payout-result` and an external signer are its clients. Operators approve or reject
+ * the payouts awaiting approval (POST /api/ops/payouts/:id/approve | reject; `ops payout-approve |
+ * payout-reject`).
  */
+const operator = z.string().describe("An operator: the ops token's issuer and subject");
+export const payoutApprovalSchema = z
+  .object({
+    reason: z.enum(PAYOUT_APPROVAL_REASONS).describe('Why it waits: above_limit (EUR value), new_account (recent bank or ID verification), frozen_account'),
+    reviewedBy: operator.nullable().describe('The first approval'),
+    reviewedAt: z.string().nullable(),
+    approvedBy: operator.nullable().describe('The second approval, by another operator: the payout went on to the worker'),
+    approvedAt: z.string().nullable(),
+    rejectedBy: operator.nullable().describe('Rejected: the payout failed and its money went back (reason in failureReason)'),
+    rejectedAt: z.string().nullable(),
+  })
+  .describe('Four eyes: two different operators approve, neither the one who triggered it; null when it never waited');
 export const payoutSchema = z
   .object({
     id: z.string().uuid(),
@@ -25,6 +39,9 @@ export const payoutSchema = z
     submittedAt: z.string().nullable(),
     completedAt: z.string().nullable(),
     bankExportId: z.string().uuid().nullable().describe('SEPA: the pain.001 file it went to the bank in (GET /api/ops/bank/exports/:id); null: not exported'),
+    eurValue: z.string().nullable().describe('What amount was worth in EUR when the payout was requested'),
+    triggeredBy: operator.nullable().describe("The operator whose action created it; null: the customer's"),
+    approval: payoutApprovalSchema.nullable(),
   })
   .describe('A payout');
 export type Payout = z.infer<typeof payoutSchema>;
@@ -46,3 +63,13 @@ export const payoutResultBody = z.discriminatedUnion('status', [
 export type PayoutResultBody = z.input<typeof payoutResultBody>;
 export const payoutResultResponse = z.object({ payout: payoutSchema, booked: z.boolean().describe('false: this result was already booked') });
 export type PayoutResultResponse = z.infer<typeof payoutResultResponse>;
+
+export const payoutApproveResponse = z.object({
+  payout: payoutSchema,
+  released: z.boolean().describe('true: this was the second approval, the payout is pending for the worker; false: the first (the review), it waits for another operator'),
+});
+export type PayoutApproveResponse = z.infer<typeof payoutApproveResponse>;
+export const payoutRejectBody = z.object({ reason: z.string().trim().min(1).max(500).describe('Why it is refused; stored with the payout, whose money goes back to where it came from') });
+export type PayoutRejectBody = z.input<typeof payoutRejectBody>;
+export const payoutRejectResponse = z.object({ payout: payoutSchema });
+export type PayoutRejectResponse = z.infer<typeof payoutRejectResponse>;

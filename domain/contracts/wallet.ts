@@ -51,7 +51,7 @@ export const walletTransactionSchema = z.object({
   address: z.string().nullable(),
   label: z.string().nullable(),
   txid: z.string().nullable().describe('The chain transaction: a deposit’s, or a send’s (and its network fee’s) once paid out'),
-  status: z.literal('completed'),
+  status: z.enum(['completed', 'awaiting_approval']).describe('awaiting_approval: a send (and its fee) held until two operators approve its payout'),
 });
 export type WalletTransaction = z.infer<typeof walletTransactionSchema>;
 

@@ -23,6 +23,7 @@ import { operatorRoutes } from './modules/operator/routes';
 import { opsMoneyRoutes } from './modules/ops/money-routes';
 import { opsRoutes } from './modules/ops/routes';
 import { orderRoutes } from './modules/orders/routes';
+import { payoutApproval } from './modules/payouts/approval';
 import { payoutOpsRoutes } from './modules/payouts/routes';
 import { coingeckoRates } from './modules/rates/coingecko';
 import { ratesRoutes } from './modules/rates/routes';
@@ -136,16 +137,19 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     explorers: config.explorers,
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
   });
-  await app.register(walletRoutes, { rates, xpubs });
+  // Four eyes on payouts (PAYOUT_APPROVAL_*). Account protection's freeze plugs in here as
+  // `accountFrozen` once it is merged (payouts/approval.ts).
+  const approval = payoutApproval(config, rates);
+  await app.register(walletRoutes, { rates, xpubs, approval });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   await app.register(opsMoneyRoutes, { rates });
   await app.register(faucetOpsRoutes);
-  await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes });
+  await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval) });
   await app.register(auditRoutes);
-  await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
+  await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
-  await app.register(workersPlugin, { config, rates, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });
+  await app.register(workersPlugin, { config, rates, approval, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });

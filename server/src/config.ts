@@ -125,6 +125,17 @@ const schema = z
     PAYOUT_LEASE_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     /** The crash suite only: a pause between the adapter's answer and booking it, to kill a worker there. */
     PAYOUT_BOOKING_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
+    /**
+     * Four eyes on payouts (README "Payouts waiting for approval"): a crypto send or payout worth
+     * more than this many EUR when it is requested, and any payout of an account whose bank or ID
+     * verification is younger than PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS days (0: none), waits until two
+     * operators approve it.
+     */
+    PAYOUT_APPROVAL_ABOVE_EUR: z
+      .string()
+      .regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be an EUR amount like 10000 or 2500.50')
+      .default('10000'),
+    PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: z.coerce.number().int().min(0).max(365).default(7),
     /** How often each replica deletes data whose retention period has ended (0: never; `ops retention` still works). */
     RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
     /** Order lookups (and their event streams) allowed per minute per IP and per email address. */

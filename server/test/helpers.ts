@@ -12,7 +12,6 @@ import { verifyLedger } from '../src/modules/ledger/service';
 import { runPayouts } from '../src/modules/payouts/service';
 import { sendCodeHash } from '../src/modules/wallet/sends';
 import { run } from '../src/ops/cli';
-import { payoutOutcomes } from '../src/workers/payouts';
 import type { VerificationKind } from '../../domain/verification';
 import type { IdpKeys } from '../src/dev/keys';
 import type { RatesAdapter } from '../src/modules/rates/service';
@@ -87,7 +86,9 @@ export async function testKeys(): Promise<IdpKeys & { publicJwks: { keys: JWK[] 
 export function testConfig(overrides: Record<string, string> = {}): Config {
   const publicDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-public-'));
   // Suites place many orders from one address; the placement limits have their own test (orders.test.ts).
-  const unlimited = { ORDER_LIMIT_PER_EMAIL_PER_HOUR: '100000', ORDER_LIMIT_PER_CLIENT_PER_HOUR: '100000' };
+  // Their users are verified moments before they pay out: the newly-verified rule of four eyes has
+  // its own test (payout-approval.test.ts).
+  const unlimited = { ORDER_LIMIT_PER_EMAIL_PER_HOUR: '100000', ORDER_LIMIT_PER_CLIENT_PER_HOUR: '100000', PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: '0' };
   return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_DIR: publicDir, DATA_DIR: publicDir, ORDER_WORKER_INTERVAL_MS: '0', PAYOUT_WORKER_INTERVAL_MS: '0', ...unlimited, ...overrides });
 }
 
@@ -259,7 +260,7 @@ export async function opsCliOutput(url: string, headers: Record<string, string>,
  * every due payout, hands it to the app's adapters and books the answer. Returns how many.
  */
 export async function payOut(t: TestApp): Promise<number> {
-  return runPayouts(t.app.db, { adapters: t.app.workers.payoutAdapters, outcomes: payoutOutcomes, leaseMs: t.config.PAYOUT_LEASE_MS });
+  return runPayouts(t.app.db, { adapters: t.app.workers.payoutAdapters, outcomes: t.app.workers.payoutOutcomes, leaseMs: t.config.PAYOUT_LEASE_MS });
 }
 
 /** A one-time code in a message: four groups of four letters (domain/codes.ts). */

@@ -3,7 +3,6 @@
  */
 import { sql } from 'drizzle-orm';
 import { runPayouts } from '../src/modules/payouts/service';
-import { payoutOutcomes } from '../src/workers/payouts';
 import { confirmSendFromMail, opsCliOutput, payOut, testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
@@ -86,6 +85,9 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
           submittedAt: expect.any(String),
           completedAt: null,
           bankExportId: null, // crypto: never in a bank file
+          eurValue: '320.00',
+          triggeredBy: null,
+          approval: null,
         });
         expect(await sendState(u, send.id)).toMatchObject({ status: 'processing', txid: null });
         expect(await payOut(t)).toBe(0); // the worker does not hand it over twice
@@ -159,7 +161,7 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
         await expect(
           runPayouts(t.app.db, {
             adapters: t.app.workers.payoutAdapters,
-            outcomes: payoutOutcomes,
+            outcomes: t.app.workers.payoutOutcomes,
             leaseMs: 60_000,
             beforeBooking: async () => {
               throw died; // the adapter has paid; the process dies before booking it
@@ -190,7 +192,7 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
         let other: Promise<number> | undefined;
         const slow = runPayouts(t.app.db, {
           adapters: t.app.workers.payoutAdapters,
-          outcomes: payoutOutcomes,
+          outcomes: t.app.workers.payoutOutcomes,
           leaseMs: 100,
           beforeBooking: async () => {
             await new Promise((resolve) => setTimeout(resolve, 300)); // the lease runs out meanwhile…

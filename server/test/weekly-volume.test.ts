@@ -29,7 +29,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
   /** Pays a buy by bank and runs the order and payout workers: the order completes successfully. */
   async function complete(order: { shortReference: string; amount: string; reference: string }) {
     await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: order.shortReference, amount: order.amount } });
-    await processOrders(t.database.db, { rates });
+    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
     await payOut(t);
   }
   const statusOf = async (reference: string) =>
@@ -79,14 +79,14 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     const { depositReference } = (await t.app.inject({ url: '/api/me', headers: u.headers })).json();
     const deposit = (reason: string, amount: string) => t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason, amount } });
     expect((await deposit(depositReference, '900')).statusCode).toBe(200);
-    await processOrders(t.database.db, { rates });
+    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
     // 900 EUR kept as euros, then a send of 320 EUR: under 1,000 EUR, since the deposit is not volume.
     const send = await startSend(u, '0.004');
     expect(send.statusCode).toBe(201);
     expect((await confirmSend(u, send.json().id)).statusCode).toBe(200);
     // 800 EUR bought into BTC on arrival is a buy: 320 + 800 passes 1,000 EUR.
     expect((await deposit(`${depositReference} BTC`, '800')).statusCode).toBe(200);
-    await processOrders(t.database.db, { rates });
+    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
     expect((await startSend(u, '0.001')).json().error.code).toBe('mobile_verification_required');
   });
 
@@ -135,7 +135,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     const sell = (email: string, amount: string, address: string) => ({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount, email, address });
     const first = (await place(sell(`seller-${kind}@example.com`, '0.001', iban))).json(); // 80 EUR
     await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: t.admin, payload: { currency: 'BTC', address: first.receiving.address, amount: first.amount } });
-    await processOrders(t.database.db, { rates });
+    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
     await payOut(t);
     expect((await statusOf(first.reference))!.status).toBe('completed_success');
     expect((await place(sell(`seller-${kind}@example.com`, '0.011', iban))).statusCode).toBe(201); // 960 EUR this week
@@ -203,7 +203,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     expect(await lookup()).toMatchObject({ status: 'processing', businessHold: true });
     // The customer logs in with that email and their business is verified: the order goes on.
     await testUser(t, email, { verified: ['business'], address: false });
-    await processOrders(t.database.db, { rates });
+    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
     await payOut(t);
     expect(await lookup()).toMatchObject({ status: 'completed_success', businessHold: false });
     expect((await mark('AAAA-BBBB-CCCC-DDDD')).json().error.code).toBe('not_found');
@@ -215,10 +215,10 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     const order = (await place(buy(email, '70'))).json();
     const paid = await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: order.shortReference, amount: '70', fromBusinessAccount: true } });
     expect(paid.json()).toMatchObject({ reference: order.reference, status: 'processing', businessHold: true });
-    await processOrders(t.database.db, { rates });
+    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
     expect((await statusOf(order.reference))!.status).toBe('processing'); // held, not converted
     await testUser(t, email, { verified: ['business'], address: false });
-    await processOrders(t.database.db, { rates });
+    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
     await payOut(t);
     expect((await statusOf(order.reference))!.status).toBe('completed_success');
   });

@@ -4,7 +4,7 @@ import { BANK_PAYMENT_STATUSES } from '../../../domain/bank';
 import { FAUCET_STATES, GAME_OVER_REASONS } from '../../../domain/faucet';
 import { MESSAGE_CHANNELS } from '../../../domain/messages';
 import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, REFUNDS } from '../../../domain/orders';
-import { PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES } from '../../../domain/payouts';
+import { PAYOUT_APPROVAL_REASONS, PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES } from '../../../domain/payouts';
 import { VERIFICATION_KINDS, VERIFICATION_PHASES } from '../../../domain/verification';
 import { SEND_STATUSES } from '../../../domain/wallet';
 import { oneOf } from './one-of';
@@ -382,6 +382,8 @@ export const orders = pgTable(
     fromBusinessAccount: boolean('from_business_account').notNull().default(false),
     /** Funded but waiting: the payment came from a business account that is not verified yet. */
     businessHold: boolean('business_hold').notNull().default(false),
+    /** A payout of this order (its delivery or its refund) waits for two operators' approval. */
+    payoutAwaitingApproval: boolean('payout_awaiting_approval').notNull().default(false),
     completedAt: timestamp('completed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -614,6 +616,22 @@ export const payouts = pgTable(
     bankPaymentId: uuid('bank_payment_id').references(() => bankPayments.id, { onDelete: 'restrict' }),
     /** The pain.001 file this SEPA payout went to the bank in; null: not exported yet. */
     bankExportId: uuid('bank_export_id').references(() => bankExports.id, { onDelete: 'restrict' }),
+    /** What `amount` was worth in EUR cents when the payout was requested (null: before 0025, or no rate). */
+    eurValue: bigint('eur_value', { mode: 'bigint' }),
+    /**
+     * Four eyes (domain/payouts.ts): why it waits for approval (null: it never did); the operator
+     * whose action created it (null: the customer did); the first operator's approval (the review)
+     * and the second's, which made it pending; or the operator who rejected it (its reason in
+     * failure_reason). Operators are the ops token's issuer and subject.
+     */
+    approvalReason: text('approval_reason', { enum: PAYOUT_APPROVAL_REASONS }),
+    triggeredBy: text('triggered_by'),
+    reviewedBy: text('reviewed_by'),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    approvedBy: text('approved_by'),
+    approvedAt: timestamp('approved_at', { withTimezone: true }),
+    rejectedBy: text('rejected_by'),
+    rejectedAt: timestamp('rejected_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('payouts_idempotency_key').on(t.idempotencyKey),
@@ -626,10 +644,10 @@ export const payouts = pgTable(
     index('payouts_order')
       .on(t.orderId)
       .where(sql`${t.orderId} is not null`),
-    // The worker's queue and the executor's list: only payouts not yet final.
+    // The worker's queue, the executor's list and the approval queue: only payouts not yet final.
     index('payouts_open')
       .on(t.status, t.createdAt)
-      .where(sql`${t.status} in ('pending', 'submitting', 'submitted')`),
+      .where(sql`${t.status} in ('awaiting_approval', 'pending', 'submitting', 'submitted')`),
     foreignKey({ columns: [t.sourceAccountId, t.currency], foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency], name: 'payouts_source_account_fk' }),
     check('payouts_status', oneOf(t.status, PAYOUT_STATUSES)),
     check('payouts_rail', oneOf(t.rail, PAYOUT_RAILS)),
@@ -637,5 +655,13 @@ export const payouts = pgTable(
     check('payouts_for_one_thing', sql`num_nonnulls(${t.sendId}, ${t.orderId}, ${t.bankPaymentId}) = 1`),
     check('payouts_amounts', sql`${t.amount} > 0 and ${t.networkFee} >= 0`),
     check('payouts_completed_has_txid', sql`${t.status} <> 'completed' or ${t.txid} is not null`),
+    check('payouts_approval_reason', oneOf(t.approvalReason, PAYOUT_APPROVAL_REASONS)),
+    check('payouts_awaiting_has_reason', sql`${t.status} <> 'awaiting_approval' or ${t.approvalReason} is not null`),
+    // Four eyes, held by the database too: the reviewer and the approver are two operators, and
+    // neither is the one who triggered the payout; an approval follows a review.
+    check(
+      'payouts_four_eyes',
+      sql`(${t.reviewedBy} is null or ${t.triggeredBy} is null or ${t.reviewedBy} <> ${t.triggeredBy}) and (${t.approvedBy} is null or (${t.reviewedBy} is not null and ${t.approvedBy} <> ${t.reviewedBy} and (${t.triggeredBy} is null or ${t.approvedBy} <> ${t.triggeredBy})))`,
+    ),
   ],
 );

@@ -19,7 +19,7 @@ import type {
   VerificationRequestsResponse,
   VerifyResponse,
 } from '../../../domain/contracts/ops';
-import type { PayoutResultResponse, PayoutsResponse } from '../../../domain/contracts/payouts';
+import type { Payout, PayoutApproveResponse, PayoutRejectResponse, PayoutResultResponse, PayoutsResponse } from '../../../domain/contracts/payouts';
 import type { ErrorBody } from '../../../domain/errors';
 
 /**
@@ -30,6 +30,9 @@ import type { ErrorBody } from '../../../domain/errors';
  * Locally it signs its own admin token with that key, for the issuer and audience the server
  * itself announces (so IDP_PORT need not be repeated); in production it uses OPS_TOKEN (an Auth0
  * token with use:muntly and admin:muntly).
+ * Locally it acts as the operator OPS_SUBJECT (default `ops-cli`), or `<OPS_SUBJECT>:<email>` with
+ * `--as <email>` or OPS_AS=<email> (four eyes: two operators approve a payout, so locally two
+ * emails act as two operators); with OPS_TOKEN the operator is the token's subject.
  */
 const USAGE = `Usage: npm run ops -- <command>
 
@@ -61,8 +64,9 @@ Commands:
                           messages sent by email, SMS, post and bank transfer, newest first
   faucet status|pause|resume|fund <eur>
                           the faucet: show it, pause it (GAME OVER after the current round), resume it, add budget
-  payouts [--status <pending|submitting|submitted|completed|failed>] [--rail chain|bank] [--json]
-                          payouts, oldest first; an external signer or bank executes the submitted ones
+  payouts [--status <awaiting_approval|pending|submitting|submitted|completed|failed>] [--rail chain|bank] [--json]
+                          payouts, oldest first; an external signer or bank executes the submitted ones;
+                          awaiting_approval: those waiting for two operators, with why and who reviewed
   payout-result <id> completed <txid> | payout-result <id> failed <reason>
                           report what became of a submitted payout (what the signer or bank reports)
   audit [--action <a>] [--actor <x>] [--target <t>] [--since <date>] [--until <date>]
@@ -86,6 +90,13 @@ Commands:
   bank-exports [--json]   the payouts files made so far, newest first
   bank-export <id> [--out <file>]
                           a payouts file again, as it was made
+  payout-approve <id>     approve a payout awaiting approval: the first operator's approval is the review,
+                          a second, different operator's releases it (neither may be who triggered it)
+  payout-reject <id> <reason>
+                          reject a payout awaiting approval: it fails and its money goes back (a send to
+                          the balance, an order is refunded)
+
+Options: --as <email>    (local) act as the operator <OPS_SUBJECT>:<email> instead of OPS_SUBJECT (also OPS_AS)
 
 Settings as the server reads them (the environment over .env): PORT and HOST (or OPS_URL) to find
 the server, DATA_DIR for the local provider's key, OPS_SUBJECT (default ops-cli) as who acts
@@ -101,6 +112,9 @@ class CliError extends Error {
   }
 }
 
+/** Locally, who the operator is: OPS_SUBJECT, or `<OPS_SUBJECT>:<email>` for `--as <email>` / OPS_AS (set by `run`). */
+let actingAs: string | undefined;
+
 /** The server's settings, read as the server reads them; a bad one is reported like any other problem. */
 function settings(): Config {
   try {
@@ -115,7 +129,10 @@ function settings(): Config {
  * server announces at /api/auth/config, so the two cannot disagree about IDP_PORT.
  */
 async function adminToken(config: Config): Promise<{ token: string; signedHere: boolean }> {
-  if (config.OPS_TOKEN) return { token: config.OPS_TOKEN, signedHere: false };
+  if (config.OPS_TOKEN) {
+    if (actingAs) throw new CliError('--as (OPS_AS) is for local mode: with OPS_TOKEN, the operator is the token’s subject.');
+    return { token: config.OPS_TOKEN, signedHere: false };
+  }
   if (!config.localIdp) throw new CliError('Set OPS_TOKEN to an access token with the scopes use:muntly and admin:muntly.');
   if (!fs.existsSync(path.join(config.DATA_DIR, KEYS_FILE))) {
     throw new CliError(`No local identity provider key in ${config.DATA_DIR}: start the server first (npm start), or give this command the server's DATA_DIR (.env).`);
@@ -124,7 +141,8 @@ async function adminToken(config: Config): Promise<{ token: string; signedHere: 
   const token = await mintAccessToken(readIdpKeys(config.DATA_DIR), {
     issuer: `${server.domain}/`,
     audience: server.audience,
-    subject: config.OPS_SUBJECT,
+    subject: actingAs ? `${config.OPS_SUBJECT}:${actingAs}` : config.OPS_SUBJECT,
+    ...(actingAs ? { email: actingAs } : {}),
     scope: 'use:muntly admin:muntly',
     ttlSeconds: 300,
   });
@@ -200,7 +218,35 @@ function requireEmail(value: string | undefined): string {
   return value;
 }
 
-export async function run(args: string[]): Promise<void> {
+/** `--as <email>` anywhere among the arguments (else OPS_AS): the operator this run acts as, locally. */
+function operatorOption(args: string[]): { as: string | undefined; args: string[] } {
+  const at = args.indexOf('--as');
+  if (at < 0) return { as: process.env.OPS_AS || undefined, args };
+  const email = args[at + 1];
+  if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new CliError('--as needs an email address.');
+  return { as: email.toLowerCase(), args: [...args.slice(0, at), ...args.slice(at + 2)] };
+}
+
+/** One payout on one line; one waiting for approval says why, and who has reviewed it. */
+function payoutLine(p: Payout): string {
+  const outcome = p.txid ? `txid ${p.txid}` : p.failureReason ? `failed: ${p.failureReason}` : '';
+  const approval = p.approval
+    ? `  ${p.approval.reason}${p.eurValue ? ` (worth EUR ${p.eurValue})` : ''}${p.triggeredBy ? `, triggered by ${p.triggeredBy}` : ''}, ${
+        p.approval.rejectedBy
+          ? `rejected by ${p.approval.rejectedBy}`
+          : p.approval.approvedBy
+            ? `approved by ${p.approval.reviewedBy} and ${p.approval.approvedBy}`
+            : p.approval.reviewedBy
+              ? `reviewed by ${p.approval.reviewedBy}, waiting for a second operator`
+              : 'waiting for two operators'
+      }`
+    : '';
+  return `${p.id}  ${p.createdAt}  ${p.status.padEnd(10)}  ${p.purpose.padEnd(14)}  ${p.amount} ${p.currency} (+${p.networkFee}) → ${p.destination ?? 'the sender'}  ${outcome}${approval}`;
+}
+
+export async function run(argv: string[]): Promise<void> {
+  const { as, args } = operatorOption(argv);
+  actingAs = as;
   const [command, ...rest] = args;
   switch (command) {
     case 'users': {
@@ -346,11 +392,7 @@ export async function run(args: string[]): Promise<void> {
       const { payouts } = (await call('GET', `/api/ops/payouts?${query}`)) as PayoutsResponse;
       if (rest.includes('--json')) console.log(JSON.stringify(payouts, null, 2));
       else if (payouts.length === 0) console.log('No payouts.');
-      else
-        for (const p of payouts) {
-          const outcome = p.txid ? `txid ${p.txid}` : p.failureReason ? `failed: ${p.failureReason}` : '';
-          console.log(`${p.id}  ${p.createdAt}  ${p.status.padEnd(10)}  ${p.purpose.padEnd(14)}  ${p.amount} ${p.currency} (+${p.networkFee}) → ${p.destination ?? 'the sender'}  ${outcome}`);
-        }
+      else for (const p of payouts) console.log(payoutLine(p));
       return;
     }
     case 'payout-result': {
@@ -436,6 +478,25 @@ export async function run(args: string[]): Promise<void> {
       const file = out ?? name;
       writeFile(file, String(payload));
       console.log(`${file} written.`);
+      return;
+    }
+    case 'payout-approve': {
+      const [id] = rest;
+      if (!id) throw new CliError('Usage: payout-approve <id>');
+      const { payout, released } = (await call('POST', `/api/ops/payouts/${id}/approve`)) as PayoutApproveResponse;
+      console.log(
+        released
+          ? `Payout ${id} (${payout.amount} ${payout.currency}) approved by a second operator: it is now ${payout.status}.`
+          : `Payout ${id} (${payout.amount} ${payout.currency}) reviewed: it waits for the approval of another operator.`,
+      );
+      return;
+    }
+    case 'payout-reject': {
+      const [id, ...why] = rest;
+      const reason = why.join(' ');
+      if (!id || !reason) throw new CliError('Usage: payout-reject <id> <reason>');
+      const { payout } = (await call('POST', `/api/ops/payouts/${id}/reject`, { reason })) as PayoutRejectResponse;
+      console.log(`Payout ${id} (${payout.amount} ${payout.currency}) rejected: it is now ${payout.status} and its money went back.`);
       return;
     }
     default:

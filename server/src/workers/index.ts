@@ -10,6 +10,8 @@ import { payoutAdapters, payoutOutcomes } from './payouts';
 import { repeat } from './repeat';
 import type { Config } from '../config';
 import type { PayoutAdapters } from '../modules/payouts/adapters';
+import type { PayoutApproval } from '../modules/payouts/approval';
+import type { PayoutOutcomes } from '../modules/payouts/service';
 import type { RatesAdapter } from '../modules/rates/service';
 
 /**
@@ -28,6 +30,9 @@ import type { RatesAdapter } from '../modules/rates/service';
 export type Workers = {
   faucetTicker: FaucetTicker;
   payoutAdapters: PayoutAdapters;
+  /** Which payouts wait for two operators' approval, and what each payout's outcome means (tests drive the workers with them). */
+  payoutApproval: PayoutApproval;
+  payoutOutcomes: PayoutOutcomes;
   /** Starts the faucet ticker (the interval workers run from the moment the app is built). */
   start(): Promise<void>;
 };
@@ -38,19 +43,22 @@ declare module 'fastify' {
   }
 }
 
-export const workersPlugin = fp<{ config: Config; rates: RatesAdapter; payoutAdapters?: Partial<PayoutAdapters>; mailTransport?: MailTransport }>(async (app, { config, rates, ...given }) => {
+type WorkerOptions = { config: Config; rates: RatesAdapter; approval: PayoutApproval; payoutAdapters?: Partial<PayoutAdapters>; mailTransport?: MailTransport };
+
+export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, approval, ...given }) => {
   const adapters = payoutAdapters(config, app.db, given.payoutAdapters);
+  const outcomes = payoutOutcomes(approval);
   const faucetTicker = createFaucetTicker({ database: app.database, rates, settings: faucetSettings(config), log: app.log, onAdvance: () => app.faucet.events.poke() });
-  app.decorate('workers', { faucetTicker, payoutAdapters: adapters, start: () => faucetTicker.start() });
+  app.decorate('workers', { faucetTicker, payoutAdapters: adapters, payoutApproval: approval, payoutOutcomes: outcomes, start: () => faucetTicker.start() });
 
   repeat(app, 'order processing', config.ORDER_WORKER_INTERVAL_MS, async () => {
     await expireUnpaidOrders(app.db, config.ORDER_EXPIRY_DAYS);
-    return processOrders(app.db, { rates });
+    return processOrders(app.db, { rates, approval });
   });
   repeat(app, 'payouts', config.PAYOUT_WORKER_INTERVAL_MS, () =>
     runPayouts(app.db, {
       adapters,
-      outcomes: payoutOutcomes,
+      outcomes,
       leaseMs: config.PAYOUT_LEASE_MS,
       beforeBooking: config.PAYOUT_BOOKING_DELAY_MS > 0 ? () => new Promise((resolve) => setTimeout(resolve, config.PAYOUT_BOOKING_DELAY_MS)) : undefined,
       onError: (error) => app.log.warn({ err: error }, 'payout adapter unreachable; the payout is tried again'),

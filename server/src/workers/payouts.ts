@@ -5,10 +5,15 @@ import { externalAdapter, type PayoutAdapters } from '../modules/payouts/adapter
 import { sendPayoutOutcomes } from '../modules/wallet/sends';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
+import type { PayoutApproval } from '../modules/payouts/approval';
 import type { PayoutOutcomes } from '../modules/payouts/service';
 
-/** What a completed or failed payout means, per purpose: the wallet's sends, the orders', refunded bank payments'. */
-export const payoutOutcomes: PayoutOutcomes = { send: sendPayoutOutcomes, ...orderPayoutOutcomes, ...bankPayoutOutcomes };
+/**
+ * What an approved, completed or failed payout means, per purpose: the wallet's sends, the
+ * orders', refunded bank payments'. An order whose delivery fails is refunded by a new payout,
+ * which the approval policy judges as it judges any other.
+ */
+export const payoutOutcomes = (approval: PayoutApproval): PayoutOutcomes => ({ send: sendPayoutOutcomes, ...orderPayoutOutcomes(approval), ...bankPayoutOutcomes });
 
 /**
  * The adapters CHAIN_PAYOUTS and BANK_PAYOUTS name: `simulated` (local mode only; the config

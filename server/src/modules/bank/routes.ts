@@ -16,6 +16,7 @@ import {
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
 import { assignBankPayment, bankExportFile, exportPayouts, importStatement, listBankExports, listBankPayments, refundBankPayment, type BankAccountConfig } from './service';
+import type { PayoutApproval } from '../payouts/approval';
 import type { PayoutOutcomes } from '../payouts/service';
 import type { RatesAdapter } from '../rates/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -30,7 +31,10 @@ export const STATEMENT_BODY_LIMIT = 5 * 1024 * 1024;
  * (Content-Type application/xml or text/xml); the payouts file comes back in JSON and, again,
  * as the file itself.
  */
-export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcomes: PayoutOutcomes; account: BankAccountConfig }> = async (app, { rates, outcomes, account }) => {
+export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcomes: PayoutOutcomes; approval: PayoutApproval; account: BankAccountConfig }> = async (
+  app,
+  { rates, outcomes, approval, account },
+) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
   // Only in this plugin: the rest of the API takes JSON alone.
   app.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string', bodyLimit: STATEMENT_BODY_LIMIT }, (_request, body, done) => done(null, body));
@@ -92,7 +96,7 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
         response: { 200: refundPaymentResponse, ...errorResponses(401, 403, 404, 409) },
       },
     },
-    async (request) => refundBankPayment(app.db, { id: request.params.id, actor: actorOf(request) }),
+    async (request) => refundBankPayment(app.db, approval, { id: request.params.id, actor: actorOf(request) }),
   );
 
   app.post(

@@ -16,6 +16,7 @@ import { bankRepository, type BankExportRow, type BankPaymentRow } from './repos
 import type { BankPaymentStatus } from '../../../../domain/bank';
 import type { BankExport, BankPayment, ImportLine, ImportOutcome, ImportStatementResponse } from '../../../../domain/contracts/bank';
 import type { Db } from '../../db/client';
+import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
 
 /**
@@ -198,7 +199,7 @@ export async function assignBankPayment(db: Db, rates: RatesAdapter, input: { id
  * The operator sends an unmatched payment back to the IBAN it came from: booked into the ledger
  * (bank → unmatched) and out again as a SEPA payout, which the next pain.001 file carries.
  */
-export async function refundBankPayment(db: Db, input: { id: string; actor: string }) {
+export async function refundBankPayment(db: Db, approval: PayoutApproval, input: { id: string; actor: string }) {
   return db.transaction(async (tx) => {
     const payment = await lockOpenPayment(tx, input.id);
     const iban = payment.payerIban ? sepaIban(payment.payerIban) : null;
@@ -226,6 +227,8 @@ export async function refundBankPayment(db: Db, input: { id: string; actor: stri
       sourceAccountId: unmatched.id,
       idempotencyKey: `payment-refund:${payment.id}`,
       holds: [{ id: `payment-refund:${payment.id}`, amount: payment.amount, code: 'refund', metadata: meta }],
+      // An operator's decision: four eyes judge it as any payout, and its trigger cannot approve it.
+      approval: { policy: approval, accountId: null, triggeredBy: input.actor },
     });
     const refunded = await bankRepository.updatePayment(tx, payment.id, { status: 'refunded', resolution: `refunded (payout ${payout.id})`, resolvedBy: input.actor, resolvedAt: new Date() });
     await recordAudit(tx, {
@@ -247,7 +250,7 @@ export async function refundBankPayment(db: Db, input: { id: string; actor: stri
  * `unmatched` account and the payout listed as failed, for the operator (as an order's refund).
  */
 export const bankPayoutOutcomes: Pick<PayoutOutcomes, 'payment_refund'> = {
-  payment_refund: { completed: async () => undefined, failed: async () => undefined },
+  payment_refund: { approved: async () => undefined, completed: async () => undefined, failed: async () => undefined },
 };
 
 export function bankPaymentView(row: BankPaymentRow, orderReference: string | null): BankPayment {

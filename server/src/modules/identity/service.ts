@@ -281,6 +281,12 @@ export async function markVerified(db: Db, account: OperatedAccount, kind: Verif
   });
 }
 
+/** When the latest of these kinds was verified for the account, or null when none is (the payouts' four eyes ask it). */
+export async function lastVerifiedAt(db: Db, accountId: string, kinds: readonly VerificationKind[]): Promise<Date | null> {
+  const dates = (await identityRepository.list(db, accountId)).filter((row) => row.phase === 'verified' && row.verifiedAt && kinds.includes(row.kind)).map((row) => row.verifiedAt!.getTime());
+  return dates.length ? new Date(Math.max(...dates)) : null;
+}
+
 /**
  * The gate the wallet and the exchange call before acting: reads the phases from the database
  * (inside the caller's transaction when given one) and refuses with the code the site explains.

@@ -13,6 +13,7 @@ import { ordersRepository, type OrderRow } from './repository';
 import { hasCompletedOrder } from './service';
 import { orderMoney } from './views';
 import type { Db } from '../../db/client';
+import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
 
 /**
@@ -25,8 +26,10 @@ import type { RatesAdapter } from '../rates/service';
  * Money that leaves Muntly (to an address or an IBAN) goes through the payout pipeline: settling
  * only books it, the payout worker pays it outside any transaction (server/src/modules/payouts).
  */
+type SettlementDeps = { rates: RatesAdapter; approval: PayoutApproval };
+
 /** Settles funded orders until none is waiting (or `limit` were settled). Returns how many. */
-export async function processOrders(db: Db, deps: { rates: RatesAdapter }, limit = 100): Promise<number> {
+export async function processOrders(db: Db, deps: SettlementDeps, limit = 100): Promise<number> {
   // Orders held for a business whose verification has since been done go on.
   await ordersRepository.releaseBusinessHolds(db);
   let settled = 0;
@@ -85,13 +88,13 @@ async function evaluate(tx: Db, rates: RatesAdapter, order: OrderRow): Promise<O
  * IBAN — the order then completes when the payout does (`orderPayoutOutcomes`). An order that
  * cannot be converted is refunded whole.
  */
-async function settle(tx: Db, deps: { rates: RatesAdapter }, order: OrderRow): Promise<void> {
+async function settle(tx: Db, deps: SettlementDeps, order: OrderRow): Promise<void> {
   const outcome = await evaluate(tx, deps.rates, order);
   const exchange = (code: string) => systemAccount(tx, 'exchange', code);
   const meta = { orderId: order.id, reference: order.reference };
   const now = new Date();
   if (!outcome.ok) {
-    await fail(tx, order, outcome.reason);
+    await fail(tx, order, outcome.reason, { policy: deps.approval });
     return;
   }
   const { quote: q } = outcome;
@@ -125,7 +128,7 @@ async function settle(tx: Db, deps: { rates: RatesAdapter }, order: OrderRow): P
     return;
   }
   const networkFee = to === 'EUR' ? 0n : actual.actualNetworkFee;
-  await requestPayout(tx, {
+  const payout = await requestPayout(tx, {
     rail: to === 'EUR' ? 'bank' : 'chain',
     purpose: 'order_delivery',
     orderId: order.id,
@@ -140,21 +143,43 @@ async function settle(tx: Db, deps: { rates: RatesAdapter }, order: OrderRow): P
       { id: `order-delivery:${order.id}`, amount: converted, code: 'payout', metadata: { ...meta, destination: order.address } },
       { id: `order-network-fee:${order.id}`, amount: networkFee, code: 'network_fee', metadata: meta },
     ],
+    approval: { policy: deps.approval, accountId: order.accountId },
   });
-  await ordersRepository.update(tx, order.id, actual);
+  await ordersRepository.update(tx, order.id, { ...actual, payoutAwaitingApproval: payout.status === 'awaiting_approval' });
 }
 
+/** How a refund payout is judged for approval: by the policy, and by who caused it (an operator rejecting the delivery). */
+type RefundApproval = { policy: PayoutApproval; triggeredBy?: string | null };
+
 /** The order cannot be delivered: the whole amount received goes back, and the customer is told why. */
-async function fail(tx: Db, order: OrderRow, reason: FailureReason): Promise<void> {
+async function fail(tx: Db, order: OrderRow, reason: FailureReason, approval: RefundApproval): Promise<void> {
   const now = new Date();
-  const refund = await refundOrder(tx, order);
-  const failed = await ordersRepository.update(tx, order.id, { status: 'completed_failure', failureReason: reason, refund, settledAt: order.settledAt ?? now, completedAt: now, updatedAt: now });
+  const { refund, awaitingApproval } = await refundOrder(tx, order, approval);
+  const failed = await ordersRepository.update(tx, order.id, {
+    status: 'completed_failure',
+    failureReason: reason,
+    refund,
+    payoutAwaitingApproval: awaitingApproval,
+    settledAt: order.settledAt ?? now,
+    completedAt: now,
+    updatedAt: now,
+  });
   await notifyCompleted(tx, failed);
 }
 
-/** What an order's payouts mean for it (the payout worker books them). */
-export const orderPayoutOutcomes: Pick<PayoutOutcomes, 'order_delivery' | 'order_refund'> = {
+/** A payout of the order was approved by two operators: the order page stops saying it waits. */
+async function payoutApproved(tx: Db, payout: { orderId: string | null }): Promise<void> {
+  await ordersRepository.update(tx, payout.orderId!, { payoutAwaitingApproval: false, updatedAt: new Date() });
+}
+
+/**
+ * What an order's payouts mean for it (the payout worker books them). A delivery that fails
+ * (refused, or rejected by an operator) is refunded by a new payout, judged by `approval` like any
+ * other; one an operator rejected counts as triggered by that operator.
+ */
+export const orderPayoutOutcomes = (approval: PayoutApproval): Pick<PayoutOutcomes, 'order_delivery' | 'order_refund'> => ({
   order_delivery: {
+    approved: payoutApproved,
     async completed(tx, payout) {
       const now = new Date();
       const done = await ordersRepository.updateIfProcessing(tx, payout.orderId!, { status: 'completed_success', payoutTxid: payout.txid, completedAt: now, updatedAt: now });
@@ -177,16 +202,25 @@ export const orderPayoutOutcomes: Pick<PayoutOutcomes, 'order_delivery' | 'order
           metadata: { orderId: order.id, reference: order.reference },
         });
       }
-      await fail(tx, order, 'payout_failed');
+      await fail(tx, order, 'payout_failed', { policy: approval, triggeredBy: payout.rejectedBy });
     },
   },
-  // A refund that could not be paid stays with the exchange, listed as a failed payout for the
-  // operator; the order already told the customer it was refunded.
-  order_refund: { completed: async () => undefined, failed: async () => undefined },
-};
+  // A refund that could not be paid (or was rejected) stays with the exchange, listed as a failed
+  // payout for the operator; the order already told the customer it was refunded.
+  order_refund: {
+    approved: payoutApproved,
+    completed: async () => undefined,
+    async failed(tx, payout) {
+      await ordersRepository.update(tx, payout.orderId!, { payoutAwaitingApproval: false, updatedAt: new Date() });
+    },
+  },
+});
 
-/** The whole amount received goes back where it came from: the wallet at once, a bank or an address by payout. */
-async function refundOrder(tx: Db, order: OrderRow): Promise<Refund> {
+/**
+ * The whole amount received goes back where it came from: the wallet at once, a bank or an
+ * address by payout (which may wait for approval).
+ */
+async function refundOrder(tx: Db, order: OrderRow, approval: RefundApproval): Promise<{ refund: Refund; awaitingApproval: boolean }> {
   const from = order.currencyFrom;
   const amount = order.amountReceived!;
   const exchange = (await systemAccount(tx, 'exchange', from)).id;
@@ -202,10 +236,10 @@ async function refundOrder(tx: Db, order: OrderRow): Promise<Refund> {
       // What the wallet paid comes back whole, at the value it left with.
       metadata: { ...meta, eurValue: eur(order.amountEur) },
     });
-    return 'wallet';
+    return { refund: 'wallet', awaitingApproval: false };
   }
   const bank = from === 'EUR';
-  await requestPayout(tx, {
+  const payout = await requestPayout(tx, {
     rail: bank ? 'bank' : 'chain',
     purpose: 'order_refund',
     orderId: order.id,
@@ -219,8 +253,9 @@ async function refundOrder(tx: Db, order: OrderRow): Promise<Refund> {
     sourceAccountId: exchange,
     idempotencyKey: `order-refund:${order.id}`,
     holds: [{ id: `order-refund:${order.id}`, amount, code: 'refund', metadata: { ...meta, address: order.senderAddress } }],
+    approval: { policy: approval.policy, accountId: order.accountId, triggeredBy: approval.triggeredBy },
   });
-  return bank ? 'bank' : 'sender';
+  return { refund: bank ? 'bank' : 'sender', awaitingApproval: payout.status === 'awaiting_approval' };
 }
 
 async function notifyCompleted(tx: Db, order: OrderRow): Promise<void> {

@@ -83,5 +83,6 @@ export function orderView(row: OrderRow, bank: BankDetails): Order {
     failure: row.failureReason ? { reason: row.failureReason, refund: row.amountReceived === null ? null : (row.refund ?? 'bank') } : null,
     completedAt: row.completedAt?.toISOString() ?? null,
     businessHold: row.businessHold,
+    payoutAwaitingApproval: row.payoutAwaitingApproval,
   };
 }

@@ -51,7 +51,13 @@ export const payoutsRepository = {
     return row;
   },
 
-  async update(db: Db, id: string, values: Partial<Pick<PayoutRow, 'status' | 'txid' | 'failureReason' | 'submittedAt' | 'completedAt' | 'lockedUntil'>>): Promise<PayoutRow> {
+  async update(
+    db: Db,
+    id: string,
+    values: Partial<
+      Pick<PayoutRow, 'status' | 'txid' | 'failureReason' | 'submittedAt' | 'completedAt' | 'lockedUntil' | 'reviewedBy' | 'reviewedAt' | 'approvedBy' | 'approvedAt' | 'rejectedBy' | 'rejectedAt'>
+    >,
+  ): Promise<PayoutRow> {
     const [row] = await db.update(payouts).set(values).where(eq(payouts.id, id)).returning();
     return row!;
   },

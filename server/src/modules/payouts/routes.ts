@@ -1,6 +1,16 @@
-import { payoutParams, payoutResultBody, payoutResultResponse, payoutsQuery, payoutsResponse } from '../../../../domain/contracts/payouts';
+import {
+  payoutApproveResponse,
+  payoutParams,
+  payoutRejectBody,
+  payoutRejectResponse,
+  payoutResultBody,
+  payoutResultResponse,
+  payoutsQuery,
+  payoutsResponse,
+} from '../../../../domain/contracts/payouts';
 import { errorResponses } from '../../schemas';
 import { actorOf, readPersonalData } from '../audit/service';
+import { approvePayout, rejectPayout } from './review';
 import { bookPayoutResult, listPayouts, payoutView, type PayoutOutcomes } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -11,6 +21,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * `POST /api/ops/payouts/:id/result`. The same report twice is accepted once; a different result
  * for a payout already final is refused (409 payout_already_final). A list that shows payouts
  * (their destinations are personal data) and every report are written to the audit trail.
+ *
+ * Operators decide on the payouts awaiting approval (review.ts): approve (the first operator's
+ * approval is the review, a second operator's releases it) or reject. The operator is the token's
+ * subject (audit/service.ts actorOf).
  */
 export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }> = async (app, { outcomes }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
@@ -45,5 +59,37 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
       const { payout, booked } = await bookPayoutResult(app.db, outcomes, { id: request.params.id, result: request.body, actor: actorOf(request) });
       return { payout: payoutView(payout), booked };
     },
+  );
+
+  app.post(
+    '/api/ops/payouts/:id/approve',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Approve a payout awaiting approval: the first operator reviews, a second, different one releases it to the worker',
+        security: [{ bearer: [] }],
+        params: payoutParams,
+        response: { 200: payoutApproveResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { payout, released } = await approvePayout(app.db, outcomes, { id: request.params.id, operator: actorOf(request) });
+      return { payout: payoutView(payout), released };
+    },
+  );
+
+  app.post(
+    '/api/ops/payouts/:id/reject',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Reject a payout awaiting approval: it fails and its money goes back to where it came from (a send to the balance, an order is refunded)',
+        security: [{ bearer: [] }],
+        params: payoutParams,
+        body: payoutRejectBody,
+        response: { 200: payoutRejectResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => ({ payout: payoutView(await rejectPayout(app.db, outcomes, { id: request.params.id, operator: actorOf(request), reason: request.body.reason })) }),
   );
 };

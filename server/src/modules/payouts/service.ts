@@ -3,6 +3,7 @@ import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { recordAudit } from '../audit/service';
 import { systemAccount, transfer } from '../ledger/service';
+import { approvalNeeded, type ApprovalContext } from './approval';
 import { payoutsRepository, type PayoutRow } from './repository';
 import type { Payout } from '../../../../domain/contracts/payouts';
 import type { PayoutPurpose, PayoutRail, PayoutResult, PayoutStatus } from '../../../../domain/payouts';
@@ -13,7 +14,9 @@ import type { PayoutAdapters, PayoutInstruction } from './adapters';
  * The payout pipeline (docs/architecture.md):
  * 1. `requestPayout`, in the caller's booking transaction: the money moves from its source
  *    account into the payouts clearing account (a system account per currency) and a pending
- *    payout row is written — both or neither;
+ *    payout row is written — both or neither. A payout that needs four eyes (approval.ts) is
+ *    written `awaiting_approval` instead, and becomes pending when two operators have approved
+ *    it, or fails when one rejects it (review.ts);
  * 2. the worker (server/src/workers/payouts.ts) takes the row in a short transaction of its own,
  *    calls the adapter outside any transaction, then
  * 3. `bookPayoutResult`, in a second transaction: completed → the held money goes to the chain or
@@ -26,8 +29,14 @@ import type { PayoutAdapters, PayoutInstruction } from './adapters';
  */
 export type { PayoutRow } from './repository';
 
-/** What completing or failing a payout means for what it was for (set up by the workers). */
-export type PayoutOutcomes = Record<PayoutPurpose, { completed(tx: Db, payout: PayoutRow): Promise<void>; failed(tx: Db, payout: PayoutRow): Promise<void> }>;
+/**
+ * What completing or failing a payout means for what it was for (set up by the workers), and its
+ * approval (a payout that waited for four eyes goes on to the worker). A rejected payout fails.
+ */
+export type PayoutOutcomes = Record<
+  PayoutPurpose,
+  { completed(tx: Db, payout: PayoutRow): Promise<void>; failed(tx: Db, payout: PayoutRow): Promise<void>; approved(tx: Db, payout: PayoutRow): Promise<void> }
+>;
 
 export type PayoutRequest = {
   rail: PayoutRail;
@@ -49,12 +58,18 @@ export type PayoutRequest = {
    * owner should see them (a send and its fee are two lines of the user's history).
    */
   holds: { id: string; amount: bigint; code: string; metadata?: Record<string, unknown> }[];
+  /** Who the payout is for and who asked for it: decides whether it waits for approval. */
+  approval: ApprovalContext;
 };
 
+const metadataOf = (row: PayoutRow) => ({ payoutId: row.id, purpose: row.purpose, orderId: row.orderId, sendId: row.sendId, destination: row.destination });
 const decimalsOf = (currency: string) => (currency === 'EUR' ? 2 : currencyByCode(currency)!.decimals);
 const outsideAccount = (rail: PayoutRail) => (rail === 'chain' ? 'chain' : 'bank');
 
-/** Step 1, inside the caller's transaction. The same idempotency key twice is one payout. */
+/**
+ * Step 1, inside the caller's transaction. The same idempotency key twice is one payout. The row
+ * is `awaiting_approval` when four eyes must see it first (approval.ts), else `pending`.
+ */
 export async function requestPayout(tx: Db, request: PayoutRequest): Promise<PayoutRow> {
   const held = request.holds.reduce((sum, h) => sum + h.amount, 0n);
   if (held !== request.amount + request.networkFee) throw new Error(`payout ${request.idempotencyKey}: holds ${held} ≠ amount + network fee`);
@@ -71,6 +86,7 @@ export async function requestPayout(tx: Db, request: PayoutRequest): Promise<Pay
       metadata: hold.metadata,
     });
   }
+  const { eurValue, reason } = await approvalNeeded(tx, request.approval, request);
   const { row } = await payoutsRepository.insert(tx, {
     rail: request.rail,
     purpose: request.purpose,
@@ -84,6 +100,10 @@ export async function requestPayout(tx: Db, request: PayoutRequest): Promise<Pay
     networkFee: request.networkFee,
     sourceAccountId: request.sourceAccountId,
     idempotencyKey: request.idempotencyKey,
+    status: reason ? 'awaiting_approval' : 'pending',
+    eurValue,
+    approvalReason: reason,
+    triggeredBy: request.approval.triggeredBy ?? null,
   });
   return row;
 }
@@ -147,9 +167,9 @@ async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, inpu
   if (result.status === 'submitted') {
     return { payout: await payoutsRepository.update(tx, row.id, { status: 'submitted', submittedAt: now, lockedUntil: null }), booked: true };
   }
-  const clearing = (await systemAccount(tx, 'payouts', row.currency)).id;
-  const meta = { payoutId: row.id, purpose: row.purpose, orderId: row.orderId, sendId: row.sendId, destination: row.destination };
   if (result.status === 'completed') {
+    const clearing = (await systemAccount(tx, 'payouts', row.currency)).id;
+    const meta = metadataOf(row);
     const outside = (await systemAccount(tx, outsideAccount(row.rail), row.currency)).id;
     await transfer(tx, {
       id: `payout:${row.id}`,
@@ -175,7 +195,18 @@ async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, inpu
     await outcomes[row.purpose].completed(tx, payout);
     return { payout, booked: true };
   }
-  // Failed for good: the held money goes back whole (amount and network fee) in one transfer.
+  return { payout: await bookFailure(tx, outcomes, row, { reason: result.reason }), booked: true };
+}
+
+/**
+ * A payout that will not be paid (its executor refused it, or an operator rejected it): the held
+ * money goes back whole (amount and network fee) to its source in one transfer, and the purpose's
+ * `failed` step runs (a send fails with the balance restored, an order is refunded). Inside the
+ * transaction that holds the row's lock.
+ */
+export async function bookFailure(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, failure: { reason: string; rejectedBy?: string }): Promise<PayoutRow> {
+  const clearing = (await systemAccount(tx, 'payouts', row.currency)).id;
+  const now = new Date();
   await transfer(tx, {
     id: `payout-return:${row.id}`,
     currency: row.currency,
@@ -183,11 +214,17 @@ async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, inpu
     creditAccountId: row.sourceAccountId,
     amount: row.amount + row.networkFee,
     code: 'payout_return',
-    metadata: { ...meta, reason: result.reason },
+    metadata: { ...metadataOf(row), reason: failure.reason },
   });
-  const payout = await payoutsRepository.update(tx, row.id, { status: 'failed', failureReason: result.reason.slice(0, 500), completedAt: now, lockedUntil: null });
+  const payout = await payoutsRepository.update(tx, row.id, {
+    status: 'failed',
+    failureReason: failure.reason.slice(0, 500),
+    completedAt: now,
+    lockedUntil: null,
+    ...(failure.rejectedBy ? { rejectedBy: failure.rejectedBy, rejectedAt: now } : {}),
+  });
   await outcomes[row.purpose].failed(tx, payout);
-  return { payout, booked: true };
+  return payout;
 }
 
 /** Step 2 and 3 for every payout that is due; returns how many were booked. */
@@ -238,6 +275,19 @@ export function payoutView(row: PayoutRow): PayoutView {
     submittedAt: row.submittedAt?.toISOString() ?? null,
     completedAt: row.completedAt?.toISOString() ?? null,
     bankExportId: row.bankExportId,
+    eurValue: row.eurValue === null ? null : minorToDecimal(row.eurValue, 2),
+    triggeredBy: row.triggeredBy,
+    approval: row.approvalReason
+      ? {
+          reason: row.approvalReason,
+          reviewedBy: row.reviewedBy,
+          reviewedAt: row.reviewedAt?.toISOString() ?? null,
+          approvedBy: row.approvedBy,
+          approvedAt: row.approvedAt?.toISOString() ?? null,
+          rejectedBy: row.rejectedBy,
+          rejectedAt: row.rejectedAt?.toISOString() ?? null,
+        }
+      : null,
   };
 }
 

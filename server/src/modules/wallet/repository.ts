@@ -141,6 +141,23 @@ export const walletRepository = {
     return updated;
   },
 
+  /** Of these sends of the owner, those whose payout waits for approval. */
+  async sendsAwaitingApproval(db: Db, ownerId: string, sendIds: string[]): Promise<string[]> {
+    const rows = await db
+      .select({ id: walletSends.id })
+      .from(walletSends)
+      .where(and(eq(walletSends.ownerId, ownerId), eq(walletSends.status, 'awaiting_approval'), inArray(walletSends.id, sendIds)));
+    return rows.map((row) => row.id);
+  },
+
+  /** An external send whose payout two operators approved: processed from now on. */
+  async markApproved(db: Db, sendId: string): Promise<void> {
+    await db
+      .update(walletSends)
+      .set({ status: 'processing' })
+      .where(and(eq(walletSends.id, sendId), eq(walletSends.status, 'awaiting_approval')));
+  },
+
   /** An external send whose payout left: completed, with the chain's txid. */
   async markPaidOut(db: Db, sendId: string, completedAt: NewSend['completedAt'], txid: NewSend['txid']): Promise<void> {
     await db.update(walletSends).set({ status: 'completed', completedAt, txid }).where(eq(walletSends.id, sendId));

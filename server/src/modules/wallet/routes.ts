@@ -25,6 +25,7 @@ import { createSend, confirmSend, getSend, sendFee, sendView } from './sends';
 import { walletBalances } from './service';
 import { listTransactions, toCsv } from './transactions';
 import type { Xpubs } from '../chain/service';
+import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -35,7 +36,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 export const SEND_FEE_RATE_LIMIT = { max: 60, timeWindow: '1 minute' } as const;
 
 /** The wallet of the logged-in user. Any logged-in user may see balances and transactions. */
-export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: Xpubs }> = async (app, { rates, xpubs }) => {
+export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: Xpubs; approval: PayoutApproval }> = async (app, { rates, xpubs, approval }) => {
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
@@ -208,8 +209,9 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     },
     async (request) => {
       const account = request.account!;
-      const send = await confirmSend(app.db, rates, { ownerId: account.id, sendId: request.params.id, code: request.body.code });
-      return { ...sendView(send), message: 'Your transaction is being processed.' };
+      const send = await confirmSend(app.db, { rates, approval }, { ownerId: account.id, sendId: request.params.id, code: request.body.code });
+      const message = send.status === 'awaiting_approval' ? 'Your transaction waits for approval by two members of our team.' : 'Your transaction is being processed.';
+      return { ...sendView(send), message };
     },
   );
 };

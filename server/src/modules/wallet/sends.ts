@@ -19,6 +19,7 @@ import type { SendFee, WalletSend } from '../../../../domain/contracts/wallet';
 import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
+import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
 
 /**
@@ -162,8 +163,12 @@ export function shortAddress(address: string): string {
 
 type Outcome = { ok: true; send: SendRow } | { ok: false; code: ErrorCode; message?: string };
 
-/** Accepts the code and books the send, or counts a wrong attempt (committed before answering). */
-export async function confirmSend(db: Db, rates: RatesAdapter, input: { ownerId: string; sendId: string; code: string }) {
+/**
+ * Accepts the code and books the send, or counts a wrong attempt (committed before answering). A
+ * send out to the chain whose payout must wait for two operators' approval is awaiting_approval.
+ */
+export async function confirmSend(db: Db, deps: { rates: RatesAdapter; approval: PayoutApproval }, input: { ownerId: string; sendId: string; code: string }) {
+  const { rates } = deps;
   if (!/^[0-9a-f-]{36}$/i.test(input.sendId)) throw new DomainError('not_found');
   const code = normalizeCode(input.code);
   if (!code) throw new DomainError('invalid_code_format', 'code');
@@ -194,6 +199,7 @@ export async function confirmSend(db: Db, rates: RatesAdapter, input: { ownerId:
     // Every confirmation of this owner's sends waits here for the one before it to commit.
     const customer = await accountCustomer(tx, send.ownerId);
     await lockWeeklyVolume(tx, customer);
+    let awaitingApproval = false;
     try {
       await tx.transaction(async (booking) => {
         if (send.recipientId) {
@@ -203,7 +209,7 @@ export async function confirmSend(db: Db, rates: RatesAdapter, input: { ownerId:
           return;
         }
         // Out to the chain: held for the payout, which the payout worker hands to the adapter.
-        await requestPayout(booking, {
+        const payout = await requestPayout(booking, {
           rail: 'chain',
           purpose: 'send',
           sendId: send.id,
@@ -218,7 +224,9 @@ export async function confirmSend(db: Db, rates: RatesAdapter, input: { ownerId:
             // The fee's row carries the fee's own value, so that a sum of the rows' values counts the send once.
             { id: `send-fee:${send.id}`, amount: send.networkFee, code: 'fee', metadata: { ...metadata, eurValue: eur(eurValueMinor(send.networkFee, decimals, current[send.currency] ?? '0')) } },
           ],
+          approval: { policy: deps.approval, accountId: send.ownerId },
         });
+        awaitingApproval = payout.status === 'awaiting_approval';
       });
       // With the balance settled, the weekly volume: this send and every one confirmed before it.
       await requireWithinWeeklyVolume(tx, rates, customer, eurValue, { usesWallet: true });
@@ -227,7 +235,7 @@ export async function confirmSend(db: Db, rates: RatesAdapter, input: { ownerId:
       await walletRepository.failAtConfirmation(tx, send.id, new Date());
       return { ok: false, code: 'insufficient_balance' };
     }
-    const status = send.recipientId ? 'completed' : 'processing';
+    const status = send.recipientId ? 'completed' : awaitingApproval ? 'awaiting_approval' : 'processing';
     const now = new Date();
     const updated = await walletRepository.markConfirmed(tx, send.id, { status, confirmedAt: now, eurValue, ...(status === 'completed' ? { completedAt: now } : {}) });
     return { ok: true, send: updated! };
@@ -238,9 +246,13 @@ export async function confirmSend(db: Db, rates: RatesAdapter, input: { ownerId:
 
 /**
  * What an external send's payout means for the send (the payout worker books it): completed with
- * the chain's txid, or failed — the payout already gave the amount and the fee back to the wallet.
+ * the chain's txid, or failed — the payout already gave the amount and the fee back to the wallet
+ * (also when an operator rejected it); approved by two operators, it is processed.
  */
 export const sendPayoutOutcomes: PayoutOutcomes['send'] = {
+  async approved(tx, payout) {
+    await walletRepository.markApproved(tx, payout.sendId!);
+  },
   async completed(tx, payout) {
     await walletRepository.markPaidOut(tx, payout.sendId!, payout.completedAt, payout.txid);
   },

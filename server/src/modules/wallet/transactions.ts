@@ -35,6 +35,8 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
   // out; the send knows it, its rows were booked before.
   const sendIds = [...new Set(page.map((row) => metaOf(row).sendId).filter((id): id is string => typeof id === 'string' && UUID.test(id)))];
   const sendTxids = await walletRepository.paidOutTxids(db, ownerId, sendIds);
+  // A send held for four eyes says so on its rows (the send and its fee) until it is approved.
+  const awaiting = new Set(sendIds.length ? await walletRepository.sendsAwaitingApproval(db, ownerId, sendIds) : []);
   const transactions = page.map((row): TransactionView => {
     const meta = metaOf(row);
     const decimals = row.currency === 'EUR' ? 2 : (currencyByCode(row.currency)?.decimals ?? 8);
@@ -56,7 +58,7 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
       label: row.code === 'internal' && direction === 'in' ? null : text('label'),
       // A chain deposit's hash, or a paid-out send's.
       txid: text('txid') ?? sendTxids.get(text('sendId') ?? '') ?? null,
-      status: 'completed',
+      status: direction === 'out' && awaiting.has(text('sendId') ?? '') ? 'awaiting_approval' : 'completed',
     };
   });
   const last = page[page.length - 1];

@@ -203,6 +203,17 @@ describe('OrderHistory', () => {
     expect(document.querySelector('.order-fields')).not.toHaveTextContent(en.order.fields.delivery);
   });
 
+  it('says when the order’s payout waits for two operators’ approval, and stops saying it once approved', async () => {
+    mockApi({ 'POST /api/orders/lookup': () => ({ body: { ...ORDER, status: 'processing', amountReceived: '80.00', payoutAwaitingApproval: true } }) });
+    renderInLanguage(<OrderHistory />);
+    lookup('ada@example.com', ORDER.reference);
+    expect(await screen.findByText(en.order.payoutAwaitingApproval)).toBeTruthy();
+    const source = FakeEventSource.instances[0]!;
+    act(() => source.emit('open'));
+    act(() => source.emit('order', { ...ORDER, status: 'processing', amountReceived: '80.00', payoutAwaitingApproval: false }));
+    await waitFor(() => expect(screen.queryByText(en.order.payoutAwaitingApproval)).toBeNull());
+  });
+
   it('lists a logged-in user’s own orders, each openable', async () => {
     const second = {
       ...ORDER,

@@ -41,6 +41,11 @@ export function OrderDetails({ order, connection }: { order: Order; connection?:
           {t('order.businessHold')}
         </p>
       ) : null}
+      {order.payoutAwaitingApproval ? (
+        <p className="notice" role="status">
+          {t('order.payoutAwaitingApproval')}
+        </p>
+      ) : null}
       {order.failure ? (
         <div className="failure" role="alert">
           <p>

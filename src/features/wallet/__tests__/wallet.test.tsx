@@ -242,6 +242,34 @@ describe('Send', () => {
     await act(async () => void jest.advanceTimersByTime(60_000));
     expect(api.count(`GET /api/wallet/sends/${started.id}`)).toBe(asked);
   });
+
+  it('a send held for approval says why it waits, keeps asking, and goes on once two operators approved it', async () => {
+    let status: WalletSend['status'] = 'awaiting_approval';
+    mockApi({
+      'GET /api/wallet/balances': () => ({ body: BALANCES }),
+      'GET /api/rates': () => ({ body: RATES }),
+      'POST /api/wallet/sends': () => ({ status: 201, body: started }),
+      [`POST /api/wallet/sends/${started.id}/confirm`]: () => ({ body: { ...started, status: 'awaiting_approval', message: 'Your transaction waits for approval by two members of our team.' } }),
+      [`GET /api/wallet/sends/${started.id}`]: () => ({ body: { ...started, status } }),
+    });
+    renderInLanguage(<Send />, 'de');
+    await screen.findByText(fill(de.send.available, { amount: '0,01 BTC' }));
+    fireEvent.change(screen.getByLabelText(de.send.address), { target: { value: started.address } });
+    fireEvent.change(screen.getByLabelText(de.send.amount), { target: { value: '0,001' } });
+    fireEvent.click(screen.getByRole('button', { name: de.send.continue }));
+    fireEvent.change(await screen.findByLabelText(de.send.code), { target: { value: 'ABCD-EFGH-IJKL-MNOP' } });
+
+    jest.useFakeTimers();
+    fireEvent.click(screen.getByRole('button', { name: de.send.confirm }));
+    expect(await screen.findByText(de.send.awaitingApproval)).toBeTruthy();
+    expect(screen.getByText(de.send.statuses.awaiting_approval)).toBeTruthy();
+    expect(screen.getByText(de.send.live)).toBeTruthy();
+
+    status = 'processing';
+    await act(async () => void jest.advanceTimersByTime(10_000));
+    expect(await screen.findByText(de.send.processing)).toBeTruthy();
+    expect(screen.getByText(de.send.statuses.processing)).toBeTruthy();
+  });
 });
 
 describe('Bank verification before the wallet', () => {
@@ -361,5 +389,27 @@ describe('Transactions', () => {
     expect(screen.getAllByRole('button', { name: `Copy ${enCommon.txHash.copy}` })).toHaveLength(2);
     // Asked once for the page, however many hashes it shows.
     expect(api.count('GET /api/exchange/config')).toBe(1);
+  });
+
+  it('a send held for approval is marked so, its fee too', async () => {
+    const row = (id: string, type: string, amount: string): Transaction => ({
+      id,
+      date: '2026-01-10T09:00:00.000Z',
+      type,
+      direction: 'out',
+      currency: 'BTC',
+      amount,
+      fee: null,
+      eurValue: null,
+      address: null,
+      label: null,
+      txid: null,
+      status: 'awaiting_approval',
+    });
+    mockApi({ 'GET /api/wallet/transactions': () => ({ body: { transactions: [row('t1', 'send', '0.20000000'), row('t2', 'fee', '0.00002000')], nextCursor: null } }) });
+    renderInLanguage(<Transactions />);
+    const rows = await screen.findAllByText(new RegExp(en.transactions.awaitingApproval));
+    expect(rows).toHaveLength(2);
+    expect(screen.getAllByRole('row')[1]).toHaveTextContent(`${en.transactions.types.send} · ${en.transactions.awaitingApproval}`);
   });
 });

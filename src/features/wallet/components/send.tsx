@@ -209,15 +209,27 @@ function AmountHelp({ form, balances }: { form: UseFormReturn<SendForm>; balance
   );
 }
 
-/** A confirmed send: its status as the API reports it, asked again while it is processed, and the transaction hash once paid out. */
+/** Not final yet: the page asks again until the send is completed or failed. */
+const isOpen = (status: SendView['status']) => status === 'processing' || status === 'awaiting_approval';
+
+/** A confirmed send: its status as the API reports it, asked again until it is final, and the transaction hash once paid out. */
 function SendStatus({ send: confirmed, onAnother }: { send: SendView; onAnother: () => void }) {
   const { t } = useTranslation('wallet');
   const { token, language } = useWalletApi();
-  const [processing, setProcessing] = React.useState(confirmed.status === 'processing');
-  const polled = usePolled(async () => getSend(await token(), language, confirmed.id), confirmed.id, processing ? WALLET_REFRESH_MS : undefined);
+  const [open, setOpen] = React.useState(isOpen(confirmed.status));
+  const polled = usePolled(async () => getSend(await token(), language, confirmed.id), confirmed.id, open ? WALLET_REFRESH_MS : undefined);
   const send = polled.data ?? confirmed;
-  React.useEffect(() => setProcessing(send.status === 'processing'), [send.status]);
-  const headline = send.status === 'completed' ? (send.internal ? t('send.completed') : t('send.paidOut')) : send.status === 'failed' ? t('send.failed') : t('send.processing');
+  React.useEffect(() => setOpen(isOpen(send.status)), [send.status]);
+  const headline =
+    send.status === 'completed'
+      ? send.internal
+        ? t('send.completed')
+        : t('send.paidOut')
+      : send.status === 'failed'
+        ? t('send.failed')
+        : send.status === 'awaiting_approval'
+          ? t('send.awaitingApproval')
+          : t('send.processing');
   return (
     <div className="send-result">
       <p className="lead" role="status">
@@ -240,7 +252,7 @@ function SendStatus({ send: confirmed, onAnother }: { send: SendView; onAnother:
           </div>
         ) : null}
       </dl>
-      {send.status === 'processing' ? <p className="muted small">{t('send.live')}</p> : null}
+      {open ? <p className="muted small">{t('send.live')}</p> : null}
       <button type="button" className="button" onClick={onAnother}>
         {t('send.another')}
       </button>

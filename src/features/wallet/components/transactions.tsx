@@ -91,7 +91,10 @@ export function Transactions() {
             {rows.map((row) => (
               <tr key={row.id}>
                 <td data-label={t('transactions.columns.date')}>{date(row.date)}</td>
-                <td data-label={t('transactions.columns.type')}>{t(`transactions.types.${row.type}` as 'transactions.types.deposit', { defaultValue: row.type })}</td>
+                <td data-label={t('transactions.columns.type')}>
+                  {t(`transactions.types.${row.type}` as 'transactions.types.deposit', { defaultValue: row.type })}
+                  {row.status === 'awaiting_approval' ? <span className="send-status send-status-awaiting_approval"> · {t('transactions.awaitingApproval')}</span> : null}
+                </td>
                 <td data-label={t('transactions.columns.amount')} className={`num ${row.direction === 'in' ? 'amount-in' : 'amount-out'}`}>
                   <WithCurrencyIcon code={row.currency}>
                     {row.direction === 'in' ? '+' : '−'}

@@ -1,0 +1,54 @@
+import { DomainError } from '../../../../domain/errors';
+import { payoutsRepository, type PayoutRow } from './repository';
+import { bookFailure, type PayoutOutcomes } from './service';
+import type { Db } from '../../db/client';
+
+/**
+ * Operators decide on a payout waiting in `awaiting_approval` (approval.ts says which wait). The
+ * rule: two approvals by two different operators, neither of whom triggered the payout. The first
+ * approval is recorded as the review and the payout keeps waiting; the second, by another
+ * operator, makes it pending for the worker. Any operator but the one who triggered it may reject
+ * it instead: it fails as a refused payout does (the money goes back to its source, the purpose's
+ * `failed` step runs), with the reason stored.
+ *
+ * Each decision locks the row first, so two operators acting at once are taken one after the
+ * other: of two approvals the first reviews and the second approves, and of an approval and a
+ * rejection racing, the second finds the payout no longer waiting. The database's
+ * `payouts_four_eyes` check holds the rule too.
+ *
+ * `operator` is the ops token's issuer and subject (`actorOf` in plugins/auth.ts).
+ */
+async function lockWaiting(tx: Db, id: string): Promise<PayoutRow> {
+  const row = await payoutsRepository.lock(tx, id);
+  if (!row) throw new DomainError('not_found');
+  if (row.status !== 'awaiting_approval') throw new DomainError('payout_not_awaiting_approval');
+  return row;
+}
+
+/** One operator's approval: the review, or the second approval that releases the payout. */
+export async function approvePayout(db: Db, outcomes: PayoutOutcomes, input: { id: string; operator: string }): Promise<{ payout: PayoutRow; released: boolean }> {
+  return db.transaction(async (tx) => {
+    const row = await lockWaiting(tx, input.id);
+    if (row.triggeredBy === input.operator) throw new DomainError('approval_own_payout');
+    if (row.reviewedBy === input.operator) throw new DomainError('approval_same_operator');
+    const now = new Date();
+    if (!row.reviewedBy) {
+      // audit: payout.review
+      return { payout: await payoutsRepository.update(tx, row.id, { reviewedBy: input.operator, reviewedAt: now }), released: false };
+    }
+    // audit: payout.approve
+    const payout = await payoutsRepository.update(tx, row.id, { status: 'pending', approvedBy: input.operator, approvedAt: now });
+    await outcomes[row.purpose].approved(tx, payout);
+    return { payout, released: true };
+  });
+}
+
+/** An operator refuses a waiting payout: it fails, and its money goes back where it came from. */
+export async function rejectPayout(db: Db, outcomes: PayoutOutcomes, input: { id: string; operator: string; reason: string }): Promise<PayoutRow> {
+  return db.transaction(async (tx) => {
+    const row = await lockWaiting(tx, input.id);
+    if (row.triggeredBy === input.operator) throw new DomainError('approval_own_payout');
+    // audit: payout.reject
+    return bookFailure(tx, outcomes, row, { reason: input.reason, rejectedBy: input.operator });
+  });
+}
