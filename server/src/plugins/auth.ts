@@ -31,12 +31,6 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Who made an authenticated request, as the audit log and the payouts' four eyes record it: the
- * token's issuer and subject (an operator of the ops API).
- */
-export const actorOf = (request: { auth?: { issuer: string; subject: string } }) => `${request.auth?.issuer ?? ''}${request.auth?.subject ?? ''}`;
-
 export type AuthOptions = { issuer: string; audience: string; jwks: JWTVerifyGetKey; requiredScope: string };
 
 function fail(code: ErrorCode): never {

@@ -32,7 +32,8 @@ export type AuditRecord = {
 /**
  * Who did it, for the audit trail: the operator's token subject (Auth0's user id; locally the
  * local user's id, or the CLI's OPS_SUBJECT), an identifier without an email in it. Every route
- * under /api/ops requires a token, so there always is one.
+ * under /api/ops requires a token, so there always is one. It is also who approves a payout (four
+ * eyes compare these): one issuer is trusted, so the subject alone names the operator.
  */
 export const actorOf = (request: { auth?: { subject: string } }) => request.auth?.subject ?? 'anonymous';
 
