@@ -77,7 +77,7 @@ export function Transactions() {
       {error ? <p role="alert">{errorText(error)}</p> : null}
       {rows && rows.length === 0 ? <p className="muted">{t('transactions.none')}</p> : null}
       {rows && rows.length > 0 ? (
-        <table className="data-table stack">
+        <table className="data-table stack transactions-table">
           <thead>
             <tr>
               {(['date', 'type', 'amount', 'eurValue', 'address', 'txid', 'label'] as const).map((c) => (
