@@ -7,10 +7,10 @@ import { RECONNECT_AFTER_MS, type Round } from '../api/faucet';
 import { FaucetGame } from '../components/faucet-game';
 import { FaucetPlay } from '../components/play';
 
-// A logged-in player: the SDK hands out one stable function, as the real one does.
-jest.mock('@auth0/auth0-react', () => {
+// A logged-in player: the session hands out one stable function, as the SDK's does.
+jest.mock('../../../components/session', () => {
   const session = { isLoading: false, isAuthenticated: true, error: undefined, getAccessTokenSilently: async () => 'token' };
-  return { useAuth0: () => session };
+  return { useSession: () => session };
 });
 
 // jsdom has no TextEncoder (browsers do); @noble/hashes needs it for the in-browser check.
