@@ -78,6 +78,13 @@ test('receive, deposit, send to another Muntly user with the emailed code; both 
   await page.getByRole('button', { name: wallet.send.continue }).click();
   await page.getByLabel(wallet.send.code).fill(await mailedCode(page, alice));
   await page.getByRole('button', { name: wallet.send.confirm }).click();
+  // Alice's bank account was verified minutes ago: the payout waits for four eyes
+  // (PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS), she is told so, and two operators release it.
+  await expect(page.getByText(wallet.send.awaitingApproval)).toBeVisible({ timeout: 30_000 });
+  const [held] = JSON.parse(ops(baseURL!, 'payouts', '--status', 'awaiting_approval', '--json')) as { id: string; purpose: string }[];
+  expect(held?.purpose).toBe('send');
+  ops(baseURL!, '--as', 'anna@ops.test', 'payout-approve', held!.id); // the review: it still waits
+  ops(baseURL!, '--as', 'ben@ops.test', 'payout-approve', held!.id); // a second operator releases it
   await expect(page.getByText(wallet.send.paidOut)).toBeVisible({ timeout: 30_000 });
   const explorerLink = page.getByRole('link', { name: /^[0-9a-f]{64} / });
   await expect(explorerLink).toHaveAttribute('href', /^https:\/\/mempool\.space\/tx\/[0-9a-f]{64}$/);
