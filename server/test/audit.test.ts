@@ -1,30 +1,13 @@
 /**
  * @jest-environment node
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { MIGRATIONS_DIR, openDatabase, type Database } from '../src/db/client';
 import { rows } from '../src/db/raw';
 import { idpUsersRepository } from '../src/dev/users';
 import { canonicalJson, recordAudit, verifyAudit } from '../src/modules/audit/service';
-import {
-  bearer,
-  confirmSendFromMail,
-  databaseKinds,
-  freshBtcAddress,
-  mailedSendCode,
-  opsCliOutput,
-  payOut,
-  postgresTestDatabase,
-  signToken,
-  testApp,
-  testUser,
-  type DatabaseKind,
-  type TestApp,
-} from './helpers';
+import { bearer, confirmSendFromMail, databaseKinds, databaseMigratedTo, freshBtcAddress, mailedSendCode, opsCliOutput, payOut, signToken, testApp, testUser, type TestApp } from './helpers';
 import type { AuditEntry } from '../../domain/contracts/audit';
+import type { Database } from '../src/db/client';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -313,7 +296,7 @@ describe.each(databaseKinds())('migration 0021 carries the old audit rows into t
   afterAll(() => drop?.());
 
   it('keeps every operator row, names accounts by key, leaves the benchmark filler, and the chain holds', async () => {
-    ({ database, drop } = await databaseBefore0021(kind));
+    ({ database, drop } = await databaseMigratedTo(kind, '0020_verification_requests', 'muntly_audit'));
     const db = database.db;
     const [account] = await rows<{ id: string }>(
       db,
@@ -345,33 +328,3 @@ describe.each(databaseKinds())('migration 0021 carries the old audit rows into t
     expect(await verifyAudit(db)).toMatchObject({ ok: true, rows: 5 });
   });
 });
-
-/** A fresh database with the migrations before 0021 applied (the old audit_log). */
-async function databaseBefore0021(kind: DatabaseKind): Promise<{ database: Database; drop(): Promise<void> }> {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-migrations-'));
-  fs.cpSync(MIGRATIONS_DIR, folder, { recursive: true });
-  const journalFile = path.join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { idx: number; tag: string }[] };
-  journal.entries = journal.entries.filter((entry) => entry.idx <= 20);
-  expect(journal.entries.at(-1)!.tag).toBe('0020_verification_requests');
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  let database: Database;
-  let drop: () => Promise<void>;
-  if (kind === 'pglite') {
-    database = await openDatabase({ dataDir: '', inMemory: true });
-    drop = () => database.close().catch(() => undefined);
-    const { migrate } = await import('drizzle-orm/pglite/migrator');
-    await migrate(database.db as never, { migrationsFolder: folder });
-  } else {
-    const created = await postgresTestDatabase('muntly_audit');
-    database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
-    drop = async () => {
-      await database.close().catch(() => undefined);
-      await created.drop();
-    };
-    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    await migrate(database.db as never, { migrationsFolder: folder });
-  }
-  fs.rmSync(folder, { recursive: true, force: true });
-  return { database, drop };
-}

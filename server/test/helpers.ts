@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, calculateJwkThumbprint, type JWK } from 'jose';
 import { buildApp, type AppDependencies } from '../src/app';
 import { loadConfig, LOCAL_AUDIENCE, type Config } from '../src/config';
-import { openDatabase, type Database } from '../src/db/client';
+import { MIGRATIONS_DIR, openDatabase, type Database } from '../src/db/client';
 import { localIdpAccess } from '../src/dev/idp-access';
 import { verifyLedger } from '../src/modules/ledger/service';
 import { runPayouts } from '../src/modules/payouts/service';
@@ -65,6 +65,41 @@ export async function postgresTestDatabase(prefix: string): Promise<{ url: strin
       await cleanup.end();
     },
   };
+}
+
+/**
+ * A fresh database with the migrations up to `lastTag` applied, as a database of an older release
+ * was: the migrations folder copied with its journal cut after that migration. For tests of what
+ * a later migration does to existing rows.
+ */
+export async function databaseMigratedTo(kind: DatabaseKind, lastTag: string, prefix: string): Promise<{ database: Database; drop(): Promise<void> }> {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-migrations-'));
+  fs.cpSync(MIGRATIONS_DIR, folder, { recursive: true });
+  const journalFile = path.join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { idx: number; tag: string }[] };
+  const last = journal.entries.findIndex((entry) => entry.tag === lastTag);
+  if (last < 0) throw new Error(`no migration ${lastTag}`);
+  journal.entries = journal.entries.slice(0, last + 1);
+  fs.writeFileSync(journalFile, JSON.stringify(journal));
+  let database: Database;
+  let drop: () => Promise<void>;
+  if (kind === 'pglite') {
+    database = await openDatabase({ dataDir: '', inMemory: true });
+    drop = () => database.close().catch(() => undefined);
+    const { migrate } = await import('drizzle-orm/pglite/migrator');
+    await migrate(database.db as never, { migrationsFolder: folder });
+  } else {
+    const created = await postgresTestDatabase(prefix);
+    database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
+    drop = async () => {
+      await database.close().catch(() => undefined);
+      await created.drop();
+    };
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    await migrate(database.db as never, { migrationsFolder: folder });
+  }
+  fs.rmSync(folder, { recursive: true, force: true });
+  return { database, drop };
 }
 
 export const TEST_ISSUER = 'http://localhost:4001/';

@@ -2,14 +2,13 @@
  * @jest-environment node
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { CURRENCIES } from '../../domain/currencies';
-import { MIGRATIONS_DIR, openDatabase, type Database } from '../src/db/client';
+import { MIGRATIONS_DIR, type Database } from '../src/db/client';
 import { orders } from '../src/db/schema';
 import { orderView } from '../src/modules/orders/views';
-import { databaseKinds, postgresTestDatabase, type DatabaseKind } from './helpers';
+import { databaseKinds, databaseMigratedTo } from './helpers';
 
 /**
  * Migration 0012 moves order amounts from decimal text to bigint minor units and rates to
@@ -21,42 +20,6 @@ jest.setTimeout(120_000);
 
 const MIGRATION = fs.readFileSync(path.join(MIGRATIONS_DIR, '0012_money_minor_units.sql'), 'utf8');
 const bank = { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' };
-
-/** The migrations folder as it was before 0012: the files, with the journal cut after 0011. */
-function migrationsUpTo0011(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-migrations-'));
-  fs.cpSync(MIGRATIONS_DIR, dir, { recursive: true });
-  const journalFile = path.join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(fs.readFileSync(journalFile, 'utf8')) as { entries: { idx: number; tag: string }[] };
-  journal.entries = journal.entries.filter((entry) => entry.idx <= 11);
-  expect(journal.entries.at(-1)!.tag).toBe('0011_payouts');
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  return dir;
-}
-
-/** A fresh database with the migrations up to 0011 applied. */
-async function databaseAt0011(kind: DatabaseKind): Promise<{ database: Database; drop(): Promise<void> }> {
-  const folder = migrationsUpTo0011();
-  let database: Database;
-  let drop: () => Promise<void>;
-  if (kind === 'pglite') {
-    database = await openDatabase({ dataDir: '', inMemory: true });
-    drop = () => database.close().catch(() => undefined);
-    const { migrate } = await import('drizzle-orm/pglite/migrator');
-    await migrate(database.db as never, { migrationsFolder: folder });
-  } else {
-    const created = await postgresTestDatabase('muntly_money');
-    database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
-    drop = async () => {
-      await database.close().catch(() => undefined);
-      await created.drop();
-    };
-    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    await migrate(database.db as never, { migrationsFolder: folder });
-  }
-  fs.rmSync(folder, { recursive: true, force: true });
-  return { database, drop };
-}
 
 type TextOrder = {
   reference: string;
@@ -123,7 +86,7 @@ describe('migration 0012 (money in minor units)', () => {
 
 describe.each(databaseKinds())('migration 0012 (%s)', (kind) => {
   it('converts existing orders exactly, and the API shows them as before', async () => {
-    const { database, drop } = await databaseAt0011(kind);
+    const { database, drop } = await databaseMigratedTo(kind, '0011_payouts', 'muntly_money');
     try {
       await insertTextOrder(database, BUY);
       // Paid from the wallet: amountReceived is the typed amount (a trailing zero), and a swap
@@ -224,7 +187,7 @@ describe.each(databaseKinds())('migration 0012 (%s)', (kind) => {
     ],
     ['a rate that is not a decimal (numeric alone would take NaN)', { actualRate: 'NaN' }, /migration 0012 refuses order AAAA-BBBB-CCCC-DDDD: orders\.actual_rate is 'NaN', not a decimal rate/],
   ])('refuses %s: the start-up fails naming the order, and nothing is changed', async (_, bad, message) => {
-    const { database, drop } = await databaseAt0011(kind);
+    const { database, drop } = await databaseMigratedTo(kind, '0011_payouts', 'muntly_money');
     try {
       await insertTextOrder(database, { ...BUY, ...bad });
       await insertTextOrder(database, { ...BUY, reference: 'ZZZZ-BBBB-CCCC-DDDD' });
