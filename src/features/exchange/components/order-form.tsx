@@ -72,8 +72,8 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
 
   React.useEffect(() => {
     getCurrencies(language).then(setCurrencies, () => setLoadFailed(true));
-    preloadAddressRules();
   }, [language]);
+  React.useEffect(preloadAddressRules, []);
 
   const resolver = React.useMemo(() => rulesResolver(orderFormRules(type, currencies ?? [], loggedIn)), [type, currencies, loggedIn]);
   const form = useForm<OrderFormValues>({ resolver, defaultValues: defaultsFor(type), mode: 'onSubmit', reValidateMode: 'onChange' });

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { useExchangeConfig } from '../../../components/exchange-config';
 import { IslandPlaceholder } from '../../../components/island';
+import { whenIdle } from '../../../components/when-idle';
 import { ExchangeSessionProvider } from '../session';
 import { OrderForm } from './order-form';
 import type { Order, OrderType } from '../api/types';
@@ -10,7 +11,7 @@ import '../exchange.css';
 
 /**
  * The confirmation (with the GiroCode QR and the IBAN library, ~14 KB gzipped) is needed only
- * once an order is placed: it loads in its own chunk, fetched as soon as the form is on screen.
+ * once an order is placed: it loads in its own chunk, fetched once the page with the form is idle.
  * Until it is there, or if it cannot be fetched, the placed order still shows its reference.
  */
 const loadConfirmation = () => import('./confirmation');
@@ -43,7 +44,7 @@ export function OrderIsland({ type }: { type: OrderType }) {
   const [refused, setRefused] = React.useState(false);
   const disabled = switchedOff || refused;
   const [formKey, setFormKey] = React.useState(0);
-  React.useEffect(() => void loadConfirmation().catch(() => undefined), []);
+  React.useEffect(() => whenIdle(() => void loadConfirmation().catch(() => undefined)), []);
 
   return (
     <IslandPlaceholder name="order-form">

@@ -4,6 +4,7 @@ import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
+import { whenIdle } from '../../../components/when-idle';
 import { dateTimeFormat, formatDate } from '../../../i18n/format';
 import { getIdentity, submitStepOne, confirmCode, requestVerification, textFields, type IdentityKind } from '../api/identity';
 import { CodeForm } from './code-form';
@@ -36,7 +37,7 @@ export function MyIdentity() {
   const [failed, setFailed] = React.useState(false);
   const token = React.useCallback(async () => String(await getAccessTokenSilently()), [getAccessTokenSilently]);
 
-  React.useEffect(() => void loadStepOneForm().catch(() => undefined), []);
+  React.useEffect(() => whenIdle(() => void loadStepOneForm().catch(() => undefined)), []);
   React.useEffect(() => {
     token()
       .then((value) => getIdentity(value, language))

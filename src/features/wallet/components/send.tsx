@@ -152,7 +152,7 @@ export const ADDRESS_PAUSE_MS = 400;
  */
 function useNetworkFee(currency: string, addressText: string): { fee: bigint; internal: boolean } {
   const { token, language } = useWalletApi();
-  const rules = useAddressRules();
+  const rules = useAddressRules(Boolean(addressText));
   const address = rules?.normalizeAddress(currency, addressText ?? '') ?? null;
   const key = address ? `${currency}:${address}` : null;
   const [answer, setAnswer] = React.useState<{ key: string; fee: bigint; internal: boolean } | null>(null);
