@@ -2,6 +2,7 @@ import { splitLanguage } from './domain/languages';
 import { currentConnection, prefetchAllowed } from './src/components/connection';
 import { PAGE_CHUNKS_FILE, chunkMappingOf, completeChunkMapping, type ChunkMapping } from './src/components/page-chunks';
 import { routeEvents } from './src/components/route-events';
+import { whenIdle } from './src/components/when-idle';
 import type { GatsbyBrowser } from 'gatsby';
 import './src/styles/tokens.css';
 import './src/styles/global.css';
@@ -29,6 +30,7 @@ function completeChunks(win: GatsbyWindow): Promise<void> {
  * the whole page, shared scripts included, so that it also opens offline.
  */
 export const onClientEntry: GatsbyBrowser['onClientEntry'] = () => {
+  registerServiceWorkerWhenIdle();
   const win = window as GatsbyWindow;
   const loader = win.___loader;
   if (!loader) return;
@@ -49,6 +51,20 @@ export const onClientEntry: GatsbyBrowser['onClientEntry'] = () => {
     };
   }
 };
+
+/**
+ * gatsby-plugin-offline registers the service worker right after this hook, while the page is
+ * still starting: its install then downloads every precached file alongside the page's own, and
+ * its activation prefetches every resource of the page at once, in tasks long enough to delay a
+ * tap on a phone. Registering once the page has loaded and is idle (as web.dev advises) changes
+ * nothing else: the first visit is cached for offline use a moment later.
+ */
+function registerServiceWorkerWhenIdle() {
+  const container = typeof navigator === 'undefined' ? undefined : navigator.serviceWorker;
+  if (!container) return;
+  const register = container.register.bind(container);
+  container.register = (url, options) => new Promise((resolve, reject) => whenIdle(() => void register(url, options).then(resolve, reject), 5000));
+}
 
 /** A route change that takes over a second shows the localized slow-load notice. */
 export const onRouteUpdateDelayed: GatsbyBrowser['onRouteUpdateDelayed'] = () => routeEvents.emit('delayed');
