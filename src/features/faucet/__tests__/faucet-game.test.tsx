@@ -48,7 +48,8 @@ Object.assign(globalThis, { EventSource: FakeEventSource });
 const seed = '5e'.repeat(32);
 const addresses = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC', 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe:12'];
 const tickets = addresses.map((a) => ticketOf(7, a));
-const result = draw(seed, 7, tickets);
+const block = '0b'.repeat(32);
+const result = draw(seed, 7, tickets, block);
 
 function round(overrides: Partial<Round> = {}): Round {
   const now = Date.now();
@@ -67,6 +68,8 @@ function round(overrides: Partial<Round> = {}): Round {
     serverTime: new Date(now).toISOString(),
     seedHash: seedHashOf(seed),
     seed,
+    seedChain: { id: 1, index: 1, anchor: seedHashOf(seed), previousRoundId: null },
+    mix: { source: 'simulated-chain', height: 12, hash: block },
     entriesHash: result.entriesHash,
     reward: { eur: '0.02', amounts: { BTC: '0.00000025', DOGE: '0.10526315' } },
     playerCount: 3,

@@ -23,6 +23,7 @@ export function FairnessCheck({ round, mine }: { round: Round; mine: Entry | nul
         id: round.id,
         seed: round.seed!,
         seedHash: round.seedHash!,
+        mix: round.mix?.hash ?? null,
         entriesHash: round.entriesHash,
         tickets: round.players.map((p) => p.ticket),
         winnerTicket: round.winner?.ticket ?? null,

@@ -1,0 +1,209 @@
+import { hash, randomBytes } from 'node:crypto';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { decimalsOf } from '../../../../domain/currencies';
+import { DomainError } from '../../../../domain/errors';
+import { buildTree, LIABILITIES_FORMAT, NONCE_BYTES, proofPath, publishTreeJson, rootOf, type Digest, type PublishedTree } from '../../../../domain/liabilities';
+import { minorToDecimal } from '../../../../domain/money';
+import { DERIVED_CURRENCIES, type Chain, type Xpubs } from '../chain/service';
+import { allUserBalances } from '../ledger/service';
+import { receivingAddresses } from '../orders/service';
+import { allReceptionAddresses } from '../wallet/addresses';
+import { liabilitiesRepository as repo, type SnapshotRow, type TreeSummaryRow } from './repository';
+import type { MyProofResponse, Reserves, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
+import type { Db } from '../../db/client';
+
+/**
+ * Proof of liabilities (issue 20; the tree and its checks are domain/liabilities.ts).
+ *
+ * Invariants:
+ * - a snapshot is one REPEATABLE READ transaction: every user balance, the house's addresses and
+ *   (locally) the simulated chain's balances of them are read at one instant, so each root's
+ *   total is, to the minor unit, what the ledger says users held then (`ledger:verify` prints the
+ *   same totals);
+ * - snapshots are published one at a time (a transaction-scoped advisory lock); the schedule
+ *   publishes at most one per LIABILITIES_INTERVAL_MS period, whichever replica gets there first
+ *   (a unique index on the period);
+ * - the published trees name no account: an account's nonce and leaf positions are stored apart
+ *   and shown only to that account (GET /api/wallet/proof);
+ * - snapshots are never changed after publishing.
+ */
+export type LiabilitiesDeps = { chain: Chain; xpubs: Xpubs };
+
+/** Node's SHA-256 for building trees: the same bytes as the browser's @noble/hashes, faster. */
+export const nodeDigest: Digest = (data) => hash('sha256', data, 'buffer');
+
+const decimals = (currency: string) => decimalsOf(currency) ?? 0;
+export const snapshotFile = (id: number) => `/proof/${id}.json`;
+export const treeFile = (id: number, currency: string) => `/proof/${id}/${currency}.json`;
+
+/** The house's addresses per currency that has them, and what the chain says they hold (when it says). */
+async function readReserves(db: Db, deps: LiabilitiesDeps): Promise<Reserves> {
+  const reception = await allReceptionAddresses(db);
+  const receiving = await receivingAddresses(db);
+  const currencies: Reserves['currencies'] = [];
+  for (const currency of DERIVED_CURRENCIES) {
+    // XRP users share one account, told apart by destination tags: the reserve is the account.
+    const addresses: { address: string; branch: 'users' | 'orders' | 'account' }[] =
+      currency === 'XRP'
+        ? [{ address: deps.xpubs.XRP, branch: 'account' }]
+        : [
+            ...reception.filter((a) => a.currency === currency).map((a) => ({ address: a.address, branch: 'users' as const })),
+            ...receiving.filter((a) => a.currency === currency).map((a) => ({ address: a.address, branch: 'orders' as const })),
+          ];
+    const balances = await deps.chain.balances(
+      db,
+      currency,
+      addresses.map((a) => a.address),
+    );
+    const shown = (minor: bigint) => minorToDecimal(minor, decimals(currency));
+    currencies.push({
+      currency,
+      addresses: addresses.map((a) => ({ ...a, balance: balances ? shown(balances.get(a.address) ?? 0n) : null })),
+      held: balances ? shown([...balances.values()].reduce((sum, b) => sum + b, 0n)) : null,
+    });
+  }
+  return { source: deps.chain.name, currencies };
+}
+
+function summary(snapshot: SnapshotRow, trees: TreeSummaryRow[]): SnapshotSummary {
+  const reserves = snapshot.reserves as Reserves;
+  return {
+    snapshotId: snapshot.id,
+    takenAt: snapshot.takenAt.toISOString(),
+    file: snapshotFile(snapshot.id),
+    currencies: trees
+      .filter((t) => t.snapshotId === snapshot.id)
+      .map((t) => ({
+        currency: t.currency,
+        decimals: decimals(t.currency),
+        rootHash: t.rootHash,
+        total: minorToDecimal(BigInt(t.total), decimals(t.currency)),
+        leafCount: t.leafCount,
+        held: reserves.currencies.find((c) => c.currency === t.currency)?.held ?? null,
+        file: treeFile(snapshot.id, t.currency),
+      })),
+  };
+}
+
+const uniqueViolation = (error: unknown): boolean => {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) if ((e as { code?: string }).code === '23505') return true;
+  return false;
+};
+
+/**
+ * Takes and publishes a snapshot. The operator's command waits for one being published and then
+ * publishes its own; the schedule (`intervalMs`) publishes only when its period has none yet, and
+ * answers null otherwise.
+ */
+export async function publishSnapshot(db: Db, deps: LiabilitiesDeps, options: { intervalMs?: number; actor?: string } = {}): Promise<SnapshotSummary | null> {
+  const scheduled = options.intervalMs !== undefined;
+  try {
+    return await db.transaction(
+      async (tx) => {
+        if (!(await repo.lockPublishing(tx, !scheduled))) return null;
+        const takenAt = await repo.transactionTime(tx);
+        const slot = scheduled ? Math.floor(takenAt.getTime() / options.intervalMs!) : null;
+        if (slot !== null && (await repo.slotTaken(tx, slot))) return null;
+        const balances = await allUserBalances(tx);
+        const reserves = await readReserves(tx, deps);
+
+        const nonces = new Map<string, Buffer>();
+        const nonceOf = (account: string) => nonces.get(account) ?? nonces.set(account, randomBytes(NONCE_BYTES)).get(account)!;
+        const byCurrency = new Map<string, { account: string; balance: bigint; nonce: Uint8Array }[]>();
+        for (const b of balances) {
+          const list = byCurrency.get(b.currency) ?? byCurrency.set(b.currency, []).get(b.currency)!;
+          list.push({ account: b.ownerId, balance: b.balance, nonce: nonceOf(b.ownerId) });
+        }
+        const snapshot = await repo.insertSnapshot(tx, { takenAt, slot, reserves });
+        // One currency at a time, stored as soon as it is built: a large ledger's trees are never all in memory at once.
+        const leaves = new Map<string, Record<string, number[]>>();
+        for (const [currency, accounts] of byCurrency) {
+          const built = buildTree(currency, accounts, { digest: nodeDigest });
+          for (const [account, own] of built.leavesOf) {
+            const mine = leaves.get(account) ?? leaves.set(account, {}).get(account)!;
+            mine[currency] = own.map((leaf) => leaf.index);
+          }
+          const root = rootOf(built.levels);
+          const tree = publishTreeJson(built, decimals(currency));
+          await repo.insertTree(tx, { snapshotId: snapshot.id, currency, rootHash: bytesToHex(root.hash), total: root.sum.toString(), leafCount: built.levels[0]!.length, tree });
+        }
+        await repo.insertAccounts(
+          tx,
+          [...leaves].map(([accountId, own]) => ({ snapshotId: snapshot.id, accountId, nonce: nonces.get(accountId)!.toString('hex'), leaves: own })),
+        );
+        await repo.audit(tx, { actor: options.actor ?? 'schedule', action: 'liabilities.publish', detail: { snapshotId: snapshot.id, currencies: byCurrency.size } });
+        return summary(snapshot, await repo.treeSummaries(tx, [snapshot.id]));
+      },
+      { isolationLevel: 'repeatable read' },
+    );
+  } catch (error) {
+    // Another replica published this period between our read and our insert.
+    if (scheduled && uniqueViolation(error)) return null;
+    throw error;
+  }
+}
+
+/** GET /api/liabilities: the snapshots, newest first, with their roots and what the house held. */
+export async function listSnapshots(db: Db, options: { before?: number; limit: number }): Promise<SnapshotsResponse> {
+  const rows = await repo.snapshots(db, { before: options.before, limit: options.limit + 1 });
+  const page = rows.slice(0, options.limit);
+  const trees = await repo.treeSummaries(
+    db,
+    page.map((s) => s.id),
+  );
+  return { snapshots: page.map((s) => summary(s, trees)), next: rows.length > options.limit ? page[page.length - 1]!.id : null };
+}
+
+/**
+ * The published snapshot as JSON text (domain/liabilities.ts PublishedSnapshot), or one of its
+ * currencies: the stored trees are put together as they are, never parsed again.
+ */
+export async function publishedSnapshot(db: Db, which: number | 'latest', currency?: string): Promise<string> {
+  const snapshot = which === 'latest' ? await repo.latestSnapshot(db) : await repo.snapshot(db, which);
+  if (!snapshot) throw new DomainError('not_found', undefined, 'No such snapshot.');
+  const trees = await repo.trees(db, snapshot.id, currency);
+  if (currency && trees.length === 0) throw new DomainError('not_found', undefined, 'Nobody held this currency in this snapshot.');
+  const head = JSON.stringify({ format: LIABILITIES_FORMAT, snapshotId: snapshot.id, takenAt: snapshot.takenAt.toISOString(), ...(currency ? {} : { reserves: snapshot.reserves }) });
+  return `${head.slice(0, -1)},"trees":[${trees.map((t) => t.tree).join(',')}]}`;
+}
+
+/**
+ * The parsed trees the users' paths are read from, a few per database: every user asks about the
+ * newest snapshot, and parsing a large tree once serves them all.
+ */
+const parsed = new WeakMap<Db, Map<string, PublishedTree>>();
+const PARSED_TREES_KEPT = 12;
+
+async function parsedTree(db: Db, snapshotId: number, currency: string): Promise<PublishedTree> {
+  const trees = parsed.get(db) ?? parsed.set(db, new Map()).get(db)!;
+  const key = `${snapshotId}:${currency}`;
+  const cached = trees.get(key);
+  if (cached) {
+    trees.delete(key);
+    trees.set(key, cached); // most recently used last
+    return cached;
+  }
+  const [row] = await repo.trees(db, snapshotId, currency);
+  const tree = JSON.parse(row!.tree) as PublishedTree;
+  trees.set(key, tree);
+  if (trees.size > PARSED_TREES_KEPT) trees.delete(trees.keys().next().value!);
+  return tree;
+}
+
+/** GET /api/wallet/proof: in each of the account's newest snapshots, its nonce and every leaf with its path. */
+export async function myProofs(db: Db, accountId: string, options: { before?: number; limit: number }): Promise<MyProofResponse> {
+  const rows = await repo.accountSnapshots(db, accountId, { before: options.before, limit: options.limit + 1 });
+  const page = rows.slice(0, options.limit);
+  const proofs: MyProofResponse['proofs'] = [];
+  for (const row of page) {
+    const currencies: MyProofResponse['proofs'][number]['currencies'] = [];
+    for (const [currency, indexes] of Object.entries(row.leaves).sort(([a], [b]) => a.localeCompare(b))) {
+      const tree = await parsedTree(db, row.snapshotId, currency);
+      const leaves = indexes.map((index) => ({ index, value: tree.levels[0]![index]![1], path: proofPath(tree.levels, index) }));
+      const balance = leaves.reduce((sum, leaf) => sum + BigInt(leaf.value), 0n);
+      currencies.push({ currency, decimals: tree.decimals, balance: minorToDecimal(balance, tree.decimals), root: tree.root, file: treeFile(row.snapshotId, currency), leaves });
+    }
+    proofs.push({ snapshotId: row.snapshotId, takenAt: row.takenAt.toISOString(), nonce: row.nonce, currencies });
+  }
+  return { proofs, next: rows.length > options.limit ? page[page.length - 1]!.snapshotId : null };
+}
