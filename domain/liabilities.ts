@@ -263,6 +263,57 @@ export function publishTreeJson(tree: Pick<BuiltTree, 'currency' | 'levels'>, de
   return `${head.slice(0, -1)},"levels":[${levels.join(',')}]}`;
 }
 
+/**
+ * The server's own copy of a tree for answering paths without parsing the JSON: every level from
+ * the leaves up, each node as its 32-byte hash followed by its amount in 16 bytes big-endian, so
+ * the node at (level, position) is at a known byte offset (pathOffsets).
+ */
+export const PACKED_NODE_BYTES = 32 + AMOUNT_BYTES;
+
+/** How many nodes each level of a tree of `leafCount` leaves has, from the leaves to the root. */
+export function levelSizes(leafCount: number): number[] {
+  const sizes = [leafCount];
+  while (sizes[sizes.length - 1]! > 1) sizes.push(Math.ceil(sizes[sizes.length - 1]! / 2));
+  return sizes;
+}
+
+export function packLevels(levels: readonly TreeNode[][]): Uint8Array {
+  const packed = new Uint8Array(levels.reduce((n, level) => n + level.length, 0) * PACKED_NODE_BYTES);
+  const packedView = new DataView(packed.buffer);
+  let at = 0;
+  for (const level of levels) {
+    for (const node of level) {
+      packed.set(node.hash, at);
+      writeAmount(packedView, at + 32, node.sum);
+      at += PACKED_NODE_BYTES;
+    }
+  }
+  return packed;
+}
+
+/** Byte offsets in the packed levels of what leaf `index`'s proof reads: the leaf, then each level's sibling (null where the empty node stands in). */
+export function pathOffsets(leafCount: number, index: number): { leaf: number; siblings: (number | null)[] } {
+  const sizes = levelSizes(leafCount);
+  const siblings: (number | null)[] = [];
+  let start = 0;
+  let position = index;
+  for (const size of sizes.slice(0, -1)) {
+    const sibling = position ^ 1;
+    siblings.push(sibling < size ? (start + sibling) * PACKED_NODE_BYTES : null);
+    start += size;
+    position >>= 1;
+  }
+  return { leaf: index * PACKED_NODE_BYTES, siblings };
+}
+
+/** A packed node (PACKED_NODE_BYTES bytes) as published: [hash, amount]. */
+export function unpackNode(bytes: Uint8Array): PublishedNode {
+  const nodeView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return [bytesToHex(bytes.subarray(0, 32)), ((nodeView.getBigUint64(32) << 64n) | nodeView.getBigUint64(40)).toString()];
+}
+
+export const EMPTY_PUBLISHED: PublishedNode = [bytesToHex(EMPTY_NODE.hash), '0'];
+
 /** The siblings on the way from leaf `index` to the root, leaf level first. */
 export function proofPath(levels: readonly (readonly PublishedNode[])[], index: number): PathStep[] {
   if (!Number.isInteger(index) || index < 0 || index >= (levels[0]?.length ?? 0)) throw new RangeError(`no leaf ${index}`);
@@ -304,6 +355,8 @@ export type PathCheck = {
   ok: boolean;
   leaf: PublishedNode | null;
   steps: PathCheckStep[];
+  /** Every step of the path was a hash with a non-negative amount, up to the top. */
+  complete: boolean;
   /** The root the path leads to, and whether it is the published one (hash and amount). */
   computedRoot: PublishedNode | null;
   rootMatches: boolean;
@@ -324,7 +377,7 @@ export function verifyPath(
 ): PathCheck {
   const problems: string[] = [];
   const steps: PathCheckStep[] = [];
-  const fail = (problem: string): PathCheck => ({ ok: false, leaf: null, steps, computedRoot: null, rootMatches: false, problems: [...problems, problem] });
+  const fail = (problem: string): PathCheck => ({ ok: false, leaf: null, steps, complete: false, computedRoot: null, rootMatches: false, problems: [...problems, problem] });
   const value = parseAmount(leaf.value);
   if (value === null) return fail(`the leaf's amount is not a non-negative integer: ${leaf.value}`);
   if (!/^[0-9a-f]{64}$/.test(nonceHex)) return fail('the nonce is not 32 bytes of hex');
@@ -341,7 +394,7 @@ export function verifyPath(
     const sibling = parseNode(step);
     if (!sibling) {
       problems.push(`level ${level}: the sibling is not a hash with a non-negative integer amount`);
-      return { ok: false, leaf: leafNode, steps, computedRoot: null, rootMatches: false, problems };
+      return { ok: false, leaf: leafNode, steps, complete: false, computedRoot: null, rootMatches: false, problems };
     }
     const side = position % 2 === 0 ? 'left' : 'right';
     let parent: TreeNode;
@@ -349,7 +402,7 @@ export function verifyPath(
       parent = side === 'left' ? parentOf(node, sibling, digest) : parentOf(sibling, node, digest);
     } catch (error) {
       problems.push(`level ${level}: ${(error as Error).message}`);
-      return { ok: false, leaf: leafNode, steps, computedRoot: null, rootMatches: false, problems };
+      return { ok: false, leaf: leafNode, steps, complete: false, computedRoot: null, rootMatches: false, problems };
     }
     steps.push({ level, side, node: publishNode(node), sibling: publishNode(sibling), parent: publishNode(parent), nonNegative: node.sum >= 0n && sibling.sum >= 0n });
     node = parent;
@@ -358,7 +411,7 @@ export function verifyPath(
   const computedRoot = publishNode(node);
   const rootMatches = computedRoot[0] === root.hash && computedRoot[1] === root.sum;
   if (!rootMatches) problems.push('the path does not lead to the published root');
-  return { ok: problems.length === 0, leaf: leafNode, steps, computedRoot, rootMatches, problems };
+  return { ok: problems.length === 0, leaf: leafNode, steps, complete: true, computedRoot, rootMatches, problems };
 }
 
 export type TreeCheck = {
@@ -420,6 +473,58 @@ export function verifyTree(tree: PublishedTree, digest: Digest = nobleDigest): T
   const root = below[0]!;
   if (tree.root?.hash !== bytesToHex(root.hash) || tree.root?.sum !== root.sum.toString()) report('the published root is not the top of the tree');
   return { currency, ok: problems.length === 0, leafCount: levels[0].length, total: problems.length === 0 ? root.sum.toString() : null, problems };
+}
+
+export type InclusionCheck = {
+  ok: boolean;
+  /** The whole published tree holds together (verifyTree). */
+  tree: TreeCheck;
+  /** The root the user was given is the published tree's root. */
+  rootMatches: boolean;
+  /** The user's leaves added up, in minor units. */
+  balance: string;
+  leaves: {
+    index: number;
+    value: string;
+    /** The leaf recomputed from its amount, index and the nonce is the published leaf at that index. */
+    foundInTree: boolean;
+    /** Every sibling of the path is the published node at its place. */
+    siblingsPublished: boolean;
+    path: PathCheck;
+  }[];
+};
+
+/**
+ * What the wallet's proof page checks for one currency: the whole published tree, then each of
+ * the user's leaves — found at its place in the tree, its path made of the tree's own nodes, and
+ * leading (amounts added, none negative) to the published root.
+ */
+export function verifyInclusion(
+  proof: { currency: string; root: { hash: string; sum: string }; leaves: readonly LeafProof[] },
+  nonceHex: string,
+  tree: PublishedTree,
+  digest: Digest = nobleDigest,
+): InclusionCheck {
+  const treeCheck = verifyTree(tree, digest);
+  const rootMatches = proof.root.hash === tree.root?.hash && proof.root.sum === tree.root?.sum;
+  const empty = publishNode(EMPTY_NODE);
+  const leaves = proof.leaves.map((leaf) => {
+    const path = verifyPath({ currency: proof.currency, index: leaf.index, value: leaf.value }, nonceHex, leaf.path, tree.root, digest);
+    const published = tree.levels[0]?.[leaf.index];
+    const foundInTree = !!path.leaf && !!published && path.leaf[0] === published[0] && path.leaf[1] === published[1];
+    let position = leaf.index;
+    const siblingsPublished =
+      leaf.path.length === tree.levels.length - 1 &&
+      leaf.path.every((step, level) => {
+        const expected = tree.levels[level]?.[position ^ 1] ?? empty;
+        position >>= 1;
+        return step[0] === expected[0] && step[1] === expected[1];
+      });
+    return { index: leaf.index, value: leaf.value, foundInTree, siblingsPublished, path };
+  });
+  const balance = proof.leaves.reduce((sum, leaf) => sum + (parseAmount(leaf.value) ?? 0n), 0n).toString();
+  const ok = treeCheck.ok && rootMatches && leaves.length > 0 && leaves.every((l) => l.foundInTree && l.siblingsPublished && l.path.ok);
+  return { ok, tree: treeCheck, rootMatches, balance, leaves };
 }
 
 /** Every tree of a published snapshot (what `npm run verify:liabilities` prints). */

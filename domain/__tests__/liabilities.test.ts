@@ -13,10 +13,17 @@ import {
   parentOf,
   proofPath,
   publishTree,
+  packLevels,
+  pathOffsets,
+  levelSizes,
+  unpackNode,
+  PACKED_NODE_BYTES,
+  EMPTY_PUBLISHED,
   publishTreeJson,
   randomIntegers,
   rootOf,
   splitBalance,
+  verifyInclusion,
   verifyPath,
   verifySnapshot,
   verifyTree,
@@ -124,6 +131,23 @@ describe('the Merkle sum tree of liabilities', () => {
     );
   });
 
+  it('packs the levels at fixed offsets: every path read from the packed bytes is the path of the published tree', () => {
+    fc.assert(
+      fc.property(ledger, fc.nat(), (accounts, pick) => {
+        const tree = buildTree('ETH', accounts);
+        const published = publishTree(tree, 9);
+        const packed = packLevels(tree.levels);
+        expect(levelSizes(published.leafCount)).toEqual(published.levels.map((l) => l.length));
+        const index = pick % published.leafCount;
+        const { leaf, siblings } = pathOffsets(published.leafCount, index);
+        const read = (offset: number | null) => (offset === null ? EMPTY_PUBLISHED : unpackNode(packed.subarray(offset, offset + PACKED_NODE_BYTES)));
+        expect(read(leaf)).toEqual(published.levels[0]![index]);
+        expect(siblings.map(read)).toEqual(proofPath(published.levels, index));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('the same tree from Node’s SHA-256 and from the browser’s', () => {
     const accounts: AccountBalance[] = [1n, 99n, 0n, 123456789n].map((balance, i) => ({ account: `a${i}`, balance, nonce: new Uint8Array(randomBytes(32)) }));
     const seed = randomBytes(1 << 16);
@@ -184,6 +208,27 @@ describe('the Merkle sum tree of liabilities', () => {
         }
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('the wallet page’s check: every user’s leaves are found in the published tree, their paths made of its nodes, up to its root', () => {
+    fc.assert(
+      fc.property(ledger, fc.nat(), (accounts, pick) => {
+        const tree = buildTree('XRP', accounts);
+        const published = publishTree(tree, 6);
+        const account = accounts[pick % accounts.length]!;
+        const leaves = tree.leavesOf.get(account.account)!.map((l) => ({ index: l.index, value: l.value.toString(), path: proofPath(published.levels, l.index) }));
+        const proof = { currency: 'XRP', root: published.root, leaves };
+        const check = verifyInclusion(proof, nonceOf(account), published);
+        expect(check).toMatchObject({ ok: true, rootMatches: true, balance: account.balance.toString() });
+        // Someone else's nonce, another root, a tree with one amount changed: the check fails.
+        expect(verifyInclusion(proof, hex(randomBytes(32)), published).ok).toBe(false);
+        expect(verifyInclusion({ ...proof, root: { ...published.root, sum: '1' } }, nonceOf(account), published).ok).toBe(published.root.sum === '1');
+        const changed = structuredClone(published);
+        changed.levels[0]![0]![1] = (BigInt(changed.levels[0]![0]![1]) + 1n).toString();
+        expect(verifyInclusion(proof, nonceOf(account), changed).ok).toBe(false);
+      }),
+      { numRuns: 40 },
     );
   });
 

@@ -31,6 +31,7 @@ CREATE TABLE "liability_trees" (
 	"total" numeric NOT NULL,
 	"leaf_count" integer NOT NULL,
 	"tree" text NOT NULL,
+	"nodes" "bytea" NOT NULL,
 	CONSTRAINT "liability_trees_snapshot_id_currency_pk" PRIMARY KEY("snapshot_id","currency"),
 	CONSTRAINT "liability_trees_total_not_negative" CHECK ("liability_trees"."total" >= 0)
 );
@@ -67,4 +68,6 @@ CREATE UNIQUE INDEX "simulated_chain_moves_txid_address" ON "simulated_chain_mov
 CREATE INDEX "simulated_chain_moves_address" ON "simulated_chain_moves" USING btree ("currency","address");--> statement-breakpoint
 ALTER TABLE "faucet_rounds" ADD CONSTRAINT "faucet_rounds_seed_chain_id_faucet_seed_chains_id_fk" FOREIGN KEY ("seed_chain_id") REFERENCES "public"."faucet_seed_chains"("id") ON DELETE restrict ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "faucet_rounds_seed" ON "faucet_rounds" USING btree ("seed_chain_id","seed_index") WHERE "faucet_rounds"."seed_chain_id" is not null;--> statement-breakpoint
-ALTER TABLE "faucet_rounds" ADD CONSTRAINT "faucet_rounds_seed_in_chain" CHECK (("faucet_rounds"."seed_chain_id" is null) = ("faucet_rounds"."seed_index" is null));
+ALTER TABLE "faucet_rounds" ADD CONSTRAINT "faucet_rounds_seed_in_chain" CHECK (("faucet_rounds"."seed_chain_id" is null) = ("faucet_rounds"."seed_index" is null));--> statement-breakpoint
+ALTER TABLE "liability_trees" ALTER COLUMN "tree" SET STORAGE EXTERNAL;--> statement-breakpoint
+ALTER TABLE "liability_trees" ALTER COLUMN "nodes" SET STORAGE EXTERNAL;

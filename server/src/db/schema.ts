@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { BANK_PAYMENT_STATUSES } from '../../../domain/bank';
 import { FAUCET_STATES, GAME_OVER_REASONS } from '../../../domain/faucet';
 import { MESSAGE_CHANNELS } from '../../../domain/messages';
@@ -699,6 +699,9 @@ export const payouts = pgTable(
   ],
 );
 
+/** Raw bytes (PostgreSQL bytea): node-postgres reads a Buffer, PGlite a Uint8Array. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
 /**
  * Proof of liabilities (issue 20, domain/liabilities.ts). A snapshot is taken in one consistent
  * read of the ledger; per currency it keeps the root (hash and total owed, in minor units) and
@@ -736,6 +739,12 @@ export const liabilityTrees = pgTable(
     leafCount: integer('leaf_count').notNull(),
     /** The published tree (domain/liabilities.ts PublishedTree) as JSON text. */
     tree: text('tree').notNull(),
+    /**
+     * The same levels packed at fixed offsets (domain/liabilities.ts packLevels): a user's path is
+     * read with a few substrings, never by parsing the JSON. Both columns are stored uncompressed
+     * (migration 0024), so PostgreSQL reads only the pieces a substring asks for.
+     */
+    nodes: bytea('nodes').notNull(),
   },
   (t) => [primaryKey({ columns: [t.snapshotId, t.currency] }), check('liability_trees_total_not_negative', sql`${t.total} >= 0`)],
 );

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client';
 
 export type SnapshotRow = typeof liabilitySnapshots.$inferSelect;
 export type TreeRow = typeof liabilityTrees.$inferSelect;
-export type TreeSummaryRow = Omit<TreeRow, 'tree'>;
+export type TreeSummaryRow = Omit<TreeRow, 'tree' | 'nodes'>;
 export type AccountLeavesRow = typeof liabilityAccounts.$inferSelect;
 
 /** Rows per INSERT of the accounts' secrets: well under PostgreSQL's 65,535 parameters. */
@@ -93,6 +93,23 @@ export const liabilitiesRepository = {
       .from(liabilityTrees)
       .where(and(eq(liabilityTrees.snapshotId, snapshotId), currency ? eq(liabilityTrees.currency, currency) : undefined))
       .orderBy(asc(liabilityTrees.currency));
+  },
+
+  /**
+   * Pieces of a tree's packed levels: `length` bytes at each offset (0-based), in order, in one
+   * statement (uncompressed storage: only the pages holding them are read).
+   */
+  async nodeBytes(db: Db, snapshotId: number, currency: string, offsets: number[], length: number): Promise<Uint8Array[]> {
+    if (offsets.length === 0) return [];
+    const pieces = sql.join(
+      offsets.map((offset, i) => sql`substring(${liabilityTrees.nodes} from ${offset + 1} for ${length}) as ${sql.raw(`n${i}`)}`),
+      sql`, `,
+    );
+    const [row] = await rows<Record<string, Uint8Array>>(
+      db,
+      sql`select ${pieces} from ${liabilityTrees} where ${liabilityTrees.snapshotId} = ${snapshotId} and ${liabilityTrees.currency} = ${currency}`,
+    );
+    return offsets.map((_, i) => new Uint8Array(row![`n${i}`]!));
   },
 
   /** The account's secrets in its newest snapshots (newest first; `before` pages back). */

@@ -2,7 +2,19 @@ import { hash, randomBytes } from 'node:crypto';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { decimalsOf } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
-import { buildTree, LIABILITIES_FORMAT, NONCE_BYTES, proofPath, publishTreeJson, rootOf, type Digest, type PublishedTree } from '../../../../domain/liabilities';
+import {
+  buildTree,
+  EMPTY_PUBLISHED,
+  LIABILITIES_FORMAT,
+  NONCE_BYTES,
+  PACKED_NODE_BYTES,
+  packLevels,
+  pathOffsets,
+  publishTreeJson,
+  rootOf,
+  unpackNode,
+  type Digest,
+} from '../../../../domain/liabilities';
 import { minorToDecimal } from '../../../../domain/money';
 import { DERIVED_CURRENCIES, type Chain, type Xpubs } from '../chain/service';
 import { allUserBalances } from '../ledger/service';
@@ -125,7 +137,8 @@ export async function publishSnapshot(db: Db, deps: LiabilitiesDeps, options: { 
           }
           const root = rootOf(built.levels);
           const tree = publishTreeJson(built, decimals(currency));
-          await repo.insertTree(tx, { snapshotId: snapshot.id, currency, rootHash: bytesToHex(root.hash), total: root.sum.toString(), leafCount: built.levels[0]!.length, tree });
+          const nodes = packLevels(built.levels);
+          await repo.insertTree(tx, { snapshotId: snapshot.id, currency, rootHash: bytesToHex(root.hash), total: root.sum.toString(), leafCount: built.levels[0]!.length, tree, nodes });
         }
         await repo.insertAccounts(
           tx,
@@ -167,41 +180,29 @@ export async function publishedSnapshot(db: Db, which: number | 'latest', curren
   return `${head.slice(0, -1)},"trees":[${trees.map((t) => t.tree).join(',')}]}`;
 }
 
-/**
- * The parsed trees the users' paths are read from, a few per database: every user asks about the
- * newest snapshot, and parsing a large tree once serves them all.
- */
-const parsed = new WeakMap<Db, Map<string, PublishedTree>>();
-const PARSED_TREES_KEPT = 12;
-
-async function parsedTree(db: Db, snapshotId: number, currency: string): Promise<PublishedTree> {
-  const trees = parsed.get(db) ?? parsed.set(db, new Map()).get(db)!;
-  const key = `${snapshotId}:${currency}`;
-  const cached = trees.get(key);
-  if (cached) {
-    trees.delete(key);
-    trees.set(key, cached); // most recently used last
-    return cached;
-  }
-  const [row] = await repo.trees(db, snapshotId, currency);
-  const tree = JSON.parse(row!.tree) as PublishedTree;
-  trees.set(key, tree);
-  if (trees.size > PARSED_TREES_KEPT) trees.delete(trees.keys().next().value!);
-  return tree;
-}
-
 /** GET /api/wallet/proof: in each of the account's newest snapshots, its nonce and every leaf with its path. */
 export async function myProofs(db: Db, accountId: string, options: { before?: number; limit: number }): Promise<MyProofResponse> {
   const rows = await repo.accountSnapshots(db, accountId, { before: options.before, limit: options.limit + 1 });
   const page = rows.slice(0, options.limit);
+  const trees = await repo.treeSummaries(
+    db,
+    page.map((p) => p.snapshotId),
+  );
   const proofs: MyProofResponse['proofs'] = [];
   for (const row of page) {
     const currencies: MyProofResponse['proofs'][number]['currencies'] = [];
     for (const [currency, indexes] of Object.entries(row.leaves).sort(([a], [b]) => a.localeCompare(b))) {
-      const tree = await parsedTree(db, row.snapshotId, currency);
-      const leaves = indexes.map((index) => ({ index, value: tree.levels[0]![index]![1], path: proofPath(tree.levels, index) }));
+      const tree = trees.find((t) => t.snapshotId === row.snapshotId && t.currency === currency)!;
+      // Each leaf and its path's siblings, read at their offsets in the packed levels (one query per currency).
+      const wanted = indexes.map((index) => pathOffsets(tree.leafCount, index));
+      const offsets = wanted.flatMap((w) => [w.leaf, ...w.siblings.filter((o): o is number => o !== null)]);
+      const pieces = await repo.nodeBytes(db, row.snapshotId, currency, offsets, PACKED_NODE_BYTES);
+      const read = new Map(offsets.map((offset, i) => [offset, unpackNode(pieces[i]!)]));
+      const node = (offset: number | null) => (offset === null ? EMPTY_PUBLISHED : read.get(offset)!);
+      const leaves = indexes.map((index, i) => ({ index, value: node(wanted[i]!.leaf)[1], path: wanted[i]!.siblings.map(node) }));
       const balance = leaves.reduce((sum, leaf) => sum + BigInt(leaf.value), 0n);
-      currencies.push({ currency, decimals: tree.decimals, balance: minorToDecimal(balance, tree.decimals), root: tree.root, file: treeFile(row.snapshotId, currency), leaves });
+      const places = decimals(currency);
+      currencies.push({ currency, decimals: places, balance: minorToDecimal(balance, places), root: { hash: tree.rootHash, sum: tree.total }, file: treeFile(row.snapshotId, currency), leaves });
     }
     proofs.push({ snapshotId: row.snapshotId, takenAt: row.takenAt.toISOString(), nonce: row.nonce, currencies });
   }
