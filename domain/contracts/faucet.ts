@@ -28,6 +28,7 @@ export const roundSchema = z.object({
   endsAt: iso.nullable().describe('When the current phase ends (the countdown); null in game_over'),
   schedule: z.object({ startsAt: iso, opensAt: iso.nullable(), closesAt: iso.nullable(), drawsAt: iso.nullable(), endsAt: iso.nullable() }),
   serverTime: iso.describe('The server clock, for the countdown'),
+  announcedAt: iso.nullable().describe('When the winner was drawn (null before)'),
   seedHash: z.string().nullable().describe('SHA-256 of the secret seed, published when the round starts: the seed the round before it in the chain revealed, or the chain’s anchor'),
   seed: z.string().nullable().describe('The seed (hex), revealed with the winner'),
   seedChain: seedChainLinkSchema.nullable().describe('Where the seed comes from (null for rounds from before seed chains)'),

@@ -55,6 +55,7 @@ export async function roundView(db: Db, round: Round, rates: RatesAdapter, given
     endsAt: iso(ends),
     schedule: { startsAt: round.startsAt.toISOString(), opensAt: iso(round.opensAt), closesAt: iso(round.closesAt), drawsAt: iso(round.drawsAt), endsAt: iso(round.endsAt) },
     serverTime: now.toISOString(),
+    announcedAt: iso(round.announcedAt),
     seedHash: round.seedHash,
     seed: announced ? round.seed : null,
     seedChain,
