@@ -96,7 +96,6 @@ export function RoundHistory() {
             <th scope="col">{t('history.players')}</th>
             <th scope="col">{t('history.winner')}</th>
             <th scope="col">{t('history.block')}</th>
-            <th scope="col">{t('history.seed')}</th>
             <th scope="col">{t('history.check')}</th>
           </tr>
         </thead>
@@ -105,33 +104,33 @@ export function RoundHistory() {
             const ok = checked.get(r.id);
             return (
               <tr key={r.id} data-testid={`history-round-${r.id}`}>
-                <th scope="row">{formatNumber(r.id, language)}</th>
+                <th scope="row">
+                  <span className="history-row-label">{t('history.round')} </span>
+                  {formatNumber(r.id, language)}
+                </th>
                 <td data-label={t('history.drawn')}>{r.announcedAt ? when.format(new Date(r.announcedAt)) : '—'}</td>
                 <td className="num" data-label={t('history.players')}>
                   {formatNumber(r.playerCount, language)}
                 </td>
                 <td data-label={t('history.winner')}>
                   {r.winner ? (
-                    <>
+                    <span>
                       <code>{r.winner.address}</code> {formatMoney(r.winner.amount, r.winner.currency, language)}
-                    </>
+                    </span>
                   ) : (
                     <span className="muted">{t('history.nobody')}</span>
                   )}
                 </td>
                 <td data-label={t('history.block')}>
                   {r.mix ? (
-                    <>
+                    <span>
                       {formatNumber(r.mix.height, language)} <code title={r.mix.hash ?? undefined}>{r.mix.hash ? short(r.mix.hash) : '—'}</code>
-                    </>
+                    </span>
                   ) : (
                     '—'
                   )}
                 </td>
-                <td data-label={t('history.seed')}>
-                  <code title={r.seed ?? undefined}>{r.seed ? short(r.seed) : '—'}</code>
-                </td>
-                <td data-label={t('history.check')} data-testid="history-check">
+                <td data-label={t('history.check')} data-testid="history-check" className="history-check">
                   {ok === undefined ? <span className="muted">{t('history.checking')}</span> : ok ? `✓ ${t('history.holds')}` : <strong className="history-fails">✗ {t('history.fails')}</strong>}
                 </td>
               </tr>

@@ -147,7 +147,7 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
             <li>
               <Mark ok={check.leaves.every((l) => l.foundInTree)} />
               {t('proof.steps.leaves', { number: formatNumber(check.leaves.length, language), balance: amount(check.balance) })}
-              <table className="data-table proof-table">
+              <table className="data-table stack proof-table">
                 <thead>
                   <tr>
                     <th scope="col">{t('proof.table.position')}</th>
@@ -158,11 +158,18 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
                 <tbody>
                   {check.leaves.map((leaf) => (
                     <tr key={leaf.index}>
-                      <td className="num">{formatNumber(leaf.index, language)}</td>
-                      <td className="num">{amount(leaf.value)}</td>
-                      <td>
-                        <Mark ok={leaf.foundInTree} />
-                        <code title={leaf.path.leaf?.[0]}>{leaf.path.leaf ? short(leaf.path.leaf[0]) : '—'}</code>
+                      <th scope="row" className="num">
+                        <span className="proof-row-label">{t('proof.table.position')} </span>
+                        {formatNumber(leaf.index, language)}
+                      </th>
+                      <td className="num" data-label={t('proof.table.amount')}>
+                        {amount(leaf.value)}
+                      </td>
+                      <td data-label={t('proof.table.leafHash')}>
+                        <span>
+                          <Mark ok={leaf.foundInTree} />
+                          <code title={leaf.path.leaf?.[0]}>{leaf.path.leaf ? short(leaf.path.leaf[0]) : '—'}</code>
+                        </span>
                       </td>
                     </tr>
                   ))}
@@ -175,7 +182,7 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
               {check.leaves.map((leaf) => (
                 <details key={leaf.index} className="proof-path">
                   <summary>{t('proof.pathOf', { index: formatNumber(leaf.index, language) })}</summary>
-                  <table className="data-table proof-table">
+                  <table className="data-table stack proof-table">
                     <thead>
                       <tr>
                         <th scope="col">{t('proof.table.level')}</th>
@@ -187,14 +194,21 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
                     <tbody>
                       {leaf.path.steps.map((step) => (
                         <tr key={step.level}>
-                          <td className="num">{step.level + 1}</td>
-                          <td>{t(`proof.side.${step.side}`)}</td>
-                          <td>
-                            <code title={step.sibling[0]}>{short(step.sibling[0])}</code> {amount(step.sibling[1])}
+                          <th scope="row" className="num">
+                            <span className="proof-row-label">{t('proof.table.level')} </span>
+                            {formatNumber(step.level + 1, language)}
+                          </th>
+                          <td data-label={t('proof.table.side')}>{t(`proof.side.${step.side}`)}</td>
+                          <td data-label={t('proof.table.sibling')}>
+                            <span>
+                              <code title={step.sibling[0]}>{short(step.sibling[0])}</code> {amount(step.sibling[1])}
+                            </span>
                           </td>
-                          <td>
-                            <Mark ok={step.nonNegative} />
-                            <code title={step.parent[0]}>{short(step.parent[0])}</code> {amount(step.parent[1])}
+                          <td data-label={t('proof.table.parent')}>
+                            <span>
+                              <Mark ok={step.nonNegative} />
+                              <code title={step.parent[0]}>{short(step.parent[0])}</code> {amount(step.parent[1])}
+                            </span>
                           </td>
                         </tr>
                       ))}
