@@ -169,7 +169,7 @@ export function randomIntegers(random: RandomSource = defaultRandom) {
       if (candidate < limit) return candidate % below;
     }
   };
-  return { bytes: (n: number) => bytes(n).slice(), bigintBelow, intBelow };
+  return { bigintBelow, intBelow };
 }
 type Randoms = ReturnType<typeof randomIntegers>;
 
@@ -536,5 +536,3 @@ export function verifySnapshot(snapshot: PublishedSnapshot, digest: Digest = nob
   const trees = Array.isArray(snapshot?.trees) ? snapshot.trees.map((tree) => verifyTree(tree, digest)) : [];
   return { ok: problems.length === 0 && trees.every((t) => t.ok), trees, problems };
 }
-
-export const nonceHex = (random: RandomSource = defaultRandom): string => bytesToHex(random(NONCE_BYTES));
