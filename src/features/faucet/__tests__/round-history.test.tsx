@@ -62,7 +62,7 @@ describe('RoundHistory', () => {
     renderInLanguage(<RoundHistory />, 'en', '/faucet/history/');
     await screen.findByRole('heading', { name: 'Rounds 3 to 12' });
     await screen.findAllByText('✓ holds');
-    expect(rows().map((row) => within(row).getByRole('rowheader').textContent!.replace(/\D/g, ''))).toEqual(['12', '11', '10', '9', '8', '7', '6', '5', '4', '3']);
+    expect(rows().map((row) => within(row).getByRole('rowheader').textContent!.match(/\d+/)![0])).toEqual(['12', '11', '10', '9', '8', '7', '6', '5', '4', '3']);
     for (const row of rows()) expect(row).toHaveTextContent('✓ holds');
     // Round 3's link goes to round 2, which is not on this page: asked from the API.
     expect(calls).toContain('/api/faucet/rounds/2');
@@ -87,6 +87,6 @@ describe('RoundHistory', () => {
     renderInLanguage(<RoundHistory />, 'ru', '/ru/faucet/history/');
     await screen.findAllByText('✓ сходится');
     const failing = rows().filter((row) => row.textContent!.includes('НЕ сходится'));
-    expect(failing.map((row) => within(row).getByRole('rowheader').textContent!.replace(/\D/g, ''))).toEqual(['4', '3']);
+    expect(failing.map((row) => within(row).getByRole('rowheader').textContent!.match(/\d+/)![0])).toEqual(['4', '3']);
   });
 });

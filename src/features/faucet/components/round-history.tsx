@@ -93,7 +93,6 @@ export function RoundHistory() {
           <tr>
             <th scope="col">{t('history.round')}</th>
             <th scope="col">{t('history.drawn')}</th>
-            <th scope="col">{t('history.players')}</th>
             <th scope="col">{t('history.winner')}</th>
             <th scope="col">{t('history.block')}</th>
             <th scope="col">{t('history.check')}</th>
@@ -106,12 +105,10 @@ export function RoundHistory() {
               <tr key={r.id} data-testid={`history-round-${r.id}`}>
                 <th scope="row">
                   <span className="history-row-label">{t('history.round')} </span>
-                  {formatNumber(r.id, language)}
+                  {formatNumber(r.id, language)} <br />
+                  <span className="small muted history-players">{t('players.count', { count: r.playerCount })}</span>
                 </th>
                 <td data-label={t('history.drawn')}>{r.announcedAt ? when.format(new Date(r.announcedAt)) : '—'}</td>
-                <td className="num" data-label={t('history.players')}>
-                  {formatNumber(r.playerCount, language)}
-                </td>
                 <td data-label={t('history.winner')}>
                   {r.winner ? (
                     <span>
