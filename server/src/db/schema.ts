@@ -742,7 +742,7 @@ export const liabilityTrees = pgTable(
     /**
      * The same levels packed at fixed offsets (domain/liabilities.ts packLevels): a user's path is
      * read with a few substrings, never by parsing the JSON. Both columns are stored uncompressed
-     * (migration 0024), so PostgreSQL reads only the pieces a substring asks for.
+     * (migration 0027), so PostgreSQL reads only the pieces a substring asks for.
      */
     nodes: bytea('nodes').notNull(),
   },
