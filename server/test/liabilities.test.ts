@@ -6,7 +6,7 @@ import { verifyPath, verifySnapshot, type PublishedSnapshot } from '../../domain
 import { simulatedChain } from '../src/dev/simulated-chain';
 import { TEST_XPUBS } from '../src/modules/chain/service';
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service';
-import { publishSnapshot } from '../src/modules/liabilities/service';
+import { publishSnapshot, SCHEDULE_ACTOR } from '../src/modules/liabilities/service';
 import { confirmSendFromMail, databaseKinds, fixedRates, opsCliOutput, payOut, testApp, testUser, type TestApp, type TestUser } from './helpers';
 import type { MyProofResponse, SnapshotsResponse } from '../../domain/contracts/liabilities';
 import type { LedgerVerifyResponse } from '../../domain/contracts/ops';
@@ -180,6 +180,39 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
     expect(runs.filter((r) => r !== null)).toHaveLength(1);
     expect(await publishSnapshot(t.app.db, deps, { intervalMs: 86_400_000 })).toBeNull();
     expect(await count()).toBe(before + 1);
+    const [row] = (await t.app.inject({ url: '/api/ops/audit?action=liabilities.publish&limit=1', headers: t.admin })).json().entries;
+    expect([row.actor, row.target]).toEqual([SCHEDULE_ACTOR, String(runs.find((r) => r !== null)!.snapshotId)]);
+  });
+
+  it('operators act while snapshots are taken: every publish and every action is in the audit trail, which holds', async () => {
+    let acting = true;
+    let actions = 0;
+    const operator = (async () => {
+      while (acting) {
+        const res = await t.app.inject({ method: 'POST', url: '/api/ops/faucet/fund', headers: t.admin, payload: { eur: '0.01' } });
+        expect(res.statusCode).toBe(200);
+        actions++;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    const ids: number[] = [];
+    try {
+      for (let i = 0; i < 4; i++) ids.push((await publish()).snapshotId);
+    } finally {
+      acting = false;
+      await operator;
+    }
+    expect(actions).toBeGreaterThan(0);
+    const audit = await t.app.inject({ url: '/api/ops/audit?action=liabilities.publish&limit=4', headers: t.admin });
+    expect(audit.json().entries.map((e: { target: string; actor: string }) => [e.target, e.actor])).toEqual(ids.reverse().map((id) => [String(id), expect.any(String)]));
+    const [last] = audit.json().entries;
+    expect(last.actor).not.toBe(SCHEDULE_ACTOR);
+    expect(last.after.roots).toEqual([
+      expect.objectContaining({ currency: 'BTC', total: '1.62243678', rootHash: expect.stringMatching(/^[0-9a-f]{64}$/) }),
+      expect.objectContaining({ currency: 'DOGE', total: '427.50000000' }),
+    ]);
+    expect((await t.app.inject({ url: '/api/ops/audit?action=faucet.fund&limit=200', headers: t.admin })).json().entries.length).toBeGreaterThanOrEqual(actions);
+    expect((await t.app.inject({ url: '/api/ops/audit/verify', headers: t.admin })).json()).toMatchObject({ ok: true });
   });
 
   it('npm run ops -- liabilities:publish prints the roots; ledger:verify prints what users hold', async () => {

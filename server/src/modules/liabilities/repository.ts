@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { rows } from '../../db/raw';
-import { auditLog, liabilityAccounts, liabilitySnapshots, liabilityTrees } from '../../db/schema';
+import { liabilityAccounts, liabilitySnapshots, liabilityTrees } from '../../db/schema';
 import type { Reserves } from '../../../../domain/contracts/liabilities';
 import type { Db } from '../../db/client';
 
@@ -121,9 +121,5 @@ export const liabilitiesRepository = {
       .where(and(eq(liabilityAccounts.accountId, accountId), options.before ? lt(liabilityAccounts.snapshotId, options.before) : undefined))
       .orderBy(desc(liabilityAccounts.snapshotId))
       .limit(options.limit);
-  },
-
-  async audit(db: Db, entry: { actor: string; action: string; detail: unknown }): Promise<void> {
-    await db.insert(auditLog).values(entry);
   },
 };

@@ -1,7 +1,7 @@
 import { myProofQuery, myProofResponse, publishResponse, snapshotParams, snapshotsQuery, snapshotsResponse } from '../../../../domain/contracts/liabilities';
 import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
-import { actorOf } from '../ops/service';
+import { actorOf } from '../audit/service';
 import { listSnapshots, myProofs, publishedSnapshot, publishSnapshot, type LiabilitiesDeps } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 

@@ -16,6 +16,7 @@ import {
   type Digest,
 } from '../../../../domain/liabilities';
 import { minorToDecimal } from '../../../../domain/money';
+import { recordAudit } from '../audit/service';
 import { DERIVED_CURRENCIES, type Chain, type Xpubs } from '../chain/service';
 import { allUserBalances } from '../ledger/service';
 import { receivingAddresses } from '../orders/service';
@@ -28,11 +29,12 @@ import type { Db } from '../../db/client';
  * Proof of liabilities (issue 20; the tree and its checks are domain/liabilities.ts).
  *
  * Invariants:
- * - a snapshot is one REPEATABLE READ transaction: every user balance, the house's addresses and
- *   (locally) the simulated chain's balances of them are read at one instant, so each root's
+ * - a snapshot is read in one REPEATABLE READ transaction: every user balance, the house's addresses
+ *   and (locally) the simulated chain's balances of them are read at one instant, so each root's
  *   total is, to the minor unit, what the ledger says users held then (`ledger:verify` prints the
  *   same totals);
- * - snapshots are published one at a time (a transaction-scoped advisory lock); the schedule
+ * - snapshots are published one at a time, in the order of their instants (a transaction-scoped
+ *   advisory lock), each with its `liabilities.publish` row in the audit trail; the schedule
  *   publishes at most one per LIABILITIES_INTERVAL_MS period, whichever replica gets there first
  *   (a unique index on the period);
  * - the published trees name no account: an account's nonce and leaf positions are stored apart
@@ -40,6 +42,9 @@ import type { Db } from '../../db/client';
  * - snapshots are never changed after publishing.
  */
 export type LiabilitiesDeps = { chain: Chain; xpubs: Xpubs };
+
+/** Who publishes on the schedule, in the audit trail (an operator's publish names the operator). */
+export const SCHEDULE_ACTOR = 'liabilities-schedule';
 
 /** Node's SHA-256 for building trees: the same bytes as the browser's @noble/hashes, faster. */
 export const nodeDigest: Digest = (data) => hash('sha256', data, 'buffer');
@@ -102,58 +107,88 @@ const uniqueViolation = (error: unknown): boolean => {
   return false;
 };
 
+/** What a snapshot is made of, read in one REPEATABLE READ transaction: one instant of the ledger. */
+type SnapshotRead = { takenAt: Date; balances: { ownerId: string; currency: string; balance: bigint }[]; reserves: Reserves };
+
+/** Answer of one attempt to publish: a snapshot taken after this read was published meanwhile. */
+const OVERTAKEN = Symbol('overtaken');
+
 /**
  * Takes and publishes a snapshot. The operator's command waits for one being published and then
  * publishes its own; the schedule (`intervalMs`) publishes only when its period has none yet, and
  * answers null otherwise.
+ *
+ * Two transactions: the read (every balance, the house's addresses and what the chain holds at one
+ * instant, REPEATABLE READ) and the publishing (trees, secrets and the audit row, READ COMMITTED).
+ * The audit trail's head is locked only for the publishing's last moment, and writers that
+ * chained rows while the trees were built are seen: in the read's snapshot the head would be
+ * stale, and locking it there fails (or would hold every audit writer for the whole build).
  */
 export async function publishSnapshot(db: Db, deps: LiabilitiesDeps, options: { intervalMs?: number; actor?: string } = {}): Promise<SnapshotSummary | null> {
   const scheduled = options.intervalMs !== undefined;
-  try {
-    return await db.transaction(
-      async (tx) => {
+  const slotOf = (at: Date) => (scheduled ? Math.floor(at.getTime() / options.intervalMs!) : null);
+  // The schedule asks every minute on every replica: a period already published costs one lookup, not a read of the ledger.
+  if (scheduled && (await repo.slotTaken(db, slotOf(await repo.transactionTime(db))!))) return null;
+  for (;;) {
+    const read: SnapshotRead = await db.transaction(async (tx) => ({ takenAt: await repo.transactionTime(tx), balances: await allUserBalances(tx), reserves: await readReserves(tx, deps) }), {
+      isolationLevel: 'repeatable read',
+    });
+    try {
+      const published = await db.transaction(async (tx) => {
         if (!(await repo.lockPublishing(tx, !scheduled))) return null;
-        const takenAt = await repo.transactionTime(tx);
-        const slot = scheduled ? Math.floor(takenAt.getTime() / options.intervalMs!) : null;
+        // Under the lock, snapshots are published in the order of their instants.
+        const newest = await repo.latestSnapshot(tx);
+        if (newest && newest.takenAt.getTime() >= read.takenAt.getTime()) return scheduled ? null : OVERTAKEN;
+        const slot = slotOf(read.takenAt);
         if (slot !== null && (await repo.slotTaken(tx, slot))) return null;
-        const balances = await allUserBalances(tx);
-        const reserves = await readReserves(tx, deps);
-
-        const nonces = new Map<string, Buffer>();
-        const nonceOf = (account: string) => nonces.get(account) ?? nonces.set(account, randomBytes(NONCE_BYTES)).get(account)!;
-        const byCurrency = new Map<string, { account: string; balance: bigint; nonce: Uint8Array }[]>();
-        for (const b of balances) {
-          const list = byCurrency.get(b.currency) ?? byCurrency.set(b.currency, []).get(b.currency)!;
-          list.push({ account: b.ownerId, balance: b.balance, nonce: nonceOf(b.ownerId) });
-        }
-        const snapshot = await repo.insertSnapshot(tx, { takenAt, slot, reserves });
-        // One currency at a time, stored as soon as it is built: a large ledger's trees are never all in memory at once.
-        const leaves = new Map<string, Record<string, number[]>>();
-        for (const [currency, accounts] of byCurrency) {
-          const built = buildTree(currency, accounts, { digest: nodeDigest });
-          for (const [account, own] of built.leavesOf) {
-            const mine = leaves.get(account) ?? leaves.set(account, {}).get(account)!;
-            mine[currency] = own.map((leaf) => leaf.index);
-          }
-          const root = rootOf(built.levels);
-          const tree = publishTreeJson(built, decimals(currency));
-          const nodes = packLevels(built.levels);
-          await repo.insertTree(tx, { snapshotId: snapshot.id, currency, rootHash: bytesToHex(root.hash), total: root.sum.toString(), leafCount: built.levels[0]!.length, tree, nodes });
-        }
-        await repo.insertAccounts(
-          tx,
-          [...leaves].map(([accountId, own]) => ({ snapshotId: snapshot.id, accountId, nonce: nonces.get(accountId)!.toString('hex'), leaves: own })),
-        );
-        await repo.audit(tx, { actor: options.actor ?? 'schedule', action: 'liabilities.publish', detail: { snapshotId: snapshot.id, currencies: byCurrency.size } });
-        return summary(snapshot, await repo.treeSummaries(tx, [snapshot.id]));
-      },
-      { isolationLevel: 'repeatable read' },
-    );
-  } catch (error) {
-    // Another replica published this period between our read and our insert.
-    if (scheduled && uniqueViolation(error)) return null;
-    throw error;
+        return publishRead(tx, read, { slot, actor: options.actor ?? SCHEDULE_ACTOR });
+      });
+      // Another operator's snapshot, read after ours, was published first: ours would be older than the latest.
+      if (published !== OVERTAKEN) return published;
+    } catch (error) {
+      // Another replica published this period between our look and our insert.
+      if (scheduled && uniqueViolation(error)) return null;
+      throw error;
+    }
   }
+}
+
+/** Builds, stores and records the snapshot of one read, inside the publishing transaction. */
+async function publishRead(tx: Db, read: SnapshotRead, options: { slot: number | null; actor: string }): Promise<SnapshotSummary> {
+  const nonces = new Map<string, Buffer>();
+  const nonceOf = (account: string) => nonces.get(account) ?? nonces.set(account, randomBytes(NONCE_BYTES)).get(account)!;
+  const byCurrency = new Map<string, { account: string; balance: bigint; nonce: Uint8Array }[]>();
+  for (const b of read.balances) {
+    const list = byCurrency.get(b.currency) ?? byCurrency.set(b.currency, []).get(b.currency)!;
+    list.push({ account: b.ownerId, balance: b.balance, nonce: nonceOf(b.ownerId) });
+  }
+  const snapshot = await repo.insertSnapshot(tx, { takenAt: read.takenAt, slot: options.slot, reserves: read.reserves });
+  // One currency at a time, stored as soon as it is built: a large ledger's trees are never all in memory at once.
+  const leaves = new Map<string, Record<string, number[]>>();
+  for (const [currency, accounts] of byCurrency) {
+    const built = buildTree(currency, accounts, { digest: nodeDigest });
+    for (const [account, own] of built.leavesOf) {
+      const mine = leaves.get(account) ?? leaves.set(account, {}).get(account)!;
+      mine[currency] = own.map((leaf) => leaf.index);
+    }
+    const root = rootOf(built.levels);
+    const tree = publishTreeJson(built, decimals(currency));
+    const nodes = packLevels(built.levels);
+    await repo.insertTree(tx, { snapshotId: snapshot.id, currency, rootHash: bytesToHex(root.hash), total: root.sum.toString(), leafCount: built.levels[0]!.length, tree, nodes });
+  }
+  await repo.insertAccounts(
+    tx,
+    [...leaves].map(([accountId, own]) => ({ snapshotId: snapshot.id, accountId, nonce: nonces.get(accountId)!.toString('hex'), leaves: own })),
+  );
+  const published = summary(snapshot, await repo.treeSummaries(tx, [snapshot.id]));
+  // Public figures only (what the published file says): no account, nonce or balance of anyone.
+  await recordAudit(tx, {
+    actor: options.actor,
+    action: 'liabilities.publish',
+    target: String(snapshot.id),
+    after: { takenAt: published.takenAt, roots: published.currencies.map((c) => ({ currency: c.currency, total: c.total, rootHash: c.rootHash, leafCount: c.leafCount })) },
+  });
+  return published;
 }
 
 /** GET /api/liabilities: the snapshots, newest first, with their roots and what the house held. */
