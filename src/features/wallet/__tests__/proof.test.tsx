@@ -6,9 +6,10 @@ import { buildTree, LIABILITIES_FORMAT, proofPath, publishTree } from '../../../
 import { Proof } from '../components/proof';
 import type { MyProofResponse, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
 
-jest.mock('@auth0/auth0-react', () => {
+// A logged-in user: the session hands out one stable function, as the SDK's does.
+jest.mock('../../../components/session', () => {
   const session = { getAccessTokenSilently: async () => 'token' };
-  return { useAuth0: () => session };
+  return { useSession: () => session };
 });
 
 const en = loadResources('en').wallet as any;
