@@ -55,6 +55,7 @@ const sameInOtherLanguages = new Set([
   'API',
   'Website',
   'Database',
+  'Bitcoin', // the chain a draw mixes a block of (faucet), a name
   '{{count}} article',
   '{{count}} articles',
 ]);

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:faucet`: a faucet round with 10,000 entries — the time of the draw and the credit
- * (the ticker's transition registrations_closed -> winner_announced: lock, read every entry, sort,
- * hash, HMAC, ledger transfer, budget; one transaction), target ≤ 1 s; and the time to build the
+ * (the ticker's transition registrations_closed -> winner_announced: the block mixed in, lock,
+ * read every entry, sort, hash, HMAC, ledger transfer, budget; one transaction), target ≤ 1 s; and the time to build the
  * public view of that round (what GET /api/faucet and each live update send).
  *
  * Runs on PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL, default
@@ -15,6 +15,7 @@ import { Client } from 'pg';
 import { FAUCET_CURRENCIES, ticketOf, verifyRound } from '../domain/faucet';
 import { openDatabase, type Database } from '../server/src/db/client';
 import { faucetEntries } from '../server/src/db/schema';
+import { simulatedChain } from '../server/src/dev/simulated-chain';
 import { nodeHashes } from '../server/src/modules/faucet/hashes';
 import { advance, ensureState, type FaucetSettings } from '../server/src/modules/faucet/service';
 import { currentView } from '../server/src/modules/faucet/views';
@@ -24,7 +25,7 @@ import { record } from './support';
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ENTRIES = Number(process.env.BENCH_ENTRIES || 10_000);
 const ROUNDS = 3;
-const settings: FaucetSettings = { roundMs: 360_000, rewardEurMinor: 2n, initialBudgetEurMinor: 100_000n };
+const settings: FaucetSettings = { roundMs: 360_000, rewardEurMinor: 2n, initialBudgetEurMinor: 100_000n, seedChainLength: 10_000, chain: simulatedChain() };
 const rates = { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000', XRP: '2.10', BCH: '420', LTC: '90', DOGE: '0.19' } }) };
 
 const rows = async <T>(database: Database, query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
@@ -84,7 +85,15 @@ async function benchOn(label: string, database: Database) {
     const view = (await currentView(database.db, rates))!;
     viewMs.push(performance.now() - viewStarted);
     const check = verifyRound(
-      { id: view.id, seed: view.seed!, seedHash: view.seedHash!, entriesHash: view.entriesHash, tickets: view.players.map((p) => p.ticket), winnerTicket: view.winner!.ticket },
+      {
+        id: view.id,
+        seed: view.seed!,
+        seedHash: view.seedHash!,
+        mix: view.mix!.hash,
+        entriesHash: view.entriesHash,
+        tickets: view.players.map((p) => p.ticket),
+        winnerTicket: view.winner!.ticket,
+      },
       nodeHashes,
     );
     if (view.playerCount !== ENTRIES || !check.seedMatches || !check.winnerMatches) throw new Error('the round does not verify');

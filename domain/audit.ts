@@ -20,6 +20,7 @@
  * - bank.payment_assigned / payment_refunded   an operator resolved an unmatched payment
  * - bank.payout_completed  a statement's debit showed one of our payouts paid
  * - bank.payouts_exported  an operator exported the payouts file (pain.001)
+ * - liabilities.publish    a proof of liabilities snapshot was published (by an operator, or by the daily schedule as 'liabilities-schedule')
  */
 export const AUDIT_ACTIONS = [
   'verification.request',
@@ -45,6 +46,7 @@ export const AUDIT_ACTIONS = [
   'bank.payment_refunded',
   'bank.payout_completed',
   'bank.payouts_exported',
+  'liabilities.publish',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

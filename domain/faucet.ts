@@ -6,19 +6,27 @@ import Big from 'big.js';
 /**
  * The faucet's rules, shared by the API (which draws) and the browser (which re-checks the draw).
  *
- * Provably fair draw (DESIGN.md section 6):
- * - when a round is created the server picks a secret 32-byte seed and publishes
- *   seedHash = SHA-256(seed) before anyone can enter;
+ * A draw the operator cannot steer (DESIGN.md section 6, issue 20):
+ * - seeds come from a hash chain fixed in advance: the server picks a secret seed_N at random and
+ *   hashes it down, seed_{i-1} = SHA-256(seed_i) (over the 32 bytes), to the chain's anchor
+ *   seed_0, which it publishes before the chain's first round; rounds then use seed_1, seed_2, …
+ *   in order. A round publishes seedHash = SHA-256(its seed) when it starts — which is the seed
+ *   the round before it revealed (or the anchor) — and reveals its seed with the winner, so anyone
+ *   can check each link. Every seed was fixed when the anchor was published: the operator cannot
+ *   pick one after seeing the entries;
+ * - the seed alone would still be known to the operator while registrations are open, so each
+ *   draw also mixes in a value nobody knows when registrations close: the hash of the first block
+ *   after closing (when the round closes it records the height, tip + 1; the draw waits for that
+ *   block). Locally that is the simulated chain's next block, with real payouts a Bitcoin block;
  * - every entry is published as a ticket, SHA-256("<roundId>:<address>"): the player can recompute
  *   their own ticket from their address, and the server cannot re-roll tickets (they are fixed by
  *   the address);
  * - entriesHash = SHA-256 of the tickets sorted and joined by "\n";
- * - the winner is sorted[ HMAC-SHA256(key = seed, message = "<roundId>:<entriesHash>") mod n ];
- * - the seed is revealed with the winner, so anyone can redo every step.
+ * - the winner is sorted[ HMAC-SHA256(key = seed, message = "<roundId>:<entriesHash>:<block
+ *   hash>") mod n ] (rounds drawn before blocks were mixed in: message "<roundId>:<entriesHash>").
  * Everything here is pure (no Node, no DOM) so that the site bundles the same code. What the API
  * shows of a round is its contract, domain/contracts/faucet.ts.
  */
-
 /** A round's phases in order, and game_over (its own round while the faucet does not run). */
 export const FAUCET_STATES = ['new', 'registrations_open', 'registrations_closed', 'winner_announced', 'game_over'] as const;
 export type FaucetState = (typeof FAUCET_STATES)[number];
@@ -88,8 +96,17 @@ export const nobleHashes: Hashes = {
 
 export const sha256Hex = (data: string): string => nobleHashes.sha256Hex(data);
 
-/** The published commitment to a seed (hex of 32 bytes). */
+/** The published commitment to a seed (hex of 32 bytes): also the seed one link down the chain. */
 export const seedHashOf = (seedHex: string): string => bytesToHex(sha256(hexToBytes(seedHex)));
+
+const HEX32 = /^[0-9a-f]{64}$/;
+
+/** seed_{i-k} from seed_i: SHA-256 applied k times (the anchor is seed_0 = hashDown(seed_N, N)). */
+export function hashDown(seedHex: string, times: number, hash: (seedHex: string) => string = seedHashOf): string {
+  let seed = seedHex;
+  for (let i = 0; i < times; i++) seed = hash(seed);
+  return seed;
+}
 
 /** A player's public ticket in a round. */
 export const ticketOf = (roundId: number, address: string): string => sha256Hex(`${roundId}:${address}`);
@@ -100,39 +117,146 @@ export function sortTickets(tickets: readonly string[]): string[] {
 
 export const entriesHashOf = (sortedTickets: readonly string[], hashes: Hashes = nobleHashes): string => hashes.sha256Hex(sortedTickets.join('\n'));
 
+/** What the HMAC of a draw signs: the round, its entries and the block hash mixed in (none before blocks were). */
+export const drawMessage = (roundId: number, entriesHash: string, mix: string | null) => (mix === null ? `${roundId}:${entriesHash}` : `${roundId}:${entriesHash}:${mix}`);
+
 /** The winner's position among n sorted tickets (a 256-bit number mod n: the bias is < 2^-200). */
-export function drawIndex(seedHex: string, roundId: number, entriesHash: string, n: number, hashes: Hashes = nobleHashes): number {
+export function drawIndex(seedHex: string, roundId: number, entriesHash: string, n: number, mix: string | null, hashes: Hashes = nobleHashes): number {
   if (n <= 0) throw new Error('no entries to draw from');
-  return Number(BigInt(`0x${hashes.hmacSha256Hex(seedHex, `${roundId}:${entriesHash}`)}`) % BigInt(n));
+  return Number(BigInt(`0x${hashes.hmacSha256Hex(seedHex, drawMessage(roundId, entriesHash, mix))}`) % BigInt(n));
 }
 
 export type Draw = { entriesHash: string; index: number; ticket: string };
 
 /** The whole draw from the published data: what the server does and what the browser re-checks. */
-export function draw(seedHex: string, roundId: number, tickets: readonly string[], hashes: Hashes = nobleHashes): Draw {
+export function draw(seedHex: string, roundId: number, tickets: readonly string[], mix: string | null, hashes: Hashes = nobleHashes): Draw {
   const sorted = sortTickets(tickets);
   const entriesHash = hashes.sha256Hex(sorted.join('\n'));
-  const index = drawIndex(seedHex, roundId, entriesHash, sorted.length, hashes);
+  const index = drawIndex(seedHex, roundId, entriesHash, sorted.length, mix, hashes);
   return { entriesHash, index, ticket: sorted[index]! };
 }
 
-export type Verification = { seedMatches: boolean; entriesHashMatches: boolean; winnerMatches: boolean; index: number | null };
+export type Verification = {
+  /** The chain link: SHA-256(seed) is the hash the round published when it started. */
+  seedMatches: boolean;
+  /** That hash is the seed the round before it revealed, or the chain's anchor (null: not given). */
+  previousMatches: boolean | null;
+  /** The value mixed in is a block hash (null: the round was drawn before blocks were mixed in). */
+  mixWellFormed: boolean | null;
+  entriesHashMatches: boolean;
+  winnerMatches: boolean;
+  index: number | null;
+};
 
-/** Checks an announced round: the seed fits its hash, and the draw picks the announced ticket. */
-export function verifyRound(
-  round: { id: number; seed: string; seedHash: string; entriesHash: string | null; tickets: readonly string[]; winnerTicket: string | null },
-  hashes: Hashes = nobleHashes,
-): Verification {
-  const wellFormed = /^[0-9a-f]{64}$/.test(round.seed);
+export type RoundToVerify = {
+  id: number;
+  seed: string;
+  seedHash: string;
+  /** The seed the previous round of the chain revealed, or the chain's anchor for its first round; undefined when not known. */
+  previousSeed?: string | null;
+  /** The block hash mixed into the draw (null before blocks were mixed in). */
+  mix: string | null;
+  entriesHash: string | null;
+  tickets: readonly string[];
+  winnerTicket: string | null;
+};
+
+/** Checks an announced round: the chain link, the mixed-in value, and that the draw picks the announced ticket. */
+export function verifyRound(round: RoundToVerify, hashes: Hashes = nobleHashes): Verification {
+  const wellFormed = HEX32.test(round.seed);
   const seedMatches = wellFormed && seedHashOf(round.seed) === round.seedHash;
-  if (!wellFormed) {
-    return { seedMatches, entriesHashMatches: entriesHashOf(sortTickets(round.tickets), hashes) === round.entriesHash, winnerMatches: false, index: null };
+  const previousMatches = round.previousSeed === undefined || round.previousSeed === null ? null : round.previousSeed === round.seedHash;
+  const mixWellFormed = round.mix === null ? null : HEX32.test(round.mix);
+  const links = { seedMatches, previousMatches, mixWellFormed };
+  if (!wellFormed || mixWellFormed === false) {
+    return { ...links, entriesHashMatches: entriesHashOf(sortTickets(round.tickets), hashes) === round.entriesHash, winnerMatches: false, index: null };
   }
   if (round.tickets.length === 0) {
-    return { seedMatches, entriesHashMatches: round.entriesHash === null || round.entriesHash === entriesHashOf([], hashes), winnerMatches: round.winnerTicket === null, index: null };
+    return { ...links, entriesHashMatches: round.entriesHash === null || round.entriesHash === entriesHashOf([], hashes), winnerMatches: round.winnerTicket === null, index: null };
   }
-  const result = draw(round.seed, round.id, round.tickets, hashes);
-  return { seedMatches, entriesHashMatches: result.entriesHash === round.entriesHash, winnerMatches: result.ticket === round.winnerTicket, index: result.index };
+  const result = draw(round.seed, round.id, round.tickets, round.mix, hashes);
+  return { ...links, entriesHashMatches: result.entriesHash === round.entriesHash, winnerMatches: result.ticket === round.winnerTicket, index: result.index };
+}
+
+/** A round passes when every check that applies to it holds. */
+export const roundHolds = (v: Verification): boolean => v.seedMatches && v.previousMatches !== false && v.mixWellFormed !== false && v.entriesHashMatches && v.winnerMatches;
+
+/** The downloadable round history (GET /api/faucet/rounds/export) that `npm run verify:faucet` checks. */
+export const ROUNDS_FORMAT = 'muntly-faucet-rounds-1';
+
+export type PublishedSeedChain = { id: number; anchor: string; length: number; publishedAt: string };
+export type PublishedRound = {
+  id: number;
+  state: FaucetState;
+  announcedAt: string | null;
+  /** Which chain the seed comes from and its place in it (null: a round from before seed chains). */
+  seedChain: { id: number; index: number } | null;
+  seedHash: string | null;
+  seed: string | null;
+  mix: { source: string; height: number; hash: string | null } | null;
+  entriesHash: string | null;
+  tickets: string[];
+  winnerTicket: string | null;
+};
+export type RoundsFile = { format: typeof ROUNDS_FORMAT; chains: PublishedSeedChain[]; rounds: PublishedRound[] };
+
+export type RoundCheck = { id: number; ok: boolean; verification: Verification | null; problems: string[] };
+
+/**
+ * Checks a range of announced rounds: each as verifyRound does, each chain link against the seed
+ * the round before it in the chain revealed (or the chain's anchor for its first round), and that
+ * a chain's seeds are used in order, one per round. Rounds still running and GAME OVER rounds
+ * have nothing to check; a link to a round outside the range is checked when that round is in it.
+ */
+export function verifyRounds(file: RoundsFile, hashes: Hashes = nobleHashes): { ok: boolean; rounds: RoundCheck[]; problems: string[] } {
+  const problems: string[] = [];
+  if (file?.format !== ROUNDS_FORMAT) problems.push(`not a ${ROUNDS_FORMAT} file`);
+  const rounds = Array.isArray(file?.rounds) ? [...file.rounds].sort((a, b) => a.id - b.id) : [];
+  const chains = new Map((Array.isArray(file?.chains) ? file.chains : []).map((c) => [c.id, c]));
+  const bySeat = new Map(rounds.filter((r) => r.seedChain).map((r) => [`${r.seedChain!.id}:${r.seedChain!.index}`, r]));
+  const lastIndex = new Map<number, number>();
+  const checks: RoundCheck[] = [];
+  for (const round of rounds) {
+    if (round.state !== 'winner_announced') continue;
+    const found: string[] = [];
+    if (!round.seed || !round.seedHash) {
+      checks.push({ id: round.id, ok: false, verification: null, problems: ['an announced round without its seed'] });
+      continue;
+    }
+    let previousSeed: string | null | undefined;
+    if (round.seedChain) {
+      const { id: chainId, index } = round.seedChain;
+      const chain = chains.get(chainId);
+      if (!chain) found.push(`seed chain ${chainId} is not in the file`);
+      else if (index < 1 || index > chain.length) found.push(`seed ${index} is outside chain ${chainId} (1 to ${chain.length})`);
+      previousSeed = index === 1 ? (chain?.anchor ?? undefined) : (bySeat.get(`${chainId}:${index - 1}`)?.seed ?? undefined);
+      const last = lastIndex.get(chainId);
+      if (last !== undefined && index !== last + 1) found.push(`uses seed ${index} of chain ${chainId} after seed ${last}: the seeds must be used in order, one per round`);
+      lastIndex.set(chainId, index);
+    }
+    const verification = verifyRound(
+      {
+        id: round.id,
+        seed: round.seed,
+        seedHash: round.seedHash,
+        previousSeed,
+        mix: round.mix?.hash ?? null,
+        entriesHash: round.entriesHash,
+        tickets: round.tickets,
+        winnerTicket: round.winnerTicket,
+      },
+      hashes,
+    );
+    if (!verification.seedMatches) found.push('SHA-256 of the seed is not the hash published when the round started');
+    if (verification.previousMatches === false)
+      found.push(round.seedChain?.index === 1 ? 'the published hash is not the chain’s anchor' : 'the published hash is not the seed the round before revealed');
+    if (round.mix && !round.mix.hash) found.push('the draw has no block hash mixed in');
+    if (verification.mixWellFormed === false) found.push('the value mixed in is not a block hash');
+    if (!verification.entriesHashMatches) found.push('the entries hash does not match the tickets');
+    if (!verification.winnerMatches) found.push('the draw does not pick the announced winner');
+    checks.push({ id: round.id, ok: found.length === 0, verification, problems: found });
+  }
+  return { ok: problems.length === 0 && checks.every((c) => c.ok), rounds: checks, problems };
 }
 
 /** What the public sees of an address: enough to recognize one's own, not to copy it. */

@@ -72,11 +72,18 @@ test('two players enter a round; when the winner is announced one sees congratul
   await expect(aliceWon ? won[0] : lost[0]).toBeVisible();
   await expect(aliceWon ? lost[1] : won[1]).toBeVisible();
 
-  // Both browsers re-ran the draw from the revealed seed and agree with the server.
+  // Both browsers checked the chain link (this round's published hash is the seed revealed
+  // before it, or the chain's anchor), the block mixed in, and re-ran the draw: all agree.
   for (const p of [page, bobPage]) {
-    await expect(p.getByTestId('fairness-result')).toContainText(`✓ ${faucet.fairness.seedOk}`);
+    await expect(p.getByTestId('fairness-link')).toContainText(
+      /^✓ SHA-256 of this seed is the hash published at the start, and that hash is (the seed round \d+ revealed|the anchor of seed chain \d+): this seed was fixed before the round began\.$/,
+    );
+    await expect(p.getByTestId('fairness-result')).toContainText(/✓ The draw mixes in the hash of block \d+/);
     await expect(p.getByTestId('fairness-result')).toContainText('✓ Your browser repeated the draw over 2 tickets');
   }
+  // The round is in the history, checked there too.
+  await page.goto('/faucet/history/');
+  await expect(page.getByTestId(`history-round-${roundId}`).getByTestId('history-check')).toHaveText(`✓ ${faucet.history.holds}`);
 
   // The reward is in the winner's wallet, as a faucet transaction.
   const winnerPage = aliceWon ? page : bobPage;

@@ -3,7 +3,25 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { draw, drawIndex, entriesHashOf, maskAddress, rewardInCurrency, roundSchedule, phaseEndsAt, seedHashOf, sortTickets, ticketOf, verifyRound } from '../faucet';
+import {
+  draw,
+  drawIndex,
+  entriesHashOf,
+  hashDown,
+  maskAddress,
+  rewardInCurrency,
+  roundHolds,
+  roundSchedule,
+  phaseEndsAt,
+  ROUNDS_FORMAT,
+  seedHashOf,
+  sortTickets,
+  ticketOf,
+  verifyRound,
+  verifyRounds,
+  type PublishedRound,
+  type RoundsFile,
+} from '../faucet';
 
 // Node's own crypto, independent of the @noble/hashes code the browser runs: the draw must be
 // reproducible by anyone with a standard SHA-256 and HMAC.
@@ -17,53 +35,144 @@ describe('faucet draw (provably fair)', () => {
     expect(seedHashOf(seed)).toBe(nodeSha(Buffer.from(seed, 'hex')));
   });
 
-  it('derives tickets, the entries hash and the winner index exactly as documented', () => {
+  const block = 'b1'.repeat(32);
+
+  it('derives tickets, the entries hash and the winner index exactly as documented, with the block hash mixed in', () => {
     expect(ticketOf(42, 'bc1qexample1')).toBe(nodeSha('42:bc1qexample1'));
     const sorted = [...tickets].sort();
     const entriesHash = nodeSha(sorted.join('\n'));
     expect(entriesHashOf(sortTickets(tickets))).toBe(entriesHash);
-    const mac = createHmac('sha256', Buffer.from(seed, 'hex')).update(`42:${entriesHash}`).digest('hex');
+    const mac = createHmac('sha256', Buffer.from(seed, 'hex')).update(`42:${entriesHash}:${block}`).digest('hex');
     const index = Number(BigInt(`0x${mac}`) % BigInt(sorted.length));
-    expect(drawIndex(seed, 42, entriesHash, sorted.length)).toBe(index);
-    expect(draw(seed, 42, tickets)).toEqual({ entriesHash, index, ticket: sorted[index] });
+    expect(drawIndex(seed, 42, entriesHash, sorted.length, block)).toBe(index);
+    expect(draw(seed, 42, tickets, block)).toEqual({ entriesHash, index, ticket: sorted[index] });
+    // A round drawn before blocks were mixed in signs "<round>:<entries hash>" alone.
+    const legacy = createHmac('sha256', Buffer.from(seed, 'hex')).update(`42:${entriesHash}`).digest('hex');
+    expect(drawIndex(seed, 42, entriesHash, sorted.length, null)).toBe(Number(BigInt(`0x${legacy}`) % BigInt(sorted.length)));
+  });
+
+  it('hashes a seed chain down to its anchor: each seed is the SHA-256 preimage of the one before', () => {
+    const top = 'c7'.repeat(32);
+    const anchor = hashDown(top, 5);
+    let expected = Buffer.from(top, 'hex');
+    for (let i = 0; i < 5; i++) expected = createHash('sha256').update(expected).digest();
+    expect(anchor).toBe(expected.toString('hex'));
+    const seeds = [1, 2, 3, 4, 5].map((i) => hashDown(top, 5 - i)); // seed_1 … seed_5 = top
+    expect(seeds[4]).toBe(top);
+    expect(seedHashOf(seeds[0]!)).toBe(anchor);
+    for (let i = 1; i < 5; i++) expect(seedHashOf(seeds[i]!)).toBe(seeds[i - 1]);
+  });
+
+  it('lets the block hash decide: the same seed and entries with another block draw independently', () => {
+    const many = Array.from({ length: 50 }, (_, i) => ticketOf(9, `address-${i}`));
+    const winners = new Set(Array.from({ length: 40 }, () => draw(seed, 9, many, randomBytes(32).toString('hex')).ticket));
+    expect(winners.size).toBeGreaterThan(20);
   });
 
   it('does not depend on the order entries arrived in', () => {
     fc.assert(
       fc.property(fc.uniqueArray(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 1e6 }), (addresses, roundId) => {
         const ts = addresses.map((a) => ticketOf(roundId, a));
-        const result = draw(seed, roundId, ts);
-        expect(draw(seed, roundId, [...ts].reverse())).toEqual(result);
+        const result = draw(seed, roundId, ts, block);
+        expect(draw(seed, roundId, [...ts].reverse(), block)).toEqual(result);
         expect(result.index).toBeGreaterThanOrEqual(0);
         expect(result.index).toBeLessThan(ts.length);
       }),
     );
   });
 
-  it('verifies an honest round and catches a wrong seed, a changed entry list or a wrong winner', () => {
-    const result = draw(seed, 42, tickets);
-    const round = { id: 42, seed, seedHash: seedHashOf(seed), entriesHash: result.entriesHash, tickets, winnerTicket: result.ticket };
-    expect(verifyRound(round)).toEqual({ seedMatches: true, entriesHashMatches: true, winnerMatches: true, index: result.index });
+  it('verifies an honest round and catches a broken chain link, another block, a changed entry list or a wrong winner', () => {
+    const result = draw(seed, 42, tickets, block);
+    const round = { id: 42, seed, seedHash: seedHashOf(seed), previousSeed: seedHashOf(seed), mix: block, entriesHash: result.entriesHash, tickets, winnerTicket: result.ticket };
+    expect(verifyRound(round)).toEqual({ seedMatches: true, previousMatches: true, mixWellFormed: true, entriesHashMatches: true, winnerMatches: true, index: result.index });
+    expect(roundHolds(verifyRound(round))).toBe(true);
     expect(verifyRound({ ...round, seed: 'b4'.repeat(32) }).seedMatches).toBe(false);
+    expect(verifyRound({ ...round, previousSeed: 'd5'.repeat(32) }).previousMatches).toBe(false);
+    expect(verifyRound({ ...round, previousSeed: undefined }).previousMatches).toBeNull();
     expect(verifyRound({ ...round, tickets: tickets.slice(1) }).entriesHashMatches).toBe(false);
     const other = tickets.find((t) => t !== result.ticket)!;
     expect(verifyRound({ ...round, winnerTicket: other }).winnerMatches).toBe(false);
     expect(verifyRound({ ...round, seed: 'not hex' }).seedMatches).toBe(false);
+    expect(verifyRound({ ...round, mix: 'not a block' })).toMatchObject({ mixWellFormed: false, winnerMatches: false });
+    // Another block, same seed and entries: almost surely another winner, never a silent pass.
+    const otherBlocks = Array.from({ length: 20 }, () => randomBytes(32).toString('hex')).map((mix) => verifyRound({ ...round, mix }));
+    expect(otherBlocks.some((v) => !v.winnerMatches)).toBe(true);
   });
 
   it('spreads wins over all entries (no position is favoured)', () => {
     const wins = [0, 0, 0, 0];
-    for (let round = 1; round <= 2000; round++) wins[draw(randomBytes(32).toString('hex'), round, tickets).index]!++;
+    for (let round = 1; round <= 2000; round++) wins[draw(randomBytes(32).toString('hex'), round, tickets, randomBytes(32).toString('hex')).index]!++;
     for (const count of wins) expect(count).toBeGreaterThan(400); // 500 expected each
   });
 
   it('verifies a round without entries (no winner)', () => {
-    expect(verifyRound({ id: 1, seed, seedHash: seedHashOf(seed), entriesHash: entriesHashOf([]), tickets: [], winnerTicket: null })).toEqual({
+    expect(verifyRound({ id: 1, seed, seedHash: seedHashOf(seed), mix: block, entriesHash: entriesHashOf([]), tickets: [], winnerTicket: null })).toEqual({
       seedMatches: true,
+      previousMatches: null,
+      mixWellFormed: true,
       entriesHashMatches: true,
       winnerMatches: true,
       index: null,
     });
+  });
+});
+
+describe('a range of rounds (the downloadable history)', () => {
+  /** Rounds 1..n drawn honestly from one chain of `length` seeds. */
+  function history(n: number, length = 10): RoundsFile {
+    const top = randomBytes(32).toString('hex');
+    const rounds: PublishedRound[] = [];
+    for (let id = 1; id <= n; id++) {
+      const seed = hashDown(top, length - id);
+      const tickets = Array.from({ length: id % 3 }, (_, i) => ticketOf(id, `address-${id}-${i}`));
+      const mix = randomBytes(32).toString('hex');
+      const result = tickets.length ? draw(seed, id, tickets, mix) : null;
+      rounds.push({
+        id,
+        state: 'winner_announced',
+        announcedAt: new Date(0).toISOString(),
+        seedChain: { id: 1, index: id },
+        seedHash: seedHashOf(seed),
+        seed,
+        mix: { source: 'simulated-chain', height: id, hash: mix },
+        entriesHash: result?.entriesHash ?? entriesHashOf([]),
+        tickets,
+        winnerTicket: result?.ticket ?? null,
+      });
+    }
+    return { format: ROUNDS_FORMAT, chains: [{ id: 1, anchor: hashDown(top, length), length, publishedAt: new Date(0).toISOString() }], rounds };
+  }
+
+  it('verifies every round and every link of an honest history', () => {
+    const file = history(6);
+    const result = verifyRounds(file);
+    expect(result.problems).toEqual([]);
+    expect(result.rounds.map((r) => [r.id, r.ok, r.verification!.previousMatches])).toEqual([1, 2, 3, 4, 5, 6].map((id) => [id, true, true]));
+  });
+
+  it('names the round whose seed is not the preimage of the one before, or skips a seed, or changes its winner', () => {
+    const file = history(5);
+    const forged = structuredClone(file);
+    // Round 3 with a seed of the operator's choosing: its own hash fits, the link to round 2 does not.
+    const chosen = randomBytes(32).toString('hex');
+    forged.rounds[2] = { ...forged.rounds[2]!, seed: chosen, seedHash: seedHashOf(chosen) };
+    const result = verifyRounds(forged);
+    expect(result.ok).toBe(false);
+    // Round 4's published hash is the true seed 3, which round 3 no longer revealed: both links break.
+    expect(result.rounds.filter((r) => !r.ok).map((r) => [r.id, r.problems])).toEqual([
+      [3, ['the published hash is not the seed the round before revealed']],
+      [4, ['the published hash is not the seed the round before revealed']],
+    ]);
+    const skipped = structuredClone(file);
+    skipped.rounds[3]!.seedChain!.index = 6;
+    expect(verifyRounds(skipped).rounds.find((r) => r.id === 4)!.problems).toContain('uses seed 6 of chain 1 after seed 3: the seeds must be used in order, one per round');
+    const anchorless = { ...file, chains: [{ ...file.chains[0]!, anchor: 'e'.repeat(64) }] };
+    expect(verifyRounds(anchorless).rounds[0]!.problems).toEqual(['the published hash is not the chain’s anchor']);
+    const otherBlock = structuredClone(file);
+    const withPlayers = otherBlock.rounds.find((r) => r.tickets.length === 2)!;
+    withPlayers.winnerTicket = withPlayers.tickets.find((t) => t !== withPlayers.winnerTicket)!;
+    expect(verifyRounds(otherBlock).rounds.find((r) => r.id === withPlayers.id)!.problems).toEqual(['the draw does not pick the announced winner']);
+    expect(verifyRounds({ ...file, format: 'x' } as never).problems).toEqual([`not a ${ROUNDS_FORMAT} file`]);
   });
 });
 

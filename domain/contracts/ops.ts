@@ -47,7 +47,13 @@ export type OutboxMessage = OutboxResponse['messages'][number];
 
 export const ledgerCheckSchema = z.object({ name: z.string(), ok: z.boolean(), problems: z.array(z.string()) });
 export type LedgerCheck = z.infer<typeof ledgerCheckSchema>;
-export const ledgerVerifyResponse = z.object({ ok: z.boolean(), checks: z.array(ledgerCheckSchema) });
+export const ledgerVerifyResponse = z.object({
+  ok: z.boolean(),
+  checks: z.array(ledgerCheckSchema),
+  owedToUsers: z
+    .array(z.object({ currency: z.string(), total: z.string().describe('Decimal string, every decimal of the currency') }))
+    .describe('Per currency, what all users hold together: the total a proof of liabilities must show'),
+});
 export type LedgerVerifyResponse = z.infer<typeof ledgerVerifyResponse>;
 
 export const retentionResponse = z.object({ identityDataDeleted: z.number(), messagesDeleted: z.number(), ranAt: z.string() });

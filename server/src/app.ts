@@ -6,18 +6,21 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { benchRoutes } from './dev/bench';
 import { devMailboxRoutes } from './dev/mailbox';
+import { simulatedChain } from './dev/simulated-chain';
 import { errorBody, errorsPlugin } from './errors';
 import { loggerOptions } from './logging';
 import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { bankOpsRoutes } from './modules/bank/routes';
-import { TEST_XPUBS, type Xpubs } from './modules/chain/service';
+import { esploraChain } from './modules/chain/esplora';
+import { TEST_XPUBS, type Chain, type Xpubs } from './modules/chain/service';
 import { faucetOpsRoutes } from './modules/faucet/ops-routes';
 import { faucetPlugin } from './modules/faucet/routes';
 import { faucetSettings } from './modules/faucet/settings';
 import { healthRoutes } from './modules/health/routes';
 import { identityRoutes } from './modules/identity/routes';
+import { liabilitiesRoutes } from './modules/liabilities/routes';
 import { setEmailOperator } from './modules/notify/service';
 import { operatorRoutes } from './modules/operator/routes';
 import { opsMoneyRoutes } from './modules/ops/money-routes';
@@ -56,6 +59,8 @@ export type AppDependencies = {
   rates?: RatesAdapter;
   /** Watch-only keys for reception addresses; local mode uses public test keys. */
   xpubs?: Xpubs;
+  /** Blocks and balances on chain: the simulated chain with simulated payouts, else CHAIN_BLOCKS_URL's explorer. */
+  chain?: Chain;
   /** Paying out (crypto, SEPA): the adapters CHAIN_PAYOUTS / BANK_PAYOUTS name unless a test gives its own. */
   payoutAdapters?: Partial<PayoutAdapters>;
   /** Where emails go when SMTP_URL is set (nodemailer's SMTP transport unless a test gives one). */
@@ -126,8 +131,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(identityRoutes);
   const rates = deps.rates ?? (config.RATES_FEED === 'coingecko' ? coingeckoRates({ baseUrl: config.RATES_FEED_URL }) : simulatedRates());
   const xpubs = deps.xpubs ?? xpubsFrom(config);
+  const chain = deps.chain ?? (config.CHAIN_PAYOUTS === 'simulated' ? simulatedChain() : esploraChain({ baseUrl: config.CHAIN_BLOCKS_URL }));
   await app.register(ratesRoutes, { rates });
-  await app.register(faucetPlugin, { database: deps.database, rates, settings: faucetSettings(config) });
+  const faucet = faucetSettings(config, chain);
+  await app.register(faucetPlugin, { database: deps.database, rates, settings: faucet });
   await app.register(orderRoutes, {
     rates,
     xpubs,
@@ -142,14 +149,15 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const approval = payoutApproval(config, rates);
   await app.register(walletRoutes, { rates, xpubs, approval });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
-  await app.register(opsMoneyRoutes, { rates });
+  await app.register(opsMoneyRoutes, { rates, chain });
+  await app.register(liabilitiesRoutes, { chain, xpubs });
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval) });
   await app.register(auditRoutes);
   await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
-  await app.register(workersPlugin, { config, rates, approval, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });
+  await app.register(workersPlugin, { config, rates, approval, chain, xpubs, faucet, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });

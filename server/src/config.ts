@@ -138,6 +138,22 @@ const schema = z
     PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: z.coerce.number().int().min(0).max(365).default(7),
     /** How often each replica deletes data whose retention period has ended (0: never; `ops retention` still works). */
     RETENTION_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(3_600_000),
+    /**
+     * How often a proof of liabilities is published (default daily; 0: never by itself, `ops
+     * liabilities:publish` still works). Each replica looks once a minute; one snapshot per period.
+     */
+    LIABILITIES_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(31 * 86_400_000)
+      .default(86_400_000),
+    /**
+     * With real payouts (CHAIN_PAYOUTS=signer): an Esplora API (Blockstream's, mempool.space's or
+     * the operator's own) the faucet reads Bitcoin blocks from, to mix the first block after
+     * registrations close into each draw. Local mode uses the simulated chain's blocks.
+     */
+    CHAIN_BLOCKS_URL: z.url().default('https://blockstream.info/api'),
     /** Order lookups (and their event streams) allowed per minute per IP and per email address. */
     LOOKUP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     /** Orders placed per hour for one email address (each order mails it) and from one client address. */
@@ -217,6 +233,8 @@ const schema = z
       .string()
       .regex(/^(?!0+(\.0+)?$)\d{1,6}(\.\d{1,2})?$/, 'must be a positive EUR amount like 0.02')
       .default('0.02'),
+    /** Rounds per seed chain (its anchor is published before its first round; the next chain a round before it runs out). */
+    FAUCET_SEED_CHAIN_LENGTH: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
     FAUCET_BUDGET_EUR: z
       .string()
       .regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be an EUR amount like 10.00')

@@ -125,10 +125,19 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
       expect(failover!.tookOverMs).toBeLessThan(1000);
     }
 
-    const rounds = await rows<{ id: number; state: string; seed: string; entry_count: number | null; winner_entry_id: string | null; reward_currency: string | null; reward_amount: string | null }>(
-      a,
-      sql`select id, state, seed, entry_count, winner_entry_id, reward_currency, reward_amount::text from faucet_rounds order by id`,
-    );
+    const rounds = await rows<{
+      id: number;
+      state: string;
+      seed: string;
+      seed_hash: string;
+      seed_chain_id: number | null;
+      seed_index: number | null;
+      mix_hash: string | null;
+      entry_count: number | null;
+      winner_entry_id: string | null;
+      reward_currency: string | null;
+      reward_amount: string | null;
+    }>(a, sql`select id, state, seed, seed_hash, seed_chain_id, seed_index, mix_hash, entry_count, winner_entry_id, reward_currency, reward_amount::text from faucet_rounds order by id`);
     const entries = await rows<{ id: string; round_id: number; ticket: string; account_id: string }>(a, sql`select id, round_id, ticket, account_id from faucet_entries`);
     const transfers = await rows<{ id: string; currency: string; amount: string; owner_id: string }>(
       a,
@@ -142,11 +151,13 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
       const mine = entries.filter((e) => e.round_id === id);
       expect(round.entry_count).toBe(mine.length);
       expect(mine.length).toBeGreaterThan(0);
-      // Exactly one winner, the one the published data draws, paid once.
+      // Exactly one winner, the one the published data draws with the block mixed in, paid once.
+      expect(round.mix_hash).toMatch(/^[0-9a-f]{64}$/);
       const expected = draw(
         round.seed,
         id,
         mine.map((e) => e.ticket),
+        round.mix_hash,
       );
       const winner = mine.find((e) => e.id === round.winner_entry_id)!;
       expect(winner.ticket).toBe(expected.ticket);
@@ -161,6 +172,11 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
     // At most one round was ever current at a time, and rounds were numbered without gaps.
     expect(rounds.filter((r) => r.state !== 'winner_announced' && r.state !== 'game_over').length).toBeLessThanOrEqual(1);
     expect(rounds.map((r) => r.id)).toEqual(rounds.map((_, i) => i + 1));
+    // Whichever replica started a round, the rounds took one chain's seeds in order, each the
+    // SHA-256 preimage of the one before.
+    const seeded = rounds.filter((r) => r.seed_chain_id !== null);
+    expect(seeded.map((r) => r.seed_index)).toEqual(seeded.map((_, i) => i + 1));
+    for (const [i, r] of seeded.entries()) if (i > 0) expect(r.seed_hash).toBe(seeded[i - 1]!.seed);
 
     const checks = await verifyLedger(a.db);
     expect(checks.filter((c) => !c.ok)).toEqual([]);

@@ -4,6 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { seedHashOf, ticketOf, verifyRound } from '../../domain/faucet';
 import { loadConfig } from '../src/config';
+import { simulatedChain } from '../src/dev/simulated-chain';
 import { advance } from '../src/modules/faucet/service';
 import { faucetSettings } from '../src/modules/faucet/settings';
 import { verifyLedger } from '../src/modules/ledger/service';
@@ -149,15 +150,23 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     const round = await current();
     expect(round.state).toBe('winner_announced');
     expect(seedHashOf(round.seed)).toBe(round.seedHash);
+    // Round 1 takes the first seed of the first chain: its published hash is the chain's anchor.
+    const { chains } = (await t.app.inject({ url: '/api/faucet/seed-chains' })).json();
+    expect(chains).toEqual([{ id: 1, anchor: round.seedHash, length: 10_000, publishedAt: expect.any(String) }]);
+    expect(round.seedChain).toEqual({ id: 1, index: 1, anchor: round.seedHash, previousRoundId: null });
+    // The simulated chain's first block after registrations closed was mixed into the draw.
+    expect(round.mix).toEqual({ source: 'simulated-chain', height: 1, hash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     const check = verifyRound({
       id: round.id,
       seed: round.seed,
       seedHash: round.seedHash,
+      previousSeed: round.seedChain.anchor,
+      mix: round.mix.hash,
       entriesHash: round.entriesHash,
       tickets: round.players.map((p: { ticket: string }) => p.ticket),
       winnerTicket: round.winner.ticket,
     });
-    expect(check).toMatchObject({ seedMatches: true, entriesHashMatches: true, winnerMatches: true });
+    expect(check).toMatchObject({ seedMatches: true, previousMatches: true, mixWellFormed: true, entriesHashMatches: true, winnerMatches: true });
 
     const players = [alice, bob, carol];
     const winner = players.find((p) => ticketOf(1, p.address) === round.winner.ticket)!;
@@ -329,11 +338,14 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
 
 describe('faucet settings', () => {
   it('reads round length, reward and starting budget, and stops on a bad value naming it', () => {
-    expect(faucetSettings(loadConfig({}))).toEqual({ roundMs: 360_000, rewardEurMinor: 2n, initialBudgetEurMinor: 1000n });
-    expect(faucetSettings(loadConfig({ FAUCET_ROUND_SECONDS: '0.5', FAUCET_REWARD_EUR: '0.05', FAUCET_BUDGET_EUR: '3' }))).toEqual({
+    const chain = simulatedChain();
+    expect(faucetSettings(loadConfig({}), chain)).toEqual({ roundMs: 360_000, rewardEurMinor: 2n, initialBudgetEurMinor: 1000n, seedChainLength: 10_000, chain });
+    expect(faucetSettings(loadConfig({ FAUCET_ROUND_SECONDS: '0.5', FAUCET_REWARD_EUR: '0.05', FAUCET_BUDGET_EUR: '3', FAUCET_SEED_CHAIN_LENGTH: '3' }), chain)).toEqual({
       roundMs: 500,
       rewardEurMinor: 5n,
       initialBudgetEurMinor: 300n,
+      seedChainLength: 3,
+      chain,
     });
     for (const [name, value] of [
       ['FAUCET_ROUND_SECONDS', 'abc'],
@@ -341,6 +353,7 @@ describe('faucet settings', () => {
       ['FAUCET_REWARD_EUR', '0'],
       ['FAUCET_REWARD_EUR', '0.001'],
       ['FAUCET_BUDGET_EUR', '-1'],
+      ['FAUCET_SEED_CHAIN_LENGTH', '0'],
     ]) {
       expect(() => loadConfig({ [name!]: value })).toThrow(name);
     }

@@ -124,7 +124,16 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   // Their users are verified moments before they pay out: the newly-verified rule of four eyes has
   // its own test (payout-approval.test.ts).
   const unlimited = { ORDER_LIMIT_PER_EMAIL_PER_HOUR: '100000', ORDER_LIMIT_PER_CLIENT_PER_HOUR: '100000', PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: '0' };
-  return loadConfig({ LOG_LEVEL: 'silent', PUBLIC_DIR: publicDir, DATA_DIR: publicDir, ORDER_WORKER_INTERVAL_MS: '0', PAYOUT_WORKER_INTERVAL_MS: '0', ...unlimited, ...overrides });
+  return loadConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_DIR: publicDir,
+    DATA_DIR: publicDir,
+    ORDER_WORKER_INTERVAL_MS: '0',
+    PAYOUT_WORKER_INTERVAL_MS: '0',
+    LIABILITIES_INTERVAL_MS: '0',
+    ...unlimited,
+    ...overrides,
+  });
 }
 
 export type TestApp = {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { AuthIsland } from '../components/auth-island';
 import { IslandPlaceholder } from '../components/island';
 import { Layout } from '../components/layout';
+import { LocalizedLink } from '../components/localized-link';
 import { pageHead } from '../components/page-head';
 import { FaucetGame } from '../features/faucet/components/faucet-game';
 import { FaucetPlay } from '../features/faucet/components/play';
@@ -15,7 +16,9 @@ export default function FaucetPage({ location }: PageProps<LocalesData, I18nPage
   return (
     <Layout page="faucet" pathname={location.pathname}>
       <p className="lead">{t('lead')}</p>
-      <p>{t('fair')}</p>
+      <p>
+        {t('fair')} <LocalizedLink to="faucet_history">{t('fairness.history')}</LocalizedLink>
+      </p>
       <p>{t('requirements')}</p>
       <IslandPlaceholder name="faucet">
         <FaucetGame>

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, customType, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { BANK_PAYMENT_STATUSES } from '../../../domain/bank';
 import { FAUCET_STATES, GAME_OVER_REASONS } from '../../../domain/faucet';
 import { MESSAGE_CHANNELS } from '../../../domain/messages';
@@ -435,6 +435,28 @@ export const faucetState = pgTable(
 );
 
 /**
+ * Seed chains (issue 20, domain/faucet.ts): a secret top seed seed_N, hashed down to the anchor
+ * seed_0 = SHA-256^N(seed_N), which is public from the moment the row exists, before the chain's
+ * first round. Rounds take the chain's seeds in order, seed_1 first (`next_index`); only the top
+ * seed is stored, every other seed is hashed down from it when its round starts. The next chain is
+ * created when a round takes the last seed of the current one, so its anchor is public a round
+ * ahead.
+ */
+export const faucetSeedChains = pgTable(
+  'faucet_seed_chains',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    anchor: text('anchor').notNull(),
+    length: integer('length').notNull(),
+    /** seed_N: secret; never sent anywhere (each round reveals its own seed with its winner). */
+    topSeed: text('top_seed').notNull(),
+    nextIndex: integer('next_index').notNull().default(1),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('faucet_seed_chains_length', sql`${t.length} > 0`), check('faucet_seed_chains_next_index', sql`${t.nextIndex} between 1 and ${t.length} + 1`)],
+);
+
+/**
  * Rounds: new -> registrations_open -> registrations_closed -> winner_announced, or a game_over
  * row while the faucet is paused or out of budget. The schedule is stored, so the state follows
  * the database clock and a restarted ticker catches up. At most one round is current
@@ -463,8 +485,19 @@ export const faucetRounds = pgTable(
     rewardRate: text('reward_rate'),
     announcedAt: timestamp('announced_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** Where the seed comes from: the chain and the seed's index in it (null for rounds from before seed chains). */
+    seedChainId: integer('seed_chain_id').references(() => faucetSeedChains.id, { onDelete: 'restrict' }),
+    seedIndex: integer('seed_index'),
+    /** The block mixed into the draw: its source (the Chain adapter's name) and height, set when registrations close; its hash, set by the draw. */
+    mixSource: text('mix_source'),
+    mixHeight: integer('mix_height'),
+    mixHash: text('mix_hash'),
   },
   (t) => [
+    uniqueIndex('faucet_rounds_seed')
+      .on(t.seedChainId, t.seedIndex)
+      .where(sql`${t.seedChainId} is not null`),
+    check('faucet_rounds_seed_in_chain', sql`(${t.seedChainId} is null) = (${t.seedIndex} is null)`),
     uniqueIndex('faucet_rounds_one_current')
       .on(sql`(true)`)
       .where(sql`finished_at is null`),
@@ -664,4 +697,102 @@ export const payouts = pgTable(
       sql`(${t.reviewedBy} is null or ${t.triggeredBy} is null or ${t.reviewedBy} <> ${t.triggeredBy}) and (${t.approvedBy} is null or (${t.reviewedBy} is not null and ${t.approvedBy} <> ${t.reviewedBy} and (${t.triggeredBy} is null or ${t.approvedBy} <> ${t.triggeredBy})))`,
     ),
   ],
+);
+
+/** Raw bytes (PostgreSQL bytea): node-postgres reads a Buffer, PGlite a Uint8Array. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({ dataType: () => 'bytea' });
+
+/**
+ * Proof of liabilities (issue 20, domain/liabilities.ts). A snapshot is taken in one consistent
+ * read of the ledger; per currency it keeps the root (hash and total owed, in minor units) and
+ * the published tree as JSON text, exactly as served. `slot` is set by the scheduled run (the
+ * number of LIABILITIES_INTERVAL_MS since the epoch): unique, so two replicas never publish the
+ * same period twice. The reserves side (the house's addresses and, locally, the simulated chain's
+ * balances of them) was read in the same transaction.
+ */
+export const liabilitySnapshots = pgTable(
+  'liability_snapshots',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    takenAt: timestamp('taken_at', { withTimezone: true }).notNull(),
+    slot: bigint('slot', { mode: 'number' }),
+    reserves: jsonb('reserves').notNull(),
+  },
+  (t) => [
+    uniqueIndex('liability_snapshots_slot')
+      .on(t.slot)
+      .where(sql`${t.slot} is not null`),
+    index('liability_snapshots_taken_at').on(t.takenAt),
+  ],
+);
+
+export const liabilityTrees = pgTable(
+  'liability_trees',
+  {
+    snapshotId: integer('snapshot_id')
+      .notNull()
+      .references(() => liabilitySnapshots.id, { onDelete: 'cascade' }),
+    currency: text('currency').notNull(),
+    rootHash: text('root_hash').notNull(),
+    /** The root's amount: what users held in this currency, in minor units. */
+    total: numeric('total').notNull(),
+    leafCount: integer('leaf_count').notNull(),
+    /** The published tree (domain/liabilities.ts PublishedTree) as JSON text. */
+    tree: text('tree').notNull(),
+    /**
+     * The same levels packed at fixed offsets (domain/liabilities.ts packLevels): a user's path is
+     * read with a few substrings, never by parsing the JSON. Both columns are stored uncompressed
+     * (migration 0027), so PostgreSQL reads only the pieces a substring asks for.
+     */
+    nodes: bytea('nodes').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.snapshotId, t.currency] }), check('liability_trees_total_not_negative', sql`${t.total} >= 0`)],
+);
+
+/**
+ * What only the account's owner may see of a snapshot: the secret nonce their leaves commit to,
+ * and where their leaves are in each currency's tree ({ "BTC": [17, 4031], … }).
+ */
+export const liabilityAccounts = pgTable(
+  'liability_accounts',
+  {
+    snapshotId: integer('snapshot_id')
+      .notNull()
+      .references(() => liabilitySnapshots.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    nonce: text('nonce').notNull(),
+    leaves: jsonb('leaves').$type<Record<string, number[]>>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.snapshotId, t.accountId] }), index('liability_accounts_account').on(t.accountId, t.snapshotId)],
+);
+
+/**
+ * The simulated chain (local mode only, server/src/dev/simulated-chain.ts): its blocks, each
+ * hash = SHA-256(previous hash ‖ height ‖ nonce), mined when a block after the tip is asked for
+ * (the faucet's draw mixes in the first block after registrations close), and what moved on it to
+ * and from the house's addresses (simulated deposits in, simulated payouts out).
+ */
+export const simulatedChainBlocks = pgTable('simulated_chain_blocks', {
+  height: integer('height').primaryKey(),
+  hash: text('hash').notNull(),
+  prevHash: text('prev_hash').notNull(),
+  nonce: text('nonce').notNull(),
+  minedAt: timestamp('mined_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const simulatedChainMoves = pgTable(
+  'simulated_chain_moves',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The transaction (and, for a payout spending from several addresses, which part of it). */
+    txid: text('txid').notNull(),
+    currency: text('currency').notNull(),
+    address: text('address').notNull(),
+    /** Positive: arrived at the address; negative: spent from it. Minor units. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('simulated_chain_moves_txid_address').on(t.txid, t.address), index('simulated_chain_moves_address').on(t.currency, t.address)],
 );

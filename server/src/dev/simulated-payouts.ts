@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { decimalsOf } from '../../../domain/currencies';
+import { exactMinor } from '../../../domain/money';
 import { outbox } from '../db/schema';
+import { spendFromHouse } from './simulated-chain';
 import type { PayoutRail } from '../../../domain/payouts';
 import type { Db } from '../db/client';
 import type { PayoutAdapter } from '../modules/payouts/adapters';
@@ -14,7 +17,8 @@ function uuidOf(key: string): string {
 /**
  * The simulated chain and bank: they accept every payout at once. What they "paid" is written to
  * the outbox once per key (a repeated call only counts up `attempts`, which the crash suite
- * reads), and the txid is derived from the key, so a retry answers the same txid.
+ * reads), and the txid is derived from the key, so a retry answers the same txid. A chain payout
+ * (and its network fee) leaves the house's addresses on the simulated chain (simulated-chain.ts).
  */
 export function simulatedAdapter(db: Db, rail: PayoutRail): PayoutAdapter {
   return {
@@ -29,6 +33,10 @@ export function simulatedAdapter(db: Db, rail: PayoutRail): PayoutAdapter {
         .insert(outbox)
         .values({ id: uuidOf(payout.idempotencyKey), channel: rail, recipient: payout.destination ?? 'sender of the original payment', ...message })
         .onConflictDoUpdate({ target: outbox.id, set: { attempts: sql`${outbox.attempts} + 1` } });
+      if (rail === 'chain') {
+        const decimals = decimalsOf(payout.currency)!;
+        await spendFromHouse(db, { currency: payout.currency, amount: exactMinor(payout.amount, decimals) + exactMinor(payout.networkFee, decimals), txid });
+      }
       return { status: 'completed', txid };
     },
   };

@@ -6,6 +6,7 @@ import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/con
 import type { AuthConfig } from '../../../domain/contracts/auth';
 import type { AssignPaymentResponse, BankExportsResponse, BankPaymentsResponse, ExportPayoutsResponse, ImportStatementResponse, RefundPaymentResponse } from '../../../domain/contracts/bank';
 import type { FaucetStatus } from '../../../domain/contracts/faucet';
+import type { PublishResponse } from '../../../domain/contracts/liabilities';
 import type {
   BusinessPayment,
   ChainDeposit,
@@ -47,6 +48,9 @@ Commands:
                           oldest first (--all: also those enabled since)
   verify <email> <kind>   mark a kind verified after checking a document by hand (e.g. id)
   ledger:verify           check every ledger invariant; exits 1 when one fails
+  liabilities:publish     take a snapshot of every user balance (one consistent read) and publish
+                          its proof of liabilities: per currency a Merkle sum tree whose root is the
+                          total owed (every server replica also does this daily)
   retention               delete identity data and support messages whose retention period has
                           ended (every server replica also does this hourly)
   chain-deposit <currency> <address> <amount> [txid]
@@ -316,11 +320,12 @@ export async function run(argv: string[]): Promise<void> {
       return;
     }
     case 'ledger:verify': {
-      const { ok, checks } = (await call('GET', '/api/ops/ledger/verify')) as LedgerVerifyResponse;
+      const { ok, checks, owedToUsers } = (await call('GET', '/api/ops/ledger/verify')) as LedgerVerifyResponse;
       for (const check of checks) {
         console.log(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name}`);
         for (const problem of check.problems.slice(0, 20)) console.log(`        ${problem}`);
       }
+      if (owedToUsers.length) console.log(`Users hold: ${owedToUsers.map((o) => `${o.total} ${o.currency}`).join(', ')}`);
       if (!ok) throw new CliError('The ledger is inconsistent.', 1);
       return;
     }
@@ -349,6 +354,15 @@ export async function run(argv: string[]): Promise<void> {
       const result = (await call('GET', '/api/ops/audit/verify')) as AuditVerifyResponse;
       if (result.broken) throw new CliError(`BROKEN at row #${result.broken.id} (${result.broken.reason}): ${result.broken.message} ${result.rows} row(s) before it hold.`, 1);
       console.log(result.rows === 0 ? 'The audit trail is empty.' : `The audit trail holds: ${result.rows} row(s), the last #${result.lastId} with hash ${result.lastHash}.`);
+      return;
+    }
+    case 'liabilities:publish': {
+      const published = (await call('POST', '/api/ops/liabilities/publish')) as PublishResponse;
+      console.log(`Published snapshot ${published.snapshotId} of ${published.takenAt}: ${published.file}`);
+      if (published.currencies.length === 0) console.log('  No user holds anything: nothing is owed.');
+      for (const c of published.currencies) {
+        console.log(`  ${c.currency.padEnd(5)} owed ${c.total}  held ${c.held ?? '(not read)'}  ${c.leafCount} leaves  root ${c.rootHash}`);
+      }
       return;
     }
     case 'retention': {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { faucetSettings } from '../modules/faucet/settings';
+import { publishSnapshot } from '../modules/liabilities/service';
 import { relayMail, smtpTransport, type MailTransport } from '../modules/notify/mail-relay';
 import { expireUnpaidOrders } from '../modules/orders/intake';
 import { processOrders } from '../modules/orders/settlement';
@@ -9,6 +9,8 @@ import { createFaucetTicker, type FaucetTicker } from './faucet-ticker';
 import { payoutAdapters, payoutOutcomes } from './payouts';
 import { repeat } from './repeat';
 import type { Config } from '../config';
+import type { Chain, Xpubs } from '../modules/chain/service';
+import type { FaucetSettings } from '../modules/faucet/service';
 import type { PayoutAdapters } from '../modules/payouts/adapters';
 import type { PayoutApproval } from '../modules/payouts/approval';
 import type { PayoutOutcomes } from '../modules/payouts/service';
@@ -22,6 +24,9 @@ import type { RatesAdapter } from '../modules/rates/service';
  * - payouts: hands booked payouts to the chain or bank adapter, outside any transaction, and books
  *   the result (PAYOUT_WORKER_INTERVAL_MS);
  * - retention: deletes what the privacy policy keeps no longer (RETENTION_INTERVAL_MS);
+ * - proof of liabilities: publishes a snapshot once per LIABILITIES_INTERVAL_MS; every replica
+ *   looks once a minute, the first to find the period without one publishes it (a unique index
+ *   on the period, under an advisory lock: one snapshot per period whatever the replicas);
  * - mail relay: hands the outbox's emails to SMTP_URL;
  * - the faucet ticker: moves rounds along the clock. The process starts it after listening
  *   (`app.workers.start()` in main.ts); tests drive rounds themselves.
@@ -43,12 +48,21 @@ declare module 'fastify' {
   }
 }
 
-type WorkerOptions = { config: Config; rates: RatesAdapter; approval: PayoutApproval; payoutAdapters?: Partial<PayoutAdapters>; mailTransport?: MailTransport };
+type WorkerOptions = {
+  config: Config;
+  rates: RatesAdapter;
+  approval: PayoutApproval;
+  chain: Chain;
+  xpubs: Xpubs;
+  faucet: FaucetSettings;
+  payoutAdapters?: Partial<PayoutAdapters>;
+  mailTransport?: MailTransport;
+};
 
-export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, approval, ...given }) => {
+export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, approval, chain, xpubs, faucet, ...given }) => {
   const adapters = payoutAdapters(config, app.db, given.payoutAdapters);
   const outcomes = payoutOutcomes(approval);
-  const faucetTicker = createFaucetTicker({ database: app.database, rates, settings: faucetSettings(config), log: app.log, onAdvance: () => app.faucet.events.poke() });
+  const faucetTicker = createFaucetTicker({ database: app.database, rates, settings: faucet, log: app.log, onAdvance: () => app.faucet.events.poke() });
   app.decorate('workers', { faucetTicker, payoutAdapters: adapters, payoutApproval: approval, payoutOutcomes: outcomes, start: () => faucetTicker.start() });
 
   repeat(app, 'order processing', config.ORDER_WORKER_INTERVAL_MS, async () => {
@@ -65,6 +79,8 @@ export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, appr
     }),
   );
   repeat(app, 'retention', config.RETENTION_INTERVAL_MS, () => applyRetention(app.db));
+  const liabilitiesInterval = config.LIABILITIES_INTERVAL_MS;
+  repeat(app, 'proof of liabilities', Math.min(liabilitiesInterval, 60_000), () => publishSnapshot(app.db, { chain, xpubs }, { intervalMs: liabilitiesInterval }));
   if (config.SMTP_URL) {
     const transport = given.mailTransport ?? smtpTransport(config.SMTP_URL);
     repeat(app, 'mail relay', 2000, () => relayMail(app.db, transport, config.MAIL_FROM));

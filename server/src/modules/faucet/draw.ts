@@ -8,18 +8,20 @@ import type { Db } from '../../db/client';
 import type { Rates } from '../rates/service';
 
 /**
- * The draw and the credit, in the caller's transaction. The winner's ledger account is credited
+ * The draw (with the block hash `mix` mixed in; null for a round closed before blocks were) and
+ * the credit, in the caller's transaction. The winner's ledger account is credited
  * from the faucet's system account at the current rate; the budget pays the EUR reward.
  */
-export async function drawAndPay(tx: Db, round: Round, now: Date, rates: Rates): Promise<boolean> {
+export async function drawAndPay(tx: Db, round: Round, now: Date, rates: Rates, mix: string | null): Promise<boolean> {
   const entries = await faucetRepository.drawEntries(tx, round.id);
   if (entries.length === 0) {
-    return faucetRepository.moveRound(tx, round, 'winner_announced', { entryCount: 0, entriesHash: entriesHashOf([]), announcedAt: now });
+    return faucetRepository.moveRound(tx, round, 'winner_announced', { entryCount: 0, entriesHash: entriesHashOf([]), mixHash: mix, announcedAt: now });
   }
   const result = draw(
     round.seed!,
     round.id,
     entries.map((e) => e.ticket),
+    mix,
     nodeHashes,
   );
   const winner = entries.find((e) => e.ticket === result.ticket)!;
@@ -34,6 +36,7 @@ export async function drawAndPay(tx: Db, round: Round, now: Date, rates: Rates):
     rewardCurrency: winner.currency,
     rewardAmount: amount,
     rewardRate: rate,
+    mixHash: mix,
     announcedAt: now,
   });
   if (!moved) return false;

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { rows } from '../../db/raw';
-import { faucetEntries, faucetRounds, faucetState, receptionAddresses } from '../../db/schema';
+import { faucetEntries, faucetRounds, faucetSeedChains, faucetState, receptionAddresses } from '../../db/schema';
 import type { FaucetState } from '../../../../domain/faucet';
 import type { Db } from '../../db/client';
 
@@ -8,6 +8,10 @@ export type Round = typeof faucetRounds.$inferSelect;
 export type StateRow = typeof faucetState.$inferSelect;
 export type EntryRow = typeof faucetEntries.$inferSelect;
 export type ReceptionAddressRow = typeof receptionAddresses.$inferSelect;
+export type SeedChainRow = typeof faucetSeedChains.$inferSelect;
+
+/** What anyone may see of a seed chain: never its top seed. */
+const publicChain = { id: faucetSeedChains.id, anchor: faucetSeedChains.anchor, length: faucetSeedChains.length, createdAt: faucetSeedChains.createdAt };
 
 /** The faucet's one state row (the schema's `faucet_state_singleton` check). */
 const STATE_ID = 1;
@@ -166,5 +170,76 @@ export const faucetRepository = {
       .from(receptionAddresses)
       .where(and(inArray(receptionAddresses.address, addresses), eq(receptionAddresses.ownerId, accountId)));
     return own;
+  },
+
+  /** The chain whose seeds are used now: the oldest one with seeds left. */
+  async seedChainInUse(db: Db): Promise<SeedChainRow | undefined> {
+    const [chain] = await db.select().from(faucetSeedChains).where(lte(faucetSeedChains.nextIndex, faucetSeedChains.length)).orderBy(asc(faucetSeedChains.id)).limit(1);
+    return chain;
+  },
+
+  /** How many chains still have seeds left (the one in use and any published after it). */
+  async seedChainsLeft(db: Db): Promise<number> {
+    const [row] = await db.select({ n: count() }).from(faucetSeedChains).where(lte(faucetSeedChains.nextIndex, faucetSeedChains.length));
+    return row!.n;
+  },
+
+  async insertSeedChain(db: Db, values: { anchor: string; length: number; topSeed: string }): Promise<SeedChainRow> {
+    const [chain] = await db.insert(faucetSeedChains).values(values).returning();
+    return chain!;
+  },
+
+  /** Uses up the chain's next seed (the caller holds the faucet state lock: one round at a time). */
+  async takeSeed(db: Db, chainId: number): Promise<void> {
+    await db
+      .update(faucetSeedChains)
+      .set({ nextIndex: sql`${faucetSeedChains.nextIndex} + 1` })
+      .where(eq(faucetSeedChains.id, chainId));
+  },
+
+  /** Every chain, oldest first: their anchors are public. */
+  seedChains(db: Db, ids?: number[]) {
+    return db
+      .select(publicChain)
+      .from(faucetSeedChains)
+      .where(ids ? inArray(faucetSeedChains.id, ids.length ? ids : [-1]) : undefined)
+      .orderBy(asc(faucetSeedChains.id));
+  },
+
+  /** The round that used a given seed of a chain (the one before a round in the chain). */
+  async roundWithSeed(db: Db, chainId: number, index: number): Promise<number | undefined> {
+    const [row] = await db
+      .select({ id: faucetRounds.id })
+      .from(faucetRounds)
+      .where(and(eq(faucetRounds.seedChainId, chainId), eq(faucetRounds.seedIndex, index)));
+    return row?.id;
+  },
+
+  /** Announced rounds, newest first (`before` pages back). */
+  announcedRounds(db: Db, options: { before?: number; limit: number }): Promise<Round[]> {
+    return db
+      .select()
+      .from(faucetRounds)
+      .where(and(eq(faucetRounds.state, 'winner_announced'), options.before ? lt(faucetRounds.id, options.before) : undefined))
+      .orderBy(desc(faucetRounds.id))
+      .limit(options.limit);
+  },
+
+  /** The rounds with ids from..to, oldest first. */
+  roundsBetween(db: Db, from: number, to: number): Promise<Round[]> {
+    return db
+      .select()
+      .from(faucetRounds)
+      .where(and(gte(faucetRounds.id, from), lte(faucetRounds.id, to)))
+      .orderBy(asc(faucetRounds.id));
+  },
+
+  /** The public side of every entry of these rounds, in the order they came. */
+  entriesOfRounds(db: Db, roundIds: number[]) {
+    return db
+      .select({ id: faucetEntries.id, roundId: faucetEntries.roundId, ticket: faucetEntries.ticket, address: faucetEntries.address, currency: faucetEntries.currency })
+      .from(faucetEntries)
+      .where(inArray(faucetEntries.roundId, roundIds.length ? roundIds : [-1]))
+      .orderBy(asc(faucetEntries.roundId), asc(faucetEntries.createdAt), asc(faucetEntries.ticket));
   },
 };

@@ -1,11 +1,22 @@
 import fp from 'fastify-plugin';
-import { currentRoundResponse, entrySchema, enterBody, myEntriesResponse, roundParams, roundResponse } from '../../../../domain/contracts/faucet';
+import {
+  currentRoundResponse,
+  entrySchema,
+  enterBody,
+  exportQuery,
+  myEntriesResponse,
+  roundParams,
+  roundResponse,
+  roundsQuery,
+  roundsResponse,
+  seedChainsResponse,
+} from '../../../../domain/contracts/faucet';
 import { errorResponses } from '../../schemas';
 import { STREAMS_PER_CLIENT } from '../../sse';
 import { enter, myEntries } from './entries';
 import { FaucetEvents } from './events';
 import { tickMsFor, type FaucetSettings } from './service';
-import { currentView, roundById } from './views';
+import { announcedRounds, currentView, exportRounds, roundById, seedChains } from './views';
 import type { Database } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -31,6 +42,47 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
       },
     },
     async () => ({ round: await currentView(app.db, rates) }),
+  );
+
+  app.get(
+    '/api/faucet/rounds',
+    {
+      schema: {
+        tags: ['faucet'],
+        summary: 'The round history: announced rounds, newest first, each with its tickets, seed, chain link, block mixed in and winner',
+        querystring: roundsQuery,
+        response: { 200: roundsResponse, ...errorResponses(400) },
+      },
+    },
+    async (request) => announcedRounds(app.db, rates, request.query),
+  );
+
+  app.get(
+    '/api/faucet/rounds/export',
+    {
+      schema: {
+        tags: ['faucet'],
+        summary: 'Rounds from..to (at most 500) as one JSON file to check with `npm run verify:faucet -- <file>` (domain/faucet.ts RoundsFile)',
+        querystring: exportQuery,
+      },
+    },
+    async (request, reply) => {
+      const { from, to } = request.query;
+      const file = await exportRounds(app.db, from, to);
+      return reply.type('application/json; charset=utf-8').header('content-disposition', `attachment; filename="muntly-faucet-rounds-${from}-${to}.json"`).send(JSON.stringify(file));
+    },
+  );
+
+  app.get(
+    '/api/faucet/seed-chains',
+    {
+      schema: {
+        tags: ['faucet'],
+        summary: 'Every seed chain’s anchor (seed_0), published before the chain’s first round, oldest first',
+        response: { 200: seedChainsResponse },
+      },
+    },
+    async () => seedChains(app.db),
   );
 
   app.get(

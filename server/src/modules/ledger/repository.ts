@@ -53,6 +53,25 @@ export const ledgerRepository = {
     return db.select({ currency: ledgerAccounts.currency, balance: ledgerAccounts.balance }).from(ledgerAccounts).where(eq(ledgerAccounts.ownerId, ownerId)).orderBy(asc(ledgerAccounts.currency));
   },
 
+  /** Every user account's balance, by currency then owner (what the proof of liabilities commits to). */
+  allUserBalances(db: Db): Promise<{ ownerId: string; currency: string; balance: bigint }[]> {
+    return db
+      .select({ ownerId: sql<string>`${ledgerAccounts.ownerId}`, currency: ledgerAccounts.currency, balance: ledgerAccounts.balance })
+      .from(ledgerAccounts)
+      .where(isNotNull(ledgerAccounts.ownerId))
+      .orderBy(asc(ledgerAccounts.currency), asc(ledgerAccounts.ownerId));
+  },
+
+  /** Per currency, what all users hold together (the sum of user balances). */
+  userTotals(db: Db): Promise<{ currency: string; total: string }[]> {
+    return db
+      .select({ currency: ledgerAccounts.currency, total: sql<string>`sum(${ledgerAccounts.balance})::text` })
+      .from(ledgerAccounts)
+      .where(isNotNull(ledgerAccounts.ownerId))
+      .groupBy(ledgerAccounts.currency)
+      .orderBy(asc(ledgerAccounts.currency));
+  },
+
   accountsById(db: Db, ids: string[]): Promise<LedgerAccount[]> {
     return db.select().from(ledgerAccounts).where(inArray(ledgerAccounts.id, ids));
   },

@@ -97,6 +97,16 @@ export async function accountsById(db: Db, ids: string[]): Promise<LedgerAccount
   return ids.length ? ledgerRepository.accountsById(db, ids) : [];
 }
 
+/** Every user account's balance, by currency then owner: one statement, so one consistent snapshot. */
+export function allUserBalances(db: Db): Promise<{ ownerId: string; currency: string; balance: bigint }[]> {
+  return ledgerRepository.allUserBalances(db);
+}
+
+/** Per currency, what all users hold together in minor units (`ledger:verify` prints it). */
+export async function userTotals(db: Db): Promise<{ currency: string; total: bigint }[]> {
+  return (await ledgerRepository.userTotals(db)).map((r) => ({ currency: r.currency, total: BigInt(r.total) }));
+}
+
 /** One invariant's result, as `GET /api/ops/ledger/verify` answers it (domain/contracts/ops.ts). */
 export type { LedgerCheck };
 

@@ -7,12 +7,15 @@ import {
   paymentReceivedBody,
   paymentReceivedResponse,
 } from '../../../../domain/contracts/ops';
+import { decimalsOf, exactMinorIn } from '../../../../domain/currencies';
+import { minorToDecimal } from '../../../../domain/money';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
 import { chainDepositArrived } from '../incoming/service';
-import { verifyLedger } from '../ledger/service';
+import { userTotals, verifyLedger } from '../ledger/service';
 import { bankPaymentReceived, markBusinessPayment } from '../orders/intake';
 import { orderMoney } from '../orders/views';
+import type { Chain } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -22,7 +25,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * `npm run ops -- …`; every route needs a token with both `use:muntly` and `admin:muntly`, and
  * every booking is written to the audit trail with it.
  */
-export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rates }) => {
+export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain: Chain }> = async (app, { rates, chain }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
   app.get(
@@ -36,8 +39,9 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = as
       },
     },
     async () => {
-      const checks = await verifyLedger(app.db);
-      return { ok: checks.every((c) => c.ok), checks };
+      const [checks, totals] = await Promise.all([verifyLedger(app.db), userTotals(app.db)]);
+      const owedToUsers = totals.map(({ currency, total }) => ({ currency, total: minorToDecimal(total, decimalsOf(currency) ?? 0) }));
+      return { ok: checks.every((c) => c.ok), checks, owedToUsers };
     },
   );
 
@@ -52,7 +56,13 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = as
         response: { 200: chainDepositResponse, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => chainDepositArrived(app.db, rates, request.body, actorOf(request)),
+    async (request) => {
+      const deposit = await chainDepositArrived(app.db, rates, request.body, actorOf(request));
+      // Locally the simulated chain now holds it at that address (the reserves beside the proof
+      // of liabilities); a real chain had it before anyone reported it.
+      await chain.received(app.db, { currency: deposit.currency, address: deposit.address, amount: exactMinorIn(deposit.amount, deposit.currency), txid: deposit.txid });
+      return deposit;
+    },
   );
 
   app.post(

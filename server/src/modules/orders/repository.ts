@@ -106,6 +106,15 @@ function verifiedBusiness(q: Db) {
 
 /** SQL for orders. Methods take the database or a transaction, so services compose them. */
 export const ordersRepository = {
+  /** Every sell and swap receiving address (the house's addresses on its orders' branch), by currency. */
+  receivingAddresses(db: Db): Promise<{ currency: string; address: string }[]> {
+    return db
+      .select({ currency: orders.currencyFrom, address: sql<string>`${orders.receivingAddress}` })
+      .from(orders)
+      .where(isNotNull(orders.receivingAddress))
+      .orderBy(asc(orders.currencyFrom), asc(orders.createdAt));
+  },
+
   /** The order placed with this Idempotency-Key, if any (prepared once per database). */
   async findByIdempotencyKey(db: Db, key: string | null): Promise<OrderRow | undefined> {
     const [row] = await preparedFor(db).existing.execute({ key });

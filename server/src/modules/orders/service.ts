@@ -183,6 +183,11 @@ export async function orderReferences(db: Db, ids: string[]): Promise<Map<string
   return new Map((await ordersRepository.referencesOf(db, [...new Set(ids)])).map((o) => [o.id, o.reference]));
 }
 
+/** Every sell and swap order's receiving address, by currency (the reserves list them with the proof of liabilities). */
+export function receivingAddresses(db: Db): Promise<{ currency: string; address: string }[]> {
+  return ordersRepository.receivingAddresses(db);
+}
+
 /** Email + full reference -> the order; anything else is one uniform "not found". */
 export async function lookupOrder(db: Db, email: string, reference: string): Promise<OrderRow> {
   const normalized = normalizeCode(reference);

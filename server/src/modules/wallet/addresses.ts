@@ -51,3 +51,8 @@ export async function relabelAddress(db: Db, input: { ownerId: string; id: strin
 export async function findByAddress(db: Db, currency: string, address: string): Promise<ReceptionAddress | undefined> {
   return walletRepository.findAddress(db, currency, address);
 }
+
+/** Every user's reception address, by currency (the reserves list them with the proof of liabilities). */
+export function allReceptionAddresses(db: Db): Promise<{ currency: string; address: string }[]> {
+  return walletRepository.allAddresses(db);
+}

@@ -16,6 +16,14 @@ export const walletRepository = {
     return row!;
   },
 
+  /** Every reception address of every user (the house's addresses on its users' branch), by currency and index. */
+  allAddresses(db: Db): Promise<{ currency: string; address: string }[]> {
+    return db
+      .select({ currency: receptionAddresses.currency, address: receptionAddresses.address })
+      .from(receptionAddresses)
+      .orderBy(asc(receptionAddresses.currency), asc(receptionAddresses.derivationIndex));
+  },
+
   addressesOf(db: Db, ownerId: string): Promise<ReceptionAddress[]> {
     return db.select().from(receptionAddresses).where(eq(receptionAddresses.ownerId, ownerId)).orderBy(asc(receptionAddresses.createdAt));
   },

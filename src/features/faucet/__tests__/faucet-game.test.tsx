@@ -48,7 +48,8 @@ Object.assign(globalThis, { EventSource: FakeEventSource });
 const seed = '5e'.repeat(32);
 const addresses = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC', 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe:12'];
 const tickets = addresses.map((a) => ticketOf(7, a));
-const result = draw(seed, 7, tickets);
+const block = '0b'.repeat(32);
+const result = draw(seed, 7, tickets, block);
 
 function round(overrides: Partial<Round> = {}): Round {
   const now = Date.now();
@@ -65,8 +66,11 @@ function round(overrides: Partial<Round> = {}): Round {
       endsAt: new Date(now + 65_000).toISOString(),
     },
     serverTime: new Date(now).toISOString(),
+    announcedAt: new Date(now - 7_000).toISOString(),
     seedHash: seedHashOf(seed),
     seed,
+    seedChain: { id: 1, index: 1, anchor: seedHashOf(seed), previousRoundId: null },
+    mix: { source: 'simulated-chain', height: 12, hash: block },
     entriesHash: result.entriesHash,
     reward: { eur: '0.02', amounts: { BTC: '0.00000025', DOGE: '0.10526315' } },
     playerCount: 3,
@@ -101,8 +105,36 @@ describe('FaucetGame', () => {
     expect(screen.getByText('Победитель объявлен')).toBeInTheDocument();
     expect(screen.getByText('3 участника')).toBeInTheDocument();
     const check = await screen.findByTestId('fairness-result');
-    expect(check).toHaveTextContent('✓ SHA-256 раскрытого значения совпадает');
+    // Round 7 took the first seed of chain 1: the hash it published is the chain's anchor.
+    expect(check).toHaveTextContent('✓ SHA-256 этого значения совпадает с хешем, опубликованным в начале, а этот хеш — начало цепочки 1');
+    expect(check).toHaveTextContent('✓ В розыгрыш подмешан хеш блока 12, которого ещё не было в момент закрытия регистрации');
     expect(check).toHaveTextContent('✓ Ваш браузер повторил розыгрыш: учтены 3 билета');
+    expect(screen.getByText('блок 12 в смоделированном блокчейне')).toBeInTheDocument();
+  });
+
+  /** The API's answer for round 6, the one before round 7 in its seed chain. */
+  function previousRound(seed: string) {
+    (globalThis as { fetch: unknown }).fetch = jest.fn(async (url: string) => {
+      const body = url.endsWith('/api/faucet/rounds/6') ? { round: round({ id: 6, seed }) } : { error: { code: 'not_found', message: 'Not found.' } };
+      return { ok: !('error' in body), status: 'error' in body ? 404 : 200, headers: { get: () => 'application/json' }, json: async () => body };
+    });
+  }
+  const chained = { seedChain: { id: 1, index: 2, anchor: 'aa'.repeat(32), previousRoundId: 6 } };
+
+  it('shows the chain link: this round’s published hash is the seed the round before it revealed (English)', async () => {
+    previousRound(seedHashOf(seed));
+    renderInLanguage(<FaucetGame />, 'en', '/faucet/');
+    FakeEventSource.last.push(round(chained));
+    const link = await screen.findByTestId('fairness-link');
+    expect(link).toHaveTextContent('✓ SHA-256 of this seed is the hash published at the start, and that hash is the seed round 6 revealed: this seed was fixed before the round began.');
+    expect(screen.getByText('the seed revealed by round 6')).toBeInTheDocument();
+  });
+
+  it('says so when the round before revealed another seed (German)', async () => {
+    previousRound('cc'.repeat(32));
+    renderInLanguage(<FaucetGame />, 'de', '/de/faucet/');
+    FakeEventSource.last.push(round(chained));
+    expect(await screen.findByText('✗ Der zu Beginn veröffentlichte Hash ist NICHT der zuvor bekannt gegebene Startwert.')).toBeInTheDocument();
   });
 
   it('says so when the announced winner is not what the draw gives (Ukrainian)', async () => {

@@ -1,28 +1,61 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { verifyRound, type Verification } from '../../../../domain/faucet';
-import type { Entry, Round } from '../api/faucet';
+import { usePageLanguage } from '../../../components/localized-link';
+import { formatNumber } from '../../../i18n/format';
+import { getRound, type Entry, type Round } from '../api/faucet';
 
 const hex: React.CSSProperties = { wordBreak: 'break-all' };
 
 /**
+ * The seed the round's published hash must equal: the chain's anchor for its first seed, else the
+ * seed the round before it in the chain revealed (asked from the API; undefined while it is being
+ * asked, null when there is nothing to compare with: a round from before seed chains).
+ */
+export function usePreviousSeed(round: Pick<Round, 'seedChain'>): string | null | undefined {
+  const language = usePageLanguage();
+  const [previous, setPrevious] = React.useState<{ id: number; seed: string | null } | null>(null);
+  const link = round.seedChain;
+  const previousRoundId = link?.previousRoundId ?? null;
+  React.useEffect(() => {
+    if (previousRoundId === null) return;
+    let live = true;
+    getRound(language, previousRoundId)
+      .then((r) => live && setPrevious({ id: previousRoundId, seed: r.seed }))
+      .catch(() => live && setPrevious({ id: previousRoundId, seed: null }));
+    return () => {
+      live = false;
+    };
+  }, [previousRoundId, language]);
+  if (!link) return null;
+  if (link.index === 1) return link.anchor;
+  if (previousRoundId === null) return null; // nothing to compare with
+  return previous?.id === previousRoundId ? previous.seed : undefined;
+}
+
+/**
  * The provably fair check, computed here in the browser with the same code the server draws with
- * (domain/faucet.ts): the revealed seed against the hash published at the start, then the draw
- * repeated over the published tickets.
+ * (domain/faucet.ts): the revealed seed against the hash published at the start, that hash
+ * against the seed revealed before it in the chain (or the chain's anchor), the block mixed in,
+ * then the draw repeated over the published tickets.
  */
 export function FairnessCheck({ round, mine }: { round: Round; mine: Entry | null }) {
   const { t } = useTranslation('faucet');
+  const language = usePageLanguage();
   const [result, setResult] = React.useState<{ roundId: number; check: Verification } | null>(null);
   const revealed = round.state === 'winner_announced' && round.seed && round.seedHash;
+  const previousSeed = usePreviousSeed(round);
 
   React.useEffect(() => {
-    if (!revealed) return;
+    if (!revealed || previousSeed === undefined) return;
     // After the paint: hashing thousands of tickets takes a moment on a slow phone.
     const timer = setTimeout(() => {
       const check = verifyRound({
         id: round.id,
         seed: round.seed!,
         seedHash: round.seedHash!,
+        previousSeed,
+        mix: round.mix?.hash ?? null,
         entriesHash: round.entriesHash,
         tickets: round.players.map((p) => p.ticket),
         winnerTicket: round.winner?.ticket ?? null,
@@ -30,11 +63,15 @@ export function FairnessCheck({ round, mine }: { round: Round; mine: Entry | nul
       setResult({ roundId: round.id, check });
     }, 0);
     return () => clearTimeout(timer);
-  }, [revealed, round]);
+  }, [revealed, round, previousSeed]);
 
   if (!round.seedHash) return null; // GAME OVER: no round to check
   const check = result?.roundId === round.id ? result.check : null;
   const myTicket = mine?.roundId === round.id ? mine.ticket : null;
+  const link = round.seedChain;
+  const mix = round.mix;
+  const source = mix ? t(`fairness.sources.${mix.source}`, { defaultValue: mix.source }) : '';
+  const height = mix ? formatNumber(mix.height, language) : '';
   return (
     <section aria-labelledby="faucet-fairness">
       <h2 id="faucet-fairness">{t('fairness.heading')}</h2>
@@ -44,6 +81,26 @@ export function FairnessCheck({ round, mine }: { round: Round; mine: Entry | nul
         <dd>
           <code style={hex}>{round.seedHash}</code>
         </dd>
+        {link ? (
+          <>
+            <dt>{t('fairness.chainLink')}</dt>
+            <dd>{link.index === 1 ? t('fairness.anchorLink', { id: formatNumber(link.id, language) }) : t('fairness.previousLink', { id: formatNumber(link.previousRoundId ?? 0, language) })}</dd>
+          </>
+        ) : null}
+        {mix ? (
+          <>
+            <dt>{t('fairness.mix')}</dt>
+            <dd>
+              {mix.hash ? t('fairness.mixValue', { height, source }) : t('fairness.mixPending', { height, source })}
+              {mix.hash ? (
+                <>
+                  <br />
+                  <code style={hex}>{mix.hash}</code>
+                </>
+              ) : null}
+            </dd>
+          </>
+        ) : null}
         {revealed ? (
           <>
             <dt>{t('fairness.seed')}</dt>
@@ -75,7 +132,16 @@ export function FairnessCheck({ round, mine }: { round: Round; mine: Entry | nul
         // The live region wraps the list: a role on the <ul> itself would take away its list semantics.
         <div role="status" data-testid="fairness-result">
           <ul>
-            <li>{check.seedMatches ? `✓ ${t('fairness.seedOk')}` : `✗ ${t('fairness.seedBad')}`}</li>
+            <li data-testid="fairness-link">
+              {check.previousMatches === false
+                ? `✗ ${t('fairness.linkBad')}`
+                : !check.seedMatches
+                  ? `✗ ${t('fairness.seedBad')}`
+                  : check.previousMatches && link
+                    ? `✓ ${link.index === 1 ? t('fairness.anchorOk', { id: formatNumber(link.id, language) }) : t('fairness.previousOk', { id: formatNumber(link.previousRoundId ?? 0, language) })}`
+                    : `✓ ${t('fairness.seedOk')}`}
+            </li>
+            {check.mixWellFormed ? <li>{`✓ ${t('fairness.mixOk', { height })}`}</li> : null}
             {round.players.length > 0 ? <li>{check.entriesHashMatches && check.winnerMatches ? `✓ ${t('fairness.drawOk', { count: round.players.length })}` : `✗ ${t('fairness.drawBad')}`}</li> : null}
           </ul>
         </div>

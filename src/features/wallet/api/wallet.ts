@@ -1,5 +1,6 @@
 import { apiRequest } from '../../../components/api';
 import type { IdentityKind, IdentityResponse, VerificationRequestResponse } from '../../../../domain/contracts/identity';
+import type { MyProof, MyProofResponse, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
 import type { Rates } from '../../../../domain/contracts/rates';
 import type {
   AddressesResponse,
@@ -19,6 +20,7 @@ import type {
   WalletTransaction,
 } from '../../../../domain/contracts/wallet';
 import type { Language } from '../../../../domain/languages';
+import type { PublishedSnapshot } from '../../../../domain/liabilities';
 
 /** The wallet API (balances, reception addresses, sends, transactions): the contract's types. */
 export type Balance = WalletBalance;
@@ -58,3 +60,9 @@ const bankOf = (kinds: IdentityKind[]): BankVerification | null => kinds.find((k
 export const getBankVerification = async (token: string, language: Language) => bankOf((await apiRequest<IdentityResponse>(token, language, '/api/identity')).kinds);
 export const requestBankVerification = async (token: string, language: Language) =>
   bankOf((await apiRequest<VerificationRequestResponse>(token, language, '/api/identity/bank/request', { method: 'POST' })).kinds);
+
+/** Proof of liabilities: your leaves and paths per snapshot, the published snapshots, and one currency's published tree. */
+export const getMyProofs = (token: string, language: Language) => apiRequest<MyProofResponse>(token, language, '/api/wallet/proof');
+export const getSnapshots = (language: Language) => apiRequest<SnapshotsResponse>(null, language, '/api/liabilities?limit=20');
+export const getPublishedTree = async (language: Language, file: string) => (await apiRequest<PublishedSnapshot>(null, language, file)).trees[0]!;
+export type { MyProof, SnapshotSummary };

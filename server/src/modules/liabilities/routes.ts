@@ -1,0 +1,115 @@
+import { myProofQuery, myProofResponse, publishResponse, snapshotParams, snapshotsQuery, snapshotsResponse } from '../../../../domain/contracts/liabilities';
+import { DomainError } from '../../../../domain/errors';
+import { errorResponses } from '../../schemas';
+import { actorOf } from '../audit/service';
+import { listSnapshots, myProofs, publishedSnapshot, publishSnapshot, type LiabilitiesDeps } from './service';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+/**
+ * The proof of liabilities: the published snapshots for anyone (in the API and as files under the
+ * site: /proof/latest.json, /proof/<id>.json, /proof/<id>/<CUR>.json), the logged-in user's own
+ * leaves and paths, and the operator's publish (`npm run ops -- liabilities:publish`).
+ */
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** A snapshot never changes once published; the latest one does, once a period. */
+const FOREVER = 'public, max-age=31536000, immutable';
+const LATEST = 'public, max-age=60';
+
+/** A file name under /proof/ (`12.json`, `BTC.json`), or not_found: these are paths of the site, not API input. */
+function fileName(name: string, pattern: RegExp): string {
+  const match = pattern.exec(name);
+  if (!match) throw new DomainError('not_found');
+  return match[1]!;
+}
+const snapshotId = (name: string) => {
+  const id = Number(fileName(name, /^(\d{1,10})(?:\.json)?$/));
+  if (id < 1 || id > 2_147_483_647) throw new DomainError('not_found');
+  return id;
+};
+
+export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (app, deps) => {
+  app.get(
+    '/api/liabilities',
+    {
+      schema: {
+        tags: ['liabilities'],
+        summary: 'Proof of liabilities: the published snapshots, newest first, each with its roots (total owed per currency) and what the house’s addresses held',
+        querystring: snapshotsQuery,
+        response: { 200: snapshotsResponse, ...errorResponses(400) },
+      },
+    },
+    async (request) => listSnapshots(app.db, request.query),
+  );
+
+  app.get(
+    '/api/liabilities/:id',
+    {
+      schema: {
+        tags: ['liabilities'],
+        summary: 'One whole published snapshot (domain/liabilities.ts PublishedSnapshot): every tree, level by level, and the reserves',
+        params: snapshotParams,
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type(JSON_TYPE)
+        .header('cache-control', FOREVER)
+        .send(await publishedSnapshot(app.db, request.params.id)),
+  );
+
+  // The same files under the site, for people and tools that fetch or download them.
+  app.get('/proof/latest.json', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type(JSON_TYPE)
+      .header('cache-control', LATEST)
+      .send(await publishedSnapshot(app.db, 'latest')),
+  );
+  app.get<{ Params: { file: string } }>('/proof/:file', { schema: { hide: true } }, async (request, reply) => {
+    const id = snapshotId(fileName(request.params.file, /^(\d{1,10})\.json$/));
+    return reply
+      .type(JSON_TYPE)
+      .header('cache-control', FOREVER)
+      .send(await publishedSnapshot(app.db, id));
+  });
+  app.get<{ Params: { id: string; file: string } }>('/proof/:id/:file', { schema: { hide: true } }, async (request, reply) => {
+    const currency = fileName(request.params.file, /^([A-Z0-9]{1,16})\.json$/);
+    return reply
+      .type(JSON_TYPE)
+      .header('cache-control', FOREVER)
+      .send(await publishedSnapshot(app.db, snapshotId(request.params.id), currency));
+  });
+
+  app.get(
+    '/api/wallet/proof',
+    {
+      onRequest: app.withAccount,
+      schema: {
+        tags: ['wallet'],
+        summary: 'Your proof of inclusion: per snapshot your secret nonce, and each of your leaves with its path to the published root',
+        security: [{ bearer: [] }],
+        querystring: myProofQuery,
+        response: { 200: myProofResponse, ...errorResponses(400, 401, 403) },
+      },
+    },
+    // The nonce is the account's secret: like every answer to a logged-in request, it is sent with no-store (plugins/edge.ts).
+    async (request) => myProofs(app.db, request.account!.id, request.query),
+  );
+
+  app.post(
+    '/api/ops/liabilities/publish',
+    {
+      onRequest: app.requireScope('admin:muntly'),
+      schema: {
+        tags: ['ops'],
+        summary: 'Takes a snapshot of every user balance in one consistent read and publishes its trees',
+        security: [{ bearer: [] }],
+        response: { 200: publishResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => {
+      const published = await publishSnapshot(app.db, deps, { actor: actorOf(request) });
+      if (!published) throw new DomainError('try_again_soon');
+      return published;
+    },
+  );
+};
