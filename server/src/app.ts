@@ -25,6 +25,9 @@ import { opsRoutes } from './modules/ops/routes';
 import { orderRoutes } from './modules/orders/routes';
 import { payoutApproval } from './modules/payouts/approval';
 import { payoutOpsRoutes } from './modules/payouts/routes';
+import { linkSecret, securityLinks } from './modules/protection/links';
+import { protectionPlugin, protectionRoutes } from './modules/protection/routes';
+import { protectionSettings } from './modules/protection/service';
 import { coingeckoRates } from './modules/rates/coingecko';
 import { ratesRoutes } from './modules/rates/routes';
 import { simulatedRates, type RatesAdapter } from './modules/rates/service';
@@ -97,8 +100,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(securityPlugin, { authOrigin: new URL(config.authIssuer).origin });
   // The site and the API share an origin; other origins (a CDN-hosted site) are listed explicitly.
-  await app.register(cors, { origin: [config.siteOrigin], methods: ['GET', 'POST', 'PATCH'], allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
+  await app.register(cors, { origin: [config.siteOrigin], methods: ['GET', 'POST', 'PATCH', 'DELETE'], allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
   await app.register(dbPlugin, { database: deps.database });
+  // Account protection's settings and the signer of security emails' links: sends, accounts, workers.
+  const links = securityLinks({ origin: config.siteOrigin, secret: linkSecret(config), ttlMs: config.SECURITY_LINK_TTL_HOURS * 3_600_000 });
+  await app.register(protectionPlugin, { settings: protectionSettings(config), links });
   await app.register(authPlugin, { issuer: config.authIssuer, audience: config.authAudience, jwks: deps.jwks, requiredScope: 'use:muntly' });
   await app.register(accountPlugin);
   await app.register(ssePlugin, { maxLifetimeMs: config.EVENT_STREAM_MAX_LIFETIME_MS });
@@ -141,12 +147,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // `accountFrozen` once it is merged (payouts/approval.ts).
   const approval = payoutApproval(config, rates);
   await app.register(walletRoutes, { rates, xpubs, approval });
+  await app.register(protectionRoutes, { xpubs });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   await app.register(opsMoneyRoutes, { rates });
   await app.register(faucetOpsRoutes);
-  await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval) });
+  await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval, links) });
   await app.register(auditRoutes);
-  await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
+  await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval, links), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   await app.register(workersPlugin, { config, rates, approval, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });

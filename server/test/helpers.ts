@@ -175,6 +175,10 @@ type TokenOptions = {
   email?: string;
   name?: string;
   kid?: string;
+  /** When the user logged in (auth_time, seconds since the epoch): now unless given; null leaves it out. */
+  authTime?: number | null;
+  /** How they logged in (amr), e.g. ['pwd', 'otp']; none unless given. */
+  amr?: string[];
 };
 
 /** Signs an access token with the test key, shaped like the provider's. */
@@ -184,6 +188,8 @@ export async function signToken(keys: IdpKeys, options: TokenOptions = {}): Prom
     scope: options.scope ?? 'openid profile email use:muntly',
     ...(options.email ? { email: options.email } : {}),
     ...(options.name ? { name: options.name } : {}),
+    ...(options.authTime === null ? {} : { auth_time: options.authTime ?? Math.floor(Date.now() / 1000) }),
+    ...(options.amr ? { amr: options.amr } : {}),
   })
     .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? keys.privateJwk.kid, typ: 'at+jwt' })
     .setIssuer(options.iss ?? TEST_ISSUER)
@@ -260,6 +266,21 @@ export async function testUser(t: Pick<TestApp, 'app' | 'keys' | 'admin'>, email
     throw new Error(`testUser ${email}: a deposit needs a verified bank account and an address`);
   }
   return { email, headers, accountKey, address };
+}
+
+/**
+ * Puts addresses in a user's address book as entries whose hold has passed (as if added a day
+ * ago): new accounts send only to such entries (allow-list mode), and most suites are not about
+ * the hold. Every step must succeed; an address already in the book is aged as it is.
+ */
+export async function bookAddresses(t: Pick<TestApp, 'app'>, user: { headers: Record<string, string> }, entries: (string | { currency?: string; address: string; ownWallet?: boolean })[]): Promise<void> {
+  for (const entry of entries) {
+    const { currency = 'BTC', address, ownWallet = false } = typeof entry === 'string' ? { address: entry } : entry;
+    const res = await t.app.inject({ method: 'POST', url: '/api/wallet/address-book', headers: user.headers, payload: { currency, address, ownWallet } });
+    if (res.statusCode !== 201 && res.json().error?.code !== 'address_already_in_book') throw new Error(`bookAddresses: ${address} answered ${res.statusCode} ${res.body}`);
+  }
+  const { entries: book } = (await t.app.inject({ url: '/api/wallet/address-book', headers: user.headers })).json() as { entries: { id: string }[] };
+  for (const { id } of book) await t.app.db.execute(sql`update address_book set usable_from = now() - interval '1 second', created_at = created_at - interval '1 day' where id = ${id}`);
 }
 
 /** A user's balance in one currency, as GET /api/wallet/balances shows it. */

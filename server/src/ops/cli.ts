@@ -20,6 +20,7 @@ import type {
   VerifyResponse,
 } from '../../../domain/contracts/ops';
 import type { Payout, PayoutApproveResponse, PayoutRejectResponse, PayoutResultResponse, PayoutsResponse } from '../../../domain/contracts/payouts';
+import type { OpsUnfreezeResponse } from '../../../domain/contracts/protection';
 import type { ErrorBody } from '../../../domain/errors';
 
 /**
@@ -46,6 +47,9 @@ Commands:
                           verification kinds users asked to have enabled and still waiting,
                           oldest first (--all: also those enabled since)
   verify <email> <kind>   mark a kind verified after checking a document by hand (e.g. id)
+  unfreeze <email> --reason <text>
+                          unfreeze a user's sends at once, skipping their cool-down (only after
+                          they proved who they are); the reason is audited
   ledger:verify           check every ledger invariant; exits 1 when one fails
   retention               delete identity data and support messages whose retention period has
                           ended (every server replica also does this hourly)
@@ -289,6 +293,15 @@ export async function run(argv: string[]): Promise<void> {
           const todo = r.phase === 'not_enabled' ? `waiting: npm run ops -- enable-verification ${r.email ?? '<email>'} ${r.kind}` : r.phase;
           console.log(`${r.requestedAt}  ${r.accountKey}  ${r.email ?? '(no email)'}  ${r.kind.padEnd(8)}  ${todo}`);
         }
+      return;
+    }
+    case 'unfreeze': {
+      const email = requireEmail(rest[0]);
+      const at = rest.indexOf('--reason');
+      const reason = at >= 0 ? rest.slice(at + 1).join(' ').trim() : '';
+      if (!reason) throw new CliError('Usage: unfreeze <email> --reason <why, e.g. "identity checked by phone, ticket 123">');
+      (await call('POST', '/api/ops/unfreeze', { email, reason })) as OpsUnfreezeResponse;
+      console.log(`${email}: sends unfrozen.`);
       return;
     }
     case 'chain-deposit': {

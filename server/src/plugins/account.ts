@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import { ensureAccount } from '../modules/accounts/service';
+import { protectionContext } from '../modules/protection/service';
 import type { FastifyRequest } from 'fastify';
 
 export type CallerAccount = Awaited<ReturnType<typeof ensureAccount>>;
@@ -30,12 +31,12 @@ export const accountPlugin = fp(
     app.decorateRequest('account', undefined);
     const withAccount = async (request: FastifyRequest) => {
       await app.authenticate(request);
-      request.account = await ensureAccount(app.db, request.auth!);
+      request.account = await ensureAccount(app.db, request.auth!, {}, protectionContext(app, request));
     };
     app.decorate('withAccount', withAccount);
     app.decorate('withOptionalAccount', async (request: FastifyRequest) => {
       if (request.headers.authorization) await withAccount(request);
     });
   },
-  { name: 'account' },
+  { name: 'account', dependencies: ['protection'] },
 );

@@ -19,6 +19,10 @@ export type Auth = {
   expiresAt: number;
   email?: string;
   name?: string;
+  /** When the user last logged in (OpenID auth_time, seconds since the epoch), if the token says: sends need a recent one. */
+  authTime?: number;
+  /** How they logged in (RFC 8176 amr: pwd, otp, mfa…), if the token says: large sends need a second factor. */
+  amr?: string[];
 };
 
 declare module 'fastify' {
@@ -98,6 +102,8 @@ export const authPlugin = fp<AuthOptions>(async (app, options) => {
         scopes: scopesOf(payload),
         email: typeof payload.email === 'string' ? payload.email : undefined,
         name: typeof payload.name === 'string' ? payload.name : undefined,
+        authTime: typeof payload.auth_time === 'number' && Number.isFinite(payload.auth_time) ? payload.auth_time : undefined,
+        amr: Array.isArray(payload.amr) ? payload.amr.filter((value): value is string => typeof value === 'string') : undefined,
       };
     } catch (error) {
       translate(error);

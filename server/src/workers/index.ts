@@ -47,7 +47,7 @@ type WorkerOptions = { config: Config; rates: RatesAdapter; approval: PayoutAppr
 
 export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, approval, ...given }) => {
   const adapters = payoutAdapters(config, app.db, given.payoutAdapters);
-  const outcomes = payoutOutcomes(approval);
+  const outcomes = payoutOutcomes(approval, app.protection.links);
   const faucetTicker = createFaucetTicker({ database: app.database, rates, settings: faucetSettings(config), log: app.log, onAdvance: () => app.faucet.events.poke() });
   app.decorate('workers', { faucetTicker, payoutAdapters: adapters, payoutApproval: approval, payoutOutcomes: outcomes, start: () => faucetTicker.start() });
 

@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import { meSchema, type Me } from '../../../../domain/contracts/accounts';
 import { TtlCache } from '../../cache';
 import { errorResponses } from '../../schemas';
+import { protectionContext } from '../protection/service';
 import { ensureAccount, describeAccount } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -43,8 +44,9 @@ const accountRoutesPlugin: FastifyPluginAsyncZod<{ lookupProfile: ProfileLookup 
       const cached = summaries.get(key);
       if (cached) return cached;
       // Auth0 access tokens carry no email: ask the provider once, when the account has none.
-      const known = await ensureAccount(app.db, auth);
-      const account = known.email || auth.email ? known : await ensureAccount(app.db, auth, await lookupProfile(request.headers.authorization!.slice(7)).catch(() => ({})));
+      const protection = protectionContext(app, request);
+      const known = await ensureAccount(app.db, auth, {}, protection);
+      const account = known.email || auth.email ? known : await ensureAccount(app.db, auth, await lookupProfile(request.headers.authorization!.slice(7)).catch(() => ({})), protection);
       const summary = await describeAccount(app.db, account);
       summaries.set(key, summary, SUMMARY_TTL_MS);
       return summary;

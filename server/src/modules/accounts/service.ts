@@ -4,6 +4,7 @@ import { DEFAULT_DEPOSIT_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { eur } from '../../../../domain/money';
 import { accountKeyFromBytes, depositReference } from '../../../../domain/references';
 import { VERIFICATION_KINDS, type VerificationKind, type VerificationPhase } from '../../../../domain/verification';
+import { emailChanged, type ProtectionContext } from '../protection/service';
 import { accountsRepository, type AccountRow } from './repository';
 import type { Me } from '../../../../domain/contracts/accounts';
 import type { Db } from '../../db/client';
@@ -45,7 +46,12 @@ export function listAccounts(db: Db): Promise<AccountRow[]> {
   return accountsRepository.list(db);
 }
 
-export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}): Promise<AccountRow> {
+/**
+ * The caller's account, created on first use. When the provider says the email address changed
+ * and `protection` is given (a request of the user), the change is a security event: sends pause,
+ * and the former address gets an email with a freeze link.
+ */
+export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}, protection?: ProtectionContext): Promise<AccountRow> {
   const given = profile.email ?? auth.email;
   const email = given ? emailKey(given) : undefined;
   const name = profile.name ?? auth.name;
@@ -54,6 +60,7 @@ export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}): 
     if (existing) {
       if ((email && email !== existing.email) || (name && name !== existing.displayName)) {
         await accountsRepository.updateProfile(db, existing.id, { email: email ?? existing.email, displayName: name ?? existing.displayName });
+        if (protection && email && existing.email && email !== existing.email) await emailChanged(db, protection, { accountId: existing.id, from: existing.email, to: email });
         return { ...existing, email: email ?? existing.email, displayName: name ?? existing.displayName };
       }
       return existing;

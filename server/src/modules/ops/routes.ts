@@ -13,12 +13,14 @@ import {
   verificationRequestsResponse,
   verifyResponse,
 } from '../../../../domain/contracts/ops';
+import { opsUnfreezeBody, opsUnfreezeResponse } from '../../../../domain/contracts/protection';
 import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
 import { listAccounts } from '../accounts/service';
 import { actorOf, readPersonalData, recordAudit } from '../audit/service';
 import { enableKind, listVerificationRequests, markVerified, readIdentityAsOperator } from '../identity/service';
 import { listOutbox } from '../notify/service';
+import { operatorUnfreeze } from '../protection/service';
 import { applyRetention } from '../retention/service';
 import { accountByEmail, type LocalIdpAccess } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -164,6 +166,24 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     async (request) => {
       const account = await accountByEmail(app.db, request.query.email, localIdp);
       return { email: request.query.email, kinds: await readIdentityAsOperator(app.db, account, actorOf(request)) };
+    },
+  );
+
+  app.post(
+    '/api/ops/unfreeze',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: "Unfreeze a user's sends at once, without their cool-down (they proved who they are to support); the reason is audited",
+        security: [{ bearer: [] }],
+        body: opsUnfreezeBody,
+        response: { 200: opsUnfreezeResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const account = await accountByEmail(app.db, request.body.email, localIdp);
+      await operatorUnfreeze(app.db, app.protection, { account, actor: actorOf(request), reason: request.body.reason });
+      return { email: request.body.email, frozen: false as const };
     },
   );
 
