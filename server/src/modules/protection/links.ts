@@ -22,7 +22,7 @@ export type SecurityLinks = {
   /** A new link for this account, written with the caller's transaction: the URL to put in the email. */
   create(db: Db, input: { accountId: string; purpose: SecurityLinkPurpose; entryId?: string; language: Language }): Promise<string>;
   /** The link's row when the token is genuine and for this purpose, or the refusal to show. */
-  open(db: Db, token: string, purpose: SecurityLinkPurpose): Promise<{ ok: true; link: SecurityLinkRow } | { ok: false; code: ErrorCode }>;
+  open(db: Db, token: string, purpose: SecurityLinkPurpose): Promise<{ ok: true; link: SecurityLinkRow } | { ok: false; code: ErrorCode; language?: Language }>;
 };
 
 const PATHS: Record<SecurityLinkPurpose, string> = { freeze: '/api/security/freeze', cancel_address: '/api/security/cancel-address' };
@@ -45,17 +45,20 @@ export function securityLinks(options: { origin: string; secret: Buffer; ttlMs: 
     },
 
     async open(db, value, purpose) {
-      const match = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/.exec(value.trim());
+      const given = value.trim();
+      const match = /^([A-Za-z0-9_-]{22})\.[A-Za-z0-9_-]{43}$/.exec(given);
       if (!match) return { ok: false, code: 'link_invalid' };
       const hex = Buffer.from(match[1]!, 'base64url').toString('hex');
       const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-      const given = Buffer.from(match[2]!, 'base64url');
-      const expected = mac(purpose, id);
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, code: 'link_invalid' };
+      // Compared with the one canonical spelling (base64url has spare bits in its last character).
+      const expected = Buffer.from(token(purpose, id));
+      if (!timingSafeEqual(Buffer.from(given), expected)) return { ok: false, code: 'link_invalid' };
       const link = await protectionRepository.findLink(db, id);
       if (!link || link.purpose !== purpose) return { ok: false, code: 'link_invalid' };
-      if (link.usedAt) return { ok: false, code: 'link_used' };
-      if (link.expiresAt.getTime() <= Date.now()) return { ok: false, code: 'link_expired' };
+      // A genuine link says why it no longer works in the language of its email.
+      const language = link.language as Language;
+      if (link.usedAt) return { ok: false, code: 'link_used', language };
+      if (link.expiresAt.getTime() <= Date.now()) return { ok: false, code: 'link_expired', language };
       return { ok: true, link };
     },
   };

@@ -10,12 +10,16 @@ export type SecurityEventRow = typeof securityEvents.$inferSelect;
 /** SQL for account protection. Methods take the database or a transaction, so services compose them. */
 export const protectionRepository = {
   /**
-   * The account's protection row, made with the defaults of a new account when it has none yet
-   * (migration 0023 made one for every account that existed), and with `lock` held FOR UPDATE
-   * until the transaction ends.
+   * The account's protection row, locked (FOR UPDATE or FOR SHARE) until the transaction ends when
+   * asked. An account without one yet gets the defaults of a new account (migration 0023 made one
+   * for every account that existed), allow-list mode on since the account was created.
    */
   async protectionOf(db: Db, accountId: string, lock?: 'update' | 'share'): Promise<ProtectionRow> {
-    await db.insert(accountProtection).values({ accountId }).onConflictDoNothing();
+    await db.execute(
+      sql`insert into ${accountProtection} (${sql.identifier(accountProtection.accountId.name)}, ${sql.identifier(accountProtection.allowListSince.name)})
+          select ${accounts.id}, ${accounts.createdAt} from ${accounts} where ${accounts.id} = ${accountId}
+          on conflict do nothing`,
+    );
     const query = db.select().from(accountProtection).where(eq(accountProtection.accountId, accountId));
     const [row] = lock ? await query.for(lock) : await query;
     return row!;

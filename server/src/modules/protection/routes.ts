@@ -195,25 +195,27 @@ export const protectionRoutes: FastifyPluginAsyncZod<{ xpubs: Xpubs }> = async (
 
   app.get('/api/security/freeze', { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link: the confirmation page (HTML)', querystring: linkQuery } }, async (request, reply) => {
     const preview = await previewLink(app.db, app.protection.links, request.query.t, 'freeze');
-    if (!preview.ok) return html(reply, 400, failedPage(requestLanguage(request.headers['accept-language']), preview.code));
+    if (!preview.ok) return html(reply, 400, failedPage(preview.language ?? requestLanguage(request.headers['accept-language']), preview.code));
     return html(reply, 200, freezeQuestionPage(preview.language, securityLinkPath('freeze'), request.query.t));
   });
 
   app.post('/api/security/freeze', { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link, confirmed: every send of the account stops (HTML)', body: securityLinkForm } }, async (request, reply) => {
     const done = await freezeByLink(app.db, { ...app.protection, ...linkClient }, request.body.t);
-    if (!done.ok) return html(reply, done.code === 'link_used' ? 409 : 400, failedPage(requestLanguage(request.headers['accept-language']), done.code));
+    if (!done.ok) return html(reply, done.code === 'link_used' ? 409 : 400, failedPage(done.language ?? requestLanguage(request.headers['accept-language']), done.code));
     return html(reply, 200, frozenPage(done.language));
   });
 
   app.get('/api/security/cancel-address', { ...linkRoute, schema: { tags: ['security'], summary: 'A cancel link of a new address: the confirmation page (HTML)', querystring: linkQuery } }, async (request, reply) => {
     const preview = await previewLink(app.db, app.protection.links, request.query.t, 'cancel_address');
-    if (!preview.ok || !preview.entry) return html(reply, 400, failedPage(requestLanguage(request.headers['accept-language']), preview.ok ? 'link_invalid' : preview.code));
+    if (!preview.ok) return html(reply, 400, failedPage(preview.language ?? requestLanguage(request.headers['accept-language']), preview.code));
+    // The entry is gone (the user removed it): nothing left to cancel.
+    if (!preview.entry) return html(reply, 409, failedPage(preview.language, 'link_used'));
     return html(reply, 200, cancelQuestionPage(preview.language, securityLinkPath('cancel_address'), request.query.t, preview.entry));
   });
 
   app.post('/api/security/cancel-address', { ...linkRoute, schema: { tags: ['security'], summary: 'A cancel link, confirmed: the address leaves the book (HTML)', body: securityLinkForm } }, async (request, reply) => {
     const done = await cancelByLink(app.db, { ...app.protection, ...linkClient }, request.body.t);
-    if (!done.ok) return html(reply, done.code === 'link_used' ? 409 : 400, failedPage(requestLanguage(request.headers['accept-language']), done.code));
+    if (!done.ok) return html(reply, done.code === 'link_used' ? 409 : 400, failedPage(done.language ?? requestLanguage(request.headers['accept-language']), done.code));
     return html(reply, 200, cancelledPage(done.language, securityLinkPath('freeze'), done.freezeToken));
   });
 };
