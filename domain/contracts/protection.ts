@@ -68,8 +68,11 @@ export type SecuritySettingsBody = z.input<typeof securitySettingsBody>;
 
 export const unfreezeConfirmBody = z.object({ code: z.string().max(64) });
 
-/** The form a security email's link page posts (the token from the link). */
+/** The form a security email's link page posts (the token from the link), and the link's own query. */
 export const securityLinkForm = z.object({ t: z.string().max(200) });
+export const securityLinkQuery = z.object({ t: z.string().max(200).default('') });
+/** The outcome pages after a link's form: in the email's language; after a cancel, a fresh freeze token for its button. */
+export const linkOutcomeQuery = z.object({ lang: z.string().max(5).optional(), t: z.string().max(200).optional() });
 
 export const opsUnfreezeBody = z.object({ email: z.email().max(254), reason: z.string().trim().min(3, 'too_short').max(500, 'too_long') });
 export type OpsUnfreezeBody = z.infer<typeof opsUnfreezeBody>;

@@ -41,8 +41,12 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
   const mails = async (to: string): Promise<Mail[]> => (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: t.admin })).json().messages;
   const linkIn = (text: string, path: 'freeze' | 'cancel-address') => new RegExp(`/api/security/${path}\\?t=([A-Za-z0-9_.-]+)`).exec(text)?.[1];
   const openLink = (path: string, token: string) => t.app.inject({ url: `/api/security/${path}?t=${encodeURIComponent(token)}` });
-  const useLink = (path: string, token: string) =>
-    t.app.inject({ method: 'POST', url: `/api/security/${path}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `t=${encodeURIComponent(token)}` });
+  /** What a browser does with the page's button: posts the form, then follows the redirect to the outcome (post/redirect/get). */
+  const useLink = async (path: string, token: string) => {
+    const posted = await t.app.inject({ method: 'POST', url: `/api/security/${path}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `t=${encodeURIComponent(token)}` });
+    expect(posted.statusCode).toBe(303);
+    return t.app.inject({ url: posted.headers.location as string });
+  };
   const protectionRow = async (u: TestUser) =>
     (
       (await t.app.db.execute(
@@ -251,6 +255,10 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(frozen.body).toContain('Sends are frozen');
       expect(await security(u)).toMatchObject({ frozen: true, unfreezesAt: null });
       expect((await useLink('freeze', token)).statusCode).toBe(409);
+      // Asked as JSON, the API answers as everywhere: an error code.
+      const asJson = await t.app.inject({ method: 'POST', url: '/api/security/freeze', payload: { t: token } });
+      expect(asJson.statusCode).toBe(409);
+      expect(asJson.json().error).toMatchObject({ code: 'link_used', field: 't' });
 
       // Refused when a send starts, and when one started before is confirmed.
       expect((await start(u, EXTERNAL)).json().error.code).toBe('account_frozen');
@@ -501,16 +509,17 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const u = await user('amr@muntly.test');
       await bookAddresses(t, u, [EXTERNAL]);
       const big = (await start(u, EXTERNAL, '0.002')).json(); // 160 EUR
-      const refused = await confirm(u, big.id);
+      const passwordOnly = bearer(await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email, amr: ['pwd'] }));
+      const refused = await confirm(u, big.id, passwordOnly);
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error.code).toBe('second_factor_required');
-      const passwordOnly = bearer(await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email, amr: ['pwd'] }));
-      expect((await confirm(u, big.id, passwordOnly)).json().error.code).toBe('second_factor_required');
+      const noAmr = bearer(await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email }));
+      expect((await confirm(u, big.id, noAmr)).json().error.code).toBe('second_factor_required');
       const withOtp = bearer(await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email, amr: ['pwd', 'otp'] }));
       expect((await confirm(u, big.id, withOtp)).json().status).toBe('processing');
       // Below the limit a password is enough.
       const small = (await start(u, EXTERNAL, '0.001')).json();
-      expect((await confirm(u, small.id)).json().status).toBe('processing');
+      expect((await confirm(u, small.id, passwordOnly)).json().status).toBe('processing');
     });
   });
 

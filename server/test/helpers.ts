@@ -237,6 +237,10 @@ export type TestUserOptions = {
   label?: string;
   /** An amount credited to that address by a chain deposit: the user's balance in its currency. */
   deposit?: string;
+  /** Addresses (BTC unless a currency is given) to put in the user's address book, past their hold (bookAddresses). */
+  book?: Parameters<typeof bookAddresses>[2];
+  /** The login's amr: by default with a second factor (pwd + otp), as a user who sends large amounts logs in. */
+  amr?: string[];
 };
 
 /**
@@ -244,8 +248,8 @@ export type TestUserOptions = {
  * fixture most wallet, faucet and order suites start from. Every step must succeed.
  */
 export async function testUser(t: Pick<TestApp, 'app' | 'keys' | 'admin'>, email: string, options: TestUserOptions = {}): Promise<TestUser> {
-  const { verified = ['bank'], address: currency = 'BTC', label, deposit } = options;
-  const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email, name: email.split('@')[0] }));
+  const { verified = ['bank'], address: currency = 'BTC', label, deposit, book = [], amr = ['pwd', 'otp'] } = options;
+  const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email, name: email.split('@')[0], amr }));
   const expectOk = async (step: string, response: Promise<{ statusCode: number; body: string; json(): unknown }>) => {
     const res = await response;
     if (res.statusCode >= 300) throw new Error(`testUser ${email}: ${step} answered ${res.statusCode} ${res.body}`);
@@ -265,6 +269,7 @@ export async function testUser(t: Pick<TestApp, 'app' | 'keys' | 'admin'>, email
   } else if (deposit) {
     throw new Error(`testUser ${email}: a deposit needs a verified bank account and an address`);
   }
+  if (book.length) await bookAddresses(t as Pick<TestApp, 'app'>, { headers }, book);
   return { email, headers, accountKey, address };
 }
 

@@ -1,9 +1,19 @@
 import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
-import { z } from 'zod';
-import { addEntryBody, addressBookEntrySchema, addressBookResponse, securityLinkForm, securityOverviewSchema, securitySettingsBody, unfreezeConfirmBody } from '../../../../domain/contracts/protection';
+import {
+  addEntryBody,
+  addressBookEntrySchema,
+  addressBookResponse,
+  linkOutcomeQuery,
+  securityLinkForm,
+  securityLinkQuery,
+  securityOverviewSchema,
+  securitySettingsBody,
+  unfreezeConfirmBody,
+} from '../../../../domain/contracts/protection';
 import { walletIdParams } from '../../../../domain/contracts/wallet';
-import { secondsToWait } from '../../../../domain/errors';
+import { DomainError, secondsToWait, statusOf } from '../../../../domain/errors';
+import { isLanguage, type Language } from '../../../../domain/languages';
 import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
@@ -25,6 +35,7 @@ import {
   setPhrase,
   type ProtectionSettings,
 } from './service';
+import type { SecurityLinkPurpose } from '../../../../domain/protection';
 import type { Xpubs } from '../chain/service';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -186,36 +197,61 @@ export const protectionRoutes: FastifyPluginAsyncZod<{ xpubs: Xpubs }> = async (
     },
   );
 
-  // The links of security emails. GET shows what the link would do and a button; only the
-  // POST does it, so a mail scanner fetching links does nothing.
-  const linkQuery = z.object({ t: z.string().max(200).default('') });
+  // The links of security emails. GET shows what the link would do and a button; only the POST
+  // does it, so a mail scanner fetching links does nothing. The page's form is answered with a
+  // redirect to a page (post/redirect/get: a reload posts nothing again); a JSON request with
+  // the token gets JSON, as every API answer.
   const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
   const linkRoute = { config: { rateLimit: SECURITY_LINK_RATE_LIMIT } };
   const linkClient = { client: 'email link' };
+  const pageLanguage = (request: FastifyRequest, given?: string): Language => (isLanguage(given) ? given : requestLanguage(request.headers['accept-language']));
+  const isForm = (request: FastifyRequest) => (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+  const again = (purpose: SecurityLinkPurpose, token: string) => `${securityLinkPath(purpose)}?t=${encodeURIComponent(token)}`;
 
-  app.get('/api/security/freeze', { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link: the confirmation page (HTML)', querystring: linkQuery } }, async (request, reply) => {
+  app.get('/api/security/freeze', { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link: the question, with a button (HTML)', querystring: securityLinkQuery } }, async (request, reply) => {
     const preview = await previewLink(app.db, app.protection.links, request.query.t, 'freeze');
-    if (!preview.ok) return html(reply, 400, failedPage(preview.language ?? requestLanguage(request.headers['accept-language']), preview.code));
+    if (!preview.ok) return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
     return html(reply, 200, freezeQuestionPage(preview.language, securityLinkPath('freeze'), request.query.t));
   });
 
-  app.post('/api/security/freeze', { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link, confirmed: every send of the account stops (HTML)', body: securityLinkForm } }, async (request, reply) => {
-    const done = await freezeByLink(app.db, { ...app.protection, ...linkClient }, request.body.t);
-    if (!done.ok) return html(reply, done.code === 'link_used' ? 409 : 400, failedPage(done.language ?? requestLanguage(request.headers['accept-language']), done.code));
-    return html(reply, 200, frozenPage(done.language));
-  });
+  app.post(
+    '/api/security/freeze',
+    { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link, confirmed: every send of the account stops (the page’s form: 303 to the outcome)', body: securityLinkForm } },
+    async (request, reply) => {
+      const done = await freezeByLink(app.db, { ...app.protection, ...linkClient }, request.body.t);
+      if (isForm(request)) return reply.code(303).header('cache-control', 'no-store').redirect(done.ok ? `/api/security/frozen?lang=${done.language}` : again('freeze', request.body.t), 303);
+      if (!done.ok) throw new DomainError(done.code, 't');
+      return { frozen: true };
+    },
+  );
 
-  app.get('/api/security/cancel-address', { ...linkRoute, schema: { tags: ['security'], summary: 'A cancel link of a new address: the confirmation page (HTML)', querystring: linkQuery } }, async (request, reply) => {
+  app.get('/api/security/frozen', { schema: { tags: ['security'], summary: 'After a freeze link: the outcome (HTML)', querystring: linkOutcomeQuery } }, async (request, reply) =>
+    html(reply, 200, frozenPage(pageLanguage(request, request.query.lang))),
+  );
+
+  app.get('/api/security/cancel-address', { ...linkRoute, schema: { tags: ['security'], summary: 'A cancel link of a new address: the question, with a button (HTML)', querystring: securityLinkQuery } }, async (request, reply) => {
     const preview = await previewLink(app.db, app.protection.links, request.query.t, 'cancel_address');
-    if (!preview.ok) return html(reply, 400, failedPage(preview.language ?? requestLanguage(request.headers['accept-language']), preview.code));
+    if (!preview.ok) return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
     // The entry is gone (the user removed it): nothing left to cancel.
-    if (!preview.entry) return html(reply, 409, failedPage(preview.language, 'link_used'));
+    if (!preview.entry) return html(reply, statusOf('link_used'), failedPage(preview.language, 'link_used'));
     return html(reply, 200, cancelQuestionPage(preview.language, securityLinkPath('cancel_address'), request.query.t, preview.entry));
   });
 
-  app.post('/api/security/cancel-address', { ...linkRoute, schema: { tags: ['security'], summary: 'A cancel link, confirmed: the address leaves the book (HTML)', body: securityLinkForm } }, async (request, reply) => {
-    const done = await cancelByLink(app.db, { ...app.protection, ...linkClient }, request.body.t);
-    if (!done.ok) return html(reply, done.code === 'link_used' ? 409 : 400, failedPage(done.language ?? requestLanguage(request.headers['accept-language']), done.code));
-    return html(reply, 200, cancelledPage(done.language, securityLinkPath('freeze'), done.freezeToken));
-  });
+  app.post(
+    '/api/security/cancel-address',
+    { ...linkRoute, schema: { tags: ['security'], summary: 'A cancel link, confirmed: the address leaves the book (the page’s form: 303 to the outcome)', body: securityLinkForm } },
+    async (request, reply) => {
+      const done = await cancelByLink(app.db, { ...app.protection, ...linkClient }, request.body.t);
+      if (isForm(request)) {
+        const next = done.ok ? `/api/security/cancelled?lang=${done.language}&t=${encodeURIComponent(done.freezeToken)}` : again('cancel_address', request.body.t);
+        return reply.code(303).header('cache-control', 'no-store').redirect(next, 303);
+      }
+      if (!done.ok) throw new DomainError(done.code, 't');
+      return { cancelled: true };
+    },
+  );
+
+  app.get('/api/security/cancelled', { schema: { tags: ['security'], summary: 'After a cancel link: the outcome, and a button to freeze sends too (HTML)', querystring: linkOutcomeQuery } }, async (request, reply) =>
+    html(reply, 200, cancelledPage(pageLanguage(request, request.query.lang), securityLinkPath('freeze'), request.query.t ?? '')),
+  );
 };
