@@ -30,7 +30,8 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
   const user = (email: string, deposit = '0.01') => testUser(t, email, deposit === '0' ? {} : { deposit });
   const add = (u: Pick<TestUser, 'headers'>, address: string, currency = 'BTC', extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url: '/api/wallet/address-book', headers: { ...u.headers, ...headers }, payload: { currency, address, ownWallet: false, ...extra } });
-  const book = async (u: Pick<TestUser, 'headers'>) => (await t.app.inject({ url: '/api/wallet/address-book', headers: u.headers })).json().entries as { id: string; address: string; onHold: boolean; internal: boolean }[];
+  const book = async (u: Pick<TestUser, 'headers'>) =>
+    (await t.app.inject({ url: '/api/wallet/address-book', headers: u.headers })).json().entries as { id: string; address: string; onHold: boolean; internal: boolean }[];
   const start = (u: Pick<TestUser, 'headers'>, address: string, amount = '0.001', currency = 'BTC') =>
     t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: u.headers, payload: { currency, address, amount } });
   const confirm = async (u: TestUser, sendId: string, headers: Record<string, string> = u.headers) =>
@@ -48,11 +49,7 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
     return t.app.inject({ url: posted.headers.location as string });
   };
   const protectionRow = async (u: TestUser) =>
-    (
-      (await t.app.db.execute(
-        sql`select p.* from account_protection p join accounts a on a.id = p.account_id where a.email = ${u.email}`,
-      )) as unknown as { rows: Record<string, unknown>[] }
-    ).rows[0]!;
+    ((await t.app.db.execute(sql`select p.* from account_protection p join accounts a on a.id = p.account_id where a.email = ${u.email}`)) as unknown as { rows: Record<string, unknown>[] }).rows[0]!;
   const age = (statement: ReturnType<typeof sql>) => t.app.db.execute(statement);
 
   describe('the address book', () => {
@@ -290,13 +287,12 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
         const send = (await start(u, EXTERNAL)).json();
         const token = linkIn((await mails(u.email))[0]!.body, 'freeze')!;
         const code = await mailedSendCode(t, u.email, send.id);
-        const [confirmed, frozen] = await Promise.all([
-          t.app.inject({ method: 'POST', url: `/api/wallet/sends/${send.id}/confirm`, headers: u.headers, payload: { code } }),
-          useLink('freeze', token),
-        ]);
+        const [confirmed, frozen] = await Promise.all([t.app.inject({ method: 'POST', url: `/api/wallet/sends/${send.id}/confirm`, headers: u.headers, payload: { code } }), useLink('freeze', token)]);
         expect(frozen.statusCode).toBe(200);
         outcomes.add(confirmed.statusCode);
-        const row = (await t.app.db.execute(sql`select s.status, s.confirmed_at, p.frozen_at from wallet_sends s join account_protection p on p.account_id = s.owner_id where s.id = ${send.id}`)) as unknown as {
+        const row = (await t.app.db.execute(
+          sql`select s.status, s.confirmed_at, p.frozen_at from wallet_sends s join account_protection p on p.account_id = s.owner_id where s.id = ${send.id}`,
+        )) as unknown as {
           rows: { status: string; confirmed_at: string | null; frozen_at: string }[];
         };
         const [state] = row.rows;

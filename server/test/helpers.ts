@@ -278,7 +278,11 @@ export async function testUser(t: Pick<TestApp, 'app' | 'keys' | 'admin'>, email
  * ago): new accounts send only to such entries (allow-list mode), and most suites are not about
  * the hold. Every step must succeed; an address already in the book is aged as it is.
  */
-export async function bookAddresses(t: Pick<TestApp, 'app'>, user: { headers: Record<string, string> }, entries: (string | { currency?: string; address: string; ownWallet?: boolean })[]): Promise<void> {
+export async function bookAddresses(
+  t: Pick<TestApp, 'app'>,
+  user: { headers: Record<string, string> },
+  entries: (string | { currency?: string; address: string; ownWallet?: boolean })[],
+): Promise<void> {
   for (const entry of entries) {
     const { currency = 'BTC', address, ownWallet = false } = typeof entry === 'string' ? { address: entry } : entry;
     const res = await t.app.inject({ method: 'POST', url: '/api/wallet/address-book', headers: user.headers, payload: { currency, address, ownWallet } });

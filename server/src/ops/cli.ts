@@ -298,10 +298,16 @@ export async function run(argv: string[]): Promise<void> {
     case 'unfreeze': {
       const email = requireEmail(rest[0]);
       const at = rest.indexOf('--reason');
-      const reason = at >= 0 ? rest.slice(at + 1).join(' ').trim() : '';
+      const reason =
+        at >= 0
+          ? rest
+              .slice(at + 1)
+              .join(' ')
+              .trim()
+          : '';
       if (!reason) throw new CliError('Usage: unfreeze <email> --reason <why, e.g. "identity checked by phone, ticket 123">');
-      (await call('POST', '/api/ops/unfreeze', { email, reason })) as OpsUnfreezeResponse;
-      console.log(`${email}: sends unfrozen.`);
+      const { frozen } = (await call('POST', '/api/ops/unfreeze', { email, reason })) as OpsUnfreezeResponse;
+      console.log(`${email}: sends ${frozen ? 'still frozen' : 'unfrozen'}.`);
       return;
     }
     case 'chain-deposit': {

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { emailKey } from '../../../../domain/email';
 import { defaultLanguage, isLanguage, languageMeta, type Language } from '../../../../domain/languages';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../../../domain/operator';
-import { protectionRepository } from '../protection/repository';
+import { phraseOfRecipient } from '../protection/phrase';
 import { emailHtml, type EmailFooter } from './email-html';
 import { withPhraseBanner } from './phrase-banner';
 import { notifyRepository } from './repository';
@@ -46,7 +45,7 @@ export async function send(db: Db, message: Message): Promise<void> {
   const row = { ...rest, accountId: rest.accountId ?? null, retainUntil: rest.retainUntil ?? null };
   if (rest.channel !== 'email') return notifyRepository.insert(db, { ...row, html: null });
   let { body, html } = rest.html ? { body: rest.body, html: rest.html } : emailParts(language, rest.subject, rest.body);
-  const phrase = await protectionRepository.phraseOfEmail(db, emailKey(rest.recipient));
+  const phrase = await phraseOfRecipient(db, rest.recipient);
   if (phrase) {
     const [line = '', note = ''] = textsOf(language).security.phraseBanner.split('\n');
     body = `${fillTemplate(line, { phrase })}\n${note}\n\n${body}`;

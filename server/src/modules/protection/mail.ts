@@ -1,8 +1,8 @@
 import { languageMeta, type Language } from '../../../../domain/languages';
 import { escapeHtml } from '../notify/email-html';
 import { emailText, fillTemplate, phrase, send, type MessageKey } from '../notify/service';
-import type { SecurityLinks } from './links';
 import type { Db } from '../../db/client';
+import type { SecurityLinks } from './links';
 
 /**
  * Security emails (issue 19): a new address in the book, a send started or completed, a setting

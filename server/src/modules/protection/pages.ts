@@ -38,7 +38,11 @@ const form = (action: string, token: string, label: string) =>
   `<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="t" value="${escapeHtml(token)}"><button type="submit">${escapeHtml(label)}</button></form>`;
 
 export const freezeQuestionPage = (language: Language, action: string, token: string) =>
-  page(language, text(language, 'freezeTitle'), `<h1>${escapeHtml(text(language, 'freezeTitle'))}</h1><p>${escapeHtml(text(language, 'freezeText'))}</p>${form(action, token, text(language, 'freezeButton'))}`);
+  page(
+    language,
+    text(language, 'freezeTitle'),
+    `<h1>${escapeHtml(text(language, 'freezeTitle'))}</h1><p>${escapeHtml(text(language, 'freezeText'))}</p>${form(action, token, text(language, 'freezeButton'))}`,
+  );
 
 export const frozenPage = (language: Language) =>
   page(language, text(language, 'frozenTitle'), `<h1>${escapeHtml(text(language, 'frozenTitle'))}</h1><p>${escapeHtml(text(language, 'frozenText'))}</p>`);

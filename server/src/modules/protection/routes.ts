@@ -208,18 +208,26 @@ export const protectionRoutes: FastifyPluginAsyncZod<{ xpubs: Xpubs }> = async (
   const isForm = (request: FastifyRequest) => (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
   const again = (purpose: SecurityLinkPurpose, token: string) => `${securityLinkPath(purpose)}?t=${encodeURIComponent(token)}`;
 
-  app.get('/api/security/freeze', { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link: the question, with a button (HTML)', querystring: securityLinkQuery } }, async (request, reply) => {
-    const preview = await previewLink(app.db, app.protection.links, request.query.t, 'freeze');
-    if (!preview.ok) return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
-    return html(reply, 200, freezeQuestionPage(preview.language, securityLinkPath('freeze'), request.query.t));
-  });
+  app.get(
+    '/api/security/freeze',
+    { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link: the question, with a button (HTML)', querystring: securityLinkQuery } },
+    async (request, reply) => {
+      const preview = await previewLink(app.db, app.protection.links, request.query.t, 'freeze');
+      if (!preview.ok) return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
+      return html(reply, 200, freezeQuestionPage(preview.language, securityLinkPath('freeze'), request.query.t));
+    },
+  );
 
   app.post(
     '/api/security/freeze',
     { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link, confirmed: every send of the account stops (the page’s form: 303 to the outcome)', body: securityLinkForm } },
     async (request, reply) => {
       const done = await freezeByLink(app.db, { ...app.protection, ...linkClient }, request.body.t);
-      if (isForm(request)) return reply.code(303).header('cache-control', 'no-store').redirect(done.ok ? `/api/security/frozen?lang=${done.language}` : again('freeze', request.body.t), 303);
+      if (isForm(request))
+        return reply
+          .code(303)
+          .header('cache-control', 'no-store')
+          .redirect(done.ok ? `/api/security/frozen?lang=${done.language}` : again('freeze', request.body.t), 303);
       if (!done.ok) throw new DomainError(done.code, 't');
       return { frozen: true };
     },
@@ -229,13 +237,17 @@ export const protectionRoutes: FastifyPluginAsyncZod<{ xpubs: Xpubs }> = async (
     html(reply, 200, frozenPage(pageLanguage(request, request.query.lang))),
   );
 
-  app.get('/api/security/cancel-address', { ...linkRoute, schema: { tags: ['security'], summary: 'A cancel link of a new address: the question, with a button (HTML)', querystring: securityLinkQuery } }, async (request, reply) => {
-    const preview = await previewLink(app.db, app.protection.links, request.query.t, 'cancel_address');
-    if (!preview.ok) return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
-    // The entry is gone (the user removed it): nothing left to cancel.
-    if (!preview.entry) return html(reply, statusOf('link_used'), failedPage(preview.language, 'link_used'));
-    return html(reply, 200, cancelQuestionPage(preview.language, securityLinkPath('cancel_address'), request.query.t, preview.entry));
-  });
+  app.get(
+    '/api/security/cancel-address',
+    { ...linkRoute, schema: { tags: ['security'], summary: 'A cancel link of a new address: the question, with a button (HTML)', querystring: securityLinkQuery } },
+    async (request, reply) => {
+      const preview = await previewLink(app.db, app.protection.links, request.query.t, 'cancel_address');
+      if (!preview.ok) return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
+      // The entry is gone (the user removed it): nothing left to cancel.
+      if (!preview.entry) return html(reply, statusOf('link_used'), failedPage(preview.language, 'link_used'));
+      return html(reply, 200, cancelQuestionPage(preview.language, securityLinkPath('cancel_address'), request.query.t, preview.entry));
+    },
+  );
 
   app.post(
     '/api/security/cancel-address',
@@ -251,7 +263,9 @@ export const protectionRoutes: FastifyPluginAsyncZod<{ xpubs: Xpubs }> = async (
     },
   );
 
-  app.get('/api/security/cancelled', { schema: { tags: ['security'], summary: 'After a cancel link: the outcome, and a button to freeze sends too (HTML)', querystring: linkOutcomeQuery } }, async (request, reply) =>
-    html(reply, 200, cancelledPage(pageLanguage(request, request.query.lang), securityLinkPath('freeze'), request.query.t ?? '')),
+  app.get(
+    '/api/security/cancelled',
+    { schema: { tags: ['security'], summary: 'After a cancel link: the outcome, and a button to freeze sends too (HTML)', querystring: linkOutcomeQuery } },
+    async (request, reply) => html(reply, 200, cancelledPage(pageLanguage(request, request.query.lang), securityLinkPath('freeze'), request.query.t ?? '')),
   );
 };

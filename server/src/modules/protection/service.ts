@@ -4,6 +4,7 @@ import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError, secondsToWait, unknownCurrency } from '../../../../domain/errors';
 import { CODE_TTL_MINUTES } from '../../../../domain/identity';
+import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { decimalToMinor, eur } from '../../../../domain/money';
 import { ADDRESS_BOOK_MAX_ENTRIES, checkPhrase, maskPhrase, type SecurityEventKind } from '../../../../domain/protection';
 import { lockKey } from '../../db/raw';
@@ -14,7 +15,6 @@ import { mailTime, sendSecurityEmail } from './mail';
 import { protectionRepository, type BookEntry, type ProtectionRow } from './repository';
 import type { AddressBookEntry, SecurityOverview } from '../../../../domain/contracts/protection';
 import type { ErrorCode } from '../../../../domain/errors';
-import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { SecurityLinks } from './links';
@@ -124,7 +124,12 @@ export function requireSendsOpen(row: ProtectionRow, now = new Date()): void {
  * has passed; another Muntly user's address (`internal`) must be in the book but has no hold.
  * Returns the refusal rather than throwing, for the confirmation to answer after its transaction.
  */
-export async function bookRefusal(db: Db, row: ProtectionRow, send: { currency: string; address: string; internal: boolean }, now = new Date()): Promise<{ code: ErrorCode; retryAfter?: number } | null> {
+export async function bookRefusal(
+  db: Db,
+  row: ProtectionRow,
+  send: { currency: string; address: string; internal: boolean },
+  now = new Date(),
+): Promise<{ code: ErrorCode; retryAfter?: number } | null> {
   if (!row.allowListOnly) return null;
   const entry = await protectionRepository.liveEntry(db, row.accountId, send.currency, send.address);
   if (!entry) return { code: 'address_not_in_book' };
@@ -371,7 +376,11 @@ export async function confirmUnfreeze(db: Db, ctx: ProtectionContext, input: { a
  * The operator unfreezes at once (the user proved who they are to support). The user's email is
  * written in the language of their latest security email.
  */
-export async function operatorUnfreeze(db: Db, operator: Omit<ProtectionContext, 'client' | 'language'>, input: { account: { id: string; email: string | null }; actor: string; reason: string }): Promise<void> {
+export async function operatorUnfreeze(
+  db: Db,
+  operator: Omit<ProtectionContext, 'client' | 'language'>,
+  input: { account: { id: string; email: string | null }; actor: string; reason: string },
+): Promise<void> {
   const { account } = input;
   const language = await protectionRepository.lastEmailLanguage(db, account.id);
   const ctx: ProtectionContext = { ...operator, client: 'operator', language: isLanguage(language) ? language : defaultLanguage };

@@ -4,6 +4,7 @@ import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { currencyByCode, type Currency } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
 import { CODE_TTL_MINUTES } from '../../../../domain/identity';
+import { isLanguage, type Language } from '../../../../domain/languages';
 import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
 import { hasSecondFactor } from '../../../../domain/protection';
 import { eurValueMinor } from '../../../../domain/quotes';
@@ -19,7 +20,6 @@ import { accountCustomer, lockWeeklyVolume, requireWithinWeeklyVolume, weeklyVol
 import { findByAddress } from './addresses';
 import { walletRepository, type SendRow } from './repository';
 import type { SendFee, WalletSend } from '../../../../domain/contracts/wallet';
-import { isLanguage, type Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { PayoutApproval } from '../payouts/approval';
