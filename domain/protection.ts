@@ -59,8 +59,6 @@ export const SECURITY_EVENT_KINDS = [
   'unfreeze_requested',
   'unfreeze_confirmed',
   'unfrozen_by_operator',
-  'send_started',
-  'send_confirmed',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 

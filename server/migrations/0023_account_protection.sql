@@ -2,8 +2,6 @@ CREATE TABLE "account_protection" (
 	"account_id" uuid PRIMARY KEY NOT NULL,
 	"allow_list_only" boolean DEFAULT true NOT NULL,
 	"allow_list_since" timestamp with time zone DEFAULT now() NOT NULL,
-	"phrase" text,
-	"phrase_set_at" timestamp with time zone,
 	"sends_paused_until" timestamp with time zone,
 	"frozen_at" timestamp with time zone,
 	"unfreezes_at" timestamp with time zone,
@@ -26,6 +24,12 @@ CREATE TABLE "address_book" (
 	"cancelled_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "anti_phishing_phrases" (
+	"account_id" uuid PRIMARY KEY NOT NULL,
+	"phrase" text NOT NULL,
+	"set_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "security_events" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"account_id" uuid NOT NULL,
@@ -33,7 +37,7 @@ CREATE TABLE "security_events" (
 	"client" text NOT NULL,
 	"detail" jsonb,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "security_events_kind" CHECK ("security_events"."kind" in ('address_added', 'address_removed', 'address_cancelled_by_link', 'allow_list_on', 'allow_list_off', 'phrase_set', 'phrase_changed', 'phrase_removed', 'email_changed', 'frozen', 'frozen_by_link', 'unfreeze_requested', 'unfreeze_confirmed', 'unfrozen_by_operator', 'send_started', 'send_confirmed'))
+	CONSTRAINT "security_events_kind" CHECK ("security_events"."kind" in ('address_added', 'address_removed', 'address_cancelled_by_link', 'allow_list_on', 'allow_list_off', 'phrase_set', 'phrase_changed', 'phrase_removed', 'email_changed', 'frozen', 'frozen_by_link', 'unfreeze_requested', 'unfreeze_confirmed', 'unfrozen_by_operator'))
 );
 --> statement-breakpoint
 CREATE TABLE "security_links" (
@@ -55,6 +59,7 @@ ALTER TABLE "idp_users" ADD COLUMN "totp_last_step" bigint;--> statement-breakpo
 ALTER TABLE "wallet_sends" ADD COLUMN "language" text DEFAULT 'en' NOT NULL;--> statement-breakpoint
 ALTER TABLE "account_protection" ADD CONSTRAINT "account_protection_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "address_book" ADD CONSTRAINT "address_book_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "anti_phishing_phrases" ADD CONSTRAINT "anti_phishing_phrases_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "security_events" ADD CONSTRAINT "security_events_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "security_links" ADD CONSTRAINT "security_links_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "security_links" ADD CONSTRAINT "security_links_entry_id_address_book_id_fk" FOREIGN KEY ("entry_id") REFERENCES "public"."address_book"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

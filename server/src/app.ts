@@ -27,11 +27,12 @@ import { payoutApproval } from './modules/payouts/approval';
 import { payoutOpsRoutes } from './modules/payouts/routes';
 import { linkSecret, securityLinks } from './modules/protection/links';
 import { protectionPlugin, protectionRoutes } from './modules/protection/routes';
-import { protectionSettings } from './modules/protection/service';
+import { emailChanged, protectionContext, protectionSettings } from './modules/protection/service';
 import { coingeckoRates } from './modules/rates/coingecko';
 import { ratesRoutes } from './modules/rates/routes';
 import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { supportRoutes } from './modules/support/routes';
+import { findByAddress } from './modules/wallet/addresses';
 import { walletRoutes } from './modules/wallet/routes';
 import { accountPlugin } from './plugins/account';
 import { authPlugin } from './plugins/auth';
@@ -44,6 +45,7 @@ import { workersPlugin } from './workers';
 import { payoutOutcomes } from './workers/payouts';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import type { EmailChangeHookOf } from './modules/accounts/service';
 import type { MailTransport } from './modules/notify/mail-relay';
 import type { LocalIdpAccess } from './modules/ops/service';
 import type { PayoutAdapters } from './modules/payouts/adapters';
@@ -106,7 +108,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const links = securityLinks({ origin: config.siteOrigin, secret: linkSecret(config), ttlMs: config.SECURITY_LINK_TTL_HOURS * 3_600_000 });
   await app.register(protectionPlugin, { settings: protectionSettings(config), links });
   await app.register(authPlugin, { issuer: config.authIssuer, audience: config.authAudience, jwks: deps.jwks, requiredScope: 'use:muntly' });
-  await app.register(accountPlugin);
+  // A changed email address is a security event (sends pause, the former address is told).
+  const onEmailChange: EmailChangeHookOf = (request) => (db, change) => emailChanged(db, protectionContext(app, request), change);
+  await app.register(accountPlugin, { onEmailChange });
   await app.register(ssePlugin, { maxLifetimeMs: config.EVENT_STREAM_MAX_LIFETIME_MS });
 
   await app.register(swagger, {
@@ -128,7 +132,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     clientId: config.authClientId,
     audience: config.authAudience,
   });
-  await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
+  await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})), onEmailChange });
   await app.register(identityRoutes);
   const rates = deps.rates ?? (config.RATES_FEED === 'coingecko' ? coingeckoRates({ baseUrl: config.RATES_FEED_URL }) : simulatedRates());
   const xpubs = deps.xpubs ?? xpubsFrom(config);
@@ -147,7 +151,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // `accountFrozen` once it is merged (payouts/approval.ts).
   const approval = payoutApproval(config, rates);
   await app.register(walletRoutes, { rates, xpubs, approval });
-  await app.register(protectionRoutes, { xpubs });
+  await app.register(protectionRoutes, { xpubs, findReception: findByAddress });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   await app.register(opsMoneyRoutes, { rates });
   await app.register(faucetOpsRoutes);

@@ -685,8 +685,8 @@ export const payouts = pgTable(
  *   accounts (the column default); migration 0023 turned it off for the accounts that existed.
  * - allow_list_since: when the mode was last switched on (or the row made); it may be switched off
  *   once the address hold has passed since then.
- * - sends_paused_until: a cool-down after a change an attacker would make first (the phrase, the
- *   mode, the email address).
+ * - sends_paused_until: a cool-down after a change an attacker would make first (the
+ *   anti-phishing phrase, the mode, the email address).
  * - frozen_at / unfreezes_at: frozen while frozen_at is set and unfreezes_at is null or ahead.
  */
 export const accountProtection = pgTable('account_protection', {
@@ -695,9 +695,6 @@ export const accountProtection = pgTable('account_protection', {
     .references(() => accounts.id, { onDelete: 'cascade' }),
   allowListOnly: boolean('allow_list_only').notNull().default(true),
   allowListSince: timestamp('allow_list_since', { withTimezone: true }).notNull().defaultNow(),
-  /** The anti-phishing phrase (NFC, domain/protection.ts), shown at the top of every email to the account's address. */
-  phrase: text('phrase'),
-  phraseSetAt: timestamp('phrase_set_at', { withTimezone: true }),
   sendsPausedUntil: timestamp('sends_paused_until', { withTimezone: true }),
   frozenAt: timestamp('frozen_at', { withTimezone: true }),
   unfreezesAt: timestamp('unfreezes_at', { withTimezone: true }),
@@ -706,6 +703,19 @@ export const accountProtection = pgTable('account_protection', {
   unfreezeCodeAttempts: integer('unfreeze_code_attempts').notNull().default(0),
   unfreezeCodeExpiresAt: timestamp('unfreeze_code_expires_at', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * The anti-phishing phrase of an account (issue 19; NFC, domain/protection.ts checkPhrase): every
+ * email to the account's address shows it at its top. The messages' own (notify writes every
+ * email); protection sets it, under its cool-down rule.
+ */
+export const antiPhishingPhrases = pgTable('anti_phishing_phrases', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  phrase: text('phrase').notNull(),
+  setAt: timestamp('set_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /**

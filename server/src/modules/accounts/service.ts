@@ -4,11 +4,11 @@ import { DEFAULT_DEPOSIT_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { eur } from '../../../../domain/money';
 import { accountKeyFromBytes, depositReference } from '../../../../domain/references';
 import { VERIFICATION_KINDS, type VerificationKind, type VerificationPhase } from '../../../../domain/verification';
-import { emailChanged, type ProtectionContext } from '../protection/service';
 import { accountsRepository, type AccountRow } from './repository';
 import type { Me } from '../../../../domain/contracts/accounts';
 import type { Db } from '../../db/client';
 import type { Auth } from '../../plugins/auth';
+import type { FastifyRequest } from 'fastify';
 
 /**
  * Accounts are created on a user's first authenticated request. Invariants: one account per
@@ -47,11 +47,15 @@ export function listAccounts(db: Db): Promise<AccountRow[]> {
 }
 
 /**
- * The caller's account, created on first use. When the provider says the email address changed
- * and `protection` is given (a request of the user), the change is a security event: sends pause,
- * and the former address gets an email with a freeze link.
+ * What happens when the provider says an account's email address changed (a request of the user):
+ * account protection makes it a security event (the composition root wires it, app.ts).
  */
-export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}, protection?: ProtectionContext): Promise<AccountRow> {
+export type EmailChangeHook = (db: Db, change: { accountId: string; from: string; to: string }) => Promise<void>;
+/** The hook for one request's user (its browser, its language: the security event's and the email's). */
+export type EmailChangeHookOf = (request: FastifyRequest) => EmailChangeHook;
+
+/** The caller's account, created on first use; `onEmailChange` hears of a changed email address. */
+export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}, onEmailChange?: EmailChangeHook): Promise<AccountRow> {
   const given = profile.email ?? auth.email;
   const email = given ? emailKey(given) : undefined;
   const name = profile.name ?? auth.name;
@@ -60,7 +64,7 @@ export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}, p
     if (existing) {
       if ((email && email !== existing.email) || (name && name !== existing.displayName)) {
         await accountsRepository.updateProfile(db, existing.id, { email: email ?? existing.email, displayName: name ?? existing.displayName });
-        if (protection && email && existing.email && email !== existing.email) await emailChanged(db, protection, { accountId: existing.id, from: existing.email, to: email });
+        if (onEmailChange && email && existing.email && email !== existing.email) await onEmailChange(db, { accountId: existing.id, from: existing.email, to: email });
         return { ...existing, email: email ?? existing.email, displayName: name ?? existing.displayName };
       }
       return existing;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { emailKey } from '../../../../domain/email';
 import { defaultLanguage, isLanguage, languageMeta, type Language } from '../../../../domain/languages';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../../../domain/operator';
-import { phraseOfRecipient } from '../protection/phrase';
 import { emailHtml, type EmailFooter } from './email-html';
 import { withPhraseBanner } from './phrase-banner';
 import { notifyRepository } from './repository';
@@ -45,16 +45,28 @@ export async function send(db: Db, message: Message): Promise<void> {
   const row = { ...rest, accountId: rest.accountId ?? null, retainUntil: rest.retainUntil ?? null };
   if (rest.channel !== 'email') return notifyRepository.insert(db, { ...row, html: null });
   let { body, html } = rest.html ? { body: rest.body, html: rest.html } : emailParts(language, rest.subject, rest.body);
-  const phrase = await phraseOfRecipient(db, rest.recipient);
+  const phrase = await notifyRepository.phraseOfEmail(db, emailKey(rest.recipient));
   if (phrase) {
     const [line = '', note = ''] = textsOf(language).security.phraseBanner.split('\n');
     body = `${fillTemplate(line, { phrase })}\n${note}\n\n${body}`;
-    html = withPhraseBanner(html, fillTemplate(line, { phrase }), note);
+    html = withPhraseBanner(html, fillTemplate(line, { phrase }), phrase, note);
   }
   await notifyRepository.insert(db, { ...row, body, html });
 }
 
-/** Retention: deletes the messages whose retention date has passed; returns how many. */
+/**
+ * The account's anti-phishing phrase (issue 19), which `send` puts atop every email to its
+ * address. Set by account protection (modules/protection), which decides when it may change.
+ */
+export function antiPhishingPhrase(db: Db, accountId: string): Promise<{ phrase: string; setAt: Date } | undefined> {
+  return notifyRepository.phraseOf(db, accountId);
+}
+
+/** Sets the phrase (already checked: domain/protection.ts checkPhrase), or removes it (null). */
+export function setAntiPhishingPhrase(db: Db, accountId: string, phrase: string | null): Promise<void> {
+  return notifyRepository.setPhrase(db, accountId, phrase);
+}
+
 /**
  * When messages went to a recipient on a channel since then, under a lock on that recipient held
  * until the caller's transaction ends (a limit per recipient counts, then sends, one at a time).
@@ -63,6 +75,7 @@ export function lockAndListSentTo(tx: Db, channel: Message['channel'], recipient
   return notifyRepository.lockAndListSentTo(tx, channel, recipient, since);
 }
 
+/** Retention: deletes the messages whose retention date has passed; returns how many. */
 export async function deleteExpiredMessages(db: Db, now = new Date()): Promise<number> {
   return notifyRepository.deleteExpired(db, now);
 }

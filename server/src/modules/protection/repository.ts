@@ -34,20 +34,6 @@ export const protectionRepository = {
     return row!;
   },
 
-  /**
-   * The anti-phishing phrase of the one account this email address belongs to, if it set one.
-   * An address two accounts share (two issuers) gets none: whose phrase would it be?
-   */
-  async phraseOfEmail(db: Db, email: string): Promise<string | null> {
-    const found = await db
-      .select({ phrase: accountProtection.phrase })
-      .from(accounts)
-      .leftJoin(accountProtection, eq(accountProtection.accountId, accounts.id))
-      .where(eq(accounts.email, email))
-      .limit(2);
-    return found.length === 1 ? (found[0]!.phrase ?? null) : null;
-  },
-
   async emailOf(db: Db, accountId: string): Promise<string | null> {
     const [row] = await db.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, accountId));
     return row?.email ?? null;

@@ -33,6 +33,7 @@ import {
   securityOverview,
   setAllowList,
   setPhrase,
+  type FindReception,
   type ProtectionSettings,
 } from './service';
 import type { SecurityLinkPurpose } from '../../../../domain/protection';
@@ -62,7 +63,7 @@ export const SECURITY_LINK_RATE_LIMIT = { max: 30, timeWindow: '10 minutes' } as
  * The logged-in user's protection (/api/wallet/address-book, /api/wallet/security) and the pages
  * of the links in security emails (/api/security/…), which work without a login.
  */
-export const protectionRoutes: FastifyPluginAsyncZod<{ xpubs: Xpubs }> = async (app, { xpubs }) => {
+export const protectionRoutes: FastifyPluginAsyncZod<{ xpubs: Xpubs; findReception: FindReception }> = async (app, { xpubs, findReception }) => {
   await app.register(rateLimit, { global: false, errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)) });
   // The link pages post a plain HTML form (no script on them).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 2048 }, (_request, body, done) => {
@@ -93,7 +94,7 @@ export const protectionRoutes: FastifyPluginAsyncZod<{ xpubs: Xpubs }> = async (
     },
     async (request, reply) => {
       const account = request.account!;
-      const entry = await addEntry(app.db, ctx(request), { account, houseXrpAddress: xpubs.XRP, ...request.body, label: request.body.label || undefined });
+      const entry = await addEntry(app.db, ctx(request), { account, houseXrpAddress: xpubs.XRP, findReception, ...request.body, label: request.body.label || undefined });
       return reply.code(201).send(entry);
     },
   );

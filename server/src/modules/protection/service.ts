@@ -9,8 +9,7 @@ import { decimalToMinor, eur } from '../../../../domain/money';
 import { ADDRESS_BOOK_MAX_ENTRIES, checkPhrase, maskPhrase, type SecurityEventKind } from '../../../../domain/protection';
 import { lockKey } from '../../db/raw';
 import { codeRefusal, judgeCode } from '../../one-time-codes';
-import { phrase as notifyPhrase, fillTemplate, requestLanguage } from '../notify/service';
-import { findByAddress } from '../wallet/addresses';
+import { antiPhishingPhrase, phrase as notifyPhrase, fillTemplate, requestLanguage, setAntiPhishingPhrase } from '../notify/service';
 import { mailTime, sendSecurityEmail } from './mail';
 import { protectionRepository, type BookEntry, type ProtectionRow } from './repository';
 import type { AddressBookEntry, SecurityOverview } from '../../../../domain/contracts/protection';
@@ -168,10 +167,25 @@ export async function listBook(db: Db, accountId: string): Promise<AddressBookEn
   return (await protectionRepository.liveEntries(db, accountId)).map((row) => entryView(row, now));
 }
 
+/**
+ * Whose Muntly wallet a canonical address is (a reception address), if any: the wallet module's
+ * answer, handed in by the composition root (protection does not depend on the wallet, which
+ * depends on it).
+ */
+export type FindReception = (db: Db, currency: string, address: string) => Promise<{ ownerId: string } | undefined>;
+
 export async function addEntry(
   db: Db,
   ctx: ProtectionContext,
-  input: { account: { id: string; email: string | null }; houseXrpAddress: string; currency: string; address: string; label?: string; ownWallet: boolean },
+  input: {
+    account: { id: string; email: string | null };
+    houseXrpAddress: string;
+    findReception: FindReception;
+    currency: string;
+    address: string;
+    label?: string;
+    ownWallet: boolean;
+  },
 ): Promise<AddressBookEntry> {
   const { account } = input;
   const currency = currencyByCode(input.currency.toUpperCase());
@@ -180,7 +194,7 @@ export async function addEntry(
   // The one canonical form the sends use: any valid spelling of an address is the same entry.
   const address = normalizeAddress(currency.code, input.address);
   if (!address) throw new DomainError('invalid_address', 'address');
-  const recipient = await findByAddress(db, currency.code, address);
+  const recipient = await input.findReception(db, currency.code, address);
   if (recipient?.ownerId === account.id) throw new DomainError('send_to_own_address', 'address');
   if (currency.code === 'XRP' && !recipient && xrpAccountOf(address) === input.houseXrpAddress) throw new DomainError('unknown_destination_tag', 'address');
   const internal = recipient !== undefined;
@@ -274,12 +288,15 @@ export async function setPhrase(db: Db, ctx: ProtectionContext, input: { account
     phrase = checked.phrase;
   }
   await db.transaction(async (tx) => {
+    // Under the protection row's lock: two changes at once are one after the other.
     const row = await protectionOf(tx, account.id, 'update');
-    if (row.phrase === phrase) return;
+    const current = (await antiPhishingPhrase(tx, account.id))?.phrase ?? null;
+    if (current === phrase) return;
     const now = new Date();
-    const kind: SecurityEventKind = row.phrase === null ? 'phrase_set' : phrase === null ? 'phrase_removed' : 'phrase_changed';
+    const kind: SecurityEventKind = current === null ? 'phrase_set' : phrase === null ? 'phrase_removed' : 'phrase_changed';
     const pausedUntil = kind === 'phrase_set' ? row.sendsPausedUntil : later(row.sendsPausedUntil, new Date(now.getTime() + ctx.settings.sendCooldownMs));
-    await protectionRepository.updateProtection(tx, account.id, { phrase, phraseSetAt: phrase === null ? null : now, sendsPausedUntil: pausedUntil });
+    await setAntiPhishingPhrase(tx, account.id, phrase);
+    await protectionRepository.updateProtection(tx, account.id, { sendsPausedUntil: pausedUntil });
     await recordEvent(tx, account.id, kind, ctx.client);
     // Written after the change: the email shows the new phrase at its top (or none).
     await mailChange(tx, ctx, account, kind, { detail: kind === 'phrase_set' ? '' : pausedLine(ctx.language, pausedUntil!) });
@@ -441,12 +458,12 @@ const EVENTS_SHOWN = 50;
 export async function securityOverview(db: Db, settings: ProtectionSettings, accountId: string): Promise<SecurityOverview> {
   const row = await protectionOf(db, accountId);
   const now = new Date();
-  const [book, events] = await Promise.all([listBook(db, accountId), protectionRepository.recentEvents(db, accountId, EVENTS_SHOWN)]);
+  const [book, events, phrase] = await Promise.all([listBook(db, accountId), protectionRepository.recentEvents(db, accountId, EVENTS_SHOWN), antiPhishingPhrase(db, accountId)]);
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     allowListOnly: row.allowListOnly,
     allowListOffFrom: row.allowListOnly ? new Date(row.allowListSince.getTime() + settings.holdMs).toISOString() : null,
-    phrase: row.phrase ? { masked: maskPhrase(row.phrase), setAt: row.phraseSetAt!.toISOString() } : null,
+    phrase: phrase ? { masked: maskPhrase(phrase.phrase), setAt: phrase.setAt.toISOString() } : null,
     frozen: isFrozen(row, now),
     frozenAt: isFrozen(row, now) ? iso(row.frozenAt) : null,
     unfreezesAt: isFrozen(row, now) ? iso(row.unfreezesAt) : null,
