@@ -107,7 +107,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // Account protection's settings and the signer of security emails' links: sends, accounts, workers.
   const links = securityLinks({ origin: config.siteOrigin, secret: linkSecret(config), ttlMs: config.SECURITY_LINK_TTL_HOURS * 3_600_000 });
   await app.register(protectionPlugin, { settings: protectionSettings(config), links });
-  await app.register(authPlugin, { issuer: config.authIssuer, audience: config.authAudience, jwks: deps.jwks, requiredScope: 'use:muntly' });
+  await app.register(authPlugin, { issuer: config.authIssuer, audience: config.authAudience, jwks: deps.jwks, requiredScope: 'use:muntly', claimNamespace: config.AUTH_CLAIM_NAMESPACE });
   // A changed email address is a security event (sends pause, the former address is told).
   const onEmailChange: EmailChangeHookOf = (request) => (db, change) => emailChanged(db, protectionContext(app, request), change);
   await app.register(accountPlugin, { onEmailChange });

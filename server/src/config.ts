@@ -54,6 +54,8 @@ const schema = z
     ),
     AUTH0_CLIENT_ID: optional,
     AUTH0_AUDIENCE: optional,
+    /** Where an Auth0 Action puts auth_time and amr in access tokens (Auth0 reserves the plain names), e.g. https://muntly.eu/ */
+    AUTH_CLAIM_NAMESPACE: optional.pipe(z.url('must be a URL like https://muntly.eu/').optional()),
     /** DESIGN.md: when false, buy and sell answer buy_sell_disabled (swaps and the wallet go on). */
     BUY_SELL_ENABLED: z
       .enum(['true', 'false'])

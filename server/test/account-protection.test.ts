@@ -23,7 +23,7 @@ type Mail = { subject: string; body: string; html: string };
 describe.each(databaseKinds())('account protection (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await testApp(kind, { SEND_SECOND_FACTOR_ABOVE_EUR: '100' }, { rates: fixedRates() });
+    t = await testApp(kind, { SEND_SECOND_FACTOR_ABOVE_EUR: '100', AUTH_CLAIM_NAMESPACE: 'https://muntly.test/' }, { rates: fixedRates() });
   });
   afterAll(() => t.close());
 
@@ -514,6 +514,17 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect((await confirm(u, big.id, noAmr)).json().error.code).toBe('second_factor_required');
       const withOtp = bearer(await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email, amr: ['pwd', 'otp'] }));
       expect((await confirm(u, big.id, withOtp)).json().status).toBe('processing');
+      // With Auth0 an Action puts both claims under a namespace (Auth0 reserves the plain names).
+      const auth0 = bearer(
+        await signToken(t.keys, {
+          sub: 'auth0|amr@muntly.test',
+          email: u.email,
+          authTime: null,
+          claims: { 'https://muntly.test/auth_time': Math.floor(Date.now() / 1000) - 30, 'https://muntly.test/amr': ['pwd', 'mfa'] },
+        }),
+      );
+      const other = (await start(u, EXTERNAL, '0.002')).json();
+      expect((await confirm(u, other.id, auth0)).json().status).toBe('processing');
       // Below the limit a password is enough.
       const small = (await start(u, EXTERNAL, '0.001')).json();
       expect((await confirm(u, small.id, passwordOnly)).json().status).toBe('processing');

@@ -179,6 +179,8 @@ type TokenOptions = {
   authTime?: number | null;
   /** How they logged in (amr), e.g. ['pwd', 'otp']; none unless given. */
   amr?: string[];
+  /** Any other claims (an Auth0 Action's namespaced ones). */
+  claims?: Record<string, unknown>;
 };
 
 /** Signs an access token with the test key, shaped like the provider's. */
@@ -190,6 +192,7 @@ export async function signToken(keys: IdpKeys, options: TokenOptions = {}): Prom
     ...(options.name ? { name: options.name } : {}),
     ...(options.authTime === null ? {} : { auth_time: options.authTime ?? Math.floor(Date.now() / 1000) }),
     ...(options.amr ? { amr: options.amr } : {}),
+    ...options.claims,
   })
     .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? keys.privateJwk.kid, typ: 'at+jwt' })
     .setIssuer(options.iss ?? TEST_ISSUER)
