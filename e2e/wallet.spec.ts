@@ -50,6 +50,13 @@ test('receive, deposit, send to another Muntly user with the emailed code; both 
   await page.goto('/wallet/balances/');
   await expect(page.getByRole('row', { name: /^Bitcoin BTC/ })).toContainText('0.01 BTC');
 
+  // New accounts send only to their address book; another Muntly wallet is usable at once.
+  await page.goto('/wallet/security/');
+  await pickCurrency(page, wallet.security.bookCurrency, 'BTC');
+  await page.getByRole('textbox', { name: wallet.security.bookAddress, exact: true }).fill(bobAddress);
+  await page.getByRole('button', { name: wallet.security.bookAddButton, exact: true }).click();
+  await expect(page.locator('.book-entry', { hasText: bobAddress })).toContainText(wallet.security.bookUsable);
+
   await page.goto('/wallet/send/');
   await pickCurrency(page, wallet.send.currency, 'BTC');
   await page.getByLabel(wallet.send.address).fill(bobAddress);
