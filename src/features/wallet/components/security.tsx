@@ -197,7 +197,8 @@ function BookSection({ state, onChanged }: { state: SecurityOverview; onChanged:
     setFieldError(null);
     try {
       await addBookEntry(await token(), language, { ...form, label: form.label.trim() || undefined });
-      setForm({ ...form, address: '', label: '' });
+      // The next address starts afresh (whose wallet it is is asked anew), in the same currency.
+      setForm({ currency: form.currency, address: '', label: '', ownWallet: false });
       setAdded(true);
       onChanged();
     } catch (error) {
@@ -360,32 +361,20 @@ function EventsSection({ state }: { state: SecurityOverview }) {
       {state.events.length === 0 ? (
         <p className="muted">{t('security.eventsNone')}</p>
       ) : (
-        <table className="data-table stack">
-          <thead>
-            <tr>
-              <th scope="col">{t('security.eventWhat')}</th>
-              <th scope="col">{t('security.eventWhen')}</th>
-              <th scope="col">{t('security.eventClient')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {state.events.map((event) => (
-              <tr key={`${event.at}-${event.kind}`}>
-                <td data-label={t('security.eventWhat')}>
-                  {t(`security.events.${event.kind}`)}
-                  {event.detail?.address ? (
-                    <>
-                      {' '}
-                      <code className="address">{event.detail.address}</code>
-                    </>
-                  ) : null}
-                </td>
-                <td data-label={t('security.eventWhen')}>{when(event.at, language)}</td>
-                <td data-label={t('security.eventClient')}>{event.client}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        // A list rather than a table: each event is a sentence, its address and when and from where, which a phone shows whole.
+        <ul className="event-list">
+          {state.events.map((event) => (
+            <li key={`${event.at}-${event.kind}`}>
+              <strong>{t(`security.events.${event.kind}`)}</strong>
+              {event.detail?.address ? <code className="address">{event.detail.address}</code> : null}
+              <span className="muted small">
+                <span className="visually-hidden">{t('security.eventWhen')}: </span>
+                <time dateTime={event.at}>{when(event.at, language)}</time> · <span className="visually-hidden">{t('security.eventClient')}: </span>
+                {event.client}
+              </span>
+            </li>
+          ))}
+        </ul>
       )}
     </section>
   );
