@@ -682,7 +682,7 @@ export const payouts = pgTable(
  * money, and every change (a freeze by link, an unfreeze, a setting) updates it under that lock:
  * a freeze and a confirmation are ordered, never interleaved.
  * - allow_list_only: sends go only to address-book entries whose hold has passed. On for new
- *   accounts (the column default); migration 0023 turned it off for the accounts that existed.
+ *   accounts (the column default); migration 0026 turned it off for the accounts that existed.
  * - allow_list_since: when the mode was last switched on (or the row made); it may be switched off
  *   once the address hold has passed since then.
  * - sends_paused_until: a cool-down after a change an attacker would make first (the

@@ -11,7 +11,7 @@ export type SecurityEventRow = typeof securityEvents.$inferSelect;
 export const protectionRepository = {
   /**
    * The account's protection row, locked (FOR UPDATE or FOR SHARE) until the transaction ends when
-   * asked. An account without one yet gets the defaults of a new account (migration 0023 made one
+   * asked. An account without one yet gets the defaults of a new account (migration 0026 made one
    * for every account that existed), allow-list mode on since the account was created.
    */
   async protectionOf(db: Db, accountId: string, lock?: 'update' | 'share'): Promise<ProtectionRow> {
