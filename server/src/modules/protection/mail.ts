@@ -37,11 +37,11 @@ export async function sendSecurityEmail(db: Db, links: SecurityLinks, mail: Secu
     urls.push(url);
   }
   const text = emailText(mail.language, mail.key, values);
-  await send(db, { channel: 'email', recipient: mail.email, accountId: mail.accountId, ...text, html: linked(text.html, urls) });
+  await send(db, { channel: 'email', recipient: mail.email, accountId: mail.accountId, ...text, html: withClickableLinks(text.html, urls) });
 }
 
 /** The links, which the HTML part shows as text, made clickable (a mail client does not always do it itself). */
-function linked(html: string, urls: string[]): string {
+export function withClickableLinks(html: string, urls: string[]): string {
   return urls.reduce((out, url) => {
     const shown = escapeHtml(url);
     return out.split(shown).join(`<a href="${shown}" style="color:#0b3d2e;font-weight:bold;">${shown}</a>`);
