@@ -20,6 +20,7 @@
  * - bank.payment_assigned / payment_refunded   an operator resolved an unmatched payment
  * - bank.payout_completed  a statement's debit showed one of our payouts paid
  * - bank.payouts_exported  an operator exported the payouts file (pain.001)
+ * - account.freeze / unfreeze  an operator froze or unfroze an account's sends (with the reason)
  */
 export const AUDIT_ACTIONS = [
   'verification.request',
@@ -45,6 +46,8 @@ export const AUDIT_ACTIONS = [
   'bank.payment_refunded',
   'bank.payout_completed',
   'bank.payouts_exported',
+  'account.freeze',
+  'account.unfreeze',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -111,6 +111,8 @@ export const ERRORS = {
   address_book_full: { status: 409 },
   account_frozen: { status: 403 },
   not_frozen: { status: 409 },
+  already_frozen: { status: 409 },
+  frozen_by_operator: { status: 403 },
   sends_paused: { status: 409 },
   allow_list_on_hold: { status: 409 },
   login_required_recent: { status: 401 },

@@ -56,6 +56,7 @@ export const SECURITY_EVENT_KINDS = [
   'email_changed',
   'frozen',
   'frozen_by_link',
+  'frozen_by_operator',
   'unfreeze_requested',
   'unfreeze_confirmed',
   'unfrozen_by_operator',

@@ -43,6 +43,7 @@ export const securityOverviewSchema = z.object({
   phrase: z.object({ masked: z.string().describe('First and last character only'), setAt: z.string() }).nullable(),
   frozen: z.boolean(),
   frozenAt: z.string().nullable(),
+  frozenByOperator: z.boolean().describe('Frozen by Muntly’s team: only they unfreeze it (support)'),
   unfreezesAt: z.string().nullable().describe('A confirmed unfreeze takes effect then'),
   unfreezeCodeSent: z.boolean(),
   sendsPausedUntil: z.string().nullable().describe('A cool-down after a change of phrase, mode or email address'),
@@ -74,7 +75,18 @@ export const securityLinkQuery = z.object({ t: z.string().max(200).default('') }
 /** The outcome pages after a link's form: in the email's language; after a cancel, a fresh freeze token for its button. */
 export const linkOutcomeQuery = z.object({ lang: z.string().max(5).optional(), t: z.string().max(200).optional() });
 
-export const opsUnfreezeBody = z.object({ email: z.email().max(254), reason: z.string().trim().min(3, 'too_short').max(500, 'too_long') });
-export type OpsUnfreezeBody = z.infer<typeof opsUnfreezeBody>;
-export const opsUnfreezeResponse = z.object({ email: z.string(), frozen: z.literal(false) });
-export type OpsUnfreezeResponse = z.infer<typeof opsUnfreezeResponse>;
+/**
+ * An operator's freeze or unfreeze of an account's sends (POST /api/ops/accounts/:accountKey/freeze
+ * | unfreeze; `npm run ops -- freeze | unfreeze`): the reason goes into the audit trail with the
+ * state before and after, never to the user.
+ */
+export const opsAccountParams = z.object({ accountKey: z.string().max(32).describe('The account key (npm run ops -- users)') });
+export const opsFreezeBody = z.object({ reason: z.string().trim().min(1).max(500).describe('Why: kept in the audit trail (never shown to the user)') });
+export type OpsFreezeBody = z.input<typeof opsFreezeBody>;
+export const opsFreezeResponse = z.object({
+  accountKey: z.string(),
+  frozen: z.boolean(),
+  frozenByOperator: z.boolean().describe('Frozen by an operator: only an operator unfreezes it'),
+  frozenAt: z.string().nullable(),
+});
+export type OpsFreezeResponse = z.infer<typeof opsFreezeResponse>;

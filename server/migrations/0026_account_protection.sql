@@ -4,6 +4,7 @@ CREATE TABLE "account_protection" (
 	"allow_list_since" timestamp with time zone DEFAULT now() NOT NULL,
 	"sends_paused_until" timestamp with time zone,
 	"frozen_at" timestamp with time zone,
+	"frozen_by_operator" boolean DEFAULT false NOT NULL,
 	"unfreezes_at" timestamp with time zone,
 	"unfreeze_code_hash" text,
 	"unfreeze_code_attempts" integer DEFAULT 0 NOT NULL,
@@ -37,7 +38,7 @@ CREATE TABLE "security_events" (
 	"client" text NOT NULL,
 	"detail" jsonb,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "security_events_kind" CHECK ("security_events"."kind" in ('address_added', 'address_removed', 'address_cancelled_by_link', 'allow_list_on', 'allow_list_off', 'phrase_set', 'phrase_changed', 'phrase_removed', 'email_changed', 'frozen', 'frozen_by_link', 'unfreeze_requested', 'unfreeze_confirmed', 'unfrozen_by_operator'))
+	CONSTRAINT "security_events_kind" CHECK ("security_events"."kind" in ('address_added', 'address_removed', 'address_cancelled_by_link', 'allow_list_on', 'allow_list_off', 'phrase_set', 'phrase_changed', 'phrase_removed', 'email_changed', 'frozen', 'frozen_by_link', 'frozen_by_operator', 'unfreeze_requested', 'unfreeze_confirmed', 'unfrozen_by_operator'))
 );
 --> statement-breakpoint
 CREATE TABLE "security_links" (

@@ -27,7 +27,7 @@ import { payoutApproval } from './modules/payouts/approval';
 import { payoutOpsRoutes } from './modules/payouts/routes';
 import { linkSecret, securityLinks } from './modules/protection/links';
 import { protectionPlugin, protectionRoutes } from './modules/protection/routes';
-import { emailChanged, protectionContext, protectionSettings } from './modules/protection/service';
+import { accountFrozen, emailChanged, protectionContext, protectionSettings } from './modules/protection/service';
 import { coingeckoRates } from './modules/rates/coingecko';
 import { ratesRoutes } from './modules/rates/routes';
 import { simulatedRates, type RatesAdapter } from './modules/rates/service';
@@ -147,9 +147,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     explorers: config.explorers,
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
   });
-  // Four eyes on payouts (PAYOUT_APPROVAL_*). Account protection's freeze plugs in here as
-  // `accountFrozen` once it is merged (payouts/approval.ts).
-  const approval = payoutApproval(config, rates);
+  // Four eyes on payouts (PAYOUT_APPROVAL_*): account protection's freeze makes every payout of a
+  // frozen account wait too (payouts/approval.ts).
+  const approval = payoutApproval(config, rates, { accountFrozen });
   await app.register(walletRoutes, { rates, xpubs, approval });
   await app.register(protectionRoutes, { xpubs, findReception: findByAddress });
   await app.register(opsRoutes, { localIdp: deps.localIdp });

@@ -349,25 +349,113 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(kinds.slice(0, 5)).toEqual(['frozen_by_link', 'unfreeze_confirmed', 'unfreeze_requested', 'frozen', 'address_added']);
     });
 
-    it('lets the operator unfreeze at once, with a reason (API and npm run ops -- unfreeze)', async () => {
+    const keyOf = async (u: TestUser) => (await t.app.inject({ url: `/api/ops/users?email=${encodeURIComponent(u.email)}`, headers: t.admin })).json().users[0].accountKey as string;
+    const operatorAction = (key: string, action: 'freeze' | 'unfreeze', payload: object, headers = t.admin) =>
+      t.app.inject({ method: 'POST', url: `/api/ops/accounts/${key}/${action}`, headers, payload });
+    const auditOf = async (action: string, target: string) =>
+      (await t.app.inject({ url: `/api/ops/audit?action=${action}&target=${target}`, headers: t.admin })).json().entries as { actor: string; before: object; after: object }[];
+    const cli = async (commands: Parameters<typeof opsCliOutput>[2]) => {
+      if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+      return opsCliOutput(`http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, t.admin, commands);
+    };
+
+    it('lets the operator unfreeze at once, with a reason the audit trail keeps (API and npm run ops -- unfreeze)', async () => {
       const u = await user('support-unfreeze@muntly.test');
       await bookAddresses(t, u, [EXTERNAL]);
       await t.app.inject({ method: 'POST', url: '/api/wallet/security/freeze', headers: u.headers });
-      const noReason = await t.app.inject({ method: 'POST', url: '/api/ops/unfreeze', headers: t.admin, payload: { email: u.email, reason: '' } });
-      expect(noReason.json().error).toMatchObject({ code: 'validation_failed', field: 'reason' });
-      expect((await t.app.inject({ method: 'POST', url: '/api/ops/unfreeze', headers: u.headers, payload: { email: u.email, reason: 'myself' } })).statusCode).toBe(403);
-      await t.app.listen({ port: 0, host: '127.0.0.1' });
-      const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-      const printed = await opsCliOutput(url, t.admin, async (ops) => {
-        await expect(ops(['unfreeze', u.email])).rejects.toThrow('Usage: unfreeze <email> --reason');
+      const key = await keyOf(u);
+      expect((await operatorAction(key, 'unfreeze', { reason: ' ' })).json().error).toMatchObject({ code: 'validation_failed', field: 'reason' });
+      expect((await operatorAction(key, 'unfreeze', { reason: 'x'.repeat(501) })).json().error).toMatchObject({ code: 'validation_failed', field: 'reason' });
+      expect((await operatorAction(key, 'unfreeze', {})).json().error).toMatchObject({ code: 'validation_failed', field: 'reason' });
+      expect((await operatorAction(key, 'unfreeze', { reason: 'myself' }, u.headers)).statusCode).toBe(403);
+      expect((await operatorAction('ZZZZZZZZ', 'unfreeze', { reason: 'nobody' })).json().error.code).toBe('not_found');
+      expect((await security(u)).frozen).toBe(true);
+
+      const printed = await cli(async (ops) => {
+        await expect(ops(['unfreeze', u.email])).rejects.toThrow('Usage: unfreeze <email|accountKey> --reason');
+        await expect(ops(['unfreeze', 'nobody@muntly.test', '--reason', 'who?'])).rejects.toThrow('No account with the email address nobody@muntly.test.');
         await ops(['unfreeze', u.email, '--reason', 'identity', 'checked', 'by', 'video', 'call']);
-        await expect(ops(['unfreeze', u.email, '--reason', 'again'])).rejects.toThrow('409 not_frozen');
+        await expect(ops(['unfreeze', key, '--reason', 'again'])).rejects.toThrow('409 not_frozen');
       });
-      expect(printed).toEqual([`${u.email}: sends unfrozen.`]);
+      expect(printed).toEqual([`${u.email} (${key}): sends unfrozen.`]);
       expect((await security(u)).frozen).toBe(false);
       expect((await security(u)).events[0]).toMatchObject({ kind: 'unfrozen_by_operator', client: 'operator' });
       expect((await start(u, EXTERNAL)).statusCode).toBe(201);
       expect((await mails(u.email))[1]!.subject).toBe('Security of your Muntly account: Sends unfrozen by Muntly support');
+      // Audited once (the refusals changed nothing): who, which account, the state before and after, why.
+      const [entry, ...more] = await auditOf('account.unfreeze', key);
+      expect(more).toEqual([]);
+      expect(entry).toMatchObject({
+        actor: 'operator',
+        before: { frozen: true, frozenBy: 'user', unfreezesAt: null },
+        after: { frozen: false, frozenBy: null, frozenAt: null, unfreezesAt: null, reason: 'identity checked by video call' },
+      });
+      expect((await t.app.inject({ url: '/api/ops/audit/verify', headers: t.admin })).json().ok).toBe(true);
+    });
+
+    it('lets an operator freeze an account with a reason: only an operator unfreezes it, the user is told without the reason, both audited', async () => {
+      const u = await user('operator-freeze@muntly.test');
+      await bookAddresses(t, u, [EXTERNAL]);
+      const key = await keyOf(u);
+      expect((await operatorAction(key, 'freeze', { reason: '' })).json().error).toMatchObject({ code: 'validation_failed', field: 'reason' });
+      expect((await operatorAction(key, 'freeze', { reason: 'me' }, u.headers)).statusCode).toBe(403);
+      expect((await security(u)).frozen).toBe(false);
+
+      const frozen = await operatorAction(key.toLowerCase(), 'freeze', { reason: 'Suspected account takeover, ticket 4711' });
+      expect(frozen.statusCode).toBe(200);
+      expect(frozen.json()).toMatchObject({ accountKey: key, frozen: true, frozenByOperator: true, frozenAt: expect.any(String) });
+      expect((await operatorAction(key, 'freeze', { reason: 'twice' })).json().error.code).toBe('already_frozen');
+      expect((await start(u, EXTERNAL)).json().error.code).toBe('account_frozen');
+      expect(await security(u)).toMatchObject({ frozen: true, frozenByOperator: true, unfreezesAt: null });
+      expect((await security(u)).events[0]).toMatchObject({ kind: 'frozen_by_operator', client: 'operator' });
+      expect(JSON.stringify(await security(u))).not.toContain('4711');
+
+      // The user is told, without the reason and without a freeze link (frozen already).
+      const [told] = await mails(u.email);
+      expect(told!.subject).toBe('Security of your Muntly account: Sends frozen by Muntly support');
+      expect(told!.body).toContain('Only Muntly support can unfreeze them.');
+      expect(told!.body).not.toContain('4711');
+      expect(linkIn(told!.body, 'freeze')).toBeUndefined();
+
+      // The user cannot lift it; freezing again changes nothing.
+      const asked = await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze', headers: u.headers });
+      expect(asked.statusCode).toBe(403);
+      expect(asked.json().error.code).toBe('frozen_by_operator');
+      expect((await t.app.inject({ method: 'POST', url: '/api/wallet/security/freeze', headers: u.headers })).statusCode).toBe(200);
+      expect(await security(u)).toMatchObject({ frozen: true, frozenByOperator: true });
+
+      const printed = await cli(async (ops) => {
+        await expect(ops(['freeze', key])).rejects.toThrow('Usage: freeze <email|accountKey> --reason');
+        await expect(ops(['freeze', u.email, '--reason', 'again'])).rejects.toThrow('409 already_frozen');
+        await ops(['unfreeze', key, '--reason', 'Owner verified by video call']);
+        await ops(['freeze', u.email, '--reason', 'Second report from the owner']);
+      });
+      expect(printed).toEqual([`${key}: sends unfrozen.`, expect.stringMatching(new RegExp(`^${u.email} \\(${key}\\): sends frozen by an operator since \\d{4}-`))]);
+      const freezes = await auditOf('account.freeze', key);
+      expect(freezes.map((entry) => entry.after)).toEqual([
+        expect.objectContaining({ frozen: true, frozenBy: 'operator', reason: 'Second report from the owner' }),
+        expect.objectContaining({ frozen: true, frozenBy: 'operator', unfreezesAt: null, reason: 'Suspected account takeover, ticket 4711' }),
+      ]);
+      expect(freezes[1]).toMatchObject({ actor: 'operator', before: { frozen: false, frozenBy: null, frozenAt: null } });
+      expect(await auditOf('account.unfreeze', key)).toEqual([
+        expect.objectContaining({ before: expect.objectContaining({ frozenBy: 'operator' }), after: expect.objectContaining({ frozen: false }) }),
+      ]);
+    });
+
+    it('hands a freeze of the user’s own, with its unfreeze under way, to the operator', async () => {
+      const u = await user('handover@muntly.test', '0');
+      await t.app.inject({ method: 'POST', url: '/api/wallet/security/freeze', headers: u.headers });
+      await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze', headers: u.headers });
+      const [codeMail] = await mails(u.email);
+      const code = /[A-Z0-9]{4}(?:-[A-Z0-9]{4}){3}/.exec(codeMail!.body)![0];
+      expect((await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze/confirm', headers: u.headers, payload: { code } })).statusCode).toBe(200);
+      expect((await security(u)).unfreezesAt).not.toBeNull();
+      const key = await keyOf(u);
+      expect((await operatorAction(key, 'freeze', { reason: 'The owner called: not them' })).statusCode).toBe(200);
+      expect(await security(u)).toMatchObject({ frozen: true, frozenByOperator: true, unfreezesAt: null });
+      const [entry] = await auditOf('account.freeze', key);
+      expect(entry!.before).toMatchObject({ frozen: true, frozenBy: 'user', unfreezesAt: expect.any(String) });
+      expect(entry!.after).toMatchObject({ frozen: true, frozenBy: 'operator', unfreezesAt: null });
     });
   });
 
@@ -428,7 +516,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const [confirmation] = await mails(u.email);
       expect(confirmation!.subject).toBe('Sicherheit Ihres Muntly-Kontos: Anti-Phishing-Satz festgelegt');
       expect(confirmation!.body.startsWith('Ihr Anti-Phishing-Satz: Blaue Pferde 42\n')).toBe(true);
-      expect(confirmation!.html).toContain('<strong style="font-size:16px;">Blaue Pferde 42</strong>');
+      // On its own line, large and bold, in the email's language.
+      expect(confirmation!.html).toMatch(/<p style="[^"]*font-size:18px;[^"]*font-weight:bold;[^"]*">Blaue Pferde 42<\/p>/);
+      expect(confirmation!.html).toContain('>Ihr Anti-Phishing-Satz:</p>');
       // At the very top: before the brand's header.
       expect(confirmation!.html.indexOf('Blaue Pferde 42')).toBeLessThan(confirmation!.html.indexOf('>Muntly</td>'));
 

@@ -687,7 +687,8 @@ export const payouts = pgTable(
  *   once the address hold has passed since then.
  * - sends_paused_until: a cool-down after a change an attacker would make first (the
  *   anti-phishing phrase, the mode, the email address).
- * - frozen_at / unfreezes_at: frozen while frozen_at is set and unfreezes_at is null or ahead.
+ * - frozen_at / unfreezes_at: frozen while frozen_at is set and unfreezes_at is null or ahead;
+ *   frozen_by_operator: an operator froze it, and only an operator unfreezes it.
  */
 export const accountProtection = pgTable('account_protection', {
   accountId: uuid('account_id')
@@ -697,6 +698,8 @@ export const accountProtection = pgTable('account_protection', {
   allowListSince: timestamp('allow_list_since', { withTimezone: true }).notNull().defaultNow(),
   sendsPausedUntil: timestamp('sends_paused_until', { withTimezone: true }),
   frozenAt: timestamp('frozen_at', { withTimezone: true }),
+  /** Frozen by an operator (POST /api/ops/accounts/:accountKey/freeze): only an operator lifts it, the user's unfreeze is refused. */
+  frozenByOperator: boolean('frozen_by_operator').notNull().default(false),
   unfreezesAt: timestamp('unfreezes_at', { withTimezone: true }),
   /** The emailed code that confirms an unfreeze (one-time-codes.ts): its hash, wrong attempts, expiry. */
   unfreezeCodeHash: text('unfreeze_code_hash'),

@@ -25,6 +25,12 @@ export const protectionRepository = {
     return row!;
   },
 
+  /** The account's protection row as it is, without making one (none: the defaults, never frozen). */
+  async findProtection(db: Db, accountId: string): Promise<ProtectionRow | undefined> {
+    const [row] = await db.select().from(accountProtection).where(eq(accountProtection.accountId, accountId));
+    return row;
+  },
+
   async updateProtection(db: Db, accountId: string, values: Partial<Omit<ProtectionRow, 'accountId'>>): Promise<ProtectionRow> {
     const [row] = await db
       .update(accountProtection)

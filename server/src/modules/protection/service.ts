@@ -9,9 +9,11 @@ import { decimalToMinor, eur } from '../../../../domain/money';
 import { ADDRESS_BOOK_MAX_ENTRIES, checkPhrase, maskPhrase, type SecurityEventKind } from '../../../../domain/protection';
 import { lockKey } from '../../db/raw';
 import { codeRefusal, judgeCode } from '../../one-time-codes';
+import { recordAudit } from '../audit/service';
 import { antiPhishingPhrase, phrase as notifyPhrase, fillTemplate, requestLanguage, setAntiPhishingPhrase } from '../notify/service';
 import { mailTime, sendSecurityEmail } from './mail';
 import { protectionRepository, type BookEntry, type ProtectionRow } from './repository';
+import type { AuditState } from '../../../../domain/audit';
 import type { AddressBookEntry, SecurityOverview } from '../../../../domain/contracts/protection';
 import type { ErrorCode } from '../../../../domain/errors';
 import type { Config } from '../../config';
@@ -25,7 +27,10 @@ import type { SecurityLinks } from './links';
  *   user's address: no hold); the confirmation checks all of it again under the protection row's
  *   lock, in the transaction that books the money, so a freeze and a confirmation never overlap;
  * - a freeze takes effect at once; an unfreeze takes a login, an emailed code and a cool-down
- *   (the operator may unfreeze at once);
+ *   (the operator may unfreeze at once); a freeze by an operator only an operator lifts; what an
+ *   operator does is in the audit trail, in its transaction;
+ * - a payout of a frozen account waits for two operators' approval (`accountFrozen`, the payouts'
+ *   approval hook);
  * - the anti-phishing phrase is never answered in full once set;
  * - every change is a security event, and the emails about it carry a link that freezes sends.
  */
@@ -88,7 +93,7 @@ async function mailChange(
     language,
     key: 'securityChanged',
     values: { change: changeText, when: mailTime(language, new Date()), detail: values.detail ?? '' },
-    freezeLink: change !== 'frozen',
+    freezeLink: change !== 'frozen' && change !== 'frozen_by_operator',
   });
 }
 
@@ -102,6 +107,7 @@ function changePhrases(language: Language) {
     phrase_removed: p('phrase_removed'),
     email_changed: p('email_changed'),
     frozen: p('frozen'),
+    frozen_by_operator: p('frozen_by_operator'),
     unfreeze_confirmed: p('unfreeze_confirmed'),
     unfrozen_by_operator: p('unfrozen_by_operator'),
   };
@@ -329,7 +335,14 @@ export async function freeze(db: Db, ctx: ProtectionContext, input: { account: {
     const now = new Date();
     // Already frozen with no unfreeze under way: nothing changes, nothing to report.
     if (row.frozenAt && row.unfreezesAt === null) return;
-    await protectionRepository.updateProtection(tx, account.id, { frozenAt: now, unfreezesAt: null, unfreezeCodeHash: null, unfreezeCodeAttempts: 0, unfreezeCodeExpiresAt: null });
+    await protectionRepository.updateProtection(tx, account.id, {
+      frozenAt: now,
+      frozenByOperator: false,
+      unfreezesAt: null,
+      unfreezeCodeHash: null,
+      unfreezeCodeAttempts: 0,
+      unfreezeCodeExpiresAt: null,
+    });
     await recordEvent(tx, account.id, input.byLink ? 'frozen_by_link' : 'frozen', ctx.client);
     await mailChange(tx, ctx, account, 'frozen', { detail: notifyPhrase(ctx.language, 'security', 'unfreezeHow') });
   };
@@ -346,6 +359,7 @@ export async function requestUnfreeze(db: Db, ctx: ProtectionContext, input: { a
     const row = await protectionOf(tx, account.id, 'update');
     const now = new Date();
     if (!isFrozen(row, now) || row.unfreezesAt) throw new DomainError('not_frozen');
+    if (row.frozenByOperator) throw new DomainError('frozen_by_operator');
     // One code a minute at most: each is an email.
     const issuedAt = row.unfreezeCodeExpiresAt ? row.unfreezeCodeExpiresAt.getTime() - CODE_TTL_MINUTES * 60_000 : 0;
     if (now.getTime() - issuedAt < 60_000) throw new DomainError('code_requested_too_soon', undefined, undefined, secondsToWait(issuedAt + 60_000 - now.getTime()));
@@ -376,6 +390,7 @@ export async function confirmUnfreeze(db: Db, ctx: ProtectionContext, input: { a
     const row = await protectionOf(tx, account.id, 'update');
     const now = new Date();
     if (!isFrozen(row, now) || row.unfreezesAt) return { code: 'not_frozen' };
+    if (row.frozenByOperator) return { code: 'frozen_by_operator' };
     if (!row.unfreezeCodeHash || !row.unfreezeCodeExpiresAt) return { code: 'no_code_pending' };
     const verdict = judgeCode({ hash: row.unfreezeCodeHash, attempts: row.unfreezeCodeAttempts, expiresAt: row.unfreezeCodeExpiresAt }, unfreezeCodeHash(account.id, code));
     if (verdict.kind === 'wrong') await protectionRepository.updateProtection(tx, account.id, { unfreezeCodeAttempts: verdict.attempts });
@@ -386,30 +401,109 @@ export async function confirmUnfreeze(db: Db, ctx: ProtectionContext, input: { a
     await mailChange(tx, ctx, account, 'unfreeze_confirmed', { until: unfreezesAt });
     return null;
   });
-  if (refusal) throw new DomainError(refusal.code, refusal.code === 'not_frozen' || refusal.code === 'no_code_pending' ? undefined : 'code', refusal.message);
+  if (refusal) throw new DomainError(refusal.code, ['not_frozen', 'no_code_pending', 'frozen_by_operator'].includes(refusal.code) ? undefined : 'code', refusal.message);
+}
+
+/** What an operator acts on: the account, by its key (the audit trail names it so, never by its email). */
+export type OperatedAccount = { id: string; email: string | null; accountKey: string };
+
+/** The freeze as the audit trail keeps it, before and after an operator's action. */
+function freezeState(row: ProtectionRow, now = new Date()): AuditState {
+  const frozen = isFrozen(row, now);
+  return {
+    frozen,
+    frozenBy: frozen ? (row.frozenByOperator ? 'operator' : 'user') : null,
+    frozenAt: frozen ? row.frozenAt!.toISOString() : null,
+    unfreezesAt: frozen ? (row.unfreezesAt?.toISOString() ?? null) : null,
+  };
+}
+
+/** The context of an operator's action: the user's email is written in the language of their latest security email. */
+async function operatorContext(db: Db, operator: Omit<ProtectionContext, 'client' | 'language'>, accountId: string): Promise<ProtectionContext> {
+  const language = await protectionRepository.lastEmailLanguage(db, accountId);
+  return { ...operator, client: 'operator', language: isLanguage(language) ? language : defaultLanguage };
+}
+
+/** The freeze as an operator reads it after acting (POST /api/ops/accounts/:accountKey/freeze | unfreeze). */
+export type OperatorFreezeView = { frozen: boolean; frozenByOperator: boolean; frozenAt: string | null };
+const operatorView = (row: ProtectionRow, now = new Date()): OperatorFreezeView => ({
+  frozen: isFrozen(row, now),
+  frozenByOperator: isFrozen(row, now) && row.frozenByOperator,
+  frozenAt: isFrozen(row, now) ? row.frozenAt!.toISOString() : null,
+});
+
+/**
+ * An operator freezes the account's sends at once (a suspected takeover, a request of the police).
+ * Only an operator lifts it: the user's unfreeze is refused with `frozen_by_operator`. A freeze of
+ * the user's own becomes the operator's (an unfreeze under way is cancelled). The user is told,
+ * without the reason, which the audit trail keeps with the state before and after.
+ */
+export async function operatorFreeze(
+  db: Db,
+  operator: Omit<ProtectionContext, 'client' | 'language'>,
+  input: { account: OperatedAccount; actor: string; reason: string },
+): Promise<OperatorFreezeView> {
+  const { account } = input;
+  const ctx = await operatorContext(db, operator, account.id);
+  return db.transaction(async (tx) => {
+    const row = await protectionOf(tx, account.id, 'update');
+    const now = new Date();
+    if (isFrozen(row, now) && row.frozenByOperator) throw new DomainError('already_frozen');
+    const updated = await protectionRepository.updateProtection(tx, account.id, {
+      frozenAt: now,
+      frozenByOperator: true,
+      unfreezesAt: null,
+      unfreezeCodeHash: null,
+      unfreezeCodeAttempts: 0,
+      unfreezeCodeExpiresAt: null,
+    });
+    // The reason is for the audit trail, not for the user's list (it may name the operator's checks).
+    await recordEvent(tx, account.id, 'frozen_by_operator', ctx.client);
+    await mailChange(tx, ctx, account, 'frozen_by_operator', { detail: notifyPhrase(ctx.language, 'security', 'operatorFrozenHow') });
+    await recordAudit(tx, { actor: input.actor, action: 'account.freeze', target: account.accountKey, before: freezeState(row, now), after: { ...freezeState(updated, now), reason: input.reason } });
+    return operatorView(updated, now);
+  });
 }
 
 /**
- * The operator unfreezes at once (the user proved who they are to support). The user's email is
- * written in the language of their latest security email.
+ * The operator unfreezes at once: the user proved who they are to support, or the operator's own
+ * freeze ends. Recorded in the audit trail with the reason, in the same transaction.
  */
 export async function operatorUnfreeze(
   db: Db,
   operator: Omit<ProtectionContext, 'client' | 'language'>,
-  input: { account: { id: string; email: string | null }; actor: string; reason: string },
-): Promise<void> {
+  input: { account: OperatedAccount; actor: string; reason: string },
+): Promise<OperatorFreezeView> {
   const { account } = input;
-  const language = await protectionRepository.lastEmailLanguage(db, account.id);
-  const ctx: ProtectionContext = { ...operator, client: 'operator', language: isLanguage(language) ? language : defaultLanguage };
-  await db.transaction(async (tx) => {
+  const ctx = await operatorContext(db, operator, account.id);
+  return db.transaction(async (tx) => {
     const row = await protectionOf(tx, account.id, 'update');
-    if (!isFrozen(row)) throw new DomainError('not_frozen');
-    await protectionRepository.updateProtection(tx, account.id, { frozenAt: null, unfreezesAt: null, unfreezeCodeHash: null, unfreezeCodeAttempts: 0, unfreezeCodeExpiresAt: null });
-    // The reason is for the audit trail, not for the user's list (it may name the operator's checks).
+    const now = new Date();
+    if (!isFrozen(row, now)) throw new DomainError('not_frozen');
+    const updated = await protectionRepository.updateProtection(tx, account.id, {
+      frozenAt: null,
+      frozenByOperator: false,
+      unfreezesAt: null,
+      unfreezeCodeHash: null,
+      unfreezeCodeAttempts: 0,
+      unfreezeCodeExpiresAt: null,
+    });
     await recordEvent(tx, account.id, 'unfrozen_by_operator', ctx.client);
-    // audit: operator unfreeze — write { actor: input.actor, action: 'account.unfreeze', accountId: account.id, detail: { reason: input.reason } } to the audit trail (modules/audit) once merged.
     await mailChange(tx, ctx, account, 'unfrozen_by_operator');
+    await recordAudit(tx, { actor: input.actor, action: 'account.unfreeze', target: account.accountKey, before: freezeState(row, now), after: { ...freezeState(updated, now), reason: input.reason } });
+    return operatorView(updated, now);
   });
+}
+
+/**
+ * Whether the account's sends are frozen now: the payouts' approval hook (payouts/approval.ts,
+ * wired in app.ts), so that any payout of a frozen account (an order's delivery or refund too)
+ * waits for two operators. Read in the payout's own transaction; an account without a protection
+ * row was never frozen.
+ */
+export async function accountFrozen(db: Db, accountId: string): Promise<boolean> {
+  const row = await protectionRepository.findProtection(db, accountId);
+  return row !== undefined && isFrozen(row);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -466,6 +560,7 @@ export async function securityOverview(db: Db, settings: ProtectionSettings, acc
     phrase: phrase ? { masked: maskPhrase(phrase.phrase), setAt: phrase.setAt.toISOString() } : null,
     frozen: isFrozen(row, now),
     frozenAt: isFrozen(row, now) ? iso(row.frozenAt) : null,
+    frozenByOperator: isFrozen(row, now) && row.frozenByOperator,
     unfreezesAt: isFrozen(row, now) ? iso(row.unfreezesAt) : null,
     unfreezeCodeSent: isFrozen(row, now) && row.unfreezeCodeExpiresAt !== null && row.unfreezeCodeExpiresAt > now,
     sendsPausedUntil: row.sendsPausedUntil && row.sendsPausedUntil > now ? row.sendsPausedUntil.toISOString() : null,

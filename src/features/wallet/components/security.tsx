@@ -1,12 +1,13 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { normalizeAddress } from '../../../../domain/addresses';
 import { normalizeCode } from '../../../../domain/codes';
 import { checkPhrase, PHRASE_MAX_LENGTH } from '../../../../domain/protection';
+import { loadAddressRules, preloadAddressRules } from '../../../components/address-rules';
 import { ApiFailure } from '../../../components/api';
 import { getAuthConfig } from '../../../components/auth-config';
 import { formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
+import { LocalizedLink } from '../../../components/localized-link';
 import { dateTimeFormat, formatMoney } from '../../../i18n/format';
 import { addBookEntry, changeSecurity, confirmUnfreeze, freezeSends, getSecurity, removeBookEntry, requestUnfreeze, type SecurityOverview } from '../api/wallet';
 import { CurrencySelect } from './currency-select';
@@ -62,6 +63,7 @@ function StatusNotice({ state, language }: { state: SecurityOverview; language: 
   const { t } = useTranslation('wallet');
   const lines = [
     state.frozen && !state.unfreezesAt ? t('security.frozen') : null,
+    state.frozenByOperator ? t('security.frozenByOperator') : null,
     state.frozen && state.unfreezesAt ? t('security.unfreezing', { when: when(state.unfreezesAt, language) }) : null,
     state.sendsPausedUntil ? t('security.paused', { when: when(state.sendsPausedUntil, language) }) : null,
   ].filter(Boolean);
@@ -108,6 +110,7 @@ function ActionError({ error }: { error: unknown }) {
 
 function FreezeSection({ state, change }: { state: SecurityOverview; change: Change }) {
   const { t } = useTranslation('wallet');
+  const { t: tc } = useTranslation('common');
   const action = useAction(change);
   const [code, setCode] = React.useState('');
   const codeError = formErrorKey(action.error instanceof ApiFailure && action.error.field === 'code' ? action.error.code : undefined);
@@ -121,7 +124,12 @@ function FreezeSection({ state, change }: { state: SecurityOverview; change: Cha
   return (
     <section aria-labelledby="security-freeze">
       <h2 id="security-freeze">{t('security.freezeTitle')}</h2>
-      {!state.frozen || state.unfreezesAt ? (
+      {state.frozenByOperator ? (
+        // Only Muntly's team lifts its own freeze: the way on is support, not a code.
+        <p>
+          <LocalizedLink to="support">{tc('pages.support.title')}</LocalizedLink>
+        </p>
+      ) : !state.frozen || state.unfreezesAt ? (
         <>
           <p>{t('security.freezeText')}</p>
           <button type="button" className="button danger" disabled={action.busy} onClick={() => void action.run(freezeSends)}>
@@ -188,11 +196,12 @@ function BookSection({ state, onChanged }: { state: SecurityOverview; onChanged:
   const [added, setAdded] = React.useState(false);
   const [busy, setBusy] = React.useState(false);
   const [removeError, setRemoveError] = React.useState<unknown>(null);
+  React.useEffect(preloadAddressRules, []);
 
   const add = async (event: React.FormEvent) => {
     event.preventDefault();
     setAdded(false);
-    if (!normalizeAddress(form.currency, form.address)) return setFieldError({ field: 'address', code: 'invalid_address' });
+    if (!(await loadAddressRules()).normalizeAddress(form.currency, form.address)) return setFieldError({ field: 'address', code: 'invalid_address' });
     setBusy(true);
     setFieldError(null);
     try {
