@@ -22,7 +22,6 @@ const en = loadResources('en').wallet as any;
 const de = loadResources('de').wallet as any;
 const ru = loadResources('ru').wallet as any;
 const enCommon = loadResources('en').common as any;
-const ruCommon = loadResources('ru').common as any;
 const EXPLORERS = { buySellEnabled: true, bank: null, explorers: { BTC: 'https://mempool.space/tx/{txid}' } };
 const fill = (text: string, values: Record<string, string>) => Object.entries(values).reduce((s, [k, v]) => s.replace(`{{${k}}}`, v), text);
 
@@ -365,7 +364,7 @@ describe('Security', () => {
     mockApi({ 'GET /api/wallet/security': () => ({ body: overview({ frozen: true, frozenAt: '2026-01-10T10:00:00.000Z', frozenByOperator: true }) }) });
     renderInLanguage(<Security />, 'ru');
     expect(await screen.findByText(ru.security.frozenByOperator)).toBeTruthy();
-    expect(screen.getByRole('link', { name: ruCommon.pages.support.title })).toHaveAttribute('href', '/ru/support/');
+    expect(screen.getByRole('link', { name: ru.security.contactSupport })).toHaveAttribute('href', '/ru/support/');
     expect(screen.queryByRole('button', { name: ru.security.unfreezeButton })).toBeNull();
     expect(screen.queryByRole('button', { name: ru.security.freezeButton })).toBeNull();
   });

@@ -110,7 +110,6 @@ function ActionError({ error }: { error: unknown }) {
 
 function FreezeSection({ state, change }: { state: SecurityOverview; change: Change }) {
   const { t } = useTranslation('wallet');
-  const { t: tc } = useTranslation('common');
   const action = useAction(change);
   const [code, setCode] = React.useState('');
   const codeError = formErrorKey(action.error instanceof ApiFailure && action.error.field === 'code' ? action.error.code : undefined);
@@ -127,7 +126,9 @@ function FreezeSection({ state, change }: { state: SecurityOverview; change: Cha
       {state.frozenByOperator ? (
         // Only Muntly's team lifts its own freeze: the way on is support, not a code.
         <p>
-          <LocalizedLink to="support">{tc('pages.support.title')}</LocalizedLink>
+          <LocalizedLink to="support" className="button">
+            {t('security.contactSupport')}
+          </LocalizedLink>
         </p>
       ) : !state.frozen || state.unfreezesAt ? (
         <>
