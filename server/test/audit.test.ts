@@ -5,7 +5,21 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../src/db/raw';
 import { idpUsersRepository } from '../src/dev/users';
 import { canonicalJson, recordAudit, verifyAudit } from '../src/modules/audit/service';
-import { bearer, bookAddresses, confirmSendFromMail, databaseKinds, databaseMigratedTo, freshBtcAddress, mailedSendCode, opsCliOutput, payOut, signToken, testApp, testUser, type TestApp } from './helpers';
+import {
+  bearer,
+  bookAddresses,
+  confirmSendFromMail,
+  databaseKinds,
+  databaseMigratedTo,
+  freshBtcAddress,
+  mailedSendCode,
+  opsCliOutput,
+  payOut,
+  signToken,
+  testApp,
+  testUser,
+  type TestApp,
+} from './helpers';
 import type { AuditEntry } from '../../domain/contracts/audit';
 import type { Database } from '../src/db/client';
 import type { AddressInfo } from 'node:net';
