@@ -55,6 +55,9 @@ export default defineConfig({
       ORDER_LIMIT_PER_CLIENT_PER_HOUR: '1000',
       // A block explorer for BTC, so that the journeys see transaction hashes linked (other currencies stay unlinked, as in local mode).
       EXPLORER_URL_BTC: 'https://mempool.space/tx/{txid}',
+      // A new address-book entry is held 45 seconds instead of a day: the security journey sees the
+      // hold, the wallet journey waits it out before its send to an address outside Muntly.
+      ADDRESS_HOLD_HOURS: '0.0125',
     },
     reuseExistingServer: false,
     timeout: 300_000,

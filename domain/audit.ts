@@ -21,6 +21,7 @@
  * - bank.payout_completed  a statement's debit showed one of our payouts paid
  * - bank.payouts_exported  an operator exported the payouts file (pain.001)
  * - liabilities.publish    a proof of liabilities snapshot was published (by an operator, or by the daily schedule as 'liabilities-schedule')
+ * - account.freeze / unfreeze  an operator froze or unfroze an account's sends (with the reason)
  */
 export const AUDIT_ACTIONS = [
   'verification.request',
@@ -47,6 +48,8 @@ export const AUDIT_ACTIONS = [
   'bank.payout_completed',
   'bank.payouts_exported',
   'liabilities.publish',
+  'account.freeze',
+  'account.unfreeze',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -63,7 +63,7 @@ async function problemsAtEveryWidth(page: Page, what: string): Promise<string[]>
 }
 
 /** Pages only for logged-in users: a visitor is sent to log in. */
-const PROTECTED: RouteName[] = ['wallet_balances', 'wallet_receive', 'wallet_send', 'wallet_transactions', 'wallet_proof', 'my_identity'];
+const PROTECTED: RouteName[] = ['wallet_balances', 'wallet_receive', 'wallet_send', 'wallet_transactions', 'wallet_proof', 'wallet_security', 'my_identity'];
 /** Pages that send the visitor elsewhere (the identity provider) rather than showing one of their own. */
 const LEAVES: RouteName[] = ['login', 'register', 'logout'];
 

@@ -3,6 +3,7 @@ import { test, expect, locale, ops, signUp, pickCurrency } from './fixtures';
 import type { Page } from '@playwright/test';
 
 const wallet = locale('en', 'wallet');
+const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 
 async function receiveAddress(page: Page): Promise<string> {
   await page.goto('/wallet/receive/');
@@ -50,6 +51,18 @@ test('receive, deposit, send to another Muntly user with the emailed code; both 
   await page.goto('/wallet/balances/');
   await expect(page.getByRole('row', { name: /^Bitcoin BTC/ })).toContainText('0.01 BTC');
 
+  // New accounts send only to their address book: another Muntly wallet is usable at once, an
+  // address outside Muntly after its hold (45 seconds in the journeys' server, a day by default).
+  await page.goto('/wallet/security/');
+  for (const address of [bobAddress, EXTERNAL]) {
+    await pickCurrency(page, wallet.security.bookCurrency, 'BTC');
+    await page.getByRole('textbox', { name: wallet.security.bookAddress, exact: true }).fill(address);
+    await page.getByRole('button', { name: wallet.security.bookAddButton, exact: true }).click();
+    await expect(page.locator('.book-entry', { hasText: address })).toBeVisible();
+  }
+  await expect(page.locator('.book-entry', { hasText: bobAddress })).toContainText(wallet.security.bookUsable);
+  await expect(page.locator('.book-entry', { hasText: EXTERNAL })).toContainText(wallet.security.bookOnHold.split('{{when}}')[0]!.trim());
+
   await page.goto('/wallet/send/');
   await pickCurrency(page, wallet.send.currency, 'BTC');
   await page.getByLabel(wallet.send.address).fill(bobAddress);
@@ -70,9 +83,13 @@ test('receive, deposit, send to another Muntly user with the emailed code; both 
   // To an address outside Muntly: the network fee before sending; once paid out, the chain's hash
   // links to the block explorer configured for BTC (playwright.config.ts sets EXPLORER_URL_BTC), on
   // the send's page and in the transactions.
+  await expect(async () => {
+    await page.goto('/wallet/security/');
+    await expect(page.locator('.book-entry', { hasText: EXTERNAL })).toContainText(wallet.security.bookUsable, { timeout: 2_000 });
+  }).toPass({ timeout: 60_000, intervals: [5_000] });
   await page.goto('/wallet/send/');
   await pickCurrency(page, wallet.send.currency, 'BTC');
-  await page.getByLabel(wallet.send.address).fill('1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2');
+  await page.getByLabel(wallet.send.address).fill(EXTERNAL);
   await page.getByLabel(wallet.send.amount).fill('0.001');
   await expect(page.getByTestId('send-fee')).toHaveText(wallet.send.fee.replace('{{fee}}', '0.00002 BTC'));
   await page.getByRole('button', { name: wallet.send.continue }).click();

@@ -77,6 +77,8 @@ async function main() {
     ORDER_LIMIT_PER_CLIENT_PER_HOUR: '100000',
     FAUCET_ROUND_SECONDS: '8',
     FAUCET_BUDGET_EUR: '100.00',
+    // Alice's address book needs no waiting here: the hold has its own suite (account-protection).
+    ADDRESS_HOLD_HOURS: '0',
   };
   const bases = ports.map((port) => `http://localhost:${port}`);
   const servers: (ChildProcess | null)[] = ports.map(() => null);
@@ -133,6 +135,12 @@ async function main() {
   }
   const [alice, bob] = users as [(typeof users)[0], (typeof users)[0]];
   await until('POST', '/api/ops/chain-deposit', admin, { currency: 'BTC', address: alice.address, amount: '1', txid: 'crash-funding' });
+  // Alice sends only to her address book (allow-list mode): the outside address and Bob's.
+  for (const address of [EXTERNAL, bob.address]) {
+    // A retry of an addition that went through answers address_already_in_book.
+    const added = await until('POST', '/api/wallet/address-book', alice.auth, { currency: 'BTC', address, ownWallet: false });
+    if (added.status !== 201 && (added.body.error as { code?: string } | undefined)?.code !== 'address_already_in_book') throw new Error(`alice's address book: ${added.status}`);
+  }
 
   // What the clients saw acknowledged.
   const acked = { orders: new Map<string, string>(), payments: new Set<string>(), sends: new Map<string, { internal: boolean }>() };

@@ -11,6 +11,8 @@ export type OpsEmailBody = z.infer<typeof opsEmailBody>;
 export const opsEmailKindBody = z.object({ email: z.email().max(254), kind: z.enum(VERIFICATION_KINDS) });
 export type OpsEmailKindBody = z.infer<typeof opsEmailKindBody>;
 
+/** GET /api/ops/users: every account, or (email) the one with this email address (an operator looks up whom to act on). */
+export const opsUsersQuery = z.object({ email: z.email().max(254).optional() });
 export const opsUsersResponse = z.object({
   users: z.array(z.object({ email: z.string().nullable(), displayName: z.string().nullable(), accountKey: z.string(), issuer: z.string(), createdAt: z.string() })),
 });

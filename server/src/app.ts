@@ -28,10 +28,14 @@ import { opsRoutes } from './modules/ops/routes';
 import { orderRoutes } from './modules/orders/routes';
 import { payoutApproval } from './modules/payouts/approval';
 import { payoutOpsRoutes } from './modules/payouts/routes';
+import { linkSecret, securityLinks } from './modules/protection/links';
+import { protectionPlugin, protectionRoutes } from './modules/protection/routes';
+import { accountFrozen, emailChanged, protectionContext, protectionSettings } from './modules/protection/service';
 import { coingeckoRates } from './modules/rates/coingecko';
 import { ratesRoutes } from './modules/rates/routes';
 import { simulatedRates, type RatesAdapter } from './modules/rates/service';
 import { supportRoutes } from './modules/support/routes';
+import { findByAddress } from './modules/wallet/addresses';
 import { walletRoutes } from './modules/wallet/routes';
 import { accountPlugin } from './plugins/account';
 import { authPlugin } from './plugins/auth';
@@ -44,6 +48,7 @@ import { workersPlugin } from './workers';
 import { payoutOutcomes } from './workers/payouts';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import type { EmailChangeHookOf } from './modules/accounts/service';
 import type { MailTransport } from './modules/notify/mail-relay';
 import type { LocalIdpAccess } from './modules/ops/service';
 import type { PayoutAdapters } from './modules/payouts/adapters';
@@ -102,10 +107,15 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(securityPlugin, { authOrigin: new URL(config.authIssuer).origin });
   // The site and the API share an origin; other origins (a CDN-hosted site) are listed explicitly.
-  await app.register(cors, { origin: [config.siteOrigin], methods: ['GET', 'POST', 'PATCH'], allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
+  await app.register(cors, { origin: [config.siteOrigin], methods: ['GET', 'POST', 'PATCH', 'DELETE'], allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
   await app.register(dbPlugin, { database: deps.database });
-  await app.register(authPlugin, { issuer: config.authIssuer, audience: config.authAudience, jwks: deps.jwks, requiredScope: 'use:muntly' });
-  await app.register(accountPlugin);
+  // Account protection's settings and the signer of security emails' links: sends, accounts, workers.
+  const links = securityLinks({ origin: config.siteOrigin, secret: linkSecret(config), ttlMs: config.SECURITY_LINK_TTL_HOURS * 3_600_000 });
+  await app.register(protectionPlugin, { settings: protectionSettings(config), links });
+  await app.register(authPlugin, { issuer: config.authIssuer, audience: config.authAudience, jwks: deps.jwks, requiredScope: 'use:muntly', claimNamespace: config.AUTH_CLAIM_NAMESPACE });
+  // A changed email address is a security event (sends pause, the former address is told).
+  const onEmailChange: EmailChangeHookOf = (request) => (db, change) => emailChanged(db, protectionContext(app, request), change);
+  await app.register(accountPlugin, { onEmailChange });
   await app.register(ssePlugin, { maxLifetimeMs: config.EVENT_STREAM_MAX_LIFETIME_MS });
 
   await app.register(swagger, {
@@ -127,7 +137,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     clientId: config.authClientId,
     audience: config.authAudience,
   });
-  await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})) });
+  await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})), onEmailChange });
   await app.register(identityRoutes);
   const rates = deps.rates ?? (config.RATES_FEED === 'coingecko' ? coingeckoRates({ baseUrl: config.RATES_FEED_URL }) : simulatedRates());
   const xpubs = deps.xpubs ?? xpubsFrom(config);
@@ -144,17 +154,18 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     explorers: config.explorers,
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
   });
-  // Four eyes on payouts (PAYOUT_APPROVAL_*). Account protection's freeze plugs in here as
-  // `accountFrozen` once it is merged (payouts/approval.ts).
-  const approval = payoutApproval(config, rates);
+  // Four eyes on payouts (PAYOUT_APPROVAL_*): account protection's freeze makes every payout of a
+  // frozen account wait too (payouts/approval.ts).
+  const approval = payoutApproval(config, rates, { accountFrozen });
   await app.register(walletRoutes, { rates, xpubs, approval });
+  await app.register(protectionRoutes, { xpubs, findReception: findByAddress });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   await app.register(opsMoneyRoutes, { rates, chain });
   await app.register(liabilitiesRoutes, { chain, xpubs });
   await app.register(faucetOpsRoutes);
-  await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval) });
+  await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval, links) });
   await app.register(auditRoutes);
-  await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
+  await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval, links), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   await app.register(workersPlugin, { config, rates, approval, chain, xpubs, faucet, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });

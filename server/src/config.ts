@@ -54,6 +54,8 @@ const schema = z
     ),
     AUTH0_CLIENT_ID: optional,
     AUTH0_AUDIENCE: optional,
+    /** Where an Auth0 Action puts auth_time and amr in access tokens (Auth0 reserves the plain names), e.g. https://muntly.eu/ */
+    AUTH_CLAIM_NAMESPACE: optional.pipe(z.url('must be a URL like https://muntly.eu/').optional()),
     /** DESIGN.md: when false, buy and sell answer buy_sell_disabled (swaps and the wallet go on). */
     BUY_SELL_ENABLED: z
       .enum(['true', 'false'])
@@ -227,6 +229,30 @@ const schema = z
         .regex(/^r[1-9A-HJ-NP-Za-km-z]{24,34}$/, 'must be a classic XRP address')
         .optional(),
     ),
+    /**
+     * Account protection (issue 19). A new address-book entry is usable this many hours after it
+     * was added (another Muntly user's address at once); the allow-list mode may be switched off
+     * this long after it was switched on.
+     */
+    ADDRESS_HOLD_HOURS: z.coerce.number().min(0).max(720).default(24),
+    /** Sends wait this long after the anti-phishing phrase, the allow-list mode or the email address changed. */
+    SEND_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
+    /** An unfreeze confirmed with its emailed code takes effect this long after (the operator can unfreeze at once). */
+    UNFREEZE_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
+    /** Confirming a send needs a login (the token's auth_time) at most this many minutes old. */
+    SEND_MAX_AUTH_AGE_MINUTES: z.coerce.number().min(1).max(1440).default(15),
+    /** A send worth more than this (EUR) needs a login with a second factor (amr otp/mfa in the token); 0: every send. */
+    SEND_SECOND_FACTOR_ABOVE_EUR: z
+      .string()
+      .regex(/^\d{1,9}(\.\d{1,2})?$/, 'must be an EUR amount like 1000.00')
+      .default('1000'),
+    /**
+     * The key that signs the freeze and cancel links of security emails (at least 32 characters,
+     * e.g. `openssl rand -base64 48`); required in production. Local mode keeps one in DATA_DIR.
+     */
+    SECURITY_LINK_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters (openssl rand -base64 48)').optional()),
+    /** How long the links of a security email work (each once). */
+    SECURITY_LINK_TTL_HOURS: z.coerce.number().min(1).max(2160).default(168),
     /** Faucet: one whole round (its four phases), fractions allowed for tests; the reward; the budget a new faucet starts with. */
     FAUCET_ROUND_SECONDS: z.coerce.number().min(0.2).max(86_400).default(360),
     FAUCET_REWARD_EUR: z
@@ -269,7 +295,7 @@ const schema = z
     // Production never pretends to pay: the payouts go to a real executor, named explicitly.
     if (env.CHAIN_PAYOUTS !== 'signer') ctx.addIssue({ code: 'custom', path: ['CHAIN_PAYOUTS'], message: 'must be "signer" in production (AUTH0_DOMAIN set): the simulated chain pays nobody' });
     if (env.BANK_PAYOUTS !== 'external') ctx.addIssue({ code: 'custom', path: ['BANK_PAYOUTS'], message: 'must be "external" in production (AUTH0_DOMAIN set): the simulated bank pays nobody' });
-    for (const key of ['AUTH0_CLIENT_ID', 'AUTH0_AUDIENCE', 'DATABASE_URL'] as const) {
+    for (const key of ['AUTH0_CLIENT_ID', 'AUTH0_AUDIENCE', 'DATABASE_URL', 'SECURITY_LINK_SECRET'] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH0_DOMAIN is set (production)' });
     }
   });

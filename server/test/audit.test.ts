@@ -5,7 +5,21 @@ import { sql } from 'drizzle-orm';
 import { rows } from '../src/db/raw';
 import { idpUsersRepository } from '../src/dev/users';
 import { canonicalJson, recordAudit, verifyAudit } from '../src/modules/audit/service';
-import { bearer, confirmSendFromMail, databaseKinds, databaseMigratedTo, freshBtcAddress, mailedSendCode, opsCliOutput, payOut, signToken, testApp, testUser, type TestApp } from './helpers';
+import {
+  bearer,
+  bookAddresses,
+  confirmSendFromMail,
+  databaseKinds,
+  databaseMigratedTo,
+  freshBtcAddress,
+  mailedSendCode,
+  opsCliOutput,
+  payOut,
+  signToken,
+  testApp,
+  testUser,
+  type TestApp,
+} from './helpers';
 import type { AuditEntry } from '../../domain/contracts/audit';
 import type { Database } from '../src/db/client';
 import type { AddressInfo } from 'node:net';
@@ -98,6 +112,7 @@ describe.each(databaseKinds())('audit trail (%s)', (kind) => {
     });
 
     // A payout the signer executes: listing payouts shows destinations (personal data); the result is booked.
+    await bookAddresses(t, user, [EXTERNAL_BTC]);
     const started = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: user.headers, payload: { currency: 'BTC', address: EXTERNAL_BTC, amount: '0.001' } })).json();
     expect((await confirmSendFromMail(t, user, started.id)).statusCode).toBe(200);
     expect(await payOut(t)).toBe(1);

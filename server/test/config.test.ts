@@ -20,6 +20,14 @@ describe('configuration', () => {
     expect(() => loadConfig({ AUTH0_DOMAIN: 'https://muntly.eu.auth0.com/' })).toThrow(/AUTH0_DOMAIN/);
   });
 
+  it('protects accounts by default (issue 19), and production signs security links with its own secret', () => {
+    expect(loadConfig({})).toMatchObject({ ADDRESS_HOLD_HOURS: 24, SEND_COOLDOWN_HOURS: 24, UNFREEZE_COOLDOWN_HOURS: 24, SEND_MAX_AUTH_AGE_MINUTES: 15, SEND_SECOND_FACTOR_ABOVE_EUR: '1000' });
+    const { SECURITY_LINK_SECRET: _secret, ...withoutSecret } = production;
+    expect(() => loadConfig(withoutSecret)).toThrow(/SECURITY_LINK_SECRET: is required when AUTH0_DOMAIN is set/);
+    expect(() => loadConfig({ SECURITY_LINK_SECRET: 'short' })).toThrow(/SECURITY_LINK_SECRET: must be at least 32 characters/);
+    expect(() => loadConfig({ SEND_SECOND_FACTOR_ABOVE_EUR: '1e3' })).toThrow(/SEND_SECOND_FACTOR_ABOVE_EUR/);
+  });
+
   it('reads TRUST_PROXY as a hop count or a list of proxy addresses, and refuses anything else', () => {
     expect(loadConfig({}).TRUST_PROXY).toBeUndefined();
     expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
@@ -99,4 +107,5 @@ const production = {
   OPERATOR_NAME: 'Muntly GmbH',
   OPERATOR_ADDRESS: 'Chausseestraße 1, 10115 Berlin, Germany',
   OPERATOR_EMAIL: 'legal@muntly.eu',
+  SECURITY_LINK_SECRET: 'a-production-secret-of-at-least-32-characters',
 };

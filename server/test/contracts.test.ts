@@ -13,7 +13,7 @@ import { quoteResponse } from '../../domain/contracts/rates';
 import { balancesResponse, walletAddressSchema, walletSendSchema, type WalletSend } from '../../domain/contracts/wallet';
 import * as identityService from '../src/modules/identity/service';
 import { sendView, type SendRow } from '../src/modules/wallet/sends';
-import { testApp, signToken, bearer, databaseKinds, loggedIn, type TestApp } from './helpers';
+import { bookAddresses, testApp, signToken, bearer, databaseKinds, loggedIn, type TestApp } from './helpers';
 import type { InjectOptions } from 'fastify';
 
 /**
@@ -64,6 +64,7 @@ describe.each(databaseKinds())('the API answers what domain/contracts says (%s)'
     await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address: address.address, amount: '0.01' } });
     const balances = balancesResponse.parse(await answer({ url: '/api/wallet/balances', headers: user }));
     expect(balances.balances.find((b) => b.currency === 'BTC')!.balance).toBe('0.01000000');
+    await bookAddresses(t, { headers: user }, [EXTERNAL_BTC]);
     const send = walletSendSchema.strict().parse(await answer({ method: 'POST', url: '/api/wallet/sends', headers: user, payload: { currency: 'BTC', address: EXTERNAL_BTC, amount: '0.001' } }, 201));
     expect(send).toMatchObject({ status: 'awaiting_code', internal: false });
     expect(typeof sendViewFits).toBe('function');

@@ -95,7 +95,7 @@ describe('the edge of the API (pglite)', () => {
   let user: TestUser;
   beforeAll(async () => {
     t = await testApp('pglite', {}, { rates: fixedRates() });
-    user = await testUser(t, 'private@example.com', { address: 'BTC', deposit: '0.01' });
+    user = await testUser(t, 'private@example.com', { address: 'BTC', deposit: '0.01', book: [EXTERNAL] });
   }, 120_000);
   afterAll(() => t.close());
 
@@ -112,6 +112,8 @@ describe('the edge of the API (pglite)', () => {
         { url: '/api/wallet/transactions?format=csv' },
         { url: `/api/wallet/sends/${send.id}` },
         { url: '/api/faucet/me' },
+        { url: '/api/wallet/security' },
+        { url: '/api/wallet/address-book' },
         { method: 'POST', url: '/api/wallet/addresses', payload: { currency: 'ETH' } },
       ];
       const answers = [];

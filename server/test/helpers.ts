@@ -184,6 +184,12 @@ type TokenOptions = {
   email?: string;
   name?: string;
   kid?: string;
+  /** When the user logged in (auth_time, seconds since the epoch): now unless given; null leaves it out. */
+  authTime?: number | null;
+  /** How they logged in (amr), e.g. ['pwd', 'otp']; none unless given. */
+  amr?: string[];
+  /** Any other claims (an Auth0 Action's namespaced ones). */
+  claims?: Record<string, unknown>;
 };
 
 /** Signs an access token with the test key, shaped like the provider's. */
@@ -193,6 +199,9 @@ export async function signToken(keys: IdpKeys, options: TokenOptions = {}): Prom
     scope: options.scope ?? 'openid profile email use:muntly',
     ...(options.email ? { email: options.email } : {}),
     ...(options.name ? { name: options.name } : {}),
+    ...(options.authTime === null ? {} : { auth_time: options.authTime ?? Math.floor(Date.now() / 1000) }),
+    ...(options.amr ? { amr: options.amr } : {}),
+    ...options.claims,
   })
     .setProtectedHeader({ alg: 'RS256', kid: options.kid ?? keys.privateJwk.kid, typ: 'at+jwt' })
     .setIssuer(options.iss ?? TEST_ISSUER)
@@ -240,6 +249,10 @@ export type TestUserOptions = {
   label?: string;
   /** An amount credited to that address by a chain deposit: the user's balance in its currency. */
   deposit?: string;
+  /** Addresses (BTC unless a currency is given) to put in the user's address book, past their hold (bookAddresses). */
+  book?: Parameters<typeof bookAddresses>[2];
+  /** The login's amr: by default with a second factor (pwd + otp), as a user who sends large amounts logs in. */
+  amr?: string[];
 };
 
 /**
@@ -247,8 +260,8 @@ export type TestUserOptions = {
  * fixture most wallet, faucet and order suites start from. Every step must succeed.
  */
 export async function testUser(t: Pick<TestApp, 'app' | 'keys' | 'admin'>, email: string, options: TestUserOptions = {}): Promise<TestUser> {
-  const { verified = ['bank'], address: currency = 'BTC', label, deposit } = options;
-  const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email, name: email.split('@')[0] }));
+  const { verified = ['bank'], address: currency = 'BTC', label, deposit, book = [], amr = ['pwd', 'otp'] } = options;
+  const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email, name: email.split('@')[0], amr }));
   const expectOk = async (step: string, response: Promise<{ statusCode: number; body: string; json(): unknown }>) => {
     const res = await response;
     if (res.statusCode >= 300) throw new Error(`testUser ${email}: ${step} answered ${res.statusCode} ${res.body}`);
@@ -268,7 +281,27 @@ export async function testUser(t: Pick<TestApp, 'app' | 'keys' | 'admin'>, email
   } else if (deposit) {
     throw new Error(`testUser ${email}: a deposit needs a verified bank account and an address`);
   }
+  if (book.length) await bookAddresses(t as Pick<TestApp, 'app'>, { headers }, book);
   return { email, headers, accountKey, address };
+}
+
+/**
+ * Puts addresses in a user's address book as entries whose hold has passed (as if added a day
+ * ago): new accounts send only to such entries (allow-list mode), and most suites are not about
+ * the hold. Every step must succeed; an address already in the book is aged as it is.
+ */
+export async function bookAddresses(
+  t: Pick<TestApp, 'app'>,
+  user: { headers: Record<string, string> },
+  entries: (string | { currency?: string; address: string; ownWallet?: boolean })[],
+): Promise<void> {
+  for (const entry of entries) {
+    const { currency = 'BTC', address, ownWallet = false } = typeof entry === 'string' ? { address: entry } : entry;
+    const res = await t.app.inject({ method: 'POST', url: '/api/wallet/address-book', headers: user.headers, payload: { currency, address, ownWallet } });
+    if (res.statusCode !== 201 && res.json().error?.code !== 'address_already_in_book') throw new Error(`bookAddresses: ${address} answered ${res.statusCode} ${res.body}`);
+  }
+  const { entries: book } = (await t.app.inject({ url: '/api/wallet/address-book', headers: user.headers })).json() as { entries: { id: string }[] };
+  for (const { id } of book) await t.app.db.execute(sql`update address_book set usable_from = now() - interval '1 second', created_at = created_at - interval '1 day' where id = ${id}`);
 }
 
 /** A user's balance in one currency, as GET /api/wallet/balances shows it. */

@@ -2,11 +2,12 @@
  * @jest-environment node
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import QRCode from 'qrcode';
 import { LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_CLIENT_AND_EMAIL } from '../src/dev/login-throttle';
 
 /**
@@ -21,6 +22,7 @@ const clientId = 'muntly-idp-test';
 const password = 'right-password-1';
 const owner = { email: 'owner@muntly.test', name: 'Owner', password };
 const admin = { email: 'admin@muntly.test', name: 'Admin', password, admin: true };
+const careful = { email: 'careful@muntly.test', name: 'Careful', password };
 const texts = (language: string) => (JSON.parse(fs.readFileSync(path.join(root, 'locales', language, 'auth.json'), 'utf8')) as { idp: Record<string, string> }).idp;
 
 let idp: ChildProcess;
@@ -47,7 +49,7 @@ beforeAll(async () => {
       IDP_TEST_SITE_ORIGIN: siteOrigin,
       IDP_TEST_AUDIENCE: audience,
       IDP_TEST_CLIENT_ID: clientId,
-      IDP_TEST_USERS: JSON.stringify([owner, admin]),
+      IDP_TEST_USERS: JSON.stringify([owner, admin, careful]),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -72,6 +74,8 @@ type Answer = { status: number; location?: string; retryAfter?: string; body: st
 /** One browser: its cookies, and the loopback address its requests leave from. */
 class Browser {
   private cookies = new Map<string, string>();
+  /** The PKCE verifier of the last authorization request (the SDK keeps it to redeem the code). */
+  private verifier = '';
   constructor(private readonly from = '127.0.0.1') {}
 
   request(method: 'GET' | 'POST', target: string, form?: Record<string, string>): Promise<Answer> {
@@ -101,6 +105,7 @@ class Browser {
   /** The site's authorization request; answers the login form's address. */
   async authorize(scope = 'openid profile email offline_access use:muntly', language = 'en'): Promise<string> {
     const verifier = randomBytes(32).toString('base64url');
+    this.verifier = verifier;
     const query = new URLSearchParams({
       client_id: clientId,
       redirect_uri: `${siteOrigin}/login/`,
@@ -116,6 +121,20 @@ class Browser {
     const answer = await this.request('GET', `/authorize?${query}`);
     expect(answer.status).toBe(303);
     return answer.location!;
+  }
+
+  /** What the SDK does with the code: redeems it at the token endpoint; answers the access token's claims. */
+  async accessTokenClaims(code: string): Promise<Record<string, unknown>> {
+    const answer = await this.request('POST', '/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code,
+      redirect_uri: `${siteOrigin}/login/`,
+      code_verifier: this.verifier,
+    });
+    expect(answer.status).toBe(200);
+    const token = (JSON.parse(answer.body) as { access_token: string }).access_token;
+    return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
   }
 
   login(interaction: string, email: string, secret: string): Promise<Answer> {
@@ -136,6 +155,31 @@ class Browser {
     }
   }
 }
+
+/**
+ * A one-time password computed here, independently of the provider's library: RFC 6238 over
+ * RFC 4226 (HMAC-SHA1 of the big-endian step, dynamic truncation, 6 digits) with the base32 key.
+ */
+function rfc6238(base32: string, step: number): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of base32.replace(/=+$/, '')) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from((bits.match(/.{8}/g) ?? []).map((byte) => parseInt(byte, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(step));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[19]! & 0xf;
+  const binary = ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
+  return String(binary % 1_000_000).padStart(6, '0');
+}
+
+const decodeHtml = (text: string) =>
+  text
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -241,6 +285,69 @@ describe('the local identity provider', () => {
     const rules = page.body.slice(page.body.indexOf(tokens) + tokens.length, page.body.indexOf('</style>'));
     expect(rules).toContain('background: var(--color-surface-raised)');
     expect(rules.replace(/\/\*[\s\S]*?\*\//g, '')).not.toMatch(/#[0-9a-f]{3,8}\b|rgba?\(/i);
+  });
+
+  it('puts when and how the user logged in into the access token: auth_time and amr ["pwd"]', async () => {
+    const browser = new Browser('127.0.0.40');
+    const before = Math.floor(Date.now() / 1000);
+    const { url } = await browser.follow(await browser.login(await browser.authorize(), owner.email, password));
+    const claims = await browser.accessTokenClaims(url.searchParams.get('code')!);
+    expect(claims.auth_time).toBeGreaterThanOrEqual(before - 1);
+    expect(claims.auth_time).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(claims.amr).toEqual(['pwd']);
+    expect(claims.scope).toContain('use:muntly');
+  });
+
+  it('sets up two-step login with a QR code, then asks for a one-time password (RFC 6238) at login, each code once', async () => {
+    const browser = new Browser('127.0.0.41');
+    const de = texts('de');
+    expect((await browser.request('GET', '/mfa?ui_locales=de')).body).toContain(de.mfaTitle);
+    expect((await browser.request('POST', '/mfa?ui_locales=de', { email: careful.email, password: 'wrong-password' })).status).toBe(401);
+    const scan = await browser.request('POST', '/mfa?ui_locales=de', { email: careful.email, password });
+    expect(scan.status).toBe(200);
+    expect(scan.body).toContain(de.mfaScan);
+    // The QR code holds exactly the otpauth:// URI the page links to; its secret is the key shown.
+    const uri = decodeHtml(/<a href="(otpauth:\/\/totp\/[^"]+)"/.exec(scan.body)![1]!);
+    const qr = /<img src="(data:image\/png;base64,[^"]+)"/.exec(scan.body)![1]!;
+    expect(qr).toBe(await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, scale: 6 }));
+    const otpauth = new URL(uri);
+    expect(otpauth.searchParams.get('issuer')).toBe('Muntly (local)');
+    expect(otpauth.searchParams.get('algorithm')).toBe('SHA1');
+    expect(otpauth.searchParams.get('digits')).toBe('6');
+    expect(otpauth.searchParams.get('period')).toBe('30');
+    const secret = otpauth.searchParams.get('secret')!;
+    expect(/<code id="totp-key">([^<]+)<\/code>/.exec(scan.body)![1]!.replace(/ /g, '')).toBe(secret);
+    const enrolment = /name="enrolment" value="([^"]+)"/.exec(scan.body)![1]!;
+    const step = () => Math.floor(Date.now() / 1000 / 30);
+
+    expect((await browser.request('POST', '/mfa/confirm?ui_locales=de', { enrolment, otp: rfc6238(secret, step() + 5) })).status).toBe(400);
+    const enabled = await browser.request('POST', '/mfa/confirm?ui_locales=de', { enrolment, otp: rfc6238(secret, step()) });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body).toContain(de.mfaDone);
+    expect(enabled.body).toContain(`${siteOrigin}/de/wallet/security/`);
+
+    // Logging in: the password, then the code.
+    const interaction = await browser.authorize();
+    const asked = await browser.login(interaction, careful.email, password);
+    expect(asked.status).toBe(200);
+    expect(asked.body).toContain(texts('en').otpTitle);
+    const otp = (code: string) => browser.request('POST', `${interaction}/otp`, { otp: code });
+    expect((await otp('000000' === rfc6238(secret, step()) ? '111111' : '000000')).status).toBe(401);
+    // The code of the enrolment's step was used: a later one (the next step, within the clock's window) works, once.
+    const next = rfc6238(secret, step() + 1);
+    const { url } = await browser.follow(await otp(next));
+    const claims = await browser.accessTokenClaims(url.searchParams.get('code')!);
+    expect(claims.amr).toEqual(['pwd', 'otp']);
+    expect(Math.abs(Number(claims.auth_time) - Date.now() / 1000)).toBeLessThan(60);
+
+    const replay = new Browser('127.0.0.42');
+    const again = await replay.authorize();
+    expect((await replay.login(again, careful.email, password)).status).toBe(200);
+    const replayed = await replay.request('POST', `${again}/otp`, { otp: next });
+    expect(replayed.status).toBe(401);
+    expect(replayed.body).toContain(texts('en').otpWrong);
+    // Set up already: a second enrolment is refused.
+    expect((await replay.request('POST', '/mfa', { email: careful.email, password })).status).toBe(409);
   });
 
   it('writes no email into its log', () => {

@@ -7,8 +7,10 @@ import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { languages, type Language } from '../../domain/languages';
 import { FAILURE_REASONS, REFUNDS } from '../../domain/orders';
 import { blocksOf, emailHtml } from '../src/modules/notify/email-html';
+import { withPhraseBanner } from '../src/modules/notify/phrase-banner';
 import { emailFooter, emailParts, emailText, fillTemplate, formatMoney, messageText, phrase, setEmailOperator, type EmailParts, type MessageKey } from '../src/modules/notify/service';
 import { orderPlacedMail, type PlacedMailOrder } from '../src/modules/orders/mail';
+import { withClickableLinks } from '../src/modules/protection/mail';
 import { databaseKinds, testApp, UUID, type TestApp } from './helpers';
 
 const BANK = { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' };
@@ -243,9 +245,10 @@ type Element = DefaultTreeAdapterMap['element'];
 const isElement = (node: Node): node is Element => 'tagName' in node;
 
 /** What the HTML parts use: a document, tables for layout, text blocks. Nothing that loads, runs or needs a stylesheet. */
-const ELEMENTS = new Set(['html', 'head', 'meta', 'title', 'body', 'div', 'table', 'tbody', 'tr', 'td', 'h1', 'p', 'br']);
+const ELEMENTS = new Set(['html', 'head', 'meta', 'title', 'body', 'div', 'table', 'tbody', 'tr', 'td', 'h1', 'p', 'br', 'a']);
 const VOID = new Set(['meta', 'br']);
 const ATTRIBUTES = new Set([
+  'href',
   'lang',
   'dir',
   'charset',
@@ -380,6 +383,23 @@ describe('the HTML part of every email kind', () => {
       // The text part (multipart/alternative: mail-relay.test.ts) says the same without markup.
       expect(mail.body.length).toBeGreaterThan(40);
       expect(mail.body).not.toMatch(/<\/?[a-z][^>]*>|&amp;|&lt;/);
+    }
+  });
+
+  it.each(languages)('%s: the anti-phishing phrase atop an email and its clickable security links keep it client-safe', (language) => {
+    const url = 'https://muntly.example/api/security/freeze?t=AbC-123.xyz_9';
+    const freeze = fillTemplate(phrase(language, 'security', 'freeze'), { url });
+    const typed = 'Blue <horses> & "42"';
+    const [line = '', note = ''] = fillTemplate(phrase(language, 'security', 'phraseBanner'), { phrase: typed }).split('\n');
+    for (const key of MESSAGE_KEYS) {
+      const mail = emailText(language, key, { ...VALUES, freeze, cancelUrl: url, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' });
+      const html = withPhraseBanner(withClickableLinks(mail.html, [url]), line, typed, note);
+      expect({ key, problems: htmlProblems(html, language) }).toEqual({ key, problems: [] });
+      expect({ key, problems: htmlProblems(asOutlookReadsIt(html), language) }).toEqual({ key, problems: [] });
+      // Escaped, and above the brand's header.
+      expect(html).toContain('Blue &lt;horses&gt; &amp; &quot;42&quot;');
+      expect(html.indexOf('&lt;horses&gt;')).toBeLessThan(html.indexOf('>Muntly</td>'));
+      if (mail.body.includes(url)) expect(html).toContain(`<a href="${url}"`);
     }
   });
 });

@@ -91,6 +91,7 @@ describe('operator API with Auth0 (production)', () => {
       OPERATOR_NAME: 'Muntly GmbH',
       OPERATOR_ADDRESS: 'Chausseestraße 1, 10115 Berlin, Germany',
       OPERATOR_EMAIL: 'legal@muntly.eu',
+      SECURITY_LINK_SECRET: 'a-production-secret-of-at-least-32-characters',
     });
   });
   afterAll(() => t.close());

@@ -49,7 +49,8 @@ describe.each(databaseKinds())('four eyes on payouts (%s)', (kind) => {
 
   /** A customer with BTC in the wallet, verified for any weekly volume; `aged`: verified a month ago. */
   async function customer(email: string, btc: string, { aged }: { aged: boolean }): Promise<TestUser> {
-    const user = await testUser(t, email, { verified: ['bank', 'mobile', 'id'], deposit: btc });
+    // Sends go to EXTERNAL, an address-book entry past its hold (allow-list mode is on for new accounts).
+    const user = await testUser(t, email, { verified: ['bank', 'mobile', 'id'], deposit: btc, book: [EXTERNAL] });
     if (aged) await ageVerifications(email);
     return user;
   }
@@ -306,6 +307,34 @@ describe.each(databaseKinds())('four eyes on payouts (%s)', (kind) => {
     }
     return { printed, errors };
   }
+
+  it('holds every payout of a frozen account, however small: an order’s delivery waits while the account is frozen, and goes straight once it is unfrozen', async () => {
+    const email = `frozen-${kind}@muntly.test`;
+    const buyer = await customer(email, '0.01', { aged: true });
+    const place = async () =>
+      (
+        await t.app.inject({ method: 'POST', url: '/api/orders', headers: buyer.headers, payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: BTC_ADDRESS } })
+      ).json();
+    const payAndWork = async (order: { shortReference: string }) => {
+      expect((await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: order.shortReference, amount: '50.00' } })).statusCode).toBe(200);
+      await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    };
+    // The user freezes their sends (a security email's link, or the security page).
+    expect((await t.app.inject({ method: 'POST', url: '/api/wallet/security/freeze', headers: buyer.headers })).json().frozen).toBe(true);
+    const whileFrozen = await place();
+    await payAndWork(whileFrozen);
+    expect(await payoutByKey(`order-delivery:${await orderId(whileFrozen.reference)}`)).toMatchObject({ status: 'awaiting_approval', approval: { reason: 'frozen_account' } });
+    await payOut(t); // the worker leaves it
+    expect((await payoutByKey(`order-delivery:${await orderId(whileFrozen.reference)}`)).status).toBe('awaiting_approval');
+
+    const accountKey = (await t.app.inject({ url: `/api/ops/users?email=${encodeURIComponent(email)}`, headers: t.admin })).json().users[0].accountKey;
+    expect((await t.app.inject({ method: 'POST', url: `/api/ops/accounts/${accountKey}/unfreeze`, headers: operators.alice, payload: { reason: 'owner verified' } })).json().frozen).toBe(false);
+    const afterwards = await place();
+    await payAndWork(afterwards);
+    expect(await payoutByKey(`order-delivery:${await orderId(afterwards.reference)}`)).toMatchObject({ status: 'pending', approval: null });
+    // The one that waited still needs its two operators.
+    expect((await payoutByKey(`order-delivery:${await orderId(whileFrozen.reference)}`)).status).toBe('awaiting_approval');
+  });
 
   it('waits for a frozen account whatever the amount, and when crypto has no rate or the feed does not answer (the policy’s hooks)', async () => {
     const policy = t.app.workers.payoutApproval;

@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { runPayouts } from '../src/modules/payouts/service';
-import { confirmSendFromMail, opsCliOutput, payOut, testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import { bookAddresses, confirmSendFromMail, opsCliOutput, payOut, testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -35,6 +35,7 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
       await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
       const address = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload: { currency: 'BTC' } })).json().address;
       await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address, amount: btc } });
+      await bookAddresses(t, { headers }, [EXTERNAL]);
       return { headers, email };
     }
     /** Starts and confirms a send of `amount` BTC to the outside address; returns the send. */

@@ -50,7 +50,7 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
 
   const together = <T>(make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: N }, (_, i) => make(i)));
 
-  const funded = async (email: string, btc: string) => (await testUser(t, email, { deposit: btc })).headers;
+  const funded = async (email: string, btc: string) => (await testUser(t, email, { deposit: btc, book: [EXTERNAL] })).headers;
   /** The codes mailed to `email` for these sends (each mail names its send by amount and address only). */
   async function codesOf(email: string, sendIds: string[]) {
     const codes = new Map<string, string>();

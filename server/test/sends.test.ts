@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { mailedSendCode, payOut, UUID, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import { bookAddresses, mailedSendCode, payOut, UUID, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { VerificationKind } from '../../domain/verification';
 
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
@@ -16,8 +16,12 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
   });
   afterAll(() => t.close());
 
-  /** A user with a BTC address holding `btc`. */
-  const user = (email: string, btc = '0', verified: VerificationKind[] = ['bank']) => testUser(t, email, { verified, deposit: btc === '0' ? undefined : btc });
+  /** A user with a BTC address holding `btc`, and EXTERNAL in their address book (past its hold). */
+  const user = async (email: string, btc = '0', verified: VerificationKind[] = ['bank']) => {
+    const u = await testUser(t, email, { verified, deposit: btc === '0' ? undefined : btc });
+    if (verified.includes('bank')) await bookAddresses(t, u, [EXTERNAL]);
+    return u;
+  };
   const start = (headers: Record<string, string>, payload: object, extra: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: { ...headers, ...extra }, payload });
   const confirm = (headers: Record<string, string>, id: string, code: string) => t.app.inject({ method: 'POST', url: `/api/wallet/sends/${id}/confirm`, headers, payload: { code } });
@@ -63,6 +67,7 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
   it('sends to another Muntly wallet instantly and without network fee', async () => {
     const a = await user('int-a@muntly.test', '0.01');
     const b = await user('int-b@muntly.test');
+    await bookAddresses(t, a, [b.address]);
     const send = (await start(a.headers, { currency: 'BTC', address: b.address, amount: '0.004' })).json();
     expect(send).toMatchObject({ internal: true, networkFee: '0.00000000' });
     const done = await confirm(a.headers, send.id, await codeFor('int-a@muntly.test', send.id));
@@ -84,11 +89,14 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
       const internal = await fee(a.headers, 'BTC', ` ${b.address.toUpperCase()} `);
       expect(internal.statusCode).toBe(200);
       expect(internal.json()).toEqual({ currency: 'BTC', networkFee: '0.00000000', internal: true });
+      // Allow-list mode: the send goes to an address-book entry (its email is the only one before the send's).
+      await bookAddresses(t, a, [b.address]);
       const send = (await start(a.headers, { currency: 'BTC', address: b.address, amount: '0.001' })).json();
       expect(send).toMatchObject({ networkFee: '0.00000000', internal: true });
-      // Asking starts nothing: one send, one email (the send's code).
+      // Asking starts nothing: one send, one email with a code (the others are the address book's).
       const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=fee-a@muntly.test', headers: admin })).json();
-      expect(messages).toHaveLength(1);
+      const subjects: string[] = messages.map((m: { subject: string }) => m.subject);
+      expect(subjects.filter((subject) => !subject.startsWith('New address in your address book'))).toEqual([expect.stringMatching(/^Confirm your send/)]);
     });
 
     it('refuses what a send would refuse, and tells a user who may not send nothing about an address', async () => {
@@ -146,12 +154,13 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
     expect(again.statusCode).toBe(200);
     expect(again.json().id).toBe(first.json().id);
     const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=idem@muntly.test', headers: admin })).json();
-    expect(messages).toHaveLength(1);
+    expect(messages.filter((m: { subject: string }) => m.subject.startsWith('Confirm your send'))).toHaveLength(1);
   });
 
   it("keeps another user's sends out of reach (404) and kills a code after 5 wrong attempts or 10 minutes", async () => {
     const a = await user('victim@muntly.test', '0.01');
     const b = await user('thief@muntly.test');
+    await bookAddresses(t, a, [b.address]);
     const send = (await start(a.headers, { currency: 'BTC', address: b.address, amount: '0.01' })).json();
     const code = await codeFor('victim@muntly.test', send.id);
     expect((await confirm(b.headers, send.id, code)).statusCode).toBe(404);

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { looksLikeFormula } from '../src/csv';
 import { processOrders } from '../src/modules/orders/settlement';
 import { toCsv, type TransactionView } from '../src/modules/wallet/transactions';
-import { confirmSendFromMail, payOut, testApp, testUser, fixedRates, signToken, bearer, databaseKinds, type TestApp, type TestUser } from './helpers';
+import { bookAddresses, confirmSendFromMail, payOut, testApp, testUser, fixedRates, signToken, bearer, databaseKinds, type TestApp, type TestUser } from './helpers';
 
 const INJECTION = "-1+cmd|' /C calc'!A0";
 
@@ -67,6 +67,7 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
   });
 
   async function send(from: TestUser, address: string, amount: string, label: string) {
+    await bookAddresses(t, from, [address]);
     const started = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: from.headers, payload: { currency: 'BTC', address, amount, label } })).json();
     expect((await confirmSendFromMail(t, from, started.id)).statusCode).toBe(200);
   }

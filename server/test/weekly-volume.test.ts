@@ -36,7 +36,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     ((await t.database.db.execute(sql`select status, failure_reason from orders where reference = ${reference}`)) as unknown as { rows: { status: string; failure_reason: string | null }[] }).rows[0];
 
   it('sends created first and confirmed afterwards are counted when they leave: together they cannot pass 1,000 EUR', async () => {
-    const u = await testUser(t, `later-${kind}@muntly.test`, { deposit: '0.1' }); // 8,000 EUR, bank verified only
+    const u = await testUser(t, `later-${kind}@muntly.test`, { deposit: '0.1', book: [EXTERNAL] }); // 8,000 EUR, bank verified only
     // Five sends of 970 EUR (0.012125 BTC): each alone is under the threshold, so each is created.
     const sends = [];
     for (let i = 0; i < 5; i++) {
@@ -55,7 +55,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
   });
 
   it('sends confirmed at the same instant cannot together pass the threshold', async () => {
-    const u = await testUser(t, `race-${kind}@muntly.test`, { deposit: '0.1' });
+    const u = await testUser(t, `race-${kind}@muntly.test`, { deposit: '0.1', book: [EXTERNAL] });
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push((await startSend(u, '0.004')).json().id); // 320 EUR each
     const results = await Promise.all(ids.map((id) => confirmSend(u, id)));
@@ -65,7 +65,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
   });
 
   it("a user's sends count the orders placed without logging in under their email", async () => {
-    const u = await testUser(t, `mixed-${kind}@muntly.test`, { deposit: '0.1' });
+    const u = await testUser(t, `mixed-${kind}@muntly.test`, { deposit: '0.1', book: [EXTERNAL] });
     // Logged out, under the same email (spelt in capitals): 60 EUR, then 850 EUR once known.
     const first = (await place(buy(u.email.toUpperCase(), '60'))).json();
     await complete(first);
@@ -75,7 +75,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
   });
 
   it("euros deposited into one's own wallet are no exchange: they do not count; a deposit bought into crypto does", async () => {
-    const u = await testUser(t, `saver-${kind}@muntly.test`, { deposit: '0.1' });
+    const u = await testUser(t, `saver-${kind}@muntly.test`, { deposit: '0.1', book: [EXTERNAL] });
     const { depositReference } = (await t.app.inject({ url: '/api/me', headers: u.headers })).json();
     const deposit = (reason: string, amount: string) => t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason, amount } });
     expect((await deposit(depositReference, '900')).statusCode).toBe(200);
@@ -91,12 +91,12 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
   });
 
   it('sending more than the balance says so, before any verification', async () => {
-    const u = await testUser(t, `poor-${kind}@muntly.test`, { deposit: '0.01' });
+    const u = await testUser(t, `poor-${kind}@muntly.test`, { deposit: '0.01', book: [EXTERNAL] });
     expect((await startSend(u, '0.05')).json().error).toMatchObject({ code: 'insufficient_balance', field: 'amount' }); // 4,000 EUR
   });
 
   it('own-wallet orders count: a sell from the wallet and a send together need the mobile verification', async () => {
-    const u = await testUser(t, `own-${kind}@muntly.test`, { deposit: '0.1' });
+    const u = await testUser(t, `own-${kind}@muntly.test`, { deposit: '0.1', book: [EXTERNAL] });
     // A first completed order makes the customer known (the first-order cap is not the point here).
     const first = (await place(buy(u.email, '50'), u.headers)).json();
     await complete(first);

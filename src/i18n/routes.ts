@@ -16,6 +16,7 @@ export const routes = {
   wallet_receive: '/wallet/receive/',
   wallet_send: '/wallet/send/',
   wallet_transactions: '/wallet/transactions/',
+  wallet_security: '/wallet/security/',
   wallet_proof: '/wallet/proof/',
   identity: '/identity/',
   my_identity: '/identity/me/',

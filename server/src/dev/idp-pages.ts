@@ -54,6 +54,60 @@ ${nameField}
   );
 }
 
+/** The second step of a login with two-step login on: the code from the authenticator app. */
+export function otpForm(language: Language, uid: string, error?: string): string {
+  const t = texts(language);
+  const errorHtml = error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '';
+  const described = error ? ' aria-describedby="form-error"' : '';
+  return page(
+    language,
+    t.otpTitle!,
+    `<h1>${escapeHtml(t.otpTitle!)}</h1>${errorHtml}
+<form method="post" action="/interaction/${uid}/otp" novalidate${described}>
+<label for="otp">${escapeHtml(t.otpLabel!)}</label><input id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required autofocus>
+<button type="submit">${escapeHtml(t.otpButton!)}</button></form>`,
+  );
+}
+
+/** Two-step login, step 1: who (email and password), in the language the site asked for. */
+export function mfaLoginForm(language: Language, error?: string, email = ''): string {
+  const t = texts(language);
+  const errorHtml = error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '';
+  return page(
+    language,
+    t.mfaTitle!,
+    `<h1>${escapeHtml(t.mfaTitle!)}</h1><p>${escapeHtml(t.mfaIntro!)}</p>${errorHtml}
+<form method="post" action="/mfa?ui_locales=${language}" novalidate>
+<label for="email">${escapeHtml(t.email!)}</label><input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(email)}">
+<label for="password">${escapeHtml(t.password!)}</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">${escapeHtml(t.mfaStart!)}</button></form>`,
+  );
+}
+
+/** Two-step login, step 2: the QR code (and the key, for typing in), then the first code. */
+export function mfaScanForm(language: Language, enrolment: string, uri: string, qr: string, secret: string, error?: string): string {
+  const t = texts(language);
+  const errorHtml = error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '';
+  const key = secret.match(/.{1,4}/g)!.join(' ');
+  return page(
+    language,
+    t.mfaTitle!,
+    `<h1>${escapeHtml(t.mfaTitle!)}</h1><p>${escapeHtml(t.mfaScan!)}</p>
+<p><img src="${qr}" width="246" height="246" alt="QR (${escapeHtml(t.mfaKey!)})"></p>
+<p>${escapeHtml(t.mfaKey!)}: <code id="totp-key">${escapeHtml(key)}</code></p><p><a href="${escapeHtml(uri)}">${escapeHtml(t.mfaOpen!)}</a></p>${errorHtml}
+<form method="post" action="/mfa/confirm?ui_locales=${language}" novalidate>
+<input type="hidden" name="enrolment" value="${escapeHtml(enrolment)}">
+<label for="otp">${escapeHtml(t.otpLabel!)}</label><input id="otp" name="otp" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required>
+<button type="submit">${escapeHtml(t.mfaConfirm!)}</button></form>`,
+  );
+}
+
+/** A last word on two-step login, and the way back to the site. */
+export function mfaMessage(language: Language, message: string, backTo: string): string {
+  const t = texts(language);
+  return page(language, t.mfaTitle!, `<h1>${escapeHtml(t.mfaTitle!)}</h1><p role="status">${escapeHtml(message)}</p><p><a href="${escapeHtml(backTo)}">${escapeHtml(t.back!)}</a></p>`);
+}
+
 export function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {
   return new Promise((resolve, reject) => {
     let body = '';

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { languages, localizePath } from '../../../domain/languages';
 import { escapeHtml } from './html';
-import { languageOf, loginForm, page, readForm, texts } from './idp-pages';
+import { languageOf, loginForm, mfaLoginForm, mfaMessage, mfaScanForm, otpForm, page, readForm, texts } from './idp-pages';
 import { LoginThrottle } from './login-throttle';
+import { newTotpSecret, totpEnrolment, totpStep } from './totp';
 import { hashPassword, idpUsersRepository, passwordMatches, type IdpUser } from './users';
 import type { Db } from '../db/client';
 import type { IdpKeys } from './keys';
@@ -14,8 +15,19 @@ import type { FastifyBaseLogger } from 'fastify';
  * @auth0/auth0-react 2.27 and the API work unchanged against it (see
  * ../shared/notes/local-identity-provider.md for why each setting is here). It hosts its own
  * login and sign-up form, in the language the site asks for (ui_locales).
+ *
+ * Two-step login (issue 19), as Auth0's multi-factor authentication does it in production: a user
+ * sets it up at /mfa (password, then a QR code for an authenticator app, then its first code);
+ * from then on a login asks for a one-time password after the password (RFC 6238). Access tokens
+ * carry auth_time (when the user logged in) and amr (["pwd"] or ["pwd", "otp"]), which the API
+ * checks before a send is confirmed.
  * Production uses a real Auth0 tenant and never starts this.
  */
+/** A password accepted, the one-time password still to come: this long, this many wrong codes. */
+const OTP_PENDING_MS = 5 * 60_000;
+const OTP_MAX_TRIES = 5;
+/** A two-step enrolment between its QR code and its first code. */
+const ENROLMENT_MS = 10 * 60_000;
 export type IdpOptions = {
   issuer: string; // http://localhost:4001/ — with the trailing slash, as Auth0's
   port: number;
@@ -36,6 +48,14 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
   // Checked instead of a real hash when no account has the email, so that an unknown email
   // takes as long to refuse as a wrong password: the answer time does not tell who has an account.
   const nobodysHash = hashPassword(randomBytes(24).toString('base64url'));
+  // Logins waiting for their one-time password, by interaction; enrolments waiting for their
+  // first code, by a random id. In memory: the local provider is one process, and a restart only
+  // means logging in (or scanning) again.
+  const pendingOtp = new Map<string, { userId: string; until: number; tries: number }>();
+  const enrolments = new Map<string, { userId: string; until: number }>();
+  const sweep = (map: Map<string, { until: number }>) => {
+    for (const [key, value] of map) if (value.until < Date.now()) map.delete(key);
+  };
 
   async function grantFor(provider: InstanceType<typeof Provider>, accountId: string, clientIdValue: string, existingId?: string) {
     const grant = (existingId && (await provider.Grant.find(existingId))) || new provider.Grant({ accountId, clientId: clientIdValue });
@@ -120,10 +140,14 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     },
     // oidc-provider drops offline_access unless prompt=consent; Auth0 issues refresh tokens to SPAs that ask.
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    extraTokenClaims: async (_ctx, token) => {
+    extraTokenClaims: async (ctx, token) => {
       if (token.kind !== 'AccessToken' || !token.accountId) return undefined;
       const user = await idpUsersRepository.findById(db, token.accountId);
-      return user ? { email: user.email, name: user.name } : undefined;
+      if (!user) return undefined;
+      // When and how the user logged in, from the code or refresh token this access token comes
+      // from (a refresh keeps the login's time: it is no new login).
+      const grant = (ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken) as { authTime?: number; amr?: string[] } | undefined;
+      return { email: user.email, name: user.name, ...(grant?.authTime ? { auth_time: grant.authTime } : {}), ...(grant?.amr ? { amr: grant.amr } : {}) };
     },
     findAccount: async (_ctx, sub) => {
       const user = await idpUsersRepository.findById(db, sub);
@@ -147,8 +171,8 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
 
   const callback = provider.callback();
 
-  async function finishLogin(req: http.IncomingMessage, res: http.ServerResponse, user: IdpUser) {
-    await provider.interactionFinished(req, res, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
+  async function finishLogin(req: http.IncomingMessage, res: http.ServerResponse, user: IdpUser, amr: string[]) {
+    await provider.interactionFinished(req, res, { login: { accountId: user.id, amr } }, { mergeWithLastSubmission: false });
   }
 
   async function interaction(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
@@ -206,7 +230,34 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
         return show(401, loginForm(language, uid!, false, t.wrongCredentials, email));
       }
       throttle.recordSuccess(client, email);
-      return finishLogin(req, res, user);
+      if (user.totpConfirmedAt && user.totpSecret) {
+        sweep(pendingOtp);
+        pendingOtp.set(uid!, { userId: user.id, until: Date.now() + OTP_PENDING_MS, tries: 0 });
+        return show(200, otpForm(language, uid!));
+      }
+      return finishLogin(req, res, user, ['pwd']);
+    }
+    if (action === 'otp') {
+      const pending = pendingOtp.get(uid!);
+      const user = pending && pending.until > Date.now() ? await idpUsersRepository.findById(db, pending.userId) : undefined;
+      if (!pending || !user?.totpSecret) {
+        pendingOtp.delete(uid!);
+        return show(401, loginForm(language, uid!, false, t.otpAgain));
+      }
+      const step = totpStep(user.email, user.totpSecret, form.get('otp') ?? '');
+      // A code works once: its step must be later than the last one accepted.
+      if (step !== null && (await idpUsersRepository.acceptTotpStep(db, user.id, step))) {
+        pendingOtp.delete(uid!);
+        return finishLogin(req, res, user, ['pwd', 'otp']);
+      }
+      const client = req.socket.remoteAddress ?? 'unknown';
+      throttle.recordFailure(client, user.email);
+      pending.tries += 1;
+      if (pending.tries >= OTP_MAX_TRIES) {
+        pendingOtp.delete(uid!);
+        return show(401, loginForm(language, uid!, false, t.otpAgain, user.email));
+      }
+      return show(401, otpForm(language, uid!, t.otpWrong));
     }
     if (action === 'signup') {
       const name = (form.get('name') ?? '').trim();
@@ -215,13 +266,71 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       if (!name) return show(400, loginForm(language, uid!, true, t.nameRequired, email));
       const user = await idpUsersRepository.create(db, { email, name, password });
       if (!user) return show(409, loginForm(language, uid!, true, t.emailTaken, email));
-      return finishLogin(req, res, user);
+      return finishLogin(req, res, user, ['pwd']);
     }
     return show(404, loginForm(language, uid!, false));
   }
 
+  /** /mfa: setting up two-step login (password, QR code, first code). */
+  async function mfa(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
+    const language = languageOf(url.searchParams.get('ui_locales'));
+    const t = texts(language);
+    const backTo = `${siteOrigin}${localizePath('/wallet/security/', language)}`;
+    const show = (status: number, html: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' });
+      res.end(html);
+    };
+    if (req.method === 'GET' && url.pathname === '/mfa') return show(200, mfaLoginForm(language));
+    if (req.method !== 'POST') return show(405, mfaLoginForm(language));
+    const form = await readForm(req);
+    const client = req.socket.remoteAddress ?? 'unknown';
+    if (url.pathname === '/mfa') {
+      const email = (form.get('email') ?? '').trim().toLowerCase();
+      const waitMs = throttle.waitMs(client, email);
+      if (waitMs > 0) return show(429, mfaLoginForm(language, t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(waitMs / 60_000))), email));
+      const user = email ? await idpUsersRepository.findByEmail(db, email) : undefined;
+      if (!(await passwordMatches(form.get('password') ?? '', user?.passwordHash ?? (await nobodysHash))) || !user) {
+        throttle.recordFailure(client, email);
+        return show(401, mfaLoginForm(language, t.wrongCredentials, email));
+      }
+      throttle.recordSuccess(client, email);
+      if (user.totpConfirmedAt) return show(409, mfaMessage(language, t.mfaAlready!, backTo));
+      const secret = newTotpSecret();
+      await idpUsersRepository.startTotp(db, user.id, secret);
+      sweep(enrolments);
+      const enrolment = randomBytes(24).toString('base64url');
+      enrolments.set(enrolment, { userId: user.id, until: Date.now() + ENROLMENT_MS });
+      const { uri, qr } = await totpEnrolment(user.email, secret);
+      return show(200, mfaScanForm(language, enrolment, uri, qr, secret));
+    }
+    if (url.pathname === '/mfa/confirm') {
+      const enrolment = form.get('enrolment') ?? '';
+      const pending = enrolments.get(enrolment);
+      const user = pending && pending.until > Date.now() ? await idpUsersRepository.findById(db, pending.userId) : undefined;
+      if (!user?.totpSecret || user.totpConfirmedAt) return show(400, mfaLoginForm(language, t.otpAgain));
+      const step = totpStep(user.email, user.totpSecret, form.get('otp') ?? '');
+      if (step === null) {
+        throttle.recordFailure(client, user.email);
+        const { uri, qr } = await totpEnrolment(user.email, user.totpSecret);
+        return show(400, mfaScanForm(language, enrolment, uri, qr, user.totpSecret, t.otpWrong));
+      }
+      await idpUsersRepository.confirmTotp(db, user.id, step);
+      enrolments.delete(enrolment);
+      return show(200, mfaMessage(language, t.mfaDone!, backTo));
+    }
+    return show(404, mfaLoginForm(language));
+  }
+
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', issuer);
+    if (url.pathname === '/mfa' || url.pathname === '/mfa/confirm') {
+      mfa(req, res, url).catch((error: unknown) => {
+        log.error({ err: error }, 'idp two-step setup failed');
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+        res.end('Setting up two-step login failed; please try again.');
+      });
+      return;
+    }
     const origin = req.headers.origin;
     // The Auth0 SDK sends an Auth0-Client header to the token endpoint: allow it for the site.
     if (req.method === 'OPTIONS' && origin === siteOrigin) {

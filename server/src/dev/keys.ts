@@ -42,6 +42,8 @@ export type TokenClaims = {
   name?: string;
   clientId?: string;
   ttlSeconds?: number;
+  /** When the user logged in (auth_time): now, unless given. A minted token stands for a fresh login. */
+  authTime?: number;
 };
 
 /** An access token shaped like the provider's own (RS256, typ at+jwt). */
@@ -52,6 +54,7 @@ export async function mintAccessToken(keys: IdpKeys, claims: TokenClaims): Promi
     client_id: claims.clientId ?? 'muntly-ops',
     ...(claims.email ? { email: claims.email } : {}),
     ...(claims.name ? { name: claims.name } : {}),
+    auth_time: claims.authTime ?? Math.floor(Date.now() / 1000),
   })
     .setProtectedHeader({ alg: 'RS256', kid: keys.privateJwk.kid, typ: 'at+jwt' })
     .setIssuer(claims.issuer)

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, lt, or } from 'drizzle-orm';
 import { idpUsers } from '../db/schema';
 import type { Db } from '../db/client';
 
@@ -45,6 +45,25 @@ export const idpUsersRepository = {
   async ensure(db: Db, input: { email: string; name: string; password: string }): Promise<IdpUser> {
     return (await this.findByEmail(db, input.email)) ?? (await this.create(db, input)) ?? (await this.findByEmail(db, input.email))!;
   },
+  /** A new one-time-password secret, not asked at login until its first code confirms it. */
+  async startTotp(db: Db, id: string, secret: string): Promise<void> {
+    await db.update(idpUsers).set({ totpSecret: secret, totpConfirmedAt: null, totpLastStep: null }).where(eq(idpUsers.id, id));
+  },
+
+  async confirmTotp(db: Db, id: string, step: number): Promise<void> {
+    await db.update(idpUsers).set({ totpConfirmedAt: new Date(), totpLastStep: step }).where(eq(idpUsers.id, id));
+  },
+
+  /** Accepts a code's time step once: false when it, or a later one, was accepted already (a replayed code). */
+  async acceptTotpStep(db: Db, id: string, step: number): Promise<boolean> {
+    const rows = await db
+      .update(idpUsers)
+      .set({ totpLastStep: step })
+      .where(and(eq(idpUsers.id, id), or(isNull(idpUsers.totpLastStep), lt(idpUsers.totpLastStep, step))))
+      .returning({ id: idpUsers.id });
+    return rows.length === 1;
+  },
+
   async setAdmin(db: Db, email: string, isAdmin: boolean): Promise<IdpUser | undefined> {
     const [user] = await db.update(idpUsers).set({ isAdmin }).where(eq(idpUsers.email, email.trim().toLowerCase())).returning();
     return user;

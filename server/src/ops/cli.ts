@@ -21,6 +21,7 @@ import type {
   VerifyResponse,
 } from '../../../domain/contracts/ops';
 import type { Payout, PayoutApproveResponse, PayoutRejectResponse, PayoutResultResponse, PayoutsResponse } from '../../../domain/contracts/payouts';
+import type { OpsFreezeResponse } from '../../../domain/contracts/protection';
 import type { ErrorBody } from '../../../domain/errors';
 
 /**
@@ -47,6 +48,12 @@ Commands:
                           verification kinds users asked to have enabled and still waiting,
                           oldest first (--all: also those enabled since)
   verify <email> <kind>   mark a kind verified after checking a document by hand (e.g. id)
+  freeze <email|accountKey> --reason <text>
+                          freeze an account's sends at once: only an operator unfreezes them, and
+                          its payouts wait for approval; the reason is audited, never shown to the user
+  unfreeze <email|accountKey> --reason <text>
+                          unfreeze an account's sends at once, skipping the user's cool-down (only
+                          after they proved who they are); the reason is audited
   ledger:verify           check every ledger invariant; exits 1 when one fails
   liabilities:publish     take a snapshot of every user balance (one consistent read) and publish
                           its proof of liabilities: per currency a Merkle sum tree whose root is the
@@ -222,6 +229,14 @@ function requireEmail(value: string | undefined): string {
   return value;
 }
 
+/** The account key an operator named: as given, or the key of the account with this email address. */
+async function accountKeyOf(who: string): Promise<string> {
+  if (!who.includes('@')) return who;
+  const { users } = (await call('GET', `/api/ops/users?email=${encodeURIComponent(who)}`)) as OpsUsersResponse;
+  if (!users[0]) throw new CliError(`No account with the email address ${who}.`);
+  return users[0].accountKey;
+}
+
 /** `--as <email>` anywhere among the arguments (else OPS_AS): the operator this run acts as, locally. */
 function operatorOption(args: string[]): { as: string | undefined; args: string[] } {
   const at = args.indexOf('--as');
@@ -293,6 +308,24 @@ export async function run(argv: string[]): Promise<void> {
           const todo = r.phase === 'not_enabled' ? `waiting: npm run ops -- enable-verification ${r.email ?? '<email>'} ${r.kind}` : r.phase;
           console.log(`${r.requestedAt}  ${r.accountKey}  ${r.email ?? '(no email)'}  ${r.kind.padEnd(8)}  ${todo}`);
         }
+      return;
+    }
+    case 'freeze':
+    case 'unfreeze': {
+      const [who] = rest;
+      const at = rest.indexOf('--reason');
+      const reason =
+        at >= 0
+          ? rest
+              .slice(at + 1)
+              .join(' ')
+              .trim()
+          : '';
+      if (!who || who.startsWith('--') || !reason) throw new CliError(`Usage: ${command} <email|accountKey> --reason <why, e.g. "identity checked by phone, ticket 123">`);
+      const accountKey = await accountKeyOf(who);
+      const state = (await call('POST', `/api/ops/accounts/${encodeURIComponent(accountKey)}/${command}`, { reason })) as OpsFreezeResponse;
+      const name = who.includes('@') ? `${who} (${state.accountKey})` : state.accountKey;
+      console.log(`${name}: sends ${state.frozen ? `frozen${state.frozenByOperator ? ' by an operator' : ''} since ${state.frozenAt}` : 'unfrozen'}.`);
       return;
     }
     case 'chain-deposit': {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { ensureAccount } from '../modules/accounts/service';
+import { ensureAccount, type EmailChangeHookOf } from '../modules/accounts/service';
 import type { FastifyRequest } from 'fastify';
 
 export type CallerAccount = Awaited<ReturnType<typeof ensureAccount>>;
@@ -25,12 +25,12 @@ declare module 'fastify' {
  * The one place a request gets its caller's account. (GET /api/me keeps its own call: it answers
  * from a short cache without touching the database and may ask the provider for the profile.)
  */
-export const accountPlugin = fp(
-  async (app) => {
+export const accountPlugin = fp<{ onEmailChange: EmailChangeHookOf }>(
+  async (app, { onEmailChange }) => {
     app.decorateRequest('account', undefined);
     const withAccount = async (request: FastifyRequest) => {
       await app.authenticate(request);
-      request.account = await ensureAccount(app.db, request.auth!);
+      request.account = await ensureAccount(app.db, request.auth!, {}, onEmailChange(request));
     };
     app.decorate('withAccount', withAccount);
     app.decorate('withOptionalAccount', async (request: FastifyRequest) => {

@@ -19,6 +19,10 @@ export type Auth = {
   expiresAt: number;
   email?: string;
   name?: string;
+  /** When the user last logged in (OpenID auth_time, seconds since the epoch), if the token says: sends need a recent one. */
+  authTime?: number;
+  /** How they logged in (RFC 8176 amr: pwd, otp, mfa…), if the token says: large sends need a second factor. */
+  amr?: string[];
 };
 
 declare module 'fastify' {
@@ -31,7 +35,18 @@ declare module 'fastify' {
   }
 }
 
-export type AuthOptions = { issuer: string; audience: string; jwks: JWTVerifyGetKey; requiredScope: string };
+export type AuthOptions = {
+  issuer: string;
+  audience: string;
+  jwks: JWTVerifyGetKey;
+  requiredScope: string;
+  /**
+   * Auth0 reserves `auth_time` and `amr` in access tokens: a post-login Action adds them under this
+   * namespace (AUTH_CLAIM_NAMESPACE, README "Production"). The plain claims (the local provider's)
+   * are read first.
+   */
+  claimNamespace?: string;
+};
 
 function fail(code: ErrorCode): never {
   throw new DomainError(code);
@@ -56,6 +71,9 @@ function translate(error: unknown): never {
   if (error instanceof errors.JWSSignatureVerificationFailed) fail('token_invalid_signature');
   fail('token_malformed');
 }
+
+const numberClaim = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const stringsClaim = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined);
 
 const scopesOf = (payload: JWTPayload): Set<string> => new Set(typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : []);
 
@@ -98,6 +116,8 @@ export const authPlugin = fp<AuthOptions>(async (app, options) => {
         scopes: scopesOf(payload),
         email: typeof payload.email === 'string' ? payload.email : undefined,
         name: typeof payload.name === 'string' ? payload.name : undefined,
+        authTime: numberClaim(payload.auth_time ?? (options.claimNamespace ? payload[`${options.claimNamespace}auth_time`] : undefined)),
+        amr: stringsClaim(payload.amr ?? (options.claimNamespace ? payload[`${options.claimNamespace}amr`] : undefined)),
       };
     } catch (error) {
       translate(error);

@@ -61,7 +61,7 @@ type WorkerOptions = {
 
 export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, approval, chain, xpubs, faucet, ...given }) => {
   const adapters = payoutAdapters(config, app.db, given.payoutAdapters);
-  const outcomes = payoutOutcomes(approval);
+  const outcomes = payoutOutcomes(approval, app.protection.links);
   const faucetTicker = createFaucetTicker({ database: app.database, rates, settings: faucet, log: app.log, onAdvance: () => app.faucet.events.poke() });
   app.decorate('workers', { faucetTicker, payoutAdapters: adapters, payoutApproval: approval, payoutOutcomes: outcomes, start: () => faucetTicker.start() });
 

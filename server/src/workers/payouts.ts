@@ -7,13 +7,15 @@ import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { PayoutApproval } from '../modules/payouts/approval';
 import type { PayoutOutcomes } from '../modules/payouts/service';
+import type { SecurityLinks } from '../modules/protection/links';
 
 /**
  * What an approved, completed or failed payout means, per purpose: the wallet's sends, the
  * orders', refunded bank payments'. An order whose delivery fails is refunded by a new payout,
- * which the approval policy judges as it judges any other.
+ * which the approval policy judges as it judges any other. A completed send is told by a security
+ * email, whose freeze link `links` makes.
  */
-export const payoutOutcomes = (approval: PayoutApproval): PayoutOutcomes => ({ send: sendPayoutOutcomes, ...orderPayoutOutcomes(approval), ...bankPayoutOutcomes });
+export const payoutOutcomes = (approval: PayoutApproval, links: SecurityLinks): PayoutOutcomes => ({ send: sendPayoutOutcomes(links), ...orderPayoutOutcomes(approval), ...bankPayoutOutcomes });
 
 /**
  * The adapters CHAIN_PAYOUTS and BANK_PAYOUTS name: `simulated` (local mode only; the config

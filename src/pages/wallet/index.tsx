@@ -17,6 +17,7 @@ export default function WalletPage({ location }: PageProps<LocalesData, I18nPage
           ['wallet_receive', t('landing.receive')],
           ['wallet_send', t('landing.send')],
           ['wallet_transactions', t('landing.transactions')],
+          ['wallet_security', t('landing.security')],
         ]}
       />
       <p>{t('landing.fullSupport')}</p>

@@ -55,6 +55,7 @@ const textPairs: [string, string][] = [
   ['primary', 'surface'],
   ['primary-contrast', 'primary'],
   ['accent-contrast', 'accent'],
+  ['danger-contrast', 'danger'],
   ['success', 'bg'],
   ['success', 'surface'],
   ['danger', 'bg'],

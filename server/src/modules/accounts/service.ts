@@ -8,6 +8,7 @@ import { accountsRepository, type AccountRow } from './repository';
 import type { Me } from '../../../../domain/contracts/accounts';
 import type { Db } from '../../db/client';
 import type { Auth } from '../../plugins/auth';
+import type { FastifyRequest } from 'fastify';
 
 /**
  * Accounts are created on a user's first authenticated request. Invariants: one account per
@@ -45,7 +46,16 @@ export function listAccounts(db: Db): Promise<AccountRow[]> {
   return accountsRepository.list(db);
 }
 
-export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}): Promise<AccountRow> {
+/**
+ * What happens when the provider says an account's email address changed (a request of the user):
+ * account protection makes it a security event (the composition root wires it, app.ts).
+ */
+export type EmailChangeHook = (db: Db, change: { accountId: string; from: string; to: string }) => Promise<void>;
+/** The hook for one request's user (its browser, its language: the security event's and the email's). */
+export type EmailChangeHookOf = (request: FastifyRequest) => EmailChangeHook;
+
+/** The caller's account, created on first use; `onEmailChange` hears of a changed email address. */
+export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}, onEmailChange?: EmailChangeHook): Promise<AccountRow> {
   const given = profile.email ?? auth.email;
   const email = given ? emailKey(given) : undefined;
   const name = profile.name ?? auth.name;
@@ -54,6 +64,7 @@ export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}): 
     if (existing) {
       if ((email && email !== existing.email) || (name && name !== existing.displayName)) {
         await accountsRepository.updateProfile(db, existing.id, { email: email ?? existing.email, displayName: name ?? existing.displayName });
+        if (onEmailChange && email && existing.email && email !== existing.email) await onEmailChange(db, { accountId: existing.id, from: existing.email, to: email });
         return { ...existing, email: email ?? existing.email, displayName: name ?? existing.displayName };
       }
       return existing;

@@ -1,12 +1,40 @@
 import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
-import { outbox } from '../../db/schema';
+import { accounts, antiPhishingPhrases, outbox } from '../../db/schema';
 import type { Db } from '../../db/client';
 
 export type OutboxRow = typeof outbox.$inferSelect;
 
 /** SQL for the outbox (every message to a user, and the mail relay's queue). Methods take the database or a transaction. */
 export const notifyRepository = {
+  /**
+   * The anti-phishing phrase of the one account this email address (emailKey) belongs to, if it
+   * set one. An address two accounts share (two issuers) gets none: whose phrase would it be?
+   */
+  async phraseOfEmail(db: Db, email: string): Promise<string | null> {
+    const found = await db
+      .select({ phrase: antiPhishingPhrases.phrase })
+      .from(accounts)
+      .leftJoin(antiPhishingPhrases, eq(antiPhishingPhrases.accountId, accounts.id))
+      .where(eq(accounts.email, email))
+      .limit(2);
+    return found.length === 1 ? (found[0]!.phrase ?? null) : null;
+  },
+
+  async phraseOf(db: Db, accountId: string): Promise<{ phrase: string; setAt: Date } | undefined> {
+    const [row] = await db.select({ phrase: antiPhishingPhrases.phrase, setAt: antiPhishingPhrases.setAt }).from(antiPhishingPhrases).where(eq(antiPhishingPhrases.accountId, accountId));
+    return row;
+  },
+
+  async setPhrase(db: Db, accountId: string, phrase: string | null): Promise<void> {
+    if (phrase === null) {
+      await db.delete(antiPhishingPhrases).where(eq(antiPhishingPhrases.accountId, accountId));
+      return;
+    }
+    const setAt = new Date();
+    await db.insert(antiPhishingPhrases).values({ accountId, phrase, setAt }).onConflictDoUpdate({ target: antiPhishingPhrases.accountId, set: { phrase, setAt } });
+  },
+
   async insert(db: Db, message: typeof outbox.$inferInsert): Promise<void> {
     await db.insert(outbox).values(message);
   },

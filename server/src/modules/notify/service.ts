@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { emailKey } from '../../../../domain/email';
 import { defaultLanguage, isLanguage, languageMeta, type Language } from '../../../../domain/languages';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../../../domain/operator';
 import { emailHtml, type EmailFooter } from './email-html';
+import { withPhraseBanner } from './phrase-banner';
 import { notifyRepository } from './repository';
 import type { OutboxMessage } from '../../../../domain/contracts/ops';
 import type { MessageChannel } from '../../../../domain/messages';
@@ -29,14 +31,42 @@ export type Message = {
   accountId?: string;
   /** Deleted by the retention job after this date; without it the message is kept with the records. */
   retainUntil?: Date;
+  /** The language it is written in (messageText gives it): the anti-phishing phrase's line is written in it too. */
+  language?: Language;
 };
 
+/**
+ * Writes the message to the outbox. An email to the address of an account that set an
+ * anti-phishing phrase shows it at the top, in its text and its HTML part: every email to that
+ * address, whatever it is about (an order placed without logging in too).
+ */
 export async function send(db: Db, message: Message): Promise<void> {
-  const parts = message.channel !== 'email' ? { html: null } : message.html ? { html: message.html } : emailParts(defaultLanguage, message.subject, message.body);
-  await notifyRepository.insert(db, { ...message, ...parts, accountId: message.accountId ?? null, retainUntil: message.retainUntil ?? null });
+  const { language = defaultLanguage, ...rest } = message;
+  const row = { ...rest, accountId: rest.accountId ?? null, retainUntil: rest.retainUntil ?? null };
+  if (rest.channel !== 'email') return notifyRepository.insert(db, { ...row, html: null });
+  let { body, html } = rest.html ? { body: rest.body, html: rest.html } : emailParts(language, rest.subject, rest.body);
+  const phrase = await notifyRepository.phraseOfEmail(db, emailKey(rest.recipient));
+  if (phrase) {
+    const [line = '', note = ''] = textsOf(language).security.phraseBanner.split('\n');
+    body = `${fillTemplate(line, { phrase })}\n${note}\n\n${body}`;
+    html = withPhraseBanner(html, fillTemplate(line, { phrase }), phrase, note);
+  }
+  await notifyRepository.insert(db, { ...row, body, html });
 }
 
-/** Retention: deletes the messages whose retention date has passed; returns how many. */
+/**
+ * The account's anti-phishing phrase (issue 19), which `send` puts atop every email to its
+ * address. Set by account protection (modules/protection), which decides when it may change.
+ */
+export function antiPhishingPhrase(db: Db, accountId: string): Promise<{ phrase: string; setAt: Date } | undefined> {
+  return notifyRepository.phraseOf(db, accountId);
+}
+
+/** Sets the phrase (already checked: domain/protection.ts checkPhrase), or removes it (null). */
+export function setAntiPhishingPhrase(db: Db, accountId: string, phrase: string | null): Promise<void> {
+  return notifyRepository.setPhrase(db, accountId, phrase);
+}
+
 /**
  * When messages went to a recipient on a channel since then, under a lock on that recipient held
  * until the caller's transaction ends (a limit per recipient counts, then sends, one at a time).
@@ -45,6 +75,7 @@ export function lockAndListSentTo(tx: Db, channel: Message['channel'], recipient
   return notifyRepository.lockAndListSentTo(tx, channel, recipient, since);
 }
 
+/** Retention: deletes the messages whose retention date has passed; returns how many. */
 export async function deleteExpiredMessages(db: Db, now = new Date()): Promise<number> {
   return notifyRepository.deleteExpired(db, now);
 }
@@ -89,7 +120,8 @@ export function fillTemplate(template: string, values: Record<string, string>): 
 /** A message in a language, for any channel (an SMS, a letter, a transfer's reason): its subject and text. */
 export function messageText(language: Language, key: MessageKey, values: Record<string, string>): { subject: string; body: string } {
   const entry = textsOf(language)[key];
-  return { subject: fillTemplate(entry.subject, values), body: fillTemplate(entry.body, values) };
+  // A placeholder left empty (an optional paragraph) leaves no run of empty lines behind.
+  return { subject: fillTemplate(entry.subject, values), body: fillTemplate(entry.body, values).replace(/\n{3,}/g, '\n\n') };
 }
 
 /** A message as an email: its text and HTML parts, the operator named at the foot of both (emailParts). */
@@ -136,7 +168,8 @@ export function emailFooter(language: Language): EmailFooter {
   };
 }
 
-export type EmailParts = { subject: string; body: string; html: string };
+/** An email's parts, and the language they are written in (the anti-phishing phrase's line is written in it too). */
+export type EmailParts = { subject: string; body: string; html: string; language: Language };
 
 /**
  * An email in a language: the text part (the text, then after the signature separator "-- " the
@@ -145,7 +178,7 @@ export type EmailParts = { subject: string; body: string; html: string };
 export function emailParts(language: Language, subject: string, text: string): EmailParts {
   const footer = emailFooter(language);
   const signature = [...(footer.sampleNotice ? [footer.sampleNotice] : []), ...footer.lines].join('\n');
-  return { subject, body: `${text}\n\n-- \n${signature}`, html: emailHtml(language, subject, text, footer) };
+  return { subject, body: `${text}\n\n-- \n${signature}`, html: emailHtml(language, subject, text, footer), language };
 }
 
 /** One phrase of notify.json, e.g. phrase('de', 'failureReasons', 'amount_mismatch'). */

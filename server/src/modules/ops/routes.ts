@@ -5,6 +5,7 @@ import {
   opsEmailBody,
   opsEmailKindBody,
   opsIdentityResponse,
+  opsUsersQuery,
   opsUsersResponse,
   outboxQuery,
   outboxResponse,
@@ -13,12 +14,14 @@ import {
   verificationRequestsResponse,
   verifyResponse,
 } from '../../../../domain/contracts/ops';
+import { opsAccountParams, opsFreezeBody, opsFreezeResponse } from '../../../../domain/contracts/protection';
 import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
-import { listAccounts } from '../accounts/service';
+import { findAccountByEmail, findAccountByKey, listAccounts } from '../accounts/service';
 import { actorOf, readPersonalData, recordAudit } from '../audit/service';
 import { enableKind, listVerificationRequests, markVerified, readIdentityAsOperator } from '../identity/service';
 import { listOutbox } from '../notify/service';
+import { operatorFreeze, operatorUnfreeze } from '../protection/service';
 import { applyRetention } from '../retention/service';
 import { accountByEmail, type LocalIdpAccess } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -36,13 +39,20 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     {
       schema: {
         tags: ['ops'],
-        summary: 'Every account',
+        summary: 'Every account, or the one with this email address',
         security: [{ bearer: [] }],
-        response: { 200: opsUsersResponse, ...errorResponses(401, 403) },
+        querystring: opsUsersQuery,
+        response: { 200: opsUsersResponse, ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => ({
-      users: (await readPersonalData(app.db, actorOf(request), 'users', listAccounts)).map((a) => ({
+      users: (
+        await readPersonalData(app.db, actorOf(request), request.query.email ? 'user' : 'users', async (tx) => {
+          if (!request.query.email) return listAccounts(tx);
+          const account = await findAccountByEmail(tx, request.query.email);
+          return account ? [account] : [];
+        })
+      ).map((a) => ({
         email: a.email,
         displayName: a.displayName,
         accountKey: a.accountKey,
@@ -164,6 +174,51 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     async (request) => {
       const account = await accountByEmail(app.db, request.query.email, localIdp);
       return { email: request.query.email, kinds: await readIdentityAsOperator(app.db, account, actorOf(request)) };
+    },
+  );
+
+  // An operator's freeze and unfreeze of an account's sends, by its key; each with its reason in
+  // the audit trail (the operator console and `npm run ops -- freeze | unfreeze`).
+  const operated = async (accountKey: string) => {
+    const account = await findAccountByKey(app.db, accountKey.trim().toUpperCase());
+    if (!account) throw new DomainError('not_found');
+    return account;
+  };
+  app.post(
+    '/api/ops/accounts/:accountKey/freeze',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: "Freeze an account's sends at once; only an operator unfreezes it, and its payouts wait for approval (the reason is audited, never shown to the user)",
+        security: [{ bearer: [] }],
+        params: opsAccountParams,
+        body: opsFreezeBody,
+        response: { 200: opsFreezeResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const account = await operated(request.params.accountKey);
+      const state = await operatorFreeze(app.db, app.protection, { account, actor: actorOf(request), reason: request.body.reason });
+      return { accountKey: account.accountKey, ...state };
+    },
+  );
+
+  app.post(
+    '/api/ops/accounts/:accountKey/unfreeze',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: "Unfreeze an account's sends at once, without the user's cool-down (they proved who they are to support, or an operator's freeze ends); the reason is audited",
+        security: [{ bearer: [] }],
+        params: opsAccountParams,
+        body: opsFreezeBody,
+        response: { 200: opsFreezeResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const account = await operated(request.params.accountKey);
+      const state = await operatorUnfreeze(app.db, app.protection, { account, actor: actorOf(request), reason: request.body.reason });
+      return { accountKey: account.accountKey, ...state };
     },
   );
 

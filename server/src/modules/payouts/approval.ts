@@ -27,8 +27,8 @@ export type PayoutApproval = {
   newAccountDays: number;
   rates: RatesAdapter;
   /**
-   * Account protection plugs in here (migration 0023, not yet in this module's tree): true when
-   * the account's sends are frozen, so that any payout of it waits for approval.
+   * Account protection plugs in here (protection/service.ts accountFrozen, wired in app.ts): true
+   * when the account's sends are frozen, so that any payout of it waits for approval.
    */
   accountFrozen?: (db: Db, accountId: string) => Promise<boolean>;
 };

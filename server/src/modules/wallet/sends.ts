@@ -4,22 +4,26 @@ import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { currencyByCode, type Currency } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
 import { CODE_TTL_MINUTES } from '../../../../domain/identity';
+import { isLanguage, type Language } from '../../../../domain/languages';
 import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
+import { hasSecondFactor } from '../../../../domain/protection';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { externalNetworkFeeMinor, maxSendableMinor } from '../../../../domain/wallet';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
 import { requireVerifications } from '../identity/service';
 import { transfer, userAccount, balancesOf } from '../ledger/service';
-import { emailText, formatMoney, send as sendMessage } from '../notify/service';
+import { formatMoney } from '../notify/service';
 import { requestPayout, type PayoutOutcomes } from '../payouts/service';
+import { sendSecurityEmail } from '../protection/mail';
+import { bookRefusal, protectionOf, requireInBook, requireSendsOpen, type ProtectionSettings } from '../protection/service';
 import { accountCustomer, lockWeeklyVolume, requireWithinWeeklyVolume, weeklyVolumeEurMinor } from '../volume/service';
 import { findByAddress } from './addresses';
 import { walletRepository, type SendRow } from './repository';
 import type { SendFee, WalletSend } from '../../../../domain/contracts/wallet';
-import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { PayoutApproval } from '../payouts/approval';
+import type { SecurityLinks } from '../protection/links';
 import type { RatesAdapter } from '../rates/service';
 
 /**
@@ -28,8 +32,17 @@ import type { RatesAdapter } from '../rates/service';
  *   the send processing, so a send is booked at most once and the ledger refuses any overdraft,
  *   whatever requests run at the same time;
  * - the code is single use, bound to this send, valid 10 minutes, dead after 5 wrong attempts;
- * - the same Idempotency-Key returns the same send (no second send, no second email).
+ * - the same Idempotency-Key returns the same send (no second send, no second email);
+ * - account protection (modules/protection) is checked when a send starts and again in the
+ *   transaction that books it: not frozen, no cool-down, in allow-list mode only to an address-book
+ *   entry past its hold; confirming needs a recent login, and above a limit a second factor.
  */
+/** What sends need of account protection: its settings and the maker of the emails' freeze links. */
+export type SendProtection = { settings: ProtectionSettings; links: SecurityLinks };
+
+/** The login behind a confirmation: the token's auth_time (seconds since the epoch) and amr. */
+export type SendLogin = { authTime?: number; amr?: string[] };
+
 export type { SendRow };
 
 export const sendCodeHash = (sendId: string, code: string) => createHash('sha256').update(`send:${sendId}:${code}`).digest('hex');
@@ -90,7 +103,17 @@ export async function sendFee(db: Db, input: { account: AccountRow; houseXrpAddr
 export async function createSend(
   db: Db,
   rates: RatesAdapter,
-  input: { account: AccountRow; houseXrpAddress: string; currency: string; address: string; amount: string; label?: string; idempotencyKey?: string; language: Language },
+  input: {
+    account: AccountRow;
+    houseXrpAddress: string;
+    currency: string;
+    address: string;
+    amount: string;
+    label?: string;
+    idempotencyKey?: string;
+    language: Language;
+    protection: SendProtection;
+  },
 ) {
   const { account } = input;
   if (input.idempotencyKey) {
@@ -102,6 +125,9 @@ export async function createSend(
   if (!address) throw new DomainError('invalid_address', 'address');
   const amount = decimalToMinor(input.amount.trim(), currency.decimals);
   if (amount === null || amount <= 0n) throw new DomainError('invalid_amount', 'amount');
+  // A frozen account, or one in a cool-down, starts no send at all.
+  const guard = await protectionOf(db, account.id);
+  requireSendsOpen(guard);
 
   const { recipientId, networkFee } = await destinationOf(db, account, input.houseXrpAddress, currency.code, address);
   const { rates: current } = await rates.current();
@@ -113,6 +139,8 @@ export async function createSend(
   // Said early, so the user verifies before waiting for a code; enforced again at confirmation,
   // where the value leaves (sends created first and confirmed later are counted there).
   await requireVerifications(db, account.id, { usesWallet: true, weeklyEurMinor: (await weeklyVolumeEurMinor(db, rates, await accountCustomer(db, account.id))) + thisSendEur });
+  // Last, so that the address's other problems are said first: allow-list mode and the hold.
+  await requireInBook(db, guard, { currency: currency.code, address, internal: recipientId !== null });
 
   let code: string | null = null;
   while (!code) code = codeFromBytes(randomBytes(32));
@@ -130,28 +158,29 @@ export async function createSend(
       idempotencyKey: input.idempotencyKey ?? null,
       codeHash: hash(id, code),
       codeExpiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000),
+      language: input.language,
     });
     if (!row) {
       // The same Idempotency-Key arrived twice at once: the other request created it.
       const existing = await walletRepository.findSendByIdempotencyKey(tx, account.id, input.idempotencyKey!);
       return { send: existing!, created: false };
     }
-    if (account.email) {
-      const view = sendView(row);
-      await sendMessage(tx, {
-        channel: 'email',
-        recipient: account.email,
-        accountId: account.id,
-        // Named by what the user asked for, never by its internal id.
-        ...emailText(input.language, 'sendCode', {
-          code,
-          amount: formatMoney(input.language, view.amount, currency.code),
-          fee: formatMoney(input.language, view.networkFee, currency.code),
-          shortAddress: shortAddress(address),
-          address,
-        }),
-      });
-    }
+    const view = sendView(row);
+    // A security email: with the code, a link that freezes every send if this one is not the user's.
+    await sendSecurityEmail(tx, input.protection.links, {
+      accountId: account.id,
+      email: account.email,
+      language: input.language,
+      key: 'sendCode',
+      // Named by what the user asked for, never by its internal id.
+      values: {
+        code,
+        amount: formatMoney(input.language, view.amount, currency.code),
+        fee: formatMoney(input.language, view.networkFee, currency.code),
+        shortAddress: shortAddress(address),
+        address,
+      },
+    });
     return { send: row, created: true };
   });
 }
@@ -161,33 +190,57 @@ export function shortAddress(address: string): string {
   return address.length <= 16 ? address : `${address.slice(0, 8)}…${address.slice(-6)}`;
 }
 
-type Outcome = { ok: true; send: SendRow } | { ok: false; code: ErrorCode; message?: string };
+type Outcome = { ok: true; send: SendRow } | { ok: false; code: ErrorCode; message?: string; field?: string; retryAfter?: number };
 
 /**
- * Accepts the code and books the send, or counts a wrong attempt (committed before answering). A
- * send out to the chain whose payout must wait for two operators' approval is awaiting_approval.
+ * Accepts the code and books the send, or counts a wrong attempt (committed before answering).
+ * Refused before the code is judged (no attempt spent): a login older than the limit
+ * (login_required_recent: log in again, then confirm with the same code); a send above the limit
+ * without a second factor in the login; a frozen account, a cool-down, an address the book no
+ * longer allows. A send out to the chain whose payout must wait for two operators' approval is
+ * awaiting_approval.
  */
-export async function confirmSend(db: Db, deps: { rates: RatesAdapter; approval: PayoutApproval }, input: { ownerId: string; sendId: string; code: string }) {
+export async function confirmSend(
+  db: Db,
+  deps: { rates: RatesAdapter; approval: PayoutApproval },
+  input: { account: Pick<AccountRow, 'id' | 'email'>; sendId: string; code: string; login: SendLogin; protection: SendProtection },
+) {
   const { rates } = deps;
+  const { settings } = input.protection;
+  const ownerId = input.account.id;
   if (!/^[0-9a-f-]{36}$/i.test(input.sendId)) throw new DomainError('not_found');
   const code = normalizeCode(input.code);
   if (!code) throw new DomainError('invalid_code_format', 'code');
+  // A token without auth_time proves no recent login: refused like an old one.
+  if (input.login.authTime === undefined || Date.now() / 1000 - input.login.authTime > settings.maxAuthAgeSeconds) throw new DomainError('login_required_recent');
   const { rates: current } = await rates.current();
   const outcome = await db.transaction(async (tx): Promise<Outcome> => {
-    const send = await walletRepository.lockSend(tx, input.ownerId, input.sendId);
+    const send = await walletRepository.lockSend(tx, ownerId, input.sendId);
     if (!send) return { ok: false, code: 'not_found' };
-    if (send.status !== 'awaiting_code') return { ok: false, code: 'send_not_pending' };
+    if (send.status !== 'awaiting_code') return { ok: false, code: 'send_not_pending', field: 'code' };
+    // The account's protection, read under a lock held until this transaction books or ends: a
+    // freeze (or any change of it) waits for this confirmation, or this one sees it.
+    const guard = await protectionOf(tx, ownerId, 'share');
+    try {
+      requireSendsOpen(guard);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return { ok: false, code: error.code, retryAfter: error.retryAfter };
+    }
+    const refusal = await bookRefusal(tx, guard, { currency: send.currency, address: send.address, internal: send.recipientId !== null });
+    if (refusal) return { ok: false, ...refusal, field: 'address' };
+    const decimals = currencyByCode(send.currency)!.decimals;
+    const eurValue = eurValueMinor(send.amount, decimals, current[send.currency] ?? '0');
+    if (eurValue > settings.secondFactorAboveEurMinor && !hasSecondFactor(input.login.amr)) return { ok: false, code: 'second_factor_required' };
     const verdict = judgeCode({ hash: send.codeHash, attempts: send.codeAttempts, expiresAt: send.codeExpiresAt }, hash(send.id, code));
     if (verdict.kind === 'wrong') await walletRepository.setCodeAttempts(tx, send.id, verdict.attempts);
-    if (verdict.kind !== 'valid') return { ok: false, ...codeRefusal(verdict) };
+    if (verdict.kind !== 'valid') return { ok: false, ...codeRefusal(verdict), field: 'code' };
     if (send.recipientId === send.ownerId) {
       // Created before sends to one's own address were refused: it fails instead of booking a
       // transfer from an account to itself.
       await walletRepository.failAtConfirmation(tx, send.id, new Date());
-      return { ok: false, code: 'send_to_own_address' };
+      return { ok: false, code: 'send_to_own_address', field: 'code' };
     }
-    const decimals = currencyByCode(send.currency)!.decimals;
-    const eurValue = eurValueMinor(send.amount, decimals, current[send.currency] ?? '0');
     const metadata = {
       address: send.address,
       label: send.label,
@@ -233,15 +286,29 @@ export async function confirmSend(db: Db, deps: { rates: RatesAdapter; approval:
     } catch (error) {
       if (!(error instanceof DomainError) || error.code !== 'insufficient_balance') throw error;
       await walletRepository.failAtConfirmation(tx, send.id, new Date());
-      return { ok: false, code: 'insufficient_balance' };
+      return { ok: false, code: 'insufficient_balance', field: 'code' };
     }
     const status = send.recipientId ? 'completed' : awaitingApproval ? 'awaiting_approval' : 'processing';
     const now = new Date();
     const updated = await walletRepository.markConfirmed(tx, send.id, { status, confirmedAt: now, eurValue, ...(status === 'completed' ? { completedAt: now } : {}) });
+    // An internal send is complete now: its email says so (an external one's, when its payout completes).
+    if (status === 'completed') await mailSendCompleted(tx, input.protection.links, updated!, input.account.email);
     return { ok: true, send: updated! };
   });
-  if (!outcome.ok) throw new DomainError(outcome.code, outcome.code === 'not_found' ? undefined : 'code', outcome.message);
+  if (!outcome.ok) throw new DomainError(outcome.code, outcome.field, outcome.message, outcome.retryAfter);
   return outcome.send;
+}
+
+/** "Your send is complete", with a freeze link: a security email. */
+async function mailSendCompleted(tx: Db, links: SecurityLinks, send: SendRow, email: string | null): Promise<void> {
+  const language = (isLanguage(send.language) ? send.language : 'en') as Language;
+  await sendSecurityEmail(tx, links, {
+    accountId: send.ownerId,
+    email,
+    language,
+    key: 'sendCompleted',
+    values: { amount: formatMoney(language, minorToDecimal(send.amount, currencyByCode(send.currency)!.decimals), send.currency), shortAddress: shortAddress(send.address), address: send.address },
+  });
 }
 
 /**
@@ -249,17 +316,20 @@ export async function confirmSend(db: Db, deps: { rates: RatesAdapter; approval:
  * the chain's txid, or failed — the payout already gave the amount and the fee back to the wallet
  * (also when an operator rejected it); approved by two operators, it is processed.
  */
-export const sendPayoutOutcomes: PayoutOutcomes['send'] = {
-  async approved(tx, payout) {
-    await walletRepository.markApproved(tx, payout.sendId!);
-  },
-  async completed(tx, payout) {
-    await walletRepository.markPaidOut(tx, payout.sendId!, payout.completedAt, payout.txid);
-  },
-  async failed(tx, payout) {
-    await walletRepository.markPayoutFailed(tx, payout.sendId!, payout.completedAt);
-  },
-};
+export function sendPayoutOutcomes(links: SecurityLinks): PayoutOutcomes['send'] {
+  return {
+    async approved(tx, payout) {
+      await walletRepository.markApproved(tx, payout.sendId!);
+    },
+    async completed(tx, payout) {
+      const send = await walletRepository.markPaidOut(tx, payout.sendId!, payout.completedAt, payout.txid);
+      if (send) await mailSendCompleted(tx, links, send, await walletRepository.ownerEmail(tx, send.ownerId));
+    },
+    async failed(tx, payout) {
+      await walletRepository.markPayoutFailed(tx, payout.sendId!, payout.completedAt);
+    },
+  };
+}
 
 export async function getSend(db: Db, ownerId: string, sendId: string): Promise<SendRow> {
   if (!/^[0-9a-f-]{36}$/i.test(sendId)) throw new DomainError('not_found');

@@ -4,16 +4,19 @@ import * as React from 'react';
 import { loadResources, renderInLanguage } from '../../../../__tests__/support/render';
 import { Balances } from '../components/balances';
 import { Receive } from '../components/receive';
+import { Security } from '../components/security';
 import { Send } from '../components/send';
 import { Transactions } from '../components/transactions';
+import type { SecurityOverview } from '../../../../domain/contracts/protection';
 import type { WalletSend } from '../../../../domain/contracts/wallet';
 import type { Balance, Transaction } from '../api/wallet';
 
 // The SDK hands out one stable function, as the real one does.
 jest.mock('../../../components/session', () => {
-  const session = { getAccessTokenSilently: async () => 'token' };
+  const session = { getAccessTokenSilently: async () => 'token', loginWithRedirect: jest.fn(async () => undefined) };
   return { useSession: () => session };
 });
+const { useSession } = jest.requireMock('../../../components/session') as { useSession: () => { loginWithRedirect: jest.Mock } };
 
 const en = loadResources('en').wallet as any;
 const de = loadResources('de').wallet as any;
@@ -269,6 +272,101 @@ describe('Send', () => {
     await act(async () => void jest.advanceTimersByTime(10_000));
     expect(await screen.findByText(de.send.processing)).toBeTruthy();
     expect(screen.getByText(de.send.statuses.processing)).toBeTruthy();
+  });
+
+  it('a confirmation that needs a fresh login says so, logs in again with max_age 0 and comes back to the same send, whose code still works', async () => {
+    let fresh = false;
+    mockApi({
+      'GET /api/wallet/balances': () => ({ body: BALANCES }),
+      'GET /api/rates': () => ({ body: RATES }),
+      'POST /api/wallet/sends': () => ({ status: 201, body: started }),
+      [`POST /api/wallet/sends/${started.id}/confirm`]: () =>
+        fresh
+          ? { body: { ...started, status: 'processing', message: 'Your transaction is being processed.' } }
+          : { status: 401, body: { error: { code: 'login_required_recent', message: 'Log in again.' } } },
+      [`GET /api/wallet/sends/${started.id}`]: () => ({ body: started }),
+    });
+    const first = renderInLanguage(<Send />);
+    await screen.findByText(fill(en.send.available, { amount: '0.01 BTC' }));
+    fireEvent.change(screen.getByLabelText(en.send.address), { target: { value: started.address } });
+    fireEvent.change(screen.getByLabelText(en.send.amount), { target: { value: '0.001' } });
+    fireEvent.click(screen.getByRole('button', { name: en.send.continue }));
+    fireEvent.change(await screen.findByLabelText(en.send.code), { target: { value: 'ABCD-EFGH-IJKL-MNOP' } });
+    fireEvent.click(screen.getByRole('button', { name: en.send.confirm }));
+    expect(await screen.findByText(en.sendStepUp.loginAgain)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: en.sendStepUp.loginAgainButton }));
+    expect(useSession().loginWithRedirect).toHaveBeenCalledWith({ authorizationParams: { max_age: 0 }, appState: { returnTo: `/?send=${started.id}` } });
+    first.unmount();
+
+    // Back from the login: the page opens the same send and takes the code from the email.
+    fresh = true;
+    window.history.replaceState(null, '', `/?send=${started.id}`);
+    try {
+      renderInLanguage(<Send />);
+      fireEvent.change(await screen.findByLabelText(en.send.code), { target: { value: 'ABCD-EFGH-IJKL-MNOP' } });
+      fireEvent.click(screen.getByRole('button', { name: en.send.confirm }));
+      expect(await screen.findByText(en.send.processing)).toBeTruthy();
+    } finally {
+      window.history.replaceState(null, '', '/');
+    }
+  });
+
+  it('points to the address book when the address is not allowed yet', async () => {
+    mockApi({
+      'GET /api/wallet/balances': () => ({ body: BALANCES }),
+      'GET /api/rates': () => ({ body: RATES }),
+      'POST /api/wallet/sends': () => ({ status: 403, body: { error: { code: 'address_not_in_book', message: 'Not in the book.', field: 'address' } } }),
+    });
+    renderInLanguage(<Send />, 'ru');
+    await screen.findByText(fill(ru.send.available, { amount: '0,01 BTC' }));
+    fireEvent.change(screen.getByLabelText(ru.send.address), { target: { value: started.address } });
+    fireEvent.change(screen.getByLabelText(ru.send.amount), { target: { value: '0,001' } });
+    fireEvent.click(screen.getByRole('button', { name: ru.send.continue }));
+    expect(await screen.findByText((loadResources('ru').errors as any).address_not_in_book)).toBeTruthy();
+    expect(screen.getByRole('link', { name: ru.sendStepUp.book })).toHaveAttribute('href', '/ru/wallet/security/');
+  });
+});
+
+describe('Security', () => {
+  const overview = (change: Partial<SecurityOverview> = {}): SecurityOverview => ({
+    allowListOnly: true,
+    allowListOffFrom: '2026-01-11T09:00:00.000Z',
+    phrase: { masked: 'B•••2', setAt: '2026-01-10T09:00:00.000Z' },
+    frozen: false,
+    frozenAt: null,
+    frozenByOperator: false,
+    unfreezesAt: null,
+    unfreezeCodeSent: false,
+    sendsPausedUntil: null,
+    holdHours: 24,
+    secondFactorAboveEur: '1000.00',
+    addressBook: [],
+    events: [],
+    ...change,
+  });
+
+  it('freezes in one click; unfreezing asks for the emailed code', async () => {
+    const api = mockApi({
+      'GET /api/wallet/security': () => ({ body: overview() }),
+      'POST /api/wallet/security/freeze': () => ({ body: overview({ frozen: true, frozenAt: '2026-01-10T10:00:00.000Z' }) }),
+      'POST /api/wallet/security/unfreeze': () => ({ body: overview({ frozen: true, frozenAt: '2026-01-10T10:00:00.000Z', unfreezeCodeSent: true }) }),
+    });
+    renderInLanguage(<Security />);
+    expect(await screen.findByText(fill(en.security.phraseSet, { masked: 'B•••2' }))).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: en.security.freezeButton }));
+    expect(await screen.findByText(en.security.frozen)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: en.security.unfreezeButton }));
+    expect(await screen.findByLabelText(en.security.unfreezeCode)).toBeTruthy();
+    expect(api.count('POST /api/wallet/security/unfreeze')).toBe(1);
+  });
+
+  it('frozen by Muntly’s team: says only they unfreeze it, points to support, and offers no code', async () => {
+    mockApi({ 'GET /api/wallet/security': () => ({ body: overview({ frozen: true, frozenAt: '2026-01-10T10:00:00.000Z', frozenByOperator: true }) }) });
+    renderInLanguage(<Security />, 'ru');
+    expect(await screen.findByText(ru.security.frozenByOperator)).toBeTruthy();
+    expect(screen.getByRole('link', { name: ru.security.contactSupport })).toHaveAttribute('href', '/ru/support/');
+    expect(screen.queryByRole('button', { name: ru.security.unfreezeButton })).toBeNull();
+    expect(screen.queryByRole('button', { name: ru.security.freezeButton })).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 import { apiRequest } from '../../../components/api';
 import type { IdentityKind, IdentityResponse, VerificationRequestResponse } from '../../../../domain/contracts/identity';
 import type { MyProof, MyProofResponse, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
+import type { AddEntryBody, AddressBookEntry, SecurityOverview, SecuritySettingsBody } from '../../../../domain/contracts/protection';
 import type { Rates } from '../../../../domain/contracts/rates';
 import type {
   AddressesResponse,
@@ -50,6 +51,16 @@ export const getTransactions = (token: string, language: Language, query: { curr
 };
 export const getTransactionsCsv = (token: string, language: Language, currency?: string) =>
   apiRequest<string>(token, language, `/api/wallet/transactions?format=csv${currency ? `&currency=${currency}` : ''}`);
+
+/** Account protection (/api/wallet/security, /api/wallet/address-book): every change answers the new overview. */
+export type { AddressBookEntry, SecurityOverview };
+export const getSecurity = (token: string, language: Language) => apiRequest<SecurityOverview>(token, language, '/api/wallet/security');
+export const changeSecurity = (token: string, language: Language, body: SecuritySettingsBody) => apiRequest<SecurityOverview>(token, language, '/api/wallet/security', { method: 'PATCH', body });
+export const freezeSends = (token: string, language: Language) => apiRequest<SecurityOverview>(token, language, '/api/wallet/security/freeze', { method: 'POST' });
+export const requestUnfreeze = (token: string, language: Language) => apiRequest<SecurityOverview>(token, language, '/api/wallet/security/unfreeze', { method: 'POST' });
+export const confirmUnfreeze = (token: string, language: Language, code: string) => apiRequest<SecurityOverview>(token, language, '/api/wallet/security/unfreeze/confirm', { body: { code } });
+export const addBookEntry = (token: string, language: Language, body: AddEntryBody) => apiRequest<AddressBookEntry>(token, language, '/api/wallet/address-book', { body });
+export const removeBookEntry = (token: string, language: Language, id: string) => apiRequest<AddressBookEntry>(token, language, `/api/wallet/address-book/${id}`, { method: 'DELETE' });
 
 /**
  * The bank verification the wallet needs (from GET /api/identity), and the one-click request

@@ -10,6 +10,8 @@ import { loadAddressRules, preloadAddressRules, useAddressRules } from '../../..
 import { ApiFailure } from '../../../components/api';
 import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
+import { LocalizedLink } from '../../../components/localized-link';
+import { useSession } from '../../../components/session';
 import { TxHash } from '../../../components/tx-hash';
 import { useDraft } from '../../../components/use-draft';
 import { usePolled } from '../../../components/use-polled';
@@ -59,6 +61,16 @@ function SendDetails() {
   const codeForm = useForm<{ code: string }>();
   const balances = usePolled(async () => getBalances(await token(), language), language, WALLET_REFRESH_MS);
   React.useEffect(preloadAddressRules, []);
+  // Confirming needs a recent login (and above a limit a second factor): the page logs the user in
+  // again and comes back to this send (?send=<id>), whose emailed code still works.
+  const [stepUp, setStepUp] = React.useState<'login_required_recent' | 'second_factor_required' | null>(null);
+  React.useEffect(() => {
+    const id = new URLSearchParams(window.location.search).get('send');
+    if (!id) return;
+    void token()
+      .then((value) => getSend(value, language, id))
+      .then(setSend, () => undefined);
+  }, [token, language]);
 
   const submit = form.handleSubmit(async (values) => {
     if (!(await loadAddressRules()).normalizeAddress(values.currency, values.address)) return form.setError('address', { message: 'invalid_address' });
@@ -82,8 +94,10 @@ function SendDetails() {
     if (!normalized) return codeForm.setError('code', { message: 'invalid_code_format' });
     try {
       setSend(await confirmSend(await token(), language, send!.id, normalized));
+      setStepUp(null);
       balances.reload();
     } catch (error) {
+      if (error instanceof ApiFailure && (error.code === 'login_required_recent' || error.code === 'second_factor_required')) return setStepUp(error.code);
       codeForm.setError('code', { message: errorKeyOf(error) });
     }
   });
@@ -105,6 +119,7 @@ function SendDetails() {
         <SendReview send={send} language={language} />
         {send.internal ? <p>{t('send.internal')}</p> : null}
         <p>{t('send.codeSent')}</p>
+        {stepUp ? <StepUp reason={stepUp} sendId={send.id} /> : null}
         <form onSubmit={confirm} noValidate className="identity-form">
           <Field id="send-code" label={t('send.code')} autoComplete="one-time-code" error={err} {...codeForm.register('code', { required: true })} />
           <button type="submit" className="button primary" disabled={codeForm.formState.isSubmitting}>
@@ -114,6 +129,7 @@ function SendDetails() {
       </>
     );
   }
+  const bookError = ['address_not_in_book', 'address_on_hold'].includes(form.formState.errors.address?.message ?? '');
   const field = (name: keyof SendForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
     <Field id={`send-${name}`} label={t(`send.${name}`)} error={message(form.formState.errors[name]?.message)} {...props} {...form.register(name, { required: name !== 'label' })} />
   );
@@ -125,6 +141,11 @@ function SendDetails() {
         render={({ field }) => <CurrencySelect id="send-currency" label={t('send.currency')} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />}
       />
       {field('address', { spellCheck: false, autoComplete: 'off' })}
+      {bookError ? (
+        <p className="small">
+          <LocalizedLink to="wallet_security">{t('sendStepUp.book')}</LocalizedLink>
+        </p>
+      ) : null}
       {field('amount', { inputMode: 'decimal', autoComplete: 'off', 'aria-describedby': [form.formState.errors.amount ? 'send-amount-error' : '', 'send-available send-estimate'].join(' ').trim() })}
       <AmountHelp form={form} balances={balances.data?.balances} />
       {field('label', { maxLength: 100 })}
@@ -132,6 +153,32 @@ function SendDetails() {
         {form.formState.isSubmitting ? t('send.sending') : t('send.continue')}
       </button>
     </form>
+  );
+}
+
+/**
+ * Why the send cannot be confirmed with this login, and the way on: log in again (the SDK's
+ * max_age: the provider asks for the password, and the one-time password when it is set up),
+ * coming back to this send.
+ */
+function StepUp({ reason, sendId }: { reason: 'login_required_recent' | 'second_factor_required'; sendId: string }) {
+  const { t } = useTranslation('wallet');
+  const { loginWithRedirect } = useSession();
+  const again = () => loginWithRedirect({ authorizationParams: { max_age: 0 }, appState: { returnTo: `${window.location.pathname}?send=${sendId}` } });
+  return (
+    <div className="security-notice" role="alert">
+      <p>{reason === 'login_required_recent' ? t('sendStepUp.loginAgain') : t('sendStepUp.secondFactor')}</p>
+      {reason === 'second_factor_required' ? (
+        <p>
+          <LocalizedLink to="wallet_security">{t('sendStepUp.securityPage')}</LocalizedLink>
+        </p>
+      ) : null}
+      <p>
+        <button type="button" className="button primary" onClick={() => void again()}>
+          {t('sendStepUp.loginAgainButton')}
+        </button>
+      </p>
+    </div>
   );
 }
 

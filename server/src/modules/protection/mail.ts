@@ -1,0 +1,54 @@
+import { languageMeta, type Language } from '../../../../domain/languages';
+import { escapeHtml } from '../notify/email-html';
+import { emailText, fillTemplate, phrase, send, type MessageKey } from '../notify/service';
+import type { Db } from '../../db/client';
+import type { SecurityLinks } from './links';
+
+/**
+ * Security emails (issue 19): a new address in the book, a send started or completed, a setting
+ * changed. Each carries a one-click link that freezes the account's sends (unless the email is
+ * about the freeze itself), written in the same transaction as the change it reports.
+ */
+export type SecurityEmail = {
+  accountId: string;
+  /** The address it goes to; none, no email (an account without one). */
+  email: string | null;
+  language: Language;
+  key: MessageKey;
+  values: Record<string, string>;
+  /** False for the emails about a freeze: the sends are frozen already. */
+  freezeLink?: boolean;
+  /** A new address-book entry: its cancel link goes in {{cancelUrl}}. */
+  cancelEntryId?: string;
+};
+
+export async function sendSecurityEmail(db: Db, links: SecurityLinks, mail: SecurityEmail): Promise<void> {
+  if (!mail.email) return;
+  const urls: string[] = [];
+  const values: Record<string, string> = { ...mail.values, freeze: '' };
+  if (mail.freezeLink !== false) {
+    const url = await links.create(db, { accountId: mail.accountId, purpose: 'freeze', language: mail.language });
+    values.freeze = fillTemplate(phrase(mail.language, 'security', 'freeze'), { url });
+    urls.push(url);
+  }
+  if (mail.cancelEntryId) {
+    const url = await links.create(db, { accountId: mail.accountId, purpose: 'cancel_address', entryId: mail.cancelEntryId, language: mail.language });
+    values.cancelUrl = url;
+    urls.push(url);
+  }
+  const text = emailText(mail.language, mail.key, values);
+  await send(db, { channel: 'email', recipient: mail.email, accountId: mail.accountId, ...text, html: withClickableLinks(text.html, urls) });
+}
+
+/** The links, which the HTML part shows as text, made clickable (a mail client does not always do it itself). */
+export function withClickableLinks(html: string, urls: string[]): string {
+  return urls.reduce((out, url) => {
+    const shown = escapeHtml(url);
+    return out.split(shown).join(`<a href="${shown}" style="color:#0b3d2e;font-weight:bold;">${shown}</a>`);
+  }, html);
+}
+
+/** A moment as a security email states it, in its language, in UTC ("24 November 2026 at 10:00 UTC"). */
+export function mailTime(language: Language, at: Date): string {
+  return `${new Intl.DateTimeFormat(languageMeta[language].intl, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+}

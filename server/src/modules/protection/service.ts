@@ -1,0 +1,608 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
+import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
+import { currencyByCode } from '../../../../domain/currencies';
+import { DomainError, secondsToWait, unknownCurrency } from '../../../../domain/errors';
+import { CODE_TTL_MINUTES } from '../../../../domain/identity';
+import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
+import { decimalToMinor, eur } from '../../../../domain/money';
+import { ADDRESS_BOOK_MAX_ENTRIES, checkPhrase, maskPhrase, type SecurityEventKind } from '../../../../domain/protection';
+import { lockKey } from '../../db/raw';
+import { codeRefusal, judgeCode } from '../../one-time-codes';
+import { recordAudit } from '../audit/service';
+import { antiPhishingPhrase, phrase as notifyPhrase, fillTemplate, requestLanguage, setAntiPhishingPhrase } from '../notify/service';
+import { mailTime, sendSecurityEmail } from './mail';
+import { protectionRepository, type BookEntry, type ProtectionRow } from './repository';
+import type { AuditState } from '../../../../domain/audit';
+import type { AddressBookEntry, SecurityOverview } from '../../../../domain/contracts/protection';
+import type { ErrorCode } from '../../../../domain/errors';
+import type { Config } from '../../config';
+import type { Db } from '../../db/client';
+import type { SecurityLinks } from './links';
+
+/**
+ * Account protection (issue 19). Invariants:
+ * - a send goes out only while the account is not frozen and not in a cool-down, and, in
+ *   allow-list mode, only to a live address-book entry whose hold has passed (another Muntly
+ *   user's address: no hold); the confirmation checks all of it again under the protection row's
+ *   lock, in the transaction that books the money, so a freeze and a confirmation never overlap;
+ * - a freeze takes effect at once; an unfreeze takes a login, an emailed code and a cool-down
+ *   (the operator may unfreeze at once); a freeze by an operator only an operator lifts; what an
+ *   operator does is in the audit trail, in its transaction;
+ * - a payout of a frozen account waits for two operators' approval (`accountFrozen`, the payouts'
+ *   approval hook);
+ * - the anti-phishing phrase is never answered in full once set;
+ * - every change is a security event, and the emails about it carry a link that freezes sends.
+ */
+export type ProtectionSettings = {
+  holdMs: number;
+  sendCooldownMs: number;
+  unfreezeCooldownMs: number;
+  maxAuthAgeSeconds: number;
+  /** EUR cents; a send worth more needs a second factor in the login. */
+  secondFactorAboveEurMinor: bigint;
+};
+
+const HOUR_MS = 3_600_000;
+
+export function protectionSettings(config: Config): ProtectionSettings {
+  return {
+    holdMs: config.ADDRESS_HOLD_HOURS * HOUR_MS,
+    sendCooldownMs: config.SEND_COOLDOWN_HOURS * HOUR_MS,
+    unfreezeCooldownMs: config.UNFREEZE_COOLDOWN_HOURS * HOUR_MS,
+    maxAuthAgeSeconds: config.SEND_MAX_AUTH_AGE_MINUTES * 60,
+    secondFactorAboveEurMinor: decimalToMinor(config.SEND_SECOND_FACTOR_ABOVE_EUR, 2)!,
+  };
+}
+
+/** What a route hands the service: the settings, the link maker, who acts (the security events' "client") and the page language (the emails'). */
+export type ProtectionContext = { settings: ProtectionSettings; links: SecurityLinks; client: string; language: Language };
+
+/** The context of a request of the logged-in user. */
+export function protectionContext(app: { protection: { settings: ProtectionSettings; links: SecurityLinks } }, request: { headers: Record<string, string | string[] | undefined> }): ProtectionContext {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value[0] : value;
+  };
+  return { ...app.protection, client: clientOf(header('user-agent')), language: requestLanguage(header('accept-language')) };
+}
+
+/** Frozen: since frozen_at, until the unfreeze the user confirmed takes effect (or the operator's). */
+export const isFrozen = (row: ProtectionRow, now = new Date()): boolean => row.frozenAt !== null && (row.unfreezesAt === null || row.unfreezesAt > now);
+
+const unfreezeCodeHash = (accountId: string, code: string) => createHash('sha256').update(`unfreeze:${accountId}:${code}`).digest('hex');
+const later = (a: Date | null, b: Date): Date => (a && a > b ? a : b);
+
+async function recordEvent(db: Db, accountId: string, kind: SecurityEventKind, client: string, detail?: Record<string, string | boolean>): Promise<void> {
+  await protectionRepository.insertEvent(db, { accountId, kind, client, detail: detail ?? null });
+}
+
+/** The email telling the account what changed ("settings changed"), with its freeze link unless it reports a freeze. */
+async function mailChange(
+  db: Db,
+  ctx: ProtectionContext,
+  account: { id: string; email: string | null },
+  change: keyof ReturnType<typeof changePhrases>,
+  values: { until?: Date; email?: string; detail?: string } = {},
+) {
+  const language = ctx.language;
+  const changeText = fillTemplate(changePhrases(language)[change], { until: values.until ? mailTime(language, values.until) : '', email: values.email ?? '' });
+  await sendSecurityEmail(db, ctx.links, {
+    accountId: account.id,
+    email: account.email,
+    language,
+    key: 'securityChanged',
+    values: { change: changeText, when: mailTime(language, new Date()), detail: values.detail ?? '' },
+    freezeLink: change !== 'frozen' && change !== 'frozen_by_operator',
+  });
+}
+
+function changePhrases(language: Language) {
+  const p = (key: Parameters<typeof notifyPhrase<'securityChanges'>>[2]) => notifyPhrase(language, 'securityChanges', key);
+  return {
+    allow_list_on: p('allow_list_on'),
+    allow_list_off: p('allow_list_off'),
+    phrase_set: p('phrase_set'),
+    phrase_changed: p('phrase_changed'),
+    phrase_removed: p('phrase_removed'),
+    email_changed: p('email_changed'),
+    frozen: p('frozen'),
+    frozen_by_operator: p('frozen_by_operator'),
+    unfreeze_confirmed: p('unfreeze_confirmed'),
+    unfrozen_by_operator: p('unfrozen_by_operator'),
+  };
+}
+
+const pausedLine = (language: Language, until: Date) => fillTemplate(notifyPhrase(language, 'security', 'sendsPausedUntil'), { until: mailTime(language, until) });
+
+// ---------------------------------------------------------------------------------------------
+// The gate every send passes, when it is started and again when it is confirmed.
+
+/** Refuses while the account is frozen or its sends are paused after a change. */
+export function requireSendsOpen(row: ProtectionRow, now = new Date()): void {
+  if (isFrozen(row, now)) throw new DomainError('account_frozen');
+  if (row.sendsPausedUntil && row.sendsPausedUntil > now) throw new DomainError('sends_paused', undefined, undefined, secondsToWait(row.sendsPausedUntil.getTime() - now.getTime()));
+}
+
+/**
+ * In allow-list mode, the send's address (canonical) must be a live entry of the book whose hold
+ * has passed; another Muntly user's address (`internal`) must be in the book but has no hold.
+ * Returns the refusal rather than throwing, for the confirmation to answer after its transaction.
+ */
+export async function bookRefusal(
+  db: Db,
+  row: ProtectionRow,
+  send: { currency: string; address: string; internal: boolean },
+  now = new Date(),
+): Promise<{ code: ErrorCode; retryAfter?: number } | null> {
+  if (!row.allowListOnly) return null;
+  const entry = await protectionRepository.liveEntry(db, row.accountId, send.currency, send.address);
+  if (!entry) return { code: 'address_not_in_book' };
+  if (!send.internal && entry.usableFrom > now) return { code: 'address_on_hold', retryAfter: secondsToWait(entry.usableFrom.getTime() - now.getTime()) };
+  return null;
+}
+
+export async function requireInBook(db: Db, row: ProtectionRow, send: { currency: string; address: string; internal: boolean }): Promise<void> {
+  const refusal = await bookRefusal(db, row, send);
+  if (refusal) throw new DomainError(refusal.code, 'address', undefined, refusal.retryAfter);
+}
+
+export function protectionOf(db: Db, accountId: string, lock?: 'update' | 'share'): Promise<ProtectionRow> {
+  return protectionRepository.protectionOf(db, accountId, lock);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The address book.
+
+function entryView(row: BookEntry, now = new Date()): AddressBookEntry {
+  return {
+    id: row.id,
+    currency: row.currency,
+    address: row.address,
+    label: row.label,
+    ownWallet: row.ownWallet,
+    internal: row.internal,
+    createdAt: row.createdAt.toISOString(),
+    usableFrom: row.usableFrom.toISOString(),
+    onHold: row.usableFrom > now,
+  };
+}
+
+export async function listBook(db: Db, accountId: string): Promise<AddressBookEntry[]> {
+  const now = new Date();
+  return (await protectionRepository.liveEntries(db, accountId)).map((row) => entryView(row, now));
+}
+
+/**
+ * Whose Muntly wallet a canonical address is (a reception address), if any: the wallet module's
+ * answer, handed in by the composition root (protection does not depend on the wallet, which
+ * depends on it).
+ */
+export type FindReception = (db: Db, currency: string, address: string) => Promise<{ ownerId: string } | undefined>;
+
+export async function addEntry(
+  db: Db,
+  ctx: ProtectionContext,
+  input: {
+    account: { id: string; email: string | null };
+    houseXrpAddress: string;
+    findReception: FindReception;
+    currency: string;
+    address: string;
+    label?: string;
+    ownWallet: boolean;
+  },
+): Promise<AddressBookEntry> {
+  const { account } = input;
+  const currency = currencyByCode(input.currency.toUpperCase());
+  if (!currency) throw unknownCurrency('currency');
+  if (currency.support === 'partial') throw new DomainError('currency_partially_supported', 'currency');
+  // The one canonical form the sends use: any valid spelling of an address is the same entry.
+  const address = normalizeAddress(currency.code, input.address);
+  if (!address) throw new DomainError('invalid_address', 'address');
+  const recipient = await input.findReception(db, currency.code, address);
+  if (recipient?.ownerId === account.id) throw new DomainError('send_to_own_address', 'address');
+  if (currency.code === 'XRP' && !recipient && xrpAccountOf(address) === input.houseXrpAddress) throw new DomainError('unknown_destination_tag', 'address');
+  const internal = recipient !== undefined;
+  const now = new Date();
+  const entry = await db.transaction(async (tx) => {
+    // One addition per account at a time, so that two at once cannot both find room under the cap.
+    await lockKey(tx, `address-book:${account.id}`);
+    if ((await protectionRepository.countLiveEntries(tx, account.id)) >= ADDRESS_BOOK_MAX_ENTRIES) throw new DomainError('address_book_full');
+    const row = await protectionRepository.insertEntry(tx, {
+      accountId: account.id,
+      currency: currency.code,
+      address,
+      label: input.label ?? null,
+      // Another Muntly user's wallet is never the user's own (their own addresses are refused above).
+      ownWallet: internal ? false : input.ownWallet,
+      internal,
+      createdAt: now,
+      usableFrom: internal ? now : new Date(now.getTime() + ctx.settings.holdMs),
+    });
+    if (!row) throw new DomainError('address_already_in_book', 'address');
+    await recordEvent(tx, account.id, 'address_added', ctx.client, { currency: row.currency, address: row.address, ...(row.label ? { label: row.label } : {}) });
+    await sendSecurityEmail(tx, ctx.links, {
+      accountId: account.id,
+      email: account.email,
+      language: ctx.language,
+      key: 'addressAdded',
+      cancelEntryId: row.id,
+      values: {
+        currency: row.currency,
+        label: row.label ?? notifyPhrase(ctx.language, 'security', 'noLabel'),
+        address: row.address,
+        holder: notifyPhrase(ctx.language, 'security', row.ownWallet ? 'ownWallet' : 'otherWallet'),
+        usableFrom: mailTime(ctx.language, row.usableFrom),
+      },
+    });
+    return row;
+  });
+  return entryView(entry, now);
+}
+
+/** Removes the owner's entry; another user's id is a 404, never a 403. */
+export async function removeEntry(db: Db, ctx: Pick<ProtectionContext, 'client'>, input: { accountId: string; id: string }): Promise<AddressBookEntry> {
+  if (!/^[0-9a-f-]{36}$/i.test(input.id)) throw new DomainError('not_found');
+  return db.transaction(async (tx) => {
+    const row = await protectionRepository.cancelEntry(tx, input.accountId, input.id, new Date());
+    if (!row) throw new DomainError('not_found');
+    await recordEvent(tx, input.accountId, 'address_removed', ctx.client, { currency: row.currency, address: row.address });
+    return entryView(row);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Settings: the allow-list mode and the anti-phishing phrase.
+
+/**
+ * Switching the mode on works at once. Switching it off weakens the account, so it waits for the
+ * hold since it was switched on (an attacker who just got in cannot undo it), and starts a
+ * cool-down on sends.
+ */
+export async function setAllowList(db: Db, ctx: ProtectionContext, input: { account: { id: string; email: string | null }; on: boolean }): Promise<void> {
+  const { account } = input;
+  await db.transaction(async (tx) => {
+    const row = await protectionOf(tx, account.id, 'update');
+    if (row.allowListOnly === input.on) return;
+    const now = new Date();
+    if (input.on) {
+      await protectionRepository.updateProtection(tx, account.id, { allowListOnly: true, allowListSince: now });
+      await recordEvent(tx, account.id, 'allow_list_on', ctx.client);
+      await mailChange(tx, ctx, account, 'allow_list_on');
+      return;
+    }
+    const offFrom = new Date(row.allowListSince.getTime() + ctx.settings.holdMs);
+    if (offFrom > now) throw new DomainError('allow_list_on_hold', 'allowListOnly', undefined, secondsToWait(offFrom.getTime() - now.getTime()));
+    const pausedUntil = later(row.sendsPausedUntil, new Date(now.getTime() + ctx.settings.sendCooldownMs));
+    await protectionRepository.updateProtection(tx, account.id, { allowListOnly: false, sendsPausedUntil: pausedUntil });
+    await recordEvent(tx, account.id, 'allow_list_off', ctx.client);
+    await mailChange(tx, ctx, account, 'allow_list_off', { detail: pausedLine(ctx.language, pausedUntil) });
+  });
+}
+
+/**
+ * Sets, changes or removes (null) the phrase. Changing or removing it starts a cool-down on
+ * sends (a phisher who got in would change it first); setting the first one does not.
+ */
+export async function setPhrase(db: Db, ctx: ProtectionContext, input: { account: { id: string; email: string | null }; phrase: string | null }): Promise<void> {
+  const { account } = input;
+  let phrase: string | null = null;
+  if (input.phrase !== null) {
+    const checked = checkPhrase(input.phrase);
+    if (!checked.ok) throw new DomainError(checked.code, 'phrase');
+    phrase = checked.phrase;
+  }
+  await db.transaction(async (tx) => {
+    // Under the protection row's lock: two changes at once are one after the other.
+    const row = await protectionOf(tx, account.id, 'update');
+    const current = (await antiPhishingPhrase(tx, account.id))?.phrase ?? null;
+    if (current === phrase) return;
+    const now = new Date();
+    const kind: SecurityEventKind = current === null ? 'phrase_set' : phrase === null ? 'phrase_removed' : 'phrase_changed';
+    const pausedUntil = kind === 'phrase_set' ? row.sendsPausedUntil : later(row.sendsPausedUntil, new Date(now.getTime() + ctx.settings.sendCooldownMs));
+    await setAntiPhishingPhrase(tx, account.id, phrase);
+    await protectionRepository.updateProtection(tx, account.id, { sendsPausedUntil: pausedUntil });
+    await recordEvent(tx, account.id, kind, ctx.client);
+    // Written after the change: the email shows the new phrase at its top (or none).
+    await mailChange(tx, ctx, account, kind, { detail: kind === 'phrase_set' ? '' : pausedLine(ctx.language, pausedUntil!) });
+  });
+}
+
+/**
+ * The account's email address changed (the identity provider's token or profile says so): sends
+ * pause, and the former address is told, with a freeze link — the new one may be an attacker's.
+ */
+export async function emailChanged(db: Db, ctx: ProtectionContext, input: { accountId: string; from: string; to: string }): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await protectionOf(tx, input.accountId, 'update');
+    const now = new Date();
+    const pausedUntil = later(row.sendsPausedUntil, new Date(now.getTime() + ctx.settings.sendCooldownMs));
+    await protectionRepository.updateProtection(tx, input.accountId, { sendsPausedUntil: pausedUntil });
+    await recordEvent(tx, input.accountId, 'email_changed', ctx.client);
+    await mailChange(tx, ctx, { id: input.accountId, email: input.from }, 'email_changed', { email: input.to, detail: pausedLine(ctx.language, pausedUntil) });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Freeze and unfreeze.
+
+/** Freezes the account's sends at once (from the site, or by an email's link inside the caller's transaction). */
+export async function freeze(db: Db, ctx: ProtectionContext, input: { account: { id: string; email: string | null }; byLink: boolean }): Promise<void> {
+  const { account } = input;
+  const run = async (tx: Db) => {
+    const row = await protectionOf(tx, account.id, 'update');
+    const now = new Date();
+    // Already frozen with no unfreeze under way: nothing changes, nothing to report.
+    if (row.frozenAt && row.unfreezesAt === null) return;
+    await protectionRepository.updateProtection(tx, account.id, {
+      frozenAt: now,
+      frozenByOperator: false,
+      unfreezesAt: null,
+      unfreezeCodeHash: null,
+      unfreezeCodeAttempts: 0,
+      unfreezeCodeExpiresAt: null,
+    });
+    await recordEvent(tx, account.id, input.byLink ? 'frozen_by_link' : 'frozen', ctx.client);
+    await mailChange(tx, ctx, account, 'frozen', { detail: notifyPhrase(ctx.language, 'security', 'unfreezeHow') });
+  };
+  if ('rollback' in db) await run(db);
+  else await db.transaction(run);
+}
+
+/** Step one of an unfreeze (logged in): a code by email. A new code replaces the previous one. */
+export async function requestUnfreeze(db: Db, ctx: ProtectionContext, input: { account: { id: string; email: string | null } }): Promise<void> {
+  const { account } = input;
+  let code: string | null = null;
+  while (!code) code = codeFromBytes(randomBytes(32));
+  await db.transaction(async (tx) => {
+    const row = await protectionOf(tx, account.id, 'update');
+    const now = new Date();
+    if (!isFrozen(row, now) || row.unfreezesAt) throw new DomainError('not_frozen');
+    if (row.frozenByOperator) throw new DomainError('frozen_by_operator');
+    // One code a minute at most: each is an email.
+    const issuedAt = row.unfreezeCodeExpiresAt ? row.unfreezeCodeExpiresAt.getTime() - CODE_TTL_MINUTES * 60_000 : 0;
+    if (now.getTime() - issuedAt < 60_000) throw new DomainError('code_requested_too_soon', undefined, undefined, secondsToWait(issuedAt + 60_000 - now.getTime()));
+    await protectionRepository.updateProtection(tx, account.id, {
+      unfreezeCodeHash: unfreezeCodeHash(account.id, code),
+      unfreezeCodeAttempts: 0,
+      unfreezeCodeExpiresAt: new Date(now.getTime() + CODE_TTL_MINUTES * 60_000),
+    });
+    await recordEvent(tx, account.id, 'unfreeze_requested', ctx.client);
+    await sendSecurityEmail(tx, ctx.links, {
+      accountId: account.id,
+      email: account.email,
+      language: ctx.language,
+      key: 'unfreezeCode',
+      values: { code, resumes: mailTime(ctx.language, new Date(now.getTime() + ctx.settings.unfreezeCooldownMs)) },
+      freezeLink: false,
+    });
+  });
+}
+
+/** Step two: the code. Sends resume after the cool-down; a freeze link used meanwhile cancels it. */
+export async function confirmUnfreeze(db: Db, ctx: ProtectionContext, input: { account: { id: string; email: string | null }; code: string }): Promise<void> {
+  const { account } = input;
+  const code = normalizeCode(input.code);
+  if (!code) throw new DomainError('invalid_code_format', 'code');
+  // A wrong attempt is committed before the answer: the refusal is thrown after the transaction.
+  const refusal = await db.transaction(async (tx): Promise<{ code: ErrorCode; message?: string } | null> => {
+    const row = await protectionOf(tx, account.id, 'update');
+    const now = new Date();
+    if (!isFrozen(row, now) || row.unfreezesAt) return { code: 'not_frozen' };
+    if (row.frozenByOperator) return { code: 'frozen_by_operator' };
+    if (!row.unfreezeCodeHash || !row.unfreezeCodeExpiresAt) return { code: 'no_code_pending' };
+    const verdict = judgeCode({ hash: row.unfreezeCodeHash, attempts: row.unfreezeCodeAttempts, expiresAt: row.unfreezeCodeExpiresAt }, unfreezeCodeHash(account.id, code));
+    if (verdict.kind === 'wrong') await protectionRepository.updateProtection(tx, account.id, { unfreezeCodeAttempts: verdict.attempts });
+    if (verdict.kind !== 'valid') return codeRefusal(verdict);
+    const unfreezesAt = new Date(now.getTime() + ctx.settings.unfreezeCooldownMs);
+    await protectionRepository.updateProtection(tx, account.id, { unfreezesAt, unfreezeCodeHash: null, unfreezeCodeAttempts: 0, unfreezeCodeExpiresAt: null });
+    await recordEvent(tx, account.id, 'unfreeze_confirmed', ctx.client);
+    await mailChange(tx, ctx, account, 'unfreeze_confirmed', { until: unfreezesAt });
+    return null;
+  });
+  if (refusal) throw new DomainError(refusal.code, ['not_frozen', 'no_code_pending', 'frozen_by_operator'].includes(refusal.code) ? undefined : 'code', refusal.message);
+}
+
+/** What an operator acts on: the account, by its key (the audit trail names it so, never by its email). */
+export type OperatedAccount = { id: string; email: string | null; accountKey: string };
+
+/** The freeze as the audit trail keeps it, before and after an operator's action. */
+function freezeState(row: ProtectionRow, now = new Date()): AuditState {
+  const frozen = isFrozen(row, now);
+  return {
+    frozen,
+    frozenBy: frozen ? (row.frozenByOperator ? 'operator' : 'user') : null,
+    frozenAt: frozen ? row.frozenAt!.toISOString() : null,
+    unfreezesAt: frozen ? (row.unfreezesAt?.toISOString() ?? null) : null,
+  };
+}
+
+/** The context of an operator's action: the user's email is written in the language of their latest security email. */
+async function operatorContext(db: Db, operator: Omit<ProtectionContext, 'client' | 'language'>, accountId: string): Promise<ProtectionContext> {
+  const language = await protectionRepository.lastEmailLanguage(db, accountId);
+  return { ...operator, client: 'operator', language: isLanguage(language) ? language : defaultLanguage };
+}
+
+/** The freeze as an operator reads it after acting (POST /api/ops/accounts/:accountKey/freeze | unfreeze). */
+export type OperatorFreezeView = { frozen: boolean; frozenByOperator: boolean; frozenAt: string | null };
+const operatorView = (row: ProtectionRow, now = new Date()): OperatorFreezeView => ({
+  frozen: isFrozen(row, now),
+  frozenByOperator: isFrozen(row, now) && row.frozenByOperator,
+  frozenAt: isFrozen(row, now) ? row.frozenAt!.toISOString() : null,
+});
+
+/**
+ * An operator freezes the account's sends at once (a suspected takeover, a request of the police).
+ * Only an operator lifts it: the user's unfreeze is refused with `frozen_by_operator`. A freeze of
+ * the user's own becomes the operator's (an unfreeze under way is cancelled). The user is told,
+ * without the reason, which the audit trail keeps with the state before and after.
+ */
+export async function operatorFreeze(
+  db: Db,
+  operator: Omit<ProtectionContext, 'client' | 'language'>,
+  input: { account: OperatedAccount; actor: string; reason: string },
+): Promise<OperatorFreezeView> {
+  const { account } = input;
+  const ctx = await operatorContext(db, operator, account.id);
+  return db.transaction(async (tx) => {
+    const row = await protectionOf(tx, account.id, 'update');
+    const now = new Date();
+    if (isFrozen(row, now) && row.frozenByOperator) throw new DomainError('already_frozen');
+    const updated = await protectionRepository.updateProtection(tx, account.id, {
+      frozenAt: now,
+      frozenByOperator: true,
+      unfreezesAt: null,
+      unfreezeCodeHash: null,
+      unfreezeCodeAttempts: 0,
+      unfreezeCodeExpiresAt: null,
+    });
+    // The reason is for the audit trail, not for the user's list (it may name the operator's checks).
+    await recordEvent(tx, account.id, 'frozen_by_operator', ctx.client);
+    await mailChange(tx, ctx, account, 'frozen_by_operator', { detail: notifyPhrase(ctx.language, 'security', 'operatorFrozenHow') });
+    await recordAudit(tx, { actor: input.actor, action: 'account.freeze', target: account.accountKey, before: freezeState(row, now), after: { ...freezeState(updated, now), reason: input.reason } });
+    return operatorView(updated, now);
+  });
+}
+
+/**
+ * The operator unfreezes at once: the user proved who they are to support, or the operator's own
+ * freeze ends. Recorded in the audit trail with the reason, in the same transaction.
+ */
+export async function operatorUnfreeze(
+  db: Db,
+  operator: Omit<ProtectionContext, 'client' | 'language'>,
+  input: { account: OperatedAccount; actor: string; reason: string },
+): Promise<OperatorFreezeView> {
+  const { account } = input;
+  const ctx = await operatorContext(db, operator, account.id);
+  return db.transaction(async (tx) => {
+    const row = await protectionOf(tx, account.id, 'update');
+    const now = new Date();
+    if (!isFrozen(row, now)) throw new DomainError('not_frozen');
+    const updated = await protectionRepository.updateProtection(tx, account.id, {
+      frozenAt: null,
+      frozenByOperator: false,
+      unfreezesAt: null,
+      unfreezeCodeHash: null,
+      unfreezeCodeAttempts: 0,
+      unfreezeCodeExpiresAt: null,
+    });
+    await recordEvent(tx, account.id, 'unfrozen_by_operator', ctx.client);
+    await mailChange(tx, ctx, account, 'unfrozen_by_operator');
+    await recordAudit(tx, { actor: input.actor, action: 'account.unfreeze', target: account.accountKey, before: freezeState(row, now), after: { ...freezeState(updated, now), reason: input.reason } });
+    return operatorView(updated, now);
+  });
+}
+
+/**
+ * Whether the account's sends are frozen now: the payouts' approval hook (payouts/approval.ts,
+ * wired in app.ts), so that any payout of a frozen account (an order's delivery or refund too)
+ * waits for two operators. Read in the payout's own transaction; an account without a protection
+ * row was never frozen.
+ */
+export async function accountFrozen(db: Db, accountId: string): Promise<boolean> {
+  const row = await protectionRepository.findProtection(db, accountId);
+  return row !== undefined && isFrozen(row);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Links from emails, used without a login.
+
+/** The freeze link: freezes the link's account and marks the link used, in one transaction. */
+export async function freezeByLink(db: Db, ctx: Omit<ProtectionContext, 'language'>, token: string) {
+  return db.transaction(async (tx) => {
+    const opened = await ctx.links.open(tx, token, 'freeze');
+    if (!opened.ok) return opened;
+    if (!(await protectionRepository.useLink(tx, opened.link.id, new Date()))) return { ok: false as const, code: 'link_used' as const, language: opened.link.language as Language };
+    const email = await protectionRepository.emailOf(tx, opened.link.accountId);
+    await freeze(tx, { ...ctx, language: opened.link.language as Language }, { account: { id: opened.link.accountId, email }, byLink: true });
+    return { ok: true as const, language: opened.link.language as Language };
+  });
+}
+
+/** The cancel link of a new entry: cancels it (if still live) and marks the link used. */
+export async function cancelByLink(db: Db, ctx: Omit<ProtectionContext, 'language'>, token: string) {
+  return db.transaction(async (tx) => {
+    const opened = await ctx.links.open(tx, token, 'cancel_address');
+    if (!opened.ok) return opened;
+    if (!(await protectionRepository.useLink(tx, opened.link.id, new Date()))) return { ok: false as const, code: 'link_used' as const, language: opened.link.language as Language };
+    const entry = await protectionRepository.cancelEntry(tx, opened.link.accountId, opened.link.entryId!, new Date());
+    if (entry) await recordEvent(tx, opened.link.accountId, 'address_cancelled_by_link', ctx.client, { currency: entry.currency, address: entry.address });
+    // The page offers to freeze the sends too: the cancel link proved the mailbox as a freeze link would.
+    const language = opened.link.language as Language;
+    const freezeUrl = await ctx.links.create(tx, { accountId: opened.link.accountId, purpose: 'freeze', language });
+    return { ok: true as const, language, freezeToken: new URL(freezeUrl).searchParams.get('t')! };
+  });
+}
+
+/** What a link's confirmation page shows before anything is done (GET never changes anything). */
+export async function previewLink(db: Db, links: SecurityLinks, token: string, purpose: 'freeze' | 'cancel_address') {
+  const opened = await links.open(db, token, purpose);
+  if (!opened.ok) return opened;
+  const entry = opened.link.entryId ? await protectionRepository.entryById(db, opened.link.entryId) : undefined;
+  return { ok: true as const, language: opened.link.language as Language, entry: entry && !entry.cancelledAt ? entry : undefined };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The overview of GET /api/wallet/security.
+
+const EVENTS_SHOWN = 50;
+
+export async function securityOverview(db: Db, settings: ProtectionSettings, accountId: string): Promise<SecurityOverview> {
+  const row = await protectionOf(db, accountId);
+  const now = new Date();
+  const [book, events, phrase] = await Promise.all([listBook(db, accountId), protectionRepository.recentEvents(db, accountId, EVENTS_SHOWN), antiPhishingPhrase(db, accountId)]);
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  return {
+    allowListOnly: row.allowListOnly,
+    allowListOffFrom: row.allowListOnly ? new Date(row.allowListSince.getTime() + settings.holdMs).toISOString() : null,
+    phrase: phrase ? { masked: maskPhrase(phrase.phrase), setAt: phrase.setAt.toISOString() } : null,
+    frozen: isFrozen(row, now),
+    frozenAt: isFrozen(row, now) ? iso(row.frozenAt) : null,
+    frozenByOperator: isFrozen(row, now) && row.frozenByOperator,
+    unfreezesAt: isFrozen(row, now) ? iso(row.unfreezesAt) : null,
+    unfreezeCodeSent: isFrozen(row, now) && row.unfreezeCodeExpiresAt !== null && row.unfreezeCodeExpiresAt > now,
+    sendsPausedUntil: row.sendsPausedUntil && row.sendsPausedUntil > now ? row.sendsPausedUntil.toISOString() : null,
+    holdHours: settings.holdMs / HOUR_MS,
+    secondFactorAboveEur: eur(settings.secondFactorAboveEurMinor),
+    addressBook: book,
+    events: events.map((event) => ({ kind: event.kind, at: event.createdAt.toISOString(), client: event.client, detail: (event.detail as Record<string, string> | null) ?? null })),
+  };
+}
+
+/**
+ * Who acted, as the security events show it: the browser and system the site was used from
+ * ("Firefox on Linux"), never an IP address. From the User-Agent, which a client may fake: it
+ * describes, it proves nothing.
+ */
+export function clientOf(userAgent: string | undefined): string {
+  if (!userAgent) return 'API';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /OPR\//.test(userAgent)
+      ? 'Opera'
+      : /Firefox\//.test(userAgent)
+        ? 'Firefox'
+        : /Chrom(e|ium)\//.test(userAgent)
+          ? 'Chrome'
+          : /Safari\//.test(userAgent)
+            ? 'Safari'
+            : null;
+  const system = /Android/.test(userAgent)
+    ? 'Android'
+    : /iPhone|iPad|iPod/.test(userAgent)
+      ? 'iOS'
+      : /Windows/.test(userAgent)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(userAgent)
+          ? 'macOS'
+          : /Linux|X11/.test(userAgent)
+            ? 'Linux'
+            : null;
+  if (browser && system) return `${browser} on ${system}`;
+  // Something else (a script, a command line): its first word, short and free of anything odd.
+  return (userAgent.split(/[\s/]/)[0] ?? 'API').replace(/[^\w.-]/g, '').slice(0, 40) || 'API';
+}
+
+export { maskPhrase };
