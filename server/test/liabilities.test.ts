@@ -7,7 +7,7 @@ import { simulatedChain } from '../src/dev/simulated-chain';
 import { TEST_XPUBS } from '../src/modules/chain/service';
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service';
 import { publishSnapshot, SCHEDULE_ACTOR } from '../src/modules/liabilities/service';
-import { confirmSendFromMail, databaseKinds, fixedRates, opsCliOutput, payOut, testApp, testUser, type TestApp, type TestUser } from './helpers';
+import { bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, opsCliOutput, payOut, testApp, testUser, type TestApp, type TestUser } from './helpers';
 import type { MyProofResponse, SnapshotsResponse } from '../../domain/contracts/liabilities';
 import type { LedgerVerifyResponse } from '../../domain/contracts/ops';
 
@@ -145,6 +145,7 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
   });
 
   it('a payout leaves the house’s addresses on the simulated chain: held follows owed', async () => {
+    await bookAddresses(t, bob, [EXTERNAL]);
     const send = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: bob.headers, payload: { currency: 'BTC', address: EXTERNAL, amount: '0.001' } })).json();
     expect((await confirmSendFromMail(t, bob, send.id)).statusCode).toBe(200);
     expect(await payOut(t)).toBe(1);
