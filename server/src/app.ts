@@ -20,6 +20,7 @@ import { healthRoutes } from './modules/health/routes';
 import { identityRoutes } from './modules/identity/routes';
 import { setEmailOperator } from './modules/notify/service';
 import { operatorRoutes } from './modules/operator/routes';
+import { opsConsoleRoutes } from './modules/ops/console-routes';
 import { opsMoneyRoutes } from './modules/ops/money-routes';
 import { opsRoutes } from './modules/ops/routes';
 import { orderRoutes } from './modules/orders/routes';
@@ -146,6 +147,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval) });
   await app.register(auditRoutes);
+  await app.register(opsConsoleRoutes, { rates, approval });
   await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);

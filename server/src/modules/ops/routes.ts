@@ -1,3 +1,4 @@
+import { verificationRejectBody, verificationRejectResponse } from '../../../../domain/contracts/console';
 import {
   devTokenResponse,
   enableVerificationResponse,
@@ -17,7 +18,7 @@ import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
 import { listAccounts } from '../accounts/service';
 import { actorOf, readPersonalData, recordAudit } from '../audit/service';
-import { enableKind, listVerificationRequests, markVerified, readIdentityAsOperator } from '../identity/service';
+import { enableKind, listVerificationRequests, markVerified, readIdentityAsOperator, rejectVerification } from '../identity/service';
 import { listOutbox } from '../notify/service';
 import { applyRetention } from '../retention/service';
 import { accountByEmail, type LocalIdpAccess } from './service';
@@ -147,6 +148,26 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       await markVerified(app.db, account, request.body.kind, actorOf(request));
       app.forgetAccountSummary(account.issuer, account.subject);
       return { email: request.body.email, kind: request.body.kind, phase: 'verified' as const };
+    },
+  );
+
+  app.post(
+    '/api/ops/verification/reject',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Send submitted details back to step 1 with a reason the customer reads in their language (on their identity page and by email)',
+        security: [{ bearer: [] }],
+        body: verificationRejectBody,
+        response: { 200: verificationRejectResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { email, kind, reason } = request.body;
+      const account = await accountByEmail(app.db, email, localIdp);
+      await rejectVerification(app.db, account, kind, reason, actorOf(request));
+      app.forgetAccountSummary(account.issuer, account.subject);
+      return { email, kind, phase: 'step_1' as const, reason };
     },
   );
 
