@@ -116,7 +116,11 @@ describe('who may use the console', () => {
     const api = mockApi({ 'GET /api/ops/queues': queues });
     show('ops');
     const nav = await screen.findByRole('navigation', { name: en.nav.label });
-    expect(within(nav).getByRole('link', { name: `${en.pages.ops_verifications.nav} ${fill(en.nav.waiting, { count: 3 })}` }).getAttribute('href')).toBe('/ops/verifications/');
+    expect(
+      within(nav)
+        .getByRole('link', { name: `${en.pages.ops_verifications.nav} ${fill(en.nav.waiting, { count: 3 })}` })
+        .getAttribute('href'),
+    ).toBe('/ops/verifications/');
     expect(within(nav).getByRole('link', { name: `${en.pages.ops_unmatched.nav} ${fill(en.nav.waiting, { count: 1 })}` })).toBeTruthy();
     expect(within(nav).getByRole('link', { name: `${en.pages.ops_payouts.nav} ${fill(en.nav.waiting, { count: 2 })}` })).toBeTruthy();
     expect(within(nav).getByRole('link', { name: en.pages.ops.nav }).getAttribute('aria-current')).toBe('page');
@@ -244,7 +248,9 @@ describe('the other queues', () => {
   it('enables a requested kind, and sends ID details back with a reason the customer will read', async () => {
     const api = mockApi({
       'GET /api/ops/queues': queues,
-      'GET /api/ops/verification-requests': () => ({ body: { requests: [{ email: 'ann@example.com', accountKey: 'K7Q2M9XA', kind: 'mobile', phase: 'not_enabled', requestedAt: '2026-11-24T08:00:00.000Z' }] } }),
+      'GET /api/ops/verification-requests': () => ({
+        body: { requests: [{ email: 'ann@example.com', accountKey: 'K7Q2M9XA', kind: 'mobile', phase: 'not_enabled', requestedAt: '2026-11-24T08:00:00.000Z' }] },
+      }),
       'GET /api/ops/verification-documents': () => ({ body: { documents: [{ email: 'ben@example.com', accountKey: 'B8R3N4YC', kind: 'id', submittedAt: '2026-11-24T08:30:00.000Z' }] } }),
       'GET /api/ops/identity': () => ({ body: { email: 'ben@example.com', kinds: [{ kind: 'id', data: { firstName: 'Ben', lastName: 'Bauer' } }] } }),
       'POST /api/ops/verification/enable': () => ({ body: { email: 'ann@example.com', kind: 'mobile', phase: 'step_1' } }),
@@ -376,7 +382,11 @@ describe('orders, accounts, bank files, audit', () => {
         },
       }),
       'POST /api/ops/bank/payouts-export': () => ({
-        body: { export: { id: '77777777-7777-4777-8777-777777777777', messageId: 'MUNTLY-20261124-1', payouts: 1, total: '12500.00', createdBy: 'ops|me', createdAt: '2026-11-24T10:00:00.000Z' }, xml: '<Document/>', skipped: [] },
+        body: {
+          export: { id: '77777777-7777-4777-8777-777777777777', messageId: 'MUNTLY-20261124-1', payouts: 1, total: '12500.00', createdBy: 'ops|me', createdAt: '2026-11-24T10:00:00.000Z' },
+          xml: '<Document/>',
+          skipped: [],
+        },
       }),
     });
     show('ops_bank');
@@ -399,7 +409,17 @@ describe('orders, accounts, bank files, audit', () => {
   it('filters the audit trail, downloads it as CSV with the same filters, and checks the chain', async () => {
     jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
     Object.assign(URL, { createObjectURL: jest.fn(() => 'blob:csv'), revokeObjectURL: jest.fn() });
-    const row = { id: 7, at: '2026-11-24T10:00:00.000Z', actor: 'ops|me', action: 'payout.approve', target: 'abc', before: { status: 'awaiting_approval' }, after: { status: 'pending' }, prevHash: 'x', hash: 'y' };
+    const row = {
+      id: 7,
+      at: '2026-11-24T10:00:00.000Z',
+      actor: 'ops|me',
+      action: 'payout.approve',
+      target: 'abc',
+      before: { status: 'awaiting_approval' },
+      after: { status: 'pending' },
+      prevHash: 'x',
+      hash: 'y',
+    };
     const api = mockApi({
       'GET /api/ops/queues': queues,
       'GET /api/ops/audit': () => ({ body: { entries: [row], nextCursor: null } }),
