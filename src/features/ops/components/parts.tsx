@@ -65,6 +65,18 @@ export function useAction() {
   return { busy, outcome, run, clear: () => setOutcome(null) };
 }
 
+/**
+ * A queue's items, and those the operator has just dealt with: the queue loads again after each
+ * action and no longer holds them, but they stay on the page, with what was done, until the
+ * operator leaves it.
+ */
+export function useKeptItems<T>(items: T[] | undefined, keyOf: (item: T) => string) {
+  const [kept, setKept] = React.useState<T[]>([]);
+  const keep = React.useCallback((item: T) => setKept((current) => [...current.filter((k) => keyOf(k) !== keyOf(item)), item]), [keyOf]);
+  const fresh = new Set((items ?? []).map(keyOf));
+  return { shown: items ? [...items, ...kept.filter((item) => !fresh.has(keyOf(item)))] : null, keep };
+}
+
 /** An action's result: announced politely when it worked, at once when it did not. */
 export function OutcomeLine({ outcome }: { outcome: Outcome }) {
   if (!outcome) return null;

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { TextAreaField } from '../../../components/field';
 import { usePolled } from '../../../components/use-polled';
-import { Facts, LoadFailed, Money, Operator, OutcomeLine, useAction, useOps, When } from './parts';
+import { Facts, LoadFailed, Money, Operator, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
 import type { Payout } from '../../../../domain/contracts/payouts';
 
 /**
@@ -14,23 +14,30 @@ export function Payouts() {
   const { t } = useTranslation('ops');
   const { api, refreshQueues } = useOps();
   const payouts = usePolled(() => api.payoutsAwaitingApproval(), 'payouts');
-  const changed = () => {
-    payouts.reload();
-    refreshQueues();
-  };
+  const { shown, keep } = useKeptItems(payouts.data?.payouts, payoutKey);
   return (
     <>
       <p className="lead">{t('payouts.lead')}</p>
       {payouts.error && !payouts.data ? <LoadFailed error={payouts.error} retry={payouts.reload} /> : null}
-      {payouts.data && payouts.data.payouts.length === 0 ? <p>{t('payouts.none')}</p> : null}
+      {shown && shown.length === 0 ? <p>{t('payouts.none')}</p> : null}
       <ul className="ops-list">
-        {payouts.data?.payouts.map((payout) => (
-          <PayoutItem key={payout.id} payout={payout} onDone={changed} />
+        {shown?.map((payout) => (
+          <PayoutItem
+            key={payout.id}
+            payout={payout}
+            onDone={() => {
+              keep(payout);
+              payouts.reload();
+              refreshQueues();
+            }}
+          />
         ))}
       </ul>
     </>
   );
 }
+
+const payoutKey = (payout: Payout) => payout.id;
 
 function PayoutItem({ payout, onDone }: { payout: Payout; onDone: () => void }) {
   const { t } = useTranslation('ops');

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../../components/field';
 import { usePolled } from '../../../components/use-polled';
-import { Facts, LoadFailed, Money, OutcomeLine, useAction, useOps, When } from './parts';
+import { Facts, LoadFailed, Money, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
 import type { BankPayment } from '../../../../domain/contracts/bank';
 
 /**
@@ -15,23 +15,30 @@ export function Unmatched() {
   const { t } = useTranslation('ops');
   const { api, refreshQueues } = useOps();
   const payments = usePolled(() => api.unmatched(), 'unmatched');
-  const changed = () => {
-    payments.reload();
-    refreshQueues();
-  };
+  const { shown, keep } = useKeptItems(payments.data?.payments, paymentKey);
   return (
     <>
       <p className="lead">{t('unmatched.lead')}</p>
       {payments.error && !payments.data ? <LoadFailed error={payments.error} retry={payments.reload} /> : null}
-      {payments.data && payments.data.payments.length === 0 ? <p>{t('unmatched.none')}</p> : null}
+      {shown && shown.length === 0 ? <p>{t('unmatched.none')}</p> : null}
       <ul className="ops-list">
-        {payments.data?.payments.map((payment) => (
-          <PaymentItem key={payment.id} payment={payment} onDone={changed} />
+        {shown?.map((payment) => (
+          <PaymentItem
+            key={payment.id}
+            payment={payment}
+            onDone={() => {
+              keep(payment);
+              payments.reload();
+              refreshQueues();
+            }}
+          />
         ))}
       </ul>
     </>
   );
 }
+
+const paymentKey = (payment: BankPayment) => payment.id;
 
 function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => void }) {
   const { t } = useTranslation('ops');

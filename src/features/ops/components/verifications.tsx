@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { VERIFICATION_REJECTION_REASONS, type VerificationKind, type VerificationRejectionReason } from '../../../../domain/verification';
 import { SelectField } from '../../../components/field';
 import { usePolled } from '../../../components/use-polled';
-import { LoadFailed, OutcomeLine, useAction, useOps, When } from './parts';
+import { LoadFailed, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
 import type { VerificationDocumentsResponse } from '../../../../domain/contracts/console';
 import type { IdentityKind } from '../../../../domain/contracts/identity';
 import type { VerificationRequestsResponse } from '../../../../domain/contracts/ops';
@@ -22,6 +22,8 @@ export function Verifications() {
   const { api, refreshQueues } = useOps();
   const requests = usePolled(() => api.verificationRequests(), 'requests');
   const documents = usePolled(() => api.verificationDocuments(), 'documents');
+  const keptRequests = useKeptItems(requests.data?.requests, itemKey);
+  const keptDocuments = useKeptItems(documents.data?.documents, itemKey);
   const changed = () => {
     requests.reload();
     documents.reload();
@@ -33,10 +35,17 @@ export function Verifications() {
         <h2 id="ops-requests">{t('verifications.requests.title')}</h2>
         <p className="muted">{t('verifications.requests.lead')}</p>
         {requests.error && !requests.data ? <LoadFailed error={requests.error} retry={requests.reload} /> : null}
-        {requests.data && requests.data.requests.length === 0 ? <p>{t('verifications.requests.none')}</p> : null}
+        {keptRequests.shown && keptRequests.shown.length === 0 ? <p>{t('verifications.requests.none')}</p> : null}
         <ul className="ops-list">
-          {requests.data?.requests.map((request) => (
-            <RequestItem key={`${request.accountKey}:${request.kind}`} request={request} onDone={changed} />
+          {keptRequests.shown?.map((request) => (
+            <RequestItem
+              key={itemKey(request)}
+              request={request}
+              onDone={() => {
+                keptRequests.keep(request);
+                changed();
+              }}
+            />
           ))}
         </ul>
       </section>
@@ -44,16 +53,25 @@ export function Verifications() {
         <h2 id="ops-documents">{t('verifications.documents.title')}</h2>
         <p className="muted">{t('verifications.documents.lead')}</p>
         {documents.error && !documents.data ? <LoadFailed error={documents.error} retry={documents.reload} /> : null}
-        {documents.data && documents.data.documents.length === 0 ? <p>{t('verifications.documents.none')}</p> : null}
+        {keptDocuments.shown && keptDocuments.shown.length === 0 ? <p>{t('verifications.documents.none')}</p> : null}
         <ul className="ops-list">
-          {documents.data?.documents.map((document) => (
-            <DocumentItem key={`${document.accountKey}:${document.kind}`} document={document} onDone={changed} />
+          {keptDocuments.shown?.map((document) => (
+            <DocumentItem
+              key={itemKey(document)}
+              document={document}
+              onDone={() => {
+                keptDocuments.keep(document);
+                changed();
+              }}
+            />
           ))}
         </ul>
       </section>
     </>
   );
 }
+
+const itemKey = (item: { accountKey: string; kind: string }) => `${item.accountKey}:${item.kind}`;
 
 function Customer({ email, accountKey }: { email: string | null; accountKey: string }) {
   const { t } = useTranslation('ops');
@@ -68,6 +86,7 @@ function RequestItem({ request, onDone }: { request: Request; onDone: () => void
   const { t } = useTranslation('ops');
   const { api } = useOps();
   const action = useAction();
+  const [enabled, setEnabled] = React.useState(false);
   const kind = t(`kinds.${request.kind}`);
   const enable = async () => {
     if (!request.email) return;
@@ -75,7 +94,10 @@ function RequestItem({ request, onDone }: { request: Request; onDone: () => void
       () => api.enableVerification(request.email!, request.kind),
       () => t('verifications.requests.enabled', { kind }),
     );
-    if (done) onDone();
+    if (done) {
+      setEnabled(true);
+      onDone();
+    }
   };
   return (
     <li className="ops-item">
@@ -85,11 +107,13 @@ function RequestItem({ request, onDone }: { request: Request; onDone: () => void
       <p className="small muted">
         {t('verifications.requests.asked')} <When iso={request.requestedAt} />
       </p>
-      <div className="actions">
-        <button type="button" className="button primary" disabled={action.busy || !request.email} onClick={() => void enable()}>
-          {t('verifications.requests.enable', { kind })}
-        </button>
-      </div>
+      {enabled ? null : (
+        <div className="actions">
+          <button type="button" className="button primary" disabled={action.busy || !request.email} onClick={() => void enable()}>
+            {t('verifications.requests.enable', { kind })}
+          </button>
+        </div>
+      )}
       <OutcomeLine outcome={action.outcome} />
     </li>
   );
@@ -103,6 +127,7 @@ function DocumentItem({ document, onDone }: { document: Document; onDone: () => 
   const details = useAction();
   const [data, setData] = React.useState<IdentityKind['data'] | undefined>(undefined);
   const [reason, setReason] = React.useState<VerificationRejectionReason>('unreadable');
+  const [decided, setDecided] = React.useState(false);
   const kind = t(`kinds.${document.kind}`);
   const email = document.email;
   const id = `reject-${document.accountKey}-${document.kind}`;
@@ -127,7 +152,10 @@ function DocumentItem({ document, onDone }: { document: Document; onDone: () => 
             () => api.rejectVerification(email, document.kind as VerificationKind, reason),
             () => t('verifications.documents.rejected', { kind }),
           );
-    if (done) onDone();
+    if (done) {
+      setDecided(true);
+      onDone();
+    }
   };
 
   return (
@@ -146,7 +174,7 @@ function DocumentItem({ document, onDone }: { document: Document; onDone: () => 
         <SubmittedData data={data} />
       )}
       <OutcomeLine outcome={details.outcome?.kind === 'failed' ? details.outcome : null} />
-      <div className="ops-decision">
+      <div className="ops-decision" hidden={decided}>
         <button type="button" className="button primary" disabled={action.busy} onClick={() => void decide('verify')}>
           {t('verifications.documents.verify')}
         </button>
