@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { camt053Statement } from '../server/test/fixtures/camt053';
@@ -180,11 +181,64 @@ test('an operator’s day: statement in, unmatched payment assigned, a large pay
   seen.accountKey = ((await (await page.request.get('/api/me', { headers: { authorization: `Bearer ${token}` } })).json()) as { accountKey: string }).accountKey;
 });
 
+/**
+ * What waits the next morning, so that the page tour sees every queue with something in it: an
+ * unmatched payment, two large payouts (one reviewed by Anna), a customer's one-click request and
+ * their ID details waiting for the document check.
+ */
+async function seedQueues(page: Page, baseURL: string) {
+  const stamp = Date.now();
+  const { rates } = (await (await page.request.get('/api/rates')).json()) as { rates: Record<string, string> };
+  const btc = (70 / Number(rates.BTC)).toFixed(8);
+  const sells: Placed[] = [];
+  for (const n of [1, 2]) {
+    const sell = await placeOrder(page, { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: btc, email: `seller-${n}-${stamp}@muntly.test`, address: SELLER_IBAN });
+    ops(baseURL, 'chain-deposit', 'BTC', sell.receiving!.address, btc);
+    sells.push(sell);
+  }
+  const held = await waitFor('both sells’ payouts to wait', () => {
+    const waiting = JSON.parse(ops(baseURL, 'payouts', '--status', 'awaiting_approval', '--json')) as { id: string }[];
+    return waiting.length >= 2 ? waiting : undefined;
+  });
+  ops(baseURL, '--as', 'anna@ops.test', 'payout-approve', held[0]!.id);
+  const statement = camt053Statement({
+    iban: 'DE89370400440532013000',
+    day: new Date().toISOString().slice(0, 10),
+    statementId: `STMT-${stamp}`,
+    credits: [{ bankReference: `${stamp}-9`, amount: '150.00', payer: 'Anna Schmidt', payerIban: 'DE02120300000000202051', reason: 'Rechnung 2026-118 vielen Dank' }],
+  });
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-statement-')), 'statement.xml');
+  fs.writeFileSync(file, statement);
+  expect(ops(baseURL, 'import-statement', file)).toContain('1 unmatched');
+  const token = ops(baseURL, 'dev-token', CUSTOMER.email).trim().split('\n').pop()!;
+  const headers = { authorization: `Bearer ${token}`, 'accept-language': 'de' };
+  expect((await page.request.post('/api/identity/mobile/request', { headers })).status()).toBe(200);
+  ops(baseURL, 'enable-verification', CUSTOMER.email, 'id');
+  const person = {
+    salutation: 'mr',
+    firstName: 'Zweiter',
+    lastName: 'Demo',
+    birthdate: '1985-06-01',
+    nationality: 'DE',
+    email: CUSTOMER.email,
+    mobile: '+49 151 23456789',
+    street: 'Hauptstraße 1',
+    zip: '10115',
+    city: 'Berlin',
+    country: 'DE',
+  };
+  expect((await page.request.post('/api/identity/id', { headers, data: person })).status()).toBe(200);
+}
+let seeded = false;
+
 /** Every console page and the refusal, at a phone's and a desktop's width: nothing scrolls sideways; the screenshots are kept. */
 for (const language of ['en', 'de'] as const) {
-  test(`the console in ${language} at 360 and 1280 px: every page fits, and a customer is politely refused`, async ({ browser }, testInfo) => {
+  test(`the console in ${language} at 360 and 1280 px: every page fits, and a customer is politely refused`, async ({ browser, page: setup, baseURL }, testInfo) => {
     test.setTimeout(300_000);
+    if (!seeded) await seedQueues(setup, baseURL!);
+    seeded = true;
     const texts = locale(language, 'ops');
+    const decline = locale(language, 'common').cookieBanner.decline as string;
     const dir = process.env.OPS_SHOTS_DIR ?? testInfo.outputPath('shots');
     fs.mkdirSync(dir, { recursive: true });
     const sideways: string[] = [];
@@ -198,6 +252,7 @@ for (const language of ['en', 'de'] as const) {
       const context = await browser.newContext({ viewport: { width, height: 800 }, isMobile: width < 600, hasTouch: width < 600, baseURL: opsServerURL() });
       const page = await context.newPage();
       await logInAt(page, localizePath('/ops/', language), OPERATOR, language);
+      await page.getByRole('button', { name: decline }).click();
       for (const name of opsRouteNames) {
         const query = name === 'ops_orders' && seen.reference ? `?reference=${seen.reference}` : name === 'ops_accounts' && seen.accountKey ? `?key=${seen.accountKey}` : '';
         await page.goto(`${localizePath(opsRoutes[name], language)}${query}`);
@@ -211,6 +266,7 @@ for (const language of ['en', 'de'] as const) {
       const customer = await browser.newContext({ viewport: { width, height: 800 }, isMobile: width < 600, hasTouch: width < 600, baseURL: opsServerURL() });
       const refused = await customer.newPage();
       await logInAt(refused, localizePath('/ops/', language), CUSTOMER, language);
+      await refused.getByRole('button', { name: decline }).click();
       await expect(refused.getByRole('heading', { name: texts.gate.refused.title })).toBeVisible();
       await expect(refused.getByRole('navigation', { name: texts.nav.label })).toHaveCount(0);
       await expect(refused.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');

@@ -161,8 +161,10 @@ function AccountDetail({ detail, reload }: { detail: OpsAccountResponse; reload:
             <tr key={v.kind}>
               <td data-label={t('accounts.verificationColumns.kind')}>{t(`kinds.${v.kind}`)}</td>
               <td data-label={t('accounts.verificationColumns.phase')}>
-                {t(`phases.${v.phase}`)}
-                {v.rejection ? <span className="small"> · {t('accounts.rejected', { reason: t(`verifications.reasons.${v.rejection.reason}`) })}</span> : null}
+                <span>
+                  {t(`phases.${v.phase}`)}
+                  {v.rejection ? <span className="small"> · {t('accounts.rejected', { reason: t(`verifications.reasons.${v.rejection.reason}`) })}</span> : null}
+                </span>
               </td>
               <td data-label={t('accounts.verificationColumns.requested')} data-empty={v.requestedAt ? undefined : ''}>
                 <When iso={v.requestedAt} />
@@ -206,8 +208,10 @@ function AccountDetail({ detail, reload }: { detail: OpsAccountResponse; reload:
                   <Money amount={s.amount} currency={s.currency} />
                 </td>
                 <td data-label={t('accounts.sendColumns.address')}>
-                  <code className="address">{s.address}</code>
-                  {s.internal ? <span className="small muted"> · {t('accounts.internal')}</span> : null}
+                  <span>
+                    <code className="address">{s.address}</code>
+                    {s.internal ? <span className="small muted"> · {t('accounts.internal')}</span> : null}
+                  </span>
                 </td>
               </tr>
             ))}

@@ -160,15 +160,19 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
               <Operator id={e.actor} />
             </td>
             <td data-label={t('audit.columns.action')}>
-              {t(`auditActions.${e.action}` as 'auditActions.payout.review', { defaultValue: e.action })} <code className="small">{e.action}</code>
+              <span>
+                {t(`auditActions.${e.action}` as 'auditActions.payout.review', { defaultValue: e.action })} <code className="small nowrap">{e.action}</code>
+              </span>
             </td>
             <td data-label={t('audit.columns.target')} data-empty={e.target ? undefined : ''}>
               <code className="wrap-anywhere">{e.target}</code>
             </td>
             <td data-label={t('audit.columns.change')} data-empty={e.before || e.after ? undefined : ''}>
-              <State value={e.before} />
-              {e.before && e.after ? ' → ' : null}
-              <State value={e.after} />
+              <span>
+                <State value={e.before} />
+                {e.before && e.after ? ' → ' : null}
+                <State value={e.after} />
+              </span>
             </td>
           </tr>
         ))}

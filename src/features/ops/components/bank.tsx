@@ -77,13 +77,17 @@ function StatementUpload() {
                   <code className="wrap-anywhere">{line.entryRef}</code>
                 </td>
                 <td data-label={t('bank.statement.columns.amount')} className="num">
-                  {line.direction === 'debit' ? '−' : '+'}
-                  <Money amount={line.amount} currency={line.currency} />
+                  <span>
+                    {line.direction === 'debit' ? '−' : '+'}
+                    <Money amount={line.amount} currency={line.currency} />
+                  </span>
                 </td>
                 <td data-label={t('bank.statement.columns.outcome')}>{t(`bank.outcomes.${line.outcome}`)}</td>
                 <td data-label={t('bank.statement.columns.what')} data-empty={line.reference || line.reason ? undefined : ''}>
-                  {line.reference ? <code className="wrap-anywhere">{line.reference}</code> : null}
-                  {line.reason ? <span className="small muted"> {line.reason}</span> : null}
+                  <span>
+                    {line.reference ? <code className="wrap-anywhere">{line.reference}</code> : null}
+                    {line.reason ? <span className="small muted"> {line.reason}</span> : null}
+                  </span>
                 </td>
               </tr>
             ))}
@@ -165,7 +169,7 @@ function PayoutsExport() {
                 <td data-label={t('bank.export.columns.by')}>
                   <Operator id={e.createdBy} />
                 </td>
-                <td data-label={t('bank.export.columns.download')}>
+                <td data-label={t('bank.export.columns.download')} className="ops-action">
                   <button type="button" className="button small" disabled={again.busy} onClick={() => download(e.id, e.messageId)}>
                     {t('bank.export.downloadAgain')}
                   </button>

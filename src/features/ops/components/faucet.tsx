@@ -115,9 +115,9 @@ export function Faucet() {
                 </td>
                 <td data-label={t('faucet.columns.winner')} data-empty={round.winner ? undefined : ''}>
                   {round.winner ? (
-                    <>
+                    <span>
                       <Money amount={round.winner.amount} currency={round.winner.currency} /> → <code className="address">{round.winner.address}</code>
-                    </>
+                    </span>
                   ) : null}
                 </td>
               </tr>

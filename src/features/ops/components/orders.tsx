@@ -5,7 +5,7 @@ import { localizePath } from '../../../../domain/languages';
 import { ORDER_STATUSES, ORDER_TYPES } from '../../../../domain/orders';
 import { Field, SelectField } from '../../../components/field';
 import { opsRoutes } from '../../../i18n/routes';
-import { Facts, Money, Operator, useAction, useOps, When } from './parts';
+import { Facts, Money, Operator, useAction, useCodeText, useOps, When } from './parts';
 import type { OpsOrderResponse, OpsOrdersQuery, OpsOrderSummary, OrderEvent } from '../../../../domain/contracts/console';
 
 /** The search form's fields; an empty one does not filter. */
@@ -121,6 +121,7 @@ export function Orders() {
 export function OrderTable({ orders, onOpen }: { orders: OpsOrderSummary[]; onOpen?: (reference: string) => void }) {
   const { t } = useTranslation('ops');
   const { language } = useOps();
+  const codeText = useCodeText();
   if (orders.length === 0) return <p>{t('orders.none')}</p>;
   return (
     <table className="data-table stack ops-table">
@@ -153,11 +154,15 @@ export function OrderTable({ orders, onOpen }: { orders: OpsOrderSummary[]; onOp
             </td>
             <td data-label={t('orders.columns.type')}>{t(`orderTypes.${o.type}`)}</td>
             <td data-label={t('orders.columns.status')}>
-              {t(`orderStatus.${o.status}`)}
-              {o.failureReason ? <span className="small muted"> · {o.failureReason}</span> : null}
+              <span>
+                {t(`orderStatus.${o.status}`)}
+                {o.failureReason ? <span className="small muted"> · {codeText(o.failureReason)}</span> : null}
+              </span>
             </td>
             <td data-label={t('orders.columns.amount')} className="num">
-              <Money amount={o.amount} currency={o.currencyFrom} /> → {o.currencyTo}
+              <span>
+                <Money amount={o.amount} currency={o.currencyFrom} /> → {o.currencyTo}
+              </span>
             </td>
             <td data-label={t('orders.columns.email')} className="wrap-anywhere">
               {o.email}
@@ -171,6 +176,7 @@ export function OrderTable({ orders, onOpen }: { orders: OpsOrderSummary[]; onOp
 
 function OrderDetail({ detail }: { detail: OpsOrderResponse }) {
   const { t } = useTranslation('ops');
+  const codeText = useCodeText();
   const { order, history } = detail;
   return (
     <section aria-labelledby="ops-order" className="ops-detail">
@@ -178,7 +184,7 @@ function OrderDetail({ detail }: { detail: OpsOrderResponse }) {
       <Facts
         items={[
           [t('orders.columns.type'), t(`orderTypes.${order.type}`)],
-          [t('orders.columns.status'), `${t(`orderStatus.${order.status}`)}${order.failureReason ? ` · ${order.failureReason}` : ''}`],
+          [t('orders.columns.status'), `${t(`orderStatus.${order.status}`)}${order.failureReason ? ` · ${codeText(order.failureReason)}` : ''}`],
           [t('orders.columns.amount'), <Money key="a" amount={order.amount} currency={order.currencyFrom} />],
           [t('orders.amountEur'), <Money key="e" amount={order.amountEur} currency="EUR" />],
           [t('orders.received'), order.amountReceived ? <Money amount={order.amountReceived} currency={order.currencyFrom} /> : null],
@@ -215,6 +221,7 @@ function OrderDetail({ detail }: { detail: OpsOrderResponse }) {
 
 function HistoryRow({ event }: { event: OrderEvent }) {
   const { t } = useTranslation('ops');
+  const codeText = useCodeText();
   const label = event.kind === 'audit' ? t(`auditActions.${event.action}` as 'auditActions.payout.review', { defaultValue: event.action ?? '' }) : t(`orders.events.${event.kind}`);
   return (
     <tr>
@@ -226,13 +233,13 @@ function HistoryRow({ event }: { event: OrderEvent }) {
         <Operator id={event.actor} />
       </td>
       <td data-label={t('orders.historyColumns.status')} data-empty={event.status ? undefined : ''}>
-        {event.status}
+        {event.status ? codeText(event.status) : null}
       </td>
       <td data-label={t('orders.historyColumns.amount')} className="num" data-empty={event.amount ? undefined : ''}>
         <Money amount={event.amount} currency={event.currency} />
       </td>
       <td data-label={t('orders.historyColumns.detail')} data-empty={event.detail ? undefined : ''} className="wrap-anywhere">
-        {event.detail}
+        {event.detail ? codeText(event.detail) : null}
       </td>
     </tr>
   );

@@ -129,6 +129,22 @@ export function Operator({ id }: { id: string | null }) {
   return <code className="wrap-anywhere">{id}</code>;
 }
 
+/**
+ * A status or reason code as the operator reads it (`awaiting_approval` → "Waiting for approval");
+ * parts joined with " · " each; a code the console has no words for stays as it is.
+ */
+export function useCodeText() {
+  const { t } = useTranslation('ops');
+  return React.useCallback(
+    (text: string) =>
+      text
+        .split(' · ')
+        .map((part) => t(`codes.${part}` as 'codes.pending', { defaultValue: part }))
+        .join(' · '),
+    [t],
+  );
+}
+
 /** Label and value pairs (an order's or an account's facts): side by side, stacked on a phone. */
 export function Facts({ items }: { items: [string, React.ReactNode][] }) {
   return (
