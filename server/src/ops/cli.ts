@@ -5,7 +5,16 @@ import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
 import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/contracts/audit';
 import type { AuthConfig } from '../../../domain/contracts/auth';
 import type { AssignPaymentResponse, BankExportsResponse, BankPaymentsResponse, ExportPayoutsResponse, ImportStatementResponse, RefundPaymentResponse } from '../../../domain/contracts/bank';
-import type { OpsAccountResponse, OpsAccountsResponse, OpsOrderResponse, OpsOrderSummary, OpsOrdersResponse, OpsQueues, VerificationDocumentsResponse, VerificationRejectResponse } from '../../../domain/contracts/console';
+import type {
+  OpsAccountResponse,
+  OpsAccountsResponse,
+  OpsOrderResponse,
+  OpsOrderSummary,
+  OpsOrdersResponse,
+  OpsQueues,
+  VerificationDocumentsResponse,
+  VerificationRejectResponse,
+} from '../../../domain/contracts/console';
 import type { FaucetStatus } from '../../../domain/contracts/faucet';
 import type {
   BusinessPayment,
@@ -381,7 +390,14 @@ export async function run(argv: string[]): Promise<void> {
       const { account } = detail;
       console.log(`${account.accountKey}  ${account.email ?? '(no email)'}  ${account.displayName ?? ''}  since ${account.createdAt}`);
       console.log(`Sends: ${detail.sendsFrozen === null ? 'freezing not available' : detail.sendsFrozen ? 'FROZEN' : 'not frozen'}`);
-      console.log(`Balances (EUR ${detail.balances.totalEur} in all): ${detail.balances.balances.filter((b) => !/^0(\.0+)?$/.test(b.balance)).map((b) => `${b.balance} ${b.currency}`).join(', ') || 'none'}`);
+      console.log(
+        `Balances (EUR ${detail.balances.totalEur} in all): ${
+          detail.balances.balances
+            .filter((b) => !/^0(\.0+)?$/.test(b.balance))
+            .map((b) => `${b.balance} ${b.currency}`)
+            .join(', ') || 'none'
+        }`,
+      );
       console.log(`Verifications: ${detail.verifications.map((v) => `${v.kind} ${v.phase}${v.rejection ? ` (rejected: ${v.rejection.reason})` : ''}`).join(', ')}`);
       for (const o of detail.orders) console.log(`  order ${orderLine(o)}`);
       for (const s of detail.sends) console.log(`  send  ${s.createdAt}  ${s.status.padEnd(17)}  ${s.amount} ${s.currency} → ${s.address}${s.internal ? ' (internal)' : ''}`);

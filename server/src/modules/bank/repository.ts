@@ -46,7 +46,10 @@ export const bankRepository = {
 
   /** The unmatched queue's length. */
   async countOpen(db: Db): Promise<number> {
-    const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(bankPayments).where(eq(bankPayments.status, 'open'));
+    const [row] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(bankPayments)
+      .where(eq(bankPayments.status, 'open'));
     return row?.n ?? 0;
   },
 

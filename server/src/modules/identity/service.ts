@@ -145,7 +145,16 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
     const now = new Date();
     const keepUntil = retainUntil(now);
     // A new submission answers an operator's rejection: it is no longer shown.
-    await identityRepository.update(tx, account.id, kind, { data, phase: 'step_2', submittedAt: now, retainUntil: keepUntil, dataDeletedAt: null, submitLanguage: language, rejectedAt: null, rejectionReason: null });
+    await identityRepository.update(tx, account.id, kind, {
+      data,
+      phase: 'step_2',
+      submittedAt: now,
+      retainUntil: keepUntil,
+      dataDeletedAt: null,
+      submitLanguage: language,
+      rejectedAt: null,
+      rejectionReason: null,
+    });
     await identityRepository.revokeLiveCodes(tx, account.id, kind);
 
     const channel = STEP_TWO_CHANNEL[kind];

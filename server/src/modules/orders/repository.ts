@@ -207,7 +207,17 @@ export const ordersRepository = {
    */
   search(
     db: Db,
-    filter: { reference?: string; shortReference?: string; emailContains?: string; status?: OrderRow['status']; type?: OrderRow['type']; from?: Date; until?: Date; accountId?: string; email?: string },
+    filter: {
+      reference?: string;
+      shortReference?: string;
+      emailContains?: string;
+      status?: OrderRow['status'];
+      type?: OrderRow['type'];
+      from?: Date;
+      until?: Date;
+      accountId?: string;
+      email?: string;
+    },
     limit: number,
   ): Promise<(OrderRow & { accountKey: string | null })[]> {
     const pattern = filter.emailContains === undefined ? undefined : `%${filter.emailContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

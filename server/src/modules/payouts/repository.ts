@@ -97,7 +97,10 @@ export const payoutsRepository = {
 
   /** How many wait for two operators. */
   async countAwaitingApproval(db: Db): Promise<number> {
-    const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(payouts).where(eq(payouts.status, 'awaiting_approval'));
+    const [row] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(payouts)
+      .where(eq(payouts.status, 'awaiting_approval'));
     return row?.n ?? 0;
   },
 
