@@ -124,6 +124,9 @@ describe.each(databaseKinds())('the operator console (%s)', (kind) => {
       unmatchedPayments: before.unmatchedPayments + 1,
       payoutsAwaitingApproval: before.payoutsAwaitingApproval,
     });
+    // The unmatched queue names payers and their IBANs: who read it is in the audit trail.
+    const { payments } = await get<{ payments: BankPayment[] }>('/api/ops/bank/unmatched');
+    expect((await audit('action=personal.read&actor=operator'))[0]!.after).toEqual({ view: 'bank-payments', rows: payments.length });
     const { documents } = await get<VerificationDocumentsResponse>('/api/ops/verification-documents');
     expect(documents).toContainEqual(expect.objectContaining({ email: idHolder.email, accountKey: idHolder.accountKey, kind: 'id' }));
     // The list shows emails: its read is in the audit trail, by the operator who read it.
