@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { languages, localizePath, splitLanguage } from '../domain/languages';
-import { opsRoutes, opsRouteNames, routes, routeNames, routeNameOf } from '../src/i18n/routes';
+import { opsRoutes, opsRouteNames } from '../src/i18n/ops-routes';
+import { routes, routeNames, routeNameOf } from '../src/i18n/routes';
 
 const pagesDir = path.join(__dirname, '../src/pages');
 

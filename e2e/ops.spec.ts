@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { camt053Statement } from '../server/test/fixtures/camt053';
-import { opsRouteNames, opsRoutes } from '../src/i18n/routes';
+import { opsRouteNames, opsRoutes } from '../src/i18n/ops-routes';
 import { test, expect, locale, localizePath, ops, opsServerURL } from './fixtures';
 import type { Page } from '@playwright/test';
 

@@ -41,24 +41,6 @@ export const routes = {
 
 export type RouteName = keyof typeof routes;
 
-/**
- * The operator console (admin:muntly only): pages in every language like the others, but not the
- * site's — no navigation, sitemap or search result leads to them (noindex).
- */
-export const opsRoutes = {
-  ops: '/ops/',
-  ops_verifications: '/ops/verifications/',
-  ops_unmatched: '/ops/unmatched/',
-  ops_payouts: '/ops/payouts/',
-  ops_orders: '/ops/orders/',
-  ops_accounts: '/ops/accounts/',
-  ops_faucet: '/ops/faucet/',
-  ops_audit: '/ops/audit/',
-  ops_bank: '/ops/bank/',
-} as const;
-
-export type OpsRouteName = keyof typeof opsRoutes;
-export const opsRouteNames = Object.keys(opsRoutes) as OpsRouteName[];
 export const routeNames = Object.keys(routes) as RouteName[];
 
 /** The page name whose path is `path` (language-neutral), if any. */

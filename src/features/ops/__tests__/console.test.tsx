@@ -4,7 +4,7 @@ import * as React from 'react';
 import { loadResources, renderInLanguage } from '../../../../__tests__/support/render';
 import { OpsConsole } from '../components/console';
 import type { Payout } from '../../../../domain/contracts/payouts';
-import type { OpsRouteName } from '../../../i18n/routes';
+import type { OpsRouteName } from '../../../i18n/ops-routes';
 
 /**
  * The operator console as an operator uses it: the login and the refusal, the queues' counts,

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../../../domain/languages';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney } from '../../../i18n/format';
-import { opsRoutes } from '../../../i18n/routes';
+import { opsRoutes } from '../../../i18n/ops-routes';
 import { saveFile } from '../api/ops';
 import { LoadFailed, Money, Operator, OutcomeLine, useAction, useOps, When } from './parts';
 import type { ExportPayoutsResponse, ImportStatementResponse } from '../../../../domain/contracts/bank';

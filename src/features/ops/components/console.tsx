@@ -8,7 +8,7 @@ import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { IslandPlaceholder } from '../../../components/island';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
-import { opsRoutes, type OpsRouteName } from '../../../i18n/routes';
+import { opsRoutes, type OpsRouteName } from '../../../i18n/ops-routes';
 import { Accounts } from './accounts';
 import { AuditTrail } from './audit';
 import { Bank } from './bank';

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { defaultLanguage } from '../../../../domain/languages';
 import { Layout } from '../../../components/layout';
 import { OpsConsole } from './console';
+import type { OpsRouteName } from '../../../i18n/ops-routes';
 import type { I18nPageContext, LocalesData } from '../../../i18n/page-types';
-import type { OpsRouteName } from '../../../i18n/routes';
 import type { HeadProps } from 'gatsby';
 
 /** A page of the operator console: the site's layout, the page's title, the console behind the login. */

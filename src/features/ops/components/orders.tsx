@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../../../domain/languages';
 import { ORDER_STATUSES, ORDER_TYPES } from '../../../../domain/orders';
 import { Field, SelectField } from '../../../components/field';
-import { opsRoutes } from '../../../i18n/routes';
+import { opsRoutes } from '../../../i18n/ops-routes';
 import { Facts, Money, Operator, useAction, useCodeText, useOps, When } from './parts';
 import type { OpsOrderResponse, OpsOrdersQuery, OpsOrderSummary, OrderEvent } from '../../../../domain/contracts/console';
 

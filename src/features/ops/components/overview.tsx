@@ -2,7 +2,7 @@ import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../../../domain/languages';
-import { opsRoutes, type OpsRouteName } from '../../../i18n/routes';
+import { opsRoutes, type OpsRouteName } from '../../../i18n/ops-routes';
 import { useOps } from './parts';
 
 /** The console's first page: what waits in each queue, and where the rest of the work is. */
