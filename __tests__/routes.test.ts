@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { languages, localizePath, splitLanguage } from '../domain/languages';
+import { opsRoutes, opsRouteNames } from '../src/i18n/ops-routes';
 import { routes, routeNames, routeNameOf } from '../src/i18n/routes';
 
 const pagesDir = path.join(__dirname, '../src/pages');
@@ -24,8 +25,10 @@ describe('the route table', () => {
     for (const name of routeNames) expect(filePaths).toContain(routes[name]);
   });
 
-  it('names every page in src/pages (besides the not-found page)', () => {
-    for (const filePath of filePaths) expect(routeNameOf(filePath)).toBeDefined();
+  it('names every page in src/pages (besides the not-found page): the site’s, or the operator console’s', () => {
+    const consolePaths: string[] = Object.values(opsRoutes);
+    for (const filePath of filePaths) expect(routeNameOf(filePath) ?? (consolePaths.includes(filePath) ? filePath : undefined)).toBeDefined();
+    for (const name of opsRouteNames) expect(filePaths).toContain(opsRoutes[name]);
   });
 
   it('contains every page the spec and DESIGN.md name', () => {

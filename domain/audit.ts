@@ -15,6 +15,8 @@
  * - payment.business       a buy was marked as paid from a business account
  * - chain.deposit          a chain deposit was booked (simulated locally)
  * - payout.result          an executor's report on a payout was booked
+ * - payout.review / approve / reject   four eyes: the first operator's approval, the second's that
+ *                          released it, or a rejection (its money went back)
  * - retention.run          an operator ran the retention job
  * - bank.payment_matched / payment_unmatched   a statement's credit was booked to an order or deposit, or queued
  * - bank.payment_assigned / payment_refunded   an operator resolved an unmatched payment
@@ -40,6 +42,9 @@ export const AUDIT_ACTIONS = [
   'payment.business',
   'chain.deposit',
   'payout.result',
+  'payout.review',
+  'payout.approve',
+  'payout.reject',
   'retention.run',
   'bank.payment_matched',
   'bank.payment_unmatched',

@@ -77,6 +77,8 @@ export const ERRORS = {
   id_verification_required: { status: 403 },
   weekly_limit_login_required: { status: 403 },
   already_verified: { status: 409 },
+  /** An operator rejects details that are not waiting for a check (step 2). */
+  verification_not_submitted: { status: 409 },
   /** Step 1 again too soon, or too often in a day: each code costs an SMS, a letter or a transfer. */
   code_requested_too_soon: { status: 429 },
   too_many_unused_addresses: { status: 409 },

@@ -6,3 +6,11 @@ export const VERIFICATION_KINDS = ['address', 'bank', 'business', 'id', 'mobile'
 export type VerificationKind = (typeof VERIFICATION_KINDS)[number];
 export const VERIFICATION_PHASES = ['not_enabled', 'step_1', 'step_2', 'verified'] as const;
 export type VerificationPhase = (typeof VERIFICATION_PHASES)[number];
+
+/**
+ * Why an operator sends a verification back to step 1 (the customer sees the reason on their
+ * identity page and in an email, in their language: locales/<lng>/identity.json `rejection.*`).
+ * The customer corrects it and submits again.
+ */
+export const VERIFICATION_REJECTION_REASONS = ['unreadable', 'expired', 'mismatch', 'incomplete'] as const;
+export type VerificationRejectionReason = (typeof VERIFICATION_REJECTION_REASONS)[number];

@@ -37,11 +37,24 @@ export function common(language: Language) {
   return locale(language, 'common');
 }
 
-/** `npm run ops -- …` against the server the journeys run on (it plays the bank, the chain, the operator). */
+/** The server of the operator's journey (playwright.config.ts): its own data, queues and audit trail. */
+export const opsServerURL = () => `http://localhost:${process.env.E2E_OPS_PORT}`;
+
+/**
+ * `npm run ops -- …` against the server the journeys run on (it plays the bank, the chain, the
+ * operator), or against the operator journey's own server when `baseURL` is that one.
+ */
 export function ops(baseURL: string, ...args: string[]): string {
+  const own = new URL(baseURL).port === process.env.E2E_OPS_PORT;
   return execFileSync(process.execPath, [path.join(__dirname, '../node_modules/tsx/dist/cli.mjs'), 'server/src/ops/cli.ts', ...args], {
     cwd: path.join(__dirname, '..'),
-    env: { ...process.env, OPS_URL: baseURL, DATA_DIR: process.env.E2E_DATA_DIR, IDP_PORT: process.env.E2E_IDP_PORT },
+    env: {
+      ...process.env,
+      OPS_URL: baseURL,
+      DATA_DIR: own ? process.env.E2E_OPS_DATA_DIR : process.env.E2E_DATA_DIR,
+      IDP_PORT: own ? process.env.E2E_OPS_IDP_PORT : process.env.E2E_IDP_PORT,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
   }).toString();
 }
 

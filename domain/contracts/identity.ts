@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STEP_TWO_CHANNELS } from '../identity';
-import { VERIFICATION_KINDS, VERIFICATION_PHASES } from '../verification';
+import { VERIFICATION_KINDS, VERIFICATION_PHASES, VERIFICATION_REJECTION_REASONS } from '../verification';
 
 /**
  * The logged-in user's own identity verification: GET /api/identity, POST /api/identity/:kind
@@ -19,6 +19,10 @@ export const identityKindSchema = z.object({
   verifiedAt: z.string().nullable(),
   retainUntil: z.string().nullable().describe('AML retention: kept at least until this date'),
   dataDeletedAt: z.string().nullable().describe('When the data was deleted because its retention date had passed'),
+  rejection: z
+    .object({ reason: z.enum(VERIFICATION_REJECTION_REASONS), at: z.string() })
+    .nullable()
+    .describe('An operator sent the details back to step 1, and why (shown until the details are submitted again)'),
   codeExpiresAt: z.string().nullable(),
   nextCodeAt: z.string().nullable().describe('Step 1 sends a new code no sooner than this (null: now)'),
   attemptsLeft: z.number().nullable(),

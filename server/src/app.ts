@@ -23,6 +23,7 @@ import { identityRoutes } from './modules/identity/routes';
 import { liabilitiesRoutes } from './modules/liabilities/routes';
 import { setEmailOperator } from './modules/notify/service';
 import { operatorRoutes } from './modules/operator/routes';
+import { opsConsoleRoutes } from './modules/ops/console-routes';
 import { opsMoneyRoutes } from './modules/ops/money-routes';
 import { opsRoutes } from './modules/ops/routes';
 import { orderRoutes } from './modules/orders/routes';
@@ -165,6 +166,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval, links) });
   await app.register(auditRoutes);
+  await app.register(opsConsoleRoutes, { rates, approval });
   await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval, links), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);

@@ -146,6 +146,7 @@ const ANY_KIND: IdentityKind = {
   verifiedAt: null,
   retainUntil: null,
   dataDeletedAt: null,
+  rejection: null,
   codeExpiresAt: null,
   attemptsLeft: null,
   nextCodeAt: null,

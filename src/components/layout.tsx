@@ -7,8 +7,8 @@ import { SlowLoadNotice } from './slow-load-notice';
 import type { RouteName } from '../i18n/routes';
 
 type Props = {
-  /** The page's route name; its localized title is the page heading unless `heading` is given. */
-  page: RouteName | 'notFound';
+  /** The page's route name; its localized title is the page heading unless `heading` is given (the operator console's pages give theirs). */
+  page?: RouteName | 'notFound';
   pathname: string;
   heading?: React.ReactNode;
   children: React.ReactNode;
@@ -36,7 +36,7 @@ export function Layout({ page, pathname, heading, children }: Props) {
       </Part>
       <SlowLoadNotice />
       <main id="main" className="container">
-        <h1>{heading ?? t(`pages.${page}.title`)}</h1>
+        <h1>{heading ?? t(`pages.${page ?? 'notFound'}.title`)}</h1>
         <Part>{children}</Part>
       </main>
       <Part>

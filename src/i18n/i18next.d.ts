@@ -14,6 +14,7 @@ import type identity from '../../locales/en/identity.json';
 import type info from '../../locales/en/info.json';
 import type legal from '../../locales/en/legal.json';
 import type notify from '../../locales/en/notify.json';
+import type ops from '../../locales/en/ops.json';
 import type support from '../../locales/en/support.json';
 import type wallet from '../../locales/en/wallet.json';
 
@@ -28,6 +29,7 @@ export type Resources = {
   info: typeof info;
   legal: typeof legal;
   notify: typeof notify;
+  ops: typeof ops;
   support: typeof support;
   errors: typeof errors;
   currencies: typeof currencies;

@@ -43,6 +43,7 @@ export const routes = {
 } as const;
 
 export type RouteName = keyof typeof routes;
+
 export const routeNames = Object.keys(routes) as RouteName[];
 
 /** The page name whose path is `path` (language-neutral), if any. */

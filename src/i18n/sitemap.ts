@@ -7,8 +7,8 @@ import { defaultLanguage, languages, localizePath, splitLanguage } from '../../d
  */
 export type SitemapEntry = { url: string; changefreq: string; priority: number; links: { lang: string; url: string }[] };
 
-/** Pages that are not worth a search result: the not-found pages and logging out. */
-export const SITEMAP_EXCLUDES = ['/404/', '/404.html', '/*/404/', '/*/404.html', '/logout/', '/*/logout/', '/offline-plugin-app-shell-fallback/'];
+/** Pages that are not worth a search result: the not-found pages, logging out and the operator console. */
+export const SITEMAP_EXCLUDES = ['/404/', '/404.html', '/*/404/', '/*/404.html', '/logout/', '/*/logout/', '/offline-plugin-app-shell-fallback/', '/ops/', '/ops/*/', '/*/ops/', '/*/ops/*/'];
 
 export function sitemapEntry(pagePath: string, siteUrl: string): SitemapEntry {
   const { language, path } = splitLanguage(pagePath);

@@ -6,7 +6,7 @@ import { MESSAGE_CHANNELS } from '../../../domain/messages';
 import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, REFUNDS } from '../../../domain/orders';
 import { PAYOUT_APPROVAL_REASONS, PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES } from '../../../domain/payouts';
 import { SECURITY_EVENT_KINDS, SECURITY_LINK_PURPOSES } from '../../../domain/protection';
-import { VERIFICATION_KINDS, VERIFICATION_PHASES } from '../../../domain/verification';
+import { VERIFICATION_KINDS, VERIFICATION_PHASES, VERIFICATION_REJECTION_REASONS } from '../../../domain/verification';
 import { SEND_STATUSES } from '../../../domain/wallet';
 import { oneOf } from './one-of';
 
@@ -60,9 +60,23 @@ export const verifications = pgTable(
     requestedAt: timestamp('requested_at', { withTimezone: true }),
     /** The page language of that request: the email saying the kind is enabled is written in it. */
     requestLanguage: text('request_language'),
+    /** The page language step 1 was submitted in: a rejection's email is written in it. */
+    submitLanguage: text('submit_language'),
+    /**
+     * An operator sent the submitted details back to step 1, and why (domain/verification.ts):
+     * shown to the customer until they submit again. Who did it is in the audit trail.
+     */
+    rejectedAt: timestamp('rejected_at', { withTimezone: true }),
+    rejectionReason: text('rejection_reason', { enum: VERIFICATION_REJECTION_REASONS }),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.kind] }), check('verifications_kind', oneOf(t.kind, VERIFICATION_KINDS)), check('verifications_phase', oneOf(t.phase, VERIFICATION_PHASES))],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.kind] }),
+    check('verifications_kind', oneOf(t.kind, VERIFICATION_KINDS)),
+    check('verifications_phase', oneOf(t.phase, VERIFICATION_PHASES)),
+    check('verifications_rejection_reason', sql`${t.rejectionReason} is null or ${oneOf(t.rejectionReason, VERIFICATION_REJECTION_REASONS)}`),
+    check('verifications_rejection_dated', sql`(${t.rejectionReason} is null) = (${t.rejectedAt} is null)`),
+  ],
 );
 
 /** Users of the local identity provider (local mode only; Auth0 keeps them in production). */

@@ -5,6 +5,16 @@ import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
 import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/contracts/audit';
 import type { AuthConfig } from '../../../domain/contracts/auth';
 import type { AssignPaymentResponse, BankExportsResponse, BankPaymentsResponse, ExportPayoutsResponse, ImportStatementResponse, RefundPaymentResponse } from '../../../domain/contracts/bank';
+import type {
+  OpsAccountResponse,
+  OpsAccountsResponse,
+  OpsOrderResponse,
+  OpsOrderSummary,
+  OpsOrdersResponse,
+  OpsQueues,
+  VerificationDocumentsResponse,
+  VerificationRejectResponse,
+} from '../../../domain/contracts/console';
 import type { FaucetStatus } from '../../../domain/contracts/faucet';
 import type { PublishResponse } from '../../../domain/contracts/liabilities';
 import type {
@@ -54,6 +64,21 @@ Commands:
   unfreeze <email|accountKey> --reason <text>
                           unfreeze an account's sends at once, skipping the user's cool-down (only
                           after they proved who they are); the reason is audited
+  verification-documents [--json]
+                          submissions waiting for a document to be checked by hand (the ID), oldest first
+  reject-verification <email> <kind> <unreadable|expired|mismatch|incomplete>
+                          send submitted details back to step 1; the customer reads the reason in
+                          their language (identity page and email)
+  queues [--json]         how much waits: verification requests, documents, unmatched payments,
+                          payouts awaiting approval
+  orders [<reference | part of an email>] [--status <s>] [--type <t>] [--since <day>] [--until <day>] [--json]
+                          orders, newest first
+  order <reference> [--json]
+                          one order and its whole history (its times, payouts and audit rows)
+  accounts <email part | account key> [--json]
+                          accounts by email or account key
+  account <accountKey> [--json]
+                          one account: balances, verifications, recent orders and sends, audit rows
   ledger:verify           check every ledger invariant; exits 1 when one fails
   liabilities:publish     take a snapshot of every user balance (one consistent read) and publish
                           its proof of liabilities: per currency a Merkle sum tree whose root is the
@@ -263,6 +288,10 @@ function payoutLine(p: Payout): string {
   return `${p.id}  ${p.createdAt}  ${p.status.padEnd(10)}  ${p.purpose.padEnd(14)}  ${p.amount} ${p.currency} (+${p.networkFee}) → ${p.destination ?? 'the sender'}  ${outcome}${approval}`;
 }
 
+function orderLine(o: OpsOrderSummary): string {
+  return `${o.reference}  ${o.createdAt}  ${o.type.padEnd(7)}  ${o.status.padEnd(17)}  ${o.amount} ${o.currencyFrom} → ${o.currencyTo} (EUR ${o.amountEur})  ${o.email}${o.accountKey ? `  ${o.accountKey}` : ''}${o.failureReason ? `  ${o.failureReason}` : ''}`;
+}
+
 export async function run(argv: string[]): Promise<void> {
   const { as, args } = operatorOption(argv);
   actingAs = as;
@@ -326,6 +355,89 @@ export async function run(argv: string[]): Promise<void> {
       const state = (await call('POST', `/api/ops/accounts/${encodeURIComponent(accountKey)}/${command}`, { reason })) as OpsFreezeResponse;
       const name = who.includes('@') ? `${who} (${state.accountKey})` : state.accountKey;
       console.log(`${name}: sends ${state.frozen ? `frozen${state.frozenByOperator ? ' by an operator' : ''} since ${state.frozenAt}` : 'unfrozen'}.`);
+      return;
+    }
+    case 'verification-documents': {
+      const { documents } = (await call('GET', '/api/ops/verification-documents')) as VerificationDocumentsResponse;
+      if (rest.includes('--json')) console.log(JSON.stringify(documents, null, 2));
+      else if (documents.length === 0) console.log('No documents waiting for a check.');
+      else for (const d of documents) console.log(`${d.submittedAt ?? ''}  ${d.accountKey}  ${d.email ?? '(no email)'}  ${d.kind.padEnd(8)}  verify or reject-verification`);
+      return;
+    }
+    case 'reject-verification': {
+      const [email, kind, reason] = rest;
+      if (!email || !kind || !reason) throw new CliError('Usage: reject-verification <email> <kind> <unreadable|expired|mismatch|incomplete>');
+      const result = (await call('POST', '/api/ops/verification/reject', { email, kind, reason })) as VerificationRejectResponse;
+      console.log(`${email}: ${kind} verification sent back to ${result.phase} (${result.reason}); the customer was told why.`);
+      return;
+    }
+    case 'queues': {
+      const queues = (await call('GET', '/api/ops/queues')) as OpsQueues;
+      if (rest.includes('--json')) console.log(JSON.stringify(queues, null, 2));
+      else
+        console.log(
+          `Verification requests: ${queues.verificationRequests}\nDocuments to check: ${queues.documents}\nUnmatched bank payments: ${queues.unmatchedPayments}\nPayouts awaiting approval: ${queues.payoutsAwaitingApproval}`,
+        );
+      return;
+    }
+    case 'orders': {
+      const filters = { status: option(rest, '--status'), type: option(rest, '--type'), from: option(rest, '--since'), to: option(rest, '--until') };
+      const valued = new Set(['--status', '--type', '--since', '--until']);
+      const q = rest.filter((arg, i) => !arg.startsWith('--') && !valued.has(rest[i - 1] ?? '')).join(' ');
+      const query = new URLSearchParams(Object.entries({ ...filters, q: q || undefined }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+      const { orders } = (await call('GET', `/api/ops/orders?${query}`)) as OpsOrdersResponse;
+      if (rest.includes('--json')) console.log(JSON.stringify(orders, null, 2));
+      else if (orders.length === 0) console.log('No orders match.');
+      else for (const o of orders) console.log(orderLine(o));
+      return;
+    }
+    case 'order': {
+      const [reference] = rest.filter((arg) => arg !== '--json');
+      if (!reference) throw new CliError('Usage: order <reference>');
+      const detail = (await call('GET', `/api/ops/orders/${encodeURIComponent(reference)}`)) as OpsOrderResponse;
+      if (rest.includes('--json')) {
+        console.log(JSON.stringify(detail, null, 2));
+        return;
+      }
+      console.log(orderLine(detail.order));
+      for (const e of detail.history) {
+        const what = e.kind === 'audit' ? `${e.action} by ${e.actor}` : e.kind;
+        const money = e.amount ? `  ${e.amount} ${e.currency ?? ''}` : '';
+        console.log(`  ${e.at}  ${what}${e.status ? `  ${e.status}` : ''}${money}${e.detail ? `  (${e.detail})` : ''}`);
+      }
+      return;
+    }
+    case 'accounts': {
+      const q = rest.filter((arg) => arg !== '--json').join(' ');
+      if (!q) throw new CliError('Usage: accounts <email part | account key>');
+      const { accounts } = (await call('GET', `/api/ops/accounts?${new URLSearchParams({ q })}`)) as OpsAccountsResponse;
+      if (rest.includes('--json')) console.log(JSON.stringify(accounts, null, 2));
+      else if (accounts.length === 0) console.log('No accounts match.');
+      else for (const a of accounts) console.log(`${a.accountKey}  ${a.email ?? '(no email)'}  ${a.displayName ?? ''}  ${a.createdAt}`);
+      return;
+    }
+    case 'account': {
+      const [key] = rest.filter((arg) => arg !== '--json');
+      if (!key) throw new CliError('Usage: account <accountKey>');
+      const detail = (await call('GET', `/api/ops/accounts/${encodeURIComponent(key)}`)) as OpsAccountResponse;
+      if (rest.includes('--json')) {
+        console.log(JSON.stringify(detail, null, 2));
+        return;
+      }
+      const { account } = detail;
+      console.log(`${account.accountKey}  ${account.email ?? '(no email)'}  ${account.displayName ?? ''}  since ${account.createdAt}`);
+      console.log(`Sends: ${detail.sendsFrozen === null ? 'freezing not available' : detail.sendsFrozen ? 'FROZEN' : 'not frozen'}`);
+      console.log(
+        `Balances (EUR ${detail.balances.totalEur} in all): ${
+          detail.balances.balances
+            .filter((b) => !/^0(\.0+)?$/.test(b.balance))
+            .map((b) => `${b.balance} ${b.currency}`)
+            .join(', ') || 'none'
+        }`,
+      );
+      console.log(`Verifications: ${detail.verifications.map((v) => `${v.kind} ${v.phase}${v.rejection ? ` (rejected: ${v.rejection.reason})` : ''}`).join(', ')}`);
+      for (const o of detail.orders) console.log(`  order ${orderLine(o)}`);
+      for (const s of detail.sends) console.log(`  send  ${s.createdAt}  ${s.status.padEnd(17)}  ${s.amount} ${s.currency} → ${s.address}${s.internal ? ' (internal)' : ''}`);
       return;
     }
     case 'chain-deposit': {

@@ -17,7 +17,7 @@ describe('sitemap', () => {
   });
 
   it('leaves out the not-found pages and logging out', () => {
-    expect(SITEMAP_EXCLUDES).toEqual(expect.arrayContaining(['/404/', '/*/404/', '/logout/', '/*/logout/']));
+    expect(SITEMAP_EXCLUDES).toEqual(expect.arrayContaining(['/404/', '/*/404/', '/logout/', '/*/logout/', '/ops/', '/ops/*/', '/*/ops/', '/*/ops/*/']));
   });
 
   it('names the sitemap in robots.txt by its absolute URL', () => {

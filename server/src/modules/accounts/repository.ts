@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq, or, sql } from 'drizzle-orm';
 import { VERIFICATION_KINDS } from '../../../../domain/verification';
 import { accounts, verifications } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -47,6 +47,17 @@ export const accountsRepository = {
 
   async verificationPhases(db: Db, accountId: string) {
     return db.select({ kind: verifications.kind, phase: verifications.phase }).from(verifications).where(eq(verifications.accountId, accountId));
+  },
+
+  /** Operators' search: the account whose key is `q`, and those whose email contains it (lower case), newest first. */
+  search(db: Db, q: string, limit: number): Promise<AccountRow[]> {
+    const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return db
+      .select()
+      .from(accounts)
+      .where(or(eq(accounts.accountKey, q.toUpperCase()), sql`lower(${accounts.email}) like ${pattern}`))
+      .orderBy(desc(accounts.createdAt))
+      .limit(limit);
   },
 
   async list(db: Db): Promise<AccountRow[]> {

@@ -41,6 +41,11 @@ export function findAccountByKey(db: Db, accountKey: string): Promise<AccountRow
   return accountsRepository.findByKey(db, accountKey);
 }
 
+/** Operators: the account whose key is `q`, and those whose email contains it, newest first. */
+export function searchAccounts(db: Db, q: string, limit: number): Promise<AccountRow[]> {
+  return accountsRepository.search(db, q.trim(), limit);
+}
+
 /** Every account, oldest first (the operator's list). */
 export function listAccounts(db: Db): Promise<AccountRow[]> {
   return accountsRepository.list(db);

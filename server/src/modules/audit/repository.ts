@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, gte, like, lt, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, gte, inArray, like, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { rows } from '../../db/raw';
 import { auditHead, auditLog } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -57,6 +57,13 @@ export const auditRepository = {
       .where(and(matching(filter), options.before !== undefined ? lt(auditLog.id, options.before) : undefined))
       .orderBy(desc(auditLog.id))
       .limit(options.limit);
+  },
+
+  /** The rows about any of these targets, in chain order, the newest `limit` of them. */
+  async ofTargets(db: Db, targets: string[], limit: number): Promise<AuditRow[]> {
+    if (targets.length === 0) return [];
+    const newest = await db.select().from(auditLog).where(inArray(auditLog.target, targets)).orderBy(desc(auditLog.id)).limit(limit);
+    return newest.reverse();
   },
 
   /** In chain order: rows after the id `after`, up to `upTo` when given. */

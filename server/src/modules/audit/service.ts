@@ -179,6 +179,11 @@ export async function listAudit(db: Db, filter: AuditFilter, page: { cursor?: nu
   return { entries: shown.map(auditEntry), nextCursor: rows.length > page.limit ? shown[shown.length - 1]!.id : null };
 }
 
+/** The newest `limit` rows about any of these targets (an order, its payments and payouts; an account), oldest first. */
+export async function auditAbout(db: Db, targets: string[], limit = 200): Promise<AuditEntry[]> {
+  return (await auditRepository.ofTargets(db, [...new Set(targets)], limit)).map(auditEntry);
+}
+
 const CSV_COLUMNS = ['id', 'at', 'actor', 'action', 'target', 'before', 'after', 'prev_hash', 'hash'] as const;
 
 /**

@@ -1,4 +1,4 @@
-import { asc, desc, eq } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import { bankExports, bankPayments } from '../../db/schema';
 import type { BankPaymentStatus } from '../../../../domain/bank';
 import type { Db } from '../../db/client';
@@ -42,6 +42,20 @@ export const bankRepository = {
     if (!where) return undefined;
     const [row] = await db.select().from(bankPayments).where(where).orderBy(desc(bankPayments.importedAt)).limit(1);
     return row;
+  },
+
+  /** The unmatched queue's length. */
+  async countOpen(db: Db): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(bankPayments)
+      .where(eq(bankPayments.status, 'open'));
+    return row?.n ?? 0;
+  },
+
+  /** The statement payments booked to an order (matched on import or assigned by an operator). */
+  paymentsOfOrder(db: Db, orderId: string): Promise<BankPaymentRow[]> {
+    return db.select().from(bankPayments).where(eq(bankPayments.orderId, orderId)).orderBy(asc(bankPayments.importedAt));
   },
 
   async insertExport(db: Db, values: typeof bankExports.$inferInsert): Promise<BankExportRow> {

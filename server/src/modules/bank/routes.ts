@@ -14,7 +14,7 @@ import {
   statementBody,
 } from '../../../../domain/contracts/bank';
 import { errorResponses } from '../../schemas';
-import { actorOf } from '../audit/service';
+import { actorOf, readPersonalData } from '../audit/service';
 import { assignBankPayment, bankExportFile, exportPayouts, importStatement, listBankExports, listBankPayments, refundBankPayment, type BankAccountConfig } from './service';
 import type { PayoutApproval } from '../payouts/approval';
 import type { PayoutOutcomes } from '../payouts/service';
@@ -67,7 +67,8 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
         response: { 200: bankPaymentsResponse, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ payments: await listBankPayments(app.db, request.query) }),
+    // Payers' names and IBANs: the read is in the audit trail.
+    async (request) => ({ payments: await readPersonalData(app.db, actorOf(request), 'bank-payments', (tx) => listBankPayments(tx, request.query)) }),
   );
 
   app.post(

@@ -155,6 +155,12 @@ export async function listBankPayments(db: Db, filter: { status: BankPaymentStat
   return rows.map((row) => bankPaymentView(row, row.orderId ? (references.get(row.orderId) ?? null) : null));
 }
 
+/** How many payments wait in the unmatched queue. */
+export const unmatchedCount = (db: Db) => bankRepository.countOpen(db);
+
+/** The statement payments an order was paid with (matched on import, or assigned). */
+export const bankPaymentsOfOrder = (db: Db, orderId: string) => bankRepository.paymentsOfOrder(db, orderId);
+
 async function lockOpenPayment(tx: Db, id: string): Promise<BankPaymentRow> {
   const payment = await bankRepository.lockPayment(tx, id);
   if (!payment) throw new DomainError('not_found', 'id');

@@ -47,6 +47,27 @@ export const identityRepository = {
       .orderBy(asc(verifications.requestedAt));
   },
 
+  /** Kinds of these in step 2 (details submitted, waiting for their check), oldest submission first. */
+  listSubmitted(db: Db, kinds: VerificationKind[]) {
+    return db
+      .select({ email: accounts.email, accountKey: accounts.accountKey, kind: verifications.kind, phase: verifications.phase, submittedAt: verifications.submittedAt })
+      .from(verifications)
+      .innerJoin(accounts, eq(accounts.id, verifications.accountId))
+      .where(and(eq(verifications.phase, 'step_2'), inArray(verifications.kind, kinds)))
+      .orderBy(asc(verifications.submittedAt));
+  },
+
+  /** Requests waiting to be enabled, and submissions of these kinds waiting for their check. */
+  async queueCounts(db: Db, documentKinds: VerificationKind[]): Promise<{ requests: number; documents: number }> {
+    const [row] = await db
+      .select({
+        requests: sql<number>`count(*) filter (where ${verifications.phase} = 'not_enabled' and ${verifications.requestedAt} is not null)`.mapWith(Number),
+        documents: sql<number>`count(*) filter (where ${verifications.phase} = 'step_2' and ${inArray(verifications.kind, documentKinds)})`.mapWith(Number),
+      })
+      .from(verifications);
+    return row ?? { requests: 0, documents: 0 };
+  },
+
   /** Deletes the data of every row past its retention date (see deleteExpiredIdentityData). */
   eraseExpired(db: Db, now: Date): Promise<{ accountId: string; kind: VerificationKind; phase: VerificationPhase }[]> {
     return db

@@ -21,7 +21,7 @@ import { recordAudit } from '../audit/service';
 import { emailText, lockAndListSentTo, send, messageText, phrase } from '../notify/service';
 import { identityRepository, type VerificationRow } from './repository';
 import type { IdentityKind } from '../../../../domain/contracts/identity';
-import type { VerificationKind } from '../../../../domain/verification';
+import type { VerificationKind, VerificationRejectionReason } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 
@@ -77,6 +77,18 @@ export async function verifiedBankHolder(db: Db, accountId: string, iban: string
   return data.beneficiary;
 }
 
+/** Operators: each kind's phase and dates, without the data (an account's overview in the console). */
+export async function verificationStates(db: Db, accountId: string) {
+  return (await identityRepository.list(db, accountId)).map((row) => ({
+    kind: row.kind,
+    phase: row.phase,
+    requestedAt: row.requestedAt?.toISOString() ?? null,
+    submittedAt: row.submittedAt?.toISOString() ?? null,
+    verifiedAt: row.verifiedAt?.toISOString() ?? null,
+    rejection: row.rejectedAt && row.rejectionReason ? { reason: row.rejectionReason, at: row.rejectedAt.toISOString() } : null,
+  }));
+}
+
 /** Every kind of an account, as GET /api/identity answers it (domain/contracts/identity.ts). */
 export async function describeIdentity(db: Db, accountId: string): Promise<IdentityKind[]> {
   const now = Date.now();
@@ -101,6 +113,7 @@ export async function describeIdentity(db: Db, accountId: string): Promise<Ident
       requestedAt: row.requestedAt?.toISOString() ?? null,
       retainUntil: row.retainUntil?.toISOString() ?? null,
       dataDeletedAt: row.dataDeletedAt?.toISOString() ?? null,
+      rejection: row.rejectedAt && row.rejectionReason ? { reason: row.rejectionReason, at: row.rejectedAt.toISOString() } : null,
       codeExpiresAt: code?.expiresAt.toISOString() ?? null,
       attemptsLeft: code ? CODE_MAX_ATTEMPTS - code.attempts : null,
       nextCodeAt: nextCodeAt === null ? null : new Date(nextCodeAt).toISOString(),
@@ -131,7 +144,17 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
     if (row.phase === 'verified') throw new DomainError('already_verified');
     const now = new Date();
     const keepUntil = retainUntil(now);
-    await identityRepository.update(tx, account.id, kind, { data, phase: 'step_2', submittedAt: now, retainUntil: keepUntil, dataDeletedAt: null });
+    // A new submission answers an operator's rejection: it is no longer shown.
+    await identityRepository.update(tx, account.id, kind, {
+      data,
+      phase: 'step_2',
+      submittedAt: now,
+      retainUntil: keepUntil,
+      dataDeletedAt: null,
+      submitLanguage: language,
+      rejectedAt: null,
+      rejectionReason: null,
+    });
     await identityRepository.revokeLiveCodes(tx, account.id, kind);
 
     const channel = STEP_TWO_CHANNEL[kind];
@@ -276,9 +299,51 @@ export async function markVerified(db: Db, account: OperatedAccount, kind: Verif
     const row = await identityRepository.lock(tx, account.id, kind);
     if (!row) throw new DomainError('validation_failed', 'kind');
     await identityRepository.revokeLiveCodes(tx, account.id, kind);
-    await identityRepository.update(tx, account.id, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now) });
+    await identityRepository.update(tx, account.id, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now), rejectedAt: null, rejectionReason: null });
     await recordAudit(tx, { actor, action: 'verification.verify', target: account.accountKey, before: { kind, phase: row.phase }, after: { kind, phase: 'verified' } });
   });
+}
+
+/**
+ * Operator: the submitted details (or the emailed document) do not do, for `reason`. The kind goes
+ * back to step 1, where the customer reads why in their language and submits again; a live code
+ * dies with it. Only a submission waiting for its check or code (step 2) can be rejected. The
+ * customer is emailed in the language they submitted in.
+ */
+export async function rejectVerification(db: Db, account: OperatedAccount, kind: VerificationKind, reason: VerificationRejectionReason, actor: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    const row = await identityRepository.lock(tx, account.id, kind);
+    if (!row) throw new DomainError('validation_failed', 'kind');
+    if (row.phase !== 'step_2') throw new DomainError('verification_not_submitted');
+    const now = new Date();
+    await identityRepository.revokeLiveCodes(tx, account.id, kind);
+    await identityRepository.update(tx, account.id, kind, { phase: 'step_1', rejectedAt: now, rejectionReason: reason });
+    if (account.email) {
+      const stored = row.submitLanguage ?? row.requestLanguage;
+      const language = stored && isLanguage(stored) ? stored : defaultLanguage;
+      await send(tx, {
+        channel: 'email',
+        recipient: account.email,
+        accountId: account.id,
+        ...emailText(language, 'verificationRejected', { kind: phrase(language, 'verificationKinds', kind), reason: phrase(language, 'verificationRejectionReasons', reason) }),
+      });
+    }
+    await recordAudit(tx, { actor, action: 'verification.reject', target: account.accountKey, before: { kind, phase: row.phase }, after: { kind, phase: 'step_1', reason } });
+  });
+}
+
+/** Kinds whose second step is a document an operator checks by hand (the ID). */
+const DOCUMENT_KINDS = (Object.keys(STEP_TWO_CHANNEL) as VerificationKind[]).filter((kind) => STEP_TWO_CHANNEL[kind] === 'document');
+
+/** Operator: submissions waiting for a document to be checked by hand, oldest first. */
+export async function listDocumentsWaiting(db: Db) {
+  const rows = await identityRepository.listSubmitted(db, DOCUMENT_KINDS);
+  return rows.map((row) => ({ ...row, submittedAt: row.submittedAt?.toISOString() ?? null }));
+}
+
+/** Operator: how many customers wait for us — kinds asked for and not enabled, documents not checked. */
+export async function verificationQueueCounts(db: Db): Promise<{ requests: number; documents: number }> {
+  return identityRepository.queueCounts(db, DOCUMENT_KINDS);
 }
 
 /** When the latest of these kinds was verified for the account, or null when none is (the payouts' four eyes ask it). */

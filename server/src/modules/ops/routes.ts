@@ -1,3 +1,4 @@
+import { verificationRejectBody, verificationRejectResponse } from '../../../../domain/contracts/console';
 import {
   devTokenResponse,
   enableVerificationResponse,
@@ -19,7 +20,7 @@ import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
 import { findAccountByEmail, findAccountByKey, listAccounts } from '../accounts/service';
 import { actorOf, readPersonalData, recordAudit } from '../audit/service';
-import { enableKind, listVerificationRequests, markVerified, readIdentityAsOperator } from '../identity/service';
+import { enableKind, listVerificationRequests, markVerified, readIdentityAsOperator, rejectVerification } from '../identity/service';
 import { listOutbox } from '../notify/service';
 import { operatorFreeze, operatorUnfreeze } from '../protection/service';
 import { applyRetention } from '../retention/service';
@@ -157,6 +158,26 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       await markVerified(app.db, account, request.body.kind, actorOf(request));
       app.forgetAccountSummary(account.issuer, account.subject);
       return { email: request.body.email, kind: request.body.kind, phase: 'verified' as const };
+    },
+  );
+
+  app.post(
+    '/api/ops/verification/reject',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Send submitted details back to step 1 with a reason the customer reads in their language (on their identity page and by email)',
+        security: [{ bearer: [] }],
+        body: verificationRejectBody,
+        response: { 200: verificationRejectResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const { email, kind, reason } = request.body;
+      const account = await accountByEmail(app.db, email, localIdp);
+      await rejectVerification(app.db, account, kind, reason, actorOf(request));
+      app.forgetAccountSummary(account.issuer, account.subject);
+      return { email, kind, phase: 'step_1' as const, reason };
     },
   );
 

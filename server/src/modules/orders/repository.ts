@@ -210,6 +210,47 @@ export const ordersRepository = {
     return db.select().from(orders).where(eq(orders.accountId, accountId)).orderBy(desc(orders.createdAt)).limit(limit);
   },
 
+  /**
+   * Operators' search, newest first: by reference (full or short, normalized), or by part of the
+   * email, status, type and the time of placing. Each with its account's key.
+   */
+  search(
+    db: Db,
+    filter: {
+      reference?: string;
+      shortReference?: string;
+      emailContains?: string;
+      status?: OrderRow['status'];
+      type?: OrderRow['type'];
+      from?: Date;
+      until?: Date;
+      accountId?: string;
+      email?: string;
+    },
+    limit: number,
+  ): Promise<(OrderRow & { accountKey: string | null })[]> {
+    const pattern = filter.emailContains === undefined ? undefined : `%${filter.emailContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return db
+      .select({ ...getTableColumns(orders), accountKey: accounts.accountKey })
+      .from(orders)
+      .leftJoin(accounts, eq(accounts.id, orders.accountId))
+      .where(
+        and(
+          filter.reference !== undefined ? eq(orders.reference, filter.reference) : undefined,
+          filter.shortReference !== undefined ? eq(orders.shortReference, filter.shortReference) : undefined,
+          pattern !== undefined ? sql`${orders.email} like ${pattern}` : undefined,
+          filter.status ? eq(orders.status, filter.status) : undefined,
+          filter.type ? eq(orders.type, filter.type) : undefined,
+          filter.from ? sql`${orders.createdAt} >= ${filter.from.toISOString()}::timestamptz` : undefined,
+          filter.until ? lt(orders.createdAt, filter.until) : undefined,
+          // An account's orders: placed while logged in, or with its email.
+          filter.accountId !== undefined ? or(eq(orders.accountId, filter.accountId), filter.email ? eq(orders.email, filter.email) : undefined) : undefined,
+        ),
+      )
+      .orderBy(desc(orders.createdAt))
+      .limit(limit);
+  },
+
   /** Whether an order of this email or account (other than `except`) completed successfully. */
   async hasCompleted(db: Db, customer: { accountId?: string | null; email?: string | null }, except?: string): Promise<boolean> {
     if (!customer.email && !customer.accountId) return false;

@@ -188,6 +188,34 @@ export function receivingAddresses(db: Db): Promise<{ currency: string; address:
   return ordersRepository.receivingAddresses(db);
 }
 
+/**
+ * Operators: orders by a reference (full or short, any case or spacing) or by part of an email
+ * address, by status, type and the days they were placed on (UTC), newest first, each with its
+ * account's key. `account`: the orders of an account — placed while logged in, or with its email.
+ */
+export function searchOrders(
+  db: Db,
+  filter: { q?: string; status?: OrderRow['status']; type?: OrderRow['type']; from?: string; to?: string; account?: { id: string; email: string | null } },
+  limit: number,
+) {
+  const letters = (filter.q ?? '').toUpperCase().replace(/[\s-]/g, '');
+  const byReference = /^[A-Z]{16}$/.test(letters) ? { reference: normalizeCode(letters)! } : /^[A-Z]{8}$/.test(letters) ? { shortReference: `${letters.slice(0, 4)}-${letters.slice(4)}` } : {};
+  const byEmail = filter.q && !byReference.reference && !byReference.shortReference ? { emailContains: emailKey(filter.q) } : {};
+  return ordersRepository.search(
+    db,
+    {
+      ...byReference,
+      ...byEmail,
+      status: filter.status,
+      type: filter.type,
+      from: filter.from ? new Date(`${filter.from}T00:00:00Z`) : undefined,
+      until: filter.to ? new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000) : undefined,
+      ...(filter.account ? { accountId: filter.account.id, email: filter.account.email ?? undefined } : {}),
+    },
+    limit,
+  );
+}
+
 /** Email + full reference -> the order; anything else is one uniform "not found". */
 export async function lookupOrder(db: Db, email: string, reference: string): Promise<OrderRow> {
   const normalized = normalizeCode(reference);

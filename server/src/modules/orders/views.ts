@@ -1,6 +1,7 @@
 import { decimalsOf } from '../../../../domain/currencies';
 import { epcPayload } from '../../../../domain/epc';
 import { EUR_DECIMALS, eur, minorToDecimal } from '../../../../domain/money';
+import type { OpsOrderSummary } from '../../../../domain/contracts/console';
 import type { BankAccount, Order, PaymentMethod } from '../../../../domain/contracts/orders';
 import type { OrderRow } from './repository';
 
@@ -84,5 +85,25 @@ export function orderView(row: OrderRow, bank: BankDetails): Order {
     completedAt: row.completedAt?.toISOString() ?? null,
     businessHold: row.businessHold,
     payoutAwaitingApproval: row.payoutAwaitingApproval,
+  };
+}
+
+/** An order as operators list it (domain/contracts/console.ts): what, how much, whose, how it stands. */
+export function opsOrderSummaryOf(row: OrderRow, accountKey: string | null): OpsOrderSummary {
+  const money = orderMoney(row);
+  return {
+    reference: row.reference,
+    shortReference: row.shortReference,
+    type: row.type,
+    status: row.status,
+    currencyFrom: row.currencyFrom,
+    currencyTo: row.currencyTo,
+    amount: money.amount,
+    amountEur: money.amountEur,
+    email: row.email,
+    accountKey,
+    createdAt: row.createdAt.toISOString(),
+    completedAt: row.completedAt?.toISOString() ?? null,
+    failureReason: row.failureReason ?? null,
   };
 }

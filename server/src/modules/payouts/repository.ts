@@ -95,6 +95,20 @@ export const payoutsRepository = {
       .where(inArray(payouts.id, ids));
   },
 
+  /** How many wait for two operators. */
+  async countAwaitingApproval(db: Db): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(payouts)
+      .where(eq(payouts.status, 'awaiting_approval'));
+    return row?.n ?? 0;
+  },
+
+  /** An order's payouts (its delivery, or its refund), oldest first. */
+  ofOrder(db: Db, orderId: string): Promise<PayoutRow[]> {
+    return db.select().from(payouts).where(eq(payouts.orderId, orderId)).orderBy(asc(payouts.createdAt));
+  },
+
   async find(db: Db, id: string): Promise<PayoutRow | undefined> {
     const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
     return row;

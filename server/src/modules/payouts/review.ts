@@ -1,6 +1,7 @@
 import { DomainError } from '../../../../domain/errors';
+import { recordAudit } from '../audit/service';
 import { payoutsRepository, type PayoutRow } from './repository';
-import { bookFailure, type PayoutOutcomes } from './service';
+import { bookFailure, payoutView, type PayoutOutcomes } from './service';
 import type { Db } from '../../db/client';
 
 /**
@@ -25,6 +26,19 @@ async function lockWaiting(tx: Db, id: string): Promise<PayoutRow> {
   return row;
 }
 
+/** What the audit trail keeps of a decision: the payout's status, amount and who has approved it so far. */
+function decisionState(row: PayoutRow) {
+  return {
+    status: row.status,
+    purpose: row.purpose,
+    amount: payoutView(row).amount,
+    currency: row.currency,
+    approvalReason: row.approvalReason,
+    reviewedBy: row.reviewedBy,
+    approvedBy: row.approvedBy,
+  };
+}
+
 /** One operator's approval: the review, or the second approval that releases the payout. */
 export async function approvePayout(db: Db, outcomes: PayoutOutcomes, input: { id: string; operator: string }): Promise<{ payout: PayoutRow; released: boolean }> {
   return db.transaction(async (tx) => {
@@ -33,12 +47,13 @@ export async function approvePayout(db: Db, outcomes: PayoutOutcomes, input: { i
     if (row.reviewedBy === input.operator) throw new DomainError('approval_same_operator');
     const now = new Date();
     if (!row.reviewedBy) {
-      // audit: payout.review
-      return { payout: await payoutsRepository.update(tx, row.id, { reviewedBy: input.operator, reviewedAt: now }), released: false };
+      const payout = await payoutsRepository.update(tx, row.id, { reviewedBy: input.operator, reviewedAt: now });
+      await recordAudit(tx, { actor: input.operator, action: 'payout.review', target: row.id, before: decisionState(row), after: decisionState(payout) });
+      return { payout, released: false };
     }
-    // audit: payout.approve
     const payout = await payoutsRepository.update(tx, row.id, { status: 'pending', approvedBy: input.operator, approvedAt: now });
     await outcomes[row.purpose].approved(tx, payout);
+    await recordAudit(tx, { actor: input.operator, action: 'payout.approve', target: row.id, before: decisionState(row), after: decisionState(payout) });
     return { payout, released: true };
   });
 }
@@ -48,7 +63,8 @@ export async function rejectPayout(db: Db, outcomes: PayoutOutcomes, input: { id
   return db.transaction(async (tx) => {
     const row = await lockWaiting(tx, input.id);
     if (row.triggeredBy === input.operator) throw new DomainError('approval_own_payout');
-    // audit: payout.reject
-    return bookFailure(tx, outcomes, row, { reason: input.reason, rejectedBy: input.operator });
+    const payout = await bookFailure(tx, outcomes, row, { reason: input.reason, rejectedBy: input.operator });
+    await recordAudit(tx, { actor: input.operator, action: 'payout.reject', target: row.id, before: decisionState(row), after: { ...decisionState(payout), reason: input.reason } });
+    return payout;
   });
 }

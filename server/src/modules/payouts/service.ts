@@ -297,6 +297,12 @@ export async function listPayouts(db: Db, filter: { status?: PayoutStatus; rail?
 
 export const findPayout = (db: Db, id: string) => payoutsRepository.find(db, id);
 
+/** How many payouts wait for two operators. */
+export const awaitingApprovalCount = (db: Db) => payoutsRepository.countAwaitingApproval(db);
+
+/** An order's payouts (delivery, refund), oldest first. */
+export const payoutsOfOrder = (db: Db, orderId: string) => payoutsRepository.ofOrder(db, orderId);
+
 /**
  * The SEPA payouts that go into the next pain.001 file (modules/bank), locked until the caller's
  * transaction ends: then `markPayoutsInBankFile` hands them to the bank, each in one file only.

@@ -116,6 +116,11 @@ export const walletRepository = {
     return new Map(rows.map((row) => [row.id, row.txid!]));
   },
 
+  /** The owner's newest sends, whatever their status. */
+  recentSends(db: Db, ownerId: string, limit: number): Promise<SendRow[]> {
+    return db.select().from(walletSends).where(eq(walletSends.ownerId, ownerId)).orderBy(desc(walletSends.createdAt)).limit(limit);
+  },
+
   async findSend(db: Db, ownerId: string, sendId: string): Promise<SendRow | undefined> {
     const [row] = await db
       .select()

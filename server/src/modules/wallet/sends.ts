@@ -48,6 +48,9 @@ export type { SendRow };
 export const sendCodeHash = (sendId: string, code: string) => createHash('sha256').update(`send:${sendId}:${code}`).digest('hex');
 const hash = sendCodeHash;
 
+/** Operators: an account's newest sends, whatever their status. */
+export const recentSendsOf = (db: Db, ownerId: string, limit: number) => walletRepository.recentSends(db, ownerId, limit);
+
 export function sendView(row: SendRow): WalletSend {
   const decimals = currencyByCode(row.currency)!.decimals;
   return {

@@ -18,6 +18,7 @@ const verified: IdentityKind = {
   verifiedAt: '2026-01-10T09:05:00.000Z',
   retainUntil: '2031-01-10T09:05:00.000Z',
   dataDeletedAt: null,
+  rejection: null,
   codeExpiresAt: null,
   attemptsLeft: null,
   nextCodeAt: null,

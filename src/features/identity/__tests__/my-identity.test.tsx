@@ -2,6 +2,7 @@ import '../../../../__tests__/support/polyfills';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
+import { formatDate } from '../../../i18n/format';
 import { MyIdentity } from '../components/my-identity';
 import type { IdentityKind } from '../api/identity';
 
@@ -24,6 +25,7 @@ const waiting = (attemptsLeft: number): IdentityKind => ({
   verifiedAt: null,
   retainUntil: '2031-01-10T09:00:00.000Z',
   dataDeletedAt: null,
+  rejection: null,
   codeExpiresAt: '2026-01-10T09:10:00.000Z',
   attemptsLeft,
   nextCodeAt: null,
@@ -61,5 +63,31 @@ describe('MyIdentity, the ID document', () => {
     expect(screen.queryByLabelText(texts.me.codeLabel)).toBeNull();
     const page = document.body.textContent ?? '';
     for (const aboutCodes of [texts.me.phases.step_2, texts.me.resubmit]) expect(page).not.toContain(aboutCodes);
+  });
+});
+
+describe('MyIdentity, details sent back', () => {
+  it.each(['en', 'de'] as const)('says in %s why the operator sent the ID details back, with the form filled in to correct them', async (language) => {
+    const texts = loadResources(language).identity as any;
+    const id: IdentityKind = {
+      ...waiting(5),
+      kind: 'id',
+      phase: 'step_1',
+      channel: 'document',
+      data: { salutation: 'ms', firstName: 'Ada', lastName: 'Lovelace' },
+      attemptsLeft: null,
+      codeExpiresAt: null,
+      rejection: { reason: 'expired', at: '2026-01-11T10:00:00.000Z' },
+    };
+    (globalThis as { fetch: unknown }).fetch = jest.fn(async () => {
+      const body = { kinds: [id] };
+      return { ok: true, status: 200, headers: { get: () => 'application/json' }, json: async () => body, text: async () => JSON.stringify(body) };
+    });
+    renderInLanguage(<MyIdentity />, language);
+    const notice = await screen.findByRole('status');
+    const date = formatDate(new Date('2026-01-11T10:00:00.000Z'), language);
+    expect(notice.textContent).toContain(texts.me.rejectionReasons.expired);
+    expect(notice.textContent).toContain(date);
+    expect((screen.getByLabelText(texts.fields.lastName) as HTMLInputElement).value).toBe('Lovelace');
   });
 });

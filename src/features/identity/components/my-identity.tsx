@@ -96,7 +96,12 @@ export function KindSection({
 
       {view.phase === 'not_enabled' ? <RequestKind view={view} onRequest={onRequest} /> : null}
 
-      {view.phase === 'step_1' ? <StepOneForm kind={view.kind} submitLabel={t('me.submit')} onSubmit={onSubmit} /> : null}
+      {view.phase === 'step_1' && view.rejection ? (
+        <p className="notice" role="status">
+          {t('me.rejected', { date: date(view.rejection.at), reason: t(`me.rejectionReasons.${view.rejection.reason}`) })}
+        </p>
+      ) : null}
+      {view.phase === 'step_1' ? <StepOneForm kind={view.kind} initial={view.rejection ? data : undefined} submitLabel={t('me.submit')} onSubmit={onSubmit} /> : null}
 
       {view.phase === 'step_2' ? (
         <>

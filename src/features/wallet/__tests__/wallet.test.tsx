@@ -373,7 +373,20 @@ describe('Security', () => {
 describe('Bank verification before the wallet', () => {
   const identity = (bank: { phase: string; requestedAt: string | null }) => ({
     kinds: [
-      { kind: 'bank', channel: 'bank', data: null, submittedAt: null, verifiedAt: null, retainUntil: null, dataDeletedAt: null, codeExpiresAt: null, attemptsLeft: null, nextCodeAt: null, ...bank },
+      {
+        kind: 'bank',
+        channel: 'bank',
+        data: null,
+        submittedAt: null,
+        verifiedAt: null,
+        retainUntil: null,
+        dataDeletedAt: null,
+        rejection: null,
+        codeExpiresAt: null,
+        attemptsLeft: null,
+        nextCodeAt: null,
+        ...bank,
+      },
     ],
   });
 

@@ -1,0 +1,107 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Field } from '../../../components/field';
+import { usePolled } from '../../../components/use-polled';
+import { Facts, LoadFailed, Money, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
+import type { BankPayment } from '../../../../domain/contracts/bank';
+
+/**
+ * The unmatched queue: bank payments from statements whose reason named no order and no deposit.
+ * The operator assigns one to the order or deposit it was meant for (the intake then takes it as
+ * if the payer had written that reason), or sends it back to the payer's IBAN. Each is resolved
+ * once, whoever acts first.
+ */
+export function Unmatched() {
+  const { t } = useTranslation('ops');
+  const { api, refreshQueues } = useOps();
+  const payments = usePolled(() => api.unmatched(), 'unmatched');
+  const { shown, keep } = useKeptItems(payments.data?.payments, paymentKey);
+  return (
+    <>
+      <p className="lead">{t('unmatched.lead')}</p>
+      {payments.error && !payments.data ? <LoadFailed error={payments.error} retry={payments.reload} /> : null}
+      {shown && shown.length === 0 ? <p>{t('unmatched.none')}</p> : null}
+      <ul className="ops-list">
+        {shown?.map((payment) => (
+          <PaymentItem
+            key={payment.id}
+            payment={payment}
+            onDone={() => {
+              keep(payment);
+              payments.reload();
+              refreshQueues();
+            }}
+          />
+        ))}
+      </ul>
+    </>
+  );
+}
+
+const paymentKey = (payment: BankPayment) => payment.id;
+
+function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => void }) {
+  const { t } = useTranslation('ops');
+  const { api } = useOps();
+  const action = useAction();
+  const [target, setTarget] = React.useState('');
+  const [resolved, setResolved] = React.useState(false);
+  const id = `assign-${payment.id}`;
+
+  const assign = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const done = await action.run(
+      () => api.assignPayment(payment.id, target.trim()),
+      ({ order }) => t('unmatched.assigned', { reference: order.reference, status: t(`orderStatus.${order.status}` as 'orderStatus.new', { defaultValue: order.status }) }),
+    );
+    if (done) {
+      setResolved(true);
+      onDone();
+    }
+  };
+  const refund = async () => {
+    const done = await action.run(
+      () => api.refundPayment(payment.id),
+      ({ payout }) => t(payout.status === 'awaiting_approval' ? 'unmatched.refundWaits' : 'unmatched.refunded', { iban: payout.destination }),
+    );
+    if (done) {
+      setResolved(true);
+      onDone();
+    }
+  };
+
+  return (
+    <li className="ops-item">
+      <p className="ops-item-head">
+        <strong>
+          <Money amount={payment.amount} currency={payment.currency} />
+        </strong>{' '}
+        · <When iso={payment.bookingDate} dateOnly />
+      </p>
+      <Facts
+        items={[
+          [t('unmatched.payer'), payment.payerName ?? t('unmatched.unknown')],
+          [t('unmatched.iban'), payment.payerIban ? <code className="wrap-anywhere">{payment.payerIban}</code> : t('unmatched.unknown')],
+          [t('unmatched.reason'), <q key="reason">{payment.remittance}</q>],
+          [t('unmatched.why'), t(`unmatched.whyCodes.${payment.unmatchedReason ?? 'no_reason'}` as 'unmatched.whyCodes.not_found', { defaultValue: payment.unmatchedReason ?? '' })],
+          [t('unmatched.bankReference'), <code key="ref">{payment.entryRef}</code>],
+        ]}
+      />
+      {resolved ? null : (
+        <div className="ops-decision">
+          <form className="inline-form" onSubmit={(event) => void assign(event)}>
+            <Field id={id} label={t('unmatched.assignTo')} value={target} onChange={(e) => setTarget(e.target.value)} placeholder="ABCD-EFGH" autoComplete="off" required maxLength={140} />
+            <button type="submit" className="button primary" disabled={action.busy || !target.trim()}>
+              {t('unmatched.assign')}
+            </button>
+          </form>
+          <p className="small muted">{t('unmatched.assignHint')}</p>
+          <button type="button" className="button" disabled={action.busy || !payment.payerIban} onClick={() => void refund()}>
+            {t('unmatched.refund')}
+          </button>
+        </div>
+      )}
+      <OutcomeLine outcome={action.outcome} />
+    </li>
+  );
+}
