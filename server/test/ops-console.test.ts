@@ -6,7 +6,7 @@ import path from 'node:path';
 import { validateXML } from 'xmllint-wasm';
 import { processOrders } from '../src/modules/orders/settlement';
 import { camt053Statement, type StatementCredit } from './fixtures/camt053';
-import { bearer, databaseKinds, fixedRates, loggedIn, opsCliOutput, payOut, signToken, testApp, testUser, type TestApp } from './helpers';
+import { bearer, bookAddresses, databaseKinds, fixedRates, loggedIn, opsCliOutput, payOut, signToken, testApp, testUser, type TestApp } from './helpers';
 import type { AuditEntry } from '../../domain/contracts/audit';
 import type { BankPayment, ImportStatementResponse } from '../../domain/contracts/bank';
 import type { OpsAccountResponse, OpsAccountsResponse, OpsOrderResponse, OpsOrdersResponse, OpsQueues, VerificationDocumentsResponse } from '../../domain/contracts/console';
@@ -243,6 +243,7 @@ describe.each(databaseKinds())('the operator console (%s)', (kind) => {
     const user = await testUser(t, `Account.Holder-${kind}@Muntly.test`, { deposit: '0.01' });
     const email = user.email.toLowerCase();
     const order = await buy(email, '30');
+    await bookAddresses(t, user, [EXTERNAL]);
     const send = await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: user.headers, payload: { currency: 'BTC', address: EXTERNAL, amount: '0.001' } });
     expect(send.statusCode).toBe(201);
 
@@ -259,11 +260,15 @@ describe.each(databaseKinds())('the operator console (%s)', (kind) => {
     expect(detail.verifications.find((v) => v.kind === 'id')?.phase).toBe('not_enabled');
     expect(detail.orders.map((o) => o.reference)).toEqual([order.reference]);
     expect(detail.sends).toEqual([expect.objectContaining({ id: send.json().id, status: 'awaiting_code', amount: '0.00100000', currency: 'BTC', address: EXTERNAL, internal: false })]);
-    // Without account protection installed, the console cannot tell whether sends are frozen.
-    expect(detail.sendsFrozen).toBeNull();
+    expect(detail.sendsFrozen).toBe(false);
     expect(detail.audit.map((e) => e.action)).toEqual(expect.arrayContaining(['verification.verify', 'personal.read']));
     expect((await audit(`action=personal.read&target=${user.accountKey}`))[0]!.after).toEqual({ view: 'account', rows: 1 });
     expect((await t.app.inject({ url: '/api/ops/accounts/NOSUCHKY', headers: t.admin })).statusCode).toBe(404);
+
+    // An operator's freeze (account protection) shows on the account at once.
+    const freeze = await t.app.inject({ method: 'POST', url: `/api/ops/accounts/${user.accountKey}/freeze`, headers: t.admin, payload: { reason: 'suspected takeover, ticket 7' } });
+    expect(freeze.statusCode).toBe(200);
+    expect((await get<OpsAccountResponse>(`/api/ops/accounts/${user.accountKey}`)).sendsFrozen).toBe(true);
   });
 
   it('has every console read and the rejection in npm run ops', async () => {
