@@ -368,6 +368,22 @@ describe('Security', () => {
     expect(screen.queryByRole('button', { name: ru.security.unfreezeButton })).toBeNull();
     expect(screen.queryByRole('button', { name: ru.security.freezeButton })).toBeNull();
   });
+
+  it('says in the page’s language where each event came from', async () => {
+    const events = [
+      { kind: 'frozen_by_link', at: '2026-01-10T10:00:00.000Z', client: 'email link', detail: null },
+      { kind: 'unfrozen_by_operator', at: '2026-01-10T09:00:00.000Z', client: 'operator', detail: null },
+      { kind: 'phrase_set', at: '2026-01-10T08:00:00.000Z', client: 'Firefox on Linux', detail: null },
+      { kind: 'phrase_set', at: '2026-01-10T07:00:00.000Z', client: 'curl', detail: null },
+    ] as SecurityOverview['events'];
+    mockApi({ 'GET /api/wallet/security': () => ({ body: overview({ events }) }) });
+    renderInLanguage(<Security />, 'ru');
+    await screen.findByText(ru.security.clients.emailLink, { exact: false });
+    expect(document.body.textContent).toContain(ru.security.clients.operator);
+    expect(document.body.textContent).toContain(fill(ru.security.clients.browserOn, { browser: 'Firefox', system: 'Linux' }));
+    expect(document.body.textContent).toContain('curl');
+    expect(document.body.textContent).not.toContain('Firefox on Linux');
+  });
 });
 
 describe('Bank verification before the wallet', () => {

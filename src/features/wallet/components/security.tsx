@@ -56,6 +56,17 @@ export function Security() {
 
 type Change = (call: (token: string) => Promise<SecurityOverview>) => Promise<void>;
 
+/**
+ * Where an event came from, in the page's language: the server stores "email link", "operator",
+ * "API", "<browser> on <system>" (protection/service.ts clientOf) or a script's first word.
+ */
+function clientText(client: string, t: (key: string, options?: Record<string, string>) => string): string {
+  if (client === 'email link') return t('security.clients.emailLink');
+  if (client === 'operator') return t('security.clients.operator');
+  const browserOn = /^(\S+) on (\S+)$/.exec(client);
+  return browserOn ? t('security.clients.browserOn', { browser: browserOn[1]!, system: browserOn[2]! }) : client;
+}
+
 const when = (iso: string, language: Language) => dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
 
 /** What stops sends right now, if anything: a freeze, its unfreeze under way, a cool-down. */
@@ -380,7 +391,7 @@ function EventsSection({ state }: { state: SecurityOverview }) {
               <span className="muted small">
                 <span className="visually-hidden">{t('security.eventWhen')}: </span>
                 <time dateTime={event.at}>{when(event.at, language)}</time> · <span className="visually-hidden">{t('security.eventClient')}: </span>
-                {event.client}
+                {clientText(event.client, t)}
               </span>
             </li>
           ))}
