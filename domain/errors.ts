@@ -123,6 +123,8 @@ export const ERRORS = {
   link_invalid: { status: 400 },
   link_expired: { status: 400 },
   link_used: { status: 409 },
+  /** POST /api/security/sign-ins (the identity provider's reports): no or the wrong SIGN_IN_REPORT_SECRET. */
+  sign_in_report_secret_invalid: { status: 401 },
   // Faucet.
   registrations_closed: { status: 409 },
   already_entered: { status: 409 },

@@ -60,6 +60,7 @@ export const SECURITY_EVENT_KINDS = [
   'unfreeze_requested',
   'unfreeze_confirmed',
   'unfrozen_by_operator',
+  'signed_in_new_device',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 

@@ -76,6 +76,22 @@ export const securityLinkQuery = z.object({ t: z.string().max(200).default('') }
 export const linkOutcomeQuery = z.object({ lang: z.string().max(5).optional(), t: z.string().max(200).optional() });
 
 /**
+ * A login the identity provider reports (POST /api/security/sign-ins; in production an Auth0
+ * post-login Action, README "Account protection"), authenticated by SIGN_IN_REPORT_SECRET.
+ */
+export const signInReportBody = z.object({
+  subject: z.string().min(1).max(255).describe("The user's subject: the access tokens' sub (Auth0: event.user.user_id)"),
+  deviceKey: z.string().min(16).max(255).describe('What stays the same for one browser and differs between browsers (Auth0: event.session.id); only its hash is kept'),
+  userAgent: z.string().max(1000).optional().describe('The browser and system shown to the user are read from it (Auth0: event.request.user_agent)'),
+  language: z.string().max(10).optional().describe('The login page’s language (Auth0: event.request.language), for the email if the account has none yet'),
+});
+export type SignInReport = z.infer<typeof signInReportBody>;
+export const signInReportResponse = z.object({
+  device: z.enum(['first_device', 'known_device', 'new_device']).describe('The account’s first device (recorded silently), one it used before, or a new one (an event and an email)'),
+});
+export type SignInReportResult = z.infer<typeof signInReportResponse>;
+
+/**
  * An operator's freeze or unfreeze of an account's sends (POST /api/ops/accounts/:accountKey/freeze
  * | unfreeze; `npm run ops -- freeze | unfreeze`): the reason goes into the audit trail with the
  * state before and after, never to the user.

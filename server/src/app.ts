@@ -159,7 +159,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // frozen account wait too (payouts/approval.ts).
   const approval = payoutApproval(config, rates, { accountFrozen });
   await app.register(walletRoutes, { rates, xpubs, approval });
-  await app.register(protectionRoutes, { xpubs, findReception: findByAddress });
+  await app.register(protectionRoutes, { xpubs, findReception: findByAddress, signInReports: { secret: config.SIGN_IN_REPORT_SECRET, issuer: config.authIssuer } });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   await app.register(opsMoneyRoutes, { rates, chain });
   await app.register(liabilitiesRoutes, { chain, xpubs });

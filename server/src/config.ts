@@ -251,6 +251,12 @@ const schema = z
      * e.g. `openssl rand -base64 48`); required in production. Local mode keeps one in DATA_DIR.
      */
     SECURITY_LINK_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters (openssl rand -base64 48)').optional()),
+    /**
+     * The shared secret an Auth0 post-login Action sends to POST /api/security/sign-ins to report
+     * a login (account protection's "sign-in from a new device"; at least 32 characters). Unset:
+     * that endpoint answers 404 (the local identity provider reports its logins in-process).
+     */
+    SIGN_IN_REPORT_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters (openssl rand -base64 48)').optional()),
     /** How long the links of a security email work (each once). */
     SECURITY_LINK_TTL_HOURS: z.coerce.number().min(1).max(2160).default(168),
     /** Faucet: one whole round (its four phases), fractions allowed for tests; the reward; the budget a new faucet starts with. */

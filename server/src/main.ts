@@ -9,6 +9,7 @@ import { startIdp } from './dev/idp';
 import { localIdpAccess } from './dev/idp-access';
 import { loadOrCreateIdpKeys } from './dev/keys';
 import { DEMO_PASSWORD, DEMO_USERS, idpUsersRepository } from './dev/users';
+import { clientOf, recordSignIn } from './modules/protection/service';
 
 /**
  * `npm start`: the site and the API on one origin (http://localhost:8000 by default), the local
@@ -58,6 +59,10 @@ async function main() {
       keys,
       db: database.db,
       log: app.log,
+      // Account protection hears of each login: a new device is a security event and an email.
+      onSignIn: async (signIn) => {
+        await recordSignIn(database.db, { links: app.protection.links, issuer: config.authIssuer }, { subject: signIn.subject, deviceKey: signIn.deviceKey, client: clientOf(signIn.userAgent), at: signIn.at, language: signIn.language });
+      },
     });
   }
 

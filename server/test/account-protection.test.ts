@@ -17,13 +17,15 @@ const XRP_ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const ETH_LOWER = '0x52908400098527886e0f7030069857d2e4169ee7';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';
 const DAY_S = 86_400;
+const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const REPORT_SECRET = 'a-sign-in-report-secret-of-at-least-32-characters';
 
 type Mail = { subject: string; body: string; html: string };
 
 describe.each(databaseKinds())('account protection (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await testApp(kind, { SEND_SECOND_FACTOR_ABOVE_EUR: '100', AUTH_CLAIM_NAMESPACE: 'https://muntly.test/' }, { rates: fixedRates() });
+    t = await testApp(kind, { SEND_SECOND_FACTOR_ABOVE_EUR: '100', AUTH_CLAIM_NAMESPACE: 'https://muntly.test/', SIGN_IN_REPORT_SECRET: REPORT_SECRET }, { rates: fixedRates() });
   });
   afterAll(() => t.close());
 
@@ -572,6 +574,124 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       }
       expect((await settings(u, {})).json().error.code).toBe('validation_failed');
       expect(await storedPhrase(u)).toBe('Caf\u00e9 noir');
+    });
+  });
+
+  describe('sign-ins from a new device', () => {
+    /** What the identity provider reports of a login (an Auth0 Action through this endpoint; the local provider in-process, the same service). */
+    const report = (payload: Record<string, unknown>, secret: string | null = REPORT_SECRET) =>
+      t.app.inject({ method: 'POST', url: '/api/security/sign-ins', headers: secret === null ? {} : { authorization: `Bearer ${secret}` }, payload });
+    const signIn = async (u: TestUser, deviceKey: string, userAgent = FIREFOX, language?: string) => {
+      const res = await report({ subject: `auth0|${u.email}`, deviceKey, userAgent, ...(language ? { language } : {}) });
+      expect(res.statusCode).toBe(200);
+      return res.json().device as string;
+    };
+    const signInMails = async (u: TestUser) => (await mails(u.email)).filter((mail) => /New sign-in|Neue Anmeldung|Новый вход/.test(mail.subject));
+    const laptop = 'laptop-device-key-0123456789abcdef';
+    const phone = 'phone-device-key-0123456789abcdef';
+    const tablet = 'tablet-device-key-0123456789abcdef';
+
+    it('records the first device silently, tells of a new one once with a working freeze link, and never of a known one', async () => {
+      const u = await user('devices@muntly.test', '0');
+      expect(await signIn(u, laptop)).toBe('first_device');
+      expect(await signInMails(u)).toEqual([]);
+      expect((await security(u)).events).toEqual([]);
+      // The same browser again: nothing.
+      expect(await signIn(u, laptop)).toBe('known_device');
+
+      expect(await signIn(u, phone, CHROME_MAC)).toBe('new_device');
+      const [mail, ...others] = await signInMails(u);
+      expect(others).toEqual([]);
+      expect(mail!.subject).toBe('New sign-in to your Muntly account');
+      expect(mail!.body).toMatch(/When: \d{1,2} \w+ \d{4} at \d{2}:\d{2} UTC/);
+      expect(mail!.body).toContain('Device: Chrome on macOS');
+      expect(mail!.body).toContain('Was this not you? Stop every send from your account at once, without logging in:');
+      // Neither the device key nor anything of the network is in it.
+      expect(`${mail!.subject}${mail!.body}${mail!.html}`).not.toContain(phone);
+      expect(mail!.body).not.toMatch(/\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b/);
+      const { events } = await security(u);
+      expect(events).toEqual([{ kind: 'signed_in_new_device', at: expect.any(String), client: 'Chrome on macOS', detail: null }]);
+
+      // Logging in again and again from the new device sends nothing more; nor from the first one.
+      for (let i = 0; i < 3; i++) expect(await signIn(u, phone, CHROME_MAC)).toBe('known_device');
+      expect(await signIn(u, laptop)).toBe('known_device');
+      expect(await signInMails(u)).toHaveLength(1);
+      expect((await security(u)).events).toHaveLength(1);
+      // Only the hash of a device key is kept.
+      const stored = (await t.app.db.execute(sql`select device_hash, client from sign_in_devices where subject = ${`auth0|${u.email}`} order by first_seen_at`)) as unknown as {
+        rows: { device_hash: string; client: string }[];
+      };
+      expect(stored.rows.map((row) => row.client)).toEqual(['Firefox on Linux', 'Chrome on macOS']);
+      expect(JSON.stringify(stored.rows)).not.toMatch(/device-key/);
+
+      // Another new device: another email. Its freeze link stops every send at once.
+      expect(await signIn(u, tablet)).toBe('new_device');
+      const latest = await signInMails(u);
+      expect(latest).toHaveLength(2);
+      expect(latest[0]!.body).toContain('Device: Firefox on Linux');
+      expect(latest[0]!.html).toMatch(/<a href="http:\/\/localhost:\d+\/api\/security\/freeze\?t=/);
+      const frozen = await useLink('freeze', linkIn(latest[0]!.body, 'freeze')!);
+      expect(frozen.statusCode).toBe(200);
+      expect(frozen.body).toContain('Sends are frozen');
+      expect(await security(u)).toMatchObject({ frozen: true });
+      expect((await security(u)).events.map((event: { kind: string }) => event.kind)).toEqual(['frozen_by_link', 'signed_in_new_device', 'signed_in_new_device']);
+    });
+
+    it('sends one email when a new device logs in twice at once', async () => {
+      const u = await user('twice@muntly.test', '0');
+      await signIn(u, laptop);
+      const outcomes = await Promise.all([signIn(u, phone), signIn(u, phone), signIn(u, phone)]);
+      expect(outcomes.sort()).toEqual(['known_device', 'known_device', 'new_device']);
+      expect(await signInMails(u)).toHaveLength(1);
+    });
+
+    it('writes in the user’s language with their anti-phishing phrase; a login before the account exists is remembered', async () => {
+      // The provider reports the sign-up's login before the site's first request makes the account.
+      const email = 'sprache@muntly.test';
+      expect((await report({ subject: `auth0|${email}`, deviceKey: laptop, userAgent: FIREFOX, language: 'de' })).json().device).toBe('first_device');
+      const u = await user(email, '0');
+      // No security email yet: the login page's language.
+      expect(await signIn(u, phone, CHROME_MAC, 'de')).toBe('new_device');
+      const [german] = await signInMails(u);
+      expect(german!.subject).toBe('Neue Anmeldung bei Ihrem Muntly-Konto');
+      expect(german!.body).toContain('Gerät: Chrome unter macOS');
+      expect(german!.body).toMatch(/Wann: \d{1,2}\. \w+ \d{4} um \d{2}:\d{2} UTC/);
+      // Once the user has had security emails, theirs wins over whatever language whoever logs in chose.
+      await settings(u, { phrase: 'Синий кит' }, { 'accept-language': 'ru' });
+      expect(await signIn(u, tablet, FIREFOX, 'en')).toBe('new_device');
+      const [russian] = await signInMails(u);
+      expect(russian!.subject).toBe('Новый вход в ваш счёт Muntly');
+      expect(russian!.body.startsWith('Ваша антифишинговая фраза: Синий кит\n')).toBe(true);
+      expect(russian!.body).toContain('Устройство: Firefox, Linux');
+      expect(russian!.body).toMatch(/\/api\/security\/freeze\?t=/);
+    });
+
+    it('takes reports only with the shared secret, and checks them', async () => {
+      const u = await user('reports@muntly.test', '0');
+      const payload = { subject: `auth0|${u.email}`, deviceKey: laptop, userAgent: FIREFOX };
+      for (const secret of [null, 'wrong-secret', `${REPORT_SECRET}x`, '']) {
+        const refused = await report(payload, secret);
+        expect(refused.statusCode).toBe(401);
+        expect(refused.json().error.code).toBe('sign_in_report_secret_invalid');
+      }
+      expect((await t.app.inject({ method: 'POST', url: '/api/security/sign-ins', headers: { authorization: `Basic ${REPORT_SECRET}` }, payload })).statusCode).toBe(401);
+      // A user's own login token is no secret.
+      expect((await t.app.inject({ method: 'POST', url: '/api/security/sign-ins', headers: u.headers, payload })).statusCode).toBe(401);
+      expect((await report({ ...payload, deviceKey: 'short' })).json().error.code).toBe('validation_failed');
+      expect((await report({ deviceKey: laptop })).statusCode).toBe(400);
+      // None of the refused reports counted: this is still the first device.
+      expect((await report(payload)).json()).toEqual({ device: 'first_device' });
+    });
+
+    it('is off (404) without SIGN_IN_REPORT_SECRET', async () => {
+      const off = await testApp(kind);
+      try {
+        const res = await off.app.inject({ method: 'POST', url: '/api/security/sign-ins', headers: { authorization: `Bearer ${REPORT_SECRET}` }, payload: { subject: 'auth0|x', deviceKey: laptop } });
+        expect(res.statusCode).toBe(404);
+        expect(res.json().error.code).toBe('not_found');
+      } finally {
+        await off.close();
+      }
     });
   });
 

@@ -926,6 +926,26 @@ export const securityLinks = pgTable(
   ],
 );
 
+/**
+ * The devices (browsers) a login of the identity provider came from (issue 19: "sign-in from a new
+ * device"), by the provider's subject, so that a login is remembered even before the account's
+ * first request creates its row. The device key is the provider's long-lived random cookie (an
+ * Auth0 Action's session id in production); only its SHA-256 is kept. No IP address.
+ */
+export const signInDevices = pgTable(
+  'sign_in_devices',
+  {
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    deviceHash: text('device_hash').notNull(),
+    /** The browser and system of the first login from it ("Firefox on Linux"). */
+    client: text('client').notNull(),
+    firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject, t.deviceHash] })],
+);
+
 /** What happened to an account's protection, for the user's security page: what, when, from which client. */
 export const securityEvents = pgTable(
   'security_events',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { languages, localizePath } from '../../../domain/languages';
+import { languages, localizePath, type Language } from '../../../domain/languages';
 import { escapeHtml } from './html';
 import { languageOf, loginForm, mfaLoginForm, mfaMessage, mfaScanForm, otpForm, page, readForm, texts } from './idp-pages';
 import { LoginThrottle } from './login-throttle';
@@ -28,6 +28,22 @@ const OTP_PENDING_MS = 5 * 60_000;
 const OTP_MAX_TRIES = 5;
 /** A two-step enrolment between its QR code and its first code. */
 const ENROLMENT_MS = 10 * 60_000;
+/**
+ * The device cookie: a random key the provider gives each browser on its first login, kept 400
+ * days (the longest a browser keeps a cookie), httpOnly, SameSite=Lax, on the provider's origin
+ * only. A browser without it is a new device to account protection.
+ */
+export const DEVICE_COOKIE = 'muntly_device';
+const DEVICE_COOKIE_MAX_AGE_S = 400 * 86_400;
+const DEVICE_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A successful login, as the provider reports it (after the password, and after the one-time
+ * password when two-step login is on; a sign-up is a login too): whose (the access token's
+ * subject), when, from which browser (its device key and User-Agent), in which page language.
+ */
+export type IdpSignIn = { subject: string; deviceKey: string; userAgent: string | undefined; language: Language; at: Date };
+
 export type IdpOptions = {
   issuer: string; // http://localhost:4001/ — with the trailing slash, as Auth0's
   port: number;
@@ -38,6 +54,8 @@ export type IdpOptions = {
   keys: IdpKeys;
   db: Db;
   log: FastifyBaseLogger;
+  /** Hears of every successful login (the composition root hands it to account protection). */
+  onSignIn?: (signIn: IdpSignIn) => Promise<void>;
 };
 
 export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<void> }> {
@@ -171,7 +189,29 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
 
   const callback = provider.callback();
 
-  async function finishLogin(req: http.IncomingMessage, res: http.ServerResponse, user: IdpUser, amr: string[]) {
+  /** The browser's device key, from its cookie, or a new one set in the answer. */
+  function deviceKeyOf(req: http.IncomingMessage, res: http.ServerResponse): string {
+    const given = (req.headers.cookie ?? '')
+      .split(';')
+      .map((pair) => pair.trim().split('='))
+      .find(([name]) => name === DEVICE_COOKIE)?.[1];
+    if (given && DEVICE_KEY.test(given)) return given;
+    const key = randomBytes(32).toString('base64url');
+    const secure = new URL(issuer).protocol === 'https:' ? '; Secure' : '';
+    res.setHeader('set-cookie', `${DEVICE_COOKIE}=${key}; Path=/; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`);
+    return key;
+  }
+
+  async function finishLogin(req: http.IncomingMessage, res: http.ServerResponse, user: IdpUser, amr: string[], language: Language) {
+    const deviceKey = deviceKeyOf(req, res);
+    if (options.onSignIn) {
+      // A login is never refused because its report failed; the log names no one.
+      try {
+        await options.onSignIn({ subject: user.id, deviceKey, userAgent: req.headers['user-agent'], language, at: new Date() });
+      } catch (error) {
+        log.warn({ error: (error as Error).name }, 'idp: recording a sign-in failed');
+      }
+    }
     await provider.interactionFinished(req, res, { login: { accountId: user.id, amr } }, { mergeWithLastSubmission: false });
   }
 
@@ -235,7 +275,7 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
         pendingOtp.set(uid!, { userId: user.id, until: Date.now() + OTP_PENDING_MS, tries: 0 });
         return show(200, otpForm(language, uid!));
       }
-      return finishLogin(req, res, user, ['pwd']);
+      return finishLogin(req, res, user, ['pwd'], language);
     }
     if (action === 'otp') {
       const pending = pendingOtp.get(uid!);
@@ -248,7 +288,7 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       // A code works once: its step must be later than the last one accepted.
       if (step !== null && (await idpUsersRepository.acceptTotpStep(db, user.id, step))) {
         pendingOtp.delete(uid!);
-        return finishLogin(req, res, user, ['pwd', 'otp']);
+        return finishLogin(req, res, user, ['pwd', 'otp'], language);
       }
       const client = req.socket.remoteAddress ?? 'unknown';
       throttle.recordFailure(client, user.email);
@@ -266,7 +306,7 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       if (!name) return show(400, loginForm(language, uid!, true, t.nameRequired, email));
       const user = await idpUsersRepository.create(db, { email, name, password });
       if (!user) return show(409, loginForm(language, uid!, true, t.emailTaken, email));
-      return finishLogin(req, res, user, ['pwd']);
+      return finishLogin(req, res, user, ['pwd'], language);
     }
     return show(404, loginForm(language, uid!, false));
   }

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { accountProtection, accounts, addressBook, securityEvents, securityLinks } from '../../db/schema';
+import { accountProtection, accounts, addressBook, securityEvents, securityLinks, signInDevices } from '../../db/schema';
 import type { Db } from '../../db/client';
 
 export type ProtectionRow = typeof accountProtection.$inferSelect;
@@ -127,5 +127,36 @@ export const protectionRepository = {
 
   recentEvents(db: Db, accountId: string, limit: number): Promise<SecurityEventRow[]> {
     return db.select().from(securityEvents).where(eq(securityEvents.accountId, accountId)).orderBy(desc(securityEvents.createdAt)).limit(limit);
+  },
+
+  /** The account of the provider's subject, if its first request created one. */
+  async accountOfSubject(db: Db, issuer: string, subject: string): Promise<{ id: string; email: string | null } | undefined> {
+    const [row] = await db
+      .select({ id: accounts.id, email: accounts.email })
+      .from(accounts)
+      .where(and(eq(accounts.issuer, issuer), eq(accounts.subject, subject)));
+    return row;
+  },
+
+  /** A login from a device the subject used before: notes when; false when the device is new to it. */
+  async touchDevice(db: Db, issuer: string, subject: string, deviceHash: string, at: Date): Promise<boolean> {
+    const rows = await db
+      .update(signInDevices)
+      .set({ lastSeenAt: at })
+      .where(and(eq(signInDevices.issuer, issuer), eq(signInDevices.subject, subject), eq(signInDevices.deviceHash, deviceHash)))
+      .returning({ deviceHash: signInDevices.deviceHash });
+    return rows.length > 0;
+  },
+
+  async countDevices(db: Db, issuer: string, subject: string): Promise<number> {
+    const [row] = await db
+      .select({ devices: count() })
+      .from(signInDevices)
+      .where(and(eq(signInDevices.issuer, issuer), eq(signInDevices.subject, subject)));
+    return row?.devices ?? 0;
+  },
+
+  async insertDevice(db: Db, values: typeof signInDevices.$inferInsert): Promise<void> {
+    await db.insert(signInDevices).values(values).onConflictDoNothing();
   },
 };

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import {
@@ -9,6 +10,8 @@ import {
   securityLinkQuery,
   securityOverviewSchema,
   securitySettingsBody,
+  signInReportBody,
+  signInReportResponse,
   unfreezeConfirmBody,
 } from '../../../../domain/contracts/protection';
 import { walletIdParams } from '../../../../domain/contracts/wallet';
@@ -22,6 +25,7 @@ import { cancelledPage, cancelQuestionPage, failedPage, freezeQuestionPage, froz
 import {
   addEntry,
   cancelByLink,
+  clientOf,
   confirmUnfreeze,
   freeze,
   freezeByLink,
@@ -30,6 +34,7 @@ import {
   removeEntry,
   requestUnfreeze,
   protectionContext,
+  recordSignIn,
   securityOverview,
   setAllowList,
   setPhrase,
@@ -63,7 +68,12 @@ export const SECURITY_LINK_RATE_LIMIT = { max: 30, timeWindow: '10 minutes' } as
  * The logged-in user's protection (/api/wallet/address-book, /api/wallet/security) and the pages
  * of the links in security emails (/api/security/…), which work without a login.
  */
-export const protectionRoutes: FastifyPluginAsyncZod<{ xpubs: Xpubs; findReception: FindReception }> = async (app, { xpubs, findReception }) => {
+export const protectionRoutes: FastifyPluginAsyncZod<{
+  xpubs: Xpubs;
+  findReception: FindReception;
+  /** The provider's reports of logins: the shared secret (none: the endpoint is off) and the provider's issuer (whose subjects they name). */
+  signInReports: { secret: string | undefined; issuer: string };
+}> = async (app, { xpubs, findReception, signInReports }) => {
   await app.register(rateLimit, { global: false, errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)) });
   // The link pages post a plain HTML form (no script on them).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 2048 }, (_request, body, done) => {
@@ -268,5 +278,31 @@ export const protectionRoutes: FastifyPluginAsyncZod<{ xpubs: Xpubs; findRecepti
     '/api/security/cancelled',
     { schema: { tags: ['security'], summary: 'After a cancel link: the outcome, and a button to freeze sends too (HTML)', querystring: linkOutcomeQuery } },
     async (request, reply) => html(reply, 200, cancelledPage(pageLanguage(request, request.query.lang), securityLinkPath('freeze'), request.query.t ?? '')),
+  );
+
+  // Logins reported by the identity provider (an Auth0 post-login Action): the shared secret as a
+  // bearer token, checked before the body is even read; off (404) while SIGN_IN_REPORT_SECRET is unset.
+  const secretDigest = signInReports.secret ? createHash('sha256').update(signInReports.secret).digest() : undefined;
+  app.post(
+    '/api/security/sign-ins',
+    {
+      onRequest: async (request) => {
+        if (!secretDigest) throw new DomainError('not_found');
+        const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
+        if (!timingSafeEqual(createHash('sha256').update(given).digest(), secretDigest)) throw new DomainError('sign_in_report_secret_invalid');
+      },
+      schema: {
+        tags: ['security'],
+        summary: 'The identity provider reports a login (Authorization: Bearer SIGN_IN_REPORT_SECRET): a device new to the account is a security event and an email',
+        security: [{ bearer: [] }],
+        body: signInReportBody,
+        response: { 200: signInReportResponse, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const { subject, deviceKey, userAgent, language } = request.body;
+      const signIn = { subject, deviceKey, client: clientOf(userAgent), at: new Date(), language: isLanguage(language) ? language : undefined };
+      return { device: await recordSignIn(app.db, { links: app.protection.links, issuer: signInReports.issuer }, signIn) };
+    },
   );
 };
