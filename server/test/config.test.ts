@@ -25,6 +25,9 @@ describe('configuration', () => {
     const { SECURITY_LINK_SECRET: _secret, ...withoutSecret } = production;
     expect(() => loadConfig(withoutSecret)).toThrow(/SECURITY_LINK_SECRET: is required when AUTH0_DOMAIN is set/);
     expect(() => loadConfig({ SECURITY_LINK_SECRET: 'short' })).toThrow(/SECURITY_LINK_SECRET: must be at least 32 characters/);
+    // The secret of the provider's sign-in reports: none turns their endpoint off; a short one is refused.
+    expect(loadConfig({}).SIGN_IN_REPORT_SECRET).toBeUndefined();
+    expect(() => loadConfig({ SIGN_IN_REPORT_SECRET: 'short' })).toThrow(/SIGN_IN_REPORT_SECRET: must be at least 32 characters/);
     expect(() => loadConfig({ SEND_SECOND_FACTOR_ABOVE_EUR: '1e3' })).toThrow(/SEND_SECOND_FACTOR_ABOVE_EUR/);
   });
 

@@ -28,6 +28,10 @@ const texts = (language: string) => (JSON.parse(fs.readFileSync(path.join(root, 
 let idp: ChildProcess;
 let port: number;
 let log = '';
+/** The logins the provider reported (its onSignIn), in order. */
+type Report = { subject: string; deviceKey: string; userAgent?: string; language: string; at: string };
+const reports: Report[] = [];
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -54,9 +58,16 @@ beforeAll(async () => {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   idp.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+  let out = '';
   await new Promise<void>((resolve, reject) => {
     idp.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) resolve();
+      out += chunk.toString();
+      const lines = out.split('\n');
+      out = lines.pop()!;
+      for (const line of lines) {
+        if (line.startsWith('ready')) resolve();
+        if (line.startsWith('signed-in ')) reports.push(JSON.parse(line.slice('signed-in '.length)) as Report);
+      }
     });
     idp.once('exit', (code) => reject(new Error(`the provider exited (${code}):\n${log}`)));
   });
@@ -69,14 +80,21 @@ afterAll(async () => {
   await exited;
 });
 
-type Answer = { status: number; location?: string; retryAfter?: string; body: string };
+type Answer = { status: number; location?: string; retryAfter?: string; body: string; setCookies: string[] };
 
 /** One browser: its cookies, and the loopback address its requests leave from. */
 class Browser {
   private cookies = new Map<string, string>();
   /** The PKCE verifier of the last authorization request (the SDK keeps it to redeem the code). */
   private verifier = '';
-  constructor(private readonly from = '127.0.0.1') {}
+  constructor(
+    private readonly from = '127.0.0.1',
+    private readonly userAgent?: string,
+  ) {}
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
 
   request(method: 'GET' | 'POST', target: string, form?: Record<string, string>): Promise<Answer> {
     const url = new URL(target, `http://127.0.0.1:${port}/`);
@@ -84,6 +102,7 @@ class Browser {
     const headers: Record<string, string> = {};
     if (this.cookies.size) headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
+    if (this.userAgent) headers['user-agent'] = this.userAgent;
     return new Promise((resolve, reject) => {
       const req = http.request({ host: '127.0.0.1', port, path: url.pathname + url.search, method, headers, localAddress: this.from, agent: false }, (res) => {
         for (const cookie of res.headers['set-cookie'] ?? []) {
@@ -95,7 +114,9 @@ class Browser {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location, retryAfter: res.headers['retry-after'] as string | undefined, body: text }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode!, location: res.headers.location, retryAfter: res.headers['retry-after'] as string | undefined, body: text, setCookies: res.headers['set-cookie'] ?? [] }),
+        );
       });
       req.on('error', reject);
       req.end(body);
@@ -135,6 +156,11 @@ class Browser {
     expect(answer.status).toBe(200);
     const token = (JSON.parse(answer.body) as { access_token: string }).access_token;
     return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+  }
+
+  /** What logging out leaves: the session is gone, the device cookie stays. */
+  forgetSession() {
+    for (const name of [...this.cookies.keys()]) if (name !== 'muntly_device') this.cookies.delete(name);
   }
 
   login(interaction: string, email: string, secret: string): Promise<Answer> {
@@ -180,6 +206,12 @@ const decodeHtml = (text: string) =>
     .replace(/&#39;/g, "'")
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>');
+
+/** The reports written since `since` (the provider writes a report before it answers; the pipe may bring it a moment later). */
+async function reportsSince(since: number, count: number): Promise<Report[]> {
+  for (let waited = 0; reports.length < since + count && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  return reports.slice(since);
+}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -298,6 +330,42 @@ describe('the local identity provider', () => {
     expect(claims.scope).toContain('use:muntly');
   });
 
+  it('reports each login: the token’s subject, a device key from a long-lived cookie of its own (a new browser, a new key), the browser, the page’s language', async () => {
+    const firefox = new Browser('127.0.0.50', FIREFOX);
+    const since = reports.length;
+    const interaction = await firefox.authorize(undefined, 'nl');
+    // A wrong password is no login: nothing reported, no device cookie.
+    const wrong = await firefox.login(interaction, owner.email, 'wrong-password');
+    expect(wrong.status).toBe(401);
+    expect(wrong.setCookies.join()).not.toContain('muntly_device');
+    const answer = await firefox.login(interaction, owner.email, password);
+    expect(answer.setCookies.filter((cookie) => cookie.startsWith('muntly_device='))).toEqual([
+      expect.stringMatching(/^muntly_device=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=34560000; HttpOnly; SameSite=Lax$/),
+    ]);
+    const { url } = await firefox.follow(answer);
+    const claims = await firefox.accessTokenClaims(url.searchParams.get('code')!);
+    const [first, ...more] = await reportsSince(since, 1);
+    expect(more).toEqual([]);
+    expect(first).toEqual({ subject: claims.sub, deviceKey: firefox.cookie('muntly_device'), userAgent: FIREFOX, language: 'nl', at: expect.any(String) });
+    expect(Math.abs(Date.parse(first!.at) - Date.now())).toBeLessThan(60_000);
+
+    // Logged out and in again in the same browser: the same key, no new cookie.
+    firefox.forgetSession();
+    const again = await firefox.login(await firefox.authorize(), owner.email, password);
+    expect(again.setCookies.join()).not.toContain('muntly_device');
+    await firefox.follow(again);
+    expect((await reportsSince(since, 2))[1]).toMatchObject({ subject: claims.sub, deviceKey: first!.deviceKey, language: 'en' });
+
+    // Another browser: another key.
+    const other = new Browser('127.0.0.51');
+    await other.follow(await other.login(await other.authorize(), owner.email, password));
+    const third = (await reportsSince(since, 3))[2]!;
+    expect(third).toMatchObject({ subject: claims.sub });
+    expect(third.deviceKey).toBe(other.cookie('muntly_device'));
+    expect(third.deviceKey).not.toBe(first!.deviceKey);
+    expect(reports).toHaveLength(since + 3);
+  });
+
   it('sets up two-step login with a QR code, then asks for a one-time password (RFC 6238) at login, each code once', async () => {
     const browser = new Browser('127.0.0.41');
     const de = texts('de');
@@ -328,6 +396,7 @@ describe('the local identity provider', () => {
 
     // Logging in: the password, then the code.
     const interaction = await browser.authorize();
+    const before = reports.length;
     const asked = await browser.login(interaction, careful.email, password);
     expect(asked.status).toBe(200);
     expect(asked.body).toContain(texts('en').otpTitle);
@@ -339,6 +408,8 @@ describe('the local identity provider', () => {
     const claims = await browser.accessTokenClaims(url.searchParams.get('code')!);
     expect(claims.amr).toEqual(['pwd', 'otp']);
     expect(Math.abs(Number(claims.auth_time) - Date.now() / 1000)).toBeLessThan(60);
+    // Reported once, after the one-time password (the wrong code and the password alone were no login).
+    expect(await reportsSince(before, 1)).toEqual([expect.objectContaining({ subject: claims.sub })]);
 
     const replay = new Browser('127.0.0.42');
     const again = await replay.authorize();
@@ -350,7 +421,9 @@ describe('the local identity provider', () => {
     expect((await replay.request('POST', '/mfa', { email: careful.email, password })).status).toBe(409);
   });
 
-  it('writes no email into its log', () => {
+  it('writes no email and no device key into its log', () => {
     expect(log).not.toMatch(/@muntly\.test/);
+    expect(reports.length).toBeGreaterThan(0);
+    for (const { deviceKey } of reports) expect(log).not.toContain(deviceKey);
   });
 });
