@@ -375,10 +375,14 @@ describe('Security', () => {
       { kind: 'unfrozen_by_operator', at: '2026-01-10T09:00:00.000Z', client: 'operator', detail: null },
       { kind: 'phrase_set', at: '2026-01-10T08:00:00.000Z', client: 'Firefox on Linux', detail: null },
       { kind: 'phrase_set', at: '2026-01-10T07:00:00.000Z', client: 'curl', detail: null },
+      { kind: 'signed_in_new_device', at: '2026-01-10T06:00:00.000Z', client: 'Chrome on Android', detail: null },
     ] as SecurityOverview['events'];
     mockApi({ 'GET /api/wallet/security': () => ({ body: overview({ events }) }) });
     renderInLanguage(<Security />, 'ru');
     await screen.findByText(ru.security.clients.emailLink, { exact: false });
+    // A sign-in from a new device, with the browser and system it came from.
+    const signIn = screen.getByText(ru.security.events.signed_in_new_device).closest('li')!;
+    expect(signIn.textContent).toContain(fill(ru.security.clients.browserOn, { browser: 'Chrome', system: 'Android' }));
     expect(document.body.textContent).toContain(ru.security.clients.operator);
     expect(document.body.textContent).toContain(fill(ru.security.clients.browserOn, { browser: 'Firefox', system: 'Linux' }));
     expect(document.body.textContent).toContain('curl');
