@@ -6,7 +6,8 @@ import type { Page } from '@playwright/test';
 /**
  * Account protection as a user lives it (issue 19): an address waits in the book, a new one is
  * cancelled from its email, sends are frozen from an email and unfrozen, and a large send asks for
- * a fresh login with a one-time password, then comes back to the same send.
+ * a fresh login with a one-time password, then comes back to the same send. A login from another
+ * browser is emailed, and that email's link freezes sends too.
  */
 const wallet = locale('en', 'wallet');
 const errors = locale('en', 'errors');
@@ -158,4 +159,49 @@ test('the address book holds a new address, an email cancels one and freezes sen
   await page.getByLabel(wallet.send.code).fill(sendCode);
   await page.getByRole('button', { name: wallet.send.confirm }).click();
   await expect(page.getByText(wallet.send.completed)).toBeVisible();
+});
+
+test('a login from another browser is news: an email says when and from what, and its link freezes sends; the security page lists it', async ({ page, browser }) => {
+  const erin = `erin-${Date.now()}@muntly.test`;
+  const newSignIn = notify.newSignIn.subject;
+  const signInMails = async () => {
+    const mailbox = await page.context().newPage();
+    await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(erin)}`);
+    const count = await mailbox.getByRole('heading', { name: newSignIn }).count();
+    await mailbox.close();
+    return count;
+  };
+  // The sign-up's login is the account's first device: nobody is told.
+  await signUp(page, 'Erin Elsewhere', erin);
+  await page.goto('/wallet/security/');
+  await expect(page.getByRole('heading', { name: wallet.security.eventsTitle })).toBeVisible();
+  expect(await signInMails()).toBe(0);
+
+  // Another browser (a context of its own: no cookie of the provider) logs in.
+  const elsewhere = await browser.newContext();
+  const other = await elsewhere.newPage();
+  await other.goto('/wallet/security/');
+  await other.getByLabel(auth.idp.email).fill(erin);
+  await other.getByLabel(auth.idp.password).fill('a-long-password');
+  await other.getByRole('button', { name: auth.idp.loginButton }).click();
+  await expect(other.getByRole('heading', { name: wallet.security.eventsTitle })).toBeVisible();
+  await elsewhere.close();
+
+  expect(await signInMails()).toBe(1);
+  const mail = await mailText(page, erin, newSignIn);
+  expect(mail).toContain('Device: Chrome on Linux');
+  expect(mail).toMatch(/When: \d{1,2} \w+ \d{4} at \d{2}:\d{2} UTC/);
+  const stranger = await browser.newPage();
+  await stranger.goto(linkIn(mail, 'freeze'));
+  await stranger.getByRole('button', { name: notify.securityPages.freezeButton }).click();
+  await expect(stranger.getByRole('heading', { name: notify.securityPages.frozenTitle })).toBeVisible();
+  await stranger.close();
+
+  await page.goto('/wallet/security/');
+  await expect(page.getByRole('status').filter({ hasText: wallet.security.frozen })).toBeVisible();
+  const events = page.getByRole('region', { name: wallet.security.eventsTitle });
+  await expect(events.getByRole('listitem').filter({ hasText: wallet.security.events.signed_in_new_device })).toContainText(
+    wallet.security.clients.browserOn.replace('{{browser}}', 'Chrome').replace('{{system}}', 'Linux'),
+  );
+  await expect(events.getByText(wallet.security.events.frozen_by_link)).toBeVisible();
 });
