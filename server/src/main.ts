@@ -61,7 +61,11 @@ async function main() {
       log: app.log,
       // Account protection hears of each login: a new device is a security event and an email.
       onSignIn: async (signIn) => {
-        await recordSignIn(database.db, { links: app.protection.links, issuer: config.authIssuer }, { subject: signIn.subject, deviceKey: signIn.deviceKey, client: clientOf(signIn.userAgent), at: signIn.at, language: signIn.language });
+        await recordSignIn(
+          database.db,
+          { links: app.protection.links, issuer: config.authIssuer },
+          { subject: signIn.subject, deviceKey: signIn.deviceKey, client: clientOf(signIn.userAgent), at: signIn.at, language: signIn.language },
+        );
       },
     });
   }
