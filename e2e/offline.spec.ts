@@ -88,14 +88,30 @@ test.describe('offline support', () => {
     // the worker does not count as prefetched); on a busy machine that can take a while.
     await page.locator(`a[href="${path}"]`).first().scrollIntoViewIfNeeded();
     await expect.poll(() => requested, { timeout: 30_000 }).toContain(path);
-    // Prefetching is done once the worker has kept the page's data and its component's script.
+    // Prefetching is done once the worker holds what it checks before it answers an address offline
+    // (gatsby-plugin-offline's sw-append.js): the page's list of resources, kept in IndexedDB
+    // (idb-keyval's store), and every resource on it in its caches — the page's data, its
+    // component's script and the scripts it shares. On a busy machine the last ones take a while.
     const cached = () =>
       page.evaluate(async (pagePath) => {
-        const urls: string[] = [];
-        for (const name of await caches.keys()) for (const request of await (await caches.open(name)).keys()) urls.push(request.url);
-        return urls.some((url) => url.includes(`/page-data${pagePath}page-data.json`)) && urls.some((url) => url.includes('component---src-pages-fees'));
+        const resources = await new Promise<string[] | undefined>((resolve) => {
+          const open = indexedDB.open('keyval-store');
+          open.onerror = () => resolve(undefined);
+          open.onsuccess = () => {
+            try {
+              const read = open.result.transaction('keyval', 'readonly').objectStore('keyval').get(`resources:${pagePath}`);
+              read.onsuccess = () => resolve(read.result as string[] | undefined);
+              read.onerror = () => resolve(undefined);
+            } catch {
+              resolve(undefined); // the worker has not made its store yet
+            }
+          };
+        });
+        if (!resources?.some((url) => url.includes('component---src-pages-fees'))) return false;
+        for (const url of resources) if (!(await caches.match(url))) return false;
+        return true;
       }, path);
-    await expect.poll(cached, { timeout: 30_000 }).toBe(true);
+    await expect.poll(cached, { timeout: 60_000 }).toBe(true);
 
     await context.setOffline(true);
     await page.goto(path);
