@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Field, TextAreaField } from '../../../components/field';
 import { AuditTable } from './audit';
 import { OrderTable } from './orders';
-import { Facts, Money, OutcomeLine, useAction, useOps, When } from './parts';
+import { Facts, Money, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
 import type { OpsAccountResponse, OpsAccountSummary } from '../../../../domain/contracts/console';
 
 /**
@@ -68,15 +68,7 @@ export function Accounts() {
           <p>{t('accounts.none')}</p>
         ) : (
           <table className="data-table stack ops-table">
-            <thead>
-              <tr>
-                {(['key', 'email', 'name', 'since'] as const).map((c) => (
-                  <th key={c} scope="col">
-                    {t(`accounts.columns.${c}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
+            <TableHead headings={(['key', 'email', 'name', 'since'] as const).map((c) => t(`accounts.columns.${c}`))} />
             <tbody>
               {results.map((a) => (
                 <tr key={a.accountKey}>
@@ -147,15 +139,7 @@ function AccountDetail({ detail, reload }: { detail: OpsAccountResponse; reload:
 
       <h3>{t('accounts.verifications')}</h3>
       <table className="data-table stack ops-table">
-        <thead>
-          <tr>
-            {(['kind', 'phase', 'requested', 'submitted', 'verified'] as const).map((c) => (
-              <th key={c} scope="col">
-                {t(`accounts.verificationColumns.${c}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead headings={(['kind', 'phase', 'requested', 'submitted', 'verified'] as const).map((c) => t(`accounts.verificationColumns.${c}`))} />
         <tbody>
           {verifications.map((v) => (
             <tr key={v.kind}>
@@ -188,15 +172,7 @@ function AccountDetail({ detail, reload }: { detail: OpsAccountResponse; reload:
         <p>{t('accounts.noSends')}</p>
       ) : (
         <table className="data-table stack ops-table">
-          <thead>
-            <tr>
-              {(['created', 'status', 'amount', 'address'] as const).map((c) => (
-                <th key={c} scope="col">
-                  {t(`accounts.sendColumns.${c}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead headings={(['created', 'status', 'amount', 'address'] as const).map((c) => t(`accounts.sendColumns.${c}`))} />
           <tbody>
             {sends.map((s) => (
               <tr key={s.id}>

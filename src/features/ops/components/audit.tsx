@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { AUDIT_ACTIONS } from '../../../../domain/audit';
 import { Field, SelectField } from '../../../components/field';
 import { saveFile } from '../api/ops';
-import { Operator, OutcomeLine, useAction, useOps, When } from './parts';
+import { Operator, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
 import type { AuditEntry, AuditVerifyResponse } from '../../../../domain/contracts/audit';
 
 type Filter = { actor: string; action: string; target: string; from: string; to: string };
@@ -138,15 +138,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   if (entries.length === 0) return <p>{t('audit.none')}</p>;
   return (
     <table className="data-table stack ops-table ops-audit">
-      <thead>
-        <tr>
-          {(['id', 'at', 'actor', 'action', 'target', 'change'] as const).map((c) => (
-            <th key={c} scope="col">
-              {t(`audit.columns.${c}`)}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead headings={(['id', 'at', 'actor', 'action', 'target', 'change'] as const).map((c) => t(`audit.columns.${c}`))} />
       <tbody>
         {entries.map((e) => (
           <tr key={e.id}>

@@ -6,7 +6,7 @@ import { usePolled } from '../../../components/use-polled';
 import { formatMoney } from '../../../i18n/format';
 import { opsRoutes } from '../../../i18n/ops-routes';
 import { saveFile } from '../api/ops';
-import { LoadFailed, Money, Operator, OutcomeLine, useAction, useOps, When } from './parts';
+import { LoadFailed, Money, Operator, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
 import type { ExportPayoutsResponse, ImportStatementResponse } from '../../../../domain/contracts/bank';
 
 /**
@@ -61,15 +61,7 @@ function StatementUpload() {
       ) : null}
       {result ? (
         <table className="data-table stack ops-table">
-          <thead>
-            <tr>
-              {(['entry', 'amount', 'outcome', 'what'] as const).map((c) => (
-                <th key={c} scope="col">
-                  {t(`bank.statement.columns.${c}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead headings={(['entry', 'amount', 'outcome', 'what'] as const).map((c) => t(`bank.statement.columns.${c}`))} />
           <tbody>
             {result.lines.map((line, index) => (
               <tr key={`${line.entryRef}:${index}`}>
@@ -142,15 +134,7 @@ function PayoutsExport() {
       {exports.data && exports.data.exports.length === 0 ? <p>{t('bank.export.none')}</p> : null}
       {exports.data && exports.data.exports.length > 0 ? (
         <table className="data-table stack ops-table">
-          <thead>
-            <tr>
-              {(['made', 'file', 'payouts', 'total', 'by', 'download'] as const).map((c) => (
-                <th key={c} scope="col">
-                  {t(`bank.export.columns.${c}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead headings={(['made', 'file', 'payouts', 'total', 'by', 'download'] as const).map((c) => t(`bank.export.columns.${c}`))} />
           <tbody>
             {exports.data.exports.map((e) => (
               <tr key={e.id}>

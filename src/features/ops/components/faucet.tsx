@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '../../../components/field';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney } from '../../../i18n/format';
-import { Facts, LoadFailed, Money, OutcomeLine, useAction, useOps, When } from './parts';
+import { Facts, LoadFailed, Money, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
 import type { Round } from '../../../../domain/contracts/faucet';
 
 /** How many finished rounds the console lists under the current one. */
@@ -93,15 +93,7 @@ export function Faucet() {
       {rounds.data && rounds.data.length === 0 ? <p>{t('faucet.noRound')}</p> : null}
       {rounds.data && rounds.data.length > 0 ? (
         <table className="data-table stack ops-table">
-          <thead>
-            <tr>
-              {(['round', 'state', 'started', 'players', 'winner'] as const).map((c) => (
-                <th key={c} scope="col">
-                  {t(`faucet.columns.${c}`)}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead headings={(['round', 'state', 'started', 'players', 'winner'] as const).map((c) => t(`faucet.columns.${c}`))} />
           <tbody>
             {rounds.data.map((round) => (
               <tr key={round.id}>

@@ -5,7 +5,7 @@ import { localizePath } from '../../../../domain/languages';
 import { ORDER_STATUSES, ORDER_TYPES } from '../../../../domain/orders';
 import { Field, SelectField } from '../../../components/field';
 import { opsRoutes } from '../../../i18n/ops-routes';
-import { Facts, Money, Operator, useAction, useCodeText, useOps, When } from './parts';
+import { Facts, Money, Operator, useAction, useCodeText, useOps, TableHead, When } from './parts';
 import type { OpsOrderResponse, OpsOrdersQuery, OpsOrderSummary, OrderEvent } from '../../../../domain/contracts/console';
 
 /** The search form's fields; an empty one does not filter. */
@@ -125,15 +125,7 @@ export function OrderTable({ orders, onOpen }: { orders: OpsOrderSummary[]; onOp
   if (orders.length === 0) return <p>{t('orders.none')}</p>;
   return (
     <table className="data-table stack ops-table">
-      <thead>
-        <tr>
-          {(['placed', 'reference', 'type', 'status', 'amount', 'email'] as const).map((c) => (
-            <th key={c} scope="col">
-              {t(`orders.columns.${c}`)}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead headings={(['placed', 'reference', 'type', 'status', 'amount', 'email'] as const).map((c) => t(`orders.columns.${c}`))} />
       <tbody>
         {orders.map((o) => (
           <tr key={o.reference}>
@@ -200,15 +192,7 @@ function OrderDetail({ detail }: { detail: OpsOrderResponse }) {
       />
       <h3>{t('orders.history')}</h3>
       <table className="data-table stack ops-table ops-history">
-        <thead>
-          <tr>
-            {(['at', 'event', 'who', 'status', 'amount', 'detail'] as const).map((c) => (
-              <th key={c} scope="col">
-                {t(`orders.historyColumns.${c}`)}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead headings={(['at', 'event', 'who', 'status', 'amount', 'detail'] as const).map((c) => t(`orders.historyColumns.${c}`))} />
         <tbody>
           {history.map((e, index) => (
             <HistoryRow key={index} event={e} />

@@ -160,3 +160,18 @@ export function Facts({ items }: { items: [string, React.ReactNode][] }) {
     </dl>
   );
 }
+
+/** A console table's header row, one column heading each. */
+export function TableHead({ headings }: { headings: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {headings.map((heading, i) => (
+          <th key={i} scope="col">
+            {heading}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
