@@ -1,8 +1,10 @@
+import * as React from 'react';
 import { splitLanguage } from './domain/languages';
 import { currentConnection, prefetchAllowed } from './src/components/connection';
 import { PAGE_CHUNKS_FILE, chunkMappingOf, completeChunkMapping, type ChunkMapping } from './src/components/page-chunks';
+import { PagePart } from './src/components/page-part';
 import { routeEvents } from './src/components/route-events';
-import { whenIdle } from './src/components/when-idle';
+import { queueWhenIdle, whenIdle } from './src/components/when-idle';
 import type { GatsbyBrowser } from 'gatsby';
 import './src/styles/tokens.css';
 import './src/styles/global.css';
@@ -27,7 +29,8 @@ function completeChunks(win: GatsbyWindow): Promise<void> {
  * calls `___loader.hovering` on mouse enter, which loads the page's data whatever the
  * connection, and `enqueue` when a link scrolls into view. Every link on the site goes through
  * these, so the rule (components/connection.ts) is applied here, once. What is prefetched is
- * the whole page, shared scripts included, so that it also opens offline.
+ * the whole page, shared scripts included, so that it also opens offline. The links in view all
+ * ask at once; each prefetch starts in idle time, a few at a time (queueWhenIdle).
  */
 export const onClientEntry: GatsbyBrowser['onClientEntry'] = () => {
   registerServiceWorkerWhenIdle();
@@ -44,9 +47,11 @@ export const onClientEntry: GatsbyBrowser['onClientEntry'] = () => {
       // gatsby-link keeps the answer to abort the prefetch when the link leaves the screen.
       let aborted = false;
       let started: { abort?: () => void } | undefined;
-      void completeChunks(win).then(() => {
-        if (!aborted) started = original(path) as typeof started;
-      });
+      void completeChunks(win).then(() =>
+        queueWhenIdle(() => {
+          if (!aborted) started = original(path) as typeof started;
+        }),
+      );
       return { abort: () => ((aborted = true), started?.abort?.()) };
     };
   }
@@ -85,3 +90,6 @@ export const onRouteUpdate: GatsbyBrowser['onRouteUpdate'] = ({ location }) => {
 export const onServiceWorkerUpdateReady: GatsbyBrowser['onServiceWorkerUpdateReady'] = () => {
   window.location.reload();
 };
+
+/** Every page hydrates as a part of its own (components/page-part.tsx); the same in gatsby-ssr. */
+export const wrapPageElement: GatsbyBrowser['wrapPageElement'] = ({ element }) => <PagePart>{element}</PagePart>;

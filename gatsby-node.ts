@@ -38,6 +38,16 @@ export const onCreatePage: GatsbyNode['onCreatePage'] = ({ page, actions }) => {
 };
 
 /**
+ * gatsby-plugin-react-i18next imports `outdent`, whose ES module build also assigns
+ * `module.exports`; webpack forbids that in an ES module and throws, and the package catches it.
+ * An exception thrown while the app's script is first run makes V8 re-parse that whole script
+ * for the stack trace's line numbers: about 10 ms on every page load on a fast machine, several
+ * times that on a phone, inside the longest startup task. Its CommonJS build does the same
+ * without throwing (e2e/budgets.spec.ts: pages start without exceptions).
+ */
+const OUTDENT_COMMONJS = 'outdent/lib/index.js';
+
+/**
  * The operator the prerendered pages name (footer, imprint, terms, privacy policy): the build
  * reads the same OPERATOR_* variables as the server, so that the HTML a visitor without
  * JavaScript or a search engine reads names the real operator. Without them the HTML shows the
@@ -45,7 +55,10 @@ export const onCreatePage: GatsbyNode['onCreatePage'] = ({ page, actions }) => {
  * build still serves any operator (components/operator.tsx, README "Configuration").
  */
 export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ actions, plugins }) => {
-  actions.setWebpackConfig({ plugins: [plugins.define({ 'process.env.MUNTLY_OPERATOR': JSON.stringify(JSON.stringify(operatorFromEnv(process.env))) })] });
+  actions.setWebpackConfig({
+    plugins: [plugins.define({ 'process.env.MUNTLY_OPERATOR': JSON.stringify(JSON.stringify(operatorFromEnv(process.env))) })],
+    resolve: { alias: { outdent$: OUTDENT_COMMONJS } },
+  });
 };
 
 /**

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { consentDefaultsScript } from './src/components/consent';
+import { PagePart } from './src/components/page-part';
 import { gaTrackingId, placeholderTrackingId } from './src/config';
 import type { GatsbySSR } from 'gatsby';
 
@@ -21,3 +22,6 @@ export const onPreRenderHTML: GatsbySSR['onPreRenderHTML'] = ({ getHeadComponent
   const rest = components.filter((c) => key(c) !== 'muntly-consent-defaults' && !(placeholder && dropped.has(key(c))));
   replaceHeadComponents([...consent, ...rest]);
 };
+
+/** Every page hydrates as a part of its own (components/page-part.tsx); the same in gatsby-browser. */
+export const wrapPageElement: GatsbySSR['wrapPageElement'] = ({ element }) => <PagePart>{element}</PagePart>;

@@ -24,3 +24,29 @@ test('every page keeps its first-load JavaScript within budget', () => {
   }
   expect(over).toEqual([]);
 });
+
+/**
+ * Pages start without throwing, not even an exception that is caught at once: while the app's
+ * script first runs, a thrown exception makes V8 parse the whole script again for the stack
+ * trace's line numbers, about 10 ms on a fast machine and several times that on a phone, in the
+ * longest task of the start (gatsby-node.ts, OUTDENT_COMMONJS). The debugger stops at every one.
+ */
+test('pages start without throwing any exception', async ({ page }) => {
+  const cdp = await page.context().newCDPSession(page);
+  const thrown: string[] = [];
+  cdp.on('Debugger.paused', (event) => {
+    const frame = event.callFrames[0];
+    const where = frame ? `${frame.url.replace(/^https?:\/\/[^/]+/, '')}:${frame.location.lineNumber}:${frame.location.columnNumber}` : '?';
+    thrown.push(`${page.url()}: ${String(event.data?.description ?? event.reason).split('\n')[0]} at ${where}`);
+    void cdp.send('Debugger.resume').catch(() => undefined);
+  });
+  await cdp.send('Debugger.enable');
+  await cdp.send('Debugger.setPauseOnExceptions', { state: 'all' });
+  for (const path of ['/', '/uk/exchange/buy/', '/de/exchange/sell/', '/faucet/', '/ru/exchange/order-history/', '/fr/rates/', '/nl/support/']) {
+    await page.goto(path);
+    await page.waitForLoadState('load');
+    // Until the browser is idle: the page's own start (hydration, its first requests) is done.
+    await page.evaluate(() => new Promise((resolve) => requestIdleCallback(resolve, { timeout: 5000 })));
+  }
+  expect(thrown).toEqual([]);
+});

@@ -30,3 +30,34 @@ export function whenIdle(work: () => void, timeoutMs = 3000): () => void {
     cancelScheduled();
   };
 }
+
+type IdleDeadline = { timeRemaining: () => number; didTimeout?: boolean };
+const queued: (() => void)[] = [];
+let draining = false;
+
+/**
+ * Runs `job` in the browser's idle time, after the jobs queued before it, as many in one idle
+ * period as it has time for and at least one. Many small jobs that would otherwise run back to
+ * back in one task (a prefetch for each link that scrolls into view, all released at once when
+ * the list of shared chunks arrives) then never keep a phone from answering a tap.
+ */
+export function queueWhenIdle(job: () => void): void {
+  queued.push(job);
+  if (draining || typeof window === 'undefined') return;
+  draining = true;
+  const drain = (deadline?: IdleDeadline) => {
+    try {
+      do queued.shift()!();
+      while (queued.length > 0 && deadline !== undefined && deadline.timeRemaining() > 1);
+    } finally {
+      // A job that throws does not stop the ones after it.
+      if (queued.length > 0) schedule();
+      else draining = false;
+    }
+  };
+  const schedule = () => {
+    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(drain, { timeout: 2000 });
+    else setTimeout(drain, 50);
+  };
+  schedule();
+}

@@ -8,7 +8,7 @@ import { languageMeta, type Language } from '../../domain/languages';
  * a page of fees or rates created dozens while it hydrated), so each language and set of options
  * gets one, kept for the page's life.
  */
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat>();
+const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.ListFormat>();
 
 export function numberFormat(language: Language, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
   // The euro is "€" in every language (Intl's Ukrainian would write "EUR" where Russian writes "€").
@@ -23,6 +23,13 @@ export function dateTimeFormat(language: Language, options: Intl.DateTimeFormatO
   const key = `d:${language}:${JSON.stringify(options)}`;
   let format = formatters.get(key) as Intl.DateTimeFormat | undefined;
   if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(languageMeta[language].intl, options)));
+  return format;
+}
+
+export function listFormat(language: Language, options: Intl.ListFormatOptions): Intl.ListFormat {
+  const key = `l:${language}:${JSON.stringify(options)}`;
+  let format = formatters.get(key) as Intl.ListFormat | undefined;
+  if (!format) formatters.set(key, (format = new Intl.ListFormat(languageMeta[language].intl, options)));
   return format;
 }
 

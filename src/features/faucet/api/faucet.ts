@@ -39,8 +39,13 @@ export function useLiveRound(): { round: Round | null; skewMs: number; connectio
       source = new EventSource(`${apiOrigin}/api/faucet/events`);
       source.addEventListener('round', (event) => {
         const { round } = JSON.parse((event as MessageEvent<string>).data) as CurrentRoundResponse;
-        setState({ round, skewMs: round ? Date.parse(round.serverTime) - Date.now() : 0 });
-        setConnection('live');
+        const skewMs = round ? Date.parse(round.serverTime) - Date.now() : 0;
+        // A transition: React renders the round (players, hashes, fairness check) in short
+        // slices, so a tap while a round arrives is answered at once.
+        React.startTransition(() => {
+          setState({ round, skewMs });
+          setConnection('live');
+        });
       });
       source.onerror = () => {
         setConnection('reconnecting');

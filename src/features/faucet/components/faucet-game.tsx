@@ -1,9 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { languageMeta } from '../../../../domain/languages';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
-import { formatMoney, formatNumber } from '../../../i18n/format';
+import { formatMoney, formatNumber, listFormat } from '../../../i18n/format';
 import { useLiveRound, useNow, type Entry, type Round } from '../api/faucet';
 import { FairnessCheck } from './fairness-check';
 import { PlayerList } from './player-list';
@@ -44,7 +43,7 @@ function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: numb
   // "or": the reward is paid in one of these, the currency of the winning address; each with its logo.
   const rewards = Object.entries(round.reward.amounts);
   let next = 0;
-  const amounts = new Intl.ListFormat(languageMeta[language].intl, { type: 'disjunction' })
+  const amounts = listFormat(language, { type: 'disjunction' })
     .formatToParts(rewards.map(([currency, amount]) => formatMoney(amount, currency, language)))
     .map((part, i) => {
       if (part.type === 'literal') return part.value;
