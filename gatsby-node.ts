@@ -59,6 +59,8 @@ export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ act
     plugins: [plugins.define({ 'process.env.MUNTLY_OPERATOR': JSON.stringify(JSON.stringify(operatorFromEnv(process.env))) })],
     resolve: { alias: { outdent$: OUTDENT_COMMONJS } },
   });
+  // gatsby-plugin-offline's browser part, with the worker's caching of the page spread over idle time.
+  actions.setWebpackConfig({ plugins: [plugins.normalModuleReplacement(/gatsby-plugin-offline[\\/]gatsby-browser\.js$/, `${__dirname}/src/components/offline-browser.ts`)] });
 };
 
 /**
