@@ -1,18 +1,18 @@
 import * as React from 'react';
-import { whenIdle } from './when-idle';
 
 /**
- * The address rules (bech32, base58, keccak, secp256k1: ~35 KB gzipped) load in their own chunk,
- * fetched when a form that checks an address appears (preloadAddressRules); a check made before it
- * has arrived waits for it instead of being skipped.
+ * The address rules (bech32, base58, keccak, secp256k1: ~35 KB gzipped) are in their own chunk.
+ * The browser downloads it in its idle time once a page with a form that checks an address has
+ * started (webpack's prefetch link), but it runs only when a check needs it: setting up its
+ * curves takes about 50 ms on a fast machine, several times that on a phone, which must not
+ * happen while the page starts and the visitor may be tapping. A check made before it has
+ * arrived waits for it instead of being skipped.
  */
-export const loadAddressRules = () => import('../../domain/addresses');
-/** Fetches the rules once the page is idle; returns the cancel (an effect's clean-up). */
-export const preloadAddressRules = () => whenIdle(() => void loadAddressRules().catch(() => undefined));
+export const loadAddressRules = () => import(/* webpackPrefetch: true */ '../../domain/addresses');
 
 /**
- * The address rules once their chunk has arrived (null until then), for checks made while typing:
- * fetched when the page is idle, or at once when `needed` (an address has been typed).
+ * The address rules once they have run (null until then), for checks made while typing: loaded
+ * when `needed` (an address has been typed).
  */
 export function useAddressRules(needed = false): Awaited<ReturnType<typeof loadAddressRules>> | null {
   const [rules, setRules] = React.useState<Awaited<ReturnType<typeof loadAddressRules>> | null>(null);
@@ -25,10 +25,9 @@ export function useAddressRules(needed = false): Awaited<ReturnType<typeof loadA
         (loaded) => live && setRules(loaded),
         () => undefined, // offline: the form's submit check reports it
       );
-    const cancel = needed ? (load(), () => undefined) : whenIdle(load);
+    if (needed) load();
     return () => {
       live = false;
-      cancel();
     };
   }, [needed, arrived]);
   return rules;

@@ -1,7 +1,7 @@
 import { EMAIL_PATTERN } from '../../../domain/email';
 import { normalizeAmountInput } from '../../../domain/money';
 import { sepaIban } from '../../../domain/sepa';
-import { loadAddressRules, preloadAddressRules } from '../../components/address-rules';
+import { loadAddressRules } from '../../components/address-rules';
 import type { PaymentMethod } from '../../../domain/contracts/orders';
 import type { Rules } from '../../components/form-rules';
 import type { CurrencyInfo, OrderType } from './api/types';
@@ -18,11 +18,10 @@ import type { CurrencyInfo, OrderType } from './api/types';
  *   result goes into the Muntly wallet.
  * - partially supported currencies only with the own-wallet options, which need a login.
  *
- * The address rules load in their own chunk (components/address-rules.ts), fetched when the
- * form appears; the rules are async so a very early submit waits for them instead of skipping
- * the check.
+ * The address rules load in their own chunk (components/address-rules.ts), downloaded while the
+ * page is idle and run at the first check of an address; the rules are async, so that check
+ * waits for them instead of being skipped.
  */
-export { preloadAddressRules };
 
 export type OrderFormValues = {
   currencyFrom: string;

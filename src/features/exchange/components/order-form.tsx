@@ -16,7 +16,7 @@ import { formatNumber } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
 import { getCurrencies } from '../api/currencies';
 import { placeOrder, type PlaceOrder } from '../api/orders';
-import { amountProblem, decimalsOf, deliveryKind, normalizeAmount, orderFormRules, preloadAddressRules, type OrderFormValues } from '../order-schema';
+import { amountProblem, decimalsOf, deliveryKind, normalizeAmount, orderFormRules, type OrderFormValues } from '../order-schema';
 import { useExchangeSession } from '../session';
 import { useLiveQuote } from '../use-live-quote';
 import { randomUuid } from '../uuid';
@@ -73,7 +73,6 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   React.useEffect(() => {
     getCurrencies(language).then(setCurrencies, () => setLoadFailed(true));
   }, [language]);
-  React.useEffect(preloadAddressRules, []);
 
   const resolver = React.useMemo(() => rulesResolver(orderFormRules(type, currencies ?? [], loggedIn)), [type, currencies, loggedIn]);
   const form = useForm<OrderFormValues>({ resolver, defaultValues: defaultsFor(type), mode: 'onSubmit', reValidateMode: 'onChange' });

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { useExchangeConfig } from '../../../components/exchange-config';
 import { IslandPlaceholder } from '../../../components/island';
-import { whenIdle } from '../../../components/when-idle';
 import { ExchangeSessionProvider } from '../session';
 import { OrderForm } from './order-form';
 import type { Order, OrderType } from '../api/types';
@@ -11,10 +10,11 @@ import '../exchange.css';
 
 /**
  * The confirmation (with the GiroCode QR and the IBAN library, ~14 KB gzipped) is needed only
- * once an order is placed: it loads in its own chunk, fetched once the page with the form is idle.
- * Until it is there, or if it cannot be fetched, the placed order still shows its reference.
+ * once an order is placed: it is in its own chunk, which the browser downloads in its idle time
+ * (webpack's prefetch link) and which runs only when an order has been placed, not while the page
+ * starts. Until it is there, or if it cannot be fetched, the placed order still shows its reference.
  */
-const loadConfirmation = () => import('./confirmation');
+const loadConfirmation = () => import(/* webpackPrefetch: true */ './confirmation');
 const Confirmation = React.lazy(() => loadConfirmation().then((m) => ({ default: m.Confirmation })));
 
 function PlacedReference({ order }: { order: Order }) {
@@ -44,7 +44,6 @@ export function OrderIsland({ type }: { type: OrderType }) {
   const [refused, setRefused] = React.useState(false);
   const disabled = switchedOff || refused;
   const [formKey, setFormKey] = React.useState(0);
-  React.useEffect(() => whenIdle(() => void loadConfirmation().catch(() => undefined)), []);
 
   return (
     <IslandPlaceholder name="order-form">

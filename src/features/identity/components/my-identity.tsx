@@ -4,14 +4,16 @@ import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
-import { whenIdle } from '../../../components/when-idle';
 import { dateTimeFormat, formatDate } from '../../../i18n/format';
 import { getIdentity, submitStepOne, confirmCode, requestVerification, textFields, type IdentityKind } from '../api/identity';
 import { CodeForm } from './code-form';
 import { STEP_ONE_FIELDS } from './step-one-fields';
 
-/** The step 1 form carries the phone-number and IBAN rules (~60 KB gzipped): it loads when a form is on screen. */
-const loadStepOneForm = () => import('./step-one-form');
+/**
+ * The step 1 form carries the phone-number and IBAN rules (~60 KB gzipped): the browser
+ * downloads its chunk in idle time (webpack's prefetch link) and it runs when a form is on screen.
+ */
+const loadStepOneForm = () => import(/* webpackPrefetch: true */ './step-one-form');
 const LazyStepOneForm = React.lazy(() => loadStepOneForm().then((m) => ({ default: m.StepOneForm })));
 
 function StepOneForm(props: React.ComponentProps<typeof LazyStepOneForm>) {
@@ -37,7 +39,6 @@ export function MyIdentity() {
   const [failed, setFailed] = React.useState(false);
   const token = React.useCallback(async () => String(await getAccessTokenSilently()), [getAccessTokenSilently]);
 
-  React.useEffect(() => whenIdle(() => void loadStepOneForm().catch(() => undefined)), []);
   React.useEffect(() => {
     token()
       .then((value) => getIdentity(value, language))

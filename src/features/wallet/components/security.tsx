@@ -2,7 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { normalizeCode } from '../../../../domain/codes';
 import { checkPhrase, PHRASE_MAX_LENGTH } from '../../../../domain/protection';
-import { loadAddressRules, preloadAddressRules } from '../../../components/address-rules';
+import { loadAddressRules } from '../../../components/address-rules';
 import { ApiFailure } from '../../../components/api';
 import { getAuthConfig } from '../../../components/auth-config';
 import { formErrorKey, useErrorText } from '../../../components/error-text';
@@ -208,7 +208,6 @@ function BookSection({ state, onChanged }: { state: SecurityOverview; onChanged:
   const [added, setAdded] = React.useState(false);
   const [busy, setBusy] = React.useState(false);
   const [removeError, setRemoveError] = React.useState<unknown>(null);
-  React.useEffect(preloadAddressRules, []);
 
   const add = async (event: React.FormEvent) => {
     event.preventDefault();

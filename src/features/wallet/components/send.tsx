@@ -6,7 +6,7 @@ import { decimalsOf } from '../../../../domain/currencies';
 import { decimalToMinor, eur, minorToDecimal, normalizeAmountInput } from '../../../../domain/money';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { externalNetworkFeeMinor, maxSendableMinor } from '../../../../domain/wallet';
-import { loadAddressRules, preloadAddressRules, useAddressRules } from '../../../components/address-rules';
+import { loadAddressRules, useAddressRules } from '../../../components/address-rules';
 import { ApiFailure } from '../../../components/api';
 import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
@@ -60,7 +60,6 @@ function SendDetails() {
   const draft = useDraft('wallet-send', form);
   const codeForm = useForm<{ code: string }>();
   const balances = usePolled(async () => getBalances(await token(), language), language, WALLET_REFRESH_MS);
-  React.useEffect(preloadAddressRules, []);
   // Confirming needs a recent login (and above a limit a second factor): the page logs the user in
   // again and comes back to this send (?send=<id>), whose emailed code still works.
   const [stepUp, setStepUp] = React.useState<'login_required_recent' | 'second_factor_required' | null>(null);
