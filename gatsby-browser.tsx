@@ -2,7 +2,7 @@ import * as React from 'react';
 import { splitLanguage } from './domain/languages';
 import { currentConnection, prefetchAllowed } from './src/components/connection';
 import { PAGE_CHUNKS_FILE, chunkMappingOf, completeChunkMapping, type ChunkMapping } from './src/components/page-chunks';
-import { PagePart } from './src/components/page-part';
+import { HydrationPart } from './src/components/page-part';
 import { routeEvents } from './src/components/route-events';
 import { queueWhenIdle, whenIdle } from './src/components/when-idle';
 import type { GatsbyBrowser } from 'gatsby';
@@ -92,4 +92,4 @@ export const onServiceWorkerUpdateReady: GatsbyBrowser['onServiceWorkerUpdateRea
 };
 
 /** Every page hydrates as a part of its own (components/page-part.tsx); the same in gatsby-ssr. */
-export const wrapPageElement: GatsbyBrowser['wrapPageElement'] = ({ element }) => <PagePart>{element}</PagePart>;
+export const wrapPageElement: GatsbyBrowser['wrapPageElement'] = ({ element }) => <HydrationPart>{element}</HydrationPart>;

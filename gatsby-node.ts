@@ -56,11 +56,13 @@ const OUTDENT_COMMONJS = 'outdent/lib/index.js';
  */
 export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ actions, plugins }) => {
   actions.setWebpackConfig({
-    plugins: [plugins.define({ 'process.env.MUNTLY_OPERATOR': JSON.stringify(JSON.stringify(operatorFromEnv(process.env))) })],
+    plugins: [
+      plugins.define({ 'process.env.MUNTLY_OPERATOR': JSON.stringify(JSON.stringify(operatorFromEnv(process.env))) }),
+      // gatsby-plugin-offline's browser part, with the worker's caching of the page spread over idle time.
+      plugins.normalModuleReplacement(/gatsby-plugin-offline[\\/]gatsby-browser\.js$/, `${__dirname}/src/components/offline-browser.ts`),
+    ],
     resolve: { alias: { outdent$: OUTDENT_COMMONJS } },
   });
-  // gatsby-plugin-offline's browser part, with the worker's caching of the page spread over idle time.
-  actions.setWebpackConfig({ plugins: [plugins.normalModuleReplacement(/gatsby-plugin-offline[\\/]gatsby-browser\.js$/, `${__dirname}/src/components/offline-browser.ts`)] });
 };
 
 /**

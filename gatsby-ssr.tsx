@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { consentDefaultsScript } from './src/components/consent';
-import { PagePart } from './src/components/page-part';
+import { HydrationPart } from './src/components/page-part';
 import { gaTrackingId, placeholderTrackingId } from './src/config';
 import type { GatsbySSR } from 'gatsby';
 
@@ -24,4 +24,4 @@ export const onPreRenderHTML: GatsbySSR['onPreRenderHTML'] = ({ getHeadComponent
 };
 
 /** Every page hydrates as a part of its own (components/page-part.tsx); the same in gatsby-browser. */
-export const wrapPageElement: GatsbySSR['wrapPageElement'] = ({ element }) => <PagePart>{element}</PagePart>;
+export const wrapPageElement: GatsbySSR['wrapPageElement'] = ({ element }) => <HydrationPart>{element}</HydrationPart>;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { CookieBanner } from './cookie-banner';
 import { Footer } from './footer';
 import { Header } from './header';
+import { HydrationPart as Part } from './page-part';
 import { SlowLoadNotice } from './slow-load-notice';
 import type { RouteName } from '../i18n/routes';
 
@@ -14,16 +15,7 @@ type Props = {
   children: React.ReactNode;
 };
 
-/**
- * The page's parts hydrate one after another, each in its own short task, instead of in one long
- * task that keeps a phone from answering a tap (Lighthouse's total blocking time): React 18
- * hydrates what is inside a Suspense boundary separately and yields between boundaries. Nothing
- * here suspends, so the boundaries never show their (empty) fallback.
- */
-function Part({ children }: { children: React.ReactNode }) {
-  return <React.Suspense fallback={null}>{children}</React.Suspense>;
-}
-
+/** Header, content and footer hydrate one after another, each as a part of its own (page-part.tsx). */
 export function Layout({ page, pathname, heading, children }: Props) {
   const { t } = useTranslation('common');
   return (

@@ -1,13 +1,16 @@
 import * as React from 'react';
 
 /**
- * The page below Gatsby's own wrappers, as a Suspense boundary of its own (gatsby-browser and
- * gatsby-ssr wrap every page in it), so that React 18 hydrates it apart from the root: the root's
- * task then holds only Gatsby's router and the page's translations, and the page itself hydrates
- * in short slices (React yields every few milliseconds while it hydrates a boundary), instead of
- * in one long task that keeps a phone from answering a tap. Nothing here suspends, so the
- * (empty) fallback never shows.
+ * A part of the page that React 18 hydrates apart from what surrounds it: what is inside a
+ * Suspense boundary is hydrated separately, in short slices (React yields every few milliseconds
+ * while it hydrates a boundary), instead of in one long task that keeps a phone from answering a
+ * tap (Lighthouse's total blocking time). Nothing here suspends, so the (empty) fallback never
+ * shows.
+ *
+ * gatsby-browser and gatsby-ssr wrap every page in one, so the root's task holds only Gatsby's
+ * router and the page's translations; the layout hydrates its header, content and footer as
+ * parts of their own.
  */
-export function PagePart({ children }: { children: React.ReactNode }) {
+export function HydrationPart({ children }: { children: React.ReactNode }) {
   return <React.Suspense fallback={null}>{children}</React.Suspense>;
 }

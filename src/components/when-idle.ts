@@ -1,8 +1,22 @@
 /**
+ * Calls `run` in the browser's next idle period (at the latest after `timeoutMs`), with its
+ * deadline; Safari has no requestIdleCallback, and a short timer does nearly as well there.
+ * Returns a function that cancels it.
+ */
+function requestIdle(run: (deadline?: IdleDeadline) => void, timeoutMs: number, fallbackMs: number): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(run, { timeout: timeoutMs });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const handle = setTimeout(run, fallbackMs);
+  return () => clearTimeout(handle);
+}
+
+/**
  * Runs `work` once the page has loaded and the browser has nothing more urgent to do (at the
- * latest after `timeoutMs`), so that code fetched ahead of need (the order confirmation, the
- * address rules, the identity form) is not evaluated while the page is still starting up, where
- * it would keep a phone from answering a tap. Returns a function that cancels it.
+ * latest after `timeoutMs`), so that work that can wait (registering the service worker) does
+ * not run while the page is still starting up, where it would keep a phone from answering a tap.
+ * Returns a function that cancels it.
  */
 export function whenIdle(work: () => void, timeoutMs = 3000): () => void {
   if (typeof window === 'undefined') return () => undefined;
@@ -12,15 +26,7 @@ export function whenIdle(work: () => void, timeoutMs = 3000): () => void {
     if (!cancelled) work();
   };
   const schedule = () => {
-    if (cancelled) return;
-    // Safari has no requestIdleCallback: a short timer after the load event does nearly as well.
-    if (typeof window.requestIdleCallback === 'function') {
-      const handle = window.requestIdleCallback(run, { timeout: timeoutMs });
-      cancelScheduled = () => window.cancelIdleCallback(handle);
-    } else {
-      const handle = setTimeout(run, 200);
-      cancelScheduled = () => clearTimeout(handle);
-    }
+    if (!cancelled) cancelScheduled = requestIdle(run, timeoutMs, 200);
   };
   if (document.readyState === 'complete') schedule();
   else window.addEventListener('load', schedule, { once: true });
@@ -31,7 +37,6 @@ export function whenIdle(work: () => void, timeoutMs = 3000): () => void {
   };
 }
 
-type IdleDeadline = { timeRemaining: () => number; didTimeout?: boolean };
 const queued: (() => void)[] = [];
 let draining = false;
 
@@ -55,9 +60,6 @@ export function queueWhenIdle(job: () => void): void {
       else draining = false;
     }
   };
-  const schedule = () => {
-    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(drain, { timeout: 2000 });
-    else setTimeout(drain, 50);
-  };
+  const schedule = () => void requestIdle(drain, 2000, 50);
   schedule();
 }

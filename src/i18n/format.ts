@@ -8,29 +8,28 @@ import { languageMeta, type Language } from '../../domain/languages';
  * a page of fees or rates created dozens while it hydrated), so each language and set of options
  * gets one, kept for the page's life.
  */
-const formatters = new Map<string, Intl.NumberFormat | Intl.DateTimeFormat | Intl.ListFormat>();
+const formatters = new Map<string, unknown>();
+
+/** The formatter of `kind` for the language and options, created on first use. */
+function cached<F>(kind: string, language: Language, options: object, create: (locale: string) => F): F {
+  const key = `${kind}:${language}:${JSON.stringify(options)}`;
+  let format = formatters.get(key) as F | undefined;
+  if (!format) formatters.set(key, (format = create(languageMeta[language].intl)));
+  return format;
+}
 
 export function numberFormat(language: Language, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
   // The euro is "€" in every language (Intl's Ukrainian would write "EUR" where Russian writes "€").
   if (options.style === 'currency' && !options.currencyDisplay) options = { ...options, currencyDisplay: 'narrowSymbol' };
-  const key = `n:${language}:${JSON.stringify(options)}`;
-  let format = formatters.get(key) as Intl.NumberFormat | undefined;
-  if (!format) formatters.set(key, (format = new Intl.NumberFormat(languageMeta[language].intl, options)));
-  return format;
+  return cached('n', language, options, (locale) => new Intl.NumberFormat(locale, options));
 }
 
 export function dateTimeFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `d:${language}:${JSON.stringify(options)}`;
-  let format = formatters.get(key) as Intl.DateTimeFormat | undefined;
-  if (!format) formatters.set(key, (format = new Intl.DateTimeFormat(languageMeta[language].intl, options)));
-  return format;
+  return cached('d', language, options, (locale) => new Intl.DateTimeFormat(locale, options));
 }
 
 export function listFormat(language: Language, options: Intl.ListFormatOptions): Intl.ListFormat {
-  const key = `l:${language}:${JSON.stringify(options)}`;
-  let format = formatters.get(key) as Intl.ListFormat | undefined;
-  if (!format) formatters.set(key, (format = new Intl.ListFormat(languageMeta[language].intl, options)));
-  return format;
+  return cached('l', language, options, (locale) => new Intl.ListFormat(locale, options));
 }
 
 export function formatMoney(amount: string, currency: string, language: Language): string {
