@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { askOnce } from './ask-once';
+import { asTransition } from './transition';
 import type { BankAccount } from '../../domain/contracts/orders';
 
 /** Per currency, a block explorer's page for a transaction: `{txid}` is where the hash goes. None in local mode. */
@@ -31,7 +32,8 @@ export function useExchangeConfig(needed = true): ExchangeConfig | null | undefi
   React.useEffect(() => {
     if (!needed) return;
     let current = true;
-    void exchangeConfig().then((answer) => current && setConfig(answer ?? null));
+    const update = asTransition(setConfig);
+    void exchangeConfig().then((answer) => current && update(answer ?? null));
     return () => {
       current = false;
     };

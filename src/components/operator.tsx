@@ -2,6 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../domain/operator';
 import { askOnce } from './ask-once';
+import { asTransition } from './transition';
 
 /**
  * Who operates Muntly (footer, imprint, terms, privacy policy). The server's configuration is
@@ -28,8 +29,9 @@ export function useOperator(): Operator {
   const [operator, setOperator] = React.useState<Operator>(() => known ?? builtOperator());
   React.useEffect(() => {
     let current = true;
+    const update = asTransition(setOperator);
     void askServer().then((answer) => {
-      if (current && answer) setOperator(answer);
+      if (current && answer) update(answer);
     });
     return () => {
       current = false;

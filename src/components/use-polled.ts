@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { asTransition } from './transition';
 
 /** `loadedKey`: the key `data` was loaded for (until the new key's answer arrives, the previous data stays). */
 type Loadable<T> = { data: T | null; failed: boolean; error: unknown; loadedKey: string | null };
@@ -14,9 +15,10 @@ export function usePolled<T>(load: () => Promise<T>, key: string, refreshMs?: nu
   const [tick, setTick] = React.useState(0);
   React.useEffect(() => {
     let live = true;
+    const update = asTransition(setState);
     load().then(
-      (data) => live && setState({ data, failed: false, error: null, loadedKey: key }),
-      (error: unknown) => live && setState((previous) => ({ ...previous, failed: true, error })),
+      (data) => live && update({ data, failed: false, error: null, loadedKey: key }),
+      (error: unknown) => live && update((previous) => ({ ...previous, failed: true, error })),
     );
     const again = () => setTick((n) => n + 1);
     const onVisible = () => {

@@ -10,6 +10,7 @@ import { formErrorKey, useErrorText, type ErrorTextKey } from '../../../componen
 import { CheckboxField, Field, SelectField } from '../../../components/field';
 import { rulesResolver } from '../../../components/form-rules';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
+import { asTransition } from '../../../components/transition';
 import { useDraft } from '../../../components/use-draft';
 import { useHydrated } from '../../../components/use-hydrated';
 import { formatNumber } from '../../../i18n/format';
@@ -71,7 +72,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const loggedIn = session.status === 'authenticated';
 
   React.useEffect(() => {
-    getCurrencies(language).then(setCurrencies, () => setLoadFailed(true));
+    getCurrencies(language).then(asTransition(setCurrencies), () => setLoadFailed(true));
   }, [language]);
 
   const resolver = React.useMemo(() => rulesResolver(orderFormRules(type, currencies ?? [], loggedIn)), [type, currencies, loggedIn]);

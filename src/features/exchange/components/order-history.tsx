@@ -10,6 +10,7 @@ import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../..
 import { Field } from '../../../components/field';
 import { rulesResolver, type Rules } from '../../../components/form-rules';
 import { usePageLanguage } from '../../../components/localized-link';
+import { asTransition } from '../../../components/transition';
 import { useHydrated } from '../../../components/use-hydrated';
 import { routes } from '../../../i18n/routes';
 import { getMyOrders, lookupOrder } from '../api/orders';
@@ -146,7 +147,7 @@ function MyOrders({ onOpen }: { onOpen: (order: Order) => void }) {
     session
       .getToken()
       .then((token) => getMyOrders(token!, language))
-      .then(setOrders, () => setFailed(true));
+      .then(asTransition(setOrders), () => setFailed(true));
   }, [session, language]);
 
   return (

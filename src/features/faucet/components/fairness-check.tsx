@@ -2,6 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { verifyRound, type Verification } from '../../../../domain/faucet';
 import { usePageLanguage } from '../../../components/localized-link';
+import { asTransition } from '../../../components/transition';
 import { formatNumber } from '../../../i18n/format';
 import { getRound, type Entry, type Round } from '../api/faucet';
 
@@ -20,8 +21,9 @@ export function usePreviousSeed(round: Pick<Round, 'seedChain'>): string | null 
   React.useEffect(() => {
     if (previousRoundId === null) return;
     let live = true;
+    const show = asTransition(setPrevious);
     getRound(language, previousRoundId)
-      .then((r) => live && setPrevious({ id: previousRoundId, seed: r.seed }))
+      .then((r) => live && show({ id: previousRoundId, seed: r.seed }))
       .catch(() => live && setPrevious({ id: previousRoundId, seed: null }));
     return () => {
       live = false;

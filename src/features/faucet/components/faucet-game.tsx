@@ -37,13 +37,18 @@ export function FaucetGame({ children }: { children?: React.ReactNode }) {
 
 const AMOUNTS_MARK = '\u0000';
 
-function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: number; connection: string }) {
+/**
+ * The reward in each currency, "or" between them: it is paid in one of these, the currency of
+ * the winning address; each with its logo. A component of its own because creating the page's
+ * first Intl.ListFormat loads the language's list patterns (tens of milliseconds on a slow
+ * phone): React renders the round as a transition and can yield before and after this part.
+ */
+function RewardAmounts({ amounts }: { amounts: Round['reward']['amounts'] }) {
   const { t } = useTranslation('faucet');
   const language = usePageLanguage();
-  // "or": the reward is paid in one of these, the currency of the winning address; each with its logo.
-  const rewards = Object.entries(round.reward.amounts);
+  const rewards = Object.entries(amounts);
   let next = 0;
-  const amounts = listFormat(language, { type: 'disjunction' })
+  const list = listFormat(language, { type: 'disjunction' })
     .formatToParts(rewards.map(([currency, amount]) => formatMoney(amount, currency, language)))
     .map((part, i) => {
       if (part.type === 'literal') return part.value;
@@ -55,7 +60,19 @@ function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: numb
       );
     });
   // The sentence around the amounts, which are elements (a marker stands for them in the text).
-  const [rewardBefore, rewardAfter] = t('round.rewardRates', { amounts: AMOUNTS_MARK }).split(AMOUNTS_MARK);
+  const [before, after] = t('round.rewardRates', { amounts: AMOUNTS_MARK }).split(AMOUNTS_MARK);
+  return (
+    <span className="small muted reward-rates">
+      {before}
+      {list}
+      {after}
+    </span>
+  );
+}
+
+function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: number; connection: string }) {
+  const { t } = useTranslation('faucet');
+  const language = usePageLanguage();
   return (
     <section aria-labelledby="faucet-round" className="faucet-round">
       <h2 id="faucet-round">
@@ -78,11 +95,7 @@ function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: numb
         <dd>
           {t('round.rewardValue', { eur: formatMoney(round.reward.eur, 'EUR', language) })}
           <br />
-          <span className="small muted reward-rates">
-            {rewardBefore}
-            {amounts}
-            {rewardAfter}
-          </span>
+          <RewardAmounts amounts={round.reward.amounts} />
         </dd>
       </dl>
       {round.state === 'game_over' ? <p className="phase">{t(`gameOver.${round.gameOverReason ?? 'paused'}`)}</p> : null}

@@ -64,9 +64,12 @@ function PlayForm() {
         ([all, mine]) => {
           if (!live) return;
           const usable = all.filter((a) => isFaucetCurrency(a.currency));
-          setAddresses(usable);
-          setSelected((current) => current || usable[0]?.address || '');
-          setEntries(mine);
+          // One transition for the three: the form and the list render together, in slices.
+          React.startTransition(() => {
+            setAddresses(usable);
+            setSelected((current) => current || usable[0]?.address || '');
+            setEntries(mine);
+          });
         },
         (e: unknown) => live && setError(e),
       );

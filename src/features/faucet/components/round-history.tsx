@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { roundHolds, verifyRound } from '../../../../domain/faucet';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
+import { asTransition } from '../../../components/transition';
 import { dateTimeFormat, formatMoney, formatNumber } from '../../../i18n/format';
 import { exportUrl, getRound, getRounds, type Round } from '../api/faucet';
 import '../faucet.css';
@@ -69,9 +70,10 @@ export function RoundHistory() {
 
   React.useEffect(() => {
     let live = true;
+    const showPage = asTransition(setPage);
     setPage(null);
     getRounds(language, before, HISTORY_PAGE)
-      .then((answer) => live && setPage(answer))
+      .then((answer) => live && showPage(answer))
       .catch((failure) => live && setError(failure));
     return () => {
       live = false;
