@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import { forgetAnswers } from '../../src/components/ask-once';
 
 // Forms keep drafts in sessionStorage (src/components/use-draft.ts): each test starts without one.
@@ -8,3 +9,8 @@ beforeEach(() => {
 
 // The server's run-time configuration is asked once per visit (src/components/ask-once.ts): each test is a new visit.
 beforeEach(() => forgetAnswers());
+
+// findBy…/waitFor wait up to 5 s rather than 1 s: a form that waits for a pause in typing
+// (400 ms) and then for an answer can take longer than a second on a 2-core machine running the
+// whole suite, and a slow pass is not a failure. A test that fails still fails, 4 s later.
+configure({ asyncUtilTimeout: 5000 });
