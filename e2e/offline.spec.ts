@@ -60,11 +60,14 @@ test.describe('offline support', () => {
       expect(await retry.evaluate((link) => (link as HTMLAnchorElement).href)).toBe(page.url());
 
       // Back online, the page opens by itself (the browser's "online" event) or on "try again".
+      // Each try gets ten seconds: on a busy machine loading the page can take longer than two,
+      // and a click while it loads starts it over (a CI run spent the test's two minutes in this
+      // loop). The bound makes a failure report what the page showed, not just the timeout.
       await context.setOffline(false);
       await expect(async () => {
         if (await retry.isVisible()) await retry.click();
-        await expect(page.getByRole('heading', { level: 1 })).toHaveText(common(language).pages.exchange_swap.title, { timeout: 2000 });
-      }).toPass();
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(common(language).pages.exchange_swap.title, { timeout: 10_000 });
+      }).toPass({ timeout: 60_000 });
     });
   }
 
