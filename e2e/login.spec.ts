@@ -1,8 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { test, expect, common } from './fixtures';
+import { test, expect, common, locale } from './fixtures';
 
 const auth = (language: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, 'auth.json'), 'utf8'));
+
+/** The files of the login SDK's chunk (src/components/auth-island.tsx names it), from the build's chunk list. */
+function sdkFiles(): string[] {
+  const stats = JSON.parse(fs.readFileSync(path.join(__dirname, '../public/webpack.stats.json'), 'utf8'));
+  return (stats.namedChunkGroups['auth-sdk'].assets as { name: string }[]).map((asset) => asset.name);
+}
 
 test.describe('login', () => {
   test('an anonymous visitor of a protected page logs in and comes back to it; a reload keeps the session; logout ends it', async ({ page }) => {
@@ -67,6 +73,34 @@ test.describe('login', () => {
       await page.waitForURL((url) => url.hostname.includes('evil') || (url.origin === site && !url.pathname.startsWith('/login')));
       expect(new URL(page.url()).origin, returnTo).toBe(site);
     }
+  });
+
+  test('the login SDK is downloaded only where someone may be logged in: not for a visitor of the faucet or the buy form, and once logged in it is', async ({ page }) => {
+    const files = sdkFiles();
+    expect(files.length).toBeGreaterThan(0);
+    const fetched: string[] = [];
+    page.on('request', (request) => {
+      const file = new URL(request.url()).pathname.slice(1);
+      if (files.includes(file)) fetched.push(file);
+    });
+
+    await page.goto('/faucet/');
+    await expect(page.getByRole('link', { name: locale('en', 'faucet').play.login })).toBeVisible();
+    await page.goto('/uk/exchange/buy/');
+    await expect(page.getByRole('button', { name: locale('uk', 'exchange').form.submit.buy })).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(fetched).toEqual([]);
+
+    // The faucet's own login link, then back on the faucet, logged in: now the SDK is there.
+    await page.goto('/faucet/');
+    await page.getByRole('link', { name: locale('en', 'faucet').play.login }).click();
+    await page.getByLabel(auth('en').idp.email).fill('demo2@muntly.test');
+    await page.getByLabel(auth('en').idp.password).fill('muntly-demo');
+    await page.getByRole('button', { name: auth('en').idp.loginButton }).click();
+    await expect(page).toHaveURL(/\/faucet\/$/);
+    await expect(page.getByRole('link', { name: locale('en', 'faucet').play.login })).toHaveCount(0);
+    await expect(page.getByRole('banner').getByText('Second Demo')).toBeVisible();
+    expect(fetched.length).toBeGreaterThan(0);
   });
 
   test('sign-up creates an account at the provider and logs the new user in', async ({ page }) => {

@@ -3,28 +3,48 @@ import { navigate } from 'gatsby';
 import * as React from 'react';
 import { localizePath, type Language } from '../../domain/languages';
 import { safeReturnTo } from '../../domain/return-to';
-import { SessionContext } from './session';
+import { SessionContext, type Session } from './session';
 import { writeSessionHint } from './session-hint';
 import type { AuthConfig } from './auth-config';
 
 /**
  * The login SDK, in a chunk of its own that the auth island loads after the page has hydrated
- * (see session.tsx). It hands the SDK's session to the island's components through
- * SessionContext and keeps the header's session hint up to date.
+ * where the SDK could find a session, or when a logged-out visitor logs in (see auth-island.tsx).
+ * It hands the SDK's session to the island's components through SessionContext, carries out the
+ * login or logout handed over to it, and keeps the header's session hint up to date.
  */
 type AppState = { returnTo?: string };
 
-function Bridge({ rememberSession, children }: { rememberSession: boolean; children: React.ReactNode }) {
+/** A login or logout the island's logged-out session was asked for before the SDK had loaded. */
+export type Handover = { run: (session: Session) => Promise<void>; resolve: () => void; reject: (error: unknown) => void };
+
+type BridgeProps = { rememberSession: boolean; handovers: Handover[]; busy: React.ReactNode; children: React.ReactNode };
+
+function Bridge({ rememberSession, handovers, busy, children }: BridgeProps) {
   const session = useAuth0();
   const { isAuthenticated, isLoading, user } = session;
+  // While a handed-over login or logout runs, the page is about to leave for the provider: the
+  // components that asked are not shown again, or they would ask a second time.
+  const [handingOver, setHandingOver] = React.useState(() => handovers.length > 0);
+  React.useEffect(() => {
+    if (isLoading || handovers.length === 0) return;
+    for (const { run, resolve, reject } of handovers.splice(0)) {
+      run(session).then(resolve, (error: unknown) => {
+        setHandingOver(false);
+        reject(error);
+      });
+    }
+  }, [isLoading, handovers, session]);
   React.useEffect(() => {
     if (isLoading || !rememberSession) return;
     writeSessionHint(isAuthenticated ? { name: user?.name ?? user?.email ?? '' } : null);
   }, [isAuthenticated, isLoading, user, rememberSession]);
-  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+  return <SessionContext.Provider value={session}>{handingOver ? busy : children}</SessionContext.Provider>;
 }
 
-export default function AuthSdk({ config, language, rememberSession, children }: { config: AuthConfig; language: Language; rememberSession: boolean; children: React.ReactNode }) {
+type Props = { config: AuthConfig; language: Language; rememberSession: boolean; handovers: Handover[]; busy: React.ReactNode; children: React.ReactNode };
+
+export default function AuthSdk({ config, language, rememberSession, handovers, busy, children }: Props) {
   const origin = window.location.origin;
   return (
     <Auth0Provider
@@ -41,7 +61,9 @@ export default function AuthSdk({ config, language, rememberSession, children }:
         void navigate(safeReturnTo(appState?.returnTo, origin, localizePath('/', language)), { replace: true });
       }}
     >
-      <Bridge rememberSession={rememberSession}>{children}</Bridge>
+      <Bridge rememberSession={rememberSession} handovers={handovers} busy={busy}>
+        {children}
+      </Bridge>
     </Auth0Provider>
   );
 }

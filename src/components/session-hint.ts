@@ -24,3 +24,16 @@ export function writeSessionHint(hint: SessionHint | null): void {
   }
   window.dispatchEvent(new Event('muntly:session'));
 }
+
+/**
+ * Whether the login SDK could find a session on this page: its cookie saying someone logged in
+ * on this browser (auth0-spa-js writes `auth0.<client id>.is.authenticated` and a `_legacy_`
+ * copy; versions before 2 wrote `auth0.is.authenticated`), or a login's answer in the address
+ * (`?code=…&state=…`, or `?error=…&state=…`). Without either, the SDK ends logged out without
+ * asking the provider (its checkSession returns at once, and its token cache lives in memory),
+ * so a page can say "logged out" without downloading and running it.
+ */
+export function mayHaveSession(cookies = document.cookie, search = window.location.search): boolean {
+  if (/(?:^|;)\s*(?:_legacy_)?auth0\.(?:[^=;]*\.)?is\.authenticated=/.test(cookies)) return true;
+  return /[?&](?:code|error)=[^&]/.test(search) && /[?&]state=[^&]/.test(search);
+}

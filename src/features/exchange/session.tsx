@@ -1,9 +1,9 @@
 import * as React from 'react';
-import { readSessionHint } from '../../components/session-hint';
+import { mayHaveSession } from '../../components/session-hint';
 
 /**
  * Who is placing the order. The exchange works without an account, so the login SDK is loaded
- * only when the session hint says someone logged in on this browser (then "Send to my wallet",
+ * only when it could find a session here (mayHaveSession: then "Send to my wallet",
  * "Use my wallet", the deposit reference and the own-order list use their access token).
  * Anonymous visitors never download it.
  */
@@ -23,7 +23,7 @@ export function ExchangeSessionProvider({ children }: { children: React.ReactNod
   const [session, setSession] = React.useState<ExchangeSession>({ status: 'checking', getToken: async () => null });
   const [withSdk, setWithSdk] = React.useState(false);
   React.useEffect(() => {
-    if (readSessionHint()) setWithSdk(true);
+    if (mayHaveSession()) setWithSdk(true);
     else setSession(anonymous);
   }, []);
   return (
