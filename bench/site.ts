@@ -81,11 +81,21 @@ async function lighthouseScores(url: string, login?: { origin: string }): Promis
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const results: Record<string, number>[] = [];
-  for (let i = 0; i < runs; i++) {
+  // A run Lighthouse itself reports as failed (its runtimeError, e.g. NO_NAVSTART: "something went
+  // wrong with recording the trace … run Lighthouse again") has no scores, only nulls; it is run
+  // again, up to twice, rather than counted as a 0 in the median.
+  for (let i = 0, failed = 0; i < runs; i++) {
     const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
     try {
       if (login) await logIn(chrome.port, login.origin);
       const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', disableStorageReset: Boolean(login) });
+      const error = result!.lhr.runtimeError;
+      if (error && failed < 2) {
+        failed++;
+        i--;
+        console.error(`  ${url}: Lighthouse run failed (${error.code}), running it again`);
+        continue;
+      }
       const categories = result!.lhr.categories;
       results.push(Object.fromEntries(Object.entries(categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)])));
       if (process.env.LIGHTHOUSE_DEBUG) {
