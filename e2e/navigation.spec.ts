@@ -1,4 +1,5 @@
 import { test, expect, common } from './fixtures';
+import { consentStorageKey } from '../src/config';
 
 type DataLayerEntry = unknown[];
 const dataLayer = (page: import('@playwright/test').Page) => page.evaluate(() => (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>))) as Promise<DataLayerEntry[]>;
@@ -48,6 +49,23 @@ test.describe('navigation', () => {
     await expect(banner).toBeHidden();
     const again = await dataLayer(page);
     expect(again.find((e) => e[0] === 'consent' && e[1] === 'default')?.[2]).toMatchObject({ analytics_storage: 'granted' });
+  });
+
+  test("the cookie banner is in the page's HTML: a first-time visitor sees it before the app's scripts run, a visitor who has chosen never does", async ({ browser }) => {
+    // No service worker, so that every script request goes through page.route; the app's scripts never arrive.
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.route(/\.js(\?.*)?$/, (route) => route.abort());
+    const banner = page.getByRole('region', { name: common('de').cookieBanner.label });
+    await page.goto('/de/fees/');
+    await expect(banner).toBeVisible();
+    await expect(banner.getByRole('button', { name: common('de').cookieBanner.accept })).toBeVisible();
+
+    await page.evaluate((key) => localStorage.setItem(key, 'denied'), consentStorageKey);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(banner).toBeHidden();
+    await context.close();
   });
 
   test('a slow route change shows the localized slow-load notice', async ({ browser }) => {

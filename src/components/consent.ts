@@ -14,6 +14,9 @@ declare global {
   }
 }
 
+/** The attribute on <html> that hides the cookie banner, in the page's HTML, once a choice is stored. */
+export const CONSENT_CHOSEN_ATTRIBUTE = 'data-consent-chosen';
+
 export function readConsent(): ConsentChoice | null {
   try {
     const value = window.localStorage.getItem(consentStorageKey);
@@ -27,8 +30,10 @@ export function saveConsent(choice: ConsentChoice): void {
   try {
     window.localStorage.setItem(consentStorageKey, choice);
   } catch {
-    // Storage disabled: the choice holds for this page view only.
+    // Storage disabled: the choice holds until the page is loaded again.
   }
+  // The next page's banner, in its HTML, stays hidden (a client-side navigation runs no head script).
+  document.documentElement.setAttribute(CONSENT_CHOSEN_ATTRIBUTE, '');
   window.gtag?.('consent', 'update', { analytics_storage: choice });
 }
 
@@ -38,11 +43,16 @@ export function clearConsent(): void {
   } catch {
     // Nothing stored.
   }
+  document.documentElement.removeAttribute(CONSENT_CHOSEN_ATTRIBUTE);
   window.gtag?.('consent', 'update', { analytics_storage: 'denied' });
   window.dispatchEvent(new Event('muntly:consent-cleared'));
 }
 
-/** The inline head script: consent defaults, which must run before gtag's `config`. */
+/**
+ * The inline head script: consent defaults, which must run before gtag's `config`; and, for a
+ * visitor who has chosen before, the attribute that hides the banner the page's HTML carries
+ * (global.css) before anything is painted.
+ */
 export function consentDefaultsScript(): string {
   return [
     'window.dataLayer=window.dataLayer||[];',
@@ -50,5 +60,6 @@ export function consentDefaultsScript(): string {
     `var c=null;try{c=localStorage.getItem(${JSON.stringify(consentStorageKey)})}catch(e){}`,
     "gtag('consent','default',{ad_storage:'denied',ad_user_data:'denied',ad_personalization:'denied',",
     "analytics_storage:c==='granted'?'granted':'denied'});",
+    `if(c==='granted'||c==='denied')document.documentElement.setAttribute(${JSON.stringify(CONSENT_CHOSEN_ATTRIBUTE)},'');`,
   ].join('');
 }

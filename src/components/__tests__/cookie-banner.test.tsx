@@ -8,6 +8,7 @@ import { CookieChoiceReset } from '../cookie-choice-reset';
 
 beforeEach(() => {
   window.localStorage.clear();
+  document.documentElement.removeAttribute('data-consent-chosen');
   window.gtag = jest.fn();
 });
 
@@ -32,6 +33,23 @@ describe('CookieBanner', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Decline' }));
     expect(window.gtag).toHaveBeenCalledWith('consent', 'update', { analytics_storage: 'denied' });
     expect(window.localStorage.getItem(consentStorageKey)).toBe('denied');
+  });
+
+  it("marks the page once chosen, so the next page's banner (in its HTML) stays hidden, and unmarks it when the choice is cleared", () => {
+    renderInLanguage(
+      <>
+        <CookieBanner />
+        <CookieChoiceReset label="Change my cookie choice" done="Cleared." />
+      </>,
+    );
+    expect(document.documentElement.hasAttribute('data-consent-chosen')).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: 'Decline' }));
+    expect(document.documentElement.hasAttribute('data-consent-chosen')).toBe(true);
+    act(() => {
+      fireEvent.click(screen.getByRole('button', { name: 'Change my cookie choice' }));
+    });
+    expect(document.documentElement.hasAttribute('data-consent-chosen')).toBe(false);
+    expect(screen.getByRole('region')).toBeInTheDocument();
   });
 
   it('does not ask again once the visitor has chosen', () => {
@@ -72,5 +90,21 @@ describe('consent defaults (inline head script)', () => {
   it('grants it on later visits once accepted', () => {
     window.localStorage.setItem(consentStorageKey, 'granted');
     expect(runDefaults()).toEqual(['consent', 'default', expect.objectContaining({ analytics_storage: 'granted' })]);
+  });
+
+  it("hides the banner in the page's HTML before the first paint once the visitor has chosen, either way", () => {
+    runDefaults();
+    expect(document.documentElement.hasAttribute('data-consent-chosen')).toBe(false);
+    for (const choice of ['granted', 'denied']) {
+      document.documentElement.removeAttribute('data-consent-chosen');
+      window.localStorage.setItem(consentStorageKey, choice);
+      runDefaults();
+      expect(document.documentElement.hasAttribute('data-consent-chosen')).toBe(true);
+    }
+    // Anything else stored is no choice: the banner asks.
+    document.documentElement.removeAttribute('data-consent-chosen');
+    window.localStorage.setItem(consentStorageKey, 'maybe');
+    runDefaults();
+    expect(document.documentElement.hasAttribute('data-consent-chosen')).toBe(false);
   });
 });
