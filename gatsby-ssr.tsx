@@ -5,7 +5,13 @@ import { gaTrackingId, placeholderTrackingId } from './src/config';
 import type { GatsbySSR } from 'gatsby';
 
 export const onRenderBody: GatsbySSR['onRenderBody'] = ({ setHeadComponents }) => {
-  setHeadComponents([<script key="muntly-consent-defaults" dangerouslySetInnerHTML={{ __html: consentDefaultsScript() }} />]);
+  setHeadComponents([
+    <script key="muntly-consent-defaults" dangerouslySetInnerHTML={{ __html: consentDefaultsScript() }} />,
+    // Without JavaScript there is no analytics to consent to, and the banner's buttons could not close it.
+    <noscript key="muntly-noscript">
+      <style>{'.cookie-banner{display:none}'}</style>
+    </noscript>,
+  ]);
 };
 
 /**

@@ -51,7 +51,7 @@ test.describe('navigation', () => {
     expect(again.find((e) => e[0] === 'consent' && e[1] === 'default')?.[2]).toMatchObject({ analytics_storage: 'granted' });
   });
 
-  test("the cookie banner is in the page's HTML: a first-time visitor sees it before the app's scripts run, a visitor who has chosen never does", async ({ browser }) => {
+  test("the cookie banner is in the page's HTML: a first-time visitor sees and answers it before the app's scripts run, a visitor who has chosen never sees it, nor one without JavaScript", async ({ browser }) => {
     // No service worker, so that every script request goes through page.route; the app's scripts never arrive.
     const context = await browser.newContext({ serviceWorkers: 'block' });
     const page = await context.newPage();
@@ -59,13 +59,24 @@ test.describe('navigation', () => {
     const banner = page.getByRole('region', { name: common('de').cookieBanner.label });
     await page.goto('/de/fees/');
     await expect(banner).toBeVisible();
-    await expect(banner.getByRole('button', { name: common('de').cookieBanner.accept })).toBeVisible();
+    // Its buttons work before the app has started (the head script answers them).
+    await banner.getByRole('button', { name: common('de').cookieBanner.decline }).click();
+    await expect(banner).toBeHidden();
+    expect(await page.evaluate((key) => localStorage.getItem(key), consentStorageKey)).toBe('denied');
+    expect(await dataLayer(page)).toContainEqual(['consent', 'update', { analytics_storage: 'denied' }]);
 
-    await page.evaluate((key) => localStorage.setItem(key, 'denied'), consentStorageKey);
     await page.reload();
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(banner).toBeHidden();
     await context.close();
+
+    // Without JavaScript there is nothing to consent to, and the buttons could not close it.
+    const noScript = await browser.newContext({ javaScriptEnabled: false });
+    const plain = await noScript.newPage();
+    await plain.goto('/de/fees/');
+    await expect(plain.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(plain.getByRole('region', { name: common('de').cookieBanner.label })).toBeHidden();
+    await noScript.close();
   });
 
   test('a slow route change shows the localized slow-load notice', async ({ browser }) => {

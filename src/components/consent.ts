@@ -48,18 +48,34 @@ export function clearConsent(): void {
   window.dispatchEvent(new Event('muntly:consent-cleared'));
 }
 
+/** The attribute of the banner's buttons that names their choice, read by the head script. */
+export const CONSENT_CHOICE_ATTRIBUTE = 'data-consent-choice';
+/** The banner's attribute once the app has started and answers its buttons itself. */
+export const BANNER_LIVE_ATTRIBUTE = 'data-live';
+
 /**
- * The inline head script: consent defaults, which must run before gtag's `config`; and, for a
- * visitor who has chosen before, the attribute that hides the banner the page's HTML carries
- * (global.css) before anything is painted.
+ * The inline head script: consent defaults, which must run before gtag's `config`; for a visitor
+ * who has chosen before, the attribute that hides the banner the page's HTML carries (global.css)
+ * before anything is painted; and, until the app has started, the answer to the banner's buttons
+ * (the banner is painted with the page, and a tap on a phone can come seconds before the app's
+ * scripts have run): the choice is stored and applied as saveConsent does, and the banner hides.
  */
 export function consentDefaultsScript(): string {
+  const key = JSON.stringify(consentStorageKey);
+  const chosen = JSON.stringify(CONSENT_CHOSEN_ATTRIBUTE);
   return [
     'window.dataLayer=window.dataLayer||[];',
     'function gtag(){dataLayer.push(arguments);}',
-    `var c=null;try{c=localStorage.getItem(${JSON.stringify(consentStorageKey)})}catch(e){}`,
+    `var c=null;try{c=localStorage.getItem(${key})}catch(e){}`,
     "gtag('consent','default',{ad_storage:'denied',ad_user_data:'denied',ad_personalization:'denied',",
     "analytics_storage:c==='granted'?'granted':'denied'});",
-    `if(c==='granted'||c==='denied')document.documentElement.setAttribute(${JSON.stringify(CONSENT_CHOSEN_ATTRIBUTE)},'');`,
+    `if(c==='granted'||c==='denied')document.documentElement.setAttribute(${chosen},'');`,
+    "document.addEventListener('click',function(e){",
+    `var b=e.target instanceof Element?e.target.closest('[${CONSENT_CHOICE_ATTRIBUTE}]'):null;`,
+    `if(!b||b.closest('[${BANNER_LIVE_ATTRIBUTE}]'))return;`,
+    `var v=b.getAttribute('${CONSENT_CHOICE_ATTRIBUTE}');if(v!=='granted'&&v!=='denied')return;`,
+    `try{localStorage.setItem(${key},v)}catch(x){}`,
+    `document.documentElement.setAttribute(${chosen},'');`,
+    "gtag('consent','update',{analytics_storage:v})});",
   ].join('');
 }

@@ -1,6 +1,6 @@
 import { screen, fireEvent, act } from '@testing-library/react';
 import * as React from 'react';
-import { renderInLanguage } from '../../../__tests__/support/render';
+import { htmlInLanguage, renderInLanguage } from '../../../__tests__/support/render';
 import { consentStorageKey } from '../../config';
 import { consentDefaultsScript } from '../consent';
 import { CookieBanner } from '../cookie-banner';
@@ -76,6 +76,8 @@ describe('CookieBanner', () => {
 });
 
 describe('consent defaults (inline head script)', () => {
+  afterEach(() => document.body.replaceChildren());
+
   function runDefaults() {
     window.dataLayer = [];
     // The script defines a global gtag, as it does in the page head.
@@ -106,5 +108,27 @@ describe('consent defaults (inline head script)', () => {
     window.localStorage.setItem(consentStorageKey, 'maybe');
     runDefaults();
     expect(document.documentElement.hasAttribute('data-consent-chosen')).toBe(false);
+  });
+
+  it("answers the banner's buttons before the app has started: the choice is stored and applied, and the banner hides", () => {
+    // The banner as the page's HTML has it, before React has hydrated it.
+    document.body.innerHTML = htmlInLanguage(<CookieBanner />, 'de');
+    runDefaults();
+    const decline = screen.getByRole('button', { name: 'Ablehnen' });
+    fireEvent.click(decline);
+    expect(window.localStorage.getItem(consentStorageKey)).toBe('denied');
+    expect(document.documentElement.hasAttribute('data-consent-chosen')).toBe(true);
+    expect(Array.from(window.dataLayer!.at(-1) as ArrayLike<unknown>)).toEqual(['consent', 'update', { analytics_storage: 'denied' }]);
+  });
+
+  it('leaves the buttons to the app once it has started', () => {
+    renderInLanguage(<CookieBanner />);
+    runDefaults();
+    window.gtag = jest.fn(); // the app's calls, told apart from the head script's own (into dataLayer)
+    const before = window.dataLayer!.length;
+    fireEvent.click(screen.getByRole('button', { name: 'Accept analytics' }));
+    // One update, the app's (window.gtag), none from the head script.
+    expect(window.dataLayer!.length).toBe(before);
+    expect(window.gtag).toHaveBeenCalledWith('consent', 'update', { analytics_storage: 'granted' });
   });
 });
