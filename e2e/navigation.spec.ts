@@ -1,5 +1,5 @@
-import { test, expect, common } from './fixtures';
 import { consentStorageKey } from '../src/config';
+import { test, expect, common } from './fixtures';
 
 type DataLayerEntry = unknown[];
 const dataLayer = (page: import('@playwright/test').Page) => page.evaluate(() => (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>))) as Promise<DataLayerEntry[]>;
@@ -51,7 +51,9 @@ test.describe('navigation', () => {
     expect(again.find((e) => e[0] === 'consent' && e[1] === 'default')?.[2]).toMatchObject({ analytics_storage: 'granted' });
   });
 
-  test("the cookie banner is in the page's HTML: a first-time visitor sees and answers it before the app's scripts run, a visitor who has chosen never sees it, nor one without JavaScript", async ({ browser }) => {
+  test("the cookie banner is in the page's HTML: a first-time visitor sees and answers it before the app's scripts run, a visitor who has chosen never sees it, nor one without JavaScript", async ({
+    browser,
+  }) => {
     // No service worker, so that every script request goes through page.route; the app's scripts never arrive.
     const context = await browser.newContext({ serviceWorkers: 'block' });
     const page = await context.newPage();

@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAuthConfig, type AuthConfig } from './auth-config';
-import type { Handover } from './auth-sdk';
 import { usePageLanguage } from './localized-link';
 import { SessionContext, type Session } from './session';
 import { mayHaveSession, writeSessionHint } from './session-hint';
+import type { Handover } from './auth-sdk';
 
 /**
  * Where the login session lives, for the pages that need it (wallet, my identity, faucet, login,

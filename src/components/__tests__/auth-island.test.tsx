@@ -1,7 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import * as React from 'react';
 import { renderInLanguage } from '../../../__tests__/support/render';
-import { RequireLogin } from '../../features/auth/components/require-login';
 import { AuthIsland } from '../auth-island';
 import { useSession } from '../session';
 import { mayHaveSession, readSessionHint, writeSessionHint } from '../session-hint';
@@ -30,6 +29,15 @@ jest.mock('../auth-config', () => ({ getAuthConfig: async () => ({ domain: 'http
 function Who() {
   const { isLoading, isAuthenticated, user } = useSession();
   return <p>{isLoading ? 'loading' : isAuthenticated ? `logged in as ${user?.name}` : 'logged out'}</p>;
+}
+
+/** What a protected page does (features/auth RequireLogin): a logged-out visitor is sent to log in. */
+function Protected({ children }: { children: React.ReactNode }) {
+  const { isLoading, isAuthenticated, loginWithRedirect } = useSession();
+  React.useEffect(() => {
+    if (!isLoading && !isAuthenticated) void loginWithRedirect({ appState: { returnTo: window.location.pathname + window.location.search } });
+  }, [isLoading, isAuthenticated, loginWithRedirect]);
+  return isAuthenticated ? <>{children}</> : <p>redirecting</p>;
 }
 
 function clearCookies() {
@@ -88,9 +96,9 @@ test('a logged-out visitor of a protected page is sent to log in once, through t
   window.history.replaceState(null, '', '/de/wallet/balances/?x=1');
   renderInLanguage(
     <AuthIsland>
-      <RequireLogin>
+      <Protected>
         <p>balances</p>
-      </RequireLogin>
+      </Protected>
     </AuthIsland>,
     'de',
   );
@@ -108,7 +116,15 @@ test('a handed-over login that fails reaches its caller and the island shows its
   function LoginButton() {
     const { loginWithRedirect } = useSession();
     return (
-      <button type="button" onClick={() => loginWithRedirect().then(() => (outcome = 'ok'), (error: Error) => (outcome = error.message))}>
+      <button
+        type="button"
+        onClick={() =>
+          loginWithRedirect().then(
+            () => (outcome = 'ok'),
+            (error: Error) => (outcome = error.message),
+          )
+        }
+      >
         log in
       </button>
     );
