@@ -660,7 +660,7 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       await settings(u, { phrase: 'Синий кит' }, { 'accept-language': 'ru' });
       expect(await signIn(u, tablet, FIREFOX, 'en')).toBe('new_device');
       const [russian] = await signInMails(u);
-      expect(russian!.subject).toBe('Новый вход в ваш счёт Muntly');
+      expect(russian!.subject).toBe('Новый вход в ваш аккаунт Muntly');
       expect(russian!.body.startsWith('Ваша антифишинговая фраза: Синий кит\n')).toBe(true);
       expect(russian!.body).toContain('Устройство: Firefox, Linux');
       expect(russian!.body).toMatch(/\/api\/security\/freeze\?t=/);
