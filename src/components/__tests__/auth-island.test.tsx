@@ -31,6 +31,13 @@ function Who() {
   return <p>{isLoading ? 'loading' : isAuthenticated ? `logged in as ${user?.name}` : 'logged out'}</p>;
 }
 
+const renderWho = () =>
+  renderInLanguage(
+    <AuthIsland>
+      <Who />
+    </AuthIsland>,
+  );
+
 /** What a protected page does (features/auth RequireLogin): a logged-out visitor is sent to log in. */
 function Protected({ children }: { children: React.ReactNode }) {
   const { isLoading, isAuthenticated, loginWithRedirect } = useSession();
@@ -58,11 +65,7 @@ beforeEach(() => {
 
 test('a visitor who never logged in on this browser is logged out at once, without the SDK, and the header forgets a stale name', async () => {
   writeSessionHint({ name: 'Stale Name' });
-  renderInLanguage(
-    <AuthIsland>
-      <Who />
-    </AuthIsland>,
-  );
+  renderWho();
   expect(await screen.findByText('logged out')).toBeInTheDocument();
   expect(mockSdk.providers).toBe(0);
   expect(readSessionHint()).toBeNull();
@@ -71,11 +74,7 @@ test('a visitor who never logged in on this browser is logged out at once, witho
 test("with the SDK's login cookie the SDK is loaded and its session shown", async () => {
   document.cookie = 'auth0.muntly.is.authenticated=true; path=/';
   mockSdk.session = { ...mockSdk.session, isAuthenticated: true, user: { name: 'Demo User' } };
-  renderInLanguage(
-    <AuthIsland>
-      <Who />
-    </AuthIsland>,
-  );
+  renderWho();
   expect(await screen.findByText('logged in as Demo User')).toBeInTheDocument();
   expect(mockSdk.providers).toBeGreaterThan(0);
   expect(readSessionHint()).toEqual({ name: 'Demo User' });
@@ -83,11 +82,7 @@ test("with the SDK's login cookie the SDK is loaded and its session shown", asyn
 
 test("the provider's answer in the address (a login's return) loads the SDK, which finishes the login", async () => {
   window.history.replaceState(null, '', '/login/?code=abc&state=xyz');
-  renderInLanguage(
-    <AuthIsland>
-      <Who />
-    </AuthIsland>,
-  );
+  renderWho();
   expect(await screen.findByText('logged out')).toBeInTheDocument();
   expect(mockSdk.providers).toBeGreaterThan(0);
 });
