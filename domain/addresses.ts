@@ -106,3 +106,20 @@ export function normalizeAddress(currency: string, input: string): string | null
 
 /** XRP: the account part of a stored address:tag. */
 export const xrpAccountOf = (address: string) => address.split(':')[0]!;
+
+/**
+ * Who owns a payout destination (its canonical form, as normalizeAddress gives it), for linking a
+ * customer's orders: an XRP account whatever its destination tag (a tag tells the owner's
+ * customers apart, not owners), an ETH address in one case (EIP-55 only adds a checksum in the
+ * case), every other address and an IBAN as they are (one canonical form already).
+ */
+export function payoutOwnerKey(currency: string, destination: string): string {
+  if (currency === 'XRP') return xrpAccountOf(destination);
+  if (currency === 'ETH') return destination.toLowerCase();
+  return destination;
+}
+
+/** An address short enough for a sentence, its start and end kept to recognize it ("bc1qcr8t…306fyu"). */
+export function shortAddress(address: string): string {
+  return address.length <= 16 ? address : `${address.slice(0, 8)}…${address.slice(-6)}`;
+}

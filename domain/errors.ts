@@ -106,6 +106,8 @@ export const ERRORS = {
   payout_not_awaiting_approval: { status: 409 },
   approval_same_operator: { status: 403 },
   approval_own_payout: { status: 403 },
+  /** An operator who is also the customer the payout pays (their account, or an order in their email). */
+  approval_beneficiary: { status: 403 },
   // Account protection (issue 19): the address book, the freeze, cool-downs, step-up for sends.
   address_not_in_book: { status: 403 },
   address_on_hold: { status: 409 },

@@ -1,4 +1,6 @@
-import { ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR } from './limits';
+import { isOwnWalletOnly, type Currency } from './currencies';
+import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from './limits';
+import type { ErrorCode } from './errors';
 import type { VerificationKind, VerificationPhase } from './verification';
 
 /**
@@ -29,4 +31,139 @@ export function requiredVerifications(activity: Activity): VerificationKind[] {
 /** The verifications the activity needs that are not verified yet (empty: allowed). */
 export function missingVerifications(phases: Phases, activity: Activity): VerificationKind[] {
   return requiredVerifications(activity).filter((kind) => phases[kind] !== 'verified');
+}
+
+/** A refusal of a gate: the API's error code, the form field it concerns, and when to try again (seconds). */
+export type Refusal = { code: ErrorCode; field?: string; retryAfter?: number };
+
+/** The error a set of missing verifications is reported as: the first that blocks, most basic first. */
+export function verificationRefusal(missing: readonly VerificationKind[]): ErrorCode | null {
+  if (missing.includes('bank')) return 'bank_verification_required';
+  if (missing.includes('business')) return 'business_verification_required';
+  if (missing.includes('mobile')) return 'mobile_verification_required';
+  if (missing.includes('id')) return 'id_verification_required';
+  return missing.length > 0 ? 'verification_required' : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The exchange gate: everything that turns one currency into another.
+
+/**
+ * Every path by which Muntly turns one currency into another. Each one passes `exchangeRefusal`
+ * (through the server's exchange gate, server/src/modules/gates), and the server's types make a
+ * conversion impossible to write without the pass that gate gives (README "One gate").
+ */
+export const EXCHANGE_PATHS = ['anonymous_order', 'account_order', 'own_wallet_order', 'deposit_conversion'] as const;
+export type ExchangePath = (typeof EXCHANGE_PATHS)[number];
+
+/**
+ * What the exchange gate knows of a conversion. The facts a caller does not know yet (no amount
+ * before the quote) are left out, and the rules about them are judged when it calls again.
+ */
+export type ExchangeFacts = {
+  path: ExchangePath;
+  /** Buy and sell exchange against euros (off while BUY_SELL_ENABLED is false); a deposit converted on arrival is a buy. */
+  type: 'buy' | 'sell' | 'swap';
+  buySellEnabled: boolean;
+  /** The crypto sides (null: euros), and whether each comes from or goes to the customer's own Muntly wallet. */
+  from: Currency | null;
+  to: Currency | null;
+  fromWallet: boolean;
+  toWallet: boolean;
+  fromBusinessAccount?: boolean;
+  /** The account's verification phases; null: no account (anonymous). */
+  phases: Phases | null;
+  amountEurMinor?: bigint;
+  /** No exchange of this customer has completed yet (the first-order cap). */
+  newCustomer?: boolean;
+  /** EUR the customer exchanged and sent in the rolling week, this conversion included. */
+  weeklyEurMinor?: bigint;
+};
+
+/** The exchange rules of spec sections 5 and 6, in the order a customer should hear them. */
+export function exchangeRefusal(facts: ExchangeFacts): Refusal | null {
+  const { phases } = facts;
+  if ((facts.type === 'buy' || facts.type === 'sell') && !facts.buySellEnabled) return { code: 'buy_sell_disabled' };
+  // A partially supported currency cannot arrive from or leave for an outside wallet.
+  if (facts.to && isOwnWalletOnly(facts.to) && !facts.toWallet) return { code: 'own_wallet_only', field: 'currencyTo' };
+  if (facts.from && isOwnWalletOnly(facts.from) && !facts.fromWallet) return { code: 'own_wallet_only', field: 'currencyFrom' };
+  const usesWallet = facts.fromWallet || facts.toWallet;
+  if (usesWallet && !phases) return { code: 'login_required' };
+  if (facts.fromBusinessAccount && !phases) return { code: 'login_required', field: 'fromBusinessAccount' };
+  if (phases) {
+    const refused = verificationRefusal(missingVerifications(phases, { usesWallet, fromBusinessAccount: facts.fromBusinessAccount }));
+    if (refused) return { code: refused };
+  }
+  const amount = facts.amountEurMinor;
+  if (amount !== undefined && amount > ORDER_LIMIT_EUR_MINOR) return { code: 'order_limit', field: 'amount' };
+  if (amount !== undefined && facts.newCustomer && amount > FIRST_ORDER_LIMIT_EUR_MINOR) return { code: 'first_order_limit', field: 'amount' };
+  if (facts.weeklyEurMinor !== undefined) {
+    if (!phases) return facts.weeklyEurMinor > MOBILE_VERIFICATION_WEEKLY_EUR_MINOR ? { code: 'weekly_limit_login_required', field: 'amount' } : null;
+    const refused = verificationRefusal(missingVerifications(phases, { weeklyEurMinor: facts.weeklyEurMinor }));
+    if (refused) return { code: refused, field: 'amount' };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The outflow gate: everything that makes value leave an account or Muntly.
+
+/**
+ * Every path by which value leaves a customer's account or Muntly. Each one passes
+ * `outflowRefusal` (through the server's outflow gate), and a payout cannot be requested without
+ * the pass that gate gives.
+ * - wallet_send: a send from the wallet, to another Muntly wallet or out;
+ * - own_wallet_order: an order paid from the wallet whose proceeds go to an address or IBAN;
+ * - order_delivery, order_refund: an order paid from outside, delivered or sent back;
+ * - payment_refund: a bank payment nobody claimed, sent back to its payer.
+ */
+export const OUTFLOW_PATHS = ['wallet_send', 'own_wallet_order', 'order_delivery', 'order_refund', 'payment_refund'] as const;
+export type OutflowPath = (typeof OUTFLOW_PATHS)[number];
+
+/** The paths where value leaves a customer's wallet: account protection applies to them. */
+export const WALLET_OUTFLOWS = ['wallet_send', 'own_wallet_order'] as const satisfies readonly OutflowPath[];
+export const isWalletOutflow = (path: OutflowPath): path is (typeof WALLET_OUTFLOWS)[number] => (WALLET_OUTFLOWS as readonly OutflowPath[]).includes(path);
+
+/** What the outflow gate knows of value leaving a wallet (the other paths carry no customer rule). */
+export type WalletOutflowFacts = {
+  /** Frozen by the user, a link or an operator. */
+  frozen: boolean;
+  /** Seconds until a cool-down after a change ends (0: none). */
+  pausedForSeconds: number;
+  /** The address book's answer for the destination (allow-list mode, the hold). */
+  book: 'allowed' | 'not_in_book' | { onHoldForSeconds: number };
+  phases: Phases;
+  /** Whether the wallet's balance covers the amount and its fee. */
+  balanceCovers: boolean;
+  /** EUR exchanged and sent in the rolling week, this outflow included. */
+  weeklyEurMinor: bigint;
+  /**
+   * Only when the value moves now (its code accepted): how old the login is in seconds (null: the
+   * token does not say, which proves no recent login), whether it used a second factor, and what
+   * left the wallet in the last 24 hours, this outflow included.
+   */
+  login?: { ageSeconds: number | null; maxAgeSeconds: number; secondFactor: boolean; dayEurMinor: bigint; secondFactorAboveEurMinor: bigint };
+};
+
+/**
+ * Account protection and the verifications, one order for every wallet outflow: the account may
+ * send at all (freeze, cool-down) and with this login (a recent one), from a wallet (a verified
+ * bank account), this much (its balance, the week's verifications), to this destination
+ * (allow-list mode and its hold), and with a second factor once the last 24 hours pass the
+ * threshold — the total, so that splitting an amount into parts that each pass does not help.
+ */
+export function outflowRefusal(facts: WalletOutflowFacts): Refusal | null {
+  const { login } = facts;
+  if (facts.frozen) return { code: 'account_frozen' };
+  if (facts.pausedForSeconds > 0) return { code: 'sends_paused', retryAfter: facts.pausedForSeconds };
+  if (login && (login.ageSeconds === null || login.ageSeconds > login.maxAgeSeconds)) return { code: 'login_required_recent' };
+  const bank = verificationRefusal(missingVerifications(facts.phases, { usesWallet: true }));
+  if (bank) return { code: bank };
+  if (!facts.balanceCovers) return { code: 'insufficient_balance', field: 'amount' };
+  const weekly = verificationRefusal(missingVerifications(facts.phases, { weeklyEurMinor: facts.weeklyEurMinor }));
+  if (weekly) return { code: weekly, field: 'amount' };
+  if (facts.book === 'not_in_book') return { code: 'address_not_in_book', field: 'address' };
+  if (typeof facts.book === 'object') return { code: 'address_on_hold', field: 'address', retryAfter: facts.book.onHoldForSeconds };
+  if (login && !login.secondFactor && login.dayEurMinor > login.secondFactorAboveEurMinor) return { code: 'second_factor_required' };
+  return null;
 }

@@ -32,5 +32,23 @@ export type Refund = (typeof REFUNDS)[number];
  * Why an order completed with a failure (and was refunded). Some are error codes of the API as
  * well (the same rule refused at ordering time); the others happen only after the money arrived.
  */
-export const FAILURE_REASONS = ['amount_mismatch', 'order_limit', 'first_order_limit', 'network_fee_exceeds_amount', 'invalid_amount', 'deposit_limit', 'payout_failed', 'expired'] as const;
+export const FAILURE_REASONS = [
+  'amount_mismatch',
+  'order_limit',
+  'first_order_limit',
+  'network_fee_exceeds_amount',
+  'invalid_amount',
+  'deposit_limit',
+  'payout_failed',
+  'expired',
+  // The exchange gate's refusals when the money is here (domain/gates.ts): the rules at conversion.
+  'buy_sell_disabled',
+  'own_wallet_only',
+  'bank_verification_required',
+  'business_verification_required',
+  'mobile_verification_required',
+  'id_verification_required',
+  'weekly_limit_login_required',
+] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
+export const isFailureReason = (value: string): value is FailureReason => (FAILURE_REASONS as readonly string[]).includes(value);

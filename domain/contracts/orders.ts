@@ -66,9 +66,15 @@ export const orderSchema = z.object({
   completedAt: z.string().nullable(),
   businessHold: z.boolean().describe('Paid from a business bank account: waits until the business is verified'),
   payoutAwaitingApproval: z.boolean().describe('Its delivery or refund waits for two operators to approve it (large amounts, newly verified accounts)'),
+  awaitingCode: z.boolean().describe('Paid from the wallet to a destination outside it: waits for the code emailed to the account (POST /api/orders/{reference}/confirm)'),
+  reviewHold: z.boolean().describe("Paid, and waiting for an operator: the payer's week passed the limit for customers without an account"),
+  keptInEuros: z.enum(FAILURE_REASONS).nullable().describe('A deposit kept in euros instead of converted: why'),
   email: z.string().optional().describe("The order's email address: only in the owner's own list (it opens the live events)"),
 });
 export type Order = z.infer<typeof orderSchema>;
+
+export const confirmOrderParams = z.object({ reference: z.string().max(40) });
+export const confirmOrderBody = z.object({ code: z.string().max(40) });
 
 export const placeOrderHeaders = idempotencyHeaders;
 // amount is always in currencyFrom.

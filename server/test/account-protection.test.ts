@@ -715,8 +715,11 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
     it('asks for a second factor (amr) above the limit', async () => {
       const u = await user('amr@muntly.test');
       await bookAddresses(t, u, [EXTERNAL]);
-      const big = (await start(u, EXTERNAL, '0.002')).json(); // 160 EUR
       const passwordOnly = bearer(await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email, amr: ['pwd'] }));
+      // Below the limit a password is enough.
+      const small = (await start(u, EXTERNAL, '0.001')).json(); // 80 EUR
+      expect((await confirm(u, small.id, passwordOnly)).json().status).toBe('processing');
+      const big = (await start(u, EXTERNAL, '0.002')).json(); // 160 EUR
       const refused = await confirm(u, big.id, passwordOnly);
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error.code).toBe('second_factor_required');
@@ -735,9 +738,20 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       );
       const other = (await start(u, EXTERNAL, '0.002')).json();
       expect((await confirm(u, other.id, auth0)).json().status).toBe('processing');
-      // Below the limit a password is enough.
-      const small = (await start(u, EXTERNAL, '0.001')).json();
-      expect((await confirm(u, small.id, passwordOnly)).json().status).toBe('processing');
+    });
+
+    it('counts the last 24 hours, not one send: parts that each stay below the limit need a second factor once together they pass it', async () => {
+      const u = await user('split@muntly.test');
+      await bookAddresses(t, u, [EXTERNAL]);
+      const passwordOnly = bearer(await signToken(t.keys, { sub: 'auth0|split@muntly.test', email: u.email, amr: ['pwd'] }));
+      // 0.0012 BTC is 96 EUR: one is below the 100 EUR limit, two together are not.
+      const first = (await start(u, EXTERNAL, '0.0012')).json();
+      const second = (await start(u, EXTERNAL, '0.0012')).json();
+      expect((await confirm(u, first.id, passwordOnly)).json().status).toBe('processing');
+      expect((await confirm(u, second.id, passwordOnly)).json().error.code).toBe('second_factor_required');
+      // A day later the first no longer counts.
+      await t.app.db.execute(sql`update wallet_sends set confirmed_at = now() - interval '25 hours' where id = ${first.id}`);
+      expect((await confirm(u, second.id, passwordOnly)).json().status).toBe('processing');
     });
   });
 

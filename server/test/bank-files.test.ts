@@ -265,7 +265,7 @@ describe.each(databaseKinds())('bank files (%s)', (kind) => {
     const email = `simulated-${kind}@muntly.test`;
     const simulated = await buy(email, '40');
     await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: simulated.shortReference, amount: '41.00' } });
-    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval }); // B (70.00 for 60.00) and this one are refunded, the sells converted
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates }); // B (70.00 for 60.00) and this one are refunded, the sells converted
 
     const due = (await bankPayouts()).filter((p) => p.status === 'pending');
     const byOrder = async (reference: string) => (await rows<{ id: string }>(sql`select p.id from payouts p join orders o on o.id = p.order_id where o.reference = ${reference}`))[0]!.id;

@@ -9,6 +9,7 @@ import { loadConfig, LOCAL_AUDIENCE, type Config } from '../src/config';
 import { MIGRATIONS_DIR, openDatabase, type Database } from '../src/db/client';
 import { localIdpAccess } from '../src/dev/idp-access';
 import { verifyLedger } from '../src/modules/ledger/service';
+import { orderCodeHash } from '../src/modules/orders/service';
 import { runPayouts } from '../src/modules/payouts/service';
 import { sendCodeHash } from '../src/modules/wallet/sends';
 import { run } from '../src/ops/cli';
@@ -365,6 +366,23 @@ export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 export async function confirmSendFromMail(t: Pick<TestApp, 'app' | 'admin'>, user: { email: string; headers: Record<string, string> }, sendId: string, headers: Record<string, string> = {}) {
   const code = await mailedSendCode(t, user.email, sendId);
   return t.app.inject({ method: 'POST', url: `/api/wallet/sends/${sendId}/confirm`, headers: { ...user.headers, ...headers }, payload: { code } });
+}
+
+/** The code mailed to `email` for the wallet-paid order `reference` (found by its hash, as for sends). */
+export async function mailedOrderCode(t: Pick<TestApp, 'app'>, email: string, reference: string): Promise<string> {
+  const { rows } = (await t.app.db.execute(
+    sql`select o.body, r.code_hash from outbox o, orders r where r.reference = ${reference} and o.channel = 'email' and lower(o.recipient) = lower(${email}) and o.created_at >= r.created_at`,
+  )) as unknown as { rows: { body: string; code_hash: string | null }[] };
+  const codes = rows.flatMap(({ body, code_hash: hash }) => [...body.matchAll(new RegExp(ONE_TIME_CODE, 'g'))].map(([code]) => ({ code, hash })));
+  const code = codes.find(({ code, hash }) => orderCodeHash(reference, code) === hash)?.code;
+  if (!code) throw new Error(`no email to ${email} has the code of order ${reference}`);
+  return code;
+}
+
+/** Confirms the wallet-paid order `reference` of `user` with the code from its mail, as the user would. */
+export async function confirmWalletOrder(t: Pick<TestApp, 'app'>, user: { email: string; headers: Record<string, string> }, reference: string, headers: Record<string, string> = {}) {
+  const code = await mailedOrderCode(t, user.email, reference);
+  return t.app.inject({ method: 'POST', url: `/api/orders/${reference}/confirm`, headers: { ...user.headers, ...headers }, payload: { code } });
 }
 
 export { freshBtcAddress } from '../../bench/support';

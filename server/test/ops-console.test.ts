@@ -186,7 +186,7 @@ describe.each(databaseKinds())('the operator console (%s)', (kind) => {
 
     // Paid by the statement; its BTC delivery (90 EUR > 50) waits for two operators, who release it.
     await importCredits([{ bankReference: `H-${kind}-1`, amount: '90.00', payer: 'Jürgen Müller', payerIban: 'DE02120300000000202051', reason: paid.shortReference }]);
-    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     const { payouts } = await get<{ payouts: Payout[] }>('/api/ops/payouts?status=awaiting_approval');
     const delivery = payouts.find((p) => p.reference === null && p.purpose === 'order_delivery' && p.amount && p.destination === BTC_ADDRESS)!;
     expect((await post(`/api/ops/payouts/${delivery.id}/approve`, undefined, operators.anna)).json().released).toBe(false);
@@ -229,7 +229,7 @@ describe.each(databaseKinds())('the operator console (%s)', (kind) => {
   it('records a rejected payout with its reason, by whom', async () => {
     const order = await buy(`rejected-payout-${kind}@muntly.test`, '80');
     await importCredits([{ bankReference: `R-${kind}-1`, amount: '80.00', payer: 'Erika Mustermann', payerIban: 'DE02120300000000202051', reason: order.shortReference }]);
-    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     const { order: shown } = await get<OpsOrderResponse>(`/api/ops/orders/${order.reference}`);
     expect(shown.payoutAwaitingApproval).toBe(true);
     const { payouts } = await get<{ payouts: Payout[] }>('/api/ops/payouts?status=awaiting_approval');

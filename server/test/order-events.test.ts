@@ -52,7 +52,7 @@ describe.each(databaseKinds())('order events and lookup limits (%s)', (kind) => 
     const order = await place('live@example.com');
     const events = await collect(`${base}/api/orders/${order.reference.toLowerCase().replace(/-/g, '')}/events?email=LIVE@example.com`, async () => {
       await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: admin, payload: { reason: order.shortReference, amount: '50' } });
-      await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+      await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
       await payOut(t);
     });
     expect(events[0]).toMatchObject({ reference: order.reference, status: 'new' });

@@ -39,7 +39,7 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
   const lookup = async (email: string, reference: string) => (await t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email, reference } })).json();
   /** One run of the order worker, then of the payout worker; returns how many orders were converted. */
   const work = async () => {
-    const settled = await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    const settled = await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     await payOut(t);
     return settled;
   };

@@ -169,7 +169,7 @@ describe.each(databaseKinds())('four eyes on payouts (%s)', (kind) => {
     const pay = (order: { shortReference: string }, amount: string) =>
       t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: order.shortReference, amount } });
     const lookup = async (email: string, reference: string) => (await t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email, reference } })).json();
-    const work = () => processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    const work = () => processOrders(t.database.db, { ...t.app.workers.settlement, rates });
 
     // No account, so no verification age: a small order is paid at once.
     const anonymous = await place(`guest-${kind}@muntly.test`, '50');
@@ -317,7 +317,7 @@ describe.each(databaseKinds())('four eyes on payouts (%s)', (kind) => {
       ).json();
     const payAndWork = async (order: { shortReference: string }) => {
       expect((await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: order.shortReference, amount: '50.00' } })).statusCode).toBe(200);
-      await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+      await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     };
     // The user freezes their sends (a security email's link, or the security page).
     expect((await t.app.inject({ method: 'POST', url: '/api/wallet/security/freeze', headers: buyer.headers })).json().frozen).toBe(true);

@@ -108,7 +108,7 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
       payload: { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: u.email, useMyWallet: true, sendToMyWallet: true },
     });
     expect(sell.statusCode).toBe(201);
-    await processOrders(t.database.db, { rates: fixedRates(), approval: t.app.workers.payoutApproval });
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates: fixedRates() });
     const rows = (await list('', u.headers)).json().transactions as TransactionView[];
     // 0.001 BTC at 80,000 EUR left the wallet worth 80.00 EUR; 1.50 % fee, 78.80 EUR came in.
     expect(rows.find((r) => r.type === 'order' && r.direction === 'out')).toMatchObject({ currency: 'BTC', amount: '0.00100000', eurValue: '80.00' });

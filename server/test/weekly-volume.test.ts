@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import { expireUnpaidOrders } from '../src/modules/orders/intake';
 import { processOrders } from '../src/modules/orders/settlement';
-import { balanceOf, confirmSendFromMail, databaseKinds, fixedRates, freshBtcAddress, payOut, testApp, testUser, type TestApp, type TestUser } from './helpers';
+import { balanceOf, confirmSendFromMail, confirmWalletOrder, databaseKinds, fixedRates, freshBtcAddress, payOut, testApp, testUser, type TestApp, type TestUser } from './helpers';
 
 const rates = fixedRates(); // BTC at 80,000 EUR
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
@@ -29,7 +29,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
   /** Pays a buy by bank and runs the order and payout workers: the order completes successfully. */
   async function complete(order: { shortReference: string; amount: string; reference: string }) {
     await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: order.shortReference, amount: order.amount } });
-    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     await payOut(t);
   }
   const statusOf = async (reference: string) =>
@@ -64,29 +64,35 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     expect(results.filter((r) => r.statusCode === 403).every((r) => r.json().error.code === 'mobile_verification_required')).toBe(true);
   });
 
-  it("a user's sends count the orders placed without logging in under their email", async () => {
+  it("a user's sends count the orders paid without logging in under their email; an unpaid one moved nothing", async () => {
     const u = await testUser(t, `mixed-${kind}@muntly.test`, { deposit: '0.1', book: [EXTERNAL] });
     // Logged out, under the same email (spelt in capitals): 60 EUR, then 850 EUR once known.
     const first = (await place(buy(u.email.toUpperCase(), '60'))).json();
     await complete(first);
-    expect((await place(buy(u.email, '850'))).statusCode).toBe(201); // 910 EUR this week
-    // Logged in, a send of 160 EUR: 1,070 EUR with those orders.
+    const second = (await place(buy(u.email, '850'))).json();
+    expect(second.status).toBe('new');
+    // Logged in, a send of 160 EUR: the unpaid order is nothing that moved (60 + 160).
+    expect((await startSend(u, '0.002')).statusCode).toBe(201);
+    await complete(second);
+    // Paid and converted, it counts: 60 + 850 + 160 passes 1,000 EUR.
     expect((await startSend(u, '0.002')).json().error.code).toBe('mobile_verification_required');
   });
 
   it("euros deposited into one's own wallet are no exchange: they do not count; a deposit bought into crypto does", async () => {
     const u = await testUser(t, `saver-${kind}@muntly.test`, { deposit: '0.1', book: [EXTERNAL] });
+    await complete((await place(buy(u.email, '50'), u.headers)).json()); // a known customer: the first-order cap is not the point here
     const { depositReference } = (await t.app.inject({ url: '/api/me', headers: u.headers })).json();
     const deposit = (reason: string, amount: string) => t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason, amount } });
     expect((await deposit(depositReference, '900')).statusCode).toBe(200);
-    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
-    // 900 EUR kept as euros, then a send of 320 EUR: under 1,000 EUR, since the deposit is not volume.
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
+    // 900 EUR kept as euros, then a send of 320 EUR: 50 + 320, since the deposit is not volume.
     const send = await startSend(u, '0.004');
     expect(send.statusCode).toBe(201);
     expect((await confirmSend(u, send.json().id)).statusCode).toBe(200);
-    // 800 EUR bought into BTC on arrival is a buy: 320 + 800 passes 1,000 EUR.
-    expect((await deposit(`${depositReference} BTC`, '800')).statusCode).toBe(200);
-    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    // 600 EUR bought into BTC on arrival is a buy: 970 EUR; 80 EUR more passes 1,000 EUR.
+    expect((await deposit(`${depositReference} BTC`, '600')).statusCode).toBe(200);
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
+    expect(await balanceOf(t, u.headers, 'EUR')).toBe('900.00');
     expect((await startSend(u, '0.001')).json().error.code).toBe('mobile_verification_required');
   });
 
@@ -95,13 +101,16 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     expect((await startSend(u, '0.05')).json().error).toMatchObject({ code: 'insufficient_balance', field: 'amount' }); // 4,000 EUR
   });
 
-  it('own-wallet orders count: a sell from the wallet and a send together need the mobile verification', async () => {
-    const u = await testUser(t, `own-${kind}@muntly.test`, { deposit: '0.1', book: [EXTERNAL] });
+  it('own-wallet orders count: a swap from the wallet and a send together need the mobile verification', async () => {
+    const ETH_OUT = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const u = await testUser(t, `own-${kind}@muntly.test`, { deposit: '0.1', book: [EXTERNAL, { currency: 'ETH', address: ETH_OUT }] });
     // A first completed order makes the customer known (the first-order cap is not the point here).
-    const first = (await place(buy(u.email, '50'), u.headers)).json();
-    await complete(first);
-    const sell = await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.01', email: u.email, useMyWallet: true, address: 'NL91ABNA0417164300' }, u.headers); // 800 EUR
-    expect(sell.statusCode).toBe(201);
+    await complete((await place(buy(u.email, '50'), u.headers)).json());
+    const swap = await place({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'ETH', amount: '0.01', email: u.email, useMyWallet: true, address: ETH_OUT }, u.headers); // 800 EUR
+    expect(swap.statusCode).toBe(201);
+    expect(swap.json()).toMatchObject({ status: 'new', awaitingCode: true });
+    expect((await confirmWalletOrder(t, u, swap.json().reference)).json()).toMatchObject({ status: 'processing', awaitingCode: false });
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     const send = await startSend(u, '0.003'); // 240 EUR: 50 + 800 + 240 > 1,000
     expect(send.json().error.code).toBe('mobile_verification_required');
   });
@@ -109,7 +118,9 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
   it('exchange orders count by account: a bank-verified user cannot exchange past 1,000 EUR a week without mobile', async () => {
     const u = await testUser(t, `trader-${kind}@muntly.test`);
     await complete((await place(buy(u.email, '100'), u.headers)).json());
-    expect((await place(buy(u.email, '850'), u.headers)).statusCode).toBe(201); // 950
+    const second = await place(buy(u.email, '850'), u.headers);
+    expect(second.statusCode).toBe(201);
+    await complete(second.json()); // 950
     const over = await place(buy(u.email, '100'), u.headers); // 1,050
     expect(over.statusCode).toBe(403);
     expect(over.json().error.code).toBe('mobile_verification_required');
@@ -117,6 +128,20 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     expect((await place(buy(u.email, '100'), u.headers)).statusCode).toBe(201);
     // Above 3,000 EUR the ID document too.
     expect((await place(buy(u.email, '2500'), u.headers)).json().error.code).toBe('id_verification_required');
+  });
+
+  it('orders placed together and paid later are judged when each is converted: the one that passes the week is refunded, told why', async () => {
+    const u = await testUser(t, `later-orders-${kind}@muntly.test`);
+    await complete((await place(buy(u.email, '100'), u.headers)).json());
+    // Unpaid, neither counts when the other is placed: each alone stays within 1,000 EUR.
+    const a = (await place(buy(u.email, '500'), u.headers)).json();
+    const b = (await place(buy(u.email, '500'), u.headers)).json();
+    await complete(a);
+    await complete(b);
+    expect(await statusOf(a.reference)).toEqual({ status: 'completed_success', failure_reason: null });
+    expect(await statusOf(b.reference)).toEqual({ status: 'completed_failure', failure_reason: 'mobile_verification_required' });
+    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${u.email}`, headers: t.admin })).json();
+    expect(messages[0]).toMatchObject({ subject: `Order ${b.reference} could not be completed`, body: expect.stringContaining('needs a verified mobile number') });
   });
 
   it('anonymous orders count by email and by payout address: a new email does not start a new week', async () => {
@@ -135,7 +160,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     const sell = (email: string, amount: string, address: string) => ({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount, email, address });
     const first = (await place(sell(`seller-${kind}@example.com`, '0.001', iban))).json(); // 80 EUR
     await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: t.admin, payload: { currency: 'BTC', address: first.receiving.address, amount: first.amount } });
-    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     await payOut(t);
     expect((await statusOf(first.reference))!.status).toBe('completed_success');
     expect((await place(sell(`seller-${kind}@example.com`, '0.011', iban))).statusCode).toBe(201); // 960 EUR this week
@@ -203,7 +228,7 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     expect(await lookup()).toMatchObject({ status: 'processing', businessHold: true });
     // The customer logs in with that email and their business is verified: the order goes on.
     await testUser(t, email, { verified: ['business'], address: false });
-    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     await payOut(t);
     expect(await lookup()).toMatchObject({ status: 'completed_success', businessHold: false });
     expect((await mark('AAAA-BBBB-CCCC-DDDD')).json().error.code).toBe('not_found');
@@ -215,10 +240,10 @@ describe.each(databaseKinds())('weekly volume and the first-order cap (%s)', (ki
     const order = (await place(buy(email, '70'))).json();
     const paid = await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: order.shortReference, amount: '70', fromBusinessAccount: true } });
     expect(paid.json()).toMatchObject({ reference: order.reference, status: 'processing', businessHold: true });
-    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     expect((await statusOf(order.reference))!.status).toBe('processing'); // held, not converted
     await testUser(t, email, { verified: ['business'], address: false });
-    await processOrders(t.database.db, { rates, approval: t.app.workers.payoutApproval });
+    await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     await payOut(t);
     expect((await statusOf(order.reference))!.status).toBe('completed_success');
   });

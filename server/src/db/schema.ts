@@ -363,8 +363,17 @@ export const orders = pgTable(
     /** Its value in EUR cents when placed (the order limits judge it). */
     amountEur: bigint('amount_eur', { mode: 'bigint' }).notNull(),
     email: text('email').notNull(),
+    /**
+     * The customer's link key (domain/customer-key.ts): the limits count by it, the messages go to
+     * `email`. A variant spelling of one mailbox (case, +tag, Gmail dots, a look-alike letter) is one key.
+     */
+    emailKey: text('email_key').notNull(),
     accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'restrict' }),
     address: text('address'),
+    /** Who owns the payout destination (`payoutOwnerKey`): an XRP account whatever its tag, an ETH address in one case, an IBAN. */
+    payoutKey: text('payout_key'),
+    /** The IBAN a bank payment of this order came from, once a statement names it: the payer's week counts by it. */
+    payerKey: text('payer_key'),
     paymentMethod: text('payment_method'),
     sendToMyWallet: boolean('send_to_my_wallet').notNull().default(false),
     useMyWallet: boolean('use_my_wallet').notNull().default(false),
@@ -406,6 +415,18 @@ export const orders = pgTable(
     fromBusinessAccount: boolean('from_business_account').notNull().default(false),
     /** Funded but waiting: the payment came from a business account that is not verified yet. */
     businessHold: boolean('business_hold').notNull().default(false),
+    /** Funded but waiting for an operator: the payer's week passed the anonymous cap when the payment arrived (exchange gate). */
+    reviewHold: boolean('review_hold').notNull().default(false),
+    /** A deposit the exchange gate would not convert, kept in euros: the refusal's error code. */
+    conversionRefusal: text('conversion_refusal', { enum: FAILURE_REASONS }),
+    /**
+     * An order paid from the wallet to a destination outside it is a send: it waits (status new)
+     * for the code emailed to the account's owner; only a hash is kept, single use, with its expiry
+     * and wrong attempts (one-time-codes.ts).
+     */
+    codeHash: text('code_hash'),
+    codeExpiresAt: timestamp('code_expires_at', { withTimezone: true }),
+    codeAttempts: integer('code_attempts').notNull().default(0),
     /** A payout of this order (its delivery or its refund) waits for two operators' approval. */
     payoutAwaitingApproval: boolean('payout_awaiting_approval').notNull().default(false),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -421,6 +442,14 @@ export const orders = pgTable(
       .on(t.receivingAddress)
       .where(sql`${t.receivingAddress} is not null`),
     index('orders_email').on(t.email),
+    // The limits link a customer's orders by these keys.
+    index('orders_email_key').on(t.emailKey),
+    index('orders_payout_key')
+      .on(t.payoutKey)
+      .where(sql`${t.payoutKey} is not null`),
+    index('orders_payer_key')
+      .on(t.payerKey)
+      .where(sql`${t.payerKey} is not null`),
     // Weekly volume counts a customer's orders by email, account and payout address or IBAN.
     index('orders_address')
       .on(t.address)
@@ -431,7 +460,7 @@ export const orders = pgTable(
     // The worker's queue: funded orders waiting to be converted (not those waiting for their payout).
     index('orders_processing')
       .on(t.fundedAt)
-      .where(sql`${t.status} = 'processing' and ${t.settledAt} is null`),
+      .where(sql`${t.status} = 'processing' and ${t.settledAt} is null and ${t.reviewHold} = false`),
     index('orders_short_reference').on(t.shortReference),
     check('orders_type', oneOf(t.type, ORDER_TYPES)),
     check('orders_status', oneOf(t.status, ORDER_STATUSES)),

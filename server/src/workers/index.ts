@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import { publishSnapshot } from '../modules/liabilities/service';
 import { relayMail, smtpTransport, type MailTransport } from '../modules/notify/mail-relay';
 import { expireUnpaidOrders } from '../modules/orders/intake';
-import { processOrders } from '../modules/orders/settlement';
+import { processOrders, type SettlementDeps } from '../modules/orders/settlement';
 import { runPayouts } from '../modules/payouts/service';
 import { applyRetention } from '../modules/retention/service';
 import { createFaucetTicker, type FaucetTicker } from './faucet-ticker';
@@ -38,6 +38,8 @@ export type Workers = {
   /** Which payouts wait for two operators' approval, and what each payout's outcome means (tests drive the workers with them). */
   payoutApproval: PayoutApproval;
   payoutOutcomes: PayoutOutcomes;
+  /** What converting orders needs (tests settle orders with it, or with their own rates). */
+  settlement: SettlementDeps;
   /** Starts the faucet ticker (the interval workers run from the moment the app is built). */
   start(): Promise<void>;
 };
@@ -63,11 +65,12 @@ export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, appr
   const adapters = payoutAdapters(config, app.db, given.payoutAdapters);
   const outcomes = payoutOutcomes(approval, app.protection.links);
   const faucetTicker = createFaucetTicker({ database: app.database, rates, settings: faucet, log: app.log, onAdvance: () => app.faucet.events.poke() });
-  app.decorate('workers', { faucetTicker, payoutAdapters: adapters, payoutApproval: approval, payoutOutcomes: outcomes, start: () => faucetTicker.start() });
+  const settlement = { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED };
+  app.decorate('workers', { faucetTicker, payoutAdapters: adapters, payoutApproval: approval, payoutOutcomes: outcomes, settlement, start: () => faucetTicker.start() });
 
   repeat(app, 'order processing', config.ORDER_WORKER_INTERVAL_MS, async () => {
     await expireUnpaidOrders(app.db, config.ORDER_EXPIRY_DAYS);
-    return processOrders(app.db, { rates, approval });
+    return processOrders(app.db, settlement);
   });
   repeat(app, 'payouts', config.PAYOUT_WORKER_INTERVAL_MS, () =>
     runPayouts(app.db, {

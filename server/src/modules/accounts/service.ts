@@ -32,6 +32,11 @@ export async function findAccountByEmail(db: Db, email: string): Promise<Account
   return account;
 }
 
+/** The account of a login (issuer and subject), if it has one: an operator may be a customer too. */
+export function findAccountBySubject(db: Db, issuer: string, subject: string): Promise<AccountRow | undefined> {
+  return accountsRepository.findBySubject(db, issuer, subject);
+}
+
 export function findAccountById(db: Db, id: string): Promise<AccountRow | undefined> {
   return accountsRepository.findById(db, id);
 }

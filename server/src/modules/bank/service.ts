@@ -5,6 +5,7 @@ import { minorToDecimal } from '../../../../domain/money';
 import { sepaIban } from '../../../../domain/sepa';
 import { findAccountById } from '../accounts/service';
 import { recordAudit } from '../audit/service';
+import { orderOutflowGate } from '../gates/service';
 import { verifiedBankHolder } from '../identity/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { bankPaymentReceived } from '../orders/intake';
@@ -222,6 +223,7 @@ export async function refundBankPayment(db: Db, approval: PayoutApproval, input:
       metadata: meta,
     });
     const payout = await requestPayout(tx, {
+      pass: orderOutflowGate('payment_refund'),
       rail: 'bank',
       purpose: 'payment_refund',
       bankPaymentId: payment.id,

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { IDENTITY_MAILBOX, OPERATIONS_MAILBOX } from '../../../../domain/contact';
 import { codeIn, DomainError, secondsToWait, type ErrorCode } from '../../../../domain/errors';
-import { missingVerifications, type Activity, type Phases } from '../../../../domain/gates';
+import { missingVerifications, verificationRefusal, type Activity, type Phases } from '../../../../domain/gates';
 import {
   STEP_ONE_FIELD_ERRORS,
   STEP_ONE_SCHEMAS,
@@ -75,6 +75,13 @@ export async function verifiedBankHolder(db: Db, accountId: string, iban: string
   // Called inside the export's transaction: the read and its audit row commit together.
   await recordAudit(db, { actor, action: 'identity.read', target: key, after: { kind: 'bank', purpose } });
   return data.beneficiary;
+}
+
+/** The IBAN of the account's verified bank account (its holder proved it with a transfer), if any. */
+export async function verifiedBankIban(db: Db, accountId: string): Promise<string | null> {
+  const row = await identityRepository.find(db, accountId, 'bank');
+  const iban = row?.phase === 'verified' ? (row.data as { iban?: unknown } | null)?.iban : null;
+  return typeof iban === 'string' ? iban : null;
 }
 
 /** Operators: each kind's phase and dates, without the data (an account's overview in the console). */
@@ -356,16 +363,17 @@ export async function lastVerifiedAt(db: Db, accountId: string, kinds: readonly 
  * The gate the wallet and the exchange call before acting: reads the phases from the database
  * (inside the caller's transaction when given one) and refuses with the code the site explains.
  */
-export async function requireVerifications(db: Db, accountId: string, activity: Activity): Promise<void> {
+/** The account's verification phases, as the database holds them (what the gates judge by). */
+export async function verificationPhases(db: Db, accountId: string): Promise<Phases> {
   const rows = await identityRepository.list(db, accountId);
-  const phases = Object.fromEntries(rows.map((row) => [row.kind, row.phase])) as Phases;
-  const missing = missingVerifications(phases, activity);
-  if (missing.includes('bank')) throw new DomainError('bank_verification_required');
-  // The weekly thresholds name the verification and the limit (domain/limits.ts).
-  if (missing.includes('business')) throw new DomainError('business_verification_required');
-  if (missing.includes('mobile')) throw new DomainError('mobile_verification_required');
-  if (missing.includes('id')) throw new DomainError('id_verification_required');
-  if (missing.length > 0) throw new DomainError('verification_required', undefined, `Verify first: ${missing.map((kind) => KIND_NAMES[kind]).join(', ')}.`);
+  return Object.fromEntries(rows.map((row) => [row.kind, row.phase])) as Phases;
+}
+
+export async function requireVerifications(db: Db, accountId: string, activity: Activity): Promise<void> {
+  const missing = missingVerifications(await verificationPhases(db, accountId), activity);
+  const refused = verificationRefusal(missing);
+  if (refused === 'verification_required') throw new DomainError(refused, undefined, `Verify first: ${missing.map((kind) => KIND_NAMES[kind]).join(', ')}.`);
+  if (refused) throw new DomainError(refused);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { currencyByCode, exactMinorIn } from '../../../../domain/currencies';
+import { emailLinkKey } from '../../../../domain/customer-key';
 import { DomainError } from '../../../../domain/errors';
 import { isLanguage } from '../../../../domain/languages';
 import { decimalToMinor, eur, EUR_DECIMALS, minorToDecimal } from '../../../../domain/money';
@@ -127,6 +128,7 @@ async function openDepositOrder(tx: Db, rates: RatesAdapter, deposit: { accountK
     amount,
     amountEur: amount,
     email: account.email ?? '',
+    emailKey: emailLinkKey(account.email ?? ''),
     accountId: account.id,
     sendToMyWallet: true,
     paymentMethod: 'sepa',

@@ -1,9 +1,9 @@
 import { and, asc, desc, eq, exists, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { isErrorCode, type ErrorCode } from '../../../../domain/errors';
-import { rows } from '../../db/raw';
 import { rowOf } from '../../db/row';
 import { accounts, orders, outbox, verifications } from '../../db/schema';
 import type { Db } from '../../db/client';
+import type { ExchangePass } from '../gates/service';
 
 export type OrderRow = typeof orders.$inferSelect;
 type OrderChange = Partial<typeof orders.$inferInsert>;
@@ -25,8 +25,10 @@ const PLACED_COLUMNS = [
   'amount',
   'amountEur',
   'email',
+  'emailKey',
   'accountId',
   'address',
+  'payoutKey',
   'paymentMethod',
   'sendToMyWallet',
   'useMyWallet',
@@ -38,6 +40,8 @@ const PLACED_COLUMNS = [
   'idempotencyKey',
   'language',
   'receivingAddress',
+  'codeHash',
+  'codeExpiresAt',
 ] as const;
 export type PlacedOrder = Pick<typeof orders.$inferInsert, (typeof PLACED_COLUMNS)[number]>;
 /** The confirmation email written with the order: its subject, text and HTML part. */
@@ -121,8 +125,8 @@ export const ordersRepository = {
     return row;
   },
 
-  /** Inserts the order with its confirmation email; undefined when its Idempotency-Key is already taken. */
-  async insertPlaced(tx: Db, values: PlacedOrder & PlacedEmail): Promise<OrderRow | undefined> {
+  /** Inserts the order with its confirmation email (the exchange gate admitted it); undefined when its Idempotency-Key is already taken. */
+  async insertPlaced(tx: Db, values: PlacedOrder & PlacedEmail, _pass: ExchangePass): Promise<OrderRow | undefined> {
     const [row] = await placeQueries(tx, null).insert.execute(values);
     return row;
   },
@@ -136,6 +140,7 @@ export const ordersRepository = {
     db: Db,
     values: PlacedOrder & PlacedEmail,
     rules: { lockKeys: string[]; since: Date; firstOrderCap: bigint; weeklyCap: bigint },
+    _pass: ExchangePass,
   ): Promise<{ row: OrderRow } | { refused: ErrorCode }> {
     const order = Object.fromEntries(PLACED_COLUMNS.map((c) => [orders[c].name, values[c] ?? null]));
     try {
@@ -251,16 +256,6 @@ export const ordersRepository = {
       .limit(limit);
   },
 
-  /** Whether an order of this email or account (other than `except`) completed successfully. */
-  async hasCompleted(db: Db, customer: { accountId?: string | null; email?: string | null }, except?: string): Promise<boolean> {
-    if (!customer.email && !customer.accountId) return false;
-    const [row] = await rows<{ completed: boolean }>(
-      db,
-      sql`select customer_has_completed_order(${customer.accountId ?? null}::uuid, ${customer.email ?? null}, ${except ?? null}::uuid) as completed`,
-    );
-    return row!.completed;
-  },
-
   /** The newest buy with this short reference that waits for its bank payment (or expired unpaid), locked. */
   async lockPayableBuy(tx: Db, shortReference: string): Promise<OrderRow | undefined> {
     const [row] = await tx
@@ -314,7 +309,7 @@ export const ordersRepository = {
     const [claimed] = await tx
       .select({ id: orders.id })
       .from(orders)
-      .where(and(eq(orders.status, 'processing'), isNull(orders.settledAt), eq(orders.businessHold, false)))
+      .where(and(eq(orders.status, 'processing'), isNull(orders.settledAt), eq(orders.businessHold, false), eq(orders.reviewHold, false)))
       .orderBy(asc(orders.fundedAt))
       .limit(1)
       .for('update', { skipLocked: true });

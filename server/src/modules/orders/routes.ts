@@ -1,12 +1,23 @@
 import rateLimit from '@fastify/rate-limit';
-import { exchangeConfigResponse, lookupOrderBody, myOrdersResponse, orderEventsParams, orderEventsQuery, orderSchema, placeOrderBody, placeOrderHeaders } from '../../../../domain/contracts/orders';
+import {
+  confirmOrderBody,
+  confirmOrderParams,
+  exchangeConfigResponse,
+  lookupOrderBody,
+  myOrdersResponse,
+  orderEventsParams,
+  orderEventsQuery,
+  orderSchema,
+  placeOrderBody,
+  placeOrderHeaders,
+} from '../../../../domain/contracts/orders';
 import { emailKey } from '../../../../domain/email';
 import { DomainError, secondsToWait } from '../../../../domain/errors';
 import { isOpenOrder } from '../../../../domain/orders';
 import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
-import { placeOrder, lookupOrder, ordersOf } from './service';
+import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf } from './service';
 import { orderView, type BankDetails } from './views';
 import type { Xpubs } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
@@ -92,10 +103,53 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
       const { order, created } = await placeOrder(
         app.db,
         rates,
-        { buySellEnabled, xpubs, bank, account: request.account, language: requestLanguage(request.headers['accept-language']), idempotencyKey: request.headers['idempotency-key'] },
+        {
+          buySellEnabled,
+          xpubs,
+          bank,
+          account: request.account,
+          language: requestLanguage(request.headers['accept-language']),
+          idempotencyKey: request.headers['idempotency-key'],
+          protection: app.protection,
+        },
         request.body,
       );
       return reply.code(created ? 201 : 200).send(orderView(order, bank));
+    },
+  );
+
+  app.post(
+    '/api/orders/:reference/confirm',
+    {
+      onRequest: app.withAccount,
+      config: { personal: true },
+      schema: {
+        tags: ['exchange'],
+        summary: 'Confirm an order paid from your wallet to an address or IBAN outside it, with the code emailed to your account',
+        security: [{ bearer: [] }],
+        params: confirmOrderParams,
+        body: confirmOrderBody,
+        response: { 200: orderSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        description:
+          'A send like any other: account protection (freeze, cool-down, allow-list mode and its hold), a login at most SEND_MAX_AUTH_AGE_MINUTES old (else 401 login_required_recent with WWW-Authenticate max_age), a second factor once the last 24 hours pass SEND_SECOND_FACTOR_ABOVE_EUR, the week’s verifications; then the amount leaves the wallet.',
+      },
+    },
+    async (request, reply) => {
+      const { authTime, amr } = request.auth!;
+      try {
+        const order = await confirmWalletOrder(
+          app.db,
+          { rates, buySellEnabled, protection: app.protection },
+          { account: request.account!, reference: request.params.reference, code: request.body.code, login: { authTime, amr } },
+        );
+        return orderView(order, bank);
+      } catch (error) {
+        // RFC 9470: the client logs the user in again with this max_age, then repeats the request.
+        if (error instanceof DomainError && error.code === 'login_required_recent') {
+          reply.header('www-authenticate', `Bearer error="insufficient_user_authentication", max_age=${app.protection.settings.maxAuthAgeSeconds}`);
+        }
+        throw error;
+      }
     },
   );
 

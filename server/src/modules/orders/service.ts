@@ -1,24 +1,32 @@
-import { randomBytes } from 'node:crypto';
-import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
+import { createHash, randomBytes } from 'node:crypto';
+import { normalizeAddress, payoutOwnerKey, shortAddress, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { currencyByCode, decimalsOf, isOwnWalletOnly } from '../../../../domain/currencies';
+import { currencyByCode, decimalsOf } from '../../../../domain/currencies';
+import { emailLinkKey } from '../../../../domain/customer-key';
 import { emailKey, normalizeEmail } from '../../../../domain/email';
-import { DomainError, unknownCurrency } from '../../../../domain/errors';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
+import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
+import { CODE_TTL_MINUTES } from '../../../../domain/identity';
+import { isLanguage, type Language } from '../../../../domain/languages';
+import { FIRST_ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { EUR_DECIMALS, exactMinor, minorToDecimal } from '../../../../domain/money';
 import { quote } from '../../../../domain/quotes';
 import { sepaIban } from '../../../../domain/sepa';
+import { codeRefusal, judgeCode } from '../../one-time-codes';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
-import { requireVerifications } from '../identity/service';
+import { anonymousExchangeGate, exchangeEligibility, exchangeGate, walletOutflowGate, type Conversion, type ExchangePass, type Login, type WalletOutflow } from '../gates/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
+import { formatMoney } from '../notify/service';
+import { sendSecurityEmail } from '../protection/mail';
 import { quoteRefusal, type RatesAdapter } from '../rates/service';
-import { anonymousWeeklyCap, lockWeeklyVolume, requireWithinWeeklyVolume } from '../volume/service';
+import { hasCompletedExchange } from '../volume/service';
 import { orderPlacedMail } from './mail';
 import { ordersRepository, type OrderRow } from './repository';
+import { orderMoney } from './views';
 import type { PlaceOrderBody } from '../../../../domain/contracts/orders';
-import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
+import type { SecurityLinks } from '../protection/links';
+import type { SendProtection } from '../protection/service';
 import type { BankDetails } from './views';
 
 /**
@@ -38,47 +46,71 @@ export function newReference(): string {
   }
 }
 
-export async function placeOrder(
-  db: Db,
-  rates: RatesAdapter,
-  options: { buySellEnabled: boolean; xpubs: Xpubs; bank: BankDetails; language: Language; account?: AccountRow; idempotencyKey?: string },
-  input: PlaceOrderBody,
-): Promise<{ order: OrderRow; created: boolean }> {
-  const email = normalizeEmail(input.email) ?? '';
+/** What placing an order needs besides the form: the settings, the customer's login, the page's language. */
+export type PlaceOptions = {
+  buySellEnabled: boolean;
+  xpubs: Xpubs;
+  bank: BankDetails;
+  language: Language;
+  account?: AccountRow;
+  idempotencyKey?: string;
+  /** Account protection's settings and links: an order paid from the wallet to a destination outside it is a send. */
+  protection: SendProtection;
+};
+
+/**
+ * Places an order. Every rule is the exchange gate's (modules/gates): judged before the quote for
+ * what can be said at once, then with the amount in the transaction that writes the order. An
+ * order paid from the wallet to a destination outside it is also an outflow: it passes the
+ * outflow gate like a wallet send, and waits (status new) for the code emailed to the account's
+ * owner (`confirmWalletOrder`), which takes the money from the wallet.
+ */
+export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOptions, input: PlaceOrderBody): Promise<{ order: OrderRow; created: boolean }> {
   const from = input.currencyFrom.toUpperCase();
   const to = input.currencyTo.toUpperCase();
-  if ((input.type === 'buy' || input.type === 'sell') && !options.buySellEnabled) throw new DomainError('buy_sell_disabled');
-  if (!email) throw new DomainError('invalid_email', 'email');
   const fromCurrency = from === 'EUR' ? null : currencyByCode(from);
   const toCurrency = to === 'EUR' ? null : currencyByCode(to);
+  const { account } = options;
+  // For a logged-in customer who pays from or into the wallet, the account is the customer: the
+  // order's emails go to the account's address, whatever the form said.
+  const fromWallet = Boolean(input.useMyWallet);
+  const toWallet = Boolean(input.sendToMyWallet);
+  const email = account?.email && (fromWallet || toWallet) ? account.email : (normalizeEmail(input.email) ?? '');
+  if ((input.type === 'buy' || input.type === 'sell') && !options.buySellEnabled) throw new DomainError('buy_sell_disabled');
+  if (!email) throw new DomainError('invalid_email', 'email');
   if (fromCurrency === undefined) throw unknownCurrency('currencyFrom');
   if (toCurrency === undefined) throw unknownCurrency('currencyTo');
-
-  const ownWallet = Boolean(input.sendToMyWallet || input.useMyWallet);
-  // A partially supported currency cannot arrive from or leave for an outside wallet.
-  if (toCurrency && isOwnWalletOnly(toCurrency) && !input.sendToMyWallet) throw new DomainError('own_wallet_only', 'currencyTo');
-  if (fromCurrency && isOwnWalletOnly(fromCurrency) && !input.useMyWallet) throw new DomainError('own_wallet_only', 'currencyFrom');
-  if (ownWallet && !options.account) throw new DomainError('login_required');
-  if (ownWallet) await requireVerifications(db, options.account!.id, { usesWallet: true });
   // Paying a buy from a business bank account needs a verified business (spec section 6).
-  const fromBusinessAccount = input.type === 'buy' && !input.useMyWallet && Boolean(input.fromBusinessAccount);
-  if (fromBusinessAccount && !options.account) throw new DomainError('login_required', 'fromBusinessAccount');
-  if (fromBusinessAccount) await requireVerifications(db, options.account!.id, { fromBusinessAccount: true });
+  const fromBusinessAccount = input.type === 'buy' && !fromWallet && Boolean(input.fromBusinessAccount);
+  const deps = { rates, buySellEnabled: options.buySellEnabled };
+  const conversion: Conversion = {
+    path: fromWallet || toWallet ? 'own_wallet_order' : account ? 'account_order' : 'anonymous_order',
+    type: input.type,
+    currencyFrom: from,
+    currencyTo: to,
+    fromWallet,
+    toWallet,
+    fromBusinessAccount,
+    accountId: account?.id ?? null,
+    keys: { emailKey: emailLinkKey(email) },
+  };
+  await exchangeEligibility(db, deps, conversion);
 
   // The delivery address: a crypto address, or for a sell the IBAN that receives the euros.
   let address: string | null = null;
-  if (toCurrency && !input.sendToMyWallet) {
+  if (toCurrency && !toWallet) {
     address = normalizeAddress(toCurrency.code, input.address ?? '');
     if (!address) throw new DomainError('invalid_address', 'address');
     // Muntly's XRP is one account told apart by tags; it cannot pay itself on the XRP Ledger.
     if (toCurrency.code === 'XRP' && xrpAccountOf(address) === options.xpubs.XRP) throw new DomainError('muntly_house_address', 'address');
-  } else if (to === 'EUR' && !input.sendToMyWallet) {
+  } else if (to === 'EUR' && !toWallet) {
     const payout = sepaIban(input.address ?? '');
     if (!payout.ok) throw new DomainError(payout.code, 'address');
     address = payout.iban;
   }
+  conversion.keys.payoutKey = address && payoutOwnerKey(to, address);
 
-  const estimate = quote({ type: input.type, currencyFrom: from, currencyTo: to, amount: input.amount.trim(), rates: (await rates.current()).rates, toMuntlyWallet: input.sendToMyWallet });
+  const estimate = quote({ type: input.type, currencyFrom: from, currencyTo: to, amount: input.amount.trim(), rates: (await rates.current()).rates, toMuntlyWallet: toWallet });
   if (typeof estimate === 'string') throw quoteRefusal(estimate);
 
   // Stored in minor units; the quote checked the amount has no more decimals than its currency.
@@ -86,7 +118,8 @@ export async function placeOrder(
   const toDecimals = decimalsOf(to)!;
   const amount = exactMinor(input.amount.trim(), fromDecimals);
   const amountEurMinor = exactMinor(estimate.amountEur, EUR_DECIMALS);
-  if (amountEurMinor > ORDER_LIMIT_EUR_MINOR) throw new DomainError('order_limit', 'amount');
+  // Paid from the wallet to an address or IBAN outside it: a send, confirmed by an emailed code.
+  const outflow = fromWallet && !toWallet;
 
   const reference = newReference();
   const values = {
@@ -98,11 +131,13 @@ export async function placeOrder(
     amount,
     amountEur: amountEurMinor,
     email,
-    accountId: options.account?.id ?? null,
+    emailKey: conversion.keys.emailKey!,
+    accountId: account?.id ?? null,
     address,
-    paymentMethod: input.type === 'buy' && !input.useMyWallet ? (input.paymentMethod ?? 'sepa') : null,
-    sendToMyWallet: Boolean(input.sendToMyWallet),
-    useMyWallet: Boolean(input.useMyWallet),
+    payoutKey: conversion.keys.payoutKey ?? null,
+    paymentMethod: input.type === 'buy' && !fromWallet ? (input.paymentMethod ?? 'sepa') : null,
+    sendToMyWallet: toWallet,
+    useMyWallet: fromWallet,
     fromBusinessAccount,
     estimatedRate: estimate.rate,
     estimatedAmountConverted: exactMinor(estimate.amountConverted, toDecimals),
@@ -114,12 +149,10 @@ export async function placeOrder(
   // The confirmation email, with the payment details (the receiving address is known later).
   const mailFor = (receivingAddress: string | null) => orderPlacedMail(options.language, { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress }, options.bank);
 
-  // Who the customer is, for their first-order cap and weekly volume: the account, the email, and
-  // where the proceeds go (a new email with the same IBAN or address is the same customer).
-  const customer = { accountId: options.account?.id ?? null, email, address };
-  if (!options.account && !fromCurrency) {
-    // An anonymous buy, most orders: the database checks the caps and places it in one round trip.
-    const placed = await ordersRepository.placeAnonymous(db, { ...values, ...mailFor(null), receivingAddress: null }, { ...anonymousWeeklyCap(customer), firstOrderCap: FIRST_ORDER_LIMIT_EUR_MINOR });
+  if (!account && !fromCurrency) {
+    // An anonymous buy, most orders: the database applies the gate's caps and places it in one round trip.
+    const { pass, inDatabase } = await anonymousExchangeGate(db, deps, { ...conversion, amountEurMinor });
+    const placed = await ordersRepository.placeAnonymous(db, { ...values, ...mailFor(null), receivingAddress: null }, { ...inDatabase, firstOrderCap: FIRST_ORDER_LIMIT_EUR_MINOR }, pass);
     if ('refused' in placed) throw new DomainError(placed.refused, 'amount');
     return { order: placed.row, created: placed.row.reference === reference };
   }
@@ -127,34 +160,26 @@ export async function placeOrder(
     const known = await ordersRepository.findByIdempotencyKey(db, options.idempotencyKey);
     if (known) return { order: known, created: false };
   }
+  const outflowDeps = { rates, protection: options.protection.settings };
+  // The outflow's own rules are said early (a frozen account, an address not in the book), before a code is mailed.
+  if (outflow) await walletOutflowGate(db, outflowDeps, walletOutflowOf(account!.id, values));
+  const code = outflow ? newCode() : null;
   const created = await db.transaction(async (tx) => {
-    // Placements of one customer run one after another from here (a lock per key), so that two
-    // orders placed at the same instant cannot each pass a cap that both together exceed.
-    await lockWeeklyVolume(tx, customer);
-    if (amountEurMinor > FIRST_ORDER_LIMIT_EUR_MINOR && !(await hasCompletedOrder(tx, customer))) throw new DomainError('first_order_limit', 'amount');
+    // Placements of one customer run one after another from here (the gate locks the customer),
+    // so that two orders placed at the same instant cannot each pass a cap that both together exceed.
+    const pass = await exchangeGate(tx, deps, { ...conversion, amountEurMinor, stage: 'placement' });
     // Sell and swap from outside: a fresh house address that only this order uses.
-    const receivingAddress = fromCurrency && !input.useMyWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number], 'orders')).address : null;
-    const row = await ordersRepository.insertPlaced(tx, { ...values, ...mailFor(receivingAddress), receivingAddress });
+    const receivingAddress = fromCurrency && !fromWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number], 'orders')).address : null;
+    const codeFields = code ? { codeHash: orderCodeHash(reference, code), codeExpiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000) } : { codeHash: null, codeExpiresAt: null };
+    const row = await ordersRepository.insertPlaced(tx, { ...values, ...codeFields, ...mailFor(receivingAddress), receivingAddress }, pass);
     if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
-    let placed = row;
-    if (input.useMyWallet) {
-      // Paid from the wallet at once, in this transaction: the ledger refuses an overdraft and
-      // the order is not placed then.
-      await transfer(tx, {
-        id: `order-debit:${row.id}`,
-        currency: from,
-        debitAccountId: (await userAccount(tx, options.account!.id, from)).id,
-        creditAccountId: (await systemAccount(tx, 'exchange', from)).id,
-        amount,
-        code: 'order',
-        metadata: { orderId: row.id, reference, label: input.type, eurValue: minorToDecimal(amountEurMinor, EUR_DECIMALS) },
-      });
-      const now = new Date();
-      placed = await ordersRepository.update(tx, row.id, { status: 'processing', amountReceived: amount, fundedAt: now, updatedAt: now });
+    if (code) {
+      await mailOrderCode(tx, options.protection.links, account!, row, code);
+      return row;
     }
-    // The week's volume, this order included (it is written): refused, nothing of it stays.
-    await requireWithinWeeklyVolume(tx, rates, customer, 0n, { usesWallet: ownWallet });
-    return placed;
+    // Paid from the wallet into the wallet (a swap or a sell kept in euros): nothing leaves it,
+    // so it is taken at once, in this transaction; the ledger refuses an overdraft.
+    return fromWallet ? await debitWallet(tx, row, pass) : row;
   });
   if (created) return { order: created, created: true };
   const known = await ordersRepository.findByIdempotencyKey(db, options.idempotencyKey ?? null);
@@ -162,13 +187,129 @@ export async function placeOrder(
   throw new DomainError('try_again_soon');
 }
 
+/** The outflow an order paid from the wallet to a destination outside it makes. */
+function walletOutflowOf(accountId: string, order: Pick<OrderRow, 'currencyFrom' | 'currencyTo' | 'address' | 'amount' | 'amountEur'>, login?: Login): WalletOutflow {
+  return {
+    path: 'own_wallet_order',
+    accountId,
+    currency: order.currencyFrom,
+    // The address book judges the address in the currency the order delivers there.
+    destination: { currency: order.currencyTo, address: order.address! },
+    internal: false,
+    debitMinor: order.amount,
+    eurValueMinor: order.amountEur,
+    login,
+  };
+}
+const newCode = (): string => {
+  for (;;) {
+    const code = codeFromBytes(randomBytes(32));
+    if (code) return code;
+  }
+};
+/** Bound to the order: a code mailed for one order confirms no other. */
+export const orderCodeHash = (reference: string, code: string) => createHash('sha256').update(`order:${reference}:${code}`).digest('hex');
+
+/** The code for an order paid from the wallet, to the account's owner: a security email, with the freeze link. */
+async function mailOrderCode(tx: Db, links: SecurityLinks, account: Pick<AccountRow, 'id' | 'email'>, order: OrderRow, code: string): Promise<void> {
+  const language = isLanguage(order.language) ? order.language : 'en';
+  const money = orderMoney(order);
+  await sendSecurityEmail(tx, links, {
+    accountId: account.id,
+    email: account.email,
+    language,
+    key: 'orderCode',
+    values: {
+      code,
+      reference: order.reference,
+      amount: formatMoney(language, money.amount, order.currencyFrom),
+      converted: formatMoney(language, money.estimatedAmountConverted, order.currencyTo),
+      shortAddress: shortAddress(order.address!),
+      address: order.address!,
+    },
+  });
+}
+
+/** Takes an order's amount from the wallet (the ledger refuses an overdraft) and starts its processing: the exchange gate admitted it. */
+async function debitWallet(tx: Db, order: OrderRow, _pass: ExchangePass): Promise<OrderRow> {
+  await transfer(tx, {
+    id: `order-debit:${order.id}`,
+    currency: order.currencyFrom,
+    debitAccountId: (await userAccount(tx, order.accountId!, order.currencyFrom)).id,
+    creditAccountId: (await systemAccount(tx, 'exchange', order.currencyFrom)).id,
+    amount: order.amount,
+    code: 'order',
+    metadata: { orderId: order.id, reference: order.reference, label: order.type, eurValue: minorToDecimal(order.amountEur, EUR_DECIMALS) },
+  });
+  const now = new Date();
+  return ordersRepository.update(tx, order.id, { status: 'processing', amountReceived: order.amount, fundedAt: now, updatedAt: now, codeHash: null });
+}
+
+type ConfirmOutcome = { ok: true; order: OrderRow } | { ok: false; code: ErrorCode; message?: string; field?: string };
+
+/**
+ * The owner confirms an order paid from their wallet to a destination outside it with the code
+ * mailed for it — a send like any other: in one transaction the outflow gate (account protection,
+ * a recent login, a second factor above the day's threshold, the week) and the exchange gate judge
+ * it again with the amount counted, the code is judged (a wrong one counts, committed), and the
+ * money leaves the wallet. Refusals of the gates come before the code is judged (no attempt spent).
+ */
+export async function confirmWalletOrder(
+  db: Db,
+  deps: { rates: RatesAdapter; buySellEnabled: boolean; protection: SendProtection },
+  input: { account: Pick<AccountRow, 'id' | 'email'>; reference: string; code: string; login: Login },
+): Promise<OrderRow> {
+  const reference = normalizeCode(input.reference);
+  if (!reference) throw new DomainError('not_found');
+  const code = normalizeCode(input.code);
+  if (!code) throw new DomainError('invalid_code_format', 'code');
+  const outcome = await db.transaction(async (tx): Promise<ConfirmOutcome> => {
+    const order = await ordersRepository.lockByReference(tx, reference);
+    // Someone else's order, or one that needs no code: the same answer as none at all.
+    if (!order || order.accountId !== input.account.id || !order.codeHash) return { ok: false, code: 'not_found' };
+    if (order.status !== 'new' || order.fundedAt) return { ok: false, code: 'order_not_open', field: 'code' };
+    try {
+      await walletOutflowGate(tx, { rates: deps.rates, protection: deps.protection.settings }, walletOutflowOf(order.accountId, order, input.login));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return { ok: false, code: error.code, field: error.field };
+    }
+    const verdict = judgeCode({ hash: order.codeHash, attempts: order.codeAttempts, expiresAt: order.codeExpiresAt! }, orderCodeHash(order.reference, code));
+    if (verdict.kind === 'wrong') await ordersRepository.update(tx, order.id, { codeAttempts: verdict.attempts });
+    if (verdict.kind !== 'valid') return { ok: false, ...codeRefusal(verdict), field: 'code' };
+    const pass = await exchangeGate(tx, { rates: deps.rates, buySellEnabled: deps.buySellEnabled }, { ...conversionOf(order), stage: 'placement' });
+    return { ok: true, order: await debitWallet(tx, order, pass) };
+  });
+  if (!outcome.ok) throw new DomainError(outcome.code, outcome.field, outcome.message);
+  return outcome.order;
+}
+
+/** An order written before as the exchange gate sees it (its customer: the account, or what the order names). */
+export function conversionOf(order: OrderRow): Conversion & { amountEurMinor: bigint; except: string } {
+  return {
+    path: order.type === 'deposit' ? 'deposit_conversion' : order.useMyWallet || order.sendToMyWallet ? 'own_wallet_order' : order.accountId ? 'account_order' : 'anonymous_order',
+    type: order.type === 'deposit' ? 'buy' : (order.type as Conversion['type']),
+    currencyFrom: order.currencyFrom,
+    currencyTo: order.currencyTo,
+    fromWallet: order.useMyWallet,
+    toWallet: order.sendToMyWallet || order.type === 'deposit',
+    // Judged when it was placed or marked: a buy paid from a business account is held, funded and
+    // not converted, until a verified business stands behind it (intake's businessMarks).
+    fromBusinessAccount: false,
+    accountId: order.accountId,
+    keys: { emailKey: order.emailKey, payoutKey: order.payoutKey, payerKey: order.payerKey },
+    amountEurMinor: order.amountEur,
+    except: order.id,
+  };
+}
+
 /**
  * A customer stays new — their orders capped at 100 EUR (spec section 5) — until one of their
  * orders, by email or by account, has completed successfully: an unpaid or refunded order does
  * not count. `except` leaves out the order being settled.
  */
-export function hasCompletedOrder(db: Db, customer: { accountId?: string | null; email?: string | null }, except?: string): Promise<boolean> {
-  return ordersRepository.hasCompleted(db, customer, except);
+export function hasCompletedOrder(db: Db, customer: { accountId?: string | null; emailKey?: string | null }, except?: string): Promise<boolean> {
+  return hasCompletedExchange(db, customer, except);
 }
 
 /** The logged-in user's orders (placed while logged in), newest first. */

@@ -1,16 +1,16 @@
 import { decimalsOf, exactMinorIn } from '../../../../domain/currencies';
-import { DomainError } from '../../../../domain/errors';
+import { DomainError, type ErrorCode } from '../../../../domain/errors';
 import { isLanguage } from '../../../../domain/languages';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { eur, minorToDecimal } from '../../../../domain/money';
-import { type FailureReason, type Refund } from '../../../../domain/orders';
+import { isFailureReason, type FailureReason, type Refund } from '../../../../domain/orders';
 import { quote, type Quote } from '../../../../domain/quotes';
 import { findAccountById } from '../accounts/service';
+import { exchangeGate, orderOutflowGate, type ExchangePass } from '../gates/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { formatMoney, send, emailText, phrase } from '../notify/service';
 import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { ordersRepository, type OrderRow } from './repository';
-import { hasCompletedOrder } from './service';
+import { conversionOf } from './service';
 import { orderMoney } from './views';
 import type { Db } from '../../db/client';
 import type { PayoutApproval } from '../payouts/approval';
@@ -26,7 +26,7 @@ import type { RatesAdapter } from '../rates/service';
  * Money that leaves Muntly (to an address or an IBAN) goes through the payout pipeline: settling
  * only books it, the payout worker pays it outside any transaction (server/src/modules/payouts).
  */
-type SettlementDeps = { rates: RatesAdapter; approval: PayoutApproval };
+export type SettlementDeps = { rates: RatesAdapter; approval: PayoutApproval; buySellEnabled: boolean };
 
 /** Settles funded orders until none is waiting (or `limit` were settled). Returns how many. */
 export async function processOrders(db: Db, deps: SettlementDeps, limit = 100): Promise<number> {
@@ -46,41 +46,54 @@ export async function processOrders(db: Db, deps: SettlementDeps, limit = 100): 
   return settled;
 }
 
-type Outcome = { ok: true; quote: Quote } | { ok: false; reason: FailureReason };
+type Outcome = { ok: true; quote: Quote; pass: ExchangePass } | { ok: false; reason: FailureReason } | { ok: 'euros' } | { ok: 'keep_in_euros'; refusal: ErrorCode } | { ok: 'hold' };
 
-async function evaluate(tx: Db, rates: RatesAdapter, order: OrderRow): Promise<Outcome> {
+async function evaluate(tx: Db, deps: SettlementDeps, order: OrderRow): Promise<Outcome> {
   // Paid after it expired: nothing is converted, the payment goes back whole.
   if (order.expiredAt) return { ok: false, reason: 'expired' };
   const received = order.amountReceived!;
-  const current = (await rates.current()).rates;
-  if (order.type === 'deposit') {
+  const current = (await deps.rates.current()).rates;
+  const deposit = order.type === 'deposit';
+  const type = order.type === 'deposit' ? 'buy' : order.type;
+  if (deposit) {
     const account = await findAccountById(tx, order.accountId!);
     if (received > account!.depositLimitEurMinor) return { ok: false, reason: 'deposit_limit' };
-    if (order.currencyTo === 'EUR') {
-      return { ok: true, quote: { rate: '1', fee: '0.00', feeCurrency: 'EUR', networkFee: '0.00', networkFeeCurrency: 'EUR', amountConverted: eur(received), amountEur: eur(received) } };
-    }
+    // Kept as euros: money arriving, no exchange.
+    if (order.currencyTo === 'EUR') return { ok: 'euros' };
   } else if (received !== order.amount) {
     // A floating order converts what was ordered; a different amount goes back, whole.
     return { ok: false, reason: 'amount_mismatch' };
   }
   const estimate = quote({
-    type: order.type === 'deposit' ? 'buy' : order.type,
+    type,
     currencyFrom: order.currencyFrom,
     currencyTo: order.currencyTo,
     amount: minorToDecimal(received, decimalsOf(order.currencyFrom)!),
     rates: current,
-    toMuntlyWallet: order.sendToMyWallet || order.type === 'deposit',
+    toMuntlyWallet: order.sendToMyWallet || deposit,
   });
   // No rate now: leave the order waiting; the next run tries again.
   if (estimate === 'rate_unavailable') throw new DomainError('try_again_soon');
   if (estimate === 'invalid_pair' || estimate === 'invalid_amount' || estimate === 'amount_below_minimum_fee') return { ok: false, reason: 'invalid_amount' };
   if (estimate === 'network_fee_exceeds_amount') return { ok: false, reason: estimate };
-  if (exactMinorIn(estimate.amountEur, 'EUR') > ORDER_LIMIT_EUR_MINOR) return { ok: false, reason: 'order_limit' };
-  // Checked again now that the money is here: a customer still new (no order of theirs completed
-  // successfully since this one was placed) gets back an order above the first-order cap, whole.
-  if (exactMinorIn(estimate.amountEur, 'EUR') > FIRST_ORDER_LIMIT_EUR_MINOR && !(await hasCompletedOrder(tx, order, order.id))) return { ok: false, reason: 'first_order_limit' };
-  return { ok: true, quote: estimate };
+  // The exchange gate, again now that the money is here, with the value of this moment: every rule
+  // of a buy applies to a deposit converted on arrival, and a customer still new (no exchange of
+  // theirs completed since this one was placed) gets back an order above the first-order cap.
+  try {
+    return { ok: true, quote: estimate, pass: await exchangeGateFor(tx, deps, order, exactMinorIn(estimate.amountEur, 'EUR')) };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    // A deposit that may not be converted stays in euros, in the wallet it was paid to.
+    if (deposit) return { ok: 'keep_in_euros', refusal: error.code };
+    // An anonymous customer whose payer is past the week's cap: an operator looks at it first.
+    if (error.code === 'weekly_limit_login_required') return { ok: 'hold' };
+    return { ok: false, reason: refusalReason(error.code) };
+  }
 }
+
+/** The exchange gate for an order being converted, at `amountEurMinor`. */
+const exchangeGateFor = (tx: Db, deps: SettlementDeps, order: OrderRow, amountEurMinor: bigint) =>
+  exchangeGate(tx, { rates: deps.rates, buySellEnabled: deps.buySellEnabled }, { ...conversionOf(order), amountEurMinor, stage: 'conversion' });
 
 /**
  * Converts a funded order at the rate of this moment and books its delivery, in the worker's
@@ -89,14 +102,87 @@ async function evaluate(tx: Db, rates: RatesAdapter, order: OrderRow): Promise<O
  * cannot be converted is refunded whole.
  */
 async function settle(tx: Db, deps: SettlementDeps, order: OrderRow): Promise<void> {
-  const outcome = await evaluate(tx, deps.rates, order);
-  const exchange = (code: string) => systemAccount(tx, 'exchange', code);
-  const meta = { orderId: order.id, reference: order.reference };
+  const outcome = await evaluate(tx, deps, order);
   const now = new Date();
-  if (!outcome.ok) {
+  if (outcome.ok === false) {
     await fail(tx, order, outcome.reason, { policy: deps.approval });
     return;
   }
+  if (outcome.ok === 'hold') {
+    await ordersRepository.update(tx, order.id, { reviewHold: true, updatedAt: now });
+    return;
+  }
+  if (outcome.ok === 'keep_in_euros') {
+    await keepInEuros(tx, deps, order, outcome.refusal);
+    return;
+  }
+  if (outcome.ok === 'euros') {
+    await creditEuros(tx, order, now);
+    return;
+  }
+  await convert(tx, deps, order, outcome);
+}
+
+/** A deposit kept as euros: into the wallet it was paid to, done at once (money arriving, no exchange). */
+async function creditEuros(tx: Db, order: OrderRow, now: Date, wanted?: string): Promise<OrderRow> {
+  const received = order.amountReceived!;
+  await transfer(tx, {
+    id: `order-delivery:${order.id}`,
+    currency: 'EUR',
+    debitAccountId: (await systemAccount(tx, 'exchange', 'EUR')).id,
+    creditAccountId: (await userAccount(tx, order.accountId!, 'EUR')).id,
+    amount: received,
+    code: 'order',
+    metadata: { orderId: order.id, reference: order.reference, label: order.type, eurValue: eur(received) },
+  });
+  const done = await ordersRepository.update(tx, order.id, {
+    actualRate: '1',
+    actualAmountConverted: received,
+    actualNetworkFee: 0n,
+    actualFee: 0n,
+    settledAt: now,
+    updatedAt: now,
+    status: 'completed_success',
+    completedAt: now,
+  });
+  await notifyCompleted(tx, done, wanted);
+  return done;
+}
+
+/**
+ * A deposit the exchange gate would not convert (buying off, a verification missing, the week, the
+ * first-order cap): kept in euros in the wallet, and the user told why in their language. Where the
+ * account may not hold euros either (no verified bank account), the payment goes back whole.
+ */
+async function keepInEuros(tx: Db, deps: SettlementDeps, order: OrderRow, refusal: ErrorCode): Promise<void> {
+  const reason = refusalReason(refusal);
+  if (refusal === 'bank_verification_required') {
+    await fail(tx, order, reason, { policy: deps.approval });
+    return;
+  }
+  const received = order.amountReceived!;
+  const kept = await ordersRepository.update(tx, order.id, {
+    currencyTo: 'EUR',
+    conversionRefusal: reason,
+    estimatedRate: '1',
+    estimatedAmountConverted: received,
+    estimatedNetworkFee: 0n,
+    fee: 0n,
+  });
+  await creditEuros(tx, kept, new Date(), order.currencyTo);
+}
+
+/** The customer-facing reason of a refusal at conversion (domain/orders.ts FAILURE_REASONS). */
+const refusalReason = (code: ErrorCode): FailureReason => (isFailureReason(code) ? code : 'invalid_amount');
+
+/**
+ * The conversion itself, admitted by the exchange gate's pass: the fee, then the delivery into the
+ * wallet (done at once) or held for a payout to the customer's address or IBAN.
+ */
+async function convert(tx: Db, deps: SettlementDeps, order: OrderRow, outcome: { quote: Quote; pass: ExchangePass }): Promise<void> {
+  const exchange = (code: string) => systemAccount(tx, 'exchange', code);
+  const meta = { orderId: order.id, reference: order.reference };
+  const now = new Date();
   const { quote: q } = outcome;
   const to = order.currencyTo;
   const fee = exactMinorIn(q.fee, 'EUR');
@@ -129,6 +215,8 @@ async function settle(tx: Db, deps: SettlementDeps, order: OrderRow): Promise<vo
   }
   const networkFee = to === 'EUR' ? 0n : actual.actualNetworkFee;
   const payout = await requestPayout(tx, {
+    // The order's own money; paid from the wallet, the outflow gate judged it when its code was accepted.
+    pass: orderOutflowGate('order_delivery'),
     rail: to === 'EUR' ? 'bank' : 'chain',
     purpose: 'order_delivery',
     orderId: order.id,
@@ -240,6 +328,7 @@ async function refundOrder(tx: Db, order: OrderRow, approval: RefundApproval): P
   }
   const bank = from === 'EUR';
   const payout = await requestPayout(tx, {
+    pass: orderOutflowGate('order_refund'),
     rail: bank ? 'bank' : 'chain',
     purpose: 'order_refund',
     orderId: order.id,
@@ -258,9 +347,19 @@ async function refundOrder(tx: Db, order: OrderRow, approval: RefundApproval): P
   return { refund: bank ? 'bank' : 'sender', awaitingApproval: payout.status === 'awaiting_approval' };
 }
 
-async function notifyCompleted(tx: Db, order: OrderRow): Promise<void> {
+async function notifyCompleted(tx: Db, order: OrderRow, wanted?: string): Promise<void> {
   if (!order.email) return;
   const language = isLanguage(order.language) ? order.language : 'en';
+  if (order.conversionRefusal && wanted) {
+    const text = emailText(language, 'depositKeptInEuros', {
+      reference: order.reference,
+      amount: formatMoney(language, eur(order.amountReceived!), 'EUR'),
+      currency: wanted,
+      reason: phrase(language, 'failureReasons', order.conversionRefusal),
+    });
+    await send(tx, { channel: 'email', recipient: order.email, ...text, accountId: order.accountId ?? undefined });
+    return;
+  }
   const success = order.status === 'completed_success';
   const money = orderMoney(order);
   const text = emailText(language, success ? 'orderCompleted' : 'orderFailed', {

@@ -85,6 +85,9 @@ export function orderView(row: OrderRow, bank: BankDetails): Order {
     completedAt: row.completedAt?.toISOString() ?? null,
     businessHold: row.businessHold,
     payoutAwaitingApproval: row.payoutAwaitingApproval,
+    awaitingCode: row.status === 'new' && row.codeHash !== null,
+    reviewHold: row.reviewHold,
+    keptInEuros: row.conversionRefusal,
   };
 }
 

@@ -1,4 +1,7 @@
+import { emailLinkKey } from '../../../../domain/customer-key';
+import { EMAIL_PATTERN } from '../../../../domain/email';
 import { DomainError } from '../../../../domain/errors';
+import { findAccountBySubject } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { payoutsRepository, type PayoutRow } from './repository';
 import { bookFailure, payoutView, type PayoutOutcomes } from './service';
@@ -39,21 +42,45 @@ function decisionState(row: PayoutRow) {
   };
 }
 
+/**
+ * An operator as four eyes know them: who acts (the audit trail's actor), and the customer they
+ * may also be — the account of their login, and the link keys of their email addresses (the
+ * token's, the account's, and locally the one `ops --as <email>` names in the subject).
+ */
+export type Operator = { actor: string; accountId: string | null; emailKeys: string[] };
+
+export async function operatorOf(db: Db, auth: { issuer: string; subject: string; email?: string }): Promise<Operator> {
+  const account = await findAccountBySubject(db, auth.issuer, auth.subject);
+  const named = auth.subject.slice(auth.subject.indexOf(':') + 1);
+  const emails = [auth.email, account?.email, auth.subject.includes(':') && EMAIL_PATTERN.test(named) ? named : undefined].filter((email): email is string => Boolean(email));
+  return { actor: auth.subject, accountId: account?.id ?? null, emailKeys: [...new Set(emails.map(emailLinkKey))] };
+}
+
+/** An operator never approves money that goes to themselves: a payout of their account, or of an order in their email. */
+async function refuseBeneficiary(tx: Db, row: PayoutRow, operator: Operator): Promise<void> {
+  const beneficiary = await payoutsRepository.beneficiary(tx, row.id);
+  if (!beneficiary) return;
+  const keys = [beneficiary.emailKey, beneficiary.accountEmail && emailLinkKey(beneficiary.accountEmail)].filter(Boolean);
+  if ((beneficiary.accountId && beneficiary.accountId === operator.accountId) || keys.some((key) => operator.emailKeys.includes(key!))) throw new DomainError('approval_beneficiary');
+}
+
 /** One operator's approval: the review, or the second approval that releases the payout. */
-export async function approvePayout(db: Db, outcomes: PayoutOutcomes, input: { id: string; operator: string }): Promise<{ payout: PayoutRow; released: boolean }> {
+export async function approvePayout(db: Db, outcomes: PayoutOutcomes, input: { id: string; operator: Operator }): Promise<{ payout: PayoutRow; released: boolean }> {
+  const operator = input.operator.actor;
   return db.transaction(async (tx) => {
     const row = await lockWaiting(tx, input.id);
-    if (row.triggeredBy === input.operator) throw new DomainError('approval_own_payout');
-    if (row.reviewedBy === input.operator) throw new DomainError('approval_same_operator');
+    if (row.triggeredBy === operator) throw new DomainError('approval_own_payout');
+    await refuseBeneficiary(tx, row, input.operator);
+    if (row.reviewedBy === operator) throw new DomainError('approval_same_operator');
     const now = new Date();
     if (!row.reviewedBy) {
-      const payout = await payoutsRepository.update(tx, row.id, { reviewedBy: input.operator, reviewedAt: now });
-      await recordAudit(tx, { actor: input.operator, action: 'payout.review', target: row.id, before: decisionState(row), after: decisionState(payout) });
+      const payout = await payoutsRepository.update(tx, row.id, { reviewedBy: operator, reviewedAt: now });
+      await recordAudit(tx, { actor: operator, action: 'payout.review', target: row.id, before: decisionState(row), after: decisionState(payout) });
       return { payout, released: false };
     }
-    const payout = await payoutsRepository.update(tx, row.id, { status: 'pending', approvedBy: input.operator, approvedAt: now });
+    const payout = await payoutsRepository.update(tx, row.id, { status: 'pending', approvedBy: operator, approvedAt: now });
     await outcomes[row.purpose].approved(tx, payout);
-    await recordAudit(tx, { actor: input.operator, action: 'payout.approve', target: row.id, before: decisionState(row), after: decisionState(payout) });
+    await recordAudit(tx, { actor: operator, action: 'payout.approve', target: row.id, before: decisionState(row), after: decisionState(payout) });
     return { payout, released: true };
   });
 }

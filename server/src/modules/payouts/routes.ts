@@ -10,7 +10,7 @@ import {
 } from '../../../../domain/contracts/payouts';
 import { errorResponses } from '../../schemas';
 import { actorOf, readPersonalData } from '../audit/service';
-import { approvePayout, rejectPayout } from './review';
+import { approvePayout, operatorOf, rejectPayout } from './review';
 import { bookPayoutResult, listPayouts, payoutView, type PayoutOutcomes } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -73,7 +73,7 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
       },
     },
     async (request) => {
-      const { payout, released } = await approvePayout(app.db, outcomes, { id: request.params.id, operator: actorOf(request) });
+      const { payout, released } = await approvePayout(app.db, outcomes, { id: request.params.id, operator: await operatorOf(app.db, request.auth!) });
       return { payout: payoutView(payout), released };
     },
   );

@@ -6,8 +6,10 @@ import { systemAccount, transfer } from '../ledger/service';
 import { approvalNeeded, type ApprovalContext } from './approval';
 import { payoutsRepository, type PayoutRow } from './repository';
 import type { Payout } from '../../../../domain/contracts/payouts';
+import type { OutflowPath } from '../../../../domain/gates';
 import type { PayoutPurpose, PayoutRail, PayoutResult, PayoutStatus } from '../../../../domain/payouts';
 import type { Db } from '../../db/client';
+import type { OutflowPass } from '../gates/service';
 import type { PayoutAdapters, PayoutInstruction } from './adapters';
 
 /**
@@ -39,6 +41,8 @@ export type PayoutOutcomes = Record<
 >;
 
 export type PayoutRequest = {
+  /** The outflow gate's pass (modules/gates): no payout without it. */
+  pass: OutflowPass;
   rail: PayoutRail;
   purpose: PayoutPurpose;
   sendId?: string;
@@ -62,6 +66,14 @@ export type PayoutRequest = {
   approval: ApprovalContext;
 };
 
+/** Which outflow gate's pass admits which payout. */
+const PASSES_OF: Record<PayoutPurpose, readonly OutflowPath[]> = {
+  send: ['wallet_send'],
+  order_delivery: ['order_delivery'],
+  order_refund: ['order_refund'],
+  payment_refund: ['payment_refund'],
+};
+
 const metadataOf = (row: PayoutRow) => ({ payoutId: row.id, purpose: row.purpose, orderId: row.orderId, sendId: row.sendId, destination: row.destination });
 const decimalsOf = (currency: string) => (currency === 'EUR' ? 2 : currencyByCode(currency)!.decimals);
 const outsideAccount = (rail: PayoutRail) => (rail === 'chain' ? 'chain' : 'bank');
@@ -71,6 +83,7 @@ const outsideAccount = (rail: PayoutRail) => (rail === 'chain' ? 'chain' : 'bank
  * is `awaiting_approval` when four eyes must see it first (approval.ts), else `pending`.
  */
 export async function requestPayout(tx: Db, request: PayoutRequest): Promise<PayoutRow> {
+  if (!PASSES_OF[request.purpose].includes(request.pass.path)) throw new Error(`payout ${request.idempotencyKey}: a ${request.pass.path} pass does not admit a ${request.purpose} payout`);
   const held = request.holds.reduce((sum, h) => sum + h.amount, 0n);
   if (held !== request.amount + request.networkFee) throw new Error(`payout ${request.idempotencyKey}: holds ${held} ≠ amount + network fee`);
   const clearing = await systemAccount(tx, 'payouts', request.currency);

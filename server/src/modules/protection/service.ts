@@ -55,6 +55,9 @@ export function protectionSettings(config: Config): ProtectionSettings {
   };
 }
 
+/** What moving value out of a wallet needs of account protection: its settings and the maker of the emails' freeze links. */
+export type SendProtection = { settings: ProtectionSettings; links: SecurityLinks };
+
 /** What a route hands the service: the settings, the link maker, who acts (the security events' "client") and the page language (the emails'). */
 export type ProtectionContext = { settings: ProtectionSettings; links: SecurityLinks; client: string; language: Language };
 

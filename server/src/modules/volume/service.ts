@@ -1,10 +1,8 @@
 import { currencyByCode } from '../../../../domain/currencies';
-import { emailKey } from '../../../../domain/email';
-import { DomainError } from '../../../../domain/errors';
+import { emailLinkKey } from '../../../../domain/customer-key';
 import { MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, WEEKLY_VOLUME_DAYS } from '../../../../domain/limits';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { findAccountById } from '../accounts/service';
-import { requireVerifications } from '../identity/service';
 import { volumeRepository, type CustomerKeys } from './repository';
 import type { Db } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
@@ -12,64 +10,74 @@ import type { RatesAdapter } from '../rates/service';
 export type { CustomerKeys };
 
 /**
- * Weekly volume (spec section 6): everything a customer moved out in a rolling 7 days, in EUR —
- * their exchange orders (by account, by email, and by payout address or IBAN, so that a new email
- * does not start a new week) and their wallet sends, internal and external, at the value they had
- * when confirmed. Above 1,000 EUR it needs a verified mobile number, above 3,000 EUR an ID; an
- * anonymous customer cannot pass 1,000 EUR at all.
- *
- * The rule is checked where the value leaves — confirming a send, placing an order — inside the
- * transaction that moves it, under a lock per customer key: operations created first and confirmed
- * later, or confirmed at the same instant, are counted one after another and cannot together pass
- * a threshold that each passes alone.
+ * What a customer moved (spec section 6), the facts the gates (modules/gates) judge by:
+ * - the week: their exchanges converted in a rolling 7 days (by account, email key, payout owner
+ *   and payer IBAN, so that a new spelling of an email or a new tag does not start a new week) and
+ *   their wallet sends, internal and external, at the value they had when confirmed;
+ * - the day: what left their wallet in the last 24 hours (the second factor's threshold);
+ * - whether they are still new (no exchange of theirs completed: the first-order cap).
+ * Only what moved counts against an account: an order nobody paid, placed in someone's name,
+ * counts only against the anonymous placement of that email or destination.
  */
-export async function weeklyVolumeEurMinor(db: Db, rates: RatesAdapter, customer: CustomerKeys, now = new Date()): Promise<bigint> {
-  const since = new Date(now.getTime() - WEEKLY_VOLUME_DAYS * 86_400_000);
-  const ordered = await volumeRepository.ordersEurMinor(db, customer, since);
-  if (!customer.accountId) return ordered;
-  const sends = await volumeRepository.confirmedSends(db, customer.accountId, since);
+const DAY_MS = 86_400_000;
+
+/** EUR cents of the account's sends confirmed since then that moved value (domain/wallet.ts), at their value when confirmed. */
+async function sentEurMinor(db: Db, rates: RatesAdapter, accountId: string, since: Date): Promise<bigint> {
+  const sends = await volumeRepository.confirmedSends(db, accountId, since);
   // Sends confirmed before their value was kept are valued at today's rate.
   const current = sends.some((s) => s.eurValue === null) ? (await rates.current()).rates : {};
-  const sent = sends.reduce((sum, s) => sum + (s.eurValue ?? eurValueMinor(s.amount, currencyByCode(s.currency)!.decimals, current[s.currency] ?? '0')), 0n);
-  return ordered + sent;
+  return sends.reduce((sum, s) => sum + (s.eurValue ?? eurValueMinor(s.amount, currencyByCode(s.currency)!.decimals, current[s.currency] ?? '0')), 0n);
 }
 
 /**
- * A logged-in customer as the weekly volume knows them: their account, and their email address,
- * under which they may also have ordered without logging in (those orders count too).
+ * The customer's week in EUR cents. `includeOpen`: orders placed and not converted yet count too —
+ * only for placing an anonymous order, which nothing else stands behind.
+ */
+export async function weeklyVolumeEurMinor(db: Db, rates: RatesAdapter, customer: CustomerKeys, options: { includeOpen?: boolean } = {}, now = new Date()): Promise<bigint> {
+  const since = new Date(now.getTime() - WEEKLY_VOLUME_DAYS * DAY_MS);
+  const ordered = await volumeRepository.ordersEurMinor(db, customer, since, options.includeOpen ?? false);
+  if (!customer.accountId) return ordered;
+  return ordered + (await sentEurMinor(db, rates, customer.accountId, since));
+}
+
+/** EUR cents that left the account's wallet in the last 24 hours: sends, and orders paid from it to a destination outside. */
+export async function dayOutflowEurMinor(db: Db, rates: RatesAdapter, accountId: string, now = new Date()): Promise<bigint> {
+  const since = new Date(now.getTime() - DAY_MS);
+  return (await sentEurMinor(db, rates, accountId, since)) + (await volumeRepository.walletPaidOrdersEurMinor(db, accountId, since));
+}
+
+/**
+ * A logged-in customer as the limits know them: the account, and the link key of the account's
+ * own email (orders placed with it without logging in are theirs too) — never an email typed
+ * into a form, which anyone can type.
  */
 export async function accountCustomer(db: Db, accountId: string): Promise<CustomerKeys> {
   const account = await findAccountById(db, accountId);
-  return { accountId, email: account?.email ? emailKey(account.email) : null };
+  return { accountId, emailKey: account?.email ? emailLinkKey(account.email) : null };
 }
 
+/** Whether one of the customer's exchanges, other than `except`, completed successfully (a deposit kept in euros is none). */
+export const hasCompletedExchange = (db: Db, customer: CustomerKeys, except?: string) => volumeRepository.hasCompletedExchange(db, customer, except);
+
 const keysOf = (customer: CustomerKeys) =>
-  [customer.accountId && `volume:account:${customer.accountId}`, customer.email && `volume:email:${customer.email}`, customer.address && `volume:address:${customer.address}`].filter(
-    (key): key is string => Boolean(key),
-  );
+  [
+    customer.accountId && `volume:account:${customer.accountId}`,
+    customer.emailKey && `volume:email:${customer.emailKey}`,
+    customer.payoutKey && `volume:address:${customer.payoutKey}`,
+    customer.payerKey && `volume:address:${customer.payerKey}`,
+  ].filter((key): key is string => Boolean(key));
+
+/**
+ * Within a transaction: waits until no other check of this customer's volume is running, and
+ * keeps them out until it commits, so that operations created first and confirmed later, or at
+ * the same instant, are counted one after another.
+ */
+export const lockCustomer = (tx: Db, customer: CustomerKeys) => volumeRepository.lock(tx, keysOf(customer));
 
 /**
  * The anonymous weekly cap as the database applies it when placing an anonymous order in one
- * statement (orders' placeAnonymous): the same lock keys, window and threshold as below.
+ * statement (orders' placeAnonymous): the same lock keys, window and threshold as above.
  */
 export function anonymousWeeklyCap(customer: CustomerKeys, now = new Date()) {
-  return { lockKeys: keysOf(customer), since: new Date(now.getTime() - WEEKLY_VOLUME_DAYS * 86_400_000), weeklyCap: MOBILE_VERIFICATION_WEEKLY_EUR_MINOR };
-}
-
-/** Within a transaction: waits until no other check of this customer's volume is running, and keeps them out until it commits. */
-export const lockWeeklyVolume = (tx: Db, customer: CustomerKeys) => volumeRepository.lock(tx, keysOf(customer));
-
-/**
- * Within a transaction: locks the customer's volume (again, if the caller already did), then refuses the operation if the week's
- * volume with it would need a verification the customer does not have. Call it after the checks
- * that say more (an insufficient balance is reported as such, not as a missing verification).
- */
-export async function requireWithinWeeklyVolume(tx: Db, rates: RatesAdapter, customer: CustomerKeys, addedEurMinor: bigint, options: { usesWallet?: boolean } = {}): Promise<void> {
-  await lockWeeklyVolume(tx, customer);
-  const weekly = (await weeklyVolumeEurMinor(tx, rates, customer)) + addedEurMinor;
-  if (!customer.accountId) {
-    if (weekly > MOBILE_VERIFICATION_WEEKLY_EUR_MINOR) throw new DomainError('weekly_limit_login_required', 'amount');
-    return;
-  }
-  await requireVerifications(tx, customer.accountId, { usesWallet: options.usesWallet, weeklyEurMinor: weekly });
+  return { lockKeys: keysOf(customer), since: new Date(now.getTime() - WEEKLY_VOLUME_DAYS * DAY_MS), weeklyCap: MOBILE_VERIFICATION_WEEKLY_EUR_MINOR };
 }

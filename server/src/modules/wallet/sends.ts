@@ -1,22 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
+import { normalizeAddress, shortAddress, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { currencyByCode, type Currency } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
 import { CODE_TTL_MINUTES } from '../../../../domain/identity';
 import { isLanguage, type Language } from '../../../../domain/languages';
 import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
-import { hasSecondFactor } from '../../../../domain/protection';
 import { eurValueMinor } from '../../../../domain/quotes';
-import { externalNetworkFeeMinor, maxSendableMinor } from '../../../../domain/wallet';
+import { externalNetworkFeeMinor } from '../../../../domain/wallet';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
+import { walletOutflowGate, type OutflowPass } from '../gates/service';
 import { requireVerifications } from '../identity/service';
-import { transfer, userAccount, balancesOf } from '../ledger/service';
+import { transfer, userAccount } from '../ledger/service';
 import { formatMoney } from '../notify/service';
 import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { sendSecurityEmail } from '../protection/mail';
-import { bookRefusal, protectionOf, requireInBook, requireSendsOpen, type ProtectionSettings } from '../protection/service';
-import { accountCustomer, lockWeeklyVolume, requireWithinWeeklyVolume, weeklyVolumeEurMinor } from '../volume/service';
 import { findByAddress } from './addresses';
 import { walletRepository, type SendRow } from './repository';
 import type { SendFee, WalletSend } from '../../../../domain/contracts/wallet';
@@ -24,6 +22,7 @@ import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { PayoutApproval } from '../payouts/approval';
 import type { SecurityLinks } from '../protection/links';
+import type { SendProtection } from '../protection/service';
 import type { RatesAdapter } from '../rates/service';
 
 /**
@@ -33,12 +32,12 @@ import type { RatesAdapter } from '../rates/service';
  *   whatever requests run at the same time;
  * - the code is single use, bound to this send, valid 10 minutes, dead after 5 wrong attempts;
  * - the same Idempotency-Key returns the same send (no second send, no second email);
- * - account protection (modules/protection) is checked when a send starts and again in the
- *   transaction that books it: not frozen, no cool-down, in allow-list mode only to an address-book
- *   entry past its hold; confirming needs a recent login, and above a limit a second factor.
+ * - every send passes the outflow gate (modules/gates) when it starts and again, with the login,
+ *   in the transaction that books it: account protection (not frozen, no cool-down, in allow-list
+ *   mode only to an address-book entry past its hold, a recent login, a second factor once the
+ *   day's outflows pass the limit), the balance and the week's verifications.
  */
-/** What sends need of account protection: its settings and the maker of the emails' freeze links. */
-export type SendProtection = { settings: ProtectionSettings; links: SecurityLinks };
+export type { SendProtection };
 
 /** The login behind a confirmation: the token's auth_time (seconds since the epoch) and amr. */
 export type SendLogin = { authTime?: number; amr?: string[] };
@@ -128,22 +127,23 @@ export async function createSend(
   if (!address) throw new DomainError('invalid_address', 'address');
   const amount = decimalToMinor(input.amount.trim(), currency.decimals);
   if (amount === null || amount <= 0n) throw new DomainError('invalid_amount', 'amount');
-  // A frozen account, or one in a cool-down, starts no send at all.
-  const guard = await protectionOf(db, account.id);
-  requireSendsOpen(guard);
-
   const { recipientId, networkFee } = await destinationOf(db, account, input.houseXrpAddress, currency.code, address);
   const { rates: current } = await rates.current();
-  const thisSendEur = eurValueMinor(amount, currency.decimals, current[currency.code] ?? '0');
-  await requireVerifications(db, account.id, { usesWallet: true });
-  // Then the balance: a send it cannot cover is refused as such, whatever verification it would need.
-  const balance = (await balancesOf(db, account.id)).find((b) => b.currency === currency.code)?.balance ?? 0n;
-  if (amount > maxSendableMinor(balance, networkFee)) throw new DomainError('insufficient_balance', 'amount');
-  // Said early, so the user verifies before waiting for a code; enforced again at confirmation,
-  // where the value leaves (sends created first and confirmed later are counted there).
-  await requireVerifications(db, account.id, { usesWallet: true, weeklyEurMinor: (await weeklyVolumeEurMinor(db, rates, await accountCustomer(db, account.id))) + thisSendEur });
-  // Last, so that the address's other problems are said first: allow-list mode and the hold.
-  await requireInBook(db, guard, { currency: currency.code, address, internal: recipientId !== null });
+  // Said early, so the user hears before waiting for a code; judged again, with the login, when
+  // the code is given (sends created first and confirmed later are counted there).
+  await walletOutflowGate(
+    db,
+    { rates, protection: input.protection.settings },
+    {
+      path: 'wallet_send',
+      accountId: account.id,
+      currency: currency.code,
+      destination: { currency: currency.code, address },
+      internal: recipientId !== null,
+      debitMinor: amount + networkFee,
+      eurValueMinor: eurValueMinor(amount, currency.decimals, current[currency.code] ?? '0'),
+    },
+  );
 
   let code: string | null = null;
   while (!code) code = codeFromBytes(randomBytes(32));
@@ -188,10 +188,7 @@ export async function createSend(
   });
 }
 
-/** An address short enough for a sentence, its start and end kept to recognize it ("bc1qcr8t…306fyu"). */
-export function shortAddress(address: string): string {
-  return address.length <= 16 ? address : `${address.slice(0, 8)}…${address.slice(-6)}`;
-}
+export { shortAddress };
 
 type Outcome = { ok: true; send: SendRow } | { ok: false; code: ErrorCode; message?: string; field?: string; retryAfter?: number };
 
@@ -209,32 +206,40 @@ export async function confirmSend(
   input: { account: Pick<AccountRow, 'id' | 'email'>; sendId: string; code: string; login: SendLogin; protection: SendProtection },
 ) {
   const { rates } = deps;
-  const { settings } = input.protection;
   const ownerId = input.account.id;
   if (!/^[0-9a-f-]{36}$/i.test(input.sendId)) throw new DomainError('not_found');
   const code = normalizeCode(input.code);
   if (!code) throw new DomainError('invalid_code_format', 'code');
-  // A token without auth_time proves no recent login: refused like an old one.
-  if (input.login.authTime === undefined || Date.now() / 1000 - input.login.authTime > settings.maxAuthAgeSeconds) throw new DomainError('login_required_recent');
   const { rates: current } = await rates.current();
   const outcome = await db.transaction(async (tx): Promise<Outcome> => {
     const send = await walletRepository.lockSend(tx, ownerId, input.sendId);
     if (!send) return { ok: false, code: 'not_found' };
     if (send.status !== 'awaiting_code') return { ok: false, code: 'send_not_pending', field: 'code' };
-    // The account's protection, read under a lock held until this transaction books or ends: a
-    // freeze (or any change of it) waits for this confirmation, or this one sees it.
-    const guard = await protectionOf(tx, ownerId, 'share');
-    try {
-      requireSendsOpen(guard);
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      return { ok: false, code: error.code, retryAfter: error.retryAfter };
-    }
-    const refusal = await bookRefusal(tx, guard, { currency: send.currency, address: send.address, internal: send.recipientId !== null });
-    if (refusal) return { ok: false, ...refusal, field: 'address' };
     const decimals = currencyByCode(send.currency)!.decimals;
     const eurValue = eurValueMinor(send.amount, decimals, current[send.currency] ?? '0');
-    if (eurValue > settings.secondFactorAboveEurMinor && !hasSecondFactor(input.login.amr)) return { ok: false, code: 'second_factor_required' };
+    // The outflow gate, with the login: under the protection row's lock (a freeze waits for this
+    // transaction, or this one sees it) and the customer's (confirmations of this owner's sends
+    // and orders are judged one after another, each seeing the one before).
+    let pass: OutflowPass;
+    try {
+      pass = await walletOutflowGate(
+        tx,
+        { rates, protection: input.protection.settings },
+        {
+          path: 'wallet_send',
+          accountId: ownerId,
+          currency: send.currency,
+          destination: { currency: send.currency, address: send.address },
+          internal: send.recipientId !== null,
+          debitMinor: send.amount + send.networkFee,
+          eurValueMinor: eurValue,
+          login: input.login,
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      return { ok: false, code: error.code, field: error.field, retryAfter: error.retryAfter };
+    }
     const verdict = judgeCode({ hash: send.codeHash, attempts: send.codeAttempts, expiresAt: send.codeExpiresAt }, hash(send.id, code));
     if (verdict.kind === 'wrong') await walletRepository.setCodeAttempts(tx, send.id, verdict.attempts);
     if (verdict.kind !== 'valid') return { ok: false, ...codeRefusal(verdict), field: 'code' };
@@ -252,9 +257,6 @@ export async function confirmSend(
       sendId: send.id,
     };
     const from = await userAccount(tx, send.ownerId, send.currency);
-    // Every confirmation of this owner's sends waits here for the one before it to commit.
-    const customer = await accountCustomer(tx, send.ownerId);
-    await lockWeeklyVolume(tx, customer);
     let awaitingApproval = false;
     try {
       await tx.transaction(async (booking) => {
@@ -266,6 +268,7 @@ export async function confirmSend(
         }
         // Out to the chain: held for the payout, which the payout worker hands to the adapter.
         const payout = await requestPayout(booking, {
+          pass,
           rail: 'chain',
           purpose: 'send',
           sendId: send.id,
@@ -284,9 +287,8 @@ export async function confirmSend(
         });
         awaitingApproval = payout.status === 'awaiting_approval';
       });
-      // With the balance settled, the weekly volume: this send and every one confirmed before it.
-      await requireWithinWeeklyVolume(tx, rates, customer, eurValue, { usesWallet: true });
     } catch (error) {
+      // The gate saw the balance under the customer's lock; the ledger's constraint is the last word.
       if (!(error instanceof DomainError) || error.code !== 'insufficient_balance') throw error;
       await walletRepository.failAtConfirmation(tx, send.id, new Date());
       return { ok: false, code: 'insufficient_balance', field: 'code' };
