@@ -13,6 +13,7 @@
  * - faucet.pause / resume / fund
  * - payment.received       a bank payment was booked to an order or a deposit
  * - payment.business       a buy was marked as paid from a business account
+ * - order.review           an operator released (convert) or refunded an anonymous order held past the weekly cap
  * - chain.deposit          a chain deposit was booked (simulated locally)
  * - payout.result          an executor's report on a payout was booked
  * - payout.review / approve / reject   four eyes: the first operator's approval, the second's that
@@ -40,6 +41,7 @@ export const AUDIT_ACTIONS = [
   'faucet.fund',
   'payment.received',
   'payment.business',
+  'order.review',
   'chain.deposit',
   'payout.result',
   'payout.review',

@@ -108,6 +108,8 @@ export const ERRORS = {
   approval_own_payout: { status: 403 },
   /** An operator who is also the customer the payout pays (their account, or an order in their email). */
   approval_beneficiary: { status: 403 },
+  /** An operator's review of an order that is not (or no longer) held for one. */
+  order_not_held: { status: 409 },
   // Account protection (issue 19): the address book, the freeze, cool-downs, step-up for sends.
   address_not_in_book: { status: 403 },
   address_on_hold: { status: 409 },

@@ -78,6 +78,8 @@ export type ExchangeFacts = {
   newCustomer?: boolean;
   /** EUR the customer exchanged and sent in the rolling week, this conversion included. */
   weeklyEurMinor?: bigint;
+  /** An operator looked at this anonymous order, held past the weekly cap, and released it. */
+  releasedByOperator?: boolean;
 };
 
 /** The exchange rules of spec sections 5 and 6, in the order a customer should hear them. */
@@ -98,7 +100,7 @@ export function exchangeRefusal(facts: ExchangeFacts): Refusal | null {
   if (amount !== undefined && amount > ORDER_LIMIT_EUR_MINOR) return { code: 'order_limit', field: 'amount' };
   if (amount !== undefined && facts.newCustomer && amount > FIRST_ORDER_LIMIT_EUR_MINOR) return { code: 'first_order_limit', field: 'amount' };
   if (facts.weeklyEurMinor !== undefined) {
-    if (!phases) return facts.weeklyEurMinor > MOBILE_VERIFICATION_WEEKLY_EUR_MINOR ? { code: 'weekly_limit_login_required', field: 'amount' } : null;
+    if (!phases) return facts.weeklyEurMinor > MOBILE_VERIFICATION_WEEKLY_EUR_MINOR && !facts.releasedByOperator ? { code: 'weekly_limit_login_required', field: 'amount' } : null;
     const refused = verificationRefusal(missingVerifications(phases, { weeklyEurMinor: facts.weeklyEurMinor }));
     if (refused) return { code: refused, field: 'amount' };
   }

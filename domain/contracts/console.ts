@@ -98,6 +98,8 @@ export const opsOrderResponse = z.object({
     language: z.string(),
     businessHold: z.boolean(),
     payoutAwaitingApproval: z.boolean(),
+    reviewHold: z.boolean().describe("Paid, waiting for an operator: the payer's week passed the cap for customers without an account (ops order-review)"),
+    payerIban: z.string().nullable().describe('The IBAN the bank payment came from, when the statement named it'),
   }),
   history: z.array(orderEventSchema),
 });

@@ -78,6 +78,8 @@ export const paymentReceivedBody = z.object({
   txid: z.string().max(100).optional(),
   /** The statement shows a business payer: a buy then waits until a business behind it is verified. */
   fromBusinessAccount: z.boolean().optional(),
+  /** The payer's IBAN as the statement shows it: the payer's week counts by it. */
+  payerIban: z.string().max(50).optional(),
 });
 export type PaymentReceivedBody = z.infer<typeof paymentReceivedBody>;
 export const paymentReceivedResponse = z.object({
@@ -94,3 +96,7 @@ export type PaymentReceived = z.infer<typeof paymentReceivedResponse>;
 export const businessPaymentBody = z.object({ reference: z.string().min(1).max(40) });
 export const businessPaymentResponse = z.object({ reference: z.string(), status: z.string(), businessHold: z.boolean() });
 export type BusinessPayment = z.infer<typeof businessPaymentResponse>;
+/** An operator's decision on an anonymous order held past the weekly cap: convert it anyway, or refund it. */
+export const orderReviewBody = z.object({ reference: z.string().min(1).max(40), decision: z.enum(['convert', 'refund']) });
+export const orderReviewResponse = z.object({ reference: z.string(), status: z.string(), reviewHold: z.boolean(), failureReason: z.string().nullable() });
+export type OrderReview = z.infer<typeof orderReviewResponse>;

@@ -75,6 +75,7 @@ export type Order = z.infer<typeof orderSchema>;
 
 export const confirmOrderParams = z.object({ reference: z.string().max(40) });
 export const confirmOrderBody = z.object({ code: z.string().max(40) });
+export type ConfirmOrderBody = z.infer<typeof confirmOrderBody>;
 
 export const placeOrderHeaders = idempotencyHeaders;
 // amount is always in currencyFrom.

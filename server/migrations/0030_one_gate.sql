@@ -13,6 +13,7 @@ ALTER TABLE "orders" ADD COLUMN "payer_key" text;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "conversion_refusal" text;--> statement-breakpoint
 -- An anonymous order whose payer passed the weekly cap waits for an operator (funded, not converted).
 ALTER TABLE "orders" ADD COLUMN "review_hold" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+ALTER TABLE "orders" ADD COLUMN "review_released_by" text;--> statement-breakpoint
 -- An order paid from the wallet to a destination outside it waits for the code emailed to the owner.
 ALTER TABLE "orders" ADD COLUMN "code_hash" text;--> statement-breakpoint
 ALTER TABLE "orders" ADD COLUMN "code_expires_at" timestamp with time zone;--> statement-breakpoint
@@ -32,15 +33,19 @@ DROP FUNCTION "customer_orders_eur"(uuid, text, text, timestamptz);--> statement
 DROP FUNCTION "customer_has_completed_order"(uuid, text, uuid);--> statement-breakpoint
 
 -- EUR cents a customer exchanged in the window (spec section 6), linked by account, email key,
--- payout owner or payer IBAN: what actually moved — orders converted (settled) and not failed
--- since. A deposit kept in euros is money arriving, not an exchange. p_include_open also counts
--- orders placed in the window and not converted yet: only the anonymous placement does, so that
--- orders placed unpaid in someone's name never count against that person's account.
-CREATE FUNCTION "customer_orders_eur"("p_account" uuid, "p_email_key" text, "p_payout_key" text, "p_payer_key" text, "p_since" timestamptz, "p_include_open" boolean) RETURNS bigint
+-- payout owner or payer IBAN: what actually moved, and not failed — an order paid from the wallet
+-- from the moment the wallet paid it (a send, whatever happens next), any other from the moment it
+-- was converted (settled). A deposit kept in euros is money arriving, not an exchange. p_except: an
+-- order being judged, which the caller adds itself. p_include_open also counts orders placed in
+-- the window and not converted yet: only the anonymous placement does, so that orders placed
+-- unpaid in someone's name never count against that person's account.
+CREATE FUNCTION "customer_orders_eur"("p_account" uuid, "p_email_key" text, "p_payout_key" text, "p_payer_key" text, "p_since" timestamptz, "p_include_open" boolean, "p_except" uuid) RETURNS bigint
 LANGUAGE sql STABLE AS $$
   SELECT coalesce(sum("amount_eur"), 0)::bigint FROM "orders"
   WHERE "status" <> 'completed_failure' AND NOT ("type" = 'deposit' AND "currency_to" = 'EUR')
-    AND ("settled_at" >= "p_since" OR ("p_include_open" AND "settled_at" IS NULL AND "created_at" >= "p_since"))
+    AND ("p_except" IS NULL OR "id" <> "p_except")
+    AND (CASE WHEN "use_my_wallet" THEN "funded_at" ELSE "settled_at" END >= "p_since"
+      OR ("p_include_open" AND "settled_at" IS NULL AND "created_at" >= "p_since"))
     AND ("account_id" = "p_account" OR "email_key" = "p_email_key" OR "payout_key" = "p_payout_key" OR "payer_key" = "p_payer_key")
 $$;--> statement-breakpoint
 
@@ -70,7 +75,7 @@ BEGIN
   IF o."amount_eur" > "p_first_order_cap" AND NOT "customer_has_completed_order"(NULL, o."email_key", NULL) THEN
     RAISE EXCEPTION USING ERRCODE = 'MU001', MESSAGE = 'first_order_limit';
   END IF;
-  IF "customer_orders_eur"(NULL, o."email_key", o."payout_key", NULL, "p_since", true) + o."amount_eur" > "p_weekly_cap" THEN
+  IF "customer_orders_eur"(NULL, o."email_key", o."payout_key", NULL, "p_since", true, NULL) + o."amount_eur" > "p_weekly_cap" THEN
     RAISE EXCEPTION USING ERRCODE = 'MU001', MESSAGE = 'weekly_limit_login_required';
   END IF;
   INSERT INTO "orders" ("reference", "short_reference", "type", "currency_from", "currency_to", "amount", "amount_eur", "email", "email_key", "address", "payout_key",

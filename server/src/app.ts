@@ -161,7 +161,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(walletRoutes, { rates, xpubs, approval });
   await app.register(protectionRoutes, { xpubs, findReception: findByAddress, signInReports: { secret: config.SIGN_IN_REPORT_SECRET, issuer: config.authIssuer } });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
-  await app.register(opsMoneyRoutes, { rates, chain });
+  await app.register(opsMoneyRoutes, { rates, chain, settlement: { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED } });
   await app.register(liabilitiesRoutes, { chain, xpubs });
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval, links) });

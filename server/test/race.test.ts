@@ -4,7 +4,7 @@
 import http from 'node:http';
 import { sql } from 'drizzle-orm';
 import { advance } from '../src/modules/faucet/service';
-import { mailedSendCode, freshBtcAddress, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import { mailedOrderCode, mailedSendCode, freshBtcAddress, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -173,5 +173,38 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     );
     expect(again.status).toBe(200);
     expect(again.body.reference).toBe(accepted[0]!.body.reference);
+  });
+
+  it(`${N} anonymous buys under ${N} spellings of one email and ${N} tags of one XRP account, together: they stop at 1,000 EUR`, async () => {
+    // +tags, Gmail's dots, capitals, googlemail, a Cyrillic е: one mailbox, one link key. Each order a tag of its own.
+    const spell = (i: number) => {
+      const local = ['race.customer', 'RaceCustomer', 'r.a.c.e.customer', 'rac\u0435customer'][i % 4]!;
+      return `${local}+${kind}${i}@${i % 3 ? 'gmail.com' : 'googlemail.com'}`;
+    };
+    const placed = await together((i) =>
+      call('POST', '/api/orders', {}, { type: 'buy', currencyFrom: 'EUR', currencyTo: 'XRP', amount: '90', email: spell(i), address: `rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh:${1000 + i}` }),
+    );
+    expect(placed.filter((r) => r.status === 201)).toHaveLength(11); // 990 EUR
+    expect(new Set(placed.filter((r) => r.status !== 201).map((r) => (r.body.error as { code: string }).code))).toEqual(new Set(['weekly_limit_login_required']));
+  });
+
+  it(`${N} orders paid from one wallet out to a booked address, confirmed together with their codes: the week stops them`, async () => {
+    const ETH_OUT = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
+    const u = await testUser(t, `wallet-orders-${kind}@example.com`, { deposit: '1', book: [{ currency: 'ETH', address: ETH_OUT }] });
+    // 80 EUR each, within the first-order cap: placed one after another, each waits for its code.
+    const placed: string[] = [];
+    for (let i = 0; i < N; i++) {
+      const res = await call('POST', '/api/orders', u.headers, { type: 'swap', currencyFrom: 'BTC', currencyTo: 'ETH', amount: '0.001', email: u.email, useMyWallet: true, address: ETH_OUT });
+      expect(res.status).toBe(201);
+      placed.push(res.body.reference as string);
+    }
+    const codes = new Map<string, string>();
+    for (const reference of placed) codes.set(reference, await mailedOrderCode(t, u.email, reference));
+    const confirmed = await Promise.all(placed.map((reference) => call('POST', `/api/orders/${reference}/confirm`, u.headers, { code: codes.get(reference) })));
+    // An order paid from the wallet counts from the moment the wallet pays it, like a send: twelve
+    // make 960 EUR, a thirteenth would pass the bank-verified week. The wallet lost exactly those.
+    expect(confirmed.filter((r) => r.status === 200)).toHaveLength(12);
+    expect(new Set(confirmed.filter((r) => r.status !== 200).map((r) => (r.body.error as { code: string }).code))).toEqual(new Set(['mobile_verification_required']));
+    expect(await balanceOf(t, u.headers, 'BTC')).toBe('0.98800000');
   });
 });

@@ -417,6 +417,8 @@ export const orders = pgTable(
     businessHold: boolean('business_hold').notNull().default(false),
     /** Funded but waiting for an operator: the payer's week passed the anonymous cap when the payment arrived (exchange gate). */
     reviewHold: boolean('review_hold').notNull().default(false),
+    /** The operator who released a held order to be converted past the anonymous weekly cap (audited as order.review). */
+    reviewReleasedBy: text('review_released_by'),
     /** A deposit the exchange gate would not convert, kept in euros: the refusal's error code. */
     conversionRefusal: text('conversion_refusal', { enum: FAILURE_REASONS }),
     /**

@@ -19,6 +19,7 @@ import type { FaucetStatus } from '../../../domain/contracts/faucet';
 import type { PublishResponse } from '../../../domain/contracts/liabilities';
 import type {
   BusinessPayment,
+  OrderReview,
   ChainDeposit,
   DevTokenResponse,
   EnableVerificationResponse,
@@ -88,14 +89,17 @@ Commands:
   chain-deposit <currency> <address> <amount> [txid]
                           simulate an incoming chain deposit to a wallet reception address
                           or to the receiving address of a sell/swap order
-  payment-received <reason> <amountEUR> [txid] [--business]
+  payment-received <reason> <amountEUR> [txid] [--business] [--iban <payer IBAN>]
                           simulate an incoming SEPA payment; reason = a buy order's short
                           reference (ABCD-EFGH) or a deposit reference (DEPOSIT<key> [CUR]);
                           --business: the payer is a business account (the buy waits for a
-                          verified business)
+                          verified business); --iban: the payer's IBAN (their week counts by it)
   business-payment <reference>
                           the bank statement shows this buy was paid from a business account:
                           it waits until a business behind it is verified
+  order-review <reference> convert|refund
+                          an anonymous order held because its payer's week passed the cap:
+                          convert it anyway, or send the money back to the payer
   outbox [--json] [--to <recipient>]
                           messages sent by email, SMS, post and bank transfer, newest first
   faucet status|pause|resume|fund <eur>
@@ -450,9 +454,18 @@ export async function run(argv: string[]): Promise<void> {
     }
     case 'payment-received': {
       const fromBusinessAccount = rest.includes('--business');
-      const [reason, amount, txid] = rest.filter((arg) => arg !== '--business');
-      if (!reason || !amount) throw new CliError('Usage: payment-received <shortReference | "DEPOSIT<accountKey> [CUR]"> <amountEUR> [txid] [--business]');
-      const result = (await call('POST', '/api/ops/payment-received', { reason, amount, ...(txid ? { txid } : {}), ...(fromBusinessAccount ? { fromBusinessAccount } : {}) })) as PaymentReceived;
+      const ibanAt = rest.indexOf('--iban');
+      const payerIban = ibanAt >= 0 ? rest[ibanAt + 1] : undefined;
+      if (ibanAt >= 0 && !payerIban) throw new CliError('--iban needs the payer’s IBAN.');
+      const [reason, amount, txid] = rest.filter((arg, i) => arg !== '--business' && (ibanAt < 0 || (i !== ibanAt && i !== ibanAt + 1)));
+      if (!reason || !amount) throw new CliError('Usage: payment-received <shortReference | "DEPOSIT<accountKey> [CUR]"> <amountEUR> [txid] [--business] [--iban <payer IBAN>]');
+      const result = (await call('POST', '/api/ops/payment-received', {
+        reason,
+        amount,
+        ...(txid ? { txid } : {}),
+        ...(fromBusinessAccount ? { fromBusinessAccount } : {}),
+        ...(payerIban ? { payerIban } : {}),
+      })) as PaymentReceived;
       const held = result.businessHold ? ' It waits until a business behind it is verified.' : '';
       console.log(result.credited ? `Payment of EUR ${amount} received for ${result.type} order ${result.reference}: processing.${held}` : `Already received (order ${result.reference}).`);
       return;
@@ -462,6 +475,13 @@ export async function run(argv: string[]): Promise<void> {
       if (!reference) throw new CliError('Usage: business-payment <reference>');
       const result = (await call('POST', '/api/ops/orders/business-payment', { reference })) as BusinessPayment;
       console.log(result.businessHold ? `Order ${result.reference} is held until its business is verified.` : `Order ${result.reference}: paid from a verified business, it goes on.`);
+      return;
+    }
+    case 'order-review': {
+      const [reference, decision] = rest;
+      if (!reference || (decision !== 'convert' && decision !== 'refund')) throw new CliError('Usage: order-review <reference> convert|refund');
+      const result = (await call('POST', '/api/ops/orders/review', { reference, decision })) as OrderReview;
+      console.log(decision === 'convert' ? `Order ${result.reference} is released: the worker converts it next.` : `Order ${result.reference} is refunded to its payer.`);
       return;
     }
     case 'ledger:verify': {

@@ -8,11 +8,19 @@ import type { ExchangeSession } from './session';
  * reporter that hands the session to the exchange forms.
  */
 function Reporter({ onChange }: { onChange: (session: ExchangeSession) => void }) {
-  const { isLoading, isAuthenticated, error, getAccessTokenSilently } = useSession();
+  const { isLoading, isAuthenticated, error, getAccessTokenSilently, loginWithRedirect } = useSession();
   React.useEffect(() => {
     if (isLoading) return;
-    onChange(isAuthenticated && !error ? { status: 'authenticated', getToken: async () => String(await getAccessTokenSilently()) } : { status: 'anonymous', getToken: async () => null });
-  }, [isLoading, isAuthenticated, error, getAccessTokenSilently, onChange]);
+    onChange(
+      isAuthenticated && !error
+        ? {
+            status: 'authenticated',
+            getToken: async () => String(await getAccessTokenSilently()),
+            stepUp: (returnTo) => loginWithRedirect({ authorizationParams: { max_age: 0 }, appState: { returnTo } }),
+          }
+        : { status: 'anonymous', getToken: async () => null },
+    );
+  }, [isLoading, isAuthenticated, error, getAccessTokenSilently, loginWithRedirect, onChange]);
   return null;
 }
 

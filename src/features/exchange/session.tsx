@@ -10,6 +10,8 @@ import { mayHaveSession } from '../../components/session-hint';
 export type ExchangeSession = {
   status: 'checking' | 'anonymous' | 'authenticated';
   getToken: () => Promise<string | null>;
+  /** Logs the user in again (a fresh login, with the second factor when it is set up), then back to `returnTo`: confirming an order paid from the wallet needs one. */
+  stepUp?: (returnTo: string) => Promise<void>;
 };
 
 const anonymous: ExchangeSession = { status: 'anonymous', getToken: async () => null };

@@ -104,7 +104,7 @@ async function importCredit(db: Db, rates: RatesAdapter, line: StatementLine, st
     let unmatchedReason = 'no_reason';
     for (const reason of line.reasons) {
       try {
-        const { order } = await bankPaymentReceived(tx, rates, { reason, amount: minorToDecimal(line.amount!, 2), txid: line.ref });
+        const { order } = await bankPaymentReceived(tx, rates, { reason, amount: minorToDecimal(line.amount!, 2), txid: line.ref, payerIban: line.partyIban ?? undefined });
         await bankRepository.updatePayment(tx, row.id, { status: 'matched', orderId: order.id });
         await recordAudit(tx, {
           actor,
@@ -183,7 +183,12 @@ function reasonOf(target: string): string {
 export async function assignBankPayment(db: Db, rates: RatesAdapter, input: { id: string; target: string; actor: string }) {
   return db.transaction(async (tx) => {
     const payment = await lockOpenPayment(tx, input.id);
-    const { order } = await bankPaymentReceived(tx, rates, { reason: reasonOf(input.target), amount: minorToDecimal(payment.amount, 2), txid: payment.entryRef });
+    const { order } = await bankPaymentReceived(tx, rates, {
+      reason: reasonOf(input.target),
+      amount: minorToDecimal(payment.amount, 2),
+      txid: payment.entryRef,
+      payerIban: payment.payerIban ?? undefined,
+    });
     const assigned = await bankRepository.updatePayment(tx, payment.id, {
       status: 'assigned',
       orderId: order.id,

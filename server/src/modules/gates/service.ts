@@ -48,6 +48,8 @@ export type Conversion = {
   accountId: string | null;
   /** The link keys the order carries: the email typed (counted only for an anonymous customer), the payout owner, the payer. */
   keys: Omit<CustomerKeys, 'accountId'>;
+  /** An operator released this anonymous order, held past the weekly cap (orders' reviewHeldOrder). */
+  releasedByOperator?: boolean;
 };
 
 const cryptoSide = (code: string) => (code === 'EUR' ? null : (currencyByCode(code) ?? null));
@@ -70,6 +72,7 @@ async function exchangeFacts(db: Db, deps: ExchangeDeps, conversion: Conversion)
     toWallet: conversion.toWallet,
     fromBusinessAccount: conversion.fromBusinessAccount,
     phases: conversion.accountId ? await verificationPhases(db, conversion.accountId) : null,
+    releasedByOperator: conversion.releasedByOperator,
   };
 }
 
@@ -84,11 +87,7 @@ export async function exchangeEligibility(db: Db, deps: ExchangeDeps, conversion
  * order caps, the first-order cap, the week. `except`: the order being converted (it is not yet
  * among the customer's completed exchanges nor their week).
  */
-export async function exchangeGate(
-  tx: Db,
-  deps: ExchangeDeps,
-  conversion: Conversion & { amountEurMinor: bigint; except?: string; stage: 'placement' | 'conversion' },
-): Promise<ExchangePass> {
+export async function exchangeGate(tx: Db, deps: ExchangeDeps, conversion: Conversion & { amountEurMinor: bigint; except?: string; stage: 'placement' | 'conversion' }): Promise<ExchangePass> {
   const customer = await customerOf(tx, conversion);
   await lockCustomer(tx, customer);
   const facts = await exchangeFacts(tx, deps, conversion);
@@ -100,7 +99,8 @@ export async function exchangeGate(
       newCustomer: !(await hasCompletedExchange(tx, customer, conversion.except)),
       // Placing an anonymous order, the orders placed and not yet converted count too: nothing else
       // stands behind it. Everyone else's week is what moved (each conversion is judged in turn).
-      weeklyEurMinor: (await weeklyVolumeEurMinor(tx, deps.rates, customer, { includeOpen: conversion.stage === 'placement' && !conversion.accountId })) + conversion.amountEurMinor,
+      weeklyEurMinor:
+        (await weeklyVolumeEurMinor(tx, deps.rates, customer, { includeOpen: conversion.stage === 'placement' && !conversion.accountId, except: conversion.except })) + conversion.amountEurMinor,
     }),
   );
   return exchangePass(conversion.path);

@@ -63,6 +63,8 @@ export async function orderDetail(db: Db, reference: string, actor: string): Pro
         language: row.language,
         businessHold: row.businessHold,
         payoutAwaitingApproval: row.payoutAwaitingApproval,
+        reviewHold: row.reviewHold,
+        payerIban: row.payerKey,
       },
       history: orderHistory(row, payouts.map(payoutView), audit),
     };

@@ -1,6 +1,9 @@
+import { normalizeCode } from '../../../../domain/codes';
 import {
   businessPaymentBody,
   businessPaymentResponse,
+  orderReviewBody,
+  orderReviewResponse,
   chainDepositBody,
   chainDepositResponse,
   ledgerVerifyResponse,
@@ -8,13 +11,16 @@ import {
   paymentReceivedResponse,
 } from '../../../../domain/contracts/ops';
 import { decimalsOf, exactMinorIn } from '../../../../domain/currencies';
+import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
 import { chainDepositArrived } from '../incoming/service';
 import { userTotals, verifyLedger } from '../ledger/service';
 import { bankPaymentReceived, markBusinessPayment } from '../orders/intake';
+import { reviewHeldOrder, type SettlementDeps } from '../orders/settlement';
 import { orderMoney } from '../orders/views';
+import { operatorOf } from '../payouts/review';
 import type { Chain } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -25,7 +31,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * `npm run ops -- …`; every route needs a token with both `use:muntly` and `admin:muntly`, and
  * every booking is written to the audit trail with it.
  */
-export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain: Chain }> = async (app, { rates, chain }) => {
+export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain: Chain; settlement: SettlementDeps }> = async (app, { rates, chain, settlement }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
   app.get(
@@ -96,6 +102,25 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
     async (request) => {
       const order = await markBusinessPayment(app.db, request.body.reference, actorOf(request));
       return { reference: order.reference, status: order.status, businessHold: order.businessHold };
+    },
+  );
+
+  app.post(
+    '/api/ops/orders/review',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: "An anonymous order held because its payer's week passed the cap: convert it anyway, or refund it to the payer (not one's own order; audited)",
+        security: [{ bearer: [] }],
+        body: orderReviewBody,
+        response: { 200: orderReviewResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const reference = normalizeCode(request.body.reference);
+      if (!reference) throw new DomainError('not_found', 'reference');
+      const order = await reviewHeldOrder(app.db, settlement, { reference, decision: request.body.decision, operator: await operatorOf(app.db, request.auth!) });
+      return { reference: order.reference, status: order.status, reviewHold: order.reviewHold, failureReason: order.failureReason };
     },
   );
 };

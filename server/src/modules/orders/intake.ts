@@ -7,6 +7,7 @@ import { decimalToMinor, eur, EUR_DECIMALS, minorToDecimal } from '../../../../d
 import { isOpenOrder } from '../../../../domain/orders';
 import { quote } from '../../../../domain/quotes';
 import { parseDepositReference } from '../../../../domain/references';
+import { sepaIban } from '../../../../domain/sepa';
 import { findAccountByKey } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { bookedTransfer, systemAccount, transfer } from '../ledger/service';
@@ -32,7 +33,8 @@ export function parseShortReference(reason: string): string | null {
   return /^[A-Z]{8}$/.test(letters) ? `${letters.slice(0, 4)}-${letters.slice(4)}` : null;
 }
 
-type BankPayment = { reason: string; amount: string; txid?: string; fromBusinessAccount?: boolean };
+/** A payment as the bank reports it; `payerIban`: the account it came from, when the statement names it. */
+type BankPayment = { reason: string; amount: string; txid?: string; fromBusinessAccount?: boolean; payerIban?: string };
 
 const unmatchedPayment = () => new DomainError('not_found', 'reason', 'No open order or account matches this payment reason.');
 
@@ -87,6 +89,9 @@ export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: 
     // Paid from a business account (the statement shows it): marked and held in this same
     // transaction, before the worker can convert it.
     const business = payment.fromBusinessAccount && order.type === 'buy' ? await businessMarks(tx, order) : {};
+    // The payer's IBAN links the order to the payer's other orders: the exchange gate counts their
+    // week by it when the order is converted, and holds it for an operator past the anonymous cap.
+    const payer = payment.payerIban ? sepaIban(payment.payerIban) : null;
     const funded = await ordersRepository.update(tx, order.id, {
       status: 'processing',
       amountReceived: amount,
@@ -94,6 +99,7 @@ export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: 
       updatedAt: new Date(),
       failureReason: null,
       completedAt: null,
+      payerKey: payer?.ok ? payer.iban : null,
       ...business,
     });
     // A deposit's order is opened by this payment: there was nothing before it.

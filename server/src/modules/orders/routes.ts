@@ -17,7 +17,7 @@ import { isOpenOrder } from '../../../../domain/orders';
 import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
-import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf } from './service';
+import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf, recentPlacements } from './service';
 import { orderView, type BankDetails } from './views';
 import type { Xpubs } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
@@ -60,10 +60,17 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
   });
   const lookupLimits = async (request: FastifyRequest) => refuseExceeded(await Promise.all([byAddress(request), byEmail(request)]));
   // Placing orders: each order mails its email address, so a stranger must not be able to fill
-  // someone's mailbox (per email), nor one client to place orders without end (per address).
+  // someone's mailbox (per email: the orders placed with it in the last hour, however it is
+  // spelt; a refused request counts for nothing), nor one client to place orders without end
+  // (per address, every request).
   const placeByClient = app.createRateLimit({ max: placement.perClientPerHour, timeWindow: '1 hour', keyGenerator: (request) => `place-client:${request.ip}` });
-  const placeByEmail = app.createRateLimit({ max: placement.perEmailPerHour, timeWindow: '1 hour', keyGenerator: (request) => `place-email:${emailOf(request)}` });
-  const placementLimits = async (request: FastifyRequest) => refuseExceeded(await Promise.all([placeByClient(request), placeByEmail(request)]));
+  const placementLimits = async (request: FastifyRequest) => {
+    refuseExceeded([await placeByClient(request)]);
+    const email = emailOf(request);
+    if (!email) return;
+    const { count, freeAt } = await recentPlacements(app.db, email);
+    if (count >= placement.perEmailPerHour && freeAt) throw new RateLimited(secondsToWait(freeAt.getTime() - Date.now()));
+  };
 
   // Live order status: capped per client and per order, ended after their lifetime and on shutdown (sse.ts).
   const streams = app.eventStreams();
@@ -114,7 +121,9 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
         },
         request.body,
       );
-      return reply.code(created ? 201 : 200).send(orderView(order, bank));
+      // A logged-in customer is told which address the order's emails go to (for an order with
+      // their wallet, the account's, whatever the form said): with the reference it opens the order.
+      return reply.code(created ? 201 : 200).send({ ...orderView(order, bank), ...(request.account ? { email: order.email } : {}) });
     },
   );
 

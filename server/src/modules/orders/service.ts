@@ -242,7 +242,7 @@ async function debitWallet(tx: Db, order: OrderRow, _pass: ExchangePass): Promis
     metadata: { orderId: order.id, reference: order.reference, label: order.type, eurValue: minorToDecimal(order.amountEur, EUR_DECIMALS) },
   });
   const now = new Date();
-  return ordersRepository.update(tx, order.id, { status: 'processing', amountReceived: order.amount, fundedAt: now, updatedAt: now, codeHash: null });
+  return ordersRepository.update(tx, order.id, { status: 'processing', amountReceived: order.amount, fundedAt: now, updatedAt: now });
 }
 
 type ConfirmOutcome = { ok: true; order: OrderRow } | { ok: false; code: ErrorCode; message?: string; field?: string };
@@ -298,6 +298,7 @@ export function conversionOf(order: OrderRow): Conversion & { amountEurMinor: bi
     fromBusinessAccount: false,
     accountId: order.accountId,
     keys: { emailKey: order.emailKey, payoutKey: order.payoutKey, payerKey: order.payerKey },
+    releasedByOperator: order.reviewReleasedBy !== null,
     amountEurMinor: order.amountEur,
     except: order.id,
   };
@@ -310,6 +311,16 @@ export function conversionOf(order: OrderRow): Conversion & { amountEurMinor: bi
  */
 export function hasCompletedOrder(db: Db, customer: { accountId?: string | null; emailKey?: string | null }, except?: string): Promise<boolean> {
   return hasCompletedExchange(db, customer, except);
+}
+
+/**
+ * Orders placed with this email in the last hour, counted by its link key, and when the oldest of
+ * them leaves the hour: each placed order mails the address, so a stranger may not fill someone's
+ * mailbox. Only placed orders count — a refused request mails nothing and uses up nothing.
+ */
+export async function recentPlacements(db: Db, email: string, now = new Date()): Promise<{ count: number; freeAt: Date | null }> {
+  const { count, oldest } = await ordersRepository.placedSince(db, emailLinkKey(email), new Date(now.getTime() - 3_600_000));
+  return { count, freeAt: oldest && new Date(oldest.getTime() + 3_600_000) };
 }
 
 /** The logged-in user's orders (placed while logged in), newest first. */

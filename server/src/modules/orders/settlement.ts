@@ -5,6 +5,7 @@ import { eur, minorToDecimal } from '../../../../domain/money';
 import { isFailureReason, type FailureReason, type Refund } from '../../../../domain/orders';
 import { quote, type Quote } from '../../../../domain/quotes';
 import { findAccountById } from '../accounts/service';
+import { recordAudit } from '../audit/service';
 import { exchangeGate, orderOutflowGate, type ExchangePass } from '../gates/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { formatMoney, send, emailText, phrase } from '../notify/service';
@@ -234,6 +235,38 @@ async function convert(tx: Db, deps: SettlementDeps, order: OrderRow, outcome: {
     approval: { policy: deps.approval, accountId: order.accountId },
   });
   await ordersRepository.update(tx, order.id, { ...actual, payoutAwaitingApproval: payout.status === 'awaiting_approval' });
+}
+
+/**
+ * An operator decides on an anonymous order held because its payer's week passed the cap for
+ * customers without an account: `convert` releases it (the worker converts it next, past that cap
+ * only; every other rule still applies), `refund` sends the money back to the payer, who is told
+ * why. Not the operator's own order (their account or email), and audited as order.review.
+ */
+export async function reviewHeldOrder(
+  db: Db,
+  deps: SettlementDeps,
+  input: { reference: string; decision: 'convert' | 'refund'; operator: { actor: string; accountId: string | null; emailKeys: string[] } },
+): Promise<OrderRow> {
+  return db.transaction(async (tx) => {
+    const order = await ordersRepository.lockByReference(tx, input.reference);
+    if (!order) throw new DomainError('not_found', 'reference');
+    if (!order.reviewHold || order.status !== 'processing') throw new DomainError('order_not_held', 'reference');
+    const { operator } = input;
+    if ((order.accountId && order.accountId === operator.accountId) || operator.emailKeys.includes(order.emailKey)) throw new DomainError('approval_beneficiary');
+    const state = (o: OrderRow) => ({ status: o.status, reviewHold: o.reviewHold, reviewReleasedBy: o.reviewReleasedBy, failureReason: o.failureReason });
+    const now = new Date();
+    let after: OrderRow;
+    if (input.decision === 'convert') {
+      after = await ordersRepository.update(tx, order.id, { reviewHold: false, reviewReleasedBy: operator.actor, updatedAt: now });
+    } else {
+      await ordersRepository.update(tx, order.id, { reviewHold: false, updatedAt: now });
+      await fail(tx, order, 'weekly_limit_login_required', { policy: deps.approval, triggeredBy: operator.actor });
+      after = (await ordersRepository.findById(tx, order.id))!;
+    }
+    await recordAudit(tx, { actor: operator.actor, action: 'order.review', target: order.reference, before: state(order), after: { ...state(after), decision: input.decision } });
+    return after;
+  });
 }
 
 /** How a refund payout is judged for approval: by the policy, and by who caused it (an operator rejecting the delivery). */

@@ -22,14 +22,16 @@ export const volumeRepository = {
   },
 
   /**
-   * EUR cents of the customer's exchanges converted since then and not failed; `includeOpen`: also
-   * those placed since then and not converted yet (the anonymous placement's count).
+   * EUR cents of the customer's exchanges that moved since then and did not fail (an order paid
+   * from the wallet from when it was paid, any other from its conversion); `includeOpen`: also those
+   * placed since then and not converted yet (the anonymous placement's count); `except`: the order
+   * being judged.
    */
-  async ordersEurMinor(db: Db, customer: CustomerKeys, since: Date, includeOpen: boolean): Promise<bigint> {
+  async ordersEurMinor(db: Db, customer: CustomerKeys, since: Date, includeOpen: boolean, except?: string): Promise<bigint> {
     if (!customer.accountId && !customer.emailKey && !customer.payoutKey && !customer.payerKey) return 0n;
     const [row] = await rows<{ total: string }>(
       db,
-      sql`select customer_orders_eur(${customer.accountId ?? null}::uuid, ${customer.emailKey ?? null}, ${customer.payoutKey ?? null}, ${customer.payerKey ?? null}, ${since.toISOString()}::timestamptz, ${includeOpen})::text as total`,
+      sql`select customer_orders_eur(${customer.accountId ?? null}::uuid, ${customer.emailKey ?? null}, ${customer.payoutKey ?? null}, ${customer.payerKey ?? null}, ${since.toISOString()}::timestamptz, ${includeOpen}, ${except ?? null}::uuid)::text as total`,
     );
     return BigInt(row!.total);
   },

@@ -31,11 +31,12 @@ async function sentEurMinor(db: Db, rates: RatesAdapter, accountId: string, sinc
 
 /**
  * The customer's week in EUR cents. `includeOpen`: orders placed and not converted yet count too —
- * only for placing an anonymous order, which nothing else stands behind.
+ * only for placing an anonymous order, which nothing else stands behind. `except`: the order being
+ * judged, which its caller counts itself.
  */
-export async function weeklyVolumeEurMinor(db: Db, rates: RatesAdapter, customer: CustomerKeys, options: { includeOpen?: boolean } = {}, now = new Date()): Promise<bigint> {
+export async function weeklyVolumeEurMinor(db: Db, rates: RatesAdapter, customer: CustomerKeys, options: { includeOpen?: boolean; except?: string } = {}, now = new Date()): Promise<bigint> {
   const since = new Date(now.getTime() - WEEKLY_VOLUME_DAYS * DAY_MS);
-  const ordered = await volumeRepository.ordersEurMinor(db, customer, since, options.includeOpen ?? false);
+  const ordered = await volumeRepository.ordersEurMinor(db, customer, since, options.includeOpen ?? false, options.except);
   if (!customer.accountId) return ordered;
   return ordered + (await sentEurMinor(db, rates, customer.accountId, since));
 }

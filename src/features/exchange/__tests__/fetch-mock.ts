@@ -92,4 +92,9 @@ export const ORDER = {
   payoutTxid: null,
   failure: null,
   completedAt: null,
+  businessHold: false,
+  payoutAwaitingApproval: false,
+  awaitingCode: false,
+  reviewHold: false,
+  keptInEuros: null,
 } as const;

@@ -29,10 +29,12 @@ describe('buy and sell pages', () => {
 });
 
 describe('Deposit', () => {
-  it('explains the reference pattern and shows a logged-in user their reference, cap and the account to pay into', async () => {
+  it('explains the reference pattern and shows a logged-in user (bank verified) their reference, cap and the account to pay into', async () => {
     const api = mockApi({
       'GET /api/exchange/config': () => ({ body: { buySellEnabled: true, bank: BANK } }),
-      'GET /api/me': () => ({ body: { accountKey: 'K7Q2M9', depositReference: 'DEPOSITK7Q2M9', depositLimitEur: '1000.00', email: 'ada@example.com', displayName: 'Ada', verification: {} } }),
+      'GET /api/me': () => ({
+        body: { accountKey: 'K7Q2M9', depositReference: 'DEPOSITK7Q2M9', depositLimitEur: '1000.00', email: 'ada@example.com', displayName: 'Ada', verification: { bank: 'verified' } },
+      }),
     });
     renderInLanguage(
       <StaticSession value={{ status: 'authenticated', getToken: async () => 'token-3' }}>

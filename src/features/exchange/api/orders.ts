@@ -1,6 +1,6 @@
 import { apiRequest } from '../../../components/api';
 import { apiOrigin } from '../../../config';
-import type { LookupOrderBody, MyOrdersResponse, PlaceOrderBody } from '../../../../domain/contracts/orders';
+import type { ConfirmOrderBody, LookupOrderBody, MyOrdersResponse, PlaceOrderBody } from '../../../../domain/contracts/orders';
 import type { Language } from '../../../../domain/languages';
 import type { Order } from './types';
 
@@ -19,3 +19,7 @@ export const getMyOrders = async (token: string, language: Language) => (await a
 
 /** GET /api/orders/:reference/events?email=: the order as server-sent events while it is open. */
 export const orderEventsUrl = (reference: string, email: string) => `${apiOrigin}/api/orders/${encodeURIComponent(reference)}/events?email=${encodeURIComponent(email)}`;
+
+/** POST /api/orders/:reference/confirm: the code emailed for an order paid from the wallet to a destination outside it. */
+export const confirmOrder = (token: string, language: Language, reference: string, code: string) =>
+  apiRequest<Order>(token, language, `/api/orders/${encodeURIComponent(reference)}/confirm`, { body: { code } satisfies ConfirmOrderBody });

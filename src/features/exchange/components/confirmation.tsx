@@ -11,6 +11,7 @@ import { formatMoney, plainEurAmount, splitXrp } from '../format';
 import { displayAddress, OrderSummary } from './order-summary';
 import { QrCode } from './qr-code';
 import { StatusStepper } from './status-stepper';
+import { WalletOrderCode } from './wallet-order-code';
 import type { Order, PaymentDetails, Receiving } from '../api/types';
 
 /**
@@ -23,8 +24,10 @@ export type LookupState = { lookup: { reference: string; email: string } };
 export const payVariant = (order: Order) => (order.useMyWallet ? 'wallet' : order.type === 'buy' ? 'bank' : 'send');
 export const deliveryVariant = (order: Order) => (order.sendToMyWallet ? 'wallet' : order.type === 'sell' ? 'iban' : 'address');
 
-export function Confirmation({ order, email, onAnother }: { order: Order; email: string; onAnother: () => void }) {
+export function Confirmation({ order: placed, email, onAnother }: { order: Order; email: string; onAnother: () => void }) {
   const { t } = useTranslation('exchange');
+  // An order paid from the wallet to an outside destination changes here once its code is confirmed.
+  const [order, setOrder] = React.useState(placed);
   const language = usePageLanguage();
   const heading = React.useRef<HTMLHeadingElement>(null);
   React.useEffect(() => heading.current?.focus(), []);
@@ -36,7 +39,7 @@ export function Confirmation({ order, email, onAnother }: { order: Order; email:
       <h2 id="confirmation-heading" ref={heading} tabIndex={-1}>
         {t(`confirm.heading.${type}`)}
       </h2>
-      <NextStep order={order} language={language} />
+      <NextStep order={order} language={language} onConfirmed={setOrder} />
       <div className="reference-box">
         <p>{t('confirm.reference')}</p>
         <p className="reference-line">
@@ -70,13 +73,15 @@ export function Confirmation({ order, email, onAnother }: { order: Order; email:
 }
 
 /**
- * What the customer must do for an order that waits for their payment: nothing for one paid
- * from the wallet, else the transfer or the crypto to send. Gone once the payment arrived.
+ * What the customer must do for an order that waits for their payment: the code emailed for one
+ * paid from the wallet to a destination outside it, nothing for one paid from the wallet into it,
+ * else the transfer or the crypto to send. Gone once the payment arrived.
  */
-export function NextStep({ order, language }: { order: Order; language: Language }) {
+export function NextStep({ order, language, onConfirmed }: { order: Order; language: Language; onConfirmed?: (order: Order) => void }) {
   const { t } = useTranslation('exchange');
   const id = React.useId();
   if (order.status !== 'new') return null;
+  if (order.awaitingCode) return <WalletOrderCode order={order} language={language} onConfirmed={onConfirmed ?? (() => undefined)} />;
   const amount = formatMoney(order.amount, order.currencyFrom, language);
   const pay = t(`confirm.pay.${payVariant(order)}`, { amount, reason: order.shortReference });
   if (order.useMyWallet) return <p className="next-step-note">{pay}</p>;

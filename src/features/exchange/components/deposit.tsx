@@ -1,15 +1,30 @@
 import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { currencyByCode } from '../../../../domain/currencies';
+import { exchangeRefusal } from '../../../../domain/gates';
 import { localizePath } from '../../../../domain/languages';
+import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR } from '../../../../domain/limits';
+import { eur } from '../../../../domain/money';
 import { depositReference, EXAMPLE_ACCOUNT_KEY } from '../../../../domain/references';
 import { apiRequest } from '../../../components/api';
 import { useExchangeConfig } from '../../../components/exchange-config';
-import { usePageLanguage } from '../../../components/localized-link';
+import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { routes } from '../../../i18n/routes';
 import { formatMoney } from '../format';
 import { useExchangeSession } from '../session';
 import type { Me } from '../../../../domain/contracts/accounts';
+import type { ErrorCode } from '../../../../domain/errors';
+
+/**
+ * Why a deposit to this account would not be converted on arrival (null: it would, within the
+ * limits that count the amount), by the exchange gate's rule for a deposit into Bitcoin.
+ */
+function conversionRefusal(buySellEnabled: boolean, account: Me | null): ErrorCode | null {
+  const to = currencyByCode('BTC') ?? null;
+  const refusal = exchangeRefusal({ path: 'deposit_conversion', type: 'buy', buySellEnabled, from: null, to, fromWallet: false, toWallet: true, phases: account?.verification ?? null });
+  return refusal?.code ?? null;
+}
 
 /**
  * Deposits: the reference pattern (DEPOSIT + account key, optionally a currency code to convert;
@@ -34,22 +49,40 @@ export function Deposit() {
   }, [session, language]);
 
   const example = account?.depositReference ?? depositReference(EXAMPLE_ACCOUNT_KEY);
+  // What this account may do with a deposit, by the exchange gate's own rules (domain/gates.ts):
+  // hold euros at all (a verified bank account), and convert on arrival (buying switched on).
+  const refusal = conversionRefusal(config?.buySellEnabled !== false, account);
+  // Logged out (login_required), the page tells what an account may do.
+  const mayHold = refusal !== 'bank_verification_required';
+  const mayConvert = refusal === null || refusal === 'login_required';
+  const money = (minor: bigint) => formatMoney(eur(minor), 'EUR', language);
   return (
     <>
       <section aria-labelledby="deposit-pattern">
         <h2 id="deposit-pattern">{t('deposit.patternHeading')}</h2>
         <ul>
           <li>{t('deposit.patternEur', { reference: example })}</li>
-          <li>{t('deposit.patternConvert', { reference: example })}</li>
+          {mayConvert ? <li>{t('deposit.patternConvert', { reference: example })}</li> : null}
           <li>{t('deposit.patternCase')}</li>
           <li>{t('deposit.patternCap')}</li>
         </ul>
+        {mayConvert ? (
+          <p>{t('deposit.convertRules', { first: money(FIRST_ORDER_LIMIT_EUR_MINOR), mobile: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR), id: money(ID_VERIFICATION_WEEKLY_EUR_MINOR) })}</p>
+        ) : refusal === 'buy_sell_disabled' ? (
+          <p className="notice" role="status">
+            {t('deposit.convertPaused')}
+          </p>
+        ) : null}
       </section>
 
       <section aria-labelledby="deposit-yours" className="deposit-yours">
         <h2 id="deposit-yours">{t('deposit.yoursHeading')}</h2>
         {session.status === 'authenticated' ? (
-          account ? (
+          account && !mayHold ? (
+            <p className="notice" role="status" data-testid="deposit-bank-first">
+              {t('deposit.bankFirst')} <LocalizedLink to="my_identity">{t('deposit.bankFirstLink')}</LocalizedLink>
+            </p>
+          ) : account ? (
             <dl className="order-data">
               <dt>{t('deposit.yourReference')}</dt>
               <dd>
@@ -57,10 +90,14 @@ export function Deposit() {
                   {account.depositReference}
                 </code>
               </dd>
-              <dt>{t('deposit.convertExample')}</dt>
-              <dd>
-                <code>{`${account.depositReference} BTC`}</code>
-              </dd>
+              {mayConvert ? (
+                <>
+                  <dt>{t('deposit.convertExample')}</dt>
+                  <dd>
+                    <code>{`${account.depositReference} BTC`}</code>
+                  </dd>
+                </>
+              ) : null}
               <dt>{t('deposit.cap')}</dt>
               <dd>{formatMoney(account.depositLimitEur, 'EUR', language)}</dd>
             </dl>

@@ -15,10 +15,13 @@ import { StatusStepper } from './status-stepper';
  */
 export function LiveOrder({ order, email, refresh }: { order: Order; email: string | null; refresh?: () => Promise<Order> }) {
   const live = useLiveOrder(order, email, refresh);
-  return <OrderDetails order={live.order} connection={live.connection} />;
+  // A confirmed code changes the order at once; the live view follows it from there.
+  const [confirmed, setConfirmed] = React.useState<Order | null>(null);
+  const shown = confirmed && confirmed.reference === live.order.reference && live.order.status === 'new' ? confirmed : live.order;
+  return <OrderDetails order={shown} connection={live.connection} onConfirmed={setConfirmed} />;
 }
 
-export function OrderDetails({ order, connection }: { order: Order; connection?: string }) {
+export function OrderDetails({ order, connection, onConfirmed }: { order: Order; connection?: string; onConfirmed?: (order: Order) => void }) {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const errorText = useErrorText();
@@ -30,7 +33,7 @@ export function OrderDetails({ order, connection }: { order: Order; connection?:
       <h2 id="order-heading" tabIndex={-1} className="wrap-anywhere">
         {t('order.heading', { reference: order.reference })}
       </h2>
-      <NextStep order={order} language={language} />
+      <NextStep order={order} language={language} onConfirmed={onConfirmed} />
       <StatusStepper status={order.status} />
       <p role="status" aria-live="polite" className="status-now" data-status={order.status}>
         {t('order.statusNow', { status: statusText })}
@@ -39,6 +42,16 @@ export function OrderDetails({ order, connection }: { order: Order; connection?:
       {order.businessHold ? (
         <p className="notice" role="status">
           {t('order.businessHold')}
+        </p>
+      ) : null}
+      {order.reviewHold ? (
+        <p className="notice" role="status">
+          {t('order.reviewHold')}
+        </p>
+      ) : null}
+      {order.keptInEuros ? (
+        <p className="notice" role="status">
+          <strong>{t('order.keptInEuros')}</strong> {errorText(order.keptInEuros, { currency: order.currencyTo })}
         </p>
       ) : null}
       {order.payoutAwaitingApproval ? (

@@ -120,7 +120,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
       const order = await placeOrder(token, language, body, attempt.current.key);
       attempt.current = null;
       draft.clear();
-      onPlaced(order, body.email);
+      onPlaced(order, order.email ?? body.email);
     } catch (error) {
       if (!(error instanceof ApiFailure)) return setFormError('try_again_soon');
       if (error.code === 'buy_sell_disabled') return onDisabled();

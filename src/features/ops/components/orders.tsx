@@ -187,7 +187,15 @@ function OrderDetail({ detail }: { detail: OpsOrderResponse }) {
           [t('orders.receivingAddress'), order.receivingAddress ? <code className="wrap-anywhere">{order.receivingAddress}</code> : null],
           [t('orders.payoutTxid'), order.payoutTxid ? <code className="wrap-anywhere">{order.payoutTxid}</code> : null],
           [t('orders.language'), order.language],
-          [t('orders.holds'), [order.businessHold ? t('orders.businessHold') : '', order.payoutAwaitingApproval ? t('orders.payoutAwaitingApproval') : ''].filter(Boolean).join(' · ')],
+          [t('orders.payerIban'), order.payerIban ? <code className="wrap-anywhere">{order.payerIban}</code> : null],
+          // The decision on a held order is a command (each operator action is one, and audited).
+          [t('orders.review'), order.reviewHold ? <code className="wrap-anywhere">{`npm run ops -- order-review ${order.reference} convert|refund`}</code> : null],
+          [
+            t('orders.holds'),
+            [order.businessHold ? t('orders.businessHold') : '', order.reviewHold ? t('orders.reviewHold') : '', order.payoutAwaitingApproval ? t('orders.payoutAwaitingApproval') : '']
+              .filter(Boolean)
+              .join(' · '),
+          ],
         ]}
       />
       <h3>{t('orders.history')}</h3>
