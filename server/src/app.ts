@@ -103,7 +103,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(errorsPlugin);
+  await app.register(errorsPlugin, { loginMaxAgeSeconds: protectionSettings(config).maxAuthAgeSeconds });
   await app.register(edgePlugin);
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(securityPlugin, { authOrigin: new URL(config.authIssuer).origin });

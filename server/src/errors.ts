@@ -34,10 +34,18 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message?: string
   return reply.code(statusOf(code)).send(errorBody(code, undefined, message));
 }
 
-export const errorsPlugin = fp(async (app) => {
+/**
+ * `loginMaxAgeSeconds`: a refusal for an old login (a send or an order paid from the wallet)
+ * carries the RFC 9470 challenge, so a client logs the user in again with this max_age and repeats
+ * the request.
+ */
+export const errorsPlugin = fp<{ loginMaxAgeSeconds: number }>(async (app, { loginMaxAgeSeconds }) => {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     // A limit that lifts with time says when, in the body and as Retry-After.
     if ((error instanceof DomainError || error instanceof RateLimited) && error.retryAfter) reply.header('retry-after', String(error.retryAfter));
+    if (error instanceof DomainError && error.code === 'login_required_recent') {
+      reply.header('www-authenticate', `Bearer error="insufficient_user_authentication", max_age=${loginMaxAgeSeconds}`);
+    }
     if (error instanceof DomainError) return reply.code(statusOf(error.code)).send(errorBody(error.code, error.field, error.detail, error.retryAfter));
     if (error instanceof RateLimited) return reply.code(429).send(errorBody('try_again_soon', undefined, undefined, error.retryAfter));
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -143,22 +143,14 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
           'A send like any other: account protection (freeze, cool-down, allow-list mode and its hold), a login at most SEND_MAX_AUTH_AGE_MINUTES old (else 401 login_required_recent with WWW-Authenticate max_age), a second factor once the last 24 hours pass SEND_SECOND_FACTOR_ABOVE_EUR, the week’s verifications; then the amount leaves the wallet.',
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { authTime, amr } = request.auth!;
-      try {
-        const order = await confirmWalletOrder(
-          app.db,
-          { rates, buySellEnabled, protection: app.protection },
-          { account: request.account!, reference: request.params.reference, code: request.body.code, login: { authTime, amr } },
-        );
-        return orderView(order, bank);
-      } catch (error) {
-        // RFC 9470: the client logs the user in again with this max_age, then repeats the request.
-        if (error instanceof DomainError && error.code === 'login_required_recent') {
-          reply.header('www-authenticate', `Bearer error="insufficient_user_authentication", max_age=${app.protection.settings.maxAuthAgeSeconds}`);
-        }
-        throw error;
-      }
+      const order = await confirmWalletOrder(
+        app.db,
+        { rates, buySellEnabled, protection: app.protection },
+        { account: request.account!, reference: request.params.reference, code: request.body.code, login: { authTime, amr } },
+      );
+      return orderView(order, bank);
     },
   );
 

@@ -16,7 +16,7 @@ import {
   walletIdParams,
   walletSendSchema,
 } from '../../../../domain/contracts/wallet';
-import { DomainError, secondsToWait } from '../../../../domain/errors';
+import { secondsToWait } from '../../../../domain/errors';
 import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
@@ -210,20 +210,12 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
           'Needs a login at most SEND_MAX_AUTH_AGE_MINUTES old (auth_time; else 401 login_required_recent with WWW-Authenticate max_age), and above SEND_SECOND_FACTOR_ABOVE_EUR a second factor (amr otp/mfa; else 403 second_factor_required).',
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const account = request.account!;
       const { authTime, amr } = request.auth!;
-      try {
-        const send = await confirmSend(app.db, { rates, approval }, { account, sendId: request.params.id, code: request.body.code, login: { authTime, amr }, protection: app.protection });
-        const message = send.status === 'awaiting_approval' ? 'Your transaction waits for approval by two members of our team.' : 'Your transaction is being processed.';
-        return { ...sendView(send), message };
-      } catch (error) {
-        // RFC 9470: the client logs the user in again with this max_age, then repeats the request.
-        if (error instanceof DomainError && error.code === 'login_required_recent') {
-          reply.header('www-authenticate', `Bearer error="insufficient_user_authentication", max_age=${app.protection.settings.maxAuthAgeSeconds}`);
-        }
-        throw error;
-      }
+      const send = await confirmSend(app.db, { rates, approval }, { account, sendId: request.params.id, code: request.body.code, login: { authTime, amr }, protection: app.protection });
+      const message = send.status === 'awaiting_approval' ? 'Your transaction waits for approval by two members of our team.' : 'Your transaction is being processed.';
+      return { ...sendView(send), message };
     },
   );
 };
