@@ -256,15 +256,6 @@ export const ordersRepository = {
       .limit(limit);
   },
 
-  /** How many orders were placed with this email key since then, and the oldest of them. */
-  async placedSince(db: Db, emailKey: string, since: Date): Promise<{ count: number; oldest: Date | null }> {
-    const [row] = await db
-      .select({ count: sql<number>`count(*)::int`, oldest: sql<string | null>`min(${orders.createdAt})` })
-      .from(orders)
-      .where(and(eq(orders.emailKey, emailKey), sql`${orders.createdAt} >= ${since.toISOString()}::timestamptz`, sql`${orders.type} <> 'deposit'`));
-    return { count: Number(row!.count), oldest: row!.oldest ? new Date(row!.oldest) : null };
-  },
-
   /** The newest buy with this short reference that waits for its bank payment (or expired unpaid), locked. */
   async lockPayableBuy(tx: Db, shortReference: string): Promise<OrderRow | undefined> {
     const [row] = await tx

@@ -11,13 +11,15 @@ import {
   placeOrderBody,
   placeOrderHeaders,
 } from '../../../../domain/contracts/orders';
+import { emailLinkKey } from '../../../../domain/customer-key';
 import { emailKey } from '../../../../domain/email';
 import { DomainError, secondsToWait } from '../../../../domain/errors';
 import { isOpenOrder } from '../../../../domain/orders';
+import { TtlCache } from '../../cache';
 import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
-import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf, recentPlacements } from './service';
+import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf } from './service';
 import { orderView, type BankDetails } from './views';
 import type { Xpubs } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
@@ -36,6 +38,8 @@ type Options = {
   placement: { perEmailPerHour: number; perClientPerHour: number };
   eventsPollMs?: number;
 };
+
+const HOUR_MS = 3_600_000;
 
 type LimitResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
 /** Throws 429 try_again_soon, with the longest wait, when any of the limits is exceeded. */
@@ -60,16 +64,22 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
   });
   const lookupLimits = async (request: FastifyRequest) => refuseExceeded(await Promise.all([byAddress(request), byEmail(request)]));
   // Placing orders: each order mails its email address, so a stranger must not be able to fill
-  // someone's mailbox (per email: the orders placed with it in the last hour, however it is
-  // spelt; a refused request counts for nothing), nor one client to place orders without end
-  // (per address, every request).
+  // someone's mailbox (per email: the orders placed with it in the last hour, by its link key so
+  // that no spelling starts a new count; a refused request mails nothing and counts for nothing),
+  // nor one client to place orders without end (per address, every request).
   const placeByClient = app.createRateLimit({ max: placement.perClientPerHour, timeWindow: '1 hour', keyGenerator: (request) => `place-client:${request.ip}` });
+  const placedByEmail = new TtlCache<number[]>(100_000);
+  const placedWithin = (key: string, now: number) => (placedByEmail.get(key) ?? []).filter((at) => at > now - HOUR_MS);
   const placementLimits = async (request: FastifyRequest) => {
     refuseExceeded([await placeByClient(request)]);
-    const email = emailOf(request);
-    if (!email) return;
-    const { count, freeAt } = await recentPlacements(app.db, email);
-    if (count >= placement.perEmailPerHour && freeAt) throw new RateLimited(secondsToWait(freeAt.getTime() - Date.now()));
+    const now = Date.now();
+    const placed = placedWithin(emailLinkKey(emailOf(request)), now);
+    if (placed.length >= placement.perEmailPerHour) throw new RateLimited(secondsToWait(placed[0]! + HOUR_MS - now));
+  };
+  const recordPlacement = (request: FastifyRequest) => {
+    const key = emailLinkKey(emailOf(request));
+    const now = Date.now();
+    placedByEmail.set(key, [...placedWithin(key, now), now], HOUR_MS);
   };
 
   // Live order status: capped per client and per order, ended after their lifetime and on shutdown (sse.ts).
@@ -121,6 +131,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
         },
         request.body,
       );
+      if (created) recordPlacement(request);
       // A logged-in customer is told which address the order's emails go to (for an order with
       // their wallet, the account's, whatever the form said): with the reference it opens the order.
       return reply.code(created ? 201 : 200).send({ ...orderView(order, bank), ...(request.account ? { email: order.email } : {}) });

@@ -313,16 +313,6 @@ export function hasCompletedOrder(db: Db, customer: { accountId?: string | null;
   return hasCompletedExchange(db, customer, except);
 }
 
-/**
- * Orders placed with this email in the last hour, counted by its link key, and when the oldest of
- * them leaves the hour: each placed order mails the address, so a stranger may not fill someone's
- * mailbox. Only placed orders count — a refused request mails nothing and uses up nothing.
- */
-export async function recentPlacements(db: Db, email: string, now = new Date()): Promise<{ count: number; freeAt: Date | null }> {
-  const { count, oldest } = await ordersRepository.placedSince(db, emailLinkKey(email), new Date(now.getTime() - 3_600_000));
-  return { count, freeAt: oldest && new Date(oldest.getTime() + 3_600_000) };
-}
-
 /** The logged-in user's orders (placed while logged in), newest first. */
 export function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
   return ordersRepository.ofAccount(db, accountId, MY_ORDERS_SHOWN);

@@ -102,6 +102,8 @@ describe('the deposit page shows only what the account may do', () => {
     renderInLanguage(inSession(<Deposit />));
     expect(await screen.findByTestId('deposit-bank-first')).toHaveTextContent(en.deposit.bankFirst);
     expect(screen.queryByTestId('deposit-reference')).toBeNull();
+    // Nowhere to pay to either: a transfer would only be sent back.
+    expect(screen.queryByRole('heading', { name: en.deposit.bankHeading })).toBeNull();
     expect(screen.getByRole('link', { name: en.deposit.bankFirstLink })).toHaveAttribute('href', '/identity/me/');
   });
 });

@@ -48,13 +48,14 @@ export function Deposit() {
       .then(setAccount, () => setFailed(true));
   }, [session, language]);
 
-  const example = account?.depositReference ?? depositReference(EXAMPLE_ACCOUNT_KEY);
   // What this account may do with a deposit, by the exchange gate's own rules (domain/gates.ts):
   // hold euros at all (a verified bank account), and convert on arrival (buying switched on).
   const refusal = conversionRefusal(config?.buySellEnabled !== false, account);
   // Logged out (login_required), the page tells what an account may do.
   const mayHold = refusal !== 'bank_verification_required';
   const mayConvert = refusal === null || refusal === 'login_required';
+  // The account's own reference only where a payment with it would be taken.
+  const example = (mayHold && account?.depositReference) || depositReference(EXAMPLE_ACCOUNT_KEY);
   const money = (minor: bigint) => formatMoney(eur(minor), 'EUR', language);
   return (
     <>
@@ -115,41 +116,44 @@ export function Deposit() {
         )}
       </section>
 
-      <section aria-labelledby="deposit-bank">
-        <h2 id="deposit-bank">{t('deposit.bankHeading')}</h2>
-        {config?.bank ? (
-          <table className="data-table pairs">
-            <tbody>
-              <tr>
-                <th scope="row">{t('confirm.payment.beneficiary')}</th>
-                <td>{config.bank.beneficiary}</td>
-              </tr>
-              <tr>
-                <th scope="row">{t('confirm.payment.iban')}</th>
-                <td>
-                  <code>{friendlyFormatIBAN(config.bank.iban) ?? config.bank.iban}</code>
-                </td>
-              </tr>
-              <tr>
-                <th scope="row">{t('confirm.payment.bic')}</th>
-                <td>
-                  <code>{config.bank.bic}</code>
-                </td>
-              </tr>
-              <tr>
-                <th scope="row">{t('confirm.payment.reason')}</th>
-                <td>
-                  <code>{account?.depositReference ?? t('deposit.yourReferencePlaceholder')}</code>
-                </td>
-              </tr>
-            </tbody>
-          </table>
-        ) : config !== undefined ? (
-          <p>{t('deposit.bankByEmail')}</p>
-        ) : (
-          <p className="muted">{t('deposit.loading')}</p>
-        )}
-      </section>
+      {/* Where to pay, unless this account may not take a deposit at all (it would be sent back). */}
+      {account && !mayHold ? null : (
+        <section aria-labelledby="deposit-bank">
+          <h2 id="deposit-bank">{t('deposit.bankHeading')}</h2>
+          {config?.bank ? (
+            <table className="data-table pairs">
+              <tbody>
+                <tr>
+                  <th scope="row">{t('confirm.payment.beneficiary')}</th>
+                  <td>{config.bank.beneficiary}</td>
+                </tr>
+                <tr>
+                  <th scope="row">{t('confirm.payment.iban')}</th>
+                  <td>
+                    <code>{friendlyFormatIBAN(config.bank.iban) ?? config.bank.iban}</code>
+                  </td>
+                </tr>
+                <tr>
+                  <th scope="row">{t('confirm.payment.bic')}</th>
+                  <td>
+                    <code>{config.bank.bic}</code>
+                  </td>
+                </tr>
+                <tr>
+                  <th scope="row">{t('confirm.payment.reason')}</th>
+                  <td>
+                    <code>{account?.depositReference ?? t('deposit.yourReferencePlaceholder')}</code>
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          ) : config !== undefined ? (
+            <p>{t('deposit.bankByEmail')}</p>
+          ) : (
+            <p className="muted">{t('deposit.loading')}</p>
+          )}
+        </section>
+      )}
     </>
   );
 }

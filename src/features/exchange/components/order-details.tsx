@@ -1,8 +1,11 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
+import { eur } from '../../../../domain/money';
 import { useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
 import { isOpen, type Order } from '../api/types';
+import { formatMoney } from '../format';
 import { useLiveOrder } from '../use-live-order';
 import { NextStep } from './confirmation';
 import { OrderSummary } from './order-summary';
@@ -51,7 +54,7 @@ export function OrderDetails({ order, connection, onConfirmed }: { order: Order;
       ) : null}
       {order.keptInEuros ? (
         <p className="notice" role="status">
-          <strong>{t('order.keptInEuros')}</strong> {errorText(order.keptInEuros, { currency: order.currencyTo })}
+          <strong>{t('order.keptInEuros')}</strong> <KeptReason reason={order.keptInEuros} />
         </p>
       ) : null}
       {order.payoutAwaitingApproval ? (
@@ -71,4 +74,16 @@ export function OrderDetails({ order, connection, onConfirmed }: { order: Order;
       <p className="small muted">{t('quote.floating')}</p>
     </article>
   );
+}
+
+/** Why a deposit stayed in euros, with the limit in the page's language (domain/limits.ts). */
+function KeptReason({ reason }: { reason: NonNullable<Order['keptInEuros']> }) {
+  const { t } = useTranslation('exchange');
+  const errorText = useErrorText();
+  const language = usePageLanguage();
+  const money = (minor: bigint) => formatMoney(eur(minor), 'EUR', language);
+  const limits = { first: money(FIRST_ORDER_LIMIT_EUR_MINOR), max: money(ORDER_LIMIT_EUR_MINOR), mobile: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR), id: money(ID_VERIFICATION_WEEKLY_EUR_MINOR) };
+  const known = ['buy_sell_disabled', 'first_order_limit', 'order_limit', 'mobile_verification_required', 'id_verification_required'] as const;
+  const key = known.find((k) => k === reason);
+  return <>{key ? t(`order.keptReason.${key}`, limits) : errorText(reason)}</>;
 }

@@ -10,6 +10,7 @@ import { routes } from '../../../i18n/routes';
 import { confirmOrder } from '../api/orders';
 import { formatMoney } from '../format';
 import { useExchangeSession } from '../session';
+import { displayAddress } from './order-summary';
 import type { Order } from '../api/types';
 
 type StepUp = 'login_required_recent' | 'second_factor_required';
@@ -46,7 +47,7 @@ export function WalletOrderCode({ order, language, onConfirmed }: { order: Order
   return (
     <section className="next-step" aria-labelledby={`${id}-code`}>
       <h3 id={`${id}-code`}>{t('walletCode.heading')}</h3>
-      <p>{t('walletCode.lead', { amount: formatMoney(order.amount, order.currencyFrom, language) })}</p>
+      <p className="wrap-anywhere">{t('walletCode.lead', { amount: formatMoney(order.amount, order.currencyFrom, language), address: displayAddress(order.address, order.currencyTo) })}</p>
       {stepUp ? (
         <div className="security-notice" role="alert">
           <p>{stepUp === 'login_required_recent' ? t('walletCode.loginAgain') : t('walletCode.secondFactor')}</p>
