@@ -2,6 +2,7 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
+import { expireUnpaidOrders } from '../src/modules/orders/intake';
 import { processOrders } from '../src/modules/orders/settlement';
 import {
   balanceOf,
@@ -113,6 +114,21 @@ describe.each(databaseKinds())('the gates (%s)', (kind) => {
       expect((await t.app.inject({ method: 'POST', url: `/api/orders/${order.reference}/confirm`, headers: u.headers, payload: { code } })).json().error.code).toBe('order_not_open');
       // The order's own emails go to the account too.
       expect((await mails(u.email)).some((m) => m.subject.includes(order.reference) && !m.body.includes(code))).toBe(true);
+    });
+
+    it('an order whose code expired unused expires with it: nothing taken, no mail saying it was unpaid', async () => {
+      const u = await testUser(t, `own-late-${kind}@muntly.test`, { deposit: '0.1', book: [{ currency: 'ETH', address: ETH_OUT }] });
+      const order = (await place(swap(u), u.headers)).json();
+      const code = await mailedOrderCode(t, u.email, order.reference);
+      await t.database.db.execute(sql`update orders set code_expires_at = now() - interval '1 second' where reference = ${order.reference}`);
+      const confirm = () => t.app.inject({ method: 'POST', url: `/api/orders/${order.reference}/confirm`, headers: u.headers, payload: { code } });
+      expect((await confirm()).json().error.code).toBe('code_expired');
+      const mailsBefore = (await mails(u.email)).length;
+      expect(await expireUnpaidOrders(t.database.db, 7)).toBeGreaterThanOrEqual(1);
+      expect(await orderRow(order.reference)).toMatchObject({ status: 'completed_failure', failure_reason: 'expired' });
+      expect((await mails(u.email)).length).toBe(mailsBefore);
+      expect((await confirm()).json().error.code).toBe('order_not_open');
+      expect(await balanceOf(t, u.headers, 'BTC')).toBe('0.10000000');
     });
 
     it('needs a recent login, and a second factor once the last 24 hours pass the limit', async () => {

@@ -184,16 +184,17 @@ export async function chainPaymentReceived(db: Db, payment: ChainPayment): Promi
 
 /**
  * Unpaid orders older than `days` expire: completed (failure, reason expired), mailed in the
- * customer's language. Nothing was received, so nothing is refunded; a payment that still arrives
+ * customer's language; so does an order paid from the wallet whose code expired unused (no mail). Nothing was received, so nothing is refunded; a payment that still arrives
  * is taken in and refunded whole. Safe in every replica at once (SKIP LOCKED). Returns how many.
  */
 export async function expireUnpaidOrders(db: Db, days: number, now = new Date(), limit = 100): Promise<number> {
   const cutoff = new Date(now.getTime() - days * 86_400_000);
   return db.transaction(async (tx) => {
-    const due = await ordersRepository.lockUnpaidBefore(tx, cutoff, limit);
+    const due = await ordersRepository.lockUnpaidBefore(tx, cutoff, limit, now);
     for (const { id } of due) {
       const expired = await ordersRepository.update(tx, id, { status: 'completed_failure', failureReason: 'expired', expiredAt: now, completedAt: now, updatedAt: now });
-      if (expired.email) {
+      // An order paid from the wallet whose code expired took nothing: its code email said how long the code lives.
+      if (expired.email && !expired.codeHash) {
         const language = isLanguage(expired.language) ? expired.language : 'en';
         const text = emailText(language, 'orderExpired', { reference: expired.reference, days: String(days) });
         await send(tx, { channel: 'email', recipient: expired.email, ...text, accountId: expired.accountId ?? undefined });

@@ -279,13 +279,16 @@ export const ordersRepository = {
   },
 
   /** Unpaid orders placed before the cutoff, locked (others' locked ones skipped). */
-  lockUnpaidBefore(tx: Db, cutoff: Date, limit: number): Promise<{ id: string }[]> {
-    return tx
-      .select({ id: orders.id })
-      .from(orders)
-      .where(and(eq(orders.status, 'new'), lt(orders.createdAt, cutoff)))
-      .limit(limit)
-      .for('update', { skipLocked: true });
+  lockUnpaidBefore(tx: Db, cutoff: Date, limit: number, now: Date): Promise<{ id: string }[]> {
+    return (
+      tx
+        .select({ id: orders.id })
+        .from(orders)
+        // An order paid from the wallet waits for its code only as long as the code lives.
+        .where(and(eq(orders.status, 'new'), or(lt(orders.createdAt, cutoff), and(isNotNull(orders.codeHash), lt(orders.codeExpiresAt, now)))))
+        .limit(limit)
+        .for('update', { skipLocked: true })
+    );
   },
 
   async hasVerifiedBusiness(tx: Db, id: string): Promise<boolean> {
