@@ -98,7 +98,9 @@ test('receive, deposit, send to another Muntly user with the emailed code; both 
   // Alice's bank account was verified minutes ago: the payout waits for four eyes
   // (PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS), she is told so, and two operators release it.
   await expect(page.getByText(wallet.send.awaitingApproval)).toBeVisible({ timeout: 30_000 });
-  const [held] = JSON.parse(ops(baseURL!, 'payouts', '--status', 'awaiting_approval', '--json')) as { id: string; purpose: string }[];
+  // Other journeys' payouts may wait too (a wallet-paid order's delivery): this one is the send to EXTERNAL.
+  const waiting = JSON.parse(ops(baseURL!, 'payouts', '--status', 'awaiting_approval', '--json')) as { id: string; purpose: string; destination: string | null }[];
+  const held = waiting.find((p) => p.purpose === 'send' && p.destination === EXTERNAL);
   expect(held?.purpose).toBe('send');
   ops(baseURL!, '--as', 'anna@ops.test', 'payout-approve', held!.id); // the review: it still waits
   ops(baseURL!, '--as', 'ben@ops.test', 'payout-approve', held!.id); // a second operator releases it
