@@ -21,6 +21,15 @@ ALTER TABLE "orders" ADD COLUMN "code_attempts" integer DEFAULT 0 NOT NULL;--> s
 UPDATE "orders" SET "email_key" = lower(trim("email")),
   "payout_key" = CASE WHEN "address" IS NULL THEN NULL WHEN "currency_to" = 'XRP' THEN split_part("address", ':', 1) WHEN "currency_to" = 'ETH' THEN lower("address") ELSE "address" END;--> statement-breakpoint
 ALTER TABLE "orders" ALTER COLUMN "email_key" SET NOT NULL;--> statement-breakpoint
+-- A replica of the previous release, still running during a rolling deploy, writes orders without
+-- a link key: it gets the key SQL can compute. A later migration can drop this with the replica gone.
+CREATE FUNCTION "orders_email_key_default"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  IF NEW."email_key" IS NULL THEN NEW."email_key" := lower(trim(NEW."email")); END IF;
+  RETURN NEW;
+END
+$$;--> statement-breakpoint
+CREATE TRIGGER "orders_email_key_default" BEFORE INSERT ON "orders" FOR EACH ROW WHEN (NEW."email_key" IS NULL) EXECUTE FUNCTION "orders_email_key_default"();--> statement-breakpoint
 CREATE INDEX "orders_email_key" ON "orders" USING btree ("email_key");--> statement-breakpoint
 CREATE INDEX "orders_payout_key" ON "orders" USING btree ("payout_key") WHERE "payout_key" is not null;--> statement-breakpoint
 CREATE INDEX "orders_payer_key" ON "orders" USING btree ("payer_key") WHERE "payer_key" is not null;--> statement-breakpoint
@@ -49,6 +58,10 @@ LANGUAGE sql STABLE AS $$
     AND ("account_id" = "p_account" OR "email_key" = "p_email_key" OR "payout_key" = "p_payout_key" OR "payer_key" = "p_payer_key")
 $$;--> statement-breakpoint
 
+-- The previous release's count, for its replicas during a rolling deploy (a later migration drops it).
+CREATE FUNCTION "customer_orders_eur"("p_account" uuid, "p_email" text, "p_address" text, "p_since" timestamptz) RETURNS bigint
+LANGUAGE sql STABLE AS $$ SELECT "customer_orders_eur"("p_account", "p_email", "p_address", NULL, "p_since", true, NULL) $$;--> statement-breakpoint
+
 -- Whether one of the customer's exchanges (by account or email key), other than p_except,
 -- completed successfully. A deposit kept in euros is no exchange: it does not end the first-order cap.
 CREATE FUNCTION "customer_has_completed_order"("p_account" uuid, "p_email_key" text, "p_except" uuid) RETURNS boolean
@@ -72,6 +85,7 @@ BEGIN
     IF FOUND THEN RETURN; END IF;
   END IF;
   PERFORM pg_advisory_xact_lock(hashtextextended("key", 0)) FROM (SELECT DISTINCT unnest("p_keys") AS "key" ORDER BY 1) AS "wanted";
+  o."email_key" := coalesce(o."email_key", lower(trim(o."email")));
   IF o."amount_eur" > "p_first_order_cap" AND NOT "customer_has_completed_order"(NULL, o."email_key", NULL) THEN
     RAISE EXCEPTION USING ERRCODE = 'MU001', MESSAGE = 'first_order_limit';
   END IF;
@@ -80,7 +94,7 @@ BEGIN
   END IF;
   INSERT INTO "orders" ("reference", "short_reference", "type", "currency_from", "currency_to", "amount", "amount_eur", "email", "email_key", "address", "payout_key",
     "payment_method", "estimated_rate", "estimated_amount_converted", "fee", "estimated_network_fee", "idempotency_key", "language", "receiving_address")
-  VALUES (o."reference", o."short_reference", o."type", o."currency_from", o."currency_to", o."amount", o."amount_eur", o."email", o."email_key", o."address", o."payout_key",
+  VALUES (o."reference", o."short_reference", o."type", o."currency_from", o."currency_to", o."amount", o."amount_eur", o."email", coalesce(o."email_key", lower(trim(o."email"))), o."address", o."payout_key",
     o."payment_method", o."estimated_rate", o."estimated_amount_converted", o."fee", o."estimated_network_fee", o."idempotency_key", o."language", o."receiving_address")
   ON CONFLICT DO NOTHING RETURNING * INTO placed;
   IF placed."id" IS NULL THEN
