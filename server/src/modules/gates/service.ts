@@ -16,7 +16,7 @@ import type { RatesAdapter } from '../rates/service';
  *
  * A pass is a type nothing else can make: `requestPayout` (every payout) and the order
  * repository's writes (every conversion) take one, so a new path cannot skip its gate without a
- * cast, and __tests__ (server/test/gates.test.ts) lists every caller of those functions.
+ * cast, and server/test/gate-paths.test.ts lists every caller of those functions.
  */
 declare const exchangeBrand: unique symbol;
 declare const outflowBrand: unique symbol;
