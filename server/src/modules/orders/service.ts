@@ -18,7 +18,6 @@ import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { formatMoney } from '../notify/service';
 import { sendSecurityEmail } from '../protection/mail';
 import { quoteRefusal, type RatesAdapter } from '../rates/service';
-import { hasCompletedExchange } from '../volume/service';
 import { orderPlacedMail } from './mail';
 import { ordersRepository, type OrderRow } from './repository';
 import { orderMoney } from './views';
@@ -31,8 +30,8 @@ import type { BankDetails } from './views';
 
 /**
  * Placing exchange orders (spec section 5, every rule with its code). Invariants: a reference is
- * unique; the same Idempotency-Key places one order; the first order of a customer (by email, and
- * by account when logged in) is at most 100 EUR, any order at most 30,000 EUR.
+ * unique; the same Idempotency-Key places one order; every rule of an exchange is the exchange
+ * gate's (modules/gates), and an order paid from the wallet out of it passes the outflow gate too.
  */
 export type { OrderRow };
 
@@ -302,15 +301,6 @@ export function conversionOf(order: OrderRow): Conversion & { amountEurMinor: bi
     amountEurMinor: order.amountEur,
     except: order.id,
   };
-}
-
-/**
- * A customer stays new — their orders capped at 100 EUR (spec section 5) — until one of their
- * orders, by email or by account, has completed successfully: an unpaid or refunded order does
- * not count. `except` leaves out the order being settled.
- */
-export function hasCompletedOrder(db: Db, customer: { accountId?: string | null; emailKey?: string | null }, except?: string): Promise<boolean> {
-  return hasCompletedExchange(db, customer, except);
 }
 
 /** The logged-in user's orders (placed while logged in), newest first. */
