@@ -118,8 +118,3 @@ export function payoutOwnerKey(currency: string, destination: string): string {
   if (currency === 'ETH') return destination.toLowerCase();
   return destination;
 }
-
-/** An address short enough for a sentence, its start and end kept to recognize it ("bc1qcr8t…306fyu"). */
-export function shortAddress(address: string): string {
-  return address.length <= 16 ? address : `${address.slice(0, 8)}…${address.slice(-6)}`;
-}

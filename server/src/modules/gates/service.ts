@@ -1,5 +1,5 @@
 import { currencyByCode } from '../../../../domain/currencies';
-import { DomainError } from '../../../../domain/errors';
+import { DomainError, secondsToWait } from '../../../../domain/errors';
 import { exchangeRefusal, outflowRefusal, type ExchangePath, type OutflowPath, type Refusal, type WalletOutflowFacts } from '../../../../domain/gates';
 import { hasSecondFactor } from '../../../../domain/protection';
 import { verificationPhases, verifiedBankIban } from '../identity/service';
@@ -90,11 +90,9 @@ export async function exchangeEligibility(db: Db, deps: ExchangeDeps, conversion
 export async function exchangeGate(tx: Db, deps: ExchangeDeps, conversion: Conversion & { amountEurMinor: bigint; except?: string; stage: 'placement' | 'conversion' }): Promise<ExchangePass> {
   const customer = await customerOf(tx, conversion);
   await lockCustomer(tx, customer);
-  const facts = await exchangeFacts(tx, deps, conversion);
-  refuse(exchangeRefusal(facts));
   refuse(
     exchangeRefusal({
-      ...facts,
+      ...(await exchangeFacts(tx, deps, conversion)),
       amountEurMinor: conversion.amountEurMinor,
       newCustomer: !(await hasCompletedExchange(tx, customer, conversion.except)),
       // Placing an anonymous order, the orders placed and not yet converted count too: nothing else
@@ -161,7 +159,7 @@ export async function walletOutflowGate(tx: Db, deps: OutflowDeps, outflow: Wall
   refuse(
     outflowRefusal({
       frozen: isFrozen(guard, now),
-      pausedForSeconds: guard.sendsPausedUntil && guard.sendsPausedUntil > now ? Math.ceil((guard.sendsPausedUntil.getTime() - now.getTime()) / 1000) : 0,
+      pausedForSeconds: guard.sendsPausedUntil && guard.sendsPausedUntil > now ? secondsToWait(guard.sendsPausedUntil.getTime() - now.getTime()) : 0,
       book,
       phases: await verificationPhases(tx, outflow.accountId),
       balanceCovers: outflow.debitMinor <= balance,

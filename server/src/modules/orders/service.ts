@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { normalizeAddress, payoutOwnerKey, shortAddress, xrpAccountOf } from '../../../../domain/addresses';
+import { normalizeAddress, payoutOwnerKey, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { currencyByCode, decimalsOf } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
@@ -162,7 +162,8 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
   const outflowDeps = { rates, protection: options.protection.settings };
   // The outflow's own rules are said early (a frozen account, an address not in the book), before a code is mailed.
   if (outflow) await walletOutflowGate(db, outflowDeps, walletOutflowOf(account!.id, values));
-  const code = outflow ? newCode() : null;
+  // A code has the form of a reference (16 letters from 32 random bytes), and is drawn the same way.
+  const code = outflow ? newReference() : null;
   const created = await db.transaction(async (tx) => {
     // Placements of one customer run one after another from here (the gate locks the customer),
     // so that two orders placed at the same instant cannot each pass a cap that both together exceed.
@@ -200,12 +201,6 @@ function walletOutflowOf(accountId: string, order: Pick<OrderRow, 'currencyFrom'
     login,
   };
 }
-const newCode = (): string => {
-  for (;;) {
-    const code = codeFromBytes(randomBytes(32));
-    if (code) return code;
-  }
-};
 /** Bound to the order: a code mailed for one order confirms no other. */
 export const orderCodeHash = (reference: string, code: string) => createHash('sha256').update(`order:${reference}:${code}`).digest('hex');
 
@@ -223,7 +218,6 @@ async function mailOrderCode(tx: Db, links: SecurityLinks, account: Pick<Account
       reference: order.reference,
       amount: formatMoney(language, money.amount, order.currencyFrom),
       converted: formatMoney(language, money.estimatedAmountConverted, order.currencyTo),
-      shortAddress: shortAddress(order.address!),
       address: order.address!,
     },
   });

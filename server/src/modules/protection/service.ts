@@ -119,18 +119,11 @@ function changePhrases(language: Language) {
 const pausedLine = (language: Language, until: Date) => fillTemplate(notifyPhrase(language, 'security', 'sendsPausedUntil'), { until: mailTime(language, until) });
 
 // ---------------------------------------------------------------------------------------------
-// The gate every send passes, when it is started and again when it is confirmed.
-
-/** Refuses while the account is frozen or its sends are paused after a change. */
-export function requireSendsOpen(row: ProtectionRow, now = new Date()): void {
-  if (isFrozen(row, now)) throw new DomainError('account_frozen');
-  if (row.sendsPausedUntil && row.sendsPausedUntil > now) throw new DomainError('sends_paused', undefined, undefined, secondsToWait(row.sendsPausedUntil.getTime() - now.getTime()));
-}
+// What the outflow gate (modules/gates) asks of protection for every value leaving a wallet.
 
 /**
  * In allow-list mode, the send's address (canonical) must be a live entry of the book whose hold
  * has passed; another Muntly user's address (`internal`) must be in the book but has no hold.
- * Returns the refusal rather than throwing, for the confirmation to answer after its transaction.
  */
 export async function bookRefusal(
   db: Db,
@@ -143,11 +136,6 @@ export async function bookRefusal(
   if (!entry) return { code: 'address_not_in_book' };
   if (!send.internal && entry.usableFrom > now) return { code: 'address_on_hold', retryAfter: secondsToWait(entry.usableFrom.getTime() - now.getTime()) };
   return null;
-}
-
-export async function requireInBook(db: Db, row: ProtectionRow, send: { currency: string; address: string; internal: boolean }): Promise<void> {
-  const refusal = await bookRefusal(db, row, send);
-  if (refusal) throw new DomainError(refusal.code, 'address', undefined, refusal.retryAfter);
 }
 
 export function protectionOf(db: Db, accountId: string, lock?: 'update' | 'share'): Promise<ProtectionRow> {

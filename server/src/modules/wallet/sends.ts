@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { normalizeAddress, shortAddress, xrpAccountOf } from '../../../../domain/addresses';
+import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
 import { currencyByCode, type Currency } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
@@ -9,7 +9,7 @@ import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { externalNetworkFeeMinor } from '../../../../domain/wallet';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
-import { walletOutflowGate, type OutflowPass } from '../gates/service';
+import { walletOutflowGate, type Login, type OutflowPass } from '../gates/service';
 import { requireVerifications } from '../identity/service';
 import { transfer, userAccount } from '../ledger/service';
 import { formatMoney } from '../notify/service';
@@ -38,9 +38,6 @@ import type { RatesAdapter } from '../rates/service';
  *   day's outflows pass the limit), the balance and the week's verifications.
  */
 export type { SendProtection };
-
-/** The login behind a confirmation: the token's auth_time (seconds since the epoch) and amr. */
-export type SendLogin = { authTime?: number; amr?: string[] };
 
 export type { SendRow };
 
@@ -188,7 +185,10 @@ export async function createSend(
   });
 }
 
-export { shortAddress };
+/** An address short enough for a sentence, its start and end kept to recognize it ("bc1qcr8t…306fyu"). */
+export function shortAddress(address: string): string {
+  return address.length <= 16 ? address : `${address.slice(0, 8)}…${address.slice(-6)}`;
+}
 
 type Outcome = { ok: true; send: SendRow } | { ok: false; code: ErrorCode; message?: string; field?: string; retryAfter?: number };
 
@@ -203,7 +203,7 @@ type Outcome = { ok: true; send: SendRow } | { ok: false; code: ErrorCode; messa
 export async function confirmSend(
   db: Db,
   deps: { rates: RatesAdapter; approval: PayoutApproval },
-  input: { account: Pick<AccountRow, 'id' | 'email'>; sendId: string; code: string; login: SendLogin; protection: SendProtection },
+  input: { account: Pick<AccountRow, 'id' | 'email'>; sendId: string; code: string; login: Login; protection: SendProtection },
 ) {
   const { rates } = deps;
   const ownerId = input.account.id;
