@@ -9,6 +9,7 @@ import { recordAudit } from '../audit/service';
 import { exchangeGate, orderOutflowGate, type ExchangePass } from '../gates/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { formatMoney, send, emailText, phrase } from '../notify/service';
+import { refuseOwnMoney, type Operator } from '../payouts/review';
 import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { ordersRepository, type OrderRow } from './repository';
 import { conversionOf } from './service';
@@ -243,17 +244,13 @@ async function convert(tx: Db, deps: SettlementDeps, order: OrderRow, outcome: {
  * only; every other rule still applies), `refund` sends the money back to the payer, who is told
  * why. Not the operator's own order (their account or email), and audited as order.review.
  */
-export async function reviewHeldOrder(
-  db: Db,
-  deps: SettlementDeps,
-  input: { reference: string; decision: 'convert' | 'refund'; operator: { actor: string; accountId: string | null; emailKeys: string[] } },
-): Promise<OrderRow> {
+export async function reviewHeldOrder(db: Db, deps: SettlementDeps, input: { reference: string; decision: 'convert' | 'refund'; operator: Operator }): Promise<OrderRow> {
   return db.transaction(async (tx) => {
     const order = await ordersRepository.lockByReference(tx, input.reference);
     if (!order) throw new DomainError('not_found', 'reference');
     if (!order.reviewHold || order.status !== 'processing') throw new DomainError('order_not_held', 'reference');
     const { operator } = input;
-    if ((order.accountId && order.accountId === operator.accountId) || operator.emailKeys.includes(order.emailKey)) throw new DomainError('approval_beneficiary');
+    refuseOwnMoney(operator, { accountId: order.accountId, emailKeys: [order.emailKey] });
     const state = (o: OrderRow) => ({ status: o.status, reviewHold: o.reviewHold, reviewReleasedBy: o.reviewReleasedBy, failureReason: o.failureReason });
     const now = new Date();
     let after: OrderRow;

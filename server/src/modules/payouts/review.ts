@@ -56,12 +56,21 @@ export async function operatorOf(db: Db, auth: { issuer: string; subject: string
   return { actor: auth.subject, accountId: account?.id ?? null, emailKeys: [...new Set(emails.map(emailLinkKey))] };
 }
 
-/** An operator never approves money that goes to themselves: a payout of their account, or of an order in their email. */
+/**
+ * An operator never decides on money that goes to themselves (a payout, a held order's release):
+ * refused when its account is theirs, or one of its email link keys.
+ */
+export function refuseOwnMoney(operator: Operator, beneficiary: { accountId: string | null; emailKeys: (string | null)[] }): void {
+  if ((beneficiary.accountId && beneficiary.accountId === operator.accountId) || beneficiary.emailKeys.some((key) => key !== null && operator.emailKeys.includes(key))) {
+    throw new DomainError('approval_beneficiary');
+  }
+}
+
+/** A payout's beneficiary: the order's account and email key, or the send's owner, with the account's email. */
 async function refuseBeneficiary(tx: Db, row: PayoutRow, operator: Operator): Promise<void> {
   const beneficiary = await payoutsRepository.beneficiary(tx, row.id);
   if (!beneficiary) return;
-  const keys = [beneficiary.emailKey, beneficiary.accountEmail && emailLinkKey(beneficiary.accountEmail)].filter(Boolean);
-  if ((beneficiary.accountId && beneficiary.accountId === operator.accountId) || keys.some((key) => operator.emailKeys.includes(key!))) throw new DomainError('approval_beneficiary');
+  refuseOwnMoney(operator, { accountId: beneficiary.accountId, emailKeys: [beneficiary.emailKey, beneficiary.accountEmail && emailLinkKey(beneficiary.accountEmail)] });
 }
 
 /** One operator's approval: the review, or the second approval that releases the payout. */
