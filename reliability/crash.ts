@@ -94,8 +94,9 @@ async function main() {
   for (let replica = 0; replica < REPLICAS; replica++) await start(replica);
 
   const config = loadConfig(env);
+  // Wallet users log in with a second factor, as a user who sends this much in a day must.
   const token = (subject: string, scope: string, email?: string) =>
-    mintAccessToken(readIdpKeys(dataDir), { issuer: config.authIssuer, audience: config.authAudience, subject, scope, ...(email ? { email } : {}) });
+    mintAccessToken(readIdpKeys(dataDir), { issuer: config.authIssuer, audience: config.authAudience, subject, scope, ...(email ? { email, amr: ['pwd', 'otp'] } : {}) });
   const admin = `Bearer ${await token('crash-operator', 'use:muntly admin:muntly')}`;
 
   /** One HTTP call; throws on connection errors and 5xx (the server is down or restarting). */

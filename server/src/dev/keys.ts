@@ -44,6 +44,8 @@ export type TokenClaims = {
   ttlSeconds?: number;
   /** When the user logged in (auth_time): now, unless given. A minted token stands for a fresh login. */
   authTime?: number;
+  /** How the user logged in (amr), e.g. ['pwd', 'otp']; none unless given. */
+  amr?: string[];
 };
 
 /** An access token shaped like the provider's own (RS256, typ at+jwt). */
@@ -54,6 +56,7 @@ export async function mintAccessToken(keys: IdpKeys, claims: TokenClaims): Promi
     client_id: claims.clientId ?? 'muntly-ops',
     ...(claims.email ? { email: claims.email } : {}),
     ...(claims.name ? { name: claims.name } : {}),
+    ...(claims.amr ? { amr: claims.amr } : {}),
     auth_time: claims.authTime ?? Math.floor(Date.now() / 1000),
   })
     .setProtectedHeader({ alg: 'RS256', kid: keys.privateJwk.kid, typ: 'at+jwt' })
