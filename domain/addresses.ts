@@ -1,14 +1,16 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { Address, NETWORK } from '@scure/btc-signer';
+import { Address } from '@scure/btc-signer';
 import cashaddr from 'cashaddrjs';
 import { isValidClassicAddress } from 'ripple-address-codec';
+import { bitcoinLikeNetwork, cashAddrPrefix, type BitcoinLikeNetwork } from './networks';
 
 /**
  * Address formats of the fully supported currencies, with maintained libraries (no hand-rolled
- * base58 or bech32). Shared by the send form, the API and address derivation.
+ * base58 or bech32). Shared by the send form, the API and address derivation. BTC, LTC, DOGE and
+ * BCH follow the chain network (domain/networks.ts); these two constants stay mainnet's.
  */
-export const LTC_NETWORK = { bech32: 'ltc', pubKeyHash: 0x30, scriptHash: 0x32, wif: 0xb0 };
-export const DOGE_NETWORK = { bech32: 'doge', pubKeyHash: 0x1e, scriptHash: 0x16, wif: 0x9e };
+export const LTC_NETWORK = bitcoinLikeNetwork('LTC', 'mainnet');
+export const DOGE_NETWORK = bitcoinLikeNetwork('DOGE', 'mainnet');
 
 /** EIP-55: the mixed-case checksum of an Ethereum address. */
 export function eip55(hexAddress: string): string {
@@ -22,14 +24,12 @@ export function eip55(hexAddress: string): string {
   return out;
 }
 
-type BtcNetwork = typeof NETWORK;
-
 /**
  * The canonical form of a base58 or bech32 address on a Bitcoin-like network, or null. The
  * library refuses mixed-case bech32 (BIP-173) and checks every checksum; encoding the decoded
  * address again gives one spelling per address: bech32 in lower case, base58 as it is.
  */
-function canonicalBitcoinLike(network: BtcNetwork, value: string): string | null {
+function canonicalBitcoinLike(network: BitcoinLikeNetwork, value: string): string | null {
   try {
     const address = Address(network);
     return address.encode(address.decode(value));
@@ -42,25 +42,28 @@ function canonicalBitcoinLike(network: BtcNetwork, value: string): string | null
 const oneCase = (value: string) => value === value.toLowerCase() || value === value.toUpperCase();
 
 /**
- * Bitcoin Cash: a cashaddr with or without its `bitcoincash:` prefix, in upper or lower case, or
- * the same key in legacy form (1…, 3…). All of them are one address, stored as the lower-case
- * cashaddr with its prefix, which is how Muntly derives its own.
+ * Bitcoin Cash: a cashaddr with or without the network's prefix (`bitcoincash:`, `bchtest:`,
+ * `bchreg:`), in upper or lower case, or the same key in the network's legacy form (1…, 3… on
+ * mainnet). All of them are one address, stored as the lower-case cashaddr with its prefix, which
+ * is how Muntly derives its own. Another network's prefix is refused like a wrong checksum.
  */
 function canonicalBch(value: string): string | null {
-  if (/^(bitcoincash:)?[qp]/i.test(value)) {
+  const prefix = cashAddrPrefix();
+  if (/^([a-z]+:)?[qp]/i.test(value)) {
     if (!oneCase(value)) return null;
     const lower = value.toLowerCase();
     try {
-      const { type, hash } = cashaddr.decode(lower.startsWith('bitcoincash:') ? lower : `bitcoincash:${lower}`);
-      return cashaddr.encode('bitcoincash', type, hash);
+      const { prefix: given, type, hash } = cashaddr.decode(lower.includes(':') ? lower : `${prefix}:${lower}`);
+      return given === prefix ? cashaddr.encode(prefix, type, hash) : null;
     } catch {
       return null;
     }
   }
   try {
-    const legacy = Address(NETWORK).decode(value);
-    if (legacy.type === 'pkh') return cashaddr.encode('bitcoincash', 'P2PKH', legacy.hash);
-    if (legacy.type === 'sh') return cashaddr.encode('bitcoincash', 'P2SH', legacy.hash);
+    // Legacy addresses of Bitcoin Cash carry Bitcoin's version bytes.
+    const legacy = Address(bitcoinLikeNetwork('BTC')).decode(value);
+    if (legacy.type === 'pkh') return cashaddr.encode(prefix, 'P2PKH', legacy.hash);
+    if (legacy.type === 'sh') return cashaddr.encode(prefix, 'P2SH', legacy.hash);
   } catch {
     // neither form
   }
@@ -77,11 +80,9 @@ export function normalizeAddress(currency: string, input: string): string | null
   const value = input.trim();
   switch (currency) {
     case 'BTC':
-      return canonicalBitcoinLike(NETWORK, value);
     case 'LTC':
-      return canonicalBitcoinLike(LTC_NETWORK, value);
     case 'DOGE':
-      return canonicalBitcoinLike(DOGE_NETWORK, value);
+      return canonicalBitcoinLike(bitcoinLikeNetwork(currency), value);
     case 'BCH':
       return canonicalBch(value);
     case 'ETH': {

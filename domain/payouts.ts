@@ -12,10 +12,12 @@
  * submitting — a worker has handed it to the adapter (a lease: a worker that died mid-way leaves
  *              it to be taken again after the lease, with the same idempotency key);
  * submitted  — an external executor (the signer, the operator's bank) has it and reports back;
- * completed  — paid, with the chain's transaction id or the bank's reference;
+ * broadcast  — the signer's transaction is on the network (txid known), not yet confirmed enough;
+ * completed  — paid, with the chain's transaction id or the bank's reference (a chain payout: its
+ *              transaction has the currency's confirmations);
  * failed     — refused for good; the held money went back to where it came from.
  */
-export const PAYOUT_STATUSES = ['awaiting_approval', 'pending', 'submitting', 'submitted', 'completed', 'failed'] as const;
+export const PAYOUT_STATUSES = ['awaiting_approval', 'pending', 'submitting', 'submitted', 'broadcast', 'completed', 'failed'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /**
@@ -39,7 +41,12 @@ export const PAYOUT_PURPOSES = ['send', 'order_delivery', 'order_refund', 'payme
 export type PayoutPurpose = (typeof PAYOUT_PURPOSES)[number];
 
 /** What an executor (the signer, the bank) reports back for a payout. */
-export type PayoutResult = { status: 'completed'; txid: string } | { status: 'failed'; reason: string } | { status: 'submitted' };
+export type PayoutResult =
+  | { status: 'completed'; txid: string }
+  | { status: 'failed'; reason: string }
+  | { status: 'submitted' }
+  /** The signer: its transaction is on the network; `fee` is this payout's share of its fee (minor units); `inputs` are the outputs it spends (txid:vout). */
+  | { status: 'broadcast'; txid: string; fee: bigint; inputs: string[] };
 
 /** A txid or bank reference as an executor may report it: printable, no spaces, bounded. */
 export const PAYOUT_TXID_PATTERN = /^[A-Za-z0-9:_.-]{1,128}$/;

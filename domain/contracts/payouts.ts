@@ -34,6 +34,9 @@ export const payoutSchema = z
     idempotencyKey: z.string().describe('Execute each key once; a repeated key must get the first result'),
     attempts: z.number().int(),
     txid: z.string().nullable(),
+    txids: z.array(z.string()).describe("Chain: every txid the payout's transaction had (a replacement by fee adds one), oldest first"),
+    chainFee: z.string().nullable().describe("Chain: this payout's share of its transaction's fee, decimal string"),
+    instructionMac: z.string().nullable().describe('HMAC-SHA256 of the instruction under the key the API and the signer share (the signer pays nothing without it)'),
     failureReason: z.string().nullable(),
     createdAt: z.string(),
     submittedAt: z.string().nullable(),
@@ -58,6 +61,21 @@ export type PayoutsResponse = z.infer<typeof payoutsResponse>;
 export const payoutParams = z.object({ id: z.string().uuid() });
 export const payoutResultBody = z.discriminatedUnion('status', [
   z.object({ status: z.literal('completed'), txid: z.string().regex(PAYOUT_TXID_PATTERN, 'invalid_txid').describe('Chain transaction id or bank end-to-end reference') }),
+  z.object({
+    status: z.literal('broadcast'),
+    txid: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'invalid_txid')
+      .describe('The transaction on the network'),
+    fee: z
+      .string()
+      .regex(/^\d{1,12}(\.\d{1,8})?$/, 'invalid_amount')
+      .describe("This payout's share of the transaction's fee, decimal string"),
+    inputs: z
+      .array(z.string().regex(/^[0-9a-f]{64}:\d{1,6}$/))
+      .max(1000)
+      .describe('The house outputs the transaction spends (txid:vout)'),
+  }),
   z.object({ status: z.literal('failed'), reason: z.string().trim().min(1).max(500).describe('Why it cannot be paid; the money goes back to where it came from') }),
 ]);
 export type PayoutResultBody = z.input<typeof payoutResultBody>;

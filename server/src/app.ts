@@ -14,7 +14,8 @@ import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { bankOpsRoutes } from './modules/bank/routes';
 import { esploraChain } from './modules/chain/esplora';
-import { TEST_XPUBS, type Chain, type Xpubs } from './modules/chain/service';
+import { chainNodes, checkNodeNetworks, xpubsFrom } from './modules/chain/nodes';
+import { type Chain, type Xpubs } from './modules/chain/service';
 import { faucetOpsRoutes } from './modules/faucet/ops-routes';
 import { faucetPlugin } from './modules/faucet/routes';
 import { faucetSettings } from './modules/faucet/settings';
@@ -23,11 +24,13 @@ import { identityRoutes } from './modules/identity/routes';
 import { liabilitiesRoutes } from './modules/liabilities/routes';
 import { setEmailOperator } from './modules/notify/service';
 import { operatorRoutes } from './modules/operator/routes';
+import { opsChainRoutes } from './modules/ops/chain-routes';
 import { opsConsoleRoutes } from './modules/ops/console-routes';
 import { opsMoneyRoutes } from './modules/ops/money-routes';
 import { opsRoutes } from './modules/ops/routes';
 import { orderRoutes } from './modules/orders/routes';
 import { payoutApproval } from './modules/payouts/approval';
+import { sharedSignerKey } from './modules/payouts/instruction';
 import { payoutOpsRoutes } from './modules/payouts/routes';
 import { linkSecret, securityLinks } from './modules/protection/links';
 import { protectionPlugin, protectionRoutes } from './modules/protection/routes';
@@ -47,9 +50,11 @@ import { sitePlugin } from './plugins/site';
 import { ssePlugin } from './sse';
 import { workersPlugin } from './workers';
 import { payoutOutcomes } from './workers/payouts';
+import type { NodeCurrency } from '../../domain/chain';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { EmailChangeHookOf } from './modules/accounts/service';
+import type { CoinNode } from './modules/chain/rpc';
 import type { MailTransport } from './modules/notify/mail-relay';
 import type { LocalIdpAccess } from './modules/ops/service';
 import type { PayoutAdapters } from './modules/payouts/adapters';
@@ -67,6 +72,8 @@ export type AppDependencies = {
   xpubs?: Xpubs;
   /** Blocks and balances on chain: the simulated chain with simulated payouts, else CHAIN_BLOCKS_URL's explorer. */
   chain?: Chain;
+  /** Real nodes per currency (default: CHAIN_RPC_URL_<CUR>). */
+  nodes?: Map<NodeCurrency, CoinNode>;
   /** Paying out (crypto, SEPA): the adapters CHAIN_PAYOUTS / BANK_PAYOUTS name unless a test gives its own. */
   payoutAdapters?: Partial<PayoutAdapters>;
   /** Where emails go when SMTP_URL is set (nodemailer's SMTP transport unless a test gives one). */
@@ -157,12 +164,17 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   // Four eyes on payouts (PAYOUT_APPROVAL_*): account protection's freeze makes every payout of a
   // frozen account wait too (payouts/approval.ts).
-  const approval = payoutApproval(config, rates, { accountFrozen });
+  // Real nodes (CHAIN_RPC_URL_<CUR>): refused at start-up when on another network than CHAIN_NETWORK;
+  // their chain payouts carry the MAC the signer checks (payouts/instruction.ts).
+  const nodes = deps.nodes ?? chainNodes(config);
+  await checkNodeNetworks(nodes, config.CHAIN_NETWORK, (message) => app.log.warn(message));
+  const approval = payoutApproval(config, rates, { accountFrozen, ...(nodes.size > 0 ? { instructionKey: sharedSignerKey(config) } : {}) });
   await app.register(walletRoutes, { rates, xpubs, approval });
   await app.register(protectionRoutes, { xpubs, findReception: findByAddress, signInReports: { secret: config.SIGN_IN_REPORT_SECRET, issuer: config.authIssuer } });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   await app.register(opsMoneyRoutes, { rates, chain, settlement: { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED } });
   await app.register(liabilitiesRoutes, { chain, xpubs });
+  await app.register(opsChainRoutes, { nodes, xpubs });
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval, links) });
   await app.register(auditRoutes);
@@ -170,7 +182,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval, links), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
-  await app.register(workersPlugin, { config, rates, approval, chain, xpubs, faucet, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });
+  await app.register(workersPlugin, { config, rates, approval, chain, xpubs, faucet, nodes, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });
@@ -180,16 +192,4 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
 /** Trust the first `hops` proxies in front of the server (X-Forwarded-For, read from the right). */
 function trustHops(hops: number) {
   return (_address: string, hop: number) => hop < hops;
-}
-
-/** XPUB_BTC, XPUB_LTC, XPUB_DOGE, XPUB_BCH, XPUB_ETH and XRP_ADDRESS, or the public test keys. */
-function xpubsFrom(config: Config): Xpubs {
-  return {
-    BTC: config.XPUB_BTC ?? TEST_XPUBS.BTC,
-    LTC: config.XPUB_LTC ?? TEST_XPUBS.LTC,
-    DOGE: config.XPUB_DOGE ?? TEST_XPUBS.DOGE,
-    BCH: config.XPUB_BCH ?? TEST_XPUBS.BCH,
-    ETH: config.XPUB_ETH ?? TEST_XPUBS.ETH,
-    XRP: config.XRP_ADDRESS ?? TEST_XPUBS.XRP,
-  };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { CURRENCIES } from '../../domain/currencies';
+import { CHAIN_NETWORKS, setChainNetwork } from '../../domain/networks';
 import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
 import { sepaIban } from '../../domain/sepa';
 
@@ -120,6 +121,40 @@ const schema = z
      * them and reports back through /api/ops/payouts. Required in production.
      */
     CHAIN_PAYOUTS: z.enum(['simulated', 'signer']).optional(),
+    /**
+     * Real nodes (issue 30): a Bitcoin Core-style JSON-RPC URL per currency,
+     * http://user:password@host:port, switches that currency to the node: the deposit watcher
+     * follows its blocks and the signer (`npm run signer`) pays its payouts. Without one the
+     * currency stays simulated (local mode) or on CHAIN_PAYOUTS' executor.
+     */
+    CHAIN_RPC_URL_BTC: optional.pipe(z.url().optional()),
+    CHAIN_RPC_URL_LTC: optional.pipe(z.url().optional()),
+    CHAIN_RPC_URL_DOGE: optional.pipe(z.url().optional()),
+    CHAIN_RPC_URL_BCH: optional.pipe(z.url().optional()),
+    /** Confirmations before a deposit is credited and a payout confirmed (defaults: domain/chain.ts DEFAULT_CONFIRMATIONS). */
+    CONFIRMATIONS_BTC: z.coerce.number().int().min(1).max(1000).optional(),
+    CONFIRMATIONS_LTC: z.coerce.number().int().min(1).max(1000).optional(),
+    CONFIRMATIONS_DOGE: z.coerce.number().int().min(1).max(1000).optional(),
+    CONFIRMATIONS_BCH: z.coerce.number().int().min(1).max(1000).optional(),
+    /** How often each replica reconciles the coins on chain with the ledger (default daily; 0: never, `ops reconcile` still works). */
+    RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(604_800_000).default(86_400_000),
+    /** How often the deposit watcher asks each node for new blocks (0: never; tests drive it). */
+    CHAIN_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
+    /**
+     * The key the API and the signer share to authenticate payouts (64 hex digits; payouts/instruction.ts).
+     * Unset: a key kept in DATA_DIR (local mode). Required with a node in production.
+     */
+    SIGNER_KEY: optional.pipe(
+      z
+        .string()
+        .regex(/^[0-9a-f]{64}$/i, 'must be 64 hex digits (openssl rand -hex 32)')
+        .optional(),
+    ),
+    /** The signer only: the BIP-39 mnemonic it derives every house key from (unset: the public test mnemonic, local mode only). */
+    SIGNER_SEED_FILE: optional,
+    /** The signer only: how often it asks for payouts, and after how many minutes unconfirmed it replaces a transaction by fee. */
+    SIGNER_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
+    SIGNER_BUMP_AFTER_MINUTES: z.coerce.number().min(0.01).max(10_000).default(60),
     BANK_PAYOUTS: z.enum(['simulated', 'external']).optional(),
     /** How often each replica's payout worker looks for payouts to submit (0: never; tests drive it). */
     PAYOUT_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
@@ -191,30 +226,36 @@ const schema = z
     /** The EUR rate feed: the seeded simulation, or CoinGecko's public API (cached 60 s). */
     RATES_FEED: z.enum(['simulated', 'coingecko']).default('simulated'),
     RATES_FEED_URL: z.url().default('https://api.coingecko.com/api/v3'),
+    /**
+     * The chain of the Bitcoin-family addresses (BTC, LTC, DOGE, BCH; domain/networks.ts): the
+     * addresses Muntly derives, accepts and shows. Build the site with the same GATSBY_CHAIN_NETWORK.
+     */
+    CHAIN_NETWORK: z.enum(CHAIN_NETWORKS).default('mainnet'),
     /** Watch-only extended public keys for reception addresses (local mode: public test keys). */
-    // BTC and LTC: the xpub or the zpub (native segwit) the operator's wallet exports; the addresses are bc1 / ltc1 either way.
+    // BTC and LTC: the xpub or the zpub (native segwit) the operator's wallet exports (tpub / vpub from a testnet or
+    // regtest wallet); the addresses follow CHAIN_NETWORK either way (bc1 / ltc1 on mainnet). DOGE and BCH: xpub or tpub.
     XPUB_BTC: optional.pipe(
       z
         .string()
-        .regex(/^(xpub|zpub)[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub or a zpub')
+        .regex(/^(xpub|zpub|tpub|vpub)[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub or a zpub (tpub or vpub on a test network)')
         .optional(),
     ),
     XPUB_LTC: optional.pipe(
       z
         .string()
-        .regex(/^(xpub|zpub)[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub or a zpub')
+        .regex(/^(xpub|zpub|tpub|vpub)[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub or a zpub (tpub or vpub on a test network)')
         .optional(),
     ),
     XPUB_DOGE: optional.pipe(
       z
         .string()
-        .regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub')
+        .regex(/^(xpub|tpub)[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub (tpub on a test network)')
         .optional(),
     ),
     XPUB_BCH: optional.pipe(
       z
         .string()
-        .regex(/^xpub[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub')
+        .regex(/^(xpub|tpub)[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub (tpub on a test network)')
         .optional(),
     ),
     XPUB_ETH: optional.pipe(
@@ -301,6 +342,8 @@ const schema = z
     // Production never pretends to pay: the payouts go to a real executor, named explicitly.
     if (env.CHAIN_PAYOUTS !== 'signer') ctx.addIssue({ code: 'custom', path: ['CHAIN_PAYOUTS'], message: 'must be "signer" in production (AUTH0_DOMAIN set): the simulated chain pays nobody' });
     if (env.BANK_PAYOUTS !== 'external') ctx.addIssue({ code: 'custom', path: ['BANK_PAYOUTS'], message: 'must be "external" in production (AUTH0_DOMAIN set): the simulated bank pays nobody' });
+    const withNode = (['BTC', 'LTC', 'DOGE', 'BCH'] as const).some((code) => env[`CHAIN_RPC_URL_${code}`]);
+    if (withNode && !env.SIGNER_KEY) ctx.addIssue({ code: 'custom', path: ['SIGNER_KEY'], message: 'is required in production with a node (CHAIN_RPC_URL_…): the API and the signer share it' });
     for (const key of ['AUTH0_CLIENT_ID', 'AUTH0_AUDIENCE', 'DATABASE_URL', 'SECURITY_LINK_SECRET'] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH0_DOMAIN is set (production)' });
     }
@@ -378,6 +421,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = environment()): Config {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const c = result.data;
+  // Process-wide: validation and derivation read it where no config is passed (domain/networks.ts).
+  setChainNetwork(c.CHAIN_NETWORK);
   const localIdp = !c.AUTH0_DOMAIN;
   return {
     ...c,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, customType, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { BANK_PAYMENT_STATUSES } from '../../../domain/bank';
+import { CHAIN_OUTPUT_STATUSES, CHAIN_UNMATCHED_REASONS, HOUSE_BRANCHES } from '../../../domain/chain';
 import { FAUCET_STATES, GAME_OVER_REASONS } from '../../../domain/faucet';
 import { MESSAGE_CHANNELS } from '../../../domain/messages';
 import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, REFUNDS } from '../../../domain/orders';
@@ -291,6 +292,92 @@ export const receptionAddresses = pgTable(
 export const addressCounters = pgTable('address_counters', {
   currency: text('currency').primaryKey(),
   nextIndex: integer('next_index').notNull(),
+});
+
+/**
+ * Every address derived from a house key (chain/service.ts nextHouseAddress), with where it was
+ * derived: the deposit watcher knows an output is the house's by this table alone, and the signer
+ * derives the key that spends it from the branch and index (it checks the address itself).
+ */
+export const houseAddresses = pgTable(
+  'house_addresses',
+  {
+    address: text('address').primaryKey(),
+    currency: text('currency').notNull(),
+    branch: text('branch', { enum: HOUSE_BRANCHES }).notNull(),
+    derivationIndex: integer('derivation_index').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('house_addresses_path').on(t.currency, t.branch, t.derivationIndex), check('house_addresses_branch', oneOf(t.branch, HOUSE_BRANCHES))],
+);
+
+/**
+ * The deposit watcher's cursor: the hash of every block it scanned, per currency (the recent ones
+ * are kept). A node whose block at a stored height has another hash has reorganised: the watcher
+ * walks back to the last height where both agree.
+ */
+export const chainBlocks = pgTable(
+  'chain_blocks',
+  {
+    currency: text('currency').notNull(),
+    height: integer('height').notNull(),
+    hash: text('hash').notNull(),
+    scannedAt: timestamp('scanned_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.currency, t.height] })],
+);
+
+/**
+ * Outputs at the house's addresses, one row per txid:vout (domain/chain.ts CHAIN_OUTPUT_STATUSES):
+ * what the watcher saw, credited once, and what the signer may spend. `spent_by`: the transaction
+ * that spends it (the signer's report, then the block's).
+ */
+export const chainOutputs = pgTable(
+  'chain_outputs',
+  {
+    currency: text('currency').notNull(),
+    txid: text('txid').notNull(),
+    vout: integer('vout').notNull(),
+    address: text('address').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    height: integer('height').notNull(),
+    blockHash: text('block_hash').notNull(),
+    status: text('status', { enum: CHAIN_OUTPUT_STATUSES }).notNull(),
+    unmatchedReason: text('unmatched_reason', { enum: CHAIN_UNMATCHED_REASONS }),
+    /** The order or the wallet account it was credited to (the audit trail's target). */
+    creditedTo: text('credited_to'),
+    spentBy: text('spent_by'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.currency, t.txid, t.vout] }),
+    index('chain_outputs_address').on(t.address),
+    index('chain_outputs_open')
+      .on(t.currency, t.status)
+      .where(sql`${t.status} in ('confirming', 'unmatched')`),
+    index('chain_outputs_unspent')
+      .on(t.currency)
+      .where(sql`${t.spentBy} is null and ${t.status} in ('credited', 'change', 'unmatched', 'assigned')`),
+    check('chain_outputs_status', oneOf(t.status, CHAIN_OUTPUT_STATUSES)),
+    check('chain_outputs_unmatched_reason', oneOf(t.unmatchedReason, CHAIN_UNMATCHED_REASONS)),
+    check('chain_outputs_amount', sql`${t.amount} > 0`),
+  ],
+);
+
+/**
+ * What the chain side asks an operator to look at (the console's first page): a credited deposit
+ * whose block left the chain (booked back), a reconciliation that found the chain and the ledger
+ * apart. Resolved by an operator, with the audit trail.
+ */
+export const chainAlerts = pgTable('chain_alerts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  currency: text('currency').notNull(),
+  kind: text('kind', { enum: ['reorg_reversal', 'reconciliation'] }).notNull(),
+  detail: jsonb('detail').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+  resolvedBy: text('resolved_by'),
 });
 
 /**
@@ -696,6 +783,19 @@ export const payouts = pgTable(
     attempts: integer('attempts').notNull().default(0),
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     txid: text('txid'),
+    /**
+     * Chain payouts paid by the signer (issue 30): every txid the payout's transaction ever had
+     * (a replacement by fee adds one; `txid` is the latest), the fee its share of the transaction
+     * paid, and the height of the block that holds it (null: not in a block yet).
+     */
+    txids: text('txids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    chainFee: bigint('chain_fee', { mode: 'bigint' }),
+    confirmedHeight: integer('confirmed_height'),
+    /** HMAC of the instruction under the key only the API and the signer hold: a row written into the database alone cannot make the signer pay. */
+    instructionMac: text('instruction_mac'),
     failureReason: text('failure_reason'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     submittedAt: timestamp('submitted_at', { withTimezone: true }),
@@ -735,7 +835,7 @@ export const payouts = pgTable(
     // The worker's queue, the executor's list and the approval queue: only payouts not yet final.
     index('payouts_open')
       .on(t.status, t.createdAt)
-      .where(sql`${t.status} in ('awaiting_approval', 'pending', 'submitting', 'submitted')`),
+      .where(sql`${t.status} in ('awaiting_approval', 'pending', 'submitting', 'submitted', 'broadcast')`),
     foreignKey({ columns: [t.sourceAccountId, t.currency], foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency], name: 'payouts_source_account_fk' }),
     check('payouts_status', oneOf(t.status, PAYOUT_STATUSES)),
     check('payouts_rail', oneOf(t.rail, PAYOUT_RAILS)),

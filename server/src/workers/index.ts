@@ -1,14 +1,22 @@
 import fp from 'fastify-plugin';
+import { currencyByCode } from '../../../domain/currencies';
+import { minorToDecimal } from '../../../domain/money';
+import { confirmationsOf } from '../modules/chain/nodes';
+import { DEFAULT_WATCHER_SETTINGS, scanChain, type WatcherHooks } from '../modules/chain/watcher';
+import { chainDepositArrived, chainDepositReversed } from '../modules/incoming/service';
 import { publishSnapshot } from '../modules/liabilities/service';
 import { relayMail, smtpTransport, type MailTransport } from '../modules/notify/mail-relay';
+import { reconcileAll } from '../modules/ops/service';
 import { expireUnpaidOrders } from '../modules/orders/intake';
 import { processOrders, type SettlementDeps } from '../modules/orders/settlement';
-import { runPayouts } from '../modules/payouts/service';
+import { completeConfirmedChainPayouts, chainPayoutsCompletedAbove, chainPayoutsInBlock, chainPayoutsUnconfirmedAbove, runPayouts } from '../modules/payouts/service';
 import { applyRetention } from '../modules/retention/service';
 import { createFaucetTicker, type FaucetTicker } from './faucet-ticker';
 import { payoutAdapters, payoutOutcomes } from './payouts';
 import { repeat } from './repeat';
+import type { NodeCurrency } from '../../../domain/chain';
 import type { Config } from '../config';
+import type { CoinNode } from '../modules/chain/rpc';
 import type { Chain, Xpubs } from '../modules/chain/service';
 import type { FaucetSettings } from '../modules/faucet/service';
 import type { PayoutAdapters } from '../modules/payouts/adapters';
@@ -50,7 +58,27 @@ declare module 'fastify' {
   }
 }
 
+/** What the deposit watcher books through: deposits to wallets and orders, their reversal, the signer's payouts. */
+export function watcherHooks(rates: RatesAdapter, outcomes: PayoutOutcomes): WatcherHooks {
+  return {
+    async credit(db, deposit) {
+      const decimals = currencyByCode(deposit.currency)!.decimals;
+      const booked = await chainDepositArrived(db, rates, { currency: deposit.currency, address: deposit.address, amount: minorToDecimal(deposit.amount, decimals), txid: deposit.txid });
+      return { creditedTo: booked.orderReference ?? 'wallet' };
+    },
+    async reverse(tx, output) {
+      await chainDepositReversed(tx, { currency: output.currency, txid: `${output.txid}:${output.vout}`, amount: output.amount });
+    },
+    payoutsInBlock: chainPayoutsInBlock,
+    payoutsUnconfirmedAbove: chainPayoutsUnconfirmedAbove,
+    completedPayoutsAbove: chainPayoutsCompletedAbove,
+    completePayouts: (db, currency, height) => completeConfirmedChainPayouts(db, outcomes, currency, height),
+  };
+}
+
 type WorkerOptions = {
+  /** The currencies with a real node (CHAIN_RPC_URL_<CUR>): the watcher follows them, the signer pays them. */
+  nodes: Map<NodeCurrency, CoinNode>;
   config: Config;
   rates: RatesAdapter;
   approval: PayoutApproval;
@@ -61,8 +89,8 @@ type WorkerOptions = {
   mailTransport?: MailTransport;
 };
 
-export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, approval, chain, xpubs, faucet, ...given }) => {
-  const adapters = payoutAdapters(config, app.db, given.payoutAdapters);
+export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, approval, chain, xpubs, faucet, nodes, ...given }) => {
+  const adapters = payoutAdapters(config, app.db, given.payoutAdapters, new Set(nodes.keys()));
   const outcomes = payoutOutcomes(approval, app.protection.links);
   const faucetTicker = createFaucetTicker({ database: app.database, rates, settings: faucet, log: app.log, onAdvance: () => app.faucet.events.poke() });
   const settlement = { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED };
@@ -81,6 +109,12 @@ export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, appr
       onError: (error) => app.log.warn({ err: error }, 'payout adapter unreachable; the payout is tried again'),
     }),
   );
+  // The deposit watcher, per currency with a real node (chain/watcher.ts).
+  for (const [code, node] of nodes) {
+    const settings = { ...DEFAULT_WATCHER_SETTINGS, confirmations: confirmationsOf(config, code) };
+    repeat(app, `chain watcher ${code}`, config.CHAIN_POLL_MS, async () => (await scanChain(app.db, node, watcherHooks(rates, outcomes), settings)).scanned);
+  }
+  if (nodes.size > 0) repeat(app, 'reconciliation', config.RECONCILE_INTERVAL_MS, async () => (await reconcileAll(app.db, nodes, xpubs)).filter((r) => !r.ok).length);
   repeat(app, 'retention', config.RETENTION_INTERVAL_MS, () => applyRetention(app.db));
   const liabilitiesInterval = config.LIABILITIES_INTERVAL_MS;
   repeat(app, 'proof of liabilities', Math.min(liabilitiesInterval, 60_000), () => publishSnapshot(app.db, { chain, xpubs }, { intervalMs: liabilitiesInterval }));

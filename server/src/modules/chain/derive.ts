@@ -3,9 +3,11 @@ import { ripemd160 } from '@noble/hashes/legacy.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { HDKey } from '@scure/bip32';
-import { p2pkh, p2wpkh, NETWORK } from '@scure/btc-signer';
+import { p2pkh, p2wpkh } from '@scure/btc-signer';
 import cashaddr from 'cashaddrjs';
-import { DOGE_NETWORK, LTC_NETWORK, eip55 } from '../../../../domain/addresses';
+import { eip55 } from '../../../../domain/addresses';
+import { HOUSE_BRANCH_CHILD, type HouseBranch } from '../../../../domain/chain';
+import { bitcoinLikeNetwork, cashAddrPrefix } from '../../../../domain/networks';
 
 /**
  * Reception addresses derived from watch-only extended public keys: the API never holds a
@@ -33,24 +35,29 @@ export const TEST_XPUBS: Xpubs = {
   XRP: 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3',
 };
 
-export type Branch = 'users' | 'orders';
-export const BRANCH_CHILD: Record<Branch, number> = { users: 0, orders: 1 };
+/** The signer's change goes to a third branch (2/n): never a user's or an order's address. */
+export type Branch = HouseBranch;
+export const BRANCH_CHILD = HOUSE_BRANCH_CHILD;
 
 /**
  * The version bytes (SLIP-132) of the extended public keys operators' wallets export: xpub
  * (BIP-32/44, and what Electrum and Sparrow show for any script type when asked for an xpub) and
- * zpub (native segwit, BIP-84: Electrum's, Sparrow's and hardware wallets' default for bc1 / ltc1).
- * The prefix only names the script; the key material is the same.
+ * zpub (native segwit, BIP-84: Electrum's, Sparrow's and hardware wallets' default for bc1 / ltc1),
+ * and their testnet counterparts tpub and vpub, which testnet and regtest wallets (Bitcoin Core,
+ * Litecoin Core, Electrum --testnet) export. The prefix only names the script and the wallet's
+ * network; the key material is the same, and the addresses follow CHAIN_NETWORK.
  */
 const KEY_VERSIONS = {
   xpub: { private: 0x0488ade4, public: 0x0488b21e },
   zpub: { private: 0x04b2430c, public: 0x04b24746 },
+  tpub: { private: 0x04358394, public: 0x043587cf },
+  vpub: { private: 0x045f18bc, public: 0x045f1cf6 },
 } as const;
 
-/** The watch-only key of an xpub or zpub (throws on anything else, or a key whose checksum fails). */
+/** The watch-only key of an xpub, zpub, tpub or vpub (throws on anything else, or a key whose checksum fails). */
 export function houseKey(extendedKey: string): HDKey {
   const versions = KEY_VERSIONS[extendedKey.slice(0, 4) as keyof typeof KEY_VERSIONS];
-  if (!versions) throw new Error('An extended public key starts with xpub or zpub.');
+  if (!versions) throw new Error('An extended public key starts with xpub, zpub, tpub or vpub.');
   return HDKey.fromExtendedKey(extendedKey, versions);
 }
 
@@ -61,13 +68,12 @@ export function deriveAddress(currency: (typeof DERIVED_CURRENCIES)[number], xpu
   const publicKey = key.publicKey!;
   switch (currency) {
     case 'BTC':
-      return p2wpkh(publicKey, NETWORK).address!;
     case 'LTC':
-      return p2wpkh(publicKey, LTC_NETWORK).address!;
+      return p2wpkh(publicKey, bitcoinLikeNetwork(currency)).address!;
     case 'DOGE':
-      return p2pkh(publicKey, DOGE_NETWORK).address!;
+      return p2pkh(publicKey, bitcoinLikeNetwork('DOGE')).address!;
     case 'BCH':
-      return cashaddr.encode('bitcoincash', 'P2PKH', ripemd160(sha256(publicKey)));
+      return cashaddr.encode(cashAddrPrefix(), 'P2PKH', ripemd160(sha256(publicKey)));
     case 'ETH': {
       const uncompressed = secp256k1.Point.fromBytes(publicKey).toBytes(false);
       const hash = keccak_256(uncompressed.slice(1));

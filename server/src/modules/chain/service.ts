@@ -1,5 +1,11 @@
+import { HOUSE_BRANCHES, type NodeCurrency } from '../../../../domain/chain';
+import { currencyByCode } from '../../../../domain/currencies';
+import { DomainError } from '../../../../domain/errors';
+import { minorToDecimal } from '../../../../domain/money';
+import { recordAudit } from '../audit/service';
 import { BRANCH_CHILD, deriveAddress, type Branch, type DERIVED_CURRENCIES, type Xpubs } from './derive';
-import { chainRepository } from './repository';
+import { chainRepository, type ChainAlertRow, type ChainOutputRow } from './repository';
+import type { ChainAlert, ChainOutput, HouseOutputsResponse } from '../../../../domain/contracts/chain';
 import type { Db } from '../../db/client';
 
 export { DERIVED_CURRENCIES, TEST_XPUBS, deriveAddress, houseKey, type Branch, type Xpubs } from './derive';
@@ -11,11 +17,36 @@ export { DERIVED_CURRENCIES, TEST_XPUBS, deriveAddress, houseKey, type Branch, t
  * Concurrent requests queue on the counter's row: each gets its own index.
  */
 export async function nextHouseAddress(db: Db, xpubs: Xpubs, code: (typeof DERIVED_CURRENCIES)[number], branch: Branch): Promise<{ index: number; address: string }> {
-  // The users' counter keeps the currency's bare name: it is the one every address used before orders had a branch.
-  const counter = branch === 'orders' && code !== 'XRP' ? `${code}/${BRANCH_CHILD.orders}` : code;
-  const index = await chainRepository.takeNextIndex(db, counter);
-  return { index, address: deriveAddress(code, xpubs, index, branch) };
+  const index = await chainRepository.takeNextIndex(db, counterOf(code, branch));
+  const address = deriveAddress(code, xpubs, index, branch);
+  // The watcher knows the house's outputs by this row, the signer the key that spends them.
+  await chainRepository.insertHouseAddress(db, { address, currency: code, branch, derivationIndex: index });
+  return { index, address };
 }
+
+/** The users' counter keeps the currency's bare name: it is the one every address used before orders had a branch. */
+const counterOf = (code: string, branch: Branch) => (branch === 'users' || code === 'XRP' ? code : `${code}/${BRANCH_CHILD[branch]}`);
+
+/** How many addresses of a branch were handed out (the next index). */
+export const addressesHandedOut = (db: Db, code: string, branch: Branch) => chainRepository.counter(db, counterOf(code, branch));
+
+/**
+ * The signer's transaction spends these house outputs (txid:vout): they are no longer spendable,
+ * from the moment it reports them (before any block holds the transaction).
+ */
+export async function markOutputsSpent(tx: Db, currency: string, outpoints: string[], spentBy: string): Promise<void> {
+  await chainRepository.markSpent(
+    tx,
+    currency,
+    outpoints.map((outpoint) => {
+      const [txid, vout] = outpoint.split(':');
+      return { txid: txid!, vout: Number(vout) };
+    }),
+    spentBy,
+  );
+}
+
+export type { ChainAlertRow, ChainOutputRow, HouseAddressRow } from './repository';
 
 export type Block = { height: number; hash: string };
 
@@ -38,3 +69,63 @@ export type Chain = {
   /** A deposit to one of the house's addresses was reported (the simulated chain records it; a real chain has it already). */
   received(db: Db, deposit: { currency: string; address: string; amount: bigint; txid: string }): Promise<void>;
 };
+
+/** What the signer may spend (with where each key is derived) and how many addresses each branch handed out. */
+export async function houseOutputs(db: Db, currency: NodeCurrency): Promise<HouseOutputsResponse> {
+  const decimals = currencyByCode(currency)!.decimals;
+  const rows = await chainRepository.spendable(db, currency);
+  const [users, orders, change] = await Promise.all(HOUSE_BRANCHES.map((branch) => addressesHandedOut(db, currency, branch)));
+  return {
+    outputs: rows.map((row) => ({ txid: row.txid, vout: row.vout, address: row.address, amount: minorToDecimal(row.amount, decimals), branch: row.branch, index: row.derivationIndex })),
+    handedOut: { users: users!, orders: orders!, change: change! },
+  };
+}
+
+export function chainOutputView(row: ChainOutputRow): ChainOutput {
+  return {
+    currency: row.currency,
+    txid: row.txid,
+    vout: row.vout,
+    address: row.address,
+    amount: minorToDecimal(row.amount, currencyByCode(row.currency)!.decimals),
+    height: row.height,
+    status: row.status,
+    unmatchedReason: row.unmatchedReason,
+    creditedTo: row.creditedTo,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export const unmatchedChainOutputs = async (db: Db, limit = 200) => (await chainRepository.unmatched(db, limit)).map(chainOutputView);
+
+/** An unmatched output, locked for an operator's decision (null: none such, or no longer unmatched). */
+export async function lockUnmatchedOutput(tx: Db, key: { currency: string; txid: string; vout: number }): Promise<ChainOutputRow | null> {
+  const row = await chainRepository.lockOutput(tx, key);
+  return row && row.status === 'unmatched' ? row : null;
+}
+export const markOutputAssigned = (tx: Db, key: { currency: string; txid: string; vout: number }, creditedTo: string) => chainRepository.updateOutput(tx, key, { status: 'assigned', creditedTo });
+
+export function chainAlertView(row: ChainAlertRow): ChainAlert {
+  return { id: row.id, currency: row.currency, kind: row.kind, detail: row.detail as Record<string, unknown>, createdAt: row.createdAt.toISOString() };
+}
+export const openChainAlerts = async (db: Db) => (await chainRepository.openAlerts(db)).map(chainAlertView);
+export const raiseChainAlert = (db: Db, alert: { currency: string; kind: ChainAlertRow['kind']; detail: Record<string, unknown> }) => chainRepository.insertAlert(db, alert);
+/** How much waits for the operator on the chain side (the console's first page). */
+export const chainQueueCounts = (db: Db) => chainRepository.countOpen(db);
+
+export async function resolveChainAlert(db: Db, id: string, actor: string): Promise<ChainAlert> {
+  return db.transaction(async (tx) => {
+    const row = await chainRepository.resolveAlert(tx, id, actor);
+    if (!row) throw new DomainError('not_found');
+    await recordAudit(tx, { actor, action: 'chain.alert_resolved', target: row.id, after: { kind: row.kind, currency: row.currency } });
+    return chainAlertView(row);
+  });
+}
+
+/** The watcher's unspent house outputs, summed (the reconciliation's "tracked"). */
+export const trackedUnspent = (db: Db, currency: string) => chainRepository.unspentTotal(db, currency);
+/** Deposits mined but not yet credited (confirming): on chain, not yet in the ledger. */
+export async function confirmingTotal(db: Db, currency: string): Promise<bigint> {
+  const rows = await chainRepository.confirming(db, currency, Number.MAX_SAFE_INTEGER);
+  return rows.reduce((sum, row) => sum + row.amount, 0n);
+}

@@ -3,10 +3,13 @@ import { normalizeAddress } from '../../../../domain/addresses';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency } from '../../../../domain/errors';
 import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
-import { findAccountById } from '../accounts/service';
+import { findAccountByEmail, findAccountById } from '../accounts/service';
 import { recordAudit } from '../audit/service';
+import { chainOutputView, lockUnmatchedOutput, markOutputAssigned } from '../chain/service';
+import { accountsById, bookedTransfer, systemAccount, transfer, userAccount } from '../ledger/service';
 import { chainPaymentReceived } from '../orders/intake';
 import { creditWalletDeposit } from '../wallet/deposits';
+import type { ChainOutput } from '../../../../domain/contracts/chain';
 import type { ChainDeposit } from '../../../../domain/contracts/ops';
 import type { Db } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
@@ -55,5 +58,56 @@ export async function chainDepositArrived(
       after: { currency: deposit.currency, amount: deposit.amount, txid, credited: deposit.credited, ...(status ? { orderStatus: status } : {}) },
     });
     return deposit;
+  });
+}
+
+/**
+ * A credited chain deposit whose block left the chain (a reorg deeper than the confirmations;
+ * chain/watcher.ts): the credit is booked back, inside the watcher's transaction, with an alert it
+ * raises. From the wallet it was credited to while its balance covers it; otherwise (it was spent,
+ * or it paid an order) the house takes the loss on its fees account, and the alert tells the
+ * operator to recover it.
+ */
+export async function chainDepositReversed(tx: Db, deposit: { currency: string; txid: string; amount: bigint }): Promise<{ from: 'wallet' | 'house' }> {
+  const credit = await bookedTransfer(tx, `chain-deposit:${deposit.currency}:${deposit.txid}`);
+  const chain = (await systemAccount(tx, 'chain', deposit.currency)).id;
+  const [credited] = credit ? await accountsById(tx, [credit.creditAccountId]) : [];
+  const fromWallet = credited?.ownerId && credited.balance >= deposit.amount;
+  await transfer(tx, {
+    id: `chain-deposit-reversal:${deposit.currency}:${deposit.txid}`,
+    currency: deposit.currency,
+    debitAccountId: fromWallet ? credited.id : (await systemAccount(tx, 'fees', deposit.currency)).id,
+    creditAccountId: chain,
+    amount: deposit.amount,
+    code: 'chain_reversal',
+    metadata: { txid: deposit.txid, reason: 'reorg' },
+  });
+  return { from: fromWallet ? 'wallet' : 'house' };
+}
+
+/**
+ * An operator credits an output of the unmatched chain queue (dust, or coins at an address that
+ * expected nothing) to the wallet of the account with this email: from the unmatched account,
+ * where the watcher booked it, once (the output is locked and leaves the queue), with the audit trail.
+ */
+export async function assignChainOutput(db: Db, input: { currency: string; txid: string; vout: number; email: string }, actor: string): Promise<ChainOutput> {
+  return db.transaction(async (tx) => {
+    const account = await findAccountByEmail(tx, input.email);
+    if (!account) throw new DomainError('not_found', 'email');
+    const output = await lockUnmatchedOutput(tx, input);
+    if (!output) throw new DomainError('not_found', 'txid', 'No output like this waits in the unmatched chain queue.');
+    const outpoint = `${output.txid}:${output.vout}`;
+    await transfer(tx, {
+      id: `chain-assign:${output.currency}:${outpoint}`,
+      currency: output.currency,
+      debitAccountId: (await systemAccount(tx, 'unmatched', output.currency)).id,
+      creditAccountId: (await userAccount(tx, account.id, output.currency)).id,
+      amount: output.amount,
+      code: 'deposit',
+      metadata: { txid: outpoint, address: output.address, assignedBy: actor },
+    });
+    await markOutputAssigned(tx, output, account.accountKey);
+    await recordAudit(tx, { actor, action: 'chain.assign', target: outpoint, after: { currency: output.currency, amount: output.amount.toString(), account: account.accountKey } });
+    return chainOutputView({ ...output, status: 'assigned', creditedTo: account.accountKey });
   });
 }

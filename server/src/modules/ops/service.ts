@@ -1,6 +1,12 @@
 import { DomainError } from '../../../../domain/errors';
 import { ensureAccount, findAccountByEmail, type AccountRow } from '../accounts/service';
+import { reconcile } from '../chain/reconcile';
+import { chainPayoutsInFlight } from '../payouts/service';
+import type { NodeCurrency } from '../../../../domain/chain';
+import type { Reconciliation } from '../../../../domain/contracts/chain';
 import type { Db } from '../../db/client';
+import type { CoinNode } from '../chain/rpc';
+import type { Xpubs } from '../chain/service';
 
 /**
  * Local mode only: what the operator's API may do with the local OpenID provider. The composition
@@ -26,4 +32,11 @@ export async function accountByEmail(db: Db, email: string, localIdp?: LocalIdpA
   const idpUser = localIdp ? await localIdp.findUser(db, email) : undefined;
   if (!localIdp || !idpUser) throw new DomainError('unknown_user', 'email');
   return ensureAccount(db, { issuer: localIdp.issuer, subject: idpUser.id, scopes: new Set(), expiresAt: 0, email: idpUser.email, name: idpUser.name });
+}
+
+/** Reconciliation of every currency with a node (the ops route, the CLI, the daily run). */
+export async function reconcileAll(db: Db, nodes: Map<NodeCurrency, CoinNode>, xpubs: Xpubs): Promise<Reconciliation[]> {
+  const results = [];
+  for (const node of nodes.values()) results.push(await reconcile(db, node, xpubs, chainPayoutsInFlight));
+  return results;
 }

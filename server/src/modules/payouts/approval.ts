@@ -31,13 +31,15 @@ export type PayoutApproval = {
    * when the account's sends are frozen, so that any payout of it waits for approval.
    */
   accountFrozen?: (db: Db, accountId: string) => Promise<boolean>;
+  /** The key the API and the signer share (instruction.ts): every chain payout carries its MAC. None: chain payouts carry none (the simulated chain pays them). */
+  instructionKey?: Uint8Array;
 };
 
 /** The policy PAYOUT_APPROVAL_ABOVE_EUR and PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS configure. */
 export function payoutApproval(
   config: Pick<Config, 'PAYOUT_APPROVAL_ABOVE_EUR' | 'PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS'>,
   rates: RatesAdapter,
-  hooks: Pick<PayoutApproval, 'accountFrozen'> = {},
+  hooks: Pick<PayoutApproval, 'accountFrozen' | 'instructionKey'> = {},
 ): PayoutApproval {
   return { aboveEurMinor: decimalToMinor(config.PAYOUT_APPROVAL_ABOVE_EUR, EUR_DECIMALS)!, newAccountDays: config.PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS, rates, ...hooks };
 }

@@ -67,7 +67,24 @@ export const payoutsRepository = {
     db: Db,
     id: string,
     values: Partial<
-      Pick<PayoutRow, 'status' | 'txid' | 'failureReason' | 'submittedAt' | 'completedAt' | 'lockedUntil' | 'reviewedBy' | 'reviewedAt' | 'approvedBy' | 'approvedAt' | 'rejectedBy' | 'rejectedAt'>
+      Pick<
+        PayoutRow,
+        | 'status'
+        | 'txid'
+        | 'txids'
+        | 'chainFee'
+        | 'confirmedHeight'
+        | 'failureReason'
+        | 'submittedAt'
+        | 'completedAt'
+        | 'lockedUntil'
+        | 'reviewedBy'
+        | 'reviewedAt'
+        | 'approvedBy'
+        | 'approvedAt'
+        | 'rejectedBy'
+        | 'rejectedAt'
+      >
     >,
   ): Promise<PayoutRow> {
     const [row] = await db.update(payouts).set(values).where(eq(payouts.id, id)).returning();
@@ -130,7 +147,57 @@ export const payoutsRepository = {
     const [row] = await db
       .select({ waiting: sql<number>`count(*)::int`, delayed: sql<number>`count(case when ${payouts.createdAt} < ${cutoff.toISOString()} then 1 end)::int` })
       .from(payouts)
-      .where(inArray(payouts.status, ['pending', 'submitting', 'submitted']));
+      .where(inArray(payouts.status, ['pending', 'submitting', 'submitted', 'broadcast']));
     return { waiting: Number(row?.waiting ?? 0), delayed: Number(row?.delayed ?? 0) };
+  },
+
+  /**
+   * Broadcast chain payouts whose transaction (any of its txids: the original may be mined instead
+   * of its replacement) is in a block at `height`: the mined txid becomes `txid`.
+   */
+  async markInBlock(db: Db, currency: string, txids: string[], height: number): Promise<void> {
+    if (txids.length === 0) return;
+    const found = await db
+      .select({ id: payouts.id, txids: payouts.txids })
+      .from(payouts)
+      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.txids} && ${sql.param(txids)}::text[]`));
+    const mined = new Set(txids);
+    for (const row of found) {
+      await db
+        .update(payouts)
+        .set({ confirmedHeight: height, txid: row.txids.find((txid) => mined.has(txid))! })
+        .where(eq(payouts.id, row.id));
+    }
+  },
+
+  async unconfirmAbove(db: Db, currency: string, height: number): Promise<void> {
+    await db
+      .update(payouts)
+      .set({ confirmedHeight: null })
+      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.confirmedHeight} > ${height}`));
+  },
+
+  async confirmedAtOrBelow(db: Db, currency: string, height: number): Promise<PayoutRow[]> {
+    return db
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.confirmedHeight} <= ${height}`));
+  },
+
+  async completedAbove(db: Db, currency: string, height: number): Promise<string[]> {
+    const rows = await db
+      .select({ id: payouts.id })
+      .from(payouts)
+      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'completed'), sql`${payouts.confirmedHeight} > ${height}`));
+    return rows.map((row) => row.id);
+  },
+
+  /** Broadcast chain payouts already in a block (not yet confirmed enough to be booked): amount and the fee share. */
+  async minedNotBooked(db: Db, currency: string): Promise<bigint> {
+    const [row] = await db
+      .select({ total: sql<string>`coalesce(sum(${payouts.amount} + coalesce(${payouts.chainFee}, 0)), 0)::text` })
+      .from(payouts)
+      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.confirmedHeight} is not null`));
+    return BigInt(row?.total ?? '0');
   },
 };

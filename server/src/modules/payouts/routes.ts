@@ -8,10 +8,13 @@ import {
   payoutsQuery,
   payoutsResponse,
 } from '../../../../domain/contracts/payouts';
+import { decimalsOf } from '../../../../domain/currencies';
+import { DomainError } from '../../../../domain/errors';
+import { decimalToMinor } from '../../../../domain/money';
 import { errorResponses } from '../../schemas';
 import { actorOf, readPersonalData } from '../audit/service';
 import { approvePayout, operatorOf, rejectPayout } from './review';
-import { bookPayoutResult, listPayouts, payoutView, type PayoutOutcomes } from './service';
+import { bookPayoutResult, findPayout, listPayouts, payoutView, type PayoutOutcomes } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /**
@@ -26,6 +29,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * approval is the review, a second operator's releases it) or reject. The operator is the token's
  * subject (audit/service.ts actorOf).
  */
+async function payoutCurrency(db: Parameters<typeof findPayout>[0], id: string): Promise<string> {
+  const row = await findPayout(db, id);
+  if (!row) throw new DomainError('not_found');
+  return row.currency;
+}
+
 export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }> = async (app, { outcomes }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
@@ -56,7 +65,10 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
       },
     },
     async (request) => {
-      const { payout, booked } = await bookPayoutResult(app.db, outcomes, { id: request.params.id, result: request.body, actor: actorOf(request) });
+      const body = request.body;
+      // The signer's fee share arrives as a decimal of the payout's currency, booked in minor units.
+      const result = body.status === 'broadcast' ? { ...body, fee: decimalToMinor(body.fee, decimalsOf(await payoutCurrency(app.db, request.params.id)) ?? 8)! } : body;
+      const { payout, booked } = await bookPayoutResult(app.db, outcomes, { id: request.params.id, result, actor: actorOf(request) });
       return { payout: payoutView(payout), booked };
     },
   );

@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { recordAudit } from '../audit/service';
+import { markOutputsSpent } from '../chain/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { approvalNeeded, type ApprovalContext } from './approval';
+import { instructionMac } from './instruction';
 import { payoutsRepository, type PayoutRow } from './repository';
 import type { Payout } from '../../../../domain/contracts/payouts';
 import type { OutflowPath } from '../../../../domain/gates';
@@ -100,7 +103,15 @@ export async function requestPayout(tx: Db, request: PayoutRequest): Promise<Pay
     });
   }
   const { eurValue, reason } = await approvalNeeded(tx, request.approval, request);
+  const id = randomUUID();
+  const key = request.approval.policy.instructionKey;
+  const mac =
+    key && request.rail === 'chain'
+      ? instructionMac(key, { id, currency: request.currency, destination: request.destination, amount: request.amount, networkFee: request.networkFee, idempotencyKey: request.idempotencyKey })
+      : null;
   const { row } = await payoutsRepository.insert(tx, {
+    id,
+    instructionMac: mac,
     rail: request.rail,
     purpose: request.purpose,
     sendId: request.sendId ?? null,
@@ -172,13 +183,31 @@ async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, inpu
     const same = input.result.status === row.status && (input.result.status !== 'completed' || input.result.txid === row.txid);
     if (same) return { payout: row, booked: false };
     throw new DomainError('payout_already_final');
-  } else if (row.status !== 'submitted') {
+  } else if (row.status !== 'submitted' && row.status !== 'broadcast') {
     throw new DomainError('payout_not_submitted');
+  } else if (row.status === 'broadcast' && input.result.status === 'failed') {
+    // Its transaction is on the network and may still be mined: the money cannot go back.
+    throw new DomainError('payout_already_final');
   }
   const now = new Date();
   const { result } = input;
   if (result.status === 'submitted') {
     return { payout: await payoutsRepository.update(tx, row.id, { status: 'submitted', submittedAt: now, lockedUntil: null }), booked: true };
+  }
+  if (result.status === 'broadcast') {
+    // The signer's transaction, or its replacement by fee: every txid is kept, the latest is `txid`.
+    if (row.rail !== 'chain') throw new DomainError('payout_not_submitted');
+    if (row.txids.includes(result.txid)) return { payout: row, booked: false };
+    const payout = await payoutsRepository.update(tx, row.id, {
+      status: 'broadcast',
+      txid: result.txid,
+      txids: [...row.txids, result.txid],
+      chainFee: result.fee,
+      confirmedHeight: null,
+      lockedUntil: null,
+    });
+    await markOutputsSpent(tx, row.currency, result.inputs, result.txid);
+    return { payout, booked: true };
   }
   if (result.status === 'completed') {
     const clearing = (await systemAccount(tx, 'payouts', row.currency)).id;
@@ -202,6 +231,22 @@ async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, inpu
         amount: row.networkFee,
         code: 'network_fee',
         metadata: { ...meta, txid: result.txid },
+      });
+    }
+    // What the signer's transaction really paid the miners for this payout (its share of the fee)
+    // differs from the fee charged: the difference is the house's, so that the chain account
+    // mirrors the coins on chain exactly (reconciliation).
+    const feeDifference = row.chainFee === null ? 0n : row.networkFee - row.chainFee;
+    if (feeDifference !== 0n) {
+      const fees = (await systemAccount(tx, 'fees', row.currency)).id;
+      await transfer(tx, {
+        id: `payout-fee-difference:${row.id}`,
+        currency: row.currency,
+        debitAccountId: feeDifference > 0n ? outside : fees,
+        creditAccountId: feeDifference > 0n ? fees : outside,
+        amount: feeDifference > 0n ? feeDifference : -feeDifference,
+        code: 'network_fee_difference',
+        metadata: { ...meta, txid: result.txid, chainFee: row.chainFee!.toString() },
       });
     }
     const payout = await payoutsRepository.update(tx, row.id, { status: 'completed', txid: result.txid, completedAt: now, submittedAt: row.submittedAt ?? now, lockedUntil: null });
@@ -283,6 +328,9 @@ export function payoutView(row: PayoutRow): PayoutView {
     idempotencyKey: row.idempotencyKey,
     attempts: row.attempts,
     txid: row.txid,
+    txids: row.txids,
+    chainFee: row.chainFee === null ? null : minorToDecimal(row.chainFee, decimalsOf(row.currency)),
+    instructionMac: row.instructionMac,
     failureReason: row.failureReason,
     createdAt: row.createdAt.toISOString(),
     submittedAt: row.submittedAt?.toISOString() ?? null,
@@ -325,3 +373,23 @@ export const markPayoutsInBankFile = (tx: Db, ids: string[], exportId: string, n
 
 /** Payouts not yet final (pending, with a worker or with the executor), and those older than the cutoff. */
 export const payoutsWaiting = (db: Db, cutoff: Date) => payoutsRepository.waiting(db, cutoff);
+
+/**
+ * The deposit watcher's side of chain payouts (chain/watcher.ts hooks): a broadcast payout's
+ * transaction is in a block, or its block left the chain; one with the currency's confirmations is
+ * completed (booked like any executor's report, `completed` with the mined txid).
+ */
+export const chainPayoutsInBlock = (tx: Db, currency: string, txids: string[], height: number) => payoutsRepository.markInBlock(tx, currency, txids, height);
+export const chainPayoutsUnconfirmedAbove = (tx: Db, currency: string, height: number) => payoutsRepository.unconfirmAbove(tx, currency, height);
+/** What the reconciliation subtracts: payouts mined but not yet booked out of the ledger. */
+export const chainPayoutsInFlight = (db: Db, currency: string) => payoutsRepository.minedNotBooked(db, currency);
+export const chainPayoutsCompletedAbove = (db: Db, currency: string, height: number) => payoutsRepository.completedAbove(db, currency, height);
+
+export async function completeConfirmedChainPayouts(db: Db, outcomes: PayoutOutcomes, currency: string, height: number): Promise<number> {
+  let completed = 0;
+  for (const row of await payoutsRepository.confirmedAtOrBelow(db, currency, height)) {
+    const { booked } = await bookPayoutResult(db, outcomes, { id: row.id, result: { status: 'completed', txid: row.txid! } });
+    if (booked) completed++;
+  }
+  return completed;
+}

@@ -1,0 +1,49 @@
+import { DEFAULT_CONFIRMATIONS, NODE_CURRENCIES, type NodeCurrency } from '../../../../domain/chain';
+import { TEST_XPUBS, type Xpubs } from './derive';
+import { rpcNode, type CoinNode } from './rpc';
+import type { ChainNetwork } from '../../../../domain/networks';
+import type { Config } from '../../config';
+
+type NodeConfig = Pick<Config, `CHAIN_RPC_URL_${NodeCurrency}` | `CONFIRMATIONS_${NodeCurrency}`>;
+
+/** The currencies switched to a real node (CHAIN_RPC_URL_<CUR>), each with its node. */
+export function chainNodes(config: NodeConfig): Map<NodeCurrency, CoinNode> {
+  const nodes = new Map<NodeCurrency, CoinNode>();
+  for (const code of NODE_CURRENCIES) {
+    const url = config[`CHAIN_RPC_URL_${code}`];
+    if (url) nodes.set(code, rpcNode(code, url));
+  }
+  return nodes;
+}
+
+export const confirmationsOf = (config: NodeConfig, code: NodeCurrency): number => config[`CONFIRMATIONS_${code}`] ?? DEFAULT_CONFIRMATIONS[code];
+
+/**
+ * A node on another network than CHAIN_NETWORK would credit coins of no value, or send real ones
+ * to addresses derived for a test chain: refused at start-up. A node that does not answer is only
+ * reported (the watcher tries again; a restarting node must not stop the exchange).
+ */
+export async function checkNodeNetworks(nodes: Map<NodeCurrency, CoinNode>, expected: ChainNetwork, warn: (message: string) => void): Promise<void> {
+  for (const [code, node] of nodes) {
+    let network: ChainNetwork;
+    try {
+      network = await node.network();
+    } catch (error) {
+      warn(`${code} node at CHAIN_RPC_URL_${code} does not answer (${(error as Error).message}); the deposit watcher keeps trying`);
+      continue;
+    }
+    if (network !== expected) throw new Error(`CHAIN_RPC_URL_${code} is a ${network} node, but CHAIN_NETWORK is ${expected}: start a ${expected} node or set CHAIN_NETWORK=${network}`);
+  }
+}
+
+/** XPUB_BTC, XPUB_LTC, XPUB_DOGE, XPUB_BCH, XPUB_ETH and XRP_ADDRESS, or the public test keys. */
+export function xpubsFrom(config: Pick<Config, 'XPUB_BTC' | 'XPUB_LTC' | 'XPUB_DOGE' | 'XPUB_BCH' | 'XPUB_ETH' | 'XRP_ADDRESS'>): Xpubs {
+  return {
+    BTC: config.XPUB_BTC ?? TEST_XPUBS.BTC,
+    LTC: config.XPUB_LTC ?? TEST_XPUBS.LTC,
+    DOGE: config.XPUB_DOGE ?? TEST_XPUBS.DOGE,
+    BCH: config.XPUB_BCH ?? TEST_XPUBS.BCH,
+    ETH: config.XPUB_ETH ?? TEST_XPUBS.ETH,
+    XRP: config.XRP_ADDRESS ?? TEST_XPUBS.XRP,
+  };
+}

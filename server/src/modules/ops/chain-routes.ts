@@ -1,0 +1,124 @@
+import {
+  changeAddressBody,
+  changeAddressResponse,
+  chainAlertParams,
+  chainAlertResolveResponse,
+  chainAlertsResponse,
+  chainAssignBody,
+  chainAssignResponse,
+  chainCurrencyQuery,
+  chainUnmatchedResponse,
+  houseOutputsResponse,
+  reconcileResponse,
+} from '../../../../domain/contracts/chain';
+import { errorResponses } from '../../schemas';
+import { actorOf, readPersonalData } from '../audit/service';
+import { houseOutputs, nextHouseAddress, openChainAlerts, resolveChainAlert, unmatchedChainOutputs, type Xpubs } from '../chain/service';
+import { assignChainOutput } from '../incoming/service';
+import { reconcileAll } from './service';
+import type { NodeCurrency } from '../../../../domain/chain';
+import type { CoinNode } from '../chain/rpc';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+/**
+ * The chain side under /api/ops (issue 30; domain/contracts/chain.ts): the signer's questions, the
+ * unmatched chain queue, the chain alerts and the reconciliation. Admin tokens only.
+ */
+export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, CoinNode>; xpubs: Xpubs }> = async (app, { nodes, xpubs }) => {
+  app.addHook('onRequest', app.requireScope('admin:muntly'));
+
+  app.get(
+    '/api/ops/chain/outputs',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'The signer: the house outputs it may spend, and how many addresses each branch handed out',
+        security: [{ bearer: [] }],
+        querystring: chainCurrencyQuery,
+        response: { 200: houseOutputsResponse, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => houseOutputs(app.db, request.query.currency),
+  );
+
+  app.post(
+    '/api/ops/chain/change-address',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'The signer: a fresh house change address (branch 2), which the watcher knows as the house’s',
+        security: [{ bearer: [] }],
+        body: changeAddressBody,
+        response: { 200: changeAddressResponse, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => app.db.transaction((tx) => nextHouseAddress(tx, xpubs, request.body.currency, 'change')),
+  );
+
+  app.get(
+    '/api/ops/chain/unmatched',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'The unmatched chain queue: dust, and coins at addresses that expected nothing',
+        security: [{ bearer: [] }],
+        response: { 200: chainUnmatchedResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => ({ outputs: await readPersonalData(app.db, actorOf(request), 'chain-unmatched', (tx) => unmatchedChainOutputs(tx)) }),
+  );
+
+  app.post(
+    '/api/ops/chain/unmatched/assign',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Credit an unmatched output to the wallet of the account with this email',
+        security: [{ bearer: [] }],
+        body: chainAssignBody,
+        response: { 200: chainAssignResponse, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ({ output: await assignChainOutput(app.db, request.body, actorOf(request)) }),
+  );
+
+  app.get(
+    '/api/ops/chain/alerts',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Open chain alerts: deposits booked back after a reorg, reconciliations that found a difference',
+        security: [{ bearer: [] }],
+        response: { 200: chainAlertsResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async () => ({ alerts: await openChainAlerts(app.db) }),
+  );
+
+  app.post(
+    '/api/ops/chain/alerts/:id/resolve',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Mark a chain alert as handled',
+        security: [{ bearer: [] }],
+        params: chainAlertParams,
+        response: { 200: chainAlertResolveResponse, ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => ({ alert: await resolveChainAlert(app.db, request.params.id, actorOf(request)) }),
+  );
+
+  app.post(
+    '/api/ops/chain/reconcile',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Reconcile the house’s coins on chain with the ledger, per currency with a node; a difference raises an alert',
+        security: [{ bearer: [] }],
+        response: { 200: reconcileResponse, ...errorResponses(401, 403) },
+      },
+    },
+    async () => ({ results: await reconcileAll(app.db, nodes, xpubs) }),
+  );
+};

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The signer's own record of every transaction it signed, written (and flushed to disk) before the
+ * transaction is broadcast. It is what makes the signer pay each payout once whatever happens
+ * around it: killed between signing and reporting, it reports the journal's transaction on its
+ * next start; given a payout again by a database restored from an older backup, it finds the
+ * payout's idempotency key here and reports the transaction that paid it instead of paying again.
+ * One JSON line per transaction, append only.
+ */
+export type JournalEntry = {
+  v: 1;
+  currency: string;
+  txid: string;
+  hex: string;
+  /** The house outputs it spends (txid:vout), and where each one's key is derived with its amount (minor units): a replacement signs them again. */
+  inputs: string[];
+  inputPaths: { branch: 'users' | 'orders' | 'change'; index: number; amount: string }[];
+  /** The payouts it pays, each with its amount and its share of the fee (minor units). */
+  payouts: { id: string; idempotencyKey: string; amount: string; fee: string }[];
+  /** Minor units per virtual byte. */
+  feeRate: string;
+  /** Its change output (txid:vout of this transaction), if any, and that output's amount (minor units). */
+  change: { vout: number; amount: string; address: string } | null;
+  /** The txid it replaces by fee (BIP125), if it does. */
+  replaces: string | null;
+  at: string;
+};
+
+export class Journal {
+  private entries: JournalEntry[] = [];
+
+  constructor(readonly file: string) {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    if (fs.existsSync(file)) {
+      for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+        if (!line.trim()) continue;
+        try {
+          this.entries.push(JSON.parse(line) as JournalEntry);
+        } catch {
+          // A line torn by a crash mid-write: its transaction was never broadcast (the write comes first).
+        }
+      }
+    }
+  }
+
+  append(entry: JournalEntry): void {
+    const fd = fs.openSync(this.file, 'a', 0o600);
+    try {
+      fs.writeSync(fd, `${JSON.stringify(entry)}\n`);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    this.entries.push(entry);
+  }
+
+  /** The latest transaction that pays this payout (a replacement comes after what it replaces). */
+  forPayout(idempotencyKey: string): JournalEntry | undefined {
+    for (let i = this.entries.length - 1; i >= 0; i--) {
+      if (this.entries[i]!.payouts.some((payout) => payout.idempotencyKey === idempotencyKey)) return this.entries[i];
+    }
+    return undefined;
+  }
+
+  byTxid(txid: string): JournalEntry | undefined {
+    return this.entries.find((entry) => entry.txid === txid);
+  }
+
+  /** Every house output a signed transaction spends: never selected again. */
+  spentInputs(currency: string): Set<string> {
+    return new Set(this.entries.filter((entry) => entry.currency === currency).flatMap((entry) => entry.inputs));
+  }
+
+  /** What the signer paid out of a currency since `since` (replacements count once). */
+  paidSince(currency: string, since: Date): bigint {
+    let total = 0n;
+    for (const entry of this.entries) {
+      if (entry.currency !== currency || entry.replaces || new Date(entry.at) < since) continue;
+      for (const payout of entry.payouts) total += BigInt(payout.amount);
+    }
+    return total;
+  }
+}

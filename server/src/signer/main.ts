@@ -1,0 +1,89 @@
+import path from 'node:path';
+import { loadConfig, type Config } from '../config';
+import { mintAccessToken, readIdpKeys } from '../dev/keys';
+import { chainNodes, xpubsFrom } from '../modules/chain/nodes';
+import { sharedSignerKey } from '../modules/payouts/instruction';
+import { Journal } from './journal';
+import { houseSigners, readMnemonic } from './keys';
+import { createSigner, type SignerApi } from './signer';
+import type { AuthConfig } from '../../../domain/contracts/auth';
+
+/**
+ * `npm run signer`: the signer process (signer.ts). It reads its settings as the server and the
+ * ops CLI do (the environment over .env): the nodes (CHAIN_RPC_URL_<CUR>), the house keys' public
+ * halves (XPUB_<CUR>) to check its seed against, the shared key (SIGNER_KEY, or locally the one in
+ * DATA_DIR), the server (OPS_URL, or HOST and PORT) and, in production, OPS_TOKEN. Its seed is in
+ * SIGNER_SEED_FILE (locally the public test mnemonic); its journal is DATA_DIR/signer-journal.jsonl.
+ */
+async function main() {
+  const config = loadConfig();
+  const nodes = chainNodes(config);
+  if (nodes.size === 0) throw new Error('No node to sign for: set CHAIN_RPC_URL_<CUR> (README "Run against a real node").');
+  const production = !config.localIdp;
+  const xpubs = xpubsFrom(config);
+  const keys = houseSigners(readMnemonic(config.SIGNER_SEED_FILE, production), xpubs, [...nodes.keys()]);
+  for (const [code, node] of nodes) {
+    const network = await node.network();
+    if (network !== config.CHAIN_NETWORK) throw new Error(`CHAIN_RPC_URL_${code} is a ${network} node, but CHAIN_NETWORK is ${config.CHAIN_NETWORK}.`);
+  }
+  const signer = createSigner({
+    api: httpApi(config),
+    nodes,
+    keys,
+    xpubs,
+    journal: new Journal(path.join(config.DATA_DIR, 'signer-journal.jsonl')),
+    macKey: sharedSignerKey(config),
+    bumpAfterMs: config.SIGNER_BUMP_AFTER_MINUTES * 60_000,
+    log: (message) => console.log(message),
+    // The crash suite only: dies between the broadcast and the report.
+    ...(process.env.SIGNER_DIE_BEFORE_REPORT === '1' && !production ? { beforeReport: async () => process.exit(137) } : {}),
+  });
+  console.log(`signer: signing ${[...nodes.keys()].join(', ')} on ${config.CHAIN_NETWORK} for ${config.opsUrl}`);
+  let stopping = false;
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (stopping = true));
+  while (!stopping) {
+    try {
+      const run = await signer.run();
+      if (run.paid || run.reported || run.refused || run.bumped) console.log(`signer: ${run.paid} paid, ${run.reported} reported again, ${run.refused} refused, ${run.bumped} replaced by fee`);
+    } catch (error) {
+      console.error(`signer: ${(error as Error).message}; trying again`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, config.SIGNER_POLL_MS));
+  }
+}
+
+/** The ops API with an admin token: OPS_TOKEN, or locally one signed with the local provider's key (subject "signer"). */
+function httpApi(config: Config): SignerApi {
+  let cached: { token: string; until: number } | null = null;
+  async function token(): Promise<string> {
+    if (config.OPS_TOKEN) return config.OPS_TOKEN;
+    if (cached && cached.until > Date.now()) return cached.token;
+    const server = (await (await fetch(new URL('/api/auth/config', config.opsUrl))).json()) as AuthConfig;
+    const minted = await mintAccessToken(readIdpKeys(config.DATA_DIR), {
+      issuer: `${server.domain}/`,
+      audience: server.audience,
+      subject: 'signer',
+      scope: 'use:muntly admin:muntly',
+      ttlSeconds: 300,
+    });
+    cached = { token: minted, until: Date.now() + 240_000 };
+    return minted;
+  }
+  async function call<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
+    const response = await fetch(new URL(route, config.opsUrl), {
+      method,
+      headers: { authorization: `Bearer ${await token()}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const payload = (await response.json().catch(() => null)) as T & { error?: { code: string; message: string } };
+    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${payload?.error?.code ?? ''} ${payload?.error?.message ?? ''}`.trim());
+    return payload;
+  }
+  return { get: (route) => call('GET', route), post: (route, body) => call('POST', route, body) };
+}
+
+main().catch((error: unknown) => {
+  console.error(`signer: ${(error as Error).message}`);
+  process.exit(1);
+});
