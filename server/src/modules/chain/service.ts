@@ -126,6 +126,6 @@ export async function resolveChainAlert(db: Db, id: string, actor: string): Prom
 export const trackedUnspent = (db: Db, currency: string) => chainRepository.unspentTotal(db, currency);
 /** Deposits mined but not yet credited (confirming): on chain, not yet in the ledger. */
 export async function confirmingTotal(db: Db, currency: string): Promise<bigint> {
-  const rows = await chainRepository.confirming(db, currency, Number.MAX_SAFE_INTEGER);
+  const rows = await chainRepository.confirming(db, currency, 2_147_483_647);
   return rows.reduce((sum, row) => sum + row.amount, 0n);
 }

@@ -1,0 +1,344 @@
+/**
+ * @jest-environment node
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { decimalToMinor, minorToDecimal } from '../../domain/money';
+import { setChainNetwork } from '../../domain/networks';
+import { TEST_XPUBS } from '../src/modules/chain/derive';
+import { DEFAULT_WATCHER_SETTINGS, confirmingAt, scanChain } from '../src/modules/chain/watcher';
+import { sharedSignerKey } from '../src/modules/payouts/instruction';
+import { Journal } from '../src/signer/journal';
+import { TEST_MNEMONIC, houseSigners } from '../src/signer/keys';
+import { createSigner, type SignerApi } from '../src/signer/signer';
+import { watcherHooks } from '../src/workers';
+import { balanceOf, bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, testApp, testUser, type TestApp, type TestUser } from '../test/helpers';
+import { startLitecoind, type Litecoind } from './litecoind';
+
+// An independent library (bitcore, not the @scure/btc-signer the signer uses) checks every signature.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const bitcore = require('bitcore-lib-ltc') as any;
+
+/**
+ * The chain side against a real node (issue 30): litecoind -regtest, the app on PGlite and on
+ * PostgreSQL, the deposit watcher and the signer as the workers and `npm run signer` run them
+ * (driven here run by run). Three confirmations, so reorgs before and after them are short.
+ */
+const CONFIRMATIONS = 3;
+
+describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) => {
+  let ltc: Litecoind;
+  let t: TestApp;
+  let journalFile: string;
+  const rates = fixedRates();
+
+  beforeAll(async () => {
+    ltc = await startLitecoind();
+    t = await testApp(kind, { CHAIN_NETWORK: 'regtest', CHAIN_RPC_URL_LTC: ltc.url, CONFIRMATIONS_LTC: String(CONFIRMATIONS), CHAIN_POLL_MS: '0', RECONCILE_INTERVAL_MS: '0' }, { rates });
+    journalFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-signer-')), 'signer-journal.jsonl');
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await ltc?.stop();
+    setChainNetwork('mainnet');
+  });
+
+  const scan = () => scanChain(t.app.db, ltc.node, watcherHooks(rates, t.app.workers.payoutOutcomes), { ...DEFAULT_WATCHER_SETTINGS, confirmations: CONFIRMATIONS });
+  const api: SignerApi = {
+    async get(route) {
+      const res = await t.app.inject({ url: route, headers: t.admin });
+      if (res.statusCode >= 300) throw new Error(`GET ${route}: ${res.statusCode} ${res.body}`);
+      return res.json();
+    },
+    async post(route, body) {
+      const res = await t.app.inject({ method: 'POST', url: route, headers: t.admin, payload: body as object });
+      if (res.statusCode >= 300) throw new Error(`POST ${route}: ${res.statusCode} ${res.body}`);
+      return res.json();
+    },
+  };
+  const signer = (options: { bumpAfterMs?: number; beforeReport?: () => Promise<void> } = {}) =>
+    createSigner({
+      api,
+      nodes: new Map([['LTC', ltc.node]]),
+      keys: houseSigners(TEST_MNEMONIC, TEST_XPUBS, ['LTC']),
+      xpubs: TEST_XPUBS,
+      journal: new Journal(journalFile),
+      macKey: sharedSignerKey(t.config),
+      bumpAfterMs: options.bumpAfterMs ?? 3_600_000,
+      log: (message) => process.env.SIGNER_LOG && console.log(message),
+      ...(options.beforeReport ? { beforeReport: options.beforeReport } : {}),
+    });
+
+  const outsideAddress = () => ltc.wallet<string>('getnewaddress');
+  // Replaceable (BIP125), so that after a reorg the payer can spend its inputs again.
+  const pay = (address: string, amount: string) => ltc.wallet<string>('sendtoaddress', [address, amount, '', '', false, true]);
+  const balance = async (user: TestUser) => (await balanceOf(t, user.headers, 'LTC')) ?? '0.00000000';
+  type OutputRow = { status: string; unmatched_reason: string | null; credited_to: string | null };
+  const output = async (txid: string, vout: number) =>
+    ((await t.app.db.execute(sql`select status, unmatched_reason, credited_to from chain_outputs where txid = ${txid} and vout = ${vout}`)) as unknown as { rows: OutputRow[] }).rows[0];
+  const voutTo = async (txid: string, address: string) => {
+    const tx = await ltc.node.call<{ vout: { n: string; scriptPubKey: { addresses?: string[] } }[] }>('getrawtransaction', [txid, true]);
+    return Number(tx.vout.find((o) => o.scriptPubKey.addresses?.[0] === address)!.n);
+  };
+  /** After a reorg put a deposit back in the mempool: the payer spends its inputs again, to themselves, with a higher fee (BIP125). */
+  async function doubleSpend(txid: string) {
+    const tx = await ltc.node.call<{ vin: { txid: string; vout: string }[] }>('getrawtransaction', [txid, true]);
+    let total = 0n;
+    for (const input of tx.vin) {
+      const previous = await ltc.node.call<{ vout: { value: string }[] }>('getrawtransaction', [input.txid, true]);
+      total += decimalToMinor(previous.vout[Number(input.vout)]!.value, 8)!;
+    }
+    const raw = await ltc.wallet<string>('createrawtransaction', [tx.vin.map((i) => ({ txid: i.txid, vout: Number(i.vout) })), { [await outsideAddress()]: minorToDecimal(total - 1_000_000n, 8) }]);
+    const signed = await ltc.wallet<{ hex: string }>('signrawtransactionwithwallet', [raw]);
+    return ltc.node.broadcast(signed.hex);
+  }
+  async function userWithDeposit(email: string, amount: string): Promise<TestUser> {
+    const user = await testUser(t, email, { address: 'LTC' });
+    await pay(user.address, amount);
+    await ltc.mine(CONFIRMATIONS);
+    await scan();
+    return user;
+  }
+  async function sendOut(user: TestUser, address: string, amount: string): Promise<string> {
+    await bookAddresses(t, user, [{ currency: 'LTC', address }]);
+    const started = await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: user.headers, payload: { currency: 'LTC', address, amount } });
+    expect(started.statusCode).toBe(201);
+    const id = started.json().id as string;
+    expect((await confirmSendFromMail(t, user, id)).statusCode).toBe(200);
+    return id;
+  }
+  type PayoutRow = { id: string; status: string; txid: string | null; txids: string[]; chain_fee: string | null };
+  const payoutOfSend = async (sendId: string) =>
+    ((await t.app.db.execute(sql`select id, status, txid, txids, chain_fee::text from payouts where send_id = ${sendId}`)) as unknown as { rows: PayoutRow[] }).rows[0]!;
+
+  /** Checks a transaction of the signer's with the node (decoderawtransaction, testmempoolaccept is done before broadcasting) and with bitcore. */
+  async function checkedByOthers(txid: string) {
+    const hex = await ltc.node.call<string>('getrawtransaction', [txid, false]);
+    const decoded = await ltc.node.call<{ vin: { txid: string; vout: string; sequence: string }[]; vout: { value: string; scriptPubKey: { addresses?: string[] } }[] }>('decoderawtransaction', [hex]);
+    const tx = new bitcore.Transaction(hex);
+    const interpreter = new bitcore.Script.Interpreter();
+    const flags = bitcore.Script.Interpreter.SCRIPT_VERIFY_P2SH | bitcore.Script.Interpreter.SCRIPT_VERIFY_WITNESS | bitcore.Script.Interpreter.SCRIPT_VERIFY_STRICTENC;
+    for (let i = 0; i < decoded.vin.length; i++) {
+      const spent = await ltc.node.call<{ vout: { value: string; scriptPubKey: { hex: string } }[] }>('getrawtransaction', [decoded.vin[i]!.txid, true]);
+      const previous = spent.vout[Number(decoded.vin[i]!.vout)]!;
+      const ok = interpreter.verify(tx.inputs[i].script, new bitcore.Script(previous.scriptPubKey.hex), tx, i, flags, tx.inputs[i].getWitnesses(), Number(decimalToMinor(previous.value, 8)));
+      expect({ input: i, ok, error: interpreter.errstr }).toEqual({ input: i, ok: true, error: '' });
+      // Replaceable by fee (BIP125).
+      expect(Number(decoded.vin[i]!.sequence)).toBeLessThan(0xfffffffe);
+    }
+    return decoded;
+  }
+
+  it('refuses a node of another network at start-up, with a message naming both', async () => {
+    await expect(testApp(kind, { CHAIN_NETWORK: 'mainnet', CHAIN_RPC_URL_LTC: ltc.url, CHAIN_POLL_MS: '0' })).rejects.toThrow('CHAIN_RPC_URL_LTC is a regtest node, but CHAIN_NETWORK is mainnet');
+    setChainNetwork('regtest');
+  });
+
+  it('a deposit is confirming n of N, credited once at N confirmations, whatever the watcher sees twice', async () => {
+    const user = await testUser(t, 'deposit@chain.test', { address: 'LTC' });
+    expect(user.address).toMatch(/^rltc1/);
+    const txid = await pay(user.address, '1.5');
+    await ltc.mine(1);
+    await scan();
+    expect(await confirmingAt(t.app.db, 'LTC', [user.address])).toEqual([{ address: user.address, txid: `${txid}:${await voutTo(txid, user.address)}`, amount: 150_000_000n, confirmations: 1 }]);
+    expect(await balance(user)).toBe('0.00000000');
+    await ltc.mine(CONFIRMATIONS - 1);
+    const scanned = await scan();
+    expect(scanned.credited).toBe(1);
+    expect(await balanceOf(t, user.headers, 'LTC')).toBe('1.50000000');
+    // The same blocks again (a second replica, a restart): nothing more.
+    await t.app.db.execute(sql`delete from chain_blocks where currency = 'LTC' and height > (select max(height) - 3 from chain_blocks where currency = 'LTC')`);
+    await scan();
+    expect(await balanceOf(t, user.headers, 'LTC')).toBe('1.50000000');
+    expect((await output(txid, await voutTo(txid, user.address)))!.status).toBe('credited');
+  });
+
+  it('two outputs of one transaction are two deposits', async () => {
+    const a = await testUser(t, 'two-a@chain.test', { address: 'LTC' });
+    const b = await testUser(t, 'two-b@chain.test', { address: 'LTC' });
+    await ltc.wallet('sendmany', ['', { [a.address]: '0.4', [b.address]: '0.6' }]);
+    await ltc.mine(CONFIRMATIONS);
+    expect((await scan()).credited).toBe(2);
+    expect(await balanceOf(t, a.headers, 'LTC')).toBe('0.40000000');
+    expect(await balanceOf(t, b.headers, 'LTC')).toBe('0.60000000');
+  });
+
+  it('dust waits in the unmatched chain queue, never credited by itself; an operator assigns it once', async () => {
+    const user = await testUser(t, 'dust@chain.test', { address: 'LTC' });
+    const txid = await pay(user.address, '0.0005');
+    await ltc.mine(CONFIRMATIONS);
+    expect((await scan()).unmatched).toBe(1);
+    expect(await balance(user)).toBe('0.00000000');
+    const queue = await t.app.inject({ url: '/api/ops/chain/unmatched', headers: t.admin });
+    expect(queue.json().outputs).toEqual([expect.objectContaining({ txid, amount: '0.00050000', unmatchedReason: 'dust', status: 'unmatched' })]);
+    const vout = await voutTo(txid, user.address);
+    const assign = () => t.app.inject({ method: 'POST', url: '/api/ops/chain/unmatched/assign', headers: t.admin, payload: { currency: 'LTC', txid, vout, email: user.email } });
+    expect((await assign()).statusCode).toBe(200);
+    expect((await assign()).statusCode).toBe(404);
+    expect(await balanceOf(t, user.headers, 'LTC')).toBe('0.00050000');
+  });
+
+  it('coins at a sell order’s address fund the order after N confirmations; a second payment to it waits in the queue', async () => {
+    const placed = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      payload: { type: 'sell', currencyFrom: 'LTC', currencyTo: 'EUR', amount: '1', email: 'seller@chain.test', address: 'DE89370400440532013000' },
+    });
+    expect(placed.statusCode).toBe(201);
+    const { reference, receiving } = placed.json() as { reference: string; receiving: { address: string } };
+    const receivingAddress = receiving.address;
+    expect(receivingAddress).toMatch(/^rltc1/);
+    await pay(receivingAddress, '1');
+    await ltc.mine(CONFIRMATIONS);
+    await scan();
+    const order = (
+      (await t.app.db.execute(sql`select status, amount_received::text as received from orders where reference = ${reference}`)) as unknown as { rows: { status: string; received: string }[] }
+    ).rows[0];
+    expect(order).toEqual({ status: 'processing', received: '100000000' });
+    const again = await pay(receivingAddress, '0.5');
+    await ltc.mine(CONFIRMATIONS);
+    expect((await scan()).unmatched).toBe(1);
+    expect((await output(again, await voutTo(again, receivingAddress)))!.unmatched_reason).toBe('not_expected');
+  });
+
+  it('a deposit whose block leaves the chain before N confirmations is never credited', async () => {
+    const user = await testUser(t, 'orphan@chain.test', { address: 'LTC' });
+    const txid = await pay(user.address, '2');
+    const [block] = await ltc.mine(1);
+    await scan();
+    await ltc.node.call('invalidateblock', [block]);
+    await doubleSpend(txid);
+    await ltc.mine(CONFIRMATIONS + 1);
+    const scanned = await scan();
+    expect(scanned.reorgDepth).toBe(1);
+    expect((await output(txid, 0)) ?? (await output(txid, 1))).toEqual(expect.objectContaining({ status: 'orphaned' }));
+    expect(await balance(user)).toBe('0.00000000');
+  });
+
+  it('a credited deposit whose block leaves the chain after N is booked back, with an operator alert', async () => {
+    const user = await testUser(t, 'deep@chain.test', { address: 'LTC' });
+    const txid = await pay(user.address, '1');
+    const [block] = await ltc.mine(CONFIRMATIONS);
+    await scan();
+    expect(await balanceOf(t, user.headers, 'LTC')).toBe('1.00000000');
+    await ltc.node.call('invalidateblock', [block]);
+    await doubleSpend(txid);
+    await ltc.mine(CONFIRMATIONS + 2);
+    expect((await scan()).reorgDepth).toBe(CONFIRMATIONS);
+    expect(await balanceOf(t, user.headers, 'LTC')).toBe('0.00000000');
+    const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as { kind: string; detail: { txid: string } }[];
+    expect(alerts).toEqual([expect.objectContaining({ kind: 'reorg_reversal', detail: expect.objectContaining({ txid: `${txid}:${await voutTo(txid, user.address)}` }) })]);
+  });
+
+  describe('payouts by the signer', () => {
+    let alice: TestUser;
+    beforeAll(async () => {
+      alice = await userWithDeposit('alice@chain.test', '5');
+    });
+
+    it('pays the due payouts in one transaction the node and bitcore accept, with change to a fresh house address; confirmed after N', async () => {
+      const [to1, to2] = [await outsideAddress(), await outsideAddress()];
+      const sends = [await sendOut(alice, to1, '0.7'), await sendOut(alice, to2, '0.3')];
+      expect(await payOut(t)).toBe(2);
+      expect((await payoutOfSend(sends[0]!)).status).toBe('submitted');
+      expect(await signer().run()).toEqual({ paid: 2, reported: 0, refused: 0, bumped: 0 });
+      const [first, second] = [await payoutOfSend(sends[0]!), await payoutOfSend(sends[1]!)];
+      expect(first.status).toBe('broadcast');
+      expect(second.txid).toBe(first.txid);
+      const decoded = await checkedByOthers(first.txid!);
+      const paidTo = decoded.vout.map((o) => [o.scriptPubKey.addresses?.[0], o.value]);
+      expect(paidTo).toEqual(
+        expect.arrayContaining([
+          [to1, '0.70000000'],
+          [to2, '0.30000000'],
+        ]),
+      );
+      expect(decoded.vout).toHaveLength(3);
+      await ltc.mine(CONFIRMATIONS - 1);
+      await scan();
+      expect((await payoutOfSend(sends[0]!)).status).toBe('broadcast');
+      await ltc.mine(1);
+      expect((await scan()).payoutsCompleted).toBe(2);
+      expect((await payoutOfSend(sends[0]!)).status).toBe('completed');
+      const send = await t.app.inject({ url: `/api/wallet/sends/${sends[0]}`, headers: alice.headers });
+      expect(send.json().status).toBe('completed');
+      expect(await ltc.wallet('getreceivedbyaddress', [to1])).toBe('0.70000000');
+    });
+
+    it('refuses an instruction changed in the database (its MAC), and pays it once it is the API’s again', async () => {
+      const to = await outsideAddress();
+      const sendId = await sendOut(alice, to, '0.2');
+      await payOut(t);
+      const thief = await outsideAddress();
+      await t.app.db.execute(sql`update payouts set destination = ${thief} where send_id = ${sendId}`);
+      expect(await signer().run()).toEqual(expect.objectContaining({ paid: 0, refused: 1 }));
+      await t.app.db.execute(sql`update payouts set destination = ${to} where send_id = ${sendId}`);
+      expect(await signer().run()).toEqual(expect.objectContaining({ paid: 1, refused: 0 }));
+      await ltc.mine(CONFIRMATIONS);
+      await scan();
+      expect(await ltc.wallet('getreceivedbyaddress', [thief])).toBe('0.00000000');
+      expect(await ltc.wallet('getreceivedbyaddress', [to])).toBe('0.20000000');
+    });
+
+    it('killed between broadcasting and reporting, or handed a payout again by a restored database, the signer reports what it signed and never pays twice', async () => {
+      const to = await outsideAddress();
+      const sendId = await sendOut(alice, to, '0.15');
+      await payOut(t);
+      await expect(
+        signer({
+          beforeReport: async () => {
+            throw new Error('killed');
+          },
+        }).run(),
+      ).rejects.toThrow('killed');
+      expect((await payoutOfSend(sendId)).status).toBe('submitted');
+      const mempool = await ltc.node.call<string[]>('getrawmempool');
+      expect(mempool).toHaveLength(1);
+      // A new process, the same journal.
+      expect(await signer().run()).toEqual(expect.objectContaining({ paid: 0, reported: 1 }));
+      expect((await payoutOfSend(sendId)).txid).toBe(mempool[0]);
+      // The database comes back from a backup taken before the report.
+      await t.app.db.execute(sql`update payouts set status = 'submitted', txid = null, txids = '{}', chain_fee = null where send_id = ${sendId}`);
+      expect(await signer().run()).toEqual(expect.objectContaining({ paid: 0, reported: 1 }));
+      expect(await ltc.node.call<string[]>('getrawmempool')).toEqual(mempool);
+      await ltc.mine(CONFIRMATIONS);
+      await scan();
+      expect((await payoutOfSend(sendId)).status).toBe('completed');
+      expect(await ltc.wallet('getreceivedbyaddress', [to])).toBe('0.15000000');
+    });
+
+    it('replaces a payout stuck unconfirmed by fee, keeps every txid, and completes it with the one mined', async () => {
+      const to = await outsideAddress();
+      const sendId = await sendOut(alice, to, '0.25');
+      await payOut(t);
+      await signer().run();
+      const before = await payoutOfSend(sendId);
+      expect(await signer({ bumpAfterMs: 0 }).run()).toEqual(expect.objectContaining({ bumped: 1 }));
+      const after = await payoutOfSend(sendId);
+      expect(after.txids).toEqual([before.txid, after.txid]);
+      expect(after.txid).not.toBe(before.txid);
+      expect(await ltc.node.call<string[]>('getrawmempool')).toEqual([after.txid]);
+      expect(BigInt(after.chain_fee!)).toBeGreaterThan(BigInt(before.chain_fee!));
+      await checkedByOthers(after.txid!);
+      await ltc.mine(CONFIRMATIONS);
+      await scan();
+      expect((await payoutOfSend(sendId)).status).toBe('completed');
+      expect(await ltc.wallet('getreceivedbyaddress', [to])).toBe('0.25000000');
+      // The history shows both to the operator.
+      const listed = await t.app.inject({ url: '/api/ops/payouts?status=completed', headers: t.admin });
+      expect(listed.json().payouts.find((p: { id: string }) => p.id === after.id).txids).toEqual([before.txid, after.txid]);
+    });
+
+    it('reconciles: the house’s coins on chain, as the node counts them, are what the ledger says', async () => {
+      await ltc.mine(1);
+      await scan();
+      const reconciled = await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin });
+      expect(reconciled.body).toContain('results');
+      const [ltcResult] = reconciled.json().results as { currency: string; onChain: string; expected: string; difference: string; ok: boolean }[];
+      expect(ltcResult).toEqual(expect.objectContaining({ currency: 'LTC', difference: '0.00000000', ok: true }));
+      expect(ltcResult!.onChain).toBe(ltcResult!.expected);
+    });
+  });
+});
