@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHAIN_NETWORKS } from '../networks';
 
 /**
  * GET /api/auth/config: the login settings the site's islands read at run time, so that one site
@@ -9,5 +10,6 @@ export const authConfigSchema = z.object({
   clientId: z.string(),
   audience: z.string(),
   scope: z.string(),
+  chainNetwork: z.enum(CHAIN_NETWORKS).describe('The chain of the Bitcoin-family addresses (CHAIN_NETWORK): the site checks addresses for it'),
 });
 export type AuthConfig = z.infer<typeof authConfigSchema>;

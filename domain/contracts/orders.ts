@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, PLACED_ORDER_TYPES, REFUNDS } from '../orders';
 import { idempotencyHeaders } from './common';
+import { incomingDepositSchema } from './wallet';
 
 /**
  * The exchange: GET /api/exchange/config, POST /api/orders, POST /api/orders/lookup,
@@ -31,7 +32,13 @@ export const paymentDetailsSchema = z.object({
 });
 export type PaymentDetails = z.infer<typeof paymentDetailsSchema>;
 
-export const receivingSchema = z.object({ currency: z.string(), address: z.string(), tag: z.string().nullable(), amount: z.string() });
+export const receivingSchema = z.object({
+  currency: z.string(),
+  address: z.string(),
+  tag: z.string().nullable(),
+  amount: z.string(),
+  incoming: z.array(incomingDepositSchema).optional().describe('Coins seen on chain at the address, confirming (currencies with a real node)'),
+});
 export type Receiving = z.infer<typeof receivingSchema>;
 
 export const orderSchema = z.object({

@@ -23,7 +23,22 @@ export const balancesResponse = z.object({
 });
 export type Balances = z.infer<typeof balancesResponse>;
 
-export const walletAddressSchema = z.object({ id: z.string(), currency: z.string(), address: z.string().describe('XRP: address:tag'), label: z.string().nullable() });
+export const incomingDepositSchema = z
+  .object({
+    txid: z.string().describe('txid:vout'),
+    amount: z.string(),
+    confirmations: z.number().int(),
+    required: z.number().int().describe('Credited at this many confirmations'),
+  })
+  .describe('A deposit seen on chain, not yet credited');
+export type IncomingDeposit = z.infer<typeof incomingDepositSchema>;
+export const walletAddressSchema = z.object({
+  id: z.string(),
+  currency: z.string(),
+  address: z.string().describe('XRP: address:tag'),
+  label: z.string().nullable(),
+  incoming: z.array(incomingDepositSchema).optional().describe('Deposits confirming on chain (currencies with a real node)'),
+});
 export type WalletAddress = z.infer<typeof walletAddressSchema>;
 export const addressesResponse = z.object({ addresses: z.array(walletAddressSchema) });
 export type AddressesResponse = z.infer<typeof addressesResponse>;

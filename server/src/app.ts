@@ -14,7 +14,7 @@ import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { bankOpsRoutes } from './modules/bank/routes';
 import { esploraChain } from './modules/chain/esplora';
-import { chainNodes, checkNodeNetworks, xpubsFrom } from './modules/chain/nodes';
+import { chainNodes, checkNodeNetworks, confirmationsOf, xpubsFrom } from './modules/chain/nodes';
 import { type Chain, type Xpubs } from './modules/chain/service';
 import { faucetOpsRoutes } from './modules/faucet/ops-routes';
 import { faucetPlugin } from './modules/faucet/routes';
@@ -50,7 +50,7 @@ import { sitePlugin } from './plugins/site';
 import { ssePlugin } from './sse';
 import { workersPlugin } from './workers';
 import { payoutOutcomes } from './workers/payouts';
-import type { NodeCurrency } from '../../domain/chain';
+import { isNodeCurrency, type NodeCurrency } from '../../domain/chain';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import type { EmailChangeHookOf } from './modules/accounts/service';
@@ -150,6 +150,11 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const rates = deps.rates ?? (config.RATES_FEED === 'coingecko' ? coingeckoRates({ baseUrl: config.RATES_FEED_URL }) : simulatedRates());
   const xpubs = deps.xpubs ?? xpubsFrom(config);
   const chain = deps.chain ?? (config.CHAIN_PAYOUTS === 'simulated' ? simulatedChain() : esploraChain({ baseUrl: config.CHAIN_BLOCKS_URL }));
+  // Real nodes (CHAIN_RPC_URL_<CUR>): refused at start-up when on another network than CHAIN_NETWORK;
+  // their chain payouts carry the MAC the signer checks (payouts/instruction.ts).
+  const nodes = deps.nodes ?? chainNodes(config);
+  await checkNodeNetworks(nodes, config.CHAIN_NETWORK, (message) => app.log.warn(message));
+  const confirmations = (code: string) => (isNodeCurrency(code) && nodes.has(code) ? confirmationsOf(config, code) : null);
   await app.register(ratesRoutes, { rates });
   const faucet = faucetSettings(config, chain);
   await app.register(faucetPlugin, { database: deps.database, rates, settings: faucet });
@@ -161,15 +166,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     buySellEnabled: config.BUY_SELL_ENABLED,
     explorers: config.explorers,
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
+    confirmations,
   });
   // Four eyes on payouts (PAYOUT_APPROVAL_*): account protection's freeze makes every payout of a
   // frozen account wait too (payouts/approval.ts).
-  // Real nodes (CHAIN_RPC_URL_<CUR>): refused at start-up when on another network than CHAIN_NETWORK;
-  // their chain payouts carry the MAC the signer checks (payouts/instruction.ts).
-  const nodes = deps.nodes ?? chainNodes(config);
-  await checkNodeNetworks(nodes, config.CHAIN_NETWORK, (message) => app.log.warn(message));
   const approval = payoutApproval(config, rates, { accountFrozen, ...(nodes.size > 0 ? { instructionKey: sharedSignerKey(config) } : {}) });
-  await app.register(walletRoutes, { rates, xpubs, approval });
+  await app.register(walletRoutes, { rates, xpubs, approval, confirmations });
   await app.register(protectionRoutes, { xpubs, findReception: findByAddress, signInReports: { secret: config.SIGN_IN_REPORT_SECRET, issuer: config.authIssuer } });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   await app.register(opsMoneyRoutes, { rates, chain, settlement: { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED } });

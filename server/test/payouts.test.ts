@@ -81,6 +81,9 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
           idempotencyKey: `send:${send.id}`,
           attempts: 1,
           txid: null,
+          txids: [],
+          chainFee: null,
+          instructionMac: null, // no node for BTC here: the simulated chain's payouts carry none
           failureReason: null,
           createdAt: expect.any(String),
           submittedAt: expect.any(String),

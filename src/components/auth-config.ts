@@ -1,3 +1,4 @@
+import { setChainNetwork } from '../../domain/networks';
 import { apiOrigin } from '../config';
 import type { AuthConfig } from '../../domain/contracts/auth';
 
@@ -11,6 +12,11 @@ export function getAuthConfig(): Promise<AuthConfig> {
     if (!response.ok) throw new Error(`auth config: ${response.status}`);
     return response.json() as Promise<AuthConfig>;
   });
+  // One build serves every network: addresses are checked for the server's (CHAIN_NETWORK).
+  void pending.then(
+    (config) => config.chainNetwork && setChainNetwork(config.chainNetwork),
+    () => undefined,
+  );
   pending.catch(() => {
     pending = undefined; // let the next attempt try again
   });

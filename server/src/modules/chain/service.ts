@@ -129,3 +129,11 @@ export async function confirmingTotal(db: Db, currency: string): Promise<bigint>
   const rows = await chainRepository.confirming(db, currency, 2_147_483_647);
   return rows.reduce((sum, row) => sum + row.amount, 0n);
 }
+
+/** Confirming deposits at these addresses, with how many confirmations each has (the wallet and order pages show them). */
+export async function confirmingAt(db: Db, currency: string, addresses: string[]): Promise<{ address: string; txid: string; amount: bigint; confirmations: number }[]> {
+  const rows = (await chainRepository.outputsAt(db, currency, addresses)).filter((row) => row.status === 'confirming');
+  if (rows.length === 0) return [];
+  const [tip] = await chainRepository.lastBlocks(db, currency, 1);
+  return rows.map((row) => ({ address: row.address, txid: `${row.txid}:${row.vout}`, amount: row.amount, confirmations: tip ? tip.height - row.height + 1 : 0 }));
+}

@@ -229,11 +229,3 @@ async function rollBack(db: Db, currency: NodeCurrency, height: number, hooks: W
     await chainRepository.dropBlocksAbove(tx, currency, height);
   });
 }
-
-/** Confirming deposits at these addresses, with how many confirmations each has (the wallet and order pages show them). */
-export async function confirmingAt(db: Db, currency: string, addresses: string[]): Promise<{ address: string; txid: string; amount: bigint; confirmations: number }[]> {
-  const rows = (await chainRepository.outputsAt(db, currency, addresses)).filter((row) => row.status === 'confirming');
-  if (rows.length === 0) return [];
-  const [tip] = await chainRepository.lastBlocks(db, currency, 1);
-  return rows.map((row) => ({ address: row.address, txid: outpoint(row), amount: row.amount, confirmations: tip ? tip.height - row.height + 1 : 0 }));
-}

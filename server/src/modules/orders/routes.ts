@@ -19,8 +19,8 @@ import { TtlCache } from '../../cache';
 import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
-import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf } from './service';
-import { orderView, type BankDetails } from './views';
+import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf, type OrderRow } from './service';
+import { orderView, withIncoming, type BankDetails } from './views';
 import type { Xpubs } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -37,6 +37,8 @@ type Options = {
   /** Orders placed per hour for one email address, and from one client address. */
   placement: { perEmailPerHour: number; perClientPerHour: number };
   eventsPollMs?: number;
+  /** Confirmations a currency's deposits need, for those with a real node (null: none; chain/nodes.ts). */
+  confirmations?: (currency: string) => number | null;
 };
 
 const HOUR_MS = 3_600_000;
@@ -49,7 +51,12 @@ function refuseExceeded(results: LimitResult[]) {
 }
 const emailOf = (request: FastifyRequest) => emailKey(String((request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? ''));
 
-export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, bank, buySellEnabled, explorers, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000 }) => {
+export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
+  app,
+  { rates, bank, buySellEnabled, explorers, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000, confirmations = () => null },
+) => {
+  /** The order as the API shows it, with the coins confirming at its receiving address ("confirming n of N"). */
+  const viewOf = async (row: OrderRow) => withIncoming(app.db, orderView(row, bank), row, confirmations);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
@@ -179,7 +186,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
     },
     async (request) => {
       if (!request.body.email.trim()) throw new DomainError('invalid_email', 'email');
-      return orderView(await lookupOrder(app.db, request.body.email, request.body.reference), bank);
+      return viewOf(await lookupOrder(app.db, request.body.email, request.body.reference));
     },
   );
 
@@ -199,19 +206,28 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (app, { rates, 
     async (request, reply) => {
       let order = await lookupOrder(app.db, request.query.email, request.params.reference);
       const stream = streams.start(request, reply, order.reference);
-      const emit = (row: typeof order) => stream.send('order', orderView(row, bank));
-      emit(order);
+      let last = '';
+      const emit = async (row: typeof order) => {
+        const view = await viewOf(row);
+        const text = JSON.stringify(view);
+        if (text !== last) stream.send('order', view);
+        last = text;
+      };
+      await emit(order);
       const open = () => isOpenOrder(order.status);
       if (!open()) return stream.close();
       // Polling the row keeps this right with several replicas (the worker may be another process).
       const timer = setInterval(() => {
         void lookupOrder(app.db, order.email, order.reference)
           .then((row) => {
-            if (row.updatedAt.getTime() !== order.updatedAt.getTime() || row.status !== order.status) {
+            // A changed row, or (waiting for coins) a new confirmation at its address.
+            if (row.updatedAt.getTime() !== order.updatedAt.getTime() || row.status !== order.status || row.receivingAddress) {
               order = row;
-              emit(row);
-              if (!open()) stream.close();
+              return emit(row).then(() => {
+                if (!open()) stream.close();
+              });
             }
+            return undefined;
           })
           .catch(() => undefined); // a passing database hiccup: the next tick tries again
       }, eventsPollMs);

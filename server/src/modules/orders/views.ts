@@ -1,8 +1,10 @@
-import { decimalsOf } from '../../../../domain/currencies';
+import { currencyByCode, decimalsOf } from '../../../../domain/currencies';
 import { epcPayload } from '../../../../domain/epc';
 import { EUR_DECIMALS, eur, minorToDecimal } from '../../../../domain/money';
+import { confirmingAt } from '../chain/service';
 import type { OpsOrderSummary } from '../../../../domain/contracts/console';
 import type { BankAccount, Order, PaymentMethod } from '../../../../domain/contracts/orders';
+import type { Db } from '../../db/client';
 import type { OrderRow } from './repository';
 
 /** The account buyers and depositors pay to (GET /api/exchange/config). */
@@ -109,4 +111,18 @@ export function opsOrderSummaryOf(row: OrderRow, accountKey: string | null): Ops
     completedAt: row.completedAt?.toISOString() ?? null,
     failureReason: row.failureReason ?? null,
   };
+}
+
+/**
+ * A sell or swap still waiting for its coins, on a currency with a real node: the coins the
+ * watcher has seen at its receiving address, with their confirmations of the required number.
+ */
+export async function withIncoming(db: Db, view: Order, row: OrderRow, confirmations: (currency: string) => number | null): Promise<Order> {
+  if (!view.receiving || !row.receivingAddress || row.status !== 'new') return view;
+  const required = confirmations(row.currencyFrom);
+  if (required === null) return view;
+  const decimals = currencyByCode(row.currencyFrom)!.decimals;
+  const seen = await confirmingAt(db, row.currencyFrom, [row.receivingAddress]);
+  const incoming = seen.map((d) => ({ txid: d.txid, amount: minorToDecimal(d.amount, decimals), confirmations: Math.min(d.confirmations, required), required }));
+  return { ...view, receiving: { ...view.receiving, incoming } };
 }

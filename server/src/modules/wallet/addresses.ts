@@ -1,7 +1,8 @@
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency } from '../../../../domain/errors';
 import { UNUSED_ADDRESSES_PER_CURRENCY } from '../../../../domain/limits';
-import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
+import { minorToDecimal } from '../../../../domain/money';
+import { confirmingAt, nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { requireVerifications } from '../identity/service';
 import { walletRepository, type ReceptionAddress } from './repository';
 import type { WalletAddress } from '../../../../domain/contracts/wallet';
@@ -36,9 +37,28 @@ export async function createAddress(db: Db, xpubs: Xpubs, input: { ownerId: stri
   return view(row);
 }
 
-export async function listAddresses(db: Db, ownerId: string) {
+/**
+ * The owner's addresses; with a real node for a currency, each with the deposits confirming on it
+ * ("confirming n of N", chain/watcher.ts), which the page follows until they are credited.
+ */
+export async function listAddresses(db: Db, ownerId: string, confirmations: (currency: string) => number | null = () => null): Promise<WalletAddress[]> {
   const rows = await walletRepository.addressesOf(db, ownerId);
-  return rows.map(view);
+  const views: WalletAddress[] = rows.map(view);
+  for (const currency of new Set(rows.map((row) => row.currency))) {
+    const required = confirmations(currency);
+    if (required === null) continue;
+    const decimals = currencyByCode(currency)!.decimals;
+    const mine = views.filter((v) => v.currency === currency);
+    const seen = await confirmingAt(
+      db,
+      currency,
+      mine.map((v) => v.address),
+    );
+    for (const v of mine) {
+      v.incoming = seen.filter((d) => d.address === v.address).map((d) => ({ txid: d.txid, amount: minorToDecimal(d.amount, decimals), confirmations: Math.min(d.confirmations, required), required }));
+    }
+  }
+  return views;
 }
 
 export async function relabelAddress(db: Db, input: { ownerId: string; id: string; label: string | null }) {

@@ -36,7 +36,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 export const SEND_FEE_RATE_LIMIT = { max: 60, timeWindow: '1 minute' } as const;
 
 /** The wallet of the logged-in user. Any logged-in user may see balances and transactions. */
-export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: Xpubs; approval: PayoutApproval }> = async (app, { rates, xpubs, approval }) => {
+export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: Xpubs; approval: PayoutApproval; confirmations?: (currency: string) => number | null }> = async (
+  app,
+  { rates, xpubs, approval, confirmations = () => null },
+) => {
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
@@ -82,7 +85,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     },
     async (request) => {
       const account = request.account!;
-      return { addresses: await listAddresses(app.db, account.id) };
+      return { addresses: await listAddresses(app.db, account.id, confirmations) };
     },
   );
 

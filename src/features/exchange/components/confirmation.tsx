@@ -173,6 +173,11 @@ export function ReceivingView({ receiving, language }: { receiving: Receiving; l
           {t('confirm.receiving.tagHint', { tag: split.tag })}
         </p>
       ) : null}
+      {(receiving.incoming ?? []).map((deposit) => (
+        <p key={deposit.txid} className="notice" role="status">
+          {t('confirm.receiving.incoming', { amount: formatMoney(deposit.amount, receiving.currency, language), confirmations: deposit.confirmations, required: deposit.required })}
+        </p>
+      ))}
     </div>
   );
 }

@@ -5,6 +5,8 @@ import { ApiFailure } from '../../../components/api';
 import { CopyButton } from '../../../components/copy-button';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { Field } from '../../../components/field';
+import { usePageLanguage } from '../../../components/localized-link';
+import { formatMoney } from '../../../i18n/format';
 import { createAddress, getAddresses, relabelAddress, type Address } from '../api/wallet';
 import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
@@ -33,6 +35,18 @@ function ReceiveAddresses() {
       .then((value) => getAddresses(value, language))
       .then(setAddresses, setError);
   }, [token, language]);
+
+  // A deposit confirming on chain: followed every 15 s until it is credited.
+  const confirming = (addresses ?? []).some((a) => (a.incoming ?? []).length > 0);
+  React.useEffect(() => {
+    if (!confirming) return undefined;
+    const timer = setInterval(() => {
+      void token()
+        .then((value) => getAddresses(value, language))
+        .then(setAddresses, () => undefined);
+    }, 15_000);
+    return () => clearInterval(timer);
+  }, [confirming, token, language]);
 
   const create = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -73,6 +87,7 @@ function ReceiveAddresses() {
 
 function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (label: string) => Promise<Address> }) {
   const { t } = useTranslation('wallet');
+  const language = usePageLanguage();
   const [qr, setQr] = React.useState<string | null>(null);
   const [label, setLabel] = React.useState(address.label ?? '');
   React.useEffect(() => {
@@ -90,6 +105,15 @@ function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (lab
           <code className="address">{address.address}</code> <CopyButton value={address.address} what={t('receive.addressName', { currency: address.currency })} />
         </p>
         {address.currency === 'XRP' ? <p className="muted small">{t('receive.xrpTag')}</p> : null}
+        {(address.incoming ?? []).map((deposit) => (
+          <p key={deposit.txid} className="small" role="status">
+            {t('receive.incoming', {
+              amount: formatMoney(deposit.amount, address.currency, language),
+              confirmations: deposit.confirmations,
+              required: deposit.required,
+            })}
+          </p>
+        ))}
         <form
           className="inline-form"
           onSubmit={(e) => {
