@@ -19,6 +19,8 @@ export const opsQueuesResponse = z.object({
   documents: z.number().int().describe('Submissions waiting for a document to be checked by hand (the ID)'),
   unmatchedPayments: z.number().int().describe('Bank payments from statements that matched nothing (open)'),
   payoutsAwaitingApproval: z.number().int().describe('Payouts waiting for two operators'),
+  chainAlerts: z.number().int().describe('Open chain alerts: a deposit booked back after a reorg, a reconciliation that found a difference'),
+  chainUnmatched: z.number().int().describe('Outputs in the unmatched chain queue (dust, coins at addresses that expected nothing)'),
 });
 export type OpsQueues = z.infer<typeof opsQueuesResponse>;
 

@@ -231,6 +231,9 @@ describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) =
     expect(await balanceOf(t, user.headers, 'LTC')).toBe('0.00000000');
     const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as { kind: string; detail: { txid: string } }[];
     expect(alerts).toEqual([expect.objectContaining({ kind: 'reorg_reversal', detail: expect.objectContaining({ txid: `${txid}:${await voutTo(txid, user.address)}` }) })]);
+    // The console's first page counts it (and the unmatched output of the order above).
+    const queues = (await t.app.inject({ url: '/api/ops/queues', headers: t.admin })).json() as { chainAlerts: number; chainUnmatched: number };
+    expect(queues).toEqual(expect.objectContaining({ chainAlerts: 1, chainUnmatched: 1 }));
   });
 
   describe('payouts by the signer', () => {

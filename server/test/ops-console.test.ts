@@ -123,6 +123,8 @@ describe.each(databaseKinds())('the operator console (%s)', (kind) => {
       documents: before.documents + 1,
       unmatchedPayments: before.unmatchedPayments + 1,
       payoutsAwaitingApproval: before.payoutsAwaitingApproval,
+      chainAlerts: 0,
+      chainUnmatched: 0,
     });
     // The unmatched queue names payers and their IBANs: who read it is in the audit trail.
     const { payments } = await get<{ payments: BankPayment[] }>('/api/ops/bank/unmatched');

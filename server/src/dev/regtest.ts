@@ -8,8 +8,9 @@ import { rpcNode } from '../modules/chain/rpc';
  * chain (README "Run against a real node"). Debian's litecoind (`apt-get install -y litecoind`).
  *
  *   start               starts litecoind -regtest in .regtest/, with a wallet holding 101 blocks'
- *                       coins, and writes CHAIN_NETWORK, CHAIN_RPC_URL_LTC and CONFIRMATIONS_LTC
- *                       into .env (which npm start, npm run signer and npm run ops read)
+ *                       coins, and writes CHAIN_NETWORK, CHAIN_RPC_URL_LTC, CONFIRMATIONS_LTC=3,
+ *                       ADDRESS_HOLD_HOURS=0 and PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS=0 into .env
+ *                       (which npm start, npm run signer and npm run ops read)
  *   pay <address> <amount>   the node's wallet pays an address (yours in Muntly's wallet), mines 1 block
  *   mine [n]            mines n blocks (default 1)
  *   address             a new address of the node's wallet (to send to from Muntly)
@@ -22,7 +23,10 @@ const RPC_PORT = Number(process.env.REGTEST_RPC_PORT ?? 19443);
 const url = `http://muntly:regtest@127.0.0.1:${RPC_PORT}`;
 const node = rpcNode('LTC', url);
 const wallet = rpcNode('LTC', `${url}/wallet/regtest`);
-const ENV_LINES = { CHAIN_NETWORK: 'regtest', CHAIN_RPC_URL_LTC: url, CONFIRMATIONS_LTC: '3' };
+// The demo account is new: it sends only to its address book, whose entries wait a day before use
+// (ADDRESS_HOLD_HOURS), and its payouts wait for two operators while its bank verification is
+// younger than a week (PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS). Locally, on regtest, neither waits.
+const ENV_LINES = { CHAIN_NETWORK: 'regtest', CHAIN_RPC_URL_LTC: url, CONFIRMATIONS_LTC: '3', ADDRESS_HOLD_HOURS: '0', PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: '0' };
 
 async function answers(): Promise<boolean> {
   return node.call('getblockchaininfo').then(

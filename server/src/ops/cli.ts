@@ -5,6 +5,7 @@ import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
 import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/contracts/audit';
 import type { AuthConfig } from '../../../domain/contracts/auth';
 import type { AssignPaymentResponse, BankExportsResponse, BankPaymentsResponse, ExportPayoutsResponse, ImportStatementResponse, RefundPaymentResponse } from '../../../domain/contracts/bank';
+import type { ChainAlertsResponse, ChainOutput, ChainUnmatchedResponse, ReconcileResponse } from '../../../domain/contracts/chain';
 import type {
   OpsAccountResponse,
   OpsAccountsResponse,
@@ -89,6 +90,14 @@ Commands:
   chain-deposit <currency> <address> <amount> [txid]
                           simulate an incoming chain deposit to a wallet reception address
                           or to the receiving address of a sell/swap order
+  reconcile               per currency with a node: the house's coins on chain (the node's count)
+                          against the ledger; exits 1 on a difference (which also raises an alert)
+  chain-unmatched         the unmatched chain queue: dust, coins at addresses that expected nothing
+  chain-assign <currency> <txid> <vout> <email>
+                          credit an unmatched output to the wallet of the account with this email
+  chain-alerts [resolve <id>]
+                          open chain alerts (a deposit booked back after a reorg, a reconciliation
+                          difference), or mark one handled
   payment-received <reason> <amountEUR> [txid] [--business] [--iban <payer IBAN>]
                           simulate an incoming SEPA payment; reason = a buy order's short
                           reference (ABCD-EFGH) or a deposit reference (DEPOSIT<key> [CUR]);
@@ -450,6 +459,40 @@ export async function run(argv: string[]): Promise<void> {
       const result = (await call('POST', '/api/ops/chain-deposit', { currency, address, amount, ...(txid ? { txid } : {}) })) as ChainDeposit;
       const target = result.orderReference ? `order ${result.orderReference} (processing)` : address;
       console.log(result.credited ? `Credited ${result.amount} ${currency.toUpperCase()} to ${target} (txid ${result.txid}).` : `Already credited (txid ${result.txid}).`);
+      return;
+    }
+    case 'reconcile': {
+      const { results } = (await call('POST', '/api/ops/chain/reconcile')) as ReconcileResponse;
+      if (results.length === 0) console.log('No currency has a node (CHAIN_RPC_URL_<CUR>).');
+      for (const r of results) {
+        console.log(`${r.currency}: on chain ${r.onChain ?? `(node cannot scan; tracked ${r.tracked})`}, ledger ${r.expected}, difference ${r.difference}${r.ok ? '' : '  ← an alert is raised'}`);
+      }
+      if (results.some((r) => !r.ok)) process.exitCode = 1;
+      return;
+    }
+    case 'chain-unmatched': {
+      const { outputs } = (await call('GET', '/api/ops/chain/unmatched')) as ChainUnmatchedResponse;
+      if (outputs.length === 0) console.log('The unmatched chain queue is empty.');
+      for (const o of outputs) console.log(`${o.currency}  ${o.txid} ${o.vout}  ${o.amount}  ${o.unmatchedReason ?? ''}  → ${o.address}  (height ${o.height})`);
+      return;
+    }
+    case 'chain-assign': {
+      const [currency, txid, vout, email] = rest;
+      if (!currency || !txid || !vout || !email) throw new CliError('Usage: chain-assign <currency> <txid> <vout> <email>');
+      const { output } = (await call('POST', '/api/ops/chain/unmatched/assign', { currency: currency.toUpperCase(), txid, vout: Number(vout), email })) as { output: ChainOutput };
+      console.log(`Credited ${output.amount} ${output.currency} to ${email} (${output.txid}:${output.vout}).`);
+      return;
+    }
+    case 'chain-alerts': {
+      if (rest[0] === 'resolve') {
+        if (!rest[1]) throw new CliError('Usage: chain-alerts resolve <id>');
+        await call('POST', `/api/ops/chain/alerts/${rest[1]}/resolve`);
+        console.log(`Alert ${rest[1]} is resolved.`);
+        return;
+      }
+      const { alerts } = (await call('GET', '/api/ops/chain/alerts')) as ChainAlertsResponse;
+      if (alerts.length === 0) console.log('No open chain alerts.');
+      for (const a of alerts) console.log(`${a.id}  ${a.createdAt}  ${a.currency}  ${a.kind}  ${JSON.stringify(a.detail)}`);
       return;
     }
     case 'payment-received': {

@@ -4,6 +4,7 @@ import { findAccountByKey, searchAccounts } from '../accounts/service';
 import { auditAbout, readPersonalData, recordAudit } from '../audit/service';
 import { bankPaymentsOfOrder, unmatchedCount } from '../bank/service';
 import { listDocumentsWaiting, verificationQueueCounts, verificationStates } from '../identity/service';
+import { chainQueueCounts } from '../chain/service';
 import { searchOrders, type OrderRow } from '../orders/service';
 import { opsOrderSummaryOf, orderMoney } from '../orders/views';
 import { awaitingApprovalCount, payoutsOfOrder, payoutView } from '../payouts/service';
@@ -25,8 +26,8 @@ import type { RatesAdapter } from '../rates/service';
 
 /** How much waits in each queue the console's navigation counts. */
 export async function opsQueues(db: Db): Promise<OpsQueues> {
-  const [verification, unmatchedPayments, payoutsAwaitingApproval] = await Promise.all([verificationQueueCounts(db), unmatchedCount(db), awaitingApprovalCount(db)]);
-  return { verificationRequests: verification.requests, documents: verification.documents, unmatchedPayments, payoutsAwaitingApproval };
+  const [verification, unmatchedPayments, payoutsAwaitingApproval, chain] = await Promise.all([verificationQueueCounts(db), unmatchedCount(db), awaitingApprovalCount(db), chainQueueCounts(db)]);
+  return { verificationRequests: verification.requests, documents: verification.documents, unmatchedPayments, payoutsAwaitingApproval, chainAlerts: chain.alerts, chainUnmatched: chain.unmatched };
 }
 
 /** The submissions waiting for a document check (emails in it: a read of personal data). */

@@ -54,7 +54,7 @@ function mockApi(routes: Record<string, (body: unknown, query: URLSearchParams) 
   return { calls, made: (key: string) => calls.filter((c) => c.key === key) };
 }
 
-const QUEUES = { verificationRequests: 1, documents: 2, unmatchedPayments: 1, payoutsAwaitingApproval: 2 };
+const QUEUES = { verificationRequests: 1, documents: 2, unmatchedPayments: 1, payoutsAwaitingApproval: 2, chainAlerts: 0, chainUnmatched: 0 };
 const queues = () => ({ body: QUEUES });
 
 beforeEach(() => {

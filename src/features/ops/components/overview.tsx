@@ -22,6 +22,11 @@ export function Overview() {
   return (
     <>
       <p className="lead">{t('overview.lead')}</p>
+      {queues && queues.chainAlerts + queues.chainUnmatched > 0 ? (
+        <p className="notice" role="alert">
+          {t('overview.chain', { alerts: queues.chainAlerts, unmatched: queues.chainUnmatched })}
+        </p>
+      ) : null}
       <ul className="cards ops-cards">
         {cards.map(({ name, count }) => (
           <li key={name} className={count ? 'waiting' : undefined}>
