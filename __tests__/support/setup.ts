@@ -1,3 +1,4 @@
+import path from 'node:path';
 import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
 import { forgetAnswers } from '../../src/components/ask-once';
@@ -14,3 +15,7 @@ beforeEach(() => forgetAnswers());
 // (400 ms) and then for an answer can take longer than a second on a 2-core machine running the
 // whole suite, and a slow pass is not a failure. A test that fails still fails, 4 s later.
 configure({ asyncUtilTimeout: 5000 });
+
+// A developer's .env (npm run regtest writes one) is for npm start, not for the tests: code that
+// reads the configuration itself (the ops CLI in-process) reads an empty file instead.
+process.env.ENV_FILE ??= path.join(__dirname, 'empty.env');
