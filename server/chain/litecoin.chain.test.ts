@@ -145,6 +145,11 @@ describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) =
     await scan();
     expect(await confirmingAt(t.app.db, 'LTC', [user.address])).toEqual([{ address: user.address, txid: `${txid}:${await voutTo(txid, user.address)}`, amount: 150_000_000n, confirmations: 1 }]);
     expect(await balance(user)).toBe('0.00000000');
+    // The wallet's Receive page shows it on its way.
+    const addresses = (await t.app.inject({ url: '/api/wallet/addresses', headers: user.headers })).json().addresses as { address: string; incoming: unknown[] }[];
+    expect(addresses.find((a) => a.address === user.address)!.incoming).toEqual([
+      { txid: expect.stringMatching(/^[0-9a-f]{64}:\d$/), amount: '1.50000000', confirmations: 1, required: CONFIRMATIONS },
+    ]);
     await ltc.mine(CONFIRMATIONS - 1);
     const scanned = await scan();
     expect(scanned.credited).toBe(1);
@@ -192,8 +197,14 @@ describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) =
     const receivingAddress = receiving.address;
     expect(receivingAddress).toMatch(/^rltc1/);
     await pay(receivingAddress, '1');
-    await ltc.mine(CONFIRMATIONS);
+    await ltc.mine(1);
     await scan();
+    // The order's page shows the coins on their way, confirmation by confirmation.
+    const lookup = () => t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email: 'seller@chain.test', reference } });
+    expect((await lookup()).json().receiving.incoming).toEqual([expect.objectContaining({ amount: '1.00000000', confirmations: 1, required: CONFIRMATIONS })]);
+    await ltc.mine(CONFIRMATIONS - 1);
+    await scan();
+    expect((await lookup()).json().receiving.incoming).toBeUndefined();
     const order = (
       (await t.app.db.execute(sql`select status, amount_received::text as received from orders where reference = ${reference}`)) as unknown as { rows: { status: string; received: string }[] }
     ).rows[0];
