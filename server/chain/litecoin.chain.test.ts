@@ -1,6 +1,7 @@
 /**
  * @jest-environment node
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -322,6 +323,45 @@ describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) =
       await scan();
       expect((await payoutOfSend(sendId)).status).toBe('completed');
       expect(await ltc.wallet('getreceivedbyaddress', [to])).toBe('0.15000000');
+    });
+
+    it('the signer as its own process (npm run signer), SIGKILLed between broadcasting and reporting, pays once after its restart', async () => {
+      const to = await outsideAddress();
+      const sendId = await sendOut(alice, to, '0.05');
+      await payOut(t);
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as { port: number };
+      const token = t.admin.authorization!.replace('Bearer ', '');
+      const env = {
+        ...process.env,
+        ENV_FILE: path.join(__dirname, '../../__tests__/support/empty.env'),
+        CHAIN_NETWORK: 'regtest',
+        CHAIN_RPC_URL_LTC: ltc.url,
+        OPS_URL: `http://127.0.0.1:${port}`,
+        OPS_TOKEN: token,
+        DATA_DIR: t.config.DATA_DIR,
+        SIGNER_POLL_MS: '200',
+      };
+      const signerProcess = (extra: Record<string, string>) => spawn(process.execPath, ['--import', 'tsx', 'server/src/signer/main.ts'], { cwd: path.join(__dirname, '../..'), env: { ...env, ...extra }, stdio: 'ignore' });
+      // It dies right after the broadcast (exit 137, as a SIGKILL leaves it): the report never went.
+      const dying = signerProcess({ SIGNER_DIE_BEFORE_REPORT: '1' });
+      const code = await new Promise<number | null>((resolve) => dying.once('exit', resolve));
+      expect(code).toBe(137);
+      const mempool = await ltc.node.call<string[]>('getrawmempool');
+      expect(mempool).toHaveLength(1);
+      expect((await payoutOfSend(sendId)).status).toBe('submitted');
+      // Restarted: it reports the transaction its journal holds, and signs nothing new.
+      const restarted = signerProcess({});
+      try {
+        for (let i = 0; i < 100 && (await payoutOfSend(sendId)).status !== 'broadcast'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        restarted.kill('SIGTERM');
+      }
+      expect(await payoutOfSend(sendId)).toEqual(expect.objectContaining({ status: 'broadcast', txid: mempool[0] }));
+      expect(await ltc.node.call<string[]>('getrawmempool')).toEqual(mempool);
+      await ltc.mine(CONFIRMATIONS);
+      await scan();
+      expect(await ltc.wallet('getreceivedbyaddress', [to])).toBe('0.05000000');
     });
 
     it('replaces a payout stuck unconfirmed by fee, keeps every txid, and completes it with the one mined', async () => {
