@@ -143,6 +143,17 @@ export const chainRepository = {
       .orderBy(asc(chainOutputs.height), asc(chainOutputs.txid), asc(chainOutputs.vout));
   },
 
+  /** Of these outpoints, the ones that are house outputs (one query: a block's inputs are mostly not the house's). */
+  async knownOutpoints(db: Db, currency: string, outpoints: { txid: string; vout: number }[]): Promise<{ txid: string; vout: number }[]> {
+    if (outpoints.length === 0) return [];
+    const rows = await db
+      .select({ txid: chainOutputs.txid, vout: chainOutputs.vout })
+      .from(chainOutputs)
+      .where(and(eq(chainOutputs.currency, currency), inArray(chainOutputs.txid, [...new Set(outpoints.map((o) => o.txid))])));
+    const wanted = new Set(outpoints.map((o) => `${o.txid}:${o.vout}`));
+    return rows.filter((row) => wanted.has(`${row.txid}:${row.vout}`));
+  },
+
   async markSpent(db: Db, currency: string, outpoints: { txid: string; vout: number }[], spentBy: string): Promise<void> {
     for (const { txid, vout } of outpoints) {
       await db

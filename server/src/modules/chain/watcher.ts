@@ -139,7 +139,15 @@ async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks
           await bookUnmatched(tx, { ...known, ...key });
         }
       }
-      await chainRepository.markSpent(tx, currency, transaction.inputs, transaction.txid);
+    }
+    // The house outputs this block spends (the signer's transactions): found in one query.
+    const spending = new Map(block.txs.flatMap((transaction) => transaction.inputs.map((input) => [`${input.txid}:${input.vout}`, transaction.txid] as const)));
+    for (const spent of await chainRepository.knownOutpoints(
+      tx,
+      currency,
+      block.txs.flatMap((transaction) => transaction.inputs),
+    )) {
+      await chainRepository.markSpent(tx, currency, [spent], spending.get(`${spent.txid}:${spent.vout}`)!);
     }
     await hooks.payoutsInBlock(
       tx,

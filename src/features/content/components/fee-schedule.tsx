@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { DEFAULT_CONFIRMATIONS, isNodeCurrency } from '../../../../domain/chain';
 import { CURRENCIES } from '../../../../domain/currencies';
 import {
   ETH_GAS_LIMIT,
@@ -98,6 +99,7 @@ export function FeeSchedule({ language }: { language: Language }) {
             <tr>
               <th scope="col">{t('fees.extra.currency')}</th>
               <th scope="col">{t('fees.extra.estimate')}</th>
+              <th scope="col">{t('fees.extra.confirmations')}</th>
             </tr>
           </thead>
           <tbody>
@@ -108,10 +110,12 @@ export function FeeSchedule({ language }: { language: Language }) {
                   {nameOf(currency.code, currency.name)} ({currency.code})
                 </th>
                 <td className="num">{formatMoney(minorToDecimal(NETWORK_FEES_MINOR[currency.code]!, currency.decimals), currency.code, language)}</td>
+                <td className={isNodeCurrency(currency.code) ? 'num' : undefined}>{isNodeCurrency(currency.code) ? formatNumber(DEFAULT_CONFIRMATIONS[currency.code], language) : '—'}</td>
               </tr>
             ))}
           </tbody>
         </table>
+        <p>{t('fees.extra.confirmationsNote')}</p>
         <p>{t('fees.extra.eth', { gasLimit: formatNumber(ETH_GAS_LIMIT, language) })}</p>
         <p>{t('fees.extra.partial')}</p>
       </section>
