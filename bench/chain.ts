@@ -15,8 +15,10 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import { minorToDecimal } from '../domain/money';
-import { setChainNetwork } from '../domain/networks';
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { p2wpkh, Transaction } from '@scure/btc-signer';
+import { decimalToMinor, minorToDecimal } from '../domain/money';
+import { bitcoinLikeNetwork, setChainNetwork } from '../domain/networks';
 import { startLitecoind } from '../server/chain/litecoind';
 import { openDatabase } from '../server/src/db/client';
 import { TEST_XPUBS, deriveAddress } from '../server/src/modules/chain/derive';
@@ -63,20 +65,46 @@ async function main() {
     // The watcher starts at the tip before the measured blocks (nothing else is in them).
     const hooks = watcherHooks(rates, {} as PayoutOutcomes);
     const settings = { ...DEFAULT_WATCHER_SETTINGS, rescanBlocks: 0, batch: 1000, confirmations: 1 };
+    // The payer signs its own transactions here (a wallet's sendmany is far too slow for thousands):
+    // a key of its own, funded, fanned out into one output per transaction to come.
+    const payer = secp256k1.utils.randomSecretKey();
+    const payerScript = p2wpkh(secp256k1.getPublicKey(payer, true), bitcoinLikeNetwork('LTC'));
+    const UNIT = 1_000_000n; // 0.01 LTC per transaction to come
+    const needed = BLOCKS * TXS + TXS;
+    const coins: { txid: string; vout: number; amount: bigint }[] = [];
+    for (let batch = 0; batch * 200 < needed; batch++) {
+      const count = Math.min(200, needed - batch * 200);
+      const funding = await ltc.wallet<string>('sendtoaddress', [payerScript.address!, minorToDecimal(UNIT * BigInt(count) + 100_000n, 8)]);
+      const raw = await ltc.node.call<{ vout: { value: string; n: string; scriptPubKey: { hex: string } }[] }>('getrawtransaction', [funding, true]);
+      const out = raw.vout.find((o) => o.scriptPubKey.hex === Buffer.from(payerScript.script).toString('hex'))!;
+      const fan = new Transaction();
+      fan.addInput({ txid: funding, index: Number(out.n), witnessUtxo: { script: payerScript.script, amount: decimalToMinor(out.value, 8)! } });
+      for (let i = 0; i < count; i++) fan.addOutputAddress(payerScript.address!, UNIT, bitcoinLikeNetwork('LTC'));
+      fan.sign(payer);
+      fan.finalize();
+      const fanTxid = await ltc.node.broadcast(fan.hex);
+      for (let i = 0; i < count; i++) coins.push({ txid: fanTxid, vout: i, amount: UNIT });
+    }
+    await ltc.mine(1);
     await scanChain(database.db, ltc.node, hooks, settings);
     const first = (await ltc.node.tip()).height + 1;
     process.stdout.write(`building ${BLOCKS} blocks of ${TXS} transactions…`);
     let deposits = 0;
+    /** One transaction of the payer's: a coin to four outside addresses and, if given, a house address. */
+    const payerTx = (coin: (typeof coins)[number], house: string[]) => {
+      const tx = new Transaction();
+      tx.addInput({ txid: coin.txid, index: coin.vout, witnessUtxo: { script: payerScript.script, amount: coin.amount } });
+      for (const address of house) tx.addOutputAddress(address, 100_000n, bitcoinLikeNetwork('LTC'));
+      for (let o = 0; o < 4; o++) tx.addOutputAddress(outside[o]!, 100_000n, bitcoinLikeNetwork('LTC'));
+      tx.sign(payer);
+      tx.finalize();
+      return tx.hex;
+    };
+    let next = 0;
     for (let b = 0; b < BLOCKS; b++) {
       for (let t = 0; t < TXS; t++) {
-        const k = b * TXS + t;
-        const pay: Record<string, string> = {};
-        if (t < DEPOSITS) {
-          pay[addresses[deposits % USERS]!] = '0.01';
-          deposits++;
-        }
-        for (let o = 0; o < 4; o++) pay[outside[(k + o) % outside.length]!] = minorToDecimal(BigInt(100_000 + o), 8);
-        await ltc.wallet('sendmany', ['', pay]);
+        const house = t < DEPOSITS ? [addresses[deposits++ % USERS]!] : [];
+        await ltc.node.broadcast(payerTx(coins[next++]!, house));
       }
       await ltc.mine(1);
     }
@@ -112,7 +140,7 @@ async function main() {
     if (credited !== deposits) throw new Error(`credited ${credited} of ${deposits} deposits`);
 
     // A deposit's own cost: one block of deposits only (two house outputs per transaction).
-    for (let t = 0; t < TXS; t++) await ltc.wallet('sendmany', ['', { [addresses[(2 * t) % USERS]!]: '0.03', [addresses[(2 * t + 1) % USERS]!]: '0.04' }]);
+    for (let t = 0; t < TXS; t++) await ltc.node.broadcast(payerTx(coins[next++]!, [addresses[(2 * t) % USERS]!, addresses[(2 * t + 1) % USERS]!]));
     await ltc.mine(1);
     const depositStart = performance.now();
     const depositRun = await scanChain(database.db, ltc.node, hooks, settings);

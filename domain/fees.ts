@@ -25,6 +25,20 @@ export const NETWORK_FEES_MINOR: Record<string, bigint> = {
 };
 
 /**
+ * The network fee charged now: where a real node estimates it (the server sets it from the node's
+ * fee estimate, with the operator's margin: chain/fees.ts), that; else the estimate above. Quotes,
+ * orders and sends all read it here, so a quote states the fee the order will be charged.
+ */
+const liveNetworkFees = new Map<string, bigint>();
+export function networkFeeMinor(currency: string): bigint | undefined {
+  return liveNetworkFees.get(currency) ?? NETWORK_FEES_MINOR[currency];
+}
+export function setNetworkFee(currency: string, minor: bigint | null): void {
+  if (minor === null) liveNetworkFees.delete(currency);
+  else liveNetworkFees.set(currency, minor);
+}
+
+/**
  * The fee levels Muntly can show and charge (spec section 9, "fee display options"): 0 % to 3 %
  * in steps of 0.25 %, each also with a "min 2.00 EUR" variant. The fees page lists them and
  * marks the levels that FEES uses, so the list and the rules come from one place.

@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { decimalsOf } from './currencies';
-import { FEES, NETWORK_FEES_MINOR, type OrderType } from './fees';
+import { FEES, networkFeeMinor, type OrderType } from './fees';
 import { minorToDecimal } from './money';
 
 /**
@@ -91,8 +91,8 @@ export function quote(input: QuoteInput): Quote | QuoteProblem {
   const netEur = amountEur.minus(fee);
   // Only a minimum fee can take all of the value (a percentage never does): then say so.
   if (rule.minimumEurMinor > 0n && netEur.lte(0)) return 'amount_below_minimum_fee';
-  const networkFeeMinor = to === 'EUR' || input.toMuntlyWallet ? 0n : (NETWORK_FEES_MINOR[to] ?? 0n);
-  const networkFee = new Big(minorToDecimal(networkFeeMinor, toDecimals));
+  const networkFeeCharged = to === 'EUR' || input.toMuntlyWallet ? 0n : (networkFeeMinor(to) ?? 0n);
+  const networkFee = new Big(minorToDecimal(networkFeeCharged, toDecimals));
   // A value that rounds to 0.00 EUR converts to nothing (and cannot be divided by).
   const gross = netEur.lte(0) ? new Big(0) : type === 'sell' ? netEur : type === 'buy' ? netEur.times(rate) : new Floor(amount.times(rate).times(netEur)).div(amountEur);
   const converted = gross.round(toDecimals, Big.roundDown).minus(networkFee);

@@ -1,4 +1,4 @@
-import { NETWORK_FEES_MINOR } from './fees';
+import { networkFeeMinor } from './fees';
 
 /**
  * A wallet send's status, the one source of its type, the API's zod enum and the database
@@ -41,7 +41,7 @@ export const SEND_STATUSES_MOVING_VALUE: readonly SendStatus[] = [
  * The network fee of a send to an external address, in the currency's minor units (none to
  * another Muntly wallet: the API decides that from the address).
  */
-export const externalNetworkFeeMinor = (currency: string): bigint => NETWORK_FEES_MINOR[currency] ?? 0n;
+export const externalNetworkFeeMinor = (currency: string): bigint => networkFeeMinor(currency) ?? 0n;
 
 /** The most a send can be: the balance less the network fee, never below zero. */
 export function maxSendableMinor(balanceMinor: bigint, networkFeeMinor: bigint): bigint {

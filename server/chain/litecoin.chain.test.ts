@@ -7,7 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { decimalToMinor, minorToDecimal } from '../../domain/money';
+import { setNetworkFee } from '../../domain/fees';
 import { setChainNetwork } from '../../domain/networks';
+import { refreshNetworkFee } from '../src/modules/chain/fees';
 import { TEST_XPUBS } from '../src/modules/chain/derive';
 import { confirmingAt } from '../src/modules/chain/service';
 import { DEFAULT_WATCHER_SETTINGS, scanChain } from '../src/modules/chain/watcher';
@@ -42,6 +44,7 @@ describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) =
     journalFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-signer-')), 'signer-journal.jsonl');
   }, 120_000);
   afterAll(async () => {
+    setNetworkFee('LTC', null);
     await t?.close();
     await ltc?.stop();
     setChainNetwork('mainnet');
@@ -136,6 +139,13 @@ describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) =
   it('refuses a node of another network at start-up, with a message naming both', async () => {
     await expect(testApp(kind, { CHAIN_NETWORK: 'mainnet', CHAIN_RPC_URL_LTC: ltc.url, CHAIN_POLL_MS: '0' })).rejects.toThrow('CHAIN_RPC_URL_LTC is a regtest node, but CHAIN_NETWORK is mainnet');
     setChainNetwork('regtest');
+  });
+
+  it('the network fee a quote states and a send charges follows the node’s estimate, with the operator’s margin', async () => {
+    // regtest has no fee history: the estimate falls to the floor, 1 litoshi per vbyte × 141 vbytes + 20 %, rounded up.
+    expect(await refreshNetworkFee(ltc.node, 20)).toBe(170n);
+    const quoted = await t.app.inject({ method: 'POST', url: '/api/quotes', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'LTC', amount: '50' } });
+    expect(quoted.json().networkFee).toBe('0.00000170');
   });
 
   it('a deposit is confirming n of N, credited once at N confirmations, whatever the watcher sees twice', async () => {
@@ -342,7 +352,8 @@ describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) =
         DATA_DIR: t.config.DATA_DIR,
         SIGNER_POLL_MS: '200',
       };
-      const signerProcess = (extra: Record<string, string>) => spawn(process.execPath, ['--import', 'tsx', 'server/src/signer/main.ts'], { cwd: path.join(__dirname, '../..'), env: { ...env, ...extra }, stdio: 'ignore' });
+      const signerProcess = (extra: Record<string, string>) =>
+        spawn(process.execPath, ['--import', 'tsx', 'server/src/signer/main.ts'], { cwd: path.join(__dirname, '../..'), env: { ...env, ...extra }, stdio: 'ignore' });
       // It dies right after the broadcast (exit 137, as a SIGKILL leaves it): the report never went.
       const dying = signerProcess({ SIGNER_DIE_BEFORE_REPORT: '1' });
       const code = await new Promise<number | null>((resolve) => dying.once('exit', resolve));

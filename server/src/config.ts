@@ -138,6 +138,8 @@ const schema = z
     CONFIRMATIONS_BCH: z.coerce.number().int().min(1).max(1000).optional(),
     /** How often each replica reconciles the coins on chain with the ledger (default daily; 0: never, `ops reconcile` still works). */
     RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(604_800_000).default(86_400_000),
+    /** With a node: the margin (percent) on the node's fee estimate that users are charged as the network fee (chain/fees.ts). */
+    NETWORK_FEE_MARGIN_PERCENT: z.coerce.number().min(0).max(1000).default(20),
     /** How often the deposit watcher asks each node for new blocks (0: never; tests drive it). */
     CHAIN_POLL_MS: z.coerce.number().int().min(0).max(600_000).default(5000),
     /**

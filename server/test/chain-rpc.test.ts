@@ -2,6 +2,7 @@
  * @jest-environment node
  */
 import { setChainNetwork } from '../../domain/networks';
+import { networkFeeFrom } from '../src/modules/chain/fees';
 import { NodeError, rpcNode } from '../src/modules/chain/rpc';
 
 /**
@@ -117,5 +118,17 @@ describe('the node client reads every dialect it serves', () => {
     await expect(node.call('nonsense')).rejects.toEqual(new NodeError('LTC node: Method not found', -32601));
     const refused = rpcNode('LTC', 'http://u:wrong@127.0.0.1:9332', { fetch: (async () => new Response('', { status: 401 })) as unknown as typeof globalThis.fetch });
     await expect(refused.tip()).rejects.toThrow('LTC node refused the credentials (HTTP 401)');
+  });
+});
+
+describe('the network fee charged from a node’s estimate', () => {
+  it('is the estimate held between floor and cap, times a typical payout’s size, plus the margin, rounded up', () => {
+    // 11 litoshi/vB × 141 vB = 1,551; + 20 % = 1,861.2 → 1,862.
+    expect(networkFeeFrom('LTC', 11n, 20)).toBe(1_862n);
+    // No estimate: the floor. An absurd one: the cap (LTC 200/vB).
+    expect(networkFeeFrom('LTC', null, 0)).toBe(141n);
+    expect(networkFeeFrom('LTC', 1_000_000n, 0)).toBe(28_200n);
+    // Dogecoin pays by its own floor (1,000 koinu/B) on a legacy payout's 226 bytes.
+    expect(networkFeeFrom('DOGE', null, 0)).toBe(226_000n);
   });
 });

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { currencyByCode } from '../../../domain/currencies';
 import { minorToDecimal } from '../../../domain/money';
+import { refreshNetworkFee } from '../modules/chain/fees';
 import { confirmationsOf } from '../modules/chain/nodes';
 import { DEFAULT_WATCHER_SETTINGS, scanChain, type WatcherHooks } from '../modules/chain/watcher';
 import { chainDepositArrived, chainDepositReversed } from '../modules/incoming/service';
@@ -112,7 +113,11 @@ export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, appr
   // The deposit watcher, per currency with a real node (chain/watcher.ts).
   for (const [code, node] of nodes) {
     const settings = { ...DEFAULT_WATCHER_SETTINGS, confirmations: confirmationsOf(config, code) };
-    repeat(app, `chain watcher ${code}`, config.CHAIN_POLL_MS, async () => (await scanChain(app.db, node, watcherHooks(rates, outcomes), settings)).scanned);
+    repeat(app, `chain watcher ${code}`, config.CHAIN_POLL_MS, async () => {
+      // The fee users are charged follows the node's estimate (chain/fees.ts).
+      await refreshNetworkFee(node, config.NETWORK_FEE_MARGIN_PERCENT);
+      return (await scanChain(app.db, node, watcherHooks(rates, outcomes), settings)).scanned;
+    });
   }
   if (nodes.size > 0) repeat(app, 'reconciliation', config.RECONCILE_INTERVAL_MS, async () => (await reconcileAll(app.db, nodes, xpubs)).filter((r) => !r.ok).length);
   repeat(app, 'retention', config.RETENTION_INTERVAL_MS, () => applyRetention(app.db));
