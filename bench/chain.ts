@@ -13,10 +13,10 @@
  */
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { sql } from 'drizzle-orm';
-import { Client } from 'pg';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { p2wpkh, Transaction } from '@scure/btc-signer';
+import { sql } from 'drizzle-orm';
+import { Client } from 'pg';
 import { decimalToMinor, minorToDecimal } from '../domain/money';
 import { bitcoinLikeNetwork, setChainNetwork } from '../domain/networks';
 import { startLitecoind } from '../server/chain/litecoind';
