@@ -1,4 +1,3 @@
-import { parse } from 'lossless-json';
 import { normalizeAddress } from '../../../../domain/addresses';
 import { decimalToMinor } from '../../../../domain/money';
 import type { NodeCurrency } from '../../../../domain/chain';
@@ -12,7 +11,7 @@ import type { ChainNetwork } from '../../../../domain/networks';
  *   nodes, Litecoin 0.21, Dogecoin 1.14, BCHN);
  * - a block with its transactions: `getblock hash 2` (Core, Litecoin, BCHN), or, where the node only
  *   knows `getblock hash true` (Dogecoin 1.14), the block's txids and `getrawtransaction txid true`.
- * Amounts are read as the decimal text the node wrote (lossless-json), never through a float.
+ * Amounts are read as the decimal text the node wrote, never through a float (parseAmountsAsText).
  */
 export type NodeOutput = { vout: number; amount: bigint; address: string | null };
 export type NodeTx = { txid: string; inputs: { txid: string; vout: number }[]; outputs: NodeOutput[] };
@@ -77,6 +76,20 @@ export function parseTx(currency: NodeCurrency, raw: RawTx): NodeTx {
   };
 }
 
+/** The fields a node writes amounts in (coins, 8 decimals): kept as the text the node wrote. */
+// A bare number as the whole result is an amount too (getreceivedbyaddress, Dogecoin's estimatefee).
+const AMOUNT_FIELDS = /"(value|feerate|total_amount|fee|amount|result)":(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/g;
+
+/**
+ * The node's JSON with every amount kept as the decimal text the node wrote, never a float (a
+ * float writes 0.00000010 back as 1e-7): the amount fields are quoted, then the native parser
+ * reads it all, fast enough for full blocks. Other decimals (difficulty, verification progress)
+ * are no money and stay numbers.
+ */
+export function parseAmountsAsText(text: string): unknown {
+  return JSON.parse(text.replace(AMOUNT_FIELDS, '"$1":"$2"')) as unknown;
+}
+
 type Fetch = typeof globalThis.fetch;
 
 /**
@@ -104,8 +117,7 @@ export function rpcNode(currency: NodeCurrency, url: string, options: { fetch?: 
     if (response.status === 401 || response.status === 403) throw new NodeError(`${currency} node refused the credentials (HTTP ${response.status})`);
     let body: { result?: unknown; error?: { code: number; message: string } | null };
     try {
-      // Numbers stay the text the node wrote: amounts are decimals, not floats.
-      body = parse(text, null, (value) => value) as typeof body;
+      body = parseAmountsAsText(text) as typeof body;
     } catch {
       throw new NodeError(`${currency} node answered HTTP ${response.status} without JSON`);
     }

@@ -85,12 +85,20 @@ export async function scanChain(db: Db, node: CoinNode, hooks: WatcherHooks, set
   }
 
   let previousHash = stored.find((block) => block.height === height)?.hash ?? null;
-  while (height < tip.height && result.scanned < settings.batch) {
-    const hash = await node.blockHash(height + 1);
-    if (!hash) break;
-    const block = await node.block(hash);
+  // The next block is read from the node while this one is booked (the node and the database work at once).
+  const read = async (at: number) => {
+    const hash = await node.blockHash(at);
+    return hash ? node.block(hash) : null;
+  };
+  let next = height < tip.height ? read(height + 1) : null;
+  while (next && result.scanned < settings.batch) {
+    const block = await next;
+    if (!block) break;
     // The node reorganised while we read it: the next run walks back.
     if (previousHash && block.previousHash !== previousHash) break;
+    next = block.height < tip.height && result.scanned + 1 < settings.batch ? read(block.height + 1) : null;
+    // A read ahead that fails is the next run's to retry; this block is booked first.
+    next?.catch(() => undefined);
     await scanBlock(db, currency, block, hooks);
     height = block.height;
     previousHash = block.hash;
@@ -100,10 +108,17 @@ export async function scanChain(db: Db, node: CoinNode, hooks: WatcherHooks, set
 
   // Confirmations are counted against the height scanned (tip included: one confirmation).
   const confirmedAt = height - settings.confirmations + 1;
-  for (const output of await chainRepository.confirming(db, currency, confirmedAt)) {
-    const outcome = await settle(db, currency, output, hooks);
-    if (outcome === 'credited') result.credited++;
-    if (outcome === 'unmatched') result.unmatched++;
+  const due = await chainRepository.confirming(db, currency, confirmedAt);
+  // Up to 50 credits share one commit (each its own savepoint): a watcher catching up after a
+  // pause books hundreds of deposits without a disk flush for each.
+  for (let i = 0; i < due.length; i += 50) {
+    await db.transaction(async (tx) => {
+      for (const output of due.slice(i, i + 50)) {
+        const outcome = await settle(tx, currency, output, hooks);
+        if (outcome === 'credited') result.credited++;
+        if (outcome === 'unmatched') result.unmatched++;
+      }
+    });
   }
   result.payoutsCompleted = await hooks.completePayouts(db, currency, confirmedAt);
   return result;
