@@ -93,7 +93,7 @@ export function FeeSchedule({ language }: { language: Language }) {
         <h2 id="fees-extra">{t('fees.extra.heading')}</h2>
         <p>{t('fees.extra.bank')}</p>
         <p>{t('fees.extra.network')}</p>
-        <table className="data-table narrow">
+        <table className="data-table narrow stack">
           <caption className="visually-hidden">{t('fees.extra.caption')}</caption>
           <thead>
             <tr>
@@ -109,8 +109,12 @@ export function FeeSchedule({ language }: { language: Language }) {
                   <CurrencyIcon code={currency.code} />
                   {nameOf(currency.code, currency.name)} ({currency.code})
                 </th>
-                <td className="num">{formatMoney(minorToDecimal(NETWORK_FEES_MINOR[currency.code]!, currency.decimals), currency.code, language)}</td>
-                <td className={isNodeCurrency(currency.code) ? 'num' : undefined}>{isNodeCurrency(currency.code) ? formatNumber(DEFAULT_CONFIRMATIONS[currency.code], language) : '—'}</td>
+                <td className="num" data-label={t('fees.extra.estimate')}>
+                  {formatMoney(minorToDecimal(NETWORK_FEES_MINOR[currency.code]!, currency.decimals), currency.code, language)}
+                </td>
+                <td className={isNodeCurrency(currency.code) ? 'num' : undefined} data-label={t('fees.extra.confirmations')}>
+                  {isNodeCurrency(currency.code) ? formatNumber(DEFAULT_CONFIRMATIONS[currency.code], language) : '—'}
+                </td>
               </tr>
             ))}
           </tbody>
