@@ -6,6 +6,7 @@ import { recordAudit } from '../audit/service';
 import { BRANCH_CHILD, deriveAddress, type Branch, type DERIVED_CURRENCIES, type Xpubs } from './derive';
 import { chainRepository, type ChainAlertRow, type ChainOutputRow } from './repository';
 import type { ChainAlert, ChainOutput, HouseOutputsResponse } from '../../../../domain/contracts/chain';
+import type { IncomingDeposit } from '../../../../domain/contracts/wallet';
 import type { Db } from '../../db/client';
 
 export { DERIVED_CURRENCIES, TEST_XPUBS, deriveAddress, houseKey, type Branch, type Xpubs } from './derive';
@@ -136,4 +137,14 @@ export async function confirmingAt(db: Db, currency: string, addresses: string[]
   if (rows.length === 0) return [];
   const [tip] = await chainRepository.lastBlocks(db, currency, 1);
   return rows.map((row) => ({ address: row.address, txid: `${row.txid}:${row.vout}`, amount: row.amount, confirmations: tip ? tip.height - row.height + 1 : 0 }));
+}
+
+/** The same, as the wallet's and the order's pages show them: per address, "n of N" with its amount in the currency's decimals. */
+export async function incomingAt(db: Db, currency: string, addresses: string[], required: number): Promise<Map<string, IncomingDeposit[]>> {
+  const decimals = currencyByCode(currency)!.decimals;
+  const byAddress = new Map<string, IncomingDeposit[]>(addresses.map((address) => [address, []]));
+  for (const d of await confirmingAt(db, currency, addresses)) {
+    byAddress.get(d.address)?.push({ txid: d.txid, amount: minorToDecimal(d.amount, decimals), confirmations: Math.min(d.confirmations, required), required });
+  }
+  return byAddress;
 }

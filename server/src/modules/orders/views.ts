@@ -1,7 +1,7 @@
-import { currencyByCode, decimalsOf } from '../../../../domain/currencies';
+import { decimalsOf } from '../../../../domain/currencies';
 import { epcPayload } from '../../../../domain/epc';
 import { EUR_DECIMALS, eur, minorToDecimal } from '../../../../domain/money';
-import { confirmingAt } from '../chain/service';
+import { incomingAt } from '../chain/service';
 import type { OpsOrderSummary } from '../../../../domain/contracts/console';
 import type { BankAccount, Order, PaymentMethod } from '../../../../domain/contracts/orders';
 import type { Db } from '../../db/client';
@@ -121,8 +121,6 @@ export async function withIncoming(db: Db, view: Order, row: OrderRow, confirmat
   if (!view.receiving || !row.receivingAddress || row.status !== 'new') return view;
   const required = confirmations(row.currencyFrom);
   if (required === null) return view;
-  const decimals = currencyByCode(row.currencyFrom)!.decimals;
-  const seen = await confirmingAt(db, row.currencyFrom, [row.receivingAddress]);
-  const incoming = seen.map((d) => ({ txid: d.txid, amount: minorToDecimal(d.amount, decimals), confirmations: Math.min(d.confirmations, required), required }));
+  const incoming = (await incomingAt(db, row.currencyFrom, [row.receivingAddress], required)).get(row.receivingAddress) ?? [];
   return { ...view, receiving: { ...view.receiving, incoming } };
 }

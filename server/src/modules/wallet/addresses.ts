@@ -1,8 +1,7 @@
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency } from '../../../../domain/errors';
 import { UNUSED_ADDRESSES_PER_CURRENCY } from '../../../../domain/limits';
-import { minorToDecimal } from '../../../../domain/money';
-import { confirmingAt, nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
+import { incomingAt, nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { requireVerifications } from '../identity/service';
 import { walletRepository, type ReceptionAddress } from './repository';
 import type { WalletAddress } from '../../../../domain/contracts/wallet';
@@ -47,16 +46,14 @@ export async function listAddresses(db: Db, ownerId: string, confirmations: (cur
   for (const currency of new Set(rows.map((row) => row.currency))) {
     const required = confirmations(currency);
     if (required === null) continue;
-    const decimals = currencyByCode(currency)!.decimals;
     const mine = views.filter((v) => v.currency === currency);
-    const seen = await confirmingAt(
+    const incoming = await incomingAt(
       db,
       currency,
       mine.map((v) => v.address),
+      required,
     );
-    for (const v of mine) {
-      v.incoming = seen.filter((d) => d.address === v.address).map((d) => ({ txid: d.txid, amount: minorToDecimal(d.amount, decimals), confirmations: Math.min(d.confirmations, required), required }));
-    }
+    for (const v of mine) v.incoming = incoming.get(v.address) ?? [];
   }
   return views;
 }
