@@ -171,6 +171,14 @@ export const chainRepository = {
     return BigInt(row?.total ?? '0');
   },
 
+  async confirmingTotal(db: Db, currency: string): Promise<bigint> {
+    const [row] = await db
+      .select({ total: sql<string>`coalesce(sum(${chainOutputs.amount}), 0)::text` })
+      .from(chainOutputs)
+      .where(and(eq(chainOutputs.currency, currency), eq(chainOutputs.status, 'confirming')));
+    return BigInt(row?.total ?? '0');
+  },
+
   async unmatched(db: Db, limit: number): Promise<ChainOutputRow[]> {
     return db.select().from(chainOutputs).where(eq(chainOutputs.status, 'unmatched')).orderBy(asc(chainOutputs.createdAt)).limit(limit);
   },

@@ -126,10 +126,7 @@ export async function resolveChainAlert(db: Db, id: string, actor: string): Prom
 /** The watcher's unspent house outputs, summed (the reconciliation's "tracked"). */
 export const trackedUnspent = (db: Db, currency: string) => chainRepository.unspentTotal(db, currency);
 /** Deposits mined but not yet credited (confirming): on chain, not yet in the ledger. */
-export async function confirmingTotal(db: Db, currency: string): Promise<bigint> {
-  const rows = await chainRepository.confirming(db, currency, 2_147_483_647);
-  return rows.reduce((sum, row) => sum + row.amount, 0n);
-}
+export const confirmingTotal = (db: Db, currency: string) => chainRepository.confirmingTotal(db, currency);
 
 /** Confirming deposits at these addresses, with how many confirmations each has (the wallet and order pages show them). */
 export async function confirmingAt(db: Db, currency: string, addresses: string[]): Promise<{ address: string; txid: string; amount: bigint; confirmations: number }[]> {
