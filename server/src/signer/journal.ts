@@ -7,7 +7,8 @@ import path from 'node:path';
  * around it: killed between signing and reporting, it reports the journal's transaction on its
  * next start; given a payout again by a database restored from an older backup, it finds the
  * payout's idempotency key here and reports the transaction that paid it instead of paying again.
- * One JSON line per transaction, append only.
+ * One JSON line per transaction, append only; a transaction the node refused at its first broadcast
+ * (it was never relayed) is struck out by a later line that voids its txid.
  */
 export type JournalEntry = {
   v: 1;
@@ -28,6 +29,9 @@ export type JournalEntry = {
   at: string;
 };
 
+/** A transaction the node refused when it was first broadcast: it never existed for the network. */
+export type JournalVoid = { v: 1; currency: string; voids: string; reason: string; at: string };
+
 export class Journal {
   private entries: JournalEntry[] = [];
 
@@ -37,7 +41,9 @@ export class Journal {
       for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
         if (!line.trim()) continue;
         try {
-          this.entries.push(JSON.parse(line) as JournalEntry);
+          const record = JSON.parse(line) as JournalEntry | JournalVoid;
+          if ('voids' in record) this.strike(record.voids);
+          else this.entries.push(record);
         } catch {
           // A line torn by a crash mid-write: its transaction was never broadcast (the write comes first).
         }
@@ -46,14 +52,29 @@ export class Journal {
   }
 
   append(entry: JournalEntry): void {
+    this.write(entry);
+    this.entries.push(entry);
+  }
+
+  /** Strikes out a transaction the node refused at its first broadcast: its payouts and inputs are free again. */
+  void(currency: string, txid: string, reason: string): void {
+    const record: JournalVoid = { v: 1, currency, voids: txid, reason, at: new Date().toISOString() };
+    this.write(record);
+    this.strike(txid);
+  }
+
+  private strike(txid: string): void {
+    this.entries = this.entries.filter((entry) => entry.txid !== txid);
+  }
+
+  private write(record: JournalEntry | JournalVoid): void {
     const fd = fs.openSync(this.file, 'a', 0o600);
     try {
-      fs.writeSync(fd, `${JSON.stringify(entry)}\n`);
+      fs.writeSync(fd, `${JSON.stringify(record)}\n`);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);
     }
-    this.entries.push(entry);
   }
 
   /** The latest transaction that pays this payout (a replacement comes after what it replaces). */

@@ -1,10 +1,11 @@
-import { p2wpkh, Transaction } from '@scure/btc-signer';
+import { Transaction } from '@scure/btc-signer';
 import { normalizeAddress } from '../../../domain/addresses';
 import { boundedFeeRate, SIGNER_LIMITS, type HouseBranch, type NodeCurrency } from '../../../domain/chain';
 import { decimalToMinor, minorToDecimal } from '../../../domain/money';
-import { bitcoinLikeNetwork } from '../../../domain/networks';
 import { deriveAddress, type Xpubs } from '../modules/chain/derive';
+import { NodeError } from '../modules/chain/rpc';
 import { instructionMacValid } from '../modules/payouts/instruction';
+import { coinRules, type PayTo, type SignedTx } from './coins';
 import type { ChangeAddressResponse, HouseOutput, HouseOutputsResponse } from '../../../domain/contracts/chain';
 import type { Payout, PayoutsResponse } from '../../../domain/contracts/payouts';
 import type { CoinNode } from '../modules/chain/rpc';
@@ -26,9 +27,8 @@ import type { HouseSigner } from './keys';
  *    journal, broadcast, and reported (txid, each payout's share of the fee, the inputs spent);
  * 4. a transaction unconfirmed for SIGNER_BUMP_AFTER_MINUTES is replaced by fee (BIP125: same inputs
  *    and payouts, a higher fee out of its change), and the new txid reported.
- * Bitcoin and Litecoin (P2WPKH) are signed here; Dogecoin and Bitcoin Cash are refused with a clear
- * message until their signing rules (legacy P2PKH with the previous transactions, SIGHASH_FORKID)
- * are built and checked against their own libraries.
+ * Each coin's scripts, sizes and signatures are in coins.ts (P2WPKH for BTC and LTC, legacy P2PKH
+ * for DOGE, SIGHASH_FORKID for BCH, which is never replaced by fee).
  */
 export type SignerApi = {
   get<T>(route: string): Promise<T>;
@@ -51,13 +51,8 @@ export type SignerDeps = {
 
 export type SignerRun = { reported: number; paid: number; refused: number; bumped: number };
 
-type Signed = 'BTC' | 'LTC';
-const SIGNED_HERE: readonly NodeCurrency[] = ['BTC', 'LTC'];
-const signedHere = (currency: NodeCurrency): currency is Signed => SIGNED_HERE.includes(currency);
-/** BIP125: a sequence below 0xfffffffe signals that the transaction may be replaced by fee. */
-const RBF_SEQUENCE = 0xfffffffd;
-/** Below this a change output costs more to spend than it holds: it goes to the fee. */
-const CHANGE_DUST = 1_000n;
+/** sendrawtransaction's answers for a transaction the node refused: it was never relayed. */
+const REJECTED = new Set([-25, -26]);
 
 export function createSigner(deps: SignerDeps) {
   const now = deps.now ?? (() => new Date());
@@ -87,7 +82,7 @@ export function createSigner(deps: SignerDeps) {
           }
           return !refusal;
         });
-        if (due.length > 0 && signedHere(currency) && (await pay(currency, node, due, houses))) result.paid += due.length;
+        if (due.length > 0 && (await pay(currency, node, due, houses))) result.paid += due.length;
       }
       result.bumped += await bumpStuck(currency, node);
     }
@@ -96,7 +91,6 @@ export function createSigner(deps: SignerDeps) {
 
   /** Why the signer will not pay this payout (null: it will). */
   function refusalOf(currency: NodeCurrency, payout: Payout, houses: HouseOutputsResponse): string | null {
-    if (!signedHere(currency)) return `${currency} is not signed by this signer yet`;
     const amount = decimalToMinor(payout.amount, 8);
     const networkFee = decimalToMinor(payout.networkFee, 8);
     if (amount === null || networkFee === null || amount <= 0n) return 'no valid amount';
@@ -124,12 +118,14 @@ export function createSigner(deps: SignerDeps) {
     return cached.set;
   }
 
-  const scriptOf = (currency: Signed, publicKey: Uint8Array) => p2wpkh(publicKey, bitcoinLikeNetwork(currency)).script;
-
   /** The output checked with the node and with the seed: null when it cannot be spent here. */
-  async function verified(currency: Signed, node: CoinNode, output: HouseOutput): Promise<{ output: HouseOutput; amount: bigint; script: Uint8Array; branch: HouseBranch; index: number } | null> {
+  async function verified(
+    currency: NodeCurrency,
+    node: CoinNode,
+    output: HouseOutput,
+  ): Promise<{ output: HouseOutput; amount: bigint; script: Uint8Array; branch: HouseBranch; index: number } | null> {
     const keys = deps.keys.get(currency)!;
-    const script = scriptOf(currency, keys.publicKey(output.branch, output.index));
+    const script = coinRules(currency).houseScript(keys.publicKey(output.branch, output.index));
     const onChain = await node.txOut(output.txid, output.vout);
     const amount = decimalToMinor(output.amount, 8);
     if (!onChain || onChain.amount !== amount || onChain.scriptHex !== Buffer.from(script).toString('hex')) {
@@ -139,15 +135,15 @@ export function createSigner(deps: SignerDeps) {
     return { output, amount, script, branch: output.branch, index: output.index };
   }
 
-  async function pay(currency: Signed, node: CoinNode, payouts: Payout[], houses: HouseOutputsResponse): Promise<boolean> {
-    const network = bitcoinLikeNetwork(currency);
+  async function pay(currency: NodeCurrency, node: CoinNode, payouts: Payout[], houses: HouseOutputsResponse): Promise<boolean> {
+    const rules = coinRules(currency);
     const feeRate = boundedFeeRate(currency, await node.feeRate(6).catch(() => null));
     const spent = deps.journal.spentInputs(currency);
     const candidates = houses.outputs.filter((o) => !spent.has(`${o.txid}:${o.vout}`)).sort((a, b) => Number(decimalToMinor(b.amount, 8)! - decimalToMinor(a.amount, 8)!));
-    const targets = payouts.map((payout) => ({ payout, address: normalizeAddress(currency, payout.destination!)!, amount: decimalToMinor(payout.amount, 8)! }));
+    const targets = payouts.map((payout) => ({ payout, script: rules.payScript(normalizeAddress(currency, payout.destination!)!), amount: decimalToMinor(payout.amount, 8)! }));
     const paying = targets.reduce((sum, t) => sum + t.amount, 0n);
-    // Virtual size of a P2WPKH transaction: 11 overhead, 68 per input, 31 per output (one more for the change).
-    const sizeOf = (inputs: number) => BigInt(11 + 68 * inputs + 31 * (targets.length + 1));
+    // The size with a change output: without one (what would be left is dust) the rest goes to the fee.
+    const sizeOf = (inputs: number) => rules.sizeOf(inputs, targets.length + 1);
 
     const selected: NonNullable<Awaited<ReturnType<typeof verified>>>[] = [];
     let total = 0n;
@@ -158,33 +154,37 @@ export function createSigner(deps: SignerDeps) {
       selected.push(checked);
       total += checked.amount;
     }
-    // Without change (what would be left is dust) the rest goes to the fee: tx.fee below is what it pays.
     const fee = feeRate * sizeOf(selected.length);
     if (total < paying + fee) {
       deps.log(`signer: ${currency} house outputs hold ${minorToDecimal(total, 8)}, ${minorToDecimal(paying + fee, 8)} is due; the payouts wait`);
       return false;
     }
     let change: { address: string; amount: bigint; index: number } | null = null;
-    if (total - paying - fee >= CHANGE_DUST) {
+    if (total - paying - fee >= rules.changeDust) {
       const fresh = await deps.api.post<ChangeAddressResponse>('/api/ops/chain/change-address', { currency });
       // The API names the address; the seed must derive it, or the change would go to someone else.
       if (deriveAddress(currency, deps.xpubs, fresh.index, 'change') !== fresh.address) throw new Error(`the API's change address ${fresh.address} is not the house's change ${fresh.index}`);
       change = { address: fresh.address, amount: total - paying - fee, index: fresh.index };
     }
 
-    const tx = new Transaction();
-    for (const input of selected) tx.addInput({ txid: input.output.txid, index: input.output.vout, witnessUtxo: { script: input.script, amount: input.amount }, sequence: RBF_SEQUENCE });
-    for (const target of targets) tx.addOutputAddress(target.address, target.amount, network);
-    if (change) tx.addOutputAddress(change.address, change.amount, network);
     const keys = deps.keys.get(currency)!;
-    selected.forEach((input, i) => tx.signIdx(keys.privateKey(input.branch, input.index), i));
-    tx.finalize();
+    const outputs: PayTo[] = targets.map(({ script, amount }) => ({ script, amount }));
+    if (change) outputs.push({ script: rules.payScript(change.address), amount: change.amount });
+    const tx = rules.sign(
+      selected.map((input) => ({
+        txid: input.output.txid,
+        vout: input.output.vout,
+        amount: input.amount,
+        privateKey: keys.privateKey(input.branch, input.index),
+        publicKey: keys.publicKey(input.branch, input.index),
+      })),
+      outputs,
+    );
     return broadcastNew(currency, node, tx, {
       targets,
       inputs: selected.map((s) => `${s.output.txid}:${s.output.vout}`),
       inputPaths: selected.map((s) => ({ branch: s.branch, index: s.index, amount: s.amount.toString() })),
       feeRate,
-      fee: tx.fee,
       change: change ? { vout: targets.length, amount: change.amount.toString(), address: change.address } : null,
       replaces: null,
     });
@@ -193,37 +193,35 @@ export function createSigner(deps: SignerDeps) {
   async function broadcastNew(
     currency: NodeCurrency,
     node: CoinNode,
-    tx: Transaction,
+    tx: SignedTx,
     plan: {
       targets: { payout: Payout; amount: bigint }[];
       inputs: string[];
       inputPaths: JournalEntry['inputPaths'];
       feeRate: bigint;
-      fee: bigint;
       change: JournalEntry['change'];
       replaces: string | null;
     },
   ): Promise<boolean> {
-    const hex = tx.hex;
-    const accepted = await node.mempoolAccept(hex);
-    if (!accepted.allowed) {
+    const accepted = await node.mempoolAccept(tx.hex);
+    if (accepted && !accepted.allowed) {
       deps.log(`signer: the ${currency} node would not accept the transaction (${accepted.reason ?? 'no reason given'}); nothing was broadcast`);
       return false;
     }
     // The fee, shared out: each payout an equal part, the first the remainder.
-    const share = plan.fee / BigInt(plan.targets.length);
+    const share = tx.fee / BigInt(plan.targets.length);
     const entry: JournalEntry = {
       v: 1,
       currency,
-      txid: tx.id,
-      hex,
+      txid: tx.txid,
+      hex: tx.hex,
       inputs: plan.inputs,
       inputPaths: plan.inputPaths,
       payouts: plan.targets.map((t, i) => ({
         id: t.payout.id,
         idempotencyKey: t.payout.idempotencyKey,
         amount: t.amount.toString(),
-        fee: (i === 0 ? plan.fee - share * BigInt(plan.targets.length - 1) : share).toString(),
+        fee: (i === 0 ? tx.fee - share * BigInt(plan.targets.length - 1) : share).toString(),
       })),
       feeRate: plan.feeRate.toString(),
       change: plan.change,
@@ -231,7 +229,18 @@ export function createSigner(deps: SignerDeps) {
       at: now().toISOString(),
     };
     deps.journal.append(entry);
-    await node.broadcast(hex);
+    try {
+      await node.broadcast(tx.hex);
+    } catch (error) {
+      // A node without testmempoolaccept (Dogecoin 1.14) refuses here instead: the transaction was
+      // never relayed, so the journal forgets it and the payouts wait for the next run.
+      if (error instanceof NodeError && error.code !== null && REJECTED.has(error.code)) {
+        deps.journal.void(currency, tx.txid, error.message);
+        deps.log(`signer: the ${currency} node refused ${tx.txid} (${error.message}); nothing was broadcast`);
+        return false;
+      }
+      throw error;
+    }
     deps.log(`signer: ${currency} ${entry.txid} broadcast, paying ${entry.payouts.length} payout(s)${plan.replaces ? `, replacing ${plan.replaces}` : ''}`);
     await deps.beforeReport?.();
     await report(
@@ -260,7 +269,8 @@ export function createSigner(deps: SignerDeps) {
 
   /** Replaces by fee what stays unconfirmed too long (BIP125): the same inputs and payouts, the higher fee out of the change. */
   async function bumpStuck(currency: NodeCurrency, node: CoinNode): Promise<number> {
-    if (!signedHere(currency)) return 0;
+    const rules = coinRules(currency);
+    if (!rules.replaceable) return 0;
     const { payouts } = await deps.api.get<PayoutsResponse>('/api/ops/payouts?status=broadcast&rail=chain&limit=500');
     const txids = [...new Set(payouts.filter((p) => p.currency === currency && p.txid).map((p) => p.txid!))];
     let bumped = 0;
@@ -272,40 +282,30 @@ export function createSigner(deps: SignerDeps) {
         () => false,
       );
       if (!inMempool || !entry.change) continue;
-      const old = Transaction.fromRaw(Buffer.from(entry.hex, 'hex'));
+      const old = Transaction.fromRaw(Buffer.from(entry.hex, 'hex'), { allowUnknownOutputs: true, allowLegacyWitnessUtxo: true });
       const oldRate = BigInt(entry.feeRate);
       const estimate = boundedFeeRate(currency, await node.feeRate(2).catch(() => null));
       const rate = [estimate, (oldRate * 3n + 1n) / 2n, oldRate + 1n].reduce((a, b) => (a > b ? a : b));
       const oldFee = entry.payouts.reduce((sum, p) => sum + BigInt(p.fee), 0n);
       const newFee = rate * BigInt(old.vsize);
       const changeAmount = BigInt(entry.change.amount) - (newFee - oldFee);
-      if (changeAmount < CHANGE_DUST) {
+      if (changeAmount < rules.changeDust) {
         deps.log(`signer: ${txid} cannot be replaced by fee from its change; it waits`);
         continue;
       }
-      const network = bitcoinLikeNetwork(currency);
       const keys = deps.keys.get(currency)!;
-      const tx = new Transaction();
-      for (let i = 0; i < old.inputsLength; i++) {
-        const input = old.getInput(i);
-        const path = entry.inputPaths[i]!;
-        const script = scriptOf(currency, keys.publicKey(path.branch, path.index));
-        tx.addInput({ txid: input.txid!, index: input.index!, witnessUtxo: { script, amount: BigInt(path.amount) }, sequence: RBF_SEQUENCE });
-      }
-      const targets = entry.payouts.map((line, i) => {
-        const output = old.getOutput(i);
-        tx.addOutput({ script: output.script!, amount: output.amount! });
-        return { payout: { id: line.id, idempotencyKey: line.idempotencyKey } as Payout, amount: BigInt(line.amount) };
+      const inputs = entry.inputPaths.map((path, i) => {
+        const [inputTxid, vout] = entry.inputs[i]!.split(':');
+        return { txid: inputTxid!, vout: Number(vout), amount: BigInt(path.amount), privateKey: keys.privateKey(path.branch, path.index), publicKey: keys.publicKey(path.branch, path.index) };
       });
-      tx.addOutputAddress(entry.change.address, changeAmount, network);
-      entry.inputPaths.forEach((input, i) => tx.signIdx(keys.privateKey(input.branch, input.index), i));
-      tx.finalize();
-      const replaced = await broadcastNew(currency, node, tx, {
+      const outputs: PayTo[] = entry.payouts.map((_, i) => ({ script: old.getOutput(i).script!, amount: old.getOutput(i).amount! }));
+      outputs.push({ script: rules.payScript(entry.change.address), amount: changeAmount });
+      const targets = entry.payouts.map((line) => ({ payout: { id: line.id, idempotencyKey: line.idempotencyKey } as Payout, amount: BigInt(line.amount) }));
+      const replaced = await broadcastNew(currency, node, rules.sign(inputs, outputs), {
         targets,
         inputs: entry.inputs,
         inputPaths: entry.inputPaths,
         feeRate: rate,
-        fee: tx.fee,
         change: { ...entry.change, amount: changeAmount.toString() },
         replaces: txid,
       });

@@ -27,8 +27,8 @@ export interface CoinNode {
   block(hash: string): Promise<NodeBlock>;
   /** Hands a signed transaction to the network; its txid. Already known to the node: the same txid. */
   broadcast(rawHex: string): Promise<string>;
-  /** Whether the node would accept it into its mempool, and why not. */
-  mempoolAccept(rawHex: string): Promise<{ allowed: boolean; reason: string | null }>;
+  /** Whether the node would accept it into its mempool, and why not; null when the node cannot tell (Dogecoin 1.14 has no testmempoolaccept). */
+  mempoolAccept(rawHex: string): Promise<{ allowed: boolean; reason: string | null } | null>;
   /** The estimated fee rate in minor units per virtual byte to confirm within `blocks`, or null when the node has no estimate. */
   feeRate(blocks: number): Promise<bigint | null>;
   /** An unspent output as the node sees it (mempool included), or null when it is spent or never was. */
@@ -168,8 +168,13 @@ export function rpcNode(currency: NodeCurrency, url: string, options: { fetch?: 
       return call<string>('sendrawtransaction', [rawHex]);
     },
     async mempoolAccept(rawHex) {
-      const [answer] = await call<{ allowed: boolean; 'reject-reason'?: string }[]>('testmempoolaccept', [[rawHex]]);
-      return { allowed: Boolean(answer?.allowed), reason: answer?.['reject-reason'] ?? null };
+      try {
+        const [answer] = await call<{ allowed: boolean; 'reject-reason'?: string }[]>('testmempoolaccept', [[rawHex]]);
+        return { allowed: Boolean(answer?.allowed), reason: answer?.['reject-reason'] ?? null };
+      } catch (error) {
+        if (error instanceof NodeError && error.code === -32601) return null;
+        throw error;
+      }
     },
     async feeRate(blocks) {
       try {
