@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   'chain.deposit',
   'chain.reversal',
   'chain.assign',
+  'chain.return',
   'chain.alert_resolved',
   'payout.result',
   'payout.review',

@@ -52,10 +52,11 @@ export function boundedFeeRate(currency: NodeCurrency, estimate: bigint | null):
  * unmatched  — in the console's queue: dust, or an address that expects nothing (booked to the
  *              unmatched account, to be assigned to an account by an operator);
  * assigned   — an operator credited it to an account from the queue;
+ * returned   — an operator sent it back from the queue to an address its sender named (a payout);
  * orphaned   — its block left the chain before it was credited: never credited;
  * reversed   — its block left the chain after it was credited: booked back, with an alert.
  */
-export const CHAIN_OUTPUT_STATUSES = ['confirming', 'credited', 'change', 'unmatched', 'assigned', 'orphaned', 'reversed'] as const;
+export const CHAIN_OUTPUT_STATUSES = ['confirming', 'credited', 'change', 'unmatched', 'assigned', 'returned', 'orphaned', 'reversed'] as const;
 export type ChainOutputStatus = (typeof CHAIN_OUTPUT_STATUSES)[number];
 export const CHAIN_UNMATCHED_REASONS = ['dust', 'not_expected'] as const;
 export type ChainUnmatchedReason = (typeof CHAIN_UNMATCHED_REASONS)[number];

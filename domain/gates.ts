@@ -117,9 +117,10 @@ export function exchangeRefusal(facts: ExchangeFacts): Refusal | null {
  * - wallet_send: a send from the wallet, to another Muntly wallet or out;
  * - own_wallet_order: an order paid from the wallet whose proceeds go to an address or IBAN;
  * - order_delivery, order_refund: an order paid from outside, delivered or sent back;
- * - payment_refund: a bank payment nobody claimed, sent back to its payer.
+ * - payment_refund: a bank payment nobody claimed, sent back to its payer;
+ * - chain_return: coins nobody claimed (the unmatched chain queue), sent back to their sender.
  */
-export const OUTFLOW_PATHS = ['wallet_send', 'own_wallet_order', 'order_delivery', 'order_refund', 'payment_refund'] as const;
+export const OUTFLOW_PATHS = ['wallet_send', 'own_wallet_order', 'order_delivery', 'order_refund', 'payment_refund', 'chain_return'] as const;
 export type OutflowPath = (typeof OUTFLOW_PATHS)[number];
 
 /** The paths where value leaves a customer's wallet: account protection applies to them. */

@@ -35,9 +35,10 @@ export type PayoutRail = (typeof PAYOUT_RAILS)[number];
 /**
  * What the payout is for: each has its own consequence when the payout completes or fails.
  * `payment_refund`: a bank payment no order or deposit claimed, sent back to its payer
- * (server/src/modules/bank).
+ * (server/src/modules/bank); `chain_return`: coins in the unmatched chain queue sent back to an
+ * address the sender named (server/src/modules/incoming).
  */
-export const PAYOUT_PURPOSES = ['send', 'order_delivery', 'order_refund', 'payment_refund'] as const;
+export const PAYOUT_PURPOSES = ['send', 'order_delivery', 'order_refund', 'payment_refund', 'chain_return'] as const;
 export type PayoutPurpose = (typeof PAYOUT_PURPOSES)[number];
 
 /** What an executor (the signer, the bank) reports back for a payout. */

@@ -52,6 +52,20 @@ export const chainAssignBody = z.object({ currency, txid, vout: z.number().int()
 export type ChainAssignBody = z.infer<typeof chainAssignBody>;
 export const chainAssignResponse = z.object({ output: chainOutputSchema });
 
+export const chainReturnBody = z.object({
+  currency,
+  txid,
+  vout: z.number().int().min(0).max(100_000),
+  destination: z.string().trim().min(1).max(128).describe('The address the sender asked to have the coins back at (never guessed from the inputs)'),
+});
+export const chainReturnResponse = z.object({
+  output: chainOutputSchema,
+  payout: z
+    .object({ id: z.string().uuid(), status: z.string(), amount: z.string(), networkFee: z.string(), destination: z.string() })
+    .describe('The payout that sends the coins, less the network fee; it may wait for a second operator'),
+});
+export type ChainReturnResponse = z.infer<typeof chainReturnResponse>;
+
 export const chainAlertSchema = z.object({
   id: z.string().uuid(),
   currency: z.string(),

@@ -397,6 +397,48 @@ describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) =
       expect(listed.json().payouts.find((p: { id: string }) => p.id === after.id).txids).toEqual([before.txid, after.txid]);
     });
 
+    it('sends an unmatched output back to the address its sender names, less the network fee, paid by the signer; once', async () => {
+      const queue = (await t.app.inject({ url: '/api/ops/chain/unmatched', headers: t.admin })).json() as {
+        outputs: { txid: string; vout: number; address: string; amount: string; currency: string }[];
+      };
+      const queued = queue.outputs.find((o) => o.currency === 'LTC' && o.amount === '0.50000000')!;
+      const key = { currency: 'LTC', txid: queued.txid, vout: queued.vout };
+      const back = (destination: string) => t.app.inject({ method: 'POST', url: '/api/ops/chain/unmatched/return', headers: t.admin, payload: { ...key, destination } });
+      // Never to the house itself (here the order's own receiving address), nor to what is no address of the network.
+      expect((await back(queued.address)).json().error).toEqual(expect.objectContaining({ code: 'invalid_address', field: 'destination' }));
+      expect((await back('ltc1qw508d6qejxtdg4y5r3zarvary0c5xw7kgmn4n9')).json().error).toEqual(expect.objectContaining({ code: 'invalid_address' }));
+      // A return that fails (the signer or an operator reports it) puts the coins back in the queue.
+      const first = (await back(await outsideAddress())).json() as { payout: { id: string } };
+      expect(await payOut(t)).toBe(1);
+      const failed = await t.app.inject({
+        method: 'POST',
+        url: `/api/ops/payouts/${first.payout.id}/result`,
+        headers: t.admin,
+        payload: { status: 'failed', reason: 'the sender named a wrong address' },
+      });
+      expect(failed.statusCode).toBe(200);
+      expect((await output(key.txid, key.vout))!.status).toBe('unmatched');
+      const to = await outsideAddress();
+      const returned = await back(to);
+      expect(returned.statusCode).toBe(200);
+      const { payout, output: left } = returned.json() as { payout: { id: string; amount: string; networkFee: string; status: string }; output: { status: string } };
+      expect(left.status).toBe('returned');
+      expect(decimalToMinor(payout.amount, 8)! + decimalToMinor(payout.networkFee, 8)!).toBe(50_000_000n);
+      // It left the queue: a second return (or an assignment) finds nothing.
+      expect((await back(await outsideAddress())).statusCode).toBe(404);
+      expect((await t.app.inject({ url: '/api/ops/chain/unmatched', headers: t.admin })).json().outputs).toEqual([]);
+      expect(await payOut(t)).toBe(1);
+      expect(await signer().run()).toEqual({ paid: 1, reported: 0, refused: 0, bumped: 0 });
+      const paid = ((await t.app.db.execute(sql`select status, txid, purpose from payouts where id = ${payout.id}`)) as unknown as { rows: { status: string; txid: string; purpose: string }[] })
+        .rows[0]!;
+      expect(paid).toEqual(expect.objectContaining({ status: 'broadcast', purpose: 'chain_return' }));
+      await checkedByOthers(paid.txid);
+      await ltc.mine(CONFIRMATIONS);
+      await scan();
+      expect(((await t.app.db.execute(sql`select status from payouts where id = ${payout.id}`)) as unknown as { rows: { status: string }[] }).rows[0]!.status).toBe('completed');
+      expect(await ltc.wallet('getreceivedbyaddress', [to])).toBe(payout.amount);
+    });
+
     it('reconciles: the house’s coins on chain, as the node counts them, are what the ledger says', async () => {
       await ltc.mine(1);
       await scan();

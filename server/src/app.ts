@@ -176,7 +176,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   await app.register(opsMoneyRoutes, { rates, chain, settlement: { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED } });
   await app.register(liabilitiesRoutes, { chain, xpubs });
-  await app.register(opsChainRoutes, { nodes, xpubs });
+  await app.register(opsChainRoutes, { nodes, xpubs, approval });
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval, links) });
   await app.register(auditRoutes);

@@ -34,11 +34,12 @@ function callSites(name: string): Record<string, number> {
 }
 
 describe('every path that exchanges value or lets it leave passes a gate', () => {
-  it('payouts: an order’s delivery and refund, a wallet send, an unclaimed payment’s refund — each with the outflow gate’s pass', () => {
+  it('payouts: an order’s delivery and refund, a wallet send, an unclaimed payment’s or chain output’s return — each with the outflow gate’s pass', () => {
     expect(callSites('requestPayout')).toEqual({
       'modules/orders/settlement.ts': 2, // order_delivery, order_refund: orderOutflowGate
       'modules/wallet/sends.ts': 1, // wallet_send: walletOutflowGate, with the login, before the code is judged
       'modules/bank/service.ts': 1, // payment_refund: orderOutflowGate
+      'modules/incoming/service.ts': 1, // chain_return: orderOutflowGate, an operator's decision judged by four eyes
     });
   });
 
@@ -61,7 +62,7 @@ describe('every path that exchanges value or lets it leave passes a gate', () =>
       'modules/bank/service.ts': 1, // an unclaimed payment booked in before its refund payout
       'modules/faucet/draw.ts': 1, // a faucet reward: from the faucet's budget into the wallet, nothing leaves
       'modules/payouts/service.ts': 5, // holds into clearing, their completion or return, and the difference between the fee charged and the fee the signer paid (the house's)
-      'modules/chain/watcher.ts': 2, // coins nothing expected booked to the unmatched account, and booked back when their block left the chain: arriving, nothing leaves
+      'modules/chain/watcher.ts': 3, // coins nothing expected booked to the unmatched account, and booked back when their block left the chain (from the fees account once returned): arriving, nothing leaves
       'modules/incoming/service.ts': 2, // a credited chain deposit booked back after a reorg; an operator's assignment of an unmatched output to a wallet: arriving
     });
   });

@@ -358,7 +358,7 @@ export const chainOutputs = pgTable(
       .where(sql`${t.status} in ('confirming', 'unmatched')`),
     index('chain_outputs_unspent')
       .on(t.currency)
-      .where(sql`${t.spentBy} is null and ${t.status} in ('credited', 'change', 'unmatched', 'assigned')`),
+      .where(sql`${t.spentBy} is null and ${t.status} in ('credited', 'change', 'unmatched', 'assigned', 'returned')`),
     check('chain_outputs_status', oneOf(t.status, CHAIN_OUTPUT_STATUSES)),
     check('chain_outputs_unmatched_reason', oneOf(t.unmatchedReason, CHAIN_UNMATCHED_REASONS)),
     check('chain_outputs_amount', sql`${t.amount} > 0`),
@@ -802,6 +802,8 @@ export const payouts = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
     /** A bank payment nobody claimed, refunded to its payer (purpose payment_refund). */
     bankPaymentId: uuid('bank_payment_id').references(() => bankPayments.id, { onDelete: 'restrict' }),
+    /** A chain output nobody claimed (currency:txid:vout), sent back to its sender (purpose chain_return). */
+    chainOutput: text('chain_output'),
     /** The pain.001 file this SEPA payout went to the bank in; null: not exported yet. */
     bankExportId: uuid('bank_export_id').references(() => bankExports.id, { onDelete: 'restrict' }),
     /** What `amount` was worth in EUR cents when the payout was requested (null: before 0025, or no rate). */
@@ -840,7 +842,7 @@ export const payouts = pgTable(
     check('payouts_status', oneOf(t.status, PAYOUT_STATUSES)),
     check('payouts_rail', oneOf(t.rail, PAYOUT_RAILS)),
     check('payouts_purpose', oneOf(t.purpose, PAYOUT_PURPOSES)),
-    check('payouts_for_one_thing', sql`num_nonnulls(${t.sendId}, ${t.orderId}, ${t.bankPaymentId}) = 1`),
+    check('payouts_for_one_thing', sql`num_nonnulls(${t.sendId}, ${t.orderId}, ${t.bankPaymentId}, ${t.chainOutput}) = 1`),
     check('payouts_amounts', sql`${t.amount} > 0 and ${t.networkFee} >= 0`),
     check('payouts_completed_has_txid', sql`${t.status} <> 'completed' or ${t.txid} is not null`),
     check('payouts_approval_reason', oneOf(t.approvalReason, PAYOUT_APPROVAL_REASONS)),

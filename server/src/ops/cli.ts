@@ -5,7 +5,7 @@ import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
 import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/contracts/audit';
 import type { AuthConfig } from '../../../domain/contracts/auth';
 import type { AssignPaymentResponse, BankExportsResponse, BankPaymentsResponse, ExportPayoutsResponse, ImportStatementResponse, RefundPaymentResponse } from '../../../domain/contracts/bank';
-import type { ChainAlertsResponse, ChainOutput, ChainUnmatchedResponse, ReconcileResponse } from '../../../domain/contracts/chain';
+import type { ChainAlertsResponse, ChainOutput, ChainReturnResponse, ChainUnmatchedResponse, ReconcileResponse } from '../../../domain/contracts/chain';
 import type {
   OpsAccountResponse,
   OpsAccountsResponse,
@@ -95,6 +95,9 @@ Commands:
   chain-unmatched         the unmatched chain queue: dust, coins at addresses that expected nothing
   chain-assign <currency> <txid> <vout> <email>
                           credit an unmatched output to the wallet of the account with this email
+  chain-return <currency> <txid> <vout> <address>
+                          send an unmatched output back, less the network fee, to the address its
+                          sender named (a payout; it may wait for a second operator)
   chain-alerts [resolve <id>]
                           open chain alerts (a deposit booked back after a reorg, a reconciliation
                           difference), or mark one handled
@@ -481,6 +484,13 @@ export async function run(argv: string[]): Promise<void> {
       if (!currency || !txid || !vout || !email) throw new CliError('Usage: chain-assign <currency> <txid> <vout> <email>');
       const { output } = (await call('POST', '/api/ops/chain/unmatched/assign', { currency: currency.toUpperCase(), txid, vout: Number(vout), email })) as { output: ChainOutput };
       console.log(`Credited ${output.amount} ${output.currency} to ${email} (${output.txid}:${output.vout}).`);
+      return;
+    }
+    case 'chain-return': {
+      const [currency, txid, vout, destination] = rest;
+      if (!currency || !txid || !vout || !destination) throw new CliError('Usage: chain-return <currency> <txid> <vout> <address>');
+      const { payout } = (await call('POST', '/api/ops/chain/unmatched/return', { currency: currency.toUpperCase(), txid, vout: Number(vout), destination })) as ChainReturnResponse;
+      console.log(`Payout ${payout.id} sends ${payout.amount} ${currency.toUpperCase()} (network fee ${payout.networkFee}) to ${payout.destination}: ${payout.status}.`);
       return;
     }
     case 'chain-alerts': {

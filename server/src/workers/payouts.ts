@@ -1,5 +1,6 @@
 import { simulatedAdapter } from '../dev/simulated-payouts';
 import { bankPayoutOutcomes } from '../modules/bank/service';
+import { chainReturnOutcomes } from '../modules/incoming/service';
 import { orderPayoutOutcomes } from '../modules/orders/settlement';
 import { externalAdapter, type PayoutAdapters } from '../modules/payouts/adapters';
 import { sendPayoutOutcomes } from '../modules/wallet/sends';
@@ -11,11 +12,16 @@ import type { SecurityLinks } from '../modules/protection/links';
 
 /**
  * What an approved, completed or failed payout means, per purpose: the wallet's sends, the
- * orders', refunded bank payments'. An order whose delivery fails is refunded by a new payout,
+ * orders', refunded bank payments', chain outputs sent back. An order whose delivery fails is refunded by a new payout,
  * which the approval policy judges as it judges any other. A completed send is told by a security
  * email, whose freeze link `links` makes.
  */
-export const payoutOutcomes = (approval: PayoutApproval, links: SecurityLinks): PayoutOutcomes => ({ send: sendPayoutOutcomes(links), ...orderPayoutOutcomes(approval), ...bankPayoutOutcomes });
+export const payoutOutcomes = (approval: PayoutApproval, links: SecurityLinks): PayoutOutcomes => ({
+  send: sendPayoutOutcomes(links),
+  ...orderPayoutOutcomes(approval),
+  ...bankPayoutOutcomes,
+  ...chainReturnOutcomes,
+});
 
 /**
  * The adapters CHAIN_PAYOUTS and BANK_PAYOUTS name: `simulated` (local mode only; the config

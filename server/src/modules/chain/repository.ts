@@ -8,7 +8,8 @@ export type ChainOutputRow = typeof chainOutputs.$inferSelect;
 export type ChainAlertRow = typeof chainAlerts.$inferSelect;
 
 /** What the signer may spend: outputs at house addresses, booked, not spent. */
-const SPENDABLE: ChainOutputStatus[] = ['credited', 'change', 'unmatched', 'assigned'];
+/** Booked and still the house's coins (a returned output is spent by the signer's payout later). */
+const SPENDABLE: ChainOutputStatus[] = ['credited', 'change', 'unmatched', 'assigned', 'returned'];
 
 /** SQL for the house keys' counters and addresses, and the deposit watcher's blocks and outputs. */
 export const chainRepository = {
@@ -98,7 +99,7 @@ export const chainRepository = {
     return db
       .select()
       .from(chainOutputs)
-      .where(and(eq(chainOutputs.currency, currency), gt(chainOutputs.height, height), inArray(chainOutputs.status, ['confirming', 'credited', 'change', 'unmatched', 'assigned'])));
+      .where(and(eq(chainOutputs.currency, currency), gt(chainOutputs.height, height), inArray(chainOutputs.status, ['confirming', ...SPENDABLE])));
   },
 
   async confirming(db: Db, currency: string, maxHeight: number): Promise<ChainOutputRow[]> {

@@ -105,6 +105,15 @@ export async function lockUnmatchedOutput(tx: Db, key: { currency: string; txid:
   return row && row.status === 'unmatched' ? row : null;
 }
 export const markOutputAssigned = (tx: Db, key: { currency: string; txid: string; vout: number }, creditedTo: string) => chainRepository.updateOutput(tx, key, { status: 'assigned', creditedTo });
+/** Sent back from the queue by this payout; a failed return puts it back in the queue. */
+export const markOutputReturned = (tx: Db, key: { currency: string; txid: string; vout: number }, payoutId: string) =>
+  chainRepository.updateOutput(tx, key, { status: 'returned', creditedTo: `payout:${payoutId}` });
+export async function reopenReturnedOutput(tx: Db, key: { currency: string; txid: string; vout: number }): Promise<void> {
+  const row = await chainRepository.lockOutput(tx, key);
+  if (row?.status === 'returned') await chainRepository.updateOutput(tx, key, { status: 'unmatched', creditedTo: null });
+}
+/** Whether the address is one the house handed out (a payout there would pay the house itself). */
+export const isHouseAddress = async (db: Db, currency: string, address: string) => (await chainRepository.houseAddressesIn(db, currency, [address])).length > 0;
 
 export function chainAlertView(row: ChainAlertRow): ChainAlert {
   return { id: row.id, currency: row.currency, kind: row.kind, detail: row.detail as Record<string, unknown>, createdAt: row.createdAt.toISOString() };

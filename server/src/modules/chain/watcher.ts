@@ -227,9 +227,20 @@ async function rollBack(db: Db, currency: NodeCurrency, height: number, hooks: W
         await chainRepository.updateOutput(tx, key, { status: 'orphaned' });
         continue;
       }
-      // Credited, unmatched or assigned: the money was booked for coins that are gone.
+      // Credited, unmatched, assigned or returned: the money was booked for coins that are gone.
       await chainRepository.updateOutput(tx, key, { status: 'reversed' });
-      if (output.status === 'unmatched') {
+      if (output.status === 'returned') {
+        // Already sent back to its sender from the unmatched account: the house bears it.
+        await transfer(tx, {
+          id: `chain-returned-reversal:${currency}:${outpoint(output)}`,
+          currency,
+          debitAccountId: (await systemAccount(tx, 'fees', currency)).id,
+          creditAccountId: (await systemAccount(tx, 'chain', currency)).id,
+          amount: output.amount,
+          code: 'chain_reversal',
+          metadata: { txid: outpoint(output) },
+        });
+      } else if (output.status === 'unmatched') {
         await transfer(tx, {
           id: `chain-unmatched-reversal:${currency}:${outpoint(output)}`,
           currency,

@@ -191,10 +191,10 @@ async function bookAnswer(tx: Db, guard: Awaited<ReturnType<typeof protectionOf>
 
 /**
  * An order's own money leaving Muntly — its delivery to the customer's address or IBAN, or its
- * refund — or a bank payment nobody claimed going back to its payer. No wallet is debited, so no
- * account rule applies; the conversion before it passed the exchange gate, and the payout's
- * approval (four eyes) is judged when it is requested.
+ * refund — or a bank payment or chain output nobody claimed going back to whoever sent it. No
+ * wallet is debited, so no account rule applies; the conversion before it passed the exchange
+ * gate, and the payout's approval (four eyes) is judged when it is requested.
  */
-export function orderOutflowGate(path: 'order_delivery' | 'order_refund' | 'payment_refund'): OutflowPass {
+export function orderOutflowGate(path: 'order_delivery' | 'order_refund' | 'payment_refund' | 'chain_return'): OutflowPass {
   return outflowPass(path);
 }

@@ -2,16 +2,20 @@ import { randomBytes } from 'node:crypto';
 import { normalizeAddress } from '../../../../domain/addresses';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency } from '../../../../domain/errors';
+import { networkFeeMinor } from '../../../../domain/fees';
 import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
 import { findAccountByEmail, findAccountById } from '../accounts/service';
 import { recordAudit } from '../audit/service';
-import { chainOutputView, lockUnmatchedOutput, markOutputAssigned } from '../chain/service';
+import { chainOutputView, isHouseAddress, lockUnmatchedOutput, markOutputAssigned, markOutputReturned, reopenReturnedOutput } from '../chain/service';
+import { orderOutflowGate } from '../gates/service';
 import { accountsById, bookedTransfer, systemAccount, transfer, userAccount } from '../ledger/service';
 import { chainPaymentReceived } from '../orders/intake';
+import { chainReturnsOf, requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { creditWalletDeposit } from '../wallet/deposits';
 import type { ChainOutput } from '../../../../domain/contracts/chain';
 import type { ChainDeposit } from '../../../../domain/contracts/ops';
 import type { Db } from '../../db/client';
+import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
 
 /**
@@ -111,3 +115,74 @@ export async function assignChainOutput(db: Db, input: { currency: string; txid:
     return chainOutputView({ ...output, status: 'assigned', creditedTo: account.accountKey });
   });
 }
+
+/**
+ * An operator sends an output of the unmatched chain queue back: to the address its sender names
+ * (never guessed from the transaction's inputs, which are often an exchange's or a mixer's and
+ * would lose the coins). The network fee comes out of the coins; what is left must be more than
+ * the fee, so dust, which costs more to send than it holds, stays for assigning. A payout of the
+ * outflow gate's `chain_return` path from the unmatched account, judged by four eyes as any
+ * payout and paid by the signer; the output leaves the queue, and comes back if the payout fails.
+ */
+export async function returnChainOutput(
+  db: Db,
+  approval: PayoutApproval,
+  input: { currency: string; txid: string; vout: number; destination: string },
+  actor: string,
+): Promise<{ output: ChainOutput; payout: { id: string; status: string; amount: string; networkFee: string; destination: string } }> {
+  return db.transaction(async (tx) => {
+    const output = await lockUnmatchedOutput(tx, input);
+    if (!output) throw new DomainError('not_found', 'txid', 'No output like this waits in the unmatched chain queue.');
+    const destination = normalizeAddress(output.currency, input.destination);
+    if (!destination) throw new DomainError('invalid_address', 'destination');
+    if (await isHouseAddress(tx, output.currency, destination)) throw new DomainError('invalid_address', 'destination', 'This is one of Muntly’s own addresses.');
+    const decimals = currencyByCode(output.currency)!.decimals;
+    const fee = networkFeeMinor(output.currency) ?? 0n;
+    if (output.amount <= fee) {
+      throw new DomainError('network_fee_exceeds_amount', 'txid', `The network fee (${minorToDecimal(fee, decimals)} ${output.currency}) is more than these coins: assign them instead.`);
+    }
+    const outpoint = `${output.currency}:${output.txid}:${output.vout}`;
+    // A return that failed put the output back in the queue: a new one is a new payout.
+    const attempt = await chainReturnsOf(tx, outpoint);
+    const key = `chain-return:${outpoint}:${attempt}`;
+    const unmatched = await systemAccount(tx, 'unmatched', output.currency);
+    const payout = await requestPayout(tx, {
+      pass: orderOutflowGate('chain_return'),
+      rail: 'chain',
+      purpose: 'chain_return',
+      chainOutput: outpoint,
+      currency: output.currency,
+      destination,
+      amount: output.amount - fee,
+      networkFee: fee,
+      sourceAccountId: unmatched.id,
+      idempotencyKey: key,
+      holds: [{ id: key, amount: output.amount, code: 'refund', metadata: { txid: `${output.txid}:${output.vout}`, destination } }],
+      // An operator's decision: four eyes judge it as any payout, and its trigger cannot approve it.
+      approval: { policy: approval, accountId: null, triggeredBy: actor },
+    });
+    await markOutputReturned(tx, output, payout.id);
+    await recordAudit(tx, {
+      actor,
+      action: 'chain.return',
+      target: `${output.txid}:${output.vout}`,
+      after: { currency: output.currency, amount: output.amount.toString(), destination, payoutId: payout.id },
+    });
+    return {
+      output: chainOutputView({ ...output, status: 'returned', creditedTo: `payout:${payout.id}` }),
+      payout: { id: payout.id, status: payout.status, amount: minorToDecimal(payout.amount, decimals), networkFee: minorToDecimal(payout.networkFee, decimals), destination },
+    };
+  });
+}
+
+/** A return that failed (or was rejected): its coins are back in the unmatched account, and the output back in the queue. */
+export const chainReturnOutcomes: Pick<PayoutOutcomes, 'chain_return'> = {
+  chain_return: {
+    approved: async () => undefined,
+    completed: async () => undefined,
+    failed: async (tx, payout) => {
+      const [currency, txid, vout] = payout.chainOutput!.split(':');
+      await reopenReturnedOutput(tx, { currency: currency!, txid: txid!, vout: Number(vout) });
+    },
+  },
+};

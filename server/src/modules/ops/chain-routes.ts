@@ -7,6 +7,8 @@ import {
   chainAssignBody,
   chainAssignResponse,
   chainCurrencyQuery,
+  chainReturnBody,
+  chainReturnResponse,
   chainUnmatchedResponse,
   houseOutputsResponse,
   reconcileResponse,
@@ -14,17 +16,18 @@ import {
 import { errorResponses } from '../../schemas';
 import { actorOf, readPersonalData } from '../audit/service';
 import { houseOutputs, nextHouseAddress, openChainAlerts, resolveChainAlert, unmatchedChainOutputs, type Xpubs } from '../chain/service';
-import { assignChainOutput } from '../incoming/service';
+import { assignChainOutput, returnChainOutput } from '../incoming/service';
 import { reconcileAll } from './service';
 import type { NodeCurrency } from '../../../../domain/chain';
 import type { CoinNode } from '../chain/rpc';
+import type { PayoutApproval } from '../payouts/approval';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /**
  * The chain side under /api/ops (issue 30; domain/contracts/chain.ts): the signer's questions, the
  * unmatched chain queue, the chain alerts and the reconciliation. Admin tokens only.
  */
-export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, CoinNode>; xpubs: Xpubs }> = async (app, { nodes, xpubs }) => {
+export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, CoinNode>; xpubs: Xpubs; approval: PayoutApproval }> = async (app, { nodes, xpubs, approval }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
   app.get(
@@ -80,6 +83,20 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
       },
     },
     async (request) => ({ output: await assignChainOutput(app.db, request.body, actorOf(request)) }),
+  );
+
+  app.post(
+    '/api/ops/chain/unmatched/return',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'Send an unmatched output back to the address its sender named, less the network fee (a payout, four eyes as any)',
+        security: [{ bearer: [] }],
+        body: chainReturnBody,
+        response: { 200: chainReturnResponse, ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => returnChainOutput(app.db, approval, request.body, actorOf(request)),
   );
 
   app.get(

@@ -133,6 +133,15 @@ export const payoutsRepository = {
     return row?.n ?? 0;
   },
 
+  /** How many payouts ever sent this chain output back (a failed one leaves it in the queue again). */
+  async countForChainOutput(db: Db, chainOutput: string): Promise<number> {
+    const [row] = await db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(payouts)
+      .where(eq(payouts.chainOutput, chainOutput));
+    return row?.n ?? 0;
+  },
+
   /** An order's payouts (its delivery, or its refund), oldest first. */
   ofOrder(db: Db, orderId: string): Promise<PayoutRow[]> {
     return db.select().from(payouts).where(eq(payouts.orderId, orderId)).orderBy(asc(payouts.createdAt));

@@ -52,6 +52,8 @@ export type PayoutRequest = {
   orderId?: string;
   /** A bank payment nobody claimed, sent back to its payer (purpose payment_refund). */
   bankPaymentId?: string;
+  /** A chain output nobody claimed (currency:txid:vout), sent back to its sender (purpose chain_return). */
+  chainOutput?: string;
   currency: string;
   destination: string | null;
   reference?: string | null;
@@ -75,6 +77,7 @@ const PASSES_OF: Record<PayoutPurpose, readonly OutflowPath[]> = {
   order_delivery: ['order_delivery'],
   order_refund: ['order_refund'],
   payment_refund: ['payment_refund'],
+  chain_return: ['chain_return'],
 };
 
 const metadataOf = (row: PayoutRow) => ({ payoutId: row.id, purpose: row.purpose, orderId: row.orderId, sendId: row.sendId, destination: row.destination });
@@ -117,6 +120,7 @@ export async function requestPayout(tx: Db, request: PayoutRequest): Promise<Pay
     sendId: request.sendId ?? null,
     orderId: request.orderId ?? null,
     bankPaymentId: request.bankPaymentId ?? null,
+    chainOutput: request.chainOutput ?? null,
     currency: request.currency,
     destination: request.destination,
     reference: request.reference ?? null,
@@ -131,6 +135,9 @@ export async function requestPayout(tx: Db, request: PayoutRequest): Promise<Pay
   });
   return row;
 }
+
+/** How many payouts ever sent this chain output (currency:txid:vout) back: a failed one leaves it in the queue again. */
+export const chainReturnsOf = (db: Db, chainOutput: string) => payoutsRepository.countForChainOutput(db, chainOutput);
 
 export function instructionOf(row: PayoutRow): PayoutInstruction {
   const decimals = decimalsOf(row.currency);
