@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,8 +30,8 @@ export function databaseKinds(): DatabaseKind[] {
 
 export async function freshDatabase(kind: DatabaseKind): Promise<{ database: Database; drop(): Promise<void> }> {
   if (kind === 'pglite') {
-    const database = await openDatabase({ dataDir: '', inMemory: true });
-    await database.migrate();
+    const database = await openDatabase({ dataDir: '', inMemory: true, loadDataDir: await migratedPglite() });
+    await database.migrate(); // nothing to do: the snapshot has every migration
     return { database, drop: async () => database.close().catch(() => undefined) };
   }
   const created = await postgresTestDatabase('muntly_test');
@@ -44,6 +44,35 @@ export async function freshDatabase(kind: DatabaseKind): Promise<{ database: Dat
       await created.drop();
     },
   };
+}
+
+/**
+ * An empty PGlite database with every migration applied, as a data-directory tarball. A new PGlite
+ * runs initdb, about 3 s of the machine's time; loading this takes about 0.6 s. Made once per set
+ * of migrations (and PGlite version) and shared by every test file through a file in the temp
+ * directory, written whole and then renamed so that no worker reads half of one.
+ */
+let snapshot: Promise<Blob> | undefined;
+function migratedPglite(): Promise<Blob> {
+  snapshot ??= (async () => {
+    const pglite = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json'), 'utf8')) as { version: string };
+    const hash = createHash('sha256').update(pglite.version);
+    for (const file of fs.readdirSync(MIGRATIONS_DIR, { recursive: true }).map(String).sort()) {
+      const full = path.join(MIGRATIONS_DIR, file);
+      if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
+    }
+    const file = path.join(os.tmpdir(), `muntly-pglite-migrated-${hash.digest('hex').slice(0, 16)}.tar`);
+    if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)], { type: 'application/x-tar' });
+    const database = await openDatabase({ dataDir: '', inMemory: true });
+    await database.migrate();
+    const dumped = await database.dump!();
+    await database.close();
+    const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    fs.writeFileSync(partial, Buffer.from(await dumped.arrayBuffer()));
+    fs.renameSync(partial, file);
+    return dumped;
+  })();
+  return snapshot;
 }
 
 /** A new, empty database on the TEST_DATABASE_URL server, and how to drop it. */

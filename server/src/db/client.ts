@@ -20,6 +20,8 @@ export type Database = {
   /** True when the database answers and every migration is applied. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
+  /** PGlite only: its data directory as a tarball (tests start fresh databases from a migrated one). */
+  dump?(): Promise<Blob>;
 };
 
 export const MIGRATIONS_DIR = path.resolve(__dirname, '../../migrations');
@@ -53,7 +55,7 @@ async function isReady(db: Db): Promise<boolean> {
   }
 }
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; inMemory?: boolean }): Promise<Database> {
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; inMemory?: boolean; loadDataDir?: Blob }): Promise<Database> {
   if (options.databaseUrl) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -76,11 +78,13 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   // In memory for tests: a fresh, private database per suite.
   if (!options.inMemory) fs.mkdirSync(options.dataDir, { recursive: true });
-  const client = new PGlite(options.inMemory ? 'memory://' : path.join(options.dataDir, 'pgdata'));
+  // Tests start from a snapshot of a migrated database (loadDataDir): a fresh PGlite runs initdb, which takes seconds.
+  const client = options.loadDataDir ? new PGlite({ loadDataDir: options.loadDataDir }) : new PGlite(options.inMemory ? 'memory://' : path.join(options.dataDir, 'pgdata'));
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
+    dump: () => client.dumpDataDir('none'),
     migrate: () => migrating(() => migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR })),
     ready: () => isReady(db),
     close: () => client.close(),
