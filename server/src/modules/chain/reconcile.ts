@@ -5,7 +5,7 @@ import { minorToDecimal } from '../../../../domain/money';
 import { chainNetwork } from '../../../../domain/networks';
 import { systemAccount } from '../ledger/service';
 import { houseKey, type Xpubs } from './derive';
-import { addressesHandedOut, confirmingTotal, raiseChainAlert, trackedUnspent } from './service';
+import { addressesHandedOut, confirmingTotal, raiseReconciliationAlert, trackedUnspent } from './service';
 import type { Reconciliation } from '../../../../domain/contracts/chain';
 import type { Db } from '../../db/client';
 import type { CoinNode } from './rpc';
@@ -49,7 +49,9 @@ export async function reconcile(db: Db, node: CoinNode, xpubs: Xpubs, inFlight: 
     const withChecksum = (await node.call<{ descriptor: string }>('getdescriptorinfo', [desc]).catch(() => ({ descriptor: desc }))).descriptor;
     descriptors.push({ desc: withChecksum, range: handedOut + MARGIN });
   }
-  const onChain = await node.scanTotal(descriptors).catch(() => null);
+  // A node without scantxoutset answers null (the watcher's outputs count instead); a node that fails
+  // (another replica's scan is still running, it is down) fails the run: no alert on half an answer.
+  const onChain = await node.scanTotal(descriptors);
   const tracked = await trackedUnspent(db, currency);
   const chainBalance = (await systemAccount(db, 'chain', currency)).balance;
   const expected = -chainBalance + (await confirmingTotal(db, currency)) - (await inFlight(db, currency));
@@ -62,6 +64,6 @@ export async function reconcile(db: Db, node: CoinNode, xpubs: Xpubs, inFlight: 
     difference: minorToDecimal(difference, decimals),
     ok: difference === 0n,
   };
-  if (!result.ok) await raiseChainAlert(db, { currency, kind: 'reconciliation', detail: { ...result } });
+  if (!result.ok) await raiseReconciliationAlert(db, currency, { ...result });
   return result;
 }

@@ -47,6 +47,14 @@ export const chainRepository = {
     return db.select({ height: chainBlocks.height, hash: chainBlocks.hash }).from(chainBlocks).where(eq(chainBlocks.currency, currency)).orderBy(desc(chainBlocks.height)).limit(limit);
   },
 
+  async blockHashAt(db: Db, currency: string, height: number): Promise<string | null> {
+    const [row] = await db
+      .select({ hash: chainBlocks.hash })
+      .from(chainBlocks)
+      .where(and(eq(chainBlocks.currency, currency), eq(chainBlocks.height, height)));
+    return row?.hash ?? null;
+  },
+
   async insertBlock(db: Db, row: { currency: string; height: number; hash: string }): Promise<void> {
     await db
       .insert(chainBlocks)

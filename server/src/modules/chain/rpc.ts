@@ -105,13 +105,15 @@ export function rpcNode(currency: NodeCurrency, url: string, options: { fetch?: 
   const doFetch = options.fetch ?? globalThis.fetch;
   let id = 0;
   let verbosity2 = true;
+  // A node runs one scantxoutset at a time ("Scan already in progress"): this process's scans queue.
+  let scanning: Promise<unknown> = Promise.resolve();
 
-  async function call<T = unknown>(method: string, params: unknown[] = []): Promise<T> {
+  async function call<T = unknown>(method: string, params: unknown[] = [], timeoutMs = options.timeoutMs ?? 30_000): Promise<T> {
     const response = await doFetch(endpoint, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '1.0', id: ++id, method, params }),
-      signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await response.text();
     if (response.status === 401 || response.status === 403) throw new NodeError(`${currency} node refused the credentials (HTTP ${response.status})`);
@@ -198,13 +200,19 @@ export function rpcNode(currency: NodeCurrency, url: string, options: { fetch?: 
       return out ? { amount: amountOf(out.value), scriptHex: out.scriptPubKey.hex, confirmations: Number(out.confirmations) } : null;
     },
     async scanTotal(descriptors) {
-      try {
-        const answer = await call<{ success: boolean; total_amount: unknown }>('scantxoutset', ['start', descriptors.map(({ desc, range }) => ({ desc, range }))]);
-        return answer.success ? amountOf(answer.total_amount) : null;
-      } catch (error) {
-        if (error instanceof NodeError && error.code === -32601) return null;
-        throw error;
-      }
+      const scan = async () => {
+        try {
+          // On mainnet the scan of the whole UTXO set takes minutes.
+          const answer = await call<{ success: boolean; total_amount: unknown }>('scantxoutset', ['start', descriptors.map(({ desc, range }) => ({ desc, range }))], 15 * 60_000);
+          return answer.success ? amountOf(answer.total_amount) : null;
+        } catch (error) {
+          if (error instanceof NodeError && error.code === -32601) return null;
+          throw error;
+        }
+      };
+      const result = scanning.then(scan, scan);
+      scanning = result.catch(() => undefined);
+      return result;
     },
   };
 }

@@ -2,6 +2,7 @@ import { HOUSE_BRANCHES, type NodeCurrency } from '../../../../domain/chain';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
+import { lockKey } from '../../db/raw';
 import { recordAudit } from '../audit/service';
 import { BRANCH_CHILD, deriveAddress, type Branch, type DERIVED_CURRENCIES, type Xpubs } from './derive';
 import { chainRepository, type ChainAlertRow, type ChainOutputRow } from './repository';
@@ -120,6 +121,21 @@ export function chainAlertView(row: ChainAlertRow): ChainAlert {
 }
 export const openChainAlerts = async (db: Db) => (await chainRepository.openAlerts(db)).map(chainAlertView);
 export const raiseChainAlert = (db: Db, alert: { currency: string; kind: ChainAlertRow['kind']; detail: Record<string, unknown> }) => chainRepository.insertAlert(db, alert);
+
+/**
+ * A reconciliation's difference, alerted once while its alert is open: the daily run of every
+ * replica, and every run until an operator resolves it, finds the same difference again. A new
+ * difference is a new alert.
+ */
+export async function raiseReconciliationAlert(db: Db, currency: string, detail: Record<string, unknown> & { difference: string }): Promise<void> {
+  await db.transaction(async (tx) => {
+    await lockKey(tx, `chain-alert:${currency}`);
+    const open = (await chainRepository.openAlerts(tx)).some(
+      (alert) => alert.currency === currency && alert.kind === 'reconciliation' && (alert.detail as { difference?: string }).difference === detail.difference,
+    );
+    if (!open) await chainRepository.insertAlert(tx, { currency, kind: 'reconciliation', detail });
+  });
+}
 /** How much waits for the operator on the chain side (the console's first page). */
 export const chainQueueCounts = (db: Db) => chainRepository.countOpen(db);
 

@@ -1,5 +1,6 @@
 import { MIN_DEPOSIT_MINOR, type NodeCurrency } from '../../../../domain/chain';
 import { DomainError } from '../../../../domain/errors';
+import { lockKey } from '../../db/raw';
 import { recordAudit } from '../audit/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { chainRepository, type ChainOutputRow } from './repository';
@@ -72,14 +73,13 @@ export async function scanChain(db: Db, node: CoinNode, hooks: WatcherHooks, set
         break;
       }
     }
-    if (agreed === null) {
-      // Deeper than every hash kept: the watcher cannot tell what changed. It rolls back all it knows.
-      agreed = stored[stored.length - 1]!.height - 1;
-      await chainRepository.insertAlert(db, { currency, kind: 'reorg_reversal', detail: { reason: 'reorg deeper than the blocks kept', keptFrom: agreed + 1 } });
-    }
+    const tooDeep = agreed === null;
+    // Deeper than every hash kept: the watcher cannot tell what changed. It rolls back all it knows.
+    agreed ??= stored[stored.length - 1]!.height - 1;
     if (agreed < stored[0]!.height) {
       result.reorgDepth = stored[0]!.height - agreed;
-      await rollBack(db, currency, agreed, hooks);
+      const firstGone = stored.find((block) => block.height === agreed! + 1)!;
+      await rollBack(db, currency, { height: agreed, firstGone }, hooks, tooDeep);
     }
     height = agreed;
   }
@@ -216,11 +216,18 @@ async function bookUnmatched(tx: Db, row: ChainOutputRow): Promise<void> {
 /**
  * The blocks above `height` left the chain. Outputs not yet credited are orphaned (a transaction
  * that comes back in a new block is tracked again); credited ones are booked back with an alert;
- * payouts in those blocks wait for a block again.
+ * payouts in those blocks wait for a block again. Every replica's watcher follows the node: the
+ * first to see the reorg rolls it back (under a lock per currency); another finds the block it saw
+ * leave the chain (`firstGone`) already gone — dropped, or replaced by the new chain's — and does
+ * nothing, so each reversal is booked and alerted once.
  */
-async function rollBack(db: Db, currency: NodeCurrency, height: number, hooks: WatcherHooks): Promise<void> {
-  const completed = await hooks.completedPayoutsAbove(db, currency, height);
+async function rollBack(db: Db, currency: NodeCurrency, from: { height: number; firstGone: { height: number; hash: string } }, hooks: WatcherHooks, tooDeep: boolean): Promise<void> {
+  const { height, firstGone } = from;
   await db.transaction(async (tx) => {
+    await lockKey(tx, `chain-rollback:${currency}`);
+    if ((await chainRepository.blockHashAt(tx, currency, firstGone.height)) !== firstGone.hash) return;
+    if (tooDeep) await chainRepository.insertAlert(tx, { currency, kind: 'reorg_reversal', detail: { reason: 'reorg deeper than the blocks kept', keptFrom: height + 1 } });
+    const completed = await hooks.completedPayoutsAbove(tx, currency, height);
     for (const output of await chainRepository.outputsInBlocksAbove(tx, currency, height)) {
       const key = { currency, txid: output.txid, vout: output.vout };
       if (output.status === 'confirming' || output.status === 'change') {

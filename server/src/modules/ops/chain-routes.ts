@@ -13,13 +13,14 @@ import {
   houseOutputsResponse,
   reconcileResponse,
 } from '../../../../domain/contracts/chain';
+import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
 import { actorOf, readPersonalData } from '../audit/service';
+import { NodeError, type CoinNode } from '../chain/rpc';
 import { houseOutputs, nextHouseAddress, openChainAlerts, resolveChainAlert, unmatchedChainOutputs, type Xpubs } from '../chain/service';
 import { assignChainOutput, returnChainOutput } from '../incoming/service';
 import { reconcileAll } from './service';
 import type { NodeCurrency } from '../../../../domain/chain';
-import type { CoinNode } from '../chain/rpc';
 import type { PayoutApproval } from '../payouts/approval';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -133,9 +134,17 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
         tags: ['ops'],
         summary: 'Reconcile the house’s coins on chain with the ledger, per currency with a node; a difference raises an alert',
         security: [{ bearer: [] }],
-        response: { 200: reconcileResponse, ...errorResponses(401, 403) },
+        response: { 200: reconcileResponse, ...errorResponses(401, 403, 503) },
       },
     },
-    async () => ({ results: await reconcileAll(app.db, nodes, xpubs) }),
+    async () => {
+      try {
+        return { results: await reconcileAll(app.db, nodes, xpubs) };
+      } catch (error) {
+        // The node is down, or busy with another replica's scan: nothing was concluded.
+        if (error instanceof NodeError) throw new DomainError('try_again_soon', undefined, `The node did not answer the reconciliation: ${error.message}`);
+        throw error;
+      }
+    },
   );
 };
