@@ -15,7 +15,7 @@ import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { bankOpsRoutes } from './modules/bank/routes';
 import { esploraChain } from './modules/chain/esplora';
-import { chainNodes, checkNodeNetworks, confirmationsOf, xpubsFrom } from './modules/chain/nodes';
+import { chainNodes, nodeBlockSource, checkNodeNetworks, confirmationsOf, xpubsFrom } from './modules/chain/nodes';
 import { type Chain, type Xpubs } from './modules/chain/service';
 import { faucetOpsRoutes } from './modules/faucet/ops-routes';
 import { faucetPlugin } from './modules/faucet/routes';
@@ -149,10 +149,14 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(identityRoutes);
   const rates = deps.rates ?? (config.RATES_FEED === 'coingecko' ? coingeckoRates({ baseUrl: config.RATES_FEED_URL }) : simulatedRates());
   const xpubs = deps.xpubs ?? xpubsFrom(config);
-  const chain = deps.chain ?? (config.CHAIN_PAYOUTS === 'simulated' ? simulatedChain() : esploraChain({ baseUrl: config.CHAIN_BLOCKS_URL }));
   // Real nodes (CHAIN_RPC_URL_<CUR>): refused at start-up when on another network than CHAIN_NETWORK;
   // their chain payouts carry the MAC the signer checks (payouts/instruction.ts).
   const nodes = deps.nodes ?? chainNodes(config);
+  // The faucet's blocks: the simulated chain's locally, else Muntly's own Bitcoin node, else CHAIN_BLOCKS_URL's explorer.
+  const bitcoinNode = nodes.get('BTC');
+  const chain =
+    deps.chain ??
+    (config.CHAIN_PAYOUTS === 'simulated' ? simulatedChain() : bitcoinNode ? nodeBlockSource(bitcoinNode, config.CHAIN_NETWORK) : esploraChain({ baseUrl: config.CHAIN_BLOCKS_URL }));
   await checkNodeNetworks(nodes, config.CHAIN_NETWORK, (message) => app.log.warn(message));
   const confirmations = (code: string) => (isNodeCurrency(code) && nodes.has(code) ? confirmationsOf(config, code) : null);
   await app.register(ratesRoutes, { rates });

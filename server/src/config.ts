@@ -16,6 +16,8 @@ import { sepaIban } from '../../domain/sepa';
  */
 const repoRoot = path.resolve(__dirname, '../..');
 const optional = z.preprocess((value) => (value === '' ? undefined : value), z.string().min(1).optional());
+/** Blockstream's Esplora API of Bitcoin mainnet: the faucet's default block source with real payouts. */
+const MAINNET_EXPLORER = 'https://blockstream.info/api';
 
 const schema = z
   .object({
@@ -190,9 +192,10 @@ const schema = z
     /**
      * With real payouts (CHAIN_PAYOUTS=signer): an Esplora API (Blockstream's, mempool.space's or
      * the operator's own) the faucet reads Bitcoin blocks from, to mix the first block after
-     * registrations close into each draw. Local mode uses the simulated chain's blocks.
+     * registrations close into each draw. Local mode uses the simulated chain's blocks; with
+     * CHAIN_RPC_URL_BTC the faucet reads them from Muntly's own node instead.
      */
-    CHAIN_BLOCKS_URL: z.url().default('https://blockstream.info/api'),
+    CHAIN_BLOCKS_URL: z.url().default(MAINNET_EXPLORER),
     /** Order lookups (and their event streams) allowed per minute per IP and per email address. */
     LOOKUP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
     /** Orders placed per hour for one email address (each order mails it) and from one client address. */
@@ -331,6 +334,13 @@ const schema = z
           });
       }
     }
+    // The faucet's blocks come from the network Muntly follows: off mainnet, mainnet's explorer is the wrong chain.
+    if (env.CHAIN_PAYOUTS === 'signer' && env.CHAIN_NETWORK !== 'mainnet' && !env.CHAIN_RPC_URL_BTC && env.CHAIN_BLOCKS_URL === MAINNET_EXPLORER)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CHAIN_BLOCKS_URL'],
+        message: `is Bitcoin mainnet's explorer, but CHAIN_NETWORK is ${env.CHAIN_NETWORK}: set CHAIN_RPC_URL_BTC (the faucet then reads its blocks from that node) or an explorer of ${env.CHAIN_NETWORK}`,
+      });
     if (!env.AUTH0_DOMAIN) return;
     // Production names the company responsible: the imprint, terms and privacy policy never show the sample.
     if (!operatorGiven.length)

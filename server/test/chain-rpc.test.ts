@@ -3,6 +3,7 @@
  */
 import { setChainNetwork } from '../../domain/networks';
 import { networkFeeFrom } from '../src/modules/chain/fees';
+import { nodeBlockSource } from '../src/modules/chain/nodes';
 import { NodeError, rpcNode } from '../src/modules/chain/rpc';
 
 /**
@@ -130,5 +131,26 @@ describe('the network fee charged from a node’s estimate', () => {
     expect(networkFeeFrom('LTC', 1_000_000n, 0)).toBe(28_200n);
     // Dogecoin pays by its own floor (1,000 koinu/B) on a legacy payout's 226 bytes.
     expect(networkFeeFrom('DOGE', null, 0)).toBe(226_000n);
+  });
+});
+
+describe('the faucet’s blocks from Muntly’s own Bitcoin node', () => {
+  it('are the node’s block hashes, under a name that says the network; a height above the tip is no block yet', async () => {
+    const hash = 'ab'.repeat(32);
+    const node = rpcNode(
+      'BTC',
+      'http://u:p@127.0.0.1:18443',
+      fakeNode({
+        getblockchaininfo: () => ({ result: `{"chain":"regtest","blocks":120,"bestblockhash":"${hash}"}` }),
+        getblockhash: (params) => (params[0] === 120 ? { result: `"${hash}"` } : { error: { code: -8, message: 'Block height out of range' } }),
+      }),
+    );
+    const regtest = nodeBlockSource(node, 'regtest');
+    expect(regtest.name).toBe('bitcoin-regtest');
+    expect(nodeBlockSource(node, 'mainnet').name).toBe('bitcoin');
+    const db = {} as Parameters<typeof regtest.tip>[0];
+    expect(await regtest.tip(db)).toEqual({ height: 120, hash });
+    expect(await regtest.block(db, 120)).toEqual({ height: 120, hash });
+    expect(await regtest.block(db, 121)).toBeNull();
   });
 });

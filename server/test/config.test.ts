@@ -31,6 +31,15 @@ describe('configuration', () => {
     expect(() => loadConfig({ SEND_SECOND_FACTOR_ABOVE_EUR: '1e3' })).toThrow(/SEND_SECOND_FACTOR_ABOVE_EUR/);
   });
 
+  it('off mainnet, the faucet reads its blocks from Muntly’s Bitcoin node or an explorer of that network, never mainnet’s', () => {
+    const testnet = { CHAIN_NETWORK: 'testnet', CHAIN_PAYOUTS: 'signer' };
+    expect(() => loadConfig(testnet)).toThrow(/CHAIN_BLOCKS_URL: is Bitcoin mainnet's explorer, but CHAIN_NETWORK is testnet/);
+    expect(loadConfig({ ...testnet, CHAIN_BLOCKS_URL: 'https://blockstream.info/testnet/api' }).CHAIN_BLOCKS_URL).toBe('https://blockstream.info/testnet/api');
+    expect(() => loadConfig({ ...testnet, CHAIN_RPC_URL_BTC: 'http://u:p@127.0.0.1:18332' })).not.toThrow();
+    // Local mode's simulated chain has blocks of its own.
+    expect(() => loadConfig({ CHAIN_NETWORK: 'regtest' })).not.toThrow();
+  });
+
   it('reads TRUST_PROXY as a hop count or a list of proxy addresses, and refuses anything else', () => {
     expect(loadConfig({}).TRUST_PROXY).toBeUndefined();
     expect(loadConfig({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);

@@ -3,6 +3,7 @@ import { TEST_XPUBS, type Xpubs } from './derive';
 import { rpcNode, type CoinNode } from './rpc';
 import type { ChainNetwork } from '../../../../domain/networks';
 import type { Config } from '../../config';
+import type { Chain } from './service';
 
 type NodeConfig = Pick<Config, `CHAIN_RPC_URL_${NodeCurrency}` | `CONFIRMATIONS_${NodeCurrency}`>;
 
@@ -45,5 +46,24 @@ export function xpubsFrom(config: Pick<Config, 'XPUB_BTC' | 'XPUB_LTC' | 'XPUB_D
     BCH: config.XPUB_BCH ?? TEST_XPUBS.BCH,
     ETH: config.XPUB_ETH ?? TEST_XPUBS.ETH,
     XRP: config.XRP_ADDRESS ?? TEST_XPUBS.XRP,
+  };
+}
+
+/**
+ * The faucet's block source from Muntly's own Bitcoin node (CHAIN_RPC_URL_BTC): the blocks it mixes
+ * into its draws come from the chain Muntly follows, on the network it follows, instead of from a
+ * third party's explorer. Named `bitcoin` on mainnet, as the explorer is, and `bitcoin-<network>`
+ * elsewhere, so a draw says which chain its block is on.
+ */
+export function nodeBlockSource(node: CoinNode, network: ChainNetwork): Chain {
+  return {
+    name: network === 'mainnet' ? 'bitcoin' : `bitcoin-${network}`,
+    tip: () => node.tip(),
+    async block(_db, height) {
+      const hash = await node.blockHash(height);
+      return hash ? { height, hash } : null;
+    },
+    balances: async () => null,
+    received: async () => undefined,
   };
 }
