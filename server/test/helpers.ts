@@ -186,6 +186,11 @@ export async function testApp(kind: DatabaseKind, configOverrides: Record<string
     jwks: createLocalJWKSet(keys.publicJwks),
     localIdp: config.localIdp ? localIdpAccess({ keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId }) : undefined,
     ...extra,
+  }).catch(async (error: unknown) => {
+    // An app refused at start-up (a test of that) leaves no database open: an open PGlite loaded
+    // from the snapshot would keep the test process alive after the run.
+    await drop();
+    throw error;
   });
   return {
     app,
