@@ -347,6 +347,8 @@ export const chainOutputs = pgTable(
     /** The order or the wallet account it was credited to (the audit trail's target). */
     creditedTo: text('credited_to'),
     spentBy: text('spent_by'),
+    /** The height of the block the watcher saw spend it (null: not yet mined, or only reported by the signer). */
+    spentHeight: integer('spent_height'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -141,6 +141,7 @@ export const chainRepository = {
         unmatchedReason: chainOutputs.unmatchedReason,
         creditedTo: chainOutputs.creditedTo,
         spentBy: chainOutputs.spentBy,
+        spentHeight: chainOutputs.spentHeight,
         createdAt: chainOutputs.createdAt,
         updatedAt: chainOutputs.updatedAt,
         branch: houseAddresses.branch,
@@ -163,13 +164,30 @@ export const chainRepository = {
     return rows.filter((row) => wanted.has(`${row.txid}:${row.vout}`));
   },
 
-  async markSpent(db: Db, currency: string, outpoints: { txid: string; vout: number }[], spentBy: string): Promise<void> {
+  async markSpent(db: Db, currency: string, outpoints: { txid: string; vout: number }[], spentBy: string, height?: number): Promise<void> {
     for (const { txid, vout } of outpoints) {
       await db
         .update(chainOutputs)
-        .set({ spentBy, updatedAt: new Date() })
+        .set({ spentBy, ...(height === undefined ? {} : { spentHeight: height }), updatedAt: new Date() })
         .where(and(eq(chainOutputs.currency, currency), eq(chainOutputs.txid, txid), eq(chainOutputs.vout, vout)));
     }
+  },
+
+  /** The lowest block the watcher saw this transaction in (it spends house outputs), or null. */
+  async minedHeight(db: Db, currency: string, txid: string): Promise<number | null> {
+    const [row] = await db
+      .select({ height: sql<number | null>`min(${chainOutputs.spentHeight})` })
+      .from(chainOutputs)
+      .where(and(eq(chainOutputs.currency, currency), eq(chainOutputs.spentBy, txid)));
+    return row?.height === null || row?.height === undefined ? null : Number(row.height);
+  },
+
+  /** The blocks above `height` left the chain: what they spent is spent by no block (still by its transaction). */
+  async unspendAbove(db: Db, currency: string, height: number): Promise<void> {
+    await db
+      .update(chainOutputs)
+      .set({ spentHeight: null, updatedAt: new Date() })
+      .where(and(eq(chainOutputs.currency, currency), gt(chainOutputs.spentHeight, height)));
   },
 
   async unspentTotal(db: Db, currency: string): Promise<bigint> {

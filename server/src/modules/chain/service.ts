@@ -33,6 +33,13 @@ const counterOf = (code: string, branch: Branch) => (branch === 'users' || code 
 export const addressesHandedOut = (db: Db, code: string, branch: Branch) => chainRepository.counter(db, counterOf(code, branch));
 
 /**
+ * The height of the block the watcher saw this transaction in, or null: a signer that reports its
+ * transaction late (it was killed between the broadcast and the report) may report one already
+ * mined, whose block the watcher scanned before it knew the txid.
+ */
+export const minedHeightOf = (db: Db, currency: string, txid: string) => chainRepository.minedHeight(db, currency, txid);
+
+/**
  * The signer's transaction spends these house outputs (txid:vout): they are no longer spendable,
  * from the moment it reports them (before any block holds the transaction).
  */

@@ -162,7 +162,7 @@ async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks
       currency,
       block.txs.flatMap((transaction) => transaction.inputs),
     )) {
-      await chainRepository.markSpent(tx, currency, [spent], spending.get(`${spent.txid}:${spent.vout}`)!);
+      await chainRepository.markSpent(tx, currency, [spent], spending.get(`${spent.txid}:${spent.vout}`)!, block.height);
     }
     await hooks.payoutsInBlock(
       tx,
@@ -267,6 +267,7 @@ async function rollBack(db: Db, currency: NodeCurrency, from: { height: number; 
     }
     for (const id of completed) await chainRepository.insertAlert(tx, { currency, kind: 'reorg_reversal', detail: { payout: id, reason: 'a completed payout’s block left the chain' } });
     await hooks.payoutsUnconfirmedAbove(tx, currency, height);
+    await chainRepository.unspendAbove(tx, currency, height);
     await chainRepository.dropBlocksAbove(tx, currency, height);
   });
 }

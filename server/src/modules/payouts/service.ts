@@ -3,7 +3,7 @@ import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { recordAudit } from '../audit/service';
-import { markOutputsSpent } from '../chain/service';
+import { markOutputsSpent, minedHeightOf } from '../chain/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { approvalNeeded, type ApprovalContext } from './approval';
 import { instructionMac } from './instruction';
@@ -210,7 +210,8 @@ async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, inpu
       txid: result.txid,
       txids: [...row.txids, result.txid],
       chainFee: result.fee,
-      confirmedHeight: null,
+      // Reported after its block was scanned (a signer killed before it reported): confirmed from there.
+      confirmedHeight: await minedHeightOf(tx, row.currency, result.txid),
       lockedUntil: null,
     });
     await markOutputsSpent(tx, row.currency, result.inputs, result.txid);
