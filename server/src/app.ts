@@ -155,8 +155,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // The faucet's blocks: the simulated chain's locally, else Muntly's own Bitcoin node, else CHAIN_BLOCKS_URL's explorer.
   const bitcoinNode = nodes.get('BTC');
   const chain =
-    deps.chain ??
-    (config.CHAIN_PAYOUTS === 'simulated' ? simulatedChain() : bitcoinNode ? nodeBlockSource(bitcoinNode, config.CHAIN_NETWORK) : esploraChain({ baseUrl: config.CHAIN_BLOCKS_URL }));
+    deps.chain ?? (config.CHAIN_PAYOUTS === 'simulated' ? simulatedChain() : bitcoinNode ? nodeBlockSource(bitcoinNode, config.CHAIN_NETWORK) : esploraChain({ baseUrl: config.CHAIN_BLOCKS_URL }));
   await checkNodeNetworks(nodes, config.CHAIN_NETWORK, (message) => app.log.warn(message));
   const confirmations = (code: string) => (isNodeCurrency(code) && nodes.has(code) ? confirmationsOf(config, code) : null);
   await app.register(ratesRoutes, { rates });
