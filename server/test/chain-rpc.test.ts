@@ -87,6 +87,17 @@ describe('the node client reads every dialect it serves', () => {
     expect(calls.map((c) => `${c.method}:${String(c.params[1])}`)).toEqual(['getblock:2', 'getblock:true', 'getrawtransaction:true', 'getblock:true', 'getrawtransaction:true']);
   });
 
+  it('Dogecoin Core 1.14 has no testmempoolaccept: the node cannot tell (null), a refusal comes at broadcast; Bitcoin Core answers why', async () => {
+    const doge = rpcNode('DOGE', 'http://u:p@127.0.0.1:22555', fakeNode({}));
+    expect(await doge.mempoolAccept('00')).toBeNull();
+    const core = rpcNode(
+      'BTC',
+      'http://u:p@127.0.0.1:8332',
+      fakeNode({ testmempoolaccept: () => ({ result: `[{"txid":"${'7'.repeat(64)}","allowed":false,"reject-reason":"min relay fee not met"}]` }) }),
+    );
+    expect(await core.mempoolAccept('00')).toEqual({ allowed: false, reason: 'min relay fee not met' });
+  });
+
   it('Bitcoin Cash Node: cashaddr with its prefix, on the network Muntly runs on', async () => {
     setChainNetwork('regtest');
     const answer = (prefix: string) => ({
