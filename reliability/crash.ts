@@ -24,31 +24,17 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { freePort, freshBtcAddress, root, waitFor } from '../bench/support';
 import { loadConfig } from '../server/src/config';
 import { mintAccessToken, readIdpKeys } from '../server/src/dev/keys';
 import { sendCodeHash } from '../server/src/modules/wallet/sends';
+import { adminUrl, CODE, KILLS, sleep, sql } from './support';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const KILLS = Number(process.env.CRASH_KILLS || 10);
 const CLIENTS = Number(process.env.CRASH_CLIENTS || 6);
 const REPLICAS = Number(process.env.CRASH_REPLICAS || 2);
-const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
 // A payout address of its own for each customer: orders to one address count as one customer's
 // weekly volume, which an anonymous customer may not take past 1,000 EUR.
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function sql<T = Record<string, unknown>>(url: string, query: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(query, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 async function main() {
   const name = `muntly_crash_${Date.now()}`;

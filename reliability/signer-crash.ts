@@ -18,29 +18,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { freePort, root, waitFor } from '../bench/support';
 import { decimalToMinor } from '../domain/money';
 import { startLitecoind } from '../server/chain/litecoind';
 import { loadConfig } from '../server/src/config';
 import { mintAccessToken, readIdpKeys } from '../server/src/dev/keys';
 import { sendCodeHash } from '../server/src/modules/wallet/sends';
+import { adminUrl, CODE, KILLS, sleep, sql } from './support';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const KILLS = Number(process.env.CRASH_KILLS || 10);
 const SENDS_PER_ROUND = 3;
-const CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function sql<T = Record<string, unknown>>(url: string, query: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(query, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
 
 async function main() {
   const ltc = await startLitecoind();

@@ -1,4 +1,4 @@
-import { Address, OutScript, p2pkh, p2wpkh, Script, SigHash, Transaction } from '@scure/btc-signer';
+import { Address, OutScript, p2pkh, p2wpkh, Script, SigHash, Transaction, type TxOpts } from '@scure/btc-signer';
 import { signECDSA } from '@scure/btc-signer/utils.js';
 import cashaddr from 'cashaddrjs';
 import { bitcoinLikeNetwork } from '../../../domain/networks';
@@ -47,6 +47,18 @@ const SIGHASH_ALL_FORKID = SigHash.ALL | 0x40;
 
 const total = (values: bigint[]) => values.reduce((sum, value) => sum + value, 0n);
 
+/** Signed by @scure/btc-signer, with the signature hash the script asks for (BIP143 for segwit, the original for legacy), replaceable. */
+function scureSigned(scriptOf: (publicKey: Uint8Array) => Uint8Array, options: TxOpts = {}): CoinRules['sign'] {
+  return (inputs, outputs) => {
+    const tx = new Transaction(options);
+    for (const input of inputs) tx.addInput({ txid: input.txid, index: input.vout, witnessUtxo: { script: scriptOf(input.publicKey), amount: input.amount }, sequence: RBF_SEQUENCE });
+    for (const output of outputs) tx.addOutput(output);
+    inputs.forEach((input, i) => tx.signIdx(input.privateKey, i));
+    tx.finalize();
+    return { hex: tx.hex, txid: tx.id, size: tx.vsize, fee: tx.fee };
+  };
+}
+
 function segwit(currency: 'BTC' | 'LTC'): CoinRules {
   const network = () => bitcoinLikeNetwork(currency);
   return {
@@ -56,15 +68,7 @@ function segwit(currency: 'BTC' | 'LTC'): CoinRules {
     sizeOf: (inputs, outputs) => BigInt(11 + 68 * inputs + 31 * outputs),
     changeDust: 1_000n,
     replaceable: true,
-    sign(inputs, outputs) {
-      const tx = new Transaction();
-      for (const input of inputs)
-        tx.addInput({ txid: input.txid, index: input.vout, witnessUtxo: { script: p2wpkh(input.publicKey, network()).script, amount: input.amount }, sequence: RBF_SEQUENCE });
-      for (const output of outputs) tx.addOutput(output);
-      inputs.forEach((input, i) => tx.signIdx(input.privateKey, i));
-      tx.finalize();
-      return { hex: tx.hex, txid: tx.id, size: tx.vsize, fee: tx.fee };
-    },
+    sign: scureSigned((publicKey) => p2wpkh(publicKey, network()).script),
   };
 }
 
@@ -78,15 +82,8 @@ function dogecoin(): CoinRules {
     // Dogecoin Core 1.14.6: an output under 0.01 DOGE costs an extra 0.01 DOGE of fee to relay.
     changeDust: 1_000_000n,
     replaceable: true,
-    sign(inputs, outputs) {
-      // The amounts were checked with the node's gettxout (see above), so the witness-style UTXO suffices.
-      const tx = new Transaction({ allowLegacyWitnessUtxo: true });
-      for (const input of inputs) tx.addInput({ txid: input.txid, index: input.vout, witnessUtxo: { script: p2pkh(input.publicKey, network()).script, amount: input.amount }, sequence: RBF_SEQUENCE });
-      for (const output of outputs) tx.addOutput(output);
-      inputs.forEach((input, i) => tx.signIdx(input.privateKey, i));
-      tx.finalize();
-      return { hex: tx.hex, txid: tx.id, size: tx.vsize, fee: tx.fee };
-    },
+    // The amounts were checked with the node's gettxout (see above), so the witness-style UTXO suffices.
+    sign: scureSigned((publicKey) => p2pkh(publicKey, network()).script, { allowLegacyWitnessUtxo: true }),
   };
 }
 
