@@ -236,22 +236,13 @@ async function rollBack(db: Db, currency: NodeCurrency, from: { height: number; 
       }
       // Credited, unmatched, assigned or returned: the money was booked for coins that are gone.
       await chainRepository.updateOutput(tx, key, { status: 'reversed' });
-      if (output.status === 'returned') {
-        // Already sent back to its sender from the unmatched account: the house bears it.
+      if (output.status === 'unmatched' || output.status === 'returned') {
+        // Booked to the unmatched account: taken back from it. Already sent back to its sender from
+        // there (returned): the house bears it.
         await transfer(tx, {
-          id: `chain-returned-reversal:${currency}:${outpoint(output)}`,
+          id: `chain-${output.status}-reversal:${currency}:${outpoint(output)}`,
           currency,
-          debitAccountId: (await systemAccount(tx, 'fees', currency)).id,
-          creditAccountId: (await systemAccount(tx, 'chain', currency)).id,
-          amount: output.amount,
-          code: 'chain_reversal',
-          metadata: { txid: outpoint(output) },
-        });
-      } else if (output.status === 'unmatched') {
-        await transfer(tx, {
-          id: `chain-unmatched-reversal:${currency}:${outpoint(output)}`,
-          currency,
-          debitAccountId: (await systemAccount(tx, 'unmatched', currency)).id,
+          debitAccountId: (await systemAccount(tx, output.status === 'returned' ? 'fees' : 'unmatched', currency)).id,
           creditAccountId: (await systemAccount(tx, 'chain', currency)).id,
           amount: output.amount,
           code: 'chain_reversal',
