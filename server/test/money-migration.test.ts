@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { CURRENCIES } from '../../domain/currencies';
+import { CURRENCIES, decimalsOf } from '../../domain/currencies';
 import { MIGRATIONS_DIR, type Database } from '../src/db/client';
 import { orders } from '../src/db/schema';
 import { orderView } from '../src/modules/orders/views';
@@ -78,9 +78,10 @@ const BUY: TextOrder = {
 };
 
 describe('migration 0012 (money in minor units)', () => {
-  it('knows the decimals of every listed currency and EUR, as domain/currencies.ts has them', () => {
+  it('knows the decimals of every listed currency and EUR, as domain/currencies.ts has them (ether as it was then: gwei, which 0033 makes wei)', () => {
     const decimals = Object.fromEntries([...MIGRATION.matchAll(/WHEN '([A-Z]+)' THEN (\d+)/g)].map((m) => [m[1], Number(m[2])]));
-    expect(decimals).toEqual({ EUR: 2, ...Object.fromEntries(CURRENCIES.map((c) => [c.code, c.decimals])) });
+    expect(decimals).toEqual({ EUR: 2, ...Object.fromEntries(CURRENCIES.map((c) => [c.code, c.decimals])), ETH: 9 });
+    expect(decimalsOf('ETH')).toBe(18);
   });
 });
 
@@ -133,7 +134,8 @@ describe.each(databaseKinds())('migration 0012 (%s)', (kind) => {
 
       await database.migrate();
       expect(await database.ready()).toBe(true);
-      expect(await columnType(database, 'amount')).toBe('bigint');
+      // numeric(38, 0) since 0033 (ether in wei), read as a bigint all the same.
+      expect(await columnType(database, 'amount')).toBe('numeric');
       expect(await columnType(database, 'actual_rate')).toBe('numeric');
 
       const row = async (reference: string) => (await database.db.select().from(orders).where(eq(orders.reference, reference)))[0]!;
@@ -211,6 +213,68 @@ describe.each(databaseKinds())('migration 0012 (%s)', (kind) => {
       expect(await database.ready()).toBe(true);
       const [fixed] = await database.db.select().from(orders).where(eq(orders.reference, 'AAAA-BBBB-CCCC-DDDD'));
       expect(fixed).toMatchObject({ amountReceived: 10000n, actualRate: '0.00001250000000', actualAmountConverted: 120500n });
+    } finally {
+      await drop();
+    }
+  });
+});
+
+/**
+ * Migration 0033 keeps ether in wei (18 decimals) instead of gwei (9): every money column that can
+ * hold a crypto amount becomes numeric(38, 0), and every stored ETH amount is multiplied by 10^9
+ * in the same step. Tested as it meets a database of the previous release.
+ */
+describe.each(databaseKinds())('migration 0033, ether in wei (%s)', (kind) => {
+  it('scales every stored ether amount to wei and nothing else; transfers stay immutable; published proofs keep their gwei', async () => {
+    const { database, drop } = await databaseMigratedTo(kind, '0032_chain_return', 'muntly_wei');
+    const rows = async <T>(query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+    try {
+      // Two system accounts per currency and a transfer between them, as the code of 0032 wrote them (ETH in gwei).
+      await database.db.execute(sql`insert into ledger_accounts (id, currency, system_code, balance) values
+        ('00000000-0000-4000-8000-000000000001', 'ETH', 'chain', -1500000001), ('00000000-0000-4000-8000-000000000002', 'ETH', 'fees', 1500000001),
+        ('00000000-0000-4000-8000-000000000003', 'BTC', 'chain', -120500), ('00000000-0000-4000-8000-000000000004', 'BTC', 'fees', 120500)`);
+      await database.db.execute(sql`insert into ledger_transfers (id, currency, debit_account_id, credit_account_id, amount, code) values
+        ('t-eth', 'ETH', '00000000-0000-4000-8000-000000000001', '00000000-0000-4000-8000-000000000002', 1500000001, 'deposit'),
+        ('t-btc', 'BTC', '00000000-0000-4000-8000-000000000003', '00000000-0000-4000-8000-000000000004', 120500, 'deposit')`);
+      // A swap into ether (its converted amount and network fee are ETH) and a sell of ether (its amount is).
+      await database.db.execute(sql`insert into orders (reference, short_reference, type, currency_from, currency_to, status, email, amount, amount_eur,
+          estimated_rate, estimated_amount_converted, fee, estimated_network_fee, amount_received, actual_rate, actual_amount_converted, actual_network_fee, actual_fee) values
+        ('SWAP-INTO-ETHE-RRRR', 'SWAP-INTO', 'swap', 'BTC', 'ETH', 'completed_success', 'w@example.com', 100000, 8000, '26.5', 2652913333, 40, 420000, 100000, '26.5', 2652913333, 420000, 40),
+        ('SELL-ETHE-RRRR-RRRR', 'SELL-ETHE', 'sell', 'ETH', 'EUR', 'new', 'w@example.com', 250000000, 75000, '3000', 74000, 100, 0, null, null, null, null, null)`);
+      await database.db.execute(sql`insert into liability_snapshots (taken_at, reserves) values (now(), '{"source":"simulated","currencies":[]}')`);
+      await database.db.execute(sql`insert into liability_trees (snapshot_id, currency, root_hash, total, leaf_count, tree, nodes)
+        select id, 'ETH', repeat('a', 64), 1500000001, 1, '{"currency":"ETH","decimals":9,"root":{"hash":"aa","sum":"1500000001"},"leafCount":1,"levels":[]}', '\\x00'::bytea from liability_snapshots`);
+
+      await database.migrate();
+      expect(await database.ready()).toBe(true);
+
+      expect(await rows(sql`select currency, system_code, balance::text from ledger_accounts order by currency, system_code`)).toEqual([
+        { currency: 'BTC', system_code: 'chain', balance: '-120500' },
+        { currency: 'BTC', system_code: 'fees', balance: '120500' },
+        { currency: 'ETH', system_code: 'chain', balance: '-1500000001000000000' },
+        { currency: 'ETH', system_code: 'fees', balance: '1500000001000000000' },
+      ]);
+      expect(await rows(sql`select id, amount::text from ledger_transfers order by id`)).toEqual([
+        { id: 't-btc', amount: '120500' },
+        { id: 't-eth', amount: '1500000001000000000' },
+      ]);
+      // The migration turned the immutability trigger off for its one rewrite only.
+      await expect(database.db.execute(sql`update ledger_transfers set amount = 1 where id = 't-eth'`)).rejects.toThrow();
+
+      const order = async (reference: string) => (await database.db.select().from(orders).where(eq(orders.reference, reference)))[0]!;
+      expect(await order('SWAP-INTO-ETHE-RRRR')).toMatchObject({
+        amount: 100000n, // BTC: unchanged
+        estimatedAmountConverted: 2_652_913_333_000_000_000n,
+        estimatedNetworkFee: 420_000_000_000_000n,
+        actualAmountConverted: 2_652_913_333_000_000_000n,
+        actualNetworkFee: 420_000_000_000_000n,
+        fee: 40n, // EUR cents: unchanged
+      });
+      expect(orderView(await order('SWAP-INTO-ETHE-RRRR'), bank)).toMatchObject({ actualAmountConverted: '2.652913333000000000', actualNetworkFee: '0.000420000000000000' });
+      expect(await order('SELL-ETHE-RRRR-RRRR')).toMatchObject({ amount: 250_000_000_000_000_000n, estimatedAmountConverted: 74000n });
+
+      // A published proof never changes: the old ether tree stays in gwei, and says so.
+      expect(await rows(sql`select decimals, total::text from liability_trees`)).toEqual([{ decimals: 9, total: '1500000001' }]);
     } finally {
       await drop();
     }

@@ -1,3 +1,4 @@
+import { decimalsOf } from '../../domain/currencies';
 import { languageMeta, type Language } from '../../domain/languages';
 
 /**
@@ -34,7 +35,8 @@ export function listFormat(language: Language, options: Intl.ListFormatOptions):
 
 export function formatMoney(amount: string, currency: string, language: Language): string {
   const isFiat = currency === 'EUR';
-  const format = numberFormat(language, isFiat ? { style: 'currency', currency } : { maximumFractionDigits: 9 });
+  // Every digit the currency has (ether: 18, wei): an amount shown is the amount held, never rounded.
+  const format = numberFormat(language, isFiat ? { style: 'currency', currency } : { maximumFractionDigits: decimalsOf(currency) ?? 9 });
   // Intl accepts decimal strings at run time; the cast only satisfies older lib typings.
   const formatted = format.format(amount as unknown as number);
   return isFiat ? formatted : `${formatted} ${currency}`;

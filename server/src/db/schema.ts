@@ -12,6 +12,18 @@ import { SEND_STATUSES } from '../../../domain/wallet';
 import { oneOf } from './one-of';
 
 /**
+ * An amount of crypto (or of any currency a column may hold) in minor units: numeric(38, 0), read
+ * and written as a bigint. int8 stops at 9.2 × 10^18, which in wei (ether's 18 decimals, issue 31)
+ * is 9.2 ETH; 38 digits hold 10^20 ETH and every other listed currency's supply in its minor unit.
+ * EUR-only columns (cents: limits, EUR values, bank payments) stay int8.
+ */
+const units = customType<{ data: bigint; driverData: string }>({
+  dataType: () => 'numeric(38, 0)',
+  toDriver: (value) => value.toString(),
+  fromDriver: (value) => BigInt(value),
+});
+
+/**
  * The database schema, one place for PGlite and PostgreSQL. Migrations in server/migrations are
  * generated from it by drizzle-kit (`npm run db:generate`) and applied at start-up. Every enum
  * column takes its values from one list in domain/ (its type, and its check constraint via oneOf).
@@ -226,7 +238,7 @@ export const ledgerAccounts = pgTable(
     ownerId: uuid('owner_id').references(() => accounts.id, { onDelete: 'restrict' }),
     /** For system accounts: what it stands for (bank, chain, fees, faucet, exchange). */
     systemCode: text('system_code'),
-    balance: bigint('balance', { mode: 'bigint' })
+    balance: units('balance')
       .notNull()
       .default(sql`0`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -248,7 +260,7 @@ export const ledgerTransfers = pgTable(
     currency: text('currency').notNull(),
     debitAccountId: uuid('debit_account_id').notNull(),
     creditAccountId: uuid('credit_account_id').notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    amount: units('amount').notNull(),
     /** Why: deposit, send, internal, fee, order, faucet, … */
     code: text('code').notNull(),
     metadata: jsonb('metadata'),
@@ -339,7 +351,7 @@ export const chainOutputs = pgTable(
     txid: text('txid').notNull(),
     vout: integer('vout').notNull(),
     address: text('address').notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    amount: units('amount').notNull(),
     height: integer('height').notNull(),
     blockHash: text('block_hash').notNull(),
     status: text('status', { enum: CHAIN_OUTPUT_STATUSES }).notNull(),
@@ -396,8 +408,8 @@ export const walletSends = pgTable(
       .references(() => accounts.id, { onDelete: 'restrict' }),
     currency: text('currency').notNull(),
     address: text('address').notNull(),
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    networkFee: bigint('network_fee', { mode: 'bigint' }).notNull(),
+    amount: units('amount').notNull(),
+    networkFee: units('network_fee').notNull(),
     /** The send's value in EUR cents when it was confirmed: what it adds to the weekly volume. */
     eurValue: bigint('eur_value', { mode: 'bigint' }),
     label: text('label'),
@@ -431,8 +443,8 @@ export const walletSends = pgTable(
  * anonymous customer uses to look the order up; its first two groups are the bank payment reason.
  *
  * Money at rest is one representation, as in the ledger: every amount and fee is a bigint in the
- * minor unit of its currency (`decimalsOf` in domain/currencies.ts: BTC satoshis, ETH 10^-9, EUR
- * cents). Which currency each column is in is written next to it. Rates are `numeric` (exact,
+ * minor unit of its currency (`decimalsOf` in domain/currencies.ts: BTC satoshis, ETH wei, EUR
+ * cents), stored as `units` (numeric(38, 0)) where the currency can be a crypto one. Which currency each column is in is written next to it. Rates are `numeric` (exact,
  * read as a decimal string), not a scaled bigint: a rate is a ratio kept to 10 significant digits
  * whose size spans 19 orders of magnitude between the listed currencies (SHIB→BTC 2.6e-10,
  * BTC→SHIB 3.8e9), so no one scale fits a bigint, and it is a record of the price applied, never
@@ -448,7 +460,7 @@ export const orders = pgTable(
     currencyFrom: text('currency_from').notNull(),
     currencyTo: text('currency_to').notNull(),
     /** What was ordered, in currencyFrom's minor units. */
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    amount: units('amount').notNull(),
     /** Its value in EUR cents when placed (the order limits judge it). */
     amountEur: bigint('amount_eur', { mode: 'bigint' }).notNull(),
     email: text('email').notNull(),
@@ -470,23 +482,23 @@ export const orders = pgTable(
     /** The quote when placed: units of currencyTo per unit of currencyFrom (numeric, see above). */
     estimatedRate: numeric('estimated_rate').notNull(),
     /** In currencyTo's minor units, as is the network fee. */
-    estimatedAmountConverted: bigint('estimated_amount_converted', { mode: 'bigint' }).notNull(),
+    estimatedAmountConverted: units('estimated_amount_converted').notNull(),
     /** EUR cents. */
     fee: bigint('fee', { mode: 'bigint' }).notNull(),
-    estimatedNetworkFee: bigint('estimated_network_fee', { mode: 'bigint' }).notNull(),
+    estimatedNetworkFee: units('estimated_network_fee').notNull(),
     idempotencyKey: text('idempotency_key'),
     /** The language the customer ordered in: their emails are written in it. */
     language: text('language').notNull().default('en'),
     /** Sell and swap: where the customer sends the crypto (a house address, one per order). */
     receivingAddress: text('receiving_address'),
     /** What arrived (a bank payment, crypto, or the wallet's debit), in currencyFrom's minor units. */
-    amountReceived: bigint('amount_received', { mode: 'bigint' }),
+    amountReceived: units('amount_received'),
     /** Where a refund goes for an anonymous sell/swap: the address the crypto came from. */
     senderAddress: text('sender_address'),
     /** What settling applied: the rate (numeric), converted amount and network fee in currencyTo's minor units, fee in EUR cents. */
     actualRate: numeric('actual_rate'),
-    actualAmountConverted: bigint('actual_amount_converted', { mode: 'bigint' }),
-    actualNetworkFee: bigint('actual_network_fee', { mode: 'bigint' }),
+    actualAmountConverted: units('actual_amount_converted'),
+    actualNetworkFee: units('actual_network_fee'),
     actualFee: bigint('actual_fee', { mode: 'bigint' }),
     payoutTxid: text('payout_txid'),
     /** completed_failure: why (an error code) and where the money went back (bank, wallet, sender). */
@@ -625,7 +637,7 @@ export const faucetRounds = pgTable(
     entriesHash: text('entries_hash'),
     winnerEntryId: uuid('winner_entry_id'),
     rewardCurrency: text('reward_currency'),
-    rewardAmount: bigint('reward_amount', { mode: 'bigint' }),
+    rewardAmount: units('reward_amount'),
     rewardRate: text('reward_rate'),
     announcedAt: timestamp('announced_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -773,8 +785,8 @@ export const payouts = pgTable(
     /** SEPA: the payment reason the recipient sees. */
     reference: text('reference'),
     /** What the recipient gets, and the network fee paid on top, in minor units; both held in clearing. */
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    networkFee: bigint('network_fee', { mode: 'bigint' })
+    amount: units('amount').notNull(),
+    networkFee: units('network_fee')
       .notNull()
       .default(sql`0`),
     /** The ledger account the held money came from and goes back to if the payout fails. */
@@ -794,7 +806,7 @@ export const payouts = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    chainFee: bigint('chain_fee', { mode: 'bigint' }),
+    chainFee: units('chain_fee'),
     confirmedHeight: integer('confirmed_height'),
     /** HMAC of the instruction under the key only the API and the signer hold: a row written into the database alone cannot make the signer pay. */
     instructionMac: text('instruction_mac'),
@@ -895,6 +907,11 @@ export const liabilityTrees = pgTable(
     rootHash: text('root_hash').notNull(),
     /** The root's amount: what users held in this currency, in minor units. */
     total: numeric('total').notNull(),
+    /**
+     * The decimals of those minor units when the snapshot was taken: a published proof never
+     * changes, so a snapshot of ether taken in gwei (before migration 0033) stays in gwei.
+     */
+    decimals: integer('decimals').notNull(),
     leafCount: integer('leaf_count').notNull(),
     /** The published tree (domain/liabilities.ts PublishedTree) as JSON text. */
     tree: text('tree').notNull(),
@@ -950,7 +967,7 @@ export const simulatedChainMoves = pgTable(
     currency: text('currency').notNull(),
     address: text('address').notNull(),
     /** Positive: arrived at the address; negative: spent from it. Minor units. */
-    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    amount: units('amount').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('simulated_chain_moves_txid_address').on(t.txid, t.address), index('simulated_chain_moves_address').on(t.currency, t.address)],

@@ -45,7 +45,7 @@ export const ledgerRepository = {
   async addToBalance(db: Db, accountId: string, delta: bigint): Promise<void> {
     await db
       .update(ledgerAccounts)
-      .set({ balance: sql`${ledgerAccounts.balance} + ${delta.toString()}::bigint` })
+      .set({ balance: sql`${ledgerAccounts.balance} + ${delta.toString()}::numeric` })
       .where(eq(ledgerAccounts.id, accountId));
   },
 

@@ -16,6 +16,7 @@ const treeSummary = {
   snapshotId: liabilityTrees.snapshotId,
   currency: liabilityTrees.currency,
   rootHash: liabilityTrees.rootHash,
+  decimals: liabilityTrees.decimals,
   total: liabilityTrees.total,
   leafCount: liabilityTrees.leafCount,
 };

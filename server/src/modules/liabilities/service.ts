@@ -92,9 +92,10 @@ function summary(snapshot: SnapshotRow, trees: TreeSummaryRow[]): SnapshotSummar
       .filter((t) => t.snapshotId === snapshot.id)
       .map((t) => ({
         currency: t.currency,
-        decimals: decimals(t.currency),
+        // The decimals it was published with (ether was in gwei before migration 0033), not today's.
+        decimals: t.decimals,
         rootHash: t.rootHash,
-        total: minorToDecimal(BigInt(t.total), decimals(t.currency)),
+        total: minorToDecimal(BigInt(t.total), t.decimals),
         leafCount: t.leafCount,
         held: reserves.currencies.find((c) => c.currency === t.currency)?.held ?? null,
         file: treeFile(snapshot.id, t.currency),
@@ -172,9 +173,10 @@ async function publishRead(tx: Db, read: SnapshotRead, options: { slot: number |
       mine[currency] = own.map((leaf) => leaf.index);
     }
     const root = rootOf(built.levels);
-    const tree = publishTreeJson(built, decimals(currency));
+    const places = decimals(currency);
+    const tree = publishTreeJson(built, places);
     const nodes = packLevels(built.levels);
-    await repo.insertTree(tx, { snapshotId: snapshot.id, currency, rootHash: bytesToHex(root.hash), total: root.sum.toString(), leafCount: built.levels[0]!.length, tree, nodes });
+    await repo.insertTree(tx, { snapshotId: snapshot.id, currency, rootHash: bytesToHex(root.hash), total: root.sum.toString(), decimals: places, leafCount: built.levels[0]!.length, tree, nodes });
   }
   await repo.insertAccounts(
     tx,
@@ -236,7 +238,7 @@ export async function myProofs(db: Db, accountId: string, options: { before?: nu
       const node = (offset: number | null) => (offset === null ? EMPTY_PUBLISHED : read.get(offset)!);
       const leaves = indexes.map((index, i) => ({ index, value: node(wanted[i]!.leaf)[1], path: wanted[i]!.siblings.map(node) }));
       const balance = leaves.reduce((sum, leaf) => sum + BigInt(leaf.value), 0n);
-      const places = decimals(currency);
+      const places = tree.decimals;
       currencies.push({ currency, decimals: places, balance: minorToDecimal(balance, places), root: { hash: tree.rootHash, sum: tree.total }, file: treeFile(row.snapshotId, currency), leaves });
     }
     proofs.push({ snapshotId: row.snapshotId, takenAt: row.takenAt.toISOString(), nonce: row.nonce, currencies });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { screen } from '@testing-library/react';
 import * as React from 'react';
 import { renderInLanguage } from '../../../../__tests__/support/render';
+import { decimalsOf } from '../../../../domain/currencies';
 import { ETH_GAS_LIMIT, FEES, NETWORK_FEES_MINOR, feeDisplayOptions } from '../../../../domain/fees';
 import { languages } from '../../../../domain/languages';
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
@@ -29,7 +30,7 @@ describe('fees page', () => {
     expect(norm(document.querySelector('tr[data-order-type="buy"]')!.textContent)).toContain(norm(money(FEES.buy.minimumEurMinor)));
 
     for (const code of ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE']) {
-      const decimals = code === 'ETH' ? 9 : code === 'XRP' ? 6 : 8;
+      const decimals = decimalsOf(code)!;
       const row = document.querySelector(`tr[data-currency="${code}"]`) as HTMLElement;
       expect(norm(row.textContent)).toContain(norm(formatMoney(minorToDecimal(NETWORK_FEES_MINOR[code]!, decimals), code, language)));
     }
