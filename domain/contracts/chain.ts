@@ -69,7 +69,7 @@ export type ChainReturnResponse = z.infer<typeof chainReturnResponse>;
 export const chainAlertSchema = z.object({
   id: z.string().uuid(),
   currency: z.string(),
-  kind: z.enum(['reorg_reversal', 'reconciliation']),
+  kind: z.enum(['reorg_reversal', 'reconciliation', 'house_account']),
   detail: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
