@@ -365,8 +365,10 @@ const schema = z
     if (env.CHAIN_PAYOUTS !== 'signer') ctx.addIssue({ code: 'custom', path: ['CHAIN_PAYOUTS'], message: 'must be "signer" in production (AUTH0_DOMAIN set): the simulated chain pays nobody' });
     if (env.BANK_PAYOUTS !== 'external') ctx.addIssue({ code: 'custom', path: ['BANK_PAYOUTS'], message: 'must be "external" in production (AUTH0_DOMAIN set): the simulated bank pays nobody' });
     const withNode = (['BTC', 'LTC', 'DOGE', 'BCH'] as const).some((code) => env[`CHAIN_RPC_URL_${code}`]);
-    if (env.CHAIN_RPC_URL_XRP && !env.XRP_ADDRESS) ctx.addIssue({ code: 'custom', path: ['XRP_ADDRESS'], message: 'is required in production with CHAIN_RPC_URL_XRP: the local default is a public test account' });
-    if ((withNode || env.CHAIN_RPC_URL_XRP) && !env.SIGNER_KEY) ctx.addIssue({ code: 'custom', path: ['SIGNER_KEY'], message: 'is required in production with a node (CHAIN_RPC_URL_…): the API and the signer share it' });
+    if (env.CHAIN_RPC_URL_XRP && !env.XRP_ADDRESS)
+      ctx.addIssue({ code: 'custom', path: ['XRP_ADDRESS'], message: 'is required in production with CHAIN_RPC_URL_XRP: the local default is a public test account' });
+    if ((withNode || env.CHAIN_RPC_URL_XRP) && !env.SIGNER_KEY)
+      ctx.addIssue({ code: 'custom', path: ['SIGNER_KEY'], message: 'is required in production with a node (CHAIN_RPC_URL_…): the API and the signer share it' });
     for (const key of ['AUTH0_CLIENT_ID', 'AUTH0_AUDIENCE', 'DATABASE_URL', 'SECURITY_LINK_SECRET'] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH0_DOMAIN is set (production)' });
     }

@@ -191,7 +191,10 @@ export function createXrpSigner(deps: XrpSignerDeps) {
       const amount = decimalToMinor(payout.amount, XRP_DECIMALS)!;
       if (amount < validated.reserveBase && (await deps.node.accountInfo(destinationAccount!, 'validated')) === null) {
         // The ledger would refuse it (tecNO_DST_INSUF_XRP) and keep the fee: refused before signing instead.
-        await post(payout.id, { status: 'failed', reason: `The destination account does not exist and ${payout.amount} XRP is below the base reserve (${minorToDecimal(validated.reserveBase, XRP_DECIMALS)} XRP) that creates it` });
+        await post(payout.id, {
+          status: 'failed',
+          reason: `The destination account does not exist and ${payout.amount} XRP is below the base reserve (${minorToDecimal(validated.reserveBase, XRP_DECIMALS)} XRP) that creates it`,
+        });
         result.failed++;
         continue;
       }
@@ -302,7 +305,8 @@ export function createXrpSigner(deps: XrpSignerDeps) {
     if (!destination) return 'the destination is not an XRP address';
     if (xrpAccountOf(destination) === house) return 'the destination is the house account';
     if (amount > XRP_SIGNER_LIMITS.perPayout) return `above the per-payout limit of ${minorToDecimal(XRP_SIGNER_LIMITS.perPayout, XRP_DECIMALS)} XRP`;
-    if (deps.journal.paidSince(new Date(now().getTime() - 86_400_000)) + amount > XRP_SIGNER_LIMITS.daily) return `above the daily limit of ${minorToDecimal(XRP_SIGNER_LIMITS.daily, XRP_DECIMALS)} XRP`;
+    if (deps.journal.paidSince(new Date(now().getTime() - 86_400_000)) + amount > XRP_SIGNER_LIMITS.daily)
+      return `above the daily limit of ${minorToDecimal(XRP_SIGNER_LIMITS.daily, XRP_DECIMALS)} XRP`;
     return null;
   }
 

@@ -122,7 +122,16 @@ async function book(db: Db, tx: XrplTx, hooks: XrpWatcherHooks, house: string, r
   }
   const address = `${house}:${tx.destinationTag ?? 0}`;
   const outcome = await db.transaction(async (t) => {
-    const inserted = await chainRepository.insertOutput(t, { currency: CURRENCY, txid: tx.hash, vout: 0, address, amount: drops, height: tx.ledgerIndex, blockHash: `ledger:${tx.ledgerIndex}`, status: 'confirming' });
+    const inserted = await chainRepository.insertOutput(t, {
+      currency: CURRENCY,
+      txid: tx.hash,
+      vout: 0,
+      address,
+      amount: drops,
+      height: tx.ledgerIndex,
+      blockHash: `ledger:${tx.ledgerIndex}`,
+      status: 'confirming',
+    });
     if (!inserted) return 'seen' as const;
     const key = { currency: CURRENCY, txid: tx.hash, vout: 0 };
     try {
@@ -158,7 +167,12 @@ async function bookOutgoing(db: Db, tx: XrplTx, hooks: XrpWatcherHooks, result: 
     await db.transaction(async (t) => {
       await lockKey(t, `chain-alert:${CURRENCY}`);
       const open = (await chainRepository.openAlerts(t)).some((alert) => alert.kind === 'house_account' && (alert.detail as { hash?: string }).hash === tx.hash);
-      if (!open) await chainRepository.insertAlert(t, { currency: CURRENCY, kind: 'house_account', detail: { reason: 'a payment from the house account that no payout made', hash: tx.hash, ledger: tx.ledgerIndex } });
+      if (!open)
+        await chainRepository.insertAlert(t, {
+          currency: CURRENCY,
+          kind: 'house_account',
+          detail: { reason: 'a payment from the house account that no payout made', hash: tx.hash, ledger: tx.ledgerIndex },
+        });
     });
     return;
   }

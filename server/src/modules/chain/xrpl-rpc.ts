@@ -173,7 +173,13 @@ export function xrplNode(url: string, options: { fetch?: Fetch; timeoutMs?: numb
       try {
         const raw = await call<Raw>('account_info', { account, ledger_index: ledger, strict: true });
         const data = raw.account_data;
-        return { balance: BigInt(data.Balance), sequence: Number(data.Sequence), flags: Number(data.Flags), ownerCount: Number(data.OwnerCount), ledgerIndex: raw.ledger_index ?? raw.ledger_current_index ?? null };
+        return {
+          balance: BigInt(data.Balance),
+          sequence: Number(data.Sequence),
+          flags: Number(data.Flags),
+          ownerCount: Number(data.OwnerCount),
+          ledgerIndex: raw.ledger_index ?? raw.ledger_current_index ?? null,
+        };
       } catch (error) {
         if (error instanceof XrplError && error.error === 'actNotFound') return null;
         throw error;

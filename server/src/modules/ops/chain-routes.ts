@@ -30,7 +30,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * The chain side under /api/ops (issue 30; domain/contracts/chain.ts): the signer's questions, the
  * unmatched chain queue, the chain alerts and the reconciliation. Admin tokens only.
  */
-export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, CoinNode>; xpubs: Xpubs; approval: PayoutApproval; xrp?: XrpChain | null }> = async (app, { nodes, xpubs, approval, xrp = null }) => {
+export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, CoinNode>; xpubs: Xpubs; approval: PayoutApproval; xrp?: XrpChain | null }> = async (
+  app,
+  { nodes, xpubs, approval, xrp = null },
+) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
   app.get(
