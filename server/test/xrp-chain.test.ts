@@ -69,8 +69,9 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     },
   };
   const logs: string[] = [];
-  const signer = () =>
+  const signer = (beforeReport?: () => Promise<void>) =>
     createXrpSigner({
+      ...(beforeReport ? { beforeReport } : {}),
       api,
       node: node(),
       wallet: xrpWallet(TEST_MNEMONIC, HOUSE),
@@ -256,6 +257,47 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     expect(await balance(user)).toBe('30.000000');
     expect(await scan()).toMatchObject({ fees: 1 });
     expect(await transferIds(`chain-fee:XRP:${sent.hash.toLowerCase()}`)).toHaveLength(1);
+  });
+
+  it('a signer killed between submitting and reporting reports the journal’s transaction on its next run, never a second one; an unmatched payment goes back to the address and tag its sender names', async () => {
+    const user = await testUser(t, 'xrp-crash@example.com', { address: 'XRP' });
+    fake.validated += 1;
+    fake.pay({ from: SENDER, to: HOUSE, amount: '20000000', tag: tagOf(user), ledger: fake.validated });
+    const tagless = fake.pay({ from: SENDER, to: HOUSE, amount: '8000000', ledger: fake.validated, sourceTag: 31 });
+    await scan();
+
+    const sendId = await sendOut(user, `${OUTSIDE}:3`, '2');
+    const before = fake.submitted.length;
+    await expect(
+      signer(async () => {
+        throw new Error('killed');
+      }).run(),
+    ).rejects.toThrow('killed');
+    expect(fake.submitted.length).toBe(before + 1);
+    expect((await payoutOfSend(sendId)).status).toBe('submitted');
+    expect(await signer().run()).toMatchObject({ reported: 1, paid: 0 });
+    const [first, again] = fake.submitted.slice(before);
+    expect(again!.hash).toBe(first!.hash);
+    expect(await payoutOfSend(sendId)).toMatchObject({ status: 'broadcast', txid: first!.hash.toLowerCase() });
+    fake.validated += 1;
+    fake.apply(first!.hash, 'tesSUCCESS', fake.validated);
+    expect(await signer().run()).toMatchObject({ completed: 1 });
+
+    // Returned to the sender's account with the tag the sender names (not guessed: here 31, what it sent as SourceTag).
+    const returned = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/chain/unmatched/return',
+      headers: t.admin,
+      payload: { currency: 'XRP', txid: tagless, vout: 0, destination: `${SENDER}:31` },
+    });
+    expect(returned.statusCode).toBe(200);
+    expect(await payOut(t)).toBe(1);
+    expect(await signer().run()).toMatchObject({ paid: 1 });
+    expect(checkedByOthers(fake.submitted.length - 1)).toMatchObject({ Destination: SENDER, DestinationTag: 31, Amount: (8_000_000n - 12n).toString() });
+    fake.validated += 1;
+    fake.apply(fake.submitted[fake.submitted.length - 1]!.hash, 'tesSUCCESS', fake.validated);
+    expect(await signer().run()).toMatchObject({ completed: 1 });
+    expect(await output(tagless)).toMatchObject({ status: 'returned' });
   });
 
   it('refuses before signing a payout below the base reserve to an account that does not exist; the reconciliation counts the reserve out', async () => {
