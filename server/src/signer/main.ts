@@ -15,6 +15,8 @@ import type { AuthConfig } from '../../../domain/contracts/auth';
  * halves (XPUB_<CUR>) to check its seed against, the shared key (SIGNER_KEY, or locally the one in
  * DATA_DIR), the server (OPS_URL, or HOST and PORT) and, in production, OPS_TOKEN. Its seed is in
  * SIGNER_SEED_FILE (locally the public test mnemonic); its journal is DATA_DIR/signer-journal.jsonl.
+ * With CHAIN_RPC_URL_XRP it pays XRP too (signer/xrp.ts): its XRP key must be XRP_ADDRESS's, its
+ * journal is DATA_DIR/signer-journal-xrp.jsonl.
  */
 async function main() {
   const config = loadConfig();
