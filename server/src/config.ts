@@ -141,8 +141,8 @@ const schema = z
     CHAIN_RPC_URL_XRP: optional.pipe(z.url().optional()),
     /** The most the signer pays as an XRP transaction's Fee, in drops, whatever the server's open-ledger fee. */
     XRP_FEE_CAP_DROPS: z.coerce.bigint().min(10n).max(1_000_000n).default(XRP_FEE_CAP_DROPS),
-    /** LastLedgerSequence = the last validated ledger + this many: an XRP payout not validated by then fails (its money goes back). */
-    XRP_LEDGER_MARGIN: z.coerce.number().int().min(4).max(1000).default(XRP_LEDGER_MARGIN),
+    /** LastLedgerSequence = the last validated ledger + this many: an XRP payout not validated by then fails (its money goes back). At most 900: rippled's `tx` searches 1,000 ledgers at most. */
+    XRP_LEDGER_MARGIN: z.coerce.number().int().min(4).max(900).default(XRP_LEDGER_MARGIN),
     /** Confirmations before a deposit is credited and a payout confirmed (defaults: domain/chain.ts DEFAULT_CONFIRMATIONS). */
     CONFIRMATIONS_BTC: z.coerce.number().int().min(1).max(1000).optional(),
     CONFIRMATIONS_LTC: z.coerce.number().int().min(1).max(1000).optional(),

@@ -102,14 +102,14 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     return id;
   }
   /** Decodes a submitted blob with ripple-binary-codec, checks its signature with ripple-keypairs and the fields Muntly sets. */
-  function checkedByOthers(index: number) {
+  function checkedByOthers(index: number, type = 'Payment') {
     const sent = fake.submitted[index]!;
     expect(sent.signatureValid).toBe(true);
     expect(sent.signerAddress).toBe(HOUSE);
     const d = sent.decoded;
-    expect(d.TransactionType).toBe('Payment');
+    expect(d.TransactionType).toBe(type);
     expect(d.Account).toBe(HOUSE);
-    expect(typeof d.Amount).toBe('string');
+    if (type === 'Payment') expect(typeof d.Amount).toBe('string');
     expect((Number(d.Flags) & 0x00020000) === 0).toBe(true); // never a partial payment
     return d as { Account: string; Destination: string; DestinationTag?: number; Amount: string; Fee: string; Sequence: number; LastLedgerSequence: number };
   }
@@ -334,8 +334,19 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     await scan();
     const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as { kind: string; detail: { reason: string } }[];
     expect(alerts.filter((a) => a.kind === 'house_account' && a.detail.reason === 'require_dest_tag_unset')).toHaveLength(1);
-    fake.accounts.set(HOUSE, house);
-    expect(await scan()).toMatchObject({ requireDestTag: true });
+
+    // The signer sets it (npm run signer -- xrp-require-dest-tag): an AccountSet with SetFlag 1, its fee the house's.
+    const sent = await signer().requireDestinationTag();
+    expect(sent).toMatchObject({ engineResult: 'tesSUCCESS' });
+    const d = checkedByOthers(fake.submitted.length - 1, 'AccountSet') as unknown as { SetFlag: number; Fee: string };
+    expect(d.SetFlag).toBe(1);
+    fake.validated += 1;
+    fake.apply(sent!.hash, 'tesSUCCESS', fake.validated);
+    fake.accounts.set(HOUSE, { ...fake.accounts.get(HOUSE)!, Flags: LSF_REQUIRE_DEST_TAG });
+    expect(await scan()).toMatchObject({ requireDestTag: true, fees: 1 });
+    expect(await signer().requireDestinationTag()).toBeNull();
+    const [reconciled] = (await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })).json().results as { ok: boolean }[];
+    expect(reconciled).toMatchObject({ ok: true });
   });
 
   it('the signer refuses a seed whose XRP key is not XRP_ADDRESS', () => {

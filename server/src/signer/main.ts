@@ -41,6 +41,15 @@ async function main() {
       })
     : null;
   if (xrp) await checkXrpNetwork(xrp, config.CHAIN_NETWORK, (message) => console.warn(`signer: ${message}`));
+  if (process.argv.includes('xrp-require-dest-tag')) {
+    // Once, then exit: the house account requires destination tags (README "XRP Ledger").
+    if (!xrpSigner) throw new Error('xrp-require-dest-tag needs CHAIN_RPC_URL_XRP');
+    const sent = await xrpSigner.requireDestinationTag();
+    console.log(
+      sent ? `signer: AccountSet ${sent.hash} submitted (${sent.engineResult}); the watcher's alert clears once it is validated` : 'signer: the XRP house account requires destination tags already',
+    );
+    return;
+  }
   for (const [code, node] of nodes) {
     const network = await node.network();
     if (network !== config.CHAIN_NETWORK) throw new Error(`CHAIN_RPC_URL_${code} is a ${network} node, but CHAIN_NETWORK is ${config.CHAIN_NETWORK}.`);

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Wallet, type Payment } from 'xrpl';
+import { Wallet, type AccountSet, type Payment } from 'xrpl';
 import { normalizeAddress, xrpAccountOf } from '../../../domain/addresses';
 import { decimalToMinor, minorToDecimal } from '../../../domain/money';
-import { XRP_DECIMALS, XRP_SIGNER_LIMITS } from '../../../domain/xrp';
+import { ASF_REQUIRE_DEST, LSF_REQUIRE_DEST_TAG, XRP_DECIMALS, XRP_SIGNER_LIMITS } from '../../../domain/xrp';
 import { instructionMacValid } from '../modules/payouts/instruction';
 import type { Payout, PayoutsResponse } from '../../../domain/contracts/payouts';
 import type { XrplNode } from '../modules/chain/xrpl-rpc';
@@ -295,6 +295,34 @@ export function createXrpSigner(deps: XrpSignerDeps) {
     }
   }
 
+  /**
+   * `npm run signer -- xrp-require-dest-tag`: sets lsfRequireDestTag on the house account (an
+   * AccountSet with SetFlag asfRequireDest), signed here like a payout. Its fee is the house's (the
+   * watcher books it). Null when the flag is set already; otherwise the hash and the server's
+   * provisional answer (the watcher's alert clears once a validated ledger shows the flag).
+   */
+  async function requireDestinationTag(): Promise<{ hash: string; engineResult: string } | null> {
+    const state = await deps.node.state();
+    if (!state.validated) throw new Error('the XRP server has no validated ledger yet');
+    const account = await deps.node.accountInfo(house, 'validated');
+    if (!account) throw new Error('the XRP house account does not exist on the ledger yet: fund it with the base reserve first');
+    if ((account.flags & LSF_REQUIRE_DEST_TAG) !== 0) return null;
+    const current = await deps.node.accountInfo(house, 'current');
+    const fees = await deps.node.fee();
+    const fee = [fees.openLedger, fees.base].reduce((a, b) => (a > b ? a : b));
+    const tx: AccountSet = {
+      TransactionType: 'AccountSet',
+      Account: house,
+      SetFlag: ASF_REQUIRE_DEST,
+      Fee: (fee > deps.feeCap ? deps.feeCap : fee).toString(),
+      Sequence: Math.max(current?.sequence ?? account.sequence, account.sequence, deps.journal.nextSequence(state.validated.seq)),
+      LastLedgerSequence: state.validated.seq + deps.ledgerMargin,
+    };
+    const signed = deps.wallet.sign(tx);
+    const { engineResult } = await deps.node.submit(signed.tx_blob);
+    return { hash: signed.hash.toLowerCase(), engineResult };
+  }
+
   function refusalOf(payout: Payout): string | null {
     const amount = decimalToMinor(payout.amount, XRP_DECIMALS);
     const networkFee = decimalToMinor(payout.networkFee, XRP_DECIMALS);
@@ -310,5 +338,5 @@ export function createXrpSigner(deps: XrpSignerDeps) {
     return null;
   }
 
-  return { run };
+  return { run, requireDestinationTag };
 }
