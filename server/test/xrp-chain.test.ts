@@ -5,8 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
+import { networkFeeMinor, setNetworkFee } from '../../domain/fees';
 import { LSF_REQUIRE_DEST_TAG } from '../../domain/xrp';
 import { TEST_XPUBS } from '../src/modules/chain/derive';
+import { refreshXrpNetworkFee } from '../src/modules/chain/xrp-fees';
 import { DEFAULT_XRP_WATCHER_SETTINGS, scanXrp } from '../src/modules/chain/xrp-watcher';
 import { xrplNode } from '../src/modules/chain/xrpl-rpc';
 import { sharedSignerKey } from '../src/modules/payouts/instruction';
@@ -350,6 +352,17 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     expect(await signer().requireDestinationTag()).toBeNull();
     const [reconciled] = (await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })).json().results as { ok: boolean }[];
     expect(reconciled).toMatchObject({ ok: true });
+  });
+
+  it('charges users the fee the signer will pay, from the server’s open-ledger fee with the margin, capped', async () => {
+    try {
+      fake.openLedgerFee = 5000n;
+      expect(await refreshXrpNetworkFee(node(), t.config.XRP_FEE_CAP_DROPS, t.config.NETWORK_FEE_MARGIN_PERCENT)).toBe(1200n);
+      expect(networkFeeMinor('XRP')).toBe(1200n);
+    } finally {
+      fake.openLedgerFee = 10n;
+      setNetworkFee('XRP', null);
+    }
   });
 
   it('the signer refuses a seed whose XRP key is not XRP_ADDRESS', () => {

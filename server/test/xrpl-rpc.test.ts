@@ -1,6 +1,7 @@
 /**
  * @jest-environment node
  */
+import { xrpNetworkFee } from '../src/modules/chain/xrp-fees';
 import { checkXrplNetwork, dropsOf, parseEntry, xrplNode, XrplError } from '../src/modules/chain/xrpl-rpc';
 
 /**
@@ -31,6 +32,14 @@ describe('XRP Ledger JSON-RPC answers', () => {
     expect(dropsOf('unavailable')).toBeNull();
     expect(dropsOf('1.5')).toBeNull();
     expect(dropsOf(null)).toBeNull();
+  });
+
+  it('charges what the signer will pay (the open-ledger fee, at least the reference fee, at most the cap) plus the margin, rounded up', () => {
+    expect(xrpNetworkFee({ openLedger: 10n, base: 10n }, 1000n, 20)).toBe(12n);
+    expect(xrpNetworkFee({ openLedger: 5n, base: 10n }, 1000n, 20)).toBe(12n);
+    expect(xrpNetworkFee({ openLedger: 5000n, base: 10n }, 1000n, 20)).toBe(1200n);
+    expect(xrpNetworkFee({ openLedger: 11n, base: 10n }, 1000n, 0)).toBe(11n);
+    expect(xrpNetworkFee({ openLedger: 11n, base: 10n }, 1000n, 10)).toBe(13n); // 12.1, rounded up
   });
 
   it('fits the server’s network_id to CHAIN_NETWORK', () => {

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { minorToDecimal } from '../../../domain/money';
 import { XRP_DECIMALS } from '../../../domain/xrp';
 import { payouts } from '../db/schema';
+import { refreshXrpNetworkFee } from '../modules/chain/xrp-fees';
 import { DEFAULT_XRP_WATCHER_SETTINGS, scanXrp, type XrpWatcherHooks } from '../modules/chain/xrp-watcher';
 import { chainDepositArrived } from '../modules/incoming/service';
 import { repeat } from './repeat';
@@ -32,10 +33,15 @@ export function xrpWatcherHooks(rates: RatesAdapter): XrpWatcherHooks {
 }
 
 /** The XRP deposit watcher, every CHAIN_POLL_MS on every replica (its bookings are idempotent by hash). */
-export function xrpWorkers(app: FastifyInstance, { xrp, rates, config }: { xrp: XrpChain; rates: RatesAdapter; config: Pick<Config, 'CHAIN_POLL_MS'> }): void {
+export function xrpWorkers(
+  app: FastifyInstance,
+  { xrp, rates, config }: { xrp: XrpChain; rates: RatesAdapter; config: Pick<Config, 'CHAIN_POLL_MS' | 'XRP_FEE_CAP_DROPS' | 'NETWORK_FEE_MARGIN_PERCENT'> },
+): void {
   const hooks = xrpWatcherHooks(rates);
   let warned = false;
   repeat(app, 'chain watcher XRP', config.CHAIN_POLL_MS, async () => {
+    // The fee users are charged follows what the signer will pay (chain/xrp-fees.ts).
+    await refreshXrpNetworkFee(xrp.node, config.XRP_FEE_CAP_DROPS, config.NETWORK_FEE_MARGIN_PERCENT);
     const result = await scanXrp(app.db, xrp.node, hooks, { ...DEFAULT_XRP_WATCHER_SETTINGS, house: xrp.house });
     // Loud once per process (the console's alert stays open until an operator resolves it).
     if (result.requireDestTag === false && !warned) app.log.warn('XRP_ADDRESS does not require destination tags (lsfRequireDestTag): see README "XRP Ledger"');
