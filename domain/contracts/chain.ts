@@ -8,6 +8,8 @@ import { CHAIN_OUTPUT_STATUSES, CHAIN_UNMATCHED_REASONS, HOUSE_BRANCHES, NODE_CU
  * `npm run ops -- reconcile | chain-unmatched | chain-assign | chain-alerts` are its clients.
  */
 const currency = z.enum(NODE_CURRENCIES);
+/** The unmatched chain queue also holds XRP payments without a tag, or with one Muntly never gave (issue 31). */
+const queueCurrency = z.enum([...NODE_CURRENCIES, 'XRP']);
 const txid = z.string().regex(/^[0-9a-f]{64}$/, 'invalid_txid');
 
 export const chainCurrencyQuery = z.object({ currency });
@@ -48,12 +50,12 @@ export type ChainOutput = z.infer<typeof chainOutputSchema>;
 export const chainUnmatchedResponse = z.object({ outputs: z.array(chainOutputSchema) });
 export type ChainUnmatchedResponse = z.infer<typeof chainUnmatchedResponse>;
 
-export const chainAssignBody = z.object({ currency, txid, vout: z.number().int().min(0).max(100_000), email: z.email().max(254) });
+export const chainAssignBody = z.object({ currency: queueCurrency, txid, vout: z.number().int().min(0).max(100_000), email: z.email().max(254) });
 export type ChainAssignBody = z.infer<typeof chainAssignBody>;
 export const chainAssignResponse = z.object({ output: chainOutputSchema });
 
 export const chainReturnBody = z.object({
-  currency,
+  currency: queueCurrency,
   txid,
   vout: z.number().int().min(0).max(100_000),
   destination: z.string().trim().min(1).max(128).describe('The address the sender asked to have the coins back at (never guessed from the inputs)'),
@@ -69,7 +71,7 @@ export type ChainReturnResponse = z.infer<typeof chainReturnResponse>;
 export const chainAlertSchema = z.object({
   id: z.string().uuid(),
   currency: z.string(),
-  kind: z.enum(['reorg_reversal', 'reconciliation']),
+  kind: z.enum(['reorg_reversal', 'reconciliation', 'house_account']),
   detail: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });

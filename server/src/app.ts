@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { isNodeCurrency, type NodeCurrency } from '../../domain/chain';
+import { XRP_CONFIRMATIONS } from '../../domain/xrp';
 import { benchRoutes } from './dev/bench';
 import { devMailboxRoutes } from './dev/mailbox';
 import { simulatedChain } from './dev/simulated-chain';
@@ -15,7 +16,7 @@ import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { bankOpsRoutes } from './modules/bank/routes';
 import { esploraChain } from './modules/chain/esplora';
-import { chainNodes, nodeBlockSource, checkNodeNetworks, confirmationsOf, xpubsFrom } from './modules/chain/nodes';
+import { chainNodes, nodeBlockSource, checkNodeNetworks, checkXrpNetwork, confirmationsOf, xpubsFrom, xrpChain, type XrpChain } from './modules/chain/nodes';
 import { type Chain, type Xpubs } from './modules/chain/service';
 import { faucetOpsRoutes } from './modules/faucet/ops-routes';
 import { faucetPlugin } from './modules/faucet/routes';
@@ -74,6 +75,8 @@ export type AppDependencies = {
   chain?: Chain;
   /** Real nodes per currency (default: CHAIN_RPC_URL_<CUR>). */
   nodes?: Map<NodeCurrency, CoinNode>;
+  /** The XRP Ledger server (default: CHAIN_RPC_URL_XRP; null: none). */
+  xrp?: XrpChain | null;
   /** Paying out (crypto, SEPA): the adapters CHAIN_PAYOUTS / BANK_PAYOUTS name unless a test gives its own. */
   payoutAdapters?: Partial<PayoutAdapters>;
   /** Where emails go when SMTP_URL is set (nodemailer's SMTP transport unless a test gives one). */
@@ -157,7 +160,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   const chain =
     deps.chain ?? (config.CHAIN_PAYOUTS === 'simulated' ? simulatedChain() : bitcoinNode ? nodeBlockSource(bitcoinNode, config.CHAIN_NETWORK) : esploraChain({ baseUrl: config.CHAIN_BLOCKS_URL }));
   await checkNodeNetworks(nodes, config.CHAIN_NETWORK, (message) => app.log.warn(message));
-  const confirmations = (code: string) => (isNodeCurrency(code) && nodes.has(code) ? confirmationsOf(config, code) : null);
+  // The XRP Ledger (CHAIN_RPC_URL_XRP, issue 31): one validated ledger is final.
+  const xrp = deps.xrp !== undefined ? deps.xrp : xrpChain(config);
+  if (xrp) await checkXrpNetwork(xrp, config.CHAIN_NETWORK, (message) => app.log.warn(message));
+  const confirmations = (code: string) => (code === 'XRP' && xrp ? XRP_CONFIRMATIONS : isNodeCurrency(code) && nodes.has(code) ? confirmationsOf(config, code) : null);
   await app.register(ratesRoutes, { rates });
   const faucet = faucetSettings(config, chain);
   await app.register(faucetPlugin, { database: deps.database, rates, settings: faucet });
@@ -173,13 +179,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   // Four eyes on payouts (PAYOUT_APPROVAL_*): account protection's freeze makes every payout of a
   // frozen account wait too (payouts/approval.ts).
-  const approval = payoutApproval(config, rates, { accountFrozen, ...(nodes.size > 0 ? { instructionKey: sharedSignerKey(config) } : {}) });
+  const approval = payoutApproval(config, rates, { accountFrozen, ...(nodes.size > 0 || xrp ? { instructionKey: sharedSignerKey(config) } : {}) });
   await app.register(walletRoutes, { rates, xpubs, approval, confirmations });
   await app.register(protectionRoutes, { xpubs, findReception: findByAddress, signInReports: { secret: config.SIGN_IN_REPORT_SECRET, issuer: config.authIssuer } });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   await app.register(opsMoneyRoutes, { rates, chain, settlement: { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED } });
   await app.register(liabilitiesRoutes, { chain, xpubs });
-  await app.register(opsChainRoutes, { nodes, xpubs, approval });
+  await app.register(opsChainRoutes, { nodes, xpubs, approval, xrp });
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval, links) });
   await app.register(auditRoutes);
@@ -187,7 +193,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval, links), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
-  await app.register(workersPlugin, { config, rates, approval, chain, xpubs, faucet, nodes, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });
+  await app.register(workersPlugin, { config, rates, approval, chain, xpubs, faucet, nodes, xrp, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });

@@ -6,6 +6,7 @@ import { CURRENCIES } from '../../domain/currencies';
 import { CHAIN_NETWORKS, setChainNetwork } from '../../domain/networks';
 import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
 import { sepaIban } from '../../domain/sepa';
+import { XRP_FEE_CAP_DROPS, XRP_LEDGER_MARGIN } from '../../domain/xrp';
 
 /**
  * Configuration from the environment, validated once at start-up: a bad value stops the
@@ -133,6 +134,15 @@ const schema = z
     CHAIN_RPC_URL_LTC: optional.pipe(z.url().optional()),
     CHAIN_RPC_URL_DOGE: optional.pipe(z.url().optional()),
     CHAIN_RPC_URL_BCH: optional.pipe(z.url().optional()),
+    /**
+     * The XRP Ledger (issue 31): a rippled or Clio JSON-RPC URL, http(s)://host:port. The watcher
+     * reads the house account's (XRP_ADDRESS) validated transactions, the signer pays XRP payouts.
+     */
+    CHAIN_RPC_URL_XRP: optional.pipe(z.url().optional()),
+    /** The most the signer pays as an XRP transaction's Fee, in drops, whatever the server's open-ledger fee. */
+    XRP_FEE_CAP_DROPS: z.coerce.bigint().min(10n).max(1_000_000n).default(XRP_FEE_CAP_DROPS),
+    /** LastLedgerSequence = the last validated ledger + this many: an XRP payout not validated by then fails (its money goes back). At most 900: rippled's `tx` searches 1,000 ledgers at most. */
+    XRP_LEDGER_MARGIN: z.coerce.number().int().min(4).max(900).default(XRP_LEDGER_MARGIN),
     /** Confirmations before a deposit is credited and a payout confirmed (defaults: domain/chain.ts DEFAULT_CONFIRMATIONS). */
     CONFIRMATIONS_BTC: z.coerce.number().int().min(1).max(1000).optional(),
     CONFIRMATIONS_LTC: z.coerce.number().int().min(1).max(1000).optional(),
@@ -355,7 +365,10 @@ const schema = z
     if (env.CHAIN_PAYOUTS !== 'signer') ctx.addIssue({ code: 'custom', path: ['CHAIN_PAYOUTS'], message: 'must be "signer" in production (AUTH0_DOMAIN set): the simulated chain pays nobody' });
     if (env.BANK_PAYOUTS !== 'external') ctx.addIssue({ code: 'custom', path: ['BANK_PAYOUTS'], message: 'must be "external" in production (AUTH0_DOMAIN set): the simulated bank pays nobody' });
     const withNode = (['BTC', 'LTC', 'DOGE', 'BCH'] as const).some((code) => env[`CHAIN_RPC_URL_${code}`]);
-    if (withNode && !env.SIGNER_KEY) ctx.addIssue({ code: 'custom', path: ['SIGNER_KEY'], message: 'is required in production with a node (CHAIN_RPC_URL_…): the API and the signer share it' });
+    if (env.CHAIN_RPC_URL_XRP && !env.XRP_ADDRESS)
+      ctx.addIssue({ code: 'custom', path: ['XRP_ADDRESS'], message: 'is required in production with CHAIN_RPC_URL_XRP: the local default is a public test account' });
+    if ((withNode || env.CHAIN_RPC_URL_XRP) && !env.SIGNER_KEY)
+      ctx.addIssue({ code: 'custom', path: ['SIGNER_KEY'], message: 'is required in production with a node (CHAIN_RPC_URL_…): the API and the signer share it' });
     for (const key of ['AUTH0_CLIENT_ID', 'AUTH0_AUDIENCE', 'DATABASE_URL', 'SECURITY_LINK_SECRET'] as const) {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH0_DOMAIN is set (production)' });
     }

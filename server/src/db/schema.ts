@@ -382,12 +382,13 @@ export const chainOutputs = pgTable(
 /**
  * What the chain side asks an operator to look at (the console's first page): a credited deposit
  * whose block left the chain (booked back), a reconciliation that found the chain and the ledger
- * apart. Resolved by an operator, with the audit trail.
+ * apart, the XRP house account's settings (no lsfRequireDestTag) or a payment from it no payout
+ * made (house_account). Resolved by an operator, with the audit trail.
  */
 export const chainAlerts = pgTable('chain_alerts', {
   id: uuid('id').primaryKey().defaultRandom(),
   currency: text('currency').notNull(),
-  kind: text('kind', { enum: ['reorg_reversal', 'reconciliation'] }).notNull(),
+  kind: text('kind', { enum: ['reorg_reversal', 'reconciliation', 'house_account'] }).notNull(),
   detail: jsonb('detail').notNull(),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   resolvedAt: timestamp('resolved_at', { withTimezone: true }),

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { loadConfig, type Config } from '../config';
 import { mintAccessToken, readIdpKeys } from '../dev/keys';
-import { chainNodes, xpubsFrom } from '../modules/chain/nodes';
+import { chainNodes, checkXrpNetwork, xpubsFrom, xrpChain } from '../modules/chain/nodes';
 import { sharedSignerKey } from '../modules/payouts/instruction';
 import { Journal } from './journal';
 import { houseSigners, readMnemonic } from './keys';
 import { createSigner, type SignerApi } from './signer';
+import { createXrpSigner, XrpJournal, xrpWallet } from './xrp';
 import type { AuthConfig } from '../../../domain/contracts/auth';
 
 /**
@@ -14,14 +15,41 @@ import type { AuthConfig } from '../../../domain/contracts/auth';
  * halves (XPUB_<CUR>) to check its seed against, the shared key (SIGNER_KEY, or locally the one in
  * DATA_DIR), the server (OPS_URL, or HOST and PORT) and, in production, OPS_TOKEN. Its seed is in
  * SIGNER_SEED_FILE (locally the public test mnemonic); its journal is DATA_DIR/signer-journal.jsonl.
+ * With CHAIN_RPC_URL_XRP it pays XRP too (signer/xrp.ts): its XRP key must be XRP_ADDRESS's, its
+ * journal is DATA_DIR/signer-journal-xrp.jsonl.
  */
 async function main() {
   const config = loadConfig();
   const nodes = chainNodes(config);
-  if (nodes.size === 0) throw new Error('No node to sign for: set CHAIN_RPC_URL_<CUR> (README "Run against a real node").');
+  const xrp = xrpChain(config);
+  if (nodes.size === 0 && !xrp) throw new Error('No node to sign for: set CHAIN_RPC_URL_<CUR> (README "Run against a real node").');
   const production = !config.localIdp;
   const xpubs = xpubsFrom(config);
-  const keys = houseSigners(readMnemonic(config.SIGNER_SEED_FILE, production), xpubs, [...nodes.keys()]);
+  const mnemonic = readMnemonic(config.SIGNER_SEED_FILE, production);
+  const keys = houseSigners(mnemonic, xpubs, [...nodes.keys()]);
+  // The XRP key's address must be XRP_ADDRESS, or the signer does not start (signer/xrp.ts).
+  const xrpSigner = xrp
+    ? createXrpSigner({
+        api: httpApi(config),
+        node: xrp.node,
+        wallet: xrpWallet(mnemonic, xrp.house),
+        journal: new XrpJournal(path.join(config.DATA_DIR, 'signer-journal-xrp.jsonl')),
+        macKey: sharedSignerKey(config),
+        feeCap: config.XRP_FEE_CAP_DROPS,
+        ledgerMargin: config.XRP_LEDGER_MARGIN,
+        log: (message) => console.log(message),
+      })
+    : null;
+  if (xrp) await checkXrpNetwork(xrp, config.CHAIN_NETWORK, (message) => console.warn(`signer: ${message}`));
+  if (process.argv.includes('xrp-require-dest-tag')) {
+    // Once, then exit: the house account requires destination tags (README "XRP Ledger").
+    if (!xrpSigner) throw new Error('xrp-require-dest-tag needs CHAIN_RPC_URL_XRP');
+    const sent = await xrpSigner.requireDestinationTag();
+    console.log(
+      sent ? `signer: AccountSet ${sent.hash} submitted (${sent.engineResult}); the watcher's alert clears once it is validated` : 'signer: the XRP house account requires destination tags already',
+    );
+    return;
+  }
   for (const [code, node] of nodes) {
     const network = await node.network();
     if (network !== config.CHAIN_NETWORK) throw new Error(`CHAIN_RPC_URL_${code} is a ${network} node, but CHAIN_NETWORK is ${config.CHAIN_NETWORK}.`);
@@ -38,15 +66,27 @@ async function main() {
     // The crash suite only: dies between the broadcast and the report.
     ...(process.env.SIGNER_DIE_BEFORE_REPORT === '1' && !production ? { beforeReport: async () => process.exit(137) } : {}),
   });
-  console.log(`signer: signing ${[...nodes.keys()].join(', ')} on ${config.CHAIN_NETWORK} for ${config.opsUrl}`);
+  console.log(`signer: signing ${[...nodes.keys(), ...(xrp ? ['XRP'] : [])].join(', ')} on ${config.CHAIN_NETWORK} for ${config.opsUrl}`);
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (stopping = true));
   while (!stopping) {
-    try {
-      const run = await signer.run();
-      if (run.paid || run.reported || run.refused || run.bumped) console.log(`signer: ${run.paid} paid, ${run.reported} reported again, ${run.refused} refused, ${run.bumped} replaced by fee`);
-    } catch (error) {
-      console.error(`signer: ${(error as Error).message}; trying again`);
+    if (nodes.size > 0) {
+      try {
+        const run = await signer.run();
+        if (run.paid || run.reported || run.refused || run.bumped) console.log(`signer: ${run.paid} paid, ${run.reported} reported again, ${run.refused} refused, ${run.bumped} replaced by fee`);
+      } catch (error) {
+        console.error(`signer: ${(error as Error).message}; trying again`);
+      }
+    }
+    if (xrpSigner) {
+      try {
+        const run = await xrpSigner.run();
+        if (run.paid || run.reported || run.refused || run.completed || run.failed) {
+          console.log(`signer: XRP ${run.paid} paid, ${run.reported} reported again, ${run.completed} completed, ${run.failed} failed, ${run.refused} refused`);
+        }
+      } catch (error) {
+        console.error(`signer: XRP: ${(error as Error).message}; trying again`);
+      }
     }
     await new Promise((resolve) => setTimeout(resolve, config.SIGNER_POLL_MS));
   }

@@ -15,8 +15,10 @@ import { applyRetention } from '../modules/retention/service';
 import { createFaucetTicker, type FaucetTicker } from './faucet-ticker';
 import { payoutAdapters, payoutOutcomes } from './payouts';
 import { repeat } from './repeat';
+import { xrpWorkers } from './xrp';
 import type { NodeCurrency } from '../../../domain/chain';
 import type { Config } from '../config';
+import type { XrpChain } from '../modules/chain/nodes';
 import type { CoinNode } from '../modules/chain/rpc';
 import type { Chain, Xpubs } from '../modules/chain/service';
 import type { FaucetSettings } from '../modules/faucet/service';
@@ -80,6 +82,8 @@ export function watcherHooks(rates: RatesAdapter, outcomes: PayoutOutcomes): Wat
 type WorkerOptions = {
   /** The currencies with a real node (CHAIN_RPC_URL_<CUR>): the watcher follows them, the signer pays them. */
   nodes: Map<NodeCurrency, CoinNode>;
+  /** The XRP Ledger server and house account (CHAIN_RPC_URL_XRP): the XRP watcher follows it, the signer pays XRP (workers/xrp.ts). */
+  xrp?: XrpChain | null;
   config: Config;
   rates: RatesAdapter;
   approval: PayoutApproval;
@@ -90,8 +94,8 @@ type WorkerOptions = {
   mailTransport?: MailTransport;
 };
 
-export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, approval, chain, xpubs, faucet, nodes, ...given }) => {
-  const adapters = payoutAdapters(config, app.db, given.payoutAdapters, new Set(nodes.keys()));
+export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, approval, chain, xpubs, faucet, nodes, xrp = null, ...given }) => {
+  const adapters = payoutAdapters(config, app.db, given.payoutAdapters, new Set<string>([...nodes.keys(), ...(xrp ? ['XRP'] : [])]));
   const outcomes = payoutOutcomes(approval, app.protection.links);
   const faucetTicker = createFaucetTicker({ database: app.database, rates, settings: faucet, log: app.log, onAdvance: () => app.faucet.events.poke() });
   const settlement = { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED };
@@ -119,7 +123,8 @@ export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, appr
       return (await scanChain(app.db, node, watcherHooks(rates, outcomes), settings)).scanned;
     });
   }
-  if (nodes.size > 0) repeat(app, 'reconciliation', config.RECONCILE_INTERVAL_MS, async () => (await reconcileAll(app.db, nodes, xpubs)).filter((r) => !r.ok).length);
+  if (xrp) xrpWorkers(app, { xrp, rates, config });
+  if (nodes.size > 0 || xrp) repeat(app, 'reconciliation', config.RECONCILE_INTERVAL_MS, async () => (await reconcileAll(app.db, nodes, xpubs, xrp)).filter((r) => !r.ok).length);
   repeat(app, 'retention', config.RETENTION_INTERVAL_MS, () => applyRetention(app.db));
   const liabilitiesInterval = config.LIABILITIES_INTERVAL_MS;
   repeat(app, 'proof of liabilities', Math.min(liabilitiesInterval, 60_000), () => publishSnapshot(app.db, { chain, xpubs }, { intervalMs: liabilitiesInterval }));

@@ -1,6 +1,7 @@
 import { DEFAULT_CONFIRMATIONS, NODE_CURRENCIES, type NodeCurrency } from '../../../../domain/chain';
 import { TEST_XPUBS, type Xpubs } from './derive';
 import { rpcNode, type CoinNode } from './rpc';
+import { checkXrplNetwork, xrplNode, type XrplNode } from './xrpl-rpc';
 import type { ChainNetwork } from '../../../../domain/networks';
 import type { Config } from '../../config';
 import type { Chain } from './service';
@@ -66,4 +67,29 @@ export function nodeBlockSource(node: CoinNode, network: ChainNetwork): Chain {
     balances: async () => null,
     received: async () => undefined,
   };
+}
+
+/** The XRP Ledger server (CHAIN_RPC_URL_XRP) and the house account it follows (XRP_ADDRESS, or the public test account). */
+export type XrpChain = { node: XrplNode; house: string };
+
+export function xrpChain(config: Pick<Config, 'CHAIN_RPC_URL_XRP' | 'XRP_ADDRESS'>): XrpChain | null {
+  return config.CHAIN_RPC_URL_XRP ? { node: xrplNode(config.CHAIN_RPC_URL_XRP), house: config.XRP_ADDRESS ?? TEST_XPUBS.XRP } : null;
+}
+
+/**
+ * As checkNodeNetworks: an XRP server of another network than CHAIN_NETWORK is refused at
+ * start-up (xrpl-rpc.ts checkXrplNetwork), one that does not say its network is accepted with a
+ * warning, one that does not answer is only reported.
+ */
+export async function checkXrpNetwork(xrp: XrpChain, expected: ChainNetwork, warn: (message: string) => void): Promise<void> {
+  let networkId: number | null;
+  try {
+    networkId = (await xrp.node.state()).networkId;
+  } catch (error) {
+    warn(`the XRP server at CHAIN_RPC_URL_XRP does not answer (${(error as Error).message}); the deposit watcher keeps trying`);
+    return;
+  }
+  const check = checkXrplNetwork(networkId, expected);
+  if (!check.ok) throw new Error(`${check.message}: use a server of ${expected} or set CHAIN_NETWORK accordingly`);
+  if (check.warning) warn(check.warning);
 }

@@ -43,6 +43,16 @@ export const chainRepository = {
       .where(and(eq(houseAddresses.currency, currency), inArray(houseAddresses.address, addresses)));
   },
 
+  /** Whether any XRP house address (account:tag) is of this account. */
+  async hasXrpAccount(db: Db, account: string): Promise<boolean> {
+    const rows = await db
+      .select({ address: houseAddresses.address })
+      .from(houseAddresses)
+      .where(and(eq(houseAddresses.currency, 'XRP'), sql`${houseAddresses.address} like ${`${account}:%`}`))
+      .limit(1);
+    return rows.length > 0;
+  },
+
   async lastBlocks(db: Db, currency: string, limit: number): Promise<{ height: number; hash: string }[]> {
     return db.select({ height: chainBlocks.height, hash: chainBlocks.hash }).from(chainBlocks).where(eq(chainBlocks.currency, currency)).orderBy(desc(chainBlocks.height)).limit(limit);
   },

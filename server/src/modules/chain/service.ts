@@ -1,3 +1,4 @@
+import { xrpAccountOf } from '../../../../domain/addresses';
 import { HOUSE_BRANCHES, type NodeCurrency } from '../../../../domain/chain';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
@@ -120,8 +121,12 @@ export async function reopenReturnedOutput(tx: Db, key: { currency: string; txid
   const row = await chainRepository.lockOutput(tx, key);
   if (row?.status === 'returned') await chainRepository.updateOutput(tx, key, { status: 'unmatched', creditedTo: null });
 }
-/** Whether the address is one the house handed out (a payout there would pay the house itself). */
-export const isHouseAddress = async (db: Db, currency: string, address: string) => (await chainRepository.houseAddressesIn(db, currency, [address])).length > 0;
+/**
+ * Whether the address is one the house handed out (a payout there would pay the house itself). For
+ * XRP, any tag of the house account: the account is one, whatever tag a payment to it carries.
+ */
+export const isHouseAddress = async (db: Db, currency: string, address: string) =>
+  (await chainRepository.houseAddressesIn(db, currency, [address])).length > 0 || (currency === 'XRP' && (await chainRepository.hasXrpAccount(db, xrpAccountOf(address))));
 
 export function chainAlertView(row: ChainAlertRow): ChainAlert {
   return { id: row.id, currency: row.currency, kind: row.kind, detail: row.detail as Record<string, unknown>, createdAt: row.createdAt.toISOString() };

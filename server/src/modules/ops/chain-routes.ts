@@ -18,9 +18,11 @@ import { errorResponses } from '../../schemas';
 import { actorOf, readPersonalData } from '../audit/service';
 import { NodeError, type CoinNode } from '../chain/rpc';
 import { houseOutputs, nextHouseAddress, openChainAlerts, resolveChainAlert, unmatchedChainOutputs, type Xpubs } from '../chain/service';
+import { XrplError } from '../chain/xrpl-rpc';
 import { assignChainOutput, returnChainOutput } from '../incoming/service';
 import { reconcileAll } from './service';
 import type { NodeCurrency } from '../../../../domain/chain';
+import type { XrpChain } from '../chain/nodes';
 import type { PayoutApproval } from '../payouts/approval';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -28,7 +30,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * The chain side under /api/ops (issue 30; domain/contracts/chain.ts): the signer's questions, the
  * unmatched chain queue, the chain alerts and the reconciliation. Admin tokens only.
  */
-export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, CoinNode>; xpubs: Xpubs; approval: PayoutApproval }> = async (app, { nodes, xpubs, approval }) => {
+export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, CoinNode>; xpubs: Xpubs; approval: PayoutApproval; xrp?: XrpChain | null }> = async (
+  app,
+  { nodes, xpubs, approval, xrp = null },
+) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
   app.get(
@@ -139,10 +144,10 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
     },
     async () => {
       try {
-        return { results: await reconcileAll(app.db, nodes, xpubs) };
+        return { results: await reconcileAll(app.db, nodes, xpubs, xrp) };
       } catch (error) {
         // The node is down, or busy with another replica's scan: nothing was concluded.
-        if (error instanceof NodeError) throw new DomainError('try_again_soon', undefined, `The node did not answer the reconciliation: ${error.message}`);
+        if (error instanceof NodeError || error instanceof XrplError) throw new DomainError('try_again_soon', undefined, `The node did not answer the reconciliation: ${error.message}`);
         throw error;
       }
     },

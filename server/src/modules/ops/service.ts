@@ -1,10 +1,12 @@
 import { DomainError } from '../../../../domain/errors';
 import { ensureAccount, findAccountByEmail, type AccountRow } from '../accounts/service';
 import { reconcile } from '../chain/reconcile';
+import { reconcileXrp } from '../chain/xrp-reconcile';
 import { chainPayoutsInFlight } from '../payouts/service';
 import type { NodeCurrency } from '../../../../domain/chain';
 import type { Reconciliation } from '../../../../domain/contracts/chain';
 import type { Db } from '../../db/client';
+import type { XrpChain } from '../chain/nodes';
 import type { CoinNode } from '../chain/rpc';
 import type { Xpubs } from '../chain/service';
 
@@ -35,8 +37,9 @@ export async function accountByEmail(db: Db, email: string, localIdp?: LocalIdpA
 }
 
 /** Reconciliation of every currency with a node (the ops route, the CLI, the daily run). */
-export async function reconcileAll(db: Db, nodes: Map<NodeCurrency, CoinNode>, xpubs: Xpubs): Promise<Reconciliation[]> {
+export async function reconcileAll(db: Db, nodes: Map<NodeCurrency, CoinNode>, xpubs: Xpubs, xrp: XrpChain | null = null): Promise<Reconciliation[]> {
   const results = [];
   for (const node of nodes.values()) results.push(await reconcile(db, node, xpubs, chainPayoutsInFlight));
+  if (xrp) results.push(await reconcileXrp(db, xrp.node, xrp.house));
   return results;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
+import { expiresOnChain } from '../../../../domain/xrp';
 import { recordAudit } from '../audit/service';
 import { markOutputsSpent, minedHeightOf } from '../chain/service';
 import { systemAccount, transfer } from '../ledger/service';
@@ -192,8 +193,10 @@ async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, inpu
     throw new DomainError('payout_already_final');
   } else if (row.status !== 'submitted' && row.status !== 'broadcast') {
     throw new DomainError('payout_not_submitted');
-  } else if (row.status === 'broadcast' && input.result.status === 'failed') {
-    // Its transaction is on the network and may still be mined: the money cannot go back.
+  } else if (row.status === 'broadcast' && input.result.status === 'failed' && !expiresOnChain(row.currency)) {
+    // Its transaction is on the network and may still be mined: the money cannot go back. (An XRP
+    // transaction can be proven never to pay: past its LastLedgerSequence, or validated with a tec
+    // result; the signer reports that as a failure.)
     throw new DomainError('payout_already_final');
   }
   const now = new Date();
