@@ -8,7 +8,7 @@ export type Support = 'full' | 'partial';
 export type Currency = {
   code: string;
   name: string;
-  decimals: 6 | 8 | 9;
+  decimals: 6 | 8 | 9 | 18;
   support: Support;
   /** A realistic EUR price the simulated rate feed moves around (decimal string). */
   referenceEur: string;
@@ -16,7 +16,7 @@ export type Currency = {
 
 export const CURRENCIES: readonly Currency[] = [
   { code: 'BTC', name: 'Bitcoin', decimals: 8, support: 'full', referenceEur: '80000' },
-  { code: 'ETH', name: 'Ethereum', decimals: 9, support: 'full', referenceEur: '3000' },
+  { code: 'ETH', name: 'Ethereum', decimals: 18, support: 'full', referenceEur: '3000' },
   { code: 'XRP', name: 'Ripple', decimals: 6, support: 'full', referenceEur: '2.10' },
   { code: 'USDT', name: 'Tether', decimals: 6, support: 'partial', referenceEur: '0.92' },
   { code: 'BCH', name: 'Bitcoin Cash', decimals: 8, support: 'full', referenceEur: '420' },

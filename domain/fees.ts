@@ -17,7 +17,7 @@ export type OrderType = keyof typeof FEES;
 export const ETH_GAS_LIMIT = 21_000n;
 export const NETWORK_FEES_MINOR: Record<string, bigint> = {
   BTC: 2_000n, // 0.00002 BTC
-  ETH: ETH_GAS_LIMIT * 20n, // 21,000 gas × 20 gwei = 0.00042 ETH (9 decimals: gwei)
+  ETH: ETH_GAS_LIMIT * 20_000_000_000n, // 21,000 gas × 20 gwei = 0.00042 ETH (18 decimals: wei)
   XRP: 12n, // 0.000012 XRP
   BCH: 1_000n, // 0.00001 BCH
   LTC: 10_000n, // 0.0001 LTC

@@ -8,7 +8,8 @@ import { CHAIN_OUTPUT_STATUSES, CHAIN_UNMATCHED_REASONS, HOUSE_BRANCHES, NODE_CU
  * `npm run ops -- reconcile | chain-unmatched | chain-assign | chain-alerts` are its clients.
  */
 const currency = z.enum(NODE_CURRENCIES);
-const txid = z.string().regex(/^[0-9a-f]{64}$/, 'invalid_txid');
+// Ether's transaction hashes are written 0x…
+const txid = z.string().regex(/^(0x)?[0-9a-f]{64}$/, 'invalid_txid');
 
 export const chainCurrencyQuery = z.object({ currency });
 export const houseOutputSchema = z.object({

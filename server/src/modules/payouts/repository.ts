@@ -164,6 +164,16 @@ export const payoutsRepository = {
    * Broadcast chain payouts whose transaction (any of its txids: the original may be mined instead
    * of its replacement) is in a block at `height`: the mined txid becomes `txid`.
    */
+  /** The broadcast chain payout one of whose transactions (a replacement included) is this txid, locked. */
+  async lockBroadcastByTxid(db: Db, currency: string, txid: string): Promise<PayoutRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.txids} && ${sql.param([txid])}::text[]`))
+      .for('update');
+    return row;
+  },
+
   async markInBlock(db: Db, currency: string, txids: string[], height: number): Promise<void> {
     if (txids.length === 0) return;
     const found = await db

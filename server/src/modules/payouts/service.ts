@@ -393,6 +393,38 @@ export const chainPayoutsUnconfirmedAbove = (tx: Db, currency: string, height: n
 export const chainPayoutsInFlight = (db: Db, currency: string) => payoutsRepository.minedNotBooked(db, currency);
 export const chainPayoutsCompletedAbove = (db: Db, currency: string, height: number) => payoutsRepository.completedAbove(db, currency, height);
 
+/**
+ * Account chains (ether, issue 31): a transaction the house sent was mined. Its gas is known only
+ * now (gas used × the effective price), so:
+ * - a payout's: that is its real fee (`chainFee`), and the difference with the fee charged is
+ *   booked at completion as for the Bitcoin family; mined with status 0 (the destination, a
+ *   contract, refused the ether), the ether never left but the gas did: the payout fails through
+ *   the usual path (the money back to its source) and the gas is the house's cost;
+ * - a sweep's or a gas funding's (the house moving ether between its own addresses): nothing
+ *   changes owner, but the gas left the house's addresses: booked from the fees account to the
+ *   chain account, so that the chain account keeps mirroring the balances on chain (reconciliation).
+ * Keyed on the txid: a block seen twice books once.
+ */
+export async function chainHouseTxMined(tx: Db, outcomes: PayoutOutcomes, currency: string, mined: { txid: string; fee: bigint; failed: boolean }): Promise<void> {
+  const payout = await payoutsRepository.lockBroadcastByTxid(tx, currency, mined.txid);
+  if (payout && !mined.failed) {
+    await payoutsRepository.update(tx, payout.id, { chainFee: mined.fee });
+    return;
+  }
+  if (mined.fee > 0n) {
+    await transfer(tx, {
+      id: `chain-gas:${currency}:${mined.txid}`,
+      currency,
+      debitAccountId: (await systemAccount(tx, 'fees', currency)).id,
+      creditAccountId: (await systemAccount(tx, 'chain', currency)).id,
+      amount: mined.fee,
+      code: 'network_fee_house',
+      metadata: { txid: mined.txid, ...(payout ? { payoutId: payout.id } : {}) },
+    });
+  }
+  if (payout) await bookFailure(tx, outcomes, payout, { reason: 'the destination refused the transfer: its transaction failed on chain' });
+}
+
 export async function completeConfirmedChainPayouts(db: Db, outcomes: PayoutOutcomes, currency: string, height: number): Promise<number> {
   let completed = 0;
   for (const row of await payoutsRepository.confirmedAtOrBelow(db, currency, height)) {
