@@ -257,11 +257,20 @@ export function etherSigner(deps: EtherDeps) {
       for (const entry of byNonce.values()) {
         const known = await deps.node.call<unknown>('eth_getTransactionByHash', [entry.txid]);
         if (!known) {
-          deps.log(`signer: ETH ${entry.txid} is no longer known to the node; sent again`);
-          await deps.node.broadcast(entry.hex).catch((error: Error) => deps.log(`signer: ${entry.txid} not sent again (${error.message})`));
-          continue;
-        }
-        if (deps.now().getTime() - new Date(entry.at).getTime() < deps.bumpAfterMs) continue;
+          // Dropped from the node's pool (evicted, a restart, underpriced): sent again as it was; one
+          // the node no longer takes (its max fee is below today's base fee) is replaced now.
+          const resent = await deps.node.broadcast(entry.hex).then(
+            () => true,
+            (error: Error) => {
+              deps.log(`signer: ${entry.txid} not sent again (${error.message}); replaced`);
+              return false;
+            },
+          );
+          if (resent) {
+            deps.log(`signer: ETH ${entry.txid} was no longer known to the node; sent again`);
+            continue;
+          }
+        } else if (deps.now().getTime() - new Date(entry.at).getTime() < deps.bumpAfterMs) continue;
         const fee = await fees();
         if (!fee) continue;
         const old = entry.eth!;

@@ -23,7 +23,7 @@ import type { ChainNetwork } from '../../../../domain/networks';
  */
 export const ETH_CHAIN_IDS: Record<string, ChainNetwork> = { '1': 'mainnet', '11155111': 'testnet', '17000': 'testnet', '560048': 'testnet', '31337': 'regtest', '1337': 'regtest' };
 
-export type EthTx = NodeTx & { from: string; fee: bigint; failed: boolean };
+export type EthTx = NodeTx & { from: string; to: string | null; fee: bigint; failed: boolean };
 export type EthNode = CoinNode & {
   /** The balance of an address at a block (a height; default the latest). */
   balance(address: string, height?: number): Promise<bigint>;
@@ -154,7 +154,8 @@ export function ethNode(url: string, options: { fetch?: typeof globalThis.fetch;
           if (frame) internalTransfers(frame, moved);
           moved.forEach((m, i) => outputs.push({ vout: i + 1, amount: m.value, address: address(m.to) }));
         }
-        return { txid: tx.hash, inputs: [], outputs, from: address(tx.from)!, fee, failed };
+        const to = tx.to ?? receipt.contractAddress ?? null;
+        return { txid: tx.hash, inputs: [], outputs, from: address(tx.from)!, to: to ? address(to) : null, fee, failed };
       });
       return { height: Number(quantity(raw.number)), hash: raw.hash, previousHash: quantity(raw.number) === 0n ? null : raw.parentHash, txs };
     },

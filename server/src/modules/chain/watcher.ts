@@ -44,7 +44,7 @@ export type WatcherHooks = {
    * and whether it failed (status 0). A payout's is its real fee (or its failure); a sweep's or a gas
    * funding's fee is the house's cost (inside the block's transaction).
    */
-  houseTxMined?(tx: Db, currency: NodeCurrency, mined: { txid: string; fee: bigint; failed: boolean; height: number }): Promise<void>;
+  houseTxMined?(tx: Db, currency: NodeCurrency, mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean }): Promise<void>;
 };
 
 export type WatcherSettings = {
@@ -134,7 +134,7 @@ export async function scanChain(db: Db, node: CoinNode, hooks: WatcherHooks, set
 /** One block: its house outputs (confirming, or change), the house outputs it spends, the payouts it confirms. */
 async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks: WatcherHooks): Promise<void> {
   // Account chains name each transaction's sender: the house's own transactions are found by it.
-  const senders = block.txs.map((tx) => (tx as Partial<EthTx>).from).filter((a): a is string => typeof a === 'string');
+  const senders = block.txs.flatMap((tx) => [(tx as Partial<EthTx>).from, (tx as Partial<EthTx>).to]).filter((a): a is string => typeof a === 'string');
   const addresses = [...new Set([...block.txs.flatMap((tx) => tx.outputs.map((output) => output.address).filter((a): a is string => a !== null)), ...senders])];
   await db.transaction(async (tx) => {
     const house = new Map((await chainRepository.houseAddressesIn(tx, currency, addresses)).map((row) => [row.address, row]));
@@ -177,9 +177,10 @@ async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks
       await chainRepository.markSpent(tx, currency, [spent], spending.get(`${spent.txid}:${spent.vout}`)!, block.height);
     }
     for (const transaction of block.txs) {
-      const { from, fee, failed } = transaction as Partial<EthTx>;
+      const { from, to, fee, failed } = transaction as Partial<EthTx>;
       if (from !== undefined && house.has(from) && fee !== undefined && hooks.houseTxMined) {
-        await hooks.houseTxMined(tx, currency, { txid: transaction.txid, fee, failed: failed ?? false, height: block.height });
+        await chainRepository.insertHouseTx(tx, { currency, txid: transaction.txid, height: block.height, fee, failed: failed ?? false });
+        await hooks.houseTxMined(tx, currency, { txid: transaction.txid, fee, failed: failed ?? false, toHouse: to !== undefined && to !== null && house.has(to) });
       }
     }
     await hooks.payoutsInBlock(
@@ -277,6 +278,7 @@ async function rollBack(db: Db, currency: NodeCurrency, from: { height: number; 
     for (const id of completed) await chainRepository.insertAlert(tx, { currency, kind: 'reorg_reversal', detail: { payout: id, reason: 'a completed payout’s block left the chain' } });
     await hooks.payoutsUnconfirmedAbove(tx, currency, height);
     await chainRepository.unspendAbove(tx, currency, height);
+    await chainRepository.dropHouseTxsAbove(tx, currency, height);
     await chainRepository.dropBlocksAbove(tx, currency, height);
   });
 }

@@ -3,7 +3,7 @@ import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { recordAudit } from '../audit/service';
-import { markOutputsSpent, minedHeightOf } from '../chain/service';
+import { markOutputsSpent, minedHeightOf, minedHouseTx } from '../chain/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { approvalNeeded, type ApprovalContext } from './approval';
 import { instructionMac } from './instruction';
@@ -215,6 +215,12 @@ async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, inpu
       lockedUntil: null,
     });
     await markOutputsSpent(tx, row.currency, result.inputs, result.txid);
+    // Account chains: already mined and scanned (a late report): its real fee, or its failure, now.
+    const mined = await minedHouseTx(tx, row.currency, result.txid);
+    if (mined) {
+      await chainHouseTxMined(tx, outcomes, row.currency, { txid: result.txid, fee: mined.fee, failed: mined.failed, toHouse: false });
+      return { payout: (await payoutsRepository.find(tx, row.id))!, booked: true };
+    }
     return { payout, booked: true };
   }
   if (result.status === 'completed') {
@@ -405,12 +411,15 @@ export const chainPayoutsCompletedAbove = (db: Db, currency: string, height: num
  *   chain account, so that the chain account keeps mirroring the balances on chain (reconciliation).
  * Keyed on the txid: a block seen twice books once.
  */
-export async function chainHouseTxMined(tx: Db, outcomes: PayoutOutcomes, currency: string, mined: { txid: string; fee: bigint; failed: boolean }): Promise<void> {
+export async function chainHouseTxMined(tx: Db, outcomes: PayoutOutcomes, currency: string, mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean }): Promise<void> {
   const payout = await payoutsRepository.lockBroadcastByTxid(tx, currency, mined.txid);
   if (payout && !mined.failed) {
     await payoutsRepository.update(tx, payout.id, { chainFee: mined.fee });
     return;
   }
+  // From the house to outside, and no payout reported it yet: a payout whose signer was killed
+  // before its report. The report books it (bookLocked reads the mined transaction).
+  if (!payout && !mined.toHouse) return;
   if (mined.fee > 0n) {
     await transfer(tx, {
       id: `chain-gas:${currency}:${mined.txid}`,
