@@ -1,6 +1,7 @@
 /**
  * @jest-environment node
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,6 @@ const ETH = 10n ** 18n;
 const GWEI = 10n ** 9n;
 const HOT = deriveAddress('ETH', TEST_XPUBS, 0, 'change');
 
-// PostgreSQL doubles the suite's time; the node-facing cases are the same on both, so PostgreSQL runs them once in the LTC suite's way only when asked.
 describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
   let eth: Anvil;
   let t: TestApp;
@@ -112,9 +112,9 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
   type PayoutRow = { id: string; status: string; txid: string | null; txids: string[]; chain_fee: string | null; failure_reason: string | null };
   const payoutOfSend = async (sendId: string) =>
     ((await t.app.db.execute(sql`select id, status, txid, txids, chain_fee::text, failure_reason from payouts where send_id = ${sendId}`)) as unknown as { rows: PayoutRow[] }).rows[0]!;
-  const journal = () =>
+  const journal = (file = journalFile) =>
     fs
-      .readFileSync(journalFile, 'utf8')
+      .readFileSync(file, 'utf8')
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as JournalEntry)
@@ -330,6 +330,76 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       expect((await payoutOfSend(sendId)).status).toBe('completed');
       expect((await eth.balance(to)) - before).toBe(wei('0.02'));
       expect(journal().filter((entry) => entry.payouts.some((p) => p.id === signed.payouts[0]!.id))).toHaveLength(1);
+    });
+
+    it('killed between its journal and the broadcast, the signer sends the journaled transaction after its restart, once', async () => {
+      const to = eth.accounts[9]!;
+      const before = await eth.balance(to);
+      const sendId = await sendOut(alice, to, '0.01');
+      await payOut(t);
+      const node = eth.node;
+      const dying = { ...node, broadcast: async () => Promise.reject(new Error('killed')) } as typeof node;
+      await expect(
+        createSigner({
+          api,
+          nodes: new Map([['ETH', dying]]),
+          keys: houseSigners(TEST_MNEMONIC, TEST_XPUBS, ['ETH']),
+          xpubs: TEST_XPUBS,
+          journal: new Journal(journalFile),
+          macKey: sharedSignerKey(t.config),
+          bumpAfterMs: 3_600_000,
+          log: () => undefined,
+        }).run(),
+      ).rejects.toThrow('killed');
+      const signed = journal().at(-1)!;
+      expect(await eth.call('eth_getTransactionByHash', [signed.txid])).toBeNull();
+      expect(await signer().run()).toEqual(expect.objectContaining({ paid: 0, reported: 1 }));
+      expect(await eth.call('eth_getTransactionByHash', [signed.txid])).not.toBeNull();
+      await eth.mine(CONFIRMATIONS);
+      await scan();
+      expect(await payoutOfSend(sendId)).toEqual(expect.objectContaining({ status: 'completed', txid: signed.txid }));
+      expect((await eth.balance(to)) - before).toBe(wei('0.01'));
+    });
+
+    it('the signer as its own process (npm run signer), SIGKILLed between broadcasting and reporting, pays once after its restart', async () => {
+      const to = eth.accounts[4]!;
+      const before = await eth.balance(to);
+      const sendId = await sendOut(alice, to, '0.01');
+      await payOut(t);
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as { port: number };
+      const env = {
+        ...process.env,
+        ENV_FILE: path.join(__dirname, '../../__tests__/support/empty.env'),
+        CHAIN_NETWORK: 'regtest',
+        CHAIN_RPC_URL_ETH: eth.url,
+        OPS_URL: `http://127.0.0.1:${port}`,
+        OPS_TOKEN: t.admin.authorization!.replace('Bearer ', ''),
+        // The server's: the key it shares with the signer is kept there. The process keeps its journal there too.
+        DATA_DIR: t.config.DATA_DIR,
+        SIGNER_POLL_MS: '200',
+      };
+      const signerProcess = (extra: Record<string, string>) =>
+        spawn(process.execPath, ['--import', 'tsx', 'server/src/signer/main.ts'], { cwd: path.join(__dirname, '../..'), env: { ...env, ...extra }, stdio: 'ignore' });
+      const dying = signerProcess({ SIGNER_DIE_BEFORE_REPORT: '1' });
+      expect(await new Promise<number | null>((resolve) => dying.once('exit', resolve))).toBe(137);
+      expect((await payoutOfSend(sendId)).status).toBe('submitted');
+      const processJournal = () => journal(path.join(t.config.DATA_DIR, 'signer-journal.jsonl'));
+      const signed = processJournal().at(-1)!;
+      const restarted = signerProcess({});
+      try {
+        for (let i = 0; i < 100 && (await payoutOfSend(sendId)).status !== 'broadcast'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        restarted.kill('SIGTERM');
+        await new Promise((resolve) => restarted.once('exit', resolve));
+      }
+      expect(await payoutOfSend(sendId)).toEqual(expect.objectContaining({ status: 'broadcast', txid: signed.txid }));
+      await eth.mine(CONFIRMATIONS);
+      await scan();
+      expect((await payoutOfSend(sendId)).status).toBe('completed');
+      expect((await eth.balance(to)) - before).toBe(wei('0.01'));
+      expect(processJournal().filter((entry) => entry.payouts.some((p) => p.id === signed.payouts[0]!.id))).toHaveLength(1);
+      for (const entry of processJournal()) expect(EthersTransaction.from(entry.hex).from).toBe(entry.eth!.from);
     });
 
     it('an address holding less than its sweep’s gas reserve is funded from the hot address first, then swept', async () => {
