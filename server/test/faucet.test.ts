@@ -59,7 +59,7 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     expect(round).toMatchObject({ id: 1, state: 'new', seed: null, winner: null, players: [], playerCount: 0, reward: { eur: '0.02' } });
     expect(round.seedHash).toMatch(/^[0-9a-f]{64}$/);
     expect(round.endsAt).toBe(round.schedule.opensAt);
-    expect(round.reward.amounts).toEqual({ BTC: '0.00000025', ETH: '0.000006666', XRP: '0.009523', BCH: '0.00004761', LTC: '0.00022222', DOGE: '0.10526315' });
+    expect(round.reward.amounts).toEqual({ BTC: '0.00000025', ETH: '0.000006666666666666', XRP: '0.009523', BCH: '0.00004761', LTC: '0.00022222', DOGE: '0.10526315' });
     // About six minutes from start to end.
     expect(Date.parse(round.schedule.endsAt) - Date.parse(round.schedule.startsAt)).toBe(360_000);
     expect(await tick()).toBe(0); // nothing is due yet

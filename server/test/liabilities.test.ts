@@ -141,7 +141,7 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
       ]),
     );
     expect(reserves.currencies.find((c) => c.currency === 'XRP')!.addresses).toEqual([{ address: TEST_XPUBS.XRP, branch: 'account', balance: '0.000000' }]);
-    expect(reserves.currencies.find((c) => c.currency === 'ETH')!.addresses).toEqual([expect.objectContaining({ branch: 'users', balance: '0.000000000' })]);
+    expect(reserves.currencies.find((c) => c.currency === 'ETH')!.addresses).toEqual([expect.objectContaining({ branch: 'users', balance: '0.000000000000000000' })]);
   });
 
   it('a payout leaves the house’s addresses on the simulated chain: held follows owed', async () => {

@@ -147,7 +147,7 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     expect(await lookup('payout@example.com', order.reference)).toMatchObject({ status: 'completed_failure', failure: { reason: 'payout_failed', refund: 'sender' } });
     const [delivery, refund] = await payoutsOf(order.reference);
     expect(delivery).toMatchObject({ purpose: 'order_delivery', status: 'failed', failure_reason: 'address rejected by the signer' });
-    expect(refund).toMatchObject({ purpose: 'order_refund', status: 'completed', currency: 'ETH', amount: '30000000' });
+    expect(refund).toMatchObject({ purpose: 'order_refund', status: 'completed', currency: 'ETH', amount: '30000000000000000' });
     expect(await ledgerOk()).toBe(true);
     expect(await clearingBalances()).toEqual([]);
   });

@@ -28,7 +28,7 @@ describe.each(databaseKinds())('wallet balances (%s)', (kind) => {
     const [account] = await accountsRepository.findByEmail(t.app.db, 'rich@muntly.test');
     for (const [currency, amount] of [
       ['BTC', 1_500_000n],
-      ['ETH', 2_000_000_000n],
+      ['ETH', 2_000_000_000_000_000_000n],
       ['XRP', 1n],
     ] as const) {
       const to = await userAccount(t.app.db, account!.id, currency);
@@ -37,7 +37,7 @@ describe.each(databaseKinds())('wallet balances (%s)', (kind) => {
     const body = (await t.app.inject({ url: '/api/wallet/balances', headers })).json();
     const of = (code: string) => body.balances.find((b: { currency: string }) => b.currency === code);
     expect(of('BTC')).toMatchObject({ balance: '0.01500000', eurEstimate: '1200.00' });
-    expect(of('ETH')).toMatchObject({ balance: '2.000000000', eurEstimate: '6001.00' });
+    expect(of('ETH')).toMatchObject({ balance: '2.000000000000000000', eurEstimate: '6001.00' });
     expect(of('XRP')).toMatchObject({ balance: '0.000001', eurEstimate: '0.00' });
     expect(body.totalEur).toBe('7201.00');
   });
