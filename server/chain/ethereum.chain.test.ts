@@ -119,7 +119,16 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       .filter(Boolean)
       .map((line) => JSON.parse(line) as JournalEntry)
       .filter((entry) => 'eth' in entry);
-  const reconcile = async () => ((await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })).json().results as { currency: string; onChain: string; expected: string; difference: string; ok: boolean }[])[0]!;
+  const reconcile = async () =>
+    (
+      (await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })).json().results as {
+        currency: string;
+        onChain: string;
+        expected: string;
+        difference: string;
+        ok: boolean;
+      }[]
+    )[0]!;
 
   it('refuses a node of another network at start-up, with a message naming both', async () => {
     await expect(testApp(kind, { CHAIN_NETWORK: 'testnet', CHAIN_RPC_URL_ETH: eth.url, CHAIN_POLL_MS: '0' })).rejects.toThrow('CHAIN_RPC_URL_ETH is a regtest node, but CHAIN_NETWORK is testnet');

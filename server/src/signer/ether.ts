@@ -232,7 +232,11 @@ export function etherSigner(deps: EtherDeps) {
         if (entry) sent++;
       } else if (balance < reserve && balance >= cost) {
         // Too little for the sweep's gas reserve, enough to be worth its cost: the hot address pays the reserve.
-        const entry = await journalAndSend({ kind: 'fund', from: hot, path: { branch: 'change', index: 0 }, nonce: (await nextNonce(hot)).toString(), to: address, value: reserve.toString(), ...terms }, [], null);
+        const entry = await journalAndSend(
+          { kind: 'fund', from: hot, path: { branch: 'change', index: 0 }, nonce: (await nextNonce(hot)).toString(), to: address, value: reserve.toString(), ...terms },
+          [],
+          null,
+        );
         if (entry) sent++;
       } else deps.log(`signer: ETH at ${address} (${minorToDecimal(balance, DECIMALS)}) is less than its sweep costs; it waits`);
     }

@@ -1,8 +1,8 @@
 import { Transaction } from '@scure/btc-signer';
 import { normalizeAddress } from '../../../domain/addresses';
 import { boundedFeeRate, SIGNER_LIMITS, type HouseBranch, type NodeCurrency, type UtxoCurrency } from '../../../domain/chain';
-import { decimalToMinor, minorToDecimal } from '../../../domain/money';
 import { currencyByCode } from '../../../domain/currencies';
+import { decimalToMinor, minorToDecimal } from '../../../domain/money';
 import { deriveAddress, type Xpubs } from '../modules/chain/derive';
 import { isEthNode } from '../modules/chain/ethereum';
 import { NodeError } from '../modules/chain/rpc';

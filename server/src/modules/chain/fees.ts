@@ -22,7 +22,12 @@ export function networkFeeFrom(currency: NodeCurrency, estimate: bigint | null, 
 
 /** Asks the node for its estimate and sets the fee charged from now on; the fee, or null when the node did not answer (the last one stays). */
 export async function refreshNetworkFee(node: CoinNode, marginPercent: number): Promise<bigint | null> {
-  const estimate = isEthNode(node) ? await node.fees().then((fees) => eip1559Fees(fees, FEE_RATE_LIMITS.ETH.cap).maxFeePerGas, () => undefined) : await node.feeRate(6).catch(() => undefined);
+  const estimate = isEthNode(node)
+    ? await node.fees().then(
+        (fees) => eip1559Fees(fees, FEE_RATE_LIMITS.ETH.cap).maxFeePerGas,
+        () => undefined,
+      )
+    : await node.feeRate(6).catch(() => undefined);
   if (estimate === undefined) return null;
   const fee = networkFeeFrom(node.currency, estimate, marginPercent);
   setNetworkFee(node.currency, fee);
