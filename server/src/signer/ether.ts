@@ -59,6 +59,8 @@ const hex = (value: bigint) => `0x${value.toString(16)}`;
 
 export function etherSigner(deps: EtherDeps) {
   let chainId: bigint | null = null;
+  // What was last said about an address that waits: said again only when its balance changes (the signer polls every few seconds).
+  const waiting = new Map<string, bigint>();
 
   async function hotAddress(houses: HouseOutputsResponse): Promise<string> {
     // The change branch's first address; the API writes it down (house_addresses) when first asked.
@@ -238,7 +240,10 @@ export function etherSigner(deps: EtherDeps) {
           null,
         );
         if (entry) sent++;
-      } else deps.log(`signer: ETH at ${address} (${minorToDecimal(balance, DECIMALS)}) is less than its sweep costs; it waits`);
+      } else if (waiting.get(address) !== balance) {
+        waiting.set(address, balance);
+        deps.log(`signer: ETH at ${address} (${minorToDecimal(balance, DECIMALS)}) is less than its sweep costs; it waits`);
+      }
     }
     return sent;
   }
