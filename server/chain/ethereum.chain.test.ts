@@ -10,6 +10,7 @@ import { Transaction as EthersTransaction } from 'ethers';
 import { setNetworkFee } from '../../domain/fees';
 import { setChainNetwork } from '../../domain/networks';
 import { deriveAddress, TEST_XPUBS } from '../src/modules/chain/derive';
+import { ethNode } from '../src/modules/chain/ethereum';
 import { refreshNetworkFee } from '../src/modules/chain/fees';
 import { confirmingAt } from '../src/modules/chain/service';
 import { DEFAULT_WATCHER_SETTINGS, scanChain } from '../src/modules/chain/watcher';
@@ -181,6 +182,29 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
     expect(eth.node.traces).toBe(true);
     expect(await outputsOf(txid)).toEqual([expect.objectContaining({ vout: 1, status: 'credited', amount: wei('0.7').toString() })]);
     expect(await balanceOf(t, user.headers, 'ETH')).toBe('0.700000000000000000');
+  });
+
+  it('ether at a sell order’s address shows confirming n of N on the order’s page, and funds the order at N', async () => {
+    const placed = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      payload: { type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '0.03', email: 'seller@eth.test', address: 'DE89370400440532013000' },
+    });
+    expect({ status: placed.statusCode, body: placed.statusCode === 201 ? '' : placed.body }).toEqual({ status: 201, body: '' });
+    const { reference, receiving } = placed.json() as { reference: string; receiving: { address: string } };
+    expect(receiving.address).toBe(deriveAddress('ETH', TEST_XPUBS, 0, 'orders'));
+    await eth.send({ to: receiving.address, value: wei('0.03') });
+    await eth.mine(1);
+    await scan();
+    const lookup = () => t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email: 'seller@eth.test', reference } });
+    expect((await lookup()).json().receiving.incoming).toEqual([expect.objectContaining({ amount: '0.030000000000000000', confirmations: 1, required: CONFIRMATIONS })]);
+    await eth.mine(CONFIRMATIONS - 1);
+    await scan();
+    expect((await lookup()).json().receiving.incoming).toBeUndefined();
+    const order = (
+      (await t.app.db.execute(sql`select status, amount_received::text as received from orders where reference = ${reference}`)) as unknown as { rows: { status: string; received: string }[] }
+    ).rows[0];
+    expect(order).toEqual({ status: 'processing', received: wei('0.03').toString() });
   });
 
   it('a deposit whose block leaves the chain before N confirmations (anvil_reorg) is never credited', async () => {
@@ -456,6 +480,33 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       expect(await reconcile()).toEqual(expect.objectContaining({ difference: '0.100000000000000000', ok: false }));
       const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as { kind: string }[];
       expect(alerts.filter((a) => a.kind === 'reconciliation')).toHaveLength(1);
+    });
+
+    it('a node without call traces is found out once and warned about; a contract’s transfer is then not credited, and reconciliation shows it', async () => {
+      const user = await testUser(t, 'no-traces@eth.test', { address: 'ETH' });
+      const contract = await deploy(forwarder(user.address));
+      await scan();
+      const before = BigInt((await reconcile()).difference.replace('.', ''));
+      const warnings: string[] = [];
+      // The same node, answering debug_traceBlockByHash as a node without the debug namespace does.
+      const noTraces = ethNode(eth.url, {
+        warn: (message) => warnings.push(message),
+        fetch: async (input, init) => {
+          const body = JSON.parse(String(init!.body)) as { id: number; method: string };
+          if (body.method === 'debug_traceBlockByHash')
+            return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'the method debug_traceBlockByHash does not exist/is not available' } }));
+          return fetch(input, init);
+        },
+      });
+      await eth.send({ to: contract, value: wei('0.3'), gas: 100_000n });
+      await eth.send({ to: user.address, value: wei('0.01') });
+      await eth.mine(CONFIRMATIONS);
+      await scanChain(t.app.db, noTraces, watcherHooks(rates, t.app.workers.payoutOutcomes), { ...DEFAULT_WATCHER_SETTINGS, confirmations: CONFIRMATIONS });
+      expect(noTraces.traces).toBe(false);
+      expect(warnings).toHaveLength(1);
+      // The plain transfer is credited; the contract's is not seen.
+      expect(await balanceOf(t, user.headers, 'ETH')).toBe('0.010000000000000000');
+      expect(BigInt((await reconcile()).difference.replace('.', '')) - before).toBe(wei('0.3'));
     });
   });
 });
