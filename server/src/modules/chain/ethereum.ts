@@ -112,6 +112,20 @@ export function ethNode(url: string, options: { fetch?: typeof globalThis.fetch;
     }
   }
 
+  let blockReceiptsMethod = true;
+  /** eth_getBlockReceipts (geth ≥ 1.13, reth, Erigon, Nethermind, anvil), or one receipt per transaction where the node lacks it. */
+  async function blockReceipts(hash: string, txs: RawTx[]): Promise<RawReceipt[]> {
+    if (blockReceiptsMethod) {
+      try {
+        return await call<RawReceipt[]>('eth_getBlockReceipts', [hash]);
+      } catch (error) {
+        if (!(error instanceof NodeError) || error.code !== -32601) throw error;
+        blockReceiptsMethod = false;
+      }
+    }
+    return Promise.all(txs.map((tx) => call<RawReceipt>('eth_getTransactionReceipt', [tx.hash])));
+  }
+
   const address = (value: string) => normalizeAddress('ETH', value);
 
   const node: EthNode = {
@@ -137,7 +151,7 @@ export function ethNode(url: string, options: { fetch?: typeof globalThis.fetch;
     async block(hash): Promise<NodeBlock> {
       const raw = await call<RawBlock | null>('eth_getBlockByHash', [hash, true]);
       if (!raw) throw new NodeError(`ETH node: no block ${hash}`);
-      const receipts = raw.transactions.length > 0 ? await call<RawReceipt[]>('eth_getBlockReceipts', [hash]) : [];
+      const receipts = raw.transactions.length > 0 ? await blockReceipts(hash, raw.transactions) : [];
       const byHash = new Map(receipts.map((r) => [r.transactionHash.toLowerCase(), r]));
       const frames = raw.transactions.length > 0 ? await blockTraces(hash) : null;
       const txs: EthTx[] = raw.transactions.map((tx) => {
