@@ -294,6 +294,30 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       expect(await balanceOf(t, alice.headers, 'ETH')).toBe(before);
     });
 
+    it('a payout whose transaction is mined with status 0 fails through the payout-failed path: the money back, the gas the house’s', async () => {
+      // A contract that takes ether until a moment (TIMESTAMP < T), then reverts: the estimate passes, the mined transaction fails.
+      const latest = await eth.call<{ timestamp: string }>('eth_getBlockByNumber', ['latest', false]);
+      const deadline = Number(BigInt(latest.timestamp)) + 1_000;
+      const contract = await deploy(`63${deadline.toString(16).padStart(8, '0')}4210600e57600080fd5b00`);
+      const before = await balanceOf(t, alice.headers, 'ETH');
+      const sendId = await sendOut(alice, contract, '0.02');
+      await payOut(t);
+      expect(await signer().run()).toEqual(expect.objectContaining({ paid: 1 }));
+      const { txid } = await payoutOfSend(sendId);
+      await eth.call('evm_setNextBlockTimestamp', [`0x${(deadline + 10).toString(16)}`]);
+      await eth.mine(1);
+      expect((await receipt(txid!))!.status).toBe('0x0');
+      await scan();
+      const failed = await payoutOfSend(sendId);
+      expect(failed.status).toBe('failed');
+      expect(failed.failure_reason).toMatch(/failed on chain/);
+      expect(await balanceOf(t, alice.headers, 'ETH')).toBe(before);
+      expect(await eth.balance(contract)).toBe(0n);
+      await eth.mine(CONFIRMATIONS);
+      await scan();
+      expect(await reconcile()).toEqual(expect.objectContaining({ difference: '0.000000000000000000', ok: true }));
+    });
+
     it('a transaction not mined through a fee spike is replaced with the same nonce and ≥ 10 % more on both fees, and completes', async () => {
       const to = eth.accounts[6]!;
       const sendId = await sendOut(alice, to, '0.04');

@@ -61,6 +61,18 @@ export function etherSigner(deps: EtherDeps) {
   let chainId: bigint | null = null;
   // What was last said about an address that waits: said again only when its balance changes (the signer polls every few seconds).
   const waiting = new Map<string, bigint>();
+  // Each account's mined transaction count as last seen: an account whose journaled nonces are all
+  // below it has nothing in flight, and is not asked again (every deposit address ever swept is one).
+  const minedCount = new Map<string, bigint>();
+  async function inFlight(from: string): Promise<{ mined: bigint; entries: JournalEntry[] }> {
+    const entries = deps.journal.ethFrom(from);
+    const highest = entries.reduce((max, entry) => (BigInt(entry.eth!.nonce) > max ? BigInt(entry.eth!.nonce) : max), -1n);
+    const known = minedCount.get(from);
+    if (known !== undefined && highest < known) return { mined: known, entries: [] };
+    const mined = quantity(await deps.node.call<string>('eth_getTransactionCount', [from, 'latest']));
+    minedCount.set(from, mined);
+    return { mined, entries: entries.filter((entry) => BigInt(entry.eth!.nonce) >= mined) };
+  }
 
   async function hotAddress(houses: HouseOutputsResponse): Promise<string> {
     // The change branch's first address; the API writes it down (house_addresses) when first asked.
@@ -202,10 +214,8 @@ export function etherSigner(deps: EtherDeps) {
 
   /** Whether an account has a journaled transaction not yet mined (its nonce is at or above the mined count). */
   async function pendingFrom(from: string): Promise<boolean> {
-    const entries = deps.journal.ethFrom(from);
-    if (entries.length === 0) return false;
-    const mined = quantity(await deps.node.call<string>('eth_getTransactionCount', [from, 'latest']));
-    return entries.some((entry) => BigInt(entry.eth!.nonce) >= mined);
+    if (deps.journal.ethFrom(from).length === 0) return false;
+    return (await inFlight(from)).entries.length > 0;
   }
 
   /** Sweeps deposit addresses to the hot address, funding the gas first where needed; how many transactions. */
@@ -259,10 +269,9 @@ export function etherSigner(deps: EtherDeps) {
     let bumped = 0;
     const accounts = [...new Set(deps.journal.ethEntries().map((entry) => entry.eth!.from))];
     for (const from of accounts) {
-      const mined = quantity(await deps.node.call<string>('eth_getTransactionCount', [from, 'latest']));
       const byNonce = new Map<string, JournalEntry>();
-      // The latest transaction of each nonce (a replacement comes after what it replaces).
-      for (const entry of deps.journal.ethFrom(from)) if (BigInt(entry.eth!.nonce) >= mined) byNonce.set(entry.eth!.nonce, entry);
+      // The latest transaction of each nonce not yet mined (a replacement comes after what it replaces).
+      for (const entry of (await inFlight(from)).entries) byNonce.set(entry.eth!.nonce, entry);
       for (const entry of byNonce.values()) {
         const known = await deps.node.call<unknown>('eth_getTransactionByHash', [entry.txid]);
         if (!known) {
