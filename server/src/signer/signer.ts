@@ -32,6 +32,8 @@ import type { HouseSigner } from './keys';
  *    and payouts, a higher fee out of its change), and the new txid reported.
  * Each coin's scripts, sizes and signatures are in coins.ts (P2WPKH for BTC and LTC, legacy P2PKH
  * for DOGE, SIGHASH_FORKID for BCH, which is never replaced by fee).
+ * Ether (issue 31) shares steps 1 and 2 (the journal's payouts reported again, the same policy);
+ * paying, sweeping, nonces and replacement are an account chain's, in ether.ts.
  */
 export type SignerApi = {
   get<T>(route: string): Promise<T>;
