@@ -20,7 +20,7 @@ describe('decimal strings to minor units, exactly or not at all', () => {
   it('converts what Muntly wrote, in the minor unit of its currency', () => {
     expect(exactMinor('100', decimalsOf('EUR')!)).toBe(10000n);
     expect(exactMinor('0.00120500', decimalsOf('BTC')!)).toBe(120500n);
-    expect(exactMinor('0.001234567', decimalsOf('ETH')!)).toBe(1234567n);
+    expect(exactMinor('0.001234567', decimalsOf('ETH')!)).toBe(1_234_567_000_000_000n);
     expect(decimalsOf('XRP')).toBe(6);
     expect(decimalsOf('XYZ')).toBeUndefined();
   });

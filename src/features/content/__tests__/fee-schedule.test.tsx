@@ -29,7 +29,7 @@ describe('fees page', () => {
     expect(norm(document.querySelector('tr[data-order-type="buy"]')!.textContent)).toContain(norm(money(FEES.buy.minimumEurMinor)));
 
     for (const code of ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE']) {
-      const decimals = code === 'ETH' ? 9 : code === 'XRP' ? 6 : 8;
+      const decimals = code === 'ETH' ? 18 : code === 'XRP' ? 6 : 8;
       const row = document.querySelector(`tr[data-currency="${code}"]`) as HTMLElement;
       expect(norm(row.textContent)).toContain(norm(formatMoney(minorToDecimal(NETWORK_FEES_MINOR[code]!, decimals), code, language)));
     }
