@@ -29,7 +29,11 @@ describe('quotes', () => {
   });
 
   it('swap: 0.50 %', () => {
-    expect(quote({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'ETH', amount: '0.1', rates })).toMatchObject({ fee: '40.00', amountConverted: '2.652913333665000000', networkFee: '0.000420000000000000' });
+    expect(quote({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'ETH', amount: '0.1', rates })).toMatchObject({
+      fee: '40.00',
+      amountConverted: '2.652913333665000000',
+      networkFee: '0.000420000000000000',
+    });
   });
 
   it('rejects an order whose network fee exceeds it', () => {
