@@ -39,6 +39,8 @@ export const ETH_TRANSFER_GAS = 21_000n;
 /** The most gas a payout to a contract may use (a wallet contract's receive function); more is refused. */
 const MAX_PAYOUT_GAS = 100_000n;
 const DECIMALS = 18;
+/** How long an address found with nothing worth sweeping is left alone while nothing new arrives (fees may have fallen since). */
+const RECHECK_MS = 10 * 60_000;
 
 export type EtherDeps = {
   api: SignerApi;
@@ -64,6 +66,8 @@ export function etherSigner(deps: EtherDeps) {
   // Each account's mined transaction count as last seen: an account whose journaled nonces are all
   // below it has nothing in flight, and is not asked again (every deposit address ever swept is one).
   const minedCount = new Map<string, bigint>();
+  // Deposit addresses found with nothing to sweep, and the outputs they had then.
+  const settled = new Map<string, { outputs: string; at: number }>();
   async function inFlight(from: string): Promise<{ mined: bigint; entries: JournalEntry[] }> {
     const entries = deps.journal.ethFrom(from);
     const highest = entries.reduce((max, entry) => (BigInt(entry.eth!.nonce) > max ? BigInt(entry.eth!.nonce) : max), -1n);
@@ -222,18 +226,30 @@ export function etherSigner(deps: EtherDeps) {
   async function sweep(houses: HouseOutputsResponse): Promise<number> {
     await ensureChainId();
     const hot = await hotAddress(houses);
-    const deposits = new Map<string, { branch: 'users' | 'orders'; index: number }>();
-    for (const output of houses.outputs) if (output.branch !== 'change') deposits.set(output.address, { branch: output.branch, index: output.index });
+    const deposits = new Map<string, { branch: 'users' | 'orders'; index: number; outputs: string[] }>();
+    for (const output of houses.outputs) {
+      if (output.branch === 'change') continue;
+      const known = deposits.get(output.address) ?? { branch: output.branch, index: output.index, outputs: [] };
+      known.outputs.push(`${output.txid}:${output.vout}`);
+      deposits.set(output.address, known);
+    }
+    const fundingsInFlight = (await inFlight(hot)).entries.filter((entry) => entry.eth!.kind === 'fund');
     let sent = 0;
     for (const [address, path] of deposits) {
       if (deriveAddress('ETH', deps.xpubs, path.index, path.branch) !== address) continue;
+      // Nothing new arrived since this address was last found with nothing to sweep: asked again only now and then.
+      const outputs = path.outputs.join(',');
+      const seen = settled.get(address);
+      if (seen && seen.outputs === outputs && deps.now().getTime() - seen.at < RECHECK_MS) continue;
       // One thing at a time per address: a sweep or a funding still on its way first.
       if (await pendingFrom(address)) continue;
-      const funding = deps.journal.ethFrom(hot).filter((entry) => entry.eth!.kind === 'fund' && entry.eth!.to === address);
-      const fundingPending = await Promise.all(funding.map((entry) => deps.node.call<unknown>('eth_getTransactionReceipt', [entry.txid]).then((r) => r === null)));
-      if (fundingPending.some(Boolean)) continue;
+      if (fundingsInFlight.some((entry) => entry.eth!.to === address)) continue;
       const balance = quantity(await deps.node.call<string>('eth_getBalance', [address, 'latest']));
-      if (balance === 0n) continue;
+      const nothingToDo = () => settled.set(address, { outputs, at: deps.now().getTime() });
+      if (balance === 0n) {
+        nothingToDo();
+        continue;
+      }
       const fee = await fees();
       if (!fee) return sent;
       const reserve = ETH_TRANSFER_GAS * fee.maxFeePerGas;
@@ -250,9 +266,12 @@ export function etherSigner(deps: EtherDeps) {
           null,
         );
         if (entry) sent++;
-      } else if (waiting.get(address) !== balance) {
-        waiting.set(address, balance);
-        deps.log(`signer: ETH at ${address} (${minorToDecimal(balance, DECIMALS)}) is less than its sweep costs; it waits`);
+      } else {
+        nothingToDo();
+        if (waiting.get(address) !== balance) {
+          waiting.set(address, balance);
+          deps.log(`signer: ETH at ${address} (${minorToDecimal(balance, DECIMALS)}) is less than its sweep costs; it waits`);
+        }
       }
     }
     return sent;
