@@ -74,7 +74,7 @@ export function watcherHooks(rates: RatesAdapter, outcomes: PayoutOutcomes): Wat
     payoutsUnconfirmedAbove: chainPayoutsUnconfirmedAbove,
     completedPayoutsAbove: chainPayoutsCompletedAbove,
     completePayouts: (db, currency, height) => completeConfirmedChainPayouts(db, outcomes, currency, height),
-    houseTxMined: (tx, currency, mined) => chainHouseTxMined(tx, outcomes, currency, mined),
+    houseTxMined: chainHouseTxMined,
   };
 }
 

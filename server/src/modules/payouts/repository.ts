@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { accounts, orders, payouts, walletSends } from '../../db/schema';
+import { accounts, chainHouseTxs, orders, payouts, walletSends } from '../../db/schema';
 import type { PayoutStatus } from '../../../../domain/payouts';
 import type { Db } from '../../db/client';
 
@@ -214,7 +214,10 @@ export const payoutsRepository = {
   /** Broadcast chain payouts already in a block (not yet confirmed enough to be booked): amount and the fee share. */
   async minedNotBooked(db: Db, currency: string): Promise<bigint> {
     const [row] = await db
-      .select({ total: sql<string>`coalesce(sum(${payouts.amount} + coalesce(${payouts.chainFee}, 0)), 0)::text` })
+      // A transaction mined with status 0 (ether) moved its gas only.
+      .select({
+        total: sql<string>`coalesce(sum(case when exists (select 1 from ${chainHouseTxs} h where h.currency = ${payouts.currency} and h.txid = ${payouts.txid} and h.failed) then 0 else ${payouts.amount} end + coalesce(${payouts.chainFee}, 0)), 0)::text`,
+      })
       .from(payouts)
       .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.confirmedHeight} is not null`));
     return BigInt(row?.total ?? '0');
