@@ -495,6 +495,16 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
         });
         expect(entry.eth!.from).toBe(deriveAddress('ETH', TEST_XPUBS, entry.eth!.path.index, entry.eth!.path.branch));
       }
+      // One nonce, one transaction, but for replacements of it; and the node mined exactly one of each nonce's.
+      await eth.mine(1);
+      const byNonce = new Map<string, JournalEntry[]>();
+      for (const entry of entries) byNonce.set(`${entry.eth!.from}:${entry.eth!.nonce}`, [...(byNonce.get(`${entry.eth!.from}:${entry.eth!.nonce}`) ?? []), entry]);
+      for (const group of byNonce.values()) {
+        group.slice(1).forEach((entry, i) => expect(entry.replaces).toBe(group[i]!.txid));
+        const mined = [];
+        for (const entry of group) if (await receipt(entry.txid)) mined.push(entry.txid);
+        expect(mined).toHaveLength(1);
+      }
     });
 
     it('reconciles: the balances of the house’s addresses are what the ledger says; ether behind Muntly’s back is one alert', async () => {
