@@ -8,7 +8,7 @@ module.exports = {
   // uses the ESM-only cookie@2 (and @fastify/swagger-ui content-disposition@2), which Node 20 can
   // require but jest's module loader cannot.
   transformIgnorePatterns: [
-    '/node_modules/(?!(gatsby|gatsby-script|gatsby-link|jose|@electric-sql|@scure|@noble|micro-packed|cookie|content-disposition)/)(?!.*/node_modules/(cookie|content-disposition)/)',
+    '/node_modules/(?!(gatsby|gatsby-script|gatsby-link|jose|@electric-sql|@scure|@noble|micro-packed|micro-eth-signer|cookie|content-disposition)/)(?!.*/node_modules/(cookie|content-disposition)/)',
   ],
   moduleNameMapper: {
     '\\.css$': '<rootDir>/__tests__/support/style-stub.js',

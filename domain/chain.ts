@@ -1,10 +1,14 @@
 /**
- * The Bitcoin-family chains Muntly watches and pays out on with a real node (issue 30): the rules
- * of each coin that the deposit watcher, the signer and the pages share.
+ * The chains Muntly watches and pays out on with a real node: the Bitcoin family (issue 30) and
+ * ether (issue 31). The rules of each coin that the deposit watcher, the signer and the pages share.
  */
-export const NODE_CURRENCIES = ['BTC', 'LTC', 'DOGE', 'BCH'] as const;
+export const NODE_CURRENCIES = ['BTC', 'LTC', 'DOGE', 'BCH', 'ETH'] as const;
 export type NodeCurrency = (typeof NODE_CURRENCIES)[number];
 export const isNodeCurrency = (code: string): code is NodeCurrency => (NODE_CURRENCIES as readonly string[]).includes(code);
+/** The coins of unspent outputs (the Bitcoin family): what coins.ts builds and scantxoutset counts. */
+export const UTXO_CURRENCIES = ['BTC', 'LTC', 'DOGE', 'BCH'] as const;
+export type UtxoCurrency = (typeof UTXO_CURRENCIES)[number];
+export const isUtxoCurrency = (code: string): code is UtxoCurrency => (UTXO_CURRENCIES as readonly string[]).includes(code);
 
 /**
  * Confirmations before a deposit is credited and a payout counts as confirmed (CONFIRMATIONS_<CUR>
@@ -12,7 +16,8 @@ export const isNodeCurrency = (code: string): code is NodeCurrency => (NODE_CURR
  * Coinbase: BTC 3, LTC 24, DOGE 60, BCH 12), so a reorg of the depth seen in practice never
  * credits a deposit that disappears. Stated in the README and on the fees page.
  */
-export const DEFAULT_CONFIRMATIONS: Record<NodeCurrency, number> = { BTC: 3, LTC: 12, DOGE: 40, BCH: 15 };
+// ETH: 12 blocks (about 2.5 minutes), as Kraken and Coinbase ask; the finalized checkpoint comes later (~13 minutes).
+export const DEFAULT_CONFIRMATIONS: Record<NodeCurrency, number> = { BTC: 3, LTC: 12, DOGE: 40, BCH: 15, ETH: 12 };
 
 /**
  * The smallest deposit credited by itself, in minor units: a smaller output costs more in fees to
@@ -23,6 +28,7 @@ export const MIN_DEPOSIT_MINOR: Record<NodeCurrency, bigint> = {
   LTC: 100_000n, // 0.001 LTC
   DOGE: 100_000_000n, // 1 DOGE
   BCH: 10_000n, // 0.0001 BCH
+  ETH: 1_000_000_000_000_000n, // 0.001 ETH (wei)
 };
 
 /**
@@ -35,6 +41,8 @@ export const FEE_RATE_LIMITS: Record<NodeCurrency, { floor: bigint; cap: bigint 
   LTC: { floor: 1n, cap: 200n },
   DOGE: { floor: 1_000n, cap: 50_000n },
   BCH: { floor: 1n, cap: 20n },
+  // Wei per gas (EIP-1559 max fee): 1 gwei floor, 500 gwei cap; the signer's own cap is ETH_MAX_FEE_GWEI.
+  ETH: { floor: 1_000_000_000n, cap: 500_000_000_000n },
 };
 
 /** The fee rate to pay: the estimate (none: the floor), held between the floor and the cap. */
@@ -76,4 +84,5 @@ export const SIGNER_LIMITS: Record<NodeCurrency, { perPayout: bigint; daily: big
   LTC: { perPayout: 50_000_000_000n, daily: 200_000_000_000n }, // 500 LTC, 2,000 LTC a day
   DOGE: { perPayout: 100_000_000_000_000n, daily: 500_000_000_000_000n }, // 1,000,000 DOGE, 5,000,000 a day
   BCH: { perPayout: 10_000_000_000n, daily: 50_000_000_000n }, // 100 BCH, 500 BCH a day
+  ETH: { perPayout: 50_000_000_000_000_000_000n, daily: 200_000_000_000_000_000_000n }, // 50 ETH, 200 ETH a day
 };

@@ -10,7 +10,8 @@ import { CHAIN_OUTPUT_STATUSES, CHAIN_UNMATCHED_REASONS, HOUSE_BRANCHES, NODE_CU
 const currency = z.enum(NODE_CURRENCIES);
 /** The unmatched chain queue also holds XRP payments without a tag, or with one Muntly never gave (issue 31). */
 const queueCurrency = z.enum([...NODE_CURRENCIES, 'XRP']);
-const txid = z.string().regex(/^[0-9a-f]{64}$/, 'invalid_txid');
+// Ether's transaction hashes are written 0x…
+const txid = z.string().regex(/^(0x)?[0-9a-f]{64}$/, 'invalid_txid');
 
 export const chainCurrencyQuery = z.object({ currency });
 export const houseOutputSchema = z.object({

@@ -65,14 +65,15 @@ export const payoutResultBody = z.discriminatedUnion('status', [
     status: z.literal('broadcast'),
     txid: z
       .string()
-      .regex(/^[0-9a-f]{64}$/, 'invalid_txid')
+      // Ether's transaction hashes are written 0x…
+      .regex(/^(0x)?[0-9a-f]{64}$/, 'invalid_txid')
       .describe('The transaction on the network'),
     fee: z
       .string()
-      .regex(/^\d{1,12}(\.\d{1,8})?$/, 'invalid_amount')
+      .regex(/^\d{1,12}(\.\d{1,18})?$/, 'invalid_amount')
       .describe("This payout's share of the transaction's fee, decimal string"),
     inputs: z
-      .array(z.string().regex(/^[0-9a-f]{64}:\d{1,6}$/))
+      .array(z.string().regex(/^(0x)?[0-9a-f]{64}:\d{1,6}$/))
       .max(1000)
       .describe('The house outputs the transaction spends (txid:vout)'),
   }),

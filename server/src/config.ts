@@ -143,11 +143,14 @@ const schema = z
     XRP_FEE_CAP_DROPS: z.coerce.bigint().min(10n).max(1_000_000n).default(XRP_FEE_CAP_DROPS),
     /** LastLedgerSequence = the last validated ledger + this many: an XRP payout not validated by then fails (its money goes back). At most 900: rippled's `tx` searches 1,000 ledgers at most. */
     XRP_LEDGER_MARGIN: z.coerce.number().int().min(4).max(900).default(XRP_LEDGER_MARGIN),
+    /** Ether (issue 31): an Ethereum JSON-RPC URL (geth, reth, Nethermind, anvil); its chainId must match CHAIN_NETWORK. */
+    CHAIN_RPC_URL_ETH: optional.pipe(z.url().optional()),
     /** Confirmations before a deposit is credited and a payout confirmed (defaults: domain/chain.ts DEFAULT_CONFIRMATIONS). */
     CONFIRMATIONS_BTC: z.coerce.number().int().min(1).max(1000).optional(),
     CONFIRMATIONS_LTC: z.coerce.number().int().min(1).max(1000).optional(),
     CONFIRMATIONS_DOGE: z.coerce.number().int().min(1).max(1000).optional(),
     CONFIRMATIONS_BCH: z.coerce.number().int().min(1).max(1000).optional(),
+    CONFIRMATIONS_ETH: z.coerce.number().int().min(1).max(1000).optional(),
     /** How often each replica reconciles the coins on chain with the ledger (default daily; 0: never, `ops reconcile` still works). */
     RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(604_800_000).default(86_400_000),
     /** With a node: the margin (percent) on the node's fee estimate that users are charged as the network fee (chain/fees.ts). */
@@ -169,6 +172,8 @@ const schema = z
     /** The signer only: how often it asks for payouts, and after how many minutes unconfirmed it replaces a transaction by fee. */
     SIGNER_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(3000),
     SIGNER_BUMP_AFTER_MINUTES: z.coerce.number().min(0.01).max(10_000).default(60),
+    /** The signer only: the highest EIP-1559 max fee per gas it ever signs, in gwei (a broken estimate or a spike never spends a fortune; above it ether waits). */
+    ETH_MAX_FEE_GWEI: z.coerce.number().min(0.001).max(100_000).default(200),
     BANK_PAYOUTS: z.enum(['simulated', 'external']).optional(),
     /** How often each replica's payout worker looks for payouts to submit (0: never; tests drive it). */
     PAYOUT_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
@@ -364,7 +369,7 @@ const schema = z
     // Production never pretends to pay: the payouts go to a real executor, named explicitly.
     if (env.CHAIN_PAYOUTS !== 'signer') ctx.addIssue({ code: 'custom', path: ['CHAIN_PAYOUTS'], message: 'must be "signer" in production (AUTH0_DOMAIN set): the simulated chain pays nobody' });
     if (env.BANK_PAYOUTS !== 'external') ctx.addIssue({ code: 'custom', path: ['BANK_PAYOUTS'], message: 'must be "external" in production (AUTH0_DOMAIN set): the simulated bank pays nobody' });
-    const withNode = (['BTC', 'LTC', 'DOGE', 'BCH'] as const).some((code) => env[`CHAIN_RPC_URL_${code}`]);
+    const withNode = (['BTC', 'LTC', 'DOGE', 'BCH', 'ETH'] as const).some((code) => env[`CHAIN_RPC_URL_${code}`]);
     if (env.CHAIN_RPC_URL_XRP && !env.XRP_ADDRESS)
       ctx.addIssue({ code: 'custom', path: ['XRP_ADDRESS'], message: 'is required in production with CHAIN_RPC_URL_XRP: the local default is a public test account' });
     if ((withNode || env.CHAIN_RPC_URL_XRP) && !env.SIGNER_KEY)

@@ -61,7 +61,7 @@ describe('every path that exchanges value or lets it leave passes a gate', () =>
       'modules/wallet/deposits.ts': 1, // a chain deposit to a reception address: arriving
       'modules/bank/service.ts': 1, // an unclaimed payment booked in before its refund payout
       'modules/faucet/draw.ts': 1, // a faucet reward: from the faucet's budget into the wallet, nothing leaves
-      'modules/payouts/service.ts': 5, // holds into clearing, their completion or return, and the difference between the fee charged and the fee the signer paid (the house's)
+      'modules/payouts/service.ts': 6, // holds into clearing, their completion or return, the difference between the fee charged and the fee the signer paid (the house's), and ether's gas the house pays (sweeps, a failed payout)
       'modules/chain/watcher.ts': 2, // coins nothing expected booked to the unmatched account, and booked back when their block left the chain (from the fees account once returned): arriving, nothing leaves
       'modules/chain/xrp-watcher.ts': 2, // an XRP payment nothing expected booked to the unmatched account (arriving); a fee the house account paid outside a payout, from the fees account (nothing leaves the ledger's accounts but the chain's)
       'modules/incoming/service.ts': 2, // a credited chain deposit booked back after a reorg; an operator's assignment of an unmatched output to a wallet: arriving

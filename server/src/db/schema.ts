@@ -344,6 +344,25 @@ export const chainBlocks = pgTable(
  * what the watcher saw, credited once, and what the signer may spend. `spent_by`: the transaction
  * that spends it (the signer's report, then the block's).
  */
+/**
+ * Account chains (ether, issue 31): the transactions sent from a house address that the watcher saw
+ * mined, with the fee they paid and whether they failed (status 0). A payout the signer reports
+ * after its block was scanned (it was killed before reporting) is confirmed, and its real fee
+ * known, from here. Forgotten above a reorg's height.
+ */
+export const chainHouseTxs = pgTable(
+  'chain_house_txs',
+  {
+    currency: text('currency').notNull(),
+    txid: text('txid').notNull(),
+    height: integer('height').notNull(),
+    fee: units('fee').notNull(),
+    failed: boolean('failed').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.currency, t.txid] })],
+);
+
 export const chainOutputs = pgTable(
   'chain_outputs',
   {

@@ -2,7 +2,7 @@ import { Address, OutScript, p2pkh, p2wpkh, Script, SigHash, Transaction, type T
 import { signECDSA } from '@scure/btc-signer/utils.js';
 import cashaddr from 'cashaddrjs';
 import { bitcoinLikeNetwork } from '../../../domain/networks';
-import type { NodeCurrency } from '../../../domain/chain';
+import type { UtxoCurrency } from '../../../domain/chain';
 
 /**
  * How each coin's transactions are built and signed (issue 30, "each coin's rules"). The signer
@@ -118,6 +118,6 @@ function bitcoinCash(): CoinRules {
   };
 }
 
-const RULES: Record<NodeCurrency, () => CoinRules> = { BTC: () => segwit('BTC'), LTC: () => segwit('LTC'), DOGE: dogecoin, BCH: bitcoinCash };
+const RULES: Record<UtxoCurrency, () => CoinRules> = { BTC: () => segwit('BTC'), LTC: () => segwit('LTC'), DOGE: dogecoin, BCH: bitcoinCash };
 
-export const coinRules = (currency: NodeCurrency): CoinRules => RULES[currency]();
+export const coinRules = (currency: UtxoCurrency): CoinRules => RULES[currency]();

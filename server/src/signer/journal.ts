@@ -27,6 +27,21 @@ export type JournalEntry = {
   /** The txid it replaces by fee (BIP125), if it does. */
   replaces: string | null;
   at: string;
+  /** Ether (account chains): the account, its nonce and the transaction's terms, so that it can be sent again or replaced with the same nonce. */
+  eth?: EthJournalTx;
+};
+
+export type EthJournalTx = {
+  kind: 'payout' | 'sweep' | 'fund';
+  from: string;
+  /** Where the sending key is derived. */
+  path: { branch: 'users' | 'orders' | 'change'; index: number };
+  nonce: string;
+  to: string;
+  value: string;
+  gasLimit: string;
+  maxFeePerGas: string;
+  maxPriorityFeePerGas: string;
 };
 
 /** A transaction the node refused when it was first broadcast: it never existed for the network. */
@@ -83,6 +98,16 @@ export class Journal {
       if (this.entries[i]!.payouts.some((payout) => payout.idempotencyKey === idempotencyKey)) return this.entries[i];
     }
     return undefined;
+  }
+
+  /** Every ether transaction signed from this account, oldest first. */
+  ethFrom(from: string): JournalEntry[] {
+    return this.entries.filter((entry) => entry.eth?.from === from);
+  }
+
+  /** Every ether transaction signed, oldest first. */
+  ethEntries(): JournalEntry[] {
+    return this.entries.filter((entry) => entry.eth !== undefined);
   }
 
   byTxid(txid: string): JournalEntry | undefined {

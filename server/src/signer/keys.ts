@@ -7,11 +7,11 @@ import { houseKey, type Xpubs } from '../modules/chain/derive';
 
 /**
  * The signer's keys: every house key derives from one BIP-39 seed, at each coin's standard account
- * path (BIP-84 native segwit for BTC and LTC, BIP-44 for DOGE and BCH). The API holds only their
+ * path (BIP-84 native segwit for BTC and LTC, BIP-44 for DOGE, BCH and ETH). The API holds only their
  * public halves (XPUB_<CUR>); at start the signer checks that its keys are those, so it can never
  * sign for addresses the API did not hand out, nor the API hand out addresses it cannot spend.
  */
-export const ACCOUNT_PATHS: Record<NodeCurrency, string> = { BTC: "m/84'/0'/0'", LTC: "m/84'/2'/0'", DOGE: "m/44'/3'/0'", BCH: "m/44'/145'/0'" };
+export const ACCOUNT_PATHS: Record<NodeCurrency, string> = { BTC: "m/84'/0'/0'", LTC: "m/84'/2'/0'", DOGE: "m/44'/3'/0'", BCH: "m/44'/145'/0'", ETH: "m/44'/60'/0'" };
 
 /** The public BIP-39 test mnemonic: local mode's keys (never for real funds). */
 export const TEST_MNEMONIC = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';

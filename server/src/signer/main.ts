@@ -62,6 +62,8 @@ async function main() {
     journal: new Journal(path.join(config.DATA_DIR, 'signer-journal.jsonl')),
     macKey: sharedSignerKey(config),
     bumpAfterMs: config.SIGNER_BUMP_AFTER_MINUTES * 60_000,
+    // Gwei to wei without a float: ETH_MAX_FEE_GWEI has at most 3 decimals that matter (0.001 gwei).
+    ethMaxFeeWei: BigInt(Math.round(config.ETH_MAX_FEE_GWEI * 1000)) * 1_000_000n,
     log: (message) => console.log(message),
     // The crash suite only: dies between the broadcast and the report.
     ...(process.env.SIGNER_DIE_BEFORE_REPORT === '1' && !production ? { beforeReport: async () => process.exit(137) } : {}),

@@ -1,11 +1,14 @@
 import { Transaction } from '@scure/btc-signer';
 import { normalizeAddress } from '../../../domain/addresses';
-import { boundedFeeRate, SIGNER_LIMITS, type HouseBranch, type NodeCurrency } from '../../../domain/chain';
+import { boundedFeeRate, SIGNER_LIMITS, type HouseBranch, type NodeCurrency, type UtxoCurrency } from '../../../domain/chain';
+import { currencyByCode } from '../../../domain/currencies';
 import { decimalToMinor, minorToDecimal } from '../../../domain/money';
 import { deriveAddress, type Xpubs } from '../modules/chain/derive';
+import { isEthNode } from '../modules/chain/ethereum';
 import { NodeError } from '../modules/chain/rpc';
 import { instructionMacValid } from '../modules/payouts/instruction';
 import { coinRules, type PayTo, type SignedTx } from './coins';
+import { etherSigner } from './ether';
 import type { ChangeAddressResponse, HouseOutput, HouseOutputsResponse } from '../../../domain/contracts/chain';
 import type { Payout, PayoutsResponse } from '../../../domain/contracts/payouts';
 import type { CoinNode } from '../modules/chain/rpc';
@@ -29,6 +32,8 @@ import type { HouseSigner } from './keys';
  *    and payouts, a higher fee out of its change), and the new txid reported.
  * Each coin's scripts, sizes and signatures are in coins.ts (P2WPKH for BTC and LTC, legacy P2PKH
  * for DOGE, SIGHASH_FORKID for BCH, which is never replaced by fee).
+ * Ether (issue 31) shares steps 1 and 2 (the journal's payouts reported again, the same policy);
+ * paying, sweeping, nonces and replacement are an account chain's, in ether.ts.
  */
 export type SignerApi = {
   get<T>(route: string): Promise<T>;
@@ -43,6 +48,8 @@ export type SignerDeps = {
   journal: Journal;
   macKey: Uint8Array;
   bumpAfterMs: number;
+  /** ETH_MAX_FEE_GWEI in wei per gas (default 200 gwei). */
+  ethMaxFeeWei?: bigint;
   log: (message: string) => void;
   /** Tests and the crash suite: runs between the broadcast and the report (a kill there). */
   beforeReport?: () => Promise<void>;
@@ -56,6 +63,23 @@ const REJECTED = new Set([-25, -26]);
 
 export function createSigner(deps: SignerDeps) {
   const now = deps.now ?? (() => new Date());
+  let ether: ReturnType<typeof etherSigner> | null = null;
+  const etherOf = (node: CoinNode) => {
+    if (!isEthNode(node)) throw new Error('CHAIN_RPC_URL_ETH is not an Ethereum node');
+    ether ??= etherSigner({
+      api: deps.api,
+      node,
+      keys: deps.keys.get('ETH')!,
+      xpubs: deps.xpubs,
+      journal: deps.journal,
+      maxFeeWei: deps.ethMaxFeeWei ?? 200_000_000_000n,
+      bumpAfterMs: deps.bumpAfterMs,
+      log: deps.log,
+      ...(deps.beforeReport ? { beforeReport: deps.beforeReport } : {}),
+      now,
+    });
+    return ether;
+  };
   const houseAddressCache = new Map<string, { users: number; orders: number; change: number; set: Set<string> }>();
 
   async function run(): Promise<SignerRun> {
@@ -71,6 +95,24 @@ export function createSigner(deps: SignerDeps) {
           await report(entry, [payout]);
           result.reported++;
         } else fresh.push(payout);
+      }
+      if (currency === 'ETH') {
+        // Ether is an account chain: its own payouts, sweeps and nonces (ether.ts).
+        const ether = etherOf(node);
+        const houses = await deps.api.get<HouseOutputsResponse>('/api/ops/chain/outputs?currency=ETH');
+        const due = fresh.filter((payout) => {
+          const refusal = refusalOf(currency, payout, houses);
+          if (refusal) {
+            deps.log(`signer: payout ${payout.id} refused: ${refusal}`);
+            result.refused++;
+          }
+          return !refusal;
+        });
+        if (due.length > 0) result.paid += await ether.pay(due, houses);
+        const broadcast = await deps.api.get<PayoutsResponse>('/api/ops/payouts?status=broadcast&rail=chain&limit=500');
+        result.bumped += await ether.maintain(broadcast.payouts.filter((p) => p.currency === 'ETH'));
+        await ether.sweep(houses);
+        continue;
       }
       if (fresh.length > 0) {
         const houses = await deps.api.get<HouseOutputsResponse>(`/api/ops/chain/outputs?currency=${currency}`);
@@ -91,8 +133,9 @@ export function createSigner(deps: SignerDeps) {
 
   /** Why the signer will not pay this payout (null: it will). */
   function refusalOf(currency: NodeCurrency, payout: Payout, houses: HouseOutputsResponse): string | null {
-    const amount = decimalToMinor(payout.amount, 8);
-    const networkFee = decimalToMinor(payout.networkFee, 8);
+    const decimals = currencyByCode(currency)!.decimals;
+    const amount = decimalToMinor(payout.amount, decimals);
+    const networkFee = decimalToMinor(payout.networkFee, decimals);
     if (amount === null || networkFee === null || amount <= 0n) return 'no valid amount';
     const macFields = { id: payout.id, currency: payout.currency, destination: payout.destination, amount, networkFee, idempotencyKey: payout.idempotencyKey };
     if (!instructionMacValid(deps.macKey, macFields, payout.instructionMac)) return 'the instruction is not authenticated by the shared key';
@@ -100,9 +143,9 @@ export function createSigner(deps: SignerDeps) {
     if (!destination) return 'the destination is not an address of this network';
     if (houseAddresses(currency, houses).has(destination)) return 'the destination is a house address';
     const limits = SIGNER_LIMITS[currency];
-    if (amount > limits.perPayout) return `above the per-payout limit of ${minorToDecimal(limits.perPayout, 8)} ${currency}`;
+    if (amount > limits.perPayout) return `above the per-payout limit of ${minorToDecimal(limits.perPayout, decimals)} ${currency}`;
     const dayStart = new Date(now().getTime() - 86_400_000);
-    if (deps.journal.paidSince(currency, dayStart) + amount > limits.daily) return `above the daily limit of ${minorToDecimal(limits.daily, 8)} ${currency}`;
+    if (deps.journal.paidSince(currency, dayStart) + amount > limits.daily) return `above the daily limit of ${minorToDecimal(limits.daily, decimals)} ${currency}`;
     return null;
   }
 
@@ -120,7 +163,7 @@ export function createSigner(deps: SignerDeps) {
 
   /** The output checked with the node and with the seed: null when it cannot be spent here. */
   async function verified(
-    currency: NodeCurrency,
+    currency: UtxoCurrency,
     node: CoinNode,
     output: HouseOutput,
   ): Promise<{ output: HouseOutput; amount: bigint; script: Uint8Array; branch: HouseBranch; index: number } | null> {
@@ -135,7 +178,7 @@ export function createSigner(deps: SignerDeps) {
     return { output, amount, script, branch: output.branch, index: output.index };
   }
 
-  async function pay(currency: NodeCurrency, node: CoinNode, payouts: Payout[], houses: HouseOutputsResponse): Promise<boolean> {
+  async function pay(currency: UtxoCurrency, node: CoinNode, payouts: Payout[], houses: HouseOutputsResponse): Promise<boolean> {
     const rules = coinRules(currency);
     const feeRate = boundedFeeRate(currency, await node.feeRate(6).catch(() => null));
     const spent = deps.journal.spentInputs(currency);
@@ -263,12 +306,17 @@ export function createSigner(deps: SignerDeps) {
     for (const payout of payouts) {
       const line = entry.payouts.find((p) => p.idempotencyKey === payout.idempotencyKey);
       if (!line) continue;
-      await deps.api.post(`/api/ops/payouts/${payout.id}/result`, { status: 'broadcast', txid: entry.txid, fee: minorToDecimal(BigInt(line.fee), 8), inputs: entry.inputs });
+      await deps.api.post(`/api/ops/payouts/${payout.id}/result`, {
+        status: 'broadcast',
+        txid: entry.txid,
+        fee: minorToDecimal(BigInt(line.fee), currencyByCode(entry.currency)!.decimals),
+        inputs: entry.inputs,
+      });
     }
   }
 
   /** Replaces by fee what stays unconfirmed too long (BIP125): the same inputs and payouts, the higher fee out of the change. */
-  async function bumpStuck(currency: NodeCurrency, node: CoinNode): Promise<number> {
+  async function bumpStuck(currency: UtxoCurrency, node: CoinNode): Promise<number> {
     const rules = coinRules(currency);
     if (!rules.replaceable) return 0;
     const { payouts } = await deps.api.get<PayoutsResponse>('/api/ops/payouts?status=broadcast&rail=chain&limit=500');

@@ -10,7 +10,7 @@ import { relayMail, smtpTransport, type MailTransport } from '../modules/notify/
 import { reconcileAll } from '../modules/ops/service';
 import { expireUnpaidOrders } from '../modules/orders/intake';
 import { processOrders, type SettlementDeps } from '../modules/orders/settlement';
-import { completeConfirmedChainPayouts, chainPayoutsCompletedAbove, chainPayoutsInBlock, chainPayoutsUnconfirmedAbove, runPayouts } from '../modules/payouts/service';
+import { chainHouseTxMined, completeConfirmedChainPayouts, chainPayoutsCompletedAbove, chainPayoutsInBlock, chainPayoutsUnconfirmedAbove, runPayouts } from '../modules/payouts/service';
 import { applyRetention } from '../modules/retention/service';
 import { createFaucetTicker, type FaucetTicker } from './faucet-ticker';
 import { payoutAdapters, payoutOutcomes } from './payouts';
@@ -76,6 +76,7 @@ export function watcherHooks(rates: RatesAdapter, outcomes: PayoutOutcomes): Wat
     payoutsUnconfirmedAbove: chainPayoutsUnconfirmedAbove,
     completedPayoutsAbove: chainPayoutsCompletedAbove,
     completePayouts: (db, currency, height) => completeConfirmedChainPayouts(db, outcomes, currency, height),
+    houseTxMined: chainHouseTxMined,
   };
 }
 

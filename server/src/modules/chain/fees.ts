@@ -1,5 +1,6 @@
-import { boundedFeeRate, type NodeCurrency } from '../../../../domain/chain';
-import { setNetworkFee } from '../../../../domain/fees';
+import { boundedFeeRate, FEE_RATE_LIMITS, type NodeCurrency } from '../../../../domain/chain';
+import { ETH_GAS_LIMIT, setNetworkFee } from '../../../../domain/fees';
+import { eip1559Fees, isEthNode } from './ethereum';
 import type { CoinNode } from './rpc';
 
 /**
@@ -10,7 +11,8 @@ import type { CoinNode } from './rpc';
  * rounded up. Quotes, orders and sends read it (domain/fees.ts networkFeeMinor); the signer pays
  * what the network asks when it signs, and the difference is the house's (payouts/service.ts).
  */
-export const TYPICAL_PAYOUT_VSIZE: Record<NodeCurrency, bigint> = { BTC: 141n, LTC: 141n, DOGE: 226n, BCH: 226n };
+// Ether: a plain transfer's 21,000 gas, at the wei per gas of the max fee (eip1559Fees).
+export const TYPICAL_PAYOUT_VSIZE: Record<NodeCurrency, bigint> = { BTC: 141n, LTC: 141n, DOGE: 226n, BCH: 226n, ETH: ETH_GAS_LIMIT };
 
 export function networkFeeFrom(currency: NodeCurrency, estimate: bigint | null, marginPercent: number): bigint {
   const base = boundedFeeRate(currency, estimate) * TYPICAL_PAYOUT_VSIZE[currency];
@@ -20,7 +22,12 @@ export function networkFeeFrom(currency: NodeCurrency, estimate: bigint | null, 
 
 /** Asks the node for its estimate and sets the fee charged from now on; the fee, or null when the node did not answer (the last one stays). */
 export async function refreshNetworkFee(node: CoinNode, marginPercent: number): Promise<bigint | null> {
-  const estimate = await node.feeRate(6).catch(() => undefined);
+  const estimate = isEthNode(node)
+    ? await node.fees().then(
+        (fees) => eip1559Fees(fees, FEE_RATE_LIMITS.ETH.cap).maxFeePerGas,
+        () => undefined,
+      )
+    : await node.feeRate(6).catch(() => undefined);
   if (estimate === undefined) return null;
   const fee = networkFeeFrom(node.currency, estimate, marginPercent);
   setNetworkFee(node.currency, fee);

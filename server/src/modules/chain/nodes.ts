@@ -1,5 +1,6 @@
 import { DEFAULT_CONFIRMATIONS, NODE_CURRENCIES, type NodeCurrency } from '../../../../domain/chain';
 import { TEST_XPUBS, type Xpubs } from './derive';
+import { ethNode } from './ethereum';
 import { rpcNode, type CoinNode } from './rpc';
 import { checkXrplNetwork, xrplNode, type XrplNode } from './xrpl-rpc';
 import type { ChainNetwork } from '../../../../domain/networks';
@@ -13,7 +14,7 @@ export function chainNodes(config: NodeConfig): Map<NodeCurrency, CoinNode> {
   const nodes = new Map<NodeCurrency, CoinNode>();
   for (const code of NODE_CURRENCIES) {
     const url = config[`CHAIN_RPC_URL_${code}`];
-    if (url) nodes.set(code, rpcNode(code, url));
+    if (url) nodes.set(code, code === 'ETH' ? ethNode(url) : rpcNode(code, url));
   }
   return nodes;
 }

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
-import { addressCounters, chainAlerts, chainBlocks, chainOutputs, houseAddresses } from '../../db/schema';
+import { addressCounters, chainAlerts, chainBlocks, chainHouseTxs, chainOutputs, houseAddresses } from '../../db/schema';
 import type { ChainOutputStatus, ChainUnmatchedReason, HouseBranch } from '../../../../domain/chain';
 import type { Db } from '../../db/client';
 
@@ -190,6 +190,26 @@ export const chainRepository = {
       .from(chainOutputs)
       .where(and(eq(chainOutputs.currency, currency), eq(chainOutputs.spentBy, txid)));
     return row?.height === null || row?.height === undefined ? null : Number(row.height);
+  },
+
+  /** Account chains: a transaction from a house address seen mined (again, after a reorg: its new height). */
+  async insertHouseTx(db: Db, row: { currency: string; txid: string; height: number; fee: bigint; failed: boolean }): Promise<void> {
+    await db
+      .insert(chainHouseTxs)
+      .values(row)
+      .onConflictDoUpdate({ target: [chainHouseTxs.currency, chainHouseTxs.txid], set: { height: row.height, fee: row.fee, failed: row.failed } });
+  },
+
+  async houseTx(db: Db, currency: string, txid: string): Promise<{ height: number; fee: bigint; failed: boolean } | undefined> {
+    const [row] = await db
+      .select({ height: chainHouseTxs.height, fee: chainHouseTxs.fee, failed: chainHouseTxs.failed })
+      .from(chainHouseTxs)
+      .where(and(eq(chainHouseTxs.currency, currency), eq(chainHouseTxs.txid, txid)));
+    return row;
+  },
+
+  async dropHouseTxsAbove(db: Db, currency: string, height: number): Promise<void> {
+    await db.delete(chainHouseTxs).where(and(eq(chainHouseTxs.currency, currency), gt(chainHouseTxs.height, height)));
   },
 
   /** The blocks above `height` left the chain: what they spent is spent by no block (still by its transaction). */

@@ -38,7 +38,11 @@ export const addressesHandedOut = (db: Db, code: string, branch: Branch) => chai
  * transaction late (it was killed between the broadcast and the report) may report one already
  * mined, whose block the watcher scanned before it knew the txid.
  */
-export const minedHeightOf = (db: Db, currency: string, txid: string) => chainRepository.minedHeight(db, currency, txid);
+export const minedHeightOf = async (db: Db, currency: string, txid: string) =>
+  (await chainRepository.minedHeight(db, currency, txid)) ?? (await chainRepository.houseTx(db, currency, txid))?.height ?? null;
+
+/** Account chains: the house's transaction as the watcher saw it mined (its block, fee, failure), or undefined. */
+export const minedHouseTx = (db: Db, currency: string, txid: string) => chainRepository.houseTx(db, currency, txid);
 
 /**
  * The signer's transaction spends these house outputs (txid:vout): they are no longer spendable,

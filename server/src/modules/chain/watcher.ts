@@ -5,6 +5,7 @@ import { recordAudit } from '../audit/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { chainRepository, type ChainOutputRow } from './repository';
 import type { Db } from '../../db/client';
+import type { EthTx } from './ethereum';
 import type { CoinNode, NodeBlock } from './rpc';
 
 /**
@@ -38,6 +39,12 @@ export type WatcherHooks = {
   completePayouts(db: Db, currency: NodeCurrency, height: number): Promise<number>;
   /** Any completed payout confirmed above `height` (a reorg deeper than the confirmations took it): for the alert. */
   completedPayoutsAbove(db: Db, currency: NodeCurrency, height: number): Promise<string[]>;
+  /**
+   * Account chains (ether): a transaction sent from a house address was mined, with the fee it paid
+   * and whether it failed (status 0). A payout's is its real fee (or its failure); a sweep's or a gas
+   * funding's fee is the house's cost (inside the block's transaction).
+   */
+  houseTxMined?(tx: Db, currency: NodeCurrency, mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean }): Promise<void>;
 };
 
 export type WatcherSettings = {
@@ -126,10 +133,15 @@ export async function scanChain(db: Db, node: CoinNode, hooks: WatcherHooks, set
 
 /** One block: its house outputs (confirming, or change), the house outputs it spends, the payouts it confirms. */
 async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks: WatcherHooks): Promise<void> {
-  const addresses = [...new Set(block.txs.flatMap((tx) => tx.outputs.map((output) => output.address).filter((a): a is string => a !== null)))];
+  // Account chains name each transaction's sender: the house's own transactions are found by it.
+  const senders = block.txs.flatMap((tx) => [(tx as Partial<EthTx>).from, (tx as Partial<EthTx>).to]).filter((a): a is string => typeof a === 'string');
+  const addresses = [...new Set([...block.txs.flatMap((tx) => tx.outputs.map((output) => output.address).filter((a): a is string => a !== null)), ...senders])];
   await db.transaction(async (tx) => {
     const house = new Map((await chainRepository.houseAddressesIn(tx, currency, addresses)).map((row) => [row.address, row]));
     for (const transaction of block.txs) {
+      const from = (transaction as Partial<EthTx>).from;
+      // Ether the house moves between its own addresses (a sweep, a gas funding) never left it: no deposit.
+      const internal = from !== undefined && house.has(from);
       for (const output of transaction.outputs) {
         const owner = output.address ? house.get(output.address) : undefined;
         if (!owner || output.amount <= 0n) continue;
@@ -140,14 +152,14 @@ async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks
           amount: output.amount,
           height: block.height,
           blockHash: block.hash,
-          status: owner.branch === 'change' ? 'change' : 'confirming',
+          status: owner.branch === 'change' || internal ? 'change' : 'confirming',
         });
         if (inserted) continue;
         // Seen before: in a block that has left the chain (a reorg that kept the transaction).
         const known = await chainRepository.lockOutput(tx, key);
         if (!known) continue;
         await chainRepository.moveOutput(tx, key, { height: block.height, blockHash: block.hash });
-        if (known.status === 'orphaned') await chainRepository.updateOutput(tx, key, { status: owner.branch === 'change' ? 'change' : 'confirming' });
+        if (known.status === 'orphaned') await chainRepository.updateOutput(tx, key, { status: owner.branch === 'change' || internal ? 'change' : 'confirming' });
         if (known.status === 'reversed') {
           // Booked back once already: an operator decides (assign from the queue), never a second credit by itself.
           await chainRepository.updateOutput(tx, key, { status: 'unmatched', unmatchedReason: 'not_expected' });
@@ -163,6 +175,13 @@ async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks
       block.txs.flatMap((transaction) => transaction.inputs),
     )) {
       await chainRepository.markSpent(tx, currency, [spent], spending.get(`${spent.txid}:${spent.vout}`)!, block.height);
+    }
+    for (const transaction of block.txs) {
+      const { from, to, fee, failed } = transaction as Partial<EthTx>;
+      if (from !== undefined && house.has(from) && fee !== undefined && hooks.houseTxMined) {
+        await chainRepository.insertHouseTx(tx, { currency, txid: transaction.txid, height: block.height, fee, failed: failed ?? false });
+        await hooks.houseTxMined(tx, currency, { txid: transaction.txid, fee, failed: failed ?? false, toHouse: to !== undefined && to !== null && house.has(to) });
+      }
     }
     await hooks.payoutsInBlock(
       tx,
@@ -259,6 +278,7 @@ async function rollBack(db: Db, currency: NodeCurrency, from: { height: number; 
     for (const id of completed) await chainRepository.insertAlert(tx, { currency, kind: 'reorg_reversal', detail: { payout: id, reason: 'a completed payout’s block left the chain' } });
     await hooks.payoutsUnconfirmedAbove(tx, currency, height);
     await chainRepository.unspendAbove(tx, currency, height);
+    await chainRepository.dropHouseTxsAbove(tx, currency, height);
     await chainRepository.dropBlocksAbove(tx, currency, height);
   });
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { accounts, orders, payouts, walletSends } from '../../db/schema';
+import { accounts, chainHouseTxs, orders, payouts, walletSends } from '../../db/schema';
 import type { PayoutStatus } from '../../../../domain/payouts';
 import type { Db } from '../../db/client';
 
@@ -164,6 +164,16 @@ export const payoutsRepository = {
    * Broadcast chain payouts whose transaction (any of its txids: the original may be mined instead
    * of its replacement) is in a block at `height`: the mined txid becomes `txid`.
    */
+  /** The broadcast chain payout one of whose transactions (a replacement included) is this txid, locked. */
+  async lockBroadcastByTxid(db: Db, currency: string, txid: string): Promise<PayoutRow | undefined> {
+    const [row] = await db
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.txids} && ${sql.param([txid])}::text[]`))
+      .for('update');
+    return row;
+  },
+
   async markInBlock(db: Db, currency: string, txids: string[], height: number): Promise<void> {
     if (txids.length === 0) return;
     const found = await db
@@ -204,7 +214,10 @@ export const payoutsRepository = {
   /** Broadcast chain payouts already in a block (not yet confirmed enough to be booked): amount and the fee share. */
   async minedNotBooked(db: Db, currency: string): Promise<bigint> {
     const [row] = await db
-      .select({ total: sql<string>`coalesce(sum(${payouts.amount} + coalesce(${payouts.chainFee}, 0)), 0)::text` })
+      // A transaction mined with status 0 (ether) moved its gas only.
+      .select({
+        total: sql<string>`coalesce(sum(case when exists (select 1 from ${chainHouseTxs} h where h.currency = ${payouts.currency} and h.txid = ${payouts.txid} and h.failed) then 0 else ${payouts.amount} end + coalesce(${payouts.chainFee}, 0)), 0)::text`,
+      })
       .from(payouts)
       .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.confirmedHeight} is not null`));
     return BigInt(row?.total ?? '0');

@@ -4,7 +4,7 @@ import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { expiresOnChain } from '../../../../domain/xrp';
 import { recordAudit } from '../audit/service';
-import { markOutputsSpent, minedHeightOf } from '../chain/service';
+import { markOutputsSpent, minedHeightOf, minedHouseTx } from '../chain/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { approvalNeeded, type ApprovalContext } from './approval';
 import { instructionMac } from './instruction';
@@ -218,6 +218,9 @@ async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, inpu
       lockedUntil: null,
     });
     await markOutputsSpent(tx, row.currency, result.inputs, result.txid);
+    // Account chains: already mined and scanned (a late report): its real fee, or its failure, now.
+    const mined = await minedHouseTx(tx, row.currency, result.txid);
+    if (mined) return { payout: await payoutsRepository.update(tx, row.id, { chainFee: mined.fee }), booked: true };
     return { payout, booked: true };
   }
   if (result.status === 'completed') {
@@ -396,9 +399,61 @@ export const chainPayoutsUnconfirmedAbove = (tx: Db, currency: string, height: n
 export const chainPayoutsInFlight = (db: Db, currency: string) => payoutsRepository.minedNotBooked(db, currency);
 export const chainPayoutsCompletedAbove = (db: Db, currency: string, height: number) => payoutsRepository.completedAbove(db, currency, height);
 
+/**
+ * Account chains (ether, issue 31): a transaction the house sent was mined. Its gas is known only
+ * now (gas used × the effective price), so:
+ * - a payout's: that is its real fee (`chainFee`), and the difference with the fee charged is
+ *   booked at completion as for the Bitcoin family. Mined with status 0 (the destination, a
+ *   contract, refused the ether), the ether never left but the gas did: at the confirmations, when
+ *   a payout would complete, it fails instead (`completeConfirmedChainPayouts`), so a reorg before
+ *   then undoes nothing that was booked;
+ * - a sweep's or a gas funding's (the house moving ether between its own addresses): nothing
+ *   changes owner, but the gas left the house's addresses: booked from the fees account to the
+ *   chain account, so that the chain account keeps mirroring the balances on chain (reconciliation).
+ * Keyed on the txid: a block seen twice books once.
+ */
+export async function chainHouseTxMined(tx: Db, currency: string, mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean }): Promise<void> {
+  const payout = await payoutsRepository.lockBroadcastByTxid(tx, currency, mined.txid);
+  if (payout) {
+    await payoutsRepository.update(tx, payout.id, { chainFee: mined.fee });
+    return;
+  }
+  // From the house to outside, and no payout reported it yet: a payout whose signer was killed
+  // before its report. The report confirms it (bookLocked reads the mined transaction).
+  if (!mined.toHouse) return;
+  await bookHouseGas(tx, currency, mined.txid, mined.fee, null);
+}
+
+/** Gas the house paid with nothing delivered for it (a sweep, a funding, a failed payout): from the fees account to the chain account. */
+async function bookHouseGas(tx: Db, currency: string, txid: string, fee: bigint, payoutId: string | null): Promise<void> {
+  if (fee <= 0n) return;
+  await transfer(tx, {
+    id: `chain-gas:${currency}:${txid}`,
+    currency,
+    debitAccountId: (await systemAccount(tx, 'fees', currency)).id,
+    creditAccountId: (await systemAccount(tx, 'chain', currency)).id,
+    amount: fee,
+    code: 'network_fee_house',
+    metadata: { txid, ...(payoutId ? { payoutId } : {}) },
+  });
+}
+
 export async function completeConfirmedChainPayouts(db: Db, outcomes: PayoutOutcomes, currency: string, height: number): Promise<number> {
   let completed = 0;
   for (const row of await payoutsRepository.confirmedAtOrBelow(db, currency, height)) {
+    // Account chains: mined with status 0, the ether never left: the payout fails, its gas the house's.
+    const mined = await minedHouseTx(db, currency, row.txid!);
+    if (mined?.failed) {
+      const failed = await db.transaction(async (tx) => {
+        const locked = await payoutsRepository.lock(tx, row.id);
+        if (locked?.status !== 'broadcast' || locked.txid !== row.txid) return false;
+        await bookHouseGas(tx, currency, row.txid!, mined.fee, row.id);
+        await bookFailure(tx, outcomes, locked, { reason: 'the destination refused the transfer: its transaction failed on chain' });
+        return true;
+      });
+      if (failed) completed++;
+      continue;
+    }
     const { booked } = await bookPayoutResult(db, outcomes, { id: row.id, result: { status: 'completed', txid: row.txid! } });
     if (booked) completed++;
   }
