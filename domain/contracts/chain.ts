@@ -48,7 +48,16 @@ export const chainOutputSchema = z.object({
   createdAt: z.string(),
 });
 export type ChainOutput = z.infer<typeof chainOutputSchema>;
-export const chainUnmatchedResponse = z.object({ outputs: z.array(chainOutputSchema) });
+export const unmatchedChainOutputSchema = chainOutputSchema.extend({
+  sender: z
+    .string()
+    .nullable()
+    .describe(
+      'Who paid it, where the chain says so plainly: the paying XRP account (address:tag with a source tag); null for the Bitcoin family and ether. A return goes to the address the sender names, not necessarily this one',
+    ),
+});
+export type UnmatchedChainOutput = z.infer<typeof unmatchedChainOutputSchema>;
+export const chainUnmatchedResponse = z.object({ outputs: z.array(unmatchedChainOutputSchema) });
 export type ChainUnmatchedResponse = z.infer<typeof chainUnmatchedResponse>;
 
 export const chainAssignBody = z.object({ currency: queueCurrency, txid, vout: z.number().int().min(0).max(100_000), email: z.email().max(254) });

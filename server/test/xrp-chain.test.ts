@@ -165,12 +165,12 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     expect(await output(issued)).toBeUndefined();
     expect(await output(later)).toBeUndefined();
 
-    // The queue names them; the sender (and the tag it gave) is in the booking, for the operator who returns it.
-    const queue = (await t.app.inject({ url: '/api/ops/chain/unmatched', headers: t.admin })).json().outputs as { txid: string; address: string; amount: string }[];
-    expect(queue.map((o) => [o.txid, o.amount]).sort()).toEqual(
+    // The queue names them with their sender (and the source tag it gave), for the operator who returns it.
+    const queue = (await t.app.inject({ url: '/api/ops/chain/unmatched', headers: t.admin })).json().outputs as { txid: string; address: string; amount: string; sender: string | null }[];
+    expect(queue.map((o) => [o.txid, o.amount, o.sender]).sort()).toEqual(
       [
-        [tagless, '3.000000'],
-        [unknownTag, '4.000000'],
+        [tagless, '3.000000', `${SENDER}:77`],
+        [unknownTag, '4.000000', SENDER], // no source tag: the account alone
       ].sort(),
     );
     const [meta] = (

@@ -476,7 +476,7 @@ export async function run(argv: string[]): Promise<void> {
     case 'chain-unmatched': {
       const { outputs } = (await call('GET', '/api/ops/chain/unmatched')) as ChainUnmatchedResponse;
       if (outputs.length === 0) console.log('The unmatched chain queue is empty.');
-      for (const o of outputs) console.log(`${o.currency}  ${o.txid} ${o.vout}  ${o.amount}  ${o.unmatchedReason ?? ''}  → ${o.address}  (height ${o.height})`);
+      for (const o of outputs) console.log(`${o.currency}  ${o.txid} ${o.vout}  ${o.amount}  ${o.unmatchedReason ?? ''}  → ${o.address}  (height ${o.height})${o.sender ? `  from ${o.sender}` : ''}`);
       return;
     }
     case 'chain-assign': {

@@ -7,7 +7,7 @@ import { lockKey } from '../../db/raw';
 import { recordAudit } from '../audit/service';
 import { BRANCH_CHILD, deriveAddress, type Branch, type DERIVED_CURRENCIES, type Xpubs } from './derive';
 import { chainRepository, type ChainAlertRow, type ChainOutputRow } from './repository';
-import type { ChainAlert, ChainOutput, HouseOutputsResponse } from '../../../../domain/contracts/chain';
+import type { ChainAlert, ChainOutput, HouseOutputsResponse, UnmatchedChainOutput } from '../../../../domain/contracts/chain';
 import type { IncomingDeposit } from '../../../../domain/contracts/wallet';
 import type { Db } from '../../db/client';
 
@@ -110,7 +110,8 @@ export function chainOutputView(row: ChainOutputRow): ChainOutput {
   };
 }
 
-export const unmatchedChainOutputs = async (db: Db, limit = 200) => (await chainRepository.unmatched(db, limit)).map(chainOutputView);
+export const unmatchedChainOutputs = async (db: Db, limit = 200): Promise<UnmatchedChainOutput[]> =>
+  (await chainRepository.unmatched(db, limit)).map((row) => ({ ...chainOutputView(row), sender: row.sender }));
 
 /** An unmatched output, locked for an operator's decision (null: none such, or no longer unmatched). */
 export async function lockUnmatchedOutput(tx: Db, key: { currency: string; txid: string; vout: number }): Promise<ChainOutputRow | null> {
