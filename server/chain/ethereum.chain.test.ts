@@ -255,6 +255,9 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       // What remains at alice's address is the part of the gas reserve the sweep did not burn.
       expect(await eth.balance(alice.address)).toBeLessThan(wei('0.001'));
       expect(await balanceOf(t, alice.headers, 'ETH')).toBe(before);
+      // Swept: her deposit is no longer on the list the signer reads (it grows with what waits, not with every deposit).
+      const listed = (await t.app.inject({ url: '/api/ops/chain/outputs?currency=ETH', headers: t.admin })).json().outputs as { address: string }[];
+      expect(listed.filter((o) => o.address === alice.address)).toEqual([]);
       await eth.mine(CONFIRMATIONS);
       await scan();
       expect(await reconcile()).toEqual(expect.objectContaining({ difference: '0.000000000000000000', ok: true }));

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
 import { addressCounters, chainAlerts, chainBlocks, chainHouseTxs, chainOutputs, houseAddresses, ledgerTransfers } from '../../db/schema';
 import type { ChainOutputStatus, ChainUnmatchedReason, HouseBranch } from '../../../../domain/chain';
 import type { Db } from '../../db/client';
@@ -213,6 +213,28 @@ export const chainRepository = {
   },
 
   /** The blocks above `height` left the chain: what they spent is spent by no block (still by its transaction). */
+  /**
+   * An account chain's sweep from `address` was mined at `height`: the outputs that address held
+   * in earlier blocks are spent by it (they are no longer the signer's to sweep), so the list the
+   * signer reads stays as long as what waits to be swept, not every deposit ever made. One that
+   * arrived after the sweep was signed but before its block stays at the address, uncounted here
+   * and counted by the reconciliation (balances), until the next deposit there is swept with it.
+   */
+  async markSwept(db: Db, currency: string, address: string, spentBy: string, height: number): Promise<void> {
+    await db
+      .update(chainOutputs)
+      .set({ spentBy, spentHeight: height, updatedAt: new Date() })
+      .where(
+        and(
+          eq(chainOutputs.currency, currency),
+          eq(chainOutputs.address, address),
+          isNull(chainOutputs.spentBy),
+          lt(chainOutputs.height, height),
+          inArray(chainOutputs.status, ['confirming', 'credited', 'assigned', 'unmatched']),
+        ),
+      );
+  },
+
   async unspendAbove(db: Db, currency: string, height: number): Promise<void> {
     await db
       .update(chainOutputs)

@@ -180,7 +180,10 @@ async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks
       const { from, to, fee, failed } = transaction as Partial<EthTx>;
       if (from !== undefined && house.has(from) && fee !== undefined && hooks.houseTxMined) {
         await chainRepository.insertHouseTx(tx, { currency, txid: transaction.txid, height: block.height, fee, failed: failed ?? false });
-        await hooks.houseTxMined(tx, currency, { txid: transaction.txid, fee, failed: failed ?? false, toHouse: to !== undefined && to !== null && house.has(to) });
+        const toHouse = to !== undefined && to !== null && house.has(to);
+        await hooks.houseTxMined(tx, currency, { txid: transaction.txid, fee, failed: failed ?? false, toHouse });
+        // A sweep (from a deposit address to the hot one) spends what the address held before it.
+        if (toHouse && !failed) await chainRepository.markSwept(tx, currency, from, transaction.txid, block.height);
       }
     }
     await hooks.payoutsInBlock(
