@@ -17,9 +17,9 @@ import { DEFAULT_WATCHER_SETTINGS, scanChain } from '../src/modules/chain/watche
 import { sharedSignerKey } from '../src/modules/payouts/instruction';
 import { Journal, type JournalEntry } from '../src/signer/journal';
 import { TEST_MNEMONIC, houseSigners } from '../src/signer/keys';
-import { createSigner, type SignerApi } from '../src/signer/signer';
+import { createSigner } from '../src/signer/signer';
 import { watcherHooks } from '../src/workers';
-import { balanceOf, bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, testApp, testUser, type TestApp, type TestUser } from '../test/helpers';
+import { balanceOf, bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, signerApi, testApp, testUser, type TestApp, type TestUser } from '../test/helpers';
 import { REVERTER, deployCode, forwarder, startAnvil, type Anvil } from './anvil';
 
 /**
@@ -52,18 +52,7 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
   });
 
   const scan = () => scanChain(t.app.db, eth.node, watcherHooks(rates, t.app.workers.payoutOutcomes), { ...DEFAULT_WATCHER_SETTINGS, confirmations: CONFIRMATIONS });
-  const api: SignerApi = {
-    async get(route) {
-      const res = await t.app.inject({ url: route, headers: t.admin });
-      if (res.statusCode >= 300) throw new Error(`GET ${route}: ${res.statusCode} ${res.body}`);
-      return res.json();
-    },
-    async post(route, body) {
-      const res = await t.app.inject({ method: 'POST', url: route, headers: t.admin, payload: body as object });
-      if (res.statusCode >= 300) throw new Error(`POST ${route}: ${res.statusCode} ${res.body}`);
-      return res.json();
-    },
-  };
+  const api = signerApi(() => t);
   const logs: string[] = [];
   const signer = (options: { bumpAfterMs?: number; beforeReport?: () => Promise<void> } = {}) =>
     createSigner({

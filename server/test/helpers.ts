@@ -16,6 +16,7 @@ import { run } from '../src/ops/cli';
 import type { VerificationKind } from '../../domain/verification';
 import type { IdpKeys } from '../src/dev/keys';
 import type { RatesAdapter } from '../src/modules/rates/service';
+import type { SignerApi } from '../src/signer/signer';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -207,6 +208,17 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     ...unlimited,
     ...overrides,
   });
+}
+
+/** The signer's view of the API (`npm run signer` calls it over HTTP), as an operator of the app under test; `app` is read when called (set in beforeAll). */
+export function signerApi(app: () => TestApp): SignerApi {
+  const call = async (method: 'GET' | 'POST', route: string, body?: unknown) => {
+    const t = app();
+    const res = await t.app.inject({ method, url: route, headers: t.admin, ...(body === undefined ? {} : { payload: body as object }) });
+    if (res.statusCode >= 300) throw new Error(`${method} ${route}: ${res.statusCode} ${res.body}`);
+    return res.json();
+  };
+  return { get: (route) => call('GET', route), post: (route, body) => call('POST', route, body) };
 }
 
 export type TestApp = {

@@ -16,8 +16,7 @@ import { TEST_MNEMONIC } from '../src/signer/keys';
 import { createXrpSigner, XrpJournal, xrpWallet } from '../src/signer/xrp';
 import { xrpWatcherHooks } from '../src/workers/xrp';
 import { startFakeXrpl, type FakeXrpl } from './fixtures/fake-xrpl';
-import { balanceOf, bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, testApp, testUser, type TestApp, type TestUser } from './helpers';
-import type { SignerApi } from '../src/signer/signer';
+import { balanceOf, bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, signerApi, testApp, testUser, type TestApp, type TestUser } from './helpers';
 
 /**
  * The XRP Ledger half of issue 31: no rippled can run here, so the app (on PGlite, and on
@@ -58,18 +57,7 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
 
   const node = () => xrplNode(fake.url);
   const scan = () => scanXrp(t.app.db, node(), xrpWatcherHooks(rates), { ...DEFAULT_XRP_WATCHER_SETTINGS, house: HOUSE });
-  const api: SignerApi = {
-    async get(route) {
-      const res = await t.app.inject({ url: route, headers: t.admin });
-      if (res.statusCode >= 300) throw new Error(`GET ${route}: ${res.statusCode} ${res.body}`);
-      return res.json();
-    },
-    async post(route, body) {
-      const res = await t.app.inject({ method: 'POST', url: route, headers: t.admin, payload: body as object });
-      if (res.statusCode >= 300) throw new Error(`POST ${route}: ${res.statusCode} ${res.body}`);
-      return res.json();
-    },
-  };
+  const api = signerApi(() => t);
   const logs: string[] = [];
   const signer = (beforeReport?: () => Promise<void>) =>
     createXrpSigner({
