@@ -47,6 +47,17 @@ export type EthJournalTx = {
 /** A transaction the node refused when it was first broadcast: it never existed for the network. */
 export type JournalVoid = { v: 1; currency: string; voids: string; reason: string; at: string };
 
+/** One line of a journal, on disk (fsync) before the call returns: what is written survives a crash the moment after. */
+export function appendDurably(file: string, record: unknown): void {
+  const fd = fs.openSync(file, 'a', 0o600);
+  try {
+    fs.writeSync(fd, `${JSON.stringify(record)}\n`);
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 export class Journal {
   private entries: JournalEntry[] = [];
 
@@ -83,13 +94,7 @@ export class Journal {
   }
 
   private write(record: JournalEntry | JournalVoid): void {
-    const fd = fs.openSync(this.file, 'a', 0o600);
-    try {
-      fs.writeSync(fd, `${JSON.stringify(record)}\n`);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    appendDurably(this.file, record);
   }
 
   /** The latest transaction that pays this payout (a replacement comes after what it replaces). */

@@ -5,6 +5,7 @@ import { normalizeAddress, xrpAccountOf } from '../../../domain/addresses';
 import { decimalToMinor, minorToDecimal } from '../../../domain/money';
 import { ASF_REQUIRE_DEST, LSF_REQUIRE_DEST_TAG, XRP_DECIMALS, XRP_SIGNER_LIMITS } from '../../../domain/xrp';
 import { instructionMacValid } from '../modules/payouts/instruction';
+import { appendDurably } from './journal';
 import type { Payout, PayoutsResponse } from '../../../domain/contracts/payouts';
 import type { XrplNode } from '../modules/chain/xrpl-rpc';
 import type { SignerApi } from './signer';
@@ -90,13 +91,7 @@ export class XrpJournal {
   }
 
   private write(record: XrpJournalEntry | XrpJournalVoid): void {
-    const fd = fs.openSync(this.file, 'a', 0o600);
-    try {
-      fs.writeSync(fd, `${JSON.stringify(record)}\n`);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
+    appendDurably(this.file, record);
   }
 
   forPayout(idempotencyKey: string): XrpJournalEntry | undefined {
