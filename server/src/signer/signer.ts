@@ -96,11 +96,9 @@ export function createSigner(deps: SignerDeps) {
           result.reported++;
         } else fresh.push(payout);
       }
-      if (currency === 'ETH') {
-        // Ether is an account chain: its own payouts, sweeps and nonces (ether.ts).
-        const ether = etherOf(node);
-        const houses = await deps.api.get<HouseOutputsResponse>('/api/ops/chain/outputs?currency=ETH');
-        const due = fresh.filter((payout) => {
+      // The payouts the signer's own policy lets through (each refusal logged and counted).
+      const allowed = (payouts: Payout[], houses: HouseOutputsResponse) =>
+        payouts.filter((payout) => {
           const refusal = refusalOf(currency, payout, houses);
           if (refusal) {
             deps.log(`signer: payout ${payout.id} refused: ${refusal}`);
@@ -108,6 +106,11 @@ export function createSigner(deps: SignerDeps) {
           }
           return !refusal;
         });
+      if (currency === 'ETH') {
+        // Ether is an account chain: its own payouts, sweeps and nonces (ether.ts).
+        const ether = etherOf(node);
+        const houses = await deps.api.get<HouseOutputsResponse>('/api/ops/chain/outputs?currency=ETH');
+        const due = allowed(fresh, houses);
         if (due.length > 0) result.paid += await ether.pay(due, houses);
         const broadcast = await deps.api.get<PayoutsResponse>('/api/ops/payouts?status=broadcast&rail=chain&limit=500');
         result.bumped += await ether.maintain(broadcast.payouts.filter((p) => p.currency === 'ETH'));
@@ -116,14 +119,7 @@ export function createSigner(deps: SignerDeps) {
       }
       if (fresh.length > 0) {
         const houses = await deps.api.get<HouseOutputsResponse>(`/api/ops/chain/outputs?currency=${currency}`);
-        const due = fresh.filter((payout) => {
-          const refusal = refusalOf(currency, payout, houses);
-          if (refusal) {
-            deps.log(`signer: payout ${payout.id} refused: ${refusal}`);
-            result.refused++;
-          }
-          return !refusal;
-        });
+        const due = allowed(fresh, houses);
         if (due.length > 0 && (await pay(currency, node, due, houses))) result.paid += due.length;
       }
       result.bumped += await bumpStuck(currency, node);
