@@ -704,6 +704,12 @@ export const faucetEntries = pgTable(
     currency: text('currency').notNull(),
     address: text('address').notNull(),
     ticket: text('ticket').notNull(),
+    /**
+     * The entry's secret salt (16 bytes of hex), shown only to its player: the ticket commits to it
+     * (domain/faucet.ts ticketOf), so a masked address and its public ticket cannot be matched
+     * against a list of candidate addresses. Null for entries from before migration 0035.
+     */
+    salt: text('salt'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -908,6 +914,12 @@ export const liabilitySnapshots = pgTable(
     takenAt: timestamp('taken_at', { withTimezone: true }).notNull(),
     slot: bigint('slot', { mode: 'number' }),
     reserves: jsonb('reserves').notNull(),
+    /**
+     * The proof's format (domain/liabilities.ts): muntly-liabilities-1 published every leaf and
+     * every deposit address (withdrawn by migration 0035: they let an outsider link addresses to
+     * balances); muntly-liabilities-2 publishes roots only (docs/proof-format.md).
+     */
+    format: text('format').notNull().default('muntly-liabilities-1'),
   },
   (t) => [
     uniqueIndex('liability_snapshots_slot')
@@ -933,8 +945,8 @@ export const liabilityTrees = pgTable(
      */
     decimals: integer('decimals').notNull(),
     leafCount: integer('leaf_count').notNull(),
-    /** The published tree (domain/liabilities.ts PublishedTree) as JSON text. */
-    tree: text('tree').notNull(),
+    /** Format 1 only: the published tree as JSON text (null since it was withdrawn, and in format 2, which publishes the root alone). */
+    tree: text('tree'),
     /**
      * The same levels packed at fixed offsets (domain/liabilities.ts packLevels): a user's path is
      * read with a few substrings, never by parsing the JSON. Both columns are stored uncompressed
@@ -962,6 +974,30 @@ export const liabilityAccounts = pgTable(
     leaves: jsonb('leaves').$type<Record<string, number[]>>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.snapshotId, t.accountId] }), index('liability_accounts_account').on(t.accountId, t.snapshotId)],
+);
+
+/**
+ * Proof of control of a house address in a snapshot's reserves: a message naming the address and
+ * the snapshot's digest, signed with the address's key by the signer (BIP-322 for segwit, the
+ * legacy message format for other Bitcoin-family addresses, personal_sign for ether, the XRP
+ * Ledger's own signing for XRP), checked by the API before it is stored and published.
+ */
+export const liabilityControl = pgTable(
+  'liability_control',
+  {
+    snapshotId: integer('snapshot_id')
+      .notNull()
+      .references(() => liabilitySnapshots.id, { onDelete: 'cascade' }),
+    currency: text('currency').notNull(),
+    address: text('address').notNull(),
+    scheme: text('scheme').notNull(),
+    message: text('message').notNull(),
+    signature: text('signature').notNull(),
+    /** XRP: the public key that signed (the account's regular key or master key). */
+    publicKey: text('public_key'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.snapshotId, t.currency, t.address] })],
 );
 
 /**
