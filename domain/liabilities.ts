@@ -1,51 +1,42 @@
 import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, hexToBytes, randomBytes } from '@noble/hashes/utils.js';
+import { bytesToHex, hexToBytes, randomBytes, utf8ToBytes } from '@noble/hashes/utils.js';
 
 /**
- * Proof of liabilities: a Merkle sum tree per currency, in the manner of BitMEX's open-source
- * proof of reserves and liabilities. Shared by the API (which builds and publishes the tree) and
- * the browser and `npm run verify:liabilities` (which check it), so it uses no Node API.
+ * Proof of liabilities, format muntly-liabilities-2: a Merkle sum tree per currency whose root
+ * alone is published. Shared by the API (which builds the trees), the browser and
+ * `npm run verify:liabilities` (which check them), so it uses no Node API. The byte-level format,
+ * with test vectors, is docs/proof-format.md; tools/verify_proof.py re-implements it from there.
  *
  * How a snapshot is made (server/src/modules/liabilities):
- * - every user balance of the currency is split at random into a few leaves (non-negative integer
- *   amounts in minor units that add up to the balance, each at least 1 when the balance allows);
- * - the leaves of all users are shuffled with a cryptographic random source;
- * - each leaf commits to its amount, its position and the account's secret nonce of this snapshot,
- *   so only the account's owner (who is given the nonce) can recognise their leaves;
- * - each node carries the sum of its two children, and its hash commits to both children's hashes
- *   and sums; the root's sum is the total the operator owes its users in that currency.
- *
- * Canonical byte encoding (every hash is SHA-256; hex in JSON is lower case):
- * - amount: 16 bytes, unsigned big-endian (a negative amount or one of 2^128 or more cannot be
- *   encoded, so no node can carry one);
- * - leaf  = SHA-256( 0x00 ‖ len(currency) as 1 byte ‖ currency in ASCII ‖ leaf index as 4 bytes
- *   big-endian ‖ amount ‖ nonce (32 bytes) );
- * - node  = SHA-256( 0x01 ‖ left hash ‖ left amount ‖ right hash ‖ right amount ), and its amount
- *   is left amount + right amount;
- * - a level of odd length is completed by the empty node (hash of 32 zero bytes, amount 0), so
- *   every path has a sibling on every level.
- * The leading byte keeps leaves and nodes apart. The currency in the leaf keeps an account's
- * leaves in two currencies' trees from looking alike (one nonce serves all of an account's trees).
- * The node commits to both children's amounts, not only to their total: with the total alone the
- * operator could show two users different amounts for each other's side of one node and owe less
- * than the sum of the balances it proves (the known weakness of Maxwell's first summation tree).
- *
- * Published (JSON): per currency the levels from the leaves (level 0) up to the root, each node
- * as [hash, amount], amounts as decimal strings of minor units. A user's proof is, for each of
- * their leaves, its index, amount and the sibling of every level on the way up.
+ * - everything owed to a customer is an owner's amount: a wallet balance, a send or SEPA payout not
+ *   yet paid, a paid order not yet delivered, an unmatched payment (issue 32, "Complete");
+ * - each amount is split at random into a few parts (MIN_LEAVES to MAX_LEAVES), each a leaf;
+ * - the leaves are placed at random among a power-of-two number of places, at least
+ *   MIN_LEAF_COUNT: the places left over are padding leaves of amount 0 that look like any other
+ *   leaf, so the published leaf count says only the order of magnitude of how many hold a currency;
+ * - each leaf commits to its currency, place, amount and its owner's commitment, a hash of the
+ *   owner's id and a secret nonce of this snapshot: only the owner can recognise their leaves, and
+ *   the operator cannot show two owners one leaf (each checks their own id is in it);
+ * - each node commits to both children's hashes and amounts and carries their sum.
+ * Published: per currency the root's hash and amount (the total owed), the leaf count and the
+ * decimals. Nothing below the root is public: an owner gets their own leaves' paths.
  */
 
-export const LIABILITIES_FORMAT = 'muntly-liabilities-1';
+export const LIABILITIES_FORMAT = 'muntly-liabilities-2';
 
-/** How many leaves a balance is split into (at random between these, fewer for a tiny balance). */
+/** How many leaves an amount is split into (at random between these, fewer for a tiny amount). */
 export const MIN_LEAVES = 2;
-export const MAX_LEAVES = 4;
+export const MAX_LEAVES = 3;
+/** Every tree has at least this many leaves (2^12), padded: a handful of holders looks like a thousand. */
+export const MIN_LEAF_COUNT = 4096;
 
 const AMOUNT_BYTES = 16;
 const MAX_AMOUNT = (1n << 128n) - 1n;
 const LEAF_TAG = 0x00;
 const NODE_TAG = 0x01;
+const OWNER_TAG = 0x02;
 export const NONCE_BYTES = 32;
+const HASH_BYTES = 32;
 
 /** SHA-256 of some bytes: @noble/hashes by default; the server may pass Node's, which is faster. */
 export type Digest = (data: Uint8Array) => Uint8Array;
@@ -56,27 +47,25 @@ export const nobleDigest: Digest = (data) => sha256(data);
 const defaultRandom: RandomSource = (length) => randomBytes(length);
 
 export type TreeNode = { hash: Uint8Array; sum: bigint };
-/** A node as published: [hash in hex, amount in minor units as a decimal string]. */
+/** A node as an owner's path gives it: [hash in hex, amount in minor units as a decimal string]. */
 export type PublishedNode = [hash: string, sum: string];
 
-export const EMPTY_NODE: TreeNode = { hash: new Uint8Array(32), sum: 0n };
-
+/** What is published of a currency's tree. */
 export type PublishedTree = {
   currency: string;
   decimals: number;
-  root: { hash: string; sum: string };
+  /** A power of two, at least MIN_LEAF_COUNT: every path has log2(leafCount) steps. */
   leafCount: number;
-  /** levels[0] are the leaves, the last level is [root]. */
-  levels: PublishedNode[][];
+  root: { hash: string; sum: string };
 };
 
 export type PublishedSnapshot = {
   format: typeof LIABILITIES_FORMAT;
   snapshotId: number;
   takenAt: string;
-  /** The reserves side published beside the trees (domain/contracts/liabilities.ts); not part of the proof. */
-  reserves?: unknown;
   trees: PublishedTree[];
+  /** The reserves side (domain/contracts/liabilities.ts Reserves); not part of the digest. */
+  reserves?: unknown;
 };
 
 /** One step of a path: the sibling on that level, leaf level first. */
@@ -107,26 +96,39 @@ function currencyBytes(currency: string): Uint8Array {
  * of nodes, and a fresh buffer for each kept the garbage collector busier than the hashing. (The
  * digest reads the bytes before it returns, and JavaScript runs one call at a time.)
  */
-const scratch = new Uint8Array(1 + 2 * (32 + AMOUNT_BYTES) + 64);
+const scratch = new Uint8Array(1 + 2 * (HASH_BYTES + AMOUNT_BYTES) + 64);
 const view = new DataView(scratch.buffer);
 
-/** The leaf's hash: what the owner recomputes from the amount, the index and their nonce. */
-export function leafHash(currency: string, index: number, value: bigint, nonce: Uint8Array, digest: Digest = nobleDigest): Uint8Array {
-  if (!Number.isInteger(index) || index < 0 || index > 0xffffffff) throw new RangeError(`leaf index out of range: ${index}`);
+/** An owner's commitment: SHA-256(0x02 ‖ length of the id in bytes ‖ the id in UTF-8 ‖ nonce). */
+export function ownerCommitment(owner: string, nonce: Uint8Array, digest: Digest = nobleDigest): Uint8Array {
+  const id = utf8ToBytes(owner);
+  if (id.length === 0 || id.length > 255) throw new RangeError('an owner id is 1 to 255 bytes');
   if (nonce.length !== NONCE_BYTES) throw new RangeError('a nonce is 32 bytes');
+  const data = new Uint8Array(2 + id.length + NONCE_BYTES);
+  data[0] = OWNER_TAG;
+  data[1] = id.length;
+  data.set(id, 2);
+  data.set(nonce, 2 + id.length);
+  return digest(data);
+}
+
+/** A leaf's hash: SHA-256(0x00 ‖ currency ‖ place as 4 bytes ‖ amount as 16 bytes ‖ owner's commitment). */
+export function leafHash(currency: string, index: number, value: bigint, commitment: Uint8Array, digest: Digest = nobleDigest): Uint8Array {
+  if (!Number.isInteger(index) || index < 0 || index > 0xffffffff) throw new RangeError(`leaf index out of range: ${index}`);
+  if (commitment.length !== HASH_BYTES) throw new RangeError('a commitment is 32 bytes');
   const code = currencyBytes(currency);
-  const data = scratch.subarray(0, 1 + code.length + 4 + AMOUNT_BYTES + NONCE_BYTES);
+  const data = scratch.subarray(0, 1 + code.length + 4 + AMOUNT_BYTES + HASH_BYTES);
   data[0] = LEAF_TAG;
   data.set(code, 1);
   view.setUint32(1 + code.length, index);
   writeAmount(view, 5 + code.length, value);
-  data.set(nonce, 5 + code.length + AMOUNT_BYTES);
+  data.set(commitment, 5 + code.length + AMOUNT_BYTES);
   return digest(data);
 }
 
 /** The parent of two nodes: its amount is theirs added, its hash commits to both hashes and amounts. */
 export function parentOf(left: TreeNode, right: TreeNode, digest: Digest = nobleDigest): TreeNode {
-  const data = scratch.subarray(0, 1 + 2 * (32 + AMOUNT_BYTES));
+  const data = scratch.subarray(0, 1 + 2 * (HASH_BYTES + AMOUNT_BYTES));
   data[0] = NODE_TAG;
   data.set(left.hash, 1);
   writeAmount(view, 33, left.sum);
@@ -141,7 +143,7 @@ export function randomIntegers(random: RandomSource = defaultRandom) {
   let at = 0;
   const bytes = (n: number): Uint8Array => {
     if (at + n > pool.length) {
-      pool = random(Math.max(4096, n));
+      pool = random(Math.max(65536, n));
       at = 0;
     }
     const out = pool.subarray(at, at + n);
@@ -169,20 +171,18 @@ export function randomIntegers(random: RandomSource = defaultRandom) {
       if (candidate < limit) return candidate % below;
     }
   };
-  return { bigintBelow, intBelow };
+  return { bigintBelow, intBelow, bytes: (n: number) => bytes(n).slice() };
 }
 type Randoms = ReturnType<typeof randomIntegers>;
 
 /**
- * Splits a balance at random into MIN_LEAVES to MAX_LEAVES parts that add up to it. The cuts are
- * distinct points strictly inside the balance, so every part is at least 1 and none is the whole
- * balance (a balance smaller than the number of parts gets as many parts as it has units; zero
- * is split into zeros).
+ * Splits an amount at random into MIN_LEAVES to MAX_LEAVES parts that add up to it. The cuts are
+ * distinct points strictly inside the amount, so every part is at least 1 and none is the whole
+ * (an amount smaller than the number of parts gets as many parts as it has units).
  */
 export function splitBalance(balance: bigint, randoms: Randoms = randomIntegers()): bigint[] {
-  if (balance < 0n) throw new RangeError('a user balance is never negative');
+  if (balance <= 0n) throw new RangeError('only a positive amount is owed');
   let parts = MIN_LEAVES + randoms.intBelow(MAX_LEAVES - MIN_LEAVES + 1);
-  if (balance === 0n) return Array.from({ length: parts }, () => 0n);
   if (balance < BigInt(parts)) parts = Number(balance);
   const cuts = new Set<bigint>();
   while (cuts.size < parts - 1) cuts.add(1n + randoms.bigintBelow(balance - 1n));
@@ -190,23 +190,24 @@ export function splitBalance(balance: bigint, randoms: Randoms = randomIntegers(
   return points.slice(1).map((point, i) => point - points[i]!);
 }
 
-/** In-place Fisher–Yates shuffle with unbiased random indexes. */
-function shuffle<T>(items: T[], randoms: Randoms): T[] {
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = randoms.intBelow(i + 1);
-    [items[i], items[j]] = [items[j]!, items[i]!];
-  }
-  return items;
+/** The number of leaves of a tree holding `leaves` real ones: the next power of two, at least MIN_LEAF_COUNT. */
+export function paddedLeafCount(leaves: number): number {
+  let count = MIN_LEAF_COUNT;
+  while (count < leaves) count *= 2;
+  return count;
 }
 
-/** The levels above the leaves, up to the root (an odd level completed by the empty node). */
+const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
+export const pathLength = (leafCount: number) => Math.log2(leafCount);
+
+/** The levels above the leaves, up to the root (the leaf count is a power of two). */
 export function levelsFrom(leaves: TreeNode[], digest: Digest = nobleDigest): TreeNode[][] {
-  if (leaves.length === 0) throw new RangeError('a tree needs at least one leaf');
+  if (!isPowerOfTwo(leaves.length)) throw new RangeError('a tree has a power-of-two number of leaves');
   const levels = [leaves];
   while (levels[levels.length - 1]!.length > 1) {
     const below = levels[levels.length - 1]!;
-    const level: TreeNode[] = [];
-    for (let i = 0; i < below.length; i += 2) level.push(parentOf(below[i]!, below[i + 1] ?? EMPTY_NODE, digest));
+    const level: TreeNode[] = new Array(below.length / 2);
+    for (let i = 0; i < level.length; i++) level[i] = parentOf(below[2 * i]!, below[2 * i + 1]!, digest);
     levels.push(level);
   }
   return levels;
@@ -214,61 +215,65 @@ export function levelsFrom(leaves: TreeNode[], digest: Digest = nobleDigest): Tr
 
 export const rootOf = (levels: TreeNode[][]): TreeNode => levels[levels.length - 1]![0]!;
 
-export type AccountBalance = { account: string; balance: bigint; nonce: Uint8Array };
+/** An owner's amount in one currency and their commitment (ownerCommitment) in this snapshot. */
+export type OwnerAmount = { owner: string; amount: bigint; commitment: Uint8Array };
 export type BuiltTree = {
   currency: string;
   levels: TreeNode[][];
-  /** Each account's leaves: their indexes in the tree and amounts. */
+  /** Each owner's leaves: their places in the tree and amounts. */
   leavesOf: Map<string, { index: number; value: bigint }[]>;
 };
 
-/** Builds a currency's tree from every user's balance and nonce (see the top of this file). */
-export function buildTree(currency: string, balances: readonly AccountBalance[], options: { random?: RandomSource; digest?: Digest } = {}): BuiltTree {
+/** Builds a currency's tree from every owner's amount (see the top of this file). Amounts of 0 get no leaf. */
+export function buildTree(currency: string, owners: readonly OwnerAmount[], options: { random?: RandomSource; digest?: Digest } = {}): BuiltTree {
   const digest = options.digest ?? nobleDigest;
   const randoms = randomIntegers(options.random);
-  const pending: { account: AccountBalance; value: bigint }[] = [];
-  for (const account of balances) for (const value of splitBalance(account.balance, randoms)) pending.push({ account, value });
-  shuffle(pending, randoms);
+  const pieces: { owner: OwnerAmount; value: bigint }[] = [];
+  for (const owner of owners) if (owner.amount > 0n) for (const value of splitBalance(owner.amount, randoms)) pieces.push({ owner, value });
+  const count = paddedLeafCount(pieces.length);
+  // The real leaves take `pieces.length` places drawn at random from all `count` (a partial Fisher–Yates).
+  const places = new Uint32Array(count);
+  for (let i = 0; i < count; i++) places[i] = i;
+  for (let i = 0; i < pieces.length; i++) {
+    const j = i + randoms.intBelow(count - i);
+    [places[i], places[j]] = [places[j]!, places[i]!];
+  }
+  const leaves: TreeNode[] = new Array(count);
   const leavesOf = new Map<string, { index: number; value: bigint }[]>();
-  const leaves = pending.map(({ account, value }, index) => {
-    const own = leavesOf.get(account.account) ?? [];
+  for (const [i, { owner, value }] of pieces.entries()) {
+    const index = places[i]!;
+    const own = leavesOf.get(owner.owner) ?? leavesOf.set(owner.owner, []).get(owner.owner)!;
     own.push({ index, value });
-    leavesOf.set(account.account, own);
-    return { hash: leafHash(currency, index, value, account.nonce, digest), sum: value };
-  });
+    leaves[index] = { hash: leafHash(currency, index, 0n + value, owner.commitment, digest), sum: value };
+  }
+  // Padding: amount 0 and a commitment nobody can open, hashed like any leaf.
+  for (let index = 0; index < count; index++) if (!leaves[index]) leaves[index] = { hash: leafHash(currency, index, 0n, randoms.bytes(HASH_BYTES), digest), sum: 0n };
+  for (const own of leavesOf.values()) own.sort((a, b) => a.index - b.index);
   return { currency, levels: levelsFrom(leaves, digest), leavesOf };
 }
 
-const publishNode = (node: TreeNode): PublishedNode => [bytesToHex(node.hash), node.sum.toString()];
-
 export function publishTree(tree: Pick<BuiltTree, 'currency' | 'levels'>, decimals: number): PublishedTree {
   const root = rootOf(tree.levels);
-  return {
-    currency: tree.currency,
-    decimals,
-    root: { hash: bytesToHex(root.hash), sum: root.sum.toString() },
-    leafCount: tree.levels[0]!.length,
-    levels: tree.levels.map((level) => level.map(publishNode)),
-  };
+  return { currency: tree.currency, decimals, leafCount: tree.levels[0]!.length, root: { hash: bytesToHex(root.hash), sum: root.sum.toString() } };
 }
 
 /**
- * The same tree as JSON text, exactly JSON.stringify(publishTree(tree, decimals)), written
- * directly: for a tree of millions of nodes the intermediate arrays cost more than the hashing.
+ * The snapshot's digest: SHA-256 of its statement as UTF-8 text, one line each, "\n" after every
+ * line: the format, the snapshot id, the instant, then per tree in the order of the currency codes
+ * "<currency> <decimals> <leafCount> <root hash> <root amount>". The proofs of control sign it.
  */
-export function publishTreeJson(tree: Pick<BuiltTree, 'currency' | 'levels'>, decimals: number): string {
-  const root = rootOf(tree.levels);
-  const head = JSON.stringify({ currency: tree.currency, decimals, root: { hash: bytesToHex(root.hash), sum: root.sum.toString() }, leafCount: tree.levels[0]!.length });
-  const levels = tree.levels.map((level) => `[${level.map((node) => `["${bytesToHex(node.hash)}","${node.sum}"]`).join(',')}]`);
-  return `${head.slice(0, -1)},"levels":[${levels.join(',')}]}`;
+export function snapshotStatement(snapshot: Pick<PublishedSnapshot, 'snapshotId' | 'takenAt' | 'trees'>): string {
+  const trees = [...snapshot.trees].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
+  return [LIABILITIES_FORMAT, String(snapshot.snapshotId), snapshot.takenAt, ...trees.map((t) => `${t.currency} ${t.decimals} ${t.leafCount} ${t.root.hash} ${t.root.sum}`)].map((line) => `${line}\n`).join('');
 }
+export const snapshotDigest = (snapshot: Pick<PublishedSnapshot, 'snapshotId' | 'takenAt' | 'trees'>, digest: Digest = nobleDigest): string => bytesToHex(digest(utf8ToBytes(snapshotStatement(snapshot))));
 
 /**
- * The server's own copy of a tree for answering paths without parsing the JSON: every level from
- * the leaves up, each node as its 32-byte hash followed by its amount in 16 bytes big-endian, so
- * the node at (level, position) is at a known byte offset (pathOffsets).
+ * The server's own copy of a tree for answering paths: every level from the leaves up, each node
+ * as its 32-byte hash followed by its amount in 16 bytes big-endian, so the node at (level,
+ * position) is at a known byte offset (pathOffsets).
  */
-export const PACKED_NODE_BYTES = 32 + AMOUNT_BYTES;
+export const PACKED_NODE_BYTES = HASH_BYTES + AMOUNT_BYTES;
 
 /** How many nodes each level of a tree of `leafCount` leaves has, from the leaves to the root. */
 export function levelSizes(leafCount: number): number[] {
@@ -284,43 +289,41 @@ export function packLevels(levels: readonly TreeNode[][]): Uint8Array {
   for (const level of levels) {
     for (const node of level) {
       packed.set(node.hash, at);
-      writeAmount(packedView, at + 32, node.sum);
+      writeAmount(packedView, at + HASH_BYTES, node.sum);
       at += PACKED_NODE_BYTES;
     }
   }
   return packed;
 }
 
-/** Byte offsets in the packed levels of what leaf `index`'s proof reads: the leaf, then each level's sibling (null where the empty node stands in). */
-export function pathOffsets(leafCount: number, index: number): { leaf: number; siblings: (number | null)[] } {
+/** Byte offsets in the packed levels of what leaf `index`'s proof reads: the leaf, then each level's sibling. */
+export function pathOffsets(leafCount: number, index: number): { leaf: number; siblings: number[] } {
   const sizes = levelSizes(leafCount);
-  const siblings: (number | null)[] = [];
+  const siblings: number[] = [];
   let start = 0;
   let position = index;
   for (const size of sizes.slice(0, -1)) {
-    const sibling = position ^ 1;
-    siblings.push(sibling < size ? (start + sibling) * PACKED_NODE_BYTES : null);
+    siblings.push((start + (position ^ 1)) * PACKED_NODE_BYTES);
     start += size;
     position >>= 1;
   }
   return { leaf: index * PACKED_NODE_BYTES, siblings };
 }
 
-/** A packed node (PACKED_NODE_BYTES bytes) as published: [hash, amount]. */
+/** A packed node (PACKED_NODE_BYTES bytes): [hash, amount]. */
 export function unpackNode(bytes: Uint8Array): PublishedNode {
   const nodeView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return [bytesToHex(bytes.subarray(0, 32)), ((nodeView.getBigUint64(32) << 64n) | nodeView.getBigUint64(40)).toString()];
+  return [bytesToHex(bytes.subarray(0, HASH_BYTES)), ((nodeView.getBigUint64(HASH_BYTES) << 64n) | nodeView.getBigUint64(HASH_BYTES + 8)).toString()];
 }
 
-export const EMPTY_PUBLISHED: PublishedNode = [bytesToHex(EMPTY_NODE.hash), '0'];
-
-/** The siblings on the way from leaf `index` to the root, leaf level first. */
-export function proofPath(levels: readonly (readonly PublishedNode[])[], index: number): PathStep[] {
+/** The siblings on the way from leaf `index` to the root, leaf level first (from built levels: tests and tools). */
+export function proofPath(levels: readonly TreeNode[][], index: number): PathStep[] {
   if (!Number.isInteger(index) || index < 0 || index >= (levels[0]?.length ?? 0)) throw new RangeError(`no leaf ${index}`);
   const path: PathStep[] = [];
   let position = index;
   for (const level of levels.slice(0, -1)) {
-    path.push(level[position ^ 1] ?? publishNode(EMPTY_NODE));
+    const sibling = level[position ^ 1]!;
+    path.push([bytesToHex(sibling.hash), sibling.sum.toString()]);
     position >>= 1;
   }
   return path;
@@ -333,11 +336,15 @@ export function parseAmount(text: unknown): bigint | null {
   return value <= MAX_AMOUNT ? value : null;
 }
 
+const HEX_32 = /^[0-9a-f]{64}$/;
+
 function parseNode(node: unknown): TreeNode | null {
-  if (!Array.isArray(node) || node.length !== 2 || typeof node[0] !== 'string' || !/^[0-9a-f]{64}$/.test(node[0])) return null;
+  if (!Array.isArray(node) || node.length !== 2 || typeof node[0] !== 'string' || !HEX_32.test(node[0])) return null;
   const sum = parseAmount(node[1]);
   return sum === null ? null : { hash: hexToBytes(node[0]), sum };
 }
+
+const publishNode = (node: TreeNode): PublishedNode => [bytesToHex(node.hash), node.sum.toString()];
 
 export type PathCheckStep = {
   level: number;
@@ -346,8 +353,6 @@ export type PathCheckStep = {
   node: PublishedNode;
   sibling: PublishedNode;
   parent: PublishedNode;
-  /** Both amounts are non-negative integers (the sibling's as published, the node's as computed). */
-  nonNegative: boolean;
 };
 
 export type PathCheck = {
@@ -355,8 +360,6 @@ export type PathCheck = {
   ok: boolean;
   leaf: PublishedNode | null;
   steps: PathCheckStep[];
-  /** Every step of the path was a hash with a non-negative amount, up to the top. */
-  complete: boolean;
   /** The root the path leads to, and whether it is the published one (hash and amount). */
   computedRoot: PublishedNode | null;
   rootMatches: boolean;
@@ -364,27 +367,28 @@ export type PathCheck = {
 };
 
 /**
- * Checks one leaf's path: recomputes the leaf from its amount, index and the owner's nonce, then
- * every parent up to the root from the published siblings, requiring every amount on the way to
- * be a non-negative integer, and compares the result with the published root.
+ * Checks one leaf's path: recomputes the leaf from its amount, place and the owner's commitment,
+ * then every parent up to the root from the siblings (every amount a non-negative integer below
+ * 2^128, one sibling per level of a tree of `tree.leafCount` leaves), and compares with the root.
  */
 export function verifyPath(
   leaf: { currency: string; index: number; value: string },
-  nonceHex: string,
+  commitment: Uint8Array,
   path: readonly PathStep[],
-  root: { hash: string; sum: string },
+  tree: Pick<PublishedTree, 'leafCount' | 'root'>,
   digest: Digest = nobleDigest,
 ): PathCheck {
   const problems: string[] = [];
   const steps: PathCheckStep[] = [];
-  const fail = (problem: string): PathCheck => ({ ok: false, leaf: null, steps, complete: false, computedRoot: null, rootMatches: false, problems: [...problems, problem] });
+  const fail = (problem: string, leafNode: PublishedNode | null = null): PathCheck => ({ ok: false, leaf: leafNode, steps, computedRoot: null, rootMatches: false, problems: [...problems, problem] });
   const value = parseAmount(leaf.value);
   if (value === null) return fail(`the leaf's amount is not a non-negative integer: ${leaf.value}`);
-  if (!/^[0-9a-f]{64}$/.test(nonceHex)) return fail('the nonce is not 32 bytes of hex');
-  if (!Number.isInteger(leaf.index) || leaf.index < 0 || leaf.index >= 2 ** path.length) return fail(`leaf ${leaf.index} cannot be reached by a path of ${path.length} steps`);
+  if (!isPowerOfTwo(tree.leafCount) || tree.leafCount < MIN_LEAF_COUNT) return fail(`a tree of ${tree.leafCount} leaves is not a power of two of at least ${MIN_LEAF_COUNT}`);
+  if (path.length !== pathLength(tree.leafCount)) return fail(`a tree of ${tree.leafCount} leaves needs a path of ${pathLength(tree.leafCount)} steps, not ${path.length}`);
+  if (!Number.isInteger(leaf.index) || leaf.index < 0 || leaf.index >= tree.leafCount) return fail(`leaf ${leaf.index} is not a place of a tree of ${tree.leafCount} leaves`);
   let node: TreeNode;
   try {
-    node = { hash: leafHash(leaf.currency, leaf.index, value, hexToBytes(nonceHex), digest), sum: value };
+    node = { hash: leafHash(leaf.currency, leaf.index, value, commitment, digest), sum: value };
   } catch (error) {
     return fail((error as Error).message);
   }
@@ -392,147 +396,95 @@ export function verifyPath(
   let position = leaf.index;
   for (const [level, step] of path.entries()) {
     const sibling = parseNode(step);
-    if (!sibling) {
-      problems.push(`level ${level}: the sibling is not a hash with a non-negative integer amount`);
-      return { ok: false, leaf: leafNode, steps, complete: false, computedRoot: null, rootMatches: false, problems };
-    }
+    if (!sibling) return fail(`level ${level}: the sibling is not a hash with a non-negative integer amount`, leafNode);
     const side = position % 2 === 0 ? 'left' : 'right';
     let parent: TreeNode;
     try {
       parent = side === 'left' ? parentOf(node, sibling, digest) : parentOf(sibling, node, digest);
     } catch (error) {
-      problems.push(`level ${level}: ${(error as Error).message}`);
-      return { ok: false, leaf: leafNode, steps, complete: false, computedRoot: null, rootMatches: false, problems };
+      return fail(`level ${level}: ${(error as Error).message}`, leafNode);
     }
-    steps.push({ level, side, node: publishNode(node), sibling: publishNode(sibling), parent: publishNode(parent), nonNegative: node.sum >= 0n && sibling.sum >= 0n });
+    steps.push({ level, side, node: publishNode(node), sibling: publishNode(sibling), parent: publishNode(parent) });
     node = parent;
     position >>= 1;
   }
   const computedRoot = publishNode(node);
-  const rootMatches = computedRoot[0] === root.hash && computedRoot[1] === root.sum;
+  const rootMatches = computedRoot[0] === tree.root.hash && computedRoot[1] === tree.root.sum;
   if (!rootMatches) problems.push('the path does not lead to the published root');
-  return { ok: problems.length === 0, leaf: leafNode, steps, complete: true, computedRoot, rootMatches, problems };
-}
-
-export type TreeCheck = {
-  currency: string;
-  ok: boolean;
-  leafCount: number;
-  /** The root's amount: the total owed in minor units (when the tree holds). */
-  total: string | null;
-  problems: string[];
-};
-
-const MAX_PROBLEMS = 20;
-
-/**
- * Checks a whole published tree: every amount is a non-negative integer, every node is the parent
- * of the two below it (hash and amount), each level is half the one below (rounded up), and the
- * top is the published root.
- */
-export function verifyTree(tree: PublishedTree, digest: Digest = nobleDigest): TreeCheck {
-  const problems: string[] = [];
-  const report = (problem: string) => {
-    if (problems.length < MAX_PROBLEMS) problems.push(problem);
-    else if (problems.length === MAX_PROBLEMS) problems.push('… (more problems not listed)');
-  };
-  const levels = Array.isArray(tree?.levels) ? tree.levels : [];
-  const currency = typeof tree?.currency === 'string' ? tree.currency : '?';
-  if (levels.length === 0 || !Array.isArray(levels[0]) || levels[0].length === 0) return { currency, ok: false, leafCount: 0, total: null, problems: ['the tree has no leaves'] };
-  if (tree.leafCount !== levels[0].length) report(`leafCount says ${tree.leafCount}, level 0 has ${levels[0].length} leaves`);
-  let below: TreeNode[] = [];
-  for (const [i, published] of levels[0].entries()) {
-    const node = parseNode(published);
-    if (!node) report(`leaf ${i} is not a hash with a non-negative integer amount`);
-    below.push(node ?? EMPTY_NODE);
-  }
-  for (let l = 1; l < levels.length; l++) {
-    const level = levels[l]!;
-    const expected = Math.ceil(below.length / 2);
-    if (!Array.isArray(level) || level.length !== expected) {
-      report(`level ${l} has ${Array.isArray(level) ? level.length : 'no'} nodes, not ${expected}`);
-      return { currency, ok: false, leafCount: levels[0].length, total: null, problems };
-    }
-    const next: TreeNode[] = [];
-    for (let i = 0; i < expected; i++) {
-      let computed: TreeNode;
-      try {
-        computed = parentOf(below[2 * i]!, below[2 * i + 1] ?? EMPTY_NODE, digest);
-      } catch (error) {
-        report(`level ${l} node ${i}: ${(error as Error).message}`);
-        return { currency, ok: false, leafCount: levels[0].length, total: null, problems };
-      }
-      const node = parseNode(level[i]);
-      if (!node) report(`level ${l} node ${i} is not a hash with a non-negative integer amount`);
-      else if (bytesToHex(node.hash) !== bytesToHex(computed.hash) || node.sum !== computed.sum) report(`level ${l} node ${i} is not the parent of the two nodes below it`);
-      next.push(computed);
-    }
-    below = next;
-  }
-  if (below.length !== 1) report(`the top level has ${below.length} nodes, not one root`);
-  const root = below[0]!;
-  if (tree.root?.hash !== bytesToHex(root.hash) || tree.root?.sum !== root.sum.toString()) report('the published root is not the top of the tree');
-  return { currency, ok: problems.length === 0, leafCount: levels[0].length, total: problems.length === 0 ? root.sum.toString() : null, problems };
+  return { ok: problems.length === 0, leaf: leafNode, steps, computedRoot, rootMatches, problems };
 }
 
 export type InclusionCheck = {
   ok: boolean;
-  /** The whole published tree holds together (verifyTree). */
-  tree: TreeCheck;
-  /** The root the user was given is the published tree's root. */
+  /** The root the owner was given is the published tree's root (hash, amount and size). */
   rootMatches: boolean;
-  /** The user's leaves added up, in minor units. */
-  balance: string;
-  leaves: {
-    index: number;
-    value: string;
-    /** The leaf recomputed from its amount, index and the nonce is the published leaf at that index. */
-    foundInTree: boolean;
-    /** Every sibling of the path is the published node at its place. */
-    siblingsPublished: boolean;
-    path: PathCheck;
-  }[];
+  /** The owner's leaves added up, in minor units. */
+  amount: string;
+  /** No place is given twice. */
+  distinct: boolean;
+  leaves: { index: number; value: string; path: PathCheck }[];
+  problems: string[];
 };
 
 /**
- * What the wallet's proof page checks for one currency: the whole published tree, then each of
- * the user's leaves — found at its place in the tree, its path made of the tree's own nodes, and
- * leading (amounts added, none negative) to the published root.
+ * What an owner checks for one currency: their commitment (from their own id and nonce) in every
+ * leaf, each leaf's path leading to the published root, no place counted twice.
  */
 export function verifyInclusion(
-  proof: { currency: string; root: { hash: string; sum: string }; leaves: readonly LeafProof[] },
+  proof: { currency: string; root: { hash: string; sum: string }; leafCount: number; leaves: readonly LeafProof[] },
+  owner: string,
   nonceHex: string,
   tree: PublishedTree,
   digest: Digest = nobleDigest,
 ): InclusionCheck {
-  const treeCheck = verifyTree(tree, digest);
-  const rootMatches = proof.root.hash === tree.root?.hash && proof.root.sum === tree.root?.sum;
-  const empty = publishNode(EMPTY_NODE);
-  const leaves = proof.leaves.map((leaf) => {
-    const path = verifyPath({ currency: proof.currency, index: leaf.index, value: leaf.value }, nonceHex, leaf.path, tree.root, digest);
-    const published = tree.levels[0]?.[leaf.index];
-    const foundInTree = !!path.leaf && !!published && path.leaf[0] === published[0] && path.leaf[1] === published[1];
-    let position = leaf.index;
-    const siblingsPublished =
-      leaf.path.length === tree.levels.length - 1 &&
-      leaf.path.every((step, level) => {
-        const expected = tree.levels[level]?.[position ^ 1] ?? empty;
-        position >>= 1;
-        return step[0] === expected[0] && step[1] === expected[1];
-      });
-    return { index: leaf.index, value: leaf.value, foundInTree, siblingsPublished, path };
-  });
-  const balance = proof.leaves.reduce((sum, leaf) => sum + (parseAmount(leaf.value) ?? 0n), 0n).toString();
-  const ok = treeCheck.ok && rootMatches && leaves.length > 0 && leaves.every((l) => l.foundInTree && l.siblingsPublished && l.path.ok);
-  return { ok, tree: treeCheck, rootMatches, balance, leaves };
+  const problems: string[] = [];
+  const rootMatches = proof.root.hash === tree.root?.hash && proof.root.sum === tree.root?.sum && proof.leafCount === tree.leafCount && proof.currency === tree.currency;
+  if (!rootMatches) problems.push('the root of the proof is not the published root');
+  let commitment: Uint8Array | null = null;
+  if (!HEX_32.test(nonceHex)) problems.push('the nonce is not 32 bytes of hex');
+  else {
+    try {
+      commitment = ownerCommitment(owner, hexToBytes(nonceHex), digest);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  const leaves = commitment
+    ? proof.leaves.map((leaf) => ({ index: leaf.index, value: leaf.value, path: verifyPath({ currency: proof.currency, index: leaf.index, value: leaf.value }, commitment, leaf.path, tree, digest) }))
+    : [];
+  const distinct = new Set(proof.leaves.map((l) => l.index)).size === proof.leaves.length;
+  if (!distinct) problems.push('a place is given twice');
+  if (proof.leaves.length === 0) problems.push('the proof has no leaves');
+  for (const leaf of leaves) for (const problem of leaf.path.problems) problems.push(`leaf ${leaf.index}: ${problem}`);
+  const amount = proof.leaves.reduce((sum, leaf) => sum + (parseAmount(leaf.value) ?? 0n), 0n).toString();
+  return { ok: problems.length === 0, rootMatches, amount, distinct, leaves, problems };
 }
 
-/** Every tree of a published snapshot (what `npm run verify:liabilities` prints). */
-export function verifySnapshot(snapshot: PublishedSnapshot, digest: Digest = nobleDigest): { ok: boolean; trees: TreeCheck[]; problems: string[] } {
+export type TreeCheck = { currency: string; ok: boolean; leafCount: number; total: string | null; problems: string[] };
+
+/** The published statement of a tree: a code, decimals, a padded power-of-two size and a root of a hash and an amount. */
+export function verifyTree(tree: PublishedTree): TreeCheck {
+  const problems: string[] = [];
+  const currency = typeof tree?.currency === 'string' ? tree.currency : '?';
+  if (!/^[A-Z0-9]{1,16}$/.test(currency)) problems.push(`not a currency code: ${currency}`);
+  if (!Number.isInteger(tree?.decimals) || tree.decimals < 0 || tree.decimals > 18) problems.push(`${currency}: decimals must be 0 to 18`);
+  if (!isPowerOfTwo(tree?.leafCount) || tree.leafCount < MIN_LEAF_COUNT) problems.push(`${currency}: ${tree?.leafCount} leaves is not a power of two of at least ${MIN_LEAF_COUNT}`);
+  if (typeof tree?.root?.hash !== 'string' || !HEX_32.test(tree.root.hash)) problems.push(`${currency}: the root hash is not 32 bytes of hex`);
+  const total = parseAmount(tree?.root?.sum);
+  if (total === null) problems.push(`${currency}: the total is not a non-negative integer below 2^128`);
+  return { currency, ok: problems.length === 0, leafCount: tree?.leafCount ?? 0, total: total === null ? null : total.toString(), problems };
+}
+
+/** Every tree of a published snapshot, and its digest (what `npm run verify:liabilities` prints). */
+export function verifySnapshot(snapshot: PublishedSnapshot, digest: Digest = nobleDigest): { ok: boolean; trees: TreeCheck[]; digest: string | null; problems: string[] } {
   const problems: string[] = [];
   if (snapshot?.format !== LIABILITIES_FORMAT) problems.push(`not a ${LIABILITIES_FORMAT} file`);
-  // No trees is a valid snapshot: nobody held anything, so nothing is owed.
+  if (!Number.isInteger(snapshot?.snapshotId) || snapshot.snapshotId < 1) problems.push('the snapshot id is not a positive integer');
+  if (typeof snapshot?.takenAt !== 'string' || Number.isNaN(Date.parse(snapshot.takenAt))) problems.push('the snapshot has no instant');
+  // No trees is a valid snapshot: nobody was owed anything.
   if (!Array.isArray(snapshot?.trees)) problems.push('the snapshot has no list of trees');
-  const trees = Array.isArray(snapshot?.trees) ? snapshot.trees.map((tree) => verifyTree(tree, digest)) : [];
-  return { ok: problems.length === 0 && trees.every((t) => t.ok), trees, problems };
+  const trees = Array.isArray(snapshot?.trees) ? snapshot.trees.map((tree) => verifyTree(tree)) : [];
+  if (new Set(trees.map((t) => t.currency)).size !== trees.length) problems.push('a currency has two trees');
+  const ok = problems.length === 0 && trees.every((t) => t.ok);
+  return { ok, trees, digest: ok ? snapshotDigest(snapshot, digest) : null, problems };
 }

@@ -11,39 +11,71 @@ import { z } from 'zod';
 const decimal = z.string().describe('Decimal string at the currency’s decimals');
 const minor = z.string().describe('Integer of minor units as a decimal string');
 
-export const ADDRESS_BRANCHES = ['users', 'orders', 'account'] as const;
+/** What a listed house address is: the hot or change addresses of a chain (the house key's change branch), the one XRP account. */
+export const HOUSE_ROLES = ['change', 'account'] as const;
 
-/** The reserves side: the house's addresses per currency and what they hold on chain, when read. */
+/** The signature schemes of a proof of control (domain/control.ts). */
+export const CONTROL_SCHEMES = ['bip322-simple', 'bitcoin-message', 'personal_sign', 'xrpl'] as const;
+
+/**
+ * The reserves side: per currency what the house held at the snapshot, read where the chain says
+ * it (the block height it was read at), split into the house's own addresses (listed, each with a
+ * proof of control once the signer has signed it) and the customers' deposit addresses (their
+ * number and sum only: a list would tie customers to addresses, issue 32).
+ */
 export const reservesSchema = z.object({
-  source: z.string().describe('Where the balances were read: simulated-chain in local mode'),
+  source: z.string().describe('Where the balances were read: simulated-chain in local mode, the watcher’s view of the nodes otherwise'),
+  /** Format 1 snapshots: their addresses were withdrawn by migration 0035. */
+  withdrawn: z.boolean().optional(),
   currencies: z.array(
     z.object({
       currency: z.string(),
-      addresses: z.array(
-        z.object({
-          address: z.string(),
-          branch: z.enum(ADDRESS_BRANCHES).describe('users: wallet reception addresses (chain 0 of the house key); orders: sell and swap receiving addresses (chain 1); account: the one XRP account'),
-          balance: decimal.nullable(),
-        }),
-      ),
-      held: decimal.nullable().describe('What the addresses hold together; null when this deployment reads no balances (look them up on the chain)'),
+      height: z.number().int().nullable().optional().describe('The block height the balances were read at (null: the adapter reads no chain)'),
+      blockHash: z.string().nullable().optional(),
+      addresses: z
+        .array(
+          z.object({
+            address: z.string(),
+            role: z.enum(HOUSE_ROLES),
+            balance: decimal.nullable(),
+          }),
+        )
+        .optional(),
+      depositAddresses: z.object({ count: z.number().int(), balance: decimal.nullable() }).optional().describe('Customers’ deposit addresses not yet swept: how many hold something, and their sum'),
+      held: decimal.nullable().describe('Everything the house held; null when this deployment reads no balances'),
     }),
   ),
 });
 export type Reserves = z.infer<typeof reservesSchema>;
 
+/** A proof of control of one house address (GET /api/liabilities/:id/control). */
+export const controlProofSchema = z.object({
+  currency: z.string(),
+  address: z.string(),
+  scheme: z.enum(CONTROL_SCHEMES),
+  message: z.string().describe('domain/control.ts controlMessage: names the address and the snapshot’s digest'),
+  signature: z.string(),
+  publicKey: z.string().nullable().describe('XRP: the key that signed (the account’s master or regular key)'),
+});
+export type ControlProof = z.infer<typeof controlProofSchema>;
+
 export const snapshotSummarySchema = z.object({
   snapshotId: z.number().int(),
   takenAt: z.string().describe('ISO 8601: the instant of the one consistent read of the ledger'),
+  format: z.string().describe('muntly-liabilities-2 (docs/proof-format.md); snapshots of format 1 keep only their totals'),
+  digest: z.string().nullable().describe('SHA-256 of the snapshot’s statement (docs/proof-format.md); the proofs of control sign it'),
   file: z.string().describe('The whole published snapshot, under the site'),
   currencies: z.array(
     z.object({
       currency: z.string(),
       decimals: z.number().int(),
       rootHash: z.string(),
-      total: decimal.describe('The root’s amount: what the operator owes its users'),
-      leafCount: z.number().int(),
-      held: decimal.nullable().describe('What the house’s addresses held at the same instant (null: not read)'),
+      total: decimal.describe('The root’s amount: everything Muntly owed its customers in this currency'),
+      leafCount: z.number().int().describe('Padded to a power of two (at least 4096): not the number of holders'),
+      held: decimal.nullable().describe('What the house held at the same instant (null: not read)'),
+      difference: decimal.nullable().describe('held − total: negative means less was held than owed'),
+      height: z.number().int().nullable().describe('The block height the reserves were read at'),
+      controlled: z.number().int().describe('How many of the listed house addresses have a verified proof of control'),
       file: z.string().describe('This currency’s tree alone, under the site'),
     }),
   ),
@@ -63,13 +95,15 @@ export const snapshotParams = z.object({ id: z.coerce.number().int().min(1).max(
 export const myProofSchema = z.object({
   snapshotId: z.number().int(),
   takenAt: z.string(),
+  owner: z.string().describe('Your id, as your leaves commit to it (your account id)'),
   nonce: z.string().describe('32 bytes of hex: your leaves commit to it; keep it to yourself'),
   currencies: z.array(
     z.object({
       currency: z.string(),
       decimals: z.number().int(),
-      balance: decimal.describe('Your balance in the snapshot: your leaves added up'),
+      balance: decimal.describe('What Muntly owed you in the snapshot (wallet, sends and orders not yet paid): your leaves added up'),
       root: z.object({ hash: z.string(), sum: minor }),
+      leafCount: z.number().int(),
       file: z.string().describe('The published tree of this currency, under the site'),
       leaves: z.array(
         z.object({

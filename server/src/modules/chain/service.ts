@@ -165,6 +165,22 @@ export async function resolveChainAlert(db: Db, id: string, actor: string): Prom
   });
 }
 
+/**
+ * What the watcher says the house holds of a currency, per address with its branch, and the block
+ * it has read up to (the reserves beside the proof of liabilities); null when it follows no chain
+ * of this currency.
+ */
+export async function houseHoldings(db: Db, currency: string): Promise<{ height: number; blockHash: string; byAddress: { address: string; branch: Branch; amount: bigint }[] } | null> {
+  const [tip] = await chainRepository.lastBlocks(db, currency, 1);
+  if (!tip) return null;
+  const byAddress = new Map<string, { address: string; branch: Branch; amount: bigint }>();
+  for (const row of await chainRepository.spendable(db, currency)) {
+    const held = byAddress.get(row.address) ?? byAddress.set(row.address, { address: row.address, branch: row.branch, amount: 0n }).get(row.address)!;
+    held.amount += row.amount;
+  }
+  return { height: tip.height, blockHash: tip.hash, byAddress: [...byAddress.values()] };
+}
+
 /** The watcher's unspent house outputs, summed (the reconciliation's "tracked"). */
 export const trackedUnspent = (db: Db, currency: string) => chainRepository.unspentTotal(db, currency);
 /** Deposits mined but not yet credited (confirming): on chain, not yet in the ledger. */

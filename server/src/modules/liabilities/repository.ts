@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { rows } from '../../db/raw';
-import { liabilityAccounts, liabilitySnapshots, liabilityTrees } from '../../db/schema';
+import { liabilityAccounts, liabilityControl, liabilitySnapshots, liabilityTrees } from '../../db/schema';
 import type { Reserves } from '../../../../domain/contracts/liabilities';
 import type { Db } from '../../db/client';
 
@@ -8,6 +8,7 @@ export type SnapshotRow = typeof liabilitySnapshots.$inferSelect;
 export type TreeRow = typeof liabilityTrees.$inferSelect;
 export type TreeSummaryRow = Omit<TreeRow, 'tree' | 'nodes'>;
 export type AccountLeavesRow = typeof liabilityAccounts.$inferSelect;
+export type ControlRow = typeof liabilityControl.$inferSelect;
 
 /** Rows per INSERT of the accounts' secrets: well under PostgreSQL's 65,535 parameters. */
 const ACCOUNT_ROWS_PER_INSERT = 5000;
@@ -48,7 +49,7 @@ export const liabilitiesRepository = {
     return row !== undefined;
   },
 
-  async insertSnapshot(db: Db, values: { takenAt: Date; slot: number | null; reserves: Reserves }): Promise<SnapshotRow> {
+  async insertSnapshot(db: Db, values: { takenAt: Date; slot: number | null; reserves: Reserves; format: string }): Promise<SnapshotRow> {
     const [row] = await db.insert(liabilitySnapshots).values(values).returning();
     return row!;
   },
@@ -59,6 +60,50 @@ export const liabilitiesRepository = {
 
   async insertAccounts(db: Db, values: (typeof liabilityAccounts.$inferInsert)[]): Promise<void> {
     for (let i = 0; i < values.length; i += ACCOUNT_ROWS_PER_INSERT) await db.insert(liabilityAccounts).values(values.slice(i, i + ACCOUNT_ROWS_PER_INSERT));
+  },
+
+  /**
+   * What customers are owed outside their wallets, per owner and currency (issue 32, "Complete"):
+   * - payouts whose money sits in the clearing account (waiting for approval, the worker, the
+   *   signer or the bank, or broadcast and not yet confirmed): the amount and the network fee held;
+   *   the owner is the account that sends, else the order's account, else the order itself;
+   * - orders paid and not yet converted, refunded or delivered (the money is in the exchange account);
+   * - money nobody has claimed yet (the unmatched account: bank payments and chain outputs).
+   * Plus the clearing account's own balance per currency, which the payouts must add up to.
+   * One statement, so that it sees the same instant as the wallet balances read beside it.
+   */
+  async owedOutsideWallets(db: Db): Promise<{ kind: 'payout' | 'order' | 'unmatched' | 'clearing'; owner: string; account: string | null; currency: string; amount: bigint }[]> {
+    const found = await rows<{ kind: 'payout' | 'order' | 'unmatched' | 'clearing'; owner: string; account: string | null; currency: string; amount: string }>(
+      db,
+      sql`select 'payout' as kind, coalesce(la.owner_id::text, o.account_id::text, 'order:' || o.id::text, 'payout:' || p.id::text) as owner,
+                 coalesce(la.owner_id, o.account_id)::text as account, p.currency, (sum(p.amount + p.network_fee))::text as amount
+            from payouts p
+            left join ledger_accounts la on la.id = p.source_account_id and la.owner_id is not null
+            left join orders o on o.id = p.order_id
+           where p.status in ('awaiting_approval', 'pending', 'submitting', 'submitted', 'broadcast')
+           group by 2, 3, 4
+          union all
+          select 'order', coalesce(o.account_id::text, 'order:' || o.id::text), o.account_id::text, o.currency_from, o.amount_received::text
+            from orders o
+           where o.status = 'processing' and o.settled_at is null and o.amount_received > 0
+          union all
+          select case a.system_code when 'unmatched' then 'unmatched' else 'clearing' end, a.system_code, null, a.currency, a.balance::text
+            from ledger_accounts a
+           where a.system_code in ('unmatched', 'payouts') and a.balance <> 0`,
+    );
+    return found.map((r) => ({ ...r, amount: BigInt(r.amount) }));
+  },
+
+  async insertControl(db: Db, values: typeof liabilityControl.$inferInsert): Promise<void> {
+    await db.insert(liabilityControl).values(values).onConflictDoUpdate({
+      target: [liabilityControl.snapshotId, liabilityControl.currency, liabilityControl.address],
+      set: { scheme: values.scheme, message: values.message, signature: values.signature, publicKey: values.publicKey ?? null, createdAt: new Date() },
+    });
+  },
+
+  controls(db: Db, snapshotIds: number[]) {
+    if (snapshotIds.length === 0) return Promise.resolve([]);
+    return db.select().from(liabilityControl).where(inArray(liabilityControl.snapshotId, snapshotIds)).orderBy(asc(liabilityControl.currency), asc(liabilityControl.address));
   },
 
   /** Newest first; `before` pages back. */
@@ -85,15 +130,6 @@ export const liabilitiesRepository = {
   treeSummaries(db: Db, snapshotIds: number[]): Promise<TreeSummaryRow[]> {
     if (snapshotIds.length === 0) return Promise.resolve([]);
     return db.select(treeSummary).from(liabilityTrees).where(inArray(liabilityTrees.snapshotId, snapshotIds)).orderBy(asc(liabilityTrees.currency));
-  },
-
-  /** The published trees (JSON text) of a snapshot, one currency or all, by currency. */
-  trees(db: Db, snapshotId: number, currency?: string): Promise<{ currency: string; tree: string }[]> {
-    return db
-      .select({ currency: liabilityTrees.currency, tree: liabilityTrees.tree })
-      .from(liabilityTrees)
-      .where(and(eq(liabilityTrees.snapshotId, snapshotId), currency ? eq(liabilityTrees.currency, currency) : undefined))
-      .orderBy(asc(liabilityTrees.currency));
   },
 
   /**

@@ -1,13 +1,14 @@
-import { myProofQuery, myProofResponse, publishResponse, snapshotParams, snapshotsQuery, snapshotsResponse } from '../../../../domain/contracts/liabilities';
+import { controlProofSchema, myProofQuery, myProofResponse, publishResponse, snapshotParams, snapshotsQuery, snapshotsResponse } from '../../../../domain/contracts/liabilities';
+import { z } from 'zod';
 import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
-import { listSnapshots, myProofs, publishedSnapshot, publishSnapshot, type LiabilitiesDeps } from './service';
+import { controlProofs, listSnapshots, myProofs, publishedSnapshot, publishSnapshot, type LiabilitiesDeps } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /**
  * The proof of liabilities: the published snapshots for anyone (in the API and as files under the
- * site: /proof/latest.json, /proof/<id>.json, /proof/<id>/<CUR>.json), the logged-in user's own
+ * site: /proof/latest.json, /proof/<id>.json, /proof/<id>/<CUR>.json, /proof/<id>/control.json), the logged-in user's own
  * leaves and paths, and the operator's publish (`npm run ops -- liabilities:publish`).
  */
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -57,6 +58,20 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
         .send(await publishedSnapshot(app.db, request.params.id)),
   );
 
+  app.get(
+    '/api/liabilities/:id/control',
+    {
+      schema: {
+        tags: ['liabilities'],
+        summary: 'The proofs of control of the snapshot’s house addresses: each a message naming the address and the snapshot’s digest, signed with the address’s key',
+        params: snapshotParams,
+        response: { 200: z.object({ proofs: z.array(controlProofSchema) }), ...errorResponses(400, 404) },
+      },
+    },
+    // Signatures are added after publishing (the signer holds the keys): cached briefly, not forever.
+    async (request, reply) => reply.header('cache-control', LATEST).send({ proofs: await controlProofs(app.db, request.params.id) }),
+  );
+
   // The same files under the site, for people and tools that fetch or download them.
   app.get('/proof/latest.json', { schema: { hide: true } }, async (_request, reply) =>
     reply
@@ -72,6 +87,7 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
       .send(await publishedSnapshot(app.db, id));
   });
   app.get<{ Params: { id: string; file: string } }>('/proof/:id/:file', { schema: { hide: true } }, async (request, reply) => {
+    if (request.params.file === 'control.json') return reply.type(JSON_TYPE).header('cache-control', LATEST).send({ proofs: await controlProofs(app.db, snapshotId(request.params.id)) });
     const currency = fileName(request.params.file, /^([A-Z0-9]{1,16})\.json$/);
     return reply
       .type(JSON_TYPE)

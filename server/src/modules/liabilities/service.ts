@@ -4,25 +4,27 @@ import { decimalsOf } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import {
   buildTree,
-  EMPTY_PUBLISHED,
   LIABILITIES_FORMAT,
   NONCE_BYTES,
+  ownerCommitment,
   PACKED_NODE_BYTES,
   packLevels,
   pathOffsets,
-  publishTreeJson,
   rootOf,
+  snapshotDigest,
   unpackNode,
   type Digest,
+  type OwnerAmount,
+  type PublishedTree,
 } from '../../../../domain/liabilities';
-import { minorToDecimal } from '../../../../domain/money';
+import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
 import { recordAudit } from '../audit/service';
-import { DERIVED_CURRENCIES, type Chain, type Xpubs } from '../chain/service';
+import { DERIVED_CURRENCIES, houseHoldings, type Chain, type Xpubs } from '../chain/service';
 import { allUserBalances } from '../ledger/service';
 import { receivingAddresses } from '../orders/service';
 import { allReceptionAddresses } from '../wallet/addresses';
-import { liabilitiesRepository as repo, type SnapshotRow, type TreeSummaryRow } from './repository';
-import type { MyProofResponse, Reserves, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
+import { liabilitiesRepository as repo, type ControlRow, type SnapshotRow, type TreeSummaryRow } from './repository';
+import type { ControlProof, MyProofResponse, Reserves, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
 import type { Db } from '../../db/client';
 
 /**
@@ -53,55 +55,95 @@ const decimals = (currency: string) => decimalsOf(currency) ?? 0;
 export const snapshotFile = (id: number) => `/proof/${id}.json`;
 export const treeFile = (id: number, currency: string) => `/proof/${id}/${currency}.json`;
 
-/** The house's addresses per currency that has them, and what the chain says they hold (when it says). */
+/** Minor units as the currency's decimal string. */
+const shown = (currency: string, minor: bigint) => minorToDecimal(minor, decimals(currency));
+
+/**
+ * What the house held per currency at the snapshot: its own addresses listed (the change branch,
+ * where a chain's hot wallet and change live; the one XRP account), the customers' deposit
+ * addresses only counted and summed. Locally the simulated chain says what each address holds;
+ * with real nodes the watcher's unspent outputs at the block it has read up to.
+ */
 async function readReserves(db: Db, deps: LiabilitiesDeps): Promise<Reserves> {
   const reception = await allReceptionAddresses(db);
   const receiving = await receivingAddresses(db);
   const currencies: Reserves['currencies'] = [];
   for (const currency of DERIVED_CURRENCIES) {
-    // XRP users share one account, told apart by destination tags: the reserve is the account.
-    const addresses: { address: string; branch: 'users' | 'orders' | 'account' }[] =
-      currency === 'XRP'
-        ? [{ address: deps.xpubs.XRP, branch: 'account' }]
-        : [
-            ...reception.filter((a) => a.currency === currency).map((a) => ({ address: a.address, branch: 'users' as const })),
-            ...receiving.filter((a) => a.currency === currency).map((a) => ({ address: a.address, branch: 'orders' as const })),
-          ];
-    const balances = await deps.chain.balances(
-      db,
-      currency,
-      addresses.map((a) => a.address),
-    );
-    const shown = (minor: bigint) => minorToDecimal(minor, decimals(currency));
+    const deposits = [...reception, ...receiving].filter((a) => a.currency === currency).map((a) => a.address);
+    const account = currency === 'XRP' ? deps.xpubs.XRP : null;
+    const simulated = await deps.chain.balances(db, currency, account ? [account] : deposits);
+    if (simulated) {
+      const sum = [...simulated.values()].reduce((a, b) => a + b, 0n);
+      const tip = await deps.chain.tip(db);
+      currencies.push({
+        currency,
+        height: tip.height,
+        blockHash: tip.hash,
+        addresses: account ? [{ address: account, role: 'account', balance: shown(currency, sum) }] : [],
+        depositAddresses: { count: account ? 0 : [...simulated.values()].filter((b) => b > 0n).length, balance: shown(currency, account ? 0n : sum) },
+        held: shown(currency, sum),
+      });
+      continue;
+    }
+    const holdings = await houseHoldings(db, currency);
+    if (!holdings) {
+      currencies.push({ currency, height: null, blockHash: null, addresses: account ? [{ address: account, role: 'account', balance: null }] : [], held: null });
+      continue;
+    }
+    const own = holdings.byAddress.filter((h) => h.branch === 'change');
+    const customers = holdings.byAddress.filter((h) => h.branch !== 'change' && h.amount > 0n);
+    const sum = (list: { amount: bigint }[]) => list.reduce((a, h) => a + h.amount, 0n);
     currencies.push({
       currency,
-      addresses: addresses.map((a) => ({ ...a, balance: balances ? shown(balances.get(a.address) ?? 0n) : null })),
-      held: balances ? shown([...balances.values()].reduce((sum, b) => sum + b, 0n)) : null,
+      height: holdings.height,
+      blockHash: holdings.blockHash,
+      addresses: account
+        ? [{ address: account, role: 'account', balance: shown(currency, sum(holdings.byAddress)) }]
+        : own.sort((a, b) => a.address.localeCompare(b.address)).map((h) => ({ address: h.address, role: 'change' as const, balance: shown(currency, h.amount) })),
+      depositAddresses: { count: account ? 0 : customers.length, balance: shown(currency, account ? 0n : sum(customers)) },
+      held: shown(currency, sum(holdings.byAddress)),
     });
   }
   return { source: deps.chain.name, currencies };
 }
 
-function summary(snapshot: SnapshotRow, trees: TreeSummaryRow[]): SnapshotSummary {
+function summary(snapshot: SnapshotRow, trees: TreeSummaryRow[], controls: ControlRow[]): SnapshotSummary {
   const reserves = snapshot.reserves as Reserves;
+  const mine = trees.filter((t) => t.snapshotId === snapshot.id);
   return {
     snapshotId: snapshot.id,
     takenAt: snapshot.takenAt.toISOString(),
+    format: snapshot.format,
+    digest: snapshot.format === LIABILITIES_FORMAT ? snapshotDigest(statementOf(snapshot, mine), nodeDigest) : null,
     file: snapshotFile(snapshot.id),
-    currencies: trees
-      .filter((t) => t.snapshotId === snapshot.id)
-      .map((t) => ({
+    currencies: mine.map((t) => {
+      const reserve = reserves.currencies.find((c) => c.currency === t.currency);
+      const held = reserve?.held ?? null;
+      const heldMinor = held === null ? null : decimalToMinor(held, t.decimals);
+      return {
         currency: t.currency,
         // The decimals it was published with (ether was in gwei before migration 0033), not today's.
         decimals: t.decimals,
         rootHash: t.rootHash,
         total: minorToDecimal(BigInt(t.total), t.decimals),
         leafCount: t.leafCount,
-        held: reserves.currencies.find((c) => c.currency === t.currency)?.held ?? null,
+        held,
+        difference: heldMinor === null ? null : minorToDecimal(heldMinor - BigInt(t.total), t.decimals),
+        height: reserve?.height ?? null,
+        controlled: controls.filter((c) => c.snapshotId === snapshot.id && c.currency === t.currency).length,
         file: treeFile(snapshot.id, t.currency),
-      })),
+      };
+    }),
   };
 }
+
+/** The published statement of a snapshot's trees (domain/liabilities.ts snapshotStatement). */
+const statementOf = (snapshot: SnapshotRow, trees: TreeSummaryRow[]) => ({
+  snapshotId: snapshot.id,
+  takenAt: snapshot.takenAt.toISOString(),
+  trees: trees.filter((t) => t.snapshotId === snapshot.id).map(publishedTreeOf),
+});
+const publishedTreeOf = (t: TreeSummaryRow): PublishedTree => ({ currency: t.currency, decimals: t.decimals, leafCount: t.leafCount, root: { hash: t.rootHash, sum: t.total } });
 
 const uniqueViolation = (error: unknown): boolean => {
   for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) if ((e as { code?: string }).code === '23505') return true;
@@ -109,7 +151,31 @@ const uniqueViolation = (error: unknown): boolean => {
 };
 
 /** What a snapshot is made of, read in one REPEATABLE READ transaction: one instant of the ledger. */
-type SnapshotRead = { takenAt: Date; balances: { ownerId: string; currency: string; balance: bigint }[]; reserves: Reserves };
+type SnapshotRead = { takenAt: Date; owed: Owed[]; reserves: Reserves };
+/** An amount owed: `owner` is what the leaves commit to (an account id, `order:<id>`, `unmatched`, `payouts`), `account` who may see them. */
+type Owed = { owner: string; account: string | null; currency: string; amount: bigint };
+
+/**
+ * Everything owed to customers at one instant: wallet balances, and what waits outside the wallets
+ * (liabilities/repository.ts owedOutsideWallets). The clearing account must equal the payouts in
+ * it; should it hold more, the rest is owed too (to nobody known) and stated as `payouts`, so the
+ * published total is never less than what the ledger says is owed.
+ */
+async function readOwed(tx: Db): Promise<Owed[]> {
+  const owed: Owed[] = (await allUserBalances(tx)).filter((b) => b.balance > 0n).map((b) => ({ owner: b.ownerId, account: b.ownerId, currency: b.currency, amount: b.balance }));
+  const outside = await repo.owedOutsideWallets(tx);
+  const inClearing = new Map<string, bigint>();
+  for (const row of outside) {
+    if (row.kind === 'clearing') continue;
+    owed.push({ owner: row.owner, account: row.account, currency: row.currency, amount: row.amount });
+    if (row.kind === 'payout') inClearing.set(row.currency, (inClearing.get(row.currency) ?? 0n) + row.amount);
+  }
+  for (const row of outside.filter((r) => r.kind === 'clearing')) {
+    const rest = row.amount - (inClearing.get(row.currency) ?? 0n);
+    if (rest > 0n) owed.push({ owner: 'payouts', account: null, currency: row.currency, amount: rest });
+  }
+  return owed;
+}
 
 /** Answer of one attempt to publish: a snapshot taken after this read was published meanwhile. */
 const OVERTAKEN = Symbol('overtaken');
@@ -131,7 +197,7 @@ export async function publishSnapshot(db: Db, deps: LiabilitiesDeps, options: { 
   // The schedule asks every minute on every replica: a period already published costs one lookup, not a read of the ledger.
   if (scheduled && (await repo.slotTaken(db, slotOf(await repo.transactionTime(db))!))) return null;
   for (;;) {
-    const read: SnapshotRead = await db.transaction(async (tx) => ({ takenAt: await repo.transactionTime(tx), balances: await allUserBalances(tx), reserves: await readReserves(tx, deps) }), {
+    const read: SnapshotRead = await db.transaction(async (tx) => ({ takenAt: await repo.transactionTime(tx), owed: await readOwed(tx), reserves: await readReserves(tx, deps) }), {
       isolationLevel: 'repeatable read',
     });
     try {
@@ -156,39 +222,56 @@ export async function publishSnapshot(db: Db, deps: LiabilitiesDeps, options: { 
 
 /** Builds, stores and records the snapshot of one read, inside the publishing transaction. */
 async function publishRead(tx: Db, read: SnapshotRead, options: { slot: number | null; actor: string }): Promise<SnapshotSummary> {
+  // One nonce per owner for the snapshot; the commitment to it and the owner's id serves all of the owner's trees.
   const nonces = new Map<string, Buffer>();
-  const nonceOf = (account: string) => nonces.get(account) ?? nonces.set(account, randomBytes(NONCE_BYTES)).get(account)!;
-  const byCurrency = new Map<string, { account: string; balance: bigint; nonce: Uint8Array }[]>();
-  for (const b of read.balances) {
-    const list = byCurrency.get(b.currency) ?? byCurrency.set(b.currency, []).get(b.currency)!;
-    list.push({ account: b.ownerId, balance: b.balance, nonce: nonceOf(b.ownerId) });
+  const commitments = new Map<string, Uint8Array>();
+  const byCurrency = new Map<string, Map<string, OwnerAmount>>();
+  for (const o of read.owed) {
+    if (!commitments.has(o.owner)) {
+      const nonce = randomBytes(NONCE_BYTES);
+      nonces.set(o.owner, nonce);
+      commitments.set(o.owner, ownerCommitment(o.owner, nonce, nodeDigest));
+    }
+    // One owner may be owed in several ways (a balance and a send waiting): one amount per owner and currency.
+    const owners = byCurrency.get(o.currency) ?? byCurrency.set(o.currency, new Map()).get(o.currency)!;
+    const entry = owners.get(o.owner) ?? owners.set(o.owner, { owner: o.owner, amount: 0n, commitment: commitments.get(o.owner)! }).get(o.owner)!;
+    entry.amount += o.amount;
   }
-  const snapshot = await repo.insertSnapshot(tx, { takenAt: read.takenAt, slot: options.slot, reserves: read.reserves });
+  const accountOf = new Map(read.owed.filter((o) => o.account).map((o) => [o.owner, o.account!]));
+  const snapshot = await repo.insertSnapshot(tx, { takenAt: read.takenAt, slot: options.slot, reserves: read.reserves, format: LIABILITIES_FORMAT });
   // One currency at a time, stored as soon as it is built: a large ledger's trees are never all in memory at once.
   const leaves = new Map<string, Record<string, number[]>>();
-  for (const [currency, accounts] of byCurrency) {
-    const built = buildTree(currency, accounts, { digest: nodeDigest });
-    for (const [account, own] of built.leavesOf) {
-      const mine = leaves.get(account) ?? leaves.set(account, {}).get(account)!;
+  for (const currency of [...byCurrency.keys()].sort()) {
+    const built = buildTree(currency, [...byCurrency.get(currency)!.values()], { digest: nodeDigest });
+    for (const [owner, own] of built.leavesOf) {
+      if (!accountOf.has(owner)) continue;
+      const mine = leaves.get(owner) ?? leaves.set(owner, {}).get(owner)!;
       mine[currency] = own.map((leaf) => leaf.index);
     }
     const root = rootOf(built.levels);
-    const places = decimals(currency);
-    const tree = publishTreeJson(built, places);
-    const nodes = packLevels(built.levels);
-    await repo.insertTree(tx, { snapshotId: snapshot.id, currency, rootHash: bytesToHex(root.hash), total: root.sum.toString(), decimals: places, leafCount: built.levels[0]!.length, tree, nodes });
+    await repo.insertTree(tx, {
+      snapshotId: snapshot.id,
+      currency,
+      rootHash: bytesToHex(root.hash),
+      total: root.sum.toString(),
+      decimals: decimals(currency),
+      leafCount: built.levels[0]!.length,
+      tree: null,
+      nodes: packLevels(built.levels),
+    });
   }
+  // Only an account can ask for its proof: the secrets of anonymous and unclaimed money are not kept.
   await repo.insertAccounts(
     tx,
-    [...leaves].map(([accountId, own]) => ({ snapshotId: snapshot.id, accountId, nonce: nonces.get(accountId)!.toString('hex'), leaves: own })),
+    [...leaves].map(([owner, own]) => ({ snapshotId: snapshot.id, accountId: accountOf.get(owner)!, nonce: nonces.get(owner)!.toString('hex'), leaves: own })),
   );
-  const published = summary(snapshot, await repo.treeSummaries(tx, [snapshot.id]));
-  // Public figures only (what the published file says): no account, nonce or balance of anyone.
+  const published = summary(snapshot, await repo.treeSummaries(tx, [snapshot.id]), []);
+  // Public figures only (what the published file says): no account, nonce or amount of anyone.
   await recordAudit(tx, {
     actor: options.actor,
     action: 'liabilities.publish',
     target: String(snapshot.id),
-    after: { takenAt: published.takenAt, roots: published.currencies.map((c) => ({ currency: c.currency, total: c.total, rootHash: c.rootHash, leafCount: c.leafCount })) },
+    after: { takenAt: published.takenAt, digest: published.digest, roots: published.currencies.map((c) => ({ currency: c.currency, total: c.total, rootHash: c.rootHash, leafCount: c.leafCount })) },
   });
   return published;
 }
@@ -197,24 +280,34 @@ async function publishRead(tx: Db, read: SnapshotRead, options: { slot: number |
 export async function listSnapshots(db: Db, options: { before?: number; limit: number }): Promise<SnapshotsResponse> {
   const rows = await repo.snapshots(db, { before: options.before, limit: options.limit + 1 });
   const page = rows.slice(0, options.limit);
-  const trees = await repo.treeSummaries(
-    db,
-    page.map((s) => s.id),
-  );
-  return { snapshots: page.map((s) => summary(s, trees)), next: rows.length > options.limit ? page[page.length - 1]!.id : null };
+  const ids = page.map((s) => s.id);
+  const [trees, controls] = await Promise.all([repo.treeSummaries(db, ids), repo.controls(db, ids)]);
+  return { snapshots: page.map((s) => summary(s, trees, controls)), next: rows.length > options.limit ? page[page.length - 1]!.id : null };
 }
 
 /**
- * The published snapshot as JSON text (domain/liabilities.ts PublishedSnapshot), or one of its
- * currencies: the stored trees are put together as they are, never parsed again.
+ * The published snapshot (domain/liabilities.ts PublishedSnapshot) as JSON text, or one currency
+ * of it. A snapshot of format 1 keeps only its totals (migration 0035 withdrew the rest).
  */
 export async function publishedSnapshot(db: Db, which: number | 'latest', currency?: string): Promise<string> {
   const snapshot = which === 'latest' ? await repo.latestSnapshot(db) : await repo.snapshot(db, which);
   if (!snapshot) throw new DomainError('not_found', undefined, 'No such snapshot.');
-  const trees = await repo.trees(db, snapshot.id, currency);
-  if (currency && trees.length === 0) throw new DomainError('not_found', undefined, 'Nobody held this currency in this snapshot.');
-  const head = JSON.stringify({ format: LIABILITIES_FORMAT, snapshotId: snapshot.id, takenAt: snapshot.takenAt.toISOString(), ...(currency ? {} : { reserves: snapshot.reserves }) });
-  return `${head.slice(0, -1)},"trees":[${trees.map((t) => t.tree).join(',')}]}`;
+  const trees = (await repo.treeSummaries(db, [snapshot.id])).filter((t) => !currency || t.currency === currency);
+  if (currency && trees.length === 0) throw new DomainError('not_found', undefined, 'Nobody was owed this currency in this snapshot.');
+  const reserves = snapshot.reserves as Reserves;
+  return JSON.stringify({
+    format: snapshot.format,
+    snapshotId: snapshot.id,
+    takenAt: snapshot.takenAt.toISOString(),
+    trees: trees.map(publishedTreeOf),
+    reserves: currency ? { ...reserves, currencies: reserves.currencies.filter((c) => c.currency === currency) } : reserves,
+  });
+}
+
+/** GET /api/liabilities/:id/control: the verified proofs of control of the snapshot's house addresses. */
+export async function controlProofs(db: Db, snapshotId: number): Promise<ControlProof[]> {
+  if (!(await repo.snapshot(db, snapshotId))) throw new DomainError('not_found', undefined, 'No such snapshot.');
+  return (await repo.controls(db, [snapshotId])).map((c) => ({ currency: c.currency, address: c.address, scheme: c.scheme as ControlProof['scheme'], message: c.message, signature: c.signature, publicKey: c.publicKey }));
 }
 
 /** GET /api/wallet/proof: in each of the account's newest snapshots, its nonce and every leaf with its path. */
@@ -232,16 +325,22 @@ export async function myProofs(db: Db, accountId: string, options: { before?: nu
       const tree = trees.find((t) => t.snapshotId === row.snapshotId && t.currency === currency)!;
       // Each leaf and its path's siblings, read at their offsets in the packed levels (one query per currency).
       const wanted = indexes.map((index) => pathOffsets(tree.leafCount, index));
-      const offsets = wanted.flatMap((w) => [w.leaf, ...w.siblings.filter((o): o is number => o !== null)]);
+      const offsets = wanted.flatMap((w) => [w.leaf, ...w.siblings]);
       const pieces = await repo.nodeBytes(db, row.snapshotId, currency, offsets, PACKED_NODE_BYTES);
       const read = new Map(offsets.map((offset, i) => [offset, unpackNode(pieces[i]!)]));
-      const node = (offset: number | null) => (offset === null ? EMPTY_PUBLISHED : read.get(offset)!);
-      const leaves = indexes.map((index, i) => ({ index, value: node(wanted[i]!.leaf)[1], path: wanted[i]!.siblings.map(node) }));
+      const leaves = indexes.map((index, i) => ({ index, value: read.get(wanted[i]!.leaf)![1], path: wanted[i]!.siblings.map((o) => read.get(o)!) }));
       const balance = leaves.reduce((sum, leaf) => sum + BigInt(leaf.value), 0n);
-      const places = tree.decimals;
-      currencies.push({ currency, decimals: places, balance: minorToDecimal(balance, places), root: { hash: tree.rootHash, sum: tree.total }, file: treeFile(row.snapshotId, currency), leaves });
+      currencies.push({
+        currency,
+        decimals: tree.decimals,
+        balance: minorToDecimal(balance, tree.decimals),
+        root: { hash: tree.rootHash, sum: tree.total },
+        leafCount: tree.leafCount,
+        file: treeFile(row.snapshotId, currency),
+        leaves,
+      });
     }
-    proofs.push({ snapshotId: row.snapshotId, takenAt: row.takenAt.toISOString(), nonce: row.nonce, currencies });
+    proofs.push({ snapshotId: row.snapshotId, takenAt: row.takenAt.toISOString(), owner: accountId, nonce: row.nonce, currencies });
   }
   return { proofs, next: rows.length > options.limit ? page[page.length - 1]!.snapshotId : null };
 }
