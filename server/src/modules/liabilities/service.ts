@@ -344,3 +344,14 @@ export async function myProofs(db: Db, accountId: string, options: { before?: nu
   }
   return { proofs, next: rows.length > options.limit ? page[page.length - 1]!.snapshotId : null };
 }
+
+/** A published snapshot of format 2 with its digest and reserves (what the proofs of control sign), or not_found. */
+export async function snapshotForControl(db: Db, snapshotId: number): Promise<{ snapshotId: number; digest: string; reserves: Reserves }> {
+  const snapshot = await repo.snapshot(db, snapshotId);
+  if (!snapshot || snapshot.format !== LIABILITIES_FORMAT) throw new DomainError('not_found', undefined, 'No such snapshot of the current format.');
+  const trees = await repo.treeSummaries(db, [snapshotId]);
+  return { snapshotId, digest: snapshotDigest(statementOf(snapshot, trees), nodeDigest), reserves: snapshot.reserves as Reserves };
+}
+
+/** Stores a proof of control already verified (liabilities/control.ts). */
+export const storeControl = (db: Db, proof: ControlProof & { snapshotId: number }) => repo.insertControl(db, proof);
