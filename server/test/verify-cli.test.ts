@@ -5,29 +5,53 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { draw, hashDown, ROUNDS_FORMAT, seedHashOf, ticketOf, type RoundsFile } from '../../domain/faucet';
-import { buildTree, LIABILITIES_FORMAT, publishTree, type PublishedSnapshot } from '../../domain/liabilities';
+import { buildTree, LIABILITIES_FORMAT, ownerCommitment, proofPath, publishTree, type PublishedSnapshot } from '../../domain/liabilities';
+import type { MyProof } from '../../domain/contracts/liabilities';
 import { main } from '../src/ops/verify';
 
 /** Runs `npm run verify:… -- <file>` in this process: its exit code and what it printed. */
-async function verify(what: string, content: unknown): Promise<{ code: number; out: string[]; err: string[] }> {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-verify-')), 'file.json');
+async function verify(what: string, content: unknown, proof?: unknown): Promise<{ code: number; out: string[]; err: string[] }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-verify-'));
+  const file = path.join(dir, 'file.json');
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  const proofFile = path.join(dir, 'proof.json');
+  if (proof) fs.writeFileSync(proofFile, JSON.stringify(proof));
   const out: string[] = [];
   const err: string[] = [];
   const log = jest.spyOn(console, 'log').mockImplementation((line: string) => void out.push(line));
   const error = jest.spyOn(console, 'error').mockImplementation((line: string) => void err.push(line));
   try {
-    return { code: await main([what, file]), out, err };
+    return { code: await main(proof ? [what, file, proofFile] : [what, file]), out, err };
   } finally {
     log.mockRestore();
     error.mockRestore();
   }
 }
 
-const snapshot = (): PublishedSnapshot => {
-  const accounts = [5n, 250_000_000n, 0n].map((balance, i) => ({ account: `a${i}`, balance, nonce: new Uint8Array(32).fill(i) }));
-  return { format: LIABILITIES_FORMAT, snapshotId: 7, takenAt: '2026-11-24T00:00:00.000Z', trees: [publishTree(buildTree('BTC', accounts), 8)] };
+const nonce = new Uint8Array(32).fill(9);
+const owner = '6f1c0a52-93a4-4c1e-9f1e-0d6b7f1f5a11';
+
+/** A snapshot of three owners in BTC, and the proof the first of them would save from /wallet/proof/. */
+const published = (): { snapshot: PublishedSnapshot; proof: MyProof } => {
+  const owners = [
+    { owner, amount: 250_000_000n, commitment: ownerCommitment(owner, nonce) },
+    { owner: 'other', amount: 5n, commitment: ownerCommitment('other', new Uint8Array(32).fill(1)) },
+    { owner: 'order:42', amount: 7n, commitment: ownerCommitment('order:42', new Uint8Array(32).fill(2)) },
+  ];
+  const built = buildTree('BTC', owners);
+  const tree = publishTree(built, 8);
+  const snapshot: PublishedSnapshot = { format: LIABILITIES_FORMAT, snapshotId: 7, takenAt: '2026-11-24T00:00:00.000Z', trees: [tree], reserves: { source: 'test', currencies: [{ currency: 'BTC', height: 812, held: '2.6' }] } };
+  const leaves = built.leavesOf.get(owner)!.map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built.levels, leaf.index) }));
+  const proof: MyProof = {
+    snapshotId: 7,
+    takenAt: snapshot.takenAt,
+    owner,
+    nonce: Buffer.from(nonce).toString('hex'),
+    currencies: [{ currency: 'BTC', decimals: 8, balance: '2.5', root: tree.root, leafCount: tree.leafCount, file: '/proof/7/BTC.json', leaves }],
+  };
+  return { snapshot, proof };
 };
+const snapshot = () => published().snapshot;
 
 const rounds = (): RoundsFile => {
   const top = 'ab'.repeat(32);
@@ -56,23 +80,42 @@ const rounds = (): RoundsFile => {
 };
 
 describe('npm run verify:liabilities', () => {
-  it('checks every tree of a published snapshot and prints the total owed', async () => {
+  it('checks the statement of a published snapshot and prints its digest, what was owed and what was held', async () => {
     const { code, out } = await verify('liabilities', snapshot());
     expect(code).toBe(0);
     expect(out).toEqual([
       'Snapshot 7 taken 2026-11-24T00:00:00.000Z',
-      expect.stringMatching(/^ok {4}BTC: \d+ leaves, every node the sum and hash of its children, none negative, total owed 2\.50000005 BTC$/),
-      'The published trees hold.',
+      expect.stringMatching(/^ok {4}digest [0-9a-f]{64}$/),
+      'ok    BTC: owed 2.50000012 BTC, held 2.6 at block 812 (4096 leaves, padded)',
+      'The snapshot holds.',
     ]);
   });
 
-  it('exits 1 naming the node that does not add up', async () => {
+  it('checks an owner’s saved proof: every leaf under the published root', async () => {
+    const { snapshot: s, proof } = published();
+    const { code, out } = await verify('liabilities', s, proof);
+    expect(code).toBe(0);
+    expect(out).toContain(`ok    BTC: ${proof.currencies[0]!.leaves.length} leaf(s) of ${owner} under the root, owed 2.50000000`);
+  });
+
+  it('exits 1 when a leaf of the proof was changed, or the proof is someone else’s', async () => {
+    const { snapshot: s, proof } = published();
+    const leaf = proof.currencies[0]!.leaves[0]!;
+    const raised = { ...proof, currencies: [{ ...proof.currencies[0]!, leaves: [{ ...leaf, value: String(BigInt(leaf.value) + 1n) }, ...proof.currencies[0]!.leaves.slice(1)] }] };
+    const forged = await verify('liabilities', s, raised);
+    expect(forged.code).toBe(1);
+    expect(forged.out).toContain(`        leaf ${leaf.index}: the path does not lead to the published root`);
+    expect(forged.out[forged.out.length - 1]).toBe('The snapshot does NOT hold.');
+    // The same leaves claimed by another owner: their commitment is not in the leaves.
+    expect((await verify('liabilities', s, { ...proof, owner: 'someone-else' })).code).toBe(1);
+  });
+
+  it('exits 1 on a statement that is not the format: a tree size that is not padded', async () => {
     const forged = snapshot();
-    forged.trees[0]!.levels[0]![0]![1] = String(BigInt(forged.trees[0]!.levels[0]![0]![1]) + 1n);
+    forged.trees[0]!.leafCount = 3;
     const { code, out } = await verify('liabilities', forged);
     expect(code).toBe(1);
-    expect(out).toContain('        level 1 node 0 is not the parent of the two nodes below it');
-    expect(out[out.length - 1]).toBe('The published trees do NOT hold.');
+    expect(out).toContain('        BTC: 3 leaves is not a power of two of at least 4096');
   });
 
   it('exits 2 on a file it cannot read', async () => {

@@ -1,7 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import { verifyRounds, type Hashes, type RoundsFile } from '../../../domain/faucet';
-import { verifySnapshot, type Digest, type PublishedSnapshot } from '../../../domain/liabilities';
+import { verifyInclusion, verifySnapshot, type Digest, type PublishedSnapshot } from '../../../domain/liabilities';
+import type { MyProof } from '../../../domain/contracts/liabilities';
 import { minorToDecimal } from '../../../domain/money';
 
 /**
@@ -9,8 +10,12 @@ import { minorToDecimal } from '../../../domain/money';
  * (domain/liabilities.ts, domain/faucet.ts) and Node's own SHA-256; nothing here talks to Muntly
  * beyond fetching the file when given its address:
  *
- *   npm run verify:liabilities -- <file or URL>   a published snapshot (/proof/latest.json, …):
- *                                                 every node of every tree, the roots, the totals
+ *   npm run verify:liabilities -- <file or URL> [<my proof file>]
+ *                                                 a published snapshot (/proof/latest.json, …): its
+ *                                                 statement, digest, totals owed against held; with
+ *                                                 a proof saved from /wallet/proof/ (one snapshot of
+ *                                                 GET /api/wallet/proof), every leaf of it under the
+ *                                                 published roots
  *   npm run verify:faucet -- <file or URL>        a range of rounds (/api/faucet/rounds/export?…):
  *                                                 every chain link, block mixed in and draw
  *
@@ -43,20 +48,45 @@ async function load(source: string | undefined): Promise<unknown> {
   }
 }
 
-/** Checks a published snapshot; returns whether it holds, printing what it checked. */
-export function checkLiabilities(snapshot: PublishedSnapshot, print: (line: string) => void = console.log): boolean {
+type Reserve = { currency: string; held?: string | null; height?: number | null };
+
+/** Checks a published snapshot (and an owner's proof of it); returns whether it holds, printing what it checked. */
+export function checkLiabilities(snapshot: PublishedSnapshot, proof: MyProof | null = null, print: (line: string) => void = console.log): boolean {
   const result = verifySnapshot(snapshot, digest);
   print(`Snapshot ${snapshot.snapshotId ?? '?'} taken ${snapshot.takenAt ?? '?'}`);
   for (const problem of result.problems) print(`FAIL  ${problem}`);
-  if (result.trees.length === 0 && result.problems.length === 0) print('ok    no trees: nobody held anything, nothing is owed');
+  if (result.digest) print(`ok    digest ${result.digest}`);
+  if (result.trees.length === 0 && result.problems.length === 0) print('ok    no trees: nobody was owed anything');
+  const reserves = ((snapshot.reserves as { currencies?: Reserve[] } | undefined)?.currencies ?? []) as Reserve[];
   for (const [i, tree] of result.trees.entries()) {
     const decimals = Number.isInteger(snapshot.trees[i]?.decimals) ? snapshot.trees[i]!.decimals : 0;
-    const total = tree.total === null ? '' : `, total owed ${minorToDecimal(BigInt(tree.total), decimals)} ${tree.currency}`;
-    print(`${tree.ok ? 'ok  ' : 'FAIL'}  ${tree.currency}: ${tree.leafCount} leaves, every node the sum and hash of its children, none negative${total}`);
+    const reserve = reserves.find((r) => r.currency === tree.currency);
+    const held = reserve?.held ? `, held ${reserve.held} at block ${reserve.height ?? '?'}` : ', held not stated';
+    const total = tree.total === null ? '' : `: owed ${minorToDecimal(BigInt(tree.total), decimals)} ${tree.currency}${held}`;
+    print(`${tree.ok ? 'ok  ' : 'FAIL'}  ${tree.currency}${total} (${tree.leafCount} leaves, padded)`);
     for (const problem of tree.problems) print(`        ${problem}`);
   }
-  print(result.ok ? 'The published trees hold.' : 'The published trees do NOT hold.');
-  return result.ok;
+  let ok = result.ok;
+  if (proof) {
+    if (proof.snapshotId !== snapshot.snapshotId) {
+      print(`FAIL  the proof is of snapshot ${proof.snapshotId}, not ${snapshot.snapshotId}`);
+      ok = false;
+    }
+    for (const mine of proof.currencies ?? []) {
+      const tree = snapshot.trees?.find((t) => t.currency === mine.currency);
+      if (!tree) {
+        print(`FAIL  ${mine.currency}: the snapshot has no tree of this currency`);
+        ok = false;
+        continue;
+      }
+      const check = verifyInclusion(mine, proof.owner, proof.nonce, tree, digest);
+      print(`${check.ok ? 'ok  ' : 'FAIL'}  ${mine.currency}: ${check.leaves.length} leaf(s) of ${proof.owner} under the root, owed ${minorToDecimal(BigInt(check.amount), tree.decimals)}`);
+      for (const problem of check.problems) print(`        ${problem}`);
+      ok &&= check.ok;
+    }
+  }
+  print(ok ? 'The snapshot holds.' : 'The snapshot does NOT hold.');
+  return ok;
 }
 
 /** Checks a range of faucet rounds; returns whether all hold, printing each round. */
@@ -74,11 +104,11 @@ export function checkFaucet(file: RoundsFile, print: (line: string) => void = co
 }
 
 export async function main(args: string[]): Promise<number> {
-  const [what, source] = args;
+  const [what, source, proofSource] = args;
   try {
-    if (what === 'liabilities') return checkLiabilities((await load(source)) as PublishedSnapshot) ? 0 : 1;
+    if (what === 'liabilities') return checkLiabilities((await load(source)) as PublishedSnapshot, proofSource ? ((await load(proofSource)) as MyProof) : null) ? 0 : 1;
     if (what === 'faucet') return checkFaucet((await load(source)) as RoundsFile) ? 0 : 1;
-    throw new UsageError('Usage: npm run verify:liabilities -- <file or URL> | npm run verify:faucet -- <file or URL>');
+    throw new UsageError('Usage: npm run verify:liabilities -- <file or URL> [<my proof file>] | npm run verify:faucet -- <file or URL>');
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(error.message);
