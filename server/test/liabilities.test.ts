@@ -2,13 +2,15 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { verifyPath, verifySnapshot, type PublishedSnapshot } from '../../domain/liabilities';
+import { minorToDecimal } from '../../domain/money';
+import { MIN_LEAF_COUNT, verifyInclusion, verifySnapshot, type PublishedSnapshot } from '../../domain/liabilities';
+import { processOrders } from '../src/modules/orders/settlement';
 import { simulatedChain } from '../src/dev/simulated-chain';
 import { TEST_XPUBS } from '../src/modules/chain/service';
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service';
 import { publishSnapshot, SCHEDULE_ACTOR } from '../src/modules/liabilities/service';
 import { bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, opsCliOutput, payOut, testApp, testUser, type TestApp, type TestUser } from './helpers';
-import type { MyProofResponse, SnapshotsResponse } from '../../domain/contracts/liabilities';
+import type { MyProofResponse, Reserves, SnapshotsResponse } from '../../domain/contracts/liabilities';
 import type { LedgerVerifyResponse } from '../../domain/contracts/ops';
 
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
@@ -67,7 +69,7 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
     expect((await t.app.inject({ url: `/api/liabilities/${published.snapshotId}` })).json()).toEqual(snapshot);
   });
 
-  it('gives each user their nonce, leaves and paths; every leaf proves its way to the published root, the leaves add up to the balance', async () => {
+  it('gives each user their id, nonce, leaves and paths; the leaves are theirs alone, lead to the published root and add up to what they are owed', async () => {
     const { trees } = await file('/proof/latest.json');
     for (const [user, expected] of [
       [alice, { BTC: '0.12345678', DOGE: '7.00000000' }],
@@ -77,15 +79,15 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
       const { proofs } = await proofsOf(user);
       expect(proofs).toHaveLength(1);
       const [proof] = proofs;
+      expect(proof!.owner).toBe(await accountId(user));
       expect(Object.fromEntries(proof!.currencies.map((c) => [c.currency, c.balance]))).toEqual(expected);
       for (const c of proof!.currencies) {
         const tree = trees.find((tr) => tr.currency === c.currency)!;
-        expect(c.root).toEqual(tree.root);
+        expect([c.root, c.leafCount]).toEqual([tree.root, tree.leafCount]);
         expect(c.leaves.length).toBeGreaterThanOrEqual(2);
-        for (const leaf of c.leaves) {
-          expect(tree.levels[0]![leaf.index]![1]).toBe(leaf.value);
-          expect(verifyPath({ currency: c.currency, index: leaf.index, value: leaf.value }, proof!.nonce, leaf.path, tree.root)).toMatchObject({ ok: true, rootMatches: true });
-        }
+        expect(verifyInclusion(c, proof!.owner, proof!.nonce, tree)).toMatchObject({ ok: true, distinct: true });
+        // The same leaves do not prove anything for another account.
+        expect(verifyInclusion(c, await accountId(user === bob ? alice : bob), proof!.nonce, tree).ok).toBe(false);
       }
     }
     const res = await t.app.inject({ url: '/api/wallet/proof', headers: alice.headers });
@@ -93,17 +95,46 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
     expect((await t.app.inject({ url: '/api/wallet/proof' })).statusCode).toBe(401);
   });
 
-  it('publishes no email, account key, account id, nonce or balance of a user', async () => {
-    const text = (await t.app.inject({ url: '/proof/latest.json' })).body;
+  it('publishes no email, account key, account id, nonce, deposit address or balance of anyone', async () => {
+    const published = [(await t.app.inject({ url: '/proof/latest.json' })).body, (await t.app.inject({ url: '/api/liabilities' })).body, (await t.app.inject({ url: '/proof/1/BTC.json' })).body].join('\n');
     const ids = (await t.app.db.execute(sql`select id from accounts`)) as unknown as { rows: { id: string }[] };
+    const deposits = (await t.app.db.execute(sql`select address from reception_addresses`)) as unknown as { rows: { address: string }[] };
     for (const user of [alice, bob, carol]) {
-      expect(text).not.toContain(user.email);
-      expect(text).not.toContain(user.accountKey);
-      expect(text).not.toContain((await proofsOf(user)).proofs[0]!.nonce);
+      expect(published).not.toContain(user.email);
+      expect(published).not.toContain(user.accountKey);
+      expect(published).not.toContain((await proofsOf(user)).proofs[0]!.nonce);
     }
-    for (const { id } of ids.rows) expect(text).not.toContain(id);
-    const leafValues = (await file('/proof/latest.json')).trees.flatMap((tree) => tree.levels[0]!.map(([, value]) => value));
-    for (const balance of ['12345678', '150000000', '42050000000', '700000000']) expect(leafValues).not.toContain(balance);
+    for (const { id } of ids.rows) expect(published).not.toContain(id);
+    expect(deposits.rows.length).toBeGreaterThan(3);
+    for (const { address } of deposits.rows) expect(published).not.toContain(address);
+  });
+
+  it('the subset-sum linking attack on everything published links no balance and no deposit to anyone', async () => {
+    // What an outsider has: every amount in the published files, per currency.
+    const snapshot = await file('/proof/latest.json');
+    const listing = ((await t.app.inject({ url: '/api/liabilities' })).json() as SnapshotsResponse).snapshots[0]!;
+    const reserves = snapshot.reserves as Reserves;
+    const published = new Map<string, bigint[]>();
+    const add = (currency: string, decimal: string | null | undefined) => {
+      if (!decimal) return;
+      const places = snapshot.trees.find((tr) => tr.currency === currency)?.decimals ?? 8;
+      const [whole, fraction = ''] = decimal.replace('-', '').split('.');
+      published.set(currency, [...(published.get(currency) ?? []), BigInt(whole! + fraction.padEnd(places, '0').slice(0, places))]);
+    };
+    for (const tree of snapshot.trees) published.set(tree.currency, [BigInt(tree.root.sum)]);
+    for (const c of listing.currencies) [c.total, c.held, c.difference].forEach((d) => add(c.currency, d));
+    for (const r of reserves.currencies) [r.held, r.depositAddresses?.balance, ...(r.addresses ?? []).map((a) => a.balance)].forEach((d) => add(r.currency, d));
+    // What the attacker wants to link: each customer's own amounts (balances, deposits), known to them from elsewhere.
+    const secrets: [string, bigint][] = [
+      ['BTC', 12_345_678n],
+      ['BTC', 150_000_000n],
+      ['DOGE', 700_000_000n],
+      ['DOGE', 42_050_000_000n],
+    ];
+    const subsetSums = (amounts: bigint[]) => amounts.reduce((sums, a) => new Set([...sums, ...[...sums].map((s) => s + a)]), new Set([0n]));
+    for (const [currency, secret] of secrets) expect([currency, subsetSums(published.get(currency) ?? []).has(secret)]).toEqual([currency, false]);
+    // And the number of holders is not in the file: one holder or many, every tree has the same size.
+    expect(new Set(snapshot.trees.map((tr) => tr.leafCount))).toEqual(new Set([MIN_LEAF_COUNT]));
   });
 
   it('a user sees only their own snapshots, newest first, paged', async () => {
@@ -121,27 +152,26 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
     expect((await proofsOf(dave)).proofs).toEqual([]);
   });
 
-  it('lists snapshots for anyone, with owed against what the house’s addresses held on the simulated chain', async () => {
+  it('lists snapshots for anyone: owed against held and the difference, at a block height; deposit addresses counted, not listed', async () => {
     const { snapshots, next } = (await t.app.inject({ url: '/api/liabilities' })).json() as SnapshotsResponse;
     expect(snapshots.map((s) => s.snapshotId)).toEqual([2, 1]);
     expect(next).toBeNull();
+    expect(snapshots[0]).toMatchObject({ format: 'muntly-liabilities-2', digest: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(snapshots[0]!.currencies).toEqual([
-      expect.objectContaining({ currency: 'BTC', total: '1.62345678', held: '1.62345678', file: '/proof/2/BTC.json' }),
-      expect.objectContaining({ currency: 'DOGE', total: '427.50000000', held: '427.50000000' }),
+      expect.objectContaining({ currency: 'BTC', total: '1.62345678', held: '1.62345678', difference: '0.00000000', height: expect.any(Number), controlled: 0, file: '/proof/2/BTC.json' }),
+      expect.objectContaining({ currency: 'DOGE', total: '427.50000000', held: '427.50000000', difference: '0.00000000' }),
     ]);
-    const { reserves } = (await file('/proof/2.json')) as PublishedSnapshot & {
-      reserves: { source: string; currencies: { currency: string; addresses: { address: string; branch: string; balance: string }[] }[] };
-    };
+    const { reserves } = (await file('/proof/2.json')) as PublishedSnapshot & { reserves: Reserves };
     expect(reserves.source).toBe('simulated-chain');
-    const btc = reserves.currencies.find((c) => c.currency === 'BTC')!;
-    expect(btc.addresses).toEqual(
-      expect.arrayContaining([
-        { address: alice.address, branch: 'users', balance: '0.12345678' },
-        { address: bob.address, branch: 'users', balance: '1.50000000' },
-      ]),
-    );
-    expect(reserves.currencies.find((c) => c.currency === 'XRP')!.addresses).toEqual([{ address: TEST_XPUBS.XRP, branch: 'account', balance: '0.000000' }]);
-    expect(reserves.currencies.find((c) => c.currency === 'ETH')!.addresses).toEqual([expect.objectContaining({ branch: 'users', balance: '0.000000000000000000' })]);
+    expect(reserves.currencies.find((c) => c.currency === 'BTC')).toEqual({
+      currency: 'BTC',
+      height: expect.any(Number),
+      blockHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      addresses: [],
+      depositAddresses: { count: 2, balance: '1.62345678' },
+      held: '1.62345678',
+    });
+    expect(reserves.currencies.find((c) => c.currency === 'XRP')!.addresses).toEqual([{ address: TEST_XPUBS.XRP, role: 'account', balance: '0.000000' }]);
   });
 
   it('a payout leaves the house’s addresses on the simulated chain: held follows owed', async () => {
@@ -152,7 +182,7 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
     const published = await publish();
     const btc = published.currencies.find((c: { currency: string }) => c.currency === 'BTC');
     // Bob paid 0.001 BTC and the 0.00002 BTC network fee; the simulated chain spent both from the fullest address.
-    expect(btc).toMatchObject({ total: '1.62243678', held: '1.62243678' });
+    expect(btc).toMatchObject({ total: '1.62243678', held: '1.62243678', difference: '0.00000000' });
   });
 
   it('takes every balance at one instant: money moving between users during a snapshot is counted once', async () => {
@@ -224,7 +254,7 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
       await run(['ledger:verify']);
     });
     expect(printed[0]).toMatch(/^Published snapshot \d+ of .*: \/proof\/\d+\.json$/);
-    expect(printed[1]).toMatch(/^ {2}BTC {3}owed 1\.62243678 {2}held 1\.62243678 {2}\d+ leaves {2}root [0-9a-f]{64}$/);
+    expect(printed[1]).toMatch(/^ {2}BTC {3}owed 1\.62243678 {2}held 1\.62243678 {2}4096 leaves {2}root [0-9a-f]{64}$/);
     expect(printed).toContain('Users hold: 1.62243678 BTC, 427.50000000 DOGE');
     const audit = (await t.app.db.execute(sql`select actor from audit_log where action = 'liabilities.publish'`)) as unknown as { rows: { actor: string }[] };
     expect(audit.rows.length).toBeGreaterThanOrEqual(3);
