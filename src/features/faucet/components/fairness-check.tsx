@@ -4,7 +4,7 @@ import { verifyRound, type Verification } from '../../../../domain/faucet';
 import { usePageLanguage } from '../../../components/localized-link';
 import { asTransition } from '../../../components/transition';
 import { formatNumber } from '../../../i18n/format';
-import { getRound, type Entry, type Round } from '../api/faucet';
+import { getRound, type OwnEntry, type Round } from '../api/faucet';
 
 const hex: React.CSSProperties = { wordBreak: 'break-all' };
 
@@ -41,7 +41,7 @@ export function usePreviousSeed(round: Pick<Round, 'seedChain'>): string | null 
  * against the seed revealed before it in the chain (or the chain's anchor), the block mixed in,
  * then the draw repeated over the published tickets.
  */
-export function FairnessCheck({ round, mine }: { round: Round; mine: Entry | null }) {
+export function FairnessCheck({ round, mine }: { round: Round; mine: OwnEntry | null }) {
   const { t } = useTranslation('faucet');
   const language = usePageLanguage();
   const [result, setResult] = React.useState<{ roundId: number; check: Verification } | null>(null);

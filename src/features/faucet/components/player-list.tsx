@@ -1,12 +1,12 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
-import type { Entry, Round } from '../api/faucet';
+import type { OwnEntry, Round } from '../api/faucet';
 
 /** At most this many rows: a round can have thousands of players; the count says how many. */
 const SHOWN = 100;
 
-export function PlayerList({ round, mine }: { round: Round; mine: Entry | null }) {
+export function PlayerList({ round, mine }: { round: Round; mine: OwnEntry | null }) {
   const { t } = useTranslation('faucet');
   const shown = round.players.slice(0, SHOWN);
   const more = round.playerCount - shown.length;
