@@ -8,11 +8,12 @@
  * postgres://postgres@127.0.0.1:5432/test; it creates and drops its own database) and on the
  * embedded PGlite, three rounds each; BENCH_ENTRIES changes the round size.
  */
+import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import { FAUCET_CURRENCIES, ticketOf, verifyRound } from '../domain/faucet';
+import { FAUCET_CURRENCIES, SALT_BYTES, ticketOf, verifyRound } from '../domain/faucet';
 import { openDatabase, type Database } from '../server/src/db/client';
 import { faucetEntries } from '../server/src/db/schema';
 import { simulatedChain } from '../server/src/dev/simulated-chain';
@@ -65,11 +66,13 @@ async function benchOn(label: string, database: Database) {
     await advance(database.db, rates, settings);
     const [round] = await rows<{ id: number }>(database, sql`select id from faucet_rounds where finished_at is null and state = 'registrations_open'`);
     for (let i = 0; i < players.length; i += 1000) {
-      await database.db
-        .insert(faucetEntries)
-        .values(
-          players.slice(i, i + 1000).map((p) => ({ roundId: round!.id, accountId: p.owner_id, addressId: p.id, currency: p.currency, address: p.address, ticket: ticketOf(round!.id, p.address) })),
-        );
+      await database.db.insert(faucetEntries).values(
+        // Salted as real entries are (server/src/modules/faucet/entries.ts).
+        players.slice(i, i + 1000).map((p) => {
+          const salt = randomBytes(SALT_BYTES).toString('hex');
+          return { roundId: round!.id, accountId: p.owner_id, addressId: p.id, currency: p.currency, address: p.address, ticket: ticketOf(round!.id, p.address, salt), salt };
+        }),
+      );
     }
     await jumpTo(database, 'closes_at');
     await advance(database.db, rates, settings); // registrations_closed; the draw is not due yet

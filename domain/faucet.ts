@@ -18,9 +18,17 @@ import Big from 'big.js';
  *   draw also mixes in a value nobody knows when registrations close: the hash of the first block
  *   after closing (when the round closes it records the height, tip + 1; the draw waits for that
  *   block). Locally that is the simulated chain's next block, with real payouts a Bitcoin block;
- * - every entry is published as a ticket, SHA-256("<roundId>:<address>"): the player can recompute
- *   their own ticket from their address, and the server cannot re-roll tickets (they are fixed by
- *   the address);
+ * - every entry is published as a ticket, SHA-256("<roundId>:<address>:<salt>"), where the salt is
+ *   16 random bytes (32 lower-case hex characters) drawn when the player enters and stored with the
+ *   entry. Without the salt a ticket hid nothing: with SHA-256("<roundId>:<address>") anyone
+ *   holding a list of candidate addresses (Muntly deposit addresses seen on chain, say) could hash
+ *   each one and unmask every player behind the masked addresses (issue 32). The salt is shown
+ *   only to its player (their own entries, GET /api/faucet/me and the answer to their entry), never
+ *   in a public answer, so the player recomputes their own ticket from address and salt and nobody
+ *   else can. The salt gives the server nothing to steer with: it is drawn at entry, before the
+ *   block mixed into the draw exists, and the ticket is public from then on (the live player list,
+ *   and the answer to the player's entry). Entries from before salts keep the old ticket,
+ *   SHA-256("<roundId>:<address>") (their salt is null);
  * - entriesHash = SHA-256 of the tickets sorted and joined by "\n";
  * - the winner is sorted[ HMAC-SHA256(key = seed, message = "<roundId>:<entriesHash>:<block
  *   hash>") mod n ] (rounds drawn before blocks were mixed in: message "<roundId>:<entriesHash>").
@@ -108,8 +116,16 @@ export function hashDown(seedHex: string, times: number, hash: (seedHex: string)
   return seed;
 }
 
-/** A player's public ticket in a round. */
-export const ticketOf = (roundId: number, address: string): string => sha256Hex(`${roundId}:${address}`);
+/** How many random bytes an entry's salt has (written as 32 lower-case hex characters). */
+export const SALT_BYTES = 16;
+export const SALT_PATTERN = /^[0-9a-f]{32}$/;
+
+/**
+ * A player's public ticket in a round: SHA-256 of "<roundId>:<address>:<salt>" with the entry's
+ * secret salt, or of "<roundId>:<address>" for an entry from before salts (no salt, or null as the
+ * database stores it). Without the salt a list of candidate addresses unmasks the players.
+ */
+export const ticketOf = (roundId: number, address: string, salt?: string | null): string => sha256Hex(salt === undefined || salt === null ? `${roundId}:${address}` : `${roundId}:${address}:${salt}`);
 
 export function sortTickets(tickets: readonly string[]): string[] {
   return [...tickets].sort();

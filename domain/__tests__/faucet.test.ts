@@ -11,6 +11,8 @@ import {
   maskAddress,
   rewardInCurrency,
   roundHolds,
+  SALT_BYTES,
+  SALT_PATTERN,
   roundSchedule,
   phaseEndsAt,
   ROUNDS_FORMAT,
@@ -114,6 +116,49 @@ describe('faucet draw (provably fair)', () => {
       winnerMatches: true,
       index: null,
     });
+  });
+});
+
+describe('salted tickets (issue 32: the public list must not unmask players)', () => {
+  const salt = () => randomBytes(SALT_BYTES).toString('hex');
+
+  it('hashes "<roundId>:<address>:<salt>" with a salt, and "<roundId>:<address>" for an entry from before salts', () => {
+    const s = salt();
+    expect(s).toMatch(SALT_PATTERN);
+    expect(ticketOf(42, 'bc1qexample1', s)).toBe(nodeSha(`42:bc1qexample1:${s}`));
+    // An old entry (the database's salt is null) still verifies with the old formula.
+    expect(ticketOf(42, 'bc1qexample1', null)).toBe(nodeSha('42:bc1qexample1'));
+    expect(ticketOf(42, 'bc1qexample1', undefined)).toBe(ticketOf(42, 'bc1qexample1'));
+    expect(ticketOf(42, 'bc1qexample1', s)).not.toBe(ticketOf(42, 'bc1qexample1'));
+  });
+
+  it('leaves an attacker with the published round and a list of candidate addresses (the real ones among them) no ticket to match', () => {
+    const real = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC', 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe:12', '0x52908400098527886E0F7030069857D2E4169EE7'];
+    const entries = real.map((address) => ({ address, salt: salt() }));
+    const published = { tickets: entries.map((e) => ticketOf(7, e.address, e.salt)), masked: entries.map((e) => maskAddress(e.address)) };
+    // The candidates: the players' addresses hidden among others. The masks narrow the list down
+    // to the real players (the attack of issue 32), but their tickets no longer give them away.
+    const candidates = [...Array.from({ length: 200 }, (_, i) => `bc1qcandidate${i}`), ...real, ...real.map((a) => a.toLowerCase())];
+    expect(candidates.filter((a) => published.masked.includes(maskAddress(a)))).toEqual(expect.arrayContaining(real));
+    const found = new Set(published.tickets);
+    for (const roundId of [6, 7, 8]) {
+      for (const address of candidates) {
+        // The old formula, and the new one with a guessed salt (all zeros, empty).
+        for (const guess of [undefined, '0'.repeat(32), '']) expect(found.has(ticketOf(roundId, address, guess))).toBe(false);
+      }
+    }
+    // The player, with their own salt, finds their ticket.
+    for (const e of entries) expect(found.has(ticketOf(7, e.address, e.salt))).toBe(true);
+  });
+
+  it('draws and verifies a round of salted tickets (and one mixing old and salted entries) as before', () => {
+    const seed = 'e2'.repeat(32);
+    const block = '3c'.repeat(32);
+    const tickets = [ticketOf(11, 'bc1qold'), ...['bc1qone', 'bc1qtwo', 'bc1qthree'].map((a) => ticketOf(11, a, salt()))];
+    const result = draw(seed, 11, tickets, block);
+    const check = verifyRound({ id: 11, seed, seedHash: seedHashOf(seed), mix: block, entriesHash: result.entriesHash, tickets, winnerTicket: result.ticket });
+    expect(roundHolds(check)).toBe(true);
+    expect(check.index).toBe(result.index);
   });
 });
 

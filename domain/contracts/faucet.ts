@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ENTRY_RESULTS, FAUCET_STATES, GAME_OVER_REASONS } from '../faucet';
+import { ENTRY_RESULTS, FAUCET_STATES, GAME_OVER_REASONS, SALT_PATTERN } from '../faucet';
 
 /**
  * The faucet: GET /api/faucet (current round), GET /api/faucet/rounds/:id, GET /api/faucet/events
@@ -36,7 +36,14 @@ export const roundSchema = z.object({
   entriesHash: z.string().nullable().describe('SHA-256 of the sorted tickets joined by newlines, with the winner'),
   reward: z.object({ eur: z.string(), amounts: z.record(z.string(), z.string()).describe('The reward at the current rate per currency') }),
   playerCount: z.number().int(),
-  players: z.array(z.object({ ticket: z.string().describe('SHA-256 of "<roundId>:<address>"'), address: z.string().describe('masked'), currency: z.string() })),
+  // No salt here, nor anywhere public: with it, anyone could match a masked address to its ticket.
+  players: z.array(
+    z.object({
+      ticket: z.string().describe('SHA-256 of "<roundId>:<address>:<salt>", the salt known only to the player ("<roundId>:<address>" for entries from before salts)'),
+      address: z.string().describe('masked'),
+      currency: z.string(),
+    }),
+  ),
   winner: z.object({ ticket: z.string(), address: z.string(), currency: z.string(), amount: z.string(), rate: z.string() }).nullable(),
   paused: z.boolean(),
 });
@@ -52,7 +59,12 @@ export type RoundResponse = z.infer<typeof roundResponse>;
 
 export const enterBody = z.object({ address: z.string().min(1).max(200) });
 export type EnterBody = z.infer<typeof enterBody>;
-export const entrySchema = z.object({ roundId: z.number().int(), ticket: z.string(), address: z.string(), currency: z.string() });
+/**
+ * The entry's secret salt, for its player's eyes only (their own entry and GET /api/faucet/me):
+ * with it the browser recomputes the player's ticket, ticketOf(roundId, address, salt).
+ */
+const salt = z.string().regex(SALT_PATTERN).describe('16 random bytes as hex, known only to the player: ticket = SHA-256 of "<roundId>:<address>:<salt>"');
+export const entrySchema = z.object({ roundId: z.number().int(), ticket: z.string(), address: z.string(), currency: z.string(), salt });
 /** An accepted entry (POST /api/faucet/entries). */
 export type Entry = z.infer<typeof entrySchema>;
 
@@ -61,6 +73,7 @@ export const myEntrySchema = z.object({
   ticket: z.string(),
   address: z.string(),
   currency: z.string(),
+  salt: salt.nullable().describe('The entry\'s secret salt (null for entries from before salts, whose ticket is SHA-256 of "<roundId>:<address>")'),
   createdAt: iso,
   result: z.enum(ENTRY_RESULTS),
   amount: z.string().nullable(),

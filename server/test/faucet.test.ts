@@ -1,8 +1,9 @@
 /**
  * @jest-environment node
  */
+import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { seedHashOf, ticketOf, verifyRound } from '../../domain/faucet';
+import { maskAddress, SALT_PATTERN, seedHashOf, ticketOf, verifyRound } from '../../domain/faucet';
 import { loadConfig } from '../src/config';
 import { simulatedChain } from '../src/dev/simulated-chain';
 import { advance } from '../src/modules/faucet/service';
@@ -13,15 +14,38 @@ import { testApp, testUser, balanceOf, fixedRates, databaseKinds, opsCliOutput, 
 
 const rates = fixedRates({ XRP: '2.10' });
 
+/** Every object key anywhere in a JSON value, with its path: a public answer must have no `salt` at any depth. */
+function keyPaths(value: unknown, path = '$'): string[] {
+  if (Array.isArray(value)) return value.flatMap((item, i) => keyPaths(item, `${path}[${i}]`));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, child]) => [`${path}.${key}`, ...keyPaths(child, `${path}.${key}`)]);
+  return [];
+}
+const saltKeys = (value: unknown) => keyPaths(value).filter((p) => /\.salt$/i.test(p));
+
 describe.each(databaseKinds())('faucet (%s)', (kind) => {
   let t: TestApp;
   let admin: Record<string, string>;
+  // Everything the app logs, at every level: no line may carry an entry's salt.
+  const logLines: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
+  /** Every salt handed out to a player in this suite. */
+  const salts = new Set<string>();
   beforeAll(async () => {
     // Real six-minute rounds: the tests move the schedule instead of waiting for the clock.
-    t = await testApp(kind, { FAUCET_BUDGET_EUR: '1.00' }, { rates });
+    t = await testApp(kind, { FAUCET_BUDGET_EUR: '1.00', LOG_LEVEL: 'trace' }, { rates, logStream });
     admin = t.admin;
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    expect(salts.size).toBeGreaterThan(0);
+    const log = logLines.join('');
+    expect([...salts].filter((salt) => log.includes(salt))).toEqual([]);
+  });
 
   const tick = () => advance(t.app.db, rates, t.app.faucet.settings);
   const current = async () => (await t.app.inject({ url: '/api/faucet' })).json().round;
@@ -43,7 +67,27 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     const ms = Number(rows.rows[0]!.ms);
     if (ms > -1) await elapse(ms + 5);
   }
-  const enter = (headers: Record<string, string>, address: string) => t.app.inject({ method: 'POST', url: '/api/faucet/entries', headers, payload: { address } });
+  const enter = async (headers: Record<string, string>, address: string) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/faucet/entries', headers, payload: { address } });
+    if (res.statusCode === 201) salts.add(res.json().salt);
+    return res;
+  };
+  /** The player's own entries (GET /api/faucet/me), salts included. */
+  const myEntries = async (headers: Record<string, string>) => {
+    const entries = (await t.app.inject({ url: '/api/faucet/me', headers })).json().entries as { roundId: number; ticket: string; address: string; salt: string | null }[];
+    for (const e of entries) if (e.salt) salts.add(e.salt);
+    return entries;
+  };
+  /** Every public answer of the faucet, read anonymously or (`headers`) by a logged-in player. */
+  const publicAnswers = (headers: Record<string, string> = {}) => {
+    const urls = ['/api/faucet', '/api/faucet/rounds', '/api/faucet/rounds/1', '/api/faucet/rounds/export?from=1&to=10', '/api/faucet/seed-chains'];
+    return Promise.all(urls.map(async (url) => ({ url, body: (await t.app.inject({ url, headers })).json() as unknown })));
+  };
+  /** No `salt` key at any depth, and no salt handed out so far as a value anywhere. */
+  const expectNoSalts = (url: string, body: unknown) => {
+    expect({ url, keys: saltKeys(body) }).toEqual({ url, keys: [] });
+    expect({ url, salts: [...salts].filter((salt) => JSON.stringify(body).includes(salt)) }).toEqual({ url, salts: [] });
+  };
 
   /** A player with a verified bank account and a reception address in `currency`. */
   const player = (name: string, currency = 'BTC', verified = true) => testUser(t, `${name}@muntly.test`, { verified: verified ? ['bank'] : [], address: currency });
@@ -85,7 +129,10 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
 
     const res = await enter(alice.headers, alice.address);
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toEqual({ roundId: 1, ticket: ticketOf(1, alice.address), address: alice.address, currency: 'BTC' });
+    // The answer to her own entry carries its fresh secret salt; the ticket commits to it.
+    const { salt } = res.json();
+    expect(salt).toMatch(SALT_PATTERN);
+    expect(res.json()).toEqual({ roundId: 1, ticket: ticketOf(1, alice.address, salt), address: alice.address, currency: 'BTC', salt });
     // Her bech32 address again, typed in capitals (BIP-173 allows it): the same address, so the same entry.
     const again = await enter(alice.headers, alice.address.toUpperCase());
     expect(again.statusCode).toBe(409);
@@ -125,10 +172,52 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     const round = await current();
     expect(round.playerCount).toBe(3);
     expect(round.players.map((p: { address: string }) => p.address)).toEqual([alice.address, bob.address, carol.address].map((a) => `${a.slice(0, 6)}…${a.slice(-4)}`));
-    expect(round.players[0].ticket).toBe(ticketOf(1, alice.address));
+    const [own] = await myEntries(alice.headers);
+    expect(round.players[0].ticket).toBe(ticketOf(1, alice.address, own!.salt));
     expect(JSON.stringify(round)).not.toContain(alice.address);
     expect(round.seed).toBeNull();
     expect((await t.app.inject({ url: '/api/faucet/rounds/1' })).json().round.seed).toBeNull();
+  });
+
+  it('gives each player their own salts, with which they recompute their published tickets; no public answer has a salt', async () => {
+    const round = await current();
+    const published = round.players.map((p: { ticket: string }) => p.ticket);
+    for (const p of [alice, bob, carol]) {
+      const [own] = await myEntries(p.headers);
+      expect(own).toMatchObject({ roundId: 1, address: p.address, salt: expect.stringMatching(SALT_PATTERN) });
+      expect(own!.ticket).toBe(ticketOf(1, p.address, own!.salt));
+      expect(published).toContain(own!.ticket);
+      // Without the salt, her own address does not give her ticket: nobody else's list of addresses does either.
+      expect(published).not.toContain(ticketOf(1, p.address));
+    }
+    // A player sees her own salts only, never another player's.
+    const aliceSees = JSON.stringify(await myEntries(alice.headers));
+    for (const p of [bob, carol]) expect(aliceSees).not.toContain((await myEntries(p.headers))[0]!.salt!);
+    // The public answers, read anonymously or by a player: no `salt` key at any depth, no salt value.
+    for (const headers of [{}, alice.headers]) for (const { url, body } of await publicAnswers(headers)) expectNoSalts(url, body);
+  });
+
+  it('an attacker with the published round and a list of candidate addresses, the players’ among them, matches no ticket', async () => {
+    const round = await current();
+    const tickets = new Set<string>(round.players.map((p: { ticket: string }) => p.ticket));
+    const masks = new Set<string>(round.players.map((p: { address: string }) => p.address));
+    // Deposit addresses seen on chain: every Muntly reception address there is, the players' included.
+    const known = (await t.app.db.execute(sql`select address from reception_addresses`)) as unknown as { rows: { address: string }[] };
+    const candidates = [...known.rows.map((r) => r.address), '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2'];
+    expect(candidates).toEqual(expect.arrayContaining([alice.address, bob.address, carol.address]));
+    // The masks narrow the list down to the players (as before), but their tickets cannot be recomputed.
+    expect(candidates.filter((a) => masks.has(maskAddress(a)))).toEqual(expect.arrayContaining([alice.address, bob.address, carol.address]));
+    const matched = candidates.filter((a) => tickets.has(ticketOf(round.id, a)) || tickets.has(ticketOf(round.id, a, '')) || tickets.has(ticketOf(round.id, a, '0'.repeat(32))));
+    expect(matched).toEqual([]);
+  });
+
+  it('an entry from before salts (salt null) keeps its old ticket: its player still recomputes it, and it is drawn with the others', async () => {
+    // As migration 0035 left the entries made before it: no salt, the ticket of "<roundId>:<address>".
+    await t.app.db.execute(sql`update faucet_entries set salt = null, ticket = ${ticketOf(1, carol.address)} where address = ${carol.address} and round_id = 1`);
+    const [own] = await myEntries(carol.headers);
+    expect(own).toMatchObject({ roundId: 1, salt: null, ticket: ticketOf(1, carol.address) });
+    expect((await current()).players.map((p: { ticket: string }) => p.ticket)).toContain(ticketOf(1, carol.address, own!.salt));
+    for (const { url, body } of await publicAnswers()) expectNoSalts(url, body);
   });
 
   it('refuses entries once the registration window has passed, even before the ticker closes it', async () => {
@@ -169,7 +258,9 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     expect(check).toMatchObject({ seedMatches: true, previousMatches: true, mixWellFormed: true, entriesHashMatches: true, winnerMatches: true });
 
     const players = [alice, bob, carol];
-    const winner = players.find((p) => ticketOf(1, p.address) === round.winner.ticket)!;
+    const owned = await Promise.all(players.map(async (p) => ({ p, entry: (await myEntries(p.headers))[0]! })));
+    // Each player finds the winning ticket, or not, from their own address and salt alone.
+    const winner = owned.find(({ p, entry }) => ticketOf(1, p.address, entry.salt) === round.winner.ticket)!.p;
     expect(round.winner.amount).toBe(round.reward.amounts[round.winner.currency]);
     expect(await balance(winner.headers, round.winner.currency)).toBe(round.winner.amount);
     for (const p of players.filter((p) => p !== winner)) {
@@ -186,6 +277,8 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     expect((await verifyLedger(t.app.db)).every((c) => c.ok)).toBe(true);
     const status = (await t.app.inject({ url: '/api/ops/faucet', headers: admin })).json();
     expect(status).toMatchObject({ paused: false, budgetEur: '0.98' });
+    // Announced, with its winner and in the history and export: still no salt in public.
+    for (const { url, body } of await publicAnswers()) expectNoSalts(url, body);
   });
 
   it('starts the next round after the result; past rounds stay readable', async () => {
@@ -285,6 +378,8 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     expect((await enter(carol.headers, carol.address)).statusCode).toBe(201);
     const second = await nextRound();
     expect(second).toMatchObject({ id: first.id, playerCount: 1 });
+    // The live stream is public too: the ticket, never its salt.
+    expectNoSalts('/api/faucet/events', second);
     await jumpTo('closes_at');
     await tick(); // as another replica's ticker would: this replica notices on its next poll
     expect(await nextRound()).toMatchObject({ id: first.id, state: 'registrations_closed' });

@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { normalizeAddress } from '../../../../domain/addresses';
 import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
-import { FAUCET_CURRENCIES, isFaucetCurrency, ticketOf } from '../../../../domain/faucet';
+import { FAUCET_CURRENCIES, isFaucetCurrency, SALT_BYTES, ticketOf } from '../../../../domain/faucet';
 import { minorToDecimal } from '../../../../domain/money';
 import { requireVerifications } from '../identity/service';
 import { faucetRepository } from './repository';
@@ -27,10 +28,13 @@ export async function enter(db: Db, input: { accountId: string; address: string 
     if (!round || round.state === 'game_over') throw new DomainError('faucet_game_over');
     const open = (round.state === 'new' || round.state === 'registrations_open') && now.getTime() >= round.opensAt!.getTime() && now.getTime() < round.closesAt!.getTime();
     if (!open) throw new DomainError('registrations_closed');
-    const ticket = ticketOf(round.id, own.address);
-    const entry = await faucetRepository.insertEntry(tx, { roundId: round.id, accountId: input.accountId, addressId: own.id, currency: own.currency, address: own.address, ticket });
+    // A fresh secret salt per entry (domain/faucet.ts): without it anyone with a list of candidate
+    // addresses could recompute the tickets and unmask the players. Only the player is told it.
+    const salt = randomBytes(SALT_BYTES).toString('hex');
+    const ticket = ticketOf(round.id, own.address, salt);
+    const entry = await faucetRepository.insertEntry(tx, { roundId: round.id, accountId: input.accountId, addressId: own.id, currency: own.currency, address: own.address, ticket, salt });
     if (!entry) throw new DomainError('already_entered');
-    return { roundId: round.id, ticket, address: own.address, currency: own.currency };
+    return { roundId: round.id, ticket, address: own.address, currency: own.currency, salt };
   });
 }
 
@@ -48,6 +52,7 @@ export async function myEntries(db: Db, accountId: string, limit = 20): Promise<
       ticket: e.ticket,
       address: e.address,
       currency: e.currency,
+      salt: e.salt,
       createdAt: e.createdAt.toISOString(),
       result: won === null ? 'pending' : won ? 'won' : 'lost',
       amount: won && round.rewardAmount !== null ? minorToDecimal(round.rewardAmount, currencyByCode(round.rewardCurrency!)!.decimals) : null,

@@ -123,7 +123,7 @@ export const faucetRepository = {
       .where(eq(faucetEntries.roundId, roundId));
   },
 
-  /** What anyone may see of a round's entries, in the order they came. */
+  /** What anyone may see of a round's entries, in the order they came (never the salt). */
   publicEntries(db: Db, roundId: number) {
     return db
       .select({ id: faucetEntries.id, ticket: faucetEntries.ticket, address: faucetEntries.address, currency: faucetEntries.currency })
@@ -132,7 +132,7 @@ export const faucetRepository = {
       .orderBy(asc(faucetEntries.createdAt), asc(faucetEntries.ticket));
   },
 
-  /** A player's most recent entries, newest first. */
+  /** A player's most recent entries, newest first, with their secret salts (for that player only). */
   entriesOf(db: Db, accountId: string, limit: number) {
     return db
       .select({
@@ -141,6 +141,7 @@ export const faucetRepository = {
         ticket: faucetEntries.ticket,
         address: faucetEntries.address,
         currency: faucetEntries.currency,
+        salt: faucetEntries.salt,
         createdAt: faucetEntries.createdAt,
       })
       .from(faucetEntries)
@@ -234,7 +235,7 @@ export const faucetRepository = {
       .orderBy(asc(faucetRounds.id));
   },
 
-  /** The public side of every entry of these rounds, in the order they came. */
+  /** The public side of every entry of these rounds, in the order they came (never the salt). */
   entriesOfRounds(db: Db, roundIds: number[]) {
     return db
       .select({ id: faucetEntries.id, roundId: faucetEntries.roundId, ticket: faucetEntries.ticket, address: faucetEntries.address, currency: faucetEntries.currency })

@@ -47,7 +47,10 @@ Object.assign(globalThis, { EventSource: FakeEventSource });
 
 const seed = '5e'.repeat(32);
 const addresses = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC', 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe:12'];
-const tickets = addresses.map((a) => ticketOf(7, a));
+// Each entry's secret salt, which only its player is told (GET /api/faucet/me): the published
+// tickets commit to them, so the public list cannot be matched against these addresses.
+const salts = ['1f'.repeat(16), 'a0'.repeat(16), '3c'.repeat(16)];
+const tickets = addresses.map((a, i) => ticketOf(7, a, salts[i]));
 const block = '0b'.repeat(32);
 const result = draw(seed, 7, tickets, block);
 
@@ -169,7 +172,7 @@ describe('FaucetGame', () => {
           ? { addresses: mine }
           : path === '/api/faucet/me'
             ? { entries: [] }
-            : (entered.push(JSON.parse(String(init.body))), { roundId: 7, ticket: tickets[1], address: addresses[1], currency: 'DOGE' });
+            : (entered.push(JSON.parse(String(init.body))), { roundId: 7, ticket: tickets[1], address: addresses[1], currency: 'DOGE', salt: salts[1] });
       return { ok: true, status: 200, headers: { get: () => 'application/json' }, json: async () => body };
     });
     renderInLanguage(
@@ -194,6 +197,78 @@ describe('FaucetGame', () => {
     expect(picker).toHaveValue(`${addresses[1]} (DOGE)`);
     await act(async () => fireEvent.click(screen.getByRole('button', { name: de.play.submit })));
     expect(entered).toEqual([{ address: addresses[1] }]);
+    // The list marks her ticket, recomputed from her address and the salt her entry was answered with.
+    const rowsMarked = screen.getAllByRole('listitem').filter((li) => li.textContent?.includes(`(${de.players.you})`));
+    expect(rowsMarked.map((li) => li.textContent)).toEqual([expect.stringContaining(round().players[1]!.address)]);
+  });
+
+  /** A logged-in player whose GET /api/faucet/me answers `entries`. */
+  function playerApi(entries: object[]) {
+    (globalThis as { fetch: unknown }).fetch = jest.fn(async (url: string) => {
+      const path = url.replace(/^https?:\/\/[^/]+/, '');
+      const body = path === '/api/wallet/addresses' ? { addresses: [{ id: 'a1', currency: 'BTC', address: addresses[0]!, label: null }] } : { entries };
+      return { ok: true, status: 200, headers: { get: () => 'application/json' }, json: async () => body };
+    });
+  }
+  const ownEntry = (overrides: object = {}) => ({
+    roundId: 7,
+    ticket: tickets[0],
+    address: addresses[0],
+    currency: 'BTC',
+    salt: salts[0],
+    createdAt: new Date().toISOString(),
+    result: 'lost',
+    amount: null,
+    ...overrides,
+  });
+  const game = (language: 'en' | 'ru', path: string) =>
+    renderInLanguage(
+      <FaucetGame>
+        <FaucetPlay />
+      </FaucetGame>,
+      language,
+      path,
+    );
+
+  it('recomputes the player’s own ticket from their address and secret salt, finds it in the list, and repeats the draw over salted tickets (English)', async () => {
+    playerApi([ownEntry()]);
+    game('en', '/faucet/');
+    FakeEventSource.last.push(round());
+    const own = await screen.findByTestId('fairness-own');
+    expect(own).toHaveTextContent(`✓ Your ticket, recomputed by your browser, is in the list: ${tickets[0]}`);
+    expect(own).toHaveTextContent(`Your salt for this round (only you see it): ${salts[0]}`);
+    // Nobody else's salt is known here: the page shows the player's own only.
+    for (const other of salts.slice(1)) expect(document.body).not.toHaveTextContent(other!);
+    expect(screen.getByText(addresses[0]!.slice(0, 6) + '…').parentElement).toHaveTextContent('(you)');
+    expect(await screen.findByTestId('fairness-result')).toHaveTextContent('✓ Your browser repeated the draw over 3 tickets and got the announced winner.');
+  });
+
+  it('says so when the ticket recomputed from the player’s address and salt is not in the published list (Russian)', async () => {
+    // The server names a ticket that is in the list, but its salt does not give it: the browser trusts its own hash.
+    playerApi([ownEntry({ salt: 'ee'.repeat(16) })]);
+    game('ru', '/ru/faucet/');
+    FakeEventSource.last.push(round());
+    expect(await screen.findByTestId('fairness-own')).toHaveTextContent('✗ Вашего билета, пересчитанного вашим браузером, НЕТ в списке.');
+    expect(screen.queryByText('(вы)', { exact: false })).toBeNull();
+  });
+
+  it('recomputes an entry from before salts with the old formula, SHA-256 of "<roundId>:<address>"', async () => {
+    const old = ticketOf(7, addresses[0]!);
+    const players = [old, ...tickets.slice(1)];
+    const legacy = draw(seed, 7, players, block);
+    playerApi([ownEntry({ ticket: old, salt: null })]);
+    game('en', '/faucet/');
+    FakeEventSource.last.push(
+      round({
+        entriesHash: legacy.entriesHash,
+        players: players.map((ticket, i) => ({ ...round().players[i]!, ticket })),
+        winner: { ticket: legacy.ticket, address: 'x', currency: 'BTC', amount: '0.00000025', rate: '80000' },
+      }),
+    );
+    const own = await screen.findByTestId('fairness-own');
+    expect(own).toHaveTextContent(`✓ Your ticket, recomputed by your browser, is in the list: ${old}`);
+    expect(own).not.toHaveTextContent('Your salt');
+    expect(await screen.findByTestId('fairness-result')).toHaveTextContent('✓ Your browser repeated the draw over 3 tickets and got the announced winner.');
   });
 
   it('opens a new stream a little later when the server refused one (a deploy, too many streams)', () => {

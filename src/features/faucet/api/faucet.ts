@@ -7,6 +7,11 @@ import type { Language } from '../../../../domain/languages';
 
 /** The faucet API: the public round (and its live stream), entering, and the player's own results. */
 export type { Round, Entry, MyEntry };
+/**
+ * The player's own entry in a round, as the page keeps it: from GET /api/faucet/me or the answer to
+ * entering, with its secret salt (null for an entry from before salts) to recompute the ticket.
+ */
+export type OwnEntry = Pick<MyEntry, 'roundId' | 'ticket' | 'address' | 'currency' | 'salt'>;
 export type Address = WalletAddress;
 
 export const enterRound = (token: string, language: Language, address: string) => apiRequest<Entry>(token, language, '/api/faucet/entries', { body: { address } satisfies EnterBody });

@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { verifyRound, type Verification } from '../../../../domain/faucet';
+import { ticketOf, verifyRound, type Verification } from '../../../../domain/faucet';
 import { usePageLanguage } from '../../../components/localized-link';
 import { asTransition } from '../../../components/transition';
 import { formatNumber } from '../../../i18n/format';
-import { getRound, type Entry, type Round } from '../api/faucet';
+import { getRound, type OwnEntry, type Round } from '../api/faucet';
 
 const hex: React.CSSProperties = { wordBreak: 'break-all' };
 
@@ -36,17 +36,28 @@ export function usePreviousSeed(round: Pick<Round, 'seedChain'>): string | null 
 }
 
 /**
+ * The player's own ticket in this round, recomputed here from their address and their entry's
+ * secret salt (shown to them alone; null for an entry from before salts, whose ticket has none):
+ * null when they have no entry in the round.
+ */
+export function useOwnTicket(round: Pick<Round, 'id'>, mine: OwnEntry | null): string | null {
+  return React.useMemo(() => (mine && mine.roundId === round.id ? ticketOf(mine.roundId, mine.address, mine.salt) : null), [mine, round.id]);
+}
+
+/**
  * The provably fair check, computed here in the browser with the same code the server draws with
  * (domain/faucet.ts): the revealed seed against the hash published at the start, that hash
  * against the seed revealed before it in the chain (or the chain's anchor), the block mixed in,
- * then the draw repeated over the published tickets.
+ * then the draw repeated over the published tickets; and, for a logged-in player, their own ticket
+ * recomputed from their address and salt, looked up in the published list.
  */
-export function FairnessCheck({ round, mine }: { round: Round; mine: Entry | null }) {
+export function FairnessCheck({ round, mine }: { round: Round; mine: OwnEntry | null }) {
   const { t } = useTranslation('faucet');
   const language = usePageLanguage();
   const [result, setResult] = React.useState<{ roundId: number; check: Verification } | null>(null);
   const revealed = round.state === 'winner_announced' && round.seed && round.seedHash;
   const previousSeed = usePreviousSeed(round);
+  const own = useOwnTicket(round, mine);
 
   React.useEffect(() => {
     if (!revealed || previousSeed === undefined) return;
@@ -69,7 +80,9 @@ export function FairnessCheck({ round, mine }: { round: Round; mine: Entry | nul
 
   if (!round.seedHash) return null; // GAME OVER: no round to check
   const check = result?.roundId === round.id ? result.check : null;
-  const myTicket = mine?.roundId === round.id ? mine.ticket : null;
+  const ownListed = own !== null && round.players.some((p) => p.ticket === own);
+  // Once registrations close the list is final: an entry missing from it then is a failed check.
+  const listFinal = round.state === 'registrations_closed' || round.state === 'winner_announced';
   const link = round.seedChain;
   const mix = round.mix;
   const source = mix ? t(`fairness.sources.${mix.source}`, { defaultValue: mix.source }) : '';
@@ -148,10 +161,18 @@ export function FairnessCheck({ round, mine }: { round: Round; mine: Entry | nul
           </ul>
         </div>
       )}
-      {myTicket && round.players.some((p) => p.ticket === myTicket) ? (
-        <p className="small">
-          {t('fairness.yourTicket')} <code style={hex}>{myTicket}</code>
+      {ownListed ? (
+        <p className="small" data-testid="fairness-own">
+          {`✓ ${t('fairness.yourTicket')}`} <code style={hex}>{own}</code>
+          {mine?.salt ? (
+            <>
+              <br />
+              {t('fairness.yourSalt')} <code style={hex}>{mine.salt}</code>
+            </>
+          ) : null}
         </p>
+      ) : own !== null && listFinal ? (
+        <p className="small" data-testid="fairness-own">{`✗ ${t('fairness.yourTicketBad')}`}</p>
       ) : null}
     </section>
   );

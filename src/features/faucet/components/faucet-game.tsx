@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
 import { formatMoney, formatNumber, listFormat } from '../../../i18n/format';
-import { useLiveRound, useNow, type Entry, type Round } from '../api/faucet';
+import { useLiveRound, useNow, type OwnEntry, type Round } from '../api/faucet';
 import { FairnessCheck } from './fairness-check';
 import { PlayerList } from './player-list';
 import { RoundContext } from './round-context';
@@ -15,7 +15,7 @@ import { RoundContext } from './round-context';
 export function FaucetGame({ children }: { children?: React.ReactNode }) {
   const { t } = useTranslation('faucet');
   const { round, skewMs, connection } = useLiveRound();
-  const [mine, setMine] = React.useState<Entry | null>(null);
+  const [mine, setMine] = React.useState<OwnEntry | null>(null);
   const value = React.useMemo(() => ({ round, skewMs, mine, setMine }), [round, skewMs, mine]);
   return (
     <RoundContext.Provider value={value}>

@@ -1,13 +1,16 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
-import type { Entry, Round } from '../api/faucet';
+import { useOwnTicket } from './fairness-check';
+import type { OwnEntry, Round } from '../api/faucet';
 
 /** At most this many rows: a round can have thousands of players; the count says how many. */
 const SHOWN = 100;
 
-export function PlayerList({ round, mine }: { round: Round; mine: Entry | null }) {
+export function PlayerList({ round, mine }: { round: Round; mine: OwnEntry | null }) {
   const { t } = useTranslation('faucet');
+  // "You" marks the ticket the browser recomputes from the player's address and salt.
+  const own = useOwnTicket(round, mine);
   const shown = round.players.slice(0, SHOWN);
   const more = round.playerCount - shown.length;
   return (
@@ -21,7 +24,7 @@ export function PlayerList({ round, mine }: { round: Round; mine: Entry | null }
           {shown.map((player) => (
             <li key={player.ticket}>
               <code>{player.address}</code> <WithCurrencyIcon code={player.currency}>{player.currency}</WithCurrencyIcon>
-              {mine?.roundId === round.id && mine.ticket === player.ticket ? <strong> ({t('players.you')})</strong> : null}
+              {own === player.ticket ? <strong> ({t('players.you')})</strong> : null}
               {round.winner?.ticket === player.ticket ? <strong> ★ {t('players.winner')}</strong> : null}
             </li>
           ))}

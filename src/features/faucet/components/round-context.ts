@@ -1,10 +1,10 @@
 import * as React from 'react';
-import type { Entry, Round } from '../api/faucet';
+import type { OwnEntry, Round } from '../api/faucet';
 
 /**
  * The live round, shared by the public parts of the faucet island and the player's panel (which
  * sits inside the login SDK's provider): the panel tells the rest which ticket is the player's.
  */
-export type RoundContextValue = { round: Round | null; skewMs: number; mine: Entry | null; setMine(entry: Entry | null): void };
+export type RoundContextValue = { round: Round | null; skewMs: number; mine: OwnEntry | null; setMine(entry: OwnEntry | null): void };
 export const RoundContext = React.createContext<RoundContextValue>({ round: null, skewMs: 0, mine: null, setMine: () => undefined });
 export const useRound = () => React.useContext(RoundContext);
