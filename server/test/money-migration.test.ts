@@ -280,3 +280,25 @@ describe.each(databaseKinds())('migration 0033, ether in wei (%s)', (kind) => {
     }
   });
 });
+
+describe.each(databaseKinds())('migration 0035, proof of solvency (%s)', (kind) => {
+  it('withdraws format 1’s leaves, paths, nonces and deposit addresses; each snapshot keeps its totals', async () => {
+    const { database, drop } = await databaseMigratedTo(kind, '0034_eth_chain', 'muntly_proof2');
+    try {
+      const run = (query: ReturnType<typeof sql>) => database.db.execute(query) as unknown as Promise<{ rows: Record<string, unknown>[] }>;
+      await run(sql`insert into accounts (id, issuer, subject, email, account_key, deposit_limit_eur_minor) values ('11111111-1111-4111-8111-111111111111', 'https://idp.test/', 'old', 'old@muntly.test', 'OLDKEY', 0)`);
+      const reserves = { source: 'simulated-chain', currencies: [{ currency: 'BTC', addresses: [{ address: 'bc1qdeposit', branch: 'users', balance: '0.5' }], held: '0.5' }] };
+      await run(sql`insert into liability_snapshots (id, taken_at, reserves) overriding system value values (1, now(), ${JSON.stringify(reserves)}::jsonb)`);
+      await run(sql`insert into liability_trees (snapshot_id, currency, root_hash, total, decimals, leaf_count, tree, nodes) values (1, 'BTC', ${'ab'.repeat(32)}, 50000000, 8, 3, '{"levels":[]}', '\x0102'::bytea)`);
+      await run(sql`insert into liability_accounts (snapshot_id, account_id, nonce, leaves) values (1, '11111111-1111-4111-8111-111111111111', ${'cd'.repeat(32)}, '{"BTC":[0,2]}'::jsonb)`);
+      await database.migrate();
+      const [snapshot] = (await run(sql`select format, reserves from liability_snapshots where id = 1`)).rows;
+      expect(snapshot).toEqual({ format: 'muntly-liabilities-1', reserves: { source: 'simulated-chain', withdrawn: true, currencies: [{ currency: 'BTC', held: '0.5' }] } });
+      const [tree] = (await run(sql`select total::text as total, root_hash, tree, length(nodes) as bytes from liability_trees`)).rows;
+      expect(tree).toEqual({ total: '50000000', root_hash: 'ab'.repeat(32), tree: null, bytes: 0 });
+      expect((await run(sql`select count(*)::int as n from liability_accounts`)).rows[0]!.n).toBe(0);
+    } finally {
+      await drop();
+    }
+  });
+});

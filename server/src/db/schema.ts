@@ -686,7 +686,7 @@ export const faucetRounds = pgTable(
 /**
  * Entries: one per account per round (unique index: a second request, even a racing one, gets
  * 409), each for one of the player's own reception addresses. The ticket is SHA-256 of
- * "<roundId>:<address>" (domain/faucet.ts) and is what the draw and the public list use.
+ * "<roundId>:<address>:<salt>" (domain/faucet.ts; entries from before 0035: without the salt) and is what the draw and the public list use.
  */
 export const faucetEntries = pgTable(
   'faucet_entries',
