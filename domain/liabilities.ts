@@ -26,7 +26,7 @@ export const LIABILITIES_FORMAT = 'muntly-liabilities-2';
 
 /** How many leaves an amount is split into (at random between these, fewer for a tiny amount). */
 export const MIN_LEAVES = 2;
-export const MAX_LEAVES = 3;
+export const MAX_LEAVES = 2;
 /** Every tree has at least this many leaves (2^12), padded: a handful of holders looks like a thousand. */
 export const MIN_LEAF_COUNT = 4096;
 
@@ -215,13 +215,73 @@ export function levelsFrom(leaves: TreeNode[], digest: Digest = nobleDigest): Tr
 
 export const rootOf = (levels: TreeNode[][]): TreeNode => levels[levels.length - 1]![0]!;
 
+/**
+ * Padding, the server's side only: a node whose places hold no real leaf (a padding leaf, or a
+ * whole subtree of them) has amount 0 and the hash SHA-256(0x03 ‖ seed ‖ currency ‖ level ‖
+ * place), from a secret seed of the tree. To anyone without the seed it is as random as a leaf's
+ * hash, it costs one hash however large the empty subtree, and the server can derive it again to
+ * answer a path instead of storing it.
+ */
+const PAD_TAG = 0x03;
+export function paddingNode(seed: Uint8Array, currency: string, level: number, index: number, digest: Digest = nobleDigest): TreeNode {
+  const code = currencyBytes(currency);
+  const data = scratch.subarray(0, 1 + 32 + code.length + 1 + 4);
+  data[0] = PAD_TAG;
+  data.set(seed, 1);
+  data.set(code, 33);
+  data[33 + code.length] = level;
+  view.setUint32(34 + code.length, index);
+  return { hash: digest(data), sum: 0n };
+}
+
+/**
+ * The server keeps the levels from BLOCK_LEVELS up whole (1/256 of the places) and the real
+ * leaves; a path's lower steps are computed again from the leaves of its block of 2^BLOCK_LEVELS
+ * places (at most 255 hashes).
+ */
+export const BLOCK_LEVELS = 8;
+
+/** A level of a tree as far as it is not padding: places in ascending order and their nodes. */
+type SparseLevel = { places: number[]; nodes: TreeNode[] };
+
+/** The level above a sparse level: each present node with its sibling (present, or padding). */
+function sparseParents(level: SparseLevel, height: number, pad: (level: number, index: number) => TreeNode, digest: Digest, onPair?: (left: TreeNode, right: TreeNode, place: number) => void): SparseLevel {
+  const places: number[] = [];
+  const nodes: TreeNode[] = [];
+  for (let i = 0; i < level.places.length; i++) {
+    const place = level.places[i]!;
+    let left: TreeNode;
+    let right: TreeNode;
+    if (place % 2 === 0) {
+      left = level.nodes[i]!;
+      if (level.places[i + 1] === place + 1) right = level.nodes[++i]!;
+      else right = pad(height, place + 1);
+    } else {
+      left = pad(height, place - 1);
+      right = level.nodes[i]!;
+    }
+    onPair?.(left, right, place >> 1);
+    places.push(place >> 1);
+    nodes.push(parentOf(left, right, digest));
+  }
+  return { places, nodes };
+}
+
 /** An owner's amount in one currency and their commitment (ownerCommitment) in this snapshot. */
 export type OwnerAmount = { owner: string; amount: bigint; commitment: Uint8Array };
+export type PlacedLeaf = { index: number; node: TreeNode };
 export type BuiltTree = {
   currency: string;
-  levels: TreeNode[][];
-  /** Each owner's leaves: their places in the tree and amounts. */
+  leafCount: number;
+  root: TreeNode;
+  /** The levels from BLOCK_LEVELS up, whole, padding included (what the server stores). */
+  upper: TreeNode[][];
+  /** The real leaves in the order of their places. */
+  leaves: PlacedLeaf[];
+  /** Each owner's leaves: their places and amounts. */
   leavesOf: Map<string, { index: number; value: bigint }[]>;
+  /** The secret the padding derives from (paddingNode). */
+  paddingSeed: Uint8Array;
 };
 
 /** Builds a currency's tree from every owner's amount (see the top of this file). Amounts of 0 get no leaf. */
@@ -236,25 +296,59 @@ export function buildTree(currency: string, owners: readonly OwnerAmount[], opti
   for (let i = 0; i < count; i++) places[i] = i;
   for (let i = 0; i < pieces.length; i++) {
     const j = i + randoms.intBelow(count - i);
-    [places[i], places[j]] = [places[j]!, places[i]!];
+    const swap = places[i]!;
+    places[i] = places[j]!;
+    places[j] = swap;
   }
-  const leaves: TreeNode[] = new Array(count);
   const leavesOf = new Map<string, { index: number; value: bigint }[]>();
-  for (const [i, { owner, value }] of pieces.entries()) {
+  const leaves: PlacedLeaf[] = pieces.map(({ owner, value }, i) => {
     const index = places[i]!;
     const own = leavesOf.get(owner.owner) ?? leavesOf.set(owner.owner, []).get(owner.owner)!;
     own.push({ index, value });
-    leaves[index] = { hash: leafHash(currency, index, 0n + value, owner.commitment, digest), sum: value };
-  }
-  // Padding: amount 0 and a commitment nobody can open, hashed like any leaf.
-  for (let index = 0; index < count; index++) if (!leaves[index]) leaves[index] = { hash: leafHash(currency, index, 0n, randoms.bytes(HASH_BYTES), digest), sum: 0n };
+    return { index, node: { hash: leafHash(currency, index, value, owner.commitment, digest), sum: value } };
+  });
+  leaves.sort((a, b) => a.index - b.index);
   for (const own of leavesOf.values()) own.sort((a, b) => a.index - b.index);
-  return { currency, levels: levelsFrom(leaves, digest), leavesOf };
+  const paddingSeed = randoms.bytes(32);
+  const pad = (level: number, index: number) => paddingNode(paddingSeed, currency, level, index, digest);
+  // Up to the root, only where a real leaf is below; from BLOCK_LEVELS up, each level is also
+  // stored whole, its empty places filled with their padding nodes.
+  const height = Math.log2(count);
+  const upper: TreeNode[][] = [];
+  let level: SparseLevel = { places: leaves.map((l) => l.index), nodes: leaves.map((l) => l.node) };
+  for (let at = 0; at <= height; at++) {
+    if (at >= BLOCK_LEVELS) {
+      const whole: TreeNode[] = new Array(count >> at);
+      for (let i = 0; i < level.places.length; i++) whole[level.places[i]!] = level.nodes[i]!;
+      for (let i = 0; i < whole.length; i++) whole[i] ??= pad(at, i);
+      upper.push(whole);
+    }
+    if (at < height) level = sparseParents(level, at, pad, digest);
+  }
+  return { currency, leafCount: count, root: rootOf(upper), upper, leaves, leavesOf, paddingSeed };
 }
 
-export function publishTree(tree: Pick<BuiltTree, 'currency' | 'levels'>, decimals: number): PublishedTree {
-  const root = rootOf(tree.levels);
-  return { currency: tree.currency, decimals, leafCount: tree.levels[0]!.length, root: { hash: bytesToHex(root.hash), sum: root.sum.toString() } };
+/**
+ * The lower BLOCK_LEVELS steps of leaf `index`'s path: its block's real leaves hashed up again,
+ * the padding derived from the seed.
+ */
+export function blockPath(currency: string, index: number, blockLeaves: readonly PlacedLeaf[], paddingSeed: Uint8Array, digest: Digest = nobleDigest): PathStep[] {
+  const pad = (level: number, place: number) => paddingNode(paddingSeed, currency, level, place, digest);
+  const steps: PathStep[] = [];
+  let position = index;
+  let level: SparseLevel = { places: blockLeaves.map((l) => l.index), nodes: blockLeaves.map((l) => l.node) };
+  for (let height = 0; height < BLOCK_LEVELS; height++) {
+    const mine = position >> 1;
+    level = sparseParents(level, height, pad, digest, (left, right, place) => {
+      if (place === mine) steps.push(publishNode(position % 2 === 0 ? right : left));
+    });
+    position = mine;
+  }
+  return steps;
+}
+
+export function publishTree(tree: Pick<BuiltTree, 'currency' | 'leafCount' | 'root'>, decimals: number): PublishedTree {
+  return { currency: tree.currency, decimals, leafCount: tree.leafCount, root: { hash: bytesToHex(tree.root.hash), sum: tree.root.sum.toString() } };
 }
 
 /**
@@ -268,12 +362,10 @@ export function snapshotStatement(snapshot: Pick<PublishedSnapshot, 'snapshotId'
 }
 export const snapshotDigest = (snapshot: Pick<PublishedSnapshot, 'snapshotId' | 'takenAt' | 'trees'>, digest: Digest = nobleDigest): string => bytesToHex(digest(utf8ToBytes(snapshotStatement(snapshot))));
 
-/**
- * The server's own copy of a tree for answering paths: every level from the leaves up, each node
- * as its 32-byte hash followed by its amount in 16 bytes big-endian, so the node at (level,
- * position) is at a known byte offset (pathOffsets).
- */
+/** A node packed: its 32-byte hash, then its amount in 16 bytes big-endian. */
 export const PACKED_NODE_BYTES = HASH_BYTES + AMOUNT_BYTES;
+/** A leaf packed: its place in 4 bytes, then the node. */
+export const PACKED_LEAF_BYTES = 4 + PACKED_NODE_BYTES;
 
 /** How many nodes each level of a tree of `leafCount` leaves has, from the leaves to the root. */
 export function levelSizes(leafCount: number): number[] {
@@ -282,6 +374,7 @@ export function levelSizes(leafCount: number): number[] {
   return sizes;
 }
 
+/** Levels packed one after another, each node at a known offset (upperOffsets). */
 export function packLevels(levels: readonly TreeNode[][]): Uint8Array {
   const packed = new Uint8Array(levels.reduce((n, level) => n + level.length, 0) * PACKED_NODE_BYTES);
   const packedView = new DataView(packed.buffer);
@@ -296,18 +389,47 @@ export function packLevels(levels: readonly TreeNode[][]): Uint8Array {
   return packed;
 }
 
-/** Byte offsets in the packed levels of what leaf `index`'s proof reads: the leaf, then each level's sibling. */
-export function pathOffsets(leafCount: number, index: number): { leaf: number; siblings: number[] } {
-  const sizes = levelSizes(leafCount);
-  const siblings: number[] = [];
+/** The real leaves packed in the order of their places, and the directory: where each block's leaves start (4 bytes each, one more at the end). */
+export function packLeaves(leaves: readonly PlacedLeaf[], leafCount: number): { leaves: Uint8Array; directory: Uint8Array } {
+  const packed = new Uint8Array(leaves.length * PACKED_LEAF_BYTES);
+  const packedView = new DataView(packed.buffer);
+  const blocks = leafCount >> BLOCK_LEVELS;
+  const directory = new Uint8Array((blocks + 1) * 4);
+  const directoryView = new DataView(directory.buffer);
+  let block = 0;
+  for (const [i, leaf] of leaves.entries()) {
+    while (block <= leaf.index >> BLOCK_LEVELS) directoryView.setUint32(4 * block++, i);
+    const at = i * PACKED_LEAF_BYTES;
+    packedView.setUint32(at, leaf.index);
+    packed.set(leaf.node.hash, at + 4);
+    writeAmount(packedView, at + 4 + HASH_BYTES, leaf.node.sum);
+  }
+  while (block <= blocks) directoryView.setUint32(4 * block++, leaves.length);
+  return { leaves: packed, directory };
+}
+
+export function unpackLeaves(bytes: Uint8Array): PlacedLeaf[] {
+  const bytesView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: PlacedLeaf[] = [];
+  for (let at = 0; at + PACKED_LEAF_BYTES <= bytes.length; at += PACKED_LEAF_BYTES) {
+    const node = unpackNode(bytes.subarray(at + 4, at + PACKED_LEAF_BYTES));
+    out.push({ index: bytesView.getUint32(at), node: { hash: hexToBytes(node[0]), sum: BigInt(node[1]) } });
+  }
+  return out;
+}
+
+/** Byte offsets, in the packed upper levels, of the siblings of leaf `index`'s path from BLOCK_LEVELS up. */
+export function upperOffsets(leafCount: number, index: number): number[] {
+  const sizes = levelSizes(leafCount >> BLOCK_LEVELS);
+  const offsets: number[] = [];
   let start = 0;
-  let position = index;
+  let position = index >> BLOCK_LEVELS;
   for (const size of sizes.slice(0, -1)) {
-    siblings.push((start + (position ^ 1)) * PACKED_NODE_BYTES);
+    offsets.push((start + (position ^ 1)) * PACKED_NODE_BYTES);
     start += size;
     position >>= 1;
   }
-  return { leaf: index * PACKED_NODE_BYTES, siblings };
+  return offsets;
 }
 
 /** A packed node (PACKED_NODE_BYTES bytes): [hash, amount]. */
@@ -316,14 +438,15 @@ export function unpackNode(bytes: Uint8Array): PublishedNode {
   return [bytesToHex(bytes.subarray(0, HASH_BYTES)), ((nodeView.getBigUint64(HASH_BYTES) << 64n) | nodeView.getBigUint64(HASH_BYTES + 8)).toString()];
 }
 
-/** The siblings on the way from leaf `index` to the root, leaf level first (from built levels: tests and tools). */
-export function proofPath(levels: readonly TreeNode[][], index: number): PathStep[] {
-  if (!Number.isInteger(index) || index < 0 || index >= (levels[0]?.length ?? 0)) throw new RangeError(`no leaf ${index}`);
-  const path: PathStep[] = [];
-  let position = index;
-  for (const level of levels.slice(0, -1)) {
-    const sibling = level[position ^ 1]!;
-    path.push([bytesToHex(sibling.hash), sibling.sum.toString()]);
+/** The siblings on the way from leaf `index` to the root, leaf level first (from a built tree: tests and tools). */
+export function proofPath(tree: BuiltTree, index: number, digest: Digest = nobleDigest): PathStep[] {
+  if (!Number.isInteger(index) || index < 0 || index >= tree.leafCount) throw new RangeError(`no leaf ${index}`);
+  const block = index >> BLOCK_LEVELS;
+  const inBlock = tree.leaves.filter((l) => l.index >> BLOCK_LEVELS === block);
+  const path = blockPath(tree.currency, index, inBlock, tree.paddingSeed, digest);
+  let position = block;
+  for (const level of tree.upper.slice(0, -1)) {
+    path.push(publishNode(level[position ^ 1]!));
     position >>= 1;
   }
   return path;
@@ -337,14 +460,13 @@ export function parseAmount(text: unknown): bigint | null {
 }
 
 const HEX_32 = /^[0-9a-f]{64}$/;
+const publishNode = (node: TreeNode): PublishedNode => [bytesToHex(node.hash), node.sum.toString()];
 
 function parseNode(node: unknown): TreeNode | null {
   if (!Array.isArray(node) || node.length !== 2 || typeof node[0] !== 'string' || !HEX_32.test(node[0])) return null;
   const sum = parseAmount(node[1]);
   return sum === null ? null : { hash: hexToBytes(node[0]), sum };
 }
-
-const publishNode = (node: TreeNode): PublishedNode => [bytesToHex(node.hash), node.sum.toString()];
 
 export type PathCheckStep = {
   level: number;

@@ -47,7 +47,7 @@ const eur = buildTree('EUR', owners([[alice, 43_537n]]), { random: deterministic
 const snapshot: PublishedSnapshot = { format: LIABILITIES_FORMAT, snapshotId: 1, takenAt: '2026-11-28T07:00:00.000Z', trees: [publishTree(eur, 2), publishTree(btc, 8)] };
 const proofOf = (built: typeof btc, who: typeof alice) => {
   const tree = publishTree(built, 8);
-  return { currency: built.currency, root: tree.root, leafCount: tree.leafCount, leaves: built.leavesOf.get(who.owner)!.map((l) => ({ index: l.index, value: l.value.toString(), path: proofPath(built.levels, l.index) })) };
+  return { currency: built.currency, root: tree.root, leafCount: tree.leafCount, leaves: built.leavesOf.get(who.owner)!.map((l) => ({ index: l.index, value: l.value.toString(), path: proofPath(built, l.index) })) };
 };
 const honest = proofOf(btc, alice);
 const first = honest.leaves[0]!;

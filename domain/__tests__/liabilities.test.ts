@@ -8,27 +8,25 @@ import fc from 'fast-check';
 import {
   buildTree,
   leafHash,
-  levelSizes,
   LIABILITIES_FORMAT,
   MAX_LEAVES,
   MIN_LEAF_COUNT,
   MIN_LEAVES,
   ownerCommitment,
-  PACKED_NODE_BYTES,
-  packLevels,
+  BLOCK_LEVELS,
+  blockPath,
+  packLeaves,
+  unpackLeaves,
   paddedLeafCount,
   parentOf,
-  pathOffsets,
+  paddingNode,
   proofPath,
   publishTree,
-  rootOf,
   snapshotDigest,
   snapshotStatement,
   splitBalance,
-  unpackNode,
   verifyInclusion,
   verifySnapshot,
-  type OwnerAmount,
   type PublishedSnapshot,
 } from '../liabilities';
 
@@ -44,7 +42,7 @@ const hexNonce = (o: { nonce: Uint8Array }) => hex(o.nonce);
 /** An owner's proof of one currency as GET /api/wallet/proof gives it. */
 function proofOf(built: ReturnType<typeof buildTree>, owner: string) {
   const tree = publishTree(built, 8);
-  const leaves = built.leavesOf.get(owner)!.map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built.levels, leaf.index) }));
+  const leaves = built.leavesOf.get(owner)!.map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built, leaf.index) }));
   return { tree, proof: { currency: built.currency, root: tree.root, leafCount: tree.leafCount, leaves } };
 }
 
@@ -115,8 +113,8 @@ describe('the trees of a snapshot', () => {
       'ETH',
       Array.from({ length: 300 }, (_, i) => ownerOf(`o${i}`, BigInt(i + 1) * 10n ** 15n)),
     );
-    expect(one.levels[0]!.length).toBe(MIN_LEAF_COUNT);
-    expect(many.levels[0]!.length).toBe(MIN_LEAF_COUNT);
+    expect(one.leafCount).toBe(MIN_LEAF_COUNT);
+    expect(many.leafCount).toBe(MIN_LEAF_COUNT);
     expect(paddedLeafCount(4097)).toBe(8192);
     expect(paddedLeafCount(0)).toBe(MIN_LEAF_COUNT);
   });
@@ -126,7 +124,7 @@ describe('the trees of a snapshot', () => {
       fc.property(fc.array(fc.oneof(fc.bigInt({ min: 1n, max: 5n }), fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.bigInt({ min: 1n, max: 2n ** 100n })), { minLength: 1, maxLength: 12 }), (amounts) => {
         const owners = amounts.map((amount, i) => ownerOf(`owner-${i}`, amount));
         const built = buildTree('LTC', owners, { digest: nodeSha });
-        expect(rootOf(built.levels).sum).toBe(amounts.reduce((a, b) => a + b, 0n));
+        expect(built.root.sum).toBe(amounts.reduce((a, b) => a + b, 0n));
         for (const o of owners) {
           const { tree, proof } = proofOf(built, o.owner);
           const check = verifyInclusion(proof, o.owner, hexNonce(o), tree);
@@ -140,18 +138,38 @@ describe('the trees of a snapshot', () => {
   it('gives no leaf to an amount of 0', () => {
     const built = buildTree('BTC', [ownerOf('zero', 0n), ownerOf('some', 3n)]);
     expect(built.leavesOf.has('zero')).toBe(false);
-    expect(rootOf(built.levels).sum).toBe(3n);
+    expect(built.root.sum).toBe(3n);
   });
 
-  it('reads paths from the packed levels exactly as from the built tree', () => {
-    const owners = Array.from({ length: 40 }, (_, i) => ownerOf(`p${i}`, BigInt(1000 + i)));
+  it('answers a path from what the server stores (the leaves of one block, the upper levels) exactly as from the whole tree', () => {
+    const owners = Array.from({ length: 3000 }, (_, i) => ownerOf(`p${i}`, BigInt(1000 + i)));
     const built = buildTree('DOGE', owners);
-    const packed = packLevels(built.levels);
-    expect(packed.length).toBe(levelSizes(built.levels[0]!.length).reduce((a, b) => a + b, 0) * PACKED_NODE_BYTES);
+    expect(built.leafCount).toBe(8192);
+    const { leaves, directory } = packLeaves(built.leaves, built.leafCount);
+    const unpacked = unpackLeaves(leaves);
+    expect(unpacked.map((l) => l.index)).toEqual(built.leaves.map((l) => l.index));
+    const dir = new DataView(directory.buffer);
     for (const { index } of built.leavesOf.get('p7')!) {
-      const offsets = pathOffsets(built.levels[0]!.length, index);
-      expect(offsets.siblings.map((o) => unpackNode(packed.subarray(o, o + PACKED_NODE_BYTES)))).toEqual(proofPath(built.levels, index));
+      const block = index >> BLOCK_LEVELS;
+      const inBlock = unpacked.slice(dir.getUint32(4 * block), dir.getUint32(4 * block + 4));
+      expect(inBlock.every((l) => l.index >> BLOCK_LEVELS === block)).toBe(true);
+      expect(blockPath('DOGE', index, inBlock, built.paddingSeed)).toEqual(proofPath(built, index).slice(0, BLOCK_LEVELS));
     }
+  });
+
+  it('computes the same root whether the padding is hashed leaf by leaf or an empty subtree at once: the whole tree, level by level', () => {
+    // An independent build of the same tree: every place filled (real leaf or padding), every level hashed in full.
+    const built = buildTree('BTC', [ownerOf('a', 10n), ownerOf('b', 20n)]);
+    const pad = (level: number, index: number) => paddingNode(built.paddingSeed, 'BTC', level, index);
+    let level = Array.from({ length: built.leafCount }, (_, i) => built.leaves.find((l) => l.index === i)?.node ?? pad(0, i));
+    for (let height = 1; level.length > 1; height++) {
+      // A subtree with no real leaf below is one padding node of its height: that is the rule.
+      const empty = (i: number) => !built.leaves.some((l) => l.index >> height === i);
+      const below = level;
+      level = Array.from({ length: below.length / 2 }, (_, i) => (empty(i) ? pad(height, i) : parentOf(below[2 * i]!, below[2 * i + 1]!)));
+    }
+    expect(hex(level[0]!.hash)).toBe(hex(built.root.hash));
+    expect(level[0]!.sum).toBe(30n);
   });
 });
 

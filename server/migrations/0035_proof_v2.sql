@@ -13,6 +13,12 @@ CREATE TABLE "liability_control" (
 ALTER TABLE "liability_trees" ALTER COLUMN "tree" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "faucet_entries" ADD COLUMN "salt" text;--> statement-breakpoint
 ALTER TABLE "liability_snapshots" ADD COLUMN "format" text DEFAULT 'muntly-liabilities-1' NOT NULL;--> statement-breakpoint
+ALTER TABLE "liability_trees" ADD COLUMN "leaves" "bytea";--> statement-breakpoint
+ALTER TABLE "liability_trees" ADD COLUMN "directory" "bytea";--> statement-breakpoint
+ALTER TABLE "liability_trees" ADD COLUMN "padding_seed" "bytea";--> statement-breakpoint
+-- As 0027 did for the levels: uncompressed, so a path reads only the pages of its block and steps.
+ALTER TABLE "liability_trees" ALTER COLUMN "leaves" SET STORAGE EXTERNAL;--> statement-breakpoint
+ALTER TABLE "liability_trees" ALTER COLUMN "directory" SET STORAGE EXTERNAL;--> statement-breakpoint
 ALTER TABLE "liability_control" ADD CONSTRAINT "liability_control_snapshot_id_liability_snapshots_id_fk" FOREIGN KEY ("snapshot_id") REFERENCES "public"."liability_snapshots"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 -- Format 1 published every leaf amount and every deposit address with its balance: an outsider
 -- could tie addresses to customers' leaves (issue 32). Its trees, paths and addresses are withdrawn;

@@ -9,7 +9,6 @@ import { processOrders } from '../src/modules/orders/settlement';
 import { bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, testApp, testUser, type TestApp } from './helpers';
 import type { MyProofResponse, SnapshotsResponse } from '../../domain/contracts/liabilities';
 
-const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 
 /**
  * Issue 32, "Complete": everything Muntly owes is in the trees, not only wallet balances. Each

@@ -2,9 +2,7 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { minorToDecimal } from '../../domain/money';
 import { MIN_LEAF_COUNT, verifyInclusion, verifySnapshot, type PublishedSnapshot } from '../../domain/liabilities';
-import { processOrders } from '../src/modules/orders/settlement';
 import { simulatedChain } from '../src/dev/simulated-chain';
 import { TEST_XPUBS } from '../src/modules/chain/service';
 import { systemAccount, transfer, userAccount } from '../src/modules/ledger/service';

@@ -41,7 +41,7 @@ const published = (): { snapshot: PublishedSnapshot; proof: MyProof } => {
   const built = buildTree('BTC', owners);
   const tree = publishTree(built, 8);
   const snapshot: PublishedSnapshot = { format: LIABILITIES_FORMAT, snapshotId: 7, takenAt: '2026-11-24T00:00:00.000Z', trees: [tree], reserves: { source: 'test', currencies: [{ currency: 'BTC', height: 812, held: '2.6' }] } };
-  const leaves = built.leavesOf.get(owner)!.map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built.levels, leaf.index) }));
+  const leaves = built.leavesOf.get(owner)!.map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built, leaf.index) }));
   const proof: MyProof = {
     snapshotId: 7,
     takenAt: snapshot.takenAt,

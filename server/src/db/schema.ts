@@ -948,11 +948,19 @@ export const liabilityTrees = pgTable(
     /** Format 1 only: the published tree as JSON text (null since it was withdrawn, and in format 2, which publishes the root alone). */
     tree: text('tree'),
     /**
-     * The same levels packed at fixed offsets (domain/liabilities.ts packLevels): a user's path is
-     * read with a few substrings, never by parsing the JSON. Both columns are stored uncompressed
-     * (migration 0027), so PostgreSQL reads only the pieces a substring asks for.
+     * Format 2: the levels from BLOCK_LEVELS up, packed at fixed offsets (domain/liabilities.ts
+     * packLevels); format 1 (withdrawn): every level. Stored uncompressed (migration 0027), so
+     * PostgreSQL reads only the pieces a substring asks for.
      */
     nodes: bytea('nodes').notNull(),
+    /**
+     * Format 2, the server's secrets for answering paths: the real leaves packed in the order of
+     * their places (domain/liabilities.ts packLeaves), where each block of 2^BLOCK_LEVELS places
+     * starts in them (directory), and the seed the padding is derived from. Never published.
+     */
+    leaves: bytea('leaves'),
+    directory: bytea('directory'),
+    paddingSeed: bytea('padding_seed'),
   },
   (t) => [primaryKey({ columns: [t.snapshotId, t.currency] }), check('liability_trees_total_not_negative', sql`${t.total} >= 0`)],
 );

@@ -3,17 +3,22 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import { decimalsOf } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import {
+  BLOCK_LEVELS,
+  blockPath,
   buildTree,
   LIABILITIES_FORMAT,
   NONCE_BYTES,
   ownerCommitment,
+  PACKED_LEAF_BYTES,
   PACKED_NODE_BYTES,
+  packLeaves,
   packLevels,
-  pathOffsets,
-  rootOf,
   snapshotDigest,
+  unpackLeaves,
   unpackNode,
+  upperOffsets,
   type Digest,
+  type LeafProof,
   type OwnerAmount,
   type PublishedTree,
 } from '../../../../domain/liabilities';
@@ -248,16 +253,19 @@ async function publishRead(tx: Db, read: SnapshotRead, options: { slot: number |
       const mine = leaves.get(owner) ?? leaves.set(owner, {}).get(owner)!;
       mine[currency] = own.map((leaf) => leaf.index);
     }
-    const root = rootOf(built.levels);
+    const packed = packLeaves(built.leaves, built.leafCount);
     await repo.insertTree(tx, {
       snapshotId: snapshot.id,
       currency,
-      rootHash: bytesToHex(root.hash),
-      total: root.sum.toString(),
+      rootHash: bytesToHex(built.root.hash),
+      total: built.root.sum.toString(),
       decimals: decimals(currency),
-      leafCount: built.levels[0]!.length,
+      leafCount: built.leafCount,
       tree: null,
-      nodes: packLevels(built.levels),
+      nodes: packLevels(built.upper),
+      leaves: packed.leaves,
+      directory: packed.directory,
+      paddingSeed: built.paddingSeed,
     });
   }
   // Only an account can ask for its proof: the secrets of anonymous and unclaimed money are not kept.
@@ -310,6 +318,33 @@ export async function controlProofs(db: Db, snapshotId: number): Promise<Control
   return (await repo.controls(db, [snapshotId])).map((c) => ({ currency: c.currency, address: c.address, scheme: c.scheme as ControlProof['scheme'], message: c.message, signature: c.signature, publicKey: c.publicKey }));
 }
 
+/**
+ * Each leaf with its path: the lower steps computed again from the leaves of its block (read from
+ * the packed leaves by the directory), the upper steps read at their offsets in the packed levels.
+ * Three statements per currency, whatever the number of leaves.
+ */
+async function leafProofs(db: Db, snapshotId: number, tree: TreeSummaryRow, indexes: number[]): Promise<LeafProof[]> {
+  const blocks = [...new Set(indexes.map((index) => index >> BLOCK_LEVELS))];
+  const directory = await repo.treeBytes(db, snapshotId, tree.currency, 'directory', blocks.map((block) => ({ offset: 4 * block, length: 8 })));
+  const ranges = directory.pieces.map((bytes) => {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const [first, end] = [view.getUint32(0), view.getUint32(4)];
+    return { offset: first * PACKED_LEAF_BYTES, length: (end - first) * PACKED_LEAF_BYTES };
+  });
+  const inBlocks = await repo.treeBytes(db, snapshotId, tree.currency, 'leaves', ranges);
+  const blockLeaves = new Map(blocks.map((block, i) => [block, unpackLeaves(inBlocks.pieces[i]!)]));
+  const upper = indexes.map((index) => upperOffsets(tree.leafCount, index));
+  const offsets = [...new Set(upper.flat())];
+  const nodes = await repo.treeBytes(db, snapshotId, tree.currency, 'nodes', offsets.map((offset) => ({ offset, length: PACKED_NODE_BYTES })));
+  const nodeAt = new Map(offsets.map((offset, i) => [offset, unpackNode(nodes.pieces[i]!)]));
+  return indexes.map((index, i) => {
+    const own = blockLeaves.get(index >> BLOCK_LEVELS)!;
+    const leaf = own.find((l) => l.index === index)!;
+    const lower = blockPath(tree.currency, index, own, directory.paddingSeed, nodeDigest);
+    return { index, value: leaf.node.sum.toString(), path: [...lower, ...upper[i]!.map((offset) => nodeAt.get(offset)!)] };
+  });
+}
+
 /** GET /api/wallet/proof: in each of the account's newest snapshots, its nonce and every leaf with its path. */
 export async function myProofs(db: Db, accountId: string, options: { before?: number; limit: number }): Promise<MyProofResponse> {
   const rows = await repo.accountSnapshots(db, accountId, { before: options.before, limit: options.limit + 1 });
@@ -323,12 +358,7 @@ export async function myProofs(db: Db, accountId: string, options: { before?: nu
     const currencies: MyProofResponse['proofs'][number]['currencies'] = [];
     for (const [currency, indexes] of Object.entries(row.leaves).sort(([a], [b]) => a.localeCompare(b))) {
       const tree = trees.find((t) => t.snapshotId === row.snapshotId && t.currency === currency)!;
-      // Each leaf and its path's siblings, read at their offsets in the packed levels (one query per currency).
-      const wanted = indexes.map((index) => pathOffsets(tree.leafCount, index));
-      const offsets = wanted.flatMap((w) => [w.leaf, ...w.siblings]);
-      const pieces = await repo.nodeBytes(db, row.snapshotId, currency, offsets, PACKED_NODE_BYTES);
-      const read = new Map(offsets.map((offset, i) => [offset, unpackNode(pieces[i]!)]));
-      const leaves = indexes.map((index, i) => ({ index, value: read.get(wanted[i]!.leaf)![1], path: wanted[i]!.siblings.map((o) => read.get(o)!) }));
+      const leaves = await leafProofs(db, row.snapshotId, tree, indexes);
       const balance = leaves.reduce((sum, leaf) => sum + BigInt(leaf.value), 0n);
       currencies.push({
         currency,
