@@ -115,7 +115,16 @@ async function main() {
     // What the customer's browser (or npm run verify:liabilities) does with the two downloads.
     const verifyStarted = performance.now();
     const check = verifySnapshot(snapshot, nodeDigest);
-    const included = mine.currencies.every((c) => verifyInclusion(c, mine.owner, mine.nonce, snapshot.trees.find((t) => t.currency === c.currency)!, nodeDigest).ok);
+    const included = mine.currencies.every(
+      (c) =>
+        verifyInclusion(
+          c,
+          mine.owner,
+          mine.nonce,
+          snapshot.trees.find((t) => t.currency === c.currency)!,
+          nodeDigest,
+        ).ok,
+    );
     const verifyMs = performance.now() - verifyStarted;
 
     const ok = ledgerOk && rootsMatch && check.ok && included && mine.currencies.length === CURRENCIES.length;
@@ -124,7 +133,9 @@ async function main() {
     console.log('| step | time | reference (same run) | ratio |');
     console.log('|---|---|---|---|');
     console.log(`| take and publish the snapshot | ${seconds(publishMs)} | plain select of the same balances: ${select.toFixed(0)} ms | ${(publishMs / select).toFixed(1)} (goal ≤ 3) |`);
-    console.log(`| what a customer downloads: the published file / their proof | ${(text.length / 1024).toFixed(1)} KiB / ${(proofBytes / 1024).toFixed(1)} KiB | the server's copy of the trees: ${(Number(stats.bytes) / 2 ** 20).toFixed(0)} MiB | |`);
+    console.log(
+      `| what a customer downloads: the published file / their proof | ${(text.length / 1024).toFixed(1)} KiB / ${(proofBytes / 1024).toFixed(1)} KiB | the server's copy of the trees: ${(Number(stats.bytes) / 2 ** 20).toFixed(0)} MiB | |`,
+    );
     console.log(`| one user's proof, 6 currencies: first / again | ${firstProofMs.toFixed(0)} ms / ${cachedProofMs.toFixed(0)} ms | | |`);
     console.log(`| check the file and the user's proof | ${verifyMs.toFixed(0)} ms | | |`);
     console.log(`| roots = what users hold (ledger), the file and the proof verify, ledger invariants | ${ok ? 'all hold' : 'BROKEN'} | | |`);

@@ -245,7 +245,13 @@ export const BLOCK_LEVELS = 8;
 type SparseLevel = { places: number[]; nodes: TreeNode[] };
 
 /** The level above a sparse level: each present node with its sibling (present, or padding). */
-function sparseParents(level: SparseLevel, height: number, pad: (level: number, index: number) => TreeNode, digest: Digest, onPair?: (left: TreeNode, right: TreeNode, place: number) => void): SparseLevel {
+function sparseParents(
+  level: SparseLevel,
+  height: number,
+  pad: (level: number, index: number) => TreeNode,
+  digest: Digest,
+  onPair?: (left: TreeNode, right: TreeNode, place: number) => void,
+): SparseLevel {
   const places: number[] = [];
   const nodes: TreeNode[] = [];
   for (let i = 0; i < level.places.length; i++) {
@@ -358,9 +364,12 @@ export function publishTree(tree: Pick<BuiltTree, 'currency' | 'leafCount' | 'ro
  */
 export function snapshotStatement(snapshot: Pick<PublishedSnapshot, 'snapshotId' | 'takenAt' | 'trees'>): string {
   const trees = [...snapshot.trees].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
-  return [LIABILITIES_FORMAT, String(snapshot.snapshotId), snapshot.takenAt, ...trees.map((t) => `${t.currency} ${t.decimals} ${t.leafCount} ${t.root.hash} ${t.root.sum}`)].map((line) => `${line}\n`).join('');
+  return [LIABILITIES_FORMAT, String(snapshot.snapshotId), snapshot.takenAt, ...trees.map((t) => `${t.currency} ${t.decimals} ${t.leafCount} ${t.root.hash} ${t.root.sum}`)]
+    .map((line) => `${line}\n`)
+    .join('');
 }
-export const snapshotDigest = (snapshot: Pick<PublishedSnapshot, 'snapshotId' | 'takenAt' | 'trees'>, digest: Digest = nobleDigest): string => bytesToHex(digest(utf8ToBytes(snapshotStatement(snapshot))));
+export const snapshotDigest = (snapshot: Pick<PublishedSnapshot, 'snapshotId' | 'takenAt' | 'trees'>, digest: Digest = nobleDigest): string =>
+  bytesToHex(digest(utf8ToBytes(snapshotStatement(snapshot))));
 
 /** A node packed: its 32-byte hash, then its amount in 16 bytes big-endian. */
 export const PACKED_NODE_BYTES = HASH_BYTES + AMOUNT_BYTES;

@@ -12,7 +12,14 @@ import { buildTree, leafHash, LIABILITIES_FORMAT, ownerCommitment, parentOf, pro
 let counter = 0;
 const deterministic = (length: number): Uint8Array => {
   const out = new Uint8Array(length);
-  for (let at = 0; at < length; at += 32) out.set(createHash('sha256').update(`muntly-vectors-${counter++}`).digest().subarray(0, Math.min(32, length - at)), at);
+  for (let at = 0; at < length; at += 32)
+    out.set(
+      createHash('sha256')
+        .update(`muntly-vectors-${counter++}`)
+        .digest()
+        .subarray(0, Math.min(32, length - at)),
+      at,
+    );
   return out;
 };
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -42,12 +49,24 @@ const nodes = [
 const alice = { owner: '6f1c0a52-93a4-4c1e-9f1e-0d6b7f1f5a11', nonce: nonce(1) };
 const bob = { owner: 'b0b', nonce: nonce(2) };
 const owners = (amounts: [typeof alice, bigint][]) => amounts.map(([o, amount]) => ({ owner: o.owner, amount, commitment: ownerCommitment(o.owner, o.nonce) }));
-const btc = buildTree('BTC', owners([[alice, 150_000_000n], [bob, 7n]]), { random: deterministic });
+const btc = buildTree(
+  'BTC',
+  owners([
+    [alice, 150_000_000n],
+    [bob, 7n],
+  ]),
+  { random: deterministic },
+);
 const eur = buildTree('EUR', owners([[alice, 43_537n]]), { random: deterministic });
 const snapshot: PublishedSnapshot = { format: LIABILITIES_FORMAT, snapshotId: 1, takenAt: '2026-11-28T07:00:00.000Z', trees: [publishTree(eur, 2), publishTree(btc, 8)] };
 const proofOf = (built: typeof btc, who: typeof alice) => {
   const tree = publishTree(built, 8);
-  return { currency: built.currency, root: tree.root, leafCount: tree.leafCount, leaves: built.leavesOf.get(who.owner)!.map((l) => ({ index: l.index, value: l.value.toString(), path: proofPath(built, l.index) })) };
+  return {
+    currency: built.currency,
+    root: tree.root,
+    leafCount: tree.leafCount,
+    leaves: built.leavesOf.get(who.owner)!.map((l) => ({ index: l.index, value: l.value.toString(), path: proofPath(built, l.index) })),
+  };
 };
 const honest = proofOf(btc, alice);
 const first = honest.leaves[0]!;
@@ -56,7 +75,13 @@ const proofs = [
   { about: 'alice’s EUR leaves', owner: alice.owner, nonce: hex(alice.nonce), proof: proofOf(eur, alice), valid: true },
   { about: 'bob’s BTC leaves', owner: bob.owner, nonce: hex(bob.nonce), proof: proofOf(btc, bob), valid: true },
   { about: 'alice’s leaves claimed by bob', owner: bob.owner, nonce: hex(alice.nonce), proof: honest, valid: false },
-  { about: 'a leaf raised by one unit', owner: alice.owner, nonce: hex(alice.nonce), proof: { ...honest, leaves: [{ ...first, value: String(BigInt(first.value) + 1n) }, ...honest.leaves.slice(1)] }, valid: false },
+  {
+    about: 'a leaf raised by one unit',
+    owner: alice.owner,
+    nonce: hex(alice.nonce),
+    proof: { ...honest, leaves: [{ ...first, value: String(BigInt(first.value) + 1n) }, ...honest.leaves.slice(1)] },
+    valid: false,
+  },
   { about: 'a leaf given twice', owner: alice.owner, nonce: hex(alice.nonce), proof: { ...honest, leaves: [first, first] }, valid: false },
 ];
 

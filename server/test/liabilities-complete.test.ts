@@ -9,7 +9,6 @@ import { processOrders } from '../src/modules/orders/settlement';
 import { bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, testApp, testUser, type TestApp } from './helpers';
 import type { MyProofResponse, SnapshotsResponse } from '../../domain/contracts/liabilities';
 
-
 /**
  * Issue 32, "Complete": everything Muntly owes is in the trees, not only wallet balances. Each
  * state below holds customers' money outside their wallets; the published totals must be what the
@@ -46,7 +45,9 @@ describe.each(databaseKinds())('the proof of liabilities counts every liability 
     // A wallet that sends 0.25 ETH (confirmed, waiting for the worker and the signer) and keeps 1 ETH.
     const holder = await testUser(t, `holder-${kind}@muntly.test`, { address: 'ETH', deposit: '1.25' });
     await bookAddresses(t, holder, [{ currency: 'ETH', address: '0x52908400098527886e0f7030069857d2e4169ee7' }]);
-    const send = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: holder.headers, payload: { currency: 'ETH', address: '0x52908400098527886e0f7030069857d2e4169ee7', amount: '0.25' } })).json();
+    const send = (
+      await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: holder.headers, payload: { currency: 'ETH', address: '0x52908400098527886e0f7030069857d2e4169ee7', amount: '0.25' } })
+    ).json();
     expect((await confirmSendFromMail(t, holder, send.id)).statusCode).toBe(200);
     // An anonymous sell converted to euros, its SEPA payout written into the payouts file, the bank not yet heard from.
     const sell = await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: `seller-${kind}@muntly.test`, address: 'NL91ABNA0417164300' });
@@ -59,7 +60,14 @@ describe.each(databaseKinds())('the proof of liabilities counts every liability 
     expect((await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: buy.shortReference, amount: '90.00' } })).statusCode).toBe(200);
     // Coins at an address that expected nothing: in the unmatched queue, owed back to whoever sent them.
     await t.database.db.transaction(async (tx) =>
-      transfer(tx, { id: `chain-unmatched:test-${kind}`, currency: 'LTC', debitAccountId: (await systemAccount(tx, 'chain', 'LTC')).id, creditAccountId: (await systemAccount(tx, 'unmatched', 'LTC')).id, amount: 31_000_000n, code: 'deposit' }),
+      transfer(tx, {
+        id: `chain-unmatched:test-${kind}`,
+        currency: 'LTC',
+        debitAccountId: (await systemAccount(tx, 'chain', 'LTC')).id,
+        creditAccountId: (await systemAccount(tx, 'unmatched', 'LTC')).id,
+        amount: 31_000_000n,
+        code: 'deposit',
+      }),
     );
 
     const owed = await owedByLedger();
@@ -74,13 +82,22 @@ describe.each(databaseKinds())('the proof of liabilities counts every liability 
     const snapshot = (await t.app.inject({ url: published.file })).json() as PublishedSnapshot;
     expect(Object.fromEntries(snapshot.trees.map((tree) => [tree.currency, tree.root.sum]))).toEqual(owed);
     const listed = ((await t.app.inject({ url: '/api/liabilities' })).json() as SnapshotsResponse).snapshots[0]!;
-    expect(Object.fromEntries(listed.currencies.map((c) => [c.currency, c.total]))).toEqual(Object.fromEntries(Object.entries(owed).map(([c, v]) => [c, minorToDecimal(BigInt(v), c === 'EUR' ? 2 : c === 'ETH' ? 18 : 8)])));
+    expect(Object.fromEntries(listed.currencies.map((c) => [c.currency, c.total]))).toEqual(
+      Object.fromEntries(Object.entries(owed).map(([c, v]) => [c, minorToDecimal(BigInt(v), c === 'EUR' ? 2 : c === 'ETH' ? 18 : 8)])),
+    );
 
     // The holder's proof counts the send waiting (and its network fee held) with the balance: Muntly still owes them 1.25 ETH.
     const { proofs } = (await t.app.inject({ url: '/api/wallet/proof', headers: holder.headers })).json() as MyProofResponse;
     const eth = proofs[0]!.currencies.find((c) => c.currency === 'ETH')!;
     expect(eth.balance).toBe('1.250000000000000000');
-    expect(verifyInclusion(eth, proofs[0]!.owner, proofs[0]!.nonce, snapshot.trees.find((tr) => tr.currency === 'ETH')!).ok).toBe(true);
+    expect(
+      verifyInclusion(
+        eth,
+        proofs[0]!.owner,
+        proofs[0]!.nonce,
+        snapshot.trees.find((tr) => tr.currency === 'ETH')!,
+      ).ok,
+    ).toBe(true);
   });
 
   it('once paid, a payout leaves the trees with the money: the totals follow the ledger again', async () => {

@@ -94,7 +94,9 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
   });
 
   it('publishes no email, account key, account id, nonce, deposit address or balance of anyone', async () => {
-    const published = [(await t.app.inject({ url: '/proof/latest.json' })).body, (await t.app.inject({ url: '/api/liabilities' })).body, (await t.app.inject({ url: '/proof/1/BTC.json' })).body].join('\n');
+    const published = [(await t.app.inject({ url: '/proof/latest.json' })).body, (await t.app.inject({ url: '/api/liabilities' })).body, (await t.app.inject({ url: '/proof/1/BTC.json' })).body].join(
+      '\n',
+    );
     const ids = (await t.app.db.execute(sql`select id from accounts`)) as unknown as { rows: { id: string }[] };
     const deposits = (await t.app.db.execute(sql`select address from reception_addresses`)) as unknown as { rows: { address: string }[] };
     for (const user of [alice, bob, carol]) {

@@ -286,10 +286,14 @@ describe.each(databaseKinds())('migration 0035, proof of solvency (%s)', (kind) 
     const { database, drop } = await databaseMigratedTo(kind, '0034_eth_chain', 'muntly_proof2');
     try {
       const run = (query: ReturnType<typeof sql>) => database.db.execute(query) as unknown as Promise<{ rows: Record<string, unknown>[] }>;
-      await run(sql`insert into accounts (id, issuer, subject, email, account_key, deposit_limit_eur_minor) values ('11111111-1111-4111-8111-111111111111', 'https://idp.test/', 'old', 'old@muntly.test', 'OLDKEY', 0)`);
+      await run(
+        sql`insert into accounts (id, issuer, subject, email, account_key, deposit_limit_eur_minor) values ('11111111-1111-4111-8111-111111111111', 'https://idp.test/', 'old', 'old@muntly.test', 'OLDKEY', 0)`,
+      );
       const reserves = { source: 'simulated-chain', currencies: [{ currency: 'BTC', addresses: [{ address: 'bc1qdeposit', branch: 'users', balance: '0.5' }], held: '0.5' }] };
       await run(sql`insert into liability_snapshots (id, taken_at, reserves) overriding system value values (1, now(), ${JSON.stringify(reserves)}::jsonb)`);
-      await run(sql`insert into liability_trees (snapshot_id, currency, root_hash, total, decimals, leaf_count, tree, nodes) values (1, 'BTC', ${'ab'.repeat(32)}, 50000000, 8, 3, '{"levels":[]}', '\x0102'::bytea)`);
+      await run(
+        sql`insert into liability_trees (snapshot_id, currency, root_hash, total, decimals, leaf_count, tree, nodes) values (1, 'BTC', ${'ab'.repeat(32)}, 50000000, 8, 3, '{"levels":[]}', '\x0102'::bytea)`,
+      );
       await run(sql`insert into liability_accounts (snapshot_id, account_id, nonce, leaves) values (1, '11111111-1111-4111-8111-111111111111', ${'cd'.repeat(32)}, '{"BTC":[0,2]}'::jsonb)`);
       await database.migrate();
       const [snapshot] = (await run(sql`select format, reserves from liability_snapshots where id = 1`)).rows;

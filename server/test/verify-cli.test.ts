@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { draw, hashDown, ROUNDS_FORMAT, seedHashOf, ticketOf, type RoundsFile } from '../../domain/faucet';
 import { buildTree, LIABILITIES_FORMAT, ownerCommitment, proofPath, publishTree, type PublishedSnapshot } from '../../domain/liabilities';
-import type { MyProof } from '../../domain/contracts/liabilities';
 import { main } from '../src/ops/verify';
+import type { MyProof } from '../../domain/contracts/liabilities';
 
 /** Runs `npm run verify:… -- <file>` in this process: its exit code and what it printed. */
 async function verify(what: string, content: unknown, proof?: unknown): Promise<{ code: number; out: string[]; err: string[] }> {
@@ -40,7 +40,13 @@ const published = (): { snapshot: PublishedSnapshot; proof: MyProof } => {
   ];
   const built = buildTree('BTC', owners);
   const tree = publishTree(built, 8);
-  const snapshot: PublishedSnapshot = { format: LIABILITIES_FORMAT, snapshotId: 7, takenAt: '2026-11-24T00:00:00.000Z', trees: [tree], reserves: { source: 'test', currencies: [{ currency: 'BTC', height: 812, held: '2.6' }] } };
+  const snapshot: PublishedSnapshot = {
+    format: LIABILITIES_FORMAT,
+    snapshotId: 7,
+    takenAt: '2026-11-24T00:00:00.000Z',
+    trees: [tree],
+    reserves: { source: 'test', currencies: [{ currency: 'BTC', height: 812, held: '2.6' }] },
+  };
   const leaves = built.leavesOf.get(owner)!.map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built, leaf.index) }));
   const proof: MyProof = {
     snapshotId: 7,

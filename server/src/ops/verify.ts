@@ -2,8 +2,8 @@ import { createHash, createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import { verifyRounds, type Hashes, type RoundsFile } from '../../../domain/faucet';
 import { verifyInclusion, verifySnapshot, type Digest, type PublishedSnapshot } from '../../../domain/liabilities';
-import type { MyProof } from '../../../domain/contracts/liabilities';
 import { minorToDecimal } from '../../../domain/money';
+import type { MyProof } from '../../../domain/contracts/liabilities';
 
 /**
  * Checks anyone can run on what Muntly publishes, with the same code the browser runs

@@ -102,10 +102,13 @@ export const liabilitiesRepository = {
   },
 
   async insertControl(db: Db, values: typeof liabilityControl.$inferInsert): Promise<void> {
-    await db.insert(liabilityControl).values(values).onConflictDoUpdate({
-      target: [liabilityControl.snapshotId, liabilityControl.currency, liabilityControl.address],
-      set: { scheme: values.scheme, message: values.message, signature: values.signature, publicKey: values.publicKey ?? null, createdAt: new Date() },
-    });
+    await db
+      .insert(liabilityControl)
+      .values(values)
+      .onConflictDoUpdate({
+        target: [liabilityControl.snapshotId, liabilityControl.currency, liabilityControl.address],
+        set: { scheme: values.scheme, message: values.message, signature: values.signature, publicKey: values.publicKey ?? null, createdAt: new Date() },
+      });
   },
 
   controls(db: Db, snapshotIds: number[]) {

@@ -1,5 +1,5 @@
-import { controlProofSchema, myProofQuery, myProofResponse, publishResponse, snapshotParams, snapshotsQuery, snapshotsResponse } from '../../../../domain/contracts/liabilities';
 import { z } from 'zod';
+import { controlProofSchema, myProofQuery, myProofResponse, publishResponse, snapshotParams, snapshotsQuery, snapshotsResponse } from '../../../../domain/contracts/liabilities';
 import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
@@ -87,7 +87,11 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
       .send(await publishedSnapshot(app.db, id));
   });
   app.get<{ Params: { id: string; file: string } }>('/proof/:id/:file', { schema: { hide: true } }, async (request, reply) => {
-    if (request.params.file === 'control.json') return reply.type(JSON_TYPE).header('cache-control', LATEST).send({ proofs: await controlProofs(app.db, snapshotId(request.params.id)) });
+    if (request.params.file === 'control.json')
+      return reply
+        .type(JSON_TYPE)
+        .header('cache-control', LATEST)
+        .send({ proofs: await controlProofs(app.db, snapshotId(request.params.id)) });
     const currency = fileName(request.params.file, /^([A-Z0-9]{1,16})\.json$/);
     return reply
       .type(JSON_TYPE)

@@ -315,7 +315,14 @@ export async function publishedSnapshot(db: Db, which: number | 'latest', curren
 /** GET /api/liabilities/:id/control: the verified proofs of control of the snapshot's house addresses. */
 export async function controlProofs(db: Db, snapshotId: number): Promise<ControlProof[]> {
   if (!(await repo.snapshot(db, snapshotId))) throw new DomainError('not_found', undefined, 'No such snapshot.');
-  return (await repo.controls(db, [snapshotId])).map((c) => ({ currency: c.currency, address: c.address, scheme: c.scheme as ControlProof['scheme'], message: c.message, signature: c.signature, publicKey: c.publicKey }));
+  return (await repo.controls(db, [snapshotId])).map((c) => ({
+    currency: c.currency,
+    address: c.address,
+    scheme: c.scheme as ControlProof['scheme'],
+    message: c.message,
+    signature: c.signature,
+    publicKey: c.publicKey,
+  }));
 }
 
 /**
@@ -325,7 +332,13 @@ export async function controlProofs(db: Db, snapshotId: number): Promise<Control
  */
 async function leafProofs(db: Db, snapshotId: number, tree: TreeSummaryRow, indexes: number[]): Promise<LeafProof[]> {
   const blocks = [...new Set(indexes.map((index) => index >> BLOCK_LEVELS))];
-  const directory = await repo.treeBytes(db, snapshotId, tree.currency, 'directory', blocks.map((block) => ({ offset: 4 * block, length: 8 })));
+  const directory = await repo.treeBytes(
+    db,
+    snapshotId,
+    tree.currency,
+    'directory',
+    blocks.map((block) => ({ offset: 4 * block, length: 8 })),
+  );
   const ranges = directory.pieces.map((bytes) => {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const [first, end] = [view.getUint32(0), view.getUint32(4)];
@@ -335,7 +348,13 @@ async function leafProofs(db: Db, snapshotId: number, tree: TreeSummaryRow, inde
   const blockLeaves = new Map(blocks.map((block, i) => [block, unpackLeaves(inBlocks.pieces[i]!)]));
   const upper = indexes.map((index) => upperOffsets(tree.leafCount, index));
   const offsets = [...new Set(upper.flat())];
-  const nodes = await repo.treeBytes(db, snapshotId, tree.currency, 'nodes', offsets.map((offset) => ({ offset, length: PACKED_NODE_BYTES })));
+  const nodes = await repo.treeBytes(
+    db,
+    snapshotId,
+    tree.currency,
+    'nodes',
+    offsets.map((offset) => ({ offset, length: PACKED_NODE_BYTES })),
+  );
   const nodeAt = new Map(offsets.map((offset, i) => [offset, unpackNode(nodes.pieces[i]!)]));
   return indexes.map((index, i) => {
     const own = blockLeaves.get(index >> BLOCK_LEVELS)!;
