@@ -82,9 +82,9 @@ Commands:
   account <accountKey> [--json]
                           one account: balances, verifications, recent orders and sends, audit rows
   ledger:verify           check every ledger invariant; exits 1 when one fails
-  liabilities:publish     take a snapshot of every user balance (one consistent read) and publish
-                          its proof of liabilities: per currency a Merkle sum tree whose root is the
-                          total owed (every server replica also does this daily)
+  liabilities:publish     take a snapshot of everything owed (one consistent read) and publish its
+                          proof of solvency: per currency the root of a Merkle sum tree (the total
+                          owed) and what the house held (every server replica also does this daily)
   retention               delete identity data and support messages whose retention period has
                           ended (every server replica also does this hourly)
   chain-deposit <currency> <address> <amount> [txid]
@@ -577,10 +577,11 @@ export async function run(argv: string[]): Promise<void> {
     case 'liabilities:publish': {
       const published = (await call('POST', '/api/ops/liabilities/publish')) as PublishResponse;
       console.log(`Published snapshot ${published.snapshotId} of ${published.takenAt}: ${published.file}`);
-      if (published.currencies.length === 0) console.log('  No user holds anything: nothing is owed.');
+      if (published.currencies.length === 0) console.log('  Nobody is owed anything.');
       for (const c of published.currencies) {
         console.log(`  ${c.currency.padEnd(5)} owed ${c.total}  held ${c.held ?? '(not read)'}  ${c.leafCount} leaves  root ${c.rootHash}`);
       }
+      if (published.digest) console.log(`  digest ${published.digest} (what npm run signer -- sign-reserves ${published.snapshotId} signs)`);
       return;
     }
     case 'retention': {
