@@ -41,6 +41,8 @@ const RESERVES: Reserves = {
       held: '1.52',
     },
     { currency: 'DOGE', height: 5_100_200, blockHash: null, addresses: [], depositAddresses: { count: 1, balance: '400' }, held: '400' },
+    // Nothing owed, nothing held: not worth a section.
+    { currency: 'LTC', height: 3_000_000, blockHash: null, addresses: [], depositAddresses: { count: 0, balance: '0' }, held: '0' },
   ],
 };
 const CONTROLS: ControlProof[] = [
@@ -64,7 +66,7 @@ describe('the public proof of solvency (/proof/)', () => {
     renderInLanguage(<ProofOfSolvency language="en" />, 'en', '/proof/');
     expect(await screen.findByRole('heading', { name: 'Latest snapshot: number 12' })).toBeInTheDocument();
     expect(fetch.mock.calls[0]![0]).toMatch(/\/api\/liabilities\?limit=1$/);
-    expect(screen.getByText('Taken at 24 November 2026 at 06:30:00 UTC.')).toBeInTheDocument();
+    expect(screen.getByText('Taken on 24 November 2026 at 06:30:00 UTC.')).toBeInTheDocument();
     expect(screen.getByText(DIGEST)).toBeInTheDocument();
 
     const rows = within(screen.getAllByRole('table')[0]!).getAllByRole('row');
@@ -81,6 +83,7 @@ describe('the public proof of solvency (/proof/)', () => {
     expect(unsigned).toHaveTextContent('no proof of control yet');
     expect(btc).toHaveTextContent("Customers' deposit addresses holding coins: 3, together 0.02 BTC (counted, not listed).");
     expect(screen.getByRole('region', { name: 'DOGE' })).toHaveTextContent(en.public.noAddresses);
+    expect(screen.queryByRole('region', { name: 'LTC' })).toBeNull();
 
     // The files, and how to check them without Muntly.
     expect(screen.getByRole('link', { name: '/proof/12.json' })).toHaveAttribute('href', '/proof/12.json');

@@ -12,6 +12,8 @@ import type { PublishedSnapshot } from '../../../../domain/liabilities';
 
 type Loaded = { summary: SnapshotSummary; reserves: Reserves | null; controls: ControlProof[] } | { summary: null };
 
+const isPositive = (decimal: string | null | undefined) => !!decimal && /[1-9]/.test(decimal) && !decimal.trim().startsWith('-');
+
 /** Where a verifier fetches the files: the API's origin, or the site's own when they are one. */
 const filesOrigin = () => apiOrigin || siteUrl;
 
@@ -70,6 +72,8 @@ export function ProofOfSolvency({ language }: { language: Language }) {
 function Snapshot({ summary, reserves, controls, language }: { summary: SnapshotSummary; reserves: Reserves | null; controls: ControlProof[]; language: Language }) {
   const { t } = useTranslation('proof');
   const listed = reserves ? new Map(reserves.currencies.map((c) => [c.currency, c.addresses?.length ?? 0])) : undefined;
+  // Address by address, the currencies that matter here: those owed, and any other the house held some of.
+  const shown = (reserves?.currencies ?? []).filter((c) => summary.currencies.some((owed) => owed.currency === c.currency) || isPositive(c.held));
   return (
     <>
       <section aria-labelledby="solvency-snapshot">
@@ -82,11 +86,11 @@ function Snapshot({ summary, reserves, controls, language }: { summary: Snapshot
           </p>
         ) : null}
       </section>
-      {reserves && reserves.currencies.length > 0 ? (
+      {shown.length > 0 ? (
         <section aria-labelledby="solvency-addresses">
           <h2 id="solvency-addresses">{t('public.addressesHeading')}</h2>
           <p>{t('public.addressesLead')}</p>
-          {reserves.currencies.map((reserve) => (
+          {shown.map((reserve) => (
             <Reserve key={reserve.currency} reserve={reserve} controls={controls.filter((c) => c.currency === reserve.currency)} language={language} />
           ))}
         </section>
