@@ -91,7 +91,9 @@ describe('the public proof of solvency (/proof/)', () => {
     expect(screen.getByRole('link', { name: '/proof/12/control.json' })).toHaveAttribute('href', '/proof/12/control.json');
     expect(screen.getByText(/npm run verify:liabilities -- http:\/\/localhost:8000\/proof\/12\.json/)).toBeInTheDocument();
     expect(screen.getByText(/python3 tools\/verify_proof\.py snapshot\.json/)).toBeInTheDocument();
-    expect(screen.getByText('The format, byte by byte, with test vectors: docs/proof-format.md in the repository.')).toBeInTheDocument();
+    const format = screen.getByText('docs/proof-format.md');
+    expect(format.tagName).toBe('CODE');
+    expect(format.parentElement).toHaveTextContent('The format, byte by byte, with test vectors: docs/proof-format.md in the repository.');
     expect(screen.getByRole('link', { name: en.public.walletLink })).toHaveAttribute('href', '/wallet/proof/');
     expect(screen.getByRole('heading', { name: en.explain.heading })).toBeInTheDocument();
   });
@@ -99,7 +101,7 @@ describe('the public proof of solvency (/proof/)', () => {
   it('writes numbers and the instant the Russian way, in Russian words', async () => {
     mockApi({ '/api/liabilities': () => SNAPSHOTS, '/api/liabilities/12': published, '/api/liabilities/12/control': () => ({ proofs: CONTROLS }) });
     renderInLanguage(<ProofOfSolvency language="ru" />, 'ru', '/ru/proof/');
-    expect(await screen.findByRole('heading', { name: 'Последний снимок: № 12' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Последний снимок: №\u00a012' })).toBeInTheDocument();
     expect(screen.getByText('Сделан 24 ноября 2026 г. в 06:30:00 UTC.')).toBeInTheDocument();
     const rows = within(screen.getAllByRole('table')[0]!).getAllByRole('row');
     expect(rows[2]).toHaveTextContent(/⚠ -27,5 DOGE \(недостача\)/);

@@ -169,6 +169,19 @@ function Reserve({ reserve, controls, language }: { reserve: Reserves['currencie
   );
 }
 
+/** A stand-in for a placeholder that is shown as code: the translated sentence is split around it. */
+const CODE = '\u0001';
+const WithCode = ({ text, code }: { text: string; code: string }) => {
+  const [before, after] = text.split(CODE);
+  return (
+    <>
+      {before}
+      <code>{code}</code>
+      {after}
+    </>
+  );
+};
+
 /** How anyone checks the files without this page: the repository's two verifiers and the format. */
 function Verify({ snapshotId }: { snapshotId: number | null }) {
   const { t } = useTranslation('proof');
@@ -185,7 +198,9 @@ function Verify({ snapshotId }: { snapshotId: number | null }) {
       <pre className="solvency-command">
         <code>{`curl -o snapshot.json ${filesOrigin()}${file}\npython3 tools/verify_proof.py snapshot.json`}</code>
       </pre>
-      <p>{t('public.verifyFormat', { path: 'docs/proof-format.md' })}</p>
+      <p>
+        <WithCode text={t('public.verifyFormat', { path: CODE })} code="docs/proof-format.md" />
+      </p>
       <p>
         {t('public.verifyMine')} <LocalizedLink to="wallet_proof">{t('public.walletLink')}</LocalizedLink>
       </p>

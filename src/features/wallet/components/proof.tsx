@@ -6,7 +6,7 @@ import { CurrencyIcon } from '../../../components/currency-icon';
 import { LocalizedLink } from '../../../components/localized-link';
 import { formatInstant, OwedHeldTable, ProofExplained } from '../../../components/solvency';
 import { apiOrigin } from '../../../config';
-import { formatMoney, formatNumber } from '../../../i18n/format';
+import { formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
 import { getMyProofs, getPublishedSnapshot, getSnapshots, type MyProof, type SnapshotSummary } from '../api/wallet';
 import { useWalletApi } from './use-wallet-api';
 import '../wallet.css';
@@ -188,6 +188,8 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
   const { t } = useTranslation('wallet');
   const { language } = useWalletApi();
   const amount = (minor: string | null) => (minor === null ? '—' : formatMoney(minorToDecimal(BigInt(minor), currency.decimals), currency.currency, language));
+  // A place in the tree is a name more than a quantity: written without grouping ("1116", not "1 116").
+  const place = (index: number) => numberFormat(language, { useGrouping: false }).format(index);
   const headingId = `proof-${currency.currency}`;
   const check = checked?.check ?? null;
   const ok = !!check && check.ok && checked!.amountMatches;
@@ -212,8 +214,8 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
           <ol className="proof-steps">
             <li>
               <Mark ok={check.rootMatches} />
-              {t('proof.steps.root', { total: amount(checked.tree.root.sum), leaves: formatNumber(checked.tree.leafCount, language) })}{' '}
-              <code className="hash">{checked.tree.root.hash}</code>
+              {t('proof.steps.root', { total: amount(checked.tree.root.sum), leaves: formatNumber(checked.tree.leafCount, language) })}
+              <code className="hash proof-root">{checked.tree.root.hash}</code>
             </li>
             <li>
               <Mark ok={checked.amountMatches && check.leaves.length > 0} />
@@ -231,7 +233,7 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
                     <tr key={leaf.index}>
                       <th scope="row" className="num">
                         <span className="proof-row-label">{t('proof.table.position')} </span>
-                        {formatNumber(leaf.index, language)}
+                        {place(leaf.index)}
                       </th>
                       <td className="num" data-label={t('proof.table.amount')}>
                         {amount(leaf.value)}
@@ -253,7 +255,7 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
                 <details key={leaf.index} className="proof-path">
                   <summary>
                     <Mark ok={leaf.path.ok} />
-                    {t('proof.pathOf', { index: formatNumber(leaf.index, language) })}
+                    {t('proof.pathOf', { index: place(leaf.index) })}
                   </summary>
                   <table className="data-table stack proof-table">
                     <thead>
