@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { CurrencyIcon } from './currency-icon';
 import { dateTimeFormat, formatMoney, formatNumber } from '../i18n/format';
+import { CurrencyIcon } from './currency-icon';
 import type { SnapshotSummary } from '../../domain/contracts/liabilities';
 import type { Language } from '../../domain/languages';
 import './solvency.css';

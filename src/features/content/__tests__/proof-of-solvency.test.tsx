@@ -72,8 +72,16 @@ describe('the public proof of solvency (/proof/)', () => {
     const rows = within(screen.getAllByRole('table')[0]!).getAllByRole('row');
     expect(rows[1]).toHaveTextContent('BTC1.5 BTC1.52 BTC✓ 0.02 BTC (covered)812,3451 of 2 addresses');
     expect(rows[2]).toHaveTextContent('DOGE427.5 DOGE400 DOGE⚠ -27.5 DOGE (shortfall)5,100,200no address listed');
-    expect(within(rows[2]!).getByText(/-27\.5 DOGE/).closest('.solvency-short')).not.toBeNull();
-    expect(within(rows[1]!).getByText(/0\.02 BTC/).closest('.solvency-covered')).not.toBeNull();
+    expect(
+      within(rows[2]!)
+        .getByText(/-27\.5 DOGE/)
+        .closest('.solvency-short'),
+    ).not.toBeNull();
+    expect(
+      within(rows[1]!)
+        .getByText(/0\.02 BTC/)
+        .closest('.solvency-covered'),
+    ).not.toBeNull();
 
     // Address by address: the signed one names its scheme, the other says it has no proof yet.
     const btc = screen.getByRole('region', { name: 'BTC' });

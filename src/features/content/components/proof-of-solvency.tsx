@@ -160,9 +160,7 @@ function Reserve({ reserve, controls, language }: { reserve: Reserves['currencie
         </ul>
       )}
       {reserve.depositAddresses ? (
-        <p className="small">
-          {t('public.deposits', { number: formatNumber(reserve.depositAddresses.count, language), amount: money(reserve.depositAddresses.balance) })}
-        </p>
+        <p className="small">{t('public.deposits', { number: formatNumber(reserve.depositAddresses.count, language), amount: money(reserve.depositAddresses.balance) })}</p>
       ) : null}
       <p className="small">{t('public.held', { amount: money(reserve.held) })}</p>
     </section>

@@ -47,7 +47,9 @@ const summary = (held: string, difference: string): SnapshotsResponse => ({
       format: LIABILITIES_FORMAT,
       digest: 'ab'.repeat(32),
       file: '/proof/3.json',
-      currencies: [{ currency: 'BTC', decimals: 8, rootHash: tree.root.hash, total: '1.62345683', leafCount: tree.leafCount, held, difference, height: 812_345, controlled: 1, file: '/proof/3/BTC.json' }],
+      currencies: [
+        { currency: 'BTC', decimals: 8, rootHash: tree.root.hash, total: '1.62345683', leafCount: tree.leafCount, held, difference, height: 812_345, controlled: 1, file: '/proof/3/BTC.json' },
+      ],
     },
   ],
   next: null,
