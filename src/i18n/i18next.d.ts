@@ -15,6 +15,7 @@ import type info from '../../locales/en/info.json';
 import type legal from '../../locales/en/legal.json';
 import type notify from '../../locales/en/notify.json';
 import type ops from '../../locales/en/ops.json';
+import type proof from '../../locales/en/proof.json';
 import type support from '../../locales/en/support.json';
 import type wallet from '../../locales/en/wallet.json';
 
@@ -30,6 +31,7 @@ export type Resources = {
   legal: typeof legal;
   notify: typeof notify;
   ops: typeof ops;
+  proof: typeof proof;
   support: typeof support;
   errors: typeof errors;
   currencies: typeof currencies;

@@ -33,6 +33,7 @@ export const routes = {
   crypto_locker: '/crypto-locker/',
   fees: '/fees/',
   status: '/status/',
+  proof: '/proof/',
   support: '/support/',
   contact: '/contact/',
   aml_policy: '/aml-policy/',
@@ -56,4 +57,4 @@ export const headerNav: RouteName[] = ['exchange', 'wallet', 'identity', 'faucet
 /** The legal pages and the imprint, linked from every footer. */
 export const legalNav: RouteName[] = ['aml_policy', 'cookie_policy', 'privacy_policy', 'terms_and_conditions', 'imprint'];
 /** Other pages linked from the footer. */
-export const footerNav: RouteName[] = ['news', 'forum', 'charts', 'chatbots', 'crypto_locker', 'status', 'contact'];
+export const footerNav: RouteName[] = ['news', 'forum', 'charts', 'chatbots', 'crypto_locker', 'status', 'proof', 'contact'];

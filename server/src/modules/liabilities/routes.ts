@@ -79,7 +79,9 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
       .header('cache-control', LATEST)
       .send(await publishedSnapshot(app.db, 'latest')),
   );
-  app.get<{ Params: { file: string } }>('/proof/:file', { schema: { hide: true } }, async (request, reply) => {
+  // Only `<id>.json` here: /proof/ itself (and /proof/index.html) is the site's public page of the
+  // proof, which the static files answer; a bare `:file` would take it as an empty file name.
+  app.get<{ Params: { file: string } }>('/proof/:file(^\\d{1,10}\\.json$)', { schema: { hide: true } }, async (request, reply) => {
     const id = snapshotId(fileName(request.params.file, /^(\d{1,10})\.json$/));
     return reply
       .type(JSON_TYPE)

@@ -1,6 +1,6 @@
 import { apiRequest } from '../../../components/api';
 import type { IdentityKind, IdentityResponse, VerificationRequestResponse } from '../../../../domain/contracts/identity';
-import type { MyProof, MyProofResponse, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
+import type { MyProof, MyProofResponse, Reserves, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
 import type { AddEntryBody, AddressBookEntry, SecurityOverview, SecuritySettingsBody } from '../../../../domain/contracts/protection';
 import type { Rates } from '../../../../domain/contracts/rates';
 import type {
@@ -72,8 +72,8 @@ export const getBankVerification = async (token: string, language: Language) => 
 export const requestBankVerification = async (token: string, language: Language) =>
   bankOf((await apiRequest<VerificationRequestResponse>(token, language, '/api/identity/bank/request', { method: 'POST' })).kinds);
 
-/** Proof of liabilities: your leaves and paths per snapshot, the published snapshots, and one currency's published tree. */
+/** Proof of liabilities: your leaves and paths per snapshot, the published snapshots, and one whole published snapshot (its roots and reserves). */
 export const getMyProofs = (token: string, language: Language) => apiRequest<MyProofResponse>(token, language, '/api/wallet/proof');
 export const getSnapshots = (language: Language) => apiRequest<SnapshotsResponse>(null, language, '/api/liabilities?limit=20');
-export const getPublishedTree = async (language: Language, file: string) => (await apiRequest<PublishedSnapshot>(null, language, file)).trees[0]!;
+export const getPublishedSnapshot = (language: Language, snapshotId: number) => apiRequest<PublishedSnapshot & { reserves?: Reserves }>(null, language, `/api/liabilities/${snapshotId}`);
 export type { MyProof, SnapshotSummary };

@@ -1,26 +1,33 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { verifyInclusion, type InclusionCheck, type PublishedTree } from '../../../../domain/liabilities';
-import { minorToDecimal } from '../../../../domain/money';
+import { LIABILITIES_FORMAT, verifyInclusion, verifySnapshot, type InclusionCheck, type PublishedTree } from '../../../../domain/liabilities';
+import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
 import { CurrencyIcon } from '../../../components/currency-icon';
+import { LocalizedLink } from '../../../components/localized-link';
+import { formatInstant, OwedHeldTable, ProofExplained } from '../../../components/solvency';
 import { apiOrigin } from '../../../config';
-import { formatDate, formatMoney, formatNumber } from '../../../i18n/format';
-import { getMyProofs, getPublishedTree, getSnapshots, type MyProof, type SnapshotSummary } from '../api/wallet';
+import { formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
+import { getMyProofs, getPublishedSnapshot, getSnapshots, type MyProof, type SnapshotSummary } from '../api/wallet';
 import { useWalletApi } from './use-wallet-api';
 import '../wallet.css';
 
 type Currency = MyProof['currencies'][number];
-type Checked = { currency: string; tree: PublishedTree; check: InclusionCheck } | { currency: string; failed: true };
+type Published = Awaited<ReturnType<typeof getPublishedSnapshot>>;
+/** A currency's check: against the tree the published snapshot has for it (none: it has no tree of that currency). */
+type Checked = { currency: string; tree: PublishedTree | null; check: InclusionCheck | null; amountMatches: boolean };
 
 const short = (hash: string) => `${hash.slice(0, 12)}…${hash.slice(-6)}`;
 const Mark = ({ ok }: { ok: boolean }) => <span aria-hidden="true">{ok ? '✓ ' : '✗ '}</span>;
 
+/** The file a customer downloads as "my proof": the snapshot's entry of GET /api/wallet/proof, for the verifier tools. */
+export const myProofFileName = (snapshotId: number) => `muntly-proof-${snapshotId}-mine.json`;
+export const myProofFile = (proof: MyProof) => JSON.stringify({ format: LIABILITIES_FORMAT, ...proof }, null, 2);
+
 /**
  * The proof of liabilities, checked here in the browser with the code the server built it with
- * (domain/liabilities.ts): for each currency the published tree is downloaded and checked node by
- * node, then each of the user's leaves is recomputed from its amount, its place and the user's
- * nonce, found in the tree, and followed up to the published root. Below, what Muntly owed
- * against what its addresses held at the same instant.
+ * (domain/liabilities.ts): the published snapshot is downloaded, and for each currency each of
+ * the user's leaves is recomputed from its amount, its place, the user's account id and nonce,
+ * and followed up to the published root. Below, what Muntly owed against what it held.
  */
 export function Proof() {
   const { t } = useTranslation('wallet');
@@ -38,7 +45,7 @@ export function Proof() {
         if (!live) return;
         setProofs(mine.proofs);
         setSnapshots(published.snapshots);
-        setSelected(mine.proofs[0]?.snapshotId ?? published.snapshots[0]?.snapshotId ?? null);
+        setSelected(mine.proofs[0]?.snapshotId ?? null);
       } catch (failure) {
         if (live) setError(failure);
       }
@@ -52,7 +59,6 @@ export function Proof() {
   if (!proofs) return <p className="muted">{t('proof.loading')}</p>;
   const proof = proofs.find((p) => p.snapshotId === selected) ?? null;
   const summary = snapshots.find((s) => s.snapshotId === selected) ?? null;
-  const when = (iso: string) => formatDate(new Date(iso), language);
   return (
     <>
       {proofs.length === 0 ? <p>{t('proof.none')}</p> : null}
@@ -62,40 +68,48 @@ export function Proof() {
           <select id="proof-snapshot" value={selected ?? ''} onChange={(event) => setSelected(Number(event.target.value))}>
             {proofs.map((p) => (
               <option key={p.snapshotId} value={p.snapshotId}>
-                {t('proof.snapshot', { id: p.snapshotId, date: when(p.takenAt) })}
+                {t('proof.snapshot', { id: p.snapshotId, date: formatInstant(p.takenAt, language) })}
               </option>
             ))}
           </select>
         </p>
       ) : null}
-      {proof ? <Inclusion key={proof.snapshotId} proof={proof} /> : null}
-      {summary ? <OwedAndHeld summary={summary} /> : null}
+      {proof ? <Inclusion key={proof.snapshotId} proof={proof} summary={summary} /> : null}
+      <ProofExplained />
+      <p>
+        <LocalizedLink to="proof">{t('proof.publicPage')}</LocalizedLink>
+      </p>
     </>
   );
 }
 
-function Inclusion({ proof }: { proof: MyProof }) {
+function Inclusion({ proof, summary }: { proof: MyProof; summary: SnapshotSummary | null }) {
   const { t } = useTranslation('wallet');
   const { language, errorText } = useWalletApi();
+  const [published, setPublished] = React.useState<Published | null>(null);
   const [checked, setChecked] = React.useState<Checked[]>([]);
   const [error, setError] = React.useState<unknown>(null);
 
   React.useEffect(() => {
     let live = true;
     (async () => {
+      let snapshot: Published;
+      try {
+        snapshot = await getPublishedSnapshot(language, proof.snapshotId);
+      } catch (failure) {
+        if (live) setError(failure);
+        return;
+      }
+      if (!live) return;
+      setPublished(snapshot);
       for (const currency of proof.currencies) {
-        let result: Checked;
-        try {
-          const tree = await getPublishedTree(language, currency.file);
-          // After the paint: a large tree takes a moment to hash on a slow phone.
-          await new Promise((resolve) => setTimeout(resolve, 0));
-          result = { currency: currency.currency, tree, check: verifyInclusion(currency, proof.nonce, tree) };
-        } catch (failure) {
-          if (live) setError(failure);
-          result = { currency: currency.currency, failed: true };
-        }
+        // After the paint: hashing a few paths is quick, but a slow phone shows the page first.
+        await new Promise((resolve) => setTimeout(resolve, 0));
         if (!live) return;
-        setChecked((done) => [...done, result]);
+        const tree = snapshot.trees?.find((candidate) => candidate.currency === currency.currency) ?? null;
+        const check = tree ? verifyInclusion(currency, proof.owner, proof.nonce, tree) : null;
+        const amountMatches = !!check && decimalToMinor(currency.balance, currency.decimals)?.toString() === check.amount;
+        setChecked((done) => [...done, { currency: currency.currency, tree, check, amountMatches }]);
       }
     })();
     return () => {
@@ -103,50 +117,109 @@ function Inclusion({ proof }: { proof: MyProof }) {
     };
   }, [proof, language]);
 
+  // The snapshot's statement holds (format, instant, every root): its digest is what the proofs of control sign.
+  const statement = published ? verifySnapshot(published) : null;
+  const listed = published?.reserves ? new Map(published.reserves.currencies.map((c) => [c.currency, c.addresses?.length ?? 0])) : undefined;
+  const snapshotFile = summary?.file ?? `/proof/${proof.snapshotId}.json`;
   return (
-    <section aria-labelledby="proof-snapshot-heading">
-      <h2 id="proof-snapshot-heading">{t('proof.snapshot', { id: proof.snapshotId, date: formatDate(new Date(proof.takenAt), language) })}</h2>
-      <p className="small">{t('proof.nonce')}</p>
-      <p>
-        <code className="hash">{proof.nonce}</code>
-      </p>
-      <p className="muted small">{t('proof.nonceNote')}</p>
-      {error ? <p role="alert">{errorText(error)}</p> : null}
-      {proof.currencies.map((currency) => {
-        const done = checked.find((c) => c.currency === currency.currency);
-        return <CurrencyCheck key={currency.currency} currency={currency} checked={done && 'check' in done ? done : null} failed={!!done && 'failed' in done} />;
-      })}
-    </section>
+    <>
+      <section aria-labelledby="proof-snapshot-heading">
+        <h2 id="proof-snapshot-heading">{t('proof.snapshot', { id: proof.snapshotId, date: formatInstant(proof.takenAt, language) })}</h2>
+        <dl className="proof-identity">
+          <dt>{t('proof.owner')}</dt>
+          <dd>
+            <code className="hash">{proof.owner}</code>
+          </dd>
+          <dt>{t('proof.nonce')}</dt>
+          <dd>
+            <code className="hash">{proof.nonce}</code>
+          </dd>
+        </dl>
+        <p className="muted small">{t('proof.nonceNote')}</p>
+        {error ? <p role="alert">{errorText(error)}</p> : null}
+        {statement && !statement.ok ? (
+          <p role="alert" className="proof-problem">
+            {t('proof.statementBad')}
+          </p>
+        ) : null}
+        {proof.currencies.map((currency) => (
+          <CurrencyCheck key={currency.currency} currency={currency} checked={checked.find((c) => c.currency === currency.currency) ?? null} failed={!!error} />
+        ))}
+        <DownloadMine proof={proof} />
+      </section>
+      <section aria-labelledby="owed-held-heading">
+        <h2 id="owed-held-heading">{t('proof.reserves.heading')}</h2>
+        <p>{t('proof.reserves.lead')}</p>
+        {summary ? <OwedHeldTable summary={summary} listed={listed} language={language} /> : null}
+        <p className="muted small">{t('proof.reserves.note')}</p>
+        <p className="small">
+          {t('proof.reserves.file')}{' '}
+          <a href={`${apiOrigin}${snapshotFile}`} download>
+            {snapshotFile.replace(/^.*\//, '')}
+          </a>
+        </p>
+      </section>
+    </>
   );
 }
 
-function CurrencyCheck({ currency, checked, failed }: { currency: Currency; checked: { tree: PublishedTree; check: InclusionCheck } | null; failed: boolean }) {
+/** "My proof": the user's own leaves and paths of this snapshot as a file, for the verifier tools. */
+function DownloadMine({ proof }: { proof: MyProof }) {
+  const { t } = useTranslation('wallet');
+  const download = () => {
+    const url = URL.createObjectURL(new Blob([myProofFile(proof)], { type: 'application/json' }));
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = myProofFileName(proof.snapshotId);
+    link.click();
+    URL.revokeObjectURL(url);
+  };
+  return (
+    <div className="proof-download">
+      <button type="button" className="button" onClick={download}>
+        {t('proof.downloadMine')}
+      </button>
+      <p className="muted small">{t('proof.downloadMineNote', { file: myProofFileName(proof.snapshotId) })}</p>
+    </div>
+  );
+}
+
+function CurrencyCheck({ currency, checked, failed }: { currency: Currency; checked: Checked | null; failed: boolean }) {
   const { t } = useTranslation('wallet');
   const { language } = useWalletApi();
   const amount = (minor: string | null) => (minor === null ? '—' : formatMoney(minorToDecimal(BigInt(minor), currency.decimals), currency.currency, language));
+  // A place in the tree is a name more than a quantity: written without grouping ("1116", not "1 116").
+  const place = (index: number) => numberFormat(language, { useGrouping: false }).format(index);
   const headingId = `proof-${currency.currency}`;
-  const check = checked?.check;
+  const check = checked?.check ?? null;
+  const ok = !!check && check.ok && checked!.amountMatches;
   return (
     <section aria-labelledby={headingId} className="proof-currency">
       <h3 id={headingId}>
         <CurrencyIcon code={currency.currency} />
         {t('proof.currencyHeading', { currency: currency.currency, balance: formatMoney(currency.balance, currency.currency, language) })}
       </h3>
-      {!check ? (
+      <p className="muted small">{t('proof.owedIncludes')}</p>
+      {!checked ? (
         failed ? null : (
           <p className="muted">{t('proof.checking')}</p>
         )
+      ) : !check || !checked.tree ? (
+        <p role="status" className="proof-result proof-bad" data-testid={`proof-result-${currency.currency}`}>
+          <Mark ok={false} />
+          {t('proof.result.noTree', { currency: currency.currency })}
+        </p>
       ) : (
         <>
           <ol className="proof-steps">
             <li>
-              <Mark ok={check.tree.ok} />
-              {t('proof.steps.tree', { leaves: formatNumber(check.tree.leafCount, language), total: amount(check.tree.total) })}
-              {check.tree.problems.length ? <span className="proof-problem"> {check.tree.problems[0]}</span> : null}
+              <Mark ok={check.rootMatches} />
+              {t('proof.steps.root', { total: amount(checked.tree.root.sum), leaves: formatNumber(checked.tree.leafCount, language) })}
+              <code className="hash proof-root">{checked.tree.root.hash}</code>
             </li>
             <li>
-              <Mark ok={check.leaves.every((l) => l.foundInTree)} />
-              {t('proof.steps.leaves', { number: formatNumber(check.leaves.length, language), balance: amount(check.balance) })}
+              <Mark ok={checked.amountMatches && check.leaves.length > 0} />
+              {t('proof.steps.leaves', { number: formatNumber(check.leaves.length, language), balance: amount(check.amount) })}
               <table className="data-table stack proof-table">
                 <thead>
                   <tr>
@@ -160,14 +233,13 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
                     <tr key={leaf.index}>
                       <th scope="row" className="num">
                         <span className="proof-row-label">{t('proof.table.position')} </span>
-                        {formatNumber(leaf.index, language)}
+                        {place(leaf.index)}
                       </th>
                       <td className="num" data-label={t('proof.table.amount')}>
                         {amount(leaf.value)}
                       </td>
                       <td data-label={t('proof.table.leafHash')}>
                         <span>
-                          <Mark ok={leaf.foundInTree} />
                           <code title={leaf.path.leaf?.[0]}>{leaf.path.leaf ? short(leaf.path.leaf[0]) : '—'}</code>
                         </span>
                       </td>
@@ -177,11 +249,14 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
               </table>
             </li>
             <li>
-              <Mark ok={check.leaves.every((l) => l.siblingsPublished && l.path.complete && l.path.steps.every((s) => s.nonNegative))} />
-              {t('proof.steps.paths')}
+              <Mark ok={check.leaves.length > 0 && check.leaves.every((l) => l.path.ok)} />
+              {t('proof.steps.paths', { levels: formatNumber(Math.log2(checked.tree.leafCount), language) })}
               {check.leaves.map((leaf) => (
                 <details key={leaf.index} className="proof-path">
-                  <summary>{t('proof.pathOf', { index: formatNumber(leaf.index, language) })}</summary>
+                  <summary>
+                    <Mark ok={leaf.path.ok} />
+                    {t('proof.pathOf', { index: place(leaf.index) })}
+                  </summary>
                   <table className="data-table stack proof-table">
                     <thead>
                       <tr>
@@ -206,7 +281,6 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
                           </td>
                           <td data-label={t('proof.table.parent')}>
                             <span>
-                              <Mark ok={step.nonNegative} />
                               <code title={step.parent[0]}>{short(step.parent[0])}</code> {amount(step.parent[1])}
                             </span>
                           </td>
@@ -218,60 +292,16 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
               ))}
             </li>
             <li>
-              <Mark ok={check.rootMatches && check.leaves.every((l) => l.path.rootMatches)} />
-              {t('proof.steps.root', { total: amount(checked!.tree.root.sum) })} <code className="hash">{checked!.tree.root.hash}</code>
+              <Mark ok={check.distinct} />
+              {t('proof.steps.distinct')}
             </li>
           </ol>
-          <p role="status" className={check.ok ? 'proof-result proof-ok' : 'proof-result proof-bad'} data-testid={`proof-result-${currency.currency}`}>
-            <Mark ok={check.ok} />
-            {check.ok ? t('proof.result.ok', { currency: currency.currency }) : t('proof.result.bad', { currency: currency.currency })}
+          <p role="status" className={ok ? 'proof-result proof-ok' : 'proof-result proof-bad'} data-testid={`proof-result-${currency.currency}`}>
+            <Mark ok={ok} />
+            {ok ? t('proof.result.ok', { currency: currency.currency }) : t('proof.result.bad', { currency: currency.currency })}
           </p>
         </>
       )}
-    </section>
-  );
-}
-
-function OwedAndHeld({ summary }: { summary: SnapshotSummary }) {
-  const { t } = useTranslation('wallet');
-  const { language } = useWalletApi();
-  const money = (value: string, currency: string) => formatMoney(value, currency, language);
-  return (
-    <section aria-labelledby="owed-held-heading">
-      <h2 id="owed-held-heading">{t('proof.reserves.heading')}</h2>
-      <p>{t('proof.reserves.lead')}</p>
-      <table className="data-table stack">
-        <thead>
-          <tr>
-            <th scope="col">{t('proof.reserves.currency')}</th>
-            <th scope="col">{t('proof.reserves.owed')}</th>
-            <th scope="col">{t('proof.reserves.held')}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {summary.currencies.map((c) => (
-            <tr key={c.currency}>
-              <th scope="row">
-                <CurrencyIcon code={c.currency} />
-                {c.currency}
-              </th>
-              <td className="num" data-label={t('proof.reserves.owed')}>
-                {money(c.total, c.currency)}
-              </td>
-              <td className="num" data-label={t('proof.reserves.held')}>
-                {c.held === null ? <span className="muted">{t('proof.reserves.notOnChain')}</span> : money(c.held, c.currency)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <p className="muted small">{t('proof.reserves.note')}</p>
-      <p className="small">
-        {t('proof.reserves.file')}{' '}
-        <a href={`${apiOrigin}${summary.file}`} download>
-          {summary.file.replace(/^.*\//, '')}
-        </a>
-      </p>
     </section>
   );
 }
