@@ -25,7 +25,7 @@ const built = buildTree('BTC', [
   { owner: 'order:7', amount: 5n, commitment: ownerCommitment('order:7', new Uint8Array(32).fill(2)) },
 ]);
 const tree = publishTree(built, 8);
-const mine = built.leavesOf.get(OWNER)!.map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built.levels, leaf.index) }));
+const mine = built.leavesOf.get(OWNER)!.map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built, leaf.index) }));
 const TAKEN = '2026-11-24T00:00:00.000Z';
 const PROOFS: MyProofResponse = {
   proofs: [
