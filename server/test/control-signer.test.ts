@@ -43,7 +43,8 @@ function xrpAccount() {
 const signed = (house: { currency: string; address: string; key: SigningKey; message: string }) => signControl(house, house.key);
 
 /** The same key hash as a Bitcoin address of `network`: BIP-322 and the signed-message format do not depend on the network. */
-const asBitcoin = (type: 'wpkh' | 'pkh', hash: Uint8Array, network: ChainNetwork = 'regtest') => Address(bitcoinLikeNetwork('BTC', network)).encode({ type, hash });
+const asBitcoin = (type: 'wpkh' | 'pkh', hash: Uint8Array, network: ChainNetwork = 'regtest') =>
+  Address(bitcoinLikeNetwork('BTC', network)).encode(type === 'wpkh' ? { type, hash: Uint8Array.from(hash) } : { type, hash: Uint8Array.from(hash) });
 const keyHash = (currency: string, address: string) => {
   const key = addressKey(currency, address);
   if (!key || !('hash' in key)) throw new Error(`no key hash in ${address}`);
