@@ -23,16 +23,16 @@ export function controlMessage(input: { snapshotId: number; digest: string; curr
 
 /**
  * Each address is signed the way its own wallets sign messages, so anyone can check it with one:
- * - `bip322-simple` (BIP-322, "simple"): native segwit P2WPKH of BTC and LTC. Electrum, Sparrow,
- *   Bitcoin Core (`verifymessage` since 24) and bip322-js verify it. The signature is the base64
+ * - `bip322-simple` (BIP-322, "simple"): native segwit P2WPKH of BTC and LTC, which bip322-js and
+ *   wallets implementing BIP-322 verify (README "Proof of control"). The signature is the base64
  *   of the witness [DER signature ‖ SIGHASH_ALL, compressed public key] that spends BIP-322's
  *   virtual to_spend transaction (whose output is the address's script) in to_sign;
  * - `bitcoin-message`: P2PKH addresses (DOGE, BCH; BTC and LTC legacy ones should any be listed),
- *   where BIP-322 is not implemented by the coins' wallets: the "Signed Message" format of Bitcoin
+ *   where the coins' wallets do not implement BIP-322: the "Signed Message" format of Bitcoin
  *   Core's `signmessage` (Dogecoin Core, Litecoin Core, Electron Cash), a 65-byte recoverable
  *   signature in base64 over the double SHA-256 of the coin's magic and the message;
- * - `personal_sign` (EIP-191): ether, a 65-byte r ‖ s ‖ v in hex that MetaMask, ethers and
- *   etherscan's "verify signature" check;
+ * - `personal_sign` (EIP-191): ether, a 65-byte r ‖ s ‖ v in hex that ethers' verifyMessage and
+ *   any EIP-191 checker verify;
  * - `xrpl`: the XRP Ledger's own signing (ripple-keypairs `sign`): a DER ECDSA signature over the
  *   SHA-512Half of the message's bytes, with the master public key, whose account ID is the address.
  * Pure and without Node APIs: the browser checks proofs with the same code as the API.
