@@ -24,6 +24,7 @@
  * - bank.payout_completed  a statement's debit showed one of our payouts paid
  * - bank.payouts_exported  an operator exported the payouts file (pain.001)
  * - liabilities.publish    a proof of liabilities snapshot was published (by an operator, or by the daily schedule as 'liabilities-schedule')
+ * - liabilities.control    the signer's proofs of control of a snapshot's house addresses were verified and stored
  * - account.freeze / unfreeze  an operator froze or unfroze an account's sends (with the reason)
  */
 export const AUDIT_ACTIONS = [
@@ -59,6 +60,7 @@ export const AUDIT_ACTIONS = [
   'bank.payout_completed',
   'bank.payouts_exported',
   'liabilities.publish',
+  'liabilities.control',
   'account.freeze',
   'account.unfreeze',
 ] as const;

@@ -15,7 +15,7 @@
 import { FEES } from './fees';
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR, UNUSED_ADDRESSES_PER_CURRENCY } from './limits';
 
-type ErrorSpec = { readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 429 | 431 | 500 | 503 };
+type ErrorSpec = { readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 422 | 429 | 431 | 500 | 503 };
 
 export const ERRORS = {
   // Spec catalogue (section 8).
@@ -134,6 +134,8 @@ export const ERRORS = {
   already_entered: { status: 409 },
   not_your_address: { status: 400 },
   faucet_game_over: { status: 409 },
+  // Proof of solvency (issue 32): a proof of control whose signature is not by the address's key, or not of the snapshot's message.
+  invalid_signature: { status: 422 },
 } as const satisfies Record<string, ErrorSpec>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -6,14 +6,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { Transaction as EthersTransaction } from 'ethers';
+import { Transaction as EthersTransaction, verifyMessage } from 'ethers';
 import { setNetworkFee } from '../../domain/fees';
 import { setChainNetwork } from '../../domain/networks';
+import { simulatedChain } from '../src/dev/simulated-chain';
 import { deriveAddress, TEST_XPUBS } from '../src/modules/chain/derive';
 import { ethNode } from '../src/modules/chain/ethereum';
 import { refreshNetworkFee } from '../src/modules/chain/fees';
 import { confirmingAt } from '../src/modules/chain/service';
 import { DEFAULT_WATCHER_SETTINGS, scanChain } from '../src/modules/chain/watcher';
+import { publishSnapshot } from '../src/modules/liabilities/service';
 import { sharedSignerKey } from '../src/modules/payouts/instruction';
 import { Journal, type JournalEntry } from '../src/signer/journal';
 import { TEST_MNEMONIC, houseSigners } from '../src/signer/keys';
@@ -21,6 +23,7 @@ import { createSigner } from '../src/signer/signer';
 import { watcherHooks } from '../src/workers';
 import { balanceOf, bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, signerApi, testApp, testUser, type TestApp, type TestUser } from '../test/helpers';
 import { REVERTER, deployCode, forwarder, startAnvil, type Anvil } from './anvil';
+import type { ControlProof, Reserves } from '../../domain/contracts/liabilities';
 
 /**
  * Ether against a real EVM node (issue 31): anvil, the app on PGlite (and PostgreSQL with
@@ -497,6 +500,41 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
         for (const entry of group) if (await receipt(entry.txid)) mined.push(entry.txid);
         expect(mined).toHaveLength(1);
       }
+    });
+
+    it('a snapshot of the watcher’s view lists the hot address, and sign-reserves proves control of it as ethers checks it', async () => {
+      await eth.mine(CONFIRMATIONS);
+      await scan();
+      // The reserves as a deployment with real nodes reads them (the watcher's tables), not the simulated chain's balances.
+      const published = (await publishSnapshot(t.app.db, { chain: { ...simulatedChain(), balances: async () => null }, xpubs: TEST_XPUBS }, { actor: 'operator' }))!;
+      const file = (await t.app.inject({ url: `/proof/${published.snapshotId}.json` })).json() as { reserves: Reserves };
+      const listed = file.reserves.currencies.find((c) => c.currency === 'ETH')!.addresses!;
+      expect(listed).toEqual([expect.objectContaining({ address: HOT, role: 'change' })]);
+      // The operator's command, as its own process against the API over HTTP: `npm run signer -- sign-reserves <id>`.
+      if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = t.app.server.address() as { port: number };
+      const command = spawn(process.execPath, ['--import', 'tsx', 'server/src/signer/main.ts', 'sign-reserves', String(published.snapshotId)], {
+        cwd: path.join(__dirname, '../..'),
+        env: {
+          ...process.env,
+          ENV_FILE: path.join(__dirname, '../../__tests__/support/empty.env'),
+          CHAIN_NETWORK: 'regtest',
+          OPS_URL: `http://127.0.0.1:${port}`,
+          OPS_TOKEN: t.admin.authorization!.replace('Bearer ', ''),
+          DATA_DIR: t.config.DATA_DIR,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      command.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      command.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      expect(await new Promise<number | null>((resolve) => command.once('exit', resolve))).toBe(0);
+      // The XRP account and the hot address; counts only, no signature.
+      expect(output.trim()).toBe(`signer: snapshot ${published.snapshotId}: 2 signed, 0 refused; 2 of 2 house address(es) proven`);
+      const { proofs } = (await t.app.inject({ url: `/api/liabilities/${published.snapshotId}/control` })).json() as { proofs: ControlProof[] };
+      const hot = proofs.find((p) => p.address === HOT)!;
+      expect(hot.message).toContain(published.digest!);
+      expect(verifyMessage(hot.message, hot.signature)).toBe(HOT);
     });
 
     it('reconciles: the balances of the house’s addresses are what the ledger says; ether behind Muntly’s back is one alert', async () => {

@@ -23,6 +23,7 @@ import { faucetPlugin } from './modules/faucet/routes';
 import { faucetSettings } from './modules/faucet/settings';
 import { healthRoutes } from './modules/health/routes';
 import { identityRoutes } from './modules/identity/routes';
+import { liabilitiesControlRoutes } from './modules/liabilities/control-routes';
 import { liabilitiesRoutes } from './modules/liabilities/routes';
 import { setEmailOperator } from './modules/notify/service';
 import { operatorRoutes } from './modules/operator/routes';
@@ -185,6 +186,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(opsRoutes, { localIdp: deps.localIdp });
   await app.register(opsMoneyRoutes, { rates, chain, settlement: { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED } });
   await app.register(liabilitiesRoutes, { chain, xpubs });
+  await app.register(liabilitiesControlRoutes, { chain, xpubs });
   await app.register(opsChainRoutes, { nodes, xpubs, approval, xrp });
   await app.register(faucetOpsRoutes);
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval, links) });

@@ -5,6 +5,7 @@ import { chainNodes, checkXrpNetwork, xpubsFrom, xrpChain } from '../modules/cha
 import { sharedSignerKey } from '../modules/payouts/instruction';
 import { Journal } from './journal';
 import { houseSigners, readMnemonic } from './keys';
+import { seedControlKeys, signReserves } from './reserves';
 import { createSigner, type SignerApi } from './signer';
 import { createXrpSigner, XrpJournal, xrpWallet } from './xrp';
 import type { AuthConfig } from '../../../domain/contracts/auth';
@@ -17,13 +18,25 @@ import type { AuthConfig } from '../../../domain/contracts/auth';
  * SIGNER_SEED_FILE (locally the public test mnemonic); its journal is DATA_DIR/signer-journal.jsonl.
  * With CHAIN_RPC_URL_XRP it pays XRP too (signer/xrp.ts): its XRP key must be XRP_ADDRESS's, its
  * journal is DATA_DIR/signer-journal-xrp.jsonl.
+ * `npm run signer -- sign-reserves <snapshotId>` signs the proofs of control of a published
+ * snapshot's house addresses once and exits (exit code 2 when it refused to sign some).
  */
 async function main() {
   const config = loadConfig();
+  const production = !config.localIdp;
+  const command = process.argv.indexOf('sign-reserves');
+  if (command >= 0) {
+    // Once, then exit: the proofs of control of a published snapshot's house addresses (signer/reserves.ts). No node is needed.
+    const snapshotId = Number(process.argv[command + 1]);
+    if (!Number.isInteger(snapshotId) || snapshotId < 1) throw new Error('sign-reserves needs the snapshot id: npm run signer -- sign-reserves <snapshotId>');
+    const keys = seedControlKeys(readMnemonic(config.SIGNER_SEED_FILE, production), xpubsFrom(config));
+    const result = await signReserves({ api: httpApi(config), keys, snapshotId, log: (message) => console.log(message) });
+    if (result.refused > 0) process.exitCode = 2;
+    return;
+  }
   const nodes = chainNodes(config);
   const xrp = xrpChain(config);
   if (nodes.size === 0 && !xrp) throw new Error('No node to sign for: set CHAIN_RPC_URL_<CUR> (README "Run against a real node").');
-  const production = !config.localIdp;
   const xpubs = xpubsFrom(config);
   const mnemonic = readMnemonic(config.SIGNER_SEED_FILE, production);
   const keys = houseSigners(mnemonic, xpubs, [...nodes.keys()]);

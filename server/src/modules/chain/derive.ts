@@ -65,7 +65,11 @@ export function deriveAddress(currency: (typeof DERIVED_CURRENCIES)[number], xpu
   // Tag 0 means "no tag" on XRP, so tags start at 1; users and orders share the tags of one account.
   if (currency === 'XRP') return `${xpubs.XRP}:${index + 1}`;
   const key = houseKey(xpubs[currency]).deriveChild(BRANCH_CHILD[branch]).deriveChild(index);
-  const publicKey = key.publicKey!;
+  return addressOfKey(currency, key.publicKey!);
+}
+
+/** The house's address of a (compressed) public key: the signer derives it from its seed to check an address it is asked to sign for is its own. */
+export function addressOfKey(currency: Exclude<(typeof DERIVED_CURRENCIES)[number], 'XRP'>, publicKey: Uint8Array): string {
   switch (currency) {
     case 'BTC':
     case 'LTC':

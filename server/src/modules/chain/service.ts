@@ -126,6 +126,12 @@ export async function reopenReturnedOutput(tx: Db, key: { currency: string; txid
   const row = await chainRepository.lockOutput(tx, key);
   if (row?.status === 'returned') await chainRepository.updateOutput(tx, key, { status: 'unmatched', creditedTo: null });
 }
+/** Where the house key derives each of these addresses (branch and index), for the signer's proofs of control; an address not the house's is absent. */
+export async function houseAddressPaths(db: Db, currency: string, addresses: string[]): Promise<Map<string, { branch: Branch; index: number }>> {
+  const rows = await chainRepository.houseAddressesIn(db, currency, addresses);
+  return new Map(rows.map((row) => [row.address, { branch: row.branch, index: row.derivationIndex }]));
+}
+
 /**
  * Whether the address is one the house handed out (a payout there would pay the house itself). For
  * XRP, any tag of the house account: the account is one, whatever tag a payment to it carries.

@@ -66,18 +66,24 @@ const shown = (currency: string, minor: bigint) => minorToDecimal(minor, decimal
 /**
  * What the house held per currency at the snapshot: its own addresses listed (the change branch,
  * where a chain's hot wallet and change live; the one XRP account), the customers' deposit
- * addresses only counted and summed. Locally the simulated chain says what each address holds;
- * with real nodes the watcher's unspent outputs at the block it has read up to.
+ * addresses only counted and summed. A chain the watcher follows is read from the watcher's unspent
+ * outputs at the block it has read up to; otherwise (local mode) the simulated chain says.
  */
 async function readReserves(db: Db, deps: LiabilitiesDeps): Promise<Reserves> {
   const reception = await allReceptionAddresses(db);
   const receiving = await receivingAddresses(db);
   const currencies: Reserves['currencies'] = [];
   for (const currency of DERIVED_CURRENCIES) {
-    const deposits = [...reception, ...receiving].filter((a) => a.currency === currency).map((a) => a.address);
     const account = currency === 'XRP' ? deps.xpubs.XRP : null;
-    const simulated = await deps.chain.balances(db, currency, account ? [account] : deposits);
-    if (simulated) {
+    // A chain the watcher follows is read where the watcher has read it; otherwise the chain adapter says, if it can.
+    const holdings = await houseHoldings(db, currency);
+    if (!holdings) {
+      const deposits = [...reception, ...receiving].filter((a) => a.currency === currency).map((a) => a.address);
+      const simulated = await deps.chain.balances(db, currency, account ? [account] : deposits);
+      if (!simulated) {
+        currencies.push({ currency, height: null, blockHash: null, addresses: account ? [{ address: account, role: 'account', balance: null }] : [], held: null });
+        continue;
+      }
       const sum = [...simulated.values()].reduce((a, b) => a + b, 0n);
       const tip = await deps.chain.tip(db);
       currencies.push({
@@ -88,11 +94,6 @@ async function readReserves(db: Db, deps: LiabilitiesDeps): Promise<Reserves> {
         depositAddresses: { count: account ? 0 : [...simulated.values()].filter((b) => b > 0n).length, balance: shown(currency, account ? 0n : sum) },
         held: shown(currency, sum),
       });
-      continue;
-    }
-    const holdings = await houseHoldings(db, currency);
-    if (!holdings) {
-      currencies.push({ currency, height: null, blockHash: null, addresses: account ? [{ address: account, role: 'account', balance: null }] : [], held: null });
       continue;
     }
     const own = holdings.byAddress.filter((h) => h.branch === 'change');
