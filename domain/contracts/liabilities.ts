@@ -58,6 +58,8 @@ export const controlProofSchema = z.object({
   publicKey: z.string().nullable().describe('XRP: the key that signed (the account’s master or regular key)'),
 });
 export type ControlProof = z.infer<typeof controlProofSchema>;
+/** GET /api/liabilities/:id/control (and /proof/<id>/control.json). */
+export const controlProofsResponse = z.object({ proofs: z.array(controlProofSchema) });
 
 export const snapshotSummarySchema = z.object({
   snapshotId: z.number().int(),

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { controlProofSchema, myProofQuery, myProofResponse, publishResponse, snapshotParams, snapshotsQuery, snapshotsResponse } from '../../../../domain/contracts/liabilities';
+import { controlProofsResponse, myProofQuery, myProofResponse, publishResponse, snapshotParams, snapshotsQuery, snapshotsResponse } from '../../../../domain/contracts/liabilities';
 import { DomainError } from '../../../../domain/errors';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
@@ -65,7 +64,7 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
         tags: ['liabilities'],
         summary: 'The proofs of control of the snapshot’s house addresses: each a message naming the address and the snapshot’s digest, signed with the address’s key',
         params: snapshotParams,
-        response: { 200: z.object({ proofs: z.array(controlProofSchema) }), ...errorResponses(400, 404) },
+        response: { 200: controlProofsResponse, ...errorResponses(400, 404) },
       },
     },
     // Signatures are added after publishing (the signer holds the keys): cached briefly, not forever.
