@@ -5,21 +5,28 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Address } from '@scure/btc-signer';
+import { Verifier } from 'bip322-js';
 import { sql } from 'drizzle-orm';
+import { controlMessage } from '../../domain/control';
 import { setNetworkFee } from '../../domain/fees';
 import { decimalToMinor, minorToDecimal } from '../../domain/money';
-import { setChainNetwork } from '../../domain/networks';
+import { setChainNetwork, bitcoinLikeNetwork } from '../../domain/networks';
+import { simulatedChain } from '../src/dev/simulated-chain';
 import { deriveAddress, TEST_XPUBS } from '../src/modules/chain/derive';
 import { refreshNetworkFee } from '../src/modules/chain/fees';
 import { confirmingAt } from '../src/modules/chain/service';
 import { DEFAULT_WATCHER_SETTINGS, scanChain } from '../src/modules/chain/watcher';
+import { publishSnapshot } from '../src/modules/liabilities/service';
 import { sharedSignerKey } from '../src/modules/payouts/instruction';
 import { Journal } from '../src/signer/journal';
 import { TEST_MNEMONIC, houseSigners } from '../src/signer/keys';
+import { seedControlKeys, signReserves } from '../src/signer/reserves';
 import { createSigner } from '../src/signer/signer';
 import { watcherHooks } from '../src/workers';
 import { balanceOf, bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, signerApi, testApp, testUser, type TestApp, type TestUser } from '../test/helpers';
 import { startLitecoind, type Litecoind } from './litecoind';
+import type { ControlProof, Reserves } from '../../domain/contracts/liabilities';
 
 // An independent library (bitcore, not the @scure/btc-signer the signer uses) checks every signature.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -442,6 +449,40 @@ describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) =
       const [ltcResult] = reconciled.json().results as { currency: string; onChain: string; expected: string; difference: string; ok: boolean }[];
       expect(ltcResult).toEqual(expect.objectContaining({ currency: 'LTC', difference: '0.00000000', ok: true }));
       expect(ltcResult!.onChain).toBe(ltcResult!.expected);
+    });
+
+    it('a snapshot states what the node counts, lists the change addresses (never a deposit address), and sign-reserves proves each as bip322-js checks it', async () => {
+      await ltc.mine(1);
+      await scan();
+      // The reserves as a deployment with real nodes reads them: the watcher's view, at the block it has read.
+      const published = (await publishSnapshot(t.app.db, { chain: { ...simulatedChain(), balances: async () => null }, xpubs: TEST_XPUBS }, { actor: 'operator' }))!;
+      const file = (await t.app.inject({ url: `/proof/${published.snapshotId}.json` })).json() as { reserves: Reserves };
+      const reserve = file.reserves.currencies.find((c) => c.currency === 'LTC')!;
+      expect(reserve.height).toBe(Number(await ltc.node.call<string>('getblockcount', [])));
+      const reconciled = (await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })).json().results as { currency: string; onChain: string }[];
+      expect(reserve.held).toBe(reconciled.find((r) => r.currency === 'LTC')!.onChain);
+      // The payouts' change is at the house's change addresses: listed; customers' addresses: counted only.
+      const listed = reserve.addresses!;
+      expect(listed.length).toBeGreaterThan(0);
+      expect(listed.every((a) => a.role === 'change')).toBe(true);
+      const deposits = ((await t.app.db.execute(sql`select address from reception_addresses where currency = 'LTC'`)) as unknown as { rows: { address: string }[] }).rows.map((r) => r.address);
+      const text = JSON.stringify(file);
+      for (const address of deposits) expect(text).not.toContain(address);
+      expect(reserve.depositAddresses!.count).toBeGreaterThan(0);
+      const held = (list: { balance: string | null }[]) => list.reduce((sum, a) => sum + decimalToMinor(a.balance!, 8)!, 0n);
+      expect(held(listed) + decimalToMinor(reserve.depositAddresses!.balance!, 8)!).toBe(decimalToMinor(reserve.held!, 8));
+      // The operator's command: keys from the signer's own seed, proofs checked by the API and stored.
+      const lines: string[] = [];
+      const result = await signReserves({ api: signerApi(() => t), keys: seedControlKeys(TEST_MNEMONIC, TEST_XPUBS), snapshotId: published.snapshotId, log: (line) => lines.push(line) });
+      expect(result).toMatchObject({ refused: 0, controlled: result.listed });
+      const { proofs } = (await t.app.inject({ url: `/api/liabilities/${published.snapshotId}/control` })).json() as { proofs: ControlProof[] };
+      for (const { address } of listed) {
+        const proof = proofs.find((p) => p.address === address)!;
+        expect([proof.scheme, proof.message]).toEqual(['bip322-simple', controlMessage({ snapshotId: published.snapshotId, digest: published.digest!, currency: 'LTC', address })]);
+        // bip322-js knows Bitcoin's addresses only: the same witness program written as one (a BIP-322 signature does not depend on the network).
+        const { hash } = Address(bitcoinLikeNetwork('LTC', 'regtest')).decode(address) as { hash: Uint8Array };
+        expect(Verifier.verifySignature(Address(bitcoinLikeNetwork('BTC', 'regtest')).encode({ type: 'wpkh', hash }), proof.message, proof.signature)).toBe(true);
+      }
     });
 
     it('a difference is one alert, whatever the replicas and the runs that find it again', async () => {
