@@ -12,8 +12,9 @@ import { bytesToHex, hexToBytes, randomBytes, utf8ToBytes } from '@noble/hashes/
  *   yet paid, a paid order not yet delivered, an unmatched payment (issue 32, "Complete");
  * - each amount is split at random into a few parts (MIN_LEAVES to MAX_LEAVES), each a leaf;
  * - the leaves are placed at random among a power-of-two number of places, at least
- *   MIN_LEAF_COUNT: the places left over are padding leaves of amount 0 that look like any other
- *   leaf, so the published leaf count says only the order of magnitude of how many hold a currency;
+ *   MIN_LEAF_COUNT: the places left over are padding of amount 0 (paddingNode), which looks like
+ *   any other subtree, so the published leaf count says only the order of magnitude of how many
+ *   hold a currency;
  * - each leaf commits to its currency, place, amount and its owner's commitment, a hash of the
  *   owner's id and a secret nonce of this snapshot: only the owner can recognise their leaves, and
  *   the operator cannot show two owners one leaf (each checks their own id is in it);
@@ -24,7 +25,11 @@ import { bytesToHex, hexToBytes, randomBytes, utf8ToBytes } from '@noble/hashes/
 
 export const LIABILITIES_FORMAT = 'muntly-liabilities-2';
 
-/** How many leaves an amount is split into (at random between these, fewer for a tiny amount). */
+/**
+ * How many leaves an amount is split into (fewer for an amount of 1): two, so that the leaf beside
+ * one of a customer's own, which their path shows them, is never another customer's whole amount.
+ * More parts would cost more hashes and say no less.
+ */
 export const MIN_LEAVES = 2;
 export const MAX_LEAVES = 2;
 /** Every tree has at least this many leaves (2^12), padded: a handful of holders looks like a thousand. */
