@@ -28,7 +28,7 @@ export const LIABILITIES_FORMAT = 'muntly-liabilities-2';
 /**
  * How many leaves an amount is split into (fewer for an amount of 1): two, so that the leaf beside
  * one of a customer's own, which their path shows them, is never another customer's whole amount.
- * More parts would cost more hashes and say no less.
+ * More parts would cost more hashes and hide nothing more.
  */
 export const MIN_LEAVES = 2;
 export const MAX_LEAVES = 2;
