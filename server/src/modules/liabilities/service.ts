@@ -1,19 +1,23 @@
-import { randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { decimalsOf } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import {
   BLOCK_LEVELS,
   blockPath,
+  buildTree,
   LIABILITIES_FORMAT,
   NONCE_BYTES,
   ownerCommitment,
   PACKED_LEAF_BYTES,
   PACKED_NODE_BYTES,
+  packLeaves,
+  packLevels,
   snapshotDigest,
   unpackLeaves,
   unpackNode,
   upperOffsets,
+  type Digest,
   type LeafProof,
   type OwnerAmount,
   type PublishedTree,
@@ -25,7 +29,6 @@ import { allUserBalances } from '../ledger/service';
 import { receivingAddresses } from '../orders/service';
 import { allReceptionAddresses } from '../wallet/addresses';
 import { liabilitiesRepository as repo, type ControlRow, type SnapshotRow, type TreeSummaryRow } from './repository';
-import { buildTrees, nodeDigest } from './trees';
 import type { ControlProof, MyProofResponse, Reserves, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
 import type { Db } from '../../db/client';
 
@@ -50,7 +53,8 @@ export type LiabilitiesDeps = { chain: Chain; xpubs: Xpubs };
 /** Who publishes on the schedule, in the audit trail (an operator's publish names the operator). */
 export const SCHEDULE_ACTOR = 'liabilities-schedule';
 
-export { nodeDigest };
+/** Node's SHA-256 for building trees: the same bytes as the browser's @noble/hashes, faster. */
+export const nodeDigest: Digest = (data) => hash('sha256', data, 'buffer');
 
 const decimals = (currency: string) => decimalsOf(currency) ?? 0;
 export const snapshotFile = (id: number) => `/proof/${id}.json`;
@@ -225,44 +229,46 @@ export async function publishSnapshot(db: Db, deps: LiabilitiesDeps, options: { 
 /** Builds, stores and records the snapshot of one read, inside the publishing transaction. */
 async function publishRead(tx: Db, read: SnapshotRead, options: { slot: number | null; actor: string }): Promise<SnapshotSummary> {
   // One nonce per owner for the snapshot; the commitment to it and the owner's id serves all of the owner's trees.
-  const owners = [...new Set(read.owed.map((o) => o.owner))];
-  const secrets = randomBytes(NONCE_BYTES * owners.length);
-  const nonces = new Map(owners.map((owner, i) => [owner, secrets.subarray(i * NONCE_BYTES, (i + 1) * NONCE_BYTES)]));
-  const commitments = new Map(owners.map((owner) => [owner, ownerCommitment(owner, nonces.get(owner)!, nodeDigest)]));
-  // One owner may be owed in several ways (a balance and a send waiting): one amount per owner and currency.
+  const nonces = new Map<string, Buffer>();
+  const commitments = new Map<string, Uint8Array>();
   const byCurrency = new Map<string, Map<string, OwnerAmount>>();
   for (const o of read.owed) {
-    const inCurrency = byCurrency.get(o.currency) ?? byCurrency.set(o.currency, new Map()).get(o.currency)!;
-    const entry = inCurrency.get(o.owner);
-    if (entry) entry.amount += o.amount;
-    else inCurrency.set(o.owner, { owner: o.owner, amount: o.amount, commitment: commitments.get(o.owner)! });
+    if (!commitments.has(o.owner)) {
+      const nonce = randomBytes(NONCE_BYTES);
+      nonces.set(o.owner, nonce);
+      commitments.set(o.owner, ownerCommitment(o.owner, nonce, nodeDigest));
+    }
+    // One owner may be owed in several ways (a balance and a send waiting): one amount per owner and currency.
+    const owners = byCurrency.get(o.currency) ?? byCurrency.set(o.currency, new Map()).get(o.currency)!;
+    const entry = owners.get(o.owner) ?? owners.set(o.owner, { owner: o.owner, amount: 0n, commitment: commitments.get(o.owner)! }).get(o.owner)!;
+    entry.amount += o.amount;
   }
   const accountOf = new Map(read.owed.filter((o) => o.account).map((o) => [o.owner, o.account!]));
   const snapshot = await repo.insertSnapshot(tx, { takenAt: read.takenAt, slot: options.slot, reserves: read.reserves, format: LIABILITIES_FORMAT });
+  // One currency at a time, stored as soon as it is built: a large ledger's trees are never all in memory at once.
   const leaves = new Map<string, Record<string, number[]>>();
-  const inputs = [...byCurrency.keys()].sort().map((currency) => ({ currency, owners: [...byCurrency.get(currency)!.values()] }));
-  // Built in worker threads on a large ledger, each stored as soon as it is built.
-  await buildTrees(inputs, async (built) => {
-    const input = inputs.find((i) => i.currency === built.currency)!;
-    input.owners.forEach((owner, i) => {
-      if (!accountOf.has(owner.owner)) return;
-      const mine = leaves.get(owner.owner) ?? leaves.set(owner.owner, {}).get(owner.owner)!;
-      mine[built.currency] = built.placesOf[i]!;
-    });
+  for (const currency of [...byCurrency.keys()].sort()) {
+    const built = buildTree(currency, [...byCurrency.get(currency)!.values()], { digest: nodeDigest });
+    for (const [owner, own] of built.leavesOf) {
+      if (!accountOf.has(owner)) continue;
+      const mine = leaves.get(owner) ?? leaves.set(owner, {}).get(owner)!;
+      mine[currency] = own.map((leaf) => leaf.index);
+    }
+    const packed = packLeaves(built.leaves, built.leafCount);
     await repo.insertTree(tx, {
       snapshotId: snapshot.id,
-      currency: built.currency,
-      rootHash: bytesToHex(built.rootHash),
-      total: built.total.toString(),
-      decimals: decimals(built.currency),
+      currency,
+      rootHash: bytesToHex(built.root.hash),
+      total: built.root.sum.toString(),
+      decimals: decimals(currency),
       leafCount: built.leafCount,
       tree: null,
-      nodes: built.nodes,
-      leaves: built.leaves,
-      directory: built.directory,
+      nodes: packLevels(built.upper),
+      leaves: packed.leaves,
+      directory: packed.directory,
       paddingSeed: built.paddingSeed,
     });
-  });
+  }
   // Only an account can ask for its proof: the secrets of anonymous and unclaimed money are not kept.
   await repo.insertAccounts(
     tx,
