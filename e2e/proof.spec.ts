@@ -26,6 +26,11 @@ test('a user checks in the browser that what Muntly owed them is counted, and an
   await page.getByRole('button', { name: wallet.receive.create }).click();
   const address = (await page.locator('.address-item code.address').first().textContent())!;
   expect(ops(baseURL!, 'chain-deposit', 'BTC', address, '0.0421')).toContain('Credited 0.04210000 BTC');
+  // And ether, whose 18 decimals make the longest amounts a phone has to show.
+  await pickCurrency(page, wallet.receive.currency, 'ETH');
+  await page.getByRole('button', { name: wallet.receive.create }).click();
+  const ethAddress = (await page.locator('.address-item code.address', { hasText: /^0x/ }).first().textContent())!;
+  expect(ops(baseURL!, 'chain-deposit', 'ETH', ethAddress, '0.026546440658923227')).toContain('Credited 0.026546440658923227 ETH');
   const published = ops(baseURL!, 'liabilities:publish');
   expect(published).toMatch(/^Published snapshot \d+ of /);
   const snapshot = /Published snapshot (\d+)/.exec(published)![1];
