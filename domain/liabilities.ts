@@ -205,19 +205,6 @@ export function paddedLeafCount(leaves: number): number {
 const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
 export const pathLength = (leafCount: number) => Math.log2(leafCount);
 
-/** The levels above the leaves, up to the root (the leaf count is a power of two). */
-export function levelsFrom(leaves: TreeNode[], digest: Digest = nobleDigest): TreeNode[][] {
-  if (!isPowerOfTwo(leaves.length)) throw new RangeError('a tree has a power-of-two number of leaves');
-  const levels = [leaves];
-  while (levels[levels.length - 1]!.length > 1) {
-    const below = levels[levels.length - 1]!;
-    const level: TreeNode[] = new Array(below.length / 2);
-    for (let i = 0; i < level.length; i++) level[i] = parentOf(below[2 * i]!, below[2 * i + 1]!, digest);
-    levels.push(level);
-  }
-  return levels;
-}
-
 export const rootOf = (levels: TreeNode[][]): TreeNode => levels[levels.length - 1]![0]!;
 
 /**
