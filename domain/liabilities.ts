@@ -119,14 +119,20 @@ export function ownerCommitment(owner: string, nonce: Uint8Array, digest: Digest
 
 /** A leaf's hash: SHA-256(0x00 ‖ currency ‖ place as 4 bytes ‖ amount as 16 bytes ‖ owner's commitment). */
 export function leafHash(currency: string, index: number, value: bigint, commitment: Uint8Array, digest: Digest = nobleDigest): Uint8Array {
+  setWords(leafWords, 0, value);
+  return hashLeaf(currencyBytes(currency), index, leafWords, 0, commitment, digest);
+}
+const leafWords = new Uint32Array(4);
+
+/** leafHash with the amount given as four 32-bit words (setWords), as the build holds it. */
+function hashLeaf(code: Uint8Array, index: number, words: Uint32Array, wordsAt: number, commitment: Uint8Array, digest: Digest): Uint8Array {
   if (!Number.isInteger(index) || index < 0 || index > 0xffffffff) throw new RangeError(`leaf index out of range: ${index}`);
   if (commitment.length !== HASH_BYTES) throw new RangeError('a commitment is 32 bytes');
-  const code = currencyBytes(currency);
   const data = scratch.subarray(0, 1 + code.length + 4 + AMOUNT_BYTES + HASH_BYTES);
   data[0] = LEAF_TAG;
   data.set(code, 1);
   view.setUint32(1 + code.length, index);
-  writeAmount(view, 5 + code.length, value);
+  for (let w = 0; w < 4; w++) view.setUint32(5 + code.length + 4 * w, words[wordsAt + w]!);
   data.set(commitment, 5 + code.length + AMOUNT_BYTES);
   return digest(data);
 }
@@ -142,27 +148,46 @@ export function parentOf(left: TreeNode, right: TreeNode, digest: Digest = noble
   return { hash: digest(data), sum: left.sum + right.sum };
 }
 
-/** Random integers from a random source, unbiased (rejection sampling), read from a pool. */
+/**
+ * Random integers from a random source, unbiased (rejection sampling), read from a pool. The
+ * numbers are read from the pool's bytes in place: a large tree draws millions of them.
+ */
 export function randomIntegers(random: RandomSource = defaultRandom) {
   let pool: Uint8Array = new Uint8Array(0);
   let at = 0;
-  const bytes = (n: number): Uint8Array => {
+  /** Where the next `n` bytes start in the pool. */
+  const take = (n: number): number => {
     if (at + n > pool.length) {
       pool = random(Math.max(65536, n));
       at = 0;
     }
-    const out = pool.subarray(at, at + n);
     at += n;
-    return out;
+    return at - n;
   };
-  /** A uniform bigint in [0, below). */
+  /** A uniform bigint in [0, below): `length` bytes big-endian, masked to the bits of `below`, until one is below. */
   const bigintBelow = (below: bigint): bigint => {
     if (below <= 0n) throw new RangeError('empty range');
+    if (below <= 0xffffffffffffn) {
+      // Below 2^48, the same bytes read as a number (exact): no bigint per draw.
+      const limit = Number(below);
+      const high = Math.floor(limit / 2 ** 24);
+      const bits = high > 0 ? 56 - Math.clz32(high) : 32 - Math.clz32(limit);
+      const length = Math.ceil(bits / 8);
+      const mask = 2 ** bits;
+      for (;;) {
+        let candidate = 0;
+        const from = take(length);
+        for (let i = 0; i < length; i++) candidate = candidate * 256 + pool[from + i]!;
+        candidate %= mask;
+        if (candidate < limit) return BigInt(candidate);
+      }
+    }
     const bits = below.toString(2).length;
     const length = Math.ceil(bits / 8);
     const mask = (1n << BigInt(bits)) - 1n;
     for (;;) {
-      const candidate = BigInt(`0x${bytesToHex(bytes(length))}`) & mask;
+      const from = take(length);
+      const candidate = BigInt(`0x${bytesToHex(pool.subarray(from, from + length))}`) & mask;
       if (candidate < below) return candidate;
     }
   };
@@ -171,12 +196,16 @@ export function randomIntegers(random: RandomSource = defaultRandom) {
     if (below <= 0 || below > 2 ** 32) throw new RangeError('range out of bounds');
     const limit = Math.floor(2 ** 32 / below) * below;
     for (;;) {
-      const b = bytes(4);
-      const candidate = ((b[0]! << 24) >>> 0) + (b[1]! << 16) + (b[2]! << 8) + b[3]!;
+      const b = take(4);
+      const candidate = ((pool[b]! << 24) >>> 0) + (pool[b + 1]! << 16) + (pool[b + 2]! << 8) + pool[b + 3]!;
       if (candidate < limit) return candidate % below;
     }
   };
-  return { bigintBelow, intBelow, bytes: (n: number) => bytes(n).slice() };
+  const bytes = (n: number) => {
+    const from = take(n);
+    return pool.slice(from, from + n);
+  };
+  return { bigintBelow, intBelow, bytes };
 }
 type Randoms = ReturnType<typeof randomIntegers>;
 
@@ -189,6 +218,10 @@ export function splitBalance(balance: bigint, randoms: Randoms = randomIntegers(
   if (balance <= 0n) throw new RangeError('only a positive amount is owed');
   let parts = MIN_LEAVES + randoms.intBelow(MAX_LEAVES - MIN_LEAVES + 1);
   if (balance < BigInt(parts)) parts = Number(balance);
+  if (parts === 2) {
+    const cut = 1n + randoms.bigintBelow(balance - 1n);
+    return [cut, balance - cut];
+  }
   const cuts = new Set<bigint>();
   while (cuts.size < parts - 1) cuts.add(1n + randoms.bigintBelow(balance - 1n));
   const points = [0n, ...[...cuts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), balance];
@@ -204,8 +237,6 @@ export function paddedLeafCount(leaves: number): number {
 
 const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)) === 0;
 export const pathLength = (leafCount: number) => Math.log2(leafCount);
-
-export const rootOf = (levels: TreeNode[][]): TreeNode => levels[levels.length - 1]![0]!;
 
 /**
  * Padding, the server's side only: a node whose places hold no real leaf (a padding leaf, or a
@@ -233,7 +264,202 @@ export function paddingNode(seed: Uint8Array, currency: string, level: number, i
  */
 export const BLOCK_LEVELS = 8;
 
-/** A level of a tree as far as it is not padding: places in ascending order and their nodes. */
+/** An owner's amount in one currency and their commitment (ownerCommitment) in this snapshot. */
+export type OwnerAmount = { owner: string; amount: bigint; commitment: Uint8Array };
+export type PlacedLeaf = { index: number; node: TreeNode };
+export type BuiltTree = {
+  currency: string;
+  leafCount: number;
+  root: TreeNode;
+  /** The levels from BLOCK_LEVELS up, whole, padding included, packed (what the server stores; upperOffsets finds a node). */
+  nodes: Uint8Array;
+  /** The real leaves in the order of their places, packed (PACKED_LEAF_BYTES each), and where each block's leaves start (4 bytes each, one more at the end). */
+  leaves: Uint8Array;
+  directory: Uint8Array;
+  /** Each owner's leaves: their places and amounts, in the order of their places (made when first read). */
+  readonly leavesOf: Map<string, { index: number; value: bigint }[]>;
+  /** The same, as the build made them: piece `i` is owned by `pieceOwners[i]` and sits at `piecePlaces[i]`; an owner's pieces are consecutive. */
+  pieceOwners: readonly string[];
+  piecePlaces: Uint32Array;
+  /** The secret the padding derives from (paddingNode). */
+  paddingSeed: Uint8Array;
+};
+
+/**
+ * A level of a tree as far as it is not padding, in flat arrays (a large tree has millions of
+ * nodes, and an object per node kept the garbage collector busier than the hashing): node `i` is
+ * at place `places[i]` (ascending), its hash is `hashes[32i..]`, its amount four 32-bit words,
+ * most significant first, at `sums[4i..]`.
+ */
+type FlatLevel = { length: number; places: Uint32Array; hashes: Uint8Array; sums: Uint32Array };
+const flatLevel = (length: number): FlatLevel => ({ length, places: new Uint32Array(length), hashes: new Uint8Array(length * HASH_BYTES), sums: new Uint32Array(length * 4) });
+const ZERO_SUM = new Uint32Array(4);
+const WORD = 2 ** 32;
+
+/** Writes `value` (0 to 2^128 - 1) as four 32-bit words, most significant first. */
+function setWords(words: Uint32Array, at: number, value: bigint): void {
+  if (value < 0n || value > MAX_AMOUNT) throw new RangeError(`amount out of range: ${value}`);
+  if (value <= 0x1fffffffffffffn) {
+    const n = Number(value);
+    words[at] = 0;
+    words[at + 1] = 0;
+    words[at + 2] = Math.floor(n / WORD);
+    words[at + 3] = n % WORD;
+    return;
+  }
+  for (let i = 3; i >= 0; i--, value >>= 32n) words[at + i] = Number(value & 0xffffffffn);
+}
+/** The parent's input (0x01 ‖ left hash ‖ left amount ‖ right hash ‖ right amount), written apart from `scratch`, which paddingNode uses. */
+const parentInput = new Uint8Array(1 + 2 * (HASH_BYTES + AMOUNT_BYTES));
+const parentView = new DataView(parentInput.buffer);
+parentInput[0] = NODE_TAG;
+function writeSide(at: number, hashes: Uint8Array, hashAt: number, sums: Uint32Array, sumAt: number): void {
+  parentInput.set(hashes.subarray(hashAt, hashAt + HASH_BYTES), at);
+  for (let w = 0; w < 4; w++) parentView.setUint32(at + HASH_BYTES + 4 * w, sums[sumAt + w]!);
+}
+
+/** The level above a flat level (sparseParents, in flat arrays): each present node with its sibling, present or padding. */
+function flatParents(level: FlatLevel, height: number, pad: (level: number, index: number) => TreeNode, digest: Digest): FlatLevel {
+  const up = flatLevel(level.length);
+  let n = 0;
+  for (let i = 0; i < level.length; i++) {
+    const place = level.places[i]!;
+    // The node's sibling: the next node if it is present, else the padding of that place (-1).
+    const even = place % 2 === 0;
+    const pairedNext = even && i + 1 < level.length && level.places[i + 1] === place + 1;
+    const left = even ? i : -1;
+    const right = even ? (pairedNext ? i + 1 : -1) : i;
+    const padding = pairedNext ? null : pad(height, place ^ 1);
+    if (pairedNext) i++;
+    if (left >= 0) writeSide(1, level.hashes, HASH_BYTES * left, level.sums, 4 * left);
+    else writeSide(1, padding!.hash, 0, ZERO_SUM, 0);
+    if (right >= 0) writeSide(1 + HASH_BYTES + AMOUNT_BYTES, level.hashes, HASH_BYTES * right, level.sums, 4 * right);
+    else writeSide(1 + HASH_BYTES + AMOUNT_BYTES, padding!.hash, 0, ZERO_SUM, 0);
+    up.places[n] = place >>> 1;
+    up.hashes.set(digest(parentInput), HASH_BYTES * n);
+    // The parent's amount: both added, word by word with the carry.
+    let carry = 0;
+    for (let w = 3; w >= 0; w--) {
+      const total = (left >= 0 ? level.sums[4 * left + w]! : 0) + (right >= 0 ? level.sums[4 * right + w]! : 0) + carry;
+      carry = total >= WORD ? 1 : 0;
+      up.sums[4 * n + w] = total - carry * WORD;
+    }
+    if (carry) throw new RangeError('amount out of range: a total of 2^128 or more');
+    n++;
+  }
+  up.length = n;
+  return up;
+}
+
+/** Writes a node (hash, then amount as 16 bytes big-endian) into packed bytes at `at`. */
+function packNode(into: DataView, bytes: Uint8Array, at: number, hash: Uint8Array, hashAt: number, sums: Uint32Array, sumAt: number): void {
+  bytes.set(hash.subarray(hashAt, hashAt + HASH_BYTES), at);
+  for (let w = 0; w < 4; w++) into.setUint32(at + HASH_BYTES + 4 * w, sums[sumAt + w]!);
+}
+
+/** Builds a currency's tree from every owner's amount (see the top of this file). Amounts of 0 get no leaf. */
+export function buildTree(currency: string, owners: readonly OwnerAmount[], options: { random?: RandomSource; digest?: Digest } = {}): BuiltTree {
+  const digest = options.digest ?? nobleDigest;
+  const randoms = randomIntegers(options.random);
+  const pieceOwner: OwnerAmount[] = [];
+  const pieceValue: bigint[] = [];
+  for (const owner of owners) {
+    if (owner.amount <= 0n) continue;
+    for (const value of splitBalance(owner.amount, randoms)) {
+      pieceOwner.push(owner);
+      pieceValue.push(value);
+    }
+  }
+  const pieces = pieceValue.length;
+  const code = currencyBytes(currency);
+  const count = paddedLeafCount(pieces);
+  // The real leaves take `pieces` places drawn at random from all `count` (a partial Fisher–Yates).
+  const places = new Uint32Array(count);
+  for (let i = 0; i < count; i++) places[i] = i;
+  for (let i = 0; i < pieces; i++) {
+    const j = i + randoms.intBelow(count - i);
+    const swap = places[i]!;
+    places[i] = places[j]!;
+    places[j] = swap;
+  }
+  // Which piece sits at each place (-1: padding), to walk the leaves in the order of their places.
+  const pieceAt = new Int32Array(count).fill(-1);
+  for (let i = 0; i < pieces; i++) pieceAt[places[i]!] = i;
+  const level0 = flatLevel(pieces);
+  const packedLeaves = new Uint8Array(pieces * PACKED_LEAF_BYTES);
+  const leavesView = new DataView(packedLeaves.buffer);
+  const blocks = count >> BLOCK_LEVELS;
+  const directory = new Uint8Array((blocks + 1) * 4);
+  const directoryView = new DataView(directory.buffer);
+  for (let place = 0, n = 0; place < count; place++) {
+    if (place % (1 << BLOCK_LEVELS) === 0) directoryView.setUint32(4 * (place >> BLOCK_LEVELS), n);
+    const piece = pieceAt[place]!;
+    if (piece < 0) continue;
+    const owner = pieceOwner[piece]!;
+    const value = pieceValue[piece]!;
+    level0.places[n] = place;
+    setWords(level0.sums, 4 * n, value);
+    level0.hashes.set(hashLeaf(code, place, level0.sums, 4 * n, owner.commitment, digest), HASH_BYTES * n);
+    leavesView.setUint32(PACKED_LEAF_BYTES * n, place);
+    packNode(leavesView, packedLeaves, PACKED_LEAF_BYTES * n + 4, level0.hashes, HASH_BYTES * n, level0.sums, 4 * n);
+    n++;
+  }
+  directoryView.setUint32(4 * blocks, pieces);
+  const paddingSeed = randoms.bytes(32);
+  const pad = (level: number, index: number) => paddingNode(paddingSeed, currency, level, index, digest);
+  // Up to the root, only where a real leaf is below; from BLOCK_LEVELS up, each level is also
+  // stored whole, its empty places filled with their padding nodes.
+  const height = Math.log2(count);
+  const sizes = levelSizes(count >> BLOCK_LEVELS);
+  const nodes = new Uint8Array(sizes.reduce((a, b) => a + b, 0) * PACKED_NODE_BYTES);
+  const nodesView = new DataView(nodes.buffer);
+  let start = 0;
+  let level = level0;
+  for (let at = 0; at <= height; at++) {
+    if (at >= BLOCK_LEVELS) {
+      const size = count >> at;
+      let i = 0;
+      for (let place = 0; place < size; place++) {
+        const offset = (start + place) * PACKED_NODE_BYTES;
+        if (i < level.length && level.places[i] === place) {
+          packNode(nodesView, nodes, offset, level.hashes, HASH_BYTES * i, level.sums, 4 * i);
+          i++;
+        } else packNode(nodesView, nodes, offset, pad(at, place).hash, 0, ZERO_SUM, 0);
+      }
+      start += size;
+    }
+    if (at < height) level = flatParents(level, at, pad, digest);
+  }
+  const rootAt = nodes.length - PACKED_NODE_BYTES;
+  const root = { hash: nodes.slice(rootAt, rootAt + HASH_BYTES), sum: (nodesView.getBigUint64(rootAt + HASH_BYTES) << 64n) | nodesView.getBigUint64(rootAt + HASH_BYTES + 8) };
+  const pieceOwners = pieceOwner.map((o) => o.owner);
+  const piecePlaces = places.slice(0, pieces);
+  let leavesOf: BuiltTree['leavesOf'] | undefined;
+  return {
+    currency,
+    leafCount: count,
+    root,
+    nodes,
+    leaves: packedLeaves,
+    directory,
+    pieceOwners,
+    piecePlaces,
+    get leavesOf() {
+      if (!leavesOf) {
+        leavesOf = new Map();
+        for (let i = 0; i < pieces; i++) {
+          const own = leavesOf.get(pieceOwners[i]!) ?? leavesOf.set(pieceOwners[i]!, []).get(pieceOwners[i]!)!;
+          own.push({ index: piecePlaces[i]!, value: pieceValue[i]! });
+        }
+        for (const own of leavesOf.values()) own.sort((a, b) => a.index - b.index);
+      }
+      return leavesOf;
+    },
+    paddingSeed,
+  };
+}
+
+/** The levels of the sparse build in objects, for a path's lower steps (blockPath: at most 255 nodes). */
 type SparseLevel = { places: number[]; nodes: TreeNode[] };
 
 /** The level above a sparse level: each present node with its sibling (present, or padding). */
@@ -263,67 +489,6 @@ function sparseParents(
     nodes.push(parentOf(left, right, digest));
   }
   return { places, nodes };
-}
-
-/** An owner's amount in one currency and their commitment (ownerCommitment) in this snapshot. */
-export type OwnerAmount = { owner: string; amount: bigint; commitment: Uint8Array };
-export type PlacedLeaf = { index: number; node: TreeNode };
-export type BuiltTree = {
-  currency: string;
-  leafCount: number;
-  root: TreeNode;
-  /** The levels from BLOCK_LEVELS up, whole, padding included (what the server stores). */
-  upper: TreeNode[][];
-  /** The real leaves in the order of their places. */
-  leaves: PlacedLeaf[];
-  /** Each owner's leaves: their places and amounts. */
-  leavesOf: Map<string, { index: number; value: bigint }[]>;
-  /** The secret the padding derives from (paddingNode). */
-  paddingSeed: Uint8Array;
-};
-
-/** Builds a currency's tree from every owner's amount (see the top of this file). Amounts of 0 get no leaf. */
-export function buildTree(currency: string, owners: readonly OwnerAmount[], options: { random?: RandomSource; digest?: Digest } = {}): BuiltTree {
-  const digest = options.digest ?? nobleDigest;
-  const randoms = randomIntegers(options.random);
-  const pieces: { owner: OwnerAmount; value: bigint }[] = [];
-  for (const owner of owners) if (owner.amount > 0n) for (const value of splitBalance(owner.amount, randoms)) pieces.push({ owner, value });
-  const count = paddedLeafCount(pieces.length);
-  // The real leaves take `pieces.length` places drawn at random from all `count` (a partial Fisher–Yates).
-  const places = new Uint32Array(count);
-  for (let i = 0; i < count; i++) places[i] = i;
-  for (let i = 0; i < pieces.length; i++) {
-    const j = i + randoms.intBelow(count - i);
-    const swap = places[i]!;
-    places[i] = places[j]!;
-    places[j] = swap;
-  }
-  const leavesOf = new Map<string, { index: number; value: bigint }[]>();
-  const leaves: PlacedLeaf[] = pieces.map(({ owner, value }, i) => {
-    const index = places[i]!;
-    const own = leavesOf.get(owner.owner) ?? leavesOf.set(owner.owner, []).get(owner.owner)!;
-    own.push({ index, value });
-    return { index, node: { hash: leafHash(currency, index, value, owner.commitment, digest), sum: value } };
-  });
-  leaves.sort((a, b) => a.index - b.index);
-  for (const own of leavesOf.values()) own.sort((a, b) => a.index - b.index);
-  const paddingSeed = randoms.bytes(32);
-  const pad = (level: number, index: number) => paddingNode(paddingSeed, currency, level, index, digest);
-  // Up to the root, only where a real leaf is below; from BLOCK_LEVELS up, each level is also
-  // stored whole, its empty places filled with their padding nodes.
-  const height = Math.log2(count);
-  const upper: TreeNode[][] = [];
-  let level: SparseLevel = { places: leaves.map((l) => l.index), nodes: leaves.map((l) => l.node) };
-  for (let at = 0; at <= height; at++) {
-    if (at >= BLOCK_LEVELS) {
-      const whole: TreeNode[] = new Array(count >> at);
-      for (let i = 0; i < level.places.length; i++) whole[level.places[i]!] = level.nodes[i]!;
-      for (let i = 0; i < whole.length; i++) whole[i] ??= pad(at, i);
-      upper.push(whole);
-    }
-    if (at < height) level = sparseParents(level, at, pad, digest);
-  }
-  return { currency, leafCount: count, root: rootOf(upper), upper, leaves, leavesOf, paddingSeed };
 }
 
 /**
@@ -375,40 +540,6 @@ export function levelSizes(leafCount: number): number[] {
   return sizes;
 }
 
-/** Levels packed one after another, each node at a known offset (upperOffsets). */
-export function packLevels(levels: readonly TreeNode[][]): Uint8Array {
-  const packed = new Uint8Array(levels.reduce((n, level) => n + level.length, 0) * PACKED_NODE_BYTES);
-  const packedView = new DataView(packed.buffer);
-  let at = 0;
-  for (const level of levels) {
-    for (const node of level) {
-      packed.set(node.hash, at);
-      writeAmount(packedView, at + HASH_BYTES, node.sum);
-      at += PACKED_NODE_BYTES;
-    }
-  }
-  return packed;
-}
-
-/** The real leaves packed in the order of their places, and the directory: where each block's leaves start (4 bytes each, one more at the end). */
-export function packLeaves(leaves: readonly PlacedLeaf[], leafCount: number): { leaves: Uint8Array; directory: Uint8Array } {
-  const packed = new Uint8Array(leaves.length * PACKED_LEAF_BYTES);
-  const packedView = new DataView(packed.buffer);
-  const blocks = leafCount >> BLOCK_LEVELS;
-  const directory = new Uint8Array((blocks + 1) * 4);
-  const directoryView = new DataView(directory.buffer);
-  let block = 0;
-  for (const [i, leaf] of leaves.entries()) {
-    while (block <= leaf.index >> BLOCK_LEVELS) directoryView.setUint32(4 * block++, i);
-    const at = i * PACKED_LEAF_BYTES;
-    packedView.setUint32(at, leaf.index);
-    packed.set(leaf.node.hash, at + 4);
-    writeAmount(packedView, at + 4 + HASH_BYTES, leaf.node.sum);
-  }
-  while (block <= blocks) directoryView.setUint32(4 * block++, leaves.length);
-  return { leaves: packed, directory };
-}
-
 export function unpackLeaves(bytes: Uint8Array): PlacedLeaf[] {
   const bytesView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: PlacedLeaf[] = [];
@@ -439,17 +570,21 @@ export function unpackNode(bytes: Uint8Array): PublishedNode {
   return [bytesToHex(bytes.subarray(0, HASH_BYTES)), ((nodeView.getBigUint64(HASH_BYTES) << 64n) | nodeView.getBigUint64(HASH_BYTES + 8)).toString()];
 }
 
-/** The siblings on the way from leaf `index` to the root, leaf level first (from a built tree: tests and tools). */
-export function proofPath(tree: BuiltTree, index: number, digest: Digest = nobleDigest): PathStep[] {
+/** The real leaves of a built tree, in the order of their places (tests and tools). */
+export const placedLeaves = (tree: Pick<BuiltTree, 'leaves'>): PlacedLeaf[] => unpackLeaves(tree.leaves);
+
+/**
+ * The siblings on the way from leaf `index` to the root, leaf level first, from what the server
+ * stores of a tree (the packed leaves, their directory and the upper levels): the lower steps
+ * computed again from the leaves of the block, the upper ones read at their offsets.
+ */
+export function proofPath(tree: Pick<BuiltTree, 'currency' | 'leafCount' | 'nodes' | 'leaves' | 'directory' | 'paddingSeed'>, index: number, digest: Digest = nobleDigest): PathStep[] {
   if (!Number.isInteger(index) || index < 0 || index >= tree.leafCount) throw new RangeError(`no leaf ${index}`);
   const block = index >> BLOCK_LEVELS;
-  const inBlock = tree.leaves.filter((l) => l.index >> BLOCK_LEVELS === block);
+  const directory = new DataView(tree.directory.buffer, tree.directory.byteOffset, tree.directory.byteLength);
+  const inBlock = unpackLeaves(tree.leaves.subarray(directory.getUint32(4 * block) * PACKED_LEAF_BYTES, directory.getUint32(4 * block + 4) * PACKED_LEAF_BYTES));
   const path = blockPath(tree.currency, index, inBlock, tree.paddingSeed, digest);
-  let position = block;
-  for (const level of tree.upper.slice(0, -1)) {
-    path.push(publishNode(level[position ^ 1]!));
-    position >>= 1;
-  }
+  for (const offset of upperOffsets(tree.leafCount, index)) path.push(unpackNode(tree.nodes.subarray(offset, offset + PACKED_NODE_BYTES)));
   return path;
 }
 

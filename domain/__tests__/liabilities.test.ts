@@ -13,10 +13,7 @@ import {
   MIN_LEAF_COUNT,
   MIN_LEAVES,
   ownerCommitment,
-  BLOCK_LEVELS,
-  blockPath,
-  packLeaves,
-  unpackLeaves,
+  placedLeaves,
   paddedLeafCount,
   parentOf,
   paddingNode,
@@ -141,35 +138,48 @@ describe('the trees of a snapshot', () => {
     expect(built.root.sum).toBe(3n);
   });
 
-  it('answers a path from what the server stores (the leaves of one block, the upper levels) exactly as from the whole tree', () => {
-    const owners = Array.from({ length: 3000 }, (_, i) => ownerOf(`p${i}`, BigInt(1000 + i)));
+  /** An independent build of a tree: every place filled (real leaf or padding), every level hashed in full, with Node's SHA-256. */
+  function wholeTree(built: ReturnType<typeof buildTree>) {
+    const leaves = placedLeaves(built);
+    const pad = (level: number, index: number) => paddingNode(built.paddingSeed, built.currency, level, index, nodeSha);
+    const byPlace = new Map(leaves.map((l) => [l.index, l.node]));
+    const levels = [Array.from({ length: built.leafCount }, (_, i) => byPlace.get(i) ?? pad(0, i))];
+    for (let height = 1; levels[levels.length - 1]!.length > 1; height++) {
+      // A subtree with no real leaf below is one padding node of its height: that is the rule.
+      const occupied = new Set(leaves.map((l) => l.index >> height));
+      const below = levels[levels.length - 1]!;
+      levels.push(Array.from({ length: below.length / 2 }, (_, i) => (occupied.has(i) ? parentOf(below[2 * i]!, below[2 * i + 1]!, nodeSha) : pad(height, i))));
+    }
+    return levels;
+  }
+
+  it('computes the root and every path from what the server stores (packed leaves, their blocks, the upper levels) as the whole tree hashed level by level does', () => {
+    const owners = Array.from({ length: 3000 }, (_, i) => ownerOf(`p${i}`, i % 7 === 0 ? 2n ** 90n + BigInt(i) : BigInt(1000 + i)));
     const built = buildTree('DOGE', owners);
     expect(built.leafCount).toBe(8192);
-    const { leaves, directory } = packLeaves(built.leaves, built.leafCount);
-    const unpacked = unpackLeaves(leaves);
-    expect(unpacked.map((l) => l.index)).toEqual(built.leaves.map((l) => l.index));
-    const dir = new DataView(directory.buffer);
-    for (const { index } of built.leavesOf.get('p7')!) {
-      const block = index >> BLOCK_LEVELS;
-      const inBlock = unpacked.slice(dir.getUint32(4 * block), dir.getUint32(4 * block + 4));
-      expect(inBlock.every((l) => l.index >> BLOCK_LEVELS === block)).toBe(true);
-      expect(blockPath('DOGE', index, inBlock, built.paddingSeed)).toEqual(proofPath(built, index).slice(0, BLOCK_LEVELS));
+    const levels = wholeTree(built);
+    expect(hex(levels[levels.length - 1]![0]!.hash)).toBe(hex(built.root.hash));
+    expect(built.root.sum).toBe(owners.reduce((a, o) => a + o.amount, 0n));
+    const leaves = placedLeaves(built);
+    expect(leaves.map((l) => l.index)).toEqual([...leaves.map((l) => l.index)].sort((a, b) => a - b));
+    for (const owner of ['p0', 'p7', 'p1234', 'p2999']) {
+      for (const { index } of built.leavesOf.get(owner)!) {
+        const siblings = levels.slice(0, -1).map((level, height) => level[(index >> height) ^ 1]!);
+        expect(proofPath(built, index)).toEqual(siblings.map((n) => [hex(n.hash), n.sum.toString()]));
+      }
     }
   });
 
-  it('computes the same root whether the padding is hashed leaf by leaf or an empty subtree at once: the whole tree, level by level', () => {
-    // An independent build of the same tree: every place filled (real leaf or padding), every level hashed in full.
+  it('computes the same root whether the padding is hashed leaf by leaf or an empty subtree at once, for two holders', () => {
     const built = buildTree('BTC', [ownerOf('a', 10n), ownerOf('b', 20n)]);
-    const pad = (level: number, index: number) => paddingNode(built.paddingSeed, 'BTC', level, index);
-    let level = Array.from({ length: built.leafCount }, (_, i) => built.leaves.find((l) => l.index === i)?.node ?? pad(0, i));
-    for (let height = 1; level.length > 1; height++) {
-      // A subtree with no real leaf below is one padding node of its height: that is the rule.
-      const empty = (i: number) => !built.leaves.some((l) => l.index >> height === i);
-      const below = level;
-      level = Array.from({ length: below.length / 2 }, (_, i) => (empty(i) ? pad(height, i) : parentOf(below[2 * i]!, below[2 * i + 1]!)));
-    }
-    expect(hex(level[0]!.hash)).toBe(hex(built.root.hash));
-    expect(level[0]!.sum).toBe(30n);
+    const levels = wholeTree(built);
+    expect(hex(levels[levels.length - 1]![0]!.hash)).toBe(hex(built.root.hash));
+    expect(built.root.sum).toBe(30n);
+  });
+
+  it('refuses a total of 2^128 or more, which the format cannot state', () => {
+    expect(() => buildTree('ETH', [ownerOf('a', 2n ** 127n), ownerOf('b', 2n ** 127n)])).toThrow(RangeError);
+    expect(buildTree('ETH', [ownerOf('a', 2n ** 127n), ownerOf('b', 2n ** 127n - 1n)]).root.sum).toBe(2n ** 128n - 1n);
   });
 });
 
