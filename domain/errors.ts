@@ -102,6 +102,7 @@ export const ERRORS = {
   statement_wrong_account: { status: 400 },
   bank_payment_resolved: { status: 409 },
   bank_payment_no_iban: { status: 409 },
+  payment_reference_ambiguous: { status: 409 },
   // Four eyes on payouts: two different operators approve, neither the one who triggered it.
   payout_not_awaiting_approval: { status: 409 },
   approval_same_operator: { status: 403 },

@@ -745,6 +745,8 @@ export const bankPayments = pgTable(
     status: text('status', { enum: BANK_PAYMENT_STATUSES }).notNull(),
     /** Why the import could not match it (an error code of the intake, e.g. not_found). */
     unmatchedReason: text('unmatched_reason'),
+    /** When the reason names several open orders or accounts (payment_reference_ambiguous): their references, for the operator. */
+    candidates: jsonb('candidates').$type<string[]>(),
     /** The order (buy or deposit) it paid: matched on import, or assigned by an operator. */
     orderId: uuid('order_id').references(() => orders.id, { onDelete: 'restrict' }),
     /** What the operator did and who: the reference assigned to, or the refund. */

@@ -662,7 +662,8 @@ export async function run(argv: string[]): Promise<void> {
       else if (payments.length === 0) console.log(status === 'open' ? 'No unmatched bank payments.' : 'No bank payments.');
       else
         for (const p of payments) {
-          const state = p.status === 'open' ? `open (${p.unmatchedReason ?? '?'})` : (p.resolution ?? `${p.status} ${p.orderReference ?? ''}`);
+          const candidates = p.candidates.length ? `: ${p.candidates.join(' | ')}` : '';
+          const state = p.status === 'open' ? `open (${p.unmatchedReason ?? '?'}${candidates})` : (p.resolution ?? `${p.status} ${p.orderReference ?? ''}`);
           console.log(`${p.id}  ${p.bookingDate ?? ''}  ${p.amount} ${p.currency}  ${p.payerName ?? '(no name)'}  ${p.payerIban ?? '(no IBAN)'}  "${p.remittance}"  ${state}`);
         }
       return;

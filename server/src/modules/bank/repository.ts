@@ -21,7 +21,11 @@ export const bankRepository = {
     return row;
   },
 
-  async updatePayment(db: Db, id: string, values: Partial<Pick<BankPaymentRow, 'status' | 'orderId' | 'unmatchedReason' | 'resolution' | 'resolvedBy' | 'resolvedAt'>>): Promise<BankPaymentRow> {
+  async updatePayment(
+    db: Db,
+    id: string,
+    values: Partial<Pick<BankPaymentRow, 'status' | 'orderId' | 'unmatchedReason' | 'candidates' | 'resolution' | 'resolvedBy' | 'resolvedAt'>>,
+  ): Promise<BankPaymentRow> {
     const [row] = await db.update(bankPayments).set(values).where(eq(bankPayments.id, id)).returning();
     return row!;
   },

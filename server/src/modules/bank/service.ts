@@ -8,7 +8,7 @@ import { recordAudit } from '../audit/service';
 import { orderOutflowGate } from '../gates/service';
 import { verifiedBankHolder } from '../identity/service';
 import { systemAccount, transfer } from '../ledger/service';
-import { bankPaymentReceived } from '../orders/intake';
+import { AmbiguousReference, bankPaymentReceived } from '../orders/intake';
 import { findOrderById, orderReferences } from '../orders/service';
 import { bookPayoutResult, findPayout, lockPayoutsForBankFile, markPayoutsInBankFile, requestPayout, type PayoutOutcomes, type PayoutRow } from '../payouts/service';
 import { readCamt053, type StatementLine } from './camt';
@@ -83,9 +83,9 @@ type LineResult = Pick<ImportLine, 'outcome' | 'reference' | 'paymentId' | 'reas
 
 /**
  * One credit, in one transaction: the row first (the unique bank reference makes a second import
- * wait for the first and then find it there), then each reason the payer wrote through the
- * intake until one names an open order or a deposit. The intake runs in a savepoint: a reason it
- * refuses leaves nothing behind.
+ * wait for the first and then find it there), then what the payer wrote through the intake, which
+ * books it when exactly one open order or deposit is named anywhere in it. The intake runs in a
+ * savepoint: a reason it refuses leaves nothing behind; several candidates are kept for the operator.
  */
 async function importCredit(db: Db, rates: RatesAdapter, line: StatementLine, statementId: string | null, actor: string): Promise<LineResult> {
   return db.transaction(async (tx) => {
@@ -101,10 +101,12 @@ async function importCredit(db: Db, rates: RatesAdapter, line: StatementLine, st
       status: 'open',
     });
     if (!row) return { outcome: 'duplicate', reference: null, paymentId: null, reason: null };
+    // Everything the payer (and the bank) wrote, as one text: a reference is found wherever it stands (orders/intake.ts).
     let unmatchedReason = 'no_reason';
-    for (const reason of line.reasons) {
+    let candidates: string[] | null = null;
+    if (line.reasons.length > 0) {
       try {
-        const { order } = await bankPaymentReceived(tx, rates, { reason, amount: minorToDecimal(line.amount!, 2), txid: line.ref, payerIban: line.partyIban ?? undefined });
+        const { order } = await bankPaymentReceived(tx, rates, { reason: line.reasons.join('\n'), amount: minorToDecimal(line.amount!, 2), txid: line.ref, payerIban: line.partyIban ?? undefined });
         await bankRepository.updatePayment(tx, row.id, { status: 'matched', orderId: order.id });
         await recordAudit(tx, {
           actor,
@@ -116,10 +118,11 @@ async function importCredit(db: Db, rates: RatesAdapter, line: StatementLine, st
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         unmatchedReason = error.code;
+        if (error instanceof AmbiguousReference) candidates = error.candidates;
       }
     }
-    await bankRepository.updatePayment(tx, row.id, { unmatchedReason });
-    await recordAudit(tx, { actor, action: 'bank.payment_unmatched', target: row.id, after: { entryRef: row.entryRef, amount: minorToDecimal(row.amount, 2), unmatchedReason } });
+    await bankRepository.updatePayment(tx, row.id, { unmatchedReason, candidates });
+    await recordAudit(tx, { actor, action: 'bank.payment_unmatched', target: row.id, after: { entryRef: row.entryRef, amount: minorToDecimal(row.amount, 2), unmatchedReason, candidates } });
     return { outcome: 'unmatched', reference: null, paymentId: row.id, reason: unmatchedReason };
   });
 }
@@ -279,6 +282,7 @@ export function bankPaymentView(row: BankPaymentRow, orderReference: string | nu
     bookingDate: row.bookingDate,
     status: row.status,
     unmatchedReason: row.unmatchedReason,
+    candidates: row.candidates ?? [],
     orderReference,
     resolution: row.resolution,
     resolvedBy: row.resolvedBy,

@@ -6,7 +6,7 @@ import { isLanguage } from '../../../../domain/languages';
 import { decimalToMinor, eur, EUR_DECIMALS, minorToDecimal } from '../../../../domain/money';
 import { isOpenOrder } from '../../../../domain/orders';
 import { quote } from '../../../../domain/quotes';
-import { parseDepositReference } from '../../../../domain/references';
+import { depositReference, findReferences, type FoundReferences } from '../../../../domain/references';
 import { sepaIban } from '../../../../domain/sepa';
 import { findAccountByKey } from '../accounts/service';
 import { recordAudit } from '../audit/service';
@@ -27,11 +27,6 @@ import type { RatesAdapter } from '../rates/service';
  * This file takes the money in (and expires orders nobody paid); settlement.ts converts and
  * delivers it.
  */
-/** The bank's payment reason for an order: its shortReference, in any case, spaces or dashes optional. */
-export function parseShortReference(reason: string): string | null {
-  const letters = reason.toUpperCase().replace(/[\s-]+/g, '');
-  return /^[A-Z]{8}$/.test(letters) ? `${letters.slice(0, 4)}-${letters.slice(4)}` : null;
-}
 
 /** A payment as the bank reports it; `payerIban`: the account it came from, when the statement names it. */
 type BankPayment = { reason: string; amount: string; txid?: string; fromBusinessAccount?: boolean; payerIban?: string };
@@ -74,8 +69,12 @@ export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: 
       await audit(order, order, false);
       return { order, created: false };
     }
-    const deposit = parseDepositReference(payment.reason);
-    const order = deposit ? await openDepositOrder(tx, rates, deposit, amount, transferId) : await lockBuyOrder(tx, payment.reason);
+    const named = await namedBy(
+      tx,
+      findReferences(payment.reason, (code) => !!currencyByCode(code)),
+    );
+    const deposit = 'deposit' in named ? named.deposit : null;
+    const order = deposit ? await openDepositOrder(tx, rates, deposit, amount, transferId) : (named as { order: OrderRow }).order;
     await transfer(tx, {
       id: transferId,
       currency: 'EUR',
@@ -108,12 +107,27 @@ export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: 
   });
 }
 
-async function lockBuyOrder(tx: Db, reason: string): Promise<OrderRow> {
-  const shortReference = parseShortReference(reason);
-  const order = shortReference ? await ordersRepository.lockPayableBuy(tx, shortReference) : undefined;
+/** A payment reason that names more than one open order or account: an operator decides (the candidates are shown in the unmatched queue). */
+export class AmbiguousReference extends DomainError {
+  constructor(readonly candidates: string[]) {
+    super('payment_reference_ambiguous', 'reason', `The payment reason names ${candidates.length} open orders or accounts: ${candidates.join(', ')}.`);
+  }
+}
+
+/**
+ * What a payment reason names, when exactly one open buy order (locked) or one account does:
+ * the references found anywhere in it (domain/references.ts findReferences) looked up. None is
+ * an unmatched payment; several are ambiguous, and no guess is made.
+ */
+async function namedBy(tx: Db, found: FoundReferences): Promise<{ order: OrderRow } | { deposit: { accountKey: string; currency?: string } }> {
+  const orders = found.orders.length ? await ordersRepository.lockPayableBuys(tx, found.orders) : [];
+  const deposits = [];
+  for (const deposit of found.deposits) if (await findAccountByKey(tx, deposit.accountKey)) deposits.push(deposit);
+  const candidates = [...orders.map((o) => o.shortReference), ...deposits.map((d) => depositReference(d.accountKey, d.currency))];
   // In production an unmatched payment goes to manual review (and back to the sender).
-  if (!order) throw unmatchedPayment();
-  return order;
+  if (candidates.length === 0) throw unmatchedPayment();
+  if (candidates.length > 1) throw new AmbiguousReference(candidates);
+  return orders[0] ? { order: orders[0] } : { deposit: deposits[0]! };
 }
 
 /** A deposit appears as an order of type deposit: EUR into the wallet, or converted to the named currency. */

@@ -257,15 +257,17 @@ export const ordersRepository = {
   },
 
   /** The newest buy with this short reference that waits for its bank payment (or expired unpaid), locked. */
-  async lockPayableBuy(tx: Db, shortReference: string): Promise<OrderRow | undefined> {
-    const [row] = await tx
+  /** The open buy orders (new, or expired unpaid) with these short references, locked: the newest one per short reference. */
+  async lockPayableBuys(tx: Db, shortReferences: string[]): Promise<OrderRow[]> {
+    const rows = await tx
       .select()
       .from(orders)
-      .where(and(eq(orders.shortReference, shortReference), eq(orders.type, 'buy'), or(eq(orders.status, 'new'), expiredUnpaid), eq(orders.useMyWallet, false)))
+      .where(and(inArray(orders.shortReference, shortReferences), eq(orders.type, 'buy'), or(eq(orders.status, 'new'), expiredUnpaid), eq(orders.useMyWallet, false)))
       .orderBy(desc(orders.createdAt))
-      .limit(1)
       .for('update');
-    return row;
+    const newest = new Map<string, OrderRow>();
+    for (const row of rows) if (!newest.has(row.shortReference)) newest.set(row.shortReference, row);
+    return [...newest.values()];
   },
 
   /** The order whose own receiving address this is, locked. */

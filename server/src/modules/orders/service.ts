@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { normalizeAddress, payoutOwnerKey, xrpAccountOf } from '../../../../domain/addresses';
-import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
+import { codeFromBytes, formatCode, normalizeCode } from '../../../../domain/codes';
 import { currencyByCode, decimalsOf } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { emailKey, normalizeEmail } from '../../../../domain/email';
@@ -10,6 +10,7 @@ import { isLanguage, type Language } from '../../../../domain/languages';
 import { FIRST_ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { EUR_DECIMALS, exactMinor, minorToDecimal } from '../../../../domain/money';
 import { quote } from '../../../../domain/quotes';
+import { withCheckLetter } from '../../../../domain/references';
 import { sepaIban } from '../../../../domain/sepa';
 import { codeRefusal, judgeCode } from '../../one-time-codes';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
@@ -38,10 +39,15 @@ export type { OrderRow };
 /** How many of their orders a logged-in user sees. */
 const MY_ORDERS_SHOWN = 200;
 
+/**
+ * A new order's reference: 16 random letters whose 8th is the check letter of the first seven
+ * (domain/references.ts), so the short reference a payer writes is found anywhere in the
+ * payment reason. 15 random letters, about 70 bits.
+ */
 export function newReference(): string {
   for (;;) {
     const code = codeFromBytes(randomBytes(32));
-    if (code) return code;
+    if (code) return formatCode(withCheckLetter(code.replace(/-/g, '')));
   }
 }
 

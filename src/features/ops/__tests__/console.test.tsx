@@ -225,6 +225,7 @@ describe('the other queues', () => {
       bookingDate: '2026-11-24',
       status: 'open',
       unmatchedReason: 'not_found',
+      candidates: [] as string[],
       orderReference: null,
       resolution: null,
       resolvedBy: null,
@@ -246,6 +247,43 @@ describe('the other queues', () => {
     expect(await screen.findByText(fill(en.unmatched.assigned, { reference: 'ABCD-EFGH-IJKL-MNOP', status: en.orderStatus.processing }))).toBeTruthy();
     expect(api.made(`POST /api/ops/bank/unmatched/${payment.id}/assign`)[0]!.body).toEqual({ target: 'abcd efgh' });
     expect(screen.queryByRole('button', { name: en.unmatched.refund })).toBeNull();
+  });
+
+  it('shows the candidates of a reason that names two open orders, and one click puts one in the assign field', async () => {
+    const payment = {
+      id: '77777777-7777-4777-8777-777777777777',
+      entryRef: '2026112600003',
+      statementId: 'S-2',
+      amount: '42.00',
+      currency: 'EUR',
+      payerName: 'Anna Schmidt',
+      payerIban: 'AT611904300234573201',
+      remittance: 'Orders abcd-efgh and QWER TYUI',
+      bookingDate: '2026-11-26',
+      status: 'open',
+      unmatchedReason: 'payment_reference_ambiguous',
+      candidates: ['ABCD-EFGH', 'QWER-TYUI'],
+      orderReference: null,
+      resolution: null,
+      resolvedBy: null,
+      resolvedAt: null,
+      importedAt: '2026-11-26T20:00:00.000Z',
+    };
+    const api = mockApi({
+      'GET /api/ops/queues': queues,
+      'GET /api/ops/bank/unmatched': () => ({ body: { payments: [payment] } }),
+      [`POST /api/ops/bank/unmatched/${payment.id}/assign`]: () => ({
+        body: { payment: { ...payment, status: 'assigned' }, order: { reference: 'QWER-TYUI-ASDF-GHJK', type: 'buy', status: 'processing' } },
+      }),
+    });
+    show('ops_unmatched');
+    expect(await screen.findByText(en.unmatched.whyCodes.payment_reference_ambiguous)).toBeTruthy();
+    expect(screen.getByText(en.unmatched.candidates)).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'QWER-TYUI' }));
+    expect((screen.getByLabelText(en.unmatched.assignTo) as HTMLInputElement).value).toBe('QWER-TYUI');
+    fireEvent.click(screen.getByRole('button', { name: en.unmatched.assign }));
+    expect(await screen.findByText(fill(en.unmatched.assigned, { reference: 'QWER-TYUI-ASDF-GHJK', status: en.orderStatus.processing }))).toBeTruthy();
+    expect(api.made(`POST /api/ops/bank/unmatched/${payment.id}/assign`)[0]!.body).toEqual({ target: 'QWER-TYUI' });
   });
 
   it('enables a requested kind, and sends ID details back with a reason the customer will read', async () => {

@@ -85,6 +85,21 @@ function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => 
           [t('unmatched.reason'), <q key="reason">{payment.remittance}</q>],
           [t('unmatched.why'), t(`unmatched.whyCodes.${payment.unmatchedReason ?? 'no_reason'}` as 'unmatched.whyCodes.not_found', { defaultValue: payment.unmatchedReason ?? '' })],
           [t('unmatched.bankReference'), <code key="ref">{payment.entryRef}</code>],
+          // Several open orders or accounts named: one click puts a candidate in the assign field.
+          ...(payment.candidates.length > 0 && !resolved
+            ? [
+                [
+                  t('unmatched.candidates'),
+                  <span key="candidates" className="candidate-list">
+                    {payment.candidates.map((candidate) => (
+                      <button key={candidate} type="button" className="button small" onClick={() => setTarget(candidate)}>
+                        <code>{candidate}</code>
+                      </button>
+                    ))}
+                  </span>,
+                ] as [string, React.ReactNode],
+              ]
+            : []),
         ]}
       />
       {resolved ? null : (

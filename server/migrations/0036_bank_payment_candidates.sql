@@ -1,0 +1,1 @@
+ALTER TABLE "bank_payments" ADD COLUMN "candidates" jsonb;
