@@ -74,6 +74,9 @@ export function parseShortReference(reason: string): string | null {
   return /^[A-Z]{8}$/.test(letters) ? `${letters.slice(0, 4)}-${letters.slice(4)}` : null;
 }
 
+/** How much of a payment's remittance information is searched for references. */
+export const MAX_REMITTANCE_SCANNED = 1000;
+
 /** What a payment's remittance information may name: order short references (ABCD-EFGH) and deposit references. */
 export type FoundReferences = { orders: string[]; deposits: { accountKey: string; currency?: string }[] };
 

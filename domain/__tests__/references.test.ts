@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import fc from 'fast-check';
-import { findReferences, hasCheckLetter, parseDepositReference, referenceCheckLetter, withCheckLetter } from '../references';
+import { findReferences, hasCheckLetter, MAX_REMITTANCE_SCANNED, parseDepositReference, referenceCheckLetter, withCheckLetter } from '../references';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const letters = (n: number) => fc.string({ unit: fc.constantFrom(...LETTERS), minLength: n, maxLength: n });
@@ -105,5 +105,12 @@ describe('references found where payers write them', () => {
     expect(findReferences('Rechnung 4711 vielen Dank', isCurrency).deposits).toEqual([]);
     const prose = 'Miete November Nebenkosten Abrechnung Wohnung Hauptstrasse '.repeat(10);
     expect(findReferences(prose, isCurrency).orders.length).toBeLessThan(prose.length / 10);
+  });
+
+  it('reads only the first MAX_REMITTANCE_SCANNED characters of an oversized reason: a megabyte of letters makes no more than a few dozen candidates', () => {
+    const huge = `${ref} ${'QWERTZUIOPASDFGHJKLYXCVBNM'.repeat(40_000)}`;
+    const found = findReferences(huge, isCurrency);
+    expect(found.orders).toContain(ref);
+    expect(found.orders.length).toBeLessThan(MAX_REMITTANCE_SCANNED / 10);
   });
 });
