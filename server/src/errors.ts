@@ -41,6 +41,9 @@ export function sendError(reply: FastifyReply, code: ErrorCode, message?: string
  */
 export const errorsPlugin = fp<{ loginMaxAgeSeconds: number }>(async (app, { loginMaxAgeSeconds }) => {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    // An error is never cached: a route that marks its file cacheable before reading it (a proof
+    // file not yet published) must not let a CDN keep the 404 for a year, nor a 429 or a 500.
+    reply.header('cache-control', 'no-store');
     // A limit that lifts with time says when, in the body and as Retry-After.
     if ((error instanceof DomainError || error instanceof RateLimited) && error.retryAfter) reply.header('retry-after', String(error.retryAfter));
     if (error instanceof DomainError && error.code === 'login_required_recent') {

@@ -260,11 +260,23 @@ describe.each(databaseKinds())('proof of liabilities (%s)', (kind) => {
     expect(audit.rows.length).toBeGreaterThanOrEqual(3);
   });
 
-  it('answers unknown snapshots and files with not_found, bad ids with a clear error, never a 5xx', async () => {
-    for (const path of ['/proof/9999.json', '/proof/abc.json', '/proof/1/btc.json', '/proof/1/SOL.json', '/proof/0.json', '/api/liabilities/9999']) {
+  it('answers unknown snapshots and files with not_found, bad ids with a clear error, never a 5xx; only a published file is cacheable', async () => {
+    for (const path of [
+      '/proof/9999.json',
+      '/proof/abc.json',
+      '/proof/1/btc.json',
+      '/proof/1/SOL.json',
+      '/proof/0.json',
+      '/api/liabilities/9999',
+      '/proof/9999/BTC.json',
+      '/proof/9999/control.json',
+      '/api/liabilities/9999/control',
+    ]) {
       const res = await t.app.inject({ url: path });
-      expect([path, res.statusCode]).toEqual([path, 404]);
+      // A snapshot not yet published: a CDN must not keep the 404 (it would hide the file for everyone once it is published).
+      expect([path, res.statusCode, /^no-store$|no-cache|max-age=0,/.test(String(res.headers['cache-control']))]).toEqual([path, 404, true]);
     }
+    expect((await t.app.inject({ url: '/proof/1.json' })).headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const bad = await t.app.inject({ url: '/api/liabilities/abc' });
     expect([bad.statusCode, bad.json().error.code]).toEqual([400, 'validation_failed']);
     expect((await t.app.inject({ url: '/api/liabilities?limit=500' })).json().error.code).toBe('validation_failed');

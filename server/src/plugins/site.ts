@@ -64,7 +64,7 @@ export const sitePlugin = fp<{ publicDir: string; authOrigin?: string }>(async (
     const { language } = splitLanguage(pathname);
     const file = language === 'en' ? path.join(root, '404.html') : path.join(root, language, '404', 'index.html');
     if (!fs.existsSync(file)) {
-      return reply.code(404).type('text/plain; charset=utf-8').send('Not found');
+      return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', REVALIDATE).send('Not found');
     }
     const { html, csp } = document(file);
     return reply.code(404).type('text/html; charset=utf-8').header('cache-control', REVALIDATE).header('content-security-policy', csp).send(html);

@@ -50,11 +50,11 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
         params: snapshotParams,
       },
     },
-    async (request, reply) =>
-      reply
-        .type(JSON_TYPE)
-        .header('cache-control', FOREVER)
-        .send(await publishedSnapshot(app.db, request.params.id)),
+    // Read first: only a published snapshot is marked cacheable.
+    async (request, reply) => {
+      const file = await publishedSnapshot(app.db, request.params.id);
+      return reply.type(JSON_TYPE).header('cache-control', FOREVER).send(file);
+    },
   );
 
   app.get(
@@ -68,36 +68,30 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
       },
     },
     // Signatures are added after publishing (the signer holds the keys): cached briefly, not forever.
-    async (request, reply) => reply.header('cache-control', LATEST).send({ proofs: await controlProofs(app.db, request.params.id) }),
+    async (request, reply) => {
+      const proofs = await controlProofs(app.db, request.params.id);
+      return reply.header('cache-control', LATEST).send({ proofs });
+    },
   );
 
   // The same files under the site, for people and tools that fetch or download them.
-  app.get('/proof/latest.json', { schema: { hide: true } }, async (_request, reply) =>
-    reply
-      .type(JSON_TYPE)
-      .header('cache-control', LATEST)
-      .send(await publishedSnapshot(app.db, 'latest')),
-  );
+  app.get('/proof/latest.json', { schema: { hide: true } }, async (_request, reply) => {
+    const file = await publishedSnapshot(app.db, 'latest');
+    return reply.type(JSON_TYPE).header('cache-control', LATEST).send(file);
+  });
   // Only `<id>.json` here: /proof/ itself (and /proof/index.html) is the site's public page of the
   // proof, which the static files answer; a bare `:file` would take it as an empty file name.
   app.get<{ Params: { file: string } }>('/proof/:file(^\\d{1,10}\\.json$)', { schema: { hide: true } }, async (request, reply) => {
-    const id = snapshotId(fileName(request.params.file, /^(\d{1,10})\.json$/));
-    return reply
-      .type(JSON_TYPE)
-      .header('cache-control', FOREVER)
-      .send(await publishedSnapshot(app.db, id));
+    const file = await publishedSnapshot(app.db, snapshotId(fileName(request.params.file, /^(\d{1,10})\.json$/)));
+    return reply.type(JSON_TYPE).header('cache-control', FOREVER).send(file);
   });
   app.get<{ Params: { id: string; file: string } }>('/proof/:id/:file', { schema: { hide: true } }, async (request, reply) => {
-    if (request.params.file === 'control.json')
-      return reply
-        .type(JSON_TYPE)
-        .header('cache-control', LATEST)
-        .send({ proofs: await controlProofs(app.db, snapshotId(request.params.id)) });
-    const currency = fileName(request.params.file, /^([A-Z0-9]{1,16})\.json$/);
-    return reply
-      .type(JSON_TYPE)
-      .header('cache-control', FOREVER)
-      .send(await publishedSnapshot(app.db, snapshotId(request.params.id), currency));
+    if (request.params.file === 'control.json') {
+      const proofs = await controlProofs(app.db, snapshotId(request.params.id));
+      return reply.type(JSON_TYPE).header('cache-control', LATEST).send({ proofs });
+    }
+    const file = await publishedSnapshot(app.db, snapshotId(request.params.id), fileName(request.params.file, /^([A-Z0-9]{1,16})\.json$/));
+    return reply.type(JSON_TYPE).header('cache-control', FOREVER).send(file);
   });
 
   app.get(
