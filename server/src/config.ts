@@ -60,11 +60,15 @@ const schema = z
     AUTH0_AUDIENCE: optional,
     /** Where an Auth0 Action puts auth_time and amr in access tokens (Auth0 reserves the plain names), e.g. https://muntly.eu/ */
     AUTH_CLAIM_NAMESPACE: optional.pipe(z.url('must be a URL like https://muntly.eu/').optional()),
-    /** DESIGN.md: when false, buy and sell answer buy_sell_disabled (swaps and the wallet go on). */
+    /**
+     * DESIGN.md: when false, buy and sell answer buy_sell_disabled (swaps and the wallet go on).
+     * Unset, it follows the spec, whose texts say buying and selling are off since June 2022: off in
+     * production (AUTH0_DOMAIN set), on in local mode so the flows can be tried.
+     */
     BUY_SELL_ENABLED: z
       .enum(['true', 'false'])
-      .default('true')
-      .transform((v) => v === 'true'),
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === 'true')),
     /**
      * Muntly's bank account that buyers pay into, whose statements are imported and from which the
      * payouts file pays (local default: a well-known test IBAN). The beneficiary is the account
@@ -379,7 +383,8 @@ const schema = z
     }
   });
 
-export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUTS'> & {
+export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUTS' | 'BUY_SELL_ENABLED'> & {
+  BUY_SELL_ENABLED: boolean;
   CHAIN_PAYOUTS: 'simulated' | 'signer';
   BANK_PAYOUTS: 'simulated' | 'external';
   /** True when the local identity provider is used (no AUTH0_DOMAIN). */
@@ -465,6 +470,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = environment()): Config {
     // Local mode pays through the simulation unless told otherwise (production requires a choice).
     CHAIN_PAYOUTS: c.CHAIN_PAYOUTS ?? 'simulated',
     BANK_PAYOUTS: c.BANK_PAYOUTS ?? 'simulated',
+    BUY_SELL_ENABLED: c.BUY_SELL_ENABLED ?? localIdp,
     explorers,
     opsUrl: (c.OPS_URL ?? localUrl(c.HOST, c.PORT)).replace(/\/$/, ''),
   };

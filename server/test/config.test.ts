@@ -52,6 +52,14 @@ describe('configuration', () => {
     expect(config).toMatchObject({ localIdp: false, authIssuer: 'https://muntly.eu.auth0.com/', authAudience: 'https://api.muntly.eu' });
   });
 
+  it('switches buying and selling off in production unless told otherwise, as the spec states; on locally, so the flows can be tried', () => {
+    expect(loadConfig({}).BUY_SELL_ENABLED).toBe(true);
+    expect(loadConfig({ BUY_SELL_ENABLED: 'false' }).BUY_SELL_ENABLED).toBe(false);
+    expect(loadConfig(production).BUY_SELL_ENABLED).toBe(false);
+    expect(loadConfig({ ...production, BUY_SELL_ENABLED: 'true' }).BUY_SELL_ENABLED).toBe(true);
+    expect(() => loadConfig({ BUY_SELL_ENABLED: 'yes' })).toThrow(/BUY_SELL_ENABLED/);
+  });
+
   it('pays through the simulation only locally: production names its payout executors or does not start', () => {
     expect(loadConfig({})).toMatchObject({ CHAIN_PAYOUTS: 'simulated', BANK_PAYOUTS: 'simulated' });
     const { CHAIN_PAYOUTS: _chain, BANK_PAYOUTS: _bank, ...unnamed } = production;
