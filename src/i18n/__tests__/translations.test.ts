@@ -157,6 +157,19 @@ describe('translations', () => {
     });
   });
 
+  // One register per language, as the rest of the site speaks: Dutch "je" (never "u"), German "Sie" (never "du"), French "vous" (never "tu").
+  it.each([
+    ['nl', /(?<![\p{L}])(u|uw|U|Uw)(?![\p{L}])/u],
+    ['de', /(?<![\p{L}])(du|Du|dich|Dich|dein\p{L}*|Dein\p{L}*)(?![\p{L}])/u],
+    ['fr', /(?<![\p{L}'’])(tu|toi|ton|tes)(?![\p{L}])/u],
+  ] as const)('%s addresses the reader in one register everywhere', (language, other) => {
+    expect(Object.entries(texts(language)).filter(([, text]) => other.test(text.replace(/\{\{[^}]*\}\}/g, '')))).toEqual([]);
+  });
+
+  it('Dutch calls the Muntly wallet "portemonnee" everywhere (a wallet elsewhere may stay a wallet)', () => {
+    expect(Object.entries(texts('nl')).filter(([, text]) => /Muntly-wallet|\bje wallet\b|\buit de wallet\b|\bvia de wallet\b/i.test(text))).toEqual([]);
+  });
+
   it('the check catches English left in a translation', () => {
     expect(latinWords('Курс обновляется every 30 seconds')).toEqual(['every', 'seconds']);
     expect(latinWords('Bitcoin, SEPA Instant и файлы куки; ключ muntly-session, адрес support@muntly.example, QR-код, ABCD-EFGH-IJKL-MNOP')).toEqual([]);
