@@ -16,7 +16,7 @@ import type { FailureReason } from '../../domain/orders';
  */
 
 /** Keys only the site uses: a call that got no answer from the API, two form rules, and a limit's wait. */
-export const SITE_ERROR_KEYS = ['generic', 'too_many_decimals', 'same_currency', 'try_again_in'] as const;
+export const SITE_ERROR_KEYS = ['generic', 'too_many_decimals', 'same_currency', 'try_again_in', 'login_required_business'] as const;
 export type ErrorTextKey = ErrorCode | FailureReason | (typeof SITE_ERROR_KEYS)[number];
 
 /** Values some texts need: a currency and its decimals (too_many_decimals). */

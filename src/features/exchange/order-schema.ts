@@ -72,7 +72,7 @@ export function orderFormRules(type: OrderType, currencies: readonly CurrencyInf
     if (!loggedIn) {
       if (values.sendToMyWallet) fail('sendToMyWallet', 'login_required');
       if (values.useMyWallet) fail('useMyWallet', 'login_required');
-      if (values.fromBusinessAccount && type === 'buy' && !values.useMyWallet) fail('fromBusinessAccount', 'login_required');
+      if (values.fromBusinessAccount && type === 'buy' && !values.useMyWallet) fail('fromBusinessAccount', 'login_required_business');
     }
     if (!values.sendToMyWallet) {
       const address = values.address.trim();

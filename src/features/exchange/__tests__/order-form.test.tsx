@@ -171,6 +171,20 @@ describe('OrderForm', () => {
     expect(api.callsTo('POST /api/orders')).toHaveLength(0);
   });
 
+  it('tells an anonymous visitor paying from a business account what that needs (an account and a verified business), not the wallet options', async () => {
+    const api = mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }), 'POST /api/quotes': () => ({ body: QUOTE }) });
+    setup('buy');
+    await screen.findByLabelText(en.form.to.buy);
+    fireEvent.click(screen.getByLabelText(en.form.fromBusinessAccount));
+    type(/Amount in EUR/, '50');
+    type(en.form.email, 'ada@example.com');
+    type('Your BTC address', 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu');
+    fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
+    await waitFor(() => expect(errorOf(en.form.fromBusinessAccount)).toBe(enErrors.login_required_business));
+    expect(enErrors.login_required_business).not.toMatch(/Send to my wallet/);
+    expect(api.callsTo('POST /api/orders')).toHaveLength(0);
+  });
+
   it('sends the access token with the own-wallet options when logged in', async () => {
     const api = mockApi({
       'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),

@@ -126,7 +126,8 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
       if (error.code === 'buy_sell_disabled') return onDisabled();
       if (error.code === 'login_required') {
         const field = error.field === 'fromBusinessAccount' ? 'fromBusinessAccount' : input.useMyWallet && !input.sendToMyWallet ? 'useMyWallet' : 'sendToMyWallet';
-        return setError(field, { message: 'login_required' }, { shouldFocus: true });
+        // A business payment needs more than a login (a verified business): say so, not "Send to my wallet".
+        return setError(field, { message: field === 'fromBusinessAccount' ? 'login_required_business' : 'login_required' }, { shouldFocus: true });
       }
       if (isField(error.field) && shown(error.field, input)) return setError(error.field, { message: error.code }, { shouldFocus: true });
       setRetryAfter(error.retryAfter);
