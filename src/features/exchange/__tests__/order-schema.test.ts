@@ -48,7 +48,7 @@ describe('order form rules', () => {
   });
 
   it('asks for a delivery address unless the result goes into the wallet, and a login for the wallet options', async () => {
-    expect(await issues('buy', { fromBusinessAccount: true })).toEqual({ fromBusinessAccount: 'login_required' });
+    expect(await issues('buy', { fromBusinessAccount: true })).toEqual({ fromBusinessAccount: 'login_required_business' });
     expect(await issues('buy', { fromBusinessAccount: true }, true)).toEqual({});
     expect(await issues('buy', {})).toEqual({});
     expect(await issues('buy', { address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toEqual({ address: 'invalid_address' });
