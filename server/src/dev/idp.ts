@@ -360,11 +360,10 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       }
       throttle.recordFailure(client, email);
       // A new address and a taken one get the same answer, in about the same time (create hashes
-      // the password; for a taken one the hash is made and dropped), and an email each: the
-      // answer never tells whether the address has an account. Nobody is logged in by a sign-up:
-      // the page asks for the password once more, which the owner of a new account knows.
+      // the password before it tries the insert, which a taken address refuses), and an email
+      // each: the answer never tells whether the address has an account. Nobody is logged in by a
+      // sign-up: the page asks for the password once more, which the owner of a new account knows.
       const user = await idpUsersRepository.create(db, { email, name, password });
-      if (!user) await hashPassword(password);
       await options.mailSignUp({ email, language, existing: !user });
       return show(200, loginForm(language, uid!, false, undefined, email, t.signupSent!.replace('{{email}}', email)));
     }
