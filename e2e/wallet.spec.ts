@@ -26,6 +26,8 @@ async function mailedCode(page: Page, email: string): Promise<string> {
 }
 
 test('receive, deposit, send to another Muntly user with the emailed code; both see the transaction', async ({ page, browser, baseURL }) => {
+  // Two address-book holds of 45 seconds each (another Muntly wallet's too, issue 34).
+  test.setTimeout(240_000);
   const stamp = Date.now();
   const alice = `alice-${stamp}@muntly.test`;
   const bob = `bob-${stamp}@muntly.test`;
