@@ -67,6 +67,9 @@ export default defineConfig({
         // A new address-book entry is held 45 seconds instead of a day: the security journey sees the
         // hold, the wallet journey waits it out before its send to an address outside Muntly.
         ADDRESS_HOLD_HOURS: '0.0125',
+        // Setting up two-step login pauses sends (issue 34): 45 seconds instead of a day, which the
+        // security journey waits out before its large send.
+        SEND_COOLDOWN_HOURS: '0.0125',
       },
       reuseExistingServer: false,
       timeout: 300_000,

@@ -61,12 +61,20 @@ export const SECURITY_EVENT_KINDS = [
   'unfreeze_confirmed',
   'unfrozen_by_operator',
   'signed_in_new_device',
+  'second_factor_added',
+  'second_factor_removed',
 ] as const;
 export type SecurityEventKind = (typeof SECURITY_EVENT_KINDS)[number];
 
 /** The purposes of a signed link in a security email: freeze the account's sends, cancel a new address-book entry. */
 export const SECURITY_LINK_PURPOSES = ['freeze', 'cancel_address'] as const;
 export type SecurityLinkPurpose = (typeof SECURITY_LINK_PURPOSES)[number];
+
+/**
+ * How long a new address-book entry waits by default (the server's ADDRESS_HOLD_HOURS may set
+ * another): the pages that explain it without asking the API (the fees page) name this one.
+ */
+export const DEFAULT_ADDRESS_HOLD_HOURS = 24;
 
 /** At most this many live entries in one address book. */
 export const ADDRESS_BOOK_MAX_ENTRIES = 200;

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { epcPayload } from '../domain/epc';
 import { qrPath } from '../src/features/exchange/components/qr-code';
-import { test, expect, locale, ops, pickCurrency } from './fixtures';
+import { test, expect, locale, logInAfterSignUp, ops, pickCurrency } from './fixtures';
 import type { Page } from '@playwright/test';
 
 /**
@@ -176,6 +176,7 @@ test('logged in: send to my wallet, the own-order list and the deposit reference
   await page.getByLabel(auth.idp.email).fill(email);
   await page.getByLabel(auth.idp.password).fill('a-long-password');
   await page.getByRole('button', { name: auth.idp.signupButton }).click();
+  await logInAfterSignUp(page, email);
   await expect(page.getByRole('banner').getByText('Wally Exchange')).toBeVisible();
 
   // Without a verified bank account the wallet options are refused, with the way to fix it.

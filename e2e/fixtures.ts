@@ -58,7 +58,10 @@ export function ops(baseURL: string, ...args: string[]): string {
   }).toString();
 }
 
-/** A new user signs up at the local identity provider and comes back logged in. */
+/**
+ * A new user signs up at the local identity provider, logs in with the new password on the page
+ * that follows (a sign-up logs nobody in: issue 34) and comes back logged in.
+ */
 export async function signUp(page: Page, name: string, email: string) {
   const auth = locale('en', 'auth');
   await page.goto('/register/');
@@ -66,7 +69,16 @@ export async function signUp(page: Page, name: string, email: string) {
   await page.getByLabel(auth.idp.email).fill(email);
   await page.getByLabel(auth.idp.password).fill('a-long-password');
   await page.getByRole('button', { name: auth.idp.signupButton }).click();
+  await logInAfterSignUp(page, email);
   await expect(page.getByRole('banner').getByText(name)).toBeVisible();
+}
+
+/** The page after a sign-up: the same for a new address and a taken one; the password once more. */
+export async function logInAfterSignUp(page: Page, email: string) {
+  const auth = locale('en', 'auth');
+  await expect(page.getByRole('status')).toHaveText(auth.idp.signupSent.replace('{{email}}', email));
+  await page.getByLabel(auth.idp.password).fill('a-long-password');
+  await page.getByRole('button', { name: auth.idp.loginButton }).click();
 }
 
 /** The header's language list, opened: the button shows the current language. */

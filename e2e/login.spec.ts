@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { test, expect, common, locale } from './fixtures';
+import { test, expect, common, locale, logInAfterSignUp } from './fixtures';
 
 const auth = (language: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, 'auth.json'), 'utf8'));
 
@@ -103,7 +103,7 @@ test.describe('login', () => {
     expect(fetched.length).toBeGreaterThan(0);
   });
 
-  test('sign-up creates an account at the provider and logs the new user in', async ({ page }) => {
+  test('sign-up creates an account at the provider; the new user logs in on the page that follows', async ({ page }) => {
     const email = `new-${Date.now()}@muntly.test`;
     await page.goto('/register/');
     await expect(page.getByRole('heading', { name: auth('en').idp.signupTitle })).toBeVisible();
@@ -111,6 +111,7 @@ test.describe('login', () => {
     await page.getByLabel(auth('en').idp.email).fill(email);
     await page.getByLabel(auth('en').idp.password).fill('a-long-password');
     await page.getByRole('button', { name: auth('en').idp.signupButton }).click();
+    await logInAfterSignUp(page, email);
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('banner').getByText('New Person')).toBeVisible();
     await page.goto('/identity/me/');

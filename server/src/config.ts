@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CURRENCIES } from '../../domain/currencies';
 import { CHAIN_NETWORKS, setChainNetwork } from '../../domain/networks';
 import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
+import { DEFAULT_ADDRESS_HOLD_HOURS } from '../../domain/protection';
 import { sepaIban } from '../../domain/sepa';
 import { XRP_FEE_CAP_DROPS, XRP_LEDGER_MARGIN } from '../../domain/xrp';
 
@@ -299,7 +300,7 @@ const schema = z
      * was added (another Muntly user's address at once); the allow-list mode may be switched off
      * this long after it was switched on.
      */
-    ADDRESS_HOLD_HOURS: z.coerce.number().min(0).max(720).default(24),
+    ADDRESS_HOLD_HOURS: z.coerce.number().min(0).max(720).default(DEFAULT_ADDRESS_HOLD_HOURS),
     /** Sends wait this long after the anti-phishing phrase, the allow-list mode or the email address changed. */
     SEND_COOLDOWN_HOURS: z.coerce.number().min(0).max(720).default(24),
     /** An unfreeze confirmed with its emailed code takes effect this long after (the operator can unfreeze at once). */

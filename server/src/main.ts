@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRemoteJWKSet } from 'jose';
+import { localizePath } from '../../domain/languages';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -9,7 +10,8 @@ import { startIdp } from './dev/idp';
 import { localIdpAccess } from './dev/idp-access';
 import { loadOrCreateIdpKeys } from './dev/keys';
 import { DEMO_PASSWORD, DEMO_USERS, idpUsersRepository } from './dev/users';
-import { clientOf, recordSignIn } from './modules/protection/service';
+import { mailSignUp } from './modules/notify/service';
+import { clientOf, mailSecondFactorCode, recordSignIn, secondFactorChanged } from './modules/protection/service';
 
 /**
  * `npm start`: the site and the API on one origin (http://localhost:8000 by default), the local
@@ -66,6 +68,13 @@ async function main() {
           { links: app.protection.links, issuer: config.authIssuer },
           { subject: signIn.subject, deviceKey: signIn.deviceKey, client: clientOf(signIn.userAgent), at: signIn.at, language: signIn.language },
         );
+      },
+      // The sign-up form's email (it answers a new address and a taken one alike).
+      mailSignUp: (input) => mailSignUp(database.db, { ...input, loginUrl: new URL(localizePath('/login/', input.language), config.siteOrigin).toString() }),
+      // Two-step login changes with a code emailed to the account, and as a security change.
+      secondFactor: {
+        mailCode: ({ userAgent, ...change }) => mailSecondFactorCode(database.db, app.protection.links, { ...change, issuer: config.authIssuer, client: clientOf(userAgent) }),
+        changed: (tx, { userAgent, ...change }) => secondFactorChanged(tx, app.protection, { ...change, issuer: config.authIssuer, client: clientOf(userAgent) }),
       },
     });
   }

@@ -66,7 +66,7 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(Date.parse(entry.usableFrom) - Date.parse(entry.createdAt)).toBe(DAY_S * 1000);
 
       const [announced] = await mails(u.email);
-      expect(announced!.subject).toBe('New address in your address book: Cold storage');
+      expect(announced!.subject).toBe('New BTC address in your address book');
       expect(announced!.body).toContain(`Address: ${EXTERNAL}`);
       expect(announced!.body).toContain('Wallet: your own wallet');
       expect(linkIn(announced!.body, 'cancel-address')).toBeTruthy();
@@ -127,14 +127,22 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect((await add(u, EXTERNAL, 'BTC', { label: 'x'.repeat(101) })).json().error).toMatchObject({ code: 'validation_failed', field: 'label' });
     });
 
-    it('exempts another Muntly user’s address from the hold, but not from the book', async () => {
+    it('holds another Muntly user’s address like any other: a taken-over account is not emptied into the attacker’s Muntly wallet at once (issue 34)', async () => {
       const a = await user('int-a@muntly.test');
       const b = await user('int-b@muntly.test', '0');
       expect((await start(a, b.address)).json().error.code).toBe('address_not_in_book');
-      const entry = (await add(a, b.address, 'BTC', { ownWallet: true })).json();
       // Never the user's own wallet: it is another user's.
-      expect(entry).toMatchObject({ internal: true, onHold: false, ownWallet: false });
-      expect(entry.usableFrom).toBe(entry.createdAt);
+      const entry = (await add(a, ` ${b.address} `, 'BTC', { ownWallet: true })).json();
+      expect(entry).toMatchObject({ internal: true, onHold: true, ownWallet: false });
+      expect(Date.parse(entry.usableFrom) - Date.parse(entry.createdAt)).toBe(DAY_S * 1000);
+      const held = await start(a, b.address);
+      expect(held.statusCode).toBe(409);
+      expect(held.json().error.code).toBe('address_on_hold');
+      expect(held.json().error.retryAfter).toBeGreaterThan(DAY_S - 60);
+      // Announced like any new entry, with its cancel link.
+      expect(linkIn((await mails(a.email))[0]!.body, 'cancel-address')).toBeTruthy();
+      // Past its hold, the send goes through (and arrives at once, as between Muntly wallets).
+      await age(sql`update address_book set usable_from = now() - interval '1 second' where id = ${entry.id}`);
       const send = await start(a, b.address);
       expect(send.statusCode).toBe(201);
       expect((await confirm(a, send.json().id)).json().status).toBe('completed');
@@ -182,7 +190,7 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const u = await user('cancel@muntly.test');
       await add(u, EXTERNAL, 'BTC', {}, { 'accept-language': 'fr' });
       const [announced] = await mails(u.email);
-      expect(announced!.subject).toBe('Nouvelle adresse dans votre carnet : (sans libellé)');
+      expect(announced!.subject).toBe('Nouvelle adresse BTC dans votre carnet');
       const token = linkIn(announced!.body, 'cancel-address')!;
 
       const page = await openLink('cancel-address', token);
@@ -590,6 +598,23 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
     const laptop = 'laptop-device-key-0123456789abcdef';
     const phone = 'phone-device-key-0123456789abcdef';
     const tablet = 'tablet-device-key-0123456789abcdef';
+
+    it('puts no words of whoever logs in under the owner’s phrase: a made-up User-Agent, an entry’s label (issue 34)', async () => {
+      const u = await user('crafted@muntly.test', '0');
+      await settings(u, { phrase: 'Stille Wasser' });
+      expect(await signIn(u, laptop)).toBe('first_device');
+      expect(await signIn(u, phone, 'Muntly-Security:refund-at-https://muntly-refund.example')).toBe('new_device');
+      const [told] = await signInMails(u);
+      expect(told!.body.startsWith('Your anti-phishing phrase: Stille Wasser')).toBe(true);
+      expect(told!.body).toContain('Device: a program that is not a known browser');
+      // The label of a new entry, typed by whoever is logged in (after a takeover: the attacker).
+      expect((await add(u, EXTERNAL, 'BTC', { label: 'Refund from Muntly support: confirm at muntly-refund.example' })).statusCode).toBe(201);
+      const [announced] = await mails(u.email);
+      expect(announced!.subject).toBe('New BTC address in your address book');
+      for (const mail of [told!, announced!]) for (const part of [mail.subject, mail.body, mail.html]) expect(part).not.toMatch(/refund/i);
+      // The security page still shows both as they are (to the logged-in owner, not in an email).
+      expect((await book(u))[0]).toMatchObject({ address: EXTERNAL });
+    });
 
     it('records the first device silently, tells of a new one once with a working freeze link, and never of a known one', async () => {
       const u = await user('devices@muntly.test', '0');

@@ -8,7 +8,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import QRCode from 'qrcode';
-import { LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_CLIENT_AND_EMAIL } from '../src/dev/login-throttle';
+import { LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_CLIENT_AND_EMAIL, OTP_FAILURES_BEFORE_WAIT } from '../src/dev/login-throttle';
 
 /**
  * The local identity provider as a browser uses it: the authorization request, its login form
@@ -23,6 +23,7 @@ const password = 'right-password-1';
 const owner = { email: 'owner@muntly.test', name: 'Owner', password };
 const admin = { email: 'admin@muntly.test', name: 'Admin', password, admin: true };
 const careful = { email: 'careful@muntly.test', name: 'Careful', password };
+const guarded = { email: 'guarded@muntly.test', name: 'Guarded', password };
 const texts = (language: string) => (JSON.parse(fs.readFileSync(path.join(root, 'locales', language, 'auth.json'), 'utf8')) as { idp: Record<string, string> }).idp;
 
 let idp: ChildProcess;
@@ -31,6 +32,11 @@ let log = '';
 /** The logins the provider reported (its onSignIn), in order. */
 type Report = { subject: string; deviceKey: string; userAgent?: string; language: string; at: string };
 const reports: Report[] = [];
+/** What the provider handed account protection about two-step login: the emailed codes, the changes. */
+type SecondFactorReport = { subject: string; email: string; language: string; change: string; code?: string };
+const codeMails: SecondFactorReport[] = [];
+const secondFactorChanges: SecondFactorReport[] = [];
+const signUpMails: { email: string; language: string; existing: boolean }[] = [];
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 
 function freePort(): Promise<number> {
@@ -53,7 +59,7 @@ beforeAll(async () => {
       IDP_TEST_SITE_ORIGIN: siteOrigin,
       IDP_TEST_AUDIENCE: audience,
       IDP_TEST_CLIENT_ID: clientId,
-      IDP_TEST_USERS: JSON.stringify([owner, admin, careful]),
+      IDP_TEST_USERS: JSON.stringify([owner, admin, careful, guarded]),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -67,6 +73,9 @@ beforeAll(async () => {
       for (const line of lines) {
         if (line.startsWith('ready')) resolve();
         if (line.startsWith('signed-in ')) reports.push(JSON.parse(line.slice('signed-in '.length)) as Report);
+        if (line.startsWith('sign-up-mail ')) signUpMails.push(JSON.parse(line.slice('sign-up-mail '.length)) as { email: string; language: string; existing: boolean });
+        if (line.startsWith('second-factor-code ')) codeMails.push(JSON.parse(line.slice('second-factor-code '.length)) as SecondFactorReport);
+        if (line.startsWith('second-factor-changed ')) secondFactorChanges.push(JSON.parse(line.slice('second-factor-changed '.length)) as SecondFactorReport);
       }
     });
     idp.once('exit', (code) => reject(new Error(`the provider exited (${code}):\n${log}`)));
@@ -211,6 +220,31 @@ const decodeHtml = (text: string) =>
 async function reportsSince(since: number, count: number): Promise<Report[]> {
   for (let waited = 0; reports.length < since + count && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
   return reports.slice(since);
+}
+
+/** Waits for something the provider reports on its own line of output. */
+async function until<T>(find: () => T | undefined): Promise<T> {
+  for (let waited = 0; waited < 5000; waited += 20) {
+    const found = find();
+    if (found !== undefined) return found;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error('the provider reported nothing');
+}
+
+/** Sets up two-step login for a user as a browser does (password, emailed code, QR code, first code); answers the secret. */
+async function enrol(user: { email: string }, from: string): Promise<string> {
+  const browser = new Browser(from);
+  const before = codeMails.length;
+  const asked = await browser.request('POST', '/mfa', { email: user.email, password });
+  expect(asked.status).toBe(200);
+  const mailed = await until(() => codeMails.slice(before).find((m) => m.email === user.email));
+  const challenge = /name="challenge" value="([^"]+)"/.exec(asked.body)![1]!;
+  const scan = await browser.request('POST', '/mfa/email', { challenge, code: mailed.code! });
+  const secret = new URL(decodeHtml(/<a href="(otpauth:\/\/totp\/[^"]+)"/.exec(scan.body)![1]!)).searchParams.get('secret')!;
+  const enrolment = /name="enrolment" value="([^"]+)"/.exec(scan.body)![1]!;
+  expect((await browser.request('POST', '/mfa/confirm', { enrolment, otp: rfc6238(secret, Math.floor(Date.now() / 1000 / 30)) })).status).toBe(200);
+  return secret;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -371,8 +405,27 @@ describe('the local identity provider', () => {
     const de = texts('de');
     expect((await browser.request('GET', '/mfa?ui_locales=de')).body).toContain(de.mfaTitle);
     expect((await browser.request('POST', '/mfa?ui_locales=de', { email: careful.email, password: 'wrong-password' })).status).toBe(401);
-    const scan = await browser.request('POST', '/mfa?ui_locales=de', { email: careful.email, password });
+    expect(codeMails.filter((m) => m.email === careful.email)).toHaveLength(0);
+    // The password alone sets up nothing (issue 34): a code goes to the account's address first.
+    const codeAsked = await browser.request('POST', '/mfa?ui_locales=de', { email: careful.email, password });
+    expect(codeAsked.status).toBe(200);
+    expect(codeAsked.body).toContain(de.mfaEmailSent);
+    expect(codeAsked.body).not.toContain('otpauth://');
+    const mailed = await until(() => codeMails.find((m) => m.email === careful.email));
+    expect(mailed).toMatchObject({ email: careful.email, language: 'de', change: 'second_factor_added', code: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}$/) });
+    expect(codeAsked.body).not.toContain(mailed.code);
+    const challenge = /name="challenge" value="([^"]+)"/.exec(codeAsked.body)![1]!;
+    // A wrong code, or none, shows no QR code.
+    const wrong = await browser.request('POST', '/mfa/email?ui_locales=de', { challenge, code: 'ABCD-EFGH-IJKL-MNOP' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toContain(de.mfaEmailWrong);
+    expect(wrong.body).not.toContain('otpauth://');
+    expect((await browser.request('POST', '/mfa/email?ui_locales=de', { challenge: 'made-up', code: mailed.code! })).status).toBe(400);
+    // The code as a person types it: lower case, spaces instead of dashes.
+    const scan = await browser.request('POST', '/mfa/email?ui_locales=de', { challenge, code: ` ${mailed.code!.toLowerCase().replace(/-/g, ' ')} ` });
     expect(scan.status).toBe(200);
+    // Used once.
+    expect((await new Browser('127.0.0.43').request('POST', '/mfa/email', { challenge, code: mailed.code! })).status).toBe(400);
     expect(scan.body).toContain(de.mfaScan);
     // The QR code holds exactly the otpauth:// URI the page links to; its secret is the key shown.
     const uri = decodeHtml(/<a href="(otpauth:\/\/totp\/[^"]+)"/.exec(scan.body)![1]!);
@@ -393,6 +446,8 @@ describe('the local identity provider', () => {
     expect(enabled.status).toBe(200);
     expect(enabled.body).toContain(de.mfaDone);
     expect(enabled.body).toContain(`${siteOrigin}/de/wallet/security/`);
+    // Account protection hears of it (its event, security email and cool-down: account-hardening.test.ts).
+    expect(secondFactorChanges.filter((c) => c.email === careful.email)).toEqual([expect.objectContaining({ subject: mailed.subject, change: 'second_factor_added', language: 'de' })]);
 
     // Logging in: the password, then the code.
     const interaction = await browser.authorize();
@@ -419,6 +474,86 @@ describe('the local identity provider', () => {
     expect(replayed.body).toContain(texts('en').otpWrong);
     // Set up already: a second enrolment is refused.
     expect((await replay.request('POST', '/mfa', { email: careful.email, password })).status).toBe(409);
+  });
+
+  it('throttles one-time passwords per account, across logins and clients: wait after a few wrong codes, then the password step too (issue 34)', async () => {
+    const secret = await enrol(guarded, '127.0.0.60');
+    const step = () => Math.floor(Date.now() / 1000 / 30);
+    const live = () => new Set([-1, 0, 1].map((d) => rfc6238(secret, step() + d)));
+    const wrongCode = (i: number) => {
+      let code = String(100000 + i * 7919).slice(-6);
+      while (live().has(code)) code = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+      return code;
+    };
+    // The attacker knows the password and opens many logins, from many addresses, before guessing.
+    const logins: { browser: Browser; interaction: string }[] = [];
+    for (let i = 0; i < 10; i++) {
+      const browser = new Browser(`127.0.1.${i + 1}`);
+      const interaction = await browser.authorize();
+      expect((await browser.login(interaction, guarded.email, password)).status).toBe(200);
+      logins.push({ browser, interaction });
+    }
+    const answers: Answer[] = [];
+    for (let i = 0; i < 40; i++) {
+      const { browser, interaction } = logins[i % 8]!;
+      answers.push(await browser.request('POST', `${interaction}/otp`, { otp: wrongCode(i) }));
+    }
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.slice(0, OTP_FAILURES_BEFORE_WAIT)).toEqual(Array(OTP_FAILURES_BEFORE_WAIT).fill(401));
+    expect(statuses.slice(OTP_FAILURES_BEFORE_WAIT)).toEqual(Array(40 - OTP_FAILURES_BEFORE_WAIT).fill(429));
+    const limited = answers.at(-1)!;
+    expect(Number(limited.retryAfter)).toBeGreaterThan(13 * 60);
+    expect(Number(limited.retryAfter)).toBeLessThanOrEqual(15 * 60);
+    expect(limited.body).toContain(texts('en').tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(Number(limited.retryAfter) / 60))));
+    // While locked, the right code is refused too, on a login that never guessed.
+    const { browser: untouched, interaction } = logins[9]!;
+    const right = await untouched.request('POST', `${interaction}/otp`, { otp: rfc6238(secret, step() + 1) });
+    expect(right.status).toBe(429);
+    expect(right.location).toBeUndefined();
+    // And so is the password step, from a new client, right password or wrong.
+    const fresh = new Browser('127.0.2.1');
+    const again = await fresh.authorize();
+    expect((await fresh.login(again, guarded.email, password)).status).toBe(429);
+    expect((await fresh.login(again, guarded.email, 'wrong-password')).status).toBe(429);
+    // Another account is not affected.
+    const other = new Browser('127.0.2.2');
+    expect((await other.follow(await other.login(await other.authorize(), owner.email, password))).url.searchParams.get('code')).toBeTruthy();
+  });
+
+  it('answers a sign-up with a taken address as one with a new address, and tells the address’s owner by email instead (issue 34)', async () => {
+    const signUp = async (from: string, email: string) => {
+      const browser = new Browser(from);
+      const interaction = await browser.authorize(undefined, 'fr');
+      const answer = await browser.request('POST', `${interaction}/signup`, { name: 'Mallory', email, password: 'another-password-1' });
+      return { browser, interaction, answer, page: answer.body.replaceAll(interaction, 'UID') };
+    };
+    const fresh = `fresh-${Date.now()}@muntly.test`;
+    const created = await signUp('127.0.3.1', fresh);
+    // Any spelling of a taken address.
+    const taken = await signUp('127.0.3.2', owner.email);
+    const takenUpper = await signUp('127.0.3.3', ` ${owner.email.toUpperCase()} `);
+    expect(created.answer.status).toBe(200);
+    for (const other of [taken, takenUpper]) {
+      expect(other.answer.status).toBe(created.answer.status);
+      expect(other.answer.location).toBe(created.answer.location);
+      expect(other.page.replaceAll(owner.email, 'EMAIL')).toBe(created.page.replaceAll(fresh, 'EMAIL'));
+    }
+    expect(created.answer.body).toContain(texts('fr').signupSent!.replace('{{email}}', fresh));
+    expect(created.answer.body).not.toContain('Mallory');
+    // The mailbox tells its owner which it was.
+    await until(() => (signUpMails.length >= 3 ? true : undefined));
+    expect(signUpMails.slice(-3)).toEqual([
+      { email: fresh, language: 'fr', existing: false },
+      { email: owner.email, language: 'fr', existing: true },
+      { email: owner.email, language: 'fr', existing: true },
+    ]);
+    // Nobody is logged in by a sign-up, and the owner's password is unchanged.
+    expect(taken.answer.location).toBeUndefined();
+    const ownerBrowser = new Browser('127.0.3.4');
+    expect((await ownerBrowser.follow(await ownerBrowser.login(await ownerBrowser.authorize(), owner.email, password))).url.searchParams.get('code')).toBeTruthy();
+    // The new account's owner logs in on the same page with the password just chosen.
+    const { url } = await created.browser.follow(await created.browser.login(created.interaction, fresh, 'another-password-1'));
+    expect(url.searchParams.get('code')).toBeTruthy();
   });
 
   it('writes no email and no device key into its log', () => {

@@ -3,7 +3,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { walletSends, accounts, ledgerAccounts, payouts } from '../src/db/schema';
-import { testApp, databaseKinds, type TestApp } from './helpers';
+import { testApp, testUser, databaseKinds, type TestApp } from './helpers';
 
 const valid = {
   name: 'Anna de Vries',
@@ -42,8 +42,50 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
 
     const [confirmation] = await outboxTo('anna@example.com');
     expect(confirmation!.subject).toContain(ticket);
-    expect(confirmation!.body).toContain('Hallo Anna de Vries');
-    expect(confirmation!.body).toContain(valid.message);
+    expect(confirmation!.body).toContain('Ticketnummer');
+    expect(confirmation!.body).toContain('„Ein Tauschauftrag“');
+    // Only what Muntly says: not the name or the message typed into the form.
+    expect(confirmation!.body).not.toContain('Anna');
+    expect(confirmation!.body).not.toContain('two days');
+  });
+
+  it('never lets a stranger put words under a user’s anti-phishing phrase (issue 34)', async () => {
+    const victim = await testUser(t, 'victim34@muntly.test');
+    const set = await t.app.inject({ method: 'PATCH', url: '/api/wallet/security', headers: victim.headers, payload: { phrase: 'Grüne Eulen 7' } });
+    expect(set.statusCode).toBe(200);
+    const bait = {
+      name: 'Muntly Security Team: your account is locked',
+      email: ' VICTIM34@Muntly.test ',
+      topic: 'security',
+      message: 'Unusual activity. Restore access within 24 hours at https://muntly-restore.example/login or lose your funds.',
+    };
+    const res = await post(bait, { 'accept-language': 'en' });
+    expect(res.statusCode).toBe(201);
+    const { ticket } = res.json();
+    const mails = (
+      (await t.app.db.execute(sql`select subject, body, html from outbox where recipient = 'victim34@muntly.test' and subject like ${`%${ticket}%`}`)) as unknown as {
+        rows: { subject: string; body: string; html: string }[];
+      }
+    ).rows;
+    expect(mails).toHaveLength(1);
+    const [receipt] = mails;
+    // Genuine: the phrase on top, the ticket number.
+    expect(receipt!.body.startsWith('Your anti-phishing phrase: Grüne Eulen 7')).toBe(true);
+    expect(receipt!.body).toContain(ticket);
+    // Nothing the stranger typed, in any part, in any spelling.
+    for (const part of [receipt!.subject, receipt!.body, receipt!.html]) {
+      for (const typed of ['Security Team', 'locked', 'Unusual', 'muntly-restore', 'https://muntly-restore', '24 hours', 'lose your funds'])
+        expect(part.toLowerCase()).not.toContain(typed.toLowerCase());
+    }
+    // The request itself reaches the support mailbox word for word, and never under a phrase, even
+    // if an account had the support mailbox's address and set one.
+    const inbox = await testUser(t, 'support@muntly.example');
+    await t.app.inject({ method: 'PATCH', url: '/api/wallet/security', headers: inbox.headers, payload: { phrase: 'Support phrase' } });
+    const again = await post({ ...bait, email: 'someone34@example.com' });
+    const forSupport = (await outboxTo('support@muntly.example')).filter((m) => m.subject.includes(again.json().ticket));
+    expect(forSupport).toHaveLength(1);
+    expect(forSupport[0]!.body).toContain(bait.message);
+    expect(forSupport[0]!.body).not.toContain('Support phrase');
   });
 
   it('answers each invalid field with its error code and the field', async () => {
@@ -67,7 +109,7 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
   it('accepts a request without an order reference', async () => {
     const res = await post({ ...valid, orderReference: '', email: 'no-ref@example.com' });
     expect(res.statusCode).toBe(201);
-    expect((await outboxTo('no-ref@example.com'))[0]!.body).toContain('Hello Anna de Vries');
+    expect((await outboxTo('no-ref@example.com'))[0]!.body).toContain('Muntly support has received a message');
   });
 
   it('limits one client to five messages in ten minutes', async () => {

@@ -106,6 +106,13 @@ export const idpUsers = pgTable(
     totpConfirmedAt: timestamp('totp_confirmed_at', { withTimezone: true }),
     /** The last time step a code was accepted for: a code works once, even within its 30 seconds. */
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /**
+     * Wrong one-time passwords (and attempts refused while throttled) since otp_failed_since, for
+     * the account however many logins or clients they came from (issue 34): kept here, where every
+     * replica sees them.
+     */
+    otpFailures: integer('otp_failures').notNull().default(0),
+    otpFailedSince: timestamp('otp_failed_since', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('idp_users_email_key').on(t.email)],

@@ -35,10 +35,10 @@ export function page(language: Language, title: string, body: string): string {
 <meta name="color-scheme" content="light dark"><title>${escapeHtml(title)}</title><style>${styles()}</style></head><body><main><p class="brand">Muntly</p>${body}</main></body></html>`;
 }
 
-export function loginForm(language: Language, uid: string, signup: boolean, error?: string, email = ''): string {
+export function loginForm(language: Language, uid: string, signup: boolean, error?: string, email = '', notice?: string): string {
   const t = texts(language);
   const title = signup ? t.signupTitle! : t.loginTitle!;
-  const errorHtml = error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '';
+  const errorHtml = (notice ? `<p role="status">${escapeHtml(notice)}</p>` : '') + (error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '');
   const described = error ? ' aria-describedby="form-error"' : '';
   const nameField = signup ? `<label for="name">${escapeHtml(t.name!)}</label><input id="name" name="name" autocomplete="name" required maxlength="100">` : '';
   const switchLink = signup ? `<p><a href="/interaction/${uid}">${escapeHtml(t.haveAccount!)}</a></p>` : `<p><a href="/interaction/${uid}?signup=1">${escapeHtml(t.noAccount!)}</a></p>`;
@@ -84,7 +84,22 @@ export function mfaLoginForm(language: Language, error?: string, email = ''): st
   );
 }
 
-/** Two-step login, step 2: the QR code (and the key, for typing in), then the first code. */
+/** Two-step login, step 2: the code emailed to the account's address (the password alone changes nothing). */
+export function mfaEmailForm(language: Language, challenge: string, error?: string): string {
+  const t = texts(language);
+  const errorHtml = error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '';
+  return page(
+    language,
+    t.mfaTitle!,
+    `<h1>${escapeHtml(t.mfaTitle!)}</h1><p>${escapeHtml(t.mfaEmailSent!)}</p>${errorHtml}
+<form method="post" action="/mfa/email?ui_locales=${language}" novalidate>
+<input type="hidden" name="challenge" value="${escapeHtml(challenge)}">
+<label for="code">${escapeHtml(t.mfaEmailCode!)}</label><input id="code" name="code" autocomplete="one-time-code" autocapitalize="characters" spellcheck="false" maxlength="40" required autofocus>
+<button type="submit">${escapeHtml(t.mfaStart!)}</button></form>`,
+  );
+}
+
+/** Two-step login, step 3: the QR code (and the key, for typing in), then the first code. */
 export function mfaScanForm(language: Language, enrolment: string, uri: string, qr: string, secret: string, error?: string): string {
   const t = texts(language);
   const errorHtml = error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '';

@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
+import { codeFromBytes, normalizeCode } from '../../../domain/codes';
 import { languages, localizePath, type Language } from '../../../domain/languages';
 import { escapeHtml } from './html';
-import { languageOf, loginForm, mfaLoginForm, mfaMessage, mfaScanForm, otpForm, page, readForm, texts } from './idp-pages';
-import { LoginThrottle } from './login-throttle';
+import { languageOf, loginForm, mfaEmailForm, mfaLoginForm, mfaMessage, mfaScanForm, otpForm, page, readForm, texts } from './idp-pages';
+import { LoginThrottle, OTP_FAILURE_WINDOW_MS, otpWaitMs, passwordWaitMs } from './login-throttle';
 import { newTotpSecret, totpEnrolment, totpStep } from './totp';
 import { hashPassword, idpUsersRepository, passwordMatches, type IdpUser } from './users';
 import type { Db } from '../db/client';
@@ -17,7 +18,8 @@ import type { FastifyBaseLogger } from 'fastify';
  * login and sign-up form, in the language the site asks for (ui_locales).
  *
  * Two-step login (issue 19), as Auth0's multi-factor authentication does it in production: a user
- * sets it up at /mfa (password, then a QR code for an authenticator app, then its first code);
+ * sets it up at /mfa (password, then a code emailed to the account — issue 34 —, then a QR code
+ * for an authenticator app, then its first code);
  * from then on a login asks for a one-time password after the password (RFC 6238). Access tokens
  * carry auth_time (when the user logged in) and amr (["pwd"] or ["pwd", "otp"]), which the API
  * checks before a send is confirmed.
@@ -28,6 +30,9 @@ const OTP_PENDING_MS = 5 * 60_000;
 const OTP_MAX_TRIES = 5;
 /** A two-step enrolment between its QR code and its first code. */
 const ENROLMENT_MS = 10 * 60_000;
+/** The code emailed before two-step login changes: valid this long, this many wrong tries. */
+const EMAIL_CODE_MS = 10 * 60_000;
+const EMAIL_CODE_MAX_TRIES = 5;
 /**
  * The device cookie: a random key the provider gives each browser on its first login, kept 400
  * days (the longest a browser keeps a cookie), httpOnly, SameSite=Lax, on the provider's origin
@@ -56,7 +61,27 @@ export type IdpOptions = {
   log: FastifyBaseLogger;
   /** Hears of every successful login (the composition root hands it to account protection). */
   onSignIn?: (signIn: IdpSignIn) => Promise<void>;
+  /**
+   * Two-step login changes only with a code emailed to the account (issue 34): the password alone
+   * would let whoever stole it put his own authenticator app in front of the owner. These two are
+   * account protection's (the composition root wires them): the email with the code, and — in the
+   * transaction that changes the second factor — the security event, the security email with its
+   * freeze link and the cool-down on sends.
+   */
+  secondFactor: {
+    mailCode: (input: SecondFactorChange & { code: string }) => Promise<void>;
+    changed: (tx: Db, input: SecondFactorChange) => Promise<void>;
+  };
+  /**
+   * A sign-up's email (issue 34): a welcome to a new account, or to an address that has one already
+   * "someone tried to sign up with your address". The form answers both the same, so that it
+   * never tells whether an address has an account; the mailbox's owner alone learns which.
+   */
+  mailSignUp: (input: { email: string; language: Language; existing: boolean }) => Promise<void>;
 };
+
+/** Who changes their second factor, from which browser, in which page language. */
+export type SecondFactorChange = { subject: string; email: string; userAgent: string | undefined; language: Language; change: 'second_factor_added' | 'second_factor_removed' };
 
 export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<void> }> {
   const { default: Provider, errors } = await import('oidc-provider');
@@ -71,6 +96,10 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
   // means logging in (or scanning) again.
   const pendingOtp = new Map<string, { userId: string; until: number; tries: number }>();
   const enrolments = new Map<string, { userId: string; until: number }>();
+  // Emailed codes waiting to be entered before two-step login is set up, by a random id; only the
+  // code's hash is kept.
+  const emailChallenges = new Map<string, { userId: string; until: number; codeHash: Buffer; tries: number }>();
+  const codeHash = (challenge: string, code: string) => createHash('sha256').update(`mfa-email:${challenge}:${code}`).digest();
   const sweep = (map: Map<string, { until: number }>) => {
     for (const [key, value] of map) if (value.until < Date.now()) map.delete(key);
   };
@@ -264,6 +293,14 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
         return show(429, loginForm(language, uid!, false, t.tooManyAttempts!.replace('{{minutes}}', String(minutes)), email));
       }
       const user = email ? await idpUsersRepository.findByEmail(db, email) : undefined;
+      // Too many wrong one-time passwords for this account: its password step waits too, before
+      // the password is checked (a guesser learns nothing of the password from the answer), with
+      // the same answer as a client's own throttle.
+      const accountWaitMs = user ? passwordWaitMs({ failures: user.otpFailures, since: user.otpFailedSince }) : 0;
+      if (accountWaitMs > 0) {
+        res.setHeader('retry-after', String(Math.ceil(accountWaitMs / 1000)));
+        return show(429, loginForm(language, uid!, false, t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(accountWaitMs / 60_000))), email));
+      }
       const matches = await passwordMatches(password, user?.passwordHash ?? (await nobodysHash));
       if (!user || !matches) {
         throttle.recordFailure(client, email);
@@ -284,9 +321,18 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
         pendingOtp.delete(uid!);
         return show(401, loginForm(language, uid!, false, t.otpAgain));
       }
+      // Counted against the account before the code is checked, so that many logins (or
+      // replicas) at once cannot each try their handful: past the limit even the right code waits.
+      const claim = await idpUsersRepository.claimOtpAttempt(db, user.id, new Date(), OTP_FAILURE_WINDOW_MS);
+      const otpWait = otpWaitMs(claim);
+      if (otpWait > 0) {
+        res.setHeader('retry-after', String(Math.ceil(otpWait / 1000)));
+        return show(429, otpForm(language, uid!, t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(otpWait / 60_000)))));
+      }
       const step = totpStep(user.email, user.totpSecret, form.get('otp') ?? '');
       // A code works once: its step must be later than the last one accepted.
       if (step !== null && (await idpUsersRepository.acceptTotpStep(db, user.id, step))) {
+        await idpUsersRepository.clearOtpFailures(db, user.id);
         pendingOtp.delete(uid!);
         return finishLogin(req, res, user, ['pwd', 'otp'], language);
       }
@@ -304,9 +350,22 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return show(400, loginForm(language, uid!, true, t.invalidEmail, email));
       if (password.length < 8) return show(400, loginForm(language, uid!, true, t.passwordTooShort, email));
       if (!name) return show(400, loginForm(language, uid!, true, t.nameRequired, email));
+      // Each sign-up sends an email: counted against the client like a failed login, so that
+      // nobody mails the world through this form.
+      const client = req.socket.remoteAddress ?? 'unknown';
+      const waitMs = throttle.waitMs(client, email);
+      if (waitMs > 0) {
+        res.setHeader('retry-after', String(Math.ceil(waitMs / 1000)));
+        return show(429, loginForm(language, uid!, true, t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(waitMs / 60_000))), email));
+      }
+      throttle.recordFailure(client, email);
+      // A new address and a taken one get the same answer, in about the same time (create hashes
+      // the password before it tries the insert, which a taken address refuses), and an email
+      // each: the answer never tells whether the address has an account. Nobody is logged in by a
+      // sign-up: the page asks for the password once more, which the owner of a new account knows.
       const user = await idpUsersRepository.create(db, { email, name, password });
-      if (!user) return show(409, loginForm(language, uid!, true, t.emailTaken, email));
-      return finishLogin(req, res, user, ['pwd'], language);
+      await options.mailSignUp({ email, language, existing: !user });
+      return show(200, loginForm(language, uid!, false, undefined, email, t.signupSent!.replace('{{email}}', email)));
     }
     return show(404, loginForm(language, uid!, false));
   }
@@ -335,6 +394,34 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       }
       throttle.recordSuccess(client, email);
       if (user.totpConfirmedAt) return show(409, mfaMessage(language, t.mfaAlready!, backTo));
+      // The password is not enough: a code goes to the account's address first.
+      let code: string | null = null;
+      while (!code) code = codeFromBytes(randomBytes(32));
+      sweep(emailChallenges);
+      const challenge = randomBytes(24).toString('base64url');
+      emailChallenges.set(challenge, { userId: user.id, until: Date.now() + EMAIL_CODE_MS, codeHash: codeHash(challenge, code), tries: 0 });
+      await options.secondFactor.mailCode({ subject: user.id, email: user.email, userAgent: req.headers['user-agent'], language, change: 'second_factor_added', code });
+      return show(200, mfaEmailForm(language, challenge));
+    }
+    if (url.pathname === '/mfa/email') {
+      const challenge = form.get('challenge') ?? '';
+      const pending = emailChallenges.get(challenge);
+      const user = pending && pending.until > Date.now() ? await idpUsersRepository.findById(db, pending.userId) : undefined;
+      if (!pending || !user || user.totpConfirmedAt) {
+        emailChallenges.delete(challenge);
+        return show(400, mfaLoginForm(language, t.otpAgain));
+      }
+      const given = normalizeCode(form.get('code') ?? '');
+      if (!given || !timingSafeEqual(codeHash(challenge, given), pending.codeHash)) {
+        throttle.recordFailure(client, user.email);
+        pending.tries += 1;
+        if (pending.tries >= EMAIL_CODE_MAX_TRIES) {
+          emailChallenges.delete(challenge);
+          return show(400, mfaLoginForm(language, t.otpAgain, user.email));
+        }
+        return show(400, mfaEmailForm(language, challenge, t.mfaEmailWrong));
+      }
+      emailChallenges.delete(challenge);
       const secret = newTotpSecret();
       await idpUsersRepository.startTotp(db, user.id, secret);
       sweep(enrolments);
@@ -354,7 +441,11 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
         const { uri, qr } = await totpEnrolment(user.email, user.totpSecret);
         return show(400, mfaScanForm(language, enrolment, uri, qr, user.totpSecret, t.otpWrong));
       }
-      await idpUsersRepository.confirmTotp(db, user.id, step);
+      // The change and what account protection makes of it (event, email, cool-down) in one transaction.
+      await db.transaction(async (tx) => {
+        await idpUsersRepository.confirmTotp(tx, user.id, step);
+        await options.secondFactor.changed(tx, { subject: user.id, email: user.email, userAgent: req.headers['user-agent'], language, change: 'second_factor_added' });
+      });
       enrolments.delete(enrolment);
       return show(200, mfaMessage(language, t.mfaDone!, backTo));
     }
@@ -363,7 +454,7 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', issuer);
-    if (url.pathname === '/mfa' || url.pathname === '/mfa/confirm') {
+    if (url.pathname === '/mfa' || url.pathname === '/mfa/email' || url.pathname === '/mfa/confirm') {
       mfa(req, res, url).catch((error: unknown) => {
         log.error({ err: error }, 'idp two-step setup failed');
         if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });

@@ -110,3 +110,29 @@ export class LoginThrottle {
 
 const clientKey = (client: string) => client.replace(/^::ffff:/, '');
 const pairKey = (client: string, email: string) => `${clientKey(client)} ${email}`;
+
+/**
+ * One-time passwords (issue 34), counted per account — never per login interaction or client
+ * address, which a guesser makes as many of as he likes once he has the password — and kept in the
+ * database (idp_users.otp_failures), which every replica shares. A code space of a million falls
+ * to a few thousand guesses; these limits allow a handful per quarter hour.
+ */
+export const OTP_FAILURE_WINDOW_MS = 15 * 60_000;
+/** Codes an account may get wrong within the window; the next attempts wait for its end (429). */
+export const OTP_FAILURES_BEFORE_WAIT = 5;
+/** Attempts (the refused ones too) after which the password step of the account waits as well. */
+export const OTP_FAILURES_BEFORE_PASSWORD_WAIT = 10;
+
+export type OtpFailures = { failures: number; since: Date | null };
+
+/** Milliseconds until the account may try a code again, given its count with this attempt; 0 when it may now. */
+export function otpWaitMs(state: OtpFailures, now = Date.now()): number {
+  if (!state.since || state.failures <= OTP_FAILURES_BEFORE_WAIT) return 0;
+  return Math.max(0, state.since.getTime() + OTP_FAILURE_WINDOW_MS - now);
+}
+
+/** Milliseconds until the account's password step is answered again; 0 when it is. */
+export function passwordWaitMs(state: OtpFailures, now = Date.now()): number {
+  if (!state.since || state.failures < OTP_FAILURES_BEFORE_PASSWORD_WAIT) return 0;
+  return Math.max(0, state.since.getTime() + OTP_FAILURE_WINDOW_MS - now);
+}

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import { idpUsers } from '../db/schema';
 import type { Db } from '../db/client';
 
@@ -62,6 +62,31 @@ export const idpUsersRepository = {
       .where(and(eq(idpUsers.id, id), or(isNull(idpUsers.totpLastStep), lt(idpUsers.totpLastStep, step))))
       .returning({ id: idpUsers.id });
     return rows.length === 1;
+  },
+
+  /**
+   * Counts one one-time-password attempt against the account before its code is checked, in one
+   * statement (two replicas, or 40 requests at once, cannot all read the same count and all try):
+   * the count starts again once `windowMs` has passed since the first failure of the window.
+   * Answers the count with this attempt and since when it runs.
+   */
+  async claimOtpAttempt(db: Db, id: string, now: Date, windowMs: number): Promise<{ failures: number; since: Date }> {
+    const cutoff = new Date(now.getTime() - windowMs).toISOString();
+    const fresh = sql`${idpUsers.otpFailedSince} is null or ${idpUsers.otpFailedSince} <= ${cutoff}`;
+    const [row] = await db
+      .update(idpUsers)
+      .set({
+        otpFailures: sql`case when ${fresh} then 1 else ${idpUsers.otpFailures} + 1 end`,
+        otpFailedSince: sql`case when ${fresh} then ${now.toISOString()}::timestamptz else ${idpUsers.otpFailedSince} end`,
+      })
+      .where(eq(idpUsers.id, id))
+      .returning({ failures: idpUsers.otpFailures, since: idpUsers.otpFailedSince });
+    return { failures: row?.failures ?? 0, since: row?.since ?? now };
+  },
+
+  /** A right code: the account's count starts again. */
+  async clearOtpFailures(db: Db, id: string): Promise<void> {
+    await db.update(idpUsers).set({ otpFailures: 0, otpFailedSince: null }).where(eq(idpUsers.id, id));
   },
 
   async setAdmin(db: Db, email: string, isAdmin: boolean): Promise<IdpUser | undefined> {

@@ -33,19 +33,28 @@ export type Message = {
   retainUntil?: Date;
   /** The language it is written in (messageText gives it): the anti-phishing phrase's line is written in it too. */
   language?: Language;
+  /**
+   * The message carries words someone other than Muntly chose (a support request as its sender
+   * wrote it, for the support mailbox): it never shows an anti-phishing phrase, whoever receives
+   * it. The phrase vouches for Muntly's own words only (issue 34): a stranger who may put text
+   * under it can make a phishing email look genuine.
+   */
+  thirdPartyText?: boolean;
 };
 
 /**
  * Writes the message to the outbox. An email to the address of an account that set an
  * anti-phishing phrase shows it at the top, in its text and its HTML part: every email to that
- * address, whatever it is about (an order placed without logging in too).
+ * address, whatever it is about (an order placed without logging in too) — so no email to a user
+ * may carry text a stranger wrote (no name or message typed into a form: issue 34); a message
+ * that must (`thirdPartyText`) never shows the phrase.
  */
 export async function send(db: Db, message: Message): Promise<void> {
-  const { language = defaultLanguage, ...rest } = message;
+  const { language = defaultLanguage, thirdPartyText = false, ...rest } = message;
   const row = { ...rest, accountId: rest.accountId ?? null, retainUntil: rest.retainUntil ?? null };
   if (rest.channel !== 'email') return notifyRepository.insert(db, { ...row, html: null });
   let { body, html } = rest.html ? { body: rest.body, html: rest.html } : emailParts(language, rest.subject, rest.body);
-  const phrase = await notifyRepository.phraseOfEmail(db, emailKey(rest.recipient));
+  const phrase = thirdPartyText ? null : await notifyRepository.phraseOfEmail(db, emailKey(rest.recipient));
   if (phrase) {
     const [line = '', note = ''] = textsOf(language).security.phraseBanner.split('\n');
     body = `${fillTemplate(line, { phrase })}\n${note}\n\n${body}`;
@@ -73,6 +82,15 @@ export function setAntiPhishingPhrase(db: Db, accountId: string, phrase: string 
  */
 export function lockAndListSentTo(tx: Db, channel: Message['channel'], recipient: string, since: Date): Promise<Date[]> {
   return notifyRepository.lockAndListSentTo(tx, channel, recipient, since);
+}
+
+/**
+ * The sign-up form's email (issue 34): a welcome to a new account, or — the address has an
+ * account already — that someone tried to sign up with it. Muntly's words only: nothing typed
+ * into the form, which anyone may fill in with anyone's address.
+ */
+export async function mailSignUp(db: Db, input: { email: string; language: Language; existing: boolean; loginUrl: string }): Promise<void> {
+  await send(db, { channel: 'email', recipient: input.email, ...emailText(input.language, input.existing ? 'signUpExisting' : 'signUpWelcome', { loginUrl: input.loginUrl }) });
 }
 
 /** Retention: deletes the messages whose retention date has passed; returns how many. */

@@ -10,7 +10,7 @@ import { ADDRESS_BOOK_MAX_ENTRIES, checkPhrase, maskPhrase, type SecurityEventKi
 import { lockKey } from '../../db/raw';
 import { codeRefusal, judgeCode } from '../../one-time-codes';
 import { recordAudit } from '../audit/service';
-import { antiPhishingPhrase, phrase as notifyPhrase, fillTemplate, requestLanguage, setAntiPhishingPhrase } from '../notify/service';
+import { antiPhishingPhrase, emailText, phrase as notifyPhrase, fillTemplate, requestLanguage, send as sendMessage, setAntiPhishingPhrase } from '../notify/service';
 import { mailTime, sendSecurityEmail } from './mail';
 import { protectionRepository, type BookEntry, type ProtectionRow } from './repository';
 import type { AuditState } from '../../../../domain/audit';
@@ -24,7 +24,7 @@ import type { SecurityLinks } from './links';
  * Account protection (issue 19). Invariants:
  * - a send goes out only while the account is not frozen and not in a cool-down, and, in
  *   allow-list mode, only to a live address-book entry whose hold has passed (another Muntly
- *   user's address: no hold); the confirmation checks all of it again under the protection row's
+ *   user's address too); the confirmation checks all of it again under the protection row's
  *   lock, in the transaction that books the money, so a freeze and a confirmation never overlap;
  * - a freeze takes effect at once; an unfreeze takes a login, an emailed code and a cool-down
  *   (the operator may unfreeze at once); a freeze by an operator only an operator lifts; what an
@@ -109,6 +109,8 @@ function changePhrases(language: Language) {
     phrase_changed: p('phrase_changed'),
     phrase_removed: p('phrase_removed'),
     email_changed: p('email_changed'),
+    second_factor_added: p('second_factor_added'),
+    second_factor_removed: p('second_factor_removed'),
     frozen: p('frozen'),
     frozen_by_operator: p('frozen_by_operator'),
     unfreeze_confirmed: p('unfreeze_confirmed'),
@@ -123,7 +125,10 @@ const pausedLine = (language: Language, until: Date) => fillTemplate(notifyPhras
 
 /**
  * In allow-list mode, the send's address (canonical) must be a live entry of the book whose hold
- * has passed; another Muntly user's address (`internal`) must be in the book but has no hold.
+ * has passed — another Muntly user's address (`internal`) too (issue 34): after a takeover the
+ * attacker's own Muntly account is just as much a stranger's wallet as an outside one, and an
+ * internal send arrives at once, so it is the faster way to empty an account. `internal` stays in
+ * the signature for the entries made before, which may still carry no hold.
  */
 export async function bookRefusal(
   db: Db,
@@ -134,7 +139,7 @@ export async function bookRefusal(
   if (!row.allowListOnly) return null;
   const entry = await protectionRepository.liveEntry(db, row.accountId, send.currency, send.address);
   if (!entry) return { code: 'address_not_in_book' };
-  if (!send.internal && entry.usableFrom > now) return { code: 'address_on_hold', retryAfter: secondsToWait(entry.usableFrom.getTime() - now.getTime()) };
+  if (entry.usableFrom > now) return { code: 'address_on_hold', retryAfter: secondsToWait(entry.usableFrom.getTime() - now.getTime()) };
   return null;
 }
 
@@ -209,7 +214,8 @@ export async function addEntry(
       ownWallet: internal ? false : input.ownWallet,
       internal,
       createdAt: now,
-      usableFrom: internal ? now : new Date(now.getTime() + ctx.settings.holdMs),
+      // The same hold whoever the wallet belongs to (bookRefusal says why).
+      usableFrom: new Date(now.getTime() + ctx.settings.holdMs),
     });
     if (!row) throw new DomainError('address_already_in_book', 'address');
     await recordEvent(tx, account.id, 'address_added', ctx.client, { currency: row.currency, address: row.address, ...(row.label ? { label: row.label } : {}) });
@@ -221,7 +227,8 @@ export async function addEntry(
       cancelEntryId: row.id,
       values: {
         currency: row.currency,
-        label: row.label ?? notifyPhrase(ctx.language, 'security', 'noLabel'),
+        // No label: the user's own words, but typed by whoever is logged in — after a takeover, a
+        // stranger's words under the owner's anti-phishing phrase (issue 34).
         address: row.address,
         holder: notifyPhrase(ctx.language, 'security', row.ownWallet ? 'ownWallet' : 'otherWallet'),
         usableFrom: mailTime(ctx.language, row.usableFrom),
@@ -313,6 +320,53 @@ export async function emailChanged(db: Db, ctx: ProtectionContext, input: { acco
     await recordEvent(tx, input.accountId, 'email_changed', ctx.client);
     await mailChange(tx, ctx, { id: input.accountId, email: input.from }, 'email_changed', { email: input.to, detail: pausedLine(ctx.language, pausedUntil) });
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The second factor of the login (two-step login), which the identity provider changes.
+
+/** Who changes their second factor at the identity provider: its subject and email, the client, the page's language. */
+export type SecondFactorActor = { issuer: string; subject: string; email: string; client: string; language: Language };
+
+/**
+ * The code the identity provider asks for before a second factor is added or removed (issue 34):
+ * the password alone must not be enough, or whoever stole it would lock the owner out behind
+ * his own authenticator app. Emailed to the account's address; when the account exists, as a
+ * security email with the freeze link (its owner learns at once that someone has the password).
+ */
+export async function mailSecondFactorCode(db: Db, links: SecurityLinks, actor: SecondFactorActor & { code: string; change: 'second_factor_added' | 'second_factor_removed' }): Promise<void> {
+  const { language } = actor;
+  await db.transaction(async (tx) => {
+    const account = await protectionRepository.accountOfSubject(tx, actor.issuer, actor.subject);
+    const values = { code: actor.code, change: changePhrases(language)[actor.change] };
+    if (account) await sendSecurityEmail(tx, links, { accountId: account.id, email: account.email ?? actor.email, language, key: 'secondFactorCode', values });
+    else await sendMessage(tx, { channel: 'email', recipient: actor.email, ...emailText(language, 'secondFactorCode', { ...values, freeze: '' }) });
+  });
+}
+
+/**
+ * A second factor added or removed at the identity provider, in the transaction that changes it:
+ * a security event, the security email with the freeze link, and a cool-down on sends — as a new
+ * email address does (an attacker who set up his own app could otherwise send at once). A subject
+ * without an account yet has no wallet to protect: it is told by email, nothing more.
+ */
+export async function secondFactorChanged(
+  tx: Db,
+  ctx: { links: SecurityLinks; settings: ProtectionSettings },
+  actor: SecondFactorActor & { change: 'second_factor_added' | 'second_factor_removed' },
+): Promise<void> {
+  const account = await protectionRepository.accountOfSubject(tx, actor.issuer, actor.subject);
+  const context: ProtectionContext = { ...ctx, client: actor.client, language: actor.language };
+  if (!account) {
+    const values = { change: changePhrases(actor.language)[actor.change], when: mailTime(actor.language, new Date()), detail: '', freeze: '' };
+    await sendMessage(tx, { channel: 'email', recipient: actor.email, ...emailText(actor.language, 'securityChanged', values) });
+    return;
+  }
+  const row = await protectionOf(tx, account.id, 'update');
+  const pausedUntil = later(row.sendsPausedUntil, new Date(Date.now() + ctx.settings.sendCooldownMs));
+  await protectionRepository.updateProtection(tx, account.id, { sendsPausedUntil: pausedUntil });
+  await recordEvent(tx, account.id, actor.change, actor.client);
+  await mailChange(tx, context, { id: account.id, email: account.email ?? actor.email }, actor.change, { detail: pausedLine(actor.language, pausedUntil) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -550,10 +604,15 @@ export async function recordSignIn(db: Db, ctx: { links: SecurityLinks; issuer: 
   });
 }
 
-/** A client as an email names it, in its language ("Firefox unter Linux"); anything else as it is. */
+/**
+ * A client as an email names it, in its language ("Firefox unter Linux"). Anything but a known
+ * browser is named by a fixed phrase, never by its User-Agent's first word: whoever logs in
+ * chooses that, and the email carries the owner's anti-phishing phrase (issue 34).
+ */
 function clientPhrase(language: Language, client: string): string {
   const browserOn = /^(\S+) on (\S+)$/.exec(client);
-  return browserOn ? fillTemplate(notifyPhrase(language, 'security', 'browserOn'), { browser: browserOn[1]!, system: browserOn[2]! }) : client;
+  if (browserOn) return fillTemplate(notifyPhrase(language, 'security', 'browserOn'), { browser: browserOn[1]!, system: browserOn[2]! });
+  return client === 'API' ? client : notifyPhrase(language, 'security', 'otherClient');
 }
 
 // ---------------------------------------------------------------------------------------------

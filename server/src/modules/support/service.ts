@@ -16,7 +16,8 @@ import type { Db } from '../../db/client';
  *
  * Invariants: a support request becomes two outbox messages written in one transaction — the
  * request itself to the support mailbox (reply-to: the sender) and a confirmation to the sender
- * in the page language — so neither is lost without the other. The status reads only what every
+ * in the page language — so neither is lost without the other. The confirmation repeats nothing
+ * the sender typed: whoever fills in the form chooses the address it goes to. The status reads only what every
  * replica shares (the database), never one process's memory.
  */
 const localesDir = path.resolve(__dirname, '../../../../locales');
@@ -75,8 +76,12 @@ export async function submitSupportRequest(db: Db, request: SupportRequest, lang
       retainUntil: keepUntil,
       subject: `[${ticket}] ${english.topics[request.topic] ?? request.topic}: ${request.name}`.slice(0, 200),
       body: lines.join('\n'),
+      thirdPartyText: true,
     });
-    const values = { name: request.name, ticket, topic: local.topics[request.topic] ?? request.topic, message: request.message };
+    // Anyone may type any address into the form, and the confirmation carries the anti-phishing
+    // phrase of the account that address belongs to: it says only what Muntly says (the ticket
+    // and the topic, from our own list), never the sender's name or message.
+    const values = { ticket, topic: local.topics[request.topic] ?? request.topic };
     await send(tx, {
       channel: 'email',
       recipient: request.email,

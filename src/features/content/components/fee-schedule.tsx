@@ -15,6 +15,7 @@ import {
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR, WEEKLY_VOLUME_DAYS } from '../../../../domain/limits';
 import { eur, minorToDecimal } from '../../../../domain/money';
 import { PLACED_ORDER_TYPES } from '../../../../domain/orders';
+import { DEFAULT_ADDRESS_HOLD_HOURS } from '../../../../domain/protection';
 import { quote, type Quote } from '../../../../domain/quotes';
 import { CurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
@@ -129,6 +130,7 @@ export function FeeSchedule({ language }: { language: Language }) {
         <ul>
           <li>{t('fees.wallet.noNetwork')}</li>
           <li>{t('fees.wallet.internal')}</li>
+          <li>{t('fees.wallet.newAccount', { hours: formatNumber(DEFAULT_ADDRESS_HOLD_HOURS, language) })}</li>
         </ul>
       </section>
 

@@ -151,6 +151,59 @@ describe('Send', () => {
     expect(screen.getByRole('button', { name: en.send.max })).toBeDisabled();
   });
 
+  it('tells a new account before it fills in the form that it can send nothing yet, and from when, in its language (issue 34)', async () => {
+    const holdEnds = new Date(Date.now() + 20 * 3_600_000);
+    const security = (change: Partial<SecurityOverview>): SecurityOverview => ({
+      allowListOnly: true,
+      allowListOffFrom: holdEnds.toISOString(),
+      phrase: null,
+      frozen: false,
+      frozenAt: null,
+      frozenByOperator: false,
+      unfreezesAt: null,
+      unfreezeCodeSent: false,
+      sendsPausedUntil: null,
+      holdHours: 24,
+      secondFactorAboveEur: '1000.00',
+      addressBook: [],
+      events: [],
+      ...change,
+    });
+    let overview = security({});
+    mockApi({ 'GET /api/wallet/balances': () => ({ body: BALANCES }), 'GET /api/rates': () => ({ body: RATES }), 'GET /api/wallet/security': () => ({ body: overview }) });
+    const { unmount } = renderInLanguage(<Send />, 'de');
+    const when = new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeStyle: 'short' }).format(holdEnds);
+    const notice = await screen.findByTestId('first-send-notice');
+    expect(notice.textContent).toContain(fill(de.send.newAccount, { when, hours: '24' }));
+    expect(within(notice).getByRole('link', { name: de.send.newAccountBook }).getAttribute('href')).toBe('/de/wallet/security/');
+    // Before the form.
+    expect(notice.compareDocumentPosition(screen.getByLabelText(de.send.amount)) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    unmount();
+
+    // An address usable already (an older account that switched the mode on): nothing to say.
+    const entry = {
+      id: 'e',
+      currency: 'BTC',
+      address: started.address,
+      label: null,
+      ownWallet: false,
+      internal: false,
+      createdAt: '2026-01-01T00:00:00.000Z',
+      usableFrom: '2026-01-02T00:00:00.000Z',
+      onHold: false,
+    };
+    overview = security({ addressBook: [entry] });
+    const again = renderInLanguage(<Send />, 'en');
+    expect(await screen.findByText(fill(en.send.available, { amount: '0.01 BTC' }))).toBeTruthy();
+    expect(screen.queryByTestId('first-send-notice')).toBeNull();
+    again.unmount();
+    // The hold over: nothing either.
+    overview = security({ allowListOffFrom: new Date(Date.now() - 1000).toISOString() });
+    renderInLanguage(<Send />, 'en');
+    expect(await screen.findByText(fill(en.send.available, { amount: '0.01 BTC' }))).toBeTruthy();
+    expect(screen.queryByTestId('first-send-notice')).toBeNull();
+  });
+
   it('says in advance that a send to another Muntly wallet pays no network fee, as the server decides from the address', async () => {
     const other = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
     const asked: string[] = [];

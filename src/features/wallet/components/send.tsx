@@ -15,8 +15,8 @@ import { useSession } from '../../../components/session';
 import { TxHash } from '../../../components/tx-hash';
 import { useDraft } from '../../../components/use-draft';
 import { usePolled } from '../../../components/use-polled';
-import { formatMoney, numberFormat } from '../../../i18n/format';
-import { confirmSend, getBalances, getRates, getSend, getSendFee, startSend, type Send as SendView } from '../api/wallet';
+import { dateTimeFormat, formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
+import { confirmSend, getBalances, getRates, getSecurity, getSend, getSendFee, startSend, type SecurityOverview, type Send as SendView } from '../api/wallet';
 import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
 import { RATES_REFRESH_MS, WALLET_REFRESH_MS } from './refresh';
@@ -133,25 +133,76 @@ function SendDetails() {
     <Field id={`send-${name}`} label={t(`send.${name}`)} error={message(form.formState.errors[name]?.message)} {...props} {...form.register(name, { required: name !== 'label' })} />
   );
   return (
-    <form onSubmit={submit} noValidate className="identity-form">
-      <Controller
-        control={form.control}
-        name="currency"
-        render={({ field }) => <CurrencySelect id="send-currency" label={t('send.currency')} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />}
-      />
-      {field('address', { spellCheck: false, autoComplete: 'off' })}
-      {bookError ? (
-        <p className="small">
-          <LocalizedLink to="wallet_security">{t('sendStepUp.book')}</LocalizedLink>
-        </p>
-      ) : null}
-      {field('amount', { inputMode: 'decimal', autoComplete: 'off', 'aria-describedby': [form.formState.errors.amount ? 'send-amount-error' : '', 'send-available send-estimate'].join(' ').trim() })}
-      <AmountHelp form={form} balances={balances.data?.balances} />
-      {field('label', { maxLength: 100 })}
-      <button type="submit" className="button primary" disabled={form.formState.isSubmitting}>
-        {form.formState.isSubmitting ? t('send.sending') : t('send.continue')}
-      </button>
-    </form>
+    <>
+      <FirstSendNotice />
+      <form onSubmit={submit} noValidate className="identity-form">
+        <Controller
+          control={form.control}
+          name="currency"
+          render={({ field }) => <CurrencySelect id="send-currency" label={t('send.currency')} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />}
+        />
+        {field('address', { spellCheck: false, autoComplete: 'off' })}
+        {bookError ? (
+          <p className="small">
+            <LocalizedLink to="wallet_security">{t('sendStepUp.book')}</LocalizedLink>
+          </p>
+        ) : null}
+        {field('amount', { inputMode: 'decimal', autoComplete: 'off', 'aria-describedby': [form.formState.errors.amount ? 'send-amount-error' : '', 'send-available send-estimate'].join(' ').trim() })}
+        <AmountHelp form={form} balances={balances.data?.balances} />
+        {field('label', { maxLength: 100 })}
+        <button type="submit" className="button primary" disabled={form.formState.isSubmitting}>
+          {form.formState.isSubmitting ? t('send.sending') : t('send.continue')}
+        </button>
+      </form>
+    </>
+  );
+}
+
+/**
+ * When the account cannot send anything yet, said before the form is filled in (issue 34): a new
+ * account has allow-list mode on from its creation, and every address-book entry — another
+ * Muntly wallet too — waits its hold, so its first hours send nothing. Shown while the mode's
+ * first hold runs and no entry is usable, with the earliest moment a send can leave (the first
+ * entry's, or the hold's end), in the user's language and time zone.
+ */
+export function firstSendAt(overview: SecurityOverview, now = Date.now()): Date | null {
+  if (!overview.allowListOnly || !overview.allowListOffFrom) return null;
+  const holdEnds = Date.parse(overview.allowListOffFrom);
+  if (holdEnds <= now || overview.addressBook.some((entry) => !entry.onHold)) return null;
+  const firstEntry = Math.min(...overview.addressBook.map((entry) => Date.parse(entry.usableFrom)));
+  return new Date(Math.min(holdEnds, firstEntry));
+}
+
+function FirstSendNotice() {
+  const { t } = useTranslation('wallet');
+  const { token, language } = useWalletApi();
+  const [overview, setOverview] = React.useState<SecurityOverview | null>(null);
+  React.useEffect(() => {
+    let live = true;
+    void token()
+      .then((value) => getSecurity(value, language))
+      .then(
+        (answer) => live && setOverview(answer),
+        () => undefined,
+      );
+    return () => {
+      live = false;
+    };
+  }, [token, language]);
+  const at = overview && firstSendAt(overview);
+  if (!overview || !at) return null;
+  return (
+    <div className="security-notice" role="note" data-testid="first-send-notice">
+      <p>
+        {t('send.newAccount', {
+          when: dateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(at),
+          hours: formatNumber(overview.holdHours, language),
+        })}
+      </p>
+      <p>
+        <LocalizedLink to="wallet_security">{t('send.newAccountBook')}</LocalizedLink>
+      </p>
+    </div>
   );
 }
 

@@ -1,0 +1,4 @@
+ALTER TABLE "security_events" DROP CONSTRAINT "security_events_kind";--> statement-breakpoint
+ALTER TABLE "idp_users" ADD COLUMN "otp_failures" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "idp_users" ADD COLUMN "otp_failed_since" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "security_events" ADD CONSTRAINT "security_events_kind" CHECK ("security_events"."kind" in ('address_added', 'address_removed', 'address_cancelled_by_link', 'allow_list_on', 'allow_list_off', 'phrase_set', 'phrase_changed', 'phrase_removed', 'email_changed', 'frozen', 'frozen_by_link', 'frozen_by_operator', 'unfreeze_requested', 'unfreeze_confirmed', 'unfrozen_by_operator', 'signed_in_new_device', 'second_factor_added', 'second_factor_removed'));
