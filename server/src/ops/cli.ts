@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { operatorKey } from '../../../domain/operators';
 import { loadConfig, type Config } from '../config';
 import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
+import { terminal } from './terminal';
 import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/contracts/audit';
 import type { AuthConfig } from '../../../domain/contracts/auth';
 import type { AssignPaymentResponse, BankExportsResponse, BankPaymentsResponse, ExportPayoutsResponse, ImportStatementResponse, RefundPaymentResponse } from '../../../domain/contracts/bank';
@@ -164,6 +166,13 @@ class CliError extends Error {
   }
 }
 
+/**
+ * Every line this file prints goes through the CLI's one output (terminal.ts): customer data is
+ * printed with its control characters escaped. Named `console` so that no line — one added later
+ * included — can print around it.
+ */
+const console = terminal;
+
 /** Locally, who the operator is: OPS_SUBJECT, or `<OPS_SUBJECT>:<email>` for `--as <email>` / OPS_AS (set by `run`). */
 let actingAs: string | undefined;
 
@@ -281,10 +290,14 @@ async function accountKeyOf(who: string): Promise<string> {
 /** `--as <email>` anywhere among the arguments (else OPS_AS): the operator this run acts as, locally. */
 function operatorOption(args: string[]): { as: string | undefined; args: string[] } {
   const at = args.indexOf('--as');
-  if (at < 0) return { as: process.env.OPS_AS || undefined, args };
-  const email = args[at + 1];
-  if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new CliError('--as needs an email address.');
-  return { as: email.toLowerCase(), args: [...args.slice(0, at), ...args.slice(at + 2)] };
+  // One rule for both (domain/operators.ts): `--as Bob@x` and OPS_AS=bob@x are one operator.
+  const named = (email: string | undefined, what: string) => {
+    const key = email === undefined ? '' : operatorKey(email);
+    if (!/^[^\s@]+@[^\s@]+$/.test(key)) throw new CliError(`${what} needs an email address.`);
+    return key;
+  };
+  if (at < 0) return { as: process.env.OPS_AS ? named(process.env.OPS_AS, 'OPS_AS') : undefined, args };
+  return { as: named(args[at + 1], '--as'), args: [...args.slice(0, at), ...args.slice(at + 2)] };
 }
 
 /** One payout on one line; one waiting for approval says why, and who has reviewed it. */
@@ -551,7 +564,7 @@ export async function run(argv: string[]): Promise<void> {
       const filters = { action: option(rest, '--action'), actor: option(rest, '--actor'), target: option(rest, '--target'), from: option(rest, '--since'), to: option(rest, '--until') };
       const query = new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined));
       if (rest.includes('--csv')) {
-        process.stdout.write((await call('GET', `/api/ops/audit.csv?${query}`, undefined, { text: true })) as string);
+        console.write((await call('GET', `/api/ops/audit.csv?${query}`, undefined, { text: true })) as string);
         return;
       }
       const limit = option(rest, '--limit');

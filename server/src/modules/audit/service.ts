@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { operatorActor } from '../../../../domain/operators';
 import { csvLine } from '../../csv';
 import { auditRepository, type AuditRow, type AuditRowFilter } from './repository';
 import type { AuditAction, AuditBreak, AuditState } from '../../../../domain/audit';
@@ -33,9 +34,10 @@ export type AuditRecord = {
  * Who did it, for the audit trail: the operator's token subject (Auth0's user id; locally the
  * local user's id, or the CLI's OPS_SUBJECT), an identifier without an email in it. Every route
  * under /api/ops requires a token, so there always is one. It is also who approves a payout (four
- * eyes compare these): one issuer is trusted, so the subject alone names the operator.
+ * eyes compare these): one issuer is trusted, so the subject alone names the operator — the
+ * email in a local `<OPS_SUBJECT>:<email>` folded by domain/operators.ts, one person one operator.
  */
-export const actorOf = (request: { auth?: { subject: string } }) => request.auth?.subject ?? 'anonymous';
+export const actorOf = (request: { auth?: { subject: string } }) => (request.auth ? operatorActor(request.auth.subject) : 'anonymous');
 
 /** Appends one row to the chain. Call it inside the action's transaction, after its other writes (it locks the chain's head until commit). */
 export async function recordAudit(tx: Db, record: AuditRecord): Promise<void> {
