@@ -217,3 +217,15 @@ export async function* auditCsv(db: Db, filter: AuditFilter): AsyncGenerator<str
     after = page[page.length - 1]!.id;
   }
 }
+
+/**
+ * Who minted these operators, from the trail: the access tokens issued for them (`dev.token`, local
+ * mode) and their admin grants (`admin.grant`), oldest first. Local mode lets one admin mint a
+ * second operator identity and approve their own payout with it; the console shows this next to
+ * the approval so that such four eyes are seen to be one person's.
+ */
+export async function identitiesIssued(db: Db, operators: string[]): Promise<{ operator: string; by: string; action: 'dev.token' | 'admin.grant'; at: string }[]> {
+  if (operators.length === 0) return [];
+  const rows = await auditRepository.issuedTo(db, operators);
+  return rows.map((row) => ({ operator: row.target!, by: row.actor, action: row.action as 'dev.token' | 'admin.grant', at: row.at.toISOString() }));
+}
