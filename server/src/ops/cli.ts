@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { operatorKey } from '../../../domain/operators';
 import { loadConfig, type Config } from '../config';
+import { restorePglite } from '../db/client';
 import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
 import { terminal } from './terminal';
 import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/contracts/audit';
@@ -214,7 +215,7 @@ async function request(
   config: Config,
   method: 'GET' | 'POST',
   route: string,
-  options: { token?: string; body?: unknown; text?: boolean; xml?: string } = {},
+  options: { token?: string; body?: unknown; text?: boolean; binary?: boolean; xml?: string } = {},
 ): Promise<{ response: Response; payload: unknown }> {
   let response: Response;
   try {
@@ -230,6 +231,7 @@ async function request(
     throw new CliError(`Cannot reach the Muntly server at ${config.opsUrl}: is it running (npm start), and on this PORT (or OPS_URL)? Both read .env.`);
   }
   if (options.text && response.ok) return { response, payload: await response.text() };
+  if (options.binary && response.ok) return { response, payload: Buffer.from(await response.arrayBuffer()) };
   return { response, payload: await response.json().catch(() => ({})) };
 }
 
@@ -241,10 +243,15 @@ async function call(method: 'GET' | 'POST', route: string, body?: unknown, optio
 }
 
 /** As call, with the response too (its headers: a bank file's name). */
-async function callWithResponse(method: 'GET' | 'POST', route: string, body?: unknown, options: { text?: boolean; xml?: string } = {}): Promise<{ response: Response; payload: unknown }> {
+async function callWithResponse(
+  method: 'GET' | 'POST',
+  route: string,
+  body?: unknown,
+  options: { text?: boolean; binary?: boolean; xml?: string } = {},
+): Promise<{ response: Response; payload: unknown }> {
   const config = settings();
   const { token, signedHere } = await adminToken(config);
-  const { response, payload } = await request(config, method, route, { token, body, text: options.text, xml: options.xml });
+  const { response, payload } = await request(config, method, route, { token, body, ...options });
   if (response.ok) return { response, payload };
   const error = (payload as Partial<ErrorBody>).error;
   if (signedHere && error && FOREIGN_KEY.has(error.code)) {
@@ -263,7 +270,7 @@ function option(args: string[], name: string): string | undefined {
 }
 
 /** Writes a bank file, refusing to overwrite one (a payouts file uploaded twice pays twice). */
-function writeFile(file: string, contents: string): void {
+function writeFile(file: string, contents: string | Buffer): void {
   try {
     fs.writeFileSync(file, contents, { flag: 'wx' });
   } catch (error) {
@@ -600,6 +607,29 @@ export async function run(argv: string[]): Promise<void> {
     case 'retention': {
       const run = (await call('POST', '/api/ops/retention')) as RetentionRun;
       console.log(`Deleted the identity data of ${run.identityDataDeleted} verification(s) and ${run.messagesDeleted} support message(s).`);
+      return;
+    }
+    case 'backup': {
+      // The embedded database, consistent while the server runs (PostgreSQL: pg_basebackup, docs/backups.md).
+      const { response, payload } = await callWithResponse('POST', '/api/ops/backup', undefined, { binary: true });
+      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'muntly-pglite.tar.gz';
+      const file = option(rest, '--out') ?? name;
+      writeFile(file, payload as Buffer);
+      console.log(`${file}: ${(payload as Buffer).length} bytes. Restore it with the server stopped: npm run ops -- restore ${file}`);
+      return;
+    }
+    case 'restore': {
+      const [file] = rest;
+      if (!file) throw new CliError('Usage: restore <backup file> (with the server stopped)');
+      const config = settings();
+      if (config.DATABASE_URL) throw new CliError('DATABASE_URL is set: restore PostgreSQL with its own tools (docs/backups.md).');
+      const running = await fetch(new URL('/api/health', config.opsUrl)).then(
+        () => true,
+        () => false,
+      );
+      if (running) throw new CliError(`A server answers at ${config.opsUrl}: stop it first (PGlite belongs to one process).`);
+      const { movedAside } = await restorePglite(config.DATA_DIR, new Blob([fs.readFileSync(file)]));
+      console.log(`Restored ${file} into ${config.DATA_DIR}.${movedAside ? ` The data it replaced is in ${movedAside}.` : ''} Start the server, then run ledger:verify and audit:verify.`);
       return;
     }
     case 'outbox': {
