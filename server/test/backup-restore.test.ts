@@ -61,6 +61,8 @@ describe('backup and restore of the embedded database (pglite)', () => {
     const dataDir = path.join(dir, 'restored');
     fs.mkdirSync(path.join(dataDir, 'pgdata'), { recursive: true });
     fs.writeFileSync(path.join(dataDir, 'pgdata', 'old'), 'the data it replaces');
+    // The signer's journal lives in DATA_DIR too: it must never go back in time with the database.
+    fs.writeFileSync(path.join(dataDir, 'signer-journal.jsonl'), '{"v":1,"txid":"after the backup"}\n');
     const saved = { DATA_DIR: process.env.DATA_DIR, OPS_URL: process.env.OPS_URL };
     process.env.DATA_DIR = dataDir;
     let restoredOutput: string[];
@@ -75,6 +77,7 @@ describe('backup and restore of the embedded database (pglite)', () => {
     expect(restoredOutput.at(-1)).toMatch(/^Restored .* The data it replaced is in .*pgdata\.before-restore-.*\. Start the server, then run ledger:verify and audit:verify\.$/);
     const aside = fs.readdirSync(dataDir).find((name) => name.startsWith('pgdata.before-restore-'))!;
     expect(fs.readFileSync(path.join(dataDir, aside, 'old'), 'utf8')).toBe('the data it replaces');
+    expect(fs.readFileSync(path.join(dataDir, 'signer-journal.jsonl'), 'utf8')).toBe('{"v":1,"txid":"after the backup"}\n');
 
     const database = await openDatabase({ dataDir });
     await database.migrate();
