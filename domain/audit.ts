@@ -63,6 +63,7 @@ export const AUDIT_ACTIONS = [
   'liabilities.control',
   'account.freeze',
   'account.unfreeze',
+  'database.backup',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

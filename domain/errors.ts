@@ -93,6 +93,7 @@ export const ERRORS = {
   order_not_open: { status: 409 },
   // Operations.
   not_available_in_production: { status: 409 },
+  backup_not_embedded: { status: 409 },
   unknown_user: { status: 404 },
   // Payouts reported by their executor (the signer, the bank).
   payout_not_submitted: { status: 409 },

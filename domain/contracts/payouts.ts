@@ -18,6 +18,19 @@ export const payoutApprovalSchema = z
     approvedAt: z.string().nullable(),
     rejectedBy: operator.nullable().describe('Rejected: the payout failed and its money went back (reason in failureReason)'),
     rejectedAt: z.string().nullable(),
+    issued: z
+      .array(
+        z.object({
+          operator: operator.describe('The operator whose identity was issued'),
+          by: operator.describe('Who issued it'),
+          action: z.enum(['dev.token', 'admin.grant']).describe('dev.token: an access token minted for them (local mode); admin.grant: made an operator'),
+          at: z.string(),
+        }),
+      )
+      .optional()
+      .describe(
+        'In the ops list: who minted the identities of the operators this payout names (and of the one asking), from the audit trail. Locally one admin can mint a second operator (dev-token + grant-admin): four eyes that are one person show here',
+      ),
   })
   .describe('Four eyes: two different operators approve, neither the one who triggered it; null when it never waited');
 export const payoutSchema = z

@@ -281,6 +281,60 @@ describe.each(databaseKinds())('four eyes on payouts (%s)', (kind) => {
     expect((await payoutByKey(`send:${sendId}`)).approval).toMatchObject({ reviewedBy: 'ops-cli:dana@ops.test', approvedBy: 'ops-cli:erik@ops.test' });
   });
 
+  it('local mode: an admin who mints a second operator (dev-token + grant-admin) can still approve twice, but the trail and the list say who minted whom (issue 34)', async () => {
+    const { payoutId } = await waitingSend(`minted-${kind}@muntly.test`);
+    const mint = async (email: string) => (await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: operators.alice, payload: { email } })).json();
+    await mint('sock@ops.test');
+    expect((await t.app.inject({ method: 'POST', url: '/api/ops/grant-admin', headers: operators.alice, payload: { email: 'sock@ops.test' } })).statusCode).toBe(200);
+    const sock = { authorization: `Bearer ${(await mint('sock@ops.test')).accessToken}` };
+    await approve(payoutId, operators.alice);
+    const list = async (headers: Record<string, string>) =>
+      (
+        (await t.app.inject({ url: '/api/ops/payouts?status=awaiting_approval&limit=500', headers })).json().payouts as {
+          id: string;
+          approval: { issued: { operator: string; by: string; action: string }[] };
+        }[]
+      ).find((p) => p.id === payoutId)!;
+    const seen = await list(sock);
+    const sockSubject = seen.approval.issued.find((row) => row.action === 'admin.grant')!.operator;
+    expect(seen.approval.issued.map(({ operator, by, action }) => ({ operator, by, action }))).toEqual([
+      { operator: sockSubject, by: 'ops|alice', action: 'dev.token' },
+      { operator: sockSubject, by: 'ops|alice', action: 'admin.grant' },
+      { operator: sockSubject, by: 'ops|alice', action: 'dev.token' },
+    ]);
+    // Local mode keeps this possible: the second approval by the minted identity releases it …
+    expect((await approve(payoutId, sock)).statusCode).toBe(200);
+    // … and the trail names the minting next to the approvals.
+    const trail = (await t.app.inject({ url: `/api/ops/audit?target=${sockSubject}`, headers: t.admin })).json().entries as { actor: string; action: string }[];
+    expect(trail.map((e) => `${e.actor} ${e.action}`)).toEqual(expect.arrayContaining(['ops|alice dev.token', 'ops|alice admin.grant']));
+  });
+
+  it('from the command line: OPS_AS and --as name one operator however the email is written (issue 34)', async () => {
+    const { sendId, payoutId } = await waitingSend(`cli-case-${kind}@muntly.test`);
+    if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    const { errors } = await localOps(url, async (ops) => {
+      process.env.OPS_AS = ' Fenna@OPS.test ';
+      await ops(['payout-approve', payoutId]);
+      delete process.env.OPS_AS;
+      await ops(['payout-approve', payoutId, '--as', 'fenna@ops.test']);
+      await ops(['payout-approve', payoutId, '--as', 'FENNA@ＯＰＳ.test']);
+      process.env.OPS_AS = 'not an email';
+      await ops(['payouts']);
+      delete process.env.OPS_AS;
+    });
+    expect(errors).toEqual([
+      '403 approval_same_operator: You have already approved this payout: the second approval must come from another operator.',
+      '403 approval_same_operator: You have already approved this payout: the second approval must come from another operator.',
+      'OPS_AS needs an email address.',
+    ]);
+    expect((await payoutByKey(`send:${sendId}`)).approval).toMatchObject({ reviewedBy: 'ops-cli:fenna@ops.test', approvedBy: null });
+    // A token signed by hand with another spelling in its subject is that operator too.
+    const shouted = bearer(await signToken(t.keys, { sub: 'ops-cli:FENNA@Ops.Test', scope: 'use:muntly admin:muntly' }));
+    const again = await t.app.inject({ method: 'POST', url: `/api/ops/payouts/${payoutId}/approve`, headers: shouted });
+    expect(again.json().error.code).toBe('approval_same_operator');
+  });
+
   /**
    * `npm run ops` as run locally: no OPS_TOKEN, so it signs its own tokens with the local
    * provider's key from DATA_DIR (here the test's key), as `ops-cli:<email>` with --as.

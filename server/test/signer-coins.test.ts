@@ -211,6 +211,34 @@ describe('Dogecoin: legacy P2PKH, checked by bitcore-lib-doge', () => {
     expect(run.reports.reduce((sum, r) => sum + decimalToMinor(r.body.fee, 8)!, 0n)).toBe(fee);
   });
 
+  it('after the API’s database is restored to before a payout was broadcast, the journal reports its transaction again and pays nothing twice (issue 34)', async () => {
+    const house = [houseOutput('DOGE', 5, '200'), houseOutput('DOGE', 6, '90')];
+    const paid = payout('DOGE', outsider(), '120', '2');
+    const payouts = [paid];
+    const run = setup('DOGE', house, payouts, { testMempoolAccept: false, feeRate: 2_000n });
+    expect(await run.signer.run()).toEqual({ paid: 1, reported: 0, refused: 0, bumped: 0 });
+    const [signed] = run.broadcast;
+    const txid = run.reports[0]!.body.txid;
+    // The database goes back to a backup taken before: the payout is `submitted` again, with no
+    // txid, and the output it spent is unspent again as far as the API knows. Meanwhile a new
+    // payout was made after the restore.
+    Object.assign(paid, { status: 'submitted', txid: null });
+    run.reports.length = 0;
+    const fresh = payout('DOGE', outsider(), '40', '2');
+    payouts.push(fresh);
+    expect(await run.signer.run()).toEqual({ paid: 1, reported: 1, refused: 0, bumped: 0 });
+    // The restored payout: reported with the transaction that paid it, that same transaction sent again (a no-op on the network).
+    expect(run.reports.filter((r) => r.id === paid.id).map((r) => r.body.txid)).toEqual([txid]);
+    expect(run.broadcast[1]).toBe(signed);
+    // The new one: a new transaction that spends none of what the first one spent.
+    const second = verifyWith('doge', run.broadcast[2]!, house);
+    const inputsOf = (hex: string) => new doge.Transaction(hex).inputs.map((i: { prevTxId: Buffer; outputIndex: number }) => `${i.prevTxId.toString('hex')}:${i.outputIndex}`);
+    expect(inputsOf(run.broadcast[2]!).some((input: string) => inputsOf(signed!).includes(input))).toBe(false);
+    expect(second.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
+    expect(run.broadcast).toHaveLength(3);
+    expect(new Journal(run.journal.file).forPayout(paid.idempotencyKey)!.txid).toBe(txid);
+  });
+
   it('a transaction a node without testmempoolaccept refuses is struck from the journal, and the payouts are paid by the next run', async () => {
     const house = [houseOutput('DOGE', 1, '100')];
     const to = outsider();

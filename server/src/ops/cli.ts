@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { operatorKey } from '../../../domain/operators';
 import { loadConfig, type Config } from '../config';
+import { restorePglite } from '../db/client';
 import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
+import { terminal } from './terminal';
 import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/contracts/audit';
 import type { AuthConfig } from '../../../domain/contracts/auth';
 import type { AssignPaymentResponse, BankExportsResponse, BankPaymentsResponse, ExportPayoutsResponse, ImportStatementResponse, RefundPaymentResponse } from '../../../domain/contracts/bank';
@@ -164,6 +167,13 @@ class CliError extends Error {
   }
 }
 
+/**
+ * Every line this file prints goes through the CLI's one output (terminal.ts): customer data is
+ * printed with its control characters escaped. Named `console` so that no line — one added later
+ * included — can print around it.
+ */
+const console = terminal;
+
 /** Locally, who the operator is: OPS_SUBJECT, or `<OPS_SUBJECT>:<email>` for `--as <email>` / OPS_AS (set by `run`). */
 let actingAs: string | undefined;
 
@@ -205,7 +215,7 @@ async function request(
   config: Config,
   method: 'GET' | 'POST',
   route: string,
-  options: { token?: string; body?: unknown; text?: boolean; xml?: string } = {},
+  options: { token?: string; body?: unknown; text?: boolean; binary?: boolean; xml?: string } = {},
 ): Promise<{ response: Response; payload: unknown }> {
   let response: Response;
   try {
@@ -221,6 +231,7 @@ async function request(
     throw new CliError(`Cannot reach the Muntly server at ${config.opsUrl}: is it running (npm start), and on this PORT (or OPS_URL)? Both read .env.`);
   }
   if (options.text && response.ok) return { response, payload: await response.text() };
+  if (options.binary && response.ok) return { response, payload: Buffer.from(await response.arrayBuffer()) };
   return { response, payload: await response.json().catch(() => ({})) };
 }
 
@@ -232,10 +243,15 @@ async function call(method: 'GET' | 'POST', route: string, body?: unknown, optio
 }
 
 /** As call, with the response too (its headers: a bank file's name). */
-async function callWithResponse(method: 'GET' | 'POST', route: string, body?: unknown, options: { text?: boolean; xml?: string } = {}): Promise<{ response: Response; payload: unknown }> {
+async function callWithResponse(
+  method: 'GET' | 'POST',
+  route: string,
+  body?: unknown,
+  options: { text?: boolean; binary?: boolean; xml?: string } = {},
+): Promise<{ response: Response; payload: unknown }> {
   const config = settings();
   const { token, signedHere } = await adminToken(config);
-  const { response, payload } = await request(config, method, route, { token, body, text: options.text, xml: options.xml });
+  const { response, payload } = await request(config, method, route, { token, body, ...options });
   if (response.ok) return { response, payload };
   const error = (payload as Partial<ErrorBody>).error;
   if (signedHere && error && FOREIGN_KEY.has(error.code)) {
@@ -254,7 +270,7 @@ function option(args: string[], name: string): string | undefined {
 }
 
 /** Writes a bank file, refusing to overwrite one (a payouts file uploaded twice pays twice). */
-function writeFile(file: string, contents: string): void {
+function writeFile(file: string, contents: string | Buffer): void {
   try {
     fs.writeFileSync(file, contents, { flag: 'wx' });
   } catch (error) {
@@ -281,10 +297,14 @@ async function accountKeyOf(who: string): Promise<string> {
 /** `--as <email>` anywhere among the arguments (else OPS_AS): the operator this run acts as, locally. */
 function operatorOption(args: string[]): { as: string | undefined; args: string[] } {
   const at = args.indexOf('--as');
-  if (at < 0) return { as: process.env.OPS_AS || undefined, args };
-  const email = args[at + 1];
-  if (!email || !/^[^\s@]+@[^\s@]+$/.test(email)) throw new CliError('--as needs an email address.');
-  return { as: email.toLowerCase(), args: [...args.slice(0, at), ...args.slice(at + 2)] };
+  // One rule for both (domain/operators.ts): `--as Bob@x` and OPS_AS=bob@x are one operator.
+  const named = (email: string | undefined, what: string) => {
+    const key = email === undefined ? '' : operatorKey(email);
+    if (!/^[^\s@]+@[^\s@]+$/.test(key)) throw new CliError(`${what} needs an email address.`);
+    return key;
+  };
+  if (at < 0) return { as: process.env.OPS_AS ? named(process.env.OPS_AS, 'OPS_AS') : undefined, args };
+  return { as: named(args[at + 1], '--as'), args: [...args.slice(0, at), ...args.slice(at + 2)] };
 }
 
 /** One payout on one line; one waiting for approval says why, and who has reviewed it. */
@@ -551,7 +571,7 @@ export async function run(argv: string[]): Promise<void> {
       const filters = { action: option(rest, '--action'), actor: option(rest, '--actor'), target: option(rest, '--target'), from: option(rest, '--since'), to: option(rest, '--until') };
       const query = new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined));
       if (rest.includes('--csv')) {
-        process.stdout.write((await call('GET', `/api/ops/audit.csv?${query}`, undefined, { text: true })) as string);
+        console.write((await call('GET', `/api/ops/audit.csv?${query}`, undefined, { text: true })) as string);
         return;
       }
       const limit = option(rest, '--limit');
@@ -587,6 +607,29 @@ export async function run(argv: string[]): Promise<void> {
     case 'retention': {
       const run = (await call('POST', '/api/ops/retention')) as RetentionRun;
       console.log(`Deleted the identity data of ${run.identityDataDeleted} verification(s) and ${run.messagesDeleted} support message(s).`);
+      return;
+    }
+    case 'backup': {
+      // The embedded database, consistent while the server runs (PostgreSQL: pg_basebackup, docs/backups.md).
+      const { response, payload } = await callWithResponse('POST', '/api/ops/backup', undefined, { binary: true });
+      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'muntly-pglite.tar.gz';
+      const file = option(rest, '--out') ?? name;
+      writeFile(file, payload as Buffer);
+      console.log(`${file}: ${(payload as Buffer).length} bytes. Restore it with the server stopped: npm run ops -- restore ${file}`);
+      return;
+    }
+    case 'restore': {
+      const [file] = rest;
+      if (!file) throw new CliError('Usage: restore <backup file> (with the server stopped)');
+      const config = settings();
+      if (config.DATABASE_URL) throw new CliError('DATABASE_URL is set: restore PostgreSQL with its own tools (docs/backups.md).');
+      const running = await fetch(new URL('/api/health', config.opsUrl)).then(
+        () => true,
+        () => false,
+      );
+      if (running) throw new CliError(`A server answers at ${config.opsUrl}: stop it first (PGlite belongs to one process).`);
+      const { movedAside } = await restorePglite(config.DATA_DIR, new Blob([fs.readFileSync(file)]));
+      console.log(`Restored ${file} into ${config.DATA_DIR}.${movedAside ? ` The data it replaced is in ${movedAside}.` : ''} Start the server, then run ledger:verify and audit:verify.`);
       return;
     }
     case 'outbox': {

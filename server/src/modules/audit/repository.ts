@@ -22,6 +22,15 @@ function matching(filter: AuditRowFilter): SQL | undefined {
 
 /** SQL for the audit trail. Writing is service.ts's `recordAudit` only: it keeps the chain. */
 export const auditRepository = {
+  /** The rows that issued an identity (a token, an admin grant) to one of these subjects, oldest first. */
+  async issuedTo(db: Db, targets: string[]): Promise<AuditRow[]> {
+    return db
+      .select()
+      .from(auditLog)
+      .where(and(inArray(auditLog.action, ['dev.token', 'admin.grant']), inArray(auditLog.target, targets)))
+      .orderBy(asc(auditLog.id));
+  },
+
   /** The chain's last row, locked until the transaction ends: writers chain one at a time. */
   async lockHead(tx: Db): Promise<{ lastId: number; lastHash: string | null }> {
     const [head] = await tx.select({ lastId: auditHead.lastId, lastHash: auditHead.lastHash }).from(auditHead).where(eq(auditHead.id, 1)).for('update');

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { operatorActor } from '../../../../domain/operators';
 import { csvLine } from '../../csv';
 import { auditRepository, type AuditRow, type AuditRowFilter } from './repository';
 import type { AuditAction, AuditBreak, AuditState } from '../../../../domain/audit';
@@ -33,9 +34,10 @@ export type AuditRecord = {
  * Who did it, for the audit trail: the operator's token subject (Auth0's user id; locally the
  * local user's id, or the CLI's OPS_SUBJECT), an identifier without an email in it. Every route
  * under /api/ops requires a token, so there always is one. It is also who approves a payout (four
- * eyes compare these): one issuer is trusted, so the subject alone names the operator.
+ * eyes compare these): one issuer is trusted, so the subject alone names the operator — the
+ * email in a local `<OPS_SUBJECT>:<email>` folded by domain/operators.ts, one person one operator.
  */
-export const actorOf = (request: { auth?: { subject: string } }) => request.auth?.subject ?? 'anonymous';
+export const actorOf = (request: { auth?: { subject: string } }) => (request.auth ? operatorActor(request.auth.subject) : 'anonymous');
 
 /** Appends one row to the chain. Call it inside the action's transaction, after its other writes (it locks the chain's head until commit). */
 export async function recordAudit(tx: Db, record: AuditRecord): Promise<void> {
@@ -214,4 +216,16 @@ export async function* auditCsv(db: Db, filter: AuditFilter): AsyncGenerator<str
     if (page.length < VERIFY_PAGE) return;
     after = page[page.length - 1]!.id;
   }
+}
+
+/**
+ * Who minted these operators, from the trail: the access tokens issued for them (`dev.token`, local
+ * mode) and their admin grants (`admin.grant`), oldest first. Local mode lets one admin mint a
+ * second operator identity and approve their own payout with it; the console shows this next to
+ * the approval so that such four eyes are seen to be one person's.
+ */
+export async function identitiesIssued(db: Db, operators: string[]): Promise<{ operator: string; by: string; action: 'dev.token' | 'admin.grant'; at: string }[]> {
+  if (operators.length === 0) return [];
+  const rows = await auditRepository.issuedTo(db, operators);
+  return rows.map((row) => ({ operator: row.target!, by: row.actor, action: row.action as 'dev.token' | 'admin.grant', at: row.at.toISOString() }));
 }

@@ -2,6 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import { confirmCodeBody, identityKindParams, identityResponse, stepOneBody, verificationRequestResponse } from '../../../../domain/contracts/identity';
 import { secondsToWait } from '../../../../domain/errors';
 import { RateLimited } from '../../errors';
+import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { describeIdentity, parseStepOne, submitStepOne, confirmCode, requestKind } from './service';
@@ -12,6 +13,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * account and per client address are plenty (a repeated request changes nothing anyway).
  */
 export const VERIFICATION_REQUEST_RATE_LIMIT = { max: 10, timeWindow: '1 hour' } as const;
+/** The same per account, counted in the database every replica shares (server/src/limits.ts). */
+const VERIFICATION_REQUEST_LIMIT: Limit = { name: 'verification-request-account', max: VERIFICATION_REQUEST_RATE_LIMIT.max, windowMs: 3_600_000 };
 
 /** The logged-in user's own identity verification; no route takes another user's id. */
 export const identityRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -20,7 +23,6 @@ export const identityRoutes: FastifyPluginAsyncZod = async (app) => {
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
   });
   const requestsByClient = app.createRateLimit({ ...VERIFICATION_REQUEST_RATE_LIMIT, keyGenerator: (request) => `verification-request-client:${request.ip}` });
-  const requestsByAccount = app.createRateLimit({ ...VERIFICATION_REQUEST_RATE_LIMIT, keyGenerator: (request) => `verification-request-account:${request.account?.id ?? ''}` });
 
   app.get(
     '/api/identity',
@@ -72,10 +74,9 @@ export const identityRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      for (const limit of [requestsByClient, requestsByAccount]) {
-        const result = await limit(request);
-        if (!result.isAllowed && result.isExceeded) throw new RateLimited(secondsToWait(result.ttl));
-      }
+      const byClient = await requestsByClient(request);
+      if (!byClient.isAllowed && byClient.isExceeded) throw new RateLimited(secondsToWait(byClient.ttl));
+      await takeLimits(app.db, [{ limit: VERIFICATION_REQUEST_LIMIT, subject: request.account!.id }]);
       const { kind } = request.params;
       const account = request.account!;
       const { requestedAt, created } = await requestKind(app.db, { account, kind, language: requestLanguage(request.headers['accept-language']) });

@@ -269,4 +269,29 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     },
     async (request) => applyRetention(app.db, new Date(), actorOf(request)),
   );
+
+  app.post(
+    '/api/ops/backup',
+    {
+      schema: {
+        tags: ['ops'],
+        summary: 'The embedded database (PGlite) as a consistent gzipped tarball, taken while the server runs; with PostgreSQL 409 backup_not_embedded (use pg_basebackup and WAL archiving)',
+        security: [{ bearer: [] }],
+        // A gzipped tarball (not JSON): no response schema to check it against.
+      },
+    },
+    async (request, reply) => {
+      const { database } = app;
+      if (!database.backup) throw new DomainError('backup_not_embedded');
+      // Recorded first, so the backup holds the row of its own making: a restore shows which backup it was.
+      const at = new Date();
+      await app.db.transaction((tx) => recordAudit(tx, { actor: actorOf(request), action: 'database.backup', after: { at: at.toISOString() } }));
+      const tarball = Buffer.from(await (await database.backup()).arrayBuffer());
+      return reply
+        .header('content-type', 'application/gzip')
+        .header('content-disposition', `attachment; filename="muntly-pglite-${at.toISOString().replace(/[:.]/g, '-')}.tar.gz"`)
+        .header('cache-control', 'no-store')
+        .send(tarball);
+    },
+  );
 };

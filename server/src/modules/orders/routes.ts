@@ -15,8 +15,8 @@ import { emailLinkKey } from '../../../../domain/customer-key';
 import { emailKey } from '../../../../domain/email';
 import { DomainError, secondsToWait } from '../../../../domain/errors';
 import { isOpenOrder } from '../../../../domain/orders';
-import { TtlCache } from '../../cache';
 import { RateLimited } from '../../errors';
+import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf, type OrderRow } from './service';
@@ -41,6 +41,7 @@ type Options = {
   confirmations?: (currency: string) => number | null;
 };
 
+const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
 type LimitResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
@@ -61,33 +62,21 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
   });
-  // Guessing a reference: at most 10 tries a minute from one address, and 10 a minute for one
-  // email address from anywhere (so spreading the guesses over many addresses does not help).
+  // Guessing a reference: at most 10 tries a minute from one address (this process's memory), and
+  // 10 a minute for one email address from anywhere, counted in the database every replica shares
+  // (so spreading the guesses over many addresses or replicas does not help).
   const byAddress = app.createRateLimit({ max: lookupLimitPerMinute, timeWindow: '1 minute' });
-  const byEmail = app.createRateLimit({
-    max: lookupLimitPerMinute,
-    timeWindow: '1 minute',
-    keyGenerator: (request) => `lookup-email:${emailOf(request)}`,
-  });
-  const lookupLimits = async (request: FastifyRequest) => refuseExceeded(await Promise.all([byAddress(request), byEmail(request)]));
+  const lookupByEmail: Limit = { name: 'order-lookup-email', max: lookupLimitPerMinute, windowMs: MINUTE_MS };
+  const lookupLimits = async (request: FastifyRequest) => {
+    refuseExceeded([await byAddress(request)]);
+    await takeLimits(app.db, [{ limit: lookupByEmail, subject: emailLinkKey(emailOf(request)) }]);
+  };
   // Placing orders: each order mails its email address, so a stranger must not be able to fill
-  // someone's mailbox (per email: the orders placed with it in the last hour, by its link key so
-  // that no spelling starts a new count; a refused request mails nothing and counts for nothing),
-  // nor one client to place orders without end (per address, every request).
+  // someone's mailbox (per email, in the shared database: the orders placed with it in the last
+  // hour, by its link key so that no spelling starts a new count; a refused request mails nothing
+  // and counts for nothing), nor one client to place orders without end (per address, every request).
   const placeByClient = app.createRateLimit({ max: placement.perClientPerHour, timeWindow: '1 hour', keyGenerator: (request) => `place-client:${request.ip}` });
-  const placedByEmail = new TtlCache<number[]>(100_000);
-  const placedWithin = (key: string, now: number) => (placedByEmail.get(key) ?? []).filter((at) => at > now - HOUR_MS);
-  const placementLimits = async (request: FastifyRequest) => {
-    refuseExceeded([await placeByClient(request)]);
-    const now = Date.now();
-    const placed = placedWithin(emailLinkKey(emailOf(request)), now);
-    if (placed.length >= placement.perEmailPerHour) throw new RateLimited(secondsToWait(placed[0]! + HOUR_MS - now));
-  };
-  const recordPlacement = (request: FastifyRequest) => {
-    const key = emailLinkKey(emailOf(request));
-    const now = Date.now();
-    placedByEmail.set(key, [...placedWithin(key, now), now], HOUR_MS);
-  };
+  const placeByEmail: Limit = { name: 'order-place-email', max: placement.perEmailPerHour, windowMs: HOUR_MS };
 
   // Live order status: capped per client and per order, ended after their lifetime and on shutdown (sse.ts).
   const streams = app.eventStreams();
@@ -112,7 +101,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
     {
       // Logged in or not: a token, when sent, must be valid.
       onRequest: app.withOptionalAccount,
-      preHandler: placementLimits,
+      preHandler: async (request) => refuseExceeded([await placeByClient(request)]),
       // The answer holds the order's email and reference, which together open it.
       config: { personal: true },
       schema: {
@@ -124,6 +113,9 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       },
     },
     async (request, reply) => {
+      // Taken before the order is placed (two replicas at once cannot both take the last one) and
+      // given back when none was: a refusal, or the replay of an Idempotency-Key.
+      const placing = await takeLimits(app.db, [{ limit: placeByEmail, subject: emailLinkKey(emailOf(request)) }]);
       const { order, created } = await placeOrder(
         app.db,
         rates,
@@ -137,8 +129,11 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
           protection: app.protection,
         },
         request.body,
-      );
-      if (created) recordPlacement(request);
+      ).catch(async (error: unknown) => {
+        await placing.release();
+        throw error;
+      });
+      if (!created) await placing.release();
       // A logged-in customer is told which address the order's emails go to (for an order with
       // their wallet, the account's, whatever the form said): with the reference it opens the order.
       return reply.code(created ? 201 : 200).send({ ...orderView(order, bank), ...(request.account ? { email: order.email } : {}) });

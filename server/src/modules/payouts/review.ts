@@ -1,6 +1,7 @@
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { EMAIL_PATTERN } from '../../../../domain/email';
 import { DomainError } from '../../../../domain/errors';
+import { operatorActor } from '../../../../domain/operators';
 import { findAccountBySubject } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { payoutsRepository, type PayoutRow } from './repository';
@@ -53,7 +54,7 @@ export async function operatorOf(db: Db, auth: { issuer: string; subject: string
   const account = await findAccountBySubject(db, auth.issuer, auth.subject);
   const named = auth.subject.slice(auth.subject.indexOf(':') + 1);
   const emails = [auth.email, account?.email, auth.subject.includes(':') && EMAIL_PATTERN.test(named) ? named : undefined].filter((email): email is string => Boolean(email));
-  return { actor: auth.subject, accountId: account?.id ?? null, emailKeys: [...new Set(emails.map(emailLinkKey))] };
+  return { actor: operatorActor(auth.subject), accountId: account?.id ?? null, emailKeys: [...new Set(emails.map(emailLinkKey))] };
 }
 
 /**

@@ -49,7 +49,7 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
         response: { 200: payoutsResponse, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ payouts: await readPersonalData(app.db, actorOf(request), 'payouts', (tx) => listPayouts(tx, request.query)) }),
+    async (request) => ({ payouts: await readPersonalData(app.db, actorOf(request), 'payouts', (tx) => listPayouts(tx, request.query, actorOf(request))) }),
   );
 
   app.post(

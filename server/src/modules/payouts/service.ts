@@ -3,7 +3,7 @@ import { currencyByCode } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { expiresOnChain } from '../../../../domain/xrp';
-import { recordAudit } from '../audit/service';
+import { identitiesIssued, recordAudit } from '../audit/service';
 import { markOutputsSpent, minedHeightOf, minedHouseTx } from '../chain/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { approvalNeeded, type ApprovalContext } from './approval';
@@ -366,8 +366,14 @@ export function payoutView(row: PayoutRow): PayoutView {
   };
 }
 
-export async function listPayouts(db: Db, filter: { status?: PayoutStatus; rail?: PayoutRail; limit: number }): Promise<PayoutView[]> {
-  return (await payoutsRepository.list(db, filter)).map(payoutView);
+export async function listPayouts(db: Db, filter: { status?: PayoutStatus; rail?: PayoutRail; limit: number }, viewer?: string): Promise<PayoutView[]> {
+  const views = (await payoutsRepository.list(db, filter)).map(payoutView);
+  if (viewer === undefined) return views;
+  // Who minted the operators each approval names, and the viewer (local mode lets one admin mint
+  // a second operator identity: the console shows it next to the approval).
+  const named = (view: PayoutView) => [view.triggeredBy, view.approval?.reviewedBy, view.approval?.approvedBy, view.approval?.rejectedBy, viewer].filter((o): o is string => Boolean(o));
+  const issued = await identitiesIssued(db, [...new Set(views.flatMap((view) => (view.approval ? named(view) : [])))]);
+  return views.map((view) => (view.approval ? { ...view, approval: { ...view.approval, issued: issued.filter((row) => named(view).includes(row.operator)) } } : view));
 }
 
 export const findPayout = (db: Db, id: string) => payoutsRepository.find(db, id);

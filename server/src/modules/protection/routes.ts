@@ -18,6 +18,7 @@ import { walletIdParams } from '../../../../domain/contracts/wallet';
 import { DomainError, secondsToWait, statusOf } from '../../../../domain/errors';
 import { isLanguage, type Language } from '../../../../domain/languages';
 import { RateLimited } from '../../errors';
+import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { securityLinkPath, type SecurityLinks } from './links';
@@ -63,6 +64,12 @@ export const protectionPlugin = fp<{ settings: ProtectionSettings; links: Securi
 
 /** Clicks on links from emails per client address: plenty for a person, nothing to guess with (the links are signed anyway). */
 export const SECURITY_LINK_RATE_LIMIT = { max: 30, timeWindow: '10 minutes' } as const;
+/**
+ * Uses of one link (its token, hashed), counted in the database every replica shares: a link acts
+ * on one person's account and mails them, so whoever holds it (a forwarded email, a mail scanner)
+ * gets the same few tries however many replicas or addresses they spread them over.
+ */
+export const SECURITY_LINK_LIMIT: Limit = { name: 'security-link', max: 10, windowMs: 10 * 60_000 };
 
 /**
  * The logged-in user's protection (/api/wallet/address-book, /api/wallet/security) and the pages
@@ -213,7 +220,13 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
   // redirect to a page (post/redirect/get: a reload posts nothing again); a JSON request with
   // the token gets JSON, as every API answer.
   const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
-  const linkRoute = { config: { rateLimit: SECURITY_LINK_RATE_LIMIT } };
+  const linkRoute = {
+    config: { rateLimit: SECURITY_LINK_RATE_LIMIT },
+    preHandler: async (request: FastifyRequest) => {
+      const token = (request.query as { t?: unknown }).t ?? (request.body as { t?: unknown } | undefined)?.t;
+      if (typeof token === 'string' && token) await takeLimits(app.db, [{ limit: SECURITY_LINK_LIMIT, subject: token }]);
+    },
+  };
   const linkClient = { client: 'email link' };
   const pageLanguage = (request: FastifyRequest, given?: string): Language => (isLanguage(given) ? given : requestLanguage(request.headers['accept-language']));
   const isForm = (request: FastifyRequest) => (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');

@@ -1,3 +1,4 @@
+import { sweepLimits } from '../../limits';
 import { recordAudit } from '../audit/service';
 import { deleteExpiredIdentityData } from '../identity/service';
 import { deleteExpiredMessages } from '../notify/service';
@@ -24,6 +25,8 @@ export async function applyRetention(db: Db, now = new Date(), operator?: string
   return db.transaction(async (tx) => {
     const identityDataDeleted = await deleteExpiredIdentityData(tx, now, operator);
     const messagesDeleted = await deleteExpiredMessages(tx, now);
+    // The counters of ended limit windows (server/src/limits.ts): no personal data, but no use either.
+    await sweepLimits(tx, now);
     if (operator) await recordAudit(tx, { actor: operator, action: 'retention.run', after: { identityDataDeleted, messagesDeleted } });
     return { identityDataDeleted, messagesDeleted, ranAt: now.toISOString() };
   });

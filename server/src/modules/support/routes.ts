@@ -1,8 +1,11 @@
 import rateLimit from '@fastify/rate-limit';
 import { serviceStatusSchema, supportBody, supportReceiptSchema } from '../../../../domain/contracts/support';
+import { emailLinkKey } from '../../../../domain/customer-key';
+import { emailKey } from '../../../../domain/email';
 import { codeIn, DomainError, secondsToWait } from '../../../../domain/errors';
 import { supportRequestSchema, SUPPORT_FIELD_ERRORS } from '../../../../domain/support';
 import { RateLimited } from '../../errors';
+import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { submitSupportRequest, serviceStatus } from './service';
@@ -10,6 +13,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /** Limits of the support form per client address: enough for a person, too few for a spammer. */
 export const SUPPORT_RATE_LIMIT = { max: 5, timeWindow: '10 minutes' } as const;
+/**
+ * Each message mails a confirmation to the address the form names: per sender address (its link
+ * key, so no spelling starts a new count), counted in the database every replica shares, so that
+ * a stranger cannot fill someone's inbox from many addresses or through many replicas.
+ */
+export const SUPPORT_SENDER_LIMIT: Limit = { name: 'support-sender', max: 5, windowMs: 10 * 60_000 };
 
 /**
  * POST /api/support: the support and contact form (anyone, rate-limited), validated by the same
@@ -41,7 +50,11 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
         const code = codeIn(issue.message, SUPPORT_FIELD_ERRORS) ?? 'validation_failed';
         throw new DomainError(code, field || undefined);
       }
-      const result = await submitSupportRequest(app.db, parsed.data, requestLanguage(request.headers['accept-language']));
+      const taken = await takeLimits(app.db, [{ limit: SUPPORT_SENDER_LIMIT, subject: emailLinkKey(emailKey(parsed.data.email)) }]);
+      const result = await submitSupportRequest(app.db, parsed.data, requestLanguage(request.headers['accept-language'])).catch(async (error: unknown) => {
+        await taken.release();
+        throw error;
+      });
       return reply.code(201).send(result);
     },
   );

@@ -1,4 +1,3 @@
-import rateLimit from '@fastify/rate-limit';
 import {
   addressesResponse,
   balancesResponse,
@@ -16,8 +15,7 @@ import {
   walletIdParams,
   walletSendSchema,
 } from '../../../../domain/contracts/wallet';
-import { secondsToWait } from '../../../../domain/errors';
-import { RateLimited } from '../../errors';
+import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { createAddress, listAddresses, relabelAddress } from './addresses';
@@ -34,18 +32,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * too few to test which of many addresses are Muntly wallets.
  */
 export const SEND_FEE_RATE_LIMIT = { max: 60, timeWindow: '1 minute' } as const;
+/** The same per account, counted in the database every replica shares (server/src/limits.ts). */
+const SEND_FEE_LIMIT: Limit = { name: 'send-fee-account', max: SEND_FEE_RATE_LIMIT.max, windowMs: 60_000 };
 
 /** The wallet of the logged-in user. Any logged-in user may see balances and transactions. */
 export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: Xpubs; approval: PayoutApproval; confirmations?: (currency: string) => number | null }> = async (
   app,
   { rates, xpubs, approval, confirmations = () => null },
 ) => {
-  await app.register(rateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
-  });
-  const sendFeesByAccount = app.createRateLimit({ ...SEND_FEE_RATE_LIMIT, keyGenerator: (request) => `send-fee:${request.account?.id ?? ''}` });
-
   app.get(
     '/api/wallet/balances',
     {
@@ -180,8 +174,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
       },
     },
     async (request) => {
-      const limit = await sendFeesByAccount(request);
-      if (!limit.isAllowed && limit.isExceeded) throw new RateLimited(secondsToWait(limit.ttl));
+      await takeLimits(app.db, [{ limit: SEND_FEE_LIMIT, subject: request.account!.id }]);
       return sendFee(app.db, { account: request.account!, houseXrpAddress: xpubs.XRP, currency: request.query.currency, address: request.query.address });
     },
   );

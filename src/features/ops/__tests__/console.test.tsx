@@ -178,6 +178,27 @@ describe('payouts awaiting approval', () => {
     await waitFor(() => expect(api.made('GET /api/ops/queues').length).toBeGreaterThan(1));
   });
 
+  it('shows who minted the operators next to the approval, and warns when the reviewer and the viewer minted one another (issue 34)', async () => {
+    const issued = [
+      { operator: 'ops|me', by: 'ops|boss', action: 'dev.token' as const, at: '2026-11-24T08:00:00.000Z' },
+      { operator: 'ops|me', by: 'ops|boss', action: 'admin.grant' as const, at: '2026-11-24T08:01:00.000Z' },
+    ];
+    const minted = payout('66666666-6666-4666-8666-666666666666', { reviewedBy: 'ops|boss', reviewedAt: '2026-11-24T09:05:00.000Z', issued });
+    const plain = payout('77777777-7777-4777-8777-777777777777', { reviewedBy: 'ops|other', reviewedAt: '2026-11-24T09:06:00.000Z', issued: issued.slice(0, 1) });
+    mockApi({ 'GET /api/ops/queues': queues, 'GET /api/ops/payouts': () => ({ body: { payouts: [minted, plain] } }) });
+    show('ops_payouts');
+    const [first, second] = await queueItems(2);
+    expect(within(first!).getByText(en.payouts.issued.label)).toBeTruthy();
+    const lines = first!.querySelectorAll('.ops-issued li');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]!.textContent).toContain(en.payouts.issued.token);
+    expect(lines[0]!.textContent).toContain('ops|boss');
+    expect(lines[1]!.textContent).toContain(en.payouts.issued.admin);
+    expect(within(first!).getByText(en.payouts.issued.onePerson)).toBeTruthy();
+    // Reviewed by someone who neither minted the viewer nor was minted by them: no warning.
+    expect(within(second!).queryByText(en.payouts.issued.onePerson)).toBeNull();
+  });
+
   it('says why an approval was refused, in the page’s language', async () => {
     const waiting = payout('33333333-3333-4333-8333-333333333333', {});
     mockApi({

@@ -49,6 +49,12 @@ function PayoutItem({ payout, onDone }: { payout: Payout; onDone: () => void }) 
   const triggeredByMe = payout.triggeredBy !== null && payout.triggeredBy === operator;
   const reviewedByMe = approval?.reviewedBy !== null && approval?.reviewedBy === operator;
   const id = `reject-${payout.id}`;
+  // Local mode lets one admin mint a second operator (dev-token + grant-admin): who minted whom is
+  // shown next to the approval, and a review by someone the viewer minted (or who minted the
+  // viewer) is called what it is — one person's eyes twice.
+  const issued = approval?.issued ?? [];
+  const reviewer = approval?.reviewedBy ?? null;
+  const oneOfUs = reviewer !== null && !reviewedByMe && issued.some((row) => (row.operator === reviewer && row.by === operator) || (row.operator === operator && row.by === reviewer));
 
   const approve = async () => {
     const done = await action.run(
@@ -111,8 +117,25 @@ function PayoutItem({ payout, onDone }: { payout: Payout; onDone: () => void }) 
               t('payouts.nobodyYet')
             ),
           ],
+          [
+            t('payouts.issued.label'),
+            issued.length ? (
+              <ul className="ops-issued">
+                {issued.map((row, i) => (
+                  <li key={i}>
+                    <Operator id={row.operator} /> · {t(row.action === 'dev.token' ? 'payouts.issued.token' : 'payouts.issued.admin')} <Operator id={row.by} /> · <When iso={row.at} />
+                  </li>
+                ))}
+              </ul>
+            ) : null,
+          ],
         ]}
       />
+      {oneOfUs && !decided ? (
+        <p className="notice" role="note" data-one-person="">
+          {t('payouts.issued.onePerson')}
+        </p>
+      ) : null}
       {decided ? null : (
         <>
           <p className="notice" role="note">
