@@ -17,8 +17,9 @@ import type { PainVersion, PostalAddress } from '../../../../domain/sepa';
  *
  * What `sepa` writes that the EPC's 2023+ guidelines do not take, and is fixed here after it
  * wrote the file: a postal address as Ctry + AdrLine only (an unstructured address, which the
- * EPC refuses from 22 November 2026 where the address is required). In .09 the debtor's address
- * is written structured (StrtNm, BldgNb, PstCd, TwnNm, Ctry), in the schema's order. Every file
+ * EPC refuses from 22 November 2026 where the address is required), and none unless both lines
+ * are given. The payer's address is written here: in .09 structured (StrtNm, BldgNb, PstCd,
+ * TwnNm, Ctry, in the schema's order), in .03 as Ctry and the lines there are. Every file
  * is checked in server/test/bank-payouts-out.test.ts against the ISO 20022 schema of its version
  * and, for .09, against the EPC's own schema of its 2023 guidelines.
  */
@@ -69,12 +70,18 @@ function structuredAddress(address: PostalAddress): string {
   return `<PstlAdr>${parts.map(([tag, value]) => `<${tag}>${escapeXml(value)}</${tag}>`).join('')}</PstlAdr>`;
 }
 
-/** .03's two address lines (its EPC guidelines allow Ctry and at most two AdrLine): street and building; postcode and town. */
-function addressLines(address: PostalAddress): { street: string; city: string } {
-  return {
-    street: sepaText([address.street, address.building].filter(Boolean).join(' '), 70) || sepaText(address.town, 70),
-    city: sepaText([address.postcode, address.town].filter(Boolean).join(' '), 70),
-  };
+/**
+ * .03's address as its EPC guidelines allow it (Ctry and at most two AdrLine): street and
+ * building; postcode and town. The library writes that form too, but only with both lines.
+ */
+function addressLines(address: PostalAddress): string {
+  const lines = [
+    [address.street, address.building],
+    [address.postcode, address.town],
+  ]
+    .map((parts) => sepaText(parts.filter(Boolean).join(' '), 70))
+    .filter(Boolean);
+  return `<PstlAdr><Ctry>${address.country.toUpperCase()}</Ctry>${lines.map((line) => `<AdrLine>${escapeXml(line)}</AdrLine>`).join('')}</PstlAdr>`;
 }
 
 export function buildPain001(input: Pain001Input): string {
@@ -88,13 +95,6 @@ export function buildPain001(input: Pain001Input): string {
   info.debtorIBAN = input.debtor.iban;
   info.debtorBIC = input.debtor.bic;
   const address = input.debtor.address;
-  if (address && input.version === '03') {
-    // The library's own form: Ctry, then the two lines.
-    const lines = addressLines(address);
-    info.debtorStreet = lines.street;
-    info.debtorCity = lines.city;
-    info.debtorCountry = address.country.toUpperCase();
-  }
   doc.addPaymentInfo(info);
   for (const transfer of input.transfers) {
     const tx = info.createTransaction();
@@ -108,12 +108,13 @@ export function buildPain001(input: Pain001Input): string {
     info.addTransaction(tx);
   }
   let xml = doc.toString();
-  if (address && input.version === '09') {
-    // The library writes no address unless it is unstructured; the structured one goes right after
-    // the debtor's name (Dbtr: Nm, PstlAdr, Id …), which it writes once, without line breaks.
+  if (address) {
+    // The library writes an address only unstructured, and only with two lines: the payer's goes
+    // right after the debtor's name (Dbtr: Nm, PstlAdr, Id …), which it writes once, without line
+    // breaks — structured in .09, as .03's guidelines allow in .03.
     const debtorName = `<Dbtr><Nm>${escapeXml(info.debtorName)}</Nm>`;
     if (xml.split(debtorName).length !== 2) throw new Error(`pain.001 ${input.messageId}: the debtor is not where the library writes it`);
-    xml = xml.replace(debtorName, `${debtorName}${structuredAddress(address)}`);
+    xml = xml.replace(debtorName, `${debtorName}${input.version === '09' ? structuredAddress(address) : addressLines(address)}`);
   }
   if (!writtenAmountsMatch(xml, input.transfers)) throw new Error(`pain.001 ${input.messageId}: the written amounts differ from the payouts`);
   return xml;

@@ -5,7 +5,7 @@ import { currencyByCode, decimalsOf } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { emailKey, normalizeEmail } from '../../../../domain/email';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
-import { CODE_TTL_MINUTES } from '../../../../domain/identity';
+import { CODE_TTL_MINUTES, displayIban } from '../../../../domain/identity';
 import { isLanguage, type Language } from '../../../../domain/languages';
 import { FIRST_ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { EUR_DECIMALS, exactMinor, minorToDecimal } from '../../../../domain/money';
@@ -228,7 +228,8 @@ async function mailOrderCode(tx: Db, links: SecurityLinks, account: Pick<Account
       reference: order.reference,
       amount: formatMoney(language, money.amount, order.currencyFrom),
       converted: formatMoney(language, money.estimatedAmountConverted, order.currencyTo),
-      address: order.address!,
+      // A sell names the account holder beside the IBAN, as the transfer will (verification of payee).
+      address: order.beneficiary ? `${order.beneficiary}, ${displayIban(order.address!)}` : order.address!,
     },
   });
 }

@@ -115,13 +115,15 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   // A sell's payee name: its Latin spelling follows the name as it is typed, until the customer
   // corrects the spelling themselves (then it is theirs, until the name is emptied).
   const payee = usePayeeRules(type === 'sell');
-  const latinEdited = React.useRef(false);
+  const latinEdited = React.useRef<boolean | null>(null);
   const latinShown = Boolean(payee?.needsLatinSpelling(values.beneficiary));
   React.useEffect(() => {
     if (!payee) return;
+    const suggested = payee.needsLatinSpelling(values.beneficiary) ? payee.sepaLatin(values.beneficiary) : '';
+    // A spelling restored from the draft (after a language switch) that differs from ours was the customer's.
+    if (latinEdited.current === null) latinEdited.current = Boolean(form.getValues('beneficiaryLatin')) && form.getValues('beneficiaryLatin') !== suggested;
     if (!values.beneficiary.trim()) latinEdited.current = false;
     if (latinEdited.current) return;
-    const suggested = payee.needsLatinSpelling(values.beneficiary) ? payee.sepaLatin(values.beneficiary) : '';
     if (form.getValues('beneficiaryLatin') !== suggested) form.setValue('beneficiaryLatin', suggested);
   }, [payee, values.beneficiary, form]);
 
