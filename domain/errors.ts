@@ -66,6 +66,10 @@ export const ERRORS = {
   invalid_reference: { status: 400 },
   invalid_iban: { status: 400 },
   iban_outside_sepa: { status: 400 },
+  /** Muntly's own bank account (BANK_IBAN, in any spelling) given as a customer's IBAN. */
+  muntly_iban: { status: 400 },
+  /** A payee name that is not 2–70 Latin characters once transliterated (SEPA's character set). */
+  invalid_beneficiary: { status: 400 },
   invalid_mobile: { status: 400 },
   invalid_date: { status: 400 },
   too_young: { status: 400 },

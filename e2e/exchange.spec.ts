@@ -147,11 +147,12 @@ test('a sell to an IBAN: the receiving address with its QR code, then completed 
   await pickCurrency(page, en.form.from.sell, 'BTC');
   await page.getByLabel('Amount in BTC').fill('0.0005');
   await page.getByLabel(en.form.email, { exact: true }).fill(uniqueEmail('seller'));
-  await page.getByLabel(en.form.iban).fill('de89 3704 0044 0532 0130 00');
+  await page.getByLabel(en.form.iban).fill('nl91 abna 0417 1643 00');
+  await page.getByLabel(en.form.beneficiary).fill('Sam Seller');
   await expect(page.getByTestId('quote')).toContainText('€');
   await page.getByRole('button', { name: en.form.submit.sell }).click();
   await expect(page.getByRole('heading', { name: en.confirm.heading.sell })).toBeVisible();
-  await expect(page.getByText('We then pay the euros to your bank account DE89 3704 0044 0532 0130 00.')).toBeVisible();
+  await expect(page.getByText('We then pay the euros to your bank account NL91 ABNA 0417 1643 00.')).toBeVisible();
   const receiving = page.getByRole('region', { name: en.confirm.next }).locator('.receiving');
   await expect(receiving.getByRole('button', { name: 'Copy address' })).toBeVisible();
   const address = (await receiving.locator('code.address').textContent())!;

@@ -76,7 +76,7 @@ test('an operator’s day: statement in, unmatched payment assigned, a large pay
   for (const email of buyers) buys.push(await placeOrder(page, { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '20', email, address: BTC_ADDRESS }));
   const { rates } = (await (await page.request.get('/api/rates')).json()) as { rates: Record<string, string> };
   const btc = (80 / Number(rates.BTC)).toFixed(8);
-  const sell = await placeOrder(page, { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: btc, email: `seller-${stamp}@muntly.test`, address: SELLER_IBAN });
+  const sell = await placeOrder(page, { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: btc, email: `seller-${stamp}@muntly.test`, address: SELLER_IBAN, beneficiary: 'Selma Seller' });
   expect(ops(baseURL!, 'chain-deposit', 'BTC', sell.receiving!.address, btc)).toContain('Credited');
   // The order worker converts it; its payout waits for two operators. The first reviews it from
   // the command line, and cannot approve it a second time.
@@ -139,8 +139,8 @@ test('an operator’s day: statement in, unmatched payment assigned, a large pay
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: en.bank.export.make }).click()]);
   expect(download.suggestedFilename()).toMatch(/\.xml$/);
   const pain = fs.readFileSync((await download.path())!, 'utf8');
-  expect((await validateXML({ xml: [{ fileName: 'payouts.xml', contents: pain }], schema: [xsd('pain.001.001.03.xsd')] })).errors).toEqual([]);
-  expect(pain).toContain('urn:iso:std:iso:20022:tech:xsd:pain.001.001.03');
+  expect((await validateXML({ xml: [{ fileName: 'payouts.xml', contents: pain }], schema: [xsd('pain.001.001.09.xsd')] })).errors).toEqual([]);
+  expect(pain).toContain('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
   expect(pain).toContain(`<IBAN>${SELLER_IBAN}</IBAN>`);
   expect(pain).toContain(`<EndToEndId>${held.id.replace(/-/g, '')}</EndToEndId>`);
   await expect(page.getByRole('main').getByRole('status')).toContainText(download.suggestedFilename());
@@ -192,7 +192,15 @@ async function seedQueues(page: Page, baseURL: string) {
   const btc = (70 / Number(rates.BTC)).toFixed(8);
   const sells: Placed[] = [];
   for (const n of [1, 2]) {
-    const sell = await placeOrder(page, { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: btc, email: `seller-${n}-${stamp}@muntly.test`, address: SELLER_IBAN });
+    const sell = await placeOrder(page, {
+      type: 'sell',
+      currencyFrom: 'BTC',
+      currencyTo: 'EUR',
+      amount: btc,
+      email: `seller-${n}-${stamp}@muntly.test`,
+      address: SELLER_IBAN,
+      beneficiary: 'Selma Seller',
+    });
     ops(baseURL, 'chain-deposit', 'BTC', sell.receiving!.address, btc);
     sells.push(sell);
   }

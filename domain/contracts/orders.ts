@@ -50,6 +50,7 @@ export const orderSchema = z.object({
   amount: z.string(),
   amountEur: z.string(),
   address: z.string().nullable().describe('Delivery: a crypto address (XRP address:tag) or, for a sell, the IBAN; null into the Muntly wallet'),
+  beneficiary: z.string().nullable().describe("A sell to an IBAN: the account holder's name as the transfer carries it (Latin letters); else null"),
   rateType: z.literal('floating'),
   paymentMethod: z.enum(PAYMENT_METHODS).nullable(),
   estimatedRate: z.string(),
@@ -93,6 +94,13 @@ export const placeOrderBody = z.object({
   amount: z.string().max(40),
   email: z.string().max(254),
   address: z.string().max(200).optional().describe('Crypto address (XRP address:tag), or the IBAN for a sell'),
+  beneficiary: z
+    .string()
+    .max(200)
+    .optional()
+    .describe(
+      "A sell to an IBAN: the account holder's full name, which the payee's bank checks against the IBAN; another script is transliterated to Latin letters (Юлия Коваленко → Yuliya Kovalenko), 2–70 characters",
+    ),
   paymentMethod: z.enum(PAYMENT_METHODS).optional(),
   sendToMyWallet: z.boolean().optional(),
   useMyWallet: z.boolean().optional(),

@@ -150,7 +150,7 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     audience: config.authAudience,
   });
   await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})), onEmailChange });
-  await app.register(identityRoutes);
+  await app.register(identityRoutes, { bankIban: config.BANK_IBAN });
   const rates = deps.rates ?? (config.RATES_FEED === 'coingecko' ? coingeckoRates({ baseUrl: config.RATES_FEED_URL }) : simulatedRates());
   const xpubs = deps.xpubs ?? xpubsFrom(config);
   // Real nodes (CHAIN_RPC_URL_<CUR>): refused at start-up when on another network than CHAIN_NETWORK;
@@ -192,7 +192,12 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval, links) });
   await app.register(auditRoutes);
   await app.register(opsConsoleRoutes, { rates, approval });
-  await app.register(bankOpsRoutes, { rates, outcomes: payoutOutcomes(approval, links), approval, account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY } });
+  await app.register(bankOpsRoutes, {
+    rates,
+    outcomes: payoutOutcomes(approval, links),
+    approval,
+    account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY, painVersion: config.BANK_PAIN_VERSION, address: config.bankDebtorAddress },
+  });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
   await app.register(workersPlugin, { config, rates, approval, chain, xpubs, faucet, nodes, xrp, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });

@@ -6,7 +6,7 @@ import { CURRENCIES } from '../../domain/currencies';
 import { CHAIN_NETWORKS, setChainNetwork } from '../../domain/networks';
 import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
 import { DEFAULT_ADDRESS_HOLD_HOURS } from '../../domain/protection';
-import { sepaIban } from '../../domain/sepa';
+import { PAIN_VERSIONS, sepaIban, type PostalAddress } from '../../domain/sepa';
 import { XRP_FEE_CAP_DROPS, XRP_LEDGER_MARGIN } from '../../domain/xrp';
 
 /**
@@ -20,6 +20,10 @@ const repoRoot = path.resolve(__dirname, '../..');
 const optional = z.preprocess((value) => (value === '' ? undefined : value), z.string().min(1).optional());
 /** Blockstream's Esplora API of Bitcoin mainnet: the faucet's default block source with real payouts. */
 const MAINNET_EXPLORER = 'https://blockstream.info/api';
+/** The payer's address settings, in the order of the address. */
+const DEBTOR_ADDRESS_ENV = ['BANK_DEBTOR_STREET', 'BANK_DEBTOR_BUILDING', 'BANK_DEBTOR_POSTCODE', 'BANK_DEBTOR_TOWN', 'BANK_DEBTOR_COUNTRY'] as const;
+/** Local mode's payer address when none is set: a sample, as the operator's is (production refuses to start without one). */
+export const SAMPLE_DEBTOR_ADDRESS: PostalAddress = { street: 'Musterstrasse', building: '1', postcode: '10115', town: 'Berlin', country: 'DE' };
 
 const schema = z
   .object({
@@ -85,6 +89,28 @@ const schema = z
       .regex(/^([A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?)?$/, 'must be a BIC of 8 or 11 letters and digits, or empty')
       .default('COBADEFFXXX'),
     BANK_BENEFICIARY: z.string().min(1).default('Muntly'),
+    /**
+     * The payouts file's message (server/src/modules/bank/pain.ts): pain.001.001.09 by default, as
+     * the EPC's guidelines since 2023 and the German banks since November 2025 take it; `03` for a
+     * bank that still asks for pain.001.001.03.
+     */
+    BANK_PAIN_VERSION: z.enum(PAIN_VERSIONS).default('09'),
+    /**
+     * The payer's (Muntly's) postal address in the payouts file, structured: a transfer that leaves
+     * the EEA must carry it (transfer-of-funds regulation), and from 22 November 2026 the EPC takes
+     * it only structured, with the town and the country at least. Street, building and postcode are
+     * written when given. Unset (local mode): a sample address; required in production.
+     */
+    BANK_DEBTOR_STREET: optional.pipe(z.string().max(70, 'must be at most 70 characters (StrtNm)').optional()),
+    BANK_DEBTOR_BUILDING: optional.pipe(z.string().max(16, 'must be at most 16 characters (BldgNb)').optional()),
+    BANK_DEBTOR_POSTCODE: optional.pipe(z.string().max(16, 'must be at most 16 characters (PstCd)').optional()),
+    BANK_DEBTOR_TOWN: optional.pipe(z.string().max(35, 'must be at most 35 characters (TwnNm)').optional()),
+    BANK_DEBTOR_COUNTRY: optional.pipe(
+      z
+        .string()
+        .regex(/^[A-Z]{2}$/, 'must be an ISO 3166 country code of two capital letters, like DE')
+        .optional(),
+    ),
     /**
      * Who operates Muntly (imprint, footer, terms, privacy policy; domain/operator.ts). Without
      * OPERATOR_NAME the site shows marked sample values: local mode only. With it, OPERATOR_ADDRESS
@@ -354,6 +380,16 @@ const schema = z
           });
       }
     }
+    // The payer's address is one: once any part is given, the town and country the EPC requires are too.
+    const debtorGiven = DEBTOR_ADDRESS_ENV.filter((key) => env[key]);
+    if (debtorGiven.length)
+      for (const key of ['BANK_DEBTOR_TOWN', 'BANK_DEBTOR_COUNTRY'] as const)
+        if (!env[key])
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `is required when ${debtorGiven.join(', ')} ${debtorGiven.length > 1 ? 'are' : 'is'} set: the EPC takes a payer's address with its town and country`,
+          });
     // The faucet's blocks come from the network Muntly follows: off mainnet, mainnet's explorer is the wrong chain.
     if (env.CHAIN_PAYOUTS === 'signer' && env.CHAIN_NETWORK !== 'mainnet' && !env.CHAIN_RPC_URL_BTC && env.CHAIN_BLOCKS_URL === MAINNET_EXPLORER)
       ctx.addIssue({
@@ -370,6 +406,14 @@ const schema = z
         message: 'is required when AUTH0_DOMAIN is set (production): the imprint, terms and privacy policy name the operator (also OPERATOR_ADDRESS, OPERATOR_EMAIL; README "Configuration")',
       });
     if (env.BENCH_ROUTES) ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'is for benchmarks only, never in production' });
+    // Production's payouts file names Muntly's real address, never the sample.
+    if (!debtorGiven.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BANK_DEBTOR_TOWN'],
+        message:
+          'is required when AUTH0_DOMAIN is set (production), with BANK_DEBTOR_COUNTRY (and BANK_DEBTOR_STREET, BANK_DEBTOR_BUILDING, BANK_DEBTOR_POSTCODE): the payouts file carries the payer\'s structured address (README "Configuration")',
+      });
     if (env.PAYOUT_BOOKING_DELAY_MS > 0) ctx.addIssue({ code: 'custom', path: ['PAYOUT_BOOKING_DELAY_MS'], message: 'is for the crash suite only, never in production' });
     // Production never pretends to pay: the payouts go to a real executor, named explicitly.
     if (env.CHAIN_PAYOUTS !== 'signer') ctx.addIssue({ code: 'custom', path: ['CHAIN_PAYOUTS'], message: 'must be "signer" in production (AUTH0_DOMAIN set): the simulated chain pays nobody' });
@@ -401,6 +445,8 @@ export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUT
   explorers: Record<string, string>;
   /** Where `npm run ops` reaches this server: OPS_URL, or HOST and PORT. */
   opsUrl: string;
+  /** Muntly's structured address as the payer of the payouts file (BANK_DEBTOR_*), the sample in local mode. */
+  bankDebtorAddress: PostalAddress;
 };
 
 export const LOCAL_AUDIENCE = 'https://api.muntly.local';
@@ -474,5 +520,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = environment()): Config {
     BUY_SELL_ENABLED: c.BUY_SELL_ENABLED ?? localIdp,
     explorers,
     opsUrl: (c.OPS_URL ?? localUrl(c.HOST, c.PORT)).replace(/\/$/, ''),
+    bankDebtorAddress: c.BANK_DEBTOR_TOWN
+      ? {
+          town: c.BANK_DEBTOR_TOWN,
+          country: c.BANK_DEBTOR_COUNTRY!,
+          ...(c.BANK_DEBTOR_STREET ? { street: c.BANK_DEBTOR_STREET } : {}),
+          ...(c.BANK_DEBTOR_BUILDING ? { building: c.BANK_DEBTOR_BUILDING } : {}),
+          ...(c.BANK_DEBTOR_POSTCODE ? { postcode: c.BANK_DEBTOR_POSTCODE } : {}),
+        }
+      : SAMPLE_DEBTOR_ADDRESS,
   };
 }

@@ -79,7 +79,7 @@ describe.each(databaseKinds())('one address, one identity (%s)', (kind) => {
     const sell = await order({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'sell-tr@example.com', address: 'TR33 0006 1005 1978 6457 8413 26' });
     expect(sell.statusCode).toBe(400);
     expect(sell.json().error).toMatchObject({ code: 'iban_outside_sepa', field: 'address' });
-    const sepa = await order({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'sell-ch@example.com', address: 'CH93 0076 2011 6238 5295 7' });
+    const sepa = await order({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'sell-ch@example.com', address: 'CH93 0076 2011 6238 5295 7', beneficiary: 'Urs Keller' });
     expect(sepa.statusCode).toBe(201);
   });
 });

@@ -74,7 +74,8 @@ describe.each(databaseKinds())('bank files (%s)', (kind) => {
   const rates = fixedRates();
   const BTC_ADDRESS = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
   beforeAll(async () => {
-    t = await testApp(kind, {}, { rates });
+    // This suite checks its files against pain.001.001.03's schema (.09: bank-payouts-out.test.ts).
+    t = await testApp(kind, { BANK_PAIN_VERSION: '03' }, { rates });
   }, 120_000);
   afterAll(() => t?.close());
 
@@ -255,9 +256,21 @@ describe.each(databaseKinds())('bank files (%s)', (kind) => {
       (await t.app.inject({ method: 'POST', url: '/api/identity/bank', headers: seller.headers, payload: { iban: 'BE68 5390 0754 7034', beneficiary: 'Sophie Martin-Lefèvre' } })).statusCode,
     ).toBe(200);
     await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: t.admin, payload: { email: seller.email, kind: 'bank' } });
-    const sells = [await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: seller.email, address: 'BE68539007547034' }, seller.headers)];
+    const sells = [
+      await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: seller.email, address: 'BE68539007547034', beneficiary: 'Sophie Martin-Lefèvre' }, seller.headers),
+    ];
     // And one from nobody Muntly knows by name.
-    sells.push(await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.0005', email: `anonymous-seller-${kind}@muntly.test`, address: 'NL91ABNA0417164300' }));
+    sells.push(
+      await place({
+        type: 'sell',
+        currencyFrom: 'BTC',
+        currencyTo: 'EUR',
+        amount: '0.0005',
+        email: `anonymous-seller-${kind}@muntly.test`,
+        address: 'NL91ABNA0417164300',
+        beneficiary: 'Jan de Vries',
+      }),
+    );
     for (const [i, sell] of sells.entries()) {
       await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: t.admin, payload: { currency: 'BTC', address: sell.receiving!.address, amount: i === 0 ? '0.001' : '0.0005' } });
     }
@@ -285,7 +298,7 @@ describe.each(databaseKinds())('bank files (%s)', (kind) => {
     expect(file.transfers.sort((a, b) => a.e2e.localeCompare(b.e2e))).toEqual(
       [
         { e2e: e2eOf(payoutIds.sell), amount: amountOf(payoutIds.sell), name: 'Sophie Martin-Lefevre', iban: 'BE68539007547034', remittance: sells[0]!.shortReference },
-        { e2e: e2eOf(payoutIds.anonymous), amount: amountOf(payoutIds.anonymous), name: 'NOTPROVIDED', iban: 'NL91ABNA0417164300', remittance: sells[1]!.shortReference },
+        { e2e: e2eOf(payoutIds.anonymous), amount: amountOf(payoutIds.anonymous), name: 'Jan de Vries', iban: 'NL91ABNA0417164300', remittance: sells[1]!.shortReference },
         // B's refund goes back where its payment came from, as the statement named it.
         { e2e: e2eOf(payoutIds.refundB), amount: '70.00', name: 'Marie Dupont', iban: 'FR1420041010050500013M02606', remittance: orders.B!.shortReference },
         { e2e: e2eOf(payoutIds.gift), amount: '25.00', name: 'Erna Beispiel', iban: 'ES9121000418450200051332', remittance: 'Refund: Geschenk fuer Oma' },

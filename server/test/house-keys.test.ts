@@ -50,7 +50,7 @@ describe('house keys: xpub and zpub, users on the receive chain, orders on the c
         const sell = await t.app.inject({
           method: 'POST',
           url: '/api/orders',
-          payload: { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.0003', email: `gap-${i}@example.com`, address: 'DE89370400440532013000' },
+          payload: { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.0003', email: `gap-${i}@example.com`, address: 'NL91ABNA0417164300', beneficiary: 'Gap Seller' },
         });
         expect(sell.statusCode).toBe(201);
         if (i === 0) expect(sell.json().receiving.address).toBe(BIP84_CHANGE_0);

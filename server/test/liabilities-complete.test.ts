@@ -50,7 +50,7 @@ describe.each(databaseKinds())('the proof of liabilities counts every liability 
     ).json();
     expect((await confirmSendFromMail(t, holder, send.id)).statusCode).toBe(200);
     // An anonymous sell converted to euros, its SEPA payout written into the payouts file, the bank not yet heard from.
-    const sell = await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: `seller-${kind}@muntly.test`, address: 'NL91ABNA0417164300' });
+    const sell = await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: `seller-${kind}@muntly.test`, address: 'NL91ABNA0417164300', beneficiary: 'Liv Seller' });
     await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: t.admin, payload: { currency: 'BTC', address: sell.receiving!.address, amount: '0.001' } });
     await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     const exported = await t.app.inject({ method: 'POST', url: '/api/ops/bank/payouts-export', headers: t.admin });

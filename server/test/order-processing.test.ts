@@ -110,8 +110,10 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
       code: 'invalid_iban',
       field: 'address',
     });
-    const order = (await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'seller@example.com', address: 'nl91 abna 0417 1643 00' })).json();
-    const other = (await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'seller2@example.com', address: IBAN })).json();
+    const order = (
+      await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'seller@example.com', address: 'nl91 abna 0417 1643 00', beneficiary: 'Saskia de Boer' })
+    ).json();
+    const other = (await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'seller2@example.com', address: IBAN, beneficiary: 'Pieter Jansen' })).json();
     expect(order).toMatchObject({ status: 'new', address: IBAN, paymentDetails: null, receiving: { currency: 'BTC', tag: null, amount: '0.00100000' } });
     expect(order.receiving.address).toMatch(/^bc1q/);
     expect(other.receiving.address).not.toBe(order.receiving.address);

@@ -82,7 +82,9 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     }
     expect(mail!.body).toContain(`Получатель: Muntly\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nСумма: 40,00\u00a0€\nНазначение платежа: ${placed.shortReference}`);
 
-    const sold = (await order({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: `seller-${kind}@example.com`, address: 'DE02120300000000202051' })).json();
+    const sold = (
+      await order({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: `seller-${kind}@example.com`, address: 'DE02120300000000202051', beneficiary: 'Sina Verkauf' })
+    ).json();
     expect(sold.receiving).toMatchObject({ currency: 'BTC', amount: '0.00100000' });
     const [sellMail] = await mailsOf(`seller-${kind}@example.com`);
     for (const text of [sellMail!.body, textOf(sellMail!.html!)]) {

@@ -498,6 +498,11 @@ export const orders = pgTable(
     emailKey: text('email_key').notNull(),
     accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'restrict' }),
     address: text('address'),
+    /**
+     * A sell paid out to an IBAN: the account holder's name as the transfer carries it, in SEPA's
+     * Latin characters (domain/payee.ts), which the payee's bank checks against the IBAN.
+     */
+    beneficiary: text('beneficiary'),
     /** Who owns the payout destination (`payoutOwnerKey`): an XRP account whatever its tag, an ETH address in one case, an IBAN. */
     payoutKey: text('payout_key'),
     /** The IBAN a bank payment of this order came from, once a statement names it: the payer's week counts by it. */

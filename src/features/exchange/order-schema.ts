@@ -16,6 +16,9 @@ import type { CurrencyInfo, OrderType } from './api/types';
  * - address: for crypto delivered outside Muntly a valid address of currencyTo (XRP address:tag,
  *   tag 0 when none is needed); for a sell, the IBAN that receives the euros. None when the
  *   result goes into the Muntly wallet.
+ * - beneficiary: for a sell to an IBAN, the account holder's name (the payee's bank checks it,
+ *   verification of payee), 2–70 Latin characters once transliterated; a name in another script
+ *   is sent as its Latin spelling (beneficiaryLatin), which the customer sees and may correct.
  * - partially supported currencies only with the own-wallet options, which need a login.
  *
  * The address rules load in their own chunk (components/address-rules.ts), downloaded while the
@@ -29,6 +32,10 @@ export type OrderFormValues = {
   amount: string;
   email: string;
   address: string;
+  /** A sell to an IBAN: the account holder's name as typed, in any script. */
+  beneficiary: string;
+  /** Its Latin spelling, shown (and sent) when the name has letters of another script; the customer may correct it. */
+  beneficiaryLatin: string;
   paymentMethod: PaymentMethod;
   sendToMyWallet: boolean;
   useMyWallet: boolean;
@@ -36,6 +43,18 @@ export type OrderFormValues = {
 };
 
 export { EMAIL_PATTERN };
+
+/**
+ * The payee name rules and their transliteration tables (domain/payee.ts) in their own chunk,
+ * fetched in the browser's idle time: only the sell form needs them.
+ */
+export const loadPayeeRules = () => import(/* webpackPrefetch: true */ '../../../domain/payee');
+export type PayeeRules = Awaited<ReturnType<typeof loadPayeeRules>>;
+
+/** The name a sell sends as `beneficiary`: the Latin spelling when the form shows it, else the name as typed. */
+export function beneficiaryToSend(values: Pick<OrderFormValues, 'beneficiary' | 'beneficiaryLatin'>, rules: PayeeRules): string {
+  return (rules.needsLatinSpelling(values.beneficiary) ? values.beneficiaryLatin : values.beneficiary).trim();
+}
 
 /** What people type in any of the six languages, as the API reads it (one rule for every amount field, in domain/). */
 export const normalizeAmount = normalizeAmountInput;
@@ -81,6 +100,16 @@ export function orderFormRules(type: OrderType, currencies: readonly CurrencyInf
         const checked = sepaIban(address);
         if (!checked.ok) fail('address', checked.code);
       } else if (!(await loadAddressRules()).normalizeAddress(values.currencyTo, address)) fail('address', 'invalid_address');
+      if (deliveryKind(type) === 'iban') {
+        const rules = await loadPayeeRules();
+        const latin = rules.needsLatinSpelling(values.beneficiary);
+        if (!values.beneficiary.trim()) fail('beneficiary', 'required');
+        else if (latin && !values.beneficiaryLatin.trim()) fail('beneficiaryLatin', 'required');
+        else {
+          const checked = rules.payeeName(beneficiaryToSend(values, rules));
+          if (!checked.ok) fail(latin ? 'beneficiaryLatin' : 'beneficiary', checked.code);
+        }
+      }
     }
   };
 }

@@ -105,7 +105,7 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
     {
       schema: {
         tags: ['ops'],
-        summary: 'Every EUR payout that is due, in one pain.001.001.03 file to upload to the bank; each payout is in exactly one file and is then submitted',
+        summary: 'Every EUR payout that is due, in one pain.001 file (BANK_PAIN_VERSION: .001.09, or .001.03) to upload to the bank; each payout is in exactly one file and is then submitted',
         security: [{ bearer: [] }],
         response: { 200: exportPayoutsResponse, ...errorResponses(401, 403) },
       },

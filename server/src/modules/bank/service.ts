@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { IMPORT_OUTCOMES } from '../../../../domain/contracts/bank';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
-import { sepaIban } from '../../../../domain/sepa';
+import { leavesEea, sameIban, sepaIban, type PainVersion, type PostalAddress } from '../../../../domain/sepa';
 import { findAccountById } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { orderOutflowGate } from '../gates/service';
@@ -38,7 +38,11 @@ import type { RatesAdapter } from '../rates/service';
  * and out again as a payout. Both use the transfer id `bank-payment:<entry ref>`, so one payment
  * can never be both.
  */
-export type BankAccountConfig = { iban: string; bic: string; name: string };
+/**
+ * Muntly's bank account (BANK_IBAN, BANK_BIC, BANK_BENEFICIARY), the payouts file's version
+ * (BANK_PAIN_VERSION) and Muntly's structured address as the payer (BANK_DEBTOR_*).
+ */
+export type BankAccountConfig = { iban: string; bic: string; name: string; painVersion: PainVersion; address: PostalAddress };
 
 /** How many payouts one file takes at most; the rest go in the next. */
 const EXPORT_BATCH_LIMIT = 1000;
@@ -294,21 +298,33 @@ export function bankPaymentView(row: BankPaymentRow, orderReference: string | nu
 // ---------------------------------------------------------------------------------------------
 // Payouts out
 
+/** Why a due payout stays out of a file (and due): the operator sees it listed with the file. */
+export type SkipReason = 'no_iban' | 'invalid_iban' | 'muntly_iban' | 'payer_address_unstructured';
+
 /** Who receives a SEPA payout: its IBAN (or the payer's, for a refund of a bank payment) and a name. */
-async function creditorOf(tx: Db, payout: PayoutRow, actor: string): Promise<{ iban: string; name: string } | { problem: 'no_iban' | 'invalid_iban' }> {
+async function creditorOf(tx: Db, payout: PayoutRow, account: BankAccountConfig, actor: string): Promise<{ iban: string; name: string } | { problem: SkipReason }> {
   const payment = await bankRepository.paymentOfPayout(tx, payout);
   const destination = payout.destination ?? payment?.payerIban;
   if (!destination) return { problem: 'no_iban' };
   const checked = sepaIban(destination);
   if (!checked.ok) return { problem: 'invalid_iban' };
+  // Muntly paying its own account would move nothing and complete the order: an order placed
+  // before its IBAN was refused at placement stays out, for the operator.
+  if (sameIban(checked.iban, account.iban)) return { problem: 'muntly_iban' };
+  // A transfer that leaves the EEA carries the payer's structured address, which .03's guidelines
+  // cannot write (only Ctry and AdrLine, refused by the EPC from 22 November 2026 where the
+  // address is required): such a payout waits for a .09 file.
+  if (account.painVersion === '03' && leavesEea(checked.iban)) return { problem: 'payer_address_unstructured' };
   // The name the payee's bank checks against the IBAN (verification of payee): the payer's own, as
-  // their bank reported it; else the holder of the customer's verified bank account with this
-  // IBAN; else the account's name; else none (the file says NOTPROVIDED).
+  // their bank reported it (a refund); else the account holder the customer named on the sell,
+  // for its IBAN; else the holder of the customer's verified bank account with this IBAN; else the
+  // account's name; else none (the file says NOTPROVIDED).
   if (payment?.payerName && payment.payerIban === checked.iban) return { iban: checked.iban, name: payment.payerName };
   const order = payout.orderId ? await findOrderById(tx, payout.orderId) : undefined;
-  const account = order?.accountId ? await findAccountById(tx, order.accountId) : undefined;
-  const holder = account ? await verifiedBankHolder(tx, account.id, checked.iban, actor, 'payouts-export') : undefined;
-  return { iban: checked.iban, name: holder ?? payment?.payerName ?? account?.displayName ?? '' };
+  if (order?.beneficiary && order.address === checked.iban) return { iban: checked.iban, name: order.beneficiary };
+  const customer = order?.accountId ? await findAccountById(tx, order.accountId) : undefined;
+  const holder = customer ? await verifiedBankHolder(tx, customer.id, checked.iban, actor, 'payouts-export') : undefined;
+  return { iban: checked.iban, name: holder ?? payment?.payerName ?? customer?.displayName ?? '' };
 }
 
 function messageIdOf(now: Date): string {
@@ -326,19 +342,24 @@ export async function exportPayouts(db: Db, input: { account: BankAccountConfig;
   return db.transaction(async (tx) => {
     const due = await lockPayoutsForBankFile(tx, EXPORT_BATCH_LIMIT);
     const included: { payout: PayoutRow; iban: string; name: string }[] = [];
-    const skipped: { payoutId: string; reason: string }[] = [];
+    const skipped: { payoutId: string; reason: SkipReason }[] = [];
     for (const payout of due) {
-      const creditor = await creditorOf(tx, payout, input.actor);
+      const creditor = await creditorOf(tx, payout, input.account, input.actor);
       if ('problem' in creditor) skipped.push({ payoutId: payout.id, reason: creditor.problem });
       else included.push({ payout, ...creditor });
     }
     if (included.length === 0) return { export: null, xml: null, skipped };
     const messageId = messageIdOf(now);
     const xml = buildPain001({
+      version: input.account.painVersion,
       messageId,
       created: now,
       executionDate: now,
-      debtor: { name: input.account.name, iban: compactIban(input.account.iban), bic: input.account.bic.trim() },
+      // Muntly's address goes with every transfer of the file, not only those leaving the EEA: the
+      // debtor is one per payment block, the schema and the EPC's guidelines take it for any
+      // payee, and it is the company's published address (no one's personal data). One block
+      // keeps one booking per file.
+      debtor: { name: input.account.name, iban: compactIban(input.account.iban), bic: input.account.bic.trim(), address: input.account.address },
       transfers: included.map(({ payout, iban, name }) => ({
         endToEndId: endToEndIdOf(payout.id),
         amount: payout.amount,
@@ -359,7 +380,7 @@ export async function exportPayouts(db: Db, input: { account: BankAccountConfig;
       actor: input.actor,
       action: 'bank.payouts_exported',
       target: batch.id,
-      after: { messageId, payoutIds: included.map(({ payout }) => payout.id), total: minorToDecimal(total, 2) },
+      after: { messageId, format: `pain.001.001.${input.account.painVersion}`, payoutIds: included.map(({ payout }) => payout.id), total: minorToDecimal(total, 2) },
     });
     return { export: bankExportView(batch), xml, skipped };
   });

@@ -1,6 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import { confirmCodeBody, identityKindParams, identityResponse, stepOneBody, verificationRequestResponse } from '../../../../domain/contracts/identity';
-import { secondsToWait } from '../../../../domain/errors';
+import { DomainError, secondsToWait } from '../../../../domain/errors';
+import { sameIban } from '../../../../domain/sepa';
 import { RateLimited } from '../../errors';
 import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
@@ -17,7 +18,10 @@ export const VERIFICATION_REQUEST_RATE_LIMIT = { max: 10, timeWindow: '1 hour' }
 const VERIFICATION_REQUEST_LIMIT: Limit = { name: 'verification-request-account', max: VERIFICATION_REQUEST_RATE_LIMIT.max, windowMs: 3_600_000 };
 
 /** The logged-in user's own identity verification; no route takes another user's id. */
-export const identityRoutes: FastifyPluginAsyncZod = async (app) => {
+/** Muntly's own bank account (BANK_IBAN): never a customer's account to verify. */
+export type IdentityRouteOptions = { bankIban: string };
+
+export const identityRoutes: FastifyPluginAsyncZod<IdentityRouteOptions> = async (app, { bankIban }) => {
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
@@ -53,6 +57,9 @@ export const identityRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { kind } = request.params;
       const data = parseStepOne(kind, request.body);
+      // The verification pays 0.01 EUR to the IBAN, and later payouts go there: Muntly's own account
+      // (in any spelling) would be verified as the customer's and pay Muntly itself.
+      if (kind === 'bank' && sameIban(String(data.iban), bankIban)) throw new DomainError('muntly_iban', 'iban');
       const account = request.account!;
       await submitStepOne(app.db, { account, kind, data, language: requestLanguage(request.headers['accept-language']) });
       app.forgetAccountSummary(request.auth!.issuer, request.auth!.subject);

@@ -1,3 +1,4 @@
+import { displayIban } from '../../../../domain/identity';
 import { phrase, fillTemplate, formatMoney, emailText } from '../notify/service';
 import type { Language } from '../../../../domain/languages';
 import type { BankDetails } from './views';
@@ -7,7 +8,8 @@ import type { BankDetails } from './views';
  * closed the tab can still pay: for a buy paid by bank transfer the account (beneficiary, IBAN,
  * BIC when there is one), the amount and the payment reason, the same as the confirmation page
  * (orderView's paymentDetails); for a sell or swap paid from outside the address (and XRP tag) to
- * send the crypto to. Amounts are formatted for the order's language.
+ * send the crypto to; for a sell, the account the euros go to and its holder's name. Amounts are
+ * formatted for the order's language.
  */
 export type PlacedMailOrder = {
   reference: string;
@@ -20,11 +22,14 @@ export type PlacedMailOrder = {
   useMyWallet: boolean;
   /** Where a sell or swap's crypto goes (XRP: "address:tag"), if Muntly receives it from outside. */
   receivingAddress: string | null;
+  /** Where the result goes: for a sell, the IBAN paid out to, with its holder's name. */
+  address?: string | null;
+  beneficiary?: string | null;
 };
 
 export function orderPlacedMail(language: Language, order: PlacedMailOrder, bank: BankDetails) {
   const amount = formatMoney(language, order.amount, order.currencyFrom);
-  const line = (key: 'beneficiary' | 'iban' | 'bic' | 'amount' | 'reason' | 'address' | 'tag', value: string) => fillTemplate(phrase(language, 'orderPayment', key), { value });
+  const line = (key: 'beneficiary' | 'iban' | 'bic' | 'amount' | 'reason' | 'address' | 'tag' | 'holder', value: string) => fillTemplate(phrase(language, 'orderPayment', key), { value });
   let payment: string[] = [];
   if (order.type === 'buy' && !order.useMyWallet) {
     payment = [
@@ -39,6 +44,15 @@ export function orderPlacedMail(language: Language, order: PlacedMailOrder, bank
       [line('address', address!), ...(tag ? [line('tag', tag)] : []), line('amount', amount)].join('\n'),
       phrase(language, 'orderPayment', 'cryptoNote'),
     ];
+  }
+  // A sell names the account the euros go to, with the holder's name as the transfer carries it:
+  // the customer can still see a misspelt name before sending the coins.
+  if (order.type === 'sell' && order.address && order.beneficiary) {
+    payment.push(
+      phrase(language, 'orderPayment', 'payoutIntro'),
+      [line('holder', order.beneficiary), line('iban', displayIban(order.address))].join('\n'),
+      phrase(language, 'orderPayment', 'payoutNote'),
+    );
   }
   return emailText(language, 'orderPlaced', {
     reference: order.reference,

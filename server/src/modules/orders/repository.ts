@@ -28,6 +28,7 @@ const PLACED_COLUMNS = [
   'emailKey',
   'accountId',
   'address',
+  'beneficiary',
   'payoutKey',
   'paymentMethod',
   'sendToMyWallet',

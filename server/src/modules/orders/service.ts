@@ -5,13 +5,14 @@ import { currencyByCode, decimalsOf } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { emailKey, normalizeEmail } from '../../../../domain/email';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
-import { CODE_TTL_MINUTES } from '../../../../domain/identity';
+import { CODE_TTL_MINUTES, displayIban } from '../../../../domain/identity';
 import { isLanguage, type Language } from '../../../../domain/languages';
 import { FIRST_ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
 import { EUR_DECIMALS, exactMinor, minorToDecimal } from '../../../../domain/money';
+import { payeeName } from '../../../../domain/payee';
 import { quote } from '../../../../domain/quotes';
 import { withCheckLetter } from '../../../../domain/references';
-import { sepaIban } from '../../../../domain/sepa';
+import { sameIban, sepaIban } from '../../../../domain/sepa';
 import { codeRefusal, judgeCode } from '../../one-time-codes';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { anonymousExchangeGate, exchangeEligibility, exchangeGate, walletOutflowGate, type Conversion, type ExchangePass, type Login, type WalletOutflow } from '../gates/service';
@@ -103,6 +104,7 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
 
   // The delivery address: a crypto address, or for a sell the IBAN that receives the euros.
   let address: string | null = null;
+  let beneficiary: string | null = null;
   if (toCurrency && !toWallet) {
     address = normalizeAddress(toCurrency.code, input.address ?? '');
     if (!address) throw new DomainError('invalid_address', 'address');
@@ -111,7 +113,14 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
   } else if (to === 'EUR' && !toWallet) {
     const payout = sepaIban(input.address ?? '');
     if (!payout.ok) throw new DomainError(payout.code, 'address');
+    // Muntly's own account would pay Muntly: the order would complete and the customer get nothing.
+    if (sameIban(payout.iban, options.bank.iban)) throw new DomainError('muntly_iban', 'address');
     address = payout.iban;
+    // The payee's bank checks the name against the IBAN (verification of payee): the holder's name
+    // goes with the IBAN, in the Latin letters the transfer carries.
+    const holder = payeeName(input.beneficiary ?? '');
+    if (!holder.ok) throw new DomainError(holder.code, 'beneficiary');
+    beneficiary = holder.name;
   }
   conversion.keys.payoutKey = address && payoutOwnerKey(to, address);
 
@@ -139,6 +148,7 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
     emailKey: conversion.keys.emailKey!,
     accountId: account?.id ?? null,
     address,
+    beneficiary,
     payoutKey: conversion.keys.payoutKey ?? null,
     paymentMethod: input.type === 'buy' && !fromWallet ? (input.paymentMethod ?? 'sepa') : null,
     sendToMyWallet: toWallet,
@@ -224,7 +234,8 @@ async function mailOrderCode(tx: Db, links: SecurityLinks, account: Pick<Account
       reference: order.reference,
       amount: formatMoney(language, money.amount, order.currencyFrom),
       converted: formatMoney(language, money.estimatedAmountConverted, order.currencyTo),
-      address: order.address!,
+      // A sell names the account holder beside the IBAN, as the transfer will (verification of payee).
+      address: order.beneficiary ? `${order.beneficiary}, ${displayIban(order.address!)}` : order.address!,
     },
   });
 }

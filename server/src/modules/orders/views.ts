@@ -65,6 +65,7 @@ export function orderView(row: OrderRow, bank: BankDetails): Order {
     amount: money.amount,
     amountEur: money.amountEur,
     address: row.address,
+    beneficiary: row.beneficiary,
     rateType: 'floating',
     paymentMethod: row.paymentMethod as PaymentMethod | null,
     estimatedRate: money.estimatedRate,

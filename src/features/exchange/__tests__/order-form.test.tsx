@@ -255,6 +255,7 @@ describe('OrderForm', () => {
     type(/Amount in BTC/, '1');
     type(en.form.email, 'ada@example.com');
     type(en.form.iban, 'DE89 3704 0044 0532 0130 00');
+    type(en.form.beneficiary, 'Ada Lovelace');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.sell }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Order rejected. An order can be at most €30,000.00.');
   });
@@ -289,5 +290,62 @@ describe('OrderForm', () => {
       fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
     });
     await waitFor(() => expect(onDisabled).toHaveBeenCalled());
+  });
+
+  describe("a sell's account holder (verification of payee)", () => {
+    const ru = loadResources('ru').exchange as any;
+    const ruErrors = loadResources('ru').errors as any;
+    const sellIn = async (language: 'en' | 'ru', answer: () => unknown) => {
+      const api = mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }), 'POST /api/quotes': () => ({ body: QUOTE }), 'POST /api/orders': answer as never });
+      const onPlaced = jest.fn();
+      renderInLanguage(<OrderForm type="sell" onPlaced={onPlaced} onDisabled={jest.fn()} />, language);
+      const texts = language === 'ru' ? ru : en;
+      await screen.findByLabelText(texts.form.from.sell);
+      type(language === 'ru' ? /Сумма в BTC/ : /Amount in BTC/, '0.5');
+      type(texts.form.email, 'yulia@example.com');
+      type(texts.form.iban, 'gb82 west 1234 5698 7654 32');
+      return { api, onPlaced, texts };
+    };
+
+    it('shows the Latin spelling of a Cyrillic name, which the customer corrects, and sends the corrected one', async () => {
+      const { api, onPlaced, texts } = await sellIn('ru', () => ({ status: 201, body: { ...ORDER, type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', beneficiary: 'Yulia Kovalenko' } }));
+      expect(screen.queryByLabelText(texts.form.beneficiaryLatin)).toBeNull();
+      type(texts.form.beneficiary, 'Юлия Коваленко');
+      const latin = (await screen.findByLabelText(texts.form.beneficiaryLatin)) as HTMLInputElement;
+      expect(latin.value).toBe('Yuliya Kovalenko');
+      expect(document.getElementById('order-beneficiaryLatin-hint')!.textContent).toBe(texts.form.beneficiaryLatinHint);
+      // The spelling follows the name until the customer corrects it; then it is theirs.
+      type(texts.form.beneficiary, 'Юлия Коваленко-Шевченко');
+      expect(latin.value).toBe('Yuliya Kovalenko-Shevchenko');
+      type(texts.form.beneficiaryLatin, 'Yulia Kovalenko');
+      type(texts.form.beneficiary, 'Юлия Коваленко');
+      expect(latin.value).toBe('Yulia Kovalenko');
+      fireEvent.click(screen.getByRole('button', { name: texts.form.submit.sell }));
+      await waitFor(() => expect(onPlaced).toHaveBeenCalled());
+      expect(api.callsTo('POST /api/orders')[0]!.body).toMatchObject({ address: 'gb82 west 1234 5698 7654 32', beneficiary: 'Yulia Kovalenko' });
+    });
+
+    it('refuses a missing or too short name next to its field, in Russian, and puts the API’s refusals next to theirs', async () => {
+      const { api, texts } = await sellIn('ru', () => apiError(400, 'muntly_iban', 'address'));
+      fireEvent.click(screen.getByRole('button', { name: texts.form.submit.sell }));
+      await waitFor(() => expect(errorOf(texts.form.beneficiary)).toBe(ruErrors.required));
+      type(texts.form.beneficiary, 'Л');
+      fireEvent.click(screen.getByRole('button', { name: texts.form.submit.sell }));
+      await waitFor(() => expect(errorOf(texts.form.beneficiaryLatin)).toBe(ruErrors.invalid_beneficiary));
+      expect(api.callsTo('POST /api/orders')).toHaveLength(0);
+      // Muntly's own IBAN: the API refuses it, the page says so next to the IBAN.
+      type(texts.form.beneficiary, 'Юлия Коваленко');
+      fireEvent.click(screen.getByRole('button', { name: texts.form.submit.sell }));
+      await waitFor(() => expect(errorOf(texts.form.iban)).toBe(ruErrors.muntly_iban));
+    });
+
+    it('sends a Latin name as typed, without a second field, and shows the API’s name refusal next to it', async () => {
+      const { api, texts } = await sellIn('en', () => apiError(400, 'invalid_beneficiary', 'beneficiary'));
+      type(texts.form.beneficiary, 'Jürgen Müßig');
+      fireEvent.click(screen.getByRole('button', { name: texts.form.submit.sell }));
+      await waitFor(() => expect(errorOf(texts.form.beneficiary)).toBe(enErrors.invalid_beneficiary));
+      expect(screen.queryByLabelText(texts.form.beneficiaryLatin)).toBeNull();
+      expect(api.callsTo('POST /api/orders')[0]!.body).toMatchObject({ beneficiary: 'Jürgen Müßig' });
+    });
   });
 });

@@ -17,7 +17,7 @@ import { formatNumber } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
 import { getCurrencies } from '../api/currencies';
 import { placeOrder, type PlaceOrder } from '../api/orders';
-import { amountProblem, decimalsOf, deliveryKind, normalizeAmount, orderFormRules, type OrderFormValues } from '../order-schema';
+import { amountProblem, beneficiaryToSend, decimalsOf, deliveryKind, loadPayeeRules, normalizeAmount, orderFormRules, type OrderFormValues, type PayeeRules } from '../order-schema';
 import { useExchangeSession } from '../session';
 import { useLiveQuote } from '../use-live-quote';
 import { randomUuid } from '../uuid';
@@ -30,7 +30,7 @@ import type { CurrencyInfo, Order, OrderType } from '../api/types';
  * Idempotency-Key (one per attempt, reused when the same attempt is retried). API errors stand
  * next to the field the API names.
  */
-const FIELDS = ['currencyFrom', 'currencyTo', 'amount', 'email', 'address', 'paymentMethod', 'sendToMyWallet', 'useMyWallet', 'fromBusinessAccount'] as const;
+const FIELDS = ['currencyFrom', 'currencyTo', 'amount', 'email', 'address', 'beneficiary', 'beneficiaryLatin', 'paymentMethod', 'sendToMyWallet', 'useMyWallet', 'fromBusinessAccount'] as const;
 type FieldName = (typeof FIELDS)[number];
 const isField = (name: string | undefined): name is FieldName => FIELDS.includes(name as FieldName);
 
@@ -39,13 +39,26 @@ function shownFor(type: OrderType, name: FieldName, values: OrderFormValues): bo
   if (name === 'currencyFrom') return type !== 'buy';
   if (name === 'currencyTo') return type !== 'sell';
   if (name === 'address') return !values.sendToMyWallet;
+  if (name === 'beneficiary' || name === 'beneficiaryLatin') return type === 'sell' && !values.sendToMyWallet;
   if (name === 'paymentMethod' || name === 'fromBusinessAccount') return type === 'buy' && !values.useMyWallet;
   return true;
 }
 
 export function defaultsFor(type: OrderType): OrderFormValues {
   const [currencyFrom, currencyTo] = type === 'buy' ? ['EUR', 'BTC'] : type === 'sell' ? ['BTC', 'EUR'] : ['BTC', 'ETH'];
-  return { currencyFrom, currencyTo, amount: '', email: '', address: '', paymentMethod: 'sepa', sendToMyWallet: false, useMyWallet: false, fromBusinessAccount: false };
+  return {
+    currencyFrom,
+    currencyTo,
+    amount: '',
+    email: '',
+    address: '',
+    beneficiary: '',
+    beneficiaryLatin: '',
+    paymentMethod: 'sepa',
+    sendToMyWallet: false,
+    useMyWallet: false,
+    fromBusinessAccount: false,
+  };
 }
 
 type Props = {
@@ -99,6 +112,21 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
 
   const shown = (name: FieldName, input: OrderFormValues) => shownFor(type, name, input);
 
+  // A sell's payee name: its Latin spelling follows the name as it is typed, until the customer
+  // corrects the spelling themselves (then it is theirs, until the name is emptied).
+  const payee = usePayeeRules(type === 'sell');
+  const latinEdited = React.useRef<boolean | null>(null);
+  const latinShown = Boolean(payee?.needsLatinSpelling(values.beneficiary));
+  React.useEffect(() => {
+    if (!payee) return;
+    const suggested = payee.needsLatinSpelling(values.beneficiary) ? payee.sepaLatin(values.beneficiary) : '';
+    // A spelling restored from the draft (after a language switch) that differs from ours was the customer's.
+    if (latinEdited.current === null) latinEdited.current = Boolean(form.getValues('beneficiaryLatin')) && form.getValues('beneficiaryLatin') !== suggested;
+    if (!values.beneficiary.trim()) latinEdited.current = false;
+    if (latinEdited.current) return;
+    if (form.getValues('beneficiaryLatin') !== suggested) form.setValue('beneficiaryLatin', suggested);
+  }, [payee, values.beneficiary, form]);
+
   const submit = handleSubmit(async (input) => {
     setFormError(null);
     const body: PlaceOrder = {
@@ -108,6 +136,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
       amount: normalizeAmount(input.amount),
       email: input.email.trim(),
       ...(input.sendToMyWallet ? { sendToMyWallet: true } : { address: input.address.trim() }),
+      ...(type === 'sell' && !input.sendToMyWallet ? { beneficiary: beneficiaryToSend(input, await loadPayeeRules()) } : {}),
       ...(input.useMyWallet ? { useMyWallet: true } : {}),
       ...(type === 'buy' && !input.useMyWallet ? { paymentMethod: input.paymentMethod } : {}),
       ...(type === 'buy' && !input.useMyWallet && input.fromBusinessAccount ? { fromBusinessAccount: true } : {}),
@@ -129,7 +158,9 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
         // A business payment needs more than a login (a verified business): say so, not "Send to my wallet".
         return setError(field, { message: field === 'fromBusinessAccount' ? 'login_required_business' : 'login_required' }, { shouldFocus: true });
       }
-      if (isField(error.field) && shown(error.field, input)) return setError(error.field, { message: error.code }, { shouldFocus: true });
+      // The API names the name it was sent: the Latin spelling when the form showed it.
+      const field = error.field === 'beneficiary' && payee?.needsLatinSpelling(input.beneficiary) ? 'beneficiaryLatin' : error.field;
+      if (isField(field) && shown(field, input)) return setError(field, { message: error.code }, { shouldFocus: true });
       setRetryAfter(error.retryAfter);
       setFormError(error.code);
     }
@@ -245,6 +276,36 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
                 {...register('address')}
               />
               {hint('order-address-hint', addressHint)}
+              {kind === 'iban' ? (
+                <>
+                  <Field
+                    id="order-beneficiary"
+                    label={t('form.beneficiary')}
+                    autoComplete="name"
+                    error={fieldError('beneficiary')}
+                    aria-describedby={formState.errors.beneficiary ? 'order-beneficiary-error order-beneficiary-hint' : 'order-beneficiary-hint'}
+                    {...register('beneficiary')}
+                  />
+                  {hint('order-beneficiary-hint', t('form.beneficiaryHint'))}
+                </>
+              ) : null}
+              {kind === 'iban' && latinShown ? (
+                <>
+                  <Field
+                    id="order-beneficiaryLatin"
+                    label={t('form.beneficiaryLatin')}
+                    autoComplete="off"
+                    error={fieldError('beneficiaryLatin')}
+                    aria-describedby={formState.errors.beneficiaryLatin ? 'order-beneficiaryLatin-error order-beneficiaryLatin-hint' : 'order-beneficiaryLatin-hint'}
+                    {...register('beneficiaryLatin', {
+                      onChange: () => {
+                        latinEdited.current = true;
+                      },
+                    })}
+                  />
+                  {hint('order-beneficiaryLatin-hint', t('form.beneficiaryLatinHint'))}
+                </>
+              ) : null}
             </>
           )}
 
@@ -281,4 +342,21 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
       </button>
     </form>
   );
+}
+
+/** The payee name rules (their own chunk) once loaded, for a sell form; null before and for other forms. */
+function usePayeeRules(needed: boolean): PayeeRules | null {
+  const [rules, setRules] = React.useState<PayeeRules | null>(null);
+  React.useEffect(() => {
+    if (!needed || rules) return undefined;
+    let live = true;
+    loadPayeeRules().then(
+      (loaded) => live && setRules(loaded),
+      () => undefined, // offline: the submit check reports it
+    );
+    return () => {
+      live = false;
+    };
+  }, [needed, rules]);
+  return rules;
 }

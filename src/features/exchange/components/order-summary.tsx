@@ -64,6 +64,8 @@ export function OrderSummary({ order, deliveryNote }: { order: Order; deliveryNo
         t('order.intoWallet')
       ),
     ],
+    // A sell to an IBAN: whose account it is, as the transfer names it (the payee's bank checks it).
+    [t('order.fields.beneficiary'), order.beneficiary],
     // How the result went: only once it went (a failed order sent nothing; its refund is said above).
     [t('order.fields.delivery'), order.status === 'completed_success' ? deliveredBy(order, t) : null],
     [t('order.fields.payoutTxid'), order.payoutTxid ? <TxHash key="x" txid={order.payoutTxid} currency={order.currencyTo} /> : null],
