@@ -11,7 +11,7 @@ import { systemAccount, transfer } from '../ledger/service';
 import { bankPaymentReceived } from '../orders/intake';
 import { findOrderById, orderReferences } from '../orders/service';
 import { bookPayoutResult, findPayout, lockPayoutsForBankFile, markPayoutsInBankFile, requestPayout, type PayoutOutcomes, type PayoutRow } from '../payouts/service';
-import { readCamt053, type StatementLine } from './camt';
+import { readBankStatement, type StatementLine } from './camt';
 import { buildPain001 } from './pain';
 import { bankRepository, type BankExportRow, type BankPaymentRow } from './repository';
 import type { BankPaymentStatus } from '../../../../domain/bank';
@@ -24,7 +24,7 @@ import type { RatesAdapter } from '../rates/service';
  * The operator's bank files (ISO 20022), beside the simulator that local mode keeps
  * (`ops payment-received`):
  *
- * - statement in: a camt.053 statement's credits go through the same intake as
+ * - statement in: a camt.053 statement's (or a camt.054 notification's) credits go through the same intake as
  *   `payment-received` (orders/intake.ts, one place for the matching rule), once per bank
  *   reference — the unique index on bank_payments.entry_ref decides, so a statement imported twice,
  *   or twice at once, books nothing twice. What matches nothing waits in the unmatched queue for an
@@ -58,25 +58,113 @@ const txidOf = (entryRef: string) => `bank:${entryRef.replace(/[^A-Za-z0-9:_.-]/
 // ---------------------------------------------------------------------------------------------
 // Statement in
 
-export async function importStatement(db: Db, deps: { rates: RatesAdapter; outcomes: PayoutOutcomes; account: BankAccountConfig }, xml: string, actor: string): Promise<ImportStatementResponse> {
-  const { version, statements } = readCamt053(xml);
-  // A statement of another account would credit orders with money Muntly never received.
-  const ours = compactIban(deps.account.iban);
-  for (const statement of statements) {
-    if (statement.iban !== ours) throw new DomainError('statement_wrong_account', 'statement', `This statement is for ${statement.iban ?? 'an account without IBAN'}, not for BANK_IBAN.`);
-  }
+/** How far an import got: lines done (committed) of all the file's lines, for the console's progress bar. */
+export type ImportProgress = { done: number; total: number };
+
+/**
+ * A batch's transaction ends after this many lines or this long, whichever comes first, and
+ * the import then yields to the event loop: on PGlite a transaction holds the one connection,
+ * so every other request waits for it; on PostgreSQL it holds the rows it locked (the bank's
+ * and exchange's balances among them). Short batches keep both waits short; one commit per batch
+ * instead of per line is most of what makes a large file fast.
+ */
+const BATCH_LINES = 100;
+const BATCH_MS = 50;
+
+/**
+ * Imports a camt.053 statement or camt.054 notification, already decoded (encoding.ts). Only the
+ * statements of Muntly's own account (BANK_IBAN) are read: a bank that exports several accounts
+ * in one file (Rabobank does) has the others reported in `otherAccounts`, IBAN masked, and left
+ * alone; a file with none of Muntly's is refused. A camt.054's entries go through the same
+ * import as a statement's, once per bank reference: the same payment notified during the day
+ * and stated again in the evening is booked once, whichever comes first.
+ */
+export async function importStatement(
+  db: Db,
+  deps: { rates: RatesAdapter; outcomes: PayoutOutcomes; account: BankAccountConfig },
+  xml: string | StatementPlan,
+  actor: string,
+  onProgress?: (progress: ImportProgress) => void,
+): Promise<ImportStatementResponse> {
+  const plan = typeof xml === 'string' ? planImport(xml, deps.account) : xml;
   const lines: ImportLine[] = [];
-  for (const statement of statements) {
-    for (const line of statement.lines) {
-      const shown = { entryRef: line.ref, direction: line.direction, amount: line.amountText, currency: line.currency, reference: null, paymentId: null, reason: null };
-      const skip = !line.booked ? 'not_booked' : line.currency !== 'EUR' ? 'not_eur' : line.amount === null || line.amount <= 0n ? 'invalid_amount' : null;
-      if (skip) lines.push({ ...shown, outcome: 'skipped', reason: skip });
-      else if (line.direction === 'credit') lines.push({ ...shown, ...(await importCredit(db, deps.rates, line, statement.id, actor)) });
-      else lines.push({ ...shown, ...(await importDebit(db, deps.outcomes, line, actor)) });
-    }
+  while (lines.length < plan.work.length) {
+    lines.push(...(await importBatch(db, deps, plan.work.slice(lines.length, lines.length + BATCH_LINES), actor)));
+    onProgress?.({ done: lines.length, total: plan.work.length });
+    // Whatever waited for the database goes first.
+    await new Promise((resolve) => setImmediate(resolve));
   }
   const counts = Object.fromEntries(IMPORT_OUTCOMES.map((o) => [o, lines.filter((l) => l.outcome === o).length])) as Record<ImportOutcome, number>;
-  return { version: `camt.053.001.${version}`, statements: statements.map((s) => s.id), lines, counts };
+  return { version: plan.version, statements: plan.statements, otherAccounts: plan.otherAccounts, lines, counts };
+}
+
+/** A file read and checked, before anything is booked: what importStatement will do. */
+export type StatementPlan = Pick<ImportStatementResponse, 'version' | 'statements' | 'otherAccounts'> & { work: { line: StatementLine; statementId: string | null }[] };
+
+/** Reads the file and picks Muntly's account's statements; refuses what cannot be imported (before a streamed answer starts). */
+export function planImport(xml: string, account: BankAccountConfig): StatementPlan {
+  const { kind, version, statements: all } = readBankStatement(xml);
+  // A statement of another account would credit orders with money Muntly never received.
+  const ours = compactIban(account.iban);
+  const statements = all.filter((statement) => statement.iban === ours);
+  const otherAccounts = all.filter((statement) => statement.iban !== ours).map((s) => ({ statementId: s.id, iban: maskedIban(s.iban), payments: s.lines.length }));
+  if (statements.length === 0) {
+    const named = [...new Set(otherAccounts.map((o) => o.iban ?? 'an account without IBAN'))].join(', ');
+    throw new DomainError('statement_wrong_account', 'statement', `This file is for ${named}, not for BANK_IBAN.`);
+  }
+  return {
+    version: `${kind}.001.${version}`,
+    statements: statements.map((s) => s.id),
+    otherAccounts,
+    work: statements.flatMap((statement) => statement.lines.map((line) => ({ line, statementId: statement.id }))),
+  };
+}
+
+/** Enough of another account's IBAN for the operator to recognise it (country, check digits, last four), not to use it. */
+function maskedIban(iban: string | null): string | null {
+  return iban ? `${iban.slice(0, 4)} … ${iban.slice(-4)}` : null;
+}
+
+/**
+ * Up to BATCH_LINES lines in one transaction, ending early after BATCH_MS; each line in a
+ * savepoint of its own, so a line the intake refuses leaves the others standing. Returns the
+ * lines it did; the caller comes back for the rest. A batch that PostgreSQL chose as a deadlock's
+ * victim (another import or an operator's assign holding an order this batch wants, while it
+ * holds the balances) is tried again: nothing of it was committed.
+ */
+async function importBatch(db: Db, deps: { rates: RatesAdapter; outcomes: PayoutOutcomes }, work: { line: StatementLine; statementId: string | null }[], actor: string): Promise<ImportLine[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        const started = Date.now();
+        const done: ImportLine[] = [];
+        for (const { line, statementId } of work) {
+          done.push(await importLine(tx, deps, line, statementId, actor));
+          if (Date.now() - started >= BATCH_MS) break;
+        }
+        return done;
+      });
+    } catch (error) {
+      if (attempt >= 3 || !retryable(error)) throw error;
+    }
+  }
+}
+
+/** PostgreSQL's deadlock and serialization failures: the transaction was rolled back and may simply run again. */
+function retryable(error: unknown): boolean {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: string }).code;
+    if (code === '40P01' || code === '40001') return true;
+  }
+  return false;
+}
+
+async function importLine(tx: Db, deps: { rates: RatesAdapter; outcomes: PayoutOutcomes }, line: StatementLine, statementId: string | null, actor: string): Promise<ImportLine> {
+  const shown = { entryRef: line.ref, direction: line.direction, amount: line.amountText, currency: line.currency, reference: null, paymentId: null, reason: null };
+  const skip = !line.booked ? 'not_booked' : line.currency !== 'EUR' ? 'not_eur' : line.amount === null || line.amount <= 0n ? 'invalid_amount' : null;
+  if (skip) return { ...shown, outcome: 'skipped', reason: skip };
+  if (line.direction === 'credit') return { ...shown, ...(await importCredit(tx, deps.rates, line, statementId, actor)) };
+  return { ...shown, ...(await importDebit(tx, deps.outcomes, line, actor)) };
 }
 
 type LineResult = Pick<ImportLine, 'outcome' | 'reference' | 'paymentId' | 'reason'>;
