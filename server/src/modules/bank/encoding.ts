@@ -1,3 +1,4 @@
+import iconv from 'iconv-lite';
 import { DomainError } from '../../../../domain/errors';
 
 /**
@@ -23,10 +24,11 @@ import { DomainError } from '../../../../domain/errors';
  * Without any of them the file must be UTF-8 (XML's default): bytes that are not valid UTF-8 are
  * refused rather than guessed at.
  *
- * Decoding is WHATWG's TextDecoder (built into Node and browsers, every encoding banks use);
- * like browsers it reads the label ISO-8859-1 as windows-1252, which differs only in 0x80–0x9F
- * (control characters in ISO-8859-1, never in a name or a reason; € and the like in
- * windows-1252).
+ * UTF-8 and UTF-16 are decoded by TextDecoder (strict: invalid UTF-8 is an error, not U+FFFD);
+ * the single-byte encodings by iconv-lite, which keeps them apart as labelled: ISO-8859-1 has
+ * control characters at 0x80–0x9F where windows-1252 has € – “ ” and the like (Node's TextDecoder
+ * reads "windows-1252" as ISO-8859-1, and WHATWG's reads "ISO-8859-1" as windows-1252: neither
+ * does what the label says).
  */
 export function decodeStatement(bytes: Uint8Array, charset?: string | null): string {
   const bom = byteOrderMark(bytes);
@@ -41,7 +43,7 @@ export function decodeStatement(bytes: Uint8Array, charset?: string | null): str
       [declared, fromDeclaration],
       [charset, fromCharset],
     ] as const) {
-      if (encoding && !sameUnicode(encoding, sniffed)) refuse(`The file is ${sniffed.toUpperCase()} (its first bytes say so) but is labelled ${label}.`);
+      if (encoding && !sameUnicode(encoding, sniffed)) refuse(`The file is ${sniffed === 'utf8' ? 'UTF-8' : 'UTF-16'} (its first bytes say so) but is labelled ${label}.`);
     }
     return decode(bytes, sniffed);
   }
@@ -49,8 +51,8 @@ export function decodeStatement(bytes: Uint8Array, charset?: string | null): str
     const [a, b] = [tryDecode(bytes, fromDeclaration), tryDecode(bytes, fromCharset)];
     if (a === null || a !== b) refuse(`The file declares encoding="${declared}" but was sent as charset=${charset}, and the two read it differently: send it without the charset.`);
   }
-  const encoding = fromDeclaration ?? fromCharset ?? 'utf-8';
-  if (encoding === 'utf-8' && tryDecode(bytes, 'utf-8') === null) {
+  const encoding = fromDeclaration ?? fromCharset ?? 'utf8';
+  if (encoding === 'utf8' && tryDecode(bytes, 'utf8') === null) {
     refuse(
       declared || charset
         ? `The file is labelled UTF-8 but is not valid UTF-8.`
@@ -70,51 +72,52 @@ const refuse = (detail: string): never => {
   throw new DomainError('statement_encoding', 'statement', detail);
 };
 
-/** WHATWG's name of an encoding label (utf8 → utf-8, latin1 → windows-1252); refuses a label it does not know. */
+/** A label as iconv-lite compares them: `UTF-8`, `utf8` and `Utf_8` are one. */
+const plain = (label: string) => label.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The label, checked: one iconv-lite knows (every encoding banks use and many more); refuses any other. */
 function encodingNamed(label: string, where: string): string {
-  try {
-    const encoding = new TextDecoder(label.trim()).encoding;
-    // "replacement" is WHATWG's stand-in for encodings that must not be decoded (ISO-2022-KR …).
-    if (encoding !== 'replacement') return encoding;
-  } catch {
-    // unknown label: refused below
-  }
+  const name = plain(label);
+  if (name && iconv.encodingExists(name)) return name === 'utf16' ? 'utf16le' : name;
   return refuse(`Unknown encoding "${label.slice(0, 40)}" in ${where}.`);
 }
 
 function byteOrderMark(bytes: Uint8Array): string | null {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf-8';
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf-16le';
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf-16be';
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return 'utf8';
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return 'utf16le';
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return 'utf16be';
   return null;
 }
 
 /** UTF-16 without a byte order mark: `<?` as two 16-bit units (XML 1.0 Appendix F). */
 function utf16Pattern(bytes: Uint8Array): string | null {
-  if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00) return 'utf-16le';
-  if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00 && bytes[3] === 0x3f) return 'utf-16be';
+  if (bytes[0] === 0x3c && bytes[1] === 0x00 && bytes[2] === 0x3f && bytes[3] === 0x00) return 'utf16le';
+  if (bytes[0] === 0x00 && bytes[1] === 0x3c && bytes[2] === 0x00 && bytes[3] === 0x3f) return 'utf16be';
   return null;
 }
 
 /** The declaration's encoding label, read from the file's start (ASCII in every encoding but UTF-16). */
 function declaredEncoding(bytes: Uint8Array, sniffed: string | null): string | null {
-  const head = bytes.subarray(0, 512);
-  const start = sniffed?.startsWith('utf-16') ? new TextDecoder(sniffed).decode(head) : new TextDecoder('windows-1252').decode(head);
+  const head = Buffer.from(bytes.subarray(0, 512));
+  const start = sniffed?.startsWith('utf16') ? iconv.decode(head, sniffed) : head.toString('latin1');
   const declaration = /^\uFEFF?<\?xml\s[^>]*?\bencoding\s*=\s*["']([^"']*)["']/.exec(start);
   return declaration ? declaration[1]! : null;
 }
 
 /** A label that fits a byte order mark: UTF-16 (either order, the mark decides) for UTF-16, UTF-8 for UTF-8. */
 function sameUnicode(encoding: string, sniffed: string): boolean {
-  return sniffed === 'utf-8' ? encoding === 'utf-8' : encoding.startsWith('utf-16');
+  return sniffed === 'utf8' ? encoding === 'utf8' : encoding.startsWith('utf16') || encoding === 'ucs2';
 }
 
 function tryDecode(bytes: Uint8Array, encoding: string): string | null {
-  try {
-    return new TextDecoder(encoding, { fatal: true }).decode(bytes);
-  } catch {
-    return null;
+  if (encoding === 'utf8' || encoding.startsWith('utf16')) {
+    try {
+      return new TextDecoder(encoding === 'utf8' ? 'utf-8' : encoding === 'utf16be' ? 'utf-16be' : 'utf-16le', { fatal: true }).decode(bytes);
+    } catch {
+      return null;
+    }
   }
+  return iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), encoding, { stripBOM: true });
 }
 
 function decode(bytes: Uint8Array, encoding: string): string {
