@@ -268,6 +268,30 @@ export const ordersRepository = {
     return row;
   },
 
+  /** lockPayableBuy for many short references at once: every payable buy order with one of them, locked, newest first. */
+  async lockPayableBuys(tx: Db, shortReferences: string[]): Promise<OrderRow[]> {
+    if (shortReferences.length === 0) return [];
+    return tx
+      .select()
+      .from(orders)
+      .where(and(inArray(orders.shortReference, shortReferences), eq(orders.type, 'buy'), or(eq(orders.status, 'new'), expiredUnpaid), eq(orders.useMyWallet, false)))
+      .orderBy(desc(orders.createdAt))
+      .for('update');
+  },
+
+  /** Marks orders funded by their bank payments, in one statement: what `update` does for each in bankPaymentReceived. */
+  async fundMany(tx: Db, funded: { id: string; amountReceived: bigint; payerKey: string | null }[], at: Date): Promise<void> {
+    if (funded.length === 0) return;
+    const values = sql.join(
+      funded.map((f) => sql`(${f.id}::uuid, ${f.amountReceived.toString()}::numeric, ${f.payerKey}::text)`),
+      sql`, `,
+    );
+    await tx.execute(sql`
+      update orders set status = 'processing', amount_received = v.amount, funded_at = ${at.toISOString()}::timestamptz, updated_at = ${at.toISOString()}::timestamptz, failure_reason = null, completed_at = null, payer_key = v.payer_key
+      from (values ${values}) as v(id, amount, payer_key)
+      where orders.id = v.id`);
+  },
+
   /** The order whose own receiving address this is, locked. */
   async lockByReceivingAddress(tx: Db, currency: string, address: string): Promise<OrderRow | undefined> {
     const [row] = await tx
