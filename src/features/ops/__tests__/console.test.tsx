@@ -51,7 +51,7 @@ function mockApi(routes: Record<string, (body: unknown, query: URLSearchParams) 
       text: async () => (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)),
     };
   });
-  return { calls, made: (key: string) => calls.filter((c) => c.key === key) };
+  return { calls, routes, made: (key: string) => calls.filter((c) => c.key === key) };
 }
 
 const QUEUES = { verificationRequests: 1, documents: 2, unmatchedPayments: 1, payoutsAwaitingApproval: 2, chainAlerts: 0, chainUnmatched: 0 };
@@ -417,6 +417,12 @@ describe('orders, accounts, bank files, audit', () => {
     expect([...new Uint8Array(sent)]).toEqual([...bytes]);
     expect(screen.getByText(fill(en.bank.statement.otherAccount, { iban: 'NL91 … 4300', id: 'S-2', payments: 2 }))).toBeTruthy();
     expect(screen.getByRole('link', { name: en.bank.statement.toUnmatched }).getAttribute('href')).toBe('/ops/unmatched/');
+
+    // A file the server cannot read for certain: the refusal in the operator's language, even when it
+    // comes as the streamed answer's last line.
+    api.routes['POST /api/ops/bank/statements'] = () => ({ type: 'application/x-ndjson', body: JSON.stringify({ error: { code: 'statement_encoding', message: 'The file declares no encoding…' } }) });
+    fireEvent.click(screen.getByRole('button', { name: en.bank.statement.upload }));
+    expect(await screen.findByText(enErrors.statement_encoding)).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: en.bank.export.make }));
     expect(await screen.findByText(fill(en.bank.export.made, { file: 'MUNTLY-20261124-1.xml', count: 1, total: '€12,500.00' }))).toBeTruthy();
