@@ -68,6 +68,7 @@ function StatementUpload() {
           </p>
         </div>
       ) : null}
+      <OutcomeLine outcome={action.outcome} />
       {result && result.otherAccounts.length > 0 ? (
         <div>
           <p>{t('bank.statement.otherAccounts')}</p>
@@ -84,7 +85,6 @@ function StatementUpload() {
           </ul>
         </div>
       ) : null}
-      <OutcomeLine outcome={action.outcome} />
       {result && result.counts.unmatched > 0 ? (
         <p>
           <Link to={localizePath(opsRoutes.ops_unmatched, language)}>{t('bank.statement.toUnmatched')}</Link>
