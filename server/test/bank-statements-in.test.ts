@@ -318,6 +318,24 @@ describe.each(databaseKinds())('statements in (%s)', (kind) => {
     expect([refused.statusCode, refused.json().error.code]).toEqual([400, 'statement_invalid']);
   });
 
+  it('taken in together as one by one: two payments naming one order pay it once (the other waits unmatched), each matched payment audited, the chain intact', async () => {
+    const email = `twice-${kind}@muntly.test`;
+    const order = await buy(email, '20');
+    const template = fill(bytes('camt053-multi.xml'), { REF: 'TWICE', ORDER: order.shortReference, AMOUNT: '20.00', STATEMENT_ID: 'TWICE' }).toString('utf8');
+    const entry = template.match(/<Ntry>[\s\S]*?<\/Ntry>/g)![1]!;
+    const file = Buffer.from(template.replace(entry, `${entry}\n${entry.replace('<AcctSvcrRef>TWICE-1<', '<AcctSvcrRef>TWICE-2<')}`));
+    const result = await imported(file);
+    expect(result.lines.filter((l) => l.entryRef.startsWith('TWICE-')).map((l) => `${l.entryRef} ${l.outcome} ${l.reason ?? ''}`)).toEqual(['TWICE-1 booked ', 'TWICE-2 unmatched not_found']);
+    expect(await lookup(email, order.reference)).toMatchObject({ status: 'processing', amountReceived: '20.00' });
+    expect(await rows(sql`select id from ledger_transfers where id like 'bank-payment:TWICE-%'`)).toEqual([{ id: 'bank-payment:TWICE-1' }]);
+    expect(await rows(sql`select action, target from audit_log where after->>'entryRef' like 'TWICE-%' order by id`)).toEqual([
+      { action: 'bank.payment_matched', target: order.reference },
+      { action: 'bank.payment_unmatched', target: expect.any(String) },
+    ]);
+    const chain = await t.app.inject({ url: '/api/ops/audit/verify', headers: t.admin });
+    expect(chain.json()).toMatchObject({ ok: true });
+  });
+
   it('npm run ops -- import-statement reads the file as bytes and names the accounts it skipped', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-statements-'));
     const email = `cli-${kind}@muntly.test`;

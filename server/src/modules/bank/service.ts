@@ -66,10 +66,12 @@ export type ImportProgress = { done: number; total: number };
  * loop between them: on PGlite a transaction holds the one connection, so every other request
  * waits for it; on PostgreSQL it holds the rows it locked (the bank's and the exchange's balances
  * among them). In a batch the payments are inserted in one statement and those that plainly pay a
- * buy order are taken in together (bankPaymentsReceivedAtOnce): a few statements per batch
- * instead of about twenty per line (1,500 entries took 26 s line by line on PGlite). The rest
- * (unmatched, deposits, debits) still go one by one, so a batch of 50 of those holds the database
- * for some 0.3 s at most.
+ * buy order are taken in together (bankPaymentsReceivedAtOnce): a few statements per batch and
+ * one per payment (its audit row moves the chain's head) instead of about twenty per line, which
+ * is where the time went (bench/statements.ts: 1,500 entries, 95 s before and 15 s after on
+ * PGlite, 55 s and 11 s on PostgreSQL, both on a machine loaded some tenfold). The rest
+ * (unmatched, deposits, debits) still go one by one, about ten statements each: 50 lines keep even
+ * a batch of those short.
  */
 const BATCH_LINES = 50;
 
