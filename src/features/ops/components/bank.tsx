@@ -63,7 +63,7 @@ function StatementUpload() {
       {progress ? (
         <div className="ops-progress">
           <progress id="statement-progress" aria-label={t('bank.statement.progressLabel')} max={progress.total || undefined} value={progress.total ? progress.done : undefined} />
-          <p role="status" className="small">
+          <p aria-live="polite" className="small">
             {progress.total ? t('bank.statement.progress', { done: formatNumber(progress.done, language), total: formatNumber(progress.total, language) }) : t('bank.statement.starting')}
           </p>
         </div>
