@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every benchmark in turn (site, api, orders, ledger, faucet, liabilities, chain), each in its own
+ * `npm run bench`: every benchmark in turn (site, api, orders, ledger, faucet, liabilities, statements, chain), each in its own
  * process as when run alone, then bench/RESULTS.md: one table of every figure next to its
  * reference measured in the same run (pgbench, a bare insert endpoint, GET /api/health, …), the
  * ratio, the machine and the date. A benchmark that fails is reported in the file, not hidden.
@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { root, type ResultRow } from './support';
 
-const BENCHMARKS = ['bench:site', 'bench:api', 'bench:orders', 'bench:ledger', 'bench:faucet', 'bench:liabilities', 'bench:chain'];
+const BENCHMARKS = ['bench:site', 'bench:api', 'bench:orders', 'bench:ledger', 'bench:faucet', 'bench:liabilities', 'bench:statements', 'bench:chain'];
 
 function main() {
   // `npm run bench -- bench:faucet` runs only the named ones; BENCH_RESULTS_FILE keeps the rows of

@@ -105,6 +105,8 @@ export const ERRORS = {
   // Bank files (camt.053 statements in, the unmatched queue).
   statement_invalid: { status: 400 },
   statement_wrong_account: { status: 400 },
+  /** A statement whose bytes cannot be read with certainty: undeclared and not UTF-8, or labelled two ways. */
+  statement_encoding: { status: 400 },
   bank_payment_resolved: { status: 409 },
   bank_payment_no_iban: { status: 409 },
   payment_reference_ambiguous: { status: 409 },

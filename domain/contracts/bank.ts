@@ -63,12 +63,28 @@ export const importLineSchema = z.object({
 });
 export type ImportLine = z.infer<typeof importLineSchema>;
 
-/** POST /api/ops/bank/statements: the file as the bank delivered it (Content-Type application/xml or text/xml). */
-export const statementBody = z.string().describe('The camt.053 file (camt.053.001.02 … .08)');
+/**
+ * POST /api/ops/bank/statements: the file's bytes as the bank delivered them (Content-Type
+ * application/xml or text/xml, a charset optional): read in the encoding its XML declaration (or
+ * byte order mark, or charset) names, UTF-8 when none does.
+ */
+export const statementBody = z.string().describe('The camt.053 statement or camt.054 notification (.001.02 … .08), as bytes in any encoding banks use');
+
+/** A statement in the file for an account that is not Muntly's (BANK_IBAN): left alone. */
+export const otherAccountSchema = z.object({
+  statementId: z.string().nullable().describe('Its Stmt/Id (Ntfctn/Id)'),
+  iban: z.string().nullable().describe('Masked: country, check digits and last four ("NL91 … 4300"); null when the account has no IBAN'),
+  payments: z.number().int().describe('How many payments it listed'),
+});
+export type OtherAccount = z.infer<typeof otherAccountSchema>;
+
+/** One step of a streamed import (Accept: application/x-ndjson): a progress line, then the result or an error. */
+export type ImportStreamLine = { progress: { done: number; total: number } } | { result: ImportStatementResponse } | { error: { code: string; message: string } };
 
 export const importStatementResponse = z.object({
-  version: z.string().describe('camt.053.001.NN'),
-  statements: z.array(z.string().nullable()).describe('The statements’ ids (Stmt/Id)'),
+  version: z.string().describe('camt.053.001.NN or camt.054.001.NN'),
+  statements: z.array(z.string().nullable()).describe('The imported statements’ (notifications’) ids (Stmt/Id, Ntfctn/Id): those of Muntly’s account'),
+  otherAccounts: z.array(otherAccountSchema).describe('Statements of other accounts in the same file (a bank exporting several accounts at once): skipped'),
   lines: z.array(importLineSchema),
   counts: z.record(z.enum(IMPORT_OUTCOMES), z.number().int()),
 });

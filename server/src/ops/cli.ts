@@ -130,7 +130,9 @@ Commands:
                           an action ending with a dot is a group (--action faucet.)
   audit:verify            recompute the audit trail's hash chain; exits 1 at the first broken row
   import-statement <file> [--json]
-                          import the bank's camt.053 statement: credits pay the orders and deposits
+                          import the bank's camt.053 statement (or a camt.054 notification, in any
+                          encoding it declares; other accounts in the file are skipped and named):
+                          credits pay the orders and deposits
                           their reason names (as payment-received), once per bank reference; the
                           others go to the unmatched queue; debits complete exported payouts
   unmatched [--status open|matched|assigned|refunded|all] [--json]
@@ -215,7 +217,7 @@ async function request(
   config: Config,
   method: 'GET' | 'POST',
   route: string,
-  options: { token?: string; body?: unknown; text?: boolean; binary?: boolean; xml?: string } = {},
+  options: { token?: string; body?: unknown; text?: boolean; binary?: boolean; xml?: Uint8Array } = {},
 ): Promise<{ response: Response; payload: unknown }> {
   let response: Response;
   try {
@@ -225,7 +227,7 @@ async function request(
         ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
         ...(options.xml !== undefined ? { 'content-type': 'application/xml' } : options.body ? { 'content-type': 'application/json' } : {}),
       },
-      body: options.xml ?? (options.body ? JSON.stringify(options.body) : undefined),
+      body: options.xml ? new Blob([new Uint8Array(options.xml)]) : options.body ? JSON.stringify(options.body) : undefined,
     });
   } catch {
     throw new CliError(`Cannot reach the Muntly server at ${config.opsUrl}: is it running (npm start), and on this PORT (or OPS_URL)? Both read .env.`);
@@ -238,7 +240,7 @@ async function request(
 /** Tokens the server refuses because it does not know the key they were signed with. */
 const FOREIGN_KEY = new Set(['token_unknown_key', 'token_invalid_signature']);
 
-async function call(method: 'GET' | 'POST', route: string, body?: unknown, options: { text?: boolean; xml?: string } = {}): Promise<unknown> {
+async function call(method: 'GET' | 'POST', route: string, body?: unknown, options: { text?: boolean; xml?: Uint8Array } = {}): Promise<unknown> {
   return (await callWithResponse(method, route, body, options)).payload;
 }
 
@@ -247,7 +249,7 @@ async function callWithResponse(
   method: 'GET' | 'POST',
   route: string,
   body?: unknown,
-  options: { text?: boolean; binary?: boolean; xml?: string } = {},
+  options: { text?: boolean; binary?: boolean; xml?: Uint8Array } = {},
 ): Promise<{ response: Response; payload: unknown }> {
   const config = settings();
   const { token, signedHere } = await adminToken(config);
@@ -683,7 +685,8 @@ export async function run(argv: string[]): Promise<void> {
       const [file] = rest.filter((arg) => arg !== '--json');
       if (!file) throw new CliError('Usage: import-statement <file>');
       if (!fs.existsSync(file)) throw new CliError(`No file ${file}.`);
-      const result = (await call('POST', '/api/ops/bank/statements', undefined, { xml: fs.readFileSync(file, 'utf8') })) as ImportStatementResponse;
+      // The bytes as the bank wrote them: the server reads the encoding the file declares.
+      const result = (await call('POST', '/api/ops/bank/statements', undefined, { xml: fs.readFileSync(file) })) as ImportStatementResponse;
       if (rest.includes('--json')) {
         console.log(JSON.stringify(result, null, 2));
         return;
@@ -691,6 +694,11 @@ export async function run(argv: string[]): Promise<void> {
       for (const line of result.lines) {
         const what = line.reference ?? line.paymentId ?? '';
         console.log(`${line.outcome.padEnd(16)}  ${line.direction.padEnd(6)}  ${line.amount} ${line.currency}  ${line.entryRef}  ${what}${line.reason ? `  (${line.reason})` : ''}`);
+      }
+      for (const other of result.otherAccounts) {
+        console.log(
+          `Skipped: statement ${other.statementId ?? '(no id)'} of another account, ${other.iban ?? '(no IBAN)'}, ${other.payments} payment${other.payments === 1 ? '' : 's'} (not BANK_IBAN).`,
+        );
       }
       const { counts } = result;
       console.log(

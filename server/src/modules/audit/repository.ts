@@ -58,6 +58,12 @@ export const auditRepository = {
     await tx.update(auditHead).set({ lastId: row.id, lastHash: row.hash }).where(eq(auditHead.id, 1));
   },
 
+  /** Appends the rows (ids following the head's) and moves the head onto each in turn. */
+  async appendMany(tx: Db, rows: AuditRow[]): Promise<void> {
+    await tx.insert(auditLog).values(rows);
+    for (const row of rows) await tx.update(auditHead).set({ lastId: row.id, lastHash: row.hash }).where(eq(auditHead.id, 1));
+  },
+
   /** Newest first; `before`: only rows older than that id (the previous page's last). */
   page(db: Db, filter: AuditRowFilter, options: { before?: number; limit: number }): Promise<AuditRow[]> {
     return db

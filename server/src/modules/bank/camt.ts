@@ -4,15 +4,19 @@ import { DomainError } from '../../../../domain/errors';
 import { decimalToMinor } from '../../../../domain/money';
 
 /**
- * Reads a camt.053 bank statement (ISO 20022 BankToCustomerStatement) into the payments it
- * reports, one line per payment: an entry (Ntry) is one line, or one per transaction (TxDtls)
- * when the bank booked several payments as one batched entry. Pure: no database, no decisions
- * about what a line means (service.ts decides).
+ * Reads a camt.053 bank statement (ISO 20022 BankToCustomerStatement), or a camt.054
+ * notification (BankToCustomerDebitCreditNotification, what banks push during the day), into
+ * the payments it reports, one line per payment: an entry (Ntry) is one line, or one per
+ * transaction (TxDtls) when the bank booked several payments as one batched entry. Pure: no
+ * database, no decisions about what a line means (service.ts decides).
  *
  * Written for camt.053.001.02, the version most EU banks deliver (the DK's and EPC's formats),
  * and read the same way up to .001.08 (tested with .02 and .08): the paths that moved between
  * versions (the entry's status, the payer's name, a transaction's amount) are read in both forms.
+ * A camt.054's Ntfctn holds the same Acct and Ntry as a camt.053's Stmt (the same ISO
+ * components), so both are read by the same code (tested with camt.054.001.02 and .08).
  * Namespace prefixes are ignored, amounts stay decimal strings until they become minor units.
+ * The bytes were decoded before (encoding.ts).
  */
 export type StatementLine = {
   /**
@@ -40,12 +44,17 @@ export type StatementLine = {
   endToEndId: string | null;
 };
 
+/** A camt.053 statement (Stmt) or a camt.054 notification (Ntfctn): one account's entries. */
 export type Statement = { id: string | null; iban: string | null; lines: StatementLine[] };
 
-const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:camt\.053\.001\.(0[2-8])$/;
+/** The two messages read: the day's statement, and the notifications of the day. */
+export type StatementKind = 'camt.053' | 'camt.054';
+const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:(camt\.05[34])\.001\.(0[2-8])$/;
+/** Where each message keeps its statements (the document's one child, then its repeated part). */
+const BODY: Record<StatementKind, [string, string]> = { 'camt.053': ['BkToCstmrStmt', 'Stmt'], 'camt.054': ['BkToCstmrDbtCdtNtfctn', 'Ntfctn'] };
 
 /** Elements that may repeat: always read as lists, so one and several look alike. */
-const REPEATING = new Set(['Stmt', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd']);
+const REPEATING = new Set(['Stmt', 'Ntfctn', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd', 'AddtlRmtInf']);
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -80,25 +89,30 @@ function text(node: unknown): string | null {
 
 const list = (node: unknown): unknown[] => (Array.isArray(node) ? node : node === undefined ? [] : [node]);
 
-/** The version (02…08) of a camt.053 document, from its root element's namespace; refuses anything else. */
-function versionOf(xml: string): string {
+/** The message (camt.053 or camt.054) and version (02…08) of a document, from its root element's namespace; refuses anything else. */
+function messageOf(xml: string): { kind: StatementKind; version: string } {
   const root = /<(?:([\w.-]+):)?Document\b([^>]*)>/.exec(xml);
   const attribute = root ? new RegExp(`\\bxmlns${root[1] ? `:${root[1]}` : ''}\\s*=\\s*["']([^"']*)["']`).exec(root[2]!) : null;
-  const version = attribute ? NAMESPACE.exec(attribute[1]!) : null;
-  if (!version) throw invalid('Not a camt.053 bank statement (expected the namespace urn:iso:std:iso:20022:tech:xsd:camt.053.001.02 … .08).');
-  return version[1]!;
+  const found = attribute ? NAMESPACE.exec(attribute[1]!) : null;
+  if (!found) throw invalid('Not a camt.053 bank statement or camt.054 notification (expected the namespace urn:iso:std:iso:20022:tech:xsd:camt.053.001.02 … .08 or camt.054.001.02 … .08).');
+  return { kind: found[1] as StatementKind, version: found[2]! };
 }
 
-export function readCamt053(xml: string): { version: string; statements: Statement[] } {
+/** A camt.053 statement or a camt.054 notification, already decoded to text (encoding.ts). */
+export function readBankStatement(xml: string): { kind: StatementKind; version: string; statements: Statement[] } {
   // Statements carry no document type; one that declares entities is refused before parsing.
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) throw invalid('A bank statement has no document type declaration.');
   const wellFormed = XMLValidator.validate(xml);
   if (wellFormed !== true) throw invalid(`Not well-formed XML (line ${wellFormed.err.line}): ${wellFormed.err.msg}`);
-  const version = versionOf(xml);
-  const statements = list(at(parser.parse(xml), 'Document', 'BkToCstmrStmt', 'Stmt'));
-  if (statements.length === 0) throw invalid('The document holds no statement (BkToCstmrStmt/Stmt).');
-  return { version, statements: statements.map(readStatement) };
+  const { kind, version } = messageOf(xml);
+  const [body, part] = BODY[kind];
+  const statements = list(at(parser.parse(xml), 'Document', body, part));
+  if (statements.length === 0) throw invalid(`The document holds no ${kind === 'camt.053' ? 'statement' : 'notification'} (${body}/${part}).`);
+  return { kind, version, statements: statements.map(readStatement) };
 }
+
+/** The name the camt.053-only reader had; the same reader. */
+export const readCamt053 = readBankStatement;
 
 function readStatement(stmt: unknown): Statement {
   const iban = text(at(stmt, 'Acct', 'Id', 'IBAN'));
@@ -130,15 +144,11 @@ function readEntry(entry: unknown, ref: string): StatementLine[] {
   const bookingDate = text(at(entry, 'BookgDt', 'Dt')) ?? text(at(entry, 'BookgDt', 'DtTm'))?.slice(0, 10) ?? null;
   const transactions = list(at(entry, 'NtryDtls')).flatMap((details) => list(at(details, 'TxDtls')));
   const amountOf = (tx: unknown) => at(tx, 'Amt') ?? at(tx, 'AmtDtls', 'TxAmt', 'Amt');
-  const line = (ownRef: string, amountNode: unknown, txs: unknown[]): StatementLine => {
+  const line = (ownRef: string, amountNode: unknown, txs: unknown[], wholeEntry: boolean): StatementLine => {
     const amountText = text(amountNode) ?? '';
     const party = direction === 'credit' ? 'Dbtr' : 'Cdtr';
     const first = txs[0];
-    const structured = txs.flatMap((tx) => list(at(tx, 'RmtInf', 'Strd')).map((s) => text(at(s, 'CdtrRefInf', 'Ref')))).filter((r): r is string => !!r);
-    const unstructured = txs
-      .flatMap((tx) => list(at(tx, 'RmtInf', 'Ustrd')).map(text))
-      .filter((r): r is string => !!r)
-      .join(' ');
+    const { reasons, remittance } = remittanceOf(entry, txs, wholeEntry);
     return {
       ref: ownRef,
       direction,
@@ -154,15 +164,42 @@ function readEntry(entry: unknown, ref: string): StatementLine[] {
           ?.replace(/\s+/g, '')
           .toUpperCase() ?? null,
       // Several payments under one amount: no single reason may claim the total.
-      reasons: txs.length > 1 ? [] : [...structured, ...(unstructured ? [unstructured] : [])],
-      remittance: [...structured, unstructured].filter(Boolean).join(' ') || (text(at(entry, 'AddtlNtryInf')) ?? ''),
+      reasons: txs.length > 1 ? [] : reasons,
+      remittance,
       endToEndId: text(at(first, 'Refs', 'EndToEndId')),
     };
   };
   // A batch: one line per transaction, each with its own amount. Without them all (a bank that
   // reports only the total) the entry stays one line, which no reason matches whole.
   if (transactions.length > 1 && transactions.every((tx) => text(amountOf(tx)))) {
-    return transactions.map((tx, i) => line(`${ref}/${i + 1}`, amountOf(tx), [tx]));
+    return transactions.map((tx, i) => line(`${ref}/${i + 1}`, amountOf(tx), [tx], false));
   }
-  return [line(ref, at(entry, 'Amt'), transactions)];
+  return [line(ref, at(entry, 'Amt'), transactions, true)];
+}
+
+/**
+ * What the payer wrote, as reasons to try in order and as one text for the operator:
+ * - the structured creditor references (RmtInf/Strd/CdtrRefInf/Ref) first, each a reason;
+ * - then the unstructured lines (RmtInf/Ustrd) joined, as one reason (a bank breaks a reason
+ *   into lines of 140 characters wherever it likes);
+ * - then where banks also put it: the structured part's additional lines
+ *   (RmtInf/Strd/AddtlRmtInf, joined), the transaction's AddtlTxInf, and, when the line is the
+ *   whole entry (not one payment of a batch), the entry's AddtlNtryInf — some banks write the
+ *   payer's reason only there, or cut it into Ustrd and repeat it whole there.
+ * The text is every distinct piece once (a bank that repeats the reason in AddtlNtryInf does not
+ * show it twice).
+ */
+function remittanceOf(entry: unknown, txs: unknown[], wholeEntry: boolean): { reasons: string[]; remittance: string } {
+  const texts = (nodes: unknown[]) => nodes.map(text).filter((r): r is string => !!r);
+  const strd = txs.flatMap((tx) => list(at(tx, 'RmtInf', 'Strd')));
+  const structured = texts(strd.map((s) => at(s, 'CdtrRefInf', 'Ref')));
+  const unstructured = texts(txs.flatMap((tx) => list(at(tx, 'RmtInf', 'Ustrd')))).join(' ');
+  const additional = texts(strd.flatMap((s) => list(at(s, 'AddtlRmtInf')))).join(' ');
+  const further = [additional, ...texts(txs.map((tx) => at(tx, 'AddtlTxInf'))), ...(wholeEntry ? texts([at(entry, 'AddtlNtryInf')]) : [])];
+  const reasons: string[] = [];
+  for (const reason of [...structured, unstructured, ...further]) if (reason && !reasons.includes(reason)) reasons.push(reason);
+  const squeeze = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const remittance = reasons.reduce((all, piece) => (squeeze(all).includes(squeeze(piece)) ? all : `${all} ${piece}`.trim()), '');
+  // A payment of a batch that says nothing itself: the batch's text, for the operator only.
+  return { reasons, remittance: remittance || (text(at(entry, 'AddtlNtryInf')) ?? '') };
 }

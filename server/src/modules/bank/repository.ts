@@ -16,6 +16,22 @@ export const bankRepository = {
     return row;
   },
 
+  /** insertPayment for many: the rows inserted (a bank reference imported before, or twice in the list, is inserted once). */
+  async insertPayments(db: Db, values: NewBankPayment[]): Promise<BankPaymentRow[]> {
+    if (values.length === 0) return [];
+    return db.insert(bankPayments).values(values).onConflictDoNothing({ target: bankPayments.entryRef }).returning();
+  },
+
+  /** Payments matched on import, each to its order, in one statement. */
+  async markMatched(db: Db, matched: { id: string; orderId: string }[]): Promise<void> {
+    if (matched.length === 0) return;
+    const values = sql.join(
+      matched.map((m) => sql`(${m.id}::uuid, ${m.orderId}::uuid)`),
+      sql`, `,
+    );
+    await db.execute(sql`update bank_payments set status = 'matched', order_id = v.order_id from (values ${values}) as v(id, order_id) where bank_payments.id = v.id`);
+  },
+
   async lockPayment(db: Db, id: string): Promise<BankPaymentRow | undefined> {
     const [row] = await db.select().from(bankPayments).where(eq(bankPayments.id, id)).for('update');
     return row;

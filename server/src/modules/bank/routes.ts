@@ -13,9 +13,12 @@ import {
   refundPaymentResponse,
   statementBody,
 } from '../../../../domain/contracts/bank';
+import { DomainError } from '../../../../domain/errors';
+import { errorBody } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { actorOf, readPersonalData } from '../audit/service';
-import { assignBankPayment, bankExportFile, exportPayouts, importStatement, listBankExports, listBankPayments, refundBankPayment, type BankAccountConfig } from './service';
+import { charsetOf, decodeStatement } from './encoding';
+import { assignBankPayment, bankExportFile, exportPayouts, importStatement, listBankExports, planImport, listBankPayments, refundBankPayment, type BankAccountConfig } from './service';
 import type { PayoutApproval } from '../payouts/approval';
 import type { PayoutOutcomes } from '../payouts/service';
 import type { RatesAdapter } from '../rates/service';
@@ -36,8 +39,9 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
   { rates, outcomes, approval, account },
 ) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
-  // Only in this plugin: the rest of the API takes JSON alone.
-  app.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string', bodyLimit: STATEMENT_BODY_LIMIT }, (_request, body, done) => done(null, body));
+  // Only in this plugin: the rest of the API takes JSON alone. The bytes as they came: their
+  // encoding is the file's to say (encoding.ts), not the parser's to assume.
+  app.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'buffer', bodyLimit: STATEMENT_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
   app.post(
     '/api/ops/bank/statements',
@@ -52,8 +56,29 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
         body: statementBody,
         response: { 200: importStatementResponse, ...errorResponses(400, 401, 403, 413) },
       },
+      // The body is the file's bytes (a Buffer); statementBody documents it for the API's readers.
+      validatorCompiler: () => (body) => (Buffer.isBuffer(body) ? { value: body } : { error: new DomainError('statement_invalid', 'statement') }),
     },
-    async (request) => importStatement(app.db, { rates, outcomes, account }, request.body, actorOf(request)),
+    async (request, reply) => {
+      // Refused here, before anything is booked or streamed: an encoding, a file, an account.
+      const plan = planImport(decodeStatement(request.body as unknown as Buffer, charsetOf(request.headers['content-type'])), account);
+      const run = (onProgress?: Parameters<typeof importStatement>[4]) => importStatement(app.db, { rates, outcomes, account }, plan, actorOf(request), onProgress);
+      if (!/application\/x-ndjson/.test(request.headers.accept ?? '')) return run();
+      // The console asks for progress: one JSON line per committed batch, then the result (or
+      // the error). Streamed over the same request rather than run as a job to poll: nothing to
+      // keep between requests or find on another replica, and what it reports is what was
+      // committed. The import goes on if the page is closed (every line counts once anyway).
+      reply.raw.writeHead(200, { 'content-type': 'application/x-ndjson; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no' });
+      const send = (line: object) => reply.raw.writableEnded || reply.raw.write(`${JSON.stringify(line)}\n`);
+      try {
+        send({ result: await run((progress) => send({ progress })) });
+      } catch (error) {
+        if (!(error instanceof DomainError)) request.log.error({ err: error }, 'statement import failed');
+        send(error instanceof DomainError ? errorBody(error.code, error.field, error.detail) : errorBody('internal_error'));
+      }
+      reply.raw.end();
+      return reply;
+    },
   );
 
   app.get(

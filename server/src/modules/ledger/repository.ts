@@ -37,6 +37,16 @@ export const ledgerRepository = {
     return inserted;
   },
 
+  /** Inserts them all (a unique violation when one exists). */
+  async insertTransfers(db: Db, values: (typeof ledgerTransfers.$inferInsert)[]): Promise<void> {
+    await db.insert(ledgerTransfers).values(values);
+  },
+
+  async existingTransferIds(db: Db, ids: string[]): Promise<string[]> {
+    const rows = await db.select({ id: ledgerTransfers.id }).from(ledgerTransfers).where(inArray(ledgerTransfers.id, ids));
+    return rows.map((row) => row.id);
+  },
+
   async findTransfer(db: Db, id: string): Promise<Transfer | undefined> {
     const [existing] = await db.select().from(ledgerTransfers).where(eq(ledgerTransfers.id, id));
     return existing;

@@ -84,6 +84,36 @@ export async function transfer(db: Db, input: TransferInput): Promise<{ transfer
   }
 }
 
+/**
+ * Many new transfers in one statement, and each account's balance moved once by their net sum
+ * (a statement's payments all go bank → exchange): for an import of hundreds of payments, where
+ * `transfer` would take three statements each. All or nothing, in the caller's transaction; every
+ * id must be new (the caller checked `bookedTransfers`): an id booked meanwhile fails the whole
+ * call (a unique violation), never books twice.
+ */
+export async function transfersAtOnce(db: Db, inputs: TransferInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  for (const input of inputs) if (input.amount <= 0n) throw new DomainError('validation_failed', 'amount', 'The amount must be positive.');
+  await db.transaction(async (tx) => {
+    await ledgerRepository.insertTransfers(
+      tx,
+      inputs.map((input) => ({ ...input, metadata: input.metadata ?? null })),
+    );
+    const deltas = new Map<string, bigint>();
+    for (const input of inputs) {
+      deltas.set(input.debitAccountId, (deltas.get(input.debitAccountId) ?? 0n) - input.amount);
+      deltas.set(input.creditAccountId, (deltas.get(input.creditAccountId) ?? 0n) + input.amount);
+    }
+    // In id order, as `transfer` locks them: two of these never wait for each other crosswise.
+    for (const [id, delta] of [...deltas].sort(([a], [b]) => (a < b ? -1 : 1))) if (delta !== 0n) await ledgerRepository.addToBalance(tx, id, delta);
+  });
+}
+
+/** Which of these transfer ids are booked already. */
+export async function bookedTransfers(db: Db, ids: string[]): Promise<Set<string>> {
+  return new Set(ids.length ? await ledgerRepository.existingTransferIds(db, ids) : []);
+}
+
 /** The transfer booked under this id (idempotency key), if any. */
 export function bookedTransfer(db: Db, id: string): Promise<Transfer | undefined> {
   return ledgerRepository.findTransfer(db, id);

@@ -51,7 +51,7 @@ function mockApi(routes: Record<string, (body: unknown, query: URLSearchParams) 
       text: async () => (typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body)),
     };
   });
-  return { calls, made: (key: string) => calls.filter((c) => c.key === key) };
+  return { calls, routes, made: (key: string) => calls.filter((c) => c.key === key) };
 }
 
 const QUEUES = { verificationRequests: 1, documents: 2, unmatchedPayments: 1, payoutsAwaitingApproval: 2, chainAlerts: 0, chainUnmatched: 0 };
@@ -435,13 +435,24 @@ describe('orders, accounts, bank files, audit', () => {
     const api = mockApi({
       'GET /api/ops/queues': queues,
       'GET /api/ops/bank/exports': () => ({ body: { exports: [] } }),
+      // Streamed: progress per committed batch, then the result.
       'POST /api/ops/bank/statements': () => ({
-        body: {
-          version: 'camt.053.001.02',
-          statements: ['S-1'],
-          lines: [{ entryRef: 'B-1', direction: 'credit', amount: '90.00', currency: 'EUR', outcome: 'booked', reference: 'ABCD-EFGH-IJKL-MNOP', paymentId: 'p', reason: null }],
-          counts: { booked: 2, unmatched: 1, duplicate: 0, payout_completed: 0, skipped: 0, ignored: 0 },
-        },
+        type: 'application/x-ndjson',
+        body: [
+          { progress: { done: 100, total: 120 } },
+          { progress: { done: 120, total: 120 } },
+          {
+            result: {
+              version: 'camt.053.001.02',
+              statements: ['S-1'],
+              otherAccounts: [{ statementId: 'S-2', iban: 'NL91 … 4300', payments: 2 }],
+              lines: [{ entryRef: 'B-1', direction: 'credit', amount: '90.00', currency: 'EUR', outcome: 'booked', reference: 'ABCD-EFGH-IJKL-MNOP', paymentId: 'p', reason: null }],
+              counts: { booked: 2, unmatched: 1, duplicate: 0, payout_completed: 0, skipped: 0, ignored: 0 },
+            },
+          },
+        ]
+          .map((line) => JSON.stringify(line))
+          .join('\n'),
       }),
       'POST /api/ops/bank/payouts-export': () => ({
         body: {
@@ -452,15 +463,25 @@ describe('orders, accounts, bank files, audit', () => {
       }),
     });
     show('ops_bank');
-    const file = new File(['<Document>statement</Document>'], 'statement.xml', { type: 'application/xml' });
-    Object.defineProperty(file, 'text', { value: async () => '<Document>statement</Document>' });
+    // ISO-8859-1 bytes (ü is 0xFC): sent as they are, never read as text here.
+    const bytes = new Uint8Array([0x3c, 0x4e, 0x6d, 0x3e, 0x4a, 0xfc, 0x72, 0x67, 0x65, 0x6e, 0x3c, 0x2f, 0x4e, 0x6d, 0x3e]);
+    const file = new File([bytes], 'statement.xml', { type: 'application/xml' });
+    Object.defineProperty(file, 'arrayBuffer', { value: async () => bytes.buffer });
     fireEvent.change(await screen.findByLabelText(en.bank.statement.file), { target: { files: [file] } });
     fireEvent.click(screen.getByRole('button', { name: en.bank.statement.upload }));
     expect(await screen.findByText(fill(en.bank.imported, { version: 'camt.053.001.02', booked: 2, unmatched: 1, duplicate: 0, completed: 0 }))).toBeTruthy();
     const upload = api.made('POST /api/ops/bank/statements')[0]!;
-    expect(upload.body).toBe('<Document>statement</Document>');
-    expect(upload.headers['content-type']).toBe('application/xml');
+    expect(upload.headers).toMatchObject({ 'content-type': 'application/xml', accept: 'application/x-ndjson' });
+    const sent = (globalThis.fetch as jest.Mock).mock.calls.find(([url]) => String(url).endsWith('/api/ops/bank/statements'))![1].body as ArrayBuffer;
+    expect([...new Uint8Array(sent)]).toEqual([...bytes]);
+    expect(screen.getByText(fill(en.bank.statement.otherAccount, { iban: 'NL91 … 4300', id: 'S-2', payments: 2 }))).toBeTruthy();
     expect(screen.getByRole('link', { name: en.bank.statement.toUnmatched }).getAttribute('href')).toBe('/ops/unmatched/');
+
+    // A file the server cannot read for certain: the refusal in the operator's language, even when it
+    // comes as the streamed answer's last line.
+    api.routes['POST /api/ops/bank/statements'] = () => ({ type: 'application/x-ndjson', body: JSON.stringify({ error: { code: 'statement_encoding', message: 'The file declares no encoding…' } }) });
+    fireEvent.click(screen.getByRole('button', { name: en.bank.statement.upload }));
+    expect(await screen.findByText(enErrors.statement_encoding)).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: en.bank.export.make }));
     expect(await screen.findByText(fill(en.bank.export.made, { file: 'MUNTLY-20261124-1.xml', count: 1, total: '€12,500.00' }))).toBeTruthy();

@@ -1,7 +1,15 @@
 import { ApiFailure, apiRequest } from '../../../components/api';
 import { apiOrigin } from '../../../config';
 import type { AuditListResponse, AuditQuery, AuditVerifyResponse } from '../../../../domain/contracts/audit';
-import type { AssignPaymentResponse, BankExportsResponse, BankPaymentsResponse, ExportPayoutsResponse, ImportStatementResponse, RefundPaymentResponse } from '../../../../domain/contracts/bank';
+import type {
+  AssignPaymentResponse,
+  BankExportsResponse,
+  BankPaymentsResponse,
+  ExportPayoutsResponse,
+  ImportStatementResponse,
+  ImportStreamLine,
+  RefundPaymentResponse,
+} from '../../../../domain/contracts/bank';
 import type {
   OpsAccountResponse,
   OpsAccountsResponse,
@@ -76,11 +84,53 @@ export function opsApi(token: () => Promise<string>, language: Language) {
     audit: (filter: Omit<AuditQuery, 'limit'>) => get<AuditListResponse>(`/api/ops/audit?${query({ ...filter, limit: 50 })}`),
     auditCsv: (filter: Omit<AuditQuery, 'limit' | 'cursor'>) => text(`/api/ops/audit.csv?${query(filter)}`),
     verifyAudit: () => get<AuditVerifyResponse>('/api/ops/audit/verify'),
-    importStatement: (xml: string) => text('/api/ops/bank/statements', { method: 'POST', body: xml, contentType: 'application/xml' }).then((body) => JSON.parse(body) as ImportStatementResponse),
+    /**
+     * The statement's bytes as the bank wrote them (the server reads the encoding the file
+     * declares), with its progress as the server commits it: the answer is streamed, one JSON
+     * line per batch (`Accept: application/x-ndjson`), then the result or the error.
+     */
+    importStatement: async (file: ArrayBuffer, onProgress: (progress: { done: number; total: number }) => void): Promise<ImportStatementResponse> => {
+      const response = await fetch(`${apiOrigin}/api/ops/bank/statements`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${await token()}`, 'accept-language': language, 'content-type': 'application/xml', accept: 'application/x-ndjson' },
+        body: file,
+      });
+      if (!response.ok) {
+        const payload = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
+        throw new ApiFailure(response.status, payload.error?.code ?? 'generic', payload.error?.field);
+      }
+      for await (const line of ndjsonLines(response)) {
+        const step = JSON.parse(line) as ImportStreamLine;
+        if ('progress' in step) onProgress(step.progress);
+        else if ('result' in step) return step.result;
+        else throw new ApiFailure(400, step.error.code as ErrorBody['error']['code']);
+      }
+      // The connection ended before the result: what was committed counts; importing again is safe.
+      throw new ApiFailure(response.status, 'generic');
+    },
     exportPayouts: () => post<ExportPayoutsResponse>('/api/ops/bank/payouts-export'),
     bankExports: () => get<BankExportsResponse>('/api/ops/bank/exports?limit=50'),
     bankExportFile: (id: string) => text(`/api/ops/bank/exports/${id}`),
   };
+}
+
+/** A streamed answer's lines as they arrive (all at once where the response has no readable body). */
+async function* ndjsonLines(response: Response): AsyncGenerator<string> {
+  if (!response.body) {
+    yield* (await response.text()).split('\n').filter((line) => line.trim());
+    return;
+  }
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let pending = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    pending += decoder.decode(value, { stream: !done });
+    const lines = pending.split('\n');
+    pending = done ? '' : lines.pop()!;
+    yield* lines.filter((line) => line.trim());
+    if (done) return;
+  }
 }
 
 /** Hands the browser a file to save (an export the API answered). */

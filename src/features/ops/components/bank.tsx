@@ -3,15 +3,16 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../../../domain/languages';
 import { usePolled } from '../../../components/use-polled';
-import { formatMoney } from '../../../i18n/format';
+import { formatMoney, formatNumber } from '../../../i18n/format';
 import { opsRoutes } from '../../../i18n/ops-routes';
 import { saveFile } from '../api/ops';
 import { LoadFailed, Money, Operator, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
 import type { ExportPayoutsResponse, ImportStatementResponse } from '../../../../domain/contracts/bank';
 
 /**
- * The operator's day at the bank: the statement in (camt.053, as downloaded from the bank), the
- * payouts file out (pain.001, to upload to the bank once), and the files made so far.
+ * The operator's day at the bank: the statement in (camt.053, or a camt.054 notification, as
+ * downloaded from the bank), the payouts file out (pain.001, to upload to the bank once), and the
+ * files made so far.
  */
 export function Bank() {
   return (
@@ -28,13 +29,19 @@ function StatementUpload() {
   const action = useAction();
   const [file, setFile] = React.useState<File | null>(null);
   const [result, setResult] = React.useState<ImportStatementResponse | null>(null);
+  // How far the server got, as it commits (null: not importing); what the bar shows is booked.
+  const [progress, setProgress] = React.useState<{ done: number; total: number } | null>(null);
   const upload = async (event: React.FormEvent) => {
     event.preventDefault();
     if (!file) return;
+    setResult(null);
+    setProgress({ done: 0, total: 0 });
+    // The bytes as the bank wrote them: the server reads the encoding the file declares.
     const imported = await action.run(
-      async () => api.importStatement(await file.text()),
+      async () => api.importStatement(await file.arrayBuffer(), setProgress),
       (r) => t('bank.imported', { version: r.version, booked: r.counts.booked, unmatched: r.counts.unmatched, duplicate: r.counts.duplicate, completed: r.counts.payout_completed }),
     );
+    setProgress(null);
     if (imported) {
       setResult(imported);
       refreshQueues();
@@ -53,7 +60,31 @@ function StatementUpload() {
           {t('bank.statement.upload')}
         </button>
       </form>
+      {progress ? (
+        <div className="ops-progress">
+          <progress id="statement-progress" aria-label={t('bank.statement.progressLabel')} max={progress.total || undefined} value={progress.total ? progress.done : undefined} />
+          <p aria-live="polite" className="small">
+            {progress.total ? t('bank.statement.progress', { done: formatNumber(progress.done, language), total: formatNumber(progress.total, language) }) : t('bank.statement.starting')}
+          </p>
+        </div>
+      ) : null}
       <OutcomeLine outcome={action.outcome} />
+      {result && result.otherAccounts.length > 0 ? (
+        <div>
+          <p>{t('bank.statement.otherAccounts')}</p>
+          <ul>
+            {result.otherAccounts.map((other, index) => (
+              <li key={`${other.statementId ?? ''}:${index}`}>
+                {t('bank.statement.otherAccount', {
+                  iban: other.iban ?? t('bank.statement.noIban'),
+                  id: other.statementId ?? t('bank.statement.noId'),
+                  payments: formatNumber(other.payments, language),
+                })}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       {result && result.counts.unmatched > 0 ? (
         <p>
           <Link to={localizePath(opsRoutes.ops_unmatched, language)}>{t('bank.statement.toUnmatched')}</Link>
