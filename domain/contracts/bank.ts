@@ -21,6 +21,10 @@ export const bankPaymentSchema = z
     bookingDate: z.string().nullable().describe('YYYY-MM-DD'),
     status: z.enum(BANK_PAYMENT_STATUSES),
     unmatchedReason: z.string().nullable().describe('Why the import matched nothing: an error code of the intake (not_found, …)'),
+    returned: z
+      .object({ reason: z.string().nullable().describe('ISO return reason code (AC04 …)'), info: z.string().nullable() })
+      .nullable()
+      .describe("A payout of Muntly's the payee's bank sent back: never refunded to the IBAN it came from"),
     orderReference: z.string().nullable().describe('The order (buy or deposit) it paid'),
     resolution: z.string().nullable(),
     resolvedBy: z.string().nullable(),
@@ -40,6 +44,8 @@ export const IMPORT_OUTCOMES = [
   'duplicate',
   /** A debit the bank executed for an exported payout: the payout is completed. */
   'payout_completed',
+  /** A credit returning a payout (the payee's bank sent it back): the payout is returned, its money owed to the customer. */
+  'payout_returned',
   /** Not booked, pending, not in EUR, or a debit that does not match its payout: see `reason`. */
   'skipped',
   /** A debit that is no payout of Muntly's (fees, other transfers). */

@@ -19,6 +19,7 @@ import { assignBankPayment, bankExportFile, exportPayouts, importStatement, list
 import type { PayoutApproval } from '../payouts/approval';
 import type { PayoutOutcomes } from '../payouts/service';
 import type { RatesAdapter } from '../rates/service';
+import type { ReturnLinks } from './returns';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /** A day's camt.053 of a busy account is a few hundred kilobytes; far more is not a statement. */
@@ -31,9 +32,9 @@ export const STATEMENT_BODY_LIMIT = 5 * 1024 * 1024;
  * (Content-Type application/xml or text/xml); the payouts file comes back in JSON and, again,
  * as the file itself.
  */
-export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcomes: PayoutOutcomes; approval: PayoutApproval; account: BankAccountConfig }> = async (
+export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcomes: PayoutOutcomes; approval: PayoutApproval; account: BankAccountConfig; links?: ReturnLinks }> = async (
   app,
-  { rates, outcomes, approval, account },
+  { rates, outcomes, approval, account, links },
 ) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
   // Only in this plugin: the rest of the API takes JSON alone.
@@ -53,7 +54,7 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
         response: { 200: importStatementResponse, ...errorResponses(400, 401, 403, 413) },
       },
     },
-    async (request) => importStatement(app.db, { rates, outcomes, account }, request.body, actorOf(request)),
+    async (request) => importStatement(app.db, { rates, outcomes, account, links }, request.body, actorOf(request)),
   );
 
   app.get(

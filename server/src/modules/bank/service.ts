@@ -14,6 +14,7 @@ import { bookPayoutResult, findPayout, lockPayoutsForBankFile, markPayoutsInBank
 import { readCamt053, type StatementLine } from './camt';
 import { buildPain001 } from './pain';
 import { bankRepository, type BankExportRow, type BankPaymentRow } from './repository';
+import { holderNameOfReissue, importReturn, type ReturnLinks } from './returns';
 import type { BankPaymentStatus } from '../../../../domain/bank';
 import type { BankExport, BankPayment, ImportLine, ImportOutcome, ImportStatementResponse } from '../../../../domain/contracts/bank';
 import type { Db } from '../../db/client';
@@ -58,7 +59,12 @@ const txidOf = (entryRef: string) => `bank:${entryRef.replace(/[^A-Za-z0-9:_.-]/
 // ---------------------------------------------------------------------------------------------
 // Statement in
 
-export async function importStatement(db: Db, deps: { rates: RatesAdapter; outcomes: PayoutOutcomes; account: BankAccountConfig }, xml: string, actor: string): Promise<ImportStatementResponse> {
+export async function importStatement(
+  db: Db,
+  deps: { rates: RatesAdapter; outcomes: PayoutOutcomes; account: BankAccountConfig; links?: ReturnLinks },
+  xml: string,
+  actor: string,
+): Promise<ImportStatementResponse> {
   const { version, statements } = readCamt053(xml);
   // A statement of another account would credit orders with money Muntly never received.
   const ours = compactIban(deps.account.iban);
@@ -71,6 +77,8 @@ export async function importStatement(db: Db, deps: { rates: RatesAdapter; outco
       const shown = { entryRef: line.ref, direction: line.direction, amount: line.amountText, currency: line.currency, reference: null, paymentId: null, reason: null };
       const skip = !line.booked ? 'not_booked' : line.currency !== 'EUR' ? 'not_eur' : line.amount === null || line.amount <= 0n ? 'invalid_amount' : null;
       if (skip) lines.push({ ...shown, outcome: 'skipped', reason: skip });
+      // A payout of Muntly's sent back by the payee's bank (returns.ts), never an ordinary payment.
+      else if (line.direction === 'credit' && line.returned) lines.push({ ...shown, ...(await importReturn(db, deps, line, payoutIdOf(line.endToEndId), statement.id, actor)) });
       else if (line.direction === 'credit') lines.push({ ...shown, ...(await importCredit(db, deps.rates, line, statement.id, actor)) });
       else lines.push({ ...shown, ...(await importDebit(db, deps.outcomes, line, actor)) });
     }
@@ -130,6 +138,8 @@ async function importDebit(db: Db, outcomes: PayoutOutcomes, line: StatementLine
   const payoutId = payoutIdOf(line.endToEndId);
   const payout = payoutId ? await findPayout(db, payoutId) : undefined;
   if (!payout || payout.rail !== 'bank') return { ...none, outcome: 'ignored', reason: null };
+  // Its return was booked first (the return came in before the debit was reported): the bank paid it.
+  if (payout.status === 'returned') return { ...none, outcome: 'duplicate', reference: payout.id, reason: 'payout_returned' };
   if (payout.amount !== line.amount || payout.currency !== line.currency) return { ...none, outcome: 'skipped', reference: payout.id, reason: 'amount_differs' };
   try {
     const booked = await db.transaction(async (tx) => {
@@ -214,6 +224,8 @@ export async function assignBankPayment(db: Db, rates: RatesAdapter, input: { id
 export async function refundBankPayment(db: Db, approval: PayoutApproval, input: { id: string; actor: string }) {
   return db.transaction(async (tx) => {
     const payment = await lockOpenPayment(tx, input.id);
+    // A return came from the payee's bank: its IBAN is the account that was closed or refused it.
+    if (payment.isReturn) throw new DomainError('bank_payment_is_return', 'id');
     const iban = payment.payerIban ? sepaIban(payment.payerIban) : null;
     if (!iban?.ok) throw new DomainError('bank_payment_no_iban', 'id');
     const unmatched = await systemAccount(tx, 'unmatched', 'EUR');
@@ -279,6 +291,7 @@ export function bankPaymentView(row: BankPaymentRow, orderReference: string | nu
     bookingDate: row.bookingDate,
     status: row.status,
     unmatchedReason: row.unmatchedReason,
+    returned: row.isReturn ? { reason: row.returnReason, info: row.returnInfo } : null,
     orderReference,
     resolution: row.resolution,
     resolvedBy: row.resolvedBy,
@@ -301,6 +314,9 @@ async function creditorOf(tx: Db, payout: PayoutRow, actor: string): Promise<{ i
   // their bank reported it; else the holder of the customer's verified bank account with this
   // IBAN; else the account's name; else none (the file says NOTPROVIDED).
   if (payment?.payerName && payment.payerIban === checked.iban) return { iban: checked.iban, name: payment.payerName };
+  // A new IBAN given for a returned payout comes with its holder's name.
+  const reissued = await holderNameOfReissue(tx, payout.id);
+  if (reissued) return { iban: checked.iban, name: reissued };
   const order = payout.orderId ? await findOrderById(tx, payout.orderId) : undefined;
   const account = order?.accountId ? await findAccountById(tx, order.accountId) : undefined;
   const holder = account ? await verifiedBankHolder(tx, account.id, checked.iban, actor, 'payouts-export') : undefined;

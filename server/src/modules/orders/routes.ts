@@ -18,6 +18,7 @@ import { isOpenOrder } from '../../../../domain/orders';
 import { TtlCache } from '../../cache';
 import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
+import { withPayoutReturn } from '../bank/returns';
 import { requestLanguage } from '../notify/service';
 import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf, type OrderRow } from './service';
 import { orderView, withIncoming, type BankDetails } from './views';
@@ -56,7 +57,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
   { rates, bank, buySellEnabled, explorers, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000, confirmations = () => null },
 ) => {
   /** The order as the API shows it, with the coins confirming at its receiving address ("confirming n of N"). */
-  const viewOf = async (row: OrderRow) => withIncoming(app.db, orderView(row, bank), row, confirmations);
+  const viewOf = async (row: OrderRow) => withPayoutReturn(app.db, await withIncoming(app.db, orderView(row, bank), row, confirmations), row);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
@@ -243,7 +244,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
     },
     async (request) => {
       const account = request.account!;
-      return { orders: (await ordersOf(app.db, account.id)).map((row) => ({ ...orderView(row, bank), email: row.email })) };
+      return { orders: await Promise.all((await ordersOf(app.db, account.id)).map(async (row) => ({ ...(await withPayoutReturn(app.db, orderView(row, bank), row)), email: row.email }))) };
     },
   );
 };
