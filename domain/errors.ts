@@ -111,6 +111,8 @@ export const ERRORS = {
   iban_returned: { status: 400 },
   /** Muntly's own bank account (BANK_IBAN). */
   iban_muntly: { status: 400 },
+  /** A returned payout's emailed link, past its two weeks (link_invalid and link_used as for security links). */
+  return_link_expired: { status: 400 },
   // Four eyes on payouts: two different operators approve, neither the one who triggered it.
   payout_not_awaiting_approval: { status: 409 },
   approval_same_operator: { status: 403 },

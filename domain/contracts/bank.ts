@@ -132,3 +132,21 @@ export type BankExportsResponse = z.infer<typeof bankExportsResponse>;
 export const bankExportParams = z.object({ id: z.string().uuid() });
 /** GET /api/ops/bank/exports/:id: the pain.001 file itself (application/xml). */
 export const bankExportFileResponse = z.string().describe('The pain.001.001.03 file, as it was made');
+
+/** GET /api/ops/bank/returns: payouts the payee's bank sent back, waiting for the customer to give another IBAN, oldest first. */
+export const payoutReturnsAwaitingResponse = z.object({
+  returns: z.array(
+    z.object({
+      id: z.string(),
+      payoutId: z.string(),
+      orderReference: z.string(),
+      anonymous: z.boolean().describe('No account: the customer gives the IBAN through the emailed link'),
+      amount: z.string().describe('EUR owed again'),
+      reason: z.string().nullable().describe('ISO return reason code (AC04 …)'),
+      reasonInfo: z.string().nullable(),
+      returnedAt: z.string(),
+      linkExpiresAt: z.string().nullable(),
+    }),
+  ),
+});
+export type PayoutReturnsAwaitingResponse = z.infer<typeof payoutReturnsAwaitingResponse>;

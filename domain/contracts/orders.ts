@@ -61,6 +61,7 @@ export const newIbanBody = z.object({
   token: z.string().max(200).optional().describe("The emailed link's token (anonymous orders)"),
 });
 export type NewIbanBody = z.infer<typeof newIbanBody>;
+export const newIbanParams = z.object({ reference: z.string().max(40) });
 export const returnLinkBody = z.object({ token: z.string().max(200) });
 
 export const orderSchema = z.object({

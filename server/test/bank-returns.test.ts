@@ -292,7 +292,7 @@ describe.each(databaseKinds())('SEPA returns (%s)', (kind) => {
     expect(code(await newIban(anonymousSale.reference, { token, iban: 'ES9121000418450200051332' }))).toBe('validation_failed');
     // Expired: refused, with its own message.
     await t.database.db.execute(sql`update payout_returns set link_expires_at = now() - interval '1 minute' where order_id = (select id from orders where reference = ${anonymousSale.reference})`);
-    expect(code(await newIban(anonymousSale.reference, { token, iban: 'ES9121000418450200051332', holderName: 'Jan de Vries' }))).toBe('link_expired');
+    expect(code(await newIban(anonymousSale.reference, { token, iban: 'ES9121000418450200051332', holderName: 'Jan de Vries' }))).toBe('return_link_expired');
     await t.database.db.execute(sql`update payout_returns set link_expires_at = now() + interval '1 day' where order_id = (select id from orders where reference = ${anonymousSale.reference})`);
 
     const given = await newIban(anonymousSale.reference.toLowerCase(), { token, iban: 'ES91 2100 0418 4502 0005 1332', holderName: '  Jan   de Vries ' });

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
-import { z } from 'zod';
-import { newIbanBody, orderSchema, returnLinkBody } from '../../../../domain/contracts/orders';
+import { payoutReturnsAwaitingResponse } from '../../../../domain/contracts/bank';
+import { newIbanBody, newIbanParams, orderSchema, returnLinkBody } from '../../../../domain/contracts/orders';
 import { DomainError, secondsToWait } from '../../../../domain/errors';
 import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
@@ -8,24 +8,6 @@ import { orderView, type BankDetails } from '../orders/views';
 import { giveNewIban, openReturnLink, returnsAwaitingIban, withPayoutReturn, type ReturnLinks } from './returns';
 import type { PayoutApproval } from '../payouts/approval';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-
-const referenceParams = z.object({ reference: z.string().max(40) });
-
-const awaitingResponse = z.object({
-  returns: z.array(
-    z.object({
-      id: z.string(),
-      payoutId: z.string(),
-      orderReference: z.string(),
-      anonymous: z.boolean().describe('No account: the customer gives the IBAN through the emailed link'),
-      amount: z.string(),
-      reason: z.string().nullable(),
-      reasonInfo: z.string().nullable(),
-      returnedAt: z.string(),
-      linkExpiresAt: z.string().nullable(),
-    }),
-  ),
-});
 
 /**
  * Returned payouts (returns.ts): the customer gives another IBAN — logged in as the order's
@@ -69,7 +51,7 @@ export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApprova
       schema: {
         tags: ['exchange'],
         summary: 'Another IBAN for a payout the payee’s bank returned: a new payout of the amount owed (four eyes as any payout). Logged in as the order’s account, or with the emailed link’s token.',
-        params: referenceParams,
+        params: newIbanParams,
         body: newIbanBody,
         response: { 200: orderSchema, ...errorResponses(400, 401, 404, 409, 429) },
       },
@@ -95,7 +77,7 @@ export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApprova
         tags: ['ops'],
         summary: 'Returned payouts waiting for the customer to give another IBAN, oldest first',
         security: [{ bearer: [] }],
-        response: { 200: awaitingResponse, ...errorResponses(401, 403) },
+        response: { 200: payoutReturnsAwaitingResponse, ...errorResponses(401, 403) },
       },
     },
     async () => ({ returns: await returnsAwaitingIban(app.db) }),

@@ -79,7 +79,7 @@ export function returnLinks(options: { origin: string; secret: Buffer; ttlMs: nu
       const language = isLanguage(row.language) ? row.language : undefined;
       // A genuine link whose nonce is gone: used (a new IBAN was given with it), or replaced by a newer one.
       if (row.linkNonce !== match[2]) return { ok: false, code: row.replacementPayoutId ? 'link_used' : 'link_invalid', language };
-      if (!row.linkExpiresAt || row.linkExpiresAt.getTime() <= Date.now()) return { ok: false, code: 'link_expired', language };
+      if (!row.linkExpiresAt || row.linkExpiresAt.getTime() <= Date.now()) return { ok: false, code: 'return_link_expired', language };
       return { ok: true, row };
     },
   };
