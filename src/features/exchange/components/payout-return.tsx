@@ -120,7 +120,7 @@ function NewIbanForm({ order, access, onChanged }: { order: Order; access: Retur
         maxLength={70}
         required={viaLink}
         error={errors.holder ? errorText(errors.holder) : undefined}
-        aria-describedby="new-iban-holder-hint"
+        aria-describedby={errors.holder ? 'new-iban-holder-error new-iban-holder-hint' : 'new-iban-holder-hint'}
       />
       <p className="field-hint small muted" id="new-iban-holder-hint">
         {t('order.payoutReturn.holderHint')}
