@@ -62,6 +62,7 @@ export const AUDIT_ACTIONS = [
   'bank.payout_returned',
   'bank.return_unmatched',
   'payout.return_new_iban',
+  'payout.return_link',
   'liabilities.publish',
   'liabilities.control',
   'account.freeze',

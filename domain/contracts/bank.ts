@@ -150,3 +150,6 @@ export const payoutReturnsAwaitingResponse = z.object({
   ),
 });
 export type PayoutReturnsAwaitingResponse = z.infer<typeof payoutReturnsAwaitingResponse>;
+
+/** POST /api/ops/bank/returns/{id}/link: a new link is emailed to the order's address. */
+export const payoutReturnLinkResponse = z.object({ orderReference: z.string() });

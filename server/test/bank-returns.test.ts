@@ -276,7 +276,7 @@ describe.each(databaseKinds())('SEPA returns (%s)', (kind) => {
   });
 
   it('the link: checked, for its own order only, expiring, used once; it opens the order and takes a new IBAN with the holder’s name', async () => {
-    const token = new URL(link).searchParams.get('newIban')!;
+    let token = new URL(link).searchParams.get('newIban')!;
     const open = (value: string) => t.app.inject({ method: 'POST', url: '/api/orders/return-link', payload: { token: value } });
     const code = (res: { json(): unknown }) => json<{ error: { code: string } }>(res).error.code;
     const opened = json<Order>(await open(token));
@@ -293,7 +293,14 @@ describe.each(databaseKinds())('SEPA returns (%s)', (kind) => {
     // Expired: refused, with its own message.
     await t.database.db.execute(sql`update payout_returns set link_expires_at = now() - interval '1 minute' where order_id = (select id from orders where reference = ${anonymousSale.reference})`);
     expect(code(await newIban(anonymousSale.reference, { token, iban: 'ES9121000418450200051332', holderName: 'Jan de Vries' }))).toBe('return_link_expired');
-    await t.database.db.execute(sql`update payout_returns set link_expires_at = now() + interval '1 day' where order_id = (select id from orders where reference = ${anonymousSale.reference})`);
+    // The operator mails a new link (npm run ops -- return-link): it works, the old one no more.
+    const waiting = (await awaiting()) as { id: string; orderReference: string }[];
+    const resend = (reference: string) => t.app.inject({ method: 'POST', url: `/api/ops/bank/returns/${waiting.find((r) => r.orderReference === reference)?.id ?? 'x'}/link`, headers: t.admin });
+    expect((await resend(anonymousSale.reference)).statusCode).toBe(200);
+    expect(code(await open(token))).toBe('link_invalid');
+    const [newest] = (await mails(`return-link-${kind}@muntly.test`)).filter((m) => m.subject.includes('Auszahlung kam'));
+    token = new URL(/(https?:\/\/\S*newIban=\S+)/.exec(newest!.body)![1]!).searchParams.get('newIban')!;
+    expect(json<Order>(await open(token)).reference).toBe(anonymousSale.reference);
 
     const given = await newIban(anonymousSale.reference.toLowerCase(), { token, iban: 'ES91 2100 0418 4502 0005 1332', holderName: '  Jan   de Vries ' });
     expect(given.statusCode).toBe(200);
@@ -301,6 +308,8 @@ describe.each(databaseKinds())('SEPA returns (%s)', (kind) => {
     // Used: the link works no more.
     expect(code(await newIban(anonymousSale.reference, { token, iban: 'FR1420041010050500013M02606', holderName: 'Jan de Vries' }))).toBe('link_used');
     expect(code(await open(token))).toBe('link_used');
+    // Nothing waits any more: no new link either.
+    expect(code(await resend(anonymousSale.reference))).toBe('payout_return_not_waiting');
 
     const [, reissued] = await payoutOf(anonymousSale.reference);
     const exported = await exportPayouts();

@@ -1,11 +1,12 @@
 import rateLimit from '@fastify/rate-limit';
-import { payoutReturnsAwaitingResponse } from '../../../../domain/contracts/bank';
+import { bankPaymentParams, payoutReturnLinkResponse, payoutReturnsAwaitingResponse } from '../../../../domain/contracts/bank';
 import { newIbanBody, newIbanParams, orderSchema, returnLinkBody } from '../../../../domain/contracts/orders';
 import { DomainError, secondsToWait } from '../../../../domain/errors';
 import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
+import { actorOf } from '../audit/service';
 import { orderView, type BankDetails } from '../orders/views';
-import { giveNewIban, openReturnLink, returnsAwaitingIban, withPayoutReturn, type ReturnLinks } from './returns';
+import { giveNewIban, openReturnLink, resendReturnLink, returnsAwaitingIban, withPayoutReturn, type ReturnLinks } from './returns';
 import type { PayoutApproval } from '../payouts/approval';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -81,5 +82,20 @@ export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApprova
       },
     },
     async () => ({ returns: await returnsAwaitingIban(app.db) }),
+  );
+
+  app.post(
+    '/api/ops/bank/returns/:id/link',
+    {
+      onRequest: app.requireScope('admin:muntly'),
+      schema: {
+        tags: ['ops'],
+        summary: 'Email an anonymous seller a new link to give another IBAN for their returned payout (the old link stops working)',
+        security: [{ bearer: [] }],
+        params: bankPaymentParams,
+        response: { 200: payoutReturnLinkResponse, ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request) => resendReturnLink(app.db, links, { id: request.params.id, actor: actorOf(request) }),
   );
 };

@@ -186,18 +186,41 @@ export async function importReturn(db: Db, deps: ReturnDeps, line: StatementLine
       before: { status: payout.status },
       after: { status: 'returned', entryRef: row.entryRef, orderReference: order.reference, reason: row.returnReason, amount: minorToDecimal(row.amount, 2), owed: minorToDecimal(payout.amount, 2) },
     });
-    if (order.email) {
-      // An account holder gives the IBAN on the order's page, logged in; anyone else through the link.
-      const link = order.accountId ? null : deps.links ? await deps.links.create(tx, record.id, language) : null;
-      const text = emailText(language, 'payoutReturned', {
-        reference: order.reference,
-        amount: formatMoney(language, minorToDecimal(payout.amount, 2), 'EUR'),
-        reason: returnReasonText(language, row.returnReason),
-        next: link ? `${phrase(language, 'payoutReturnNext', 'link')}\n${link}` : phrase(language, 'payoutReturnNext', 'account'),
-      });
-      await send(tx, { channel: 'email', recipient: order.email, ...text, accountId: order.accountId ?? undefined });
-    }
+    await mailReturn(tx, deps.links, order, record);
     return { outcome: 'payout_returned', reference: payout.id, paymentId: row.id, reason: row.returnReason };
+  });
+}
+
+/** The return email: the bank's reason in plain words and what to do, with the link for an anonymous seller. */
+async function mailReturn(tx: Db, links: ReturnLinks | undefined, order: { reference: string; email: string | null; accountId: string | null }, record: PayoutReturnRow): Promise<void> {
+  if (!order.email) return;
+  const language: Language = isLanguage(record.language) ? record.language : 'en';
+  // An account holder gives the IBAN on the order's page, logged in; anyone else through the link.
+  const link = order.accountId ? null : links ? await links.create(tx, record.id, language) : null;
+  const text = emailText(language, 'payoutReturned', {
+    reference: order.reference,
+    amount: formatMoney(language, minorToDecimal(record.amount, 2), 'EUR'),
+    reason: returnReasonText(language, record.reasonCode),
+    next: link ? `${phrase(language, 'payoutReturnNext', 'link')}\n${link}` : phrase(language, 'payoutReturnNext', 'account'),
+  });
+  await send(tx, { channel: 'email', recipient: order.email, ...text, accountId: order.accountId ?? undefined });
+}
+
+/**
+ * An operator mails an anonymous seller a new link (theirs expired, or a new payout to their IBAN
+ * failed after the link was used): the old link stops working. Only while the return waits.
+ */
+export async function resendReturnLink(db: Db, links: ReturnLinks, input: { id: string; actor: string }) {
+  return db.transaction(async (tx) => {
+    const row = await bankRepository.lockReturn(tx, input.id);
+    if (!row) throw new DomainError('not_found', 'id');
+    if ((await stateOf(tx, row)).state !== 'awaiting_iban') throw new DomainError('payout_return_not_waiting', 'id');
+    const order = (await findOrderById(tx, row.orderId))!;
+    // An account holder needs no link: the order's page takes the IBAN.
+    if (order.accountId || !order.email) throw new DomainError('payout_return_not_waiting', 'id');
+    await mailReturn(tx, links, order, row);
+    await recordAudit(tx, { actor: input.actor, action: 'payout.return_link', target: row.payoutId, after: { orderReference: order.reference } });
+    return { orderReference: order.reference };
   });
 }
 

@@ -63,7 +63,7 @@ describe('a returned payout', () => {
     window.history.replaceState(null, '', `/de/exchange/order-history/?newIban=${TOKEN}`);
     mockApi({ 'POST /api/orders/return-link': () => apiError(400, 'return_link_expired', 'token') });
     renderInLanguage(<OrderHistory />, 'de');
-    expect(await screen.findByRole('alert')).toHaveTextContent(loadResources('de').errors.return_link_expired as string);
+    expect(await screen.findByRole('alert')).toHaveTextContent((loadResources('de').errors as any).return_link_expired);
     expect(de.order.payoutReturn.heading).not.toBe(en.order.payoutReturn.heading);
   });
 
