@@ -15,7 +15,7 @@ import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { payoutReturnRoutes } from './modules/bank/return-routes';
-import { RETURN_LINK_TTL_MS, returnLinks } from './modules/bank/returns';
+import { RETURN_LINK_TTL_MS, returnLinks, withPayoutReturn } from './modules/bank/returns';
 import { bankOpsRoutes } from './modules/bank/routes';
 import { esploraChain } from './modules/chain/esplora';
 import { chainNodes, nodeBlockSource, checkNodeNetworks, checkXrpNetwork, confirmationsOf, xpubsFrom, xrpChain, type XrpChain } from './modules/chain/nodes';
@@ -179,6 +179,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     explorers: config.explorers,
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
     confirmations,
+    // A payout the payee's bank sent back shows on its order (issue 33).
+    extendView: withPayoutReturn,
   });
   // Four eyes on payouts (PAYOUT_APPROVAL_*): account protection's freeze makes every payout of a
   // frozen account wait too (payouts/approval.ts).

@@ -9,7 +9,7 @@ import { validateXML } from 'xmllint-wasm';
 import { readCamt053 } from '../src/modules/bank/camt';
 import { processOrders } from '../src/modules/orders/settlement';
 import { databaseKinds, fixedRates, testApp, testUser, type TestApp, type TestUser } from './helpers';
-import type { BankPayment, ExportPayoutsResponse, ImportStatementResponse } from '../../domain/contracts/bank';
+import type { BankPayment, ExportPayoutsResponse, ImportStatementResponse, PayoutReturnsAwaitingResponse } from '../../domain/contracts/bank';
 import type { OutboxResponse } from '../../domain/contracts/ops';
 import type { Order } from '../../domain/contracts/orders';
 import type { Payout } from '../../domain/contracts/payouts';
@@ -121,8 +121,7 @@ describe.each(databaseKinds())('SEPA returns (%s)', (kind) => {
   const transfersNamed = async (prefix: string) => rows<{ id: string; amount: string }>(sql`select id, amount::text as amount from ledger_transfers where id like ${`${prefix}%`} order by id`);
   const e2eOf = (payoutId: string) => payoutId.replace(/-/g, '');
   const newIban = (reference: string, payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: `/api/orders/${reference}/new-iban`, headers, payload });
-  const awaiting = async () =>
-    json<{ returns: { orderReference: string; reason: string | null; anonymous: boolean }[] }>(await t.app.inject({ url: '/api/ops/bank/returns', headers: t.admin })).returns;
+  const awaiting = async () => json<PayoutReturnsAwaitingResponse>(await t.app.inject({ url: '/api/ops/bank/returns', headers: t.admin })).returns;
 
   /** A sell of BTC for euros to `iban`, paid in, converted, and its payout exported in a pain.001 file (submitted). */
   async function soldAndExported(input: { email: string; iban: string; amount: string; headers?: Record<string, string> }) {
@@ -294,7 +293,7 @@ describe.each(databaseKinds())('SEPA returns (%s)', (kind) => {
     await t.database.db.execute(sql`update payout_returns set link_expires_at = now() - interval '1 minute' where order_id = (select id from orders where reference = ${anonymousSale.reference})`);
     expect(code(await newIban(anonymousSale.reference, { token, iban: 'ES9121000418450200051332', holderName: 'Jan de Vries' }))).toBe('return_link_expired');
     // The operator mails a new link (npm run ops -- return-link): it works, the old one no more.
-    const waiting = (await awaiting()) as { id: string; orderReference: string }[];
+    const waiting = await awaiting();
     const resend = (reference: string) => t.app.inject({ method: 'POST', url: `/api/ops/bank/returns/${waiting.find((r) => r.orderReference === reference)?.id ?? 'x'}/link`, headers: t.admin });
     expect((await resend(anonymousSale.reference)).statusCode).toBe(200);
     expect(code(await open(token))).toBe('link_invalid');
