@@ -663,7 +663,7 @@ export async function run(argv: string[]): Promise<void> {
       }
       const { counts } = result;
       console.log(
-        `${result.version}: ${counts.booked} booked, ${counts.unmatched} unmatched (npm run ops -- unmatched), ${counts.duplicate} already imported, ${counts.payout_completed} payouts completed, ${counts.payout_returned} payouts returned (npm run ops -- returns), ${counts.skipped} skipped, ${counts.ignored} ignored.`,
+        `${result.version}: ${counts.booked} booked, ${counts.unmatched} unmatched (npm run ops -- unmatched), ${counts.duplicate} already imported, ${counts.payout_completed} payouts completed, ${counts.payout_returned ? `${counts.payout_returned} payouts returned (npm run ops -- returns), ` : ''}${counts.skipped} skipped, ${counts.ignored} ignored.`,
       );
       return;
     }
