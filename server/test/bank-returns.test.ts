@@ -171,8 +171,24 @@ describe.each(databaseKinds())('SEPA returns (%s)', (kind) => {
     expect(await transfersNamed(`payout-returned:${sold.payoutId}`)).toEqual([{ id: `payout-returned:${sold.payoutId}`, amount: sold.amount.replace('.', '').replace(/^0+/, '') }]);
     expect(await returnsBalance()).toBe(sold.amount.replace('.', '').replace(/^0+/, ''));
     await ledgerHolds();
+    // The same return under another bank reference (a bank whose camt.054 and camt.053 name it
+    // differently): the payout is returned already, so it waits for an operator, booking nothing.
+    const twice = fill(RETURN_V02, {
+      ...SAMPLE_V02,
+      STATEMENT_ID: `returns-${kind}-b`,
+      PAYOUT_AMOUNT: '1.00',
+      DEBIT_REF: `D-${kind}-1b`,
+      PAYOUT_E2E: 'NOTPROVIDED',
+      RETURN_AMOUNT: sold.amount,
+      RETURN_REF: `R-${kind}-1b`,
+      RETURN_E2E: e2eOf(sold.payoutId),
+      REMITTANCE: sold.shortReference,
+    });
+    expect((await importStatement(twice)).lines[1]).toMatchObject({ outcome: 'unmatched', reason: 'return_already_booked' });
+    expect(await transfersNamed(`payout-returned:${sold.payoutId}`)).toHaveLength(1);
     // The statement's payment is booked as the return, not waiting in the unmatched queue.
     expect((await unmatched()).filter((p) => p.entryRef === `R-${kind}-1`)).toEqual([]);
+    expect((await unmatched()).find((p) => p.entryRef === `R-${kind}-1b`)).toMatchObject({ unmatchedReason: 'return_already_booked', returned: { reason: 'AC04' } });
 
     // The order page shows it, with the bank's code for the site to put into words.
     const mine = json<{ orders: Order[] }>(await t.app.inject({ url: '/api/me/orders', headers: seller.headers })).orders.find((o) => o.reference === sold.reference)!;
