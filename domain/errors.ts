@@ -110,6 +110,15 @@ export const ERRORS = {
   bank_payment_resolved: { status: 409 },
   bank_payment_no_iban: { status: 409 },
   payment_reference_ambiguous: { status: 409 },
+  // SEPA returns: a payout the payee's bank sent back (server/src/modules/bank/returns.ts).
+  /** Refund of a return from the unmatched queue: it came from the payee's bank (their account is closed). */
+  bank_payment_is_return: { status: 409 },
+  /** Another IBAN for a returned payout that is not waiting for one (given already, or none returned). */
+  payout_return_not_waiting: { status: 409 },
+  /** The IBAN the payout was returned from. */
+  iban_returned: { status: 400 },
+  /** A returned payout's emailed link, past its two weeks (link_invalid and link_used as for security links). */
+  return_link_expired: { status: 400 },
   // Four eyes on payouts: two different operators approve, neither the one who triggered it.
   payout_not_awaiting_approval: { status: 409 },
   approval_same_operator: { status: 403 },

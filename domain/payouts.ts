@@ -15,9 +15,12 @@
  * broadcast  — the signer's transaction is on the network (txid known), not yet confirmed enough;
  * completed  — paid, with the chain's transaction id or the bank's reference (a chain payout: its
  *              transaction has the currency's confirmations);
- * failed     — refused for good; the held money went back to where it came from.
+ * failed     — refused for good; the held money went back to where it came from;
+ * returned   — a SEPA payout the payee's bank sent back after paying it out (a statement's return
+ *              credit, with the bank's reason code: server/src/modules/bank/returns.ts); the money
+ *              is owed to the customer again, until they give another IBAN.
  */
-export const PAYOUT_STATUSES = ['awaiting_approval', 'pending', 'submitting', 'submitted', 'broadcast', 'completed', 'failed'] as const;
+export const PAYOUT_STATUSES = ['awaiting_approval', 'pending', 'submitting', 'submitted', 'broadcast', 'completed', 'failed', 'returned'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /**

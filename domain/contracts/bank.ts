@@ -22,6 +22,10 @@ export const bankPaymentSchema = z
     status: z.enum(BANK_PAYMENT_STATUSES),
     unmatchedReason: z.string().nullable().describe('Why the import matched nothing: an error code of the intake (not_found, payment_reference_ambiguous, …)'),
     candidates: z.array(z.string()).describe('When the reason named several open orders or accounts: their references (short order references, DEPOSIT references), for the operator to choose'),
+    returned: z
+      .object({ reason: z.string().nullable().describe('ISO return reason code (AC04 …)'), info: z.string().nullable() })
+      .nullable()
+      .describe("A payout of Muntly's the payee's bank sent back: never refunded to the IBAN it came from"),
     orderReference: z.string().nullable().describe('The order (buy or deposit) it paid'),
     resolution: z.string().nullable(),
     resolvedBy: z.string().nullable(),
@@ -41,6 +45,8 @@ export const IMPORT_OUTCOMES = [
   'duplicate',
   /** A debit the bank executed for an exported payout: the payout is completed. */
   'payout_completed',
+  /** A credit returning a payout (the payee's bank sent it back): the payout is returned, its money owed to the customer. */
+  'payout_returned',
   /** Not booked, pending, not in EUR, or a debit that does not match its payout: see `reason`. */
   'skipped',
   /** A debit that is no payout of Muntly's (fees, other transfers). */
@@ -143,3 +149,24 @@ export type BankExportsResponse = z.infer<typeof bankExportsResponse>;
 export const bankExportParams = z.object({ id: z.string().uuid() });
 /** GET /api/ops/bank/exports/:id: the pain.001 file itself (application/xml). */
 export const bankExportFileResponse = z.string().describe('The pain.001.001.03 file, as it was made');
+
+/** GET /api/ops/bank/returns: payouts the payee's bank sent back, waiting for the customer to give another IBAN, oldest first. */
+export const payoutReturnsAwaitingResponse = z.object({
+  returns: z.array(
+    z.object({
+      id: z.string(),
+      payoutId: z.string(),
+      orderReference: z.string(),
+      anonymous: z.boolean().describe('No account: the customer gives the IBAN through the emailed link'),
+      amount: z.string().describe('EUR owed again'),
+      reason: z.string().nullable().describe('ISO return reason code (AC04 …)'),
+      reasonInfo: z.string().nullable(),
+      returnedAt: z.string(),
+      linkExpiresAt: z.string().nullable(),
+    }),
+  ),
+});
+export type PayoutReturnsAwaitingResponse = z.infer<typeof payoutReturnsAwaitingResponse>;
+
+/** POST /api/ops/bank/returns/{id}/link: a new link is emailed to the order's address. */
+export const payoutReturnLinkResponse = z.object({ orderReference: z.string() });

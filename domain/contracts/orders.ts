@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, PLACED_ORDER_TYPES, REFUNDS } from '../orders';
+import { PAYOUT_RETURN_STATES } from '../returns';
 import { idempotencyHeaders } from './common';
 import { incomingDepositSchema } from './wallet';
 
@@ -41,6 +42,28 @@ export const receivingSchema = z.object({
 });
 export type Receiving = z.infer<typeof receivingSchema>;
 
+/** A payout of the order that the payee's bank returned, and what became of the money since. */
+export const payoutReturnSchema = z.object({
+  reason: z.string().nullable().describe("The bank's return reason code (ISO 20022 ExternalReturnReason: AC04 …); null when it gave none"),
+  amount: z.string().describe('What the customer is owed again, EUR'),
+  iban: z.string().nullable().describe('The IBAN the payout went to and came back from'),
+  returnedAt: z.string(),
+  state: z.enum(PAYOUT_RETURN_STATES),
+  newIban: z.string().nullable().describe('The IBAN the customer gave instead'),
+  awaitingApproval: z.boolean().describe('The new payout waits for two operators'),
+});
+export type PayoutReturn = z.infer<typeof payoutReturnSchema>;
+
+/** POST /api/orders/{reference}/new-iban: another IBAN for a returned payout, from its owner (logged in) or with the emailed link's token. */
+export const newIbanBody = z.object({
+  iban: z.string().max(60),
+  holderName: z.string().max(200).optional().describe('The account holder, as their bank knows them (required with a token)'),
+  token: z.string().max(200).optional().describe("The emailed link's token (anonymous orders)"),
+});
+export type NewIbanBody = z.infer<typeof newIbanBody>;
+export const newIbanParams = z.object({ reference: z.string().max(40) });
+export const returnLinkBody = z.object({ token: z.string().max(200) });
+
 export const orderSchema = z.object({
   reference: z.string().describe('ABCD-EFGH-IJKL-MNOP: keep it, with your email it finds the order'),
   shortReference: z.string().describe('The bank payment reason'),
@@ -78,6 +101,7 @@ export const orderSchema = z.object({
   reviewHold: z.boolean().describe("Paid, and waiting for an operator: the payer's week passed the limit for customers without an account"),
   keptInEuros: z.enum(FAILURE_REASONS).nullable().describe('A deposit kept in euros instead of converted: why'),
   email: z.string().optional().describe("The order's email address: only in the owner's own list (it opens the live events)"),
+  payoutReturn: payoutReturnSchema.nullable().optional().describe("Its payout was sent back by the payee's bank (server/src/modules/bank/returns.ts)"),
 });
 export type Order = z.infer<typeof orderSchema>;
 

@@ -14,6 +14,8 @@ import { loggerOptions } from './logging';
 import { accountRoutes, type ProfileLookup } from './modules/accounts/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
+import { payoutReturnRoutes } from './modules/bank/return-routes';
+import { RETURN_LINK_TTL_MS, returnLinks, withPayoutReturn } from './modules/bank/returns';
 import { bankOpsRoutes } from './modules/bank/routes';
 import { esploraChain } from './modules/chain/esplora';
 import { chainNodes, nodeBlockSource, checkNodeNetworks, checkXrpNetwork, confirmationsOf, xpubsFrom, xrpChain, type XrpChain } from './modules/chain/nodes';
@@ -177,6 +179,8 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     explorers: config.explorers,
     bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
     confirmations,
+    // A payout the payee's bank sent back shows on its order (issue 33).
+    extendView: withPayoutReturn,
   });
   // Four eyes on payouts (PAYOUT_APPROVAL_*): account protection's freeze makes every payout of a
   // frozen account wait too (payouts/approval.ts).
@@ -192,11 +196,20 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(payoutOpsRoutes, { outcomes: payoutOutcomes(approval, links) });
   await app.register(auditRoutes);
   await app.register(opsConsoleRoutes, { rates, approval });
+  // Returned payouts (issue 33): the anonymous seller's link is signed with the security links' key, valid two weeks.
+  const returns = returnLinks({ origin: config.siteOrigin, secret: linkSecret(config), ttlMs: RETURN_LINK_TTL_MS });
   await app.register(bankOpsRoutes, {
     rates,
     outcomes: payoutOutcomes(approval, links),
     approval,
     account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY, painVersion: config.BANK_PAIN_VERSION, address: config.bankDebtorAddress },
+    links: returns,
+  });
+  await app.register(payoutReturnRoutes, {
+    approval,
+    links: returns,
+    bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
+    perMinute: config.LOOKUP_LIMIT_PER_MINUTE,
   });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);

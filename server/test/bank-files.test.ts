@@ -159,7 +159,7 @@ describe.each(databaseKinds())('bank files (%s)', (kind) => {
     }
 
     const again = await imported(xml);
-    expect(again.counts).toEqual({ booked: 0, unmatched: 0, duplicate: 6, payout_completed: 0, skipped: 2, ignored: 1 });
+    expect(again.counts).toEqual({ booked: 0, unmatched: 0, duplicate: 6, payout_completed: 0, payout_returned: 0, skipped: 2, ignored: 1 });
 
     expect(await lookup(orders.A!.email, orders.A!.reference)).toMatchObject({ status: 'processing', amountReceived: '90.00' });
     expect(await lookup(orders.B!.email, orders.B!.reference)).toMatchObject({ status: 'processing', amountReceived: '70.00' });

@@ -759,6 +759,14 @@ export const bankPayments = pgTable(
     unmatchedReason: text('unmatched_reason'),
     /** When the reason names several open orders or accounts (payment_reference_ambiguous): their references, for the operator. */
     candidates: jsonb('candidates').$type<string[]>(),
+    /**
+     * A return (R-transaction) of a payout of Muntly's, as the statement said: the reason code
+     * (AC04 …, null when the bank gave none) and its additional text. Null: an ordinary payment.
+     * A return is never refunded to the IBAN it came from (the payee's bank, for a closed account).
+     */
+    isReturn: boolean('is_return').notNull().default(false),
+    returnReason: text('return_reason'),
+    returnInfo: text('return_info'),
     /** The order (buy or deposit) it paid: matched on import, or assigned by an operator. */
     orderId: uuid('order_id').references(() => orders.id, { onDelete: 'restrict' }),
     /** What the operator did and who: the reference assigned to, or the refund. */
@@ -780,6 +788,51 @@ export const bankPayments = pgTable(
     check('bank_payments_status', oneOf(t.status, BANK_PAYMENT_STATUSES)),
     check('bank_payments_amount', sql`${t.amount} > 0`),
     check('bank_payments_order_when_paid', sql`(${t.status} in ('matched', 'assigned')) = (${t.orderId} is not null)`),
+  ],
+);
+
+/**
+ * Payouts the payee's bank sent back (server/src/modules/bank/returns.ts): one row per returned
+ * payout (the unique index: a return booked twice, from a camt.054 and a camt.053, books once),
+ * with the bank's reason, the statement payment it came in, and what the customer owes no more
+ * once they gave another IBAN: the new payout (`replacement_payout_id`). While it is null, or the
+ * new payout failed, the money waits in the `returns` ledger account. An anonymous seller gives
+ * the IBAN through an emailed link: its random nonce is in the link's signed token; a new link
+ * replaces the nonce, and using the link clears it (single use).
+ */
+export const payoutReturns = pgTable(
+  'payout_returns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    payoutId: uuid('payout_id')
+      .notNull()
+      .references(() => payouts.id, { onDelete: 'restrict' }),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    bankPaymentId: uuid('bank_payment_id')
+      .notNull()
+      .references(() => bankPayments.id, { onDelete: 'restrict' }),
+    /** What the customer is owed again (the returned payout's amount), EUR cents. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    /** What the bank credited: less than `amount` when it kept a charge, which Muntly bears. */
+    amountReturned: bigint('amount_returned', { mode: 'bigint' }).notNull(),
+    reasonCode: text('reason_code'),
+    reasonInfo: text('reason_info'),
+    replacementPayoutId: uuid('replacement_payout_id').references(() => payouts.id, { onDelete: 'restrict' }),
+    /** The IBAN holder's name the customer gave with the new IBAN (the name the payee's bank checks). */
+    holderName: text('holder_name'),
+    linkNonce: text('link_nonce'),
+    linkExpiresAt: timestamp('link_expires_at', { withTimezone: true }),
+    language: text('language').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payout_returns_payout').on(t.payoutId),
+    uniqueIndex('payout_returns_bank_payment').on(t.bankPaymentId),
+    index('payout_returns_order').on(t.orderId),
+    check('payout_returns_amounts', sql`${t.amountReturned} > 0 and ${t.amountReturned} <= ${t.amount}`),
   ],
 );
 

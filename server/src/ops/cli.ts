@@ -7,7 +7,15 @@ import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
 import { terminal } from './terminal';
 import type { AuditListResponse, AuditVerifyResponse } from '../../../domain/contracts/audit';
 import type { AuthConfig } from '../../../domain/contracts/auth';
-import type { AssignPaymentResponse, BankExportsResponse, BankPaymentsResponse, ExportPayoutsResponse, ImportStatementResponse, RefundPaymentResponse } from '../../../domain/contracts/bank';
+import type {
+  AssignPaymentResponse,
+  BankExportsResponse,
+  BankPaymentsResponse,
+  ExportPayoutsResponse,
+  ImportStatementResponse,
+  PayoutReturnsAwaitingResponse,
+  RefundPaymentResponse,
+} from '../../../domain/contracts/bank';
 import type { ChainAlertsResponse, ChainOutput, ChainReturnResponse, ChainUnmatchedResponse, ReconcileResponse } from '../../../domain/contracts/chain';
 import type {
   OpsAccountResponse,
@@ -134,9 +142,13 @@ Commands:
                           encoding it declares; other accounts in the file are skipped and named):
                           credits pay the orders and deposits
                           their reason names (as payment-received), once per bank reference; the
-                          others go to the unmatched queue; debits complete exported payouts
-  unmatched [--status open|matched|assigned|refunded|all] [--json]
+                          others go to the unmatched queue; debits complete exported payouts;
+                          a return (the payee's bank sent a payout back) returns its payout
+  unmatched [--status open|matched|assigned|refunded|returned|all] [--json]
                           bank payments from statements; by default the unmatched queue (open)
+  returns [--json]        returned payouts waiting for the customer's new IBAN, oldest first
+  return-link <id>        email an anonymous seller a new link for their new IBAN (the old one
+                          stops working)
   assign-payment <id> <order reference | DEPOSIT<accountKey> [CUR]>
                           book an unmatched payment for this order or deposit
   refund-payment <id>     send an unmatched payment back to the payer's IBAN (a SEPA payout,
@@ -702,7 +714,7 @@ export async function run(argv: string[]): Promise<void> {
       }
       const { counts } = result;
       console.log(
-        `${result.version}: ${counts.booked} booked, ${counts.unmatched} unmatched (npm run ops -- unmatched), ${counts.duplicate} already imported, ${counts.payout_completed} payouts completed, ${counts.skipped} skipped, ${counts.ignored} ignored.`,
+        `${result.version}: ${counts.booked} booked, ${counts.unmatched} unmatched (npm run ops -- unmatched), ${counts.duplicate} already imported, ${counts.payout_completed} payouts completed, ${counts.payout_returned ? `${counts.payout_returned} payouts returned (npm run ops -- returns), ` : ''}${counts.skipped} skipped, ${counts.ignored} ignored.`,
       );
       return;
     }
@@ -715,8 +727,28 @@ export async function run(argv: string[]): Promise<void> {
         for (const p of payments) {
           const candidates = p.candidates.length ? `: ${p.candidates.join(' | ')}` : '';
           const state = p.status === 'open' ? `open (${p.unmatchedReason ?? '?'}${candidates})` : (p.resolution ?? `${p.status} ${p.orderReference ?? ''}`);
-          console.log(`${p.id}  ${p.bookingDate ?? ''}  ${p.amount} ${p.currency}  ${p.payerName ?? '(no name)'}  ${p.payerIban ?? '(no IBAN)'}  "${p.remittance}"  ${state}`);
+          // A return is never refunded to its IBAN: say so where the operator would reach for refund-payment.
+          const returned = p.returned ? `  RETURN ${p.returned.reason ?? '(no reason)'}: not refundable to this IBAN` : '';
+          console.log(`${p.id}  ${p.bookingDate ?? ''}  ${p.amount} ${p.currency}  ${p.payerName ?? '(no name)'}  ${p.payerIban ?? '(no IBAN)'}  "${p.remittance}"  ${state}${returned}`);
         }
+      return;
+    }
+    case 'returns': {
+      const { returns } = (await call('GET', '/api/ops/bank/returns')) as PayoutReturnsAwaitingResponse;
+      if (rest.includes('--json')) console.log(JSON.stringify(returns, null, 2));
+      else if (returns.length === 0) console.log('No returned payout waits for a new IBAN.');
+      else
+        for (const r of returns) {
+          const who = r.anonymous ? `anonymous, link ${r.linkExpiresAt ? `until ${r.linkExpiresAt}` : 'none (return-link)'}` : 'account holder (order page)';
+          console.log(`${r.id}  ${r.returnedAt}  ${r.amount} EUR  order ${r.orderReference}  ${r.reason ?? '(no reason)'}${r.reasonInfo ? ` "${r.reasonInfo}"` : ''}  ${who}`);
+        }
+      return;
+    }
+    case 'return-link': {
+      const [id] = rest;
+      if (!id) throw new CliError('Usage: return-link <id> (from npm run ops -- returns)');
+      const { orderReference } = (await call('POST', `/api/ops/bank/returns/${id}/link`)) as { orderReference: string };
+      console.log(`A new link for order ${orderReference} is emailed; the old one no longer works.`);
       return;
     }
     case 'assign-payment': {

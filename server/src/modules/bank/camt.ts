@@ -42,6 +42,12 @@ export type StatementLine = {
   remittance: string;
   /** The payer's end-to-end id: for a debit Muntly made, the one its pain.001 gave. */
   endToEndId: string | null;
+  /**
+   * A credit that is a payout of Muntly's coming back (an R-transaction: the payee's bank returned
+   * it): the ISO reason code (AC04 …) or the bank's own, and its additional text; null for any
+   * other line. See `returnOf`.
+   */
+  returned: { reason: string | null; additional: string | null } | null;
 };
 
 /** A camt.053 statement (Stmt) or a camt.054 notification (Ntfctn): one account's entries. */
@@ -167,6 +173,7 @@ function readEntry(entry: unknown, ref: string): StatementLine[] {
       reasons: txs.length > 1 ? [] : reasons,
       remittance,
       endToEndId: text(at(first, 'Refs', 'EndToEndId')),
+      returned: direction === 'credit' ? returnOf(entry, txs) : null,
     };
   };
   // A batch: one line per transaction, each with its own amount. Without them all (a bank that
@@ -202,4 +209,26 @@ function remittanceOf(entry: unknown, txs: unknown[], wholeEntry: boolean): { re
   const remittance = reasons.reduce((all, piece) => (squeeze(all).includes(squeeze(piece)) ? all : `${all} ${piece}`.trim()), '');
   // A payment of a batch that says nothing itself: the batch's text, for the operator only.
   return { reasons, remittance: remittance || (text(at(entry, 'AddtlNtryInf')) ?? '') };
+}
+
+/**
+ * The return information of a credit, when it is one: TxDtls/RtrInf (the same element in .02 and
+ * .08: Rsn/Cd is an ISO ExternalReturnReason code, Rsn/Prtry the bank's own, AddtlInf up to 105
+ * characters each), or, from a bank that omits RtrInf, the bank transaction code of a returned
+ * credit transfer (PMNT / ICDT or RCDT / RRTN, on the transaction or the entry). The original
+ * end-to-end id is the transaction's Refs/EndToEndId, read with the line.
+ */
+function returnOf(entry: unknown, txs: unknown[]): StatementLine['returned'] {
+  const info = txs.map((tx) => at(tx, 'RtrInf')).find((node) => node !== undefined);
+  if (info !== undefined) {
+    const additional = list(at(info, 'AddtlInf'))
+      .map(text)
+      .filter((t): t is string => !!t)
+      .join(' ');
+    return { reason: text(at(info, 'Rsn', 'Cd')) ?? text(at(info, 'Rsn', 'Prtry')), additional: additional || null };
+  }
+  const isReturnCode = (node: unknown) =>
+    text(at(node, 'Domn', 'Cd')) === 'PMNT' && ['ICDT', 'RCDT'].includes(text(at(node, 'Domn', 'Fmly', 'Cd')) ?? '') && text(at(node, 'Domn', 'Fmly', 'SubFmlyCd')) === 'RRTN';
+  if ([...txs.map((tx) => at(tx, 'BkTxCd')), at(entry, 'BkTxCd')].some(isReturnCode)) return { reason: null, additional: text(at(entry, 'AddtlNtryInf')) };
+  return null;
 }

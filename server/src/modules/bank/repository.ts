@@ -1,5 +1,5 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
-import { bankExports, bankPayments } from '../../db/schema';
+import { asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { bankExports, bankPayments, orders, payoutReturns, payouts } from '../../db/schema';
 import type { BankPaymentStatus } from '../../../../domain/bank';
 import type { Db } from '../../db/client';
 import type { PayoutRow } from '../payouts/service';
@@ -8,6 +8,7 @@ import type { PayoutRow } from '../payouts/service';
 export type BankPaymentRow = typeof bankPayments.$inferSelect;
 export type NewBankPayment = typeof bankPayments.$inferInsert;
 export type BankExportRow = typeof bankExports.$inferSelect;
+export type PayoutReturnRow = typeof payoutReturns.$inferSelect;
 
 export const bankRepository = {
   /** Inserts the payment once per bank reference; undefined when it was imported before (or is being imported now). */
@@ -101,5 +102,49 @@ export const bankRepository = {
       .from(bankExports)
       .orderBy(desc(bankExports.createdAt))
       .limit(limit);
+  },
+
+  // Returned payouts (returns.ts).
+
+  async insertReturn(db: Db, values: typeof payoutReturns.$inferInsert): Promise<PayoutReturnRow> {
+    const [row] = await db.insert(payoutReturns).values(values).returning();
+    return row!;
+  },
+
+  async findReturn(db: Db, id: string): Promise<PayoutReturnRow | undefined> {
+    const [row] = await db.select().from(payoutReturns).where(eq(payoutReturns.id, id));
+    return row;
+  },
+
+  async lockReturn(db: Db, id: string): Promise<PayoutReturnRow | undefined> {
+    const [row] = await db.select().from(payoutReturns).where(eq(payoutReturns.id, id)).for('update');
+    return row;
+  },
+
+  /** The order's latest return (an order's payout may come back again from the new IBAN). */
+  async latestReturnOfOrder(db: Db, orderId: string): Promise<PayoutReturnRow | undefined> {
+    const [row] = await db.select().from(payoutReturns).where(eq(payoutReturns.orderId, orderId)).orderBy(desc(payoutReturns.createdAt)).limit(1);
+    return row;
+  },
+
+  async updateReturn(db: Db, id: string, values: Partial<Pick<PayoutReturnRow, 'replacementPayoutId' | 'holderName' | 'linkNonce' | 'linkExpiresAt' | 'updatedAt'>>): Promise<void> {
+    await db.update(payoutReturns).set(values).where(eq(payoutReturns.id, id));
+  },
+
+  /** The holder's name given with a new IBAN, by the new payout. */
+  async holderNameOfReplacement(db: Db, payoutId: string): Promise<string | null> {
+    const [row] = await db.select({ holderName: payoutReturns.holderName }).from(payoutReturns).where(eq(payoutReturns.replacementPayoutId, payoutId));
+    return row?.holderName ?? null;
+  },
+
+  /** Returns without a new payout, or whose new payout failed or came back too; oldest first. */
+  returnsAwaitingIban(db: Db) {
+    return db
+      .select({ ret: payoutReturns, reference: orders.reference, accountId: orders.accountId })
+      .from(payoutReturns)
+      .innerJoin(orders, eq(orders.id, payoutReturns.orderId))
+      .leftJoin(payouts, eq(payouts.id, payoutReturns.replacementPayoutId))
+      .where(or(isNull(payoutReturns.replacementPayoutId), inArray(payouts.status, ['failed', 'returned'])))
+      .orderBy(asc(payoutReturns.createdAt));
   },
 };

@@ -22,6 +22,7 @@ import { assignBankPayment, bankExportFile, exportPayouts, importStatement, list
 import type { PayoutApproval } from '../payouts/approval';
 import type { PayoutOutcomes } from '../payouts/service';
 import type { RatesAdapter } from '../rates/service';
+import type { ReturnLinks } from './returns';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /** A day's camt.053 of a busy account is a few hundred kilobytes; far more is not a statement. */
@@ -34,9 +35,9 @@ export const STATEMENT_BODY_LIMIT = 5 * 1024 * 1024;
  * (Content-Type application/xml or text/xml); the payouts file comes back in JSON and, again,
  * as the file itself.
  */
-export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcomes: PayoutOutcomes; approval: PayoutApproval; account: BankAccountConfig }> = async (
+export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcomes: PayoutOutcomes; approval: PayoutApproval; account: BankAccountConfig; links?: ReturnLinks }> = async (
   app,
-  { rates, outcomes, approval, account },
+  { rates, outcomes, approval, account, links },
 ) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
   // Only in this plugin: the rest of the API takes JSON alone. The bytes as they came: their
@@ -62,7 +63,7 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
     async (request, reply) => {
       // Refused here, before anything is booked or streamed: an encoding, a file, an account.
       const plan = planImport(decodeStatement(request.body as unknown as Buffer, charsetOf(request.headers['content-type'])), account);
-      const run = (onProgress?: Parameters<typeof importStatement>[4]) => importStatement(app.db, { rates, outcomes, account }, plan, actorOf(request), onProgress);
+      const run = (onProgress?: Parameters<typeof importStatement>[4]) => importStatement(app.db, { rates, outcomes, account, links }, plan, actorOf(request), onProgress);
       if (!/application\/x-ndjson/.test(request.headers.accept ?? '')) return run();
       // The console asks for progress: one JSON line per committed batch, then the result (or
       // the error). Streamed over the same request rather than run as a job to poll: nothing to

@@ -14,6 +14,7 @@ import { bookPayoutResult, findPayout, lockPayoutsForBankFile, markPayoutsInBank
 import { readBankStatement, type StatementLine } from './camt';
 import { buildPain001 } from './pain';
 import { bankRepository, type BankExportRow, type BankPaymentRow } from './repository';
+import { holderNameOfReissue, importReturn, type ReturnLinks } from './returns';
 import type { BankPaymentStatus } from '../../../../domain/bank';
 import type { BankExport, BankPayment, ImportLine, ImportOutcome, ImportStatementResponse } from '../../../../domain/contracts/bank';
 import type { Db } from '../../db/client';
@@ -89,7 +90,7 @@ const BATCH_LINES = 50;
  */
 export async function importStatement(
   db: Db,
-  deps: { rates: RatesAdapter; outcomes: PayoutOutcomes; account: BankAccountConfig },
+  deps: { rates: RatesAdapter; outcomes: PayoutOutcomes; account: BankAccountConfig; links?: ReturnLinks },
   xml: string | StatementPlan,
   actor: string,
   onProgress?: (progress: ImportProgress) => void,
@@ -147,11 +148,17 @@ function maskedIban(iban: string | null): string | null {
  * holding an order this batch wants, while it holds the balances) is tried again: nothing of it
  * was committed.
  */
-async function importBatch(db: Db, deps: { rates: RatesAdapter; outcomes: PayoutOutcomes }, work: { line: StatementLine; statementId: string | null }[], actor: string): Promise<ImportLine[]> {
+async function importBatch(
+  db: Db,
+  deps: { rates: RatesAdapter; outcomes: PayoutOutcomes; account: BankAccountConfig; links?: ReturnLinks },
+  work: { line: StatementLine; statementId: string | null }[],
+  actor: string,
+): Promise<ImportLine[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction(async (tx) => {
-        const credits = work.flatMap(({ line, statementId }, index) => (line.direction === 'credit' && skipOf(line) === null ? [{ line, statementId, index }] : []));
+        // A return (a payout sent back) is booked by importReturn, row and all: not among the batch's payments.
+        const credits = work.flatMap(({ line, statementId }, index) => (line.direction === 'credit' && !line.returned && skipOf(line) === null ? [{ line, statementId, index }] : []));
         const inserted = new Map(
           (
             await bankRepository.insertPayments(
@@ -193,6 +200,8 @@ async function importBatch(db: Db, deps: { rates: RatesAdapter; outcomes: Payout
           const taken = matched.get(index);
           if (skip) done.push({ ...shown, outcome: 'skipped', reason: skip });
           else if (line.direction === 'debit') done.push({ ...shown, ...(await importDebit(tx, deps.outcomes, line, actor)) });
+          // A payout of Muntly's sent back by the payee's bank (returns.ts), never an ordinary payment.
+          else if (line.returned) done.push({ ...shown, ...(await importReturn(tx, deps, line, payoutIdOf(line.endToEndId), statementId, actor)) });
           else if (taken) done.push({ ...shown, outcome: 'booked', reference: taken.order.reference, paymentId: taken.row.id });
           else if (!rowOf.has(index)) done.push({ ...shown, outcome: 'duplicate' });
           else done.push({ ...shown, ...(await importCredit(tx, deps.rates, line, statementId, actor, rowOf.get(index))) });
@@ -292,6 +301,8 @@ async function importDebit(db: Db, outcomes: PayoutOutcomes, line: StatementLine
   const payoutId = payoutIdOf(line.endToEndId);
   const payout = payoutId ? await findPayout(db, payoutId) : undefined;
   if (!payout || payout.rail !== 'bank') return { ...none, outcome: 'ignored', reason: null };
+  // Its return was booked first (the return came in before the debit was reported): the bank paid it.
+  if (payout.status === 'returned') return { ...none, outcome: 'duplicate', reference: payout.id, reason: 'payout_returned' };
   if (payout.amount !== line.amount || payout.currency !== line.currency) return { ...none, outcome: 'skipped', reference: payout.id, reason: 'amount_differs' };
   try {
     const booked = await db.transaction(async (tx) => {
@@ -376,6 +387,8 @@ export async function assignBankPayment(db: Db, rates: RatesAdapter, input: { id
 export async function refundBankPayment(db: Db, approval: PayoutApproval, input: { id: string; actor: string }) {
   return db.transaction(async (tx) => {
     const payment = await lockOpenPayment(tx, input.id);
+    // A return came from the payee's bank: its IBAN is the account that was closed or refused it.
+    if (payment.isReturn) throw new DomainError('bank_payment_is_return', 'id');
     const iban = payment.payerIban ? sepaIban(payment.payerIban) : null;
     if (!iban?.ok) throw new DomainError('bank_payment_no_iban', 'id');
     const unmatched = await systemAccount(tx, 'unmatched', 'EUR');
@@ -442,6 +455,7 @@ export function bankPaymentView(row: BankPaymentRow, orderReference: string | nu
     status: row.status,
     unmatchedReason: row.unmatchedReason,
     candidates: row.candidates ?? [],
+    returned: row.isReturn ? { reason: row.returnReason, info: row.returnInfo } : null,
     orderReference,
     resolution: row.resolution,
     resolvedBy: row.resolvedBy,
@@ -475,6 +489,9 @@ async function creditorOf(tx: Db, payout: PayoutRow, account: BankAccountConfig,
   // for its IBAN; else the holder of the customer's verified bank account with this IBAN; else the
   // account's name; else none (the file says NOTPROVIDED).
   if (payment?.payerName && payment.payerIban === checked.iban) return { iban: checked.iban, name: payment.payerName };
+  // A new IBAN given for a returned payout comes with its holder's name.
+  const reissued = await holderNameOfReissue(tx, payout.id);
+  if (reissued) return { iban: checked.iban, name: reissued };
   const order = payout.orderId ? await findOrderById(tx, payout.orderId) : undefined;
   if (order?.beneficiary && order.address === checked.iban) return { iban: checked.iban, name: order.beneficiary };
   const customer = order?.accountId ? await findAccountById(tx, order.accountId) : undefined;

@@ -16,9 +16,10 @@ import type { Db } from '../../db/client';
 export type { LedgerAccount, Transfer };
 /**
  * `payouts` holds money between a payout's booking and its result (a clearing account);
- * `unmatched` a bank payment no order claimed, on its way back to the payer (modules/bank).
+ * `unmatched` a bank payment no order claimed, on its way back to the payer (modules/bank);
+ * `returns` a payout the payee's bank sent back, owed to the customer until they give another IBAN.
  */
-export type SystemCode = 'bank' | 'chain' | 'fees' | 'faucet' | 'exchange' | 'payouts' | 'unmatched';
+export type SystemCode = 'bank' | 'chain' | 'fees' | 'faucet' | 'exchange' | 'payouts' | 'unmatched' | 'returns';
 
 export type TransferInput = {
   /** The idempotency key: derive it from what the transfer is for (e.g. `send:<id>`). */

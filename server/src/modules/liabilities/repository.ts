@@ -75,7 +75,8 @@ export const liabilitiesRepository = {
    *   signer or the bank, or broadcast and not yet confirmed): the amount and the network fee held;
    *   the owner is the account that sends, else the order's account, else the order itself;
    * - orders paid and not yet converted, refunded or delivered (the money is in the exchange account);
-   * - money nobody has claimed yet (the unmatched account: bank payments and chain outputs).
+   * - money nobody has claimed yet (the unmatched account: bank payments and chain outputs), and
+   *   payouts the payee's bank sent back, waiting for another IBAN (the returns account).
    * Plus the clearing account's own balance per currency, which the payouts must add up to.
    * One statement, so that it sees the same instant as the wallet balances read beside it.
    */
@@ -94,9 +95,9 @@ export const liabilitiesRepository = {
             from orders o
            where o.status = 'processing' and o.settled_at is null and o.amount_received > 0
           union all
-          select case a.system_code when 'unmatched' then 'unmatched' else 'clearing' end, a.system_code, null, a.currency, a.balance::text
+          select case a.system_code when 'payouts' then 'clearing' else 'unmatched' end, a.system_code, null, a.currency, a.balance::text
             from ledger_accounts a
-           where a.system_code in ('unmatched', 'payouts') and a.balance <> 0`,
+           where a.system_code in ('unmatched', 'payouts', 'returns') and a.balance <> 0`,
     );
     return found.map((r) => ({ ...r, amount: BigInt(r.amount) }));
   },

@@ -21,6 +21,8 @@ import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf, type OrderRow } from './service';
 import { orderView, withIncoming, type BankDetails } from './views';
+import type { Order } from '../../../../domain/contracts/orders';
+import type { Db } from '../../db/client';
 import type { Xpubs } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -39,6 +41,11 @@ type Options = {
   eventsPollMs?: number;
   /** Confirmations a currency's deposits need, for those with a real node (null: none; chain/nodes.ts). */
   confirmations?: (currency: string) => number | null;
+  /**
+   * What other modules add to an order's view (wired in app.ts, so that orders depends on none of
+   * them): a returned payout (bank/returns.ts withPayoutReturn).
+   */
+  extendView?: (db: Db, view: Order, row: OrderRow) => Promise<Order>;
 };
 
 const MINUTE_MS = 60_000;
@@ -54,10 +61,10 @@ const emailOf = (request: FastifyRequest) => emailKey(String((request.body as { 
 
 export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
   app,
-  { rates, bank, buySellEnabled, explorers, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000, confirmations = () => null },
+  { rates, bank, buySellEnabled, explorers, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000, confirmations = () => null, extendView = async (_db, view) => view },
 ) => {
   /** The order as the API shows it, with the coins confirming at its receiving address ("confirming n of N"). */
-  const viewOf = async (row: OrderRow) => withIncoming(app.db, orderView(row, bank), row, confirmations);
+  const viewOf = async (row: OrderRow) => extendView(app.db, await withIncoming(app.db, orderView(row, bank), row, confirmations), row);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
@@ -238,7 +245,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
     },
     async (request) => {
       const account = request.account!;
-      return { orders: (await ordersOf(app.db, account.id)).map((row) => ({ ...orderView(row, bank), email: row.email })) };
+      return { orders: await Promise.all((await ordersOf(app.db, account.id)).map(async (row) => ({ ...(await extendView(app.db, orderView(row, bank), row)), email: row.email }))) };
     },
   );
 };

@@ -321,6 +321,13 @@ export function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
 
 export const findOrderById = (db: Db, id: string) => ordersRepository.findById(db, id);
 
+/** An order by its full reference (any case), locked for a change in the caller's transaction (bank/returns.ts). */
+export const lockOrderByReference = (tx: Db, reference: string) => ordersRepository.lockByReference(tx, reference.trim().toUpperCase());
+
+/** A payout of the order came back, or a new one was booked (bank/returns.ts): the order's page follows, and says whether it waits for approval. */
+export const orderPayoutChanged = (tx: Db, id: string, awaitingApproval?: boolean) =>
+  ordersRepository.update(tx, id, { updatedAt: new Date(), ...(awaitingApproval === undefined ? {} : { payoutAwaitingApproval: awaitingApproval }) });
+
 /** Order ids -> their references (for lists that name the order a payment went to). */
 export async function orderReferences(db: Db, ids: string[]): Promise<Map<string, string>> {
   return new Map((await ordersRepository.referencesOf(db, [...new Set(ids)])).map((o) => [o.id, o.reference]));

@@ -378,6 +378,13 @@ export async function listPayouts(db: Db, filter: { status?: PayoutStatus; rail?
 
 export const findPayout = (db: Db, id: string) => payoutsRepository.find(db, id);
 
+/**
+ * A SEPA payout the payee's bank sent back after paying it (modules/bank/returns.ts, which books
+ * the money in the same transaction): locked first, then marked `returned` with the bank's reason.
+ */
+export const lockPayout = (tx: Db, id: string) => payoutsRepository.lock(tx, id);
+export const markPayoutReturned = (tx: Db, id: string, reason: string) => payoutsRepository.update(tx, id, { status: 'returned', failureReason: reason.slice(0, 500), lockedUntil: null });
+
 /** How many payouts wait for two operators. */
 export const awaitingApprovalCount = (db: Db) => payoutsRepository.countAwaitingApproval(db);
 

@@ -1,6 +1,6 @@
 import { apiRequest } from '../../../components/api';
 import { apiOrigin } from '../../../config';
-import type { ConfirmOrderBody, LookupOrderBody, MyOrdersResponse, PlaceOrderBody } from '../../../../domain/contracts/orders';
+import type { ConfirmOrderBody, LookupOrderBody, MyOrdersResponse, NewIbanBody, PlaceOrderBody } from '../../../../domain/contracts/orders';
 import type { Language } from '../../../../domain/languages';
 import type { Order } from './types';
 
@@ -23,3 +23,10 @@ export const orderEventsUrl = (reference: string, email: string) => `${apiOrigin
 /** POST /api/orders/:reference/confirm: the code emailed for an order paid from the wallet to a destination outside it. */
 export const confirmOrder = (token: string, language: Language, reference: string, code: string) =>
   apiRequest<Order>(token, language, `/api/orders/${encodeURIComponent(reference)}/confirm`, { body: { code } satisfies ConfirmOrderBody });
+
+/** POST /api/orders/return-link: the order a returned payout's emailed link opens. */
+export const openReturnLink = (language: Language, token: string) => apiRequest<Order>(null, language, '/api/orders/return-link', { body: { token } });
+
+/** POST /api/orders/:reference/new-iban: another IBAN for a returned payout, logged in (token) or with the link's token. */
+export const giveNewIban = (authToken: string | null, language: Language, reference: string, body: NewIbanBody) =>
+  apiRequest<Order>(authToken, language, `/api/orders/${encodeURIComponent(reference)}/new-iban`, { body });

@@ -9,6 +9,7 @@ import { formatMoney } from '../format';
 import { useLiveOrder } from '../use-live-order';
 import { NextStep } from './confirmation';
 import { OrderSummary } from './order-summary';
+import { PayoutReturnPanel, type ReturnAccess } from './payout-return';
 import { StatusStepper } from './status-stepper';
 
 /**
@@ -16,15 +17,29 @@ import { StatusStepper } from './status-stepper';
  * payment is awaited, then the status (stepper, failure reason and where the money goes back
  * to), then the order's details grouped, the payout's hash linked to the configured explorer.
  */
-export function LiveOrder({ order, email, refresh }: { order: Order; email: string | null; refresh?: () => Promise<Order> }) {
+export function LiveOrder({ order, email, refresh, returnAccess }: { order: Order; email: string | null; refresh?: () => Promise<Order>; returnAccess?: ReturnAccess }) {
   const live = useLiveOrder(order, email, refresh);
   // A confirmed code changes the order at once; the live view follows it from there.
   const [confirmed, setConfirmed] = React.useState<Order | null>(null);
-  const shown = confirmed && confirmed.reference === live.order.reference && live.order.status === 'new' ? confirmed : live.order;
-  return <OrderDetails order={shown} connection={live.connection} onConfirmed={setConfirmed} />;
+  // So does a new IBAN for a returned payout (the order itself is no longer open).
+  const [changed, setChanged] = React.useState<Order | null>(null);
+  const shown = changed ?? (confirmed && confirmed.reference === live.order.reference && live.order.status === 'new' ? confirmed : live.order);
+  return <OrderDetails order={shown} connection={live.connection} onConfirmed={setConfirmed} returnAccess={returnAccess} onChanged={setChanged} />;
 }
 
-export function OrderDetails({ order, connection, onConfirmed }: { order: Order; connection?: string; onConfirmed?: (order: Order) => void }) {
+export function OrderDetails({
+  order,
+  connection,
+  onConfirmed,
+  returnAccess,
+  onChanged,
+}: {
+  order: Order;
+  connection?: string;
+  onConfirmed?: (order: Order) => void;
+  returnAccess?: ReturnAccess;
+  onChanged?: (order: Order) => void;
+}) {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const errorText = useErrorText();
@@ -62,6 +77,7 @@ export function OrderDetails({ order, connection, onConfirmed }: { order: Order;
           {t('order.payoutAwaitingApproval')}
         </p>
       ) : null}
+      {order.payoutReturn ? <PayoutReturnPanel order={order} access={returnAccess} onChanged={onChanged ?? (() => undefined)} /> : null}
       {order.failure ? (
         <div className="failure" role="alert">
           <p>

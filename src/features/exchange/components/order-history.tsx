@@ -13,7 +13,7 @@ import { usePageLanguage } from '../../../components/localized-link';
 import { asTransition } from '../../../components/transition';
 import { useHydrated } from '../../../components/use-hydrated';
 import { routes } from '../../../i18n/routes';
-import { getMyOrders, lookupOrder } from '../api/orders';
+import { getMyOrders, lookupOrder, openReturnLink } from '../api/orders';
 import { formatDateTime, formatMoney } from '../format';
 import { useExchangeSession } from '../session';
 import { LiveOrder } from './order-details';
@@ -24,7 +24,7 @@ import type { Order } from '../api/types';
  * then follow it live. Logged-in users also see their own orders, each openable.
  */
 type LookupValues = { email: string; reference: string };
-export type Opened = { order: Order; email: string | null; own: boolean };
+export type Opened = { order: Order; email: string | null; own: boolean; returnToken?: string };
 
 export const lookupRules: Rules<LookupValues> = (values, fail) => {
   const email = values.email.trim();
@@ -45,9 +45,11 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
     setOpened(next);
     window.requestAnimationFrame(() => orderHeading.current?.querySelector('h2')?.focus());
   }, []);
+  const linkError = useReturnLink(open);
 
   return (
     <>
+      {linkError}
       <LookupForm initial={initialLookup} onFound={(order, email) => open({ order, email, own: false })} />
       <div ref={orderHeading} className="opened-order">
         {opened ? (
@@ -55,6 +57,7 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
             key={opened.order.reference}
             order={opened.order}
             email={opened.email}
+            returnAccess={opened.returnToken ? { token: opened.returnToken } : opened.own ? { own: true } : undefined}
             refresh={
               opened.email
                 ? () => lookupOrder(language, opened.email!, opened.order.reference)
@@ -73,6 +76,41 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
         </p>
       ) : null}
     </>
+  );
+}
+
+/**
+ * A returned payout's emailed link (`?newIban=<token>`): opens its order, with the form for another
+ * IBAN; a link that is not genuine, has expired or was used says so. The token leaves the address
+ * bar once read, so it is not kept in the history or passed on by a copied address.
+ */
+function useReturnLink(open: (next: Opened) => void): React.ReactNode {
+  const language = usePageLanguage();
+  const errorText = useErrorText();
+  const { t } = useTranslation('exchange');
+  const [state, setState] = React.useState<'idle' | 'opening' | ErrorTextKey>('idle');
+  const started = React.useRef(false);
+  React.useEffect(() => {
+    if (started.current) return;
+    const token = new URLSearchParams(window.location.search).get('newIban');
+    if (!token) return;
+    started.current = true;
+    window.history.replaceState(window.history.state, '', window.location.pathname);
+    setState('opening');
+    openReturnLink(language, token).then(
+      (order) => {
+        setState('idle');
+        open({ order, email: null, own: false, returnToken: token });
+      },
+      (error: unknown) => setState(errorKeyOf(error)),
+    );
+  }, [language, open]);
+  if (state === 'idle') return null;
+  if (state === 'opening') return <p role="status">{t('order.payoutReturn.linkOpening')}</p>;
+  return (
+    <p role="alert" className="form-error">
+      {errorText(state)}
+    </p>
   );
 }
 
@@ -181,7 +219,15 @@ function MyOrders({ onOpen }: { onOpen: (order: Order) => void }) {
                 <td data-label={t('order.fields.amount')} className="num">
                   <WithCurrencyIcon code={order.currencyFrom}>{formatMoney(order.amount, order.currencyFrom, language)}</WithCurrencyIcon>
                 </td>
-                <td data-label={t('order.fields.status')}>{t(`order.status.${order.status}`)}</td>
+                <td data-label={t('order.fields.status')}>
+                  {t(`order.status.${order.status}`)}
+                  {order.payoutReturn?.state === 'awaiting_iban' ? (
+                    <>
+                      <br />
+                      <strong className="small">{t('order.payoutReturn.heading')}</strong>
+                    </>
+                  ) : null}
+                </td>
                 <td data-label="">
                   <button type="button" className="button small" onClick={() => onOpen(order)} aria-label={t('history.openOrder', { reference: order.reference })}>
                     {t('history.open')}

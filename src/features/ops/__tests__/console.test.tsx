@@ -447,7 +447,7 @@ describe('orders, accounts, bank files, audit', () => {
               statements: ['S-1'],
               otherAccounts: [{ statementId: 'S-2', iban: 'NL91 … 4300', payments: 2 }],
               lines: [{ entryRef: 'B-1', direction: 'credit', amount: '90.00', currency: 'EUR', outcome: 'booked', reference: 'ABCD-EFGH-IJKL-MNOP', paymentId: 'p', reason: null }],
-              counts: { booked: 2, unmatched: 1, duplicate: 0, payout_completed: 0, skipped: 0, ignored: 0 },
+              counts: { booked: 2, unmatched: 1, duplicate: 0, payout_completed: 0, payout_returned: 0, skipped: 0, ignored: 0 },
             },
           },
         ]

@@ -8,6 +8,7 @@ import type {
   ExportPayoutsResponse,
   ImportStatementResponse,
   ImportStreamLine,
+  PayoutReturnsAwaitingResponse,
   RefundPaymentResponse,
 } from '../../../../domain/contracts/bank';
 import type {
@@ -66,6 +67,7 @@ export function opsApi(token: () => Promise<string>, language: Language) {
     unmatched: () => get<BankPaymentsResponse>('/api/ops/bank/unmatched?status=open&limit=500'),
     assignPayment: (id: string, target: string) => post<AssignPaymentResponse>(`/api/ops/bank/unmatched/${id}/assign`, { target }),
     refundPayment: (id: string) => post<RefundPaymentResponse>(`/api/ops/bank/unmatched/${id}/refund`),
+    payoutReturns: () => get<PayoutReturnsAwaitingResponse>('/api/ops/bank/returns'),
     payoutsAwaitingApproval: () => get<PayoutsResponse>('/api/ops/payouts?status=awaiting_approval&limit=500'),
     approvePayout: (id: string) => post<PayoutApproveResponse>(`/api/ops/payouts/${id}/approve`),
     rejectPayout: (id: string, reason: string) => post<PayoutRejectResponse>(`/api/ops/payouts/${id}/reject`, { reason }),

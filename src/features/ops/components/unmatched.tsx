@@ -1,15 +1,18 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../../components/field';
+import { usePageLanguage } from '../../../components/localized-link';
 import { usePolled } from '../../../components/use-polled';
 import { Facts, LoadFailed, Money, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
-import type { BankPayment } from '../../../../domain/contracts/bank';
+import type { BankPayment, PayoutReturnsAwaitingResponse } from '../../../../domain/contracts/bank';
 
 /**
  * The unmatched queue: bank payments from statements whose reason named no order and no deposit.
  * The operator assigns one to the order or deposit it was meant for (the intake then takes it as
  * if the payer had written that reason), or sends it back to the payer's IBAN. Each is resolved
- * once, whoever acts first.
+ * once, whoever acts first. A return of one of Muntly's payouts that fit none (marked with the
+ * bank's reason) cannot be sent back: its IBAN is the account that refused the money. Below the
+ * queue, the payouts the payee's bank sent back that wait for the customer's new IBAN.
  */
 export function Unmatched() {
   const { t } = useTranslation('ops');
@@ -34,7 +37,47 @@ export function Unmatched() {
           />
         ))}
       </ul>
+      <ReturnsAwaitingIban />
     </>
+  );
+}
+
+/** Returned payouts whose customer has not yet given another IBAN (GET /api/ops/bank/returns). */
+function ReturnsAwaitingIban() {
+  const { t } = useTranslation('ops');
+  const { api } = useOps();
+  const language = usePageLanguage();
+  const returns = usePolled(() => api.payoutReturns(), 'payout-returns');
+  const list: PayoutReturnsAwaitingResponse['returns'] | undefined = returns.data?.returns;
+  return (
+    <section aria-labelledby="returns-heading">
+      <h2 id="returns-heading">{t('unmatched.returns.heading')}</h2>
+      {returns.error && !returns.data ? <LoadFailed error={returns.error} retry={returns.reload} /> : null}
+      {list && list.length === 0 ? <p>{t('unmatched.returns.none')}</p> : null}
+      <ul className="ops-list">
+        {list?.map((item) => (
+          <li key={item.id} className="ops-item">
+            <p className="ops-item-head">
+              <strong>
+                <Money amount={item.amount} currency="EUR" />
+              </strong>{' '}
+              · <code>{item.orderReference}</code> · <When iso={item.returnedAt} />
+            </p>
+            <Facts
+              items={[
+                [t('unmatched.why'), <code key="reason">{[item.reason, item.reasonInfo].filter(Boolean).join(' ') || '—'}</code>],
+                [
+                  t('unmatched.payer'),
+                  item.anonymous
+                    ? `${t('unmatched.returns.anonymous')}${item.linkExpiresAt ? `, ${t('unmatched.returns.linkUntil', { date: new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(item.linkExpiresAt)) })}` : ''}`
+                    : t('unmatched.returns.account'),
+                ],
+              ]}
+            />
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
 
@@ -78,6 +121,11 @@ function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => 
         </strong>{' '}
         · <When iso={payment.bookingDate} dateOnly />
       </p>
+      {payment.returned ? (
+        <p className="notice" role="note">
+          {t('unmatched.return', { reason: [payment.returned.reason, payment.returned.info].filter(Boolean).join(' ') || '—' })}
+        </p>
+      ) : null}
       <Facts
         items={[
           [t('unmatched.payer'), payment.payerName ?? t('unmatched.unknown')],
@@ -111,9 +159,11 @@ function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => 
             </button>
           </form>
           <p className="small muted">{t('unmatched.assignHint')}</p>
-          <button type="button" className="button" disabled={action.busy || !payment.payerIban} onClick={() => void refund()}>
-            {t('unmatched.refund')}
-          </button>
+          {payment.returned ? null : (
+            <button type="button" className="button" disabled={action.busy || !payment.payerIban} onClick={() => void refund()}>
+              {t('unmatched.refund')}
+            </button>
+          )}
         </div>
       )}
       <OutcomeLine outcome={action.outcome} />
