@@ -26,16 +26,18 @@ type Storage = Pick<globalThis.Storage, 'getItem' | 'setItem'>;
 
 /** Whether to load `target` in full now: the first time this session only (`storage` remembers). */
 export function shouldLoadInFull(target: string, storage: Storage | undefined): boolean {
+  // Without a memory a chunk that keeps failing could reload the page for ever.
+  if (!storage) return false;
   let tried: unknown;
   try {
-    tried = JSON.parse(storage?.getItem(RELOADED_KEY) ?? '[]');
+    tried = JSON.parse(storage.getItem(RELOADED_KEY) ?? '[]');
   } catch {
     tried = [];
   }
   if (!Array.isArray(tried)) tried = [];
   if ((tried as unknown[]).includes(target)) return false;
   try {
-    storage?.setItem(RELOADED_KEY, JSON.stringify([...(tried as unknown[]), target].slice(-50)));
+    storage.setItem(RELOADED_KEY, JSON.stringify([...(tried as unknown[]), target].slice(-50)));
   } catch {
     // Storage refused (private mode, quota): without memory a failing chunk could loop, so do not load.
     return false;
