@@ -305,6 +305,20 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     expect((await fileXml()).xml).toBe(erasedFile.xml);
   });
 
+  it("two runs at once (two replicas) erase an order's personal data once", async () => {
+    const placed = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '60', email: 'twice@muntly.test', address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+    });
+    const { reference } = placed.json() as { reference: string };
+    await t.app.db.execute(sql`update orders set status = 'completed_failure', failure_reason = 'expired', completed_at = now() where reference = ${reference}`);
+    const when = yearsFromNow(5, 1);
+    const runs = await Promise.all([applyRetention(t.app.db, when), applyRetention(t.app.db, when)]);
+    expect(runs.reduce((sum, run) => sum + run.recordsErased.orders, 0)).toBe(1);
+    expect((await rows<{ email: string }>(sql`select email from orders where reference = ${reference}`))[0]!.email).toBe('');
+  });
+
   it("keeps an account's order, and an order still open, while the relationship goes on", async () => {
     const u = await user('orders-active@muntly.test');
     const id = await accountIdOf('orders-active@muntly.test');
