@@ -194,6 +194,9 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
 
   it('deletes the identity data of a customer inactive for five years and a day, not a day earlier; logins do not count', async () => {
     const { headers, id } = await customerVerifiedSixYearsAgo('dormant@muntly.test', '+31 6 14141414');
+    // A send to an outside address, completed (its money already left: the balance is zero again).
+    await t.app.db.execute(sql`insert into wallet_sends (owner_id, currency, address, amount, network_fee, label, status, code_hash, code_expires_at, completed_at)
+      values (${id}, 'BTC', 'bc1qdormantxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 1000, 10, 'My old exchange', 'completed', 'x', now(), now())`);
     await tradeNow(id, 'dormant');
     const traded = new Date();
     // Signing in (and looking at the page) years later is not activity.
@@ -201,11 +204,14 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
 
     await applyRetention(t.app.db, yearsAfter(traded, 5, -1));
     expect((await view(headers, 'mobile')).data).toEqual({ mobile: '+31614141414' });
+    expect(await rows(sql`select address, label from wallet_sends where owner_id = ${id}`)).toEqual([{ address: 'bc1qdormantxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', label: 'My old exchange' }]);
     expect(await outboxCount('+31614141414')).toBe(1);
 
     const later = yearsAfter(traded, 5, 1);
     expect((await applyRetention(t.app.db, later)).identityDataDeleted).toBeGreaterThanOrEqual(1);
     expect(await view(headers, 'mobile')).toMatchObject({ phase: 'verified', data: null, dataDeletedAt: later.toISOString() });
+    // The address they sent to and its label go with it; the amount stays.
+    expect(await rows(sql`select address, label, amount::text from wallet_sends where owner_id = ${id}`)).toEqual([{ address: '', label: null, amount: '1000' }]);
     expect(await outboxCount('+31614141414')).toBe(0);
     expect(await ledgerOk()).toBe(true);
   });
@@ -301,7 +307,7 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
 
     // A second run (another replica's) finds nothing of theirs left.
     const again = await applyRetention(t.app.db, yearsAfter(completed, 5, 2));
-    expect(again.recordsErased).toEqual({ orders: 0, bankPayments: 0, payouts: 0, payoutFiles: 0 });
+    expect(again.recordsErased).toEqual({ orders: 0, bankPayments: 0, payouts: 0, payoutFiles: 0, sends: 0 });
     expect((await fileXml()).xml).toBe(erasedFile.xml);
   });
 

@@ -74,7 +74,7 @@ export function orderRelationshipEnded(order: { completedAt: SQL; accountId: SQL
  * LOCKED and marked with `personal_data_erased_at`, so runs in several replicas erase each once.
  */
 
-export type RecordsErased = { orders: number; bankPayments: number; payouts: number; payoutFiles: number };
+export type RecordsErased = { orders: number; bankPayments: number; payouts: number; payoutFiles: number; sends: number };
 
 type Rows<T> = { rows: T[] };
 const rows = async <T>(db: Db, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as Rows<T>).rows;
@@ -139,6 +139,18 @@ export async function eraseExpiredRecords(db: Db, now: Date, cutoff: Date): Prom
         returning id`,
   );
 
+  // Wallet sends of an account whose relationship ended: the address sent to and its label. One
+  // still on its way (processing, awaiting approval) is never erased; an unconfirmed one is dead.
+  const sends = await rows<{ id: string }>(
+    db,
+    sql`update wallet_sends set address = '', label = null
+        where id in (
+          select s.id from wallet_sends s
+          where s.address <> '' and s.status in ('completed', 'failed', 'awaiting_code') and ${relationshipEnded(sql`s.owner_id`, cutoff)}
+          for update skip locked)
+        returning id`,
+  );
+
   // A payouts file names every creditor in it: it is pseudonymized once each of its payouts'
   // relationships has ended. Done, it carries ERASED_IBAN, which no real file can (every IBAN is
   // checked before it is paid to), so a second run passes it by.
@@ -153,5 +165,5 @@ export async function eraseExpiredRecords(db: Db, now: Date, cutoff: Date): Prom
     await db.execute(sql`update bank_exports set xml = ${pseudonymizePain(file.xml)} where id = ${file.id}`);
   }
 
-  return { orders: orders.length, bankPayments: payments.length, payouts: payouts.length, payoutFiles: files.length };
+  return { orders: orders.length, bankPayments: payments.length, payouts: payouts.length, payoutFiles: files.length, sends: sends.length };
 }
