@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { splitLanguage } from './domain/languages';
+import { handleChunkFailures, trackNavigations } from './src/components/chunk-failure';
 import { currentConnection, prefetchAllowed } from './src/components/connection';
 import { PAGE_CHUNKS_FILE, chunkMappingOf, completeChunkMapping, type ChunkMapping } from './src/components/page-chunks';
 import { HydrationPart } from './src/components/page-part';
@@ -9,8 +10,12 @@ import type { GatsbyBrowser } from 'gatsby';
 import './src/styles/tokens.css';
 import './src/styles/global.css';
 
-type Loader = { enqueue: (path: string) => unknown; prefetch: (path: string) => unknown; hovering: (path: string) => unknown };
+type Loader = { enqueue: (path: string) => unknown; prefetch: (path: string) => unknown; hovering: (path: string) => unknown; loadPage: (path: string) => Promise<unknown> };
 type GatsbyWindow = Window & { ___loader?: Loader; ___chunkMapping?: unknown; ___webpackCompilationHash?: string };
+
+// A page chunk that fails to load sends the visitor to the page they clicked (components/chunk-failure.ts).
+// At module scope, so that it listens before Gatsby's navigation module, which imports this file.
+if (typeof window !== 'undefined') handleChunkFailures(window);
 
 let sharedChunks: Promise<void> | undefined;
 /** Adds each page's shared scripts to what Gatsby prefetches, once a visit (components/page-chunks.ts). */
@@ -37,6 +42,7 @@ export const onClientEntry: GatsbyBrowser['onClientEntry'] = () => {
   const win = window as GatsbyWindow;
   const loader = win.___loader;
   if (!loader) return;
+  trackNavigations(loader);
   win.___chunkMapping = chunkMappingOf(win.___chunkMapping);
   const { hovering } = loader;
   loader.hovering = (path) => (prefetchAllowed(currentConnection()) ? hovering(path) : undefined);

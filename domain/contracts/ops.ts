@@ -58,7 +58,13 @@ export const ledgerVerifyResponse = z.object({
 });
 export type LedgerVerifyResponse = z.infer<typeof ledgerVerifyResponse>;
 
-export const retentionResponse = z.object({ identityDataDeleted: z.number(), messagesDeleted: z.number(), ranAt: z.string() });
+export const retentionResponse = z.object({
+  identityDataDeleted: z.number(),
+  messagesDeleted: z.number(),
+  /** Money records whose personal fields were erased (their amounts stay): orders, bank payments, bank payouts, pain.001 files, wallet sends. */
+  recordsErased: z.object({ orders: z.number(), bankPayments: z.number(), payouts: z.number(), payoutFiles: z.number(), sends: z.number() }),
+  ranAt: z.string(),
+});
 export type RetentionRun = z.infer<typeof retentionResponse>;
 
 export const chainDepositBody = z.object({

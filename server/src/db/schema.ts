@@ -567,6 +567,8 @@ export const orders = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Retention (modules/retention): when its email, addresses and IBANs were erased, 5 years after the relationship ended; amounts stay. */
+    personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('orders_reference').on(t.reference),
@@ -774,6 +776,8 @@ export const bankPayments = pgTable(
     resolvedBy: text('resolved_by'),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     importedAt: timestamp('imported_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Retention: when the payer's name, IBAN and remittance were erased, 5 years after the relationship ended; the amount stays. */
+    personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('bank_payments_entry_ref').on(t.entryRef),
@@ -929,6 +933,8 @@ export const payouts = pgTable(
     approvedAt: timestamp('approved_at', { withTimezone: true }),
     rejectedBy: text('rejected_by'),
     rejectedAt: timestamp('rejected_at', { withTimezone: true }),
+    /** Retention: when a bank payout's IBAN (`destination`) was erased, 5 years after the relationship ended. */
+    personalDataErasedAt: timestamp('personal_data_erased_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('payouts_idempotency_key').on(t.idempotencyKey),

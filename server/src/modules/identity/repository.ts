@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { accounts, verificationCodes, verifications } from '../../db/schema';
 import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
@@ -68,8 +68,11 @@ export const identityRepository = {
     return row ?? { requests: 0, documents: 0 };
   },
 
-  /** Deletes the data of every row past its retention date (see deleteExpiredIdentityData). */
-  eraseExpired(db: Db, now: Date): Promise<{ accountId: string; kind: VerificationKind; phase: VerificationPhase }[]> {
+  /**
+   * Deletes the data of every row past its retention date (see deleteExpiredIdentityData) whose
+   * account also meets `alsoEnded` (the retention job: the business relationship has ended).
+   */
+  eraseExpired(db: Db, now: Date, alsoEnded?: (accountId: typeof verifications.accountId) => SQL): Promise<{ accountId: string; kind: VerificationKind; phase: VerificationPhase }[]> {
     return db
       .update(verifications)
       .set({
@@ -79,7 +82,7 @@ export const identityRepository = {
         updatedAt: now,
         phase: sql`case when ${verifications.phase} = 'step_2' then 'step_1' else ${verifications.phase} end`,
       })
-      .where(lt(verifications.retainUntil, now))
+      .where(and(lt(verifications.retainUntil, now), alsoEnded?.(verifications.accountId)))
       .returning({ accountId: verifications.accountId, kind: verifications.kind, phase: verifications.phase });
   },
 

@@ -24,6 +24,7 @@ import type { IdentityKind } from '../../../../domain/contracts/identity';
 import type { VerificationKind, VerificationRejectionReason } from '../../../../domain/verification';
 import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
+import type { AnyColumn, SQL } from 'drizzle-orm';
 
 /**
  * Identity verification, per account and kind: not_enabled -> (operator enables) step_1 ->
@@ -382,11 +383,13 @@ export async function requireVerifications(db: Db, accountId: string, activity: 
  * still waiting for its code cannot be finished without its data, so it goes back to step 1 and
  * its code dies. Each deletion is written to the audit trail (by `actor`: the job, or the
  * operator who ran it). Safe to run in every replica at once: a row another run has just erased
- * no longer matches `retain_until < now` once its lock is free.
+ * no longer matches `retain_until < now` once its lock is free. `relationshipEnded`: the AML
+ * condition the retention job adds (modules/retention/repository.ts): `retain_until` is then the
+ * earliest date, and the data stays while the customer's relationship goes on.
  */
-export async function deleteExpiredIdentityData(db: Db, now = new Date(), actor = 'retention'): Promise<number> {
+export async function deleteExpiredIdentityData(db: Db, now = new Date(), actor = 'retention', relationshipEnded?: (accountId: AnyColumn) => SQL): Promise<number> {
   return db.transaction(async (tx) => {
-    const erased = await identityRepository.eraseExpired(tx, now);
+    const erased = await identityRepository.eraseExpired(tx, now, relationshipEnded);
     for (const row of erased) {
       if (row.phase === 'step_1') await identityRepository.revokeLiveCodes(tx, row.accountId, row.kind);
     }

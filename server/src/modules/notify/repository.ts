@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
 import { accounts, antiPhishingPhrases, outbox } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -39,9 +39,13 @@ export const notifyRepository = {
     await db.insert(outbox).values(message);
   },
 
-  /** Deletes the messages whose retention date has passed; returns how many. */
-  async deleteExpired(db: Db, now: Date): Promise<number> {
-    const deleted = await db.delete(outbox).where(lt(outbox.retainUntil, now)).returning({ id: outbox.id });
+  /** Deletes the messages whose retention date has passed (and, of an account's, whose account meets `alsoEnded`); returns how many. */
+  async deleteExpired(db: Db, now: Date, alsoEnded?: (accountId: typeof outbox.accountId) => SQL): Promise<number> {
+    const accountEnded = alsoEnded ? or(isNull(outbox.accountId), alsoEnded(outbox.accountId)) : undefined;
+    const deleted = await db
+      .delete(outbox)
+      .where(and(lt(outbox.retainUntil, now), accountEnded))
+      .returning({ id: outbox.id });
     return deleted.length;
   },
 

@@ -10,6 +10,7 @@ import type { OutboxMessage } from '../../../../domain/contracts/ops';
 import type { MessageChannel } from '../../../../domain/messages';
 import type englishTexts from '../../../../locales/en/notify.json';
 import type { Db } from '../../db/client';
+import type { AnyColumn, SQL } from 'drizzle-orm';
 
 /**
  * Messages to users: email, SMS, a letter by post, the reason of a small bank transfer. Locally
@@ -93,9 +94,13 @@ export async function mailSignUp(db: Db, input: { email: string; language: Langu
   await send(db, { channel: 'email', recipient: input.email, ...emailText(input.language, input.existing ? 'signUpExisting' : 'signUpWelcome', { loginUrl: input.loginUrl }) });
 }
 
-/** Retention: deletes the messages whose retention date has passed; returns how many. */
-export async function deleteExpiredMessages(db: Db, now = new Date()): Promise<number> {
-  return notifyRepository.deleteExpired(db, now);
+/**
+ * Retention: deletes the messages whose retention date has passed; returns how many. A message
+ * of an account (a verification code, carrying the number, address or IBAN it was sent to) also
+ * waits for `relationshipEnded`, as the identity data it carries does.
+ */
+export async function deleteExpiredMessages(db: Db, now = new Date(), relationshipEnded?: (accountId: AnyColumn) => SQL): Promise<number> {
+  return notifyRepository.deleteExpired(db, now, relationshipEnded);
 }
 
 /** How many messages the outbox list shows at most. */
