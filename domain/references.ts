@@ -88,8 +88,8 @@ const DEPOSIT_ANYWHERE = new RegExp(`D\\s*E\\s*P\\s*O\\s*S\\s*I\\s*T\\s*((?:${KE
  * Every reference that a payment's remittance information may name, wherever the payer wrote it:
  * words around it ("Betaling order DWAC-TPUQ dank u"), a line the bank wrapped in the middle of
  * it, any case, spaces, dashes or dots inside. Order references are found by their check letter
- * in every run of eight letters; a reason that is a short reference alone is one too (references
- * older than the check letter). `isCurrency` says which words after a deposit reference are
+ * in every run of eight letters; a line of the text that is a short reference alone is one too
+ * (references older than the check letter). `isCurrency` says which words after a deposit reference are
  * currency codes. What the references name is for the caller to look up: a payment is matched
  * only when exactly one open order or account is named.
  */
@@ -99,8 +99,12 @@ export function findReferences(text: string, isCurrency: (code: string) => boole
     .replace(/[\u0300-\u036f]/g, '')
     .toUpperCase();
   const orders = new Set<string>();
-  const whole = parseShortReference(upper.trim());
-  if (whole) orders.add(whole);
+  // A reference from before the check letter counts when it is a whole piece of what was written
+  // (the reason, the structured reference, a bank's additional field: one line each).
+  for (const piece of upper.split('\n')) {
+    const whole = parseShortReference(piece.trim());
+    if (whole) orders.add(whole);
+  }
   // Letters only: a reference split by a wrapped line, a dash, a dot or a space is whole again.
   const letters = upper.replace(/[^A-Z]+/g, '');
   for (let i = 0; i + 8 <= letters.length; i++) {

@@ -67,11 +67,13 @@ describe('references found where payers write them', () => {
     expect(findReferences(text, isCurrency).orders).toContain(ref);
   });
 
-  it('finds an old reference (no check letter) only when it is the whole reason', () => {
+  it('finds an old reference (no check letter) only when it is the whole reason, or a whole line of it', () => {
     const seven = 'ABCDEFG';
     const old = `ABCD-EFG${[...LETTERS].find((c) => c !== referenceCheckLetter(seven))}`;
     expect(findReferences(` ${old.toLowerCase()} `, isCurrency).orders).toEqual([old]);
     expect(findReferences(`Zahlung ${old}`, isCurrency).orders).not.toContain(old);
+    // Alone on its line beside what the bank added (the entry's additional information): still the whole of that piece.
+    expect(findReferences(`${old}\nSEPA-Gutschrift`, isCurrency).orders).toContain(old);
   });
 
   it('names a reference written twice once, and two different references both', () => {
