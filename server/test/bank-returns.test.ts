@@ -125,7 +125,7 @@ describe.each(databaseKinds())('SEPA returns (%s)', (kind) => {
 
   /** A sell of BTC for euros to `iban`, paid in, converted, and its payout exported in a pain.001 file (submitted). */
   async function soldAndExported(input: { email: string; iban: string; amount: string; headers?: Record<string, string> }) {
-    const sell = await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: input.amount, email: input.email, address: input.iban }, input.headers);
+    const sell = await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: input.amount, email: input.email, address: input.iban, beneficiary: 'Ada Lovelace' }, input.headers);
     await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: t.admin, payload: { currency: 'BTC', address: sell.receiving!.address, amount: input.amount } });
     await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     const [id] = await payoutOf(sell.reference);
@@ -221,7 +221,7 @@ describe.each(databaseKinds())('SEPA returns (%s)', (kind) => {
     expect(await awaiting()).not.toContainEqual(expect.objectContaining({ orderReference: sold.reference }));
 
     const exported = await exportPayouts();
-    expect(await schemaErrors(exported.xml!, 'pain.001.001.03.xsd')).toEqual([]);
+    expect(await schemaErrors(exported.xml!, 'pain.001.001.09.xsd')).toEqual([]);
     expect(transfersOf(exported.xml!)).toEqual([{ e2e: e2eOf(reissued!), amount: sold.amount, name: 'Sophie Martin', iban: 'FR1420041010050500013M02606' }]);
     // The bank pays it: the statement's debit completes it.
     const debit = fill(RETURN_V02, {

@@ -301,7 +301,9 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     expect(erasedFile.xml).toContain(`<Nm>${ERASED_NAME}</Nm>`);
     // Muntly's own account (the debtor) and the amounts stay; the file is still a pain.001 by the official schema.
     expect(erasedFile.xml).toContain('<CtrlSum>');
-    expect(await schemaErrors(erasedFile.xml, 'pain.001.001.03.xsd')).toEqual([]);
+    expect(await schemaErrors(erasedFile.xml, 'pain.001.001.09.xsd')).toEqual([]);
+    // Muntly's own structured address (the payer's, required for payees outside the EEA) stays.
+    expect(erasedFile.xml).toContain('<TwnNm>');
     // The money records themselves are untouched: the ledger and the audit trail verify.
     expect(await rows(sql`select count(*)::text as n, sum(amount)::text as s from ledger_transfers`)).toEqual(before.ledger);
     expect(await ledgerOk()).toBe(true);
