@@ -48,6 +48,12 @@ export type StatementLine = {
    * other line. See `returnOf`.
    */
   returned: { reason: string | null; additional: string | null } | null;
+  /**
+   * Why the line may not be booked as any reason says, for the unmatched queue: a batched entry
+   * whose payments do not add up to what the bank booked, or are in another currency
+   * (`batch_mismatch`). Null: nothing wrong.
+   */
+  refusal: 'batch_mismatch' | null;
 };
 
 /** A camt.053 statement (Stmt) or a camt.054 notification (Ntfctn): one account's entries. */
@@ -95,10 +101,16 @@ function text(node: unknown): string | null {
 
 const list = (node: unknown): unknown[] => (Array.isArray(node) ? node : node === undefined ? [] : [node]);
 
-/** The message (camt.053 or camt.054) and version (02…08) of a document, from its root element's namespace; refuses anything else. */
+/**
+ * The message (camt.053 or camt.054) and version (02…08) of a document, from its root element's
+ * namespace; refuses anything else. The root is the first element once comments and processing
+ * instructions are left out: a namespace written in a comment before a root of another namespace
+ * names nothing.
+ */
 function messageOf(xml: string): { kind: StatementKind; version: string } {
-  const root = /<(?:([\w.-]+):)?Document\b([^>]*)>/.exec(xml);
-  const attribute = root ? new RegExp(`\\bxmlns${root[1] ? `:${root[1]}` : ''}\\s*=\\s*["']([^"']*)["']`).exec(root[2]!) : null;
+  const markup = xml.replace(/<!--[\s\S]*?-->/g, '').replace(/<\?[\s\S]*?\?>/g, '');
+  const root = /<(?:([\w.-]+):)?([\w.-]+)\b([^>]*)>/.exec(markup);
+  const attribute = root && root[2] === 'Document' ? new RegExp(`\\bxmlns${root[1] ? `:${root[1]}` : ''}\\s*=\\s*["']([^"']*)["']`).exec(root[3]!) : null;
   const found = attribute ? NAMESPACE.exec(attribute[1]!) : null;
   if (!found) throw invalid('Not a camt.053 bank statement or camt.054 notification (expected the namespace urn:iso:std:iso:20022:tech:xsd:camt.053.001.02 … .08 or camt.054.001.02 … .08).');
   return { kind: found[1] as StatementKind, version: found[2]! };
@@ -174,12 +186,19 @@ function readEntry(entry: unknown, ref: string): StatementLine[] {
       remittance,
       endToEndId: text(at(first, 'Refs', 'EndToEndId')),
       returned: direction === 'credit' ? returnOf(entry, txs) : null,
+      refusal: null,
     };
   };
   // A batch: one line per transaction, each with its own amount. Without them all (a bank that
   // reports only the total) the entry stays one line, which no reason matches whole.
   if (transactions.length > 1 && transactions.every((tx) => text(amountOf(tx)))) {
-    return transactions.map((tx, i) => line(`${ref}/${i + 1}`, amountOf(tx), [tx], false));
+    const parts = transactions.map((tx, i) => line(`${ref}/${i + 1}`, amountOf(tx), [tx], false));
+    // The bank booked the entry's amount: its payments must add up to it, in its currency, or none
+    // of them is booked as its reason says (1.00 EUR booked must not fund 110 EUR of orders).
+    const whole = line(ref, at(entry, 'Amt'), transactions, true);
+    const sum = parts.reduce((total, part) => (total === null || part.amount === null ? null : total + part.amount), 0n as bigint | null);
+    if (sum !== whole.amount || parts.some((part) => part.currency !== whole.currency)) return [{ ...whole, refusal: 'batch_mismatch' }];
+    return parts;
   }
   return [line(ref, at(entry, 'Amt'), transactions, true)];
 }

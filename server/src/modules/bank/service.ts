@@ -111,6 +111,9 @@ export async function importStatement(
 export type StatementPlan = Pick<ImportStatementResponse, 'version' | 'statements' | 'otherAccounts'> & { work: { line: StatementLine; statementId: string | null }[] };
 
 /** Reads the file and picks Muntly's account's statements; refuses what cannot be imported (before a streamed answer starts). */
+/** The largest amount of a SEPA credit transfer (EPC rulebook: 999,999,999.99 EUR), in cents: no entry of a statement is larger. */
+const MAX_STATEMENT_AMOUNT = 99_999_999_999n;
+
 export function planImport(xml: string, account: BankAccountConfig): StatementPlan {
   const { kind, version, statements: all } = readBankStatement(xml);
   // A statement of another account would credit orders with money Muntly never received.
@@ -120,6 +123,11 @@ export function planImport(xml: string, account: BankAccountConfig): StatementPl
   if (statements.length === 0) {
     const named = [...new Set(otherAccounts.map((o) => o.iban ?? 'an account without IBAN'))].join(', ');
     throw new DomainError('statement_wrong_account', 'statement', `This file is for ${named}, not for BANK_IBAN.`);
+  }
+  // Checked whole before anything is booked: a file with an impossible amount is refused, not half imported.
+  for (const line of statements.flatMap((statement) => statement.lines)) {
+    if (line.amount !== null && line.amount > MAX_STATEMENT_AMOUNT)
+      throw new DomainError('statement_invalid', 'statement', `Entry ${line.ref}: ${line.amountText} ${line.currency} is more than any SEPA payment can be (999999999.99).`);
   }
   return {
     version: `${kind}.001.${version}`,
@@ -270,9 +278,9 @@ async function importCredit(db: Db, rates: RatesAdapter, line: StatementLine, st
       }));
     if (!row) return { outcome: 'duplicate', reference: null, paymentId: null, reason: null };
     // Everything the payer (and the bank) wrote, as one text: a reference is found wherever it stands (orders/intake.ts).
-    let unmatchedReason = 'no_reason';
+    let unmatchedReason: string = line.refusal ?? 'no_reason';
     let candidates: string[] | null = null;
-    if (line.reasons.length > 0) {
+    if (line.reasons.length > 0 && !line.refusal) {
       try {
         const { order } = await bankPaymentReceived(tx, rates, { reason: line.reasons.join('\n'), amount: minorToDecimal(line.amount!, 2), txid: line.ref, payerIban: line.partyIban ?? undefined });
         await bankRepository.updatePayment(tx, row.id, { status: 'matched', orderId: order.id });
