@@ -252,7 +252,17 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     await t.app.db.execute(sql`update orders set status = 'completed_success', completed_at = now() where reference in (${sold.reference}, ${bought.reference})`);
     const completed = new Date();
     const orderRows = () =>
-      rows<{ reference: string; email: string; address: string | null; payer_key: string | null; beneficiary: string | null; amount: string; amount_received: string | null; fee: string; erased: Date | null }>(
+      rows<{
+        reference: string;
+        email: string;
+        address: string | null;
+        payer_key: string | null;
+        beneficiary: string | null;
+        amount: string;
+        amount_received: string | null;
+        fee: string;
+        erased: Date | null;
+      }>(
         sql`select reference, email, address, payer_key, beneficiary, amount::text, amount_received::text, fee::text, personal_data_erased_at as erased from orders where reference in (${sold.reference}, ${bought.reference}) order by reference`,
       );
     const fileXml = async () => (await rows<{ xml: string; total: string }>(sql`select xml, total::text from bank_exports where id = ${file.id}`))[0]!;
