@@ -40,6 +40,7 @@ describe('every path that exchanges value or lets it leave passes a gate', () =>
       'modules/wallet/sends.ts': 1, // wallet_send: walletOutflowGate, with the login, before the code is judged
       'modules/bank/service.ts': 1, // payment_refund: orderOutflowGate
       'modules/incoming/service.ts': 1, // chain_return: orderOutflowGate, an operator's decision judged by four eyes
+      'modules/bank/returns.ts': 1, // a returned payout paid again to the customer's new IBAN: orderOutflowGate('order_delivery'), four eyes as any payout
     });
   });
 
@@ -65,6 +66,7 @@ describe('every path that exchanges value or lets it leave passes a gate', () =>
       'modules/chain/watcher.ts': 2, // coins nothing expected booked to the unmatched account, and booked back when their block left the chain (from the fees account once returned): arriving, nothing leaves
       'modules/chain/xrp-watcher.ts': 2, // an XRP payment nothing expected booked to the unmatched account (arriving); a fee the house account paid outside a payout, from the fees account (nothing leaves the ledger's accounts but the chain's)
       'modules/incoming/service.ts': 2, // a credited chain deposit booked back after a reorg; an operator's assignment of an unmatched output to a wallet: arriving
+      'modules/bank/returns.ts': 2, // a payout the payee's bank returned, back from the bank into the returns account, and the bank's charge on it from the fees account: arriving, nothing leaves
     });
   });
 

@@ -92,6 +92,8 @@ describe('operator API with Auth0 (production)', () => {
       OPERATOR_ADDRESS: 'Chausseestraße 1, 10115 Berlin, Germany',
       OPERATOR_EMAIL: 'legal@muntly.eu',
       SECURITY_LINK_SECRET: 'a-production-secret-of-at-least-32-characters',
+      BANK_DEBTOR_TOWN: 'Berlin',
+      BANK_DEBTOR_COUNTRY: 'DE',
     });
   });
   afterAll(() => t.close());

@@ -55,6 +55,7 @@ function words(text: string): string[] {
 const NAMES = new Set(
   [
     'Muntly',
+    'PostgreSQL',
     'Google',
     'Analytics',
     'SEPA',
