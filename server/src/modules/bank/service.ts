@@ -321,6 +321,8 @@ async function importDebit(db: Db, outcomes: PayoutOutcomes, line: StatementLine
     return { ...none, outcome: booked ? 'payout_completed' : 'duplicate', reference: payout.id, reason: null };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
+    // Another import (the same statement at once) completed and returned it while this one waited for the payout.
+    if ((await findPayout(db, payout.id))?.status === 'returned') return { ...none, outcome: 'duplicate', reference: payout.id, reason: 'payout_returned' };
     return { ...none, outcome: 'skipped', reference: payout.id, reason: error.code };
   }
 }
