@@ -180,7 +180,7 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
     const placed = await t.app.inject({
       method: 'POST',
       url: '/api/orders',
-      payload: { type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '0.03', email: 'seller@eth.test', address: 'DE89370400440532013000' },
+      payload: { type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '0.03', email: 'seller@eth.test', address: 'DE02120300000000202051', beneficiary: 'Ada Lovelace' },
     });
     expect({ status: placed.statusCode, body: placed.statusCode === 201 ? '' : placed.body }).toEqual({ status: 201, body: '' });
     const { reference, receiving } = placed.json() as { reference: string; receiving: { address: string } };

@@ -197,7 +197,7 @@ describe.each(databaseKinds())('LTC on a real litecoind -regtest (%s)', (kind) =
     const placed = await t.app.inject({
       method: 'POST',
       url: '/api/orders',
-      payload: { type: 'sell', currencyFrom: 'LTC', currencyTo: 'EUR', amount: '1', email: 'seller@chain.test', address: 'DE89370400440532013000' },
+      payload: { type: 'sell', currencyFrom: 'LTC', currencyTo: 'EUR', amount: '1', email: 'seller@chain.test', address: 'DE02120300000000202051', beneficiary: 'Ada Lovelace' },
     });
     expect(placed.statusCode).toBe(201);
     const { reference, receiving } = placed.json() as { reference: string; receiving: { address: string } };
