@@ -3,12 +3,26 @@ import { bankExports, bankPayments, orders, payoutReturns, payouts } from '../..
 import type { BankPaymentStatus } from '../../../../domain/bank';
 import type { Db } from '../../db/client';
 import type { PayoutRow } from '../payouts/service';
+import type { StatementLine } from './camt';
 
 /** SQL of the bank files; the service decides, this only reads and writes rows. */
 export type BankPaymentRow = typeof bankPayments.$inferSelect;
 export type NewBankPayment = typeof bankPayments.$inferInsert;
 export type BankExportRow = typeof bankExports.$inferSelect;
 export type PayoutReturnRow = typeof payoutReturns.$inferSelect;
+
+/** A statement line as its bank_payments row (returns.ts adds what a return says). */
+export const paymentValues = (line: StatementLine, statementId: string | null) => ({
+  entryRef: line.ref,
+  statementId,
+  amount: line.amount!,
+  currency: line.currency,
+  payerName: line.partyName,
+  payerIban: line.partyIban,
+  remittance: line.remittance,
+  bookingDate: line.bookingDate,
+  status: 'open' as const,
+});
 
 export const bankRepository = {
   /** Inserts the payment once per bank reference; undefined when it was imported before (or is being imported now). */

@@ -10,7 +10,7 @@ import { systemAccount, transfer } from '../ledger/service';
 import { emailText, formatMoney, phrase, send } from '../notify/service';
 import { findOrderById, lockOrderByReference, orderPayoutChanged } from '../orders/service';
 import { bookPayoutResult, findPayout, lockPayout, markPayoutReturned, requestPayout, type PayoutOutcomes, type PayoutRow } from '../payouts/service';
-import { bankRepository, type PayoutReturnRow } from './repository';
+import { bankRepository, paymentValues, type PayoutReturnRow } from './repository';
 import type { Order, PayoutReturn } from '../../../../domain/contracts/orders';
 import type { Db } from '../../db/client';
 import type { PayoutApproval } from '../payouts/approval';
@@ -108,15 +108,7 @@ export async function importReturn(db: Db, deps: ReturnDeps, line: StatementLine
   return db.transaction(async (tx) => {
     const returned = line.returned!;
     const row = await bankRepository.insertPayment(tx, {
-      entryRef: line.ref,
-      statementId,
-      amount: line.amount!,
-      currency: line.currency,
-      payerName: line.partyName,
-      payerIban: line.partyIban,
-      remittance: line.remittance,
-      bookingDate: line.bookingDate,
-      status: 'open',
+      ...paymentValues(line, statementId),
       isReturn: true,
       returnReason: returned.reason?.slice(0, 35) ?? null,
       returnInfo: returned.additional?.slice(0, 500) ?? null,

@@ -13,7 +13,7 @@ import { findOrderById, orderReferences } from '../orders/service';
 import { bookPayoutResult, findPayout, lockPayoutsForBankFile, markPayoutsInBankFile, requestPayout, type PayoutOutcomes, type PayoutRow } from '../payouts/service';
 import { readBankStatement, type StatementLine } from './camt';
 import { buildPain001 } from './pain';
-import { bankRepository, type BankExportRow, type BankPaymentRow } from './repository';
+import { bankRepository, paymentValues, type BankExportRow, type BankPaymentRow } from './repository';
 import { holderNameOfReissue, importReturn, type ReturnLinks } from './returns';
 import type { BankPaymentStatus } from '../../../../domain/bank';
 import type { BankExport, BankPayment, ImportLine, ImportOutcome, ImportStatementResponse } from '../../../../domain/contracts/bank';
@@ -227,18 +227,6 @@ function skipOf(line: StatementLine): string | null {
   return !line.booked ? 'not_booked' : line.currency !== 'EUR' ? 'not_eur' : line.amount === null || line.amount <= 0n ? 'invalid_amount' : null;
 }
 
-const paymentValues = (line: StatementLine, statementId: string | null) => ({
-  entryRef: line.ref,
-  statementId,
-  amount: line.amount!,
-  currency: line.currency,
-  payerName: line.partyName,
-  payerIban: line.partyIban,
-  remittance: line.remittance,
-  bookingDate: line.bookingDate,
-  status: 'open' as const,
-});
-
 /**
  * PostgreSQL's deadlock and serialization failures, and a unique violation (a bank reference or
  * transfer another import booked meanwhile): the batch was rolled back and runs again, and then
@@ -263,19 +251,7 @@ type LineResult = Pick<ImportLine, 'outcome' | 'reference' | 'paymentId' | 'reas
 async function importCredit(db: Db, rates: RatesAdapter, line: StatementLine, statementId: string | null, actor: string, inserted?: BankPaymentRow): Promise<LineResult> {
   return db.transaction(async (tx) => {
     // Inserted already with the rest of its batch (importBatch), or here.
-    const row =
-      inserted ??
-      (await bankRepository.insertPayment(tx, {
-        entryRef: line.ref,
-        statementId,
-        amount: line.amount!,
-        currency: line.currency,
-        payerName: line.partyName,
-        payerIban: line.partyIban,
-        remittance: line.remittance,
-        bookingDate: line.bookingDate,
-        status: 'open',
-      }));
+    const row = inserted ?? (await bankRepository.insertPayment(tx, paymentValues(line, statementId)));
     if (!row) return { outcome: 'duplicate', reference: null, paymentId: null, reason: null };
     // Everything the payer (and the bank) wrote, as one text: a reference is found wherever it stands (orders/intake.ts).
     let unmatchedReason: string = line.refusal ?? 'no_reason';
