@@ -28,12 +28,23 @@ export const zones = [
   { target: './server', from: './src', message: 'The API never imports site code; what both need lives in domain/.' },
   { target: ['./src', './gatsby-browser.tsx', './gatsby-ssr.tsx'], from: './server', message: 'The site never imports server code; what both need lives in domain/.' },
   { target: './src/components', from: './src/features', message: 'Shared components import no feature; a feature imports components.' },
+  {
+    target: ['./src/features', './src/components', './src/i18n'],
+    from: './src/pages',
+    message: 'Pages are the top of the site: they import features and components, never the other way round.',
+  },
+  { target: './src/i18n', from: './src/features', message: 'src/i18n/ (languages, routes, formatting) sits below the features and imports none.' },
   ...features.map((feature) => ({
     target: `./src/features/${feature}`,
     from: './src/features',
     except: [`./${feature}`],
     message: 'A feature does not import another feature; move what both need to src/components or domain/.',
   })),
+  {
+    target: './server/src/modules',
+    from: ['./server/src/workers', './server/src/app.ts', './server/src/main.ts'],
+    message: 'A module is below the composition root: main.ts, app.ts and workers/ use modules, never the other way round.',
+  },
   {
     target: ['./server/src/modules', './server/src/plugins'],
     from: './server/src/dev',
@@ -52,6 +63,13 @@ export const zones = [
     message: `Only app.ts registers ${module}'s routes; another module uses its service.`,
   })),
 ];
+
+/** Modules are below the plugins (app.ts registers plugins, then modules): a plugin's types only. */
+const pluginTypesOnly = {
+  group: ['**/plugins/*', '**/plugins'],
+  allowTypeImports: true,
+  message: 'A module imports no plugin (app.ts registers them); `import type` of what a plugin declares is fine.',
+};
 
 export default tseslint.config(
   { ignores: ['**/public/', '**/.cache/', 'node_modules/', 'test-results/', 'playwright-report/', 'coverage/', 'server/migrations/', 'static/', '**/*.wall-probe.ts'] },
@@ -94,9 +112,36 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-floating-promises': 'error' },
   },
   {
+    // domain/ runs in the browser and on the server alike: no Node built-in, no React, no Gatsby.
+    files: ['domain/**/*.ts'],
+    ignores: ['domain/**/__tests__/**', 'domain/**/*.test.ts'],
+    rules: {
+      'import-x/no-nodejs-modules': 'error',
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: ['react', 'react-dom', 'react-i18next', 'gatsby'].map((name) => ({ name, message: 'domain/ holds pure rules: React and Gatsby belong to the site (src/).' })),
+          patterns: [{ group: ['react/*', 'react-dom/*', 'gatsby-*'], message: 'domain/ holds pure rules: React and Gatsby belong to the site (src/).' }],
+        },
+      ],
+    },
+  },
+  {
+    // The site uses the API's contracts (domain/contracts/) as types only: a zod schema imported as
+    // a value would ship the validation of the server's answers, and zod, in the pages' bundles.
+    files: ['src/**/*.{ts,tsx}', 'gatsby-browser.tsx', 'gatsby-ssr.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/domain/contracts', '**/domain/contracts/**'], allowTypeImports: true, message: 'The site imports the API contracts with `import type` only.' }] },
+      ],
+    },
+  },
+  {
     // All SQL of a module is in its repository.ts: routes and services reach the tables only
-    // through it, so neither the table objects nor `sql` are imported anywhere else (a row type,
-    // imported with `import type`, may be).
+    // through it, so neither the table objects, `sql` (from drizzle-orm or drizzle-orm/sql) nor the
+    // raw `rows()` helper are imported anywhere else (a row type, imported with `import type`, may
+    // be). No module file imports a plugin but for its types (the request's auth, say).
     files: ['server/src/modules/**/*.ts'],
     ignores: [
       'server/src/modules/**/repository.ts',
@@ -107,11 +152,24 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'drizzle-orm', importNames: ['sql'], message: "SQL belongs in the module's repository.ts." }],
-          patterns: [{ group: ['**/db/schema'], allowTypeImports: true, message: "The tables are reached through the module's repository.ts (row types may be imported with `import type`)." }],
+          paths: [
+            { name: 'drizzle-orm', importNames: ['sql'], message: "SQL belongs in the module's repository.ts." },
+            { name: 'drizzle-orm/sql', message: "SQL belongs in the module's repository.ts." },
+          ],
+          patterns: [
+            { group: ['drizzle-orm/sql/**'], message: "SQL belongs in the module's repository.ts." },
+            { group: ['**/db/schema'], allowTypeImports: true, message: "The tables are reached through the module's repository.ts (row types may be imported with `import type`)." },
+            { group: ['**/db/raw'], importNames: ['rows'], message: "Raw SQL (rows()) belongs in the module's repository.ts." },
+            pluginTypesOnly,
+          ],
         },
       ],
     },
+  },
+  {
+    // A repository may write SQL, but it still imports no plugin (but for types).
+    files: ['server/src/modules/**/repository.ts', 'server/src/modules/**/repository.wall-probe.ts'],
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', { patterns: [pluginTypesOnly] }] },
   },
   {
     files: ['**/*.test.{ts,tsx}', '**/__tests__/**', 'e2e/**', 'server/test/**'],

@@ -23,6 +23,8 @@ const probe = (dir: string, name: string, code: string, expect: string | null, w
 
 const RESTRICTED = 'import-x/no-restricted-paths';
 const NO_SQL = '@typescript-eslint/no-restricted-imports';
+/** The same rule, for imports other than SQL that a layer may not make. */
+const BANNED = NO_SQL;
 const probes: Probe[] = [
   probe('domain', 'site', "import { formatMoney } from '../src/i18n/format';\nexport const f = formatMoney;\n", RESTRICTED, 'domain/ imports no site code'),
   probe('domain', 'server', "import { LOCAL_AUDIENCE } from '../server/src/config';\nexport const a = LOCAL_AUDIENCE;\n", RESTRICTED, 'domain/ imports no server code'),
@@ -87,6 +89,22 @@ const probes: Probe[] = [
   ),
   probe('server/src/modules/orders', 'cycle-a', `import { b } from './cycle-b${SUFFIX.replace(/\.ts$/, '')}';\nexport const a = () => b;\n`, 'import-x/no-cycle', 'no import cycles'),
   probe('server/src/modules/orders', 'cycle-b', `import { a } from './cycle-a${SUFFIX.replace(/\.ts$/, '')}';\nexport const b = () => a;\n`, 'import-x/no-cycle', 'no import cycles'),
+  // The walls an outside probe found open (issue 37), each closed and proved here.
+  probe('domain', 'node', "import fs from 'node:fs';\nexport const read = fs.readFileSync;\n", 'import-x/no-nodejs-modules', 'domain/ imports no Node built-in'),
+  probe('domain', 'react', "import { useState } from 'react';\nexport const u = useState;\n", BANNED, 'domain/ imports no React'),
+  probe('server/src/modules/faucet', 'sql-subpath', "import { sql } from 'drizzle-orm/sql';\nexport const now = sql`now()`;\n", BANNED, 'a service gets no sql from drizzle-orm/sql either'),
+  probe('server/src/modules/faucet', 'raw-rows', "import { rows } from '../../db/raw';\nexport const r = rows;\n", BANNED, 'a service runs no raw query through rows()'),
+  probe('server/src/modules/faucet', 'lock-key', "import { lockKey } from '../../db/raw';\nexport const l = lockKey;\n", null, 'a service may take an advisory lock'),
+  probe('server/src/modules/orders', 'workers', "import { watcherHooks } from '../../workers';\nexport const w = watcherHooks;\n", RESTRICTED, 'a module imports no worker'),
+  probe('server/src/modules/orders', 'app', "import { buildApp } from '../../app';\nexport const b = buildApp;\n", RESTRICTED, 'a module imports no app.ts'),
+  probe('server/src/modules/orders', 'plugin', "import { authPlugin } from '../../plugins/auth';\nexport const p = authPlugin;\n", BANNED, 'a module imports no plugin'),
+  probe('server/src/modules/wallet', 'repository', "import { authPlugin } from '../../plugins/auth';\nexport const p = authPlugin;\n", BANNED, 'a repository imports no plugin'),
+  probe('server/src/modules/orders', 'plugin-type', "import type { Auth } from '../../plugins/auth';\nexport type A = Auth;\n", null, "a module may import a plugin's types"),
+  probe('src/features/exchange', 'page', "import Contact from '../../pages/contact';\nexport const c = Contact;\n", RESTRICTED, 'a feature imports no page'),
+  probe('src/components', 'page', "import Contact from '../pages/contact';\nexport const c = Contact;\n", RESTRICTED, 'a shared component imports no page'),
+  probe('src/i18n', 'feature', "import { useExchangeSession } from '../features/exchange/session';\nexport const s = useExchangeSession;\n", RESTRICTED, 'src/i18n/ imports no feature'),
+  probe('src/features/exchange', 'contract-schema', "import { orderSchema } from '../../../domain/contracts/orders';\nexport const s = orderSchema;\n", BANNED, 'the site imports no runtime schema from domain/contracts'),
+  probe('src/features/exchange', 'contract-type', "import type { Order } from '../../../domain/contracts/orders';\nexport type O = Order;\n", null, 'the site imports the contracts as types'),
   probe(
     'server/src/modules/orders',
     'floating',
