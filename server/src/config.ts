@@ -213,7 +213,7 @@ const schema = z
     /** The crash suite only: a pause between the adapter's answer and booking it, to kill a worker there. */
     PAYOUT_BOOKING_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(0),
     /**
-     * Four eyes on payouts (README "Payouts waiting for approval"): a crypto send or payout worth
+     * Four eyes on payouts (docs/operating.md, "Payouts waiting for approval"): a crypto send or payout worth
      * more than this many EUR when it is requested, and any payout of an account whose bank or ID
      * verification is younger than PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS days (0: none), waits until two
      * operators approve it.
@@ -403,7 +403,7 @@ const schema = z
       ctx.addIssue({
         code: 'custom',
         path: ['OPERATOR_NAME'],
-        message: 'is required when AUTH0_DOMAIN is set (production): the imprint, terms and privacy policy name the operator (also OPERATOR_ADDRESS, OPERATOR_EMAIL; README "Configuration")',
+        message: 'is required when AUTH0_DOMAIN is set (production): the imprint, terms and privacy policy name the operator (also OPERATOR_ADDRESS, OPERATOR_EMAIL; docs/configuration.md)',
       });
     if (env.BENCH_ROUTES) ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'is for benchmarks only, never in production' });
     // Production's payouts file names Muntly's real address, never the sample.
@@ -412,7 +412,7 @@ const schema = z
         code: 'custom',
         path: ['BANK_DEBTOR_TOWN'],
         message:
-          'is required when AUTH0_DOMAIN is set (production), with BANK_DEBTOR_COUNTRY (and BANK_DEBTOR_STREET, BANK_DEBTOR_BUILDING, BANK_DEBTOR_POSTCODE): the payouts file carries the payer\'s structured address (README "Configuration")',
+          'is required when AUTH0_DOMAIN is set (production), with BANK_DEBTOR_COUNTRY (and BANK_DEBTOR_STREET, BANK_DEBTOR_BUILDING, BANK_DEBTOR_POSTCODE): the payouts file carries the payer\'s structured address (docs/configuration.md)',
       });
     if (env.PAYOUT_BOOKING_DELAY_MS > 0) ctx.addIssue({ code: 'custom', path: ['PAYOUT_BOOKING_DELAY_MS'], message: 'is for the crash suite only, never in production' });
     // Production never pretends to pay: the payouts go to a real executor, named explicitly.
@@ -427,6 +427,9 @@ const schema = z
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH0_DOMAIN is set (production)' });
     }
   });
+
+/** Every setting and its default: docs/configuration.md lists them, and __tests__/configuration-doc.test.ts keeps the two in step. */
+export const configSchema = schema;
 
 export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUTS' | 'BUY_SELL_ENABLED'> & {
   BUY_SELL_ENABLED: boolean;
