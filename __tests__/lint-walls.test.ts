@@ -103,7 +103,13 @@ const probes: Probe[] = [
   probe('src/features/exchange', 'page', "import Contact from '../../pages/contact';\nexport const c = Contact;\n", RESTRICTED, 'a feature imports no page'),
   probe('src/components', 'page', "import Contact from '../pages/contact';\nexport const c = Contact;\n", RESTRICTED, 'a shared component imports no page'),
   probe('src/i18n', 'feature', "import { useExchangeSession } from '../features/exchange/session';\nexport const s = useExchangeSession;\n", RESTRICTED, 'src/i18n/ imports no feature'),
-  probe('src/features/exchange', 'contract-schema', "import { orderSchema } from '../../../domain/contracts/orders';\nexport const s = orderSchema;\n", BANNED, 'the site imports no runtime schema from domain/contracts'),
+  probe(
+    'src/features/exchange',
+    'contract-schema',
+    "import { orderSchema } from '../../../domain/contracts/orders';\nexport const s = orderSchema;\n",
+    BANNED,
+    'the site imports no runtime schema from domain/contracts',
+  ),
   probe('src/features/exchange', 'contract-type', "import type { Order } from '../../../domain/contracts/orders';\nexport type O = Order;\n", null, 'the site imports the contracts as types'),
   probe(
     'server/src/modules/orders',

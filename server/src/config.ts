@@ -412,7 +412,7 @@ const schema = z
         code: 'custom',
         path: ['BANK_DEBTOR_TOWN'],
         message:
-          'is required when AUTH0_DOMAIN is set (production), with BANK_DEBTOR_COUNTRY (and BANK_DEBTOR_STREET, BANK_DEBTOR_BUILDING, BANK_DEBTOR_POSTCODE): the payouts file carries the payer\'s structured address (docs/configuration.md)',
+          "is required when AUTH0_DOMAIN is set (production), with BANK_DEBTOR_COUNTRY (and BANK_DEBTOR_STREET, BANK_DEBTOR_BUILDING, BANK_DEBTOR_POSTCODE): the payouts file carries the payer's structured address (docs/configuration.md)",
       });
     if (env.PAYOUT_BOOKING_DELAY_MS > 0) ctx.addIssue({ code: 'custom', path: ['PAYOUT_BOOKING_DELAY_MS'], message: 'is for the crash suite only, never in production' });
     // Production never pretends to pay: the payouts go to a real executor, named explicitly.
