@@ -5,10 +5,10 @@ module.exports = {
   testMatch: ['**/__tests__/**/*.test.ts?(x)', '**/test/**/*.test.ts?(x)'],
   transform: { '^.+\\.[cm]?[jt]sx?$': ['babel-jest', { configFile: './jest.babel.config.js' }] },
   // Gatsby ships untranspiled ESM in these packages, jose is ESM-only, PGlite's CommonJS build still uses import() for Node built-ins (which jest's VM cannot run), and light-my-request (fastify's inject)
-  // uses the ESM-only cookie@2 (and @fastify/swagger-ui content-disposition@2), which Node 20 can
+  // uses the ESM-only cookie@2 (and @fastify/swagger-ui content-disposition@2, the OpenAPI validator @apidevtools/json-schema-ref-parser), which Node 20 can
   // require but jest's module loader cannot; transliteration's browser build (jsdom) is ESM.
   transformIgnorePatterns: [
-    '/node_modules/(?!(gatsby|gatsby-script|gatsby-link|jose|@electric-sql|@scure|@noble|micro-packed|micro-eth-signer|cookie|content-disposition|transliteration)/)(?!.*/node_modules/(cookie|content-disposition)/)',
+    '/node_modules/(?!(gatsby|gatsby-script|gatsby-link|jose|@electric-sql|@scure|@noble|micro-packed|micro-eth-signer|cookie|content-disposition|transliteration|@apidevtools)/)(?!.*/node_modules/(cookie|content-disposition)/)',
   ],
   moduleNameMapper: {
     '\\.css$': '<rootDir>/__tests__/support/style-stub.js',

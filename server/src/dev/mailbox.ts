@@ -18,7 +18,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 export const isLoopback = (address: string | undefined): boolean => address !== undefined && LOOPBACK.has(address);
 
 export const devMailboxRoutes: FastifyPluginAsync = async (app) => {
-  app.get<{ Querystring: { to?: string } }>('/dev/mailbox', async (request, reply) => {
+  app.get<{ Querystring: { to?: string } }>('/dev/mailbox', { schema: { hide: true } }, async (request, reply) => {
     if (!isLoopback(request.socket.remoteAddress) || !isLoopback(request.ip)) throw new DomainError('not_found');
     const to = typeof request.query.to === 'string' ? request.query.to : undefined;
     const messages = await listOutbox(app.db, to);

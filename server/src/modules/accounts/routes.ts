@@ -31,7 +31,8 @@ const accountRoutesPlugin: FastifyPluginAsyncZod<{ lookupProfile: ProfileLookup;
     {
       onRequest: app.authenticate,
       schema: {
-        tags: ['account'],
+        operationId: 'getMe',
+        tags: ['accounts'],
         summary: 'The logged-in user’s account (created on first use)',
         security: [{ bearer: [] }],
         response: { 200: meSchema, ...errorResponses(401, 403) },

@@ -15,7 +15,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/ops/audit',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsListAudit',
+        tags: ['audit'],
         summary: 'The audit trail, newest first: who did what, when, to what, with the state before and after',
         security: [{ bearer: [] }],
         querystring: auditQuery,
@@ -32,7 +33,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/ops/audit.csv',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsExportAuditCsv',
+        tags: ['audit'],
         summary: 'The audit trail as CSV, oldest first, every row matching the filters (cursor and limit do not apply)',
         security: [{ bearer: [] }],
         querystring: auditQuery,
@@ -52,7 +54,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/ops/audit/verify',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsVerifyAudit',
+        tags: ['audit'],
         summary: "Recomputes the audit trail's hash chain; answers the first row that breaks it",
         security: [{ bearer: [] }],
         response: { 200: auditVerifyResponse, ...errorResponses(401, 403) },

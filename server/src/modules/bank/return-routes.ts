@@ -30,7 +30,8 @@ export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApprova
       preHandler: limited,
       config: { personal: true },
       schema: {
-        tags: ['exchange'],
+        operationId: 'openReturnLink',
+        tags: ['bank'],
         summary: "Open a returned payout's emailed link: the order, to give another IBAN (rate-limited)",
         body: returnLinkBody,
         response: { 200: orderSchema, ...errorResponses(400, 409, 429) },
@@ -50,7 +51,8 @@ export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApprova
       preHandler: limited,
       config: { personal: true },
       schema: {
-        tags: ['exchange'],
+        operationId: 'giveNewIban',
+        tags: ['bank'],
         summary: 'Another IBAN for a payout the payee’s bank returned: a new payout of the amount owed (four eyes as any payout). Logged in as the order’s account, or with the emailed link’s token.',
         params: newIbanParams,
         body: newIbanBody,
@@ -75,7 +77,8 @@ export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApprova
     {
       onRequest: app.requireScope('admin:muntly'),
       schema: {
-        tags: ['ops'],
+        operationId: 'opsListReturns',
+        tags: ['bank'],
         summary: 'Returned payouts waiting for the customer to give another IBAN, oldest first',
         security: [{ bearer: [] }],
         response: { 200: payoutReturnsAwaitingResponse, ...errorResponses(401, 403) },
@@ -89,7 +92,8 @@ export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApprova
     {
       onRequest: app.requireScope('admin:muntly'),
       schema: {
-        tags: ['ops'],
+        operationId: 'opsSendReturnLink',
+        tags: ['bank'],
         summary: 'Email an anonymous seller a new link to give another IBAN for their returned payout (the old link stops working)',
         security: [{ bearer: [] }],
         params: bankPaymentParams,

@@ -49,7 +49,8 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
     {
       bodyLimit: STATEMENT_BODY_LIMIT,
       schema: {
-        tags: ['ops'],
+        operationId: 'opsImportStatement',
+        tags: ['bank'],
         summary:
           'Import a camt.053 bank statement: credits are matched to orders and deposits as payment-received does, once per bank reference; the rest wait in the unmatched queue. Debits naming an exported payout complete it.',
         security: [{ bearer: [] }],
@@ -86,7 +87,8 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
     '/api/ops/bank/unmatched',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsListBankPayments',
+        tags: ['bank'],
         summary: 'Bank payments: the unmatched queue (status=open, oldest first), or those matched, assigned, refunded, all',
         security: [{ bearer: [] }],
         querystring: bankPaymentsQuery,
@@ -101,7 +103,8 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
     '/api/ops/bank/unmatched/:id/assign',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsAssignBankPayment',
+        tags: ['bank'],
         summary: 'Assign an unmatched payment to an order (reference or short reference) or a deposit (DEPOSIT<account key> [CUR]): the intake takes it as if the payer had written that reason',
         security: [{ bearer: [] }],
         params: bankPaymentParams,
@@ -116,7 +119,8 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
     '/api/ops/bank/unmatched/:id/refund',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsRefundBankPayment',
+        tags: ['bank'],
         summary: "Refund an unmatched payment to the payer's IBAN: a SEPA payout, exported with the next payouts file",
         security: [{ bearer: [] }],
         params: bankPaymentParams,
@@ -130,7 +134,8 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
     '/api/ops/bank/payouts-export',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsExportPayouts',
+        tags: ['bank'],
         summary: 'Every EUR payout that is due, in one pain.001 file (BANK_PAIN_VERSION: .001.09, or .001.03) to upload to the bank; each payout is in exactly one file and is then submitted',
         security: [{ bearer: [] }],
         response: { 200: exportPayoutsResponse, ...errorResponses(401, 403) },
@@ -143,7 +148,8 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
     '/api/ops/bank/exports',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsListBankExports',
+        tags: ['bank'],
         summary: 'The payouts files made so far, newest first',
         security: [{ bearer: [] }],
         querystring: bankExportsQuery,
@@ -157,7 +163,8 @@ export const bankOpsRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; outcome
     '/api/ops/bank/exports/:id',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsGetBankExport',
+        tags: ['bank'],
         summary: 'A payouts file again, as it was made (application/xml)',
         security: [{ bearer: [] }],
         params: bankExportParams,

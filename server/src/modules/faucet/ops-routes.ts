@@ -13,7 +13,15 @@ export const faucetOpsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
   app.get(
     '/api/ops/faucet',
-    { schema: { tags: ['ops'], summary: 'Faucet: paused?, budget left, current round', security: [{ bearer: [] }], response: { 200: faucetStatusSchema, ...errorResponses(401, 403) } } },
+    {
+      schema: {
+        operationId: 'opsGetFaucet',
+        tags: ['faucet'],
+        summary: 'Faucet: paused?, budget left, current round',
+        security: [{ bearer: [] }],
+        response: { 200: faucetStatusSchema, ...errorResponses(401, 403) },
+      },
+    },
     async (request) => operate(app.db, app.faucet.settings, { kind: 'status' }, actorOf(request)),
   );
 
@@ -21,7 +29,8 @@ export const faucetOpsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/ops/faucet/:action',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsSetFaucetState',
+        tags: ['faucet'],
         summary: 'Faucet: pause (GAME OVER after the current round) or resume',
         security: [{ bearer: [] }],
         params: faucetActionParams,
@@ -39,7 +48,8 @@ export const faucetOpsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/ops/faucet/fund',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsFundFaucet',
+        tags: ['faucet'],
         summary: 'Faucet: add budget in EUR (a spent-out faucet starts again)',
         security: [{ bearer: [] }],
         body: faucetFundBody,

@@ -36,6 +36,7 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
     '/api/faucet',
     {
       schema: {
+        operationId: 'getFaucetRound',
         tags: ['faucet'],
         summary: 'The current round (null before the faucet first ticked)',
         response: { 200: currentRoundResponse },
@@ -48,6 +49,7 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
     '/api/faucet/rounds',
     {
       schema: {
+        operationId: 'listFaucetRounds',
         tags: ['faucet'],
         summary: 'The round history: announced rounds, newest first, each with its tickets, seed, chain link, block mixed in and winner',
         querystring: roundsQuery,
@@ -61,6 +63,7 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
     '/api/faucet/rounds/export',
     {
       schema: {
+        operationId: 'exportFaucetRounds',
         tags: ['faucet'],
         summary: 'Rounds from..to (at most 500) as one JSON file to check with `npm run verify:faucet -- <file>` (domain/faucet.ts RoundsFile)',
         querystring: exportQuery,
@@ -77,6 +80,7 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
     '/api/faucet/seed-chains',
     {
       schema: {
+        operationId: 'listFaucetSeedChains',
         tags: ['faucet'],
         summary: 'Every seed chain’s anchor (seed_0), published before the chain’s first round, oldest first',
         response: { 200: seedChainsResponse },
@@ -89,6 +93,7 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
     '/api/faucet/rounds/:id',
     {
       schema: {
+        operationId: 'getFaucetRoundById',
         tags: ['faucet'],
         summary: 'Any round, with its seed and winner once announced (to verify the draw)',
         params: roundParams,
@@ -102,6 +107,7 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
     '/api/faucet/events',
     {
       schema: {
+        operationId: 'streamFaucetEvents',
         tags: ['faucet'],
         summary: `Live updates (text/event-stream): an event "round" with { round } on connect and whenever the round changes; at most ${STREAMS_PER_CLIENT} open streams per client address`,
         response: errorResponses(429),
@@ -123,6 +129,7 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'enterFaucetRound',
         tags: ['faucet'],
         summary: 'Enter the current round with one of your reception addresses (BTC, ETH, XRP, BCH, LTC, DOGE); only while registrations are open, once per round',
         security: [{ bearer: [] }],
@@ -143,6 +150,7 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'listMyFaucetEntries',
         tags: ['faucet'],
         summary: 'Your recent entries and how each round ended for you',
         security: [{ bearer: [] }],

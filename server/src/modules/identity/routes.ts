@@ -32,7 +32,13 @@ export const identityRoutes: FastifyPluginAsyncZod<IdentityRouteOptions> = async
     '/api/identity',
     {
       onRequest: app.withAccount,
-      schema: { tags: ['identity'], summary: 'Your verifications: phase per kind, your data', security: [{ bearer: [] }], response: { 200: identityResponse, ...errorResponses(401, 403) } },
+      schema: {
+        operationId: 'getIdentity',
+        tags: ['identity'],
+        summary: 'Your verifications: phase per kind, your data',
+        security: [{ bearer: [] }],
+        response: { 200: identityResponse, ...errorResponses(401, 403) },
+      },
     },
     async (request) => {
       const account = request.account!;
@@ -45,6 +51,7 @@ export const identityRoutes: FastifyPluginAsyncZod<IdentityRouteOptions> = async
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'submitIdentity',
         tags: ['identity'],
         summary: 'Step 1: submit the data of a kind; the code is sent through its channel',
         description: 'address/id: person data; bank: iban, beneficiary; business: businessName, businessNumber, businessCountry; mobile: mobile.',
@@ -72,6 +79,7 @@ export const identityRoutes: FastifyPluginAsyncZod<IdentityRouteOptions> = async
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'requestVerification',
         tags: ['identity'],
         summary: 'Ask Muntly to enable a verification kind for you (the operator is mailed; rate-limited)',
         description: 'Idempotent: asking again while the request waits, or for a kind already enabled, answers the state as it is (created: false).',
@@ -96,6 +104,7 @@ export const identityRoutes: FastifyPluginAsyncZod<IdentityRouteOptions> = async
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'confirmIdentity',
         tags: ['identity'],
         summary: 'Step 2: the code (ABCD-EFGH-IJKL-MNOP, any case, dashes optional)',
         security: [{ bearer: [] }],

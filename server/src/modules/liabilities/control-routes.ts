@@ -17,7 +17,8 @@ export const liabilitiesControlRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = 
     {
       onRequest: app.requireScope('admin:muntly'),
       schema: {
-        tags: ['ops'],
+        operationId: 'opsListControlRequests',
+        tags: ['liabilities'],
         summary: 'The signer: every house address a snapshot’s reserves list, with the message to sign, its scheme and where its key derives',
         security: [{ bearer: [] }],
         params: snapshotParams,
@@ -32,7 +33,8 @@ export const liabilitiesControlRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = 
     {
       onRequest: app.requireScope('admin:muntly'),
       schema: {
-        tags: ['ops'],
+        operationId: 'opsSubmitControlProofs',
+        tags: ['liabilities'],
         summary: 'The signer: proofs of control of the snapshot’s house addresses, each verified before it is stored (all or none)',
         security: [{ bearer: [] }],
         params: snapshotParams,

@@ -32,6 +32,7 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
     '/api/liabilities',
     {
       schema: {
+        operationId: 'listLiabilitySnapshots',
         tags: ['liabilities'],
         summary: 'Proof of liabilities: the published snapshots, newest first, each with its roots (total owed per currency) and what the house’s addresses held',
         querystring: snapshotsQuery,
@@ -45,6 +46,7 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
     '/api/liabilities/:id',
     {
       schema: {
+        operationId: 'getLiabilitySnapshot',
         tags: ['liabilities'],
         summary: 'One whole published snapshot (domain/liabilities.ts PublishedSnapshot): every tree, level by level, and the reserves',
         params: snapshotParams,
@@ -61,6 +63,7 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
     '/api/liabilities/:id/control',
     {
       schema: {
+        operationId: 'getControlProofs',
         tags: ['liabilities'],
         summary: 'The proofs of control of the snapshot’s house addresses: each a message naming the address and the snapshot’s digest, signed with the address’s key',
         params: snapshotParams,
@@ -99,7 +102,8 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
     {
       onRequest: app.withAccount,
       schema: {
-        tags: ['wallet'],
+        operationId: 'getMyProof',
+        tags: ['liabilities'],
         summary: 'Your proof of inclusion: per snapshot your secret nonce, and each of your leaves with its path to the published root',
         security: [{ bearer: [] }],
         querystring: myProofQuery,
@@ -115,7 +119,8 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
     {
       onRequest: app.requireScope('admin:muntly'),
       schema: {
-        tags: ['ops'],
+        operationId: 'opsPublishLiabilities',
+        tags: ['liabilities'],
         summary: 'Takes a snapshot of every user balance in one consistent read and publishes its trees',
         security: [{ bearer: [] }],
         response: { 200: publishResponse, ...errorResponses(401, 403) },

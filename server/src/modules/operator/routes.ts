@@ -8,7 +8,8 @@ export const operatorRoutes: FastifyPluginAsyncZod<{ operator: Operator }> = asy
     '/api/operator',
     {
       schema: {
-        tags: ['site'],
+        operationId: 'getOperator',
+        tags: ['operator'],
         summary: 'The company that operates Muntly (imprint, footer, terms, privacy policy), or the sample marker in local mode',
         response: { 200: operatorResponse },
       },

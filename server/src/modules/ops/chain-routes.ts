@@ -40,6 +40,7 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
     '/api/ops/chain/outputs',
     {
       schema: {
+        operationId: 'opsListChainOutputs',
         tags: ['ops'],
         summary: 'The signer: the house outputs it may spend, and how many addresses each branch handed out',
         security: [{ bearer: [] }],
@@ -54,6 +55,7 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
     '/api/ops/chain/change-address',
     {
       schema: {
+        operationId: 'opsNewChangeAddress',
         tags: ['ops'],
         summary: 'The signer: a fresh house change address (branch 2), which the watcher knows as the house’s',
         security: [{ bearer: [] }],
@@ -68,6 +70,7 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
     '/api/ops/chain/unmatched',
     {
       schema: {
+        operationId: 'opsListChainUnmatched',
         tags: ['ops'],
         summary: 'The unmatched chain queue: dust, and coins at addresses that expected nothing',
         security: [{ bearer: [] }],
@@ -81,6 +84,7 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
     '/api/ops/chain/unmatched/assign',
     {
       schema: {
+        operationId: 'opsAssignChainUnmatched',
         tags: ['ops'],
         summary: 'Credit an unmatched output to the wallet of the account with this email',
         security: [{ bearer: [] }],
@@ -95,6 +99,7 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
     '/api/ops/chain/unmatched/return',
     {
       schema: {
+        operationId: 'opsReturnChainUnmatched',
         tags: ['ops'],
         summary: 'Send an unmatched output back to the address its sender named, less the network fee (a payout, four eyes as any)',
         security: [{ bearer: [] }],
@@ -109,6 +114,7 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
     '/api/ops/chain/alerts',
     {
       schema: {
+        operationId: 'opsListChainAlerts',
         tags: ['ops'],
         summary: 'Open chain alerts: deposits booked back after a reorg, reconciliations that found a difference',
         security: [{ bearer: [] }],
@@ -122,6 +128,7 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
     '/api/ops/chain/alerts/:id/resolve',
     {
       schema: {
+        operationId: 'opsResolveChainAlert',
         tags: ['ops'],
         summary: 'Mark a chain alert as handled',
         security: [{ bearer: [] }],
@@ -136,6 +143,7 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
     '/api/ops/chain/reconcile',
     {
       schema: {
+        operationId: 'opsReconcileChain',
         tags: ['ops'],
         summary: 'Reconcile the house’s coins on chain with the ledger, per currency with a node; a difference raises an alert',
         security: [{ bearer: [] }],

@@ -29,6 +29,7 @@ export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; appr
     '/api/ops/queues',
     {
       schema: {
+        operationId: 'opsGetQueues',
         tags: ['ops'],
         summary: 'How much waits in each queue: verification requests, documents to check, unmatched bank payments, payouts awaiting approval',
         security: [{ bearer: [] }],
@@ -42,6 +43,7 @@ export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; appr
     '/api/ops/verification-documents',
     {
       schema: {
+        operationId: 'opsListVerificationDocuments',
         tags: ['ops'],
         summary: 'Submissions waiting for a document to be checked by hand (the ID), oldest first: verify or reject them',
         security: [{ bearer: [] }],
@@ -55,6 +57,7 @@ export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; appr
     '/api/ops/orders',
     {
       schema: {
+        operationId: 'opsListOrders',
         tags: ['ops'],
         summary: 'Orders by reference (full or short) or part of the email, status, type and day placed, newest first',
         security: [{ bearer: [] }],
@@ -69,6 +72,7 @@ export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; appr
     '/api/ops/orders/:reference',
     {
       schema: {
+        operationId: 'opsGetOrder',
         tags: ['ops'],
         summary: 'One order and its whole history: its times, its payouts, and every audit row about it, its bank payments and payouts',
         security: [{ bearer: [] }],
@@ -83,6 +87,7 @@ export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; appr
     '/api/ops/accounts',
     {
       schema: {
+        operationId: 'opsListAccounts',
         tags: ['ops'],
         summary: 'Accounts whose key is q, or whose email contains it, newest first',
         security: [{ bearer: [] }],
@@ -97,6 +102,7 @@ export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; appr
     '/api/ops/accounts/:accountKey',
     {
       schema: {
+        operationId: 'opsGetAccount',
         tags: ['ops'],
         summary: 'One account: balances, verification phases, recent orders and sends, whether its sends are frozen, its audit rows',
         security: [{ bearer: [] }],

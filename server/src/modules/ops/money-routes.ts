@@ -38,6 +38,7 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
     '/api/ops/ledger/verify',
     {
       schema: {
+        operationId: 'opsVerifyLedger',
         tags: ['ops'],
         summary: 'Checks every ledger invariant',
         security: [{ bearer: [] }],
@@ -55,6 +56,7 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
     '/api/ops/chain-deposit',
     {
       schema: {
+        operationId: 'opsChainDeposit',
         tags: ['ops'],
         summary: 'Simulate an incoming chain deposit to a reception address (the production watcher calls the same service)',
         security: [{ bearer: [] }],
@@ -75,6 +77,7 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
     '/api/ops/payment-received',
     {
       schema: {
+        operationId: 'opsPaymentReceived',
         tags: ['ops'],
         summary: "Simulate an incoming SEPA payment: reason = a buy order's shortReference, or DEPOSIT + account key (+ currency) (the production bank adapter calls the same service)",
         security: [{ bearer: [] }],
@@ -92,6 +95,7 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
     '/api/ops/orders/business-payment',
     {
       schema: {
+        operationId: 'opsBusinessPayment',
         tags: ['ops'],
         summary: 'The bank statement shows a buy was paid from a business account: the order waits until a business behind it is verified',
         security: [{ bearer: [] }],
@@ -109,6 +113,7 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
     '/api/ops/orders/review',
     {
       schema: {
+        operationId: 'opsReviewOrder',
         tags: ['ops'],
         summary: "An anonymous order held because its payer's week passed the cap: convert it anyway, or refund it to the payer (not one's own order; audited)",
         security: [{ bearer: [] }],

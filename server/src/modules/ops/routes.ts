@@ -39,6 +39,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/users',
     {
       schema: {
+        operationId: 'opsListUsers',
         tags: ['ops'],
         summary: 'Every account, or the one with this email address',
         security: [{ bearer: [] }],
@@ -67,6 +68,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/grant-admin',
     {
       schema: {
+        operationId: 'opsGrantAdmin',
         tags: ['ops'],
         summary: 'Give a local user the admin:muntly scope (with Auth0, assign the permission there)',
         security: [{ bearer: [] }],
@@ -91,6 +93,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/dev-token',
     {
       schema: {
+        operationId: 'opsDevToken',
         tags: ['ops'],
         summary: 'Local mode: an access token for this email (the local user is created if needed)',
         security: [{ bearer: [] }],
@@ -113,6 +116,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/verification/enable',
     {
       schema: {
+        operationId: 'opsEnableVerification',
         tags: ['ops'],
         summary: 'Enable a verification kind for a user (they asked us to)',
         security: [{ bearer: [] }],
@@ -132,6 +136,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/verification-requests',
     {
       schema: {
+        operationId: 'opsListVerificationRequests',
         tags: ['ops'],
         summary: 'Verification kinds users asked to have enabled, oldest first (all=true: also those enabled since)',
         security: [{ bearer: [] }],
@@ -146,6 +151,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/verification/verify',
     {
       schema: {
+        operationId: 'opsVerify',
         tags: ['ops'],
         summary: 'Mark a verification kind verified after checking the document by hand',
         security: [{ bearer: [] }],
@@ -165,6 +171,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/verification/reject',
     {
       schema: {
+        operationId: 'opsRejectVerification',
         tags: ['ops'],
         summary: 'Send submitted details back to step 1 with a reason the customer reads in their language (on their identity page and by email)',
         security: [{ bearer: [] }],
@@ -185,6 +192,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/identity',
     {
       schema: {
+        operationId: 'opsGetIdentity',
         tags: ['ops'],
         summary: "A user's identity data (every read is written to the audit trail)",
         security: [{ bearer: [] }],
@@ -209,6 +217,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/accounts/:accountKey/freeze',
     {
       schema: {
+        operationId: 'opsFreezeAccount',
         tags: ['ops'],
         summary: "Freeze an account's sends at once; only an operator unfreezes it, and its payouts wait for approval (the reason is audited, never shown to the user)",
         security: [{ bearer: [] }],
@@ -228,6 +237,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/accounts/:accountKey/unfreeze',
     {
       schema: {
+        operationId: 'opsUnfreezeAccount',
         tags: ['ops'],
         summary: "Unfreeze an account's sends at once, without the user's cool-down (they proved who they are to support, or an operator's freeze ends); the reason is audited",
         security: [{ bearer: [] }],
@@ -247,6 +257,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/outbox',
     {
       schema: {
+        operationId: 'opsListOutbox',
         tags: ['ops'],
         summary: 'Messages sent (email, SMS, post, bank), newest first',
         security: [{ bearer: [] }],
@@ -261,6 +272,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/retention',
     {
       schema: {
+        operationId: 'opsRunRetention',
         tags: ['ops'],
         summary: 'Deletes identity data and support messages whose retention period has ended (every replica also does this hourly)',
         security: [{ bearer: [] }],
@@ -274,6 +286,7 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     '/api/ops/backup',
     {
       schema: {
+        operationId: 'opsBackup',
         tags: ['ops'],
         summary: 'The embedded database (PGlite) as a consistent gzipped tarball, taken while the server runs; with PostgreSQL 409 backup_not_embedded (use pg_basebackup and WAL archiving)',
         security: [{ bearer: [] }],

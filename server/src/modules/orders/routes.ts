@@ -92,7 +92,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
     '/api/exchange/config',
     {
       schema: {
-        tags: ['exchange'],
+        operationId: 'getExchangeConfig',
+        tags: ['orders'],
         summary: 'Whether buying and selling are on, the bank account buyers and depositors pay to, and the block explorers that transaction hashes link to',
         response: { 200: exchangeConfigResponse },
       },
@@ -112,7 +113,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       // The answer holds the order's email and reference, which together open it.
       config: { personal: true },
       schema: {
-        tags: ['exchange'],
+        operationId: 'placeOrder',
+        tags: ['orders'],
         summary: 'Place a buy, sell or swap order (anyone; the own-wallet options need a login). Idempotency-Key honoured.',
         headers: placeOrderHeaders,
         body: placeOrderBody,
@@ -153,7 +155,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       onRequest: app.withAccount,
       config: { personal: true },
       schema: {
-        tags: ['exchange'],
+        operationId: 'confirmWalletOrder',
+        tags: ['orders'],
         summary: 'Confirm an order paid from your wallet to an address or IBAN outside it, with the code emailed to your account',
         security: [{ bearer: [] }],
         params: confirmOrderParams,
@@ -180,7 +183,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       preHandler: lookupLimits,
       config: { personal: true },
       schema: {
-        tags: ['exchange'],
+        operationId: 'lookupOrder',
+        tags: ['orders'],
         summary: 'Find an order by email and full reference (rate-limited; one uniform "not found")',
         body: lookupOrderBody,
         response: { 200: orderSchema, ...errorResponses(400, 404, 429) },
@@ -198,7 +202,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       preHandler: lookupLimits,
       config: { personal: true },
       schema: {
-        tags: ['exchange'],
+        operationId: 'streamOrderEvents',
+        tags: ['orders'],
         summary: 'Live order status (Server-Sent Events, event "order" with the whole order) for the holder of email + reference; ends when completed',
         params: orderEventsParams,
         querystring: orderEventsQuery,
@@ -241,7 +246,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
     '/api/me/orders',
     {
       onRequest: app.withAccount,
-      schema: { tags: ['exchange'], summary: 'Your own orders, newest first', security: [{ bearer: [] }], response: { 200: myOrdersResponse, ...errorResponses(401, 403) } },
+      schema: { operationId: 'listMyOrders', tags: ['orders'], summary: 'Your own orders, newest first', security: [{ bearer: [] }], response: { 200: myOrdersResponse, ...errorResponses(401, 403) } },
     },
     async (request) => {
       const account = request.account!;

@@ -42,7 +42,8 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
     '/api/ops/payouts',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsListPayouts',
+        tags: ['payouts'],
         summary: 'Payouts, oldest first: the executor lists status=submitted',
         security: [{ bearer: [] }],
         querystring: payoutsQuery,
@@ -56,7 +57,8 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
     '/api/ops/payouts/:id/result',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsReportPayoutResult',
+        tags: ['payouts'],
         summary: 'The executor reports a submitted payout: completed with its txid, or failed',
         security: [{ bearer: [] }],
         params: payoutParams,
@@ -77,7 +79,8 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
     '/api/ops/payouts/:id/approve',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsApprovePayout',
+        tags: ['payouts'],
         summary: 'Approve a payout awaiting approval: the first operator reviews, a second, different one releases it to the worker',
         security: [{ bearer: [] }],
         params: payoutParams,
@@ -94,7 +97,8 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
     '/api/ops/payouts/:id/reject',
     {
       schema: {
-        tags: ['ops'],
+        operationId: 'opsRejectPayout',
+        tags: ['payouts'],
         summary: 'Reject a payout awaiting approval: it fails and its money goes back to where it came from (a send to the balance, an order is refunded)',
         security: [{ bearer: [] }],
         params: payoutParams,

@@ -92,7 +92,13 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     '/api/wallet/address-book',
     {
       onRequest: app.withAccount,
-      schema: { tags: ['security'], summary: 'Your address book: where your sends may go', security: [{ bearer: [] }], response: { 200: addressBookResponse, ...errorResponses(401, 403) } },
+      schema: {
+        operationId: 'listAddressBook',
+        tags: ['protection'],
+        summary: 'Your address book: where your sends may go',
+        security: [{ bearer: [] }],
+        response: { 200: addressBookResponse, ...errorResponses(401, 403) },
+      },
     },
     async (request) => ({ entries: await listBook(app.db, request.account!.id) }),
   );
@@ -102,7 +108,8 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     {
       onRequest: app.withAccount,
       schema: {
-        tags: ['security'],
+        operationId: 'addAddressBookEntry',
+        tags: ['protection'],
         summary: 'Add an address: usable after the hold (another Muntly user’s at once); an email with a cancel link announces it',
         security: [{ bearer: [] }],
         body: addEntryBody,
@@ -121,7 +128,8 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     {
       onRequest: app.withAccount,
       schema: {
-        tags: ['security'],
+        operationId: 'removeAddressBookEntry',
+        tags: ['protection'],
         summary: 'Remove an address from your book',
         security: [{ bearer: [] }],
         params: walletIdParams,
@@ -136,7 +144,8 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     {
       onRequest: app.withAccount,
       schema: {
-        tags: ['security'],
+        operationId: 'getSecurity',
+        tags: ['protection'],
         summary: 'Allow-list mode, address book, anti-phishing phrase (masked), freeze, cool-downs and recent security events',
         security: [{ bearer: [] }],
         response: { 200: securityOverviewSchema, ...errorResponses(401, 403) },
@@ -153,7 +162,8 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     {
       onRequest: app.withAccount,
       schema: {
-        tags: ['security'],
+        operationId: 'updateSecurity',
+        tags: ['protection'],
         summary: 'Switch allow-list mode, set or remove (null) the anti-phishing phrase; either starts a cool-down on sends',
         security: [{ bearer: [] }],
         body: securitySettingsBody,
@@ -172,7 +182,13 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     '/api/wallet/security/freeze',
     {
       onRequest: app.withAccount,
-      schema: { tags: ['security'], summary: 'Freeze every send of your account at once', security: [{ bearer: [] }], response: { 200: securityOverviewSchema, ...errorResponses(401, 403) } },
+      schema: {
+        operationId: 'freezeSends',
+        tags: ['protection'],
+        summary: 'Freeze every send of your account at once',
+        security: [{ bearer: [] }],
+        response: { 200: securityOverviewSchema, ...errorResponses(401, 403) },
+      },
     },
     async (request) => {
       await freeze(app.db, ctx(request), { account: request.account!, byLink: false });
@@ -185,7 +201,8 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     {
       onRequest: app.withAccount,
       schema: {
-        tags: ['security'],
+        operationId: 'requestUnfreeze',
+        tags: ['protection'],
         summary: 'Unfreeze, step 1: a code is emailed',
         security: [{ bearer: [] }],
         response: { 200: securityOverviewSchema, ...errorResponses(401, 403, 409, 429) },
@@ -202,7 +219,8 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     {
       onRequest: app.withAccount,
       schema: {
-        tags: ['security'],
+        operationId: 'confirmUnfreeze',
+        tags: ['protection'],
         summary: 'Unfreeze, step 2: the emailed code; sends resume after the cool-down',
         security: [{ bearer: [] }],
         body: unfreezeConfirmBody,
@@ -234,7 +252,7 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/api/security/freeze',
-    { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link: the question, with a button (HTML)', querystring: securityLinkQuery } },
+    { ...linkRoute, schema: { operationId: 'showFreezeLink', tags: ['protection'], summary: 'A freeze link: the question, with a button (HTML)', querystring: securityLinkQuery } },
     async (request, reply) => {
       const preview = await previewLink(app.db, app.protection.links, request.query.t, 'freeze');
       if (!preview.ok) return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
@@ -244,7 +262,15 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/api/security/freeze',
-    { ...linkRoute, schema: { tags: ['security'], summary: 'A freeze link, confirmed: every send of the account stops (the page’s form: 303 to the outcome)', body: securityLinkForm } },
+    {
+      ...linkRoute,
+      schema: {
+        operationId: 'useFreezeLink',
+        tags: ['protection'],
+        summary: 'A freeze link, confirmed: every send of the account stops (the page’s form: 303 to the outcome)',
+        body: securityLinkForm,
+      },
+    },
     async (request, reply) => {
       const done = await freezeByLink(app.db, { ...app.protection, ...linkClient }, request.body.t);
       if (isForm(request))
@@ -257,13 +283,18 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     },
   );
 
-  app.get('/api/security/frozen', { schema: { tags: ['security'], summary: 'After a freeze link: the outcome (HTML)', querystring: linkOutcomeQuery } }, async (request, reply) =>
-    html(reply, 200, frozenPage(pageLanguage(request, request.query.lang))),
+  app.get(
+    '/api/security/frozen',
+    { schema: { operationId: 'showFrozen', tags: ['protection'], summary: 'After a freeze link: the outcome (HTML)', querystring: linkOutcomeQuery } },
+    async (request, reply) => html(reply, 200, frozenPage(pageLanguage(request, request.query.lang))),
   );
 
   app.get(
     '/api/security/cancel-address',
-    { ...linkRoute, schema: { tags: ['security'], summary: 'A cancel link of a new address: the question, with a button (HTML)', querystring: securityLinkQuery } },
+    {
+      ...linkRoute,
+      schema: { operationId: 'showCancelAddressLink', tags: ['protection'], summary: 'A cancel link of a new address: the question, with a button (HTML)', querystring: securityLinkQuery },
+    },
     async (request, reply) => {
       const preview = await previewLink(app.db, app.protection.links, request.query.t, 'cancel_address');
       if (!preview.ok) return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
@@ -275,7 +306,15 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
 
   app.post(
     '/api/security/cancel-address',
-    { ...linkRoute, schema: { tags: ['security'], summary: 'A cancel link, confirmed: the address leaves the book (the page’s form: 303 to the outcome)', body: securityLinkForm } },
+    {
+      ...linkRoute,
+      schema: {
+        operationId: 'useCancelAddressLink',
+        tags: ['protection'],
+        summary: 'A cancel link, confirmed: the address leaves the book (the page’s form: 303 to the outcome)',
+        body: securityLinkForm,
+      },
+    },
     async (request, reply) => {
       const done = await cancelByLink(app.db, { ...app.protection, ...linkClient }, request.body.t);
       if (isForm(request)) {
@@ -289,7 +328,7 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/api/security/cancelled',
-    { schema: { tags: ['security'], summary: 'After a cancel link: the outcome, and a button to freeze sends too (HTML)', querystring: linkOutcomeQuery } },
+    { schema: { operationId: 'showCancelled', tags: ['protection'], summary: 'After a cancel link: the outcome, and a button to freeze sends too (HTML)', querystring: linkOutcomeQuery } },
     async (request, reply) => html(reply, 200, cancelledPage(pageLanguage(request, request.query.lang), securityLinkPath('freeze'), request.query.t ?? '')),
   );
 
@@ -305,7 +344,8 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
         if (!timingSafeEqual(createHash('sha256').update(given).digest(), secretDigest)) throw new DomainError('sign_in_report_secret_invalid');
       },
       schema: {
-        tags: ['security'],
+        operationId: 'reportSignIn',
+        tags: ['protection'],
         summary: 'The identity provider reports a login (Authorization: Bearer SIGN_IN_REPORT_SECRET): a device new to the account is a security event and an email',
         security: [{ bearer: [] }],
         body: signInReportBody,

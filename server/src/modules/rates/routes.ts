@@ -12,7 +12,8 @@ export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async
     '/api/currencies',
     {
       schema: {
-        tags: ['exchange'],
+        operationId: 'listCurrencies',
+        tags: ['rates'],
         summary: 'The 24 listed currencies',
         response: { 200: currenciesResponse },
       },
@@ -23,7 +24,7 @@ export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async
     },
   );
 
-  app.get('/api/rates', { schema: { tags: ['exchange'], summary: 'Floating EUR rates now (decimal strings)', response: { 200: ratesResponse } } }, async (_request, reply) => {
+  app.get('/api/rates', { schema: { operationId: 'getRates', tags: ['rates'], summary: 'Floating EUR rates now (decimal strings)', response: { 200: ratesResponse } } }, async (_request, reply) => {
     reply.header('cache-control', 'public, max-age=15');
     return rates.current();
   });
@@ -32,7 +33,8 @@ export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async
     '/api/rates/history',
     {
       schema: {
-        tags: ['exchange'],
+        operationId: 'getRateHistory',
+        tags: ['rates'],
         summary: 'EUR rate history of one currency, for charts',
         querystring: rateHistoryQuery,
         response: { 200: rateHistoryResponse, ...errorResponses(400) },
@@ -61,7 +63,8 @@ export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async
     '/api/quotes',
     {
       schema: {
-        tags: ['exchange'],
+        operationId: 'createQuote',
+        tags: ['rates'],
         summary: 'Estimate an order: rate, fee, network fee and amount converted (amount is in currencyFrom)',
         body: quoteBody,
         response: {

@@ -36,6 +36,7 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { rateLimit: SUPPORT_RATE_LIMIT },
       schema: {
+        operationId: 'sendSupportMessage',
         tags: ['support'],
         summary: 'Send a message to Muntly support (rate-limited); the sender gets a confirmation email in the page language',
         body: supportBody,
@@ -63,7 +64,8 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/status',
     {
       schema: {
-        tags: ['health'],
+        operationId: 'getStatus',
+        tags: ['support'],
         summary: 'Live status of the API, the database and the workers (for the status page)',
         response: { 200: serviceStatusSchema },
       },

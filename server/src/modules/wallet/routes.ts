@@ -44,7 +44,13 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     '/api/wallet/balances',
     {
       onRequest: app.withAccount,
-      schema: { tags: ['wallet'], summary: 'Balance per currency with its EUR estimate', security: [{ bearer: [] }], response: { 200: balancesResponse, ...errorResponses(401, 403) } },
+      schema: {
+        operationId: 'getBalances',
+        tags: ['wallet'],
+        summary: 'Balance per currency with its EUR estimate',
+        security: [{ bearer: [] }],
+        response: { 200: balancesResponse, ...errorResponses(401, 403) },
+      },
     },
     async (request) => {
       const account = request.account!;
@@ -57,6 +63,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'createAddress',
         tags: ['wallet'],
         summary: 'A new reception address (needs a verified bank account)',
         security: [{ bearer: [] }],
@@ -75,7 +82,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     '/api/wallet/addresses',
     {
       onRequest: app.withAccount,
-      schema: { tags: ['wallet'], summary: 'Your reception addresses', security: [{ bearer: [] }], response: { 200: addressesResponse, ...errorResponses(401, 403) } },
+      schema: { operationId: 'listAddresses', tags: ['wallet'], summary: 'Your reception addresses', security: [{ bearer: [] }], response: { 200: addressesResponse, ...errorResponses(401, 403) } },
     },
     async (request) => {
       const account = request.account!;
@@ -88,6 +95,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'relabelAddress',
         tags: ['wallet'],
         summary: 'Change the label of one of your addresses',
         security: [{ bearer: [] }],
@@ -107,6 +115,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'listTransactions',
         tags: ['wallet'],
         summary: 'Your transactions, newest first (cursor pagination); ?format=csv downloads them',
         security: [{ bearer: [] }],
@@ -138,6 +147,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'startSend',
         tags: ['wallet'],
         summary: 'Start a send: a verification code is emailed (Idempotency-Key honoured)',
         security: [{ bearer: [] }],
@@ -166,6 +176,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'getSendFee',
         tags: ['wallet'],
         summary: 'The network fee a send to this address would pay (none to another Muntly wallet), before starting it (rate-limited)',
         security: [{ bearer: [] }],
@@ -183,7 +194,14 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     '/api/wallet/sends/:id',
     {
       onRequest: app.withAccount,
-      schema: { tags: ['wallet'], summary: 'One of your sends', security: [{ bearer: [] }], params: walletIdParams, response: { 200: walletSendSchema, ...errorResponses(401, 403, 404) } },
+      schema: {
+        operationId: 'getSend',
+        tags: ['wallet'],
+        summary: 'One of your sends',
+        security: [{ bearer: [] }],
+        params: walletIdParams,
+        response: { 200: walletSendSchema, ...errorResponses(401, 403, 404) },
+      },
     },
     async (request) => {
       const account = request.account!;
@@ -196,6 +214,7 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     {
       onRequest: app.withAccount,
       schema: {
+        operationId: 'confirmSend',
         tags: ['wallet'],
         summary: 'Confirm a send with its emailed code; it is then processed',
         security: [{ bearer: [] }],
