@@ -42,9 +42,7 @@ describe('the OpenAPI document at /api/docs', () => {
   beforeAll(async () => {
     t = await testApp('pglite');
     doc = (await t.app.inject({ url: '/api/docs/json' })).json() as OpenAPIV3.Document;
-    operations = Object.entries(doc.paths).flatMap(([route, item]) =>
-      METHODS.flatMap((method) => (item?.[method] ? [{ key: `${method.toUpperCase()} ${route}`, operation: item[method]! }] : [])),
-    );
+    operations = Object.entries(doc.paths).flatMap(([route, item]) => METHODS.flatMap((method) => (item?.[method] ? [{ key: `${method.toUpperCase()} ${route}`, operation: item[method]! }] : [])));
   });
   afterAll(() => t.close());
 
@@ -72,7 +70,11 @@ describe('the OpenAPI document at /api/docs', () => {
   it('keeps the names a client was generated with', () => {
     // A sample across modules: renaming one breaks every client built on it.
     const byKey = new Map(operations.map((o) => [o.key, o.operation.operationId]));
-    expect(Object.fromEntries(['POST /api/orders', 'POST /api/orders/lookup', 'POST /api/wallet/sends/{id}/confirm', 'GET /api/ops/payouts', 'POST /api/ops/bank/statements'].map((key) => [key, byKey.get(key)]))).toEqual({
+    expect(
+      Object.fromEntries(
+        ['POST /api/orders', 'POST /api/orders/lookup', 'POST /api/wallet/sends/{id}/confirm', 'GET /api/ops/payouts', 'POST /api/ops/bank/statements'].map((key) => [key, byKey.get(key)]),
+      ),
+    ).toEqual({
       'POST /api/orders': 'placeOrder',
       'POST /api/orders/lookup': 'lookupOrder',
       'POST /api/wallet/sends/{id}/confirm': 'confirmSend',
