@@ -30,7 +30,7 @@ function completeChunks(win: GatsbyWindow): Promise<void> {
 }
 
 /**
- * On 2g or in data-saver mode nothing is fetched ahead (spec §2), hover included: gatsby-link
+ * On 2g or in data-saver mode nothing is fetched ahead (docs/decisions/0012), hover included: gatsby-link
  * calls `___loader.hovering` on mouse enter, which loads the page's data whatever the
  * connection, and `enqueue` when a link scrolls into view. Every link on the site goes through
  * these, so the rule (components/connection.ts) is applied here, once. What is prefetched is

@@ -72,7 +72,7 @@ const COMPILE_HINT = {
  * reads the same OPERATOR_* variables as the server, so that the HTML a visitor without
  * JavaScript or a search engine reads names the real operator. Without them the HTML shows the
  * marked sample. In the browser the server's answer (/api/operator) replaces either, so one
- * build still serves any operator (components/operator.tsx, README "Configuration").
+ * build still serves any operator (components/operator.tsx, docs/configuration.md).
  */
 export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ stage, actions, plugins }) => {
   actions.setWebpackConfig({

@@ -31,7 +31,7 @@ describe('the route table', () => {
     for (const name of opsRouteNames) expect(filePaths).toContain(opsRoutes[name]);
   });
 
-  it('contains every page the spec and DESIGN.md name', () => {
+  it('contains every page docs/decisions/0016 names', () => {
     expect(routeNames).toEqual(
       expect.arrayContaining([
         'home',

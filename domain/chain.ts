@@ -14,7 +14,7 @@ export const isUtxoCurrency = (code: string): code is UtxoCurrency => (UTXO_CURR
  * Confirmations before a deposit is credited and a payout counts as confirmed (CONFIRMATIONS_<CUR>
  * overrides them). Close to what large exchanges ask (Kraken: BTC 3, LTC 12, DOGE 40, BCH 15;
  * Coinbase: BTC 3, LTC 24, DOGE 60, BCH 12), so a reorg of the depth seen in practice never
- * credits a deposit that disappears. Stated in the README and on the fees page.
+ * credits a deposit that disappears. Stated in docs/chains.md and on the fees page.
  */
 // ETH: 12 blocks (about 2.5 minutes), as Kraken and Coinbase ask; the finalized checkpoint comes later (~13 minutes).
 export const DEFAULT_CONFIRMATIONS: Record<NodeCurrency, number> = { BTC: 3, LTC: 12, DOGE: 40, BCH: 15, ETH: 12 };

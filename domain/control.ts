@@ -24,7 +24,7 @@ export function controlMessage(input: { snapshotId: number; digest: string; curr
 /**
  * Each address is signed the way its own wallets sign messages, so anyone can check it with one:
  * - `bip322-simple` (BIP-322, "simple"): native segwit P2WPKH of BTC and LTC, which bip322-js and
- *   wallets implementing BIP-322 verify (README "Proof of control"). The signature is the base64
+ *   wallets implementing BIP-322 verify (docs/proof-of-solvency.md "Proof of control"). The signature is the base64
  *   of the witness [DER signature ‖ SIGHASH_ALL, compressed public key] that spends BIP-322's
  *   virtual to_spend transaction (whose output is the address's script) in to_sign;
  * - `bitcoin-message`: P2PKH addresses (DOGE, BCH; BTC and LTC legacy ones should any be listed),

@@ -1,7 +1,7 @@
 import { EUR_DECIMALS, exactMinor } from './money';
 
 /**
- * The 24 listed currencies (spec section 1) with their decimals (DESIGN.md section 6).
+ * The 24 listed currencies (docs/decisions/0005) with their decimals (docs/decisions/0002).
  * `full`: receive and send to external wallets; `partial`: kept in the Muntly wallet only.
  */
 export type Support = 'full' | 'partial';
@@ -38,7 +38,7 @@ export const CURRENCIES: readonly Currency[] = [
   { code: 'AXS', name: 'Axie Infinity', decimals: 9, support: 'partial', referenceEur: '5.30' },
   { code: 'BNB', name: 'Binance Coin', decimals: 9, support: 'partial', referenceEur: '610' },
   { code: 'SHIB', name: 'Shiba Inu', decimals: 9, support: 'partial', referenceEur: '0.000021' },
-  // VeChain is listed but appears in neither support list of the spec; it is kept partial.
+  // VeChain is listed but appears in neither support list (docs/decisions/0005); it is kept partial.
   { code: 'VET', name: 'VeChain', decimals: 9, support: 'partial', referenceEur: '0.031' },
 ];
 

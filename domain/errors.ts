@@ -1,5 +1,5 @@
 /**
- * Every error the API answers with (DESIGN.md section 5), written once: its stable code and its
+ * Every error the API answers with (docs/decisions/0003), written once: its stable code and its
  * HTTP status. The words live in one place too, locales/<lng>/errors.json, whose keys are these
  * codes: the site shows the text in the page's language (src/components/error-text.ts) and the
  * API's English message is the English text (server/src/error-messages.ts), both with the same

@@ -6,7 +6,7 @@ import Big from 'big.js';
 /**
  * The faucet's rules, shared by the API (which draws) and the browser (which re-checks the draw).
  *
- * A draw the operator cannot steer (DESIGN.md section 6, issue 20):
+ * A draw the operator cannot steer (docs/decisions/0010, issue 20):
  * - seeds come from a hash chain fixed in advance: the server picks a secret seed_N at random and
  *   hashes it down, seed_{i-1} = SHA-256(seed_i) (over the 32 bytes), to the chain's anchor
  *   seed_0, which it publishes before the chain's first round; rounds then use seed_1, seed_2, …

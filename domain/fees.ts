@@ -1,5 +1,5 @@
 /**
- * Exchange fees (spec section 9) in basis points of the order amount. Bank and network fees
+ * Exchange fees (docs/decisions/0005) in basis points of the order amount. Bank and network fees
  * are extra; none from or to the Muntly wallet; internal wallet transfers are free.
  */
 export const FEES = {
@@ -40,7 +40,7 @@ export function setNetworkFee(currency: string, minor: bigint | null): void {
 }
 
 /**
- * The fee levels Muntly can show and charge (spec section 9, "fee display options"): 0 % to 3 %
+ * The fee levels Muntly can show and charge (docs/decisions/0005): 0 % to 3 %
  * in steps of 0.25 %, each also with a "min 2.00 EUR" variant. The fees page lists them and
  * marks the levels that FEES uses, so the list and the rules come from one place.
  */

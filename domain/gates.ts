@@ -4,7 +4,7 @@ import type { ErrorCode } from './errors';
 import type { VerificationKind, VerificationPhase } from './verification';
 
 /**
- * Which verifications an activity needs (spec section 6). The wallet and exchange call these;
+ * Which verifications an activity needs (docs/decisions/0008). The wallet and exchange call these;
  * they decide from the phases the database holds, never from what a client claims.
  */
 export type Phases = Partial<Record<VerificationKind, VerificationPhase>>;
@@ -51,7 +51,7 @@ export function verificationRefusal(missing: readonly VerificationKind[]): Error
 /**
  * Every path by which Muntly turns one currency into another. Each one passes `exchangeRefusal`
  * (through the server's exchange gate, server/src/modules/gates), and the server's types make a
- * conversion impossible to write without the pass that gate gives (README "One gate").
+ * conversion impossible to write without the pass that gate gives (docs/security.md "One gate").
  */
 export const EXCHANGE_PATHS = ['anonymous_order', 'account_order', 'own_wallet_order', 'deposit_conversion'] as const;
 export type ExchangePath = (typeof EXCHANGE_PATHS)[number];
@@ -82,7 +82,7 @@ export type ExchangeFacts = {
   releasedByOperator?: boolean;
 };
 
-/** The exchange rules of spec sections 5 and 6, in the order a customer should hear them. */
+/** The exchange rules of docs/decisions/0005 and 0008, in the order a customer should hear them. */
 export function exchangeRefusal(facts: ExchangeFacts): Refusal | null {
   const { phases } = facts;
   if ((facts.type === 'buy' || facts.type === 'sell') && !facts.buySellEnabled) return { code: 'buy_sell_disabled' };

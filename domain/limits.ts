@@ -1,5 +1,5 @@
 /**
- * Order caps and verification thresholds (spec section 9), in EUR cents.
+ * Order caps and verification thresholds (docs/decisions/0005), in EUR cents.
  * Invariant: every text that states a limit is rendered from these values.
  */
 export const FIRST_ORDER_LIMIT_EUR_MINOR = 10_000n; // 100.00 EUR

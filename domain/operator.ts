@@ -1,7 +1,7 @@
 /**
  * Who operates Muntly — the company the imprint, the footer, the terms and the privacy policy
  * name (and the controller under the GDPR). It comes from the server's configuration (OPERATOR_*,
- * README "Configuration"); without OPERATOR_NAME the site shows clearly marked sample values
+ * docs/configuration.md); without OPERATOR_NAME the site shows clearly marked sample values
  * (local mode only: production refuses to start without it, server/src/config.ts).
  * No imports: the footer on every page uses these types and the sample marker.
  */

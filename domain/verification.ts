@@ -1,5 +1,5 @@
 /**
- * Identity verification kinds and phases (spec section 4). Each list is the one source of its
+ * Identity verification kinds and phases (docs/decisions/0007). Each list is the one source of its
  * TypeScript type, the API's zod enum and the database column with its check constraint.
  */
 export const VERIFICATION_KINDS = ['address', 'bank', 'business', 'id', 'mobile'] as const;

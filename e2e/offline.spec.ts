@@ -74,7 +74,7 @@ test.describe('offline support', () => {
   test('offline, following a link to a page never loaded shows the offline page, not a blank one', async ({ page, context }) => {
     await underServiceWorker(page, '/de/fees/');
     await context.setOffline(true);
-    // A client-side navigation whose page data cannot load reloads the address (spec §2), which
+    // A client-side navigation whose page data cannot load reloads the address (docs/decisions/0012), which
     // the worker answers with the offline page.
     await page.evaluate((to) => (window as unknown as { ___navigate: (to: string) => void }).___navigate(to), '/de/exchange/swap/');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(common('de').offline.heading);

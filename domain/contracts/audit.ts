@@ -42,7 +42,7 @@ export const auditEntrySchema = z
     before: stateSchema.describe('The state the action changed, before it (null: none, or a read)'),
     after: stateSchema.describe('That state after it; for a read, what was read (never the data itself)'),
     prevHash: z.string().nullable().describe('hash of the row before (null for the first row)'),
-    hash: z.string().describe('SHA-256 (hex) of this row with prevHash (README, "Audit trail")'),
+    hash: z.string().describe('SHA-256 (hex) of this row with prevHash (docs/audit.md, "Audit trail")'),
   })
   .describe('One row of the audit trail');
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

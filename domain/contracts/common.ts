@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * What every API route shares: the error body (DESIGN.md section 5) and the Idempotency-Key
+ * What every API route shares: the error body (docs/decisions/0003) and the Idempotency-Key
  * header. Pure zod, like the rest of domain/contracts: the API validates and documents with these
  * schemas, the site imports only their types.
  */

@@ -77,7 +77,7 @@ export const linkOutcomeQuery = z.object({ lang: z.string().max(5).optional(), t
 
 /**
  * A login the identity provider reports (POST /api/security/sign-ins; in production an Auth0
- * post-login Action, README "Account protection"), authenticated by SIGN_IN_REPORT_SECRET.
+ * post-login Action, docs/security.md "Account protection"), authenticated by SIGN_IN_REPORT_SECRET.
  */
 export const signInReportBody = z.object({
   subject: z.string().min(1).max(255).describe("The user's subject: the access tokens' sub (Auth0: event.user.user_id)"),

@@ -66,8 +66,8 @@ const schema = z
     /** Where an Auth0 Action puts auth_time and amr in access tokens (Auth0 reserves the plain names), e.g. https://muntly.eu/ */
     AUTH_CLAIM_NAMESPACE: optional.pipe(z.url('must be a URL like https://muntly.eu/').optional()),
     /**
-     * DESIGN.md: when false, buy and sell answer buy_sell_disabled (swaps and the wallet go on).
-     * Unset, it follows the spec, whose texts say buying and selling are off since June 2022: off in
+     * docs/decisions/0006: when false, buy and sell answer buy_sell_disabled (swaps and the wallet go on).
+     * Unset, it follows the product's texts, which say buying and selling are off since June 2022: off in
      * production (AUTH0_DOMAIN set), on in local mode so the flows can be tried.
      */
     BUY_SELL_ENABLED: z

@@ -5,7 +5,7 @@ import { apiMessage } from './error-messages';
 import type { FastifyError, FastifyReply } from 'fastify';
 
 /**
- * Errors everywhere follow DESIGN.md section 5: status + `{ error: { code, message, field? } }`.
+ * Errors everywhere follow docs/decisions/0003: status + `{ error: { code, message, field? } }`.
  * Code throws a DomainError (domain/errors.ts) with a code only; this handler answers it with the
  * status the map gives that code. A failure nobody foresaw is logged and answered with a 500 that
  * carries no stack trace.

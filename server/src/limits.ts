@@ -18,7 +18,7 @@ import type { Db } from './db/client';
  * replicas at once can never both take the last one: the row's lock orders them. A refused use
  * counts for nothing. Expired windows are reset by their next use and deleted by `sweepLimits`
  * (the retention job). Limits per client address stay in memory (@fastify/rate-limit): see the
- * README, "Limits".
+ * docs/security.md, "Limits".
  */
 export type Limit = { name: string; max: number; windowMs: number };
 

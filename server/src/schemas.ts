@@ -1,6 +1,6 @@
 import { errorBodySchema } from '../../domain/contracts/common';
 
-/** The error body of DESIGN.md section 5 (domain/contracts/common.ts), for the OpenAPI document. */
+/** The error body of docs/decisions/0003 (domain/contracts/common.ts), for the OpenAPI document. */
 export const errorSchema = errorBodySchema;
 
 export function errorResponses<S extends number>(...statuses: S[]) {

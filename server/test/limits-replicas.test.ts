@@ -45,7 +45,7 @@ describe.each(databaseKinds())('limits across two replicas (%s)', (kind) => {
     shared = await sharedDatabase(kind);
     keys = await testKeys();
     const make = (database: Database) => {
-      // Per client address: plenty (the per-client limits stay in each process, README "Limits").
+      // Per client address: plenty (the per-client limits stay in each process, docs/security.md, "Limits").
       const config = testConfig({ ORDER_LIMIT_PER_EMAIL_PER_HOUR: '3', ORDER_LIMIT_PER_CLIENT_PER_HOUR: '1000', LOOKUP_LIMIT_PER_MINUTE: '4' });
       return buildApp(config, {
         database,

@@ -12,7 +12,7 @@ import { balanceOf, bearer, confirmSendFromMail, databaseKinds, fixedRates, payO
 import type { AddressInfo } from 'node:net';
 
 /**
- * Four eyes on payouts (README "Payouts waiting for approval"): with the defaults (above
+ * Four eyes on payouts (docs/operating.md "Payouts waiting for approval"): with the defaults (above
  * 10,000 EUR, or a bank or ID verification younger than 7 days) a payout waits in
  * awaiting_approval until two operators other than the one who triggered it approve it; a
  * rejection gives the money back through the ledger. Three operators act here, each with a token

@@ -6,7 +6,7 @@ import { VERIFICATION_REQUEST_RATE_LIMIT } from '../src/modules/identity/routes'
 import { testApp, databaseKinds, loggedIn, opsCliOutput, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
-/** A user asks Muntly to enable a verification kind (spec §4: kinds are enabled per user on request). */
+/** A user asks Muntly to enable a verification kind (docs/decisions/0007: kinds are enabled per user on request). */
 describe.each(databaseKinds())('verification requests (%s)', (kind) => {
   let t: TestApp;
   let clients = 0;

@@ -41,7 +41,7 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     fake = await startFakeXrpl({
       validated: 1000,
       accounts: {
-        // Funded with its base reserve only, and the flag set: what the README asks of the operator.
+        // Funded with its base reserve only, and the flag set: what docs/chains.md asks of the operator.
         [HOUSE]: { Balance: (1n * XRP).toString(), Sequence: 40, Flags: LSF_REQUIRE_DEST_TAG, OwnerCount: 0 },
         [SENDER]: { Balance: (100_000n * XRP).toString(), Sequence: 7, Flags: 0, OwnerCount: 0 },
         [OUTSIDE]: { Balance: (50n * XRP).toString(), Sequence: 3, Flags: 0, OwnerCount: 0 },

@@ -1,5 +1,5 @@
 /**
- * Whether the visitor's connection may spend data on pages they have not asked for (spec §2:
+ * Whether the visitor's connection may spend data on pages they have not asked for (docs/decisions/0012:
  * links prefetch their target when seen or hovered, except on 2g connections or in data-saver
  * mode). Asked at every prefetch, since a phone's connection changes during a visit.
  */

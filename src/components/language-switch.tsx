@@ -7,7 +7,7 @@ import { usePageLanguage } from './localized-link';
 
 /**
  * The current language, and a disclosure with links to the current page in every language: each
- * named in its own language, with its flag for English, German, French and Dutch (as the spec shows
+ * named in its own language, with its flag for English, German, French and Dutch (as docs/decisions/0016 says, the product shows
  * them). A native <details>: it opens and closes before the page's code has loaded, and screen
  * readers announce it as an expandable button.
  *

@@ -1,5 +1,5 @@
 /**
- * A page that was only prefetched must open offline (spec §1). Gatsby prefetches a page's
+ * A page that was only prefetched must open offline (docs/decisions/0012). Gatsby prefetches a page's
  * data and its component's own file, but not the shared chunks the component imports
  * (`window.___chunkMapping` lists the component's file only), so offline the service worker
  * restored the page and React failed on "Loading chunk … failed". The build writes every

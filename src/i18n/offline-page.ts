@@ -2,7 +2,7 @@ import { defaultLanguage, languages, localizePath, type Language } from '../../d
 
 /**
  * The offline page: what a visitor sees when they open a page the service worker has not kept
- * while the network is off (spec §1: an offline fallback page). One static HTML file per
+ * while the network is off (docs/decisions/0012: an offline fallback page). One static HTML file per
  * language, written by the build (gatsby-node.ts), kept by the service worker when it installs
  * and served for any navigation the network cannot answer. Static and self-contained (inline
  * styles, no React) so it shows even when none of the site's chunks are in the cache.

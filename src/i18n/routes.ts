@@ -1,5 +1,5 @@
 /**
- * The route table: page name (the spec's route key) -> language-neutral path. Every page
+ * The route table: page name (the product's route key, docs/decisions/0016) -> language-neutral path. Every page
  * exists unprefixed for English and under each language prefix; a test checks that each
  * entry has a page in src/pages and each page an entry here.
  */

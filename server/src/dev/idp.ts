@@ -14,7 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 /**
  * The local identity provider: oidc-provider configured like an Auth0 tenant, so the site's
  * @auth0/auth0-react 2.27 and the API work unchanged against it (see
- * ../shared/notes/local-identity-provider.md for why each setting is here). It hosts its own
+ * docs/decisions/0011-local-identity-provider.md for why each setting is here). It hosts its own
  * login and sign-up form, in the language the site asks for (ui_locales).
  *
  * Two-step login (issue 19), as Auth0's multi-factor authentication does it in production: a user

@@ -6,7 +6,7 @@ import { ethNode } from '../modules/chain/ethereum';
 
 /**
  * `npm run regtest:eth -- <command>`: a local Ethereum node (anvil, from Foundry, in node_modules)
- * for trying Muntly's ether against a real chain (README "Ether against anvil"). Blocks are mined
+ * for trying Muntly's ether against a real chain (docs/chains.md "Ether against anvil"). Blocks are mined
  * when you say so, as with the Litecoin regtest node.
  *
  *   start                    starts anvil on 127.0.0.1:$REGTEST_ETH_PORT (8545) in the background, its

@@ -5,7 +5,7 @@ import { rpcNode } from '../modules/chain/rpc';
 
 /**
  * `npm run regtest -- <command>`: a local Litecoin regtest node for trying Muntly against a real
- * chain (README "Run against a real node"). Debian's litecoind (`apt-get install -y litecoind`).
+ * chain (docs/chains.md "Run against a real node"). Debian's litecoind (`apt-get install -y litecoind`).
  *
  *   start               starts litecoind -regtest in .regtest/, with a wallet holding 101 blocks'
  *                       coins, and writes CHAIN_NETWORK, CHAIN_RPC_URL_LTC, CONFIRMATIONS_LTC=3,

@@ -42,7 +42,7 @@ export type AuthOptions = {
   requiredScope: string;
   /**
    * Auth0 reserves `auth_time` and `amr` in access tokens: a post-login Action adds them under this
-   * namespace (AUTH_CLAIM_NAMESPACE, README "Production"). The plain claims (the local provider's)
+   * namespace (AUTH_CLAIM_NAMESPACE, docs/production.md). The plain claims (the local provider's)
    * are read first.
    */
   claimNamespace?: string;

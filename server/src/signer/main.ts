@@ -36,7 +36,7 @@ async function main() {
   }
   const nodes = chainNodes(config);
   const xrp = xrpChain(config);
-  if (nodes.size === 0 && !xrp) throw new Error('No node to sign for: set CHAIN_RPC_URL_<CUR> (README "Run against a real node").');
+  if (nodes.size === 0 && !xrp) throw new Error('No node to sign for: set CHAIN_RPC_URL_<CUR> (docs/chains.md "Run against a real node").');
   const xpubs = xpubsFrom(config);
   const mnemonic = readMnemonic(config.SIGNER_SEED_FILE, production);
   const keys = houseSigners(mnemonic, xpubs, [...nodes.keys()]);
@@ -55,7 +55,7 @@ async function main() {
     : null;
   if (xrp) await checkXrpNetwork(xrp, config.CHAIN_NETWORK, (message) => console.warn(`signer: ${message}`));
   if (process.argv.includes('xrp-require-dest-tag')) {
-    // Once, then exit: the house account requires destination tags (README "XRP Ledger").
+    // Once, then exit: the house account requires destination tags (docs/chains.md "XRP Ledger").
     if (!xrpSigner) throw new Error('xrp-require-dest-tag needs CHAIN_RPC_URL_XRP');
     const sent = await xrpSigner.requireDestinationTag();
     console.log(

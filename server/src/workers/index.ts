@@ -28,7 +28,7 @@ import type { PayoutOutcomes } from '../modules/payouts/service';
 import type { RatesAdapter } from '../modules/rates/service';
 
 /**
- * Background work, all of it started here (DESIGN.md §3). Every replica runs every worker; each
+ * Background work, all of it started here (docs/decisions/0009). Every replica runs every worker; each
  * item goes to one of them (SKIP LOCKED, a lease, or the faucet's advisory lock):
  * - order processing: expires unpaid orders (ORDER_EXPIRY_DAYS), converts funded orders and books
  *   their delivery (ORDER_WORKER_INTERVAL_MS);

@@ -44,7 +44,7 @@ export function xrpWorkers(
     await refreshXrpNetworkFee(xrp.node, config.XRP_FEE_CAP_DROPS, config.NETWORK_FEE_MARGIN_PERCENT);
     const result = await scanXrp(app.db, xrp.node, hooks, { ...DEFAULT_XRP_WATCHER_SETTINGS, house: xrp.house });
     // Loud once per process (the console's alert stays open until an operator resolves it).
-    if (result.requireDestTag === false && !warned) app.log.warn('XRP_ADDRESS does not require destination tags (lsfRequireDestTag): see README "XRP Ledger"');
+    if (result.requireDestTag === false && !warned) app.log.warn('XRP_ADDRESS does not require destination tags (lsfRequireDestTag): see docs/chains.md "XRP Ledger"');
     warned ||= result.requireDestTag === false;
     return result.credited + result.unmatched;
   });

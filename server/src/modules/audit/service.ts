@@ -16,7 +16,7 @@ import type { Db } from '../../db/client';
  * The hash is SHA-256 (hex) of the canonical JSON of [prev_hash, id, at, actor, action, target,
  * before, after], `at` as ISO 8601 UTC to the millisecond. Canonical JSON is the text PostgreSQL
  * gives a jsonb value (keys ordered by length, then bytes; ", " and ": " between items), so an
- * auditor can recompute any row with psql alone (README, "Audit trail"); migration 0021 chained
+ * auditor can recompute any row with psql alone (docs/audit.md, "Audit trail"); migration 0021 chained
  * the rows written before it that way.
  */
 export type AuditRecord = {

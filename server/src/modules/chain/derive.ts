@@ -13,7 +13,7 @@ import { bitcoinLikeNetwork, cashAddrPrefix } from '../../../../domain/networks'
  * Reception addresses derived from watch-only extended public keys: the API never holds a
  * private key. XRP has one address; users are told apart by a destination tag.
  *
- * Two branches of each key (README, "Importing the house keys"): users' reception
+ * Two branches of each key (docs/wallet.md, "Importing the house keys"): users' reception
  * addresses are the external chain 0/n, where a standard wallet that imports the key looks for
  * deposits; the receiving addresses of sell and swap orders are the internal (change) chain 1/n.
  * Orders are placed by anyone and often never paid: on a branch of their own their unused

@@ -6,7 +6,7 @@ type Fetch = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boo
  * The Bitcoin chain read through an Esplora API (Blockstream's or mempool.space's public one, or
  * the operator's own: CHAIN_BLOCKS_URL): the blocks the faucet mixes into its draws. It reads no
  * balances: the house's addresses are published with the proof of liabilities, and anyone looks
- * them up on any explorer (an auditor with signed messages from them, README). Deposits are
+ * them up on any explorer (an auditor with signed messages from them, docs/proof-of-solvency.md). Deposits are
  * already on the real chain, so there is nothing to record.
  */
 export function esploraChain(options: { baseUrl: string; fetch?: Fetch }): Chain {

@@ -18,7 +18,7 @@ import type { ChainNetwork } from '../../../../domain/networks';
  *   the watcher can tell the house's own transactions (sweeps, gas funding, payouts) and book their gas.
  * A node without traces is found out once (the method does not exist) and said once through `warn`:
  * internal transfers then go unseen by the watcher, and only the reconciliation (the balances of
- * the house's addresses against the ledger) shows them (README, "Ether against anvil").
+ * the house's addresses against the ledger) shows them (docs/chains.md, "Ether against anvil").
  * Every quantity is read from its hex text with BigInt, never through a float.
  */
 export const ETH_CHAIN_IDS: Record<string, ChainNetwork> = { '1': 'mainnet', '11155111': 'testnet', '17000': 'testnet', '560048': 'testnet', '31337': 'regtest', '1337': 'regtest' };

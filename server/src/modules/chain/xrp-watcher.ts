@@ -212,8 +212,8 @@ export async function checkHouseAccount(db: Db, node: XrplNode, house: string): 
       if (!open) {
         const message =
           account === null
-            ? 'XRP_ADDRESS does not exist on the ledger yet: fund it with the base reserve (README "XRP Ledger")'
-            : 'XRP_ADDRESS does not require destination tags (lsfRequireDestTag): payments without a tag are accepted and land in the unmatched queue. Set it with an AccountSet, SetFlag 1 (README "XRP Ledger")';
+            ? 'XRP_ADDRESS does not exist on the ledger yet: fund it with the base reserve (docs/chains.md "XRP Ledger")'
+            : 'XRP_ADDRESS does not require destination tags (lsfRequireDestTag): payments without a tag are accepted and land in the unmatched queue. Set it with an AccountSet, SetFlag 1 (docs/chains.md "XRP Ledger")';
         await chainRepository.insertAlert(t, { currency: CURRENCY, kind: 'house_account', detail: { reason, message, account: house } });
       }
     });

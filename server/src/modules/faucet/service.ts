@@ -8,7 +8,7 @@ import type { Chain } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
 
 /**
- * The faucet game (issue 7, DESIGN.md section 6).
+ * The faucet game (issue 7, docs/decisions/0010).
  *
  * Invariants:
  * - at most one current round (unique partial index); every transition happens in a transaction

@@ -37,7 +37,7 @@ export const KIND_NAMES: Record<VerificationKind, string> = { address: 'address'
 
 /**
  * How long a code lives. The spec's 10 minutes fits SMS and email; a letter or a bank transfer
- * takes days to arrive, so those codes live longer (see README, deviations).
+ * takes days to arrive, so those codes live longer (see docs/deviations.md).
  */
 const CODE_TTL_MS: Record<string, number> = {
   sms: 10 * 60_000,
@@ -245,7 +245,7 @@ export async function confirmCode(db: Db, input: { account: AccountRow; kind: Ve
 }
 
 /**
- * The user asks for a kind to be enabled (spec §4: kinds are enabled per user on request). The
+ * The user asks for a kind to be enabled (docs/decisions/0007: kinds are enabled per user on request). The
  * first request is stored with its date and language and mailed to the operations mailbox, in the
  * same transaction; asking again while it waits, or for a kind already enabled, changes nothing
  * and answers the state as it is (`created: false`).

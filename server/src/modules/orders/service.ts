@@ -31,7 +31,7 @@ import type { SendProtection } from '../protection/service';
 import type { BankDetails } from './views';
 
 /**
- * Placing exchange orders (spec section 5, every rule with its code). Invariants: a reference is
+ * Placing exchange orders (docs/decisions/0005, every rule with its code). Invariants: a reference is
  * unique; the same Idempotency-Key places one order; every rule of an exchange is the exchange
  * gate's (modules/gates), and an order paid from the wallet out of it passes the outflow gate too.
  */
@@ -86,7 +86,7 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
   if (!email) throw new DomainError('invalid_email', 'email');
   if (fromCurrency === undefined) throw unknownCurrency('currencyFrom');
   if (toCurrency === undefined) throw unknownCurrency('currencyTo');
-  // Paying a buy from a business bank account needs a verified business (spec section 6).
+  // Paying a buy from a business bank account needs a verified business (docs/decisions/0008).
   const fromBusinessAccount = input.type === 'buy' && !fromWallet && Boolean(input.fromBusinessAccount);
   const deps = { rates, buySellEnabled: options.buySellEnabled };
   const conversion: Conversion = {

@@ -9,7 +9,7 @@ import type { RatesAdapter } from '../rates/service';
 
 /**
  * Four eyes on payouts: which payouts wait in `awaiting_approval` instead of going to the worker.
- * The rule, one place for it (README "Payouts waiting for approval"):
+ * The rule, one place for it (docs/operating.md "Payouts waiting for approval"):
  * - frozen_account: the account's sends are frozen (account protection's hook, `accountFrozen`);
  * - above_limit: the amount was worth more than PAYOUT_APPROVAL_ABOVE_EUR when the payout was
  *   requested (crypto valued at the rate of that moment; a currency without a rate cannot be

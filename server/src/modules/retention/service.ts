@@ -15,7 +15,7 @@ import type { AnyColumn } from 'drizzle-orm';
  * years (their outbox rows carry the date). Every replica runs this periodically
  * (RETENTION_INTERVAL_MS) and operators can run it with `npm run ops -- retention`; running it
  * twice, or in two replicas at once, deletes nothing twice. Server logs are not in the database:
- * their 30 days are the log collector's setting (see README, Operations).
+ * their 30 days are the log collector's setting (see docs/retention.md, "Server logs").
  */
 /** What a run deleted, as `POST /api/ops/retention` answers it (domain/contracts/ops.ts). */
 export type { RetentionRun };

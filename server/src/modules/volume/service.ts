@@ -10,7 +10,7 @@ import type { RatesAdapter } from '../rates/service';
 export type { CustomerKeys };
 
 /**
- * What a customer moved (spec section 6), the facts the gates (modules/gates) judge by:
+ * What a customer moved (docs/decisions/0008), the facts the gates (modules/gates) judge by:
  * - the week: their exchanges converted in a rolling 7 days (by account, email key, payout owner
  *   and payer IBAN, so that a new spelling of an email or a new tag does not start a new week) and
  *   their wallet sends, internal and external, at the value they had when confirmed;
