@@ -587,10 +587,8 @@ export const orders = pgTable(
     index('orders_payer_key')
       .on(t.payerKey)
       .where(sql`${t.payerKey} is not null`),
-    // Weekly volume counts a customer's orders by email, account and payout address or IBAN.
-    index('orders_address')
-      .on(t.address)
-      .where(sql`${t.address} is not null`),
+    // (orders_address went in migration 0042: the weekly volume counts by payout_key since 0030,
+    // and no query looks an order up by its address.)
     index('orders_account')
       .on(t.accountId)
       .where(sql`${t.accountId} is not null`),
