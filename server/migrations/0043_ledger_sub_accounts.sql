@@ -31,6 +31,10 @@ BEGIN
     IF NOT FOUND THEN RAISE EXCEPTION 'ledger account % does not exist', "p_account"; END IF;
   END IF;
   IF is_user AND "p_delta" < 0 THEN
+    -- The account's row first, then its sub-accounts in order: two debits never hold one each.
+    IF target IS NULL THEN
+      PERFORM 1 FROM "ledger_accounts" a WHERE a."id" = "p_account" FOR NO KEY UPDATE;
+    END IF;
     UPDATE "ledger_accounts" SET "balance" = "balance" + "p_delta" WHERE "id" = "p_account" AND "balance" >= -"p_delta";
     IF FOUND THEN RETURN; END IF;
     WITH "held" AS (SELECT s."id", s."balance" FROM "ledger_accounts" s WHERE s."parent_id" = "p_account" ORDER BY s."shard" FOR NO KEY UPDATE),
