@@ -222,7 +222,8 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     const senders = await Promise.all(owners.slice(0, N).map((o) => userAccount(db, o.id, 'BTC')));
     const hot = await userAccount(db, owners[N]!.id, 'BTC');
     const [chain, fees] = [await systemAccount(db, 'chain', 'BTC'), await systemAccount(db, 'fees', 'BTC')];
-    for (const [i, account] of senders.entries()) await transfer(db, { id: `hot-fund:${kind}:${i}`, currency: 'BTC', debitAccountId: chain.id, creditAccountId: account.id, amount: 10n, code: 'deposit' });
+    for (const [i, account] of senders.entries())
+      await transfer(db, { id: `hot-fund:${kind}:${i}`, currency: 'BTC', debitAccountId: chain.id, creditAccountId: account.id, amount: 10n, code: 'deposit' });
     const feesBefore = (await systemAccount(db, 'fees', 'BTC')).balance;
 
     // Each sender pays 3 into the hot account and 1 into the house's fees account, all at once.
@@ -259,7 +260,9 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     expect((await systemAccount(db, 'fees', 'BTC')).balance - feesBefore).toBe(BigInt(N + paid));
 
     // Its sub-accounts (PostgreSQL's concurrent transactions made some) are each at zero or above, never below.
-    const rows = await db.execute(sql`select count(*)::int as n, coalesce(min(${ledgerAccounts.balance}), 0)::text as low from ${ledgerAccounts} where ${ledgerAccounts.parentId} is not null and ${ledgerAccounts.ownerId} is not null`);
+    const rows = await db.execute(
+      sql`select count(*)::int as n, coalesce(min(${ledgerAccounts.balance}), 0)::text as low from ${ledgerAccounts} where ${ledgerAccounts.parentId} is not null and ${ledgerAccounts.ownerId} is not null`,
+    );
     const { n, low } = (rows as unknown as { rows: { n: number; low: string }[] }).rows[0]!;
     expect(BigInt(low) >= 0n).toBe(true);
     if (kind === 'postgresql') expect(n).toBeGreaterThan(0);

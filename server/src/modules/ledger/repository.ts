@@ -17,7 +17,17 @@ const accountOf = (row: Omit<LedgerAccount, 'balance'> & { balance: string }): L
 /** Rows grouped by the account they belong to: an account's own row and its sub-accounts. */
 const accountIdOf = sql`coalesce(${ledgerAccounts.parentId}, ${ledgerAccounts.id})`;
 
-type TransferRow = { created: boolean; o_id: string; o_currency: string; o_debit_account_id: string; o_credit_account_id: string; o_amount: string; o_code: string; o_metadata: unknown; o_created_at: Date | string };
+type TransferRow = {
+  created: boolean;
+  o_id: string;
+  o_currency: string;
+  o_debit_account_id: string;
+  o_credit_account_id: string;
+  o_amount: string;
+  o_code: string;
+  o_metadata: unknown;
+  o_created_at: Date | string;
+};
 
 /** SQL for the ledger. Methods take the database or a transaction, so services compose them. */
 export const ledgerRepository = {
