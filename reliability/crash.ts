@@ -292,7 +292,10 @@ async function main() {
   const retaken = payoutRows.filter((p) => p.attempts > 1).length;
   const askedAgain = payoutRows.filter((p) => p.asked_again > 0).length;
   if (aimedKills > 0 && retaken === 0) problems.push(`${aimedKills} kills landed between a payout's two steps, yet no payout was taken again`);
-  const clearing = await sql<{ currency: string; balance: string }>(dbUrl, `select currency, balance::text as balance from ledger_accounts where system_code = 'payouts' and balance <> 0`);
+  const clearing = await sql<{ currency: string; balance: string }>(
+    dbUrl,
+    `select currency, sum(balance)::text as balance from ledger_accounts where system_code = 'payouts' group by currency having sum(balance) <> 0`,
+  );
   for (const c of clearing) problems.push(`payouts clearing account ${c.currency} holds ${c.balance} with every payout final`);
 
   const verify = await until('GET', '/api/ops/ledger/verify', admin);
@@ -317,7 +320,8 @@ async function main() {
   const external = sendRows.length - internal;
   const balances = await sql<{ email: string; balance: string }>(
     dbUrl,
-    `select a.email, l.balance::text as balance from ledger_accounts l join accounts a on a.id = l.owner_id where l.currency = 'BTC'`,
+    // An account's balance is the sum of its row and its sub-accounts (migration 0043).
+    `select a.email, sum(l.balance)::text as balance from ledger_accounts l join accounts a on a.id = l.owner_id where l.currency = 'BTC' group by a.email`,
   );
   const balanceOf = (email: string) => BigInt(balances.find((b) => b.email === email)?.balance ?? '0');
   const expectedAlice = 100_000_000n - BigInt(sendRows.length) * 10_000n - BigInt(external) * 2_000n;

@@ -14,7 +14,8 @@ import type { Db } from './db/client';
  *
  * A limit is `max` uses per window; a window starts with the first use after the last one ended
  * (so at most `max` in any window, and at most 2 × `max` across the boundary of two). Taking a
- * use is one statement — INSERT … ON CONFLICT DO UPDATE … WHERE count < max RETURNING — so two
+ * use is one statement — INSERT … ON CONFLICT DO UPDATE … WHERE count < max RETURNING, the SQL
+ * function take_limit (migration 0042) — so two
  * replicas at once can never both take the last one: the row's lock orders them. A refused use
  * counts for nothing. Expired windows are reset by their next use and deleted by `sweepLimits`
  * (the retention job). Limits per client address stay in memory (@fastify/rate-limit): see the
@@ -35,17 +36,9 @@ export const limitKey = (limit: Pick<Limit, 'name'>, subject: string) => createH
 export async function takeLimit(db: Db, limit: Limit, subject: string, now?: Date): Promise<Taken> {
   const key = limitKey(limit, subject);
   const at = now ? sql`${now.toISOString()}::timestamptz` : sql`clock_timestamp()`;
-  const windowEnds = sql`${at} + ${`${limit.windowMs} milliseconds`}::interval`;
-  const [taken] = await rows<{ count: number }>(
-    db,
-    sql`insert into ${limitCounters} as c (key, count, window_ends_at) values (${key}, 1, ${windowEnds})
-        on conflict (key) do update set
-          count = case when c.window_ends_at <= ${at} then 1 else c.count + 1 end,
-          window_ends_at = case when c.window_ends_at <= ${at} then excluded.window_ends_at else c.window_ends_at end
-        where c.window_ends_at <= ${at} or c.count < ${limit.max}
-        returning c.count`,
-  );
-  if (taken && limit.max >= 1) {
+  // take_limit (migration 0042) is the one definition of a use: place_anonymous_order takes one too.
+  const [taken] = await rows<{ count: number | null }>(db, sql`select take_limit(${key}, ${limit.max}, ${`${limit.windowMs} milliseconds`}::interval, ${at}) as count`);
+  if (taken?.count != null && limit.max >= 1) {
     return {
       ok: true,
       count: Number(taken.count),

@@ -3,7 +3,9 @@
  */
 import http from 'node:http';
 import { sql } from 'drizzle-orm';
+import { accounts as customerAccounts, ledgerAccounts } from '../src/db/schema';
 import { advance } from '../src/modules/faucet/service';
+import { balancesOf, systemAccount, transfer, userAccount, verifyLedger } from '../src/modules/ledger/service';
 import { mailedOrderCode, mailedSendCode, freshBtcAddress, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
@@ -206,5 +208,64 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     expect(confirmed.filter((r) => r.status === 200)).toHaveLength(12);
     expect(new Set(confirmed.filter((r) => r.status !== 200).map((r) => (r.body.error as { code: string }).code))).toEqual(new Set(['mobile_verification_required']));
     expect(await balanceOf(t, u.headers, 'BTC')).toBe('0.98800000');
+  });
+
+  it(`${N} transfers into one hot account and ${N} out of it, together: every one booked once, none overdraws, every invariant holds`, async () => {
+    // Issue 36: a transfer that finds an account's row held books on a sub-account instead of
+    // waiting; a user's debit gathers them when its own row does not cover it. Real concurrent
+    // transfers through the ledger service (the pool's ten connections on PostgreSQL).
+    const db = t.database.db;
+    const owners = await db
+      .insert(customerAccounts)
+      .values(Array.from({ length: N + 1 }, (_, i) => ({ issuer: 'race', subject: `hot-${kind}-${i}`, accountKey: `HOT${String(i).padStart(5, '0')}`, depositLimitEurMinor: 0n })))
+      .returning();
+    const senders = await Promise.all(owners.slice(0, N).map((o) => userAccount(db, o.id, 'BTC')));
+    const hot = await userAccount(db, owners[N]!.id, 'BTC');
+    const [chain, fees] = [await systemAccount(db, 'chain', 'BTC'), await systemAccount(db, 'fees', 'BTC')];
+    for (const [i, account] of senders.entries())
+      await transfer(db, { id: `hot-fund:${kind}:${i}`, currency: 'BTC', debitAccountId: chain.id, creditAccountId: account.id, amount: 10n, code: 'deposit' });
+    const feesBefore = (await systemAccount(db, 'fees', 'BTC')).balance;
+
+    // Each sender pays 3 into the hot account and 1 into the house's fees account, all at once.
+    const into = await together(async (i) => {
+      await transfer(db, { id: `hot-in:${kind}:${i}`, currency: 'BTC', debitAccountId: senders[i]!.id, creditAccountId: hot.id, amount: 3n, code: 'internal' });
+      await transfer(db, { id: `hot-fee:${kind}:${i}`, currency: 'BTC', debitAccountId: senders[i]!.id, creditAccountId: fees.id, amount: 1n, code: 'fee' });
+      // The same id again books nothing.
+      return (await transfer(db, { id: `hot-in:${kind}:${i}`, currency: 'BTC', debitAccountId: senders[i]!.id, creditAccountId: hot.id, amount: 3n, code: 'internal' })).created;
+    });
+    expect(into.every((created) => !created)).toBe(true);
+    expect((await userAccount(db, owners[N]!.id, 'BTC')).balance).toBe(BigInt(3 * N));
+    expect((await systemAccount(db, 'fees', 'BTC')).balance - feesBefore).toBe(BigInt(N));
+
+    // The hot account holds 3N; 4N debits of 1 at once, while N/2 credits of 1 arrive: what was paid
+    // and what is left make exactly what came in, and nothing was paid that the account did not hold.
+    const out = await Promise.all([
+      ...Array.from({ length: 4 * N }, (_, i) =>
+        transfer(db, { id: `hot-out:${kind}:${i}`, currency: 'BTC', debitAccountId: hot.id, creditAccountId: fees.id, amount: 1n, code: 'fee' }).then(
+          () => 'paid',
+          (error: { code?: string }) => error.code,
+        ),
+      ),
+      ...Array.from({ length: N / 2 }, (_, i) =>
+        transfer(db, { id: `hot-late:${kind}:${i}`, currency: 'BTC', debitAccountId: senders[i]!.id, creditAccountId: hot.id, amount: 1n, code: 'internal' }).then(() => 'credited'),
+      ),
+    ]);
+    const paid = out.filter((r) => r === 'paid').length;
+    expect(out.filter((r) => r === 'credited')).toHaveLength(N / 2);
+    expect(paid).toBeGreaterThanOrEqual(3 * N);
+    expect(new Set(out.filter((r) => r !== 'paid' && r !== 'credited'))).toEqual(new Set(['insufficient_balance']));
+    const left = (await balancesOf(db, owners[N]!.id)).find((b) => b.currency === 'BTC')!.balance;
+    expect(left >= 0n).toBe(true);
+    expect(BigInt(paid) + left).toBe(BigInt(3 * N + N / 2));
+    expect((await systemAccount(db, 'fees', 'BTC')).balance - feesBefore).toBe(BigInt(N + paid));
+
+    // Its sub-accounts (PostgreSQL's concurrent transactions made some) are each at zero or above, never below.
+    const rows = await db.execute(
+      sql`select count(*)::int as n, coalesce(min(${ledgerAccounts.balance}), 0)::text as low from ${ledgerAccounts} where ${ledgerAccounts.parentId} is not null and ${ledgerAccounts.ownerId} is not null`,
+    );
+    const { n, low } = (rows as unknown as { rows: { n: number; low: string }[] }).rows[0]!;
+    expect(BigInt(low) >= 0n).toBe(true);
+    if (kind === 'postgresql') expect(n).toBeGreaterThan(0);
+    expect((await verifyLedger(db)).filter((check) => !check.ok)).toEqual([]);
   });
 });

@@ -235,6 +235,14 @@ export const auditHead = pgTable(
  * - transfers are immutable and their id is the idempotency key (primary key).
  * System accounts (bank, chain, fees, faucet, exchange) stand for the outside world and may go
  * negative.
+ *
+ * Sub-accounts (issue 36): a transfer that finds an account's row locked by another transaction
+ * books on one of its sub-accounts instead of waiting (ledger_move, migration 0043), so the house
+ * accounts every order and send books against are no single hot row. A sub-account is a row with
+ * `parent_id` (the account transfers name) and `shard` > 0, the owner or system code and the
+ * currency of its parent; the account's balance is the sum of its rows. A user account's row and
+ * sub-accounts each stay at or above zero (so does their sum): a debit takes from the account's
+ * own row, which first gathers its sub-accounts when it alone does not cover the amount.
  */
 export const ledgerAccounts = pgTable(
   'ledger_accounts',
@@ -249,13 +257,26 @@ export const ledgerAccounts = pgTable(
       .notNull()
       .default(sql`0`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A sub-account: the account it is part of (null: an account transfers name). */
+    parentId: uuid('parent_id'),
+    /** 0 for an account, 1… for its sub-accounts. */
+    shard: integer('shard').notNull().default(0),
   },
   (t) => [
     unique('ledger_accounts_id_currency').on(t.id, t.currency),
-    uniqueIndex('ledger_accounts_owner_currency').on(t.ownerId, t.currency),
-    uniqueIndex('ledger_accounts_system_currency').on(t.systemCode, t.currency),
+    uniqueIndex('ledger_accounts_owner_currency')
+      .on(t.ownerId, t.currency)
+      .where(sql`${t.parentId} is null`),
+    uniqueIndex('ledger_accounts_system_currency')
+      .on(t.systemCode, t.currency)
+      .where(sql`${t.parentId} is null`),
+    uniqueIndex('ledger_accounts_parent_shard')
+      .on(t.parentId, t.shard)
+      .where(sql`${t.parentId} is not null`),
+    foreignKey({ columns: [t.parentId, t.currency], foreignColumns: [t.id, t.currency], name: 'ledger_accounts_parent_fk' }),
     check('ledger_accounts_owner_or_system', sql`(${t.ownerId} is null) <> (${t.systemCode} is null)`),
     check('ledger_accounts_user_not_negative', sql`${t.ownerId} is null or ${t.balance} >= 0`),
+    check('ledger_accounts_shard', sql`(${t.parentId} is null) = (${t.shard} = 0)`),
   ],
 );
 
@@ -587,10 +608,8 @@ export const orders = pgTable(
     index('orders_payer_key')
       .on(t.payerKey)
       .where(sql`${t.payerKey} is not null`),
-    // Weekly volume counts a customer's orders by email, account and payout address or IBAN.
-    index('orders_address')
-      .on(t.address)
-      .where(sql`${t.address} is not null`),
+    // (orders_address went in migration 0042: the weekly volume counts by payout_key since 0030,
+    // and no query looks an order up by its address.)
     index('orders_account')
       .on(t.accountId)
       .where(sql`${t.accountId} is not null`),

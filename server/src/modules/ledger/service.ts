@@ -59,26 +59,19 @@ const sameTransfer = (a: Transfer, b: TransferInput) =>
 
 /**
  * Moves `amount` from the debit to the credit account, atomically, in the caller's transaction
- * when given one. Balances are updated in account-id order so concurrent transfers between the
- * same accounts cannot deadlock. Returns `created: false` when this id was already booked.
+ * when given one (a savepoint, so that a refusal leaves the caller's transaction usable): one
+ * statement, ledger_transfer (migration 0043). A side whose row another transaction holds books
+ * on a free sub-account instead of waiting (ledger_move), so transfers through one house account
+ * do not queue behind each other's commits. Returns `created: false` when this id was already booked.
  */
 export async function transfer(db: Db, input: TransferInput): Promise<{ transfer: Transfer; created: boolean }> {
   if (input.amount <= 0n) throw new DomainError('validation_failed', 'amount', 'The amount must be positive.');
+  const book = (q: Db) => ledgerRepository.transferInOne(q, { ...input, metadata: input.metadata ?? null });
   try {
-    return await db.transaction(async (tx) => {
-      const inserted = await ledgerRepository.insertTransfer(tx, { ...input, metadata: input.metadata ?? null });
-      if (!inserted) {
-        const existing = await ledgerRepository.findTransfer(tx, input.id);
-        if (!existing || !sameTransfer(existing, input)) throw new DomainError('idempotency_conflict');
-        return { transfer: existing, created: false };
-      }
-      const moves = [
-        { id: input.debitAccountId, delta: -input.amount },
-        { id: input.creditAccountId, delta: input.amount },
-      ].sort((a, b) => (a.id < b.id ? -1 : 1));
-      for (const move of moves) await ledgerRepository.addToBalance(tx, move.id, move.delta);
-      return { transfer: inserted, created: true };
-    });
+    // Outside a transaction the one statement is its own.
+    const booked = 'rollback' in db ? await db.transaction(book) : await book(db);
+    if (!booked.created && !sameTransfer(booked.transfer, input)) throw new DomainError('idempotency_conflict');
+    return booked;
   } catch (error) {
     if (violated(error, 'ledger_accounts_user_not_negative')) throw new DomainError('insufficient_balance');
     throw error;
@@ -105,7 +98,7 @@ export async function transfersAtOnce(db: Db, inputs: TransferInput[]): Promise<
       deltas.set(input.debitAccountId, (deltas.get(input.debitAccountId) ?? 0n) - input.amount);
       deltas.set(input.creditAccountId, (deltas.get(input.creditAccountId) ?? 0n) + input.amount);
     }
-    // In id order, as `transfer` locks them: two of these never wait for each other crosswise.
+    // In id order: two of these never wait for each other crosswise.
     for (const [id, delta] of [...deltas].sort(([a], [b]) => (a < b ? -1 : 1))) if (delta !== 0n) await ledgerRepository.addToBalance(tx, id, delta);
   });
 }

@@ -77,7 +77,7 @@ export const liabilitiesRepository = {
    * - orders paid and not yet converted, refunded or delivered (the money is in the exchange account);
    * - money nobody has claimed yet (the unmatched account: bank payments and chain outputs), and
    *   payouts the payee's bank sent back, waiting for another IBAN (the returns account).
-   * Plus the clearing account's own balance per currency, which the payouts must add up to.
+   * Plus the clearing account's own balance per currency (its sub-accounts' included), which the payouts must add up to.
    * One statement, so that it sees the same instant as the wallet balances read beside it.
    */
   async owedOutsideWallets(db: Db): Promise<{ kind: 'payout' | 'order' | 'unmatched' | 'clearing'; owner: string; account: string | null; currency: string; amount: bigint }[]> {
@@ -95,9 +95,11 @@ export const liabilitiesRepository = {
             from orders o
            where o.status = 'processing' and o.settled_at is null and o.amount_received > 0
           union all
-          select case a.system_code when 'payouts' then 'clearing' else 'unmatched' end, a.system_code, null, a.currency, a.balance::text
+          select case a.system_code when 'payouts' then 'clearing' else 'unmatched' end, a.system_code, null, a.currency, sum(a.balance)::text
             from ledger_accounts a
-           where a.system_code in ('unmatched', 'payouts', 'returns') and a.balance <> 0`,
+           where a.system_code in ('unmatched', 'payouts', 'returns')
+           group by a.system_code, a.currency
+          having sum(a.balance) <> 0`,
     );
     return found.map((r) => ({ ...r, amount: BigInt(r.amount) }));
   },

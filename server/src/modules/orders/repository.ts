@@ -70,11 +70,11 @@ function placeQueries(q: Db, name: string | null) {
       .returning({ id: outbox.id }),
   );
   const insert = q.with(inserted, confirmation).select().from(inserted).prepare(named('insert'));
-  // place_anonymous_order (migrations 0016, 0019) returns rows of orders, which drizzle reads as such.
+  // place_anonymous_order (migrations 0016, 0019, 0030, 0042) returns rows of orders, which drizzle reads as such.
   const placed = q
     .$with('placed', getTableColumns(orders))
     .as(
-      sql`select * from place_anonymous_order(${P('order')}::jsonb, ${P('subject')}, ${P('body')}, ${P('html')}, ${P('keys')}::text[], ${P('since')}::timestamptz, ${P('firstOrderCap')}::bigint, ${P('weeklyCap')}::bigint)`,
+      sql`select * from place_anonymous_order(${P('order')}::jsonb, ${P('subject')}, ${P('body')}, ${P('html')}, ${P('keys')}::text[], ${P('since')}::timestamptz, ${P('firstOrderCap')}::bigint, ${P('weeklyCap')}::bigint, ${P('limitKey')}, ${P('limitMax')}::integer, ${P('limitWindow')}::interval)`,
     );
   const anonymous = q.with(placed).select().from(placed).prepare(named('anonymous'));
   return { existing, insert, anonymous };
@@ -85,6 +85,14 @@ function refusalOf(error: unknown): ErrorCode | undefined {
   for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
     const message = (e as Error).message;
     if ((e as { code?: string }).code === 'MU001' && isErrorCode(message)) return message;
+  }
+  return undefined;
+}
+
+/** The wait a used-up limit raised by place_anonymous_order names (MU002, milliseconds), or undefined for any other error. */
+function limitWaitOf(error: unknown): number | undefined {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === 'MU002') return Math.ceil(Number((e as { detail?: string }).detail));
   }
   return undefined;
 }
@@ -133,16 +141,18 @@ export const ordersRepository = {
   },
 
   /**
-   * An anonymous order in one round trip (place_anonymous_order, migration 0019): the order of its
-   * Idempotency-Key if there is one, else — under the customer's volume locks — the first-order
-   * and weekly caps, then the order with its confirmation email. A cap refuses with its error code.
+   * An anonymous order in one round trip (place_anonymous_order, migration 0042): the order of its
+   * Idempotency-Key if there is one, else the email's placement limit (take_limit: a used-up one
+   * answers the wait), then — under the customer's volume locks — the first-order and weekly caps
+   * (anonymous_cap_refusal), then the order with its confirmation email. A cap refuses with its
+   * error code; a refusal takes no use of the limit.
    */
   async placeAnonymous(
     db: Db,
     values: PlacedOrder & PlacedEmail,
-    rules: { lockKeys: string[]; since: Date; firstOrderCap: bigint; weeklyCap: bigint },
+    rules: { lockKeys: string[]; since: Date; firstOrderCap: bigint; weeklyCap: bigint; limit?: { key: string; max: number; windowMs: number } },
     _pass: ExchangePass,
-  ): Promise<{ row: OrderRow } | { refused: ErrorCode }> {
+  ): Promise<{ row: OrderRow } | { refused: ErrorCode } | { waitMs: number }> {
     const order = Object.fromEntries(PLACED_COLUMNS.map((c) => [orders[c].name, values[c] ?? null]));
     try {
       const [row] = await preparedFor(db).anonymous.execute({
@@ -154,11 +164,16 @@ export const ordersRepository = {
         since: rules.since.toISOString(),
         firstOrderCap: rules.firstOrderCap.toString(),
         weeklyCap: rules.weeklyCap.toString(),
+        limitKey: rules.limit?.key ?? null,
+        limitMax: rules.limit?.max ?? null,
+        limitWindow: rules.limit ? `${rules.limit.windowMs} milliseconds` : null,
       });
       return { row: row! };
     } catch (error) {
       const refused = refusalOf(error);
       if (refused) return { refused };
+      const waitMs = limitWaitOf(error);
+      if (waitMs !== undefined) return { waitMs };
       throw error;
     }
   },

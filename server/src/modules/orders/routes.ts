@@ -122,9 +122,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       },
     },
     async (request, reply) => {
-      // Taken before the order is placed (two replicas at once cannot both take the last one) and
-      // given back when none was: a refusal, or the replay of an Idempotency-Key.
-      const placing = await takeLimits(app.db, [{ limit: placeByEmail, subject: emailLinkKey(emailOf(request)) }]);
+      // The email's limit is taken by the placement: in the statement that places an anonymous
+      // order, else before the order's transaction; a refusal or a replay takes no use.
       const { order, created } = await placeOrder(
         app.db,
         rates,
@@ -136,13 +135,10 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
           language: requestLanguage(request.headers['accept-language']),
           idempotencyKey: request.headers['idempotency-key'],
           protection: app.protection,
+          emailLimit: { limit: placeByEmail, subject: emailLinkKey(emailOf(request)) },
         },
         request.body,
-      ).catch(async (error: unknown) => {
-        await placing.release();
-        throw error;
-      });
-      if (!created) await placing.release();
+      );
       // A logged-in customer is told which address the order's emails go to (for an order with
       // their wallet, the account's, whatever the form said): with the reference it opens the order.
       return reply.code(created ? 201 : 200).send({ ...orderView(order, bank), ...(request.account ? { email: order.email } : {}) });

@@ -4,7 +4,7 @@ import { codeFromBytes, formatCode, normalizeCode } from '../../../../domain/cod
 import { currencyByCode, decimalsOf } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { emailKey, normalizeEmail } from '../../../../domain/email';
-import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
+import { DomainError, secondsToWait, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
 import { CODE_TTL_MINUTES, displayIban } from '../../../../domain/identity';
 import { isLanguage, type Language } from '../../../../domain/languages';
 import { FIRST_ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
@@ -13,6 +13,8 @@ import { payeeName } from '../../../../domain/payee';
 import { quote } from '../../../../domain/quotes';
 import { withCheckLetter } from '../../../../domain/references';
 import { sameIban, sepaIban } from '../../../../domain/sepa';
+import { RateLimited } from '../../errors';
+import { limitKey, takeLimits, type Limit } from '../../limits';
 import { codeRefusal, judgeCode } from '../../one-time-codes';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { anonymousExchangeGate, exchangeEligibility, exchangeGate, walletOutflowGate, type Conversion, type ExchangePass, type Login, type WalletOutflow } from '../gates/service';
@@ -62,6 +64,11 @@ export type PlaceOptions = {
   idempotencyKey?: string;
   /** Account protection's settings and links: an order paid from the wallet to a destination outside it is a send. */
   protection: SendProtection;
+  /**
+   * The limit of orders placed with one email address, and whose count it is (the email's link
+   * key): a use is taken for an order placed, none for a refusal or a replayed Idempotency-Key.
+   */
+  emailLimit?: { limit: Limit; subject: string };
 };
 
 /**
@@ -166,41 +173,58 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
 
   if (!account && !fromCurrency) {
     // An anonymous buy, most orders: the database applies the gate's caps and places it in one round trip.
+    // The email's placement limit is taken in that statement too.
     const { pass, inDatabase } = await anonymousExchangeGate(db, deps, { ...conversion, amountEurMinor });
-    const placed = await ordersRepository.placeAnonymous(db, { ...values, ...mailFor(null), receivingAddress: null }, { ...inDatabase, firstOrderCap: FIRST_ORDER_LIMIT_EUR_MINOR }, pass);
+    const { emailLimit } = options;
+    const limit = emailLimit && { key: limitKey(emailLimit.limit, emailLimit.subject), max: emailLimit.limit.max, windowMs: emailLimit.limit.windowMs };
+    const placed = await ordersRepository.placeAnonymous(db, { ...values, ...mailFor(null), receivingAddress: null }, { ...inDatabase, firstOrderCap: FIRST_ORDER_LIMIT_EUR_MINOR, limit }, pass);
     if ('refused' in placed) throw new DomainError(placed.refused, 'amount');
+    if ('waitMs' in placed) throw new RateLimited(secondsToWait(placed.waitMs));
     return { order: placed.row, created: placed.row.reference === reference };
   }
-  if (options.idempotencyKey) {
-    const known = await ordersRepository.findByIdempotencyKey(db, options.idempotencyKey);
-    if (known) return { order: known, created: false };
-  }
-  const outflowDeps = { rates, protection: options.protection.settings };
-  // The outflow's own rules are said early (a frozen account, an address not in the book), before a code is mailed.
-  if (outflow) await walletOutflowGate(db, outflowDeps, walletOutflowOf(account!.id, values));
-  // A code has the form of a reference (16 letters from 32 random bytes), and is drawn the same way.
-  const code = outflow ? newReference() : null;
-  const created = await db.transaction(async (tx) => {
-    // Placements of one customer run one after another from here (the gate locks the customer),
-    // so that two orders placed at the same instant cannot each pass a cap that both together exceed.
-    const pass = await exchangeGate(tx, deps, { ...conversion, amountEurMinor, stage: 'placement' });
-    // Sell and swap from outside: a fresh house address that only this order uses.
-    const receivingAddress = fromCurrency && !fromWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number], 'orders')).address : null;
-    const codeFields = code ? { codeHash: orderCodeHash(reference, code), codeExpiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000) } : { codeHash: null, codeExpiresAt: null };
-    const row = await ordersRepository.insertPlaced(tx, { ...values, ...codeFields, ...mailFor(receivingAddress), receivingAddress }, pass);
-    if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
-    if (code) {
-      await mailOrderCode(tx, options.protection.links, account!, row, code);
-      return row;
-    }
-    // Paid from the wallet into the wallet (a swap or a sell kept in euros): nothing leaves it,
-    // so it is taken at once, in this transaction; the ledger refuses an overdraft.
-    return fromWallet ? await debitWallet(tx, row, pass) : row;
+  // Taken before the order is placed (two replicas at once cannot both take the last one) and
+  // given back when none was: a refusal, or the replay of an Idempotency-Key.
+  const placing = options.emailLimit ? await takeLimits(db, [options.emailLimit]) : null;
+  const placed = await placeInTransaction().catch(async (error: unknown) => {
+    await placing?.release();
+    throw error;
   });
-  if (created) return { order: created, created: true };
-  const known = await ordersRepository.findByIdempotencyKey(db, options.idempotencyKey ?? null);
-  if (known) return { order: known, created: false };
-  throw new DomainError('try_again_soon');
+  if (!placed.created) await placing?.release();
+  return placed;
+
+  /** A logged-in customer's order, or a sell or swap: the exchange gate and the order in one transaction. */
+  async function placeInTransaction(): Promise<{ order: OrderRow; created: boolean }> {
+    if (options.idempotencyKey) {
+      const known = await ordersRepository.findByIdempotencyKey(db, options.idempotencyKey);
+      if (known) return { order: known, created: false };
+    }
+    const outflowDeps = { rates, protection: options.protection.settings };
+    // The outflow's own rules are said early (a frozen account, an address not in the book), before a code is mailed.
+    if (outflow) await walletOutflowGate(db, outflowDeps, walletOutflowOf(account!.id, values));
+    // A code has the form of a reference (16 letters from 32 random bytes), and is drawn the same way.
+    const code = outflow ? newReference() : null;
+    const created = await db.transaction(async (tx) => {
+      // Placements of one customer run one after another from here (the gate locks the customer),
+      // so that two orders placed at the same instant cannot each pass a cap that both together exceed.
+      const pass = await exchangeGate(tx, deps, { ...conversion, amountEurMinor, stage: 'placement' });
+      // Sell and swap from outside: a fresh house address that only this order uses.
+      const receivingAddress = fromCurrency && !fromWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number], 'orders')).address : null;
+      const codeFields = code ? { codeHash: orderCodeHash(reference, code), codeExpiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000) } : { codeHash: null, codeExpiresAt: null };
+      const row = await ordersRepository.insertPlaced(tx, { ...values, ...codeFields, ...mailFor(receivingAddress), receivingAddress }, pass);
+      if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
+      if (code) {
+        await mailOrderCode(tx, options.protection.links, account!, row, code);
+        return row;
+      }
+      // Paid from the wallet into the wallet (a swap or a sell kept in euros): nothing leaves it,
+      // so it is taken at once, in this transaction; the ledger refuses an overdraft.
+      return fromWallet ? await debitWallet(tx, row, pass) : row;
+    });
+    if (created) return { order: created, created: true };
+    const known = await ordersRepository.findByIdempotencyKey(db, options.idempotencyKey ?? null);
+    if (known) return { order: known, created: false };
+    throw new DomainError('try_again_soon');
+  }
 }
 
 /** The outflow an order paid from the wallet to a destination outside it makes. */

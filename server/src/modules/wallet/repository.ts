@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, lt, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
 import { accounts, ledgerAccounts, ledgerTransfers, receptionAddresses, walletSends } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -68,12 +68,12 @@ export const walletRepository = {
     return row;
   },
 
-  /** The ids of the owner's ledger accounts, in one currency or in all. */
+  /** The ids of the owner's ledger accounts (those transfers name, not their sub-accounts), in one currency or in all. */
   async accountIdsOf(db: Db, ownerId: string, currency?: string): Promise<string[]> {
     const mine = await db
       .select({ id: ledgerAccounts.id })
       .from(ledgerAccounts)
-      .where(currency ? and(eq(ledgerAccounts.ownerId, ownerId), eq(ledgerAccounts.currency, currency)) : eq(ledgerAccounts.ownerId, ownerId));
+      .where(and(eq(ledgerAccounts.ownerId, ownerId), isNull(ledgerAccounts.parentId), currency ? eq(ledgerAccounts.currency, currency) : undefined));
     return mine.map((m) => m.id);
   },
 
