@@ -1,4 +1,5 @@
-import { languageMeta, type Language } from '../../../../domain/languages';
+import { formatDateTime } from '../../../../domain/format';
+import type { Language } from '../../../../domain/languages';
 import { escapeHtml } from '../notify/email-html';
 import { emailText, fillTemplate, phrase, send, type MessageKey } from '../notify/service';
 import type { Db } from '../../db/client';
@@ -48,7 +49,7 @@ export function withClickableLinks(html: string, urls: string[]): string {
   }, html);
 }
 
-/** A moment as a security email states it, in its language, in UTC ("24 November 2026 at 10:00 UTC"). */
+/** A moment as a security email states it, in its language, in UTC ("24 Nov 2026, 10:00 UTC"). */
 export function mailTime(language: Language, at: Date): string {
-  return `${new Intl.DateTimeFormat(languageMeta[language].intl, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+  return formatDateTime(at, language, { utc: true });
 }

@@ -1,9 +1,9 @@
-import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
 import { TxHash } from '../../../components/tx-hash';
+import { formatIban } from '../../../i18n/format';
 import { formatDateTime, formatMoney, rateCurrency, rateText } from '../format';
 import type { Order } from '../api/types';
 
@@ -16,7 +16,7 @@ type Row = [label: string, value: React.ReactNode];
 
 export function displayAddress(address: string | null, currency: string): string {
   if (!address) return '';
-  if (currency === 'EUR') return friendlyFormatIBAN(address) ?? address;
+  if (currency === 'EUR') return formatIban(address);
   return address;
 }
 

@@ -4,7 +4,7 @@ import { roundHolds, verifyRound } from '../../../../domain/faucet';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
 import { asTransition } from '../../../components/transition';
-import { dateTimeFormat, formatMoney, formatNumber } from '../../../i18n/format';
+import { formatDateTime, formatMoney, formatNumber } from '../../../i18n/format';
 import { exportUrl, getRound, getRounds, type Round } from '../api/faucet';
 import '../faucet.css';
 
@@ -86,7 +86,6 @@ export function RoundHistory() {
   if (page.rounds.length === 0) return <p>{t('history.none')}</p>;
   const ids = page.rounds.map((r) => r.id);
   const [from, to] = [Math.min(...ids), Math.max(...ids)];
-  const when = dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <section aria-labelledby="faucet-history-heading">
       <h2 id="faucet-history-heading">{t('history.caption', { from: formatNumber(from, language), to: formatNumber(to, language) })}</h2>
@@ -110,7 +109,7 @@ export function RoundHistory() {
                   {formatNumber(r.id, language)} <br />
                   <span className="small muted history-players">{t('players.count', { count: r.playerCount })}</span>
                 </th>
-                <td data-label={t('history.drawn')}>{r.announcedAt ? when.format(new Date(r.announcedAt)) : '—'}</td>
+                <td data-label={t('history.drawn')}>{r.announcedAt ? formatDateTime(new Date(r.announcedAt), language) : '—'}</td>
                 <td data-label={t('history.winner')}>
                   {r.winner ? (
                     <span>
