@@ -55,8 +55,8 @@ describe('one formatter per kind', () => {
 
   it('an email states a moment in the same date style as the pages, in UTC', () => {
     const at = new Date('2026-11-24T10:00:00Z');
-    expect(formatDateTime(at, 'en', { utc: true })).toBe('24 Nov 2026, 10:00 UTC');
-    expect(formatDateTime(at, 'de', { utc: true })).toBe('24.11.2026, 10:00 UTC');
+    expect(formatDateTime(at, 'en', { utc: true })).toBe('24 November 2026 at 10:00 UTC');
+    expect(formatDateTime(at, 'de', { utc: true })).toBe('24. November 2026 um 10:00 UTC');
   });
 });
 

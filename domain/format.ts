@@ -83,9 +83,9 @@ export function formatIban(iban: string): string {
   return friendlyFormatIBAN(compact) ?? compact.replace(/(.{4})(?=.)/g, '$1 ');
 }
 
-/** A day, in the one date style of the language ("28 Nov 2026", "28.11.2026", "28 нояб. 2026 г."). */
+/** A day, in the one date style of the language ("28 November 2026", "28. November 2026", "28 ноября 2026 г."). */
 export function formatDate(date: Date, language: Language, options: { utc?: boolean } = {}): string {
-  return dateTimeFormat(language, { dateStyle: 'medium', ...(options.utc ? { timeZone: 'UTC' } : {}) }).format(date);
+  return dateTimeFormat(language, { dateStyle: 'long', ...(options.utc ? { timeZone: 'UTC' } : {}) }).format(date);
 }
 
 /**
@@ -94,6 +94,6 @@ export function formatDate(date: Date, language: Language, options: { utc?: bool
  * known (an email): then it says "UTC".
  */
 export function formatDateTime(date: Date, language: Language, options: { seconds?: boolean; utc?: boolean } = {}): string {
-  const text = dateTimeFormat(language, { dateStyle: 'medium', timeStyle: options.seconds ? 'medium' : 'short', ...(options.utc ? { timeZone: 'UTC' } : {}) }).format(date);
+  const text = dateTimeFormat(language, { dateStyle: 'long', timeStyle: options.seconds ? 'medium' : 'short', ...(options.utc ? { timeZone: 'UTC' } : {}) }).format(date);
   return options.utc ? `${text} UTC` : text;
 }

@@ -49,7 +49,7 @@ export function withClickableLinks(html: string, urls: string[]): string {
   }, html);
 }
 
-/** A moment as a security email states it, in its language, in UTC ("24 Nov 2026, 10:00 UTC"). */
+/** A moment as a security email states it, in its language, in UTC ("24 November 2026 at 10:00 UTC"). */
 export function mailTime(language: Language, at: Date): string {
   return formatDateTime(at, language, { utc: true });
 }

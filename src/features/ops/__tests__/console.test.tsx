@@ -262,7 +262,7 @@ describe('the other queues', () => {
     });
     show('ops_unmatched');
     expect(await screen.findByText(en.unmatched.whyCodes.not_found)).toBeTruthy();
-    expect(screen.getByText('AT611904300234573201')).toBeTruthy();
+    expect(screen.getByText('AT61 1904 3002 3457 3201')).toBeTruthy();
     fireEvent.change(screen.getByLabelText(en.unmatched.assignTo), { target: { value: 'abcd efgh' } });
     fireEvent.click(screen.getByRole('button', { name: en.unmatched.assign }));
     expect(await screen.findByText(fill(en.unmatched.assigned, { reference: 'ABCD-EFGH-IJKL-MNOP', status: en.orderStatus.processing }))).toBeTruthy();
