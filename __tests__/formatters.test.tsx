@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import * as React from 'react';
-import { loadResources, renderInLanguage } from './support/render';
 import { formatDateTime, formatIban, formatMoney } from '../domain/format';
+import { ORDER, mockApi } from '../src/features/exchange/__tests__/fetch-mock';
 import { OrderHistory } from '../src/features/exchange/components/order-history';
 import { rateText } from '../src/features/exchange/format';
-import { ORDER, mockApi } from '../src/features/exchange/__tests__/fetch-mock';
 import { Transactions } from '../src/features/wallet/components/transactions';
+import { loadResources, renderInLanguage } from './support/render';
 import type { Transaction } from '../src/features/wallet/api/wallet';
 
 // The wallet's pages ask the session for a token; the order page works without one.

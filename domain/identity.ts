@@ -1,9 +1,9 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
 import { z } from 'zod';
+import { formatIban } from './format';
 import { sepaIban } from './sepa';
 import type { ErrorCode } from './errors';
 import type { VerificationKind } from './verification';
-import { formatIban } from './format';
 
 /**
  * Step 1 of each verification kind: the data the user enters, validated field by field, the same

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { formatMoney as moneyText } from '../../../../domain/format';
 import { emailKey } from '../../../../domain/email';
+import { formatMoney as moneyText } from '../../../../domain/format';
 import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../../../domain/operator';
 import { emailHtml, type EmailFooter } from './email-html';

@@ -1,7 +1,7 @@
 import { formatDateTime } from '../../../../domain/format';
-import type { Language } from '../../../../domain/languages';
 import { escapeHtml } from '../notify/email-html';
 import { emailText, fillTemplate, phrase, send, type MessageKey } from '../notify/service';
+import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { SecurityLinks } from './links';
 

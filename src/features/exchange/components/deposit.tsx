@@ -9,8 +9,8 @@ import { depositReference, EXAMPLE_ACCOUNT_KEY } from '../../../../domain/refere
 import { apiRequest } from '../../../components/api';
 import { useExchangeConfig } from '../../../components/exchange-config';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
-import { routes } from '../../../i18n/routes';
 import { formatIban } from '../../../i18n/format';
+import { routes } from '../../../i18n/routes';
 import { formatMoney } from '../format';
 import { useExchangeSession } from '../session';
 import type { Me } from '../../../../domain/contracts/accounts';

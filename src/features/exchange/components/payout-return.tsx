@@ -6,8 +6,8 @@ import { ApiFailure } from '../../../components/api';
 import { errorKeyOf, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field } from '../../../components/field';
 import { usePageLanguage } from '../../../components/localized-link';
-import { giveNewIban } from '../api/orders';
 import { formatIban } from '../../../i18n/format';
+import { giveNewIban } from '../api/orders';
 import { formatMoney } from '../format';
 import { useExchangeSession } from '../session';
 import type { Order } from '../api/types';
@@ -17,7 +17,6 @@ import type { Order } from '../api/types';
  * (opened from their own orders, logged in), or whoever holds the emailed link's token.
  */
 export type ReturnAccess = { own: true } | { token: string };
-
 
 /**
  * A payout the payee's bank sent back (server/src/modules/bank/returns.ts): what happened, the

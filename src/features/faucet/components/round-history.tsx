@@ -192,7 +192,9 @@ function FileCheck() {
       <input id="faucet-file-check" type="file" accept="application/json,.json" onChange={(event) => void check(event.target.files?.[0])} aria-describedby="faucet-file-result" />
       <p id="faucet-file-result" role="status" data-testid="faucet-file-result">
         {result?.kind === 'holds' ? `✓ ${t('history.fileHolds', { rounds: formatNumber(result.count, language) })}` : null}
-        {result?.kind === 'fails' ? <strong className="history-fails">✗ {t('history.fileFails', { rounds: listFormat(language, { type: 'conjunction' }).format(result.rounds.map((id) => formatNumber(id, language))) })}</strong> : null}
+        {result?.kind === 'fails' ? (
+          <strong className="history-fails">✗ {t('history.fileFails', { rounds: listFormat(language, { type: 'conjunction' }).format(result.rounds.map((id) => formatNumber(id, language))) })}</strong>
+        ) : null}
         {result?.kind === 'unreadable' ? <strong className="history-fails">{t('history.fileUnreadable')}</strong> : null}
       </p>
     </div>

@@ -118,9 +118,7 @@ export function KindSection({
           <details>
             <summary>{byDocument ? t('me.resubmitDocument') : t('me.resubmit')}</summary>
             {view.nextCodeAt && Date.parse(view.nextCodeAt) > Date.now() ? (
-              <p className="muted">
-                {t(byDocument ? 'me.nextSubmitAt' : 'me.nextCodeAt', { time: formatDateTime(new Date(view.nextCodeAt), language) })}
-              </p>
+              <p className="muted">{t(byDocument ? 'me.nextSubmitAt' : 'me.nextCodeAt', { time: formatDateTime(new Date(view.nextCodeAt), language) })}</p>
             ) : null}
             <StepOneForm kind={view.kind} initial={data} submitLabel={byDocument ? t('me.resubmitDocument') : t('me.resubmit')} onSubmit={onSubmit} />
           </details>
