@@ -1,6 +1,6 @@
-import { friendlyFormatIBAN } from 'ibantools';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/mobile';
 import { z } from 'zod';
+import { formatIban } from './format';
 import { sepaIban } from './sepa';
 import type { ErrorCode } from './errors';
 import type { VerificationKind } from './verification';
@@ -46,7 +46,8 @@ export const iban = z
     return checked.iban;
   });
 
-export const displayIban = (value: string) => friendlyFormatIBAN(value) ?? value;
+/** An IBAN grouped by four for reading, as every page and email writes it (domain/format.ts). */
+export const displayIban = formatIban;
 
 const birthdate = z
   .string()

@@ -12,14 +12,15 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /** BCP 47 tags for Intl and Open Graph (og:locale wants language_TERRITORY). */
-export const languageMeta: Record<Language, { intl: string; ogLocale: string; nativeName: string; flag?: string }> = {
-  // The spec shows flags for the first four languages only; Russian and Ukrainian are text links.
+export const languageMeta: Record<Language, { intl: string; ogLocale: string; nativeName: string; flag?: string; badge?: string }> = {
+  // The spec shows flags for the first four languages only; Russian and Ukrainian show a short
+  // name in their own script (never "UK", which reads as the United Kingdom under the British flag).
   en: { intl: 'en-GB', ogLocale: 'en_GB', nativeName: 'English', flag: 'gb' },
   de: { intl: 'de-DE', ogLocale: 'de_DE', nativeName: 'Deutsch', flag: 'de' },
   fr: { intl: 'fr-FR', ogLocale: 'fr_FR', nativeName: 'Français', flag: 'fr' },
   nl: { intl: 'nl-NL', ogLocale: 'nl_NL', nativeName: 'Nederlands', flag: 'nl' },
-  ru: { intl: 'ru-RU', ogLocale: 'ru_RU', nativeName: 'Русский' },
-  uk: { intl: 'uk-UA', ogLocale: 'uk_UA', nativeName: 'Українська' },
+  ru: { intl: 'ru-RU', ogLocale: 'ru_RU', nativeName: 'Русский', badge: 'РУС' },
+  uk: { intl: 'uk-UA', ogLocale: 'uk_UA', nativeName: 'Українська', badge: 'УКР' },
 };
 
 /** Splits a URL path into its language and the language-neutral rest ("/de/fees/" -> de, "/fees/"). */

@@ -1,5 +1,5 @@
 import { errorTextNumbers, waitPhrase, type ErrorCode } from '../../domain/errors';
-import { languageMeta } from '../../domain/languages';
+import { formatMoney } from '../../domain/format';
 import { eur } from '../../domain/money';
 import englishTexts from '../../locales/en/errors.json';
 
@@ -10,8 +10,7 @@ import englishTexts from '../../locales/en/errors.json';
  * en-GB, from the decimal string: exact, never a float). One text per code, so the API and the
  * page cannot drift; __tests__/api-error-messages.test.tsx checks every code.
  */
-const money = new Intl.NumberFormat(languageMeta.en.intl, { style: 'currency', currency: 'EUR' });
-const inEur = (minor: bigint) => money.format(eur(minor) as unknown as number);
+const inEur = (minor: bigint) => formatMoney(eur(minor), 'EUR', 'en');
 
 export function apiMessage(code: ErrorCode, retryAfter?: number): string {
   const numbers = errorTextNumbers(code);

@@ -54,7 +54,7 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     ]);
     const res = await submit(u, 'bank', { iban: 'NL91ABNA0417164300', beneficiary: 'Fresh' });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error).toMatchObject({ code: 'verification_not_enabled', message: 'Contact us to enable bank account verification.' });
+    expect(res.json().error).toMatchObject({ code: 'verification_not_enabled', message: 'Ask for bank account verification with "Request this verification" on the identity verification page.' });
   });
 
   it('bank: IBAN with spaces and lower case, code in the payment reason of a small transfer, confirmed in any case', async () => {

@@ -60,7 +60,8 @@ const optionText = (o: CurrencyOption | null): string => (!o ? '' : o.code ? `${
 
 /**
  * A searchable currency list (a WAI-ARIA combobox, from downshift): logo, name in the page's
- * language and code; typing filters by name or code, arrows move, Enter chooses, Escape closes.
+ * language and code; typing filters by name or code, arrows move, Enter chooses, Escape closes and
+ * brings back the chosen currency's name, as leaving the field does.
  * Controlled (`value` + `onChange` with the code), so react-hook-form uses it through a Controller.
  * In the server's HTML, before React runs, it is a plain select with the same label and choices.
  */
@@ -118,6 +119,13 @@ function Combobox({ id, label, options, value, onChange, onBlur, name, error, de
     onInputValueChange: ({ inputValue, type }) => setQuery(type === useCombobox.stateChangeTypes.InputChange ? (inputValue ?? '') : ''),
     onIsOpenChange: ({ isOpen: open }) => {
       if (!open) setQuery('');
+    },
+    // Text that chose nothing never stays: leaving the field (unless it takes the highlighted
+    // match) or Escape brings back the chosen currency's name, and Escape never clears the choice.
+    stateReducer: (state, { type, changes }) => {
+      if (type !== useCombobox.stateChangeTypes.InputBlur && type !== useCombobox.stateChangeTypes.InputKeyDownEscape) return changes;
+      const kept = type === useCombobox.stateChangeTypes.InputBlur ? (changes.selectedItem ?? state.selectedItem) : state.selectedItem;
+      return { ...changes, selectedItem: kept, inputValue: optionText(kept) };
     },
   });
 

@@ -8,7 +8,9 @@ import { LocalizedLink } from './localized-link';
 /**
  * On a wide screen: the brand, the navigation, the login and the language on one line. On a
  * phone: the brand, the login, the language and a menu button (a disclosure) that shows the
- * navigation below; the menu closes on a new page and with Escape.
+ * navigation below; the menu closes on a new page and with Escape. The keyboard meets the
+ * navigation (or the menu button) before "Log in" and the language: the page's own places first,
+ * the tools after them; CSS puts them where the eye expects them.
  */
 export function Header({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
@@ -27,14 +29,10 @@ export function Header({ pathname }: { pathname: string }) {
           <img src="/logo.svg" alt="" width={32} height={32} />
           <span>{t('site.name')}</span>
         </LocalizedLink>
-        <div className="header-tools">
-          <HeaderUser pathname={pathname} />
-          <LanguageSwitch pathname={pathname} />
-          <button type="button" className="menu-button" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpen(!open)}>
-            <span className="menu-icon" aria-hidden="true" />
-            <span className="menu-label">{t('nav.menu')}</span>
-          </button>
-        </div>
+        <button type="button" className="menu-button" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpen(!open)}>
+          <span className="menu-icon" aria-hidden="true" />
+          <span className="menu-label">{t('nav.menu')}</span>
+        </button>
         <nav id="main-nav" aria-label={t('a11y.mainNavigation')} className={open ? 'main-nav open' : 'main-nav'}>
           <ul>
             {headerNav.map((name) => (
@@ -46,6 +44,10 @@ export function Header({ pathname }: { pathname: string }) {
             ))}
           </ul>
         </nav>
+        <div className="header-tools">
+          <HeaderUser pathname={pathname} />
+          <LanguageSwitch pathname={pathname} />
+        </div>
       </div>
     </header>
   );

@@ -52,7 +52,7 @@ export function LanguageSwitch({ pathname }: { pathname: string }) {
     ) : (
       // The code is drawn by CSS (::before), not written as text: it is a picture like the flags, and
       // text inside the button that its name lacks would break "label in name" (WCAG 2.5.3).
-      <span className="language-code" data-code={lng.toUpperCase()} aria-hidden="true" />
+      <span className="language-code" data-code={languageMeta[lng].badge ?? lng.toUpperCase()} aria-hidden="true" />
     );
   };
   return (

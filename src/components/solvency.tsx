@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { dateTimeFormat, formatMoney, formatNumber } from '../i18n/format';
+import { formatDateTime, formatMoney, formatNumber } from '../i18n/format';
 import { CurrencyIcon } from './currency-icon';
 import type { SnapshotSummary } from '../../domain/contracts/liabilities';
 import type { Language } from '../../domain/languages';
@@ -13,7 +13,7 @@ import './solvency.css';
  */
 
 /** A snapshot's instant, in UTC (it is one instant for everyone; the text says UTC). */
-export const formatInstant = (iso: string, language: Language) => dateTimeFormat(language, { dateStyle: 'long', timeStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
+export const formatInstant = (iso: string, language: Language) => formatDateTime(new Date(iso), language, { seconds: true, utc: true });
 
 const isNegative = (decimal: string) => decimal.trim().startsWith('-');
 

@@ -19,9 +19,9 @@ describe('LanguageSwitch', () => {
   it('names each language in its own language, with its flag for English, German, French and Dutch', () => {
     renderInLanguage(<LanguageSwitch pathname="/" />, 'en', '/');
     const [en, de, fr, nl, ru, uk] = links();
-    // The ru/uk code is drawn by CSS from data-code, like a flag, so the text is the name alone (label in name).
+    // The ru/uk short name is drawn by CSS from data-code, like a flag, so the text is the name alone (label in name); never "UK", read as the United Kingdom.
     expect(links().map((a) => a.textContent)).toEqual(['English', 'Deutsch', 'Français', 'Nederlands', 'Русский', 'Українська']);
-    expect(links().map((a) => a.querySelector('.language-code')?.getAttribute('data-code'))).toEqual([undefined, undefined, undefined, undefined, 'RU', 'UK']);
+    expect(links().map((a) => a.querySelector('.language-code')?.getAttribute('data-code'))).toEqual([undefined, undefined, undefined, undefined, 'РУС', 'УКР']);
     expect(links().map((a) => a.querySelector('img')?.getAttribute('src'))).toEqual(['/flags/gb.svg', '/flags/de.svg', '/flags/fr.svg', '/flags/nl.svg', undefined, undefined]);
     for (const [link, name] of [
       [en, 'English'],

@@ -1,12 +1,12 @@
 import Big from 'big.js';
-import { dateTimeFormat, formatMoney, numberFormat } from '../../i18n/format';
+import { formatDateTime as formatMoment, formatEurPrice, formatMoney, numberFormat, plainEurAmount } from '../../i18n/format';
 import type { Language } from '../../../domain/languages';
 
 /**
  * Display formatting of the decimal strings the API sends (never arithmetic): amounts through
- * src/i18n/format, rates with up to 10 significant digits, dates with the time of day.
+ * src/i18n/format, rates with up to 10 significant digits (a price in euros as an amount), dates with the time of day.
  */
-export { formatMoney };
+export { formatMoney, plainEurAmount };
 
 export function formatRate(rate: string, language: Language): string {
   // Intl reads decimal strings (also "2.6e-10") exactly; the cast satisfies older typings.
@@ -14,7 +14,7 @@ export function formatRate(rate: string, language: Language): string {
 }
 
 export function formatDateTime(iso: string, language: Language): string {
-  return dateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(new Date(iso));
+  return formatMoment(new Date(iso), language);
 }
 
 /** XRP addresses are stored as address:tag; the tag is shown on its own. */
@@ -30,19 +30,12 @@ export function splitXrp(address: string): { address: string; tag: string | null
  */
 export function rateText(from: string, to: string, rate: string, language: Language): string {
   if (from === 'EUR' && new Big(rate).gt(0)) {
-    return `1 ${to} ≈ ${formatMoney(new Big(1).div(new Big(rate)).toFixed(2), 'EUR', language)}`;
+    return `1 ${to} ≈ ${formatEurPrice(new Big(1).div(new Big(rate)).toString(), language)}`;
   }
+  // A price in euros is written as every euro amount is ("1 BTC ≈ €81,233.21"), never "81,233.206 EUR".
+  if (to === 'EUR') return `1 ${from} ≈ ${formatEurPrice(rate, language)}`;
   return `1 ${from} ≈ ${formatRate(rate, language)} ${to}`;
 }
 
 /** The currency a rate is written for ("1 BTC ≈ …"): the crypto side, the one whose logo goes beside it. */
 export const rateCurrency = (from: string, to: string): string => (from === 'EUR' ? to : from);
-
-/**
- * An amount as a person pastes it into a banking app: the page language's decimal separator,
- * no grouping, no currency ("80,00" in German). Crypto amounts are copied as the API writes
- * them ("0.001"), the form wallets expect.
- */
-export function plainEurAmount(amount: string, language: Language): string {
-  return numberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(amount as unknown as number);
-}

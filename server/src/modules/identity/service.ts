@@ -140,7 +140,7 @@ export function parseStepOne(kind: VerificationKind, body: unknown): Record<stri
 }
 
 function notEnabled(kind: VerificationKind): never {
-  throw new DomainError('verification_not_enabled', undefined, `Contact us to enable ${KIND_NAMES[kind]} verification.`);
+  throw new DomainError('verification_not_enabled', undefined, `Ask for ${KIND_NAMES[kind]} verification with "Request this verification" on the identity verification page.`);
 }
 
 /** Step 1: store the data, send the code through the kind's channel, move to step 2. */

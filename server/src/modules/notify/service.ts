@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { emailKey } from '../../../../domain/email';
-import { defaultLanguage, isLanguage, languageMeta, type Language } from '../../../../domain/languages';
+import { formatMoney as moneyText } from '../../../../domain/format';
+import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../../../domain/operator';
 import { emailHtml, type EmailFooter } from './email-html';
 import { withPhraseBanner } from './phrase-banner';
@@ -218,20 +219,9 @@ export function requestLanguage(header: string | undefined): Language {
   return first ?? defaultLanguage;
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
 /**
  * An amount (a decimal string, formatted exactly, never through a float) for a message in this
- * language, as the site writes it (src/i18n/format.ts): euros with the sign "€" in every language
- * (Intl's Ukrainian would write "EUR" where Russian writes "€"), crypto with its code.
+ * language, by the very function the site uses (domain/format.ts), so an email and the page
+ * write it alike.
  */
-export function formatMoney(language: Language, amount: string, currency: string): string {
-  const isFiat = currency === 'EUR';
-  const key = `${language}:${isFiat}`;
-  let format = moneyFormats.get(key);
-  if (!format)
-    moneyFormats.set(key, (format = new Intl.NumberFormat(languageMeta[language].intl, isFiat ? { style: 'currency', currency, currencyDisplay: 'narrowSymbol' } : { maximumFractionDigits: 9 })));
-  // Intl formats a decimal string exactly; the cast only satisfies older lib typings.
-  const formatted = format.format(amount as unknown as number);
-  return isFiat ? formatted : `${formatted} ${currency}`;
-}
+export const formatMoney = (language: Language, amount: string, currency: string): string => moneyText(amount, currency, language);

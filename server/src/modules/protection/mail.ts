@@ -1,6 +1,7 @@
-import { languageMeta, type Language } from '../../../../domain/languages';
+import { formatDateTime } from '../../../../domain/format';
 import { escapeHtml } from '../notify/email-html';
 import { emailText, fillTemplate, phrase, send, type MessageKey } from '../notify/service';
+import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
 import type { SecurityLinks } from './links';
 
@@ -24,12 +25,13 @@ export type SecurityEmail = {
 
 export async function sendSecurityEmail(db: Db, links: SecurityLinks, mail: SecurityEmail): Promise<void> {
   if (!mail.email) return;
-  const urls: string[] = [];
+  const urls: ClickableLink[] = [];
   const values: Record<string, string> = { ...mail.values, freeze: '' };
   if (mail.freezeLink !== false) {
     const url = await links.create(db, { accountId: mail.accountId, purpose: 'freeze', language: mail.language });
     values.freeze = fillTemplate(phrase(mail.language, 'security', 'freeze'), { url });
-    urls.push(url);
+    // In the HTML part the freeze link is a button (the text part keeps the address to copy).
+    urls.push({ url, button: phrase(mail.language, 'security', 'freezeButton') });
   }
   if (mail.cancelEntryId) {
     const url = await links.create(db, { accountId: mail.accountId, purpose: 'cancel_address', entryId: mail.cancelEntryId, language: mail.language });
@@ -40,15 +42,26 @@ export async function sendSecurityEmail(db: Db, links: SecurityLinks, mail: Secu
   await send(db, { channel: 'email', recipient: mail.email, accountId: mail.accountId, ...text, html: withClickableLinks(text.html, urls) });
 }
 
-/** The links, which the HTML part shows as text, made clickable (a mail client does not always do it itself). */
-export function withClickableLinks(html: string, urls: string[]): string {
-  return urls.reduce((out, url) => {
+/** A link of an email's HTML part: the address made clickable, or a button with its own words. */
+export type ClickableLink = string | { url: string; button: string };
+
+/**
+ * The links, which the HTML part shows as text, made clickable (a mail client does not always do
+ * it itself); one with `button` becomes a button (a padded, filled link every client draws).
+ */
+export function withClickableLinks(html: string, links: ClickableLink[]): string {
+  return links.reduce<string>((out, link) => {
+    const url = typeof link === 'string' ? link : link.url;
     const shown = escapeHtml(url);
-    return out.split(shown).join(`<a href="${shown}" style="color:#0b3d2e;font-weight:bold;">${shown}</a>`);
+    const anchor =
+      typeof link === 'string'
+        ? `<a href="${shown}" style="color:#0b3d2e;font-weight:bold;">${shown}</a>`
+        : `<a href="${shown}" style="display:inline-block;margin:4px 0;padding:12px 20px;background-color:#0b3d2e;border-radius:6px;color:#ffffff;font-weight:bold;text-decoration:none;">${escapeHtml(link.button)}</a>`;
+    return out.split(shown).join(anchor);
   }, html);
 }
 
 /** A moment as a security email states it, in its language, in UTC ("24 November 2026 at 10:00 UTC"). */
 export function mailTime(language: Language, at: Date): string {
-  return `${new Intl.DateTimeFormat(languageMeta[language].intl, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+  return formatDateTime(at, language, { utc: true });
 }

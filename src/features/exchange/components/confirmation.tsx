@@ -1,11 +1,11 @@
 import { Link } from 'gatsby';
-import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath, type Language } from '../../../../domain/languages';
 import { CopyButton } from '../../../components/copy-button';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
+import { formatIban } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
 import { formatMoney, plainEurAmount, splitXrp } from '../format';
 import { displayAddress, OrderSummary } from './order-summary';
@@ -121,7 +121,7 @@ export function PaymentDetailsView({ details, language }: { details: PaymentDeta
           </WithCurrencyIcon>
         </Fact>
         <Fact label={t('confirm.payment.iban')} copy={details.iban} what={t('confirm.copy.iban')}>
-          <code>{friendlyFormatIBAN(details.iban) ?? details.iban}</code>
+          <code>{formatIban(details.iban)}</code>
         </Fact>
         <Fact label={t('confirm.payment.beneficiary')} copy={details.beneficiary} what={t('confirm.copy.beneficiary')}>
           {details.beneficiary}

@@ -1,4 +1,3 @@
-import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { currencyByCode } from '../../../../domain/currencies';
@@ -10,6 +9,7 @@ import { depositReference, EXAMPLE_ACCOUNT_KEY } from '../../../../domain/refere
 import { apiRequest } from '../../../components/api';
 import { useExchangeConfig } from '../../../components/exchange-config';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
+import { formatIban } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
 import { formatMoney } from '../format';
 import { useExchangeSession } from '../session';
@@ -130,7 +130,7 @@ export function Deposit() {
                 <tr>
                   <th scope="row">{t('confirm.payment.iban')}</th>
                   <td>
-                    <code>{friendlyFormatIBAN(config.bank.iban) ?? config.bank.iban}</code>
+                    <code>{formatIban(config.bank.iban)}</code>
                   </td>
                 </tr>
                 <tr>

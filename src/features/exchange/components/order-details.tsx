@@ -56,6 +56,11 @@ export function OrderDetails({
       <p role="status" aria-live="polite" className="status-now" data-status={order.status}>
         {t('order.statusNow', { status: statusText })}
       </p>
+      {order.status === 'completed_success' && order.actualAmountConverted ? (
+        <p className="order-received" data-testid="order-received">
+          <strong>{t('order.received', { amount: formatMoney(order.actualAmountConverted, order.currencyTo, language) })}</strong>
+        </p>
+      ) : null}
       {open ? <p className="small muted">{connection === 'polling' ? t('order.polling') : t('order.live')}</p> : null}
       {order.businessHold ? (
         <p className="notice" role="status">
@@ -87,7 +92,7 @@ export function OrderDetails({
         </div>
       ) : null}
       <OrderSummary order={order} />
-      <p className="small muted">{t('quote.floating')}</p>
+      {open ? <p className="small muted">{t('quote.floating')}</p> : null}
     </article>
   );
 }

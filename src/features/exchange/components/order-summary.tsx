@@ -1,22 +1,27 @@
-import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
 import { TxHash } from '../../../components/tx-hash';
+import { formatIban } from '../../../i18n/format';
 import { formatDateTime, formatMoney, rateCurrency, rateText } from '../format';
 import type { Order } from '../api/types';
 
 /**
  * An order's details in two groups: "Your order" (type, amounts, rates, fees, dates) and
- * "Delivery" (where the result goes, and once it went, how, with the transaction hash). A value
- * not known yet (the actual rate before settlement) has no row rather than a row saying so.
+ * "Delivery" (where the result goes, and once it went, how, with the transaction hash or, for a
+ * bank transfer, its reference). A value not known yet (the actual rate before settlement) has no
+ * row rather than a row saying so, and neither has one that does not apply: the estimates once the
+ * actual figures are known (or the order failed), a network fee of nothing (into the wallet, or
+ * euros to a bank), the rate type of a closed order.
  */
 type Row = [label: string, value: React.ReactNode];
 
+const isZero = (value: string | null | undefined) => value != null && /^0*(\.0*)?$/.test(value);
+
 export function displayAddress(address: string | null, currency: string): string {
   if (!address) return '';
-  if (currency === 'EUR') return friendlyFormatIBAN(address) ?? address;
+  if (currency === 'EUR') return formatIban(address);
   return address;
 }
 
@@ -28,21 +33,26 @@ export function OrderSummary({ order, deliveryNote }: { order: Order; deliveryNo
   const money = (value: string | null | undefined, currency: string) => (value ? <WithCurrencyIcon code={currency}>{formatMoney(value, currency, language)}</WithCurrencyIcon> : null);
   const rate = (value: string | null | undefined) =>
     value ? <WithCurrencyIcon code={rateCurrency(order.currencyFrom, order.currencyTo)}>{rateText(order.currencyFrom, order.currencyTo, value, language)}</WithCurrencyIcon> : null;
+  const settled = order.actualAmountConverted !== null;
+  const closed = order.status === 'completed_success' || order.status === 'completed_failure';
+  // Estimates while they are what we know; the actual figures replace them, never beside them.
+  const estimate = (value: React.ReactNode) => (settled || order.status === 'completed_failure' ? null : value);
+  const networkFee = (value: string | null | undefined) => (isZero(value) || order.currencyTo === 'EUR' ? null : money(value, order.currencyTo));
   const paymentMethod = order.paymentMethod ? t(`methods.${order.paymentMethod}`) : order.useMyWallet ? t('order.fromWallet') : t('order.cryptoTransfer');
 
   const yours: Row[] = [
     [t('order.fields.type'), t(`order.types.${order.type}`)],
     [t('order.fields.amount'), money(order.amount, order.currencyFrom)],
     [t('order.fields.amountReceived'), money(order.amountReceived, order.currencyFrom)],
-    [t('order.fields.estimatedAmountConverted'), money(order.estimatedAmountConverted, order.currencyTo)],
+    [t('order.fields.estimatedAmountConverted'), estimate(money(order.estimatedAmountConverted, order.currencyTo))],
     [t('order.fields.actualAmountConverted'), money(order.actualAmountConverted, order.currencyTo)],
-    [t('order.fields.estimatedRate'), rate(order.estimatedRate)],
+    [t('order.fields.estimatedRate'), estimate(rate(order.estimatedRate))],
     [t('order.fields.actualRate'), rate(order.actualRate)],
     [t('order.fields.fee'), money(order.actualFee ?? order.fee, 'EUR')],
-    [t('order.fields.estimatedNetworkFee'), money(order.estimatedNetworkFee, order.currencyTo)],
-    [t('order.fields.actualNetworkFee'), money(order.actualNetworkFee, order.currencyTo)],
+    [t('order.fields.estimatedNetworkFee'), estimate(networkFee(order.estimatedNetworkFee))],
+    [t('order.fields.actualNetworkFee'), networkFee(order.actualNetworkFee)],
     [t('order.fields.paymentMethod'), paymentMethod],
-    [t('order.fields.rateType'), t('order.floating')],
+    [t('order.fields.rateType'), closed || order.type === 'deposit' ? null : t('order.floating')],
     [
       t('order.fields.shortReference'),
       <code key="s" className="address">
@@ -68,7 +78,17 @@ export function OrderSummary({ order, deliveryNote }: { order: Order; deliveryNo
     [t('order.fields.beneficiary'), order.beneficiary],
     // How the result went: only once it went (a failed order sent nothing; its refund is said above).
     [t('order.fields.delivery'), order.status === 'completed_success' ? deliveredBy(order, t) : null],
-    [t('order.fields.payoutTxid'), order.payoutTxid ? <TxHash key="x" txid={order.payoutTxid} currency={order.currencyTo} /> : null],
+    // Euros leave by bank transfer, whose reference is no transaction hash.
+    order.currencyTo === 'EUR'
+      ? [
+          t('order.fields.payoutReference'),
+          order.payoutTxid ? (
+            <code key="x" className="address">
+              {order.payoutTxid}
+            </code>
+          ) : null,
+        ]
+      : [t('order.fields.payoutTxid'), order.payoutTxid ? <TxHash key="x" txid={order.payoutTxid} currency={order.currencyTo} /> : null],
   ];
 
   return (

@@ -6,6 +6,7 @@ import { ApiFailure } from '../../../components/api';
 import { errorKeyOf, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field } from '../../../components/field';
 import { usePageLanguage } from '../../../components/localized-link';
+import { formatIban } from '../../../i18n/format';
 import { giveNewIban } from '../api/orders';
 import { formatMoney } from '../format';
 import { useExchangeSession } from '../session';
@@ -16,9 +17,6 @@ import type { Order } from '../api/types';
  * (opened from their own orders, logged in), or whoever holds the emailed link's token.
  */
 export type ReturnAccess = { own: true } | { token: string };
-
-/** IBANs as people write them, grouped by four for reading. */
-const grouped = (iban: string) => iban.replace(/(.{4})(?=.)/g, '$1 ');
 
 /**
  * A payout the payee's bank sent back (server/src/modules/bank/returns.ts): what happened, the
@@ -34,7 +32,7 @@ export function PayoutReturnPanel({ order, access, onChanged }: { order: Order; 
   return (
     <section className="notice payout-return" aria-labelledby="payout-return-heading">
       <h3 id="payout-return-heading">{t('order.payoutReturn.heading')}</h3>
-      <p>{t('order.payoutReturn.body', { iban: returned.iban ? grouped(returned.iban) : '—', amount })}</p>
+      <p>{t('order.payoutReturn.body', { iban: returned.iban ? formatIban(returned.iban) : '—', amount })}</p>
       <p>
         <strong>{t('order.payoutReturn.reason')}</strong> {reason}
         {returned.reason ? (
@@ -53,7 +51,7 @@ export function PayoutReturnPanel({ order, access, onChanged }: { order: Order; 
         <p role="status">
           {t(returned.state === 'new_payout_completed' ? 'order.payoutReturn.completed' : returned.awaitingApproval ? 'order.payoutReturn.pendingApproval' : 'order.payoutReturn.pending', {
             amount,
-            iban: returned.newIban ? grouped(returned.newIban) : '—',
+            iban: returned.newIban ? formatIban(returned.newIban) : '—',
           })}
         </p>
       )}

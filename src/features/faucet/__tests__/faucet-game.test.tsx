@@ -153,7 +153,7 @@ describe('FaucetGame', () => {
     renderInLanguage(<FaucetGame />, 'de', '/de/faucet/');
     FakeEventSource.last.push(round({ state: 'game_over', gameOverReason: 'budget', endsAt: null, seedHash: null, seed: null, winner: null, players: [], playerCount: 0 }));
     expect(screen.getByText('Spiel beendet')).toBeInTheDocument();
-    expect(screen.getByText(/Budget der Verlosung ist vorerst aufgebraucht/)).toBeInTheDocument();
+    expect(screen.getByText(/Budget des Faucets ist vorerst aufgebraucht/)).toBeInTheDocument();
     expect(screen.queryByRole('timer')).toBeNull();
   });
 

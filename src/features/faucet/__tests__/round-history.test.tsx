@@ -2,7 +2,7 @@ import '../../../../__tests__/support/polyfills';
 import { fireEvent, screen, within } from '@testing-library/react';
 import * as React from 'react';
 import { renderInLanguage } from '../../../../__tests__/support/render';
-import { draw, entriesHashOf, hashDown, seedHashOf, ticketOf } from '../../../../domain/faucet';
+import { draw, entriesHashOf, hashDown, ROUNDS_FORMAT, seedHashOf, ticketOf, type RoundsFile } from '../../../../domain/faucet';
 import { RoundHistory } from '../components/round-history';
 import type { Round } from '../api/faucet';
 
@@ -57,7 +57,48 @@ function mockApi(rounds: Round[]) {
 
 const rows = () => screen.getAllByRole('row').slice(1);
 
+/** Rounds as the export writes them (GET /api/faucet/rounds/export). */
+function exported(rounds: Round[]): RoundsFile {
+  return {
+    format: ROUNDS_FORMAT,
+    chains: [{ id: 1, anchor: hashDown(TOP, 20), length: 20, publishedAt: '2026-11-24T09:00:00.000Z' }],
+    rounds: rounds.map((r) => ({
+      id: r.id,
+      state: r.state,
+      announcedAt: r.announcedAt,
+      seedChain: { id: 1, index: r.seedChain!.index },
+      seedHash: r.seedHash,
+      seed: r.seed,
+      mix: r.mix,
+      entriesHash: r.entriesHash,
+      tickets: r.players.map((p) => p.ticket),
+      winnerTicket: r.winner?.ticket ?? null,
+    })),
+  };
+}
+
+async function checkFile(content: string) {
+  const file = new File([content], 'rounds.json', { type: 'application/json' });
+  Object.defineProperty(file, 'text', { value: async () => content });
+  fireEvent.change(await screen.findByLabelText(/Check a downloaded file here/), { target: { files: [file] } });
+}
+
 describe('RoundHistory', () => {
+  it('checks a downloaded file in the browser: an honest one holds, a changed one names its rounds, another file is no rounds file', async () => {
+    const rounds = [1, 2, 3].map(honest);
+    mockApi(rounds);
+    renderInLanguage(<RoundHistory />);
+    const file = exported(rounds);
+    await checkFile(JSON.stringify(file));
+    expect(await screen.findByText('✓ Drawn rounds in this file: 3. Each holds.')).toBeInTheDocument();
+    // Round 2's winner swapped for the other ticket: that round, and only it, fails.
+    const other = file.rounds[1]!.tickets.find((ticket) => ticket !== file.rounds[1]!.winnerTicket)!;
+    await checkFile(JSON.stringify({ ...file, rounds: file.rounds.map((r) => (r.id === 2 ? { ...r, winnerTicket: other } : r)) }));
+    expect(await screen.findByText('✗ These rounds do NOT hold: 2.')).toBeInTheDocument();
+    await checkFile('{"orders": []}');
+    expect(await screen.findByText('This is not a file of Muntly faucet rounds.')).toBeInTheDocument();
+  });
+
   it('lists the rounds newest first, checks each in the browser, pages back and offers the page as a file (English)', async () => {
     const calls = mockApi(Array.from({ length: 12 }, (_, i) => honest(i + 1)));
     renderInLanguage(<RoundHistory />, 'en', '/faucet/history/');
@@ -68,7 +109,9 @@ describe('RoundHistory', () => {
     // Round 3's link goes to round 2, which is not on this page: asked from the API.
     expect(calls).toContain('/api/faucet/rounds/2');
     expect(screen.getByRole('link', { name: 'Download these rounds (JSON)' })).toHaveAttribute('href', expect.stringMatching(/\/api\/faucet\/rounds\/export\?from=3&to=12$/));
-    expect(screen.getByText('npm run verify:faucet -- muntly-faucet-rounds-3-12.json')).toBeInTheDocument();
+    // No command to run: the downloaded file is checked on the page, and the format is documented.
+    expect(document.body.textContent).not.toMatch(/npm|npx/);
+    expect(screen.getByText('docs/faucet-format.md')).toBeInTheDocument();
 
     fireEvent.click(screen.getByRole('button', { name: 'Older rounds' }));
     await screen.findByRole('heading', { name: 'Rounds 1 to 2' });

@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { roundHolds, verifyRound } from '../../../../domain/faucet';
+import { roundHolds, verifyRound, verifyRounds, type RoundsFile } from '../../../../domain/faucet';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
 import { asTransition } from '../../../components/transition';
-import { dateTimeFormat, formatMoney, formatNumber } from '../../../i18n/format';
+import { formatDateTime, formatMoney, formatNumber, listFormat } from '../../../i18n/format';
 import { exportUrl, getRound, getRounds, type Round } from '../api/faucet';
 import '../faucet.css';
 
@@ -86,7 +86,6 @@ export function RoundHistory() {
   if (page.rounds.length === 0) return <p>{t('history.none')}</p>;
   const ids = page.rounds.map((r) => r.id);
   const [from, to] = [Math.min(...ids), Math.max(...ids)];
-  const when = dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   return (
     <section aria-labelledby="faucet-history-heading">
       <h2 id="faucet-history-heading">{t('history.caption', { from: formatNumber(from, language), to: formatNumber(to, language) })}</h2>
@@ -110,7 +109,7 @@ export function RoundHistory() {
                   {formatNumber(r.id, language)} <br />
                   <span className="small muted history-players">{t('players.count', { count: r.playerCount })}</span>
                 </th>
-                <td data-label={t('history.drawn')}>{r.announcedAt ? when.format(new Date(r.announcedAt)) : '—'}</td>
+                <td data-label={t('history.drawn')}>{r.announcedAt ? formatDateTime(new Date(r.announcedAt), language) : '—'}</td>
                 <td data-label={t('history.winner')}>
                   {r.winner ? (
                     <span>
@@ -154,9 +153,50 @@ export function RoundHistory() {
           {t('history.download')}
         </a>
       </p>
+      <FileCheck />
       <p className="small">
-        {t('history.verifyWith')} <code>{`npm run verify:faucet -- muntly-faucet-rounds-${from}-${to}.json`}</code>
+        {t('history.format')} <code>docs/faucet-format.md</code>
       </p>
     </section>
+  );
+}
+
+type FileResult = { kind: 'holds'; count: number } | { kind: 'fails'; rounds: number[] } | { kind: 'unreadable' };
+
+/**
+ * A downloaded file checked here, in the browser, by the code the page checks its rounds with
+ * (domain/faucet.ts verifyRounds): nothing is sent anywhere, and no command is needed.
+ */
+function FileCheck() {
+  const { t } = useTranslation('faucet');
+  const language = usePageLanguage();
+  const [result, setResult] = React.useState<FileResult | null>(null);
+  const check = async (file: File | undefined) => {
+    setResult(null);
+    if (!file) return;
+    let parsed: RoundsFile;
+    try {
+      parsed = JSON.parse(await file.text()) as RoundsFile;
+    } catch {
+      setResult({ kind: 'unreadable' });
+      return;
+    }
+    const checked = verifyRounds(parsed);
+    if (checked.problems.length > 0) setResult({ kind: 'unreadable' });
+    else if (checked.ok) setResult({ kind: 'holds', count: checked.rounds.length });
+    else setResult({ kind: 'fails', rounds: checked.rounds.filter((r) => !r.ok).map((r) => r.id) });
+  };
+  return (
+    <div className="field faucet-file-check">
+      <label htmlFor="faucet-file-check">{t('history.checkFile')}</label>
+      <input id="faucet-file-check" type="file" accept="application/json,.json" onChange={(event) => void check(event.target.files?.[0])} aria-describedby="faucet-file-result" />
+      <p id="faucet-file-result" role="status" data-testid="faucet-file-result">
+        {result?.kind === 'holds' ? `✓ ${t('history.fileHolds', { rounds: formatNumber(result.count, language) })}` : null}
+        {result?.kind === 'fails' ? (
+          <strong className="history-fails">✗ {t('history.fileFails', { rounds: listFormat(language, { type: 'conjunction' }).format(result.rounds.map((id) => formatNumber(id, language))) })}</strong>
+        ) : null}
+        {result?.kind === 'unreadable' ? <strong className="history-fails">{t('history.fileUnreadable')}</strong> : null}
+      </p>
+    </div>
   );
 }

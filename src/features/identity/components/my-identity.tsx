@@ -4,7 +4,7 @@ import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
-import { dateTimeFormat, formatDate } from '../../../i18n/format';
+import { formatDate, formatDateTime } from '../../../i18n/format';
 import { getIdentity, submitStepOne, confirmCode, requestVerification, textFields, type IdentityKind } from '../api/identity';
 import { CodeForm } from './code-form';
 import { STEP_ONE_FIELDS } from './step-one-fields';
@@ -118,9 +118,7 @@ export function KindSection({
           <details>
             <summary>{byDocument ? t('me.resubmitDocument') : t('me.resubmit')}</summary>
             {view.nextCodeAt && Date.parse(view.nextCodeAt) > Date.now() ? (
-              <p className="muted">
-                {t(byDocument ? 'me.nextSubmitAt' : 'me.nextCodeAt', { time: dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(view.nextCodeAt)) })}
-              </p>
+              <p className="muted">{t(byDocument ? 'me.nextSubmitAt' : 'me.nextCodeAt', { time: formatDateTime(new Date(view.nextCodeAt), language) })}</p>
             ) : null}
             <StepOneForm kind={view.kind} initial={data} submitLabel={byDocument ? t('me.resubmitDocument') : t('me.resubmit')} onSubmit={onSubmit} />
           </details>

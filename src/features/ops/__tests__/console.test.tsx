@@ -262,7 +262,7 @@ describe('the other queues', () => {
     });
     show('ops_unmatched');
     expect(await screen.findByText(en.unmatched.whyCodes.not_found)).toBeTruthy();
-    expect(screen.getByText('AT611904300234573201')).toBeTruthy();
+    expect(screen.getByText('AT61 1904 3002 3457 3201')).toBeTruthy();
     fireEvent.change(screen.getByLabelText(en.unmatched.assignTo), { target: { value: 'abcd efgh' } });
     fireEvent.click(screen.getByRole('button', { name: en.unmatched.assign }));
     expect(await screen.findByText(fill(en.unmatched.assigned, { reference: 'ABCD-EFGH-IJKL-MNOP', status: en.orderStatus.processing }))).toBeTruthy();
@@ -415,10 +415,43 @@ describe('orders, accounts, bank files, audit', () => {
     expect(screen.getByText(fill(en.accounts.rejected, { reason: en.verifications.reasons.expired }), { exact: false })).toBeTruthy();
     const freeze = screen.getByRole('button', { name: en.accounts.freeze }) as HTMLButtonElement;
     expect(freeze.disabled).toBe(true);
+    // Sends not frozen: Freeze only, never Unfreeze beside it.
+    expect(screen.queryByRole('button', { name: en.accounts.unfreeze })).toBeNull();
     fireEvent.change(screen.getByLabelText(en.accounts.freezeReason), { target: { value: 'Phishing reported by the customer' } });
     fireEvent.click(freeze);
     expect(await screen.findByText(en.accounts.frozeDone)).toBeTruthy();
     expect(api.made('POST /api/ops/accounts/K7Q2M9XA/freeze')[0]!.body).toEqual({ reason: 'Phishing reported by the customer' });
+  });
+
+  it('lists the latest orders before any search, then what a search finds', async () => {
+    window.history.replaceState(null, '', '/ops/orders/');
+    const summary = (reference: string, status: 'new' | 'processing') => ({
+      reference,
+      shortReference: reference.slice(0, 9),
+      type: 'buy',
+      status,
+      currencyFrom: 'EUR',
+      currencyTo: 'BTC',
+      amount: '80.00',
+      amountEur: '80.00',
+      email: 'ann@example.com',
+      accountKey: null,
+      createdAt: '2026-11-24T10:00:00.000Z',
+      completedAt: null,
+      failureReason: null,
+    });
+    const api = mockApi({
+      'GET /api/ops/queues': queues,
+      'GET /api/ops/orders': (_, query) => ({ body: { orders: query.get('q') ? [summary('WXYZ-EFGH-IJKL-MNOP', 'new')] : [summary('ABCD-EFGH-IJKL-MNOP', 'processing')] } }),
+    });
+    show('ops_orders');
+    expect(await screen.findByRole('heading', { name: en.orders.latest })).toBeTruthy();
+    expect(screen.getByText('ABCD-EFGH-IJKL-MNOP')).toBeTruthy();
+    expect(api.made('GET /api/ops/orders')).toHaveLength(1);
+    fireEvent.change(screen.getByLabelText(en.orders.q), { target: { value: 'wxyz' } });
+    fireEvent.click(screen.getByRole('button', { name: en.common.search }));
+    expect(await screen.findByRole('heading', { name: en.orders.found })).toBeTruthy();
+    expect(await screen.findByText('WXYZ-EFGH-IJKL-MNOP')).toBeTruthy();
   });
 
   it('uploads a statement as XML and exports the payouts file as a download', async () => {

@@ -201,7 +201,7 @@ function AccountDetail({ detail, reload }: { detail: OpsAccountResponse; reload:
   );
 }
 
-/** Freeze or unfreeze the account's sends, with the reason the trail keeps. */
+/** Freeze or unfreeze the account's sends (one button, the one that applies), with the reason the trail keeps. */
 function Freeze({ accountKey, frozen, onDone }: { accountKey: string; frozen: boolean | null; onDone: () => void }) {
   const { t } = useTranslation('ops');
   const { api } = useOps();
@@ -228,13 +228,17 @@ function Freeze({ accountKey, frozen, onDone }: { accountKey: string; frozen: bo
         maxLength={500}
         rows={2}
       />
+      {/* The one action that applies: Unfreeze for frozen sends, else Freeze (also when the state could not be read). */}
       <div className="actions">
-        <button type="button" className="button" disabled={action.busy || reason.trim().length < 3 || frozen === true} onClick={() => void act('freeze')}>
-          {t('accounts.freeze')}
-        </button>
-        <button type="button" className="button" disabled={action.busy || reason.trim().length < 3 || frozen === false} onClick={() => void act('unfreeze')}>
-          {t('accounts.unfreeze')}
-        </button>
+        {frozen === true ? (
+          <button type="button" className="button" disabled={action.busy || reason.trim().length < 3} onClick={() => void act('unfreeze')}>
+            {t('accounts.unfreeze')}
+          </button>
+        ) : (
+          <button type="button" className="button" disabled={action.busy || reason.trim().length < 3} onClick={() => void act('freeze')}>
+            {t('accounts.freeze')}
+          </button>
+        )}
       </div>
       <OutcomeLine outcome={action.outcome} />
     </div>

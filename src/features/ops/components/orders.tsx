@@ -19,6 +19,7 @@ export const orderLink = (language: string, reference: string) => `${localizePat
  * Orders: search by reference (full or short, any spelling), email, status, type and day; one
  * order with its whole history, each event with its time and who did it. The address keeps the
  * open order (`?reference=`) and the search (`?q=`), so either can be shared with a colleague.
+ * Before a search it lists the latest orders.
  */
 export function Orders() {
   const { t } = useTranslation('ops');
@@ -26,6 +27,7 @@ export function Orders() {
   const [filter, setFilter] = React.useState<Filter>(EMPTY);
   const [results, setResults] = React.useState<OpsOrderSummary[] | null>(null);
   const [detail, setDetail] = React.useState<OpsOrderResponse | null>(null);
+  const [searched, setSearched] = React.useState(false);
   const search = useAction();
   const open = useAction();
 
@@ -63,13 +65,17 @@ export function Orders() {
     else if (q) {
       const next = { ...EMPTY, q };
       setFilter(next);
+      setSearched(true);
       void find(next);
     }
+    // Before any search, the latest orders (newest first), so the page is never empty.
+    else void find(EMPTY);
   }, [find, show]);
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     setDetail(null);
+    setSearched(true);
     window.history.replaceState(null, '', filter.q ? `?q=${encodeURIComponent(filter.q)}` : window.location.pathname);
     void find(filter);
   };
@@ -112,7 +118,12 @@ export function Orders() {
         </p>
       ) : null}
       {detail ? <OrderDetail detail={detail} /> : null}
-      {results && !detail ? <OrderTable orders={results} onOpen={(reference) => void show(reference)} /> : null}
+      {results && !detail ? (
+        <section aria-labelledby="ops-orders-list">
+          <h2 id="ops-orders-list">{t(searched ? 'orders.found' : 'orders.latest')}</h2>
+          <OrderTable orders={results} onOpen={(reference) => void show(reference)} />
+        </section>
+      ) : null}
     </>
   );
 }

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
-import { dateTimeFormat, formatMoney } from '../../../i18n/format';
+import { formatDate, formatDateTime, formatMoney } from '../../../i18n/format';
 import { opsApi, type OpsApi } from '../api/ops';
 import type { OpsQueues } from '../../../../domain/contracts/console';
 import type { Language } from '../../../../domain/languages';
@@ -109,8 +109,7 @@ export function LoadFailed({ error, retry }: { error: unknown; retry: () => void
 export function When({ iso, dateOnly = false }: { iso: string | null; dateOnly?: boolean }) {
   const language = usePageLanguage();
   if (!iso) return null;
-  const options: Intl.DateTimeFormatOptions = dateOnly ? { dateStyle: 'medium', timeZone: 'UTC' } : { dateStyle: 'medium', timeStyle: 'medium' };
-  return <time dateTime={iso}>{dateTimeFormat(language, options).format(new Date(iso))}</time>;
+  return <time dateTime={iso}>{dateOnly ? formatDate(new Date(iso), language, { utc: true }) : formatDateTime(new Date(iso), language, { seconds: true })}</time>;
 }
 
 /** An amount with its currency, as the site writes it in the page language. */

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '../../../components/field';
 import { usePageLanguage } from '../../../components/localized-link';
 import { usePolled } from '../../../components/use-polled';
+import { formatDate, formatIban } from '../../../i18n/format';
 import { Facts, LoadFailed, Money, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
 import type { BankPayment, PayoutReturnsAwaitingResponse } from '../../../../domain/contracts/bank';
 
@@ -69,7 +70,7 @@ function ReturnsAwaitingIban() {
                 [
                   t('unmatched.payer'),
                   item.anonymous
-                    ? `${t('unmatched.returns.anonymous')}${item.linkExpiresAt ? `, ${t('unmatched.returns.linkUntil', { date: new Intl.DateTimeFormat(language, { dateStyle: 'medium' }).format(new Date(item.linkExpiresAt)) })}` : ''}`
+                    ? `${t('unmatched.returns.anonymous')}${item.linkExpiresAt ? `, ${t('unmatched.returns.linkUntil', { date: formatDate(new Date(item.linkExpiresAt), language) })}` : ''}`
                     : t('unmatched.returns.account'),
                 ],
               ]}
@@ -105,7 +106,7 @@ function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => 
   const refund = async () => {
     const done = await action.run(
       () => api.refundPayment(payment.id),
-      ({ payout }) => t(payout.status === 'awaiting_approval' ? 'unmatched.refundWaits' : 'unmatched.refunded', { iban: payout.destination }),
+      ({ payout }) => t(payout.status === 'awaiting_approval' ? 'unmatched.refundWaits' : 'unmatched.refunded', { iban: formatIban(payout.destination) }),
     );
     if (done) {
       setResolved(true);
@@ -129,7 +130,7 @@ function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => 
       <Facts
         items={[
           [t('unmatched.payer'), payment.payerName ?? t('unmatched.unknown')],
-          [t('unmatched.iban'), payment.payerIban ? <code className="wrap-anywhere">{payment.payerIban}</code> : t('unmatched.unknown')],
+          [t('unmatched.iban'), payment.payerIban ? <code className="wrap-anywhere">{formatIban(payment.payerIban)}</code> : t('unmatched.unknown')],
           [t('unmatched.reason'), <q key="reason">{payment.remittance}</q>],
           [t('unmatched.why'), t(`unmatched.whyCodes.${payment.unmatchedReason ?? 'no_reason'}` as 'unmatched.whyCodes.not_found', { defaultValue: payment.unmatchedReason ?? '' })],
           [t('unmatched.bankReference'), <code key="ref">{payment.entryRef}</code>],

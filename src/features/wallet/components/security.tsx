@@ -8,7 +8,7 @@ import { getAuthConfig } from '../../../components/auth-config';
 import { formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
 import { LocalizedLink } from '../../../components/localized-link';
-import { dateTimeFormat, formatMoney } from '../../../i18n/format';
+import { formatDateTime, formatMoney } from '../../../i18n/format';
 import { addBookEntry, changeSecurity, confirmUnfreeze, freezeSends, getSecurity, removeBookEntry, requestUnfreeze, type SecurityOverview } from '../api/wallet';
 import { CurrencySelect } from './currency-select';
 import { useWalletApi } from './use-wallet-api';
@@ -67,7 +67,7 @@ function clientText(client: string, t: (key: string, options?: Record<string, st
   return browserOn ? t('security.clients.browserOn', { browser: browserOn[1]!, system: browserOn[2]! }) : client;
 }
 
-const when = (iso: string, language: Language) => dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+const when = (iso: string, language: Language) => formatDateTime(new Date(iso), language);
 
 /** What stops sends right now, if anything: a freeze, its unfreeze under way, a cool-down. */
 function StatusNotice({ state, language }: { state: SecurityOverview; language: Language }) {

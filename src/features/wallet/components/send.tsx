@@ -15,7 +15,7 @@ import { useSession } from '../../../components/session';
 import { TxHash } from '../../../components/tx-hash';
 import { useDraft } from '../../../components/use-draft';
 import { usePolled } from '../../../components/use-polled';
-import { dateTimeFormat, formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
+import { formatDateTime, formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
 import { confirmSend, getBalances, getRates, getSecurity, getSend, getSendFee, startSend, type SecurityOverview, type Send as SendView } from '../api/wallet';
 import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
@@ -195,7 +195,7 @@ function FirstSendNotice() {
     <div className="security-notice" role="note" data-testid="first-send-notice">
       <p>
         {t('send.newAccount', {
-          when: dateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(at),
+          when: formatDateTime(at, language),
           hours: formatNumber(overview.holdHours, language),
         })}
       </p>

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { TxHash } from '../../../components/tx-hash';
 import { usePolled } from '../../../components/use-polled';
-import { dateTimeFormat, formatMoney } from '../../../i18n/format';
+import { formatDateTime, formatMoney } from '../../../i18n/format';
 import { getTransactions, getTransactionsCsv, type Transaction } from '../api/wallet';
 import { CurrencySelect } from './currency-select';
 import { WALLET_REFRESH_MS } from './refresh';
@@ -55,7 +55,7 @@ export function Transactions() {
     link.click();
     URL.revokeObjectURL(url);
   };
-  const date = (iso: string) => dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const date = (iso: string) => formatDateTime(new Date(iso), language);
 
   return (
     <>
