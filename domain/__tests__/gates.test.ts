@@ -1,5 +1,15 @@
 import { currencyByCode } from '../currencies';
-import { exchangeRefusal, missingVerifications, nextVerification, outflowRefusal, requiredVerifications, verificationUnlocks, type ExchangeFacts, type Phases, type WalletOutflowFacts } from '../gates';
+import {
+  exchangeRefusal,
+  missingVerifications,
+  nextVerification,
+  outflowRefusal,
+  requiredVerifications,
+  verificationUnlocks,
+  type ExchangeFacts,
+  type Phases,
+  type WalletOutflowFacts,
+} from '../gates';
 import { SEND_STATUSES, SEND_STATUSES_MOVING_VALUE, SEND_TRANSITIONS } from '../wallet';
 import type { VerificationKind } from '../verification';
 

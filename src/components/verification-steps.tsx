@@ -77,8 +77,7 @@ export function VerificationSteps({ kinds, headingId }: { kinds: readonly KindSt
             <p className="muted small">{t(`duration.${STEP_TWO_CHANNEL[view.kind]}`)}</p>
             {view.kind === next ? (
               <p className="step-next">
-                <strong>{t('steps.next')}</strong> {actionText(view)}{' '}
-                <LocalizedLink to="my_identity">{t('steps.go')}</LocalizedLink>
+                <strong>{t('steps.next')}</strong> {actionText(view)} <LocalizedLink to="my_identity">{t('steps.go')}</LocalizedLink>
               </p>
             ) : null}
           </li>

@@ -31,7 +31,13 @@ const kind = (k: IdentityKind['kind'], phase: IdentityKind['phase'], channel: Id
   attemptsLeft: null,
 });
 // As the API lists them: alphabetically, not in the order a customer needs them.
-const KINDS = [kind('address', 'not_enabled', 'post'), kind('bank', 'not_enabled', 'bank', '2026-01-10T09:00:00.000Z'), kind('business', 'not_enabled', 'email'), kind('id', 'not_enabled', 'document'), kind('mobile', 'not_enabled', 'sms')];
+const KINDS = [
+  kind('address', 'not_enabled', 'post'),
+  kind('bank', 'not_enabled', 'bank', '2026-01-10T09:00:00.000Z'),
+  kind('business', 'not_enabled', 'email'),
+  kind('id', 'not_enabled', 'document'),
+  kind('mobile', 'not_enabled', 'sms'),
+];
 const SECURITY: SecurityOverview = {
   allowListOnly: true,
   allowListOffFrom: null,

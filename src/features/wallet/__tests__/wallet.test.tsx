@@ -219,11 +219,35 @@ describe('Send', () => {
       holdHours: 24,
       secondFactorAboveEur: '1000.00',
       addressBook: [
-        { id: 'e1', currency: 'LTC', address: 'ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea', label: 'Mama', ownWallet: false, internal: false, createdAt: new Date().toISOString(), usableFrom: usableFrom.toISOString(), onHold: true },
+        {
+          id: 'e1',
+          currency: 'LTC',
+          address: 'ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea',
+          label: 'Mama',
+          ownWallet: false,
+          internal: false,
+          createdAt: new Date().toISOString(),
+          usableFrom: usableFrom.toISOString(),
+          onHold: true,
+        },
       ],
       events: [],
     };
-    const bank = { kind: 'bank', phase: 'verified', channel: 'bank', data: null, requestedAt: null, submittedAt: null, verifiedAt: null, retainUntil: null, dataDeletedAt: null, rejection: null, codeExpiresAt: null, nextCodeAt: null, attemptsLeft: null };
+    const bank = {
+      kind: 'bank',
+      phase: 'verified',
+      channel: 'bank',
+      data: null,
+      requestedAt: null,
+      submittedAt: null,
+      verifiedAt: null,
+      retainUntil: null,
+      dataDeletedAt: null,
+      rejection: null,
+      codeExpiresAt: null,
+      nextCodeAt: null,
+      attemptsLeft: null,
+    };
     mockApi({
       'GET /api/wallet/balances': () => ({ body: BALANCES }),
       'GET /api/rates': () => ({ body: RATES }),

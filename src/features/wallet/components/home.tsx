@@ -5,10 +5,10 @@ import { LocalizedLink } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
 import { VerificationSteps } from '../../../components/verification-steps';
 import { formatMoney, formatNumber } from '../../../i18n/format';
-import type { RouteName } from '../../../i18n/routes';
 import { getBalances, getSecurity, getVerifications, type Balance, type IdentityKind, type SecurityOverview } from '../api/wallet';
 import { sortBalances } from './balances';
 import { useWalletApi } from './use-wallet-api';
+import type { RouteName } from '../../../i18n/routes';
 import '../wallet.css';
 
 /** What a logged-in user's home knows: each part may fail alone (null), the rest still shows. */
