@@ -68,15 +68,15 @@ export function VerificationSteps({ kinds, headingId }: { kinds: readonly KindSt
       <p className="muted">{t('steps.order')}</p>
       <ol className="steps-list">
         {inUnlockOrder(kinds).map(({ view, unlock }) => (
-          <li key={view.kind} className={`step step-${view.phase === 'verified' ? 'done' : view.kind === next ? 'next' : 'open'}`} data-kind={view.kind}>
-            <div className="step-head">
+          <li key={view.kind} className={`vstep vstep-${view.phase === 'verified' ? 'done' : view.kind === next ? 'next' : 'open'}`} data-kind={view.kind}>
+            <div className="vstep-head">
               <h3>{t(`overview.kinds.${view.kind}.title`)}</h3>
-              <span className={`step-state phase-${view.phase}`}>{stateText(view)}</span>
+              <span className={`vstep-state phase-${view.phase}`}>{stateText(view)}</span>
             </div>
             <p>{unlockText(unlock)}</p>
             <p className="muted small">{t(`duration.${STEP_TWO_CHANNEL[view.kind]}`)}</p>
             {view.kind === next ? (
-              <p className="step-next">
+              <p className="vstep-todo">
                 <strong>{t('steps.next')}</strong> {actionText(view)} <LocalizedLink to="my_identity">{t('steps.go')}</LocalizedLink>
               </p>
             ) : null}
@@ -85,5 +85,22 @@ export function VerificationSteps({ kinds, headingId }: { kinds: readonly KindSt
       </ol>
       {next === null ? <p>{t('steps.allDone')}</p> : null}
     </section>
+  );
+}
+
+/**
+ * The next verification to take up, as one line atop my identity page (issue 35), linking to its
+ * section below; nothing when a personal account needs no more.
+ */
+export function NextVerification({ kinds }: { kinds: readonly KindState[] }) {
+  const { t } = useTranslation('identity');
+  const actionText = useNextActionText();
+  const next = nextVerification(Object.fromEntries(kinds.map((k) => [k.kind, k.phase])));
+  const view = kinds.find((k) => k.kind === next);
+  if (!view) return <p className="next-verification">{t('steps.allDone')}</p>;
+  return (
+    <p className="next-verification" data-testid="next-verification">
+      <strong>{t('steps.next')}</strong> <a href={`#identity-${view.kind}`}>{t(`overview.kinds.${view.kind}.title`)}</a> – {actionText(view)}
+    </p>
   );
 }

@@ -1,5 +1,5 @@
 import '../../../../__tests__/support/polyfills';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
 import { formatDate } from '../../../i18n/format';
@@ -135,7 +135,10 @@ describe('MyIdentity, the ID made safe to send (issue 35)', () => {
       { ...waiting(5), kind: 'address', phase: 'not_enabled', channel: 'post', data: null },
     ]);
     renderInLanguage(<MyIdentity />);
-    await screen.findByRole('heading', { name: texts.steps.heading });
+    // First the next step: the bank account, asked for from its section.
+    const next = await screen.findByTestId('next-verification');
+    expect(next.textContent).toContain(texts.steps.action.request);
+    expect(within(next).getByRole('link', { name: texts.overview.kinds.bank.title }).getAttribute('href')).toBe('#identity-bank');
     const sections = [...document.querySelectorAll('section.identity-kind')].map((section) => section.getAttribute('data-kind'));
     expect(sections).toEqual(['bank', 'id', 'address']);
     const bank = document.querySelector('section.identity-kind[data-kind="bank"]')!;

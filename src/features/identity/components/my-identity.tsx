@@ -6,7 +6,7 @@ import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
-import { inUnlockOrder, useUnlockText, VerificationSteps } from '../../../components/verification-steps';
+import { inUnlockOrder, NextVerification, useUnlockText } from '../../../components/verification-steps';
 import { dateTimeFormat, formatDate, formatNumber } from '../../../i18n/format';
 import { getIdentity, submitStepOne, confirmCode, requestVerification, textFields, type IdentityKind } from '../api/identity';
 import { CodeForm } from './code-form';
@@ -33,10 +33,11 @@ function StepOneForm(props: React.ComponentProps<typeof LazyStepOneForm>) {
 /**
  * my_identity: the user's own data and the phase of each verification kind, with the forms of
  * step 1 (details) and step 2 (the code), and how the code arrives. The kinds stand in the order
- * a customer needs them, each saying what it unlocks and how long it takes (issue 35), after an
- * overview of the steps with the next one marked.
+ * a customer needs them, each saying what it unlocks and how long it takes (issue 35), after the
+ * next one to take up.
  */
 export function MyIdentity() {
+  const { t } = useTranslation('identity');
   const errorText = useErrorText();
   const language = usePageLanguage();
   const { getAccessTokenSilently } = useSession();
@@ -54,7 +55,8 @@ export function MyIdentity() {
   if (!kinds) return <p className="muted">…</p>;
   return (
     <div className="identity-kinds">
-      <VerificationSteps kinds={kinds} headingId="identity-steps" />
+      <p className="muted">{t('steps.order')}</p>
+      <NextVerification kinds={kinds} />
       {inUnlockOrder(kinds).map(({ view }, index) => (
         <KindSection
           key={view.kind}

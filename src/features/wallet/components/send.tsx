@@ -273,6 +273,11 @@ function SendDetails({ overview }: { overview: SecurityOverview | null }) {
     <>
       {overview ? <FirstSendNotice overview={overview} /> : null}
       <form onSubmit={submit} noValidate className="identity-form">
+        <Controller
+          control={form.control}
+          name="currency"
+          render={({ field }) => <CurrencySelect id="send-currency" label={t('send.currency')} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />}
+        />
         {overview ? (
           <SavedAddresses
             overview={overview}
@@ -283,11 +288,6 @@ function SendDetails({ overview }: { overview: SecurityOverview | null }) {
             }}
           />
         ) : null}
-        <Controller
-          control={form.control}
-          name="currency"
-          render={({ field }) => <CurrencySelect id="send-currency" label={t('send.currency')} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />}
-        />
         {field('address', { spellCheck: false, autoComplete: 'off' })}
         {bookError ? (
           <p className="small">
