@@ -52,7 +52,7 @@ export function Header({ pathname }: { pathname: string }) {
               {accountNav.map((name) => (
                 <li key={name}>
                   <LocalizedLink to={name} activeClassName="active">
-                    {t(`pages.${name}.title`)}
+                    {name === 'wallet' ? t('nav.myAccount') : t(`pages.${name}.title`)}
                   </LocalizedLink>
                 </li>
               ))}
