@@ -1,7 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { nextVerification, verificationUnlocks, type VerificationUnlock } from '../../domain/gates';
-import { STEP_TWO_CHANNEL } from '../../domain/identity';
 import { WEEKLY_VOLUME_DAYS } from '../../domain/limits';
 import { eur } from '../../domain/money';
 import { formatMoney, formatNumber } from '../i18n/format';
@@ -74,7 +73,7 @@ export function VerificationSteps({ kinds, headingId }: { kinds: readonly KindSt
               <span className={`vstep-state phase-${view.phase}`}>{stateText(view)}</span>
             </div>
             <p>{unlockText(unlock)}</p>
-            <p className="muted small">{t(`duration.${STEP_TWO_CHANNEL[view.kind]}`)}</p>
+            <p className="muted small">{t(`duration.${view.channel}`)}</p>
             {view.kind === next ? (
               <p className="vstep-todo">
                 <strong>{t('steps.next')}</strong> {actionText(view)} <LocalizedLink to="my_identity">{t('steps.go')}</LocalizedLink>

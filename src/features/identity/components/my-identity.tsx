@@ -1,7 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { IDENTITY_MAILBOX } from '../../../../domain/contact';
-import { STEP_TWO_CHANNEL } from '../../../../domain/identity';
 import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
@@ -117,7 +116,7 @@ export function KindSection({
       <p className={`phase phase-${view.phase}`}>{t('me.status', { phase: byDocument ? t('me.phases.step_2_document') : t(`me.phases.${view.phase}`) })}</p>
       {unlock ? (
         <p className="kind-unlocks">
-          {unlockText(unlock)} <span className="muted">{t(`duration.${STEP_TWO_CHANNEL[view.kind]}`)}</span>
+          {unlockText(unlock)} <span className="muted">{t(`duration.${view.channel}`)}</span>
         </p>
       ) : null}
       {view.kind === 'id' && view.phase === 'step_1' ? <DocumentSafety /> : null}
