@@ -1,7 +1,7 @@
 import { isOwnWalletOnly, type Currency } from './currencies';
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from './limits';
+import { VERIFICATION_KINDS, type VerificationKind, type VerificationPhase } from './verification';
 import type { ErrorCode } from './errors';
-import type { VerificationKind, VerificationPhase } from './verification';
 
 /**
  * Which verifications an activity needs (docs/decisions/0008). The wallet and exchange call these;
@@ -18,14 +18,58 @@ export type Activity = {
   fromBusinessAccount?: boolean;
 };
 
+/**
+ * The verifications a week's volume needs, lowest threshold first: above `aboveEurMinor` EUR cents
+ * exchanged and sent in the rolling week, `kind` must be verified. The one place of this rule: the
+ * gates judge by it and the pages that explain it (wallet home, my identity) read it.
+ */
+export const WEEKLY_VERIFICATIONS = [
+  { kind: 'mobile', aboveEurMinor: MOBILE_VERIFICATION_WEEKLY_EUR_MINOR },
+  { kind: 'id', aboveEurMinor: ID_VERIFICATION_WEEKLY_EUR_MINOR },
+] as const satisfies readonly { kind: VerificationKind; aboveEurMinor: bigint }[];
+
 export function requiredVerifications(activity: Activity): VerificationKind[] {
   const required: VerificationKind[] = [];
   if (activity.usesWallet) required.push('bank');
   const weekly = activity.weeklyEurMinor ?? 0n;
-  if (weekly > MOBILE_VERIFICATION_WEEKLY_EUR_MINOR) required.push('mobile');
-  if (weekly > ID_VERIFICATION_WEEKLY_EUR_MINOR) required.push('id');
+  for (const rule of WEEKLY_VERIFICATIONS) if (weekly > rule.aboveEurMinor) required.push(rule.kind);
   if (activity.fromBusinessAccount) required.push('business');
   return required;
+}
+
+/**
+ * What a verification unlocks (issue 35): the wallet, a week's volume above an amount, paying
+ * from a business bank account, or — a kind no rule above requires — nothing by itself (Muntly
+ * asks for it in some cases only).
+ */
+export type VerificationUnlock =
+  | { kind: VerificationKind; unlocks: 'wallet' }
+  | { kind: VerificationKind; unlocks: 'weekly'; aboveEurMinor: bigint }
+  | { kind: VerificationKind; unlocks: 'business_account' }
+  | { kind: VerificationKind; unlocks: 'on_request' };
+
+/**
+ * Every verification kind with what it unlocks, read off the rules above (`requiredVerifications`,
+ * `WEEKLY_VERIFICATIONS`), in the order a customer needs them: the wallet first, then the weekly
+ * volumes from the lowest, then the business account, then the kinds asked for in some cases only.
+ */
+export function verificationUnlocks(): VerificationUnlock[] {
+  const unlocks: VerificationUnlock[] = [
+    ...requiredVerifications({ usesWallet: true }).map((kind) => ({ kind, unlocks: 'wallet' as const })),
+    ...WEEKLY_VERIFICATIONS.map(({ kind, aboveEurMinor }) => ({ kind, unlocks: 'weekly' as const, aboveEurMinor })),
+    ...requiredVerifications({ fromBusinessAccount: true }).map((kind) => ({ kind, unlocks: 'business_account' as const })),
+  ];
+  const named = new Set(unlocks.map((unlock) => unlock.kind));
+  return [...unlocks, ...VERIFICATION_KINDS.filter((kind) => !named.has(kind)).map((kind) => ({ kind, unlocks: 'on_request' as const }))];
+}
+
+/**
+ * The verification a customer should take up next: the first, in `verificationUnlocks`' order,
+ * that unlocks the wallet or a week's volume and is not verified yet (null: nothing more is
+ * needed for a personal account).
+ */
+export function nextVerification(phases: Phases): VerificationKind | null {
+  return verificationUnlocks().find((unlock) => (unlock.unlocks === 'wallet' || unlock.unlocks === 'weekly') && phases[unlock.kind] !== 'verified')?.kind ?? null;
 }
 
 /** The verifications the activity needs that are not verified yet (empty: allowed). */

@@ -8,7 +8,7 @@ import type { ErrorCode } from './errors';
  * them. A request lands in the support mailbox through the outbox, and the sender gets a
  * confirmation in the page language.
  */
-export { SUPPORT_MAILBOX, IDENTITY_MAILBOX } from './contact';
+export { SUPPORT_MAILBOX } from './contact';
 
 export const SUPPORT_TOPICS = ['order', 'wallet', 'identity', 'faucet', 'account', 'security', 'other'] as const;
 export type SupportTopic = (typeof SUPPORT_TOPICS)[number];

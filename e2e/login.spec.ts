@@ -112,7 +112,8 @@ test.describe('login', () => {
     await page.getByLabel(auth('en').idp.password).fill('a-long-password');
     await page.getByRole('button', { name: auth('en').idp.signupButton }).click();
     await logInAfterSignUp(page, email);
-    await expect(page).toHaveURL(/\/$/);
+    // A new account's first page is its own home (issue 35).
+    await expect(page).toHaveURL(/\/wallet\/$/);
     await expect(page.getByRole('banner').getByText('New Person')).toBeVisible();
     await page.goto('/identity/me/');
     await expect(page.getByText('Logged in as New Person.')).toBeVisible();

@@ -1,9 +1,43 @@
 import { currencyByCode } from '../currencies';
-import { exchangeRefusal, missingVerifications, outflowRefusal, requiredVerifications, type ExchangeFacts, type Phases, type WalletOutflowFacts } from '../gates';
+import {
+  exchangeRefusal,
+  missingVerifications,
+  nextVerification,
+  outflowRefusal,
+  requiredVerifications,
+  verificationUnlocks,
+  type ExchangeFacts,
+  type Phases,
+  type WalletOutflowFacts,
+} from '../gates';
 import { SEND_STATUSES, SEND_STATUSES_MOVING_VALUE, SEND_TRANSITIONS } from '../wallet';
 import type { VerificationKind } from '../verification';
 
 describe('verification gates', () => {
+  it('says what each kind unlocks, in the order a customer needs them, from the same rules the gates judge by (issue 35)', () => {
+    expect(verificationUnlocks()).toEqual([
+      { kind: 'bank', unlocks: 'wallet' },
+      { kind: 'mobile', unlocks: 'weekly', aboveEurMinor: 100_000n },
+      { kind: 'id', unlocks: 'weekly', aboveEurMinor: 300_000n },
+      { kind: 'business', unlocks: 'business_account' },
+      { kind: 'address', unlocks: 'on_request' },
+    ]);
+    // Each weekly amount is where the gate starts to ask for the kind.
+    for (const unlock of verificationUnlocks()) {
+      if (unlock.unlocks !== 'weekly') continue;
+      expect(requiredVerifications({ weeklyEurMinor: unlock.aboveEurMinor })).not.toContain(unlock.kind);
+      expect(requiredVerifications({ weeklyEurMinor: unlock.aboveEurMinor + 1n })).toContain(unlock.kind);
+    }
+  });
+
+  it('names the next verification to take up: the bank account, then mobile, then ID, then none', () => {
+    expect(nextVerification({})).toBe('bank');
+    expect(nextVerification({ bank: 'step_2', mobile: 'verified' })).toBe('bank');
+    expect(nextVerification({ bank: 'verified' })).toBe('mobile');
+    expect(nextVerification({ bank: 'verified', mobile: 'verified' })).toBe('id');
+    expect(nextVerification({ bank: 'verified', mobile: 'verified', id: 'verified' })).toBeNull();
+  });
+
   it('needs a verified bank account for the wallet features', () => {
     expect(requiredVerifications({ usesWallet: true })).toEqual(['bank']);
     expect(missingVerifications({ bank: 'step_2' }, { usesWallet: true })).toEqual(['bank']);

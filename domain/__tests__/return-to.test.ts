@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import fc from 'fast-check';
-import { safeReturnTo } from '../return-to';
+import { loginLanding, safeReturnTo } from '../return-to';
 
 const ORIGIN = 'https://muntly.example';
 const HOME = '/de/';
@@ -84,5 +84,16 @@ describe('safeReturnTo: after login, only a page of this site', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+});
+
+describe("loginLanding: a login ends on the user's own home unless they came from a page (issue 35)", () => {
+  const land = (value: string | null | undefined) => loginLanding(value, ORIGIN, '/de/wallet/');
+  it('lands on the wallet home without a recorded page, from the home page and from the login pages', () => {
+    for (const value of [null, undefined, '', '/', '/de/', '/uk/?x=1', '/login/', '/de/login/?returnTo=%2F', '/register/', '/ru/logout/', '//evil.example/']) expect(land(value)).toBe('/de/wallet/');
+  });
+  it('keeps any other page of the site', () => {
+    expect(land('/fr/fees/')).toBe('/fr/fees/');
+    expect(land('/wallet/send/?send=abc')).toBe('/wallet/send/?send=abc');
   });
 });

@@ -114,9 +114,31 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     await enable('id@muntly.test', 'id');
     expect((await submit(u, 'id', person)).statusCode).toBe(200);
     expect(await phaseOf(u, 'id')).toBe('step_2');
-    expect((await lastMessage('id@muntly.test')).body).toContain('identity@muntly.example');
     expect((await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'id@muntly.test', kind: 'id' } })).statusCode).toBe(200);
     expect(await phaseOf(u, 'id')).toBe('verified');
+  });
+
+  it('id (issue 35): the identity mailbox is named only in an email under the anti-phishing phrase, and the receipt comes under it too', async () => {
+    // No phrase: the email sends the user to their identity page, where they see the address logged in.
+    const plain = await user('id-plain@muntly.test');
+    await enable('id-plain@muntly.test', 'id');
+    expect((await submit(plain, 'id', person, 'de')).statusCode).toBe(200);
+    const withoutPhrase = await lastMessage('id-plain@muntly.test');
+    expect(withoutPhrase.body).not.toContain('identity@muntly.example');
+    expect(withoutPhrase.body).toContain('Identitätsseite');
+
+    // With a phrase: the address, under the phrase; and the operator's check is confirmed under it.
+    const guarded = await user('id-phrase@muntly.test');
+    expect((await t.app.inject({ method: 'PATCH', url: '/api/wallet/security', headers: guarded, payload: { phrase: 'blue heron 42' } })).statusCode).toBe(200);
+    await enable('id-phrase@muntly.test', 'id');
+    expect((await submit(guarded, 'id', person, 'uk')).statusCode).toBe(200);
+    const instructions = await lastMessage('id-phrase@muntly.test');
+    expect(instructions.body).toContain('identity@muntly.example');
+    expect(instructions.body.indexOf('blue heron 42')).toBeLessThan(instructions.body.indexOf('identity@muntly.example'));
+    expect((await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'id-phrase@muntly.test', kind: 'id' } })).statusCode).toBe(200);
+    const receipt = await lastMessage('id-phrase@muntly.test');
+    expect(receipt.subject).toBe('Ваш документ підтверджено');
+    expect(receipt.body).toContain('blue heron 42');
   });
 
   describe('bad input, field by field', () => {

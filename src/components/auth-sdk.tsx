@@ -2,7 +2,8 @@ import { Auth0Provider, useAuth0 } from '@auth0/auth0-react';
 import { navigate } from 'gatsby';
 import * as React from 'react';
 import { localizePath, type Language } from '../../domain/languages';
-import { safeReturnTo } from '../../domain/return-to';
+import { loginLanding } from '../../domain/return-to';
+import { routes } from '../i18n/routes';
 import { SessionContext, type Session } from './session';
 import { writeSessionHint } from './session-hint';
 import type { AuthConfig } from './auth-config';
@@ -58,7 +59,7 @@ export default function AuthSdk({ config, language, rememberSession, handovers, 
       }}
       onRedirectCallback={(appState?: AppState) => {
         // The state came back through the provider: checked again, as any returnTo is.
-        void navigate(safeReturnTo(appState?.returnTo, origin, localizePath('/', language)), { replace: true });
+        void navigate(loginLanding(appState?.returnTo, origin, localizePath(routes.wallet, language)), { replace: true });
       }}
     >
       <Bridge rememberSession={rememberSession} handovers={handovers} busy={busy}>

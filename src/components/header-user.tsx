@@ -6,13 +6,8 @@ import { routes } from '../i18n/routes';
 import { usePageLanguage } from './localized-link';
 import { readSessionHint, type SessionHint } from './session-hint';
 
-/**
- * The header's login state, without the login SDK: "Log in" (which brings the visitor back to
- * this page) or the user's name and "Log out", from the hint the SDK pages leave.
- */
-export function HeaderUser({ pathname }: { pathname: string }) {
-  const { t } = useTranslation('common');
-  const language = usePageLanguage();
+/** Who is logged in, from the hint the SDK pages leave (null: nobody, and until hydration). */
+export function useSessionHint(): SessionHint | null {
   const [session, setSession] = React.useState<SessionHint | null>(null);
   React.useEffect(() => {
     const update = () => setSession(readSessionHint());
@@ -24,11 +19,28 @@ export function HeaderUser({ pathname }: { pathname: string }) {
       window.removeEventListener('storage', update);
     };
   }, []);
+  return session;
+}
+
+/** The account pages a logged-in user reaches from the header's menu (on a phone, where the name is hidden). */
+export const accountNav = ['wallet', 'wallet_balances', 'wallet_send', 'wallet_receive', 'my_identity', 'wallet_security'] as const;
+
+/**
+ * The header's login state, without the login SDK: "Log in" (which brings the visitor back to
+ * this page) or the user's name, a link to their own home, and "Log out". On a phone and tablet
+ * the menu lists the account's pages (`accountNav`), and the name leaves a phone's narrow line.
+ */
+export function HeaderUser({ pathname }: { pathname: string }) {
+  const { t } = useTranslation('common');
+  const language = usePageLanguage();
+  const session = useSessionHint();
 
   if (session) {
     return (
       <span className="header-user">
-        <span className="user-name">{session.name}</span>{' '}
+        <Link to={localizePath(routes.wallet, language)} className="user-home" title={t('nav.myAccount')}>
+          {session.name}
+        </Link>{' '}
         <Link to={localizePath(routes.logout, language)} className="button small">
           {t('nav.logout')}
         </Link>

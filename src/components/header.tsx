@@ -1,20 +1,22 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { headerNav } from '../i18n/routes';
-import { HeaderUser } from './header-user';
+import { accountNav, HeaderUser, useSessionHint } from './header-user';
 import { LanguageSwitch } from './language-switch';
 import { LocalizedLink } from './localized-link';
 
 /**
  * On a wide screen: the brand, the navigation, the login and the language on one line. On a
  * phone: the brand, the login, the language and a menu button (a disclosure) that shows the
- * navigation below; the menu closes on a new page and with Escape. The keyboard meets the
- * navigation (or the menu button) before "Log in" and the language: the page's own places first,
- * the tools after them; CSS puts them where the eye expects them.
+ * navigation below — and, logged in, the user's own pages (issue 35) — and the menu closes on a
+ * new page and with Escape. The keyboard meets the navigation (or the menu button) before "Log in"
+ * and the language: the page's own places first, the tools after them; CSS puts them where the
+ * eye expects them.
  */
 export function Header({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
   const [open, setOpen] = React.useState(false);
+  const session = useSessionHint();
   React.useEffect(() => setOpen(false), [pathname]);
   React.useEffect(() => {
     if (!open) return;
@@ -43,6 +45,20 @@ export function Header({ pathname }: { pathname: string }) {
               </li>
             ))}
           </ul>
+          {session ? (
+            <ul className="nav-account" aria-label={t('nav.myAccount')}>
+              {accountNav.map((name) => (
+                <li key={name}>
+                  <LocalizedLink to={name} activeClassName="active">
+                    {name === 'wallet' ? t('nav.myAccount') : t(`pages.${name}.title`)}
+                  </LocalizedLink>
+                </li>
+              ))}
+              <li>
+                <LocalizedLink to="logout">{t('nav.logout')}</LocalizedLink>
+              </li>
+            </ul>
+          ) : null}
         </nav>
         <div className="header-tools">
           <HeaderUser pathname={pathname} />

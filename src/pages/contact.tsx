@@ -1,7 +1,7 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../domain/contact';
+import { SUPPORT_MAILBOX } from '../../domain/contact';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import { SupportForm } from '../features/content/components/support-form';
@@ -18,10 +18,6 @@ export default function ContactPage({ location }: PageProps<LocalesData, I18nPag
         <dt>{t('contact.supportMailbox')}</dt>
         <dd>
           <a href={`mailto:${SUPPORT_MAILBOX}`}>{SUPPORT_MAILBOX}</a>
-        </dd>
-        <dt>{t('contact.identityMailbox')}</dt>
-        <dd>
-          <a href={`mailto:${IDENTITY_MAILBOX}`}>{IDENTITY_MAILBOX}</a>
         </dd>
       </dl>
       <p>{t('contact.identityNote')}</p>

@@ -1,9 +1,12 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { AuthIsland } from '../../components/auth-island';
+import { IslandPlaceholder } from '../../components/island';
 import { Layout } from '../../components/layout';
 import { PageCards } from '../../components/page-cards';
 import { pageHead } from '../../components/page-head';
+import { WalletHome } from '../../features/wallet/components/home';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function WalletPage({ location }: PageProps<LocalesData, I18nPageContext>) {
@@ -11,6 +14,12 @@ export default function WalletPage({ location }: PageProps<LocalesData, I18nPage
   return (
     <Layout page="wallet" pathname={location.pathname}>
       <p className="lead">{t('landing.lead')}</p>
+      {/* A logged-in user's own home (issue 35): where a login without another page lands. */}
+      <IslandPlaceholder name="wallet-home">
+        <AuthIsland>
+          <WalletHome />
+        </AuthIsland>
+      </IslandPlaceholder>
       <PageCards
         cards={[
           ['wallet_balances', t('landing.balances')],
@@ -30,7 +39,7 @@ export const Head = pageHead('wallet');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "wallet"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "wallet", "identity", "auth", "errors", "currencies"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -18,7 +18,7 @@ import {
 import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
 import { recordAudit } from '../audit/service';
-import { emailText, lockAndListSentTo, send, messageText, phrase } from '../notify/service';
+import { antiPhishingPhrase, emailText, lockAndListSentTo, send, messageText, phrase } from '../notify/service';
 import { identityRepository, type VerificationRow } from './repository';
 import type { IdentityKind } from '../../../../domain/contracts/identity';
 import type { VerificationKind, VerificationRejectionReason } from '../../../../domain/verification';
@@ -168,7 +168,7 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
     const channel = STEP_TWO_CHANNEL[kind];
     if (channel === 'document') {
       // ID: the user emails a copy of the document; an operator checks it and marks it verified.
-      if (account.email) await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...emailText(language, 'idInstructions', { email: IDENTITY_MAILBOX }) });
+      if (account.email) await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...(await idInstructions(tx, account.id, language)) });
       return;
     }
     const recipient = codeRecipient(channel, data, account);
@@ -209,6 +209,16 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
     // deleted with that data's retention, not kept with the account's records.
     await send(tx, { channel, recipient, accountId: account.id, retainUntil: keepUntil, ...text });
   });
+}
+
+/**
+ * The email that asks for the copy of the ID (issue 35). It names the identity mailbox only under
+ * the account's anti-phishing phrase, which `send` puts at its top: an email without the phrase
+ * could be a fake's, and a fake would name its own address. Without a phrase it sends the user to
+ * the identity page, where they see the address logged in.
+ */
+async function idInstructions(db: Db, accountId: string, language: Language) {
+  return (await antiPhishingPhrase(db, accountId)) ? emailText(language, 'idInstructions', { email: IDENTITY_MAILBOX }) : emailText(language, 'idInstructionsNoPhrase', {});
 }
 
 /** Where a kind's code goes: the phone number, the postal address, the IBAN, or the account's email. */
@@ -300,7 +310,12 @@ export async function listVerificationRequests(db: Db, all = false) {
   return rows.map((row) => ({ ...row, requestedAt: row.requestedAt!.toISOString() }));
 }
 
-/** Operator: mark a kind verified after checking a document by hand. */
+/**
+ * Operator: mark a kind verified after checking a document by hand. A document the user emailed
+ * (the ID) is confirmed to them by email, in the language they submitted in: under their
+ * anti-phishing phrase, as every email to them, so the receipt of a copy of their ID is
+ * recognizably Muntly's (issue 35).
+ */
 export async function markVerified(db: Db, account: OperatedAccount, kind: VerificationKind, actor: string): Promise<void> {
   await db.transaction(async (tx) => {
     const now = new Date();
@@ -308,6 +323,11 @@ export async function markVerified(db: Db, account: OperatedAccount, kind: Verif
     if (!row) throw new DomainError('validation_failed', 'kind');
     await identityRepository.revokeLiveCodes(tx, account.id, kind);
     await identityRepository.update(tx, account.id, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now), rejectedAt: null, rejectionReason: null });
+    if (STEP_TWO_CHANNEL[kind] === 'document' && row.phase === 'step_2' && account.email) {
+      const stored = row.submitLanguage ?? row.requestLanguage;
+      const language = stored && isLanguage(stored) ? stored : defaultLanguage;
+      await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...emailText(language, 'idVerified', {}) });
+    }
     await recordAudit(tx, { actor, action: 'verification.verify', target: account.accountKey, before: { kind, phase: row.phase }, after: { kind, phase: 'verified' } });
   });
 }

@@ -5,7 +5,7 @@ import { useSession } from '../../../components/session';
 import { formatMoney } from '../../../i18n/format';
 import { useMe } from '../api/get-me';
 
-/** Who is logged in, and their account key and deposit reference. */
+/** Who is logged in, and their account key, deposit reference and deposit limit, as labelled tiles (issue 35). */
 export function AccountSummary() {
   const { t } = useTranslation('auth');
   const language = usePageLanguage();
@@ -17,17 +17,23 @@ export function AccountSummary() {
       <p>{t('session.loggedInAs', { name: user?.name ?? user?.email ?? '' })}</p>
       {error ? <p role="alert">{t('account.loadError')}</p> : null}
       {me ? (
-        <dl>
-          <dt>{t('account.accountKey')}</dt>
-          <dd>
-            <code>{me.accountKey}</code>
-          </dd>
-          <dt>{t('account.depositReference')}</dt>
-          <dd>
-            <code>{me.depositReference}</code>
-          </dd>
-          <dt>{t('account.depositLimit')}</dt>
-          <dd>{formatMoney(me.depositLimitEur, 'EUR', language)}</dd>
+        <dl className="account-tiles">
+          <div>
+            <dt>{t('account.accountKey')}</dt>
+            <dd>
+              <code>{me.accountKey}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('account.depositReference')}</dt>
+            <dd>
+              <code>{me.depositReference}</code>
+            </dd>
+          </div>
+          <div>
+            <dt>{t('account.depositLimit')}</dt>
+            <dd>{formatMoney(me.depositLimitEur, 'EUR', language)}</dd>
+          </div>
         </dl>
       ) : !error ? (
         <p className="muted">{t('session.checking')}</p>

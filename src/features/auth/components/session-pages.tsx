@@ -2,16 +2,17 @@ import { navigate } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '../../../../domain/languages';
-import { safeReturnTo } from '../../../../domain/return-to';
+import { loginLanding } from '../../../../domain/return-to';
 import { usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
 import { writeSessionHint } from '../../../components/session-hint';
+import { routes } from '../../../i18n/routes';
 
 /**
  * The login page: it receives the provider's redirect (the SDK finishes the login and sends the
- * user back to where they came from) and otherwise starts a login at once. "Login returns the
- * user to the page they came from, or to the root if none is recorded": the header's link records
- * the page in ?returnTo=.
+ * user back to where they came from) and otherwise starts a login at once. Login returns the
+ * user to the page they came from (the header's link records it in ?returnTo=), or — none
+ * recorded, or the home page — to their own home, the wallet's page (issue 35: `loginLanding`).
  */
 export function LoginFlow({ signup = false }: { signup?: boolean }) {
   const { t } = useTranslation('auth');
@@ -19,7 +20,7 @@ export function LoginFlow({ signup = false }: { signup?: boolean }) {
   const { isLoading, isAuthenticated, loginWithRedirect, error } = useSession();
   const params = new URLSearchParams(window.location.search);
   const isCallback = params.has('code') && params.has('state');
-  const returnTo = safeReturnTo(params.get('returnTo'), window.location.origin, localizePath('/', language));
+  const returnTo = loginLanding(params.get('returnTo'), window.location.origin, localizePath(routes.wallet, language));
   const start = React.useCallback(
     () =>
       loginWithRedirect({

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { IDENTITY_MAILBOX, SUPPORT_MAILBOX } from '../../../../domain/contact';
+import { SUPPORT_MAILBOX } from '../../../../domain/contact';
 import { usePageLanguage } from '../../../components/localized-link';
 import { SampleBadge, useOperatorDetails } from '../../../components/operator';
 import { productFigures, type ProductFigures } from '../../../i18n/figures';
@@ -22,7 +22,7 @@ export function LegalDocument({ doc, figures, children }: { doc: LegalDocumentKe
   // Formatted at build time (the page context), or here when a page has none.
   const { legalTextsUpdated, ...amounts } = figures ?? productFigures(language);
   const operator = useOperatorDetails();
-  const values = { ...amounts, supportMailbox: SUPPORT_MAILBOX, identityMailbox: IDENTITY_MAILBOX, operatorName: operator.name, operatorAddress: operator.address };
+  const values = { ...amounts, supportMailbox: SUPPORT_MAILBOX, operatorName: operator.name, operatorAddress: operator.address };
   const sections = t(`${doc}.sections`, { returnObjects: true, ...values }) as SectionMap;
   return (
     <>

@@ -1,5 +1,5 @@
 import '../../../../__tests__/support/polyfills';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
 import { formatDate } from '../../../i18n/format';
@@ -89,5 +89,60 @@ describe('MyIdentity, details sent back', () => {
     expect(notice.textContent).toContain(texts.me.rejectionReasons.expired);
     expect(notice.textContent).toContain(date);
     expect((screen.getByLabelText(texts.fields.lastName) as HTMLInputElement).value).toBe('Lovelace');
+  });
+});
+
+describe('MyIdentity, the ID made safe to send (issue 35)', () => {
+  const answer = (kinds: IdentityKind[]) => {
+    (globalThis as { fetch: unknown }).fetch = jest.fn(async () => {
+      const body = { kinds };
+      return { ok: true, status: 200, headers: { get: () => 'application/json' }, json: async () => body, text: async () => JSON.stringify(body) };
+    });
+  };
+  const id = (phase: IdentityKind['phase']): IdentityKind => ({
+    ...waiting(5),
+    kind: 'id',
+    phase,
+    channel: 'document',
+    data: phase === 'step_1' ? null : { firstName: 'Ada' },
+    attemptsLeft: null,
+    codeExpiresAt: null,
+  });
+
+  it.each(['en', 'uk'] as const)('in %s: the identity mailbox only once the details are in, with what to black out, the copy mark and the receipt under the phrase', async (language) => {
+    const texts = loadResources(language).identity as any;
+    answer([id('step_1')]);
+    const first = renderInLanguage(<MyIdentity />, language);
+    expect(await screen.findByText(texts.document.neverFirst)).toBeTruthy();
+    expect(screen.getByText(texts.document.blackOut)).toBeTruthy();
+    expect(document.body.textContent).not.toContain('identity@muntly.example');
+    first.unmount();
+
+    answer([id('step_2')]);
+    renderInLanguage(<MyIdentity />, language);
+    const mailbox = await screen.findByTestId('identity-mailbox');
+    expect(mailbox.textContent).toContain(texts.document.mailbox);
+    expect(screen.getByRole('link', { name: 'identity@muntly.example' }).getAttribute('href')).toBe('mailto:identity@muntly.example');
+    for (const line of [texts.document.neverFirst, texts.document.blackOut, texts.document.markCopy]) expect(screen.getByText(line)).toBeTruthy();
+    expect(screen.getByRole('link', { name: texts.document.phraseLink }).getAttribute('href')).toBe(language === 'en' ? '/wallet/security/' : `/${language}/wallet/security/`);
+  });
+
+  it('lists the kinds in the order they matter, each saying what it unlocks', async () => {
+    const texts = loadResources('en').identity as any;
+    answer([
+      id('not_enabled'),
+      { ...waiting(5), kind: 'bank', phase: 'not_enabled', channel: 'bank', data: null },
+      { ...waiting(5), kind: 'address', phase: 'not_enabled', channel: 'post', data: null },
+    ]);
+    renderInLanguage(<MyIdentity />);
+    // First the next step: the bank account, asked for from its section.
+    const next = await screen.findByTestId('next-verification');
+    expect(next.textContent).toContain(texts.steps.action.request);
+    expect(within(next).getByRole('link', { name: texts.overview.kinds.bank.title }).getAttribute('href')).toBe('#identity-bank');
+    const sections = [...document.querySelectorAll('section.identity-kind')].map((section) => section.getAttribute('data-kind'));
+    expect(sections).toEqual(['bank', 'id', 'address']);
+    const bank = document.querySelector('section.identity-kind[data-kind="bank"]')!;
+    expect(bank.textContent).toContain(texts.unlocks.wallet);
+    expect(bank.textContent).toContain(texts.duration.bank);
   });
 });

@@ -1,10 +1,12 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { IDENTITY_MAILBOX } from '../../../../domain/contact';
 import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
-import { usePageLanguage } from '../../../components/localized-link';
+import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
-import { formatDate, formatDateTime } from '../../../i18n/format';
+import { inUnlockOrder, NextVerification, useUnlockText } from '../../../components/verification-steps';
+import { dateTimeFormat, formatDate, formatDateTime, formatNumber } from '../../../i18n/format';
 import { getIdentity, submitStepOne, confirmCode, requestVerification, textFields, type IdentityKind } from '../api/identity';
 import { CodeForm } from './code-form';
 import { STEP_ONE_FIELDS } from './step-one-fields';
@@ -29,9 +31,12 @@ function StepOneForm(props: React.ComponentProps<typeof LazyStepOneForm>) {
 
 /**
  * my_identity: the user's own data and the phase of each verification kind, with the forms of
- * step 1 (details) and step 2 (the code), and how the code arrives.
+ * step 1 (details) and step 2 (the code), and how the code arrives. The kinds stand in the order
+ * a customer needs them, each saying what it unlocks and how long it takes (issue 35), after the
+ * next one to take up.
  */
 export function MyIdentity() {
+  const { t } = useTranslation('identity');
   const errorText = useErrorText();
   const language = usePageLanguage();
   const { getAccessTokenSilently } = useSession();
@@ -49,9 +54,12 @@ export function MyIdentity() {
   if (!kinds) return <p className="muted">…</p>;
   return (
     <div className="identity-kinds">
-      {kinds.map((view) => (
+      <p className="muted">{t('steps.order')}</p>
+      <NextVerification kinds={kinds} />
+      {inUnlockOrder(kinds).map(({ view }, index) => (
         <KindSection
           key={view.kind}
+          position={index + 1}
           view={view}
           onSubmit={async (data) => setKinds(await submitStepOne(await token(), language, view.kind, data))}
           onRequest={async () => setKinds(await requestVerification(await token(), language, view.kind))}
@@ -73,17 +81,22 @@ export function MyIdentity() {
 
 export function KindSection({
   view,
+  position,
   onSubmit,
   onConfirm,
   onRequest,
 }: {
   view: IdentityKind;
+  /** Its place in the order a customer needs the kinds (1: first). */
+  position?: number;
   onSubmit: (data: Record<string, unknown>) => Promise<void>;
   onConfirm: (code: string) => Promise<void>;
   onRequest?: () => Promise<void>;
 }) {
   const { t } = useTranslation('identity');
   const language = usePageLanguage();
+  const unlockText = useUnlockText();
+  const unlock = inUnlockOrder([view])[0]?.unlock;
   const title = t(`overview.kinds.${view.kind}.title`);
   const headingId = `identity-${view.kind}`;
   const date = (iso: string | null) => (iso ? formatDate(new Date(iso), language) : '');
@@ -92,8 +105,21 @@ export function KindSection({
   const byDocument = view.phase === 'step_2' && view.channel === 'document';
   return (
     <section aria-labelledby={headingId} className="identity-kind" data-kind={view.kind} data-phase={view.phase}>
-      <h2 id={headingId}>{title}</h2>
+      <h2 id={headingId}>
+        {position ? (
+          <span className="kind-position" aria-hidden="true">
+            {formatNumber(position, language)}
+          </span>
+        ) : null}
+        {title}
+      </h2>
       <p className={`phase phase-${view.phase}`}>{t('me.status', { phase: byDocument ? t('me.phases.step_2_document') : t(`me.phases.${view.phase}`) })}</p>
+      {unlock ? (
+        <p className="kind-unlocks">
+          {unlockText(unlock)} <span className="muted">{t(`duration.${view.channel}`)}</span>
+        </p>
+      ) : null}
+      {view.kind === 'id' && view.phase === 'step_1' ? <DocumentSafety /> : null}
 
       {view.phase === 'not_enabled' ? <RequestKind view={view} onRequest={onRequest} /> : null}
 
@@ -108,7 +134,11 @@ export function KindSection({
         <>
           <p>{t(`me.howCodeArrives.${view.channel}`)}</p>
           {view.channel === 'document' ? (
-            <p className="muted">{t('me.waitingForCheck')}</p>
+            <>
+              <IdentityMailbox />
+              <DocumentSafety />
+              <p className="muted">{t('me.waitingForCheck')}</p>
+            </>
           ) : (
             <>
               <CodeForm kind={view.kind} onConfirm={onConfirm} />
@@ -145,6 +175,43 @@ export function KindSection({
         </>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * Where the copy of the ID goes (issue 35): shown only here, to the logged-in user whose details
+ * are in, and in emails under their anti-phishing phrase — never on a public page, so that no
+ * one can send a stranger there with a look-alike address.
+ */
+function IdentityMailbox() {
+  const { t } = useTranslation('identity');
+  return (
+    <p className="identity-mailbox" data-testid="identity-mailbox">
+      {t('document.mailbox')} <a href={`mailto:${IDENTITY_MAILBOX}`}>{IDENTITY_MAILBOX}</a>
+    </p>
+  );
+}
+
+/**
+ * Why sending the copy is safe, and how to send less (issue 35, after the EU's guidance on copies
+ * of identity documents): Muntly never asks for it by email first; everything not needed for the
+ * identification may be blacked out; the copy is marked as one; the receipt comes by email under
+ * the anti-phishing phrase.
+ */
+function DocumentSafety() {
+  const { t } = useTranslation('identity');
+  return (
+    <div className="document-safety" role="note">
+      <h3>{t('document.safetyHeading')}</h3>
+      <ul>
+        <li>{t('document.neverFirst')}</li>
+        <li>{t('document.blackOut')}</li>
+        <li>{t('document.markCopy')}</li>
+        <li>
+          {t('document.receipt')} <LocalizedLink to="wallet_security">{t('document.phraseLink')}</LocalizedLink>
+        </li>
+      </ul>
+    </div>
   );
 }
 

@@ -204,6 +204,78 @@ describe('Send', () => {
     expect(screen.queryByTestId('first-send-notice')).toBeNull();
   });
 
+  it('shows a new account the whole path of its first send before the form, with the end of the hold in its language, and fills in a saved address (issue 35)', async () => {
+    const usableFrom = new Date(Date.now() + 5 * 3_600_000);
+    const overview: SecurityOverview = {
+      allowListOnly: true,
+      allowListOffFrom: new Date(Date.now() + 20 * 3_600_000).toISOString(),
+      phrase: null,
+      frozen: false,
+      frozenAt: null,
+      frozenByOperator: false,
+      unfreezesAt: null,
+      unfreezeCodeSent: false,
+      sendsPausedUntil: null,
+      holdHours: 24,
+      secondFactorAboveEur: '1000.00',
+      addressBook: [
+        {
+          id: 'e1',
+          currency: 'LTC',
+          address: 'ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea',
+          label: 'Mama',
+          ownWallet: false,
+          internal: false,
+          createdAt: new Date().toISOString(),
+          usableFrom: usableFrom.toISOString(),
+          onHold: true,
+        },
+      ],
+      events: [],
+    };
+    const bank = {
+      kind: 'bank',
+      phase: 'verified',
+      channel: 'bank',
+      data: null,
+      requestedAt: null,
+      submittedAt: null,
+      verifiedAt: null,
+      retainUntil: null,
+      dataDeletedAt: null,
+      rejection: null,
+      codeExpiresAt: null,
+      nextCodeAt: null,
+      attemptsLeft: null,
+    };
+    mockApi({
+      'GET /api/wallet/balances': () => ({ body: BALANCES }),
+      'GET /api/rates': () => ({ body: RATES }),
+      'GET /api/wallet/security': () => ({ body: overview }),
+      'GET /api/identity': () => ({ body: { kinds: [bank] } }),
+    });
+    renderInLanguage(<Send />, 'ru');
+    const path = await screen.findByTestId('send-path');
+    const steps = within(path)
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+    const until = new Intl.DateTimeFormat('ru-RU', { dateStyle: 'long', timeStyle: 'short' }).format(usableFrom);
+    expect(steps).toEqual([
+      expect.stringContaining(ru.send.path.bank.title),
+      expect.stringContaining(ru.send.path.book.title),
+      expect.stringContaining(fill(ru.send.path.waiting, { when: until })),
+      expect.stringContaining(ru.send.path.code.title),
+    ]);
+    expect(steps[0]).toContain(ru.send.path.done);
+    expect(steps[2]).toContain(fill(ru.send.path.hold.text, { hours: '24' }));
+    // Before the form, which offers the saved address: picking it fills in its currency and address.
+    const saved = await screen.findByLabelText(ru.send.saved);
+    expect(path.compareDocumentPosition(saved) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    fireEvent.change(saved, { target: { value: 'e1' } });
+    await waitFor(() => expect((screen.getByLabelText(ru.send.address) as HTMLInputElement).value).toBe('ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea'));
+    expect((screen.getByRole('combobox', { name: ru.send.currency }) as HTMLInputElement).value).toContain('LTC');
+  });
+
   it('says in advance that a send to another Muntly wallet pays no network fee, as the server decides from the address', async () => {
     const other = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
     const asked: string[] = [];

@@ -68,6 +68,9 @@ export const removeBookEntry = (token: string, language: Language, id: string) =
  */
 export type BankVerification = Pick<IdentityKind, 'phase' | 'requestedAt'>;
 const bankOf = (kinds: IdentityKind[]): BankVerification | null => kinds.find((k) => k.kind === 'bank') ?? null;
+/** Every verification kind of the account (GET /api/identity): the wallet's home shows them as steps. */
+export const getVerifications = async (token: string, language: Language) => (await apiRequest<IdentityResponse>(token, language, '/api/identity')).kinds;
+export type { IdentityKind };
 export const getBankVerification = async (token: string, language: Language) => bankOf((await apiRequest<IdentityResponse>(token, language, '/api/identity')).kinds);
 export const requestBankVerification = async (token: string, language: Language) =>
   bankOf((await apiRequest<VerificationRequestResponse>(token, language, '/api/identity/bank/request', { method: 'POST' })).kinds);

@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { decimalToMinor } from '../../../../domain/money';
 import { CurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
+import { LocalizedLink } from '../../../components/localized-link';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney } from '../../../i18n/format';
-import { getBalances, type Balance } from '../api/wallet';
+import { getBalances, getBankVerification, type Balance, type BankVerification } from '../api/wallet';
 import { WALLET_REFRESH_MS } from './refresh';
 import { useWalletApi } from './use-wallet-api';
 import '../wallet.css';
@@ -38,7 +39,7 @@ export function Balances() {
   return (
     <section aria-labelledby="balances-heading">
       <h2 id="balances-heading">{t('balances.total', { amount: formatMoney(data.totalEur, 'EUR', language) })}</h2>
-      {heldRows.length === 0 ? <p>{t('balances.empty')}</p> : null}
+      {heldRows.length === 0 ? <EmptyNext /> : null}
       {rows.length > 0 ? (
         <table className="data-table stack balances-table" id="balances-table">
           <thead>
@@ -86,5 +87,57 @@ export function Balances() {
         </p>
       ) : null}
     </section>
+  );
+}
+
+/**
+ * An empty wallet says what fills it (issue 35): without a verified bank account, that
+ * verification first (it unlocks the wallet); with one, an address to receive crypto at, or a
+ * purchase delivered into the wallet.
+ */
+function EmptyNext() {
+  const { t } = useTranslation('wallet');
+  const { token, language } = useWalletApi();
+  const [bank, setBank] = React.useState<BankVerification | null | undefined>(undefined);
+  React.useEffect(() => {
+    let live = true;
+    void token()
+      .then((value) => getBankVerification(value, language))
+      .then(
+        (answer) => live && setBank(answer),
+        () => live && setBank(null),
+      );
+    return () => {
+      live = false;
+    };
+  }, [token, language]);
+  const verified = bank?.phase === 'verified';
+  return (
+    <div className="empty-next" data-testid="balances-empty">
+      <p>{t('balances.empty')}</p>
+      {bank === undefined ? null : (
+        <ul className="actions">
+          {verified ? (
+            <li>
+              <LocalizedLink to="wallet_receive" className="button primary">
+                {t('balances.emptyReceive')}
+              </LocalizedLink>
+            </li>
+          ) : (
+            <li>
+              <LocalizedLink to="my_identity" className="button primary">
+                {t('balances.emptyVerify')}
+              </LocalizedLink>
+            </li>
+          )}
+          <li>
+            <LocalizedLink to="exchange" className="button">
+              {t('balances.emptyBuy')}
+            </LocalizedLink>
+          </li>
+        </ul>
+      )}
+      {bank !== undefined && !verified ? <p className="muted small">{t('balances.emptyVerifyWhy')}</p> : null}
+    </div>
   );
 }

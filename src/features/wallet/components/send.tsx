@@ -15,13 +15,27 @@ import { useSession } from '../../../components/session';
 import { TxHash } from '../../../components/tx-hash';
 import { useDraft } from '../../../components/use-draft';
 import { usePolled } from '../../../components/use-polled';
-import { formatDateTime, formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
-import { confirmSend, getBalances, getRates, getSecurity, getSend, getSendFee, startSend, type SecurityOverview, type Send as SendView } from '../api/wallet';
+import { dateTimeFormat, formatDateTime, formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
+import {
+  confirmSend,
+  getBalances,
+  getBankVerification,
+  getRates,
+  getSecurity,
+  getSend,
+  getSendFee,
+  startSend,
+  type AddressBookEntry,
+  type BankVerification,
+  type SecurityOverview,
+  type Send as SendView,
+} from '../api/wallet';
 import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
 import { RATES_REFRESH_MS, WALLET_REFRESH_MS } from './refresh';
 import { useWalletApi } from './use-wallet-api';
 import type { Language } from '../../../../domain/languages';
+import type { RouteName } from '../../../i18n/routes';
 import '../wallet.css';
 
 type SendForm = { currency: string; address: string; amount: string; label: string };
@@ -38,16 +52,139 @@ export function amountInputValue(minor: bigint, decimals: number, language: Lang
   return plain.replace('.', mark);
 }
 
-/** Send (with a verified bank account): details (checked here and by the API), the emailed code, then the send's status until it is paid out. */
+/**
+ * Send: first, while the account has not walked it, the whole path of a first send (issue 35);
+ * then (with a verified bank account) the details (checked here and by the API), the emailed
+ * code, then the send's status until it is paid out.
+ */
 export function Send() {
+  const overview = useSecurityOverview();
   return (
-    <BankGate>
-      <SendDetails />
-    </BankGate>
+    <>
+      <SendPath overview={overview} />
+      <BankGate>
+        <SendDetails overview={overview} />
+      </BankGate>
+    </>
   );
 }
 
-function SendDetails() {
+/** The account's protection (address book, hold), asked once for the page; null until it answers or when it cannot. */
+function useSecurityOverview(): SecurityOverview | null {
+  const { token, language } = useWalletApi();
+  const [overview, setOverview] = React.useState<SecurityOverview | null>(null);
+  React.useEffect(() => {
+    let live = true;
+    void token()
+      .then((value) => getSecurity(value, language))
+      .then(
+        (answer) => live && setOverview(answer),
+        () => undefined,
+      );
+    return () => {
+      live = false;
+    };
+  }, [token, language]);
+  return overview;
+}
+
+/** One step of the path to a first send, and where the account stands on it. */
+export type PathStep = { key: 'bank' | 'book' | 'hold' | 'code'; state: 'done' | 'todo' | 'waiting'; until?: Date };
+
+/**
+ * The path every send to an outside address walks (issue 35), in order: a verified bank account
+ * (the wallet's gate), the address in the address book, its hold run out, then the code emailed
+ * for the send itself. Null once an address is usable: the path is walked, the form is enough.
+ */
+export function sendPath(bankVerified: boolean | null, overview: SecurityOverview, now = Date.now()): PathStep[] | null {
+  const usable = overview.addressBook.some((entry) => Date.parse(entry.usableFrom) <= now);
+  if (bankVerified && usable) return null;
+  const entries = overview.addressBook.map((entry) => Date.parse(entry.usableFrom));
+  const firstUsable = entries.length ? new Date(Math.min(...entries)) : null;
+  return [
+    { key: 'bank', state: bankVerified ? 'done' : 'todo' },
+    { key: 'book', state: entries.length ? 'done' : 'todo' },
+    usable ? { key: 'hold', state: 'done' } : firstUsable ? { key: 'hold', state: 'waiting', until: firstUsable } : { key: 'hold', state: 'todo' },
+    { key: 'code', state: 'todo' },
+  ];
+}
+
+function SendPath({ overview }: { overview: SecurityOverview | null }) {
+  const { t } = useTranslation('wallet');
+  const { token, language } = useWalletApi();
+  const [bank, setBank] = React.useState<BankVerification | null | undefined>(undefined);
+  React.useEffect(() => {
+    let live = true;
+    void token()
+      .then((value) => getBankVerification(value, language))
+      .then(
+        (answer) => live && setBank(answer),
+        () => live && setBank(null),
+      );
+    return () => {
+      live = false;
+    };
+  }, [token, language]);
+  if (!overview || bank === undefined) return null;
+  const steps = sendPath(bank ? bank.phase === 'verified' : null, overview);
+  if (!steps) return null;
+  const when = (date: Date) => dateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(date);
+  const hours = formatNumber(overview.holdHours, language);
+  const links: Partial<Record<PathStep['key'], RouteName>> = { bank: 'my_identity', book: 'wallet_security' };
+  return (
+    <section className="send-path" aria-labelledby="send-path-heading" data-testid="send-path">
+      <h2 id="send-path-heading">{t('send.path.heading')}</h2>
+      <ol>
+        {steps.map((step) => {
+          const link = links[step.key];
+          return (
+            <li key={step.key} className={`path-step path-${step.state}`}>
+              <span className="path-state">{step.state === 'waiting' && step.until ? t('send.path.waiting', { when: when(step.until) }) : t(`send.path.${step.state}`)}</span>
+              <strong>{t(`send.path.${step.key}.title`)}</strong> <span>{t(`send.path.${step.key}.text`, { hours })}</span>{' '}
+              {link && step.state === 'todo' ? <LocalizedLink to={link}>{t(`send.path.${step.key}.link` as 'send.path.bank.link')}</LocalizedLink> : null}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+/** The address book as choices: picking one fills in its currency and address (issue 35). */
+function SavedAddresses({ overview, onPick }: { overview: SecurityOverview; onPick: (entry: AddressBookEntry) => void }) {
+  const { t } = useTranslation('wallet');
+  const { language } = useWalletApi();
+  if (overview.addressBook.length === 0) return null;
+  const now = Date.now();
+  const when = (iso: string) => dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  return (
+    <p className="field">
+      <label htmlFor="send-saved">{t('send.saved')}</label>
+      <select
+        id="send-saved"
+        value=""
+        onChange={(event) => {
+          const entry = overview.addressBook.find((e) => e.id === event.target.value);
+          if (entry) onPick(entry);
+        }}
+      >
+        <option value="">{t('send.savedChoose')}</option>
+        {overview.addressBook.map((entry) => {
+          const name = `${entry.label ?? shortAddress(entry.address)} · ${entry.currency}`;
+          return (
+            <option key={entry.id} value={entry.id}>
+              {Date.parse(entry.usableFrom) > now ? t('send.savedOnHold', { name, when: when(entry.usableFrom) }) : name}
+            </option>
+          );
+        })}
+      </select>
+    </p>
+  );
+}
+
+const shortAddress = (address: string) => (address.length > 16 ? `${address.slice(0, 8)}…${address.slice(-6)}` : address);
+
+function SendDetails({ overview }: { overview: SecurityOverview | null }) {
   const { t } = useTranslation('wallet');
   const { token, language } = useWalletApi();
   const errorText = useErrorText();
@@ -134,13 +271,23 @@ function SendDetails() {
   );
   return (
     <>
-      <FirstSendNotice />
+      {overview ? <FirstSendNotice overview={overview} /> : null}
       <form onSubmit={submit} noValidate className="identity-form">
         <Controller
           control={form.control}
           name="currency"
           render={({ field }) => <CurrencySelect id="send-currency" label={t('send.currency')} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />}
         />
+        {overview ? (
+          <SavedAddresses
+            overview={overview}
+            onPick={(entry) => {
+              form.setValue('currency', entry.currency, { shouldDirty: true });
+              form.setValue('address', entry.address, { shouldDirty: true });
+              form.clearErrors('address');
+            }}
+          />
+        ) : null}
         {field('address', { spellCheck: false, autoComplete: 'off' })}
         {bookError ? (
           <p className="small">
@@ -173,24 +320,11 @@ export function firstSendAt(overview: SecurityOverview, now = Date.now()): Date 
   return new Date(Math.min(holdEnds, firstEntry));
 }
 
-function FirstSendNotice() {
+function FirstSendNotice({ overview }: { overview: SecurityOverview }) {
   const { t } = useTranslation('wallet');
-  const { token, language } = useWalletApi();
-  const [overview, setOverview] = React.useState<SecurityOverview | null>(null);
-  React.useEffect(() => {
-    let live = true;
-    void token()
-      .then((value) => getSecurity(value, language))
-      .then(
-        (answer) => live && setOverview(answer),
-        () => undefined,
-      );
-    return () => {
-      live = false;
-    };
-  }, [token, language]);
-  const at = overview && firstSendAt(overview);
-  if (!overview || !at) return null;
+  const { language } = useWalletApi();
+  const at = firstSendAt(overview);
+  if (!at) return null;
   return (
     <div className="security-notice" role="note" data-testid="first-send-notice">
       <p>
