@@ -10,7 +10,11 @@ export type CurrencyInfo = z.infer<typeof currencyInfoSchema>;
 export const currenciesResponse = z.object({ currencies: z.array(currencyInfoSchema) });
 export type CurrenciesResponse = z.infer<typeof currenciesResponse>;
 
-export const ratesResponse = z.object({ at: z.string(), rates: z.record(z.string(), z.string()) });
+export const ratesResponse = z.object({
+  at: z.string(),
+  rates: z.record(z.string(), z.string()),
+  sample: z.boolean().optional().describe("Local mode's simulated rates, not a market's: the pages mark them as sample data"),
+});
 export type Rates = z.infer<typeof ratesResponse>;
 
 export const rateHistoryQuery = z.object({ currency: z.string().max(10), days: z.coerce.number().int().min(1).max(365).default(30) });
