@@ -478,8 +478,11 @@ export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUT
  * (accents and other scripts transliterated), ignoring case and spaces.
  */
 export function sameLegalName(a: string, b: string): boolean {
-  const plain = (name: string) => sepaLatin(name).toLowerCase().replace(/\s+/g, ' ');
-  return plain(a) === plain(b);
+  // Banks write an umlaut as its letter (ü → u) or, the German way, with an e (ü → ue).
+  const german = (name: string) => name.replace(/[äöüÄÖÜ]/g, (c) => `${c.normalize('NFD')[0]}e`);
+  const spellings = (name: string) => new Set([name, german(name)].map((spelling) => sepaLatin(spelling).toLowerCase().replace(/\s+/g, ' ')));
+  const ofB = spellings(b);
+  return [...spellings(a)].some((spelling) => ofB.has(spelling));
 }
 
 export const LOCAL_AUDIENCE = 'https://api.muntly.local';

@@ -46,7 +46,7 @@ export function orderPlacedMail(language: Language, order: PlacedMailOrder, bank
     payment = [
       fillTemplate(phrase(language, 'orderPayment', 'cryptoIntro'), { amount }),
       [line('address', address!), ...(tag ? [line('tag', tag)] : []), line('amount', amount)].join('\n'),
-      sendOnlyText(language, order.currencyFrom) ?? phrase(language, 'orderPayment', 'cryptoNote'),
+      ...[sendOnlyText(language, order.currencyFrom), phrase(language, 'orderPayment', 'cryptoNote')].filter((text): text is string => Boolean(text)),
       phrase(language, 'orderPayment', 'cryptoOutcomes'),
     ];
   }
