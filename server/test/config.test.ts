@@ -123,7 +123,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ BANK_BENEFICIARY: 'Muntly' })).toThrow(/BANK_BENEFICIARY: is set without OPERATOR_NAME/);
   });
 
-  it('reads the operator\'s licence as a crypto-asset service provider from OPERATOR_CASP', () => {
+  it("reads the operator's licence as a crypto-asset service provider from OPERATOR_CASP", () => {
     expect(loadConfig({ ...production, OPERATOR_CASP: 'CASP licence no. 123456, granted by BaFin' }).operator).toMatchObject({ casp: 'CASP licence no. 123456, granted by BaFin' });
   });
 

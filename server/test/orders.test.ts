@@ -1,8 +1,8 @@
 /**
  * @jest-environment node
  */
-import { linkSecret } from '../src/modules/protection/links';
 import { ORDER_LINK_TTL_MS, orderLinks } from '../src/modules/orders/links';
+import { linkSecret } from '../src/modules/protection/links';
 import { testApp, signToken, bearer, fixedRates, databaseKinds, UUID, type TestApp } from './helpers';
 
 const rates = fixedRates();

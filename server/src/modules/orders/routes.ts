@@ -21,12 +21,12 @@ import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { confirmWalletOrder, placeOrder, lookupOrder, openOrderLink, ordersOf, type OrderRow } from './service';
-import type { OrderLinks } from './links';
 import { orderView, withIncoming, type BankDetails } from './views';
 import type { Order } from '../../../../domain/contracts/orders';
 import type { Db } from '../../db/client';
 import type { Xpubs } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
+import type { OrderLinks } from './links';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 

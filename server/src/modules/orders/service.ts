@@ -21,7 +21,6 @@ import { formatMoney } from '../notify/service';
 import { sendSecurityEmail } from '../protection/mail';
 import { quoteRefusal, type RatesAdapter } from '../rates/service';
 import { orderPlacedMail } from './mail';
-import type { OrderLinks } from './links';
 import { ordersRepository, type OrderRow } from './repository';
 import { orderMoney } from './views';
 import type { PlaceOrderBody } from '../../../../domain/contracts/orders';
@@ -29,6 +28,7 @@ import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { SecurityLinks } from '../protection/links';
 import type { SendProtection } from '../protection/service';
+import type { OrderLinks } from './links';
 import type { BankDetails } from './views';
 
 /**
@@ -166,12 +166,11 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
     language: options.language,
   };
   // The confirmation email, with the payment details (the receiving address is known later).
-  const mailFor = (receivingAddress: string | null) => orderPlacedMail(
-      options.language,
-      { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress },
-      options.bank,
-      { link: options.orderLinks?.url(reference, options.language), expiryDays: options.expiryDays },
-    );
+  const mailFor = (receivingAddress: string | null) =>
+    orderPlacedMail(options.language, { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress }, options.bank, {
+      link: options.orderLinks?.url(reference, options.language),
+      expiryDays: options.expiryDays,
+    });
 
   if (!account && !fromCurrency) {
     // An anonymous buy, most orders: the database applies the gate's caps and places it in one round trip.

@@ -10,10 +10,10 @@ import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../..
 import { Field } from '../../../components/field';
 import { rulesResolver, type Rules } from '../../../components/form-rules';
 import { usePageLanguage } from '../../../components/localized-link';
+import { OperatorLicence } from '../../../components/operator';
 import { asTransition } from '../../../components/transition';
 import { useHydrated } from '../../../components/use-hydrated';
 import { routes } from '../../../i18n/routes';
-import { OperatorLicence } from '../../../components/operator';
 import { getMyOrders, lookupOrder, openReturnLink } from '../api/orders';
 import { formatDateTime, formatMoney } from '../format';
 import { useOrderLink } from '../order-link';

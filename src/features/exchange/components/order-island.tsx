@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChunkBoundary } from '../../../components/chunk-boundary';
-import { useExchangeConfig } from '../../../components/exchange-config';
 import { useErrorText } from '../../../components/error-text';
+import { useExchangeConfig } from '../../../components/exchange-config';
 import { IslandPlaceholder } from '../../../components/island';
 import { OperatorLicence } from '../../../components/operator';
 import { keepOrderLink, useOrderLink } from '../order-link';
