@@ -10,7 +10,6 @@ import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../..
 import { Field } from '../../../components/field';
 import { rulesResolver, type Rules } from '../../../components/form-rules';
 import { usePageLanguage } from '../../../components/localized-link';
-import { OperatorLicence } from '../../../components/operator';
 import { asTransition } from '../../../components/transition';
 import { useHydrated } from '../../../components/use-hydrated';
 import { routes } from '../../../i18n/routes';
@@ -89,7 +88,6 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
           <a href={`${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(localizePath(routes.exchange_order_history, language))}`}>{t('history.loginForOwn')}</a>
         </p>
       ) : null}
-      <OperatorLicence />
     </>
   );
 }

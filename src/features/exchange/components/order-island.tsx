@@ -4,7 +4,6 @@ import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { useErrorText } from '../../../components/error-text';
 import { useExchangeConfig } from '../../../components/exchange-config';
 import { IslandPlaceholder } from '../../../components/island';
-import { OperatorLicence } from '../../../components/operator';
 import { keepOrderLink, useOrderLink } from '../order-link';
 import { ExchangeSessionProvider } from '../session';
 import { OrderForm } from './order-form';
@@ -96,7 +95,6 @@ export function OrderIsland({ type }: { type: OrderType }) {
             />
           </>
         )}
-        <OperatorLicence />
       </ExchangeSessionProvider>
     </IslandPlaceholder>
   );
