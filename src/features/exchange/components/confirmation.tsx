@@ -105,13 +105,14 @@ export function NextStep({ order, language, onConfirmed }: { order: Order; langu
 }
 
 /** One value to type into a banking app or wallet: its label above, the value (wrapping, never cut) and its copy button. */
-function Fact({ label, copy, what, children }: { label: string; copy?: string; what?: string; children: React.ReactNode }) {
+function Fact({ label, copy, what, mark, children }: { label: string; copy?: string; what?: string; mark?: React.ReactNode; children: React.ReactNode }) {
   return (
     <div className="pay-fact">
       <dt>{label}</dt>
       <dd>
         <span className="pay-value">{children}</span>
         {copy && what ? <CopyButton value={copy} what={what} /> : null}
+        {mark}
       </dd>
     </div>
   );
@@ -122,12 +123,7 @@ export function PaymentDetailsView({ details, language }: { details: PaymentDeta
   const { t: tc } = useTranslation('common');
   const amount = formatMoney(details.amount, 'EUR', language);
   // Local mode's sample account and holder: marked beside each value, never taken for real ones.
-  const sample = details.sample ? (
-    <>
-      {' '}
-      <SampleBadge />
-    </>
-  ) : null;
+  const sample = details.sample ? <SampleBadge /> : null;
   return (
     <div className="pay-details">
       <p className="small pay-payee">{tc('operator.payee', { name: details.beneficiary })}</p>
@@ -137,20 +133,17 @@ export function PaymentDetailsView({ details, language }: { details: PaymentDeta
             <strong>{amount}</strong>
           </WithCurrencyIcon>
         </Fact>
-        <Fact label={t('confirm.payment.iban')} copy={details.iban} what={t('confirm.copy.iban')}>
+        <Fact label={t('confirm.payment.iban')} copy={details.iban} what={t('confirm.copy.iban')} mark={sample}>
           <code>{friendlyFormatIBAN(details.iban) ?? details.iban}</code>
-          {sample}
         </Fact>
-        <Fact label={t('confirm.payment.beneficiary')} copy={details.beneficiary} what={t('confirm.copy.beneficiary')}>
+        <Fact label={t('confirm.payment.beneficiary')} copy={details.beneficiary} what={t('confirm.copy.beneficiary')} mark={sample}>
           {details.beneficiary}
-          {sample}
         </Fact>
         <Fact label={t('confirm.payment.reason')} copy={details.reason} what={t('confirm.copy.reason')}>
           <code className="reason">{details.reason}</code>
         </Fact>
-        <Fact label={t('confirm.payment.bic')} copy={details.bic} what={t('confirm.copy.bic')}>
+        <Fact label={t('confirm.payment.bic')} copy={details.bic} what={t('confirm.copy.bic')} mark={sample}>
           <code>{details.bic}</code>
-          {sample}
         </Fact>
         <Fact label={t('confirm.payment.methods')}>{details.methods.map((m) => t(`methods.${m as 'sepa'}`, { defaultValue: m })).join(', ')}</Fact>
       </dl>
