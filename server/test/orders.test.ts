@@ -191,6 +191,8 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     expect(emailed).not.toBeNull();
     expect((await open(emailed![1]!)).json().reference).toBe(placed.reference);
     expect(mail!.body).toMatch(/bis zum \d{1,2}\. \w+ \d{4}/);
+    // Local mode's sample account is said to be one, as the page marks it.
+    expect(mail!.body).toContain('Beispieldaten – lokaler Modus: Dieses Konto und sein Inhaber sind Beispiele');
     // Another order's reference under this order's signature, a changed expiry or signature: refused alike.
     const [, expires, mac] = placed.link.split('.');
     const otherLetters = other.reference.replace(/-/g, '');

@@ -38,6 +38,8 @@ export function orderPlacedMail(language: Language, order: PlacedMailOrder, bank
     payment = [
       fillTemplate(phrase(language, 'orderPayment', 'bankIntro'), { amount }),
       [line('beneficiary', bank.beneficiary), line('iban', bank.iban), ...(bank.bic.trim() ? [line('bic', bank.bic)] : []), line('amount', amount), line('reason', order.shortReference)].join('\n'),
+      // Local mode's sample account is said to be one, as the page marks it.
+      ...(bank.sample ? [phrase(language, 'orderPayment', 'sampleAccount')] : []),
       phrase(language, 'orderPayment', 'bankNote'),
       phrase(language, 'orderPayment', 'bankOutcomes'),
     ];
