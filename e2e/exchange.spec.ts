@@ -105,7 +105,7 @@ test('local mode marks its sample values, and a placed order survives a reload t
   await page.goto('/ru/exchange/buy/');
   await page.getByLabel('Сумма в EUR').fill('40');
   await page.getByLabel(ru.form.email, { exact: true }).fill(uniqueEmail('perezagruzka'));
-  await page.getByLabel('Ваш BTC-адрес').fill(BTC_ADDRESS);
+  await page.getByLabel('Ваш адрес BTC').fill(BTC_ADDRESS);
   // The simulated rates are marked as sample data wherever they show.
   await expect(page.getByTestId('quote')).toContainText(ru.quote.converted);
   await expect(page.locator('.quote-panel .sample-badge')).toHaveText(sample);
