@@ -11,7 +11,8 @@ export function epcPayload(input: { bic: string; beneficiary: string; iban: stri
     input.bic,
     input.beneficiary.slice(0, 70),
     input.iban.replace(/\s+/g, ''),
-    `EUR${input.amountEur}`,
+    // No amount (a deposit of the payer's choosing): the field stays empty, the payer's app asks.
+    input.amountEur ? `EUR${input.amountEur}` : '',
     '', // purpose
     '', // structured creditor reference (we use the unstructured text)
     input.reason.slice(0, 140),

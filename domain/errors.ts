@@ -119,6 +119,8 @@ export const ERRORS = {
   iban_returned: { status: 400 },
   /** A returned payout's emailed link, past its two weeks (link_invalid and link_used as for security links). */
   return_link_expired: { status: 400 },
+  /** An order's signed link (its confirmation email, the order page's address) past its lifetime. */
+  order_link_expired: { status: 400 },
   // Four eyes on payouts: two different operators approve, neither the one who triggered it.
   payout_not_awaiting_approval: { status: 409 },
   approval_same_operator: { status: 403 },

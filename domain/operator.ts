@@ -19,6 +19,11 @@ export type OperatorIdentity = {
   vatId?: string;
   /** The supervisory authority, and the register where it lists the operator. */
   supervisor?: string;
+  /**
+   * Its licence or registration as a crypto-asset service provider under MiCA (Regulation (EU)
+   * 2023/1114), e.g. "CASP licence no. 123456, granted by BaFin".
+   */
+  casp?: string;
 };
 
 /** The configured operator, or `{ sample: true }` when none is configured (local mode). */
@@ -34,6 +39,7 @@ export const OPERATOR_ENV = {
   registration: 'OPERATOR_REGISTRATION',
   vatId: 'OPERATOR_VAT_ID',
   supervisor: 'OPERATOR_SUPERVISOR',
+  casp: 'OPERATOR_CASP',
 } as const satisfies Record<keyof OperatorIdentity, string>;
 
 /** Fields every configured operator must give (§ 5 DDG: name, address, a way to reach it quickly). */
@@ -52,7 +58,7 @@ export function operatorFromEnv(env: Readonly<Record<string, unknown>>): Operato
   const name = value('name');
   if (!name) return { sample: true };
   const identity: OperatorIdentity = { name, address: value('address') ?? '', email: value('email') ?? '' };
-  for (const key of ['representatives', 'phone', 'registration', 'vatId', 'supervisor'] as const) {
+  for (const key of ['representatives', 'phone', 'registration', 'vatId', 'supervisor', 'casp'] as const) {
     const given = value(key);
     if (given) identity[key] = given;
   }
@@ -61,3 +67,10 @@ export function operatorFromEnv(env: Readonly<Record<string, unknown>>): Operato
 
 /** The sample's values that read the same in every language (the others are in locales/<lng>/common.json, operator.sample). */
 export const SAMPLE_OPERATOR_CONTACT = { email: 'operator@muntly.example', phone: '+00 000 0000000', vatId: 'XX000000000' } as const;
+
+/**
+ * The account holder's name of Muntly's bank account in local mode, where nobody is named: the
+ * sample operator's, in one spelling for every language (a transfer carries one name), shown
+ * marked as a sample like the rest of the sample operator.
+ */
+export const SAMPLE_PAYEE_NAME = 'Sample Operator Ltd';

@@ -97,6 +97,51 @@ test('an anonymous buy in German: payment details and GiroCode, then completed (
   await expectAccessible(page, 'order page');
 });
 
+test('local mode marks its sample values, and a placed order survives a reload through its signed link', async ({ page }) => {
+  const ruCommon = locale('ru', 'common');
+  const ru = locale('ru', 'exchange');
+  const ruErrors = locale('ru', 'errors');
+  const sample = ruCommon.operator.sampleBadge;
+  await page.goto('/ru/exchange/buy/');
+  await page.getByLabel('Сумма в EUR').fill('40');
+  await page.getByLabel(ru.form.email, { exact: true }).fill(uniqueEmail('perezagruzka'));
+  await page.getByLabel('Ваш адрес BTC').fill(BTC_ADDRESS);
+  // The simulated rates are marked as sample data wherever they show.
+  await expect(page.getByTestId('quote')).toContainText(ru.quote.converted);
+  await expect(page.locator('.quote-panel .sample-badge')).toHaveText(sample);
+  // Who the customer deals with: the sample operator, marked, with its register and CASP licence.
+  const licence = page.getByTestId('operator-licence');
+  await expect(licence).toContainText(ruCommon.operator.sample.name);
+  await expect(licence).toContainText(ruCommon.operator.sample.casp);
+  await expect(licence.locator('.sample-badge')).toHaveText(sample);
+
+  await page.getByRole('button', { name: ru.form.submit.buy }).click();
+  await expect(page.getByRole('heading', { name: ru.confirm.heading.buy })).toBeVisible();
+  const reference = (await page.getByTestId('order-reference').textContent())!.trim();
+  // The sample IBAN, BIC and account holder each carry the mark; by when to pay is said.
+  const next = page.getByRole('region', { name: ru.confirm.next });
+  await expect(next.locator('.pay-fact .sample-badge')).toHaveCount(3);
+  await expect(next.getByTestId('pay-by')).toContainText('Оплатите до');
+  await expect(next).toContainText(ru.confirm.outcomesBank);
+
+  // The address now holds the order's signed link: a reload shows the same order.
+  await expect(page).toHaveURL(/\/ru\/exchange\/buy\/\?order=[A-Z]{16}\.[0-9a-z]+\.[\w-]{43}$/);
+  const url = page.url();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: ru.confirm.heading.buy })).toBeVisible();
+  await expect(page.getByTestId('order-reference')).toHaveText(reference);
+  await expect(page.getByRole('region', { name: ru.confirm.next }).locator('.pay-fact .sample-badge')).toHaveCount(3);
+  await expectAccessible(page, 'order after reload');
+
+  // The same link on the order history page (as in the email) opens the order there too.
+  await page.goto(url.replace('/ru/exchange/buy/', '/ru/exchange/order-history/'));
+  await expect(page.getByRole('heading', { name: new RegExp(reference) })).toBeVisible();
+  // A tampered link opens nothing, and says so.
+  await page.goto(url.replace(/\.([\w-]{43})$/, (_, mac: string) => `.${mac.slice(0, 10)}${mac[10] === 'A' ? 'B' : 'A'}${mac.slice(11)}`));
+  await expect(page.getByRole('alert')).toHaveText(ruErrors.link_invalid);
+  await expect(page.getByTestId('order-reference')).toHaveCount(0);
+});
+
 test('a swap too small for the network fee is rejected, with the message next to the amount', async ({ page }) => {
   await page.goto('/exchange/swap/');
   await pickCurrency(page, en.form.from.swap, 'BTC');
@@ -149,12 +194,15 @@ test('a sell to an IBAN: the receiving address with its QR code, then completed 
   await page.getByLabel(en.form.email, { exact: true }).fill(uniqueEmail('seller'));
   await page.getByLabel(en.form.iban).fill('nl91 abna 0417 1643 00');
   await page.getByLabel(en.form.beneficiary).fill('Sam Seller');
+  await expect(page.getByTestId('send-only-hint')).toHaveText(locale('en', 'currencies').sendOnly.BTC);
   await expect(page.getByTestId('quote')).toContainText('€');
   await page.getByRole('button', { name: en.form.submit.sell }).click();
   await expect(page.getByRole('heading', { name: en.confirm.heading.sell })).toBeVisible();
   await expect(page.getByText('We then pay the euros to your bank account NL91 ABNA 0417 1643 00.')).toBeVisible();
   const receiving = page.getByRole('region', { name: en.confirm.next }).locator('.receiving');
   await expect(receiving.getByRole('button', { name: 'Copy address' })).toBeVisible();
+  // Exactly this amount, only BTC on the Bitcoin network, from a wallet the seller controls.
+  await expect(receiving.getByTestId('send-only')).toHaveText(`Send exactly 0.0005 BTC, from a wallet you control. ${locale('en', 'currencies').sendOnly.BTC}`);
   const address = (await receiving.locator('code.address').textContent())!;
   expect(address).toMatch(/^bc1q/);
   const qr = receiving.getByRole('img', { name: `QR code of the address ${address}` });
@@ -210,6 +258,13 @@ test('logged in: send to my wallet, the own-order list and the deposit reference
 
   await page.goto('/exchange/deposit/');
   await expect(page.getByTestId('deposit-reference')).toHaveText(/^DEPOSIT[0-9A-Z]+$/);
+  const own = (await page.getByTestId('deposit-reference').textContent())!;
   await expect(page.getByRole('table')).toContainText('COBADEFFXXX');
+  // The own reference first, to copy and in the QR code; the pattern's example below, marked as one.
+  await expect(page.getByRole('button', { name: 'Copy payment reason' }).first()).toBeVisible();
+  expect((await page.getByRole('img', { name: new RegExp(own) }).getAttribute('data-qr-text'))!.split('\n')[10]).toBe(own);
+  await expect(page.locator('.deposit-example .example-badge')).toHaveText(en.deposit.example);
+  // The sample account is marked beside each value.
+  await expect(page.getByRole('table').locator('.sample-badge')).toHaveCount(3);
   await expectAccessible(page, 'deposit');
 });

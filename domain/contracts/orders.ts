@@ -12,7 +12,12 @@ import { incomingDepositSchema } from './wallet';
 export const PAYMENT_METHODS = ['sepa', 'sepa_instant'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
-export const bankAccountSchema = z.object({ iban: z.string(), bic: z.string(), beneficiary: z.string() });
+export const bankAccountSchema = z.object({
+  iban: z.string(),
+  bic: z.string(),
+  beneficiary: z.string().describe("The account holder: the operator's legal name, which payers' banks check (Verification of Payee)"),
+  sample: z.boolean().optional().describe("Local mode's sample account and holder, not a real one: the site marks them"),
+});
 export type BankAccount = z.infer<typeof bankAccountSchema>;
 
 export const exchangeConfigResponse = z.object({
@@ -30,6 +35,7 @@ export const paymentDetailsSchema = z.object({
   reason: z.string(),
   methods: z.array(z.string()),
   epcPayload: z.string(),
+  sample: z.boolean().optional().describe("Local mode's sample account: the site marks it"),
 });
 export type PaymentDetails = z.infer<typeof paymentDetailsSchema>;
 
@@ -102,6 +108,8 @@ export const orderSchema = z.object({
   keptInEuros: z.enum(FAILURE_REASONS).nullable().describe('A deposit kept in euros instead of converted: why'),
   email: z.string().optional().describe("The order's email address: only in the owner's own list (it opens the live events)"),
   payoutReturn: payoutReturnSchema.nullable().optional().describe("Its payout was sent back by the payee's bank (server/src/modules/bank/returns.ts)"),
+  payBy: z.string().nullable().optional().describe('While it waits for the payment: when it expires unpaid (ORDER_EXPIRY_DAYS after it was placed); a payment after that is refunded'),
+  link: z.string().optional().describe('A signed token that opens this order (POST /api/orders/open) without its email and reference: only in the answer to its placement and to an opened link'),
 });
 export type Order = z.infer<typeof orderSchema>;
 
@@ -132,6 +140,10 @@ export const placeOrderBody = z.object({
 });
 /** The order as the site sends it and the API takes it. */
 export type PlaceOrderBody = z.infer<typeof placeOrderBody>;
+
+/** POST /api/orders/open: the signed token of an order's link (its confirmation email, the page's address after placing it). */
+export const openOrderBody = z.object({ token: z.string().max(200) });
+export type OpenOrderBody = z.infer<typeof openOrderBody>;
 
 export const lookupOrderBody = z.object({ email: z.string().max(254), reference: z.string().max(40) });
 export type LookupOrderBody = z.infer<typeof lookupOrderBody>;

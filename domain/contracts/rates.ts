@@ -10,12 +10,20 @@ export type CurrencyInfo = z.infer<typeof currencyInfoSchema>;
 export const currenciesResponse = z.object({ currencies: z.array(currencyInfoSchema) });
 export type CurrenciesResponse = z.infer<typeof currenciesResponse>;
 
-export const ratesResponse = z.object({ at: z.string(), rates: z.record(z.string(), z.string()) });
+export const ratesResponse = z.object({
+  at: z.string(),
+  rates: z.record(z.string(), z.string()),
+  sample: z.boolean().optional().describe("Local mode's simulated rates, not a market's: the pages mark them as sample data"),
+});
 export type Rates = z.infer<typeof ratesResponse>;
 
 export const rateHistoryQuery = z.object({ currency: z.string().max(10), days: z.coerce.number().int().min(1).max(365).default(30) });
 export type RateHistoryQuery = z.input<typeof rateHistoryQuery>;
-export const rateHistoryResponse = z.object({ currency: z.string(), points: z.array(z.object({ time: z.string(), rate: z.string() })) });
+export const rateHistoryResponse = z.object({
+  currency: z.string(),
+  points: z.array(z.object({ time: z.string(), rate: z.string() })),
+  sample: z.boolean().optional().describe("Local mode's simulated rates: the chart is marked as sample data"),
+});
 export type RateHistory = z.infer<typeof rateHistoryResponse>;
 
 export const quoteBody = z.object({
@@ -37,5 +45,6 @@ export const quoteResponse = z.object({
   amountEur: z.string(),
   rateType: z.literal('floating'),
   note: z.string(),
+  sample: z.boolean().optional().describe("Made from local mode's simulated rates: the page marks it as sample data"),
 });
 export type QuoteResponse = z.infer<typeof quoteResponse>;

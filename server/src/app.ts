@@ -33,6 +33,7 @@ import { opsChainRoutes } from './modules/ops/chain-routes';
 import { opsConsoleRoutes } from './modules/ops/console-routes';
 import { opsMoneyRoutes } from './modules/ops/money-routes';
 import { opsRoutes } from './modules/ops/routes';
+import { orderLinks } from './modules/orders/links';
 import { orderRoutes } from './modules/orders/routes';
 import { payoutApproval } from './modules/payouts/approval';
 import { sharedSignerKey } from './modules/payouts/instruction';
@@ -177,7 +178,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     placement: { perEmailPerHour: config.ORDER_LIMIT_PER_EMAIL_PER_HOUR, perClientPerHour: config.ORDER_LIMIT_PER_CLIENT_PER_HOUR },
     buySellEnabled: config.BUY_SELL_ENABLED,
     explorers: config.explorers,
-    bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
+    bank: config.bank,
+    // The confirmation email's link and the order page's address open the order (orders/links.ts).
+    links: orderLinks({ origin: config.siteOrigin, secret: linkSecret(config) }),
+    expiryDays: config.ORDER_EXPIRY_DAYS,
     confirmations,
     // A payout the payee's bank sent back shows on its order (issue 33).
     extendView: withPayoutReturn,
@@ -202,13 +206,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     rates,
     outcomes: payoutOutcomes(approval, links),
     approval,
-    account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.BANK_BENEFICIARY, painVersion: config.BANK_PAIN_VERSION, address: config.bankDebtorAddress },
+    account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.bank.beneficiary, painVersion: config.BANK_PAIN_VERSION, address: config.bankDebtorAddress },
     links: returns,
   });
   await app.register(payoutReturnRoutes, {
     approval,
     links: returns,
-    bank: { iban: config.BANK_IBAN, bic: config.BANK_BIC, beneficiary: config.BANK_BENEFICIARY },
+    bank: config.bank,
     perMinute: config.LOOKUP_LIMIT_PER_MINUTE,
   });
   await app.register(supportRoutes);

@@ -4,7 +4,8 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { CURRENCIES } from '../../domain/currencies';
 import { CHAIN_NETWORKS, setChainNetwork } from '../../domain/networks';
-import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, operatorFromEnv, type Operator } from '../../domain/operator';
+import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, SAMPLE_PAYEE_NAME, operatorFromEnv, type Operator } from '../../domain/operator';
+import { sepaLatin } from '../../domain/payee';
 import { DEFAULT_ADDRESS_HOLD_HOURS } from '../../domain/protection';
 import { PAIN_VERSIONS, sepaIban, type PostalAddress } from '../../domain/sepa';
 import { XRP_FEE_CAP_DROPS, XRP_LEDGER_MARGIN } from '../../domain/xrp';
@@ -76,8 +77,7 @@ const schema = z
       .transform((v) => (v === undefined ? undefined : v === 'true')),
     /**
      * Muntly's bank account that buyers pay into, whose statements are imported and from which the
-     * payouts file pays (local default: a well-known test IBAN). The beneficiary is the account
-     * holder's name, as the bank knows it.
+     * payouts file pays (local default: a well-known test IBAN, shown marked as a sample).
      */
     BANK_IBAN: z
       .string()
@@ -88,7 +88,14 @@ const schema = z
       .trim()
       .regex(/^([A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?)?$/, 'must be a BIC of 8 or 11 letters and digits, or empty')
       .default('COBADEFFXXX'),
-    BANK_BENEFICIARY: z.string().min(1).default('Muntly'),
+    /**
+     * The account holder's name as the bank writes it, only when it spells the operator's legal name
+     * differently (case, accents, another script): payers' banks check the payee's name against the
+     * account (Verification of Payee, since October 2025) and warn on a mismatch, so the name paid to
+     * is OPERATOR_NAME's, and a name that is not the operator's stops the start. Unset: OPERATOR_NAME
+     * (local mode: the sample operator's).
+     */
+    BANK_BENEFICIARY: optional,
     /**
      * The payouts file's message (server/src/modules/bank/pain.ts): pain.001.001.09 by default, as
      * the EPC's guidelines since 2023 and the German banks since November 2025 take it; `03` for a
@@ -124,6 +131,8 @@ const schema = z
     OPERATOR_REGISTRATION: optional,
     OPERATOR_VAT_ID: optional,
     OPERATOR_SUPERVISOR: optional,
+    /** Its licence or registration as a crypto-asset service provider (MiCA), shown on the home and order pages. */
+    OPERATOR_CASP: optional,
     /** Emails go out through this SMTP server (smtp://user:pass@host:587, smtps://…); without it they stay in the outbox (local mailbox page). */
     SMTP_URL: optional.pipe(
       z
@@ -380,6 +389,15 @@ const schema = z
           });
       }
     }
+    // The payee's name is the operator's: one legal name on the transfer, the imprint and the footer.
+    if (env.BANK_BENEFICIARY && !sameLegalName(env.BANK_BENEFICIARY, env.OPERATOR_NAME?.trim() || SAMPLE_PAYEE_NAME))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BANK_BENEFICIARY'],
+        message: env.OPERATOR_NAME
+          ? `must be the operator's legal name (OPERATOR_NAME "${env.OPERATOR_NAME.trim()}"), as the bank writes it: payers' banks check the payee's name (Verification of Payee) and warn on a mismatch`
+          : `is set without OPERATOR_NAME: the payee's name is the operator's legal name, so set OPERATOR_NAME (and leave BANK_BENEFICIARY unset unless the bank spells it differently)`,
+      });
     // The payer's address is one: once any part is given, the town and country the EPC requires are too.
     const debtorGiven = DEBTOR_ADDRESS_ENV.filter((key) => env[key]);
     if (debtorGiven.length)
@@ -450,7 +468,25 @@ export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUT
   opsUrl: string;
   /** Muntly's structured address as the payer of the payouts file (BANK_DEBTOR_*), the sample in local mode. */
   bankDebtorAddress: PostalAddress;
+  /**
+   * Muntly's bank account as payers see it and the payouts file names it: the holder is the
+   * operator's legal name (BANK_BENEFICIARY's spelling of it when given); `sample` when the IBAN
+   * or the operator is local mode's sample, which the pages mark.
+   */
+  bank: { iban: string; bic: string; beneficiary: string; sample: boolean };
 };
+
+/**
+ * Whether two spellings name the same company: equal once written in SEPA's Latin letters
+ * (accents and other scripts transliterated), ignoring case and spaces.
+ */
+export function sameLegalName(a: string, b: string): boolean {
+  // Banks write an umlaut as its letter (ü → u) or, the German way, with an e (ü → ue).
+  const german = (name: string) => name.replace(/[äöüÄÖÜ]/g, (c) => `${c.normalize('NFD')[0]}e`);
+  const spellings = (name: string) => new Set([name, german(name)].map((spelling) => sepaLatin(spelling).toLowerCase().replace(/\s+/g, ' ')));
+  const ofB = spellings(b);
+  return [...spellings(a)].some((spelling) => ofB.has(spelling));
+}
 
 export const LOCAL_AUDIENCE = 'https://api.muntly.local';
 export const LOCAL_CLIENT_ID = 'muntly-local';
@@ -532,5 +568,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = environment()): Config {
           ...(c.BANK_DEBTOR_POSTCODE ? { postcode: c.BANK_DEBTOR_POSTCODE } : {}),
         }
       : SAMPLE_DEBTOR_ADDRESS,
+    bank: {
+      iban: c.BANK_IBAN,
+      bic: c.BANK_BIC,
+      beneficiary: c.BANK_BENEFICIARY?.trim() || c.OPERATOR_NAME?.trim() || SAMPLE_PAYEE_NAME,
+      sample: !env.BANK_IBAN || !c.OPERATOR_NAME,
+    },
   };
 }

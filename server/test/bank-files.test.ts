@@ -293,7 +293,7 @@ describe.each(databaseKinds())('bank files (%s)', (kind) => {
     expect(exported.skipped).toEqual([{ payoutId: payoutIds.simulated, reason: 'no_iban' }]);
     expect(await schemaErrors(exported.xml!, 'pain.001.001.03.xsd')).toEqual([]);
     const file = transfersOf(exported.xml!);
-    expect(file.debtor).toEqual({ name: 'Muntly', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' });
+    expect(file.debtor).toEqual({ name: 'Sample Operator Ltd', iban: 'DE89370400440532013000', bic: 'COBADEFFXXX' });
     const amountOf = (id: string) => due.find((p) => p.id === id)!.amount;
     expect(file.transfers.sort((a, b) => a.e2e.localeCompare(b.e2e))).toEqual(
       [

@@ -272,7 +272,7 @@ describe.each(databaseKinds())('payouts out (%s)', (kind) => {
     await expectValid(exported.xml!, '09');
     const file = read(exported.xml!);
     expect(file.namespace).toBe('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
-    expect(file.debtor).toEqual({ Nm: 'Muntly', PstlAdr: { StrtNm: 'Chausseestrasse', BldgNb: '1', PstCd: '10115', TwnNm: 'Berlin', Ctry: 'DE' } });
+    expect(file.debtor).toEqual({ Nm: 'Sample Operator Ltd', PstlAdr: { StrtNm: 'Chausseestrasse', BldgNb: '1', PstCd: '10115', TwnNm: 'Berlin', Ctry: 'DE' } });
     const ids = await Promise.all([gb, ch, yulia, corrected].map((o) => payoutOf(t, o.reference)));
     expect(
       file.transfers
@@ -312,7 +312,7 @@ describe.each(databaseKinds())('payouts out (%s)', (kind) => {
     const exported = await exportFile(old);
     await expectValid(exported.xml!, '03');
     const file = read(exported.xml!);
-    expect(file.debtor).toEqual({ Nm: 'Muntly', PstlAdr: { Ctry: 'DE', AdrLine: ['Chausseestrasse 1', '10115 Berlin'] } });
+    expect(file.debtor).toEqual({ Nm: 'Sample Operator Ltd', PstlAdr: { Ctry: 'DE', AdrLine: ['Chausseestrasse 1', '10115 Berlin'] } });
     expect(file.transfers.map(({ name, iban }) => ({ name, iban }))).toEqual([{ name: 'Yuliya Kovalenko', iban: 'DE02120300000000202051' }]);
     expect(exported.skipped.sort((a, b) => a.payoutId.localeCompare(b.payoutId))).toEqual(
       [

@@ -108,6 +108,25 @@ describe('configuration', () => {
     expect(() => loadConfig({ ...production, OPERATOR_EMAIL: 'legal at muntly' })).toThrow(/OPERATOR_EMAIL: must be an email address/);
   });
 
+  it("pays to the operator's legal name: BANK_BENEFICIARY only spells it, and another name stops the start (Verification of Payee)", () => {
+    // Named once: the payee is the operator; the payouts file's payer too (app.ts hands config.bank on).
+    expect(loadConfig(production).bank).toEqual({ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly GmbH', sample: true });
+    expect(loadConfig({ ...production, BANK_IBAN: 'DE02120300000000202051' }).bank).toEqual({ iban: 'DE02120300000000202051', bic: 'COBADEFFXXX', beneficiary: 'Muntly GmbH', sample: false });
+    // The bank's spelling of the same name (case, accents, spaces) is taken.
+    expect(loadConfig({ ...production, OPERATOR_NAME: 'Müntly GmbH', BANK_BENEFICIARY: 'MUENTLY  GMBH' }).bank.beneficiary).toBe('MUENTLY  GMBH');
+    expect(loadConfig({ ...production, OPERATOR_NAME: 'Müntly GmbH', BANK_BENEFICIARY: 'Muntly GmbH' }).bank.beneficiary).toBe('Muntly GmbH');
+    // Another company's name, or the old brand alone, is refused.
+    expect(() => loadConfig({ ...production, BANK_BENEFICIARY: 'Muntly' })).toThrow(/BANK_BENEFICIARY: must be the operator's legal name \(OPERATOR_NAME "Muntly GmbH"\)/);
+    expect(() => loadConfig({ ...production, BANK_BENEFICIARY: 'Other Payments Ltd' })).toThrow(/BANK_BENEFICIARY/);
+    // Locally, with nobody named: the sample operator's name, marked as a sample like the sample IBAN.
+    expect(loadConfig({}).bank).toEqual({ iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Sample Operator Ltd', sample: true });
+    expect(() => loadConfig({ BANK_BENEFICIARY: 'Muntly' })).toThrow(/BANK_BENEFICIARY: is set without OPERATOR_NAME/);
+  });
+
+  it("reads the operator's licence as a crypto-asset service provider from OPERATOR_CASP", () => {
+    expect(loadConfig({ ...production, OPERATOR_CASP: 'CASP licence no. 123456, granted by BaFin' }).operator).toMatchObject({ casp: 'CASP licence no. 123456, granted by BaFin' });
+  });
+
   it('reads a block explorer per currency from EXPLORER_URL_<CURRENCY>, none by default, and refuses one the site could not link', () => {
     expect(loadConfig({}).explorers).toEqual({});
     expect(loadConfig({ EXPLORER_URL_BTC: 'https://mempool.space/tx/{txid}', EXPLORER_URL_LTC: '' }).explorers).toEqual({ BTC: 'https://mempool.space/tx/{txid}' });

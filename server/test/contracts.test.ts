@@ -79,8 +79,11 @@ describe.each(databaseKinds())('the API answers what domain/contracts says (%s)'
       .parse(await answer({ method: 'POST', url: '/api/orders', headers: user, payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: EXTERNAL_BTC } }, 201));
     expect(placed).toMatchObject({ status: 'new', paymentMethod: 'sepa', paymentDetails: { reason: placed.shortReference } });
     orderSchema.strict().parse(await answer({ method: 'POST', url: '/api/orders/lookup', payload: { email, reference: placed.reference } }));
+    // The placement's answer carries the order's signed link, which opens it with its email.
+    const { link, ...view } = placed;
+    expect(orderSchema.strict().parse(await answer({ method: 'POST', url: '/api/orders/open', payload: { token: link } }))).toEqual({ ...placed, email });
     const mine = myOrdersResponse.parse(await answer({ url: '/api/me/orders', headers: user }));
-    expect(mine.orders).toEqual([{ ...placed, email }]);
+    expect(mine.orders).toEqual([{ ...view, email }]);
   });
 
   it('faucet: the current round, an entry and the player’s results', async () => {

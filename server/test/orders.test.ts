@@ -1,6 +1,8 @@
 /**
  * @jest-environment node
  */
+import { ORDER_LINK_TTL_MS, orderLinks } from '../src/modules/orders/links';
+import { linkSecret } from '../src/modules/protection/links';
 import { testApp, signToken, bearer, fixedRates, databaseKinds, UUID, type TestApp } from './helpers';
 
 const rates = fixedRates();
@@ -36,12 +38,13 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     expect(body.paymentDetails).toMatchObject({
       iban: 'DE89370400440532013000',
       bic: 'COBADEFFXXX',
-      beneficiary: 'Muntly',
+      beneficiary: 'Sample Operator Ltd',
+      sample: true,
       amount: '100.00',
       reason: body.shortReference,
       methods: ['sepa', 'sepa_instant'],
     });
-    expect(body.paymentDetails.epcPayload.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muntly', 'DE89370400440532013000', 'EUR100.00', '', '', body.shortReference]); // no line feed after the last element (EPC069-12)
+    expect(body.paymentDetails.epcPayload.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Sample Operator Ltd', 'DE89370400440532013000', 'EUR100.00', '', '', body.shortReference]); // no line feed after the last element (EPC069-12)
   });
 
   /** The emails to one address, newest first: subject, text and HTML part. */
@@ -62,7 +65,7 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
       expect(text).toContain(placed.shortReference);
       expect(text).not.toMatch(UUID);
     }
-    expect(mail!.body).toContain(`Empfänger: Muntly\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nBetrag: 87,50\u00a0€\nVerwendungszweck: ${placed.shortReference}`);
+    expect(mail!.body).toContain(`Empfänger: Sample Operator Ltd\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nBetrag: 87,50\u00a0€\nVerwendungszweck: ${placed.shortReference}`);
     // The HTML part: the brand in its header, the details as label and value.
     expect(mail!.html).toMatch(/^<!DOCTYPE html><html lang="de" dir="ltr">/);
     expect(mail!.html).toMatch(/<td[^>]*>Muntly<\/td>/);
@@ -80,7 +83,7 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
       expect(text).toContain(placed.shortReference);
       expect(text).not.toMatch(UUID);
     }
-    expect(mail!.body).toContain(`Получатель: Muntly\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nСумма: 40,00\u00a0€\nНазначение платежа: ${placed.shortReference}`);
+    expect(mail!.body).toContain(`Получатель: Sample Operator Ltd\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nСумма: 40,00\u00a0€\nНазначение платежа: ${placed.shortReference}`);
 
     const sold = (
       await order({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: `seller-${kind}@example.com`, address: 'DE02120300000000202051', beneficiary: 'Sina Verkauf' })
@@ -170,6 +173,41 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     expect(wrongEmail.statusCode).toBe(404);
     expect(wrongEmail.json()).toEqual(wrongReference.json());
     expect((await lookup({ email: 'lookup@example.com', reference: placed.shortReference })).statusCode).toBe(404);
+  });
+
+  it("opens an order with its signed link, in the email and the placement's answer; a tampered, forged or expired link, or one order's link for another, opens nothing", async () => {
+    const placed = (await order(buy(`link-${kind}@example.com`, '30'), { 'accept-language': 'de' })).json();
+    const other = (await order(buy(`link-other-${kind}@example.com`, '31'))).json();
+    expect(placed.link).toMatch(/^[A-Z]{16}\.[0-9a-z]+\.[A-Za-z0-9_-]{43}$/);
+    expect(placed.payBy).toBe(new Date(Date.parse(placed.date) + 7 * 86_400_000).toISOString());
+    const open = (token: string) => t.app.inject({ method: 'POST', url: '/api/orders/open', payload: { token }, remoteAddress: `10.7.${kind.length}.1` });
+    // The link opens the order, with its email (the live events need it): a reload keeps the order.
+    const opened = await open(placed.link);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json()).toMatchObject({ reference: placed.reference, email: `link-${kind}@example.com`, status: 'new', payBy: placed.payBy, link: placed.link });
+    // The email carries the same kind of link, to the order history page in the order's language.
+    const [mail] = await mailsOf(`link-${kind}@example.com`);
+    const emailed = /\/de\/exchange\/order-history\/\?order=([A-Za-z0-9._-]+)/.exec(mail!.body);
+    expect(emailed).not.toBeNull();
+    expect((await open(emailed![1]!)).json().reference).toBe(placed.reference);
+    expect(mail!.body).toMatch(/bis zum \d{1,2}\. \w+ \d{4}/);
+    // Local mode's sample account is said to be one, as the page marks it.
+    expect(mail!.body).toContain('Beispieldaten – lokaler Modus: Dieses Konto und sein Inhaber sind Beispiele');
+    // Another order's reference under this order's signature, a changed expiry or signature: refused alike.
+    const [, expires, mac] = placed.link.split('.');
+    const otherLetters = other.reference.replace(/-/g, '');
+    for (const forged of [`${otherLetters}.${expires}.${mac}`, `${placed.link.split('.')[0]}.${(parseInt(expires, 36) + 86_400).toString(36)}.${mac}`, `${placed.link.slice(0, -2)}AA`, 'not-a-link']) {
+      const refused = await open(forged);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().error).toMatchObject({ code: 'link_invalid' });
+    }
+    // A link made with another key (a forger's) is refused; a genuine one past its lifetime says so.
+    const forger = orderLinks({ origin: 'http://x', secret: Buffer.from('not the server key') });
+    expect((await open(forger.token(placed.reference))).json().error.code).toBe('link_invalid');
+    const server = orderLinks({ origin: t.config.siteOrigin, secret: linkSecret(t.config) });
+    const stale = server.token(placed.reference, new Date(Date.now() - ORDER_LINK_TTL_MS - 1000));
+    expect((await open(stale)).json().error.code).toBe('order_link_expired');
+    expect((await open(server.token(placed.reference))).json().reference).toBe(placed.reference);
   });
 
   it('rate-limits lookups: guessing references gets "Try again soon!"', async () => {

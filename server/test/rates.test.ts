@@ -19,6 +19,26 @@ describe('rates', () => {
     expect(simulatedRate('BTC', '80000', new Date('2026-11-22T11:00:00Z'))).not.toBe(a.rates.BTC);
   });
 
+  it.each([1, 2, 3])('moves like a market with seed %i: at most 0.2 % a minute, back towards the reference, stablecoins within 0.1 % of their peg', (seed) => {
+    const start = Date.parse('2026-11-22T00:00:00Z');
+    const series = (code: string, reference: string) =>
+      Array.from({ length: 24 * 60 }, (_, minute) => new Big(simulatedRate(code, reference, new Date(start + minute * 60_000), seed)).div(reference).toNumber());
+    const btc = series('BTC', '80000');
+    const steps = btc.slice(1).map((ratio, i) => Math.abs(ratio / btc[i]! - 1));
+    expect(Math.max(...steps)).toBeLessThanOrEqual(0.002 * 1.01);
+    // A market moves: not frozen, and over a day it wanders, yet stays near its reference.
+    expect(steps.filter((step) => step > 0).length).toBeGreaterThan(1000);
+    expect(Math.max(...btc) - Math.min(...btc)).toBeGreaterThan(0.002);
+    for (const ratio of btc) expect(Math.abs(ratio - 1)).toBeLessThan(0.1);
+    for (const code of ['USDT', 'USDC']) for (const ratio of series(code, '0.92')) expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(0.001);
+    // Another seed is another walk.
+    expect(simulatedRate('BTC', '80000', new Date(start), seed)).not.toBe(simulatedRate('BTC', '80000', new Date(start), seed + 10));
+  });
+
+  it('marks the simulated rates as sample data', async () => {
+    expect((await simulatedRates().current()).sample).toBe(true);
+  });
+
   it('values amounts in EUR cents exactly, rounding half up as quotes and fees do', () => {
     expect(eurValueMinor(1_500_000n, 8, '80000')).toBe(120_000n);
     expect(eurValueMinor(1n, 2, '0.5')).toBe(1n); // 0.005 EUR -> 0.01 (half up)

@@ -54,6 +54,7 @@ export function useOperatorDetails(): OperatorDetails {
     representatives: t('operator.sample.representatives'),
     registration: t('operator.sample.registration'),
     supervisor: t('operator.sample.supervisor'),
+    casp: t('operator.sample.casp'),
     ...SAMPLE_OPERATOR_CONTACT,
   };
 }
@@ -62,4 +63,31 @@ export function useOperatorDetails(): OperatorDetails {
 export function SampleBadge() {
   const { t } = useTranslation('common');
   return <strong className="sample-badge">{t('operator.sampleBadge')}</strong>;
+}
+
+/**
+ * Who the customer deals with, where money is at stake (home page, order pages): the operator's
+ * legal name (the name payments go to), its register entry and its licence or registration as a
+ * crypto-asset service provider (MiCA), from the server's configuration; the sample, marked, in
+ * local mode. A field the operator did not configure is left out.
+ */
+export function OperatorLicence({ className }: { className?: string }) {
+  const { t } = useTranslation('common');
+  const operator = useOperatorDetails();
+  return (
+    <aside className={['operator-licence', className].filter(Boolean).join(' ')} aria-label={t('operator.who')} data-testid="operator-licence">
+      <p className="small muted">{t('operator.who')}</p>
+      <p>
+        <strong>{operator.name}</strong>
+        {operator.sample ? (
+          <>
+            {' '}
+            <SampleBadge />
+          </>
+        ) : null}
+      </p>
+      {operator.registration ? <p className="small">{t('operator.registered', { value: operator.registration })}</p> : null}
+      {operator.casp ? <p className="small">{t('operator.licence', { value: operator.casp })}</p> : null}
+    </aside>
+  );
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { CURRENCIES } from '../../domain/currencies';
 import { Layout } from '../components/layout';
 import { LocalizedLink, usePageLanguage } from '../components/localized-link';
+import { OperatorLicence } from '../components/operator';
 import { pageHead } from '../components/page-head';
 import { productFigures } from '../i18n/figures';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
@@ -62,6 +63,7 @@ export default function HomePage({ location, pageContext }: PageProps<LocalesDat
         <li>{t('limits.anyOrder', { amount: figures.orderLimit })}</li>
         <li>{t('limits.fees', { minimum: figures.buyMinimum })}</li>
       </ul>
+      <OperatorLicence />
     </Layout>
   );
 }

@@ -2,6 +2,7 @@ import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
+import { OperatorLicence } from '../../components/operator';
 import { pageHead } from '../../components/page-head';
 import { SectionNav, exchangePages } from '../../components/section-nav';
 import { OrderIsland } from '../../features/exchange/components/order-island';
@@ -16,6 +17,7 @@ export default function ExchangeBuyPage({ location }: PageProps<LocalesData, I18
       <p className="lead">{t('buy.lead')}</p>
       <p>{t('rateNotice')}</p>
       <OrderIsland type="buy" />
+      <OperatorLicence />
     </Layout>
   );
 }

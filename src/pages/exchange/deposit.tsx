@@ -1,7 +1,6 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { depositReference, EXAMPLE_ACCOUNT_KEY } from '../../../domain/references';
 import { Layout } from '../../components/layout';
 import { pageHead } from '../../components/page-head';
 import { SectionNav, exchangePages } from '../../components/section-nav';
@@ -15,7 +14,6 @@ export default function ExchangeDepositPage({ location }: PageProps<LocalesData,
     <Layout page="exchange_deposit" pathname={location.pathname}>
       <SectionNav label={tc('pages.exchange.title')} names={exchangePages} />
       <p className="lead">{t('deposit.lead')}</p>
-      <p>{t('deposit.reference', { example: depositReference(EXAMPLE_ACCOUNT_KEY) })}</p>
       <DepositIsland />
     </Layout>
   );

@@ -2,6 +2,7 @@ import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
+import { OperatorLicence } from '../../components/operator';
 import { pageHead } from '../../components/page-head';
 import { SectionNav, exchangePages } from '../../components/section-nav';
 import { OrderHistoryIsland } from '../../features/exchange/components/order-history-island';
@@ -16,6 +17,7 @@ export default function OrderHistoryPage({ location }: PageProps<LocalesData, I1
       <SectionNav label={tc('pages.exchange.title')} names={exchangePages} />
       <p className="lead">{t('history.lead')}</p>
       <OrderHistoryIsland initialLookup={(location.state as Partial<LookupState> | null)?.lookup} />
+      <OperatorLicence />
     </Layout>
   );
 }
@@ -24,7 +26,7 @@ export const Head = pageHead('exchange_order_history');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "exchange", "auth", "errors"] }, language: { eq: $language } }) {
+    locales: allLocale(filter: { ns: { in: ["common", "exchange", "auth", "errors", "currencies"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
   }

@@ -2,6 +2,7 @@ import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Layout } from '../../components/layout';
+import { OperatorLicence } from '../../components/operator';
 import { pageHead } from '../../components/page-head';
 import { SectionNav, exchangePages } from '../../components/section-nav';
 import { OrderIsland } from '../../features/exchange/components/order-island';
@@ -16,6 +17,7 @@ export default function ExchangeSwapPage({ location }: PageProps<LocalesData, I1
       <p className="lead">{t('swap.lead')}</p>
       <p>{t('rateNotice')}</p>
       <OrderIsland type="swap" />
+      <OperatorLicence />
     </Layout>
   );
 }

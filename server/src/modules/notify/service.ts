@@ -136,6 +136,25 @@ function textsOf(language: Language): NotifyTexts {
   return texts;
 }
 
+/**
+ * What to send to pay a sell or swap in this currency, and what is lost otherwise (network,
+ * tokens, XRP's tag): the same sentence the site shows, from locales/<language>/currencies.json.
+ */
+const sendOnlyCache = new Map<Language, Record<string, string>>();
+export function sendOnlyText(language: Language, currency: string): string | undefined {
+  let texts = sendOnlyCache.get(language);
+  if (!texts) {
+    texts = (JSON.parse(fs.readFileSync(path.join(localesDir, language, 'currencies.json'), 'utf8')) as { sendOnly: Record<string, string> }).sendOnly;
+    sendOnlyCache.set(language, texts);
+  }
+  return texts[currency];
+}
+
+/** A date in the language's long form ("5 December 2026"). */
+export function formatDate(language: Language, date: Date): string {
+  return new Intl.DateTimeFormat(languageMeta[language].intl, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+}
+
 /** Fills the {{placeholders}} of a template; a missing value leaves nothing. */
 export function fillTemplate(template: string, values: Record<string, string>): string {
   return template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? '');

@@ -218,6 +218,11 @@ export const ordersRepository = {
     return row;
   },
 
+  async findByReference(db: Db, reference: string): Promise<OrderRow | undefined> {
+    const [row] = await db.select().from(orders).where(eq(orders.reference, reference));
+    return row;
+  },
+
   async findByEmailAndReference(db: Db, email: string, reference: string): Promise<OrderRow | undefined> {
     const [row] = await db
       .select()

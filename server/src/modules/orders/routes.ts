@@ -5,6 +5,7 @@ import {
   exchangeConfigResponse,
   lookupOrderBody,
   myOrdersResponse,
+  openOrderBody,
   orderEventsParams,
   orderEventsQuery,
   orderSchema,
@@ -19,12 +20,13 @@ import { RateLimited } from '../../errors';
 import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
-import { confirmWalletOrder, placeOrder, lookupOrder, ordersOf, type OrderRow } from './service';
+import { confirmWalletOrder, placeOrder, lookupOrder, openOrderLink, ordersOf, type OrderRow } from './service';
 import { orderView, withIncoming, type BankDetails } from './views';
 import type { Order } from '../../../../domain/contracts/orders';
 import type { Db } from '../../db/client';
 import type { Xpubs } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
+import type { OrderLinks } from './links';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -46,6 +48,10 @@ type Options = {
    * them): a returned payout (bank/returns.ts withPayoutReturn).
    */
   extendView?: (db: Db, view: Order, row: OrderRow) => Promise<Order>;
+  /** The signed links to orders (links.ts): in the confirmation email and the order page's address. */
+  links: OrderLinks;
+  /** ORDER_EXPIRY_DAYS: an unpaid order says by when it must be paid. */
+  expiryDays: number;
 };
 
 const MINUTE_MS = 60_000;
@@ -61,10 +67,10 @@ const emailOf = (request: FastifyRequest) => emailKey(String((request.body as { 
 
 export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
   app,
-  { rates, bank, buySellEnabled, explorers, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000, confirmations = () => null, extendView = async (_db, view) => view },
+  { rates, bank, buySellEnabled, explorers, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000, confirmations = () => null, extendView = async (_db, view) => view, links, expiryDays },
 ) => {
   /** The order as the API shows it, with the coins confirming at its receiving address ("confirming n of N"). */
-  const viewOf = async (row: OrderRow) => extendView(app.db, await withIncoming(app.db, orderView(row, bank), row, confirmations), row);
+  const viewOf = async (row: OrderRow) => extendView(app.db, await withIncoming(app.db, orderView(row, bank, expiryDays), row, confirmations), row);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
@@ -136,12 +142,15 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
           idempotencyKey: request.headers['idempotency-key'],
           protection: app.protection,
           emailLimit: { limit: placeByEmail, subject: emailLinkKey(emailOf(request)) },
+          orderLinks: links,
+          expiryDays,
         },
         request.body,
       );
       // A logged-in customer is told which address the order's emails go to (for an order with
       // their wallet, the account's, whatever the form said): with the reference it opens the order.
-      return reply.code(created ? 201 : 200).send({ ...orderView(order, bank), ...(request.account ? { email: order.email } : {}) });
+      // The answer carries the order's signed link: the page keeps it in its address, so a reload keeps the order.
+      return reply.code(created ? 201 : 200).send({ ...orderView(order, bank, expiryDays), link: links.token(order.reference), ...(request.account ? { email: order.email } : {}) });
     },
   );
 
@@ -169,7 +178,26 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
         { rates, buySellEnabled, protection: app.protection },
         { account: request.account!, reference: request.params.reference, code: request.body.code, login: { authTime, amr } },
       );
-      return orderView(order, bank);
+      return orderView(order, bank, expiryDays);
+    },
+  );
+
+  app.post(
+    '/api/orders/open',
+    {
+      preHandler: async (request) => refuseExceeded([await byAddress(request)]),
+      config: { personal: true },
+      schema: {
+        tags: ['exchange'],
+        summary: "Open an order with its signed link's token (its confirmation email, the order page's address): the order with its email, which follows it live",
+        body: openOrderBody,
+        response: { 200: orderSchema, ...errorResponses(400, 404, 429) },
+        description: 'link_invalid: not a genuine link, or another order’s; order_link_expired: past its lifetime (find the order with its email and reference instead).',
+      },
+    },
+    async (request) => {
+      const row = await openOrderLink(app.db, links, request.body.token);
+      return { ...(await viewOf(row)), email: row.email!, link: request.body.token.trim() };
     },
   );
 
@@ -246,7 +274,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
     },
     async (request) => {
       const account = request.account!;
-      return { orders: await Promise.all((await ordersOf(app.db, account.id)).map(async (row) => ({ ...(await extendView(app.db, orderView(row, bank), row)), email: row.email }))) };
+      return { orders: await Promise.all((await ordersOf(app.db, account.id)).map(async (row) => ({ ...(await extendView(app.db, orderView(row, bank, expiryDays), row)), email: row.email }))) };
     },
   );
 };

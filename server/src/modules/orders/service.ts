@@ -30,6 +30,7 @@ import type { Db } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { SecurityLinks } from '../protection/links';
 import type { SendProtection } from '../protection/service';
+import type { OrderLinks } from './links';
 import type { BankDetails } from './views';
 
 /**
@@ -69,6 +70,9 @@ export type PlaceOptions = {
    * key): a use is taken for an order placed, none for a refusal or a replayed Idempotency-Key.
    */
   emailLimit?: { limit: Limit; subject: string };
+  /** The signed link to the order its confirmation email carries (links.ts), and how many days it has to be paid. */
+  orderLinks?: OrderLinks;
+  expiryDays?: number;
 };
 
 /**
@@ -169,7 +173,11 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
     language: options.language,
   };
   // The confirmation email, with the payment details (the receiving address is known later).
-  const mailFor = (receivingAddress: string | null) => orderPlacedMail(options.language, { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress }, options.bank);
+  const mailFor = (receivingAddress: string | null) =>
+    orderPlacedMail(options.language, { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress }, options.bank, {
+      link: options.orderLinks?.url(reference, options.language),
+      expiryDays: options.expiryDays,
+    });
 
   if (!account && !fromCurrency) {
     // An anonymous buy, most orders: the database applies the gate's caps and places it in one round trip.
@@ -391,6 +399,15 @@ export function searchOrders(
 }
 
 /** Email + full reference -> the order; anything else is one uniform "not found". */
+/** The order a signed link opens (links.ts): a link that is not genuine or has expired says so; an erased order is not found. */
+export async function openOrderLink(db: Db, links: OrderLinks, token: string): Promise<OrderRow> {
+  const opened = links.open(token);
+  if (!opened.ok) throw new DomainError(opened.code, 'token');
+  const row = await ordersRepository.findByReference(db, opened.reference);
+  if (!row?.email) throw new DomainError('not_found', undefined, 'No order matches this link.');
+  return row;
+}
+
 export async function lookupOrder(db: Db, email: string, reference: string): Promise<OrderRow> {
   const normalized = normalizeCode(reference);
   const row = normalized ? await ordersRepository.findByEmailAndReference(db, emailKey(email), normalized) : undefined;

@@ -41,8 +41,11 @@ function receivingOf(row: OrderRow, amount: string) {
   return { currency: row.currencyFrom, address: address!, tag: tag ?? null, amount };
 }
 
-/** An order as the API shows it (domain/contracts/orders.ts). */
-export function orderView(row: OrderRow, bank: BankDetails): Order {
+/**
+ * An order as the API shows it (domain/contracts/orders.ts). `expiryDays` (ORDER_EXPIRY_DAYS):
+ * an order that waits for a payment from outside says by when it must arrive.
+ */
+export function orderView(row: OrderRow, bank: BankDetails, expiryDays?: number): Order {
   const money = orderMoney(row);
   const paymentDetails =
     row.type === 'buy' && !row.useMyWallet
@@ -54,6 +57,7 @@ export function orderView(row: OrderRow, bank: BankDetails): Order {
           reason: row.shortReference,
           methods: ['sepa', 'sepa_instant'],
           epcPayload: epcPayload({ bic: bank.bic, beneficiary: bank.beneficiary, iban: bank.iban, amountEur: money.amount, reason: row.shortReference }),
+          ...(bank.sample ? { sample: true } : {}),
         }
       : null;
   return {
@@ -91,6 +95,7 @@ export function orderView(row: OrderRow, bank: BankDetails): Order {
     awaitingCode: row.status === 'new' && row.codeHash !== null,
     reviewHold: row.reviewHold,
     keptInEuros: row.conversionRefusal,
+    payBy: row.status === 'new' && !row.useMyWallet && expiryDays ? new Date(row.createdAt.getTime() + expiryDays * 86_400_000).toISOString() : null,
   };
 }
 

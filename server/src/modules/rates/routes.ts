@@ -55,7 +55,7 @@ export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async
       const last = points[points.length - 1];
       if (rate && (!last || last.time < now.at)) points.push({ time: now.at, rate });
       reply.header('cache-control', 'public, max-age=15');
-      return { currency: code, points };
+      return { currency: code, points, ...(now.sample ? { sample: true } : {}) };
     },
   );
 
@@ -75,16 +75,23 @@ export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async
     },
     async (request) => {
       const body = request.body;
+      const current = await rates.current();
       const result = quote({
         type: body.type,
         currencyFrom: body.currencyFrom.toUpperCase(),
         currencyTo: body.currencyTo.toUpperCase(),
         amount: body.amount.trim(),
-        rates: (await rates.current()).rates,
+        rates: current.rates,
         toMuntlyWallet: body.sendToMyWallet,
       });
       if (typeof result === 'string') throw quoteRefusal(result);
-      return { ...result, rateType: 'floating' as const, note: 'Estimate: the rate applied is the one at processing time, not at order time.' };
+      return {
+        ...result,
+        rateType: 'floating' as const,
+        note: 'Estimate: the rate applied is the one at processing time, not at order time.',
+        // Local mode's simulated rates: the page marks the estimate as sample data.
+        ...(current.sample ? { sample: true } : {}),
+      };
     },
   );
 };

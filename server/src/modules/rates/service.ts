@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import Big from 'big.js';
 import { CURRENCIES } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
@@ -8,7 +7,8 @@ import type { QuoteProblem } from '../../../../domain/quotes';
 /**
  * EUR rates (floating: the rate applied is the one at processing time). Behind an adapter so a
  * production deployment plugs in a real feed; locally a seeded simulation moves each price
- * around a realistic reference, the same in every replica at the same minute.
+ * around a realistic reference like a market (small steps, stablecoins at their peg), the same in
+ * every replica at the same minute, and says it is sample data.
  */
 // What an adapter gives is what GET /api/rates and /api/rates/history answer (domain/contracts/rates.ts).
 export type { Rates };
@@ -19,18 +19,64 @@ export interface RatesAdapter {
   history?(code: string, from: Date, to: Date, stepMs: number): Promise<RatePoint[]>;
 }
 
-/** Deterministic noise in [-1, 1] for a currency and a time step. */
-function noise(code: string, step: number): number {
-  const digest = createHash('sha256').update(`${code}:${step}`).digest();
-  return digest.readUInt32BE(0) / 0xffffffff - 0.5;
+/** Stablecoins: their price stays at their peg (one US dollar, its reference in EUR), within ±0.1 %. */
+const STABLECOINS = new Set(['USDT', 'USDC']);
+
+/**
+ * The walk's shape per tick (a minute): `step` is the most one tick's noise moves the price (a
+ * uniform draw in ±step/2), `pull` the share of its distance from the reference it gives back each
+ * tick (mean reversion). The distance then stays within ±step/2 ÷ pull, and a tick moves the price
+ * by at most `step`: 0.2 % a minute within ±10 % for the market (typically within ±1 %), 0.002 % a minute within ±0.05 % for
+ * stablecoins.
+ */
+export const WALK = {
+  market: { step: 0.002, pull: 0.01 },
+  stable: { step: 0.00002, pull: 0.02 },
+} as const;
+/** Ticks summed back from a time: what is older would weigh at most (1 − 0.01)^600 ≈ 0.24 %. */
+const WINDOW = 600;
+
+/** A 32-bit hash of a text, the seed of a currency's walk. */
+function seedOf(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
 
-/** The simulated price at a time: the reference times a smooth walk of at most about ±5 %. */
-export function simulatedRate(code: string, referenceEur: string, time: Date): string {
-  const minute = Math.floor(time.getTime() / 60_000);
-  let drift = 0;
-  for (let k = 0; k < 8; k++) drift += noise(code, Math.floor(minute / 2 ** k)) / 2 ** (k + 1);
-  return new Big(referenceEur).times(1 + drift * 0.1).toPrecision(8);
+/** Deterministic noise in [-0.5, 0.5] for a seed and a tick: every replica draws the same. */
+function noise(seed: number, tick: number): number {
+  // splitmix32 of the seed and the tick.
+  let z = (seed ^ Math.imul(tick | 0, 0x9e3779b9) ^ Math.floor(tick / 0x100000000)) >>> 0;
+  z = Math.imul(z ^ (z >>> 16), 0x21f0aaad);
+  z = Math.imul(z ^ (z >>> 15), 0x735a2d97);
+  return ((z ^ (z >>> 15)) >>> 0) / 0xffffffff - 0.5;
+}
+
+/**
+ * The walk's distance from the reference (a share: 0.01 is 1 % above) at a tick: a mean-reverting
+ * random walk x(t) = (1 − pull)·x(t−1) + step·noise(t), written as its sum over the last WINDOW
+ * ticks so that it is a function of the time alone (the same in every replica, any minute
+ * computable for the charts, no state to keep).
+ */
+export function walkAt(seed: number, tick: number, shape: { step: number; pull: number }): number {
+  let x = 0;
+  let weight = 1;
+  for (let k = 0; k < WINDOW; k++) {
+    x += weight * shape.step * noise(seed, tick - k);
+    weight *= 1 - shape.pull;
+  }
+  return x;
+}
+
+/**
+ * The simulated price at a time (local mode): the reference moved by the walk of its minute, a
+ * small step from the minute before, never far from the reference; stablecoins at their peg.
+ * `seed` picks another walk (tests).
+ */
+export function simulatedRate(code: string, referenceEur: string, time: Date, seed = 0): string {
+  const tick = Math.floor(time.getTime() / 60_000);
+  const shape = STABLECOINS.has(code) ? WALK.stable : WALK.market;
+  return new Big(referenceEur).times(1 + walkAt(seedOf(`${seed}:${code}`), tick, shape)).toPrecision(8);
 }
 
 export function simulatedRates(now: () => Date = () => new Date()): RatesAdapter {
@@ -43,7 +89,8 @@ export function simulatedRates(now: () => Date = () => new Date()): RatesAdapter
       if (cached?.minute !== minute) {
         cached = { minute, rates: Object.fromEntries(CURRENCIES.map((c) => [c.code, new Big(simulatedRate(c.code, c.referenceEur, time)).toString()])) };
       }
-      return { at: time.toISOString(), rates: cached.rates };
+      // Made up: the pages mark them as sample data.
+      return { at: time.toISOString(), rates: cached.rates, sample: true };
     },
     async history(code, from, to, stepMs) {
       const currency = CURRENCIES.find((c) => c.code === code);

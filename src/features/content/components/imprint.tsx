@@ -5,7 +5,7 @@ import { SampleBadge, useOperatorDetails, type OperatorDetails } from '../../../
 import type { OperatorIdentity } from '../../../../domain/operator';
 
 /** The imprint's rows, in the order § 5 DDG lists them; a row the operator did not configure is left out. */
-const ROWS: (keyof OperatorIdentity)[] = ['name', 'address', 'representatives', 'email', 'phone', 'registration', 'vatId', 'supervisor'];
+const ROWS: (keyof OperatorIdentity)[] = ['name', 'address', 'representatives', 'email', 'phone', 'registration', 'vatId', 'supervisor', 'casp'];
 
 function Value({ field, operator }: { field: keyof OperatorIdentity; operator: OperatorDetails }) {
   const value = operator[field];

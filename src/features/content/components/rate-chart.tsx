@@ -6,6 +6,7 @@ import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
 import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
 import { SelectField } from '../../../components/field';
+import { SampleBadge } from '../../../components/operator';
 import { formatDate, numberFormat } from '../../../i18n/format';
 import { getRateHistory, type RateHistory } from '../api/get-rates';
 import { usePolled } from '../api/use-polled';
@@ -127,6 +128,11 @@ export function RateChart({ language }: { language: Language }) {
         <WithCurrencyIcon code={currency}>{t('charts.heading', { name, code: currency, period: t('charts.days', { count: days }) })}</WithCurrencyIcon>
       </h2>
       {failed ? <p role="alert">{t('charts.failed')}</p> : null}
+      {data?.sample ? (
+        <p>
+          <SampleBadge />
+        </p>
+      ) : null}
       <figure className="chart-figure">
         {/* The canvas is a picture of the figures below; screen readers get the caption and the figures. */}
         <div ref={box} className="chart-box" aria-hidden="true" />

@@ -4,6 +4,7 @@ import { CURRENCIES } from '../../../../domain/currencies';
 import { CurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
 import { LocalizedLink } from '../../../components/localized-link';
+import { SampleBadge } from '../../../components/operator';
 import { getRates } from '../api/get-rates';
 import { usePolled } from '../api/use-polled';
 import { formatRate, formatTime } from '../format';
@@ -22,6 +23,12 @@ export function RatesTable({ language }: { language: Language }) {
       <h2 id="rates-heading">{t('rates.tableHeading', { count: CURRENCIES.length })}</h2>
       <p aria-live="polite" className="muted">
         {failed ? t('rates.failed') : data ? t('rates.updated', { time: formatTime(new Date(data.at), language) }) : t('rates.loading')}
+        {data?.sample ? (
+          <>
+            {' '}
+            <SampleBadge />
+          </>
+        ) : null}
       </p>
       <table className="data-table stack">
         <caption className="visually-hidden">{t('rates.caption')}</caption>

@@ -21,6 +21,12 @@ function darkModules(d: string): Set<string> {
 describe('QR codes', () => {
   const payload = epcPayload({ bic: 'COBADEFFXXX', beneficiary: 'Muntly', iban: 'DE89 3704 0044 0532 0130 00', amountEur: '80.00', reason: 'ABCD-EFGH' });
 
+  it("leaves the amount empty for a deposit of the payer's choosing (the deposit page's GiroCode)", () => {
+    const deposit = epcPayload({ bic: 'COBADEFFXXX', beneficiary: 'Muntly GmbH', iban: 'DE89370400440532013000', amountEur: '', reason: 'DEPOSIT7KQ2M9' }).split('\n');
+    expect(deposit[7]).toBe('');
+    expect(deposit[10]).toBe('DEPOSIT7KQ2M9');
+  });
+
   it('draws exactly the module matrix of the qrcode package, at error correction level M (EPC069-12)', () => {
     const { modules, errorCorrectionLevel } = QRCode.create(payload, { errorCorrectionLevel: 'M' });
     expect(errorCorrectionLevel.bit).toBe(QRCode.create('x', { errorCorrectionLevel: 'M' }).errorCorrectionLevel.bit);

@@ -1,6 +1,6 @@
 import { apiRequest } from '../../../components/api';
 import { apiOrigin } from '../../../config';
-import type { ConfirmOrderBody, LookupOrderBody, MyOrdersResponse, NewIbanBody, PlaceOrderBody } from '../../../../domain/contracts/orders';
+import type { ConfirmOrderBody, LookupOrderBody, MyOrdersResponse, NewIbanBody, OpenOrderBody, PlaceOrderBody } from '../../../../domain/contracts/orders';
 import type { Language } from '../../../../domain/languages';
 import type { Order } from './types';
 
@@ -13,6 +13,9 @@ export const placeOrder = (token: string | null, language: Language, body: Place
 
 /** POST /api/orders/lookup: email + full reference; anything wrong is one 404 not_found. */
 export const lookupOrder = (language: Language, email: string, reference: string) => apiRequest<Order>(null, language, '/api/orders/lookup', { body: { email, reference } satisfies LookupOrderBody });
+
+/** POST /api/orders/open: the order a signed link opens (its email, the page's address after placing it), with its email to follow it live. */
+export const openOrderLink = (language: Language, token: string) => apiRequest<Order & { email: string }>(null, language, '/api/orders/open', { body: { token } satisfies OpenOrderBody });
 
 /** GET /api/me/orders: the logged-in user's own orders, newest first. */
 export const getMyOrders = async (token: string, language: Language) => (await apiRequest<MyOrdersResponse>(token, language, '/api/me/orders')).orders;

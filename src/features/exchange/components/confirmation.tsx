@@ -6,8 +6,9 @@ import { CopyButton } from '../../../components/copy-button';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
 import { formatIban } from '../../../i18n/format';
+import { SampleBadge } from '../../../components/operator';
 import { routes } from '../../../i18n/routes';
-import { formatMoney, plainEurAmount, splitXrp } from '../format';
+import { formatDateTime, formatMoney, plainEurAmount, splitXrp } from '../format';
 import { displayAddress, OrderSummary } from './order-summary';
 import { QrCode } from './qr-code';
 import { StatusStepper } from './status-stepper';
@@ -49,6 +50,7 @@ export function Confirmation({ order: placed, email, onAnother }: { order: Order
           <CopyButton value={order.reference} what={t('confirm.copy.reference')} />
         </p>
         <p className="small">{t('confirm.referenceHint')}</p>
+        {order.link ? <p className="small">{t('confirm.kept')}</p> : null}
       </div>
       <StatusStepper status={order.status} />
       <OrderSummary
@@ -90,20 +92,27 @@ export function NextStep({ order, language, onConfirmed }: { order: Order; langu
     <section className="next-step" aria-labelledby={`${id}-next`}>
       <h3 id={`${id}-next`}>{t('confirm.next')}</h3>
       <p>{pay}</p>
+      {order.payBy ? (
+        <p className="notice" data-testid="pay-by">
+          {t('confirm.deadline', { date: formatDateTime(order.payBy, language) })}
+        </p>
+      ) : null}
       {order.paymentDetails ? <PaymentDetailsView details={order.paymentDetails} language={language} /> : null}
       {order.receiving ? <ReceivingView receiving={order.receiving} language={language} /> : null}
+      <p className="small">{order.paymentDetails ? t('confirm.outcomesBank') : t('confirm.outcomesSend')}</p>
     </section>
   );
 }
 
 /** One value to type into a banking app or wallet: its label above, the value (wrapping, never cut) and its copy button. */
-function Fact({ label, copy, what, children }: { label: string; copy?: string; what?: string; children: React.ReactNode }) {
+function Fact({ label, copy, what, mark, children }: { label: string; copy?: string; what?: string; mark?: React.ReactNode; children: React.ReactNode }) {
   return (
     <div className="pay-fact">
       <dt>{label}</dt>
       <dd>
         <span className="pay-value">{children}</span>
         {copy && what ? <CopyButton value={copy} what={what} /> : null}
+        {mark}
       </dd>
     </div>
   );
@@ -111,25 +120,29 @@ function Fact({ label, copy, what, children }: { label: string; copy?: string; w
 
 export function PaymentDetailsView({ details, language }: { details: PaymentDetails; language: Language }) {
   const { t } = useTranslation('exchange');
+  const { t: tc } = useTranslation('common');
   const amount = formatMoney(details.amount, 'EUR', language);
+  // Local mode's sample account and holder: marked beside each value, never taken for real ones.
+  const sample = details.sample ? <SampleBadge /> : null;
   return (
     <div className="pay-details">
+      <p className="small pay-payee">{tc('operator.payee', { name: details.beneficiary })}</p>
       <dl className="pay-facts" aria-label={t('confirm.payment.heading')}>
         <Fact label={t('confirm.payment.amount')} copy={plainEurAmount(details.amount, language)} what={t('confirm.copy.amount')}>
           <WithCurrencyIcon code="EUR">
             <strong>{amount}</strong>
           </WithCurrencyIcon>
         </Fact>
-        <Fact label={t('confirm.payment.iban')} copy={details.iban} what={t('confirm.copy.iban')}>
+        <Fact label={t('confirm.payment.iban')} copy={details.iban} what={t('confirm.copy.iban')} mark={sample}>
           <code>{formatIban(details.iban)}</code>
         </Fact>
-        <Fact label={t('confirm.payment.beneficiary')} copy={details.beneficiary} what={t('confirm.copy.beneficiary')}>
+        <Fact label={t('confirm.payment.beneficiary')} copy={details.beneficiary} what={t('confirm.copy.beneficiary')} mark={sample}>
           {details.beneficiary}
         </Fact>
         <Fact label={t('confirm.payment.reason')} copy={details.reason} what={t('confirm.copy.reason')}>
           <code className="reason">{details.reason}</code>
         </Fact>
-        <Fact label={t('confirm.payment.bic')} copy={details.bic} what={t('confirm.copy.bic')}>
+        <Fact label={t('confirm.payment.bic')} copy={details.bic} what={t('confirm.copy.bic')} mark={sample}>
           <code>{details.bic}</code>
         </Fact>
         <Fact label={t('confirm.payment.methods')}>{details.methods.map((m) => t(`methods.${m as 'sepa'}`, { defaultValue: m })).join(', ')}</Fact>
@@ -144,10 +157,15 @@ export function PaymentDetailsView({ details, language }: { details: PaymentDeta
 
 export function ReceivingView({ receiving, language }: { receiving: Receiving; language: Language }) {
   const { t } = useTranslation('exchange');
+  const { t: tcur } = useTranslation('currencies');
   // The API sends the tag apart; an address:tag form is split the same way.
   const split = receiving.tag === null ? splitXrp(receiving.address) : { address: receiving.address, tag: receiving.tag };
   return (
     <div className="receiving">
+      <p className="notice send-only" role="note" data-testid="send-only">
+        <strong>{t('confirm.receiving.exactly', { amount: formatMoney(receiving.amount, receiving.currency, language) })}</strong>{' '}
+        {tcur(`sendOnly.${receiving.currency}` as 'sendOnly.BTC', { defaultValue: '' })}
+      </p>
       <div className="pay-details">
         <dl className="pay-facts" aria-label={t('confirm.receiving.heading', { currency: receiving.currency })}>
           <Fact label={t('confirm.receiving.amount')} copy={receiving.amount} what={t('confirm.copy.amount')}>

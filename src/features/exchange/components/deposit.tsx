@@ -1,18 +1,22 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { currencyByCode } from '../../../../domain/currencies';
+import { epcPayload } from '../../../../domain/epc';
 import { exchangeRefusal } from '../../../../domain/gates';
 import { localizePath } from '../../../../domain/languages';
 import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR } from '../../../../domain/limits';
 import { eur } from '../../../../domain/money';
 import { depositReference, EXAMPLE_ACCOUNT_KEY } from '../../../../domain/references';
 import { apiRequest } from '../../../components/api';
+import { CopyButton } from '../../../components/copy-button';
 import { useExchangeConfig } from '../../../components/exchange-config';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { formatIban } from '../../../i18n/format';
+import { SampleBadge } from '../../../components/operator';
 import { routes } from '../../../i18n/routes';
 import { formatMoney } from '../format';
 import { useExchangeSession } from '../session';
+import { QrCode } from './qr-code';
 import type { Me } from '../../../../domain/contracts/accounts';
 import type { ErrorCode } from '../../../../domain/errors';
 
@@ -27,9 +31,10 @@ function conversionRefusal(buySellEnabled: boolean, account: Me | null): ErrorCo
 }
 
 /**
- * Deposits: the reference pattern (DEPOSIT + account key, optionally a currency code to convert;
- * any case, spaces allowed), the account to pay into, and for a logged-in user their own
- * reference and EUR deposit cap (GET /api/me).
+ * Deposits, in the order a payer needs them: for a logged-in user their own reference first (to
+ * copy, and in the GiroCode QR with the account), with their EUR deposit cap (GET /api/me); the
+ * account to pay into; then the reference pattern (DEPOSIT + account key, optionally a currency
+ * code to convert; any case, spaces allowed), explained with an example marked as one.
  */
 export function Deposit() {
   const { t } = useTranslation('exchange');
@@ -54,28 +59,20 @@ export function Deposit() {
   // Logged out (login_required), the page tells what an account may do.
   const mayHold = refusal !== 'bank_verification_required';
   const mayConvert = refusal === null || refusal === 'login_required';
-  // The account's own reference only where a payment with it would be taken.
-  const example = (mayHold && account?.depositReference) || depositReference(EXAMPLE_ACCOUNT_KEY);
+  // The pattern is explained with an example reference, marked as such; the account's own is above it.
+  const example = depositReference(EXAMPLE_ACCOUNT_KEY);
   const money = (minor: bigint) => formatMoney(eur(minor), 'EUR', language);
+  const bank = config?.bank;
+  // Local mode's sample account: marked beside each value.
+  const sample = bank?.sample ? (
+    <>
+      {' '}
+      <SampleBadge />
+    </>
+  ) : null;
+  const own = session.status === 'authenticated' && account && mayHold ? account.depositReference : null;
   return (
     <>
-      <section aria-labelledby="deposit-pattern">
-        <h2 id="deposit-pattern">{t('deposit.patternHeading')}</h2>
-        <ul>
-          <li>{t('deposit.patternEur', { reference: example })}</li>
-          {mayConvert ? <li>{t('deposit.patternConvert', { reference: example })}</li> : null}
-          <li>{t('deposit.patternCase')}</li>
-          <li>{t('deposit.patternCap')}</li>
-        </ul>
-        {mayConvert ? (
-          <p>{t('deposit.convertRules', { first: money(FIRST_ORDER_LIMIT_EUR_MINOR), mobile: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR), id: money(ID_VERIFICATION_WEEKLY_EUR_MINOR) })}</p>
-        ) : refusal === 'buy_sell_disabled' ? (
-          <p className="notice" role="status">
-            {t('deposit.convertPaused')}
-          </p>
-        ) : null}
-      </section>
-
       <section aria-labelledby="deposit-yours" className="deposit-yours">
         <h2 id="deposit-yours">{t('deposit.yoursHeading')}</h2>
         {session.status === 'authenticated' ? (
@@ -84,24 +81,37 @@ export function Deposit() {
               {t('deposit.bankFirst')} <LocalizedLink to="my_identity">{t('deposit.bankFirstLink')}</LocalizedLink>
             </p>
           ) : account ? (
-            <dl className="order-data">
-              <dt>{t('deposit.yourReference')}</dt>
-              <dd>
-                <code className="reference" data-testid="deposit-reference">
-                  {account.depositReference}
-                </code>
-              </dd>
-              {mayConvert ? (
-                <>
-                  <dt>{t('deposit.convertExample')}</dt>
-                  <dd>
-                    <code>{`${account.depositReference} BTC`}</code>
-                  </dd>
-                </>
+            <div className="pay-details">
+              <dl className="order-data">
+                <dt>{t('deposit.yourReference')}</dt>
+                <dd>
+                  <code className="reference" data-testid="deposit-reference">
+                    {account.depositReference}
+                  </code>{' '}
+                  <CopyButton value={account.depositReference} what={t('confirm.copy.reason')} />
+                </dd>
+                {mayConvert ? (
+                  <>
+                    <dt>{t('deposit.convertExample')}</dt>
+                    <dd>
+                      <code>{`${account.depositReference} BTC`}</code> <CopyButton value={`${account.depositReference} BTC`} what={t('confirm.copy.reason')} />
+                    </dd>
+                  </>
+                ) : null}
+                <dt>{t('deposit.cap')}</dt>
+                <dd>{formatMoney(account.depositLimitEur, 'EUR', language)}</dd>
+              </dl>
+              {bank ? (
+                <figure className="qr">
+                  <QrCode
+                    text={epcPayload({ bic: bank.bic, beneficiary: bank.beneficiary, iban: bank.iban, amountEur: '', reason: account.depositReference })}
+                    label={t('deposit.qrLabel', { beneficiary: bank.beneficiary, reason: account.depositReference })}
+                    size={180}
+                  />
+                  <figcaption className="small">{t('deposit.qrHint')}</figcaption>
+                </figure>
               ) : null}
-              <dt>{t('deposit.cap')}</dt>
-              <dd>{formatMoney(account.depositLimitEur, 'EUR', language)}</dd>
-            </dl>
+            </div>
           ) : failed ? (
             <p role="alert">{t('deposit.loadError')}</p>
           ) : (
@@ -120,29 +130,34 @@ export function Deposit() {
       {account && !mayHold ? null : (
         <section aria-labelledby="deposit-bank">
           <h2 id="deposit-bank">{t('deposit.bankHeading')}</h2>
-          {config?.bank ? (
+          {bank ? (
             <table className="data-table pairs">
               <tbody>
                 <tr>
                   <th scope="row">{t('confirm.payment.beneficiary')}</th>
-                  <td>{config.bank.beneficiary}</td>
+                  <td>
+                    {bank.beneficiary}
+                    {sample}
+                  </td>
                 </tr>
                 <tr>
                   <th scope="row">{t('confirm.payment.iban')}</th>
                   <td>
-                    <code>{formatIban(config.bank.iban)}</code>
+                    <code>{formatIban(bank.iban)}</code> <CopyButton value={bank.iban} what={t('confirm.copy.iban')} />
+                    {sample}
                   </td>
                 </tr>
                 <tr>
                   <th scope="row">{t('confirm.payment.bic')}</th>
                   <td>
-                    <code>{config.bank.bic}</code>
+                    <code>{bank.bic}</code>
+                    {sample}
                   </td>
                 </tr>
                 <tr>
                   <th scope="row">{t('confirm.payment.reason')}</th>
                   <td>
-                    <code>{account?.depositReference ?? t('deposit.yourReferencePlaceholder')}</code>
+                    <code>{own ?? t('deposit.yourReferencePlaceholder')}</code>
                   </td>
                 </tr>
               </tbody>
@@ -154,6 +169,25 @@ export function Deposit() {
           )}
         </section>
       )}
+
+      <section aria-labelledby="deposit-pattern" className="deposit-example">
+        <h2 id="deposit-pattern">
+          {t('deposit.patternHeading')} <span className="example-badge">{t('deposit.example')}</span>
+        </h2>
+        <ul>
+          <li>{t('deposit.patternEur', { reference: example })}</li>
+          {mayConvert ? <li>{t('deposit.patternConvert', { reference: example })}</li> : null}
+          <li>{t('deposit.patternCase')}</li>
+          <li>{t('deposit.patternCap')}</li>
+        </ul>
+        {mayConvert ? (
+          <p>{t('deposit.convertRules', { first: money(FIRST_ORDER_LIMIT_EUR_MINOR), mobile: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR), id: money(ID_VERIFICATION_WEEKLY_EUR_MINOR) })}</p>
+        ) : refusal === 'buy_sell_disabled' ? (
+          <p className="notice" role="status">
+            {t('deposit.convertPaused')}
+          </p>
+        ) : null}
+      </section>
     </>
   );
 }

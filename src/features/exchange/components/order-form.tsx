@@ -71,6 +71,7 @@ type Props = {
 
 export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const { t } = useTranslation('exchange');
+  const { t: tcur } = useTranslation('currencies');
   const nameOf = useCurrencyName();
   const language = usePageLanguage();
   const hydrated = useHydrated();
@@ -218,6 +219,12 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
         <div>
           {type === 'buy' ? <p className="fixed-currency">{t('form.payInEur')}</p> : picker('currencyFrom', t(type === 'sell' ? 'form.from.sell' : 'form.from.swap'), cryptoCurrencies.map(option))}
           {partial(values.currencyFrom) ? <p className="small">{t('form.partialNotice')}</p> : null}
+          {/* Sent from outside: what may be sent, on which network, as the order page and its email say. */}
+          {type !== 'buy' && !values.useMyWallet && !partial(values.currencyFrom) && tcur(`sendOnly.${values.currencyFrom}` as 'sendOnly.BTC', { defaultValue: '' }) ? (
+            <p className="small send-only" data-testid="send-only-hint">
+              {tcur(`sendOnly.${values.currencyFrom}` as 'sendOnly.BTC', { defaultValue: '' })}
+            </p>
+          ) : null}
           {type === 'sell' ? (
             <p className="fixed-currency">{t('form.receiveEur')}</p>
           ) : (

@@ -15,6 +15,7 @@ import { useHydrated } from '../../../components/use-hydrated';
 import { routes } from '../../../i18n/routes';
 import { getMyOrders, lookupOrder, openReturnLink } from '../api/orders';
 import { formatDateTime, formatMoney } from '../format';
+import { useOrderLink } from '../order-link';
 import { useExchangeSession } from '../session';
 import { LiveOrder } from './order-details';
 import type { Order } from '../api/types';
@@ -46,10 +47,22 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
     window.requestAnimationFrame(() => orderHeading.current?.querySelector('h2')?.focus());
   }, []);
   const linkError = useReturnLink(open);
+  // The confirmation email's link (`?order=`): the order opens at once, and again on a reload.
+  const linked = useOrderLink();
+  React.useEffect(() => {
+    if (linked.state === 'open') open({ order: linked.order, email: linked.email, own: false });
+  }, [linked, open]);
+  const errorText = useErrorText();
 
   return (
     <>
       {linkError}
+      {linked.state === 'opening' ? <p role="status">{t('confirm.opening')}</p> : null}
+      {linked.state === 'failed' ? (
+        <p role="alert" className="form-error">
+          {errorText(linked.error)}
+        </p>
+      ) : null}
       <LookupForm initial={initialLookup} onFound={(order, email) => open({ order, email, own: false })} />
       <div ref={orderHeading} className="opened-order">
         {opened ? (

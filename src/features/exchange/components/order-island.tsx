@@ -1,8 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { ChunkBoundary } from '../../../components/chunk-boundary';
+import { useErrorText } from '../../../components/error-text';
 import { useExchangeConfig } from '../../../components/exchange-config';
 import { IslandPlaceholder } from '../../../components/island';
+import { keepOrderLink, useOrderLink } from '../order-link';
 import { ExchangeSessionProvider } from '../session';
 import { OrderForm } from './order-form';
 import type { Order, OrderType } from '../api/types';
@@ -38,7 +40,13 @@ function PlacedReference({ order }: { order: Order }) {
  */
 export function OrderIsland({ type }: { type: OrderType }) {
   const { t } = useTranslation('exchange');
+  const errorText = useErrorText();
   const [placed, setPlaced] = React.useState<{ order: Order; email: string } | null>(null);
+  // The order placed here before a reload: its signed link is in the address (order-link.ts).
+  const linked = useOrderLink();
+  React.useEffect(() => {
+    if (linked.state === 'open') setPlaced((current) => current ?? { order: linked.order, email: linked.email });
+  }, [linked]);
   // Without an answer the form still works: a switched-off API answers buy_sell_disabled.
   const switchedOff = useExchangeConfig(type !== 'swap')?.buySellEnabled === false;
   const [refused, setRefused] = React.useState(false);
@@ -59,14 +67,33 @@ export function OrderIsland({ type }: { type: OrderType }) {
                 order={placed.order}
                 email={placed.email}
                 onAnother={() => {
+                  keepOrderLink(null);
                   setPlaced(null);
                   setFormKey((k) => k + 1);
                 }}
               />
             </React.Suspense>
           </ChunkBoundary>
+        ) : linked.state === 'opening' ? (
+          <p role="status">{t('confirm.opening')}</p>
         ) : (
-          <OrderForm key={formKey} type={type} onPlaced={(order, email) => setPlaced({ order, email })} onDisabled={() => setRefused(true)} />
+          <>
+            {linked.state === 'failed' ? (
+              <p role="alert" className="form-error">
+                {errorText(linked.error)}
+              </p>
+            ) : null}
+            <OrderForm
+              key={formKey}
+              type={type}
+              onPlaced={(order, email) => {
+                // A reload, a bookmark or the back button comes back to this order.
+                if (order.link) keepOrderLink(order.link);
+                setPlaced({ order, email });
+              }}
+              onDisabled={() => setRefused(true)}
+            />
+          </>
         )}
       </ExchangeSessionProvider>
     </IslandPlaceholder>

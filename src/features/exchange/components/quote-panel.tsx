@@ -2,6 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { useErrorText } from '../../../components/error-text';
+import { SampleBadge } from '../../../components/operator';
 import { formatMoney, rateCurrency, rateText } from '../format';
 import type { Language } from '../../../../domain/languages';
 import type { LiveQuote } from '../use-live-quote';
@@ -12,7 +13,15 @@ export function QuotePanel({ quote, from, to, language, toWallet }: { quote: Liv
   const errorText = useErrorText();
   return (
     <section className="quote-panel" aria-labelledby="quote-heading">
-      <h2 id="quote-heading">{t('quote.heading')}</h2>
+      <h2 id="quote-heading">
+        {t('quote.heading')}
+        {quote.state === 'ready' && quote.quote.sample ? (
+          <>
+            {' '}
+            <SampleBadge />
+          </>
+        ) : null}
+      </h2>
       <div aria-live="polite" aria-atomic="true" data-testid="quote">
         {quote.state === 'idle' ? <p className="muted">{t('quote.waiting')}</p> : null}
         {quote.state === 'loading' ? <p className="muted">{t('quote.loading')}</p> : null}

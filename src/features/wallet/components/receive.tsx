@@ -87,6 +87,7 @@ function ReceiveAddresses() {
 
 function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (label: string) => Promise<Address> }) {
   const { t } = useTranslation('wallet');
+  const { t: tcur } = useTranslation('currencies');
   const language = usePageLanguage();
   const [qr, setQr] = React.useState<string | null>(null);
   const [label, setLabel] = React.useState(address.label ?? '');
@@ -103,6 +104,10 @@ function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (lab
             <strong>{address.currency}</strong>
           </WithCurrencyIcon>{' '}
           <code className="address">{address.address}</code> <CopyButton value={address.address} what={t('receive.addressName', { currency: address.currency })} />
+        </p>
+        {/* What may be sent here, as on an order's page and in its email: the coin, its network, XRP's tag. */}
+        <p className="notice small send-only" role="note" data-testid="send-only">
+          {tcur(`sendOnly.${address.currency}` as 'sendOnly.BTC', { defaultValue: '' })}
         </p>
         {address.currency === 'XRP' ? <p className="muted small">{t('receive.xrpTag')}</p> : null}
         {(address.incoming ?? []).map((deposit) => (
