@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { emailKey } from '../../../../domain/email';
-import { formatMoney as moneyText } from '../../../../domain/format';
+import { formatDate as dateText, formatMoney as moneyText } from '../../../../domain/format';
 import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../../../domain/operator';
 import { emailHtml, type EmailFooter } from './email-html';
@@ -150,9 +150,9 @@ export function sendOnlyText(language: Language, currency: string): string | und
   return texts[currency];
 }
 
-/** A date in the language's long form ("5 December 2026"). */
+/** A date in the language's long form ("5 December 2026"), as every page and email writes it. */
 export function formatDate(language: Language, date: Date): string {
-  return new Intl.DateTimeFormat(languageMeta[language].intl, { dateStyle: 'long', timeZone: 'UTC' }).format(date);
+  return dateText(date, language, { utc: true });
 }
 
 /** Fills the {{placeholders}} of a template; a missing value leaves nothing. */

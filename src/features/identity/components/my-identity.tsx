@@ -6,7 +6,7 @@ import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
 import { inUnlockOrder, NextVerification, useUnlockText } from '../../../components/verification-steps';
-import { dateTimeFormat, formatDate, formatDateTime, formatNumber } from '../../../i18n/format';
+import { formatDate, formatDateTime, formatNumber } from '../../../i18n/format';
 import { getIdentity, submitStepOne, confirmCode, requestVerification, textFields, type IdentityKind } from '../api/identity';
 import { CodeForm } from './code-form';
 import { STEP_ONE_FIELDS } from './step-one-fields';
