@@ -188,7 +188,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       preHandler: async (request) => refuseExceeded([await byAddress(request)]),
       config: { personal: true },
       schema: {
-        tags: ['exchange'],
+        operationId: 'openOrder',
+        tags: ['orders'],
         summary: "Open an order with its signed link's token (its confirmation email, the order page's address): the order with its email, which follows it live",
         body: openOrderBody,
         response: { 200: orderSchema, ...errorResponses(400, 404, 429) },

@@ -15,7 +15,7 @@ import { useSession } from '../../../components/session';
 import { TxHash } from '../../../components/tx-hash';
 import { useDraft } from '../../../components/use-draft';
 import { usePolled } from '../../../components/use-polled';
-import { dateTimeFormat, formatDateTime, formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
+import { formatDateTime, formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
 import {
   confirmSend,
   getBalances,
@@ -128,7 +128,7 @@ function SendPath({ overview }: { overview: SecurityOverview | null }) {
   if (!overview || bank === undefined) return null;
   const steps = sendPath(bank ? bank.phase === 'verified' : null, overview);
   if (!steps) return null;
-  const when = (date: Date) => dateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short' }).format(date);
+  const when = (date: Date) => formatDateTime(date, language);
   const hours = formatNumber(overview.holdHours, language);
   const links: Partial<Record<PathStep['key'], RouteName>> = { bank: 'my_identity', book: 'wallet_security' };
   return (
@@ -156,7 +156,7 @@ function SavedAddresses({ overview, onPick }: { overview: SecurityOverview; onPi
   const { language } = useWalletApi();
   if (overview.addressBook.length === 0) return null;
   const now = Date.now();
-  const when = (iso: string) => dateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso));
+  const when = (iso: string) => formatDateTime(new Date(iso), language);
   return (
     <p className="field">
       <label htmlFor="send-saved">{t('send.saved')}</label>
