@@ -83,6 +83,8 @@ export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ sta
       plugins.normalModuleReplacement(/gatsby-plugin-offline[\\/]gatsby-browser\.js$/, `${__dirname}/src/components/offline-browser.ts`),
       // gatsby-plugin-react-i18next's page wrapper, with one i18next instance per page instead of one per render.
       plugins.normalModuleReplacement(/gatsby-plugin-react-i18next[\\/]dist[\\/]plugin[\\/]wrapPageElement\.js$/, `${__dirname}/src/i18n/wrap-page-element.tsx`),
+      // Gatsby's Partytown plugin's browser part, which only works in development (components/partytown-browser.ts).
+      ...(stage === 'build-javascript' ? [plugins.normalModuleReplacement(/gatsby[\\/]dist[\\/]internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/, `${__dirname}/src/components/partytown-browser.ts`)] : []),
     ],
     resolve: { alias: { outdent$: OUTDENT_COMMONJS } },
   });
