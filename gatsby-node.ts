@@ -67,6 +67,37 @@ const COMPILE_HINT = {
   stage: 401,
 };
 
+type WebpackConfig = { devtool?: unknown; module: { rules: { use?: { loader?: string }[] | unknown }[] } };
+
+/**
+ * The production build (issue 36: it took about 2.4× a bare Gatsby site's). Its time is nearly all
+ * webpack's, twice over: the browser's bundles and the server's renderer of the HTML, each
+ * compiling every module of every page. What those compilations did that the site does not need:
+ *
+ * - Source maps, for both (Gatsby's default for the production stages). Nothing serves or reads
+ *   them; a build made with MUNTLY_SOURCE_MAPS=1 has them, to see what a chunk is made of.
+ * - A second Babel pass over every npm package's code ("dependencies": preset-env and its
+ *   polyfills for the browsers Gatsby targets), on top of parsing it. The site's browser list is
+ *   Gatsby's default, which every package here already runs on as published; the site's own code
+ *   still goes through Babel (Gatsby's preset: JSX, TypeScript, the page queries).
+ */
+function leanerBuild(config: WebpackConfig): WebpackConfig {
+  if (!process.env.MUNTLY_SOURCE_MAPS) config.devtool = false;
+  const babelOfPackages = (rule: WebpackConfig['module']['rules'][number]) =>
+    Array.isArray(rule.use) && rule.use.some((use: { loader?: string }) => /[\\/]node_modules[\\/]babel-loader[\\/]/.test(use.loader ?? ''));
+  config.module.rules = config.module.rules.filter((rule) => !babelOfPackages(rule));
+  return config;
+}
+
+/**
+ * Modules the browser loads on demand and the server's rendering never runs, which the HTML
+ * renderer therefore gets as an empty module (components/browser-only.ts): the address rules
+ * (curves, hashes, encodings), the payee name rules (transliteration tables), the login SDK (its
+ * island renders nothing of it on the server) and the chart library (drawn in an effect). If a
+ * rendering ever called one, the build would fail on it rather than write a wrong page.
+ */
+const BROWSER_ONLY = /([\\/]domain[\\/](addresses|payee)\.ts|[\\/]src[\\/]components[\\/]auth-sdk\.tsx|[\\/]node_modules[\\/]lightweight-charts[\\/].*\.m?js)$/;
+
 /**
  * The operator the prerendered pages name (footer, imprint, terms, privacy policy): the build
  * reads the same OPERATOR_* variables as the server, so that the HTML a visitor without
@@ -74,7 +105,8 @@ const COMPILE_HINT = {
  * marked sample. In the browser the server's answer (/api/operator) replaces either, so one
  * build still serves any operator (components/operator.tsx, README "Configuration").
  */
-export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ stage, actions, plugins }) => {
+export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ stage, actions, plugins, getConfig }) => {
+  if (stage === 'build-javascript' || stage === 'build-html') actions.replaceWebpackConfig(leanerBuild(getConfig() as WebpackConfig));
   actions.setWebpackConfig({
     plugins: [
       ...(stage === 'build-javascript' ? [plugins.banner(COMPILE_HINT)] : []),
@@ -84,7 +116,11 @@ export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ sta
       // gatsby-plugin-react-i18next's page wrapper, with one i18next instance per page instead of one per render.
       plugins.normalModuleReplacement(/gatsby-plugin-react-i18next[\\/]dist[\\/]plugin[\\/]wrapPageElement\.js$/, `${__dirname}/src/i18n/wrap-page-element.tsx`),
       // Gatsby's Partytown plugin's browser part, which only works in development (components/partytown-browser.ts).
-      ...(stage === 'build-javascript' ? [plugins.normalModuleReplacement(/gatsby[\\/]dist[\\/]internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/, `${__dirname}/src/components/partytown-browser.ts`)] : []),
+      ...(stage === 'build-javascript'
+        ? [plugins.normalModuleReplacement(/gatsby[\\/]dist[\\/]internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/, `${__dirname}/src/components/partytown-browser.ts`)]
+        : []),
+      // What the server's rendering never runs (see BROWSER_ONLY) is not compiled for it.
+      ...(stage === 'build-html' ? [plugins.normalModuleReplacement(BROWSER_ONLY, `${__dirname}/src/components/browser-only.ts`)] : []),
     ],
     resolve: { alias: { outdent$: OUTDENT_COMMONJS } },
   });
