@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { isLanguage } from './domain/languages';
 import { operatorFromEnv } from './domain/operator';
 import { productFigures } from './src/i18n/figures';
@@ -86,9 +87,11 @@ type Minimizer = { options: { exclude?: unknown }; constructor: (new (options: o
  */
 const ON_DEMAND_CHUNK = /^(\d+|[0-9a-f]{8}|auth-sdk)-[0-9a-f]+\.js$/;
 
+/** Whether esbuild can be loaded (it comes with tsx); without it Terser minifies everything. */
 function esbuildAvailable(): boolean {
   try {
-    require.resolve('esbuild');
+    // createRequire: the compiled gatsby-node.js has no require.resolve of its own.
+    createRequire(`${__dirname}/package.json`).resolve('esbuild');
     return true;
   } catch {
     return false;
@@ -101,7 +104,7 @@ function esbuildAvailable(): boolean {
  * each page's own file instead: a page then starts with one file of its own rather than half a
  * dozen small ones, each compressed alone (about 2 KB gzipped more in all), and requested alone.
  */
-const SHARED_CHUNK_MIN_BYTES = 60_000;
+const SHARED_CHUNK_MIN_BYTES = 150_000;
 
 /**
  * The production build (issue 36: it took about 2.4× a bare Gatsby site's). Its time is nearly all
@@ -136,6 +139,9 @@ function leanerBuild(config: WebpackConfig): WebpackConfig {
   return config;
 }
 
+/** Gatsby's Partytown plugin's and gatsby-plugin-manifest's browser parts (components/no-browser-part.ts). */
+const NO_BROWSER_PART = /(gatsby[\\/]dist[\\/]internal-plugins[\\/]partytown|gatsby-plugin-manifest)[\\/]gatsby-browser\.js$/;
+
 /**
  * Modules the browser loads on demand and the server's rendering never runs, which the HTML
  * renderer therefore gets as an empty module (components/browser-only.ts): the address rules
@@ -162,10 +168,8 @@ export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ sta
       plugins.normalModuleReplacement(/gatsby-plugin-offline[\\/]gatsby-browser\.js$/, `${__dirname}/src/components/offline-browser.ts`),
       // gatsby-plugin-react-i18next's page wrapper, with one i18next instance per page instead of one per render.
       plugins.normalModuleReplacement(/gatsby-plugin-react-i18next[\\/]dist[\\/]plugin[\\/]wrapPageElement\.js$/, `${__dirname}/src/i18n/wrap-page-element.tsx`),
-      // Gatsby's Partytown plugin's browser part, which only works in development (components/partytown-browser.ts).
-      ...(stage === 'build-javascript'
-        ? [plugins.normalModuleReplacement(/gatsby[\\/]dist[\\/]internal-plugins[\\/]partytown[\\/]gatsby-browser\.js$/, `${__dirname}/src/components/partytown-browser.ts`)]
-        : []),
+      // Browser parts of plugins that do nothing on this site (components/no-browser-part.ts).
+      ...(stage === 'build-javascript' ? [plugins.normalModuleReplacement(NO_BROWSER_PART, `${__dirname}/src/components/no-browser-part.ts`)] : []),
       // What the server's rendering never runs (see BROWSER_ONLY) is not compiled for it.
       ...(stage === 'build-html' ? [plugins.normalModuleReplacement(BROWSER_ONLY, `${__dirname}/src/components/browser-only.ts`)] : []),
     ],
