@@ -10,6 +10,9 @@ import { loadConfig } from '../server/src/config';
 import { mintAccessToken, readIdpKeys } from '../server/src/dev/keys';
 import { freePort, record, startServer } from './support';
 
+/** The target: GET /api/me with a valid token serves at least this share of GET /api/health's requests per second. */
+const TARGET_RATIO = 0.6;
+
 const duration = Number(process.env.BENCH_SECONDS || 10);
 
 async function measure(url: string, headers: Record<string, string> = {}) {
@@ -47,7 +50,7 @@ async function main() {
     console.log('|---|---|---|');
     console.log(`| GET /api/health | ${health.rps.toFixed(0)} | ${health.p99} ms |`);
     console.log(`| GET /api/me (valid token) | ${me.rps.toFixed(0)} | ${me.p99} ms |`);
-    console.log(`| ratio me / health | ${ratio.toFixed(2)} (target ≥ 0.6) | |`);
+    console.log(`| ratio me / health | ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}) | |`);
     record([
       {
         benchmark: 'bench:api',
@@ -55,7 +58,8 @@ async function main() {
         value: `${me.rps.toFixed(0)} req/s, p99 ${me.p99} ms`,
         reference: `GET /api/health: ${health.rps.toFixed(0)} req/s, p99 ${health.p99} ms`,
         ratio,
-        target: '≥ 0.6',
+        target: `≥ ${TARGET_RATIO}`,
+        met: ratio >= TARGET_RATIO,
       },
     ]);
   } finally {

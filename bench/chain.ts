@@ -28,6 +28,9 @@ import { watcherHooks } from '../server/src/workers';
 import { record } from './support';
 import type { PayoutOutcomes } from '../server/src/modules/payouts/service';
 
+/** The target: the watcher scans at least this share of the blocks per second the node serves. */
+const TARGET_RATIO = 0.5;
+
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BLOCKS = 100;
 const TXS = Number(process.env.BENCH_CHAIN_TXS || 50);
@@ -154,7 +157,7 @@ async function main() {
     console.log(`  ${BLOCKS} blocks, ${TXS} transactions each (${BLOCKS * TXS} in all), ${deposits} of them deposits to ${USERS} users`);
     console.log(`  node serves them:            ${nodeRate.toFixed(1)} blocks/s (getblockhash + getblock 2)`);
     console.log(`  watcher scans and credits:   ${blockRate.toFixed(1)} blocks/s (${credited} deposits credited)`);
-    console.log(`  ratio ${ratio.toFixed(2)} (goal ≥ 0.5)`);
+    console.log(`  ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO})`);
     console.log(`  a block of ${2 * TXS} deposits only: ${(depositRun.credited / depositSeconds).toFixed(0)} deposits credited/s`);
     record([
       {
@@ -163,7 +166,8 @@ async function main() {
         value: blockRate.toFixed(1),
         reference: `${nodeRate.toFixed(1)} blocks/s served by the node`,
         ratio,
-        target: '≥ 0.5',
+        target: `≥ ${TARGET_RATIO}`,
+        met: ratio >= TARGET_RATIO,
       },
       { benchmark: 'bench:chain', figure: `deposits credited/s (a block of ${2 * TXS} deposits)`, value: (depositRun.credited / depositSeconds).toFixed(0) },
     ]);

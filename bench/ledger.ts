@@ -16,6 +16,8 @@ import { record } from './support';
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS || 10);
 const WORKERS = 10;
+/** The target: ledger transfers per second between distinct accounts, at least this share of pgbench's TPC-B-like transactions per second. */
+const TARGET_RATIO = 0.5;
 
 function databaseUrl(name: string): string {
   const url = new URL(adminUrl);
@@ -90,7 +92,7 @@ async function main() {
     console.log('| workload | transfers/s | errors | reference | ratio |');
     console.log('|---|---|---|---|---|');
     console.log(
-      `| distinct account pairs | ${distinct.tps.toFixed(0)} | ${distinct.errors.length} | pgbench TPC-B-like ${pgbenchTps.toFixed(0)} tps | ${(distinct.tps / pgbenchTps).toFixed(2)} (target ≥ 0.5) |`,
+      `| distinct account pairs | ${distinct.tps.toFixed(0)} | ${distinct.errors.length} | pgbench TPC-B-like ${pgbenchTps.toFixed(0)} tps | ${(distinct.tps / pgbenchTps).toFixed(2)} (target ≥ ${TARGET_RATIO}) |`,
     );
     console.log(
       `| one hot account | ${hot.tps.toFixed(0)} | ${hot.errors.length} | pgbench TPC-B-like ${pgbenchTps.toFixed(0)} tps | ${(hot.tps / pgbenchTps).toFixed(2)} (must finish without errors or deadlocks) |`,
@@ -105,7 +107,8 @@ async function main() {
         value: `${distinct.tps.toFixed(0)} tps`,
         reference: pgbench,
         ratio: distinct.tps / pgbenchTps,
-        target: '≥ 0.5',
+        target: `≥ ${TARGET_RATIO}`,
+        met: distinct.tps / pgbenchTps >= TARGET_RATIO && distinct.errors.length === 0,
       },
       {
         benchmark: 'bench:ledger',
@@ -114,10 +117,10 @@ async function main() {
         reference: pgbench,
         ratio: hot.tps / pgbenchTps,
         target: 'no errors or deadlocks',
+        met: hot.errors.length === 0,
       },
-      { benchmark: 'bench:ledger', figure: 'ledger invariants afterwards', value: checks.every((c) => c.ok) ? 'all hold' : 'BROKEN' },
+      { benchmark: 'bench:ledger', figure: 'ledger invariants afterwards', value: checks.every((c) => c.ok) ? 'all hold' : 'BROKEN', target: 'all hold', met: checks.every((c) => c.ok) },
     ]);
-    if (distinct.errors.length || hot.errors.length || !checks.every((c) => c.ok)) process.exitCode = 1;
   } finally {
     await admin(`drop database if exists ${ledgerDb} with (force)`);
     await admin(`drop database if exists ${pgbenchDb} with (force)`);

@@ -28,6 +28,8 @@ import { record } from './support';
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS || 100_000);
 const CURRENCIES = ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE'];
+/** The target: taking and publishing the snapshot takes at most this many times a plain select of the same balances. */
+const TARGET_RATIO = 3;
 
 async function admin(query: string) {
   const client = new Client({ connectionString: adminUrl });
@@ -132,7 +134,9 @@ async function main() {
     console.log(`\nbench:liabilities — ${new Date().toISOString()} — ${os.cpus().length} cores, PostgreSQL ${new URL(adminUrl).host}, ${scale}`);
     console.log('| step | time | reference (same run) | ratio |');
     console.log('|---|---|---|---|');
-    console.log(`| take and publish the snapshot | ${seconds(publishMs)} | plain select of the same balances: ${select.toFixed(0)} ms | ${(publishMs / select).toFixed(1)} (goal ≤ 3) |`);
+    console.log(
+      `| take and publish the snapshot | ${seconds(publishMs)} | plain select of the same balances: ${select.toFixed(0)} ms | ${(publishMs / select).toFixed(1)} (target ≤ ${TARGET_RATIO}) |`,
+    );
     console.log(
       `| what a customer downloads: the published file / their proof | ${(text.length / 1024).toFixed(1)} KiB / ${(proofBytes / 1024).toFixed(1)} KiB | the server's copy of the trees: ${(Number(stats.bytes) / 2 ** 20).toFixed(0)} MiB | |`,
     );
@@ -146,13 +150,16 @@ async function main() {
         value: `${seconds(publishMs)}; roots = ledger totals: ${rootsMatch ? 'yes' : 'NO'}`,
         reference: `plain select of the same balances: ${select.toFixed(0)} ms`,
         ratio: publishMs / select,
-        target: '≤ 3',
+        target: `≤ ${TARGET_RATIO}, roots = ledger totals`,
+        met: publishMs / select <= TARGET_RATIO && rootsMatch,
       },
       {
         benchmark: 'bench:liabilities',
         figure: 'what a customer downloads: the published file / their proof of 6 currencies; checking both',
         value: `${(text.length / 1024).toFixed(1)} KiB / ${(proofBytes / 1024).toFixed(1)} KiB; ${verifyMs.toFixed(0)} ms, ${check.ok && included ? 'holds' : 'FAILS'}`,
         reference: `the server's copy of the trees: ${(Number(stats.bytes) / 2 ** 20).toFixed(0)} MiB`,
+        target: 'both verify',
+        met: check.ok && included,
       },
       { benchmark: 'bench:liabilities', figure: "one user's proof (GET /api/wallet/proof), 6 currencies: first / again", value: `${firstProofMs.toFixed(0)} ms / ${cachedProofMs.toFixed(0)} ms` },
     ]);

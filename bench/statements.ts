@@ -23,6 +23,8 @@ import type { RatesAdapter } from '../server/src/modules/rates/service';
 
 const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ENTRIES = Number(process.env.BENCH_ENTRIES || 1500);
+/** The target: importing a statement of ENTRIES lines takes at most this many seconds. */
+const TARGET_SECONDS = 3;
 const IBAN = 'DE89370400440532013000';
 const rates: RatesAdapter = { current: async () => ({ at: new Date().toISOString(), rates: { BTC: '80000', EUR: '1' } as never }) };
 
@@ -105,7 +107,15 @@ async function bench(label: string, database: Database): Promise<ResultRow[]> {
   console.log(
     `${label.padEnd(11)} ${ENTRIES} entries in ${(ms / 1000).toFixed(2)} s (${perSecond} entries/s): ${result.counts.booked} booked, ${result.counts.unmatched} unmatched, ${result.counts.duplicate} duplicates, ${result.counts.ignored} ignored`,
   );
-  return [{ benchmark: 'statements', figure: `import ${ENTRIES} entries (${label})`, value: `${(ms / 1000).toFixed(2)} s, ${perSecond} entries/s`, target: '≤ 3 s' }];
+  return [
+    {
+      benchmark: 'statements',
+      figure: `import ${ENTRIES} entries (${label})`,
+      value: `${(ms / 1000).toFixed(2)} s, ${perSecond} entries/s`,
+      target: `≤ ${TARGET_SECONDS} s`,
+      met: ms / 1000 <= TARGET_SECONDS,
+    },
+  ];
 }
 
 async function main() {

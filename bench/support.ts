@@ -46,16 +46,38 @@ export async function startServer(env: Record<string, string>): Promise<{ url: s
   return { url, child, stop: () => child.kill('SIGTERM') };
 }
 
-/** One line of bench/RESULTS.md: a figure, its side-by-side reference from the same run, the ratio. */
-export type ResultRow = { benchmark: string; figure: string; value: string; reference?: string; ratio?: number; target?: string };
+/**
+ * One figure of a benchmark: its value, its reference measured in the same run, their ratio, and
+ * its target; `met` says whether the figure reaches the target (absent: a figure without one).
+ */
+export type ResultRow = { benchmark: string; figure: string; value: string; reference?: string; ratio?: number; target?: string; met?: boolean };
 
 /**
- * Each benchmark prints its own table; under `npm run bench` (BENCH_RESULTS set) it also hands
- * its rows to the runner, which writes them all into bench/RESULTS.md.
+ * The end of every benchmark: prints each figure next to its target and, for each one that misses
+ * it (`met: false`), a line with the figure, and the process exits non-zero, so that a miss is seen.
+ * The targets live in the benchmarks' code; no results are written into the repository (they are
+ * one machine's at one moment). Under `npm run bench` (BENCH_RESULTS set) the rows also go to the
+ * runner, which prints them all together at the end.
  */
 export function record(rows: ResultRow[]): void {
+  console.log('');
+  for (const row of rows) console.log(`${row.met === false ? 'MISSED' : row.met ? 'met   ' : '      '} ${row.benchmark}: ${describe(row)}`);
+  const missed = rows.filter((row) => row.met === false);
+  if (missed.length > 0) {
+    console.error(`\n${missed.length} figure(s) missed their target:`);
+    for (const row of missed) console.error(`  ${row.benchmark}: ${describe(row)}`);
+    process.exitCode = 1;
+  }
   const file = process.env.BENCH_RESULTS;
   if (!file) return;
   const existing = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as ResultRow[]) : [];
   fs.writeFileSync(file, JSON.stringify([...existing, ...rows], null, 2));
+}
+
+/** A row as one line: the figure, its value, its reference and ratio, its target. */
+export function describe(row: ResultRow): string {
+  const reference = row.reference ? `; reference ${row.reference}` : '';
+  const ratio = row.ratio === undefined ? '' : `; ratio ${row.ratio.toFixed(2)}`;
+  const target = row.target ? ` (target ${row.target})` : '';
+  return `${row.figure}: ${row.value}${reference}${ratio}${target}`;
 }

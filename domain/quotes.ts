@@ -52,15 +52,8 @@ const plainDecimal = (value: Big) => value.toFixed(Math.max(0, RATE_SIGNIFICANT_
 
 const eurRate = (rates: Record<string, string>, code: string) => (code === 'EUR' ? new Big(1) : rates[code] ? new Big(rates[code]!) : null);
 
-/**
- * The EUR value of an amount in minor units, in cents, rounded half up as a quote rounds its
- * amountEur and its fee (one rounding rule, stated on the fees page): what a send, a deposit, a
- * balance and a transaction row are worth, and what the weekly volume adds up.
- */
-export function eurValueMinor(amountMinor: bigint, decimals: number, rate: string): bigint {
-  const value = new Big(amountMinor.toString()).div(new Big(10).pow(decimals)).times(rate).round(2, Big.roundHalfUp);
-  return BigInt(value.times(100).toFixed(0));
-}
+/** The EUR value of an amount in cents (domain/eur-value.ts, without big.js for the site's send page). */
+export { eurValueMinor } from './eur-value';
 
 export function quote(input: QuoteInput): Quote | QuoteProblem {
   const { type, currencyFrom: from, currencyTo: to } = input;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { normalizeCode } from './codes';
+import { SUPPORT_TOPICS } from './support-topics';
 import type { ErrorCode } from './errors';
 
 /**
@@ -10,8 +11,7 @@ import type { ErrorCode } from './errors';
  */
 export { SUPPORT_MAILBOX } from './contact';
 
-export const SUPPORT_TOPICS = ['order', 'wallet', 'identity', 'faucet', 'account', 'security', 'other'] as const;
-export type SupportTopic = (typeof SUPPORT_TOPICS)[number];
+export { SUPPORT_TOPICS, type SupportTopic } from './support-topics';
 
 /**
  * The privacy policy's promise: support messages are kept at most two years, unless they belong

@@ -11,6 +11,12 @@ beforeEach(() => {
 // The server's run-time configuration is asked once per visit (src/components/ask-once.ts): each test is a new visit.
 beforeEach(() => forgetAnswers());
 
+// The currency picker's combobox is a chunk of its own, which the browser fetches once the page
+// runs (src/components/currency-picker.tsx): the site's tests render it as it is once it has arrived.
+beforeAll(async () => {
+  if (typeof window !== 'undefined') await (await import('../../src/components/currency-picker')).preloadCurrencyCombobox();
+});
+
 // findBy…/waitFor wait up to 5 s rather than 1 s: a form that waits for a pause in typing
 // (400 ms) and then for an answer can take longer than a second on a 2-core machine running the
 // whole suite, and a slow pass is not a failure. A test that fails still fails, 4 s later.

@@ -1,76 +1,77 @@
-import { useCombobox } from 'downshift';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
-import { CurrencyIcon } from './currency-icon';
+import { describedByOf, optionText, valueOf, type CurrencyPickerProps as Props } from './currency-options';
 import { FieldError } from './field';
 import { useHydrated } from './use-hydrated';
+import { whenIdle } from './when-idle';
 import './currency-picker.css';
 
-/**
- * One choice: the code ('' for an "all currencies" choice, shown without a logo), its name in the
- * page's language, an optional note; `value` when what is chosen is not the currency itself but
- * something in it (one of the user's addresses: the name is then the address, the note its label).
- */
-export type CurrencyOption = { code: string; name: string; note?: string; value?: string };
-
-const valueOf = (o: CurrencyOption): string => o.value ?? o.code;
-
-type Props = {
-  id: string;
-  label: string;
-  options: readonly CurrencyOption[];
-  value: string;
-  onChange: (code: string) => void;
-  onBlur?: () => void;
-  name?: string;
-  error?: string;
-  /** Ids of hints that describe the field, read after its error. */
-  describedBy?: string;
-  /** What the choices are, for the picker's own texts: currencies, or addresses (options with a `value`). */
-  choices?: 'currencies' | 'addresses';
-};
-
-/** Lower case without accents, so that "eth", "ETH", "Éther" and "эфир" all find what they name. */
-export const searchable = (text: string): string => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+export { filterCurrencies, searchable, type CurrencyOption } from './currency-options';
 
 /**
- * The options whose name or code contains the query (all of them for an empty query), best
- * first: the exact code, then codes and names that start with it, then names with a word that
- * does ("cash"), then the rest ("eth" finds Ethereum before Tether).
+ * The combobox (downshift, ~9 KB gzipped) is in its own chunk, not in the page's first load: it
+ * is fetched in the browser's idle time once the page runs (webpack's prefetch link), or at once
+ * when the visitor reaches for the select. Until it has arrived, the select works as it is.
  */
-export function filterCurrencies(options: readonly CurrencyOption[], query: string): CurrencyOption[] {
-  const q = searchable(query);
-  if (!q) return [...options];
-  const rank = (o: CurrencyOption): number => {
-    const code = searchable(o.code);
-    const name = searchable(o.name);
-    if (code === q) return 0;
-    if (code.startsWith(q) || name.startsWith(q)) return 1;
-    if (name.split(/[\s-]+/).some((word) => word.startsWith(q))) return 2;
-    return code.includes(q) || name.includes(q) || searchable(o.note ?? '').includes(q) ? 3 : -1;
-  };
-  return options
-    .map((option) => ({ option, rank: rank(option) }))
-    .filter((o) => o.rank >= 0)
-    .sort((a, b) => a.rank - b.rank)
-    .map((o) => o.option);
-}
+const loadCombobox = () => import(/* webpackPrefetch: true */ './currency-combobox');
+type ComboboxModule = Awaited<ReturnType<typeof loadCombobox>>;
+let loadedCombobox: ComboboxModule | null = null;
+let loadingCombobox: Promise<ComboboxModule | null> | undefined;
+const requestCombobox = (): Promise<ComboboxModule | null> =>
+  (loadingCombobox ??= loadCombobox().then(
+    (loaded) => (loadedCombobox = loaded),
+    () => {
+      loadingCombobox = undefined; // offline: the select stays, and reaching for it again asks again
+      return null;
+    },
+  ));
 
-const optionText = (o: CurrencyOption | null): string => (!o ? '' : o.code ? `${o.name} (${o.code})` : o.name);
+/** Fetches the combobox now (tests render pages whose code has all arrived). */
+export const preloadCurrencyCombobox = (): Promise<unknown> => requestCombobox();
 
 /**
  * A searchable currency list (a WAI-ARIA combobox, from downshift): logo, name in the page's
  * language and code; typing filters by name or code, arrows move, Enter chooses, Escape closes and
  * brings back the chosen currency's name, as leaving the field does.
  * Controlled (`value` + `onChange` with the code), so react-hook-form uses it through a Controller.
- * In the server's HTML, before React runs, it is a plain select with the same label and choices.
+ * In the server's HTML, before React runs, it is a plain select with the same label and choices;
+ * it stays one until the combobox's code has arrived (a choice made on it counts), and if the
+ * select has the focus then, the combobox's input takes it.
  */
 export const CurrencyPicker = React.forwardRef<HTMLInputElement, Props>(function CurrencyPicker(props, ref) {
   const hydrated = useHydrated();
-  return hydrated ? <Combobox {...props} inputRef={ref} /> : <NativeSelect {...props} />;
+  const [module, setModule] = React.useState<ComboboxModule | null>(loadedCombobox);
+  const takeFocus = React.useRef(false);
+  const { id } = props;
+  const adopt = React.useCallback(
+    (loaded: ComboboxModule | null) => {
+      if (!loaded) return;
+      takeFocus.current = document.activeElement?.id === id;
+      setModule(loaded);
+    },
+    [id],
+  );
+  const arrived = module !== null;
+  React.useEffect(() => {
+    if (!hydrated || arrived) return undefined;
+    let live = true;
+    const cancel = whenIdle(() => void requestCombobox().then((loaded) => live && adopt(loaded)));
+    return () => {
+      live = false;
+      cancel();
+    };
+  }, [hydrated, arrived, adopt]);
+  React.useEffect(() => {
+    if (arrived && takeFocus.current) document.getElementById(id)?.focus();
+  }, [arrived, id]);
+  if (!hydrated || !module) {
+    const reach = () => void (hydrated && requestCombobox().then(adopt));
+    return <NativeSelect {...props} onFocus={reach} onPointerDown={reach} />;
+  }
+  const { Combobox } = module;
+  return <Combobox {...props} inputRef={ref} />;
 });
 
-function NativeSelect({ id, label, options, value, onChange, onBlur, name, error, describedBy }: Props) {
+function NativeSelect({ id, label, options, value, onChange, onBlur, name, error, describedBy, onFocus, onPointerDown }: Props & { onFocus?: () => void; onPointerDown?: () => void }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -80,6 +81,8 @@ function NativeSelect({ id, label, options, value, onChange, onBlur, name, error
         value={value}
         onChange={(e) => onChange(e.target.value)}
         onBlur={onBlur}
+        onFocus={onFocus}
+        onPointerDown={onPointerDown}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedByOf(id, error, describedBy)}
       >
@@ -89,92 +92,6 @@ function NativeSelect({ id, label, options, value, onChange, onBlur, name, error
           </option>
         ))}
       </select>
-      <FieldError id={id} error={error} />
-    </div>
-  );
-}
-
-const describedByOf = (id: string, error?: string, hints?: string) => [error ? `${id}-error` : '', hints ?? ''].filter(Boolean).join(' ') || undefined;
-
-function Combobox({ id, label, options, value, onChange, onBlur, name, error, describedBy, choices = 'currencies', inputRef }: Props & { inputRef: React.ForwardedRef<HTMLInputElement> }) {
-  const { t } = useTranslation('common');
-  const selected = options.find((o) => valueOf(o) === value) ?? null;
-  const [query, setQuery] = React.useState('');
-  const items = React.useMemo(() => filterCurrencies(options, query), [options, query]);
-  const { isOpen, highlightedIndex, getLabelProps, getInputProps, getMenuProps, getItemProps, getToggleButtonProps } = useCombobox<CurrencyOption>({
-    id: `${id}-combobox`,
-    inputId: id,
-    labelId: `${id}-label`,
-    menuId: `${id}-listbox`,
-    items,
-    // Typing highlights the best match, so Enter takes it.
-    defaultHighlightedIndex: 0,
-    itemToString: optionText,
-    itemToKey: (o) => (o ? valueOf(o) : o),
-    selectedItem: selected,
-    onSelectedItemChange: ({ selectedItem }) => {
-      if (selectedItem) onChange(valueOf(selectedItem));
-    },
-    // What the visitor types filters; what downshift writes back (the chosen currency) shows all again.
-    onInputValueChange: ({ inputValue, type }) => setQuery(type === useCombobox.stateChangeTypes.InputChange ? (inputValue ?? '') : ''),
-    onIsOpenChange: ({ isOpen: open }) => {
-      if (!open) setQuery('');
-    },
-    // Text that chose nothing never stays: leaving the field (unless it takes the highlighted
-    // match) or Escape brings back the chosen currency's name, and Escape never clears the choice.
-    stateReducer: (state, { type, changes }) => {
-      if (type !== useCombobox.stateChangeTypes.InputBlur && type !== useCombobox.stateChangeTypes.InputKeyDownEscape) return changes;
-      const kept = type === useCombobox.stateChangeTypes.InputBlur ? (changes.selectedItem ?? state.selectedItem) : state.selectedItem;
-      return { ...changes, selectedItem: kept, inputValue: optionText(kept) };
-    },
-  });
-
-  return (
-    <div className={`field currency-picker${isOpen ? ' open' : ''}`}>
-      <label {...getLabelProps()}>{label}</label>
-      <div className="currency-picker-control">
-        {selected?.code && !query ? <CurrencyIcon code={selected.code} className="currency-picker-selected-icon" /> : null}
-        <input
-          {...getInputProps({
-            ref: inputRef,
-            name,
-            onBlur,
-            onFocus: (e) => e.currentTarget.select(),
-            spellCheck: false,
-            autoComplete: 'off',
-            'aria-invalid': error ? true : undefined,
-            'aria-describedby': describedByOf(id, error, describedBy),
-          })}
-          className={selected?.code && !query ? 'with-icon' : undefined}
-        />
-        <button
-          type="button"
-          className="currency-picker-toggle"
-          {...getToggleButtonProps({ 'aria-label': t(choices === 'addresses' ? 'currencyPicker.showAllAddresses' : 'currencyPicker.showAll'), tabIndex: -1 })}
-        >
-          <span aria-hidden="true">▾</span>
-        </button>
-      </div>
-      {/* Named by the label only while open: closed, it is empty and hidden, and the label names the input alone. */}
-      <ul className="currency-picker-menu" {...getMenuProps(isOpen ? {} : { 'aria-labelledby': undefined })}>
-        {isOpen
-          ? items.map((item, index) => (
-              <li
-                key={valueOf(item) || 'all'}
-                className={`${index === highlightedIndex ? 'highlighted' : ''}${valueOf(item) === value ? ' selected' : ''}`.trim() || undefined}
-                {...getItemProps({ item, index })}
-              >
-                {item.code ? <CurrencyIcon code={item.code} /> : <span className="currency-picker-no-icon" aria-hidden="true" />}
-                <span className="currency-picker-name">{item.name}</span>
-                {item.code ? <span className="currency-picker-code">{item.code}</span> : null}
-                {item.note ? <span className="currency-picker-note small muted">{item.note}</span> : null}
-              </li>
-            ))
-          : null}
-      </ul>
-      <p className="currency-picker-empty small muted" role="status">
-        {isOpen && items.length === 0 ? t(choices === 'addresses' ? 'currencyPicker.noMatchAddress' : 'currencyPicker.noMatch', { query }) : ''}
-      </p>
       <FieldError id={id} error={error} />
     </div>
   );

@@ -29,3 +29,22 @@ export function rulesResolver<T extends FieldValues>(rules: Rules<T>): Resolver<
     return Object.keys(errors).length === 0 ? { values, errors: {} } : { values: {}, errors: errors as FieldErrors<T> & Record<Path<T>, unknown> };
   };
 }
+
+/**
+ * A resolver whose code arrives when the form is first checked rather than with the page: a
+ * form that validates with a schema library (zod, ~24 KB gzipped) loads it then. `load` should
+ * be a dynamic import with webpack's prefetch comment, so the browser fetches it in its idle time
+ * and the first check rarely waits. If it cannot be fetched (offline, a new deployment), the form
+ * is sent unchecked: the API checks the same rules and answers with the field in error.
+ */
+export function lazyResolver<T extends FieldValues>(load: () => Promise<Resolver<T>>): Resolver<T> {
+  let loaded: Promise<Resolver<T> | null> | undefined;
+  return async (values, context, options) => {
+    loaded ??= load().catch(() => {
+      loaded = undefined; // asked again at the next check
+      return null;
+    });
+    const resolver = await loaded;
+    return resolver ? resolver(values, context, options) : { values, errors: {} };
+  };
+}

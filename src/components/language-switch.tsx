@@ -1,5 +1,5 @@
 import { Link } from 'gatsby';
-import { useI18next } from 'gatsby-plugin-react-i18next';
+import { I18nextContext } from 'gatsby-plugin-react-i18next/dist/i18nextContext';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { languages, languageMeta, localizePath, splitLanguage } from '../../domain/languages';
@@ -19,7 +19,8 @@ import { usePageLanguage } from './localized-link';
 export function LanguageSwitch({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
   const current = usePageLanguage();
-  const { originalPath } = useI18next();
+  // The page's path without its language (the plugin's context; see localized-link.tsx for why not its index).
+  const { originalPath } = React.useContext(I18nextContext);
   const [path, setPath] = React.useState(originalPath);
   const disclosure = React.useRef<HTMLDetailsElement>(null);
   // Only a not-found page differs; elsewhere this sets the same value and React skips the render.

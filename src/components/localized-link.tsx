@@ -1,5 +1,7 @@
 import { Link } from 'gatsby';
-import { I18nextContext } from 'gatsby-plugin-react-i18next';
+// The context's own module: the plugin's index re-exports all of react-i18next through CommonJS,
+// which keeps every export of it (Trans and its HTML parser among them) in the app's first load.
+import { I18nextContext } from 'gatsby-plugin-react-i18next/dist/i18nextContext';
 import * as React from 'react';
 import { localizePath, isLanguage, defaultLanguage } from '../../domain/languages';
 import { routes, type RouteName } from '../i18n/routes';

@@ -1,4 +1,4 @@
-import Big from 'big.js';
+import { minorToDecimal } from '../../../domain/money';
 import { formatDateTime as formatMoment, formatEurPrice, formatMoney, numberFormat, plainEurAmount } from '../../i18n/format';
 import type { Language } from '../../../domain/languages';
 
@@ -29,12 +29,29 @@ export function splitXrp(address: string): { address: string; tag: string | null
  * with decimal arithmetic for display.
  */
 export function rateText(from: string, to: string, rate: string, language: Language): string {
-  if (from === 'EUR' && new Big(rate).gt(0)) {
-    return `1 ${to} ≈ ${formatEurPrice(new Big(1).div(new Big(rate)).toString(), language)}`;
-  }
   // A price in euros is written as every euro amount is ("1 BTC ≈ €81,233.21"), never "81,233.206 EUR".
+  const inverted = from === 'EUR' ? inverse(rate, 8) : null;
+  if (inverted !== null) return `1 ${to} ≈ ${formatEurPrice(inverted, language)}`;
   if (to === 'EUR') return `1 ${from} ≈ ${formatEurPrice(rate, language)}`;
   return `1 ${from} ≈ ${formatRate(rate, language)} ${to}`;
+}
+
+/**
+ * 1 / `decimal` to `decimals` places, half up, as a decimal string ("0.0000125" → "80000.00");
+ * null for zero or what is not a decimal. Bigint arithmetic on the digits (display only): a
+ * decimal library (big.js, ~3 KB gzipped) in every exchange page's first load for one division
+ * is more than the page needs.
+ */
+export function inverse(decimal: string, decimals: number): string | null {
+  const match = /^(\d+)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(decimal.trim());
+  if (!match) return null;
+  const digits = BigInt(`${match[1]}${match[2] ?? ''}`);
+  if (digits === 0n) return null;
+  // decimal = digits × 10^-shift, so 1 / decimal × 10^decimals = 10^(shift + decimals) / digits.
+  const power = (match[2]?.length ?? 0) - Number(match[3] ?? 0) + decimals;
+  const numerator = 10n ** BigInt(Math.max(power, 0));
+  const denominator = digits * 10n ** BigInt(Math.max(-power, 0));
+  return minorToDecimal((2n * numerator + denominator) / (2n * denominator), decimals);
 }
 
 /** The currency a rate is written for ("1 BTC ≈ …"): the crypto side, the one whose logo goes beside it. */

@@ -1,10 +1,12 @@
-import { supportRequestSchema, type SupportRequestInput } from '../../../../domain/support';
 import { publicRequest } from './public-api';
 import type { SupportBody, SupportReceipt } from '../../../../domain/contracts/support';
 import type { Language } from '../../../../domain/languages';
+import type { SupportRequestInput } from '../../../../domain/support';
 
-/** POST /api/support: the form's schema (shared with the API), the fetcher, its answer. */
-export { supportRequestSchema };
+/**
+ * POST /api/support: the fetcher and its answer. The form's schema (shared with the API) is in
+ * support-resolver.ts, loaded when the form is first checked.
+ */
 export type SupportFormValues = SupportRequestInput;
 export type { SupportReceipt };
 

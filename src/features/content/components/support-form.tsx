@@ -1,16 +1,15 @@
-import '../../../components/zod-jitless';
-import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
-import { useForm, type Resolver } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { SUPPORT_TOPICS, type SupportTopic } from '../../../../domain/support';
+import { SUPPORT_TOPICS, type SupportTopic } from '../../../../domain/support-topics';
 import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field, SelectField, TextAreaField } from '../../../components/field';
+import { lazyResolver } from '../../../components/form-rules';
 import { usePageLanguage } from '../../../components/localized-link';
 import { useDraft } from '../../../components/use-draft';
 import { useHydrated } from '../../../components/use-hydrated';
 import { ApiFailure } from '../api/public-api';
-import { sendSupportRequest, supportRequestSchema, type SupportFormValues, type SupportReceipt } from '../api/send-support-request';
+import { sendSupportRequest, type SupportFormValues, type SupportReceipt } from '../api/send-support-request';
 
 type FieldName = keyof SupportFormValues;
 const FIELDS: readonly FieldName[] = ['name', 'email', 'topic', 'orderReference', 'message'];
@@ -18,11 +17,14 @@ const FIELDS: readonly FieldName[] = ['name', 'email', 'topic', 'orderReference'
 /**
  * The support and contact form: validated in the browser with the API's own schema, sent to
  * POST /api/support, errors shown next to their field, and a confirmation with the ticket number.
+ * The schema (and zod) is not part of the page's first load: it is fetched in idle time and runs
+ * at the first check (support-resolver.ts).
  */
+const resolver = lazyResolver(() => import(/* webpackPrefetch: true */ '../support-resolver').then((m) => m.supportResolver));
+
 export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
   const { t } = useTranslation('support');
   const language = usePageLanguage();
-  const resolver = zodResolver(supportRequestSchema as never) as unknown as Resolver<SupportFormValues>;
   const form = useForm<SupportFormValues>({
     resolver,
     defaultValues: { name: '', email: '', topic: defaultTopic ?? ('' as SupportTopic), orderReference: '', message: '' },

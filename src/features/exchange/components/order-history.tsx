@@ -17,8 +17,15 @@ import { getMyOrders, lookupOrder, openReturnLink } from '../api/orders';
 import { formatDateTime, formatMoney } from '../format';
 import { useOrderLink } from '../order-link';
 import { useExchangeSession } from '../session';
-import { LiveOrder } from './order-details';
 import type { Order } from '../api/types';
+
+/**
+ * An opened order's details (status, payment instructions with the GiroCode QR, IBAN formatting,
+ * returns: ~17 KB gzipped) are needed only once an order is opened: their own chunk, fetched in
+ * the browser's idle time (webpack's prefetch link) and run when the first order opens.
+ */
+const loadOrderDetails = () => import(/* webpackPrefetch: true */ './order-details');
+type OrderDetailsModule = Awaited<ReturnType<typeof loadOrderDetails>>;
 
 /**
  * Order history: find an order by email and full reference (any case, with or without dashes),
@@ -40,12 +47,20 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
   const language = usePageLanguage();
   const session = useExchangeSession();
   const [opened, setOpened] = React.useState<Opened | null>(null);
+  const [details, setDetails] = React.useState<OrderDetailsModule | null>(null);
   const orderHeading = React.useRef<HTMLDivElement>(null);
+  const errorText = useErrorText();
 
   const open = React.useCallback((next: Opened) => {
-    setOpened(next);
-    window.requestAnimationFrame(() => orderHeading.current?.querySelector('h2')?.focus());
+    // The details' code first (usually there already), so the order and its heading show together.
+    const show = (loaded: OrderDetailsModule | null) => {
+      if (loaded) setDetails(loaded);
+      setOpened(next);
+      window.requestAnimationFrame(() => orderHeading.current?.querySelector('h2')?.focus());
+    };
+    loadOrderDetails().then(show, () => show(null));
   }, []);
+  const LiveOrder = details?.LiveOrder;
   const linkError = useReturnLink(open);
   // The confirmation email's link (`?order=`): the order opens at once, and again on a reload.
   const linked = useOrderLink();
@@ -65,7 +80,17 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
       ) : null}
       <LookupForm initial={initialLookup} onFound={(order, email) => open({ order, email, own: false })} />
       <div ref={orderHeading} className="opened-order">
-        {opened ? (
+        {opened && !LiveOrder ? (
+          // The details' code could not be fetched (offline): the reference, and that it failed.
+          <>
+            <h2 tabIndex={-1} className="wrap-anywhere">
+              {t('order.heading', { reference: opened.order.reference })}
+            </h2>
+            <p role="alert" className="form-error">
+              {errorText('generic')}
+            </p>
+          </>
+        ) : opened && LiveOrder ? (
           <LiveOrder
             key={opened.order.reference}
             order={opened.order}
