@@ -67,7 +67,6 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
   React.useEffect(() => {
     if (linked.state === 'open') open({ order: linked.order, email: linked.email, own: false });
   }, [linked, open]);
-  const errorText = useErrorText();
 
   return (
     <>
