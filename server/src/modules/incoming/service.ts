@@ -14,7 +14,7 @@ import { chainReturnsOf, requestPayout, type PayoutOutcomes } from '../payouts/s
 import { creditWalletDeposit } from '../wallet/deposits';
 import type { ChainOutput } from '../../../../domain/contracts/chain';
 import type { ChainDeposit } from '../../../../domain/contracts/ops';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
 
@@ -72,7 +72,7 @@ export async function chainDepositArrived(
  * or it paid an order) the house takes the loss on its fees account, and the alert tells the
  * operator to recover it.
  */
-export async function chainDepositReversed(tx: Db, deposit: { currency: string; txid: string; amount: bigint }): Promise<{ from: 'wallet' | 'house' }> {
+export async function chainDepositReversed(tx: Tx, deposit: { currency: string; txid: string; amount: bigint }): Promise<{ from: 'wallet' | 'house' }> {
   const credit = await bookedTransfer(tx, `chain-deposit:${deposit.currency}:${deposit.txid}`);
   const chain = (await systemAccount(tx, 'chain', deposit.currency)).id;
   const [credited] = credit ? await accountsById(tx, [credit.creditAccountId]) : [];

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, exists, getTableColumns, inArray, isNotNull, isNull
 import { isErrorCode, type ErrorCode } from '../../../../domain/errors';
 import { rowOf } from '../../db/row';
 import { accounts, orders, outbox, verifications } from '../../db/schema';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { ExchangePass } from '../gates/service';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -127,7 +127,7 @@ export const ordersRepository = {
   },
 
   /** Inserts the order with its confirmation email (the exchange gate admitted it); undefined when its Idempotency-Key is already taken. */
-  async insertPlaced(tx: Db, values: PlacedOrder & PlacedEmail, _pass: ExchangePass): Promise<OrderRow | undefined> {
+  async insertPlaced(tx: Tx, values: PlacedOrder & PlacedEmail, _pass: ExchangePass): Promise<OrderRow | undefined> {
     const [row] = await placeQueries(tx, null).insert.execute(values);
     return row;
   },
@@ -163,7 +163,7 @@ export const ordersRepository = {
     }
   },
 
-  async insertDeposit(tx: Db, values: typeof orders.$inferInsert): Promise<OrderRow> {
+  async insertDeposit(tx: Tx, values: typeof orders.$inferInsert): Promise<OrderRow> {
     const [row] = await tx.insert(orders).values(values).returning();
     return row!;
   },
@@ -193,12 +193,12 @@ export const ordersRepository = {
     return db.select({ id: orders.id, reference: orders.reference }).from(orders).where(inArray(orders.id, ids));
   },
 
-  async lockById(tx: Db, id: string): Promise<OrderRow | undefined> {
+  async lockById(tx: Tx, id: string): Promise<OrderRow | undefined> {
     const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
     return row;
   },
 
-  async lockByReference(tx: Db, reference: string): Promise<OrderRow | undefined> {
+  async lockByReference(tx: Tx, reference: string): Promise<OrderRow | undefined> {
     const [row] = await tx.select().from(orders).where(eq(orders.reference, reference)).for('update');
     return row;
   },
@@ -258,7 +258,7 @@ export const ordersRepository = {
   },
 
   /** The open buy orders (new, or expired unpaid) with these short references, locked: the newest one per short reference. */
-  async lockPayableBuys(tx: Db, shortReferences: string[]): Promise<OrderRow[]> {
+  async lockPayableBuys(tx: Tx, shortReferences: string[]): Promise<OrderRow[]> {
     if (shortReferences.length === 0) return [];
     const rows = await tx
       .select()
@@ -272,7 +272,7 @@ export const ordersRepository = {
   },
 
   /** Marks orders funded by their bank payments, in one statement: what `update` does for each in bankPaymentReceived. */
-  async fundMany(tx: Db, funded: { id: string; amountReceived: bigint; payerKey: string | null }[], at: Date): Promise<void> {
+  async fundMany(tx: Tx, funded: { id: string; amountReceived: bigint; payerKey: string | null }[], at: Date): Promise<void> {
     if (funded.length === 0) return;
     const values = sql.join(
       funded.map((f) => sql`(${f.id}::uuid, ${f.amountReceived.toString()}::numeric, ${f.payerKey}::text)`),
@@ -285,7 +285,7 @@ export const ordersRepository = {
   },
 
   /** The order whose own receiving address this is, locked. */
-  async lockByReceivingAddress(tx: Db, currency: string, address: string): Promise<OrderRow | undefined> {
+  async lockByReceivingAddress(tx: Tx, currency: string, address: string): Promise<OrderRow | undefined> {
     const [row] = await tx
       .select()
       .from(orders)
@@ -295,7 +295,7 @@ export const ordersRepository = {
   },
 
   /** Unpaid orders placed before the cutoff, locked (others' locked ones skipped). */
-  lockUnpaidBefore(tx: Db, cutoff: Date, limit: number, now: Date): Promise<{ id: string }[]> {
+  lockUnpaidBefore(tx: Tx, cutoff: Date, limit: number, now: Date): Promise<{ id: string }[]> {
     return (
       tx
         .select({ id: orders.id })
@@ -307,7 +307,7 @@ export const ordersRepository = {
     );
   },
 
-  async hasVerifiedBusiness(tx: Db, id: string): Promise<boolean> {
+  async hasVerifiedBusiness(tx: Tx, id: string): Promise<boolean> {
     const [row] = await tx
       .select({ id: orders.id })
       .from(orders)
@@ -324,7 +324,7 @@ export const ordersRepository = {
   },
 
   /** The funded order waiting longest for the worker, locked; other workers' locked ones are skipped. */
-  async claimNextFunded(tx: Db): Promise<OrderRow | undefined> {
+  async claimNextFunded(tx: Tx): Promise<OrderRow | undefined> {
     const [claimed] = await tx
       .select({ id: orders.id })
       .from(orders)

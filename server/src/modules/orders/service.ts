@@ -24,7 +24,7 @@ import { orderPlacedMail } from './mail';
 import { ordersRepository, type OrderRow } from './repository';
 import { orderMoney } from './views';
 import type { PlaceOrderBody } from '../../../../domain/contracts/orders';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { SecurityLinks } from '../protection/links';
 import type { SendProtection } from '../protection/service';
@@ -177,7 +177,7 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
   }
   const outflowDeps = { rates, protection: options.protection.settings };
   // The outflow's own rules are said early (a frozen account, an address not in the book), before a code is mailed.
-  if (outflow) await walletOutflowGate(db, outflowDeps, walletOutflowOf(account!.id, values));
+  if (outflow) await db.transaction((tx) => walletOutflowGate(tx, outflowDeps, walletOutflowOf(account!.id, values)));
   // A code has the form of a reference (16 letters from 32 random bytes), and is drawn the same way.
   const code = outflow ? newReference() : null;
   const created = await db.transaction(async (tx) => {
@@ -221,7 +221,7 @@ function walletOutflowOf(accountId: string, order: Pick<OrderRow, 'currencyFrom'
 export const orderCodeHash = (reference: string, code: string) => createHash('sha256').update(`order:${reference}:${code}`).digest('hex');
 
 /** The code for an order paid from the wallet, to the account's owner: a security email, with the freeze link. */
-async function mailOrderCode(tx: Db, links: SecurityLinks, account: Pick<AccountRow, 'id' | 'email'>, order: OrderRow, code: string): Promise<void> {
+async function mailOrderCode(tx: Tx, links: SecurityLinks, account: Pick<AccountRow, 'id' | 'email'>, order: OrderRow, code: string): Promise<void> {
   const language = isLanguage(order.language) ? order.language : 'en';
   const money = orderMoney(order);
   await sendSecurityEmail(tx, links, {
@@ -241,7 +241,7 @@ async function mailOrderCode(tx: Db, links: SecurityLinks, account: Pick<Account
 }
 
 /** Takes an order's amount from the wallet (the ledger refuses an overdraft) and starts its processing: the exchange gate admitted it. */
-async function debitWallet(tx: Db, order: OrderRow, _pass: ExchangePass): Promise<OrderRow> {
+async function debitWallet(tx: Tx, order: OrderRow, _pass: ExchangePass): Promise<OrderRow> {
   await transfer(tx, {
     id: `order-debit:${order.id}`,
     currency: order.currencyFrom,
@@ -322,10 +322,10 @@ export function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
 export const findOrderById = (db: Db, id: string) => ordersRepository.findById(db, id);
 
 /** An order by its full reference (any case), locked for a change in the caller's transaction (bank/returns.ts). */
-export const lockOrderByReference = (tx: Db, reference: string) => ordersRepository.lockByReference(tx, reference.trim().toUpperCase());
+export const lockOrderByReference = (tx: Tx, reference: string) => ordersRepository.lockByReference(tx, reference.trim().toUpperCase());
 
 /** A payout of the order came back, or a new one was booked (bank/returns.ts): the order's page follows, and says whether it waits for approval. */
-export const orderPayoutChanged = (tx: Db, id: string, awaitingApproval?: boolean) =>
+export const orderPayoutChanged = (tx: Tx, id: string, awaitingApproval?: boolean) =>
   ordersRepository.update(tx, id, { updatedAt: new Date(), ...(awaitingApproval === undefined ? {} : { payoutAwaitingApproval: awaitingApproval }) });
 
 /** Order ids -> their references (for lists that name the order a payment went to). */

@@ -17,7 +17,7 @@ import type { AuditState } from '../../../../domain/audit';
 import type { AddressBookEntry, SecurityOverview, SignInReportResult } from '../../../../domain/contracts/protection';
 import type { ErrorCode } from '../../../../domain/errors';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { SecurityLinks } from './links';
 
 /**
@@ -351,7 +351,7 @@ export async function mailSecondFactorCode(db: Db, links: SecurityLinks, actor: 
  * without an account yet has no wallet to protect: it is told by email, nothing more.
  */
 export async function secondFactorChanged(
-  tx: Db,
+  tx: Tx,
   ctx: { links: SecurityLinks; settings: ProtectionSettings },
   actor: SecondFactorActor & { change: 'second_factor_added' | 'second_factor_removed' },
 ): Promise<void> {
@@ -373,9 +373,9 @@ export async function secondFactorChanged(
 // Freeze and unfreeze.
 
 /** Freezes the account's sends at once (from the site, or by an email's link inside the caller's transaction). */
-export async function freeze(db: Db, ctx: ProtectionContext, input: { account: { id: string; email: string | null }; byLink: boolean }): Promise<void> {
+export async function freeze(db: Db | Tx, ctx: ProtectionContext, input: { account: { id: string; email: string | null }; byLink: boolean }): Promise<void> {
   const { account } = input;
-  const run = async (tx: Db) => {
+  const run = async (tx: Tx) => {
     const row = await protectionOf(tx, account.id, 'update');
     const now = new Date();
     // Already frozen with no unfreeze under way: nothing changes, nothing to report.

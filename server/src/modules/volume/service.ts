@@ -4,7 +4,7 @@ import { MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, WEEKLY_VOLUME_DAYS } from '../../
 import { eurValueMinor } from '../../../../domain/quotes';
 import { findAccountById } from '../accounts/service';
 import { volumeRepository, type CustomerKeys } from './repository';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 
 export type { CustomerKeys };
@@ -73,7 +73,7 @@ const keysOf = (customer: CustomerKeys) =>
  * keeps them out until it commits, so that operations created first and confirmed later, or at
  * the same instant, are counted one after another.
  */
-export const lockCustomer = (tx: Db, customer: CustomerKeys) => volumeRepository.lock(tx, keysOf(customer));
+export const lockCustomer = (tx: Tx, customer: CustomerKeys) => volumeRepository.lock(tx, keysOf(customer));
 
 /**
  * The anonymous weekly cap as the database applies it when placing an anonymous order in one

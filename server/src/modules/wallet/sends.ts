@@ -18,7 +18,7 @@ import { sendSecurityEmail } from '../protection/mail';
 import { findByAddress } from './addresses';
 import { walletRepository, type SendRow } from './repository';
 import type { SendFee, WalletSend } from '../../../../domain/contracts/wallet';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { PayoutApproval } from '../payouts/approval';
 import type { SecurityLinks } from '../protection/links';
@@ -128,18 +128,20 @@ export async function createSend(
   const { rates: current } = await rates.current();
   // Said early, so the user hears before waiting for a code; judged again, with the login, when
   // the code is given (sends created first and confirmed later are counted there).
-  await walletOutflowGate(
-    db,
-    { rates, protection: input.protection.settings },
-    {
-      path: 'wallet_send',
-      accountId: account.id,
-      currency: currency.code,
-      destination: { currency: currency.code, address },
-      internal: recipientId !== null,
-      debitMinor: amount + networkFee,
-      eurValueMinor: eurValueMinor(amount, currency.decimals, current[currency.code] ?? '0'),
-    },
+  await db.transaction((tx) =>
+    walletOutflowGate(
+      tx,
+      { rates, protection: input.protection.settings },
+      {
+        path: 'wallet_send',
+        accountId: account.id,
+        currency: currency.code,
+        destination: { currency: currency.code, address },
+        internal: recipientId !== null,
+        debitMinor: amount + networkFee,
+        eurValueMinor: eurValueMinor(amount, currency.decimals, current[currency.code] ?? '0'),
+      },
+    ),
   );
 
   let code: string | null = null;
@@ -305,7 +307,7 @@ export async function confirmSend(
 }
 
 /** "Your send is complete", with a freeze link: a security email. */
-async function mailSendCompleted(tx: Db, links: SecurityLinks, send: SendRow, email: string | null): Promise<void> {
+async function mailSendCompleted(tx: Tx, links: SecurityLinks, send: SendRow, email: string | null): Promise<void> {
   const language = (isLanguage(send.language) ? send.language : 'en') as Language;
   await sendSecurityEmail(tx, links, {
     accountId: send.ownerId,
