@@ -1,6 +1,6 @@
 import { xrpAccountOf } from '../../../../domain/addresses';
 import { HOUSE_BRANCHES, type NodeCurrency } from '../../../../domain/chain';
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { lockKey } from '../../db/raw';
@@ -86,7 +86,7 @@ export type Chain = {
 
 /** What the signer may spend (with where each key is derived) and how many addresses each branch handed out. */
 export async function houseOutputs(db: Db, currency: NodeCurrency): Promise<HouseOutputsResponse> {
-  const decimals = currencyByCode(currency)!.decimals;
+  const decimals = knownDecimals(currency);
   const rows = await chainRepository.spendable(db, currency);
   const [users, orders, change] = await Promise.all(HOUSE_BRANCHES.map((branch) => addressesHandedOut(db, currency, branch)));
   return {
@@ -101,7 +101,7 @@ export function chainOutputView(row: ChainOutputRow): ChainOutput {
     txid: row.txid,
     vout: row.vout,
     address: row.address,
-    amount: minorToDecimal(row.amount, currencyByCode(row.currency)!.decimals),
+    amount: minorToDecimal(row.amount, knownDecimals(row.currency)),
     height: row.height,
     status: row.status,
     unmatchedReason: row.unmatchedReason,
@@ -202,7 +202,7 @@ export async function confirmingAt(db: Db, currency: string, addresses: string[]
 
 /** The same, as the wallet's and the order's pages show them: per address, "n of N" with its amount in the currency's decimals. */
 export async function incomingAt(db: Db, currency: string, addresses: string[], required: number): Promise<Map<string, IncomingDeposit[]>> {
-  const decimals = currencyByCode(currency)!.decimals;
+  const decimals = knownDecimals(currency);
   const byAddress = new Map<string, IncomingDeposit[]>(addresses.map((address) => [address, []]));
   for (const d of await confirmingAt(db, currency, addresses)) {
     byAddress.get(d.address)?.push({ txid: d.txid, amount: minorToDecimal(d.amount, decimals), confirmations: Math.min(d.confirmations, required), required });

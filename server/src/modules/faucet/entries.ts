@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { normalizeAddress } from '../../../../domain/addresses';
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { FAUCET_CURRENCIES, isFaucetCurrency, SALT_BYTES, ticketOf } from '../../../../domain/faucet';
 import { minorToDecimal } from '../../../../domain/money';
@@ -55,7 +55,7 @@ export async function myEntries(db: Db, accountId: string, limit = 20): Promise<
       salt: e.salt,
       createdAt: e.createdAt.toISOString(),
       result: won === null ? 'pending' : won ? 'won' : 'lost',
-      amount: won && round.rewardAmount !== null ? minorToDecimal(round.rewardAmount, currencyByCode(round.rewardCurrency!)!.decimals) : null,
+      amount: won && round.rewardAmount !== null ? minorToDecimal(round.rewardAmount, knownDecimals(round.rewardCurrency!)) : null,
     };
   });
 }

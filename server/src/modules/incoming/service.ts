@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { normalizeAddress } from '../../../../domain/addresses';
-import { currencyByCode } from '../../../../domain/currencies';
+import { currencyByCode, knownDecimals } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency } from '../../../../domain/errors';
 import { networkFeeMinor } from '../../../../domain/fees';
 import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
@@ -136,7 +136,7 @@ export async function returnChainOutput(
     const destination = normalizeAddress(output.currency, input.destination);
     if (!destination) throw new DomainError('invalid_address', 'destination');
     if (await isHouseAddress(tx, output.currency, destination)) throw new DomainError('invalid_address', 'destination', 'This is one of Muntly’s own addresses.');
-    const decimals = currencyByCode(output.currency)!.decimals;
+    const decimals = knownDecimals(output.currency);
     const fee = networkFeeMinor(output.currency) ?? 0n;
     if (output.amount <= fee) {
       throw new DomainError('network_fee_exceeds_amount', 'txid', `The network fee (${minorToDecimal(fee, decimals)} ${output.currency}) is more than these coins: assign them instead.`);

@@ -1,4 +1,4 @@
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { decimalToMinor, EUR_DECIMALS } from '../../../../domain/money';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { lastVerifiedAt } from '../identity/service';
@@ -79,5 +79,5 @@ async function valueInEur(rates: RatesAdapter, currency: string, amount: bigint)
     (current) => current.rates[currency],
     () => undefined,
   );
-  return rate ? eurValueMinor(amount, currencyByCode(currency)!.decimals, rate) : null;
+  return rate ? eurValueMinor(amount, knownDecimals(currency), rate) : null;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { expiresOnChain } from '../../../../domain/xrp';
@@ -82,7 +82,6 @@ const PASSES_OF: Record<PayoutPurpose, readonly OutflowPath[]> = {
 };
 
 const metadataOf = (row: PayoutRow) => ({ payoutId: row.id, purpose: row.purpose, orderId: row.orderId, sendId: row.sendId, destination: row.destination });
-const decimalsOf = (currency: string) => (currency === 'EUR' ? 2 : currencyByCode(currency)!.decimals);
 const outsideAccount = (rail: PayoutRail) => (rail === 'chain' ? 'chain' : 'bank');
 
 /**
@@ -141,7 +140,7 @@ export async function requestPayout(tx: Tx, request: PayoutRequest): Promise<Pay
 export const chainReturnsOf = (db: Db, chainOutput: string) => payoutsRepository.countForChainOutput(db, chainOutput);
 
 export function instructionOf(row: PayoutRow): PayoutInstruction {
-  const decimals = decimalsOf(row.currency);
+  const decimals = knownDecimals(row.currency);
   return {
     id: row.id,
     rail: row.rail,
@@ -343,7 +342,7 @@ export function payoutView(row: PayoutRow): PayoutView {
     attempts: row.attempts,
     txid: row.txid,
     txids: row.txids,
-    chainFee: row.chainFee === null ? null : minorToDecimal(row.chainFee, decimalsOf(row.currency)),
+    chainFee: row.chainFee === null ? null : minorToDecimal(row.chainFee, knownDecimals(row.currency)),
     instructionMac: row.instructionMac,
     failureReason: row.failureReason,
     createdAt: row.createdAt.toISOString(),

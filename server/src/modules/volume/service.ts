@@ -1,4 +1,4 @@
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, WEEKLY_VOLUME_DAYS } from '../../../../domain/limits';
 import { eurValueMinor } from '../../../../domain/quotes';
@@ -26,7 +26,7 @@ async function sentEurMinor(db: Db, rates: RatesAdapter, accountId: string, sinc
   const sends = await volumeRepository.confirmedSends(db, accountId, since);
   // Sends confirmed before their value was kept are valued at today's rate.
   const current = sends.some((s) => s.eurValue === null) ? (await rates.current()).rates : {};
-  return sends.reduce((sum, s) => sum + (s.eurValue ?? eurValueMinor(s.amount, currencyByCode(s.currency)!.decimals, current[s.currency] ?? '0')), 0n);
+  return sends.reduce((sum, s) => sum + (s.eurValue ?? eurValueMinor(s.amount, knownDecimals(s.currency), current[s.currency] ?? '0')), 0n);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { currencyByCode, type Currency } from '../../../../domain/currencies';
+import { currencyByCode, type Currency, knownDecimals } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
 import { CODE_TTL_MINUTES } from '../../../../domain/identity';
 import { isLanguage, type Language } from '../../../../domain/languages';
@@ -48,7 +48,7 @@ const hash = sendCodeHash;
 export const recentSendsOf = (db: Db, ownerId: string, limit: number) => walletRepository.recentSends(db, ownerId, limit);
 
 export function sendView(row: SendRow): WalletSend {
-  const decimals = currencyByCode(row.currency)!.decimals;
+  const decimals = knownDecimals(row.currency);
   return {
     id: row.id,
     status: row.status,
@@ -217,7 +217,7 @@ export async function confirmSend(
     const send = await walletRepository.lockSend(tx, ownerId, input.sendId);
     if (!send) return { ok: false, code: 'not_found' };
     if (send.status !== 'awaiting_code') return { ok: false, code: 'send_not_pending', field: 'code' };
-    const decimals = currencyByCode(send.currency)!.decimals;
+    const decimals = knownDecimals(send.currency);
     const eurValue = eurValueMinor(send.amount, decimals, current[send.currency] ?? '0');
     // The outflow gate, with the login: under the protection row's lock (a freeze waits for this
     // transaction, or this one sees it) and the customer's (confirmations of this owner's sends
@@ -314,7 +314,7 @@ async function mailSendCompleted(tx: Tx, links: SecurityLinks, send: SendRow, em
     email,
     language,
     key: 'sendCompleted',
-    values: { amount: formatMoney(language, minorToDecimal(send.amount, currencyByCode(send.currency)!.decimals), send.currency), shortAddress: shortAddress(send.address), address: send.address },
+    values: { amount: formatMoney(language, minorToDecimal(send.amount, knownDecimals(send.currency)), send.currency), shortAddress: shortAddress(send.address), address: send.address },
   });
 }
 
