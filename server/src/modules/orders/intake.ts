@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { currencyByCode, exactMinorIn } from '../../../../domain/currencies';
+import { currencyByCode, exactMinorIn, knownDecimals } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { DomainError } from '../../../../domain/errors';
 import { isLanguage } from '../../../../domain/languages';
-import { decimalToMinor, eur, EUR_DECIMALS, minorToDecimal } from '../../../../domain/money';
+import { decimalToMinor, eur, minorToDecimal } from '../../../../domain/money';
 import { isOpenOrder } from '../../../../domain/orders';
 import { quote } from '../../../../domain/quotes';
 import { depositReference, findReferences, type FoundReferences } from '../../../../domain/references';
@@ -35,7 +35,7 @@ const unmatchedPayment = () => new DomainError('not_found', 'reason', 'No open o
 
 /** What the audit trail keeps of an order that money came in for (amounts in its currency, as decimal strings). */
 function paymentState(order: OrderRow) {
-  const decimals = order.currencyFrom === 'EUR' ? EUR_DECIMALS : (currencyByCode(order.currencyFrom)?.decimals ?? 0);
+  const decimals = knownDecimals(order.currencyFrom);
   return {
     type: order.type,
     status: order.status,

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { normalizeAddress, payoutOwnerKey, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, formatCode, normalizeCode } from '../../../../domain/codes';
-import { currencyByCode, decimalsOf } from '../../../../domain/currencies';
+import { currencyByCode, knownDecimals } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { emailKey, normalizeEmail } from '../../../../domain/email';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
@@ -128,8 +128,8 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
   if (typeof estimate === 'string') throw quoteRefusal(estimate);
 
   // Stored in minor units; the quote checked the amount has no more decimals than its currency.
-  const fromDecimals = decimalsOf(from)!;
-  const toDecimals = decimalsOf(to)!;
+  const fromDecimals = knownDecimals(from);
+  const toDecimals = knownDecimals(to);
   const amount = exactMinor(input.amount.trim(), fromDecimals);
   const amountEurMinor = exactMinor(estimate.amountEur, EUR_DECIMALS);
   // Paid from the wallet to an address or IBAN outside it: a send, confirmed by an emailed code.

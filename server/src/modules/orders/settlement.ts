@@ -1,4 +1,4 @@
-import { decimalsOf, exactMinorIn } from '../../../../domain/currencies';
+import { exactMinorIn, knownDecimals } from '../../../../domain/currencies';
 import { DomainError, type ErrorCode } from '../../../../domain/errors';
 import { isLanguage } from '../../../../domain/languages';
 import { eur, minorToDecimal } from '../../../../domain/money';
@@ -70,7 +70,7 @@ async function evaluate(tx: Tx, deps: SettlementDeps, order: OrderRow): Promise<
     type,
     currencyFrom: order.currencyFrom,
     currencyTo: order.currencyTo,
-    amount: minorToDecimal(received, decimalsOf(order.currencyFrom)!),
+    amount: minorToDecimal(received, knownDecimals(order.currencyFrom)),
     rates: current,
     toMuntlyWallet: order.sendToMyWallet || deposit,
   });
