@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, exists, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { isErrorCode, type ErrorCode } from '../../../../domain/errors';
 import { rowOf } from '../../db/row';
-import { accounts, orders, outbox, verifications } from '../../db/schema';
+import { accounts, orders, verifications } from '../../db/schema';
 import type { Db, Tx } from '../../db/client';
 import type { ExchangePass } from '../gates/service';
 
@@ -12,8 +12,8 @@ type OrderChange = Partial<typeof orders.$inferInsert>;
  * The statements of placing an order, built once per database and prepared: building a drizzle
  * query over a 35-column table costs more CPU than PostgreSQL spends running it.
  *
- * `insert` writes the order, if its Idempotency-Key is new, together with its confirmation
- * email — both or neither. `existing` finds the order of an Idempotency-Key.
+ * `insert` writes the order, if its Idempotency-Key is new (the service writes its confirmation
+ * email through notify, in the same transaction). `existing` finds the order of an Idempotency-Key.
  */
 const P = (name: string) => sql.placeholder(name);
 const PLACED_COLUMNS = [
@@ -63,13 +63,7 @@ function placeQueries(q: Db, name: string | null) {
       .onConflictDoNothing()
       .returning(),
   );
-  const confirmation = q.$with('confirmation').as(
-    q
-      .insert(outbox)
-      .select(q.select(rowOf(outbox, { channel: sql`'email'`, recipient: inserted.email, subject: P('subject'), body: P('body'), html: P('html'), accountId: inserted.accountId })).from(inserted))
-      .returning({ id: outbox.id }),
-  );
-  const insert = q.with(inserted, confirmation).select().from(inserted).prepare(named('insert'));
+  const insert = q.with(inserted).select().from(inserted).prepare(named('insert'));
   // place_anonymous_order (migrations 0016, 0019) returns rows of orders, which drizzle reads as such.
   const placed = q
     .$with('placed', getTableColumns(orders))
@@ -126,8 +120,8 @@ export const ordersRepository = {
     return row;
   },
 
-  /** Inserts the order with its confirmation email (the exchange gate admitted it); undefined when its Idempotency-Key is already taken. */
-  async insertPlaced(tx: Tx, values: PlacedOrder & PlacedEmail, _pass: ExchangePass): Promise<OrderRow | undefined> {
+  /** Inserts the order (the exchange gate admitted it); undefined when its Idempotency-Key is already taken. */
+  async insertPlaced(tx: Tx, values: PlacedOrder, _pass: ExchangePass): Promise<OrderRow | undefined> {
     const [row] = await placeQueries(tx, null).insert.execute(values);
     return row;
   },

@@ -17,7 +17,7 @@ import { codeRefusal, judgeCode } from '../../one-time-codes';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { anonymousExchangeGate, exchangeEligibility, exchangeGate, walletOutflowGate, type Conversion, type ExchangePass, type Login, type WalletOutflow } from '../gates/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
-import { formatMoney } from '../notify/service';
+import { formatMoney, send as sendMessage } from '../notify/service';
 import { sendSecurityEmail } from '../protection/mail';
 import { quoteRefusal, type RatesAdapter } from '../rates/service';
 import { orderPlacedMail } from './mail';
@@ -187,8 +187,10 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
     // Sell and swap from outside: a fresh house address that only this order uses.
     const receivingAddress = fromCurrency && !fromWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number], 'orders')).address : null;
     const codeFields = code ? { codeHash: orderCodeHash(reference, code), codeExpiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000) } : { codeHash: null, codeExpiresAt: null };
-    const row = await ordersRepository.insertPlaced(tx, { ...values, ...codeFields, ...mailFor(receivingAddress), receivingAddress }, pass);
+    const row = await ordersRepository.insertPlaced(tx, { ...values, ...codeFields, receivingAddress }, pass);
     if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
+    // Its confirmation email, through notify (the outbox is notify's), in this transaction: both or neither.
+    await sendMessage(tx, { channel: 'email', recipient: row.email, ...mailFor(receivingAddress), accountId: row.accountId ?? undefined, language: options.language });
     if (code) {
       await mailOrderCode(tx, options.protection.links, account!, row, code);
       return row;
