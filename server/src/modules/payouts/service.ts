@@ -408,6 +408,8 @@ export const payoutsWaiting = (db: Db, cutoff: Date) => payoutsRepository.waitin
 export const chainPayoutsInBlock = (tx: Tx, currency: string, txids: string[], height: number) => payoutsRepository.markInBlock(tx, currency, txids, height);
 export const chainPayoutsUnconfirmedAbove = (tx: Tx, currency: string, height: number) => payoutsRepository.unconfirmAbove(tx, currency, height);
 /** What the reconciliation subtracts: payouts mined but not yet booked out of the ledger. */
+/** Whether this transaction is one of Muntly's payouts in `currency` (the XRP watcher skips its own payments). */
+export const isPayoutTx = (db: Db, currency: string, txid: string) => payoutsRepository.hasTxid(db, currency, txid);
 export const chainPayoutsInFlight = (db: Db, currency: string) => payoutsRepository.minedNotBooked(db, currency);
 export const chainPayoutsCompletedAbove = (db: Db, currency: string, height: number) => payoutsRepository.completedAbove(db, currency, height);
 
