@@ -11,6 +11,15 @@ type NewSend = typeof walletSends.$inferInsert;
 /** SQL for the wallet. Methods take the database or a transaction, so services compose them. */
 export const walletRepository = {
   /** The new address; the database refuses a second owner of an address or of a derivation index. */
+  /** The owner's reception address among these canonical forms, if one is theirs. */
+  async ownAddress(db: Db, ownerId: string, addresses: string[]): Promise<ReceptionAddress | undefined> {
+    const [own] = await db
+      .select()
+      .from(receptionAddresses)
+      .where(and(inArray(receptionAddresses.address, addresses), eq(receptionAddresses.ownerId, ownerId)));
+    return own;
+  },
+
   async insertAddress(db: Db, values: typeof receptionAddresses.$inferInsert): Promise<ReceptionAddress> {
     const [row] = await db.insert(receptionAddresses).values(values).returning();
     return row!;
