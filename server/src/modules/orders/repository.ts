@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { isErrorCode, type ErrorCode } from '../../../../domain/errors';
 import { rowOf } from '../../db/row';
 import { accounts, orders, verifications } from '../../db/schema';
@@ -180,6 +180,20 @@ export const ordersRepository = {
   async findById(db: Db, id: string): Promise<OrderRow | undefined> {
     const [row] = await db.select().from(orders).where(eq(orders.id, id));
     return row;
+  },
+
+  async existsByReference(db: Db, reference: string): Promise<boolean> {
+    const [order] = await db.select({ id: orders.id }).from(orders).where(eq(orders.reference, reference)).limit(1);
+    return order !== undefined;
+  },
+
+  /** Paid orders the worker still has to convert, and those funded before the cutoff. */
+  async settlementBacklog(db: Db, cutoff: Date): Promise<{ waiting: number; delayed: number }> {
+    const [row] = await db
+      .select({ waiting: count(), delayed: count(sql`case when ${orders.fundedAt} < ${cutoff.toISOString()} then 1 end`) })
+      .from(orders)
+      .where(and(eq(orders.status, 'processing'), isNull(orders.settledAt)));
+    return { waiting: Number(row?.waiting ?? 0), delayed: Number(row?.delayed ?? 0) };
   },
 
   async referencesOf(db: Db, ids: string[]): Promise<{ id: string; reference: string }[]> {

@@ -323,6 +323,12 @@ export function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
 
 export const findOrderById = (db: Db, id: string) => ordersRepository.findById(db, id);
 
+/** Whether an order has this exact reference (support keeps a request that names one as long as the order's records). */
+export const orderExists = (db: Db, reference: string) => ordersRepository.existsByReference(db, reference);
+
+/** Paid orders the worker still has to convert, and those funded before the cutoff (GET /api/status). */
+export const orderBacklog = (db: Db, cutoff: Date) => ordersRepository.settlementBacklog(db, cutoff);
+
 /** An order by its full reference (any case), locked for a change in the caller's transaction (bank/returns.ts). */
 export const lockOrderByReference = (tx: Tx, reference: string) => ordersRepository.lockByReference(tx, reference.trim().toUpperCase());
 
