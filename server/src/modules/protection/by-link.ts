@@ -1,3 +1,4 @@
+import { findAccountById } from '../accounts/service';
 import { recordEvent, type ProtectionContext } from './context';
 import { freeze } from './freeze';
 import { protectionRepository } from './repository';
@@ -13,7 +14,7 @@ export async function freezeByLink(db: Db, ctx: Omit<ProtectionContext, 'languag
     const opened = await ctx.links.open(tx, token, 'freeze');
     if (!opened.ok) return opened;
     if (!(await protectionRepository.useLink(tx, opened.link.id, new Date()))) return { ok: false as const, code: 'link_used' as const, language: opened.link.language as Language };
-    const email = await protectionRepository.emailOf(tx, opened.link.accountId);
+    const email = (await findAccountById(tx, opened.link.accountId))?.email ?? null;
     await freeze(tx, { ...ctx, language: opened.link.language as Language }, { account: { id: opened.link.accountId, email }, byLink: true });
     return { ok: true as const, language: opened.link.language as Language };
   });

@@ -1,3 +1,4 @@
+import { findAccountBySubject } from '../accounts/service';
 import { emailText, send as sendMessage } from '../notify/service';
 import { changePhrases, later, mailChange, pausedLine, recordEvent, type ProtectionContext, type ProtectionSettings } from './context';
 import { mailTime, sendSecurityEmail } from './mail';
@@ -21,7 +22,7 @@ export type SecondFactorActor = { issuer: string; subject: string; email: string
 export async function mailSecondFactorCode(db: Db, links: SecurityLinks, actor: SecondFactorActor & { code: string; change: 'second_factor_added' | 'second_factor_removed' }): Promise<void> {
   const { language } = actor;
   await db.transaction(async (tx) => {
-    const account = await protectionRepository.accountOfSubject(tx, actor.issuer, actor.subject);
+    const account = await findAccountBySubject(tx, actor.issuer, actor.subject);
     const values = { code: actor.code, change: changePhrases(language)[actor.change] };
     if (account) await sendSecurityEmail(tx, links, { accountId: account.id, email: account.email ?? actor.email, language, key: 'secondFactorCode', values });
     else await sendMessage(tx, { channel: 'email', recipient: actor.email, ...emailText(language, 'secondFactorCode', { ...values, freeze: '' }) });
@@ -39,7 +40,7 @@ export async function secondFactorChanged(
   ctx: { links: SecurityLinks; settings: ProtectionSettings },
   actor: SecondFactorActor & { change: 'second_factor_added' | 'second_factor_removed' },
 ): Promise<void> {
-  const account = await protectionRepository.accountOfSubject(tx, actor.issuer, actor.subject);
+  const account = await findAccountBySubject(tx, actor.issuer, actor.subject);
   const context: ProtectionContext = { ...ctx, client: actor.client, language: actor.language };
   if (!account) {
     const values = { change: changePhrases(actor.language)[actor.change], when: mailTime(actor.language, new Date()), detail: '', freeze: '' };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { lockKey } from '../../db/raw';
+import { findAccountBySubject } from '../accounts/service';
 import { phrase as notifyPhrase, fillTemplate } from '../notify/service';
 import { mailTime, sendSecurityEmail } from './mail';
 import { protectionRepository } from './repository';
@@ -42,7 +43,7 @@ export async function recordSignIn(db: Db, ctx: { links: SecurityLinks; issuer: 
     const first = (await protectionRepository.countDevices(tx, issuer, subject)) === 0;
     await protectionRepository.insertDevice(tx, { issuer, subject, deviceHash: hash, client, firstSeenAt: at, lastSeenAt: at });
     if (first) return 'first_device';
-    const account = await protectionRepository.accountOfSubject(tx, issuer, subject);
+    const account = await findAccountBySubject(tx, issuer, subject);
     if (!account) return 'new_device';
     await protectionRepository.insertEvent(tx, { accountId: account.id, kind: 'signed_in_new_device', client, detail: null, createdAt: at });
     // The user's language: that of their latest security email; else the login page's (which
