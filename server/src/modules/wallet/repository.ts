@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, lt, notExists, or, sql } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
-import { accounts, ledgerAccounts, ledgerTransfers, receptionAddresses, walletSends } from '../../db/schema';
+import { ledgerAccounts, ledgerTransfers, receptionAddresses, walletSends } from '../../db/schema';
 import type { Db } from '../../db/client';
 
 export type ReceptionAddress = typeof receptionAddresses.$inferSelect;
@@ -184,11 +184,6 @@ export const walletRepository = {
   async markPaidOut(db: Db, sendId: string, completedAt: NewSend['completedAt'], txid: NewSend['txid']): Promise<SendRow | undefined> {
     const [row] = await db.update(walletSends).set({ status: 'completed', completedAt, txid }).where(eq(walletSends.id, sendId)).returning();
     return row;
-  },
-
-  async ownerEmail(db: Db, ownerId: string): Promise<string | null> {
-    const [row] = await db.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, ownerId));
-    return row?.email ?? null;
   },
 
   /** An external send whose payout failed. */

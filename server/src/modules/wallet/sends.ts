@@ -9,6 +9,7 @@ import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { externalNetworkFeeMinor } from '../../../../domain/wallet';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
+import { findAccountById } from '../accounts/service';
 import { walletOutflowGate, type Login, type OutflowPass } from '../gates/service';
 import { requireVerifications } from '../identity/service';
 import { transfer, userAccount } from '../ledger/service';
@@ -330,7 +331,7 @@ export function sendPayoutOutcomes(links: SecurityLinks): PayoutOutcomes['send']
     },
     async completed(tx, payout) {
       const send = await walletRepository.markPaidOut(tx, payout.sendId!, payout.completedAt, payout.txid);
-      if (send) await mailSendCompleted(tx, links, send, await walletRepository.ownerEmail(tx, send.ownerId));
+      if (send) await mailSendCompleted(tx, links, send, (await findAccountById(tx, send.ownerId))?.email ?? null);
     },
     async failed(tx, payout) {
       await walletRepository.markPayoutFailed(tx, payout.sendId!, payout.completedAt);
