@@ -17,6 +17,7 @@ import {
 } from '../../../../domain/identity';
 import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
+import { accountKeysOf } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { emailText, lockAndListSentTo, send, messageText, phrase } from '../notify/service';
 import { identityRepository, type VerificationRow } from './repository';
@@ -72,7 +73,7 @@ export async function verifiedBankHolder(tx: Tx, accountId: string, iban: string
   const row = await identityRepository.find(tx, accountId, 'bank');
   const data = row?.phase === 'verified' ? (row.data as { iban?: unknown; beneficiary?: unknown } | null) : null;
   if (!data || data.iban !== iban || typeof data.beneficiary !== 'string') return undefined;
-  const key = (await identityRepository.accountKeys(tx, [accountId])).get(accountId) ?? null;
+  const key = (await accountKeysOf(tx, [accountId])).get(accountId) ?? null;
   // Called inside the export's transaction: the read and its audit row commit together.
   await recordAudit(tx, { actor, action: 'identity.read', target: key, after: { kind: 'bank', purpose } });
   return data.beneficiary;
@@ -393,7 +394,7 @@ export async function deleteExpiredIdentityData(db: Db, now = new Date(), actor 
     for (const row of erased) {
       if (row.phase === 'step_1') await identityRepository.revokeLiveCodes(tx, row.accountId, row.kind);
     }
-    const keys = await identityRepository.accountKeys(
+    const keys = await accountKeysOf(
       tx,
       erased.map((row) => row.accountId),
     );
