@@ -53,5 +53,15 @@ export const currencyByCode = (code: string): Currency | undefined => CURRENCIES
 /** The decimals of a currency's minor unit, EUR (cents) included; undefined for an unknown code. */
 export const decimalsOf = (code: string): number | undefined => (code === 'EUR' ? EUR_DECIMALS : currencyByCode(code)?.decimals);
 
+/**
+ * The decimals of a currency the code already knows (a stored row's, a checked request's): the
+ * one lookup the server makes of a minor unit. An unknown code here is a bug, not input: it throws.
+ */
+export function knownDecimals(code: string): number {
+  const decimals = decimalsOf(code);
+  if (decimals === undefined) throw new Error(`Unknown currency ${code}`);
+  return decimals;
+}
+
 /** A decimal string (a quote's, an order's) in the minor units of `code`; throws on more decimals than the currency has. */
-export const exactMinorIn = (value: string, code: string): bigint => exactMinor(value, decimalsOf(code)!);
+export const exactMinorIn = (value: string, code: string): bigint => exactMinor(value, knownDecimals(code));

@@ -52,9 +52,6 @@ export const FAUCET_CURRENCIES = ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE'] as 
 export type FaucetCurrency = (typeof FAUCET_CURRENCIES)[number];
 export const isFaucetCurrency = (code: string): code is FaucetCurrency => (FAUCET_CURRENCIES as readonly string[]).includes(code);
 
-/** The spec's "about 0.02 EUR (two euro cents)", in cents. */
-export const DEFAULT_REWARD_EUR_MINOR = 2n;
-
 /**
  * How a round's length is split over its phases, in thousandths (they sum to 1000): a short
  * "new" phase in which the seed hash is already public, a long registration window, a short pause

@@ -93,8 +93,6 @@ export const STEP_ONE_SCHEMAS = {
   mobile: mobileSchema,
 } satisfies Record<VerificationKind, z.ZodType>;
 
-export type StepOneData<K extends VerificationKind> = z.output<(typeof STEP_ONE_SCHEMAS)[K]>;
-
 /** The field error codes the step 1 schemas give (the API answers them with `field`). */
 export const STEP_ONE_FIELD_ERRORS = [
   'required',

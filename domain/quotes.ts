@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { decimalsOf } from './currencies';
 import { FEES, networkFeeMinor, type OrderType } from './fees';
 import { minorToDecimal } from './money';
+import { amountProblem, pairProblem } from './order-input';
 
 /**
  * The estimate shown before an order: rate, fee, network fee and amount converted. Estimates
@@ -57,13 +58,12 @@ export { eurValueMinor } from './eur-value';
 
 export function quote(input: QuoteInput): Quote | QuoteProblem {
   const { type, currencyFrom: from, currencyTo: to } = input;
-  const pairOk = (type === 'buy' && from === 'EUR' && to !== 'EUR') || (type === 'sell' && from !== 'EUR' && to === 'EUR') || (type === 'swap' && from !== 'EUR' && to !== 'EUR' && from !== to);
   const fromDecimals = decimalsOf(from);
   const toDecimals = decimalsOf(to);
-  if (!pairOk || fromDecimals === undefined || toDecimals === undefined) return 'invalid_pair';
-  if (!/^\d{1,15}(\.\d+)?$/.test(input.amount) || (input.amount.split('.')[1]?.length ?? 0) > fromDecimals) return 'invalid_amount';
+  // The order form's rules (order-input.ts), which the form names in more detail.
+  if (pairProblem(type, from, to) || fromDecimals === undefined || toDecimals === undefined) return 'invalid_pair';
+  if (amountProblem(input.amount, fromDecimals)) return 'invalid_amount';
   const amount = new Big(input.amount);
-  if (amount.lte(0)) return 'invalid_amount';
   const fromRate = eurRate(input.rates, from);
   const toRate = eurRate(input.rates, to);
   if (!fromRate || !toRate || fromRate.lte(0) || toRate.lte(0)) return 'rate_unavailable';

@@ -1,4 +1,4 @@
-import { decimalsOf } from '../currencies';
+import { decimalsOf, knownDecimals } from '../currencies';
 import { minorToDecimal, eur, exactMinor, normalizeAmountInput } from '../money';
 
 describe('minor units to decimal strings', () => {
@@ -24,6 +24,12 @@ describe('decimal strings to minor units, exactly or not at all', () => {
     expect(exactMinor('0.000000000000000001', decimalsOf('ETH')!)).toBe(1n);
     expect(decimalsOf('XRP')).toBe(6);
     expect(decimalsOf('XYZ')).toBeUndefined();
+  });
+
+  it('gives the server one answer for a known currency, and refuses a code it does not know', () => {
+    expect(knownDecimals('EUR')).toBe(2);
+    expect(knownDecimals('ETH')).toBe(18);
+    expect(() => knownDecimals('XYZ')).toThrow('Unknown currency XYZ');
   });
 
   it('throws rather than round or return zero', () => {

@@ -548,6 +548,18 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(support.statusCode).toBe(201);
       const [receipt] = await mails(u.email);
       expect(receipt!.body).toContain('Blaue Pferde 42');
+      // An order's confirmation too, placed logged in (orders mail through notify, like everyone).
+      const order = await t.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        headers: u.headers,
+        payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email: u.email, address: EXTERNAL },
+      });
+      expect(order.statusCode).toBe(201);
+      const [placed] = await mails(u.email);
+      expect(placed!.subject).toContain(order.json().reference);
+      expect(placed!.body.startsWith('Your anti-phishing phrase: Blaue Pferde 42\n')).toBe(true);
+      expect(placed!.html).toContain('Blaue Pferde 42');
       // Someone else's emails never show it.
       const stranger = await user('stranger@muntly.test', '0');
       await add(stranger, EXTERNAL);

@@ -394,11 +394,11 @@ describe.each(databaseKinds())('four eyes on payouts (%s)', (kind) => {
     const policy = t.app.workers.payoutApproval;
     const frozen = { ...policy, accountFrozen: async () => true };
     const accountId = '00000000-0000-4000-8000-000000000000';
-    expect(await approvalNeeded(t.app.db, { policy: frozen, accountId }, { currency: 'BTC', amount: 1000n })).toEqual({ eurValue: 80n, reason: 'frozen_account' });
-    expect(await approvalNeeded(t.app.db, { policy, accountId: null }, { currency: 'BTC', amount: 1000n })).toEqual({ eurValue: 80n, reason: null });
-    expect(await approvalNeeded(t.app.db, { policy, accountId: null }, { currency: 'SOL', amount: 1n })).toEqual({ eurValue: null, reason: 'above_limit' });
+    expect(await t.app.db.transaction((tx) => approvalNeeded(tx, { policy: frozen, accountId }, { currency: 'BTC', amount: 1000n }))).toEqual({ eurValue: 80n, reason: 'frozen_account' });
+    expect(await t.app.db.transaction((tx) => approvalNeeded(tx, { policy, accountId: null }, { currency: 'BTC', amount: 1000n }))).toEqual({ eurValue: 80n, reason: null });
+    expect(await t.app.db.transaction((tx) => approvalNeeded(tx, { policy, accountId: null }, { currency: 'SOL', amount: 1n }))).toEqual({ eurValue: null, reason: 'above_limit' });
     const feedDown = { ...policy, rates: { current: () => Promise.reject(new Error('rates feed unreachable')) } };
-    expect(await approvalNeeded(t.app.db, { policy: feedDown, accountId: null }, { currency: 'BTC', amount: 1000n })).toEqual({ eurValue: null, reason: 'above_limit' });
-    expect(await approvalNeeded(t.app.db, { policy: feedDown, accountId: null }, { currency: 'EUR', amount: 1000n })).toEqual({ eurValue: 1000n, reason: null });
+    expect(await t.app.db.transaction((tx) => approvalNeeded(tx, { policy: feedDown, accountId: null }, { currency: 'BTC', amount: 1000n }))).toEqual({ eurValue: null, reason: 'above_limit' });
+    expect(await t.app.db.transaction((tx) => approvalNeeded(tx, { policy: feedDown, accountId: null }, { currency: 'EUR', amount: 1000n }))).toEqual({ eurValue: 1000n, reason: null });
   });
 });

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { rows } from './raw';
 import * as schema from './schema';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 
 /**
  * PostgreSQL when DATABASE_URL is set, otherwise PGlite (PostgreSQL in WebAssembly) persisted in
@@ -11,6 +12,14 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
  * runs, anything else (the ops CLI) reaches the data through the server's API.
  */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/**
+ * An open transaction: what `db.transaction((tx) => …)` hands its callback. A function that must
+ * run inside its caller's transaction (it locks rows until the transaction ends, or its writes
+ * must commit or roll back with the caller's) takes a `Tx`, so passing the bare database is a type
+ * error (a transaction has `rollback`, the database has not); a `Tx` goes wherever a `Db` does.
+ */
+export type Tx = PgTransaction<PgQueryResultHKT, typeof schema, ExtractTablesWithRelations<typeof schema>>;
 
 export type Database = {
   db: Db;

@@ -7,7 +7,7 @@ import { languageOf, loginForm, mfaEmailForm, mfaLoginForm, mfaMessage, mfaScanF
 import { LoginThrottle, OTP_FAILURE_WINDOW_MS, otpWaitMs, passwordWaitMs } from './login-throttle';
 import { newTotpSecret, totpEnrolment, totpStep } from './totp';
 import { hashPassword, idpUsersRepository, passwordMatches, type IdpUser } from './users';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import type { IdpKeys } from './keys';
 import type { FastifyBaseLogger } from 'fastify';
 
@@ -70,7 +70,7 @@ export type IdpOptions = {
    */
   secondFactor: {
     mailCode: (input: SecondFactorChange & { code: string }) => Promise<void>;
-    changed: (tx: Db, input: SecondFactorChange) => Promise<void>;
+    changed: (tx: Tx, input: SecondFactorChange) => Promise<void>;
   };
   /**
    * A sign-up's email (issue 34): a welcome to a new account, or to an address that has one already

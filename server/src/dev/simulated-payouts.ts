@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { decimalsOf } from '../../../domain/currencies';
+import { knownDecimals } from '../../../domain/currencies';
 import { exactMinor } from '../../../domain/money';
 import { outbox } from '../db/schema';
 import { spendFromHouse } from './simulated-chain';
@@ -34,7 +34,7 @@ export function simulatedAdapter(db: Db, rail: PayoutRail): PayoutAdapter {
         .values({ id: uuidOf(payout.idempotencyKey), channel: rail, recipient: payout.destination ?? 'sender of the original payment', ...message })
         .onConflictDoUpdate({ target: outbox.id, set: { attempts: sql`${outbox.attempts} + 1` } });
       if (rail === 'chain') {
-        const decimals = decimalsOf(payout.currency)!;
+        const decimals = knownDecimals(payout.currency);
         await spendFromHouse(db, { currency: payout.currency, amount: exactMinor(payout.amount, decimals) + exactMinor(payout.networkFee, decimals), txid });
       }
       return { status: 'completed', txid };

@@ -1,7 +1,7 @@
 import { Transaction } from '@scure/btc-signer';
 import { normalizeAddress } from '../../../domain/addresses';
 import { boundedFeeRate, SIGNER_LIMITS, type HouseBranch, type NodeCurrency, type UtxoCurrency } from '../../../domain/chain';
-import { currencyByCode } from '../../../domain/currencies';
+import { knownDecimals } from '../../../domain/currencies';
 import { decimalToMinor, minorToDecimal } from '../../../domain/money';
 import { deriveAddress, type Xpubs } from '../modules/chain/derive';
 import { isEthNode } from '../modules/chain/ethereum';
@@ -129,7 +129,7 @@ export function createSigner(deps: SignerDeps) {
 
   /** Why the signer will not pay this payout (null: it will). */
   function refusalOf(currency: NodeCurrency, payout: Payout, houses: HouseOutputsResponse): string | null {
-    const decimals = currencyByCode(currency)!.decimals;
+    const decimals = knownDecimals(currency);
     const amount = decimalToMinor(payout.amount, decimals);
     const networkFee = decimalToMinor(payout.networkFee, decimals);
     if (amount === null || networkFee === null || amount <= 0n) return 'no valid amount';
@@ -305,7 +305,7 @@ export function createSigner(deps: SignerDeps) {
       await deps.api.post(`/api/ops/payouts/${payout.id}/result`, {
         status: 'broadcast',
         txid: entry.txid,
-        fee: minorToDecimal(BigInt(line.fee), currencyByCode(entry.currency)!.decimals),
+        fee: minorToDecimal(BigInt(line.fee), knownDecimals(entry.currency)),
         inputs: entry.inputs,
       });
     }

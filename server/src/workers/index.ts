@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { currencyByCode } from '../../../domain/currencies';
+import { knownDecimals } from '../../../domain/currencies';
 import { minorToDecimal } from '../../../domain/money';
 import { refreshNetworkFee } from '../modules/chain/fees';
 import { confirmationsOf } from '../modules/chain/nodes';
@@ -65,7 +65,7 @@ declare module 'fastify' {
 export function watcherHooks(rates: RatesAdapter, outcomes: PayoutOutcomes): WatcherHooks {
   return {
     async credit(db, deposit) {
-      const decimals = currencyByCode(deposit.currency)!.decimals;
+      const decimals = knownDecimals(deposit.currency);
       const booked = await chainDepositArrived(db, rates, { currency: deposit.currency, address: deposit.address, amount: minorToDecimal(deposit.amount, decimals), txid: deposit.txid });
       return { creditedTo: booked.orderReference ?? 'wallet' };
     },

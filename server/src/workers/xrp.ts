@@ -1,10 +1,9 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { minorToDecimal } from '../../../domain/money';
 import { XRP_DECIMALS } from '../../../domain/xrp';
-import { payouts } from '../db/schema';
 import { refreshXrpNetworkFee } from '../modules/chain/xrp-fees';
 import { DEFAULT_XRP_WATCHER_SETTINGS, scanXrp, type XrpWatcherHooks } from '../modules/chain/xrp-watcher';
 import { chainDepositArrived } from '../modules/incoming/service';
+import { isPayoutTx } from '../modules/payouts/service';
 import { repeat } from './repeat';
 import type { Config } from '../config';
 import type { XrpChain } from '../modules/chain/nodes';
@@ -21,14 +20,7 @@ export function xrpWatcherHooks(rates: RatesAdapter): XrpWatcherHooks {
       const booked = await chainDepositArrived(db, rates, { currency: 'XRP', address: deposit.address, amount: minorToDecimal(deposit.amount, XRP_DECIMALS), txid: deposit.txid });
       return { creditedTo: booked.orderReference ?? 'wallet' };
     },
-    async isPayoutTx(db, hash) {
-      const rows = await db
-        .select({ id: payouts.id })
-        .from(payouts)
-        .where(and(eq(payouts.currency, 'XRP'), sql`${hash} = any(${payouts.txids})`))
-        .limit(1);
-      return rows.length > 0;
-    },
+    isPayoutTx: (db, hash) => isPayoutTx(db, 'XRP', hash),
   };
 }
 

@@ -1,5 +1,6 @@
 import { EMAIL_PATTERN } from '../../../domain/email';
 import { normalizeAmountInput } from '../../../domain/money';
+import { amountProblem as orderAmountProblem, deliveryKind, pairProblem } from '../../../domain/order-input';
 import { loadAddressRules } from '../../components/address-rules';
 import type { PaymentMethod } from '../../../domain/contracts/orders';
 import type { Rules } from '../../components/form-rules';
@@ -7,7 +8,7 @@ import type { CurrencyInfo, OrderType } from './api/types';
 
 /**
  * The order form's rules, checked in the browser before the API checks them again (the API is
- * the authority). Messages are error codes: the form shows their text (`errors:<code>`) in the
+ * the authority; the amount and the pair are one rule for both, in domain/order-input.ts). Messages are error codes: the form shows their text (`errors:<code>`) in the
  * page's language next to the field.
  *
  * - amount: in currencyFrom, positive, at most that currency's decimals (EUR 2); a decimal comma
@@ -63,18 +64,10 @@ export const normalizeAmount = normalizeAmountInput;
 
 export const decimalsOf = (code: string, currencies: readonly CurrencyInfo[]) => (code === 'EUR' ? 2 : (currencies.find((c) => c.code === code)?.decimals ?? 0));
 
-/** null when the amount is fine, else the error code. */
-export function amountProblem(input: string, decimals: number): 'required' | 'invalid_amount' | 'too_many_decimals' | null {
-  const value = normalizeAmount(input);
-  if (!value) return 'required';
-  const match = /^(\d{1,15})(?:\.(\d+))?$/.exec(value);
-  if (!match || /^0*(\.0*)?$/.test(value)) return 'invalid_amount';
-  if ((match[2]?.length ?? 0) > decimals) return 'too_many_decimals';
-  return null;
-}
+/** null when the amount as typed is fine, else the error code (the rule is the API's: domain/order-input.ts). */
+export const amountProblem = (input: string, decimals: number) => orderAmountProblem(normalizeAmount(input), decimals);
 
-/** Where the result goes outside Muntly: a crypto address (buy, swap) or an IBAN (sell). */
-export const deliveryKind = (type: OrderType): 'crypto' | 'iban' => (type === 'sell' ? 'iban' : 'crypto');
+export { deliveryKind };
 
 export function orderFormRules(type: OrderType, currencies: readonly CurrencyInfo[], loggedIn: boolean): Rules<OrderFormValues> {
   const byCode = (code: string) => currencies.find((c) => c.code === code);
@@ -87,7 +80,7 @@ export function orderFormRules(type: OrderType, currencies: readonly CurrencyInf
     else if (email.length > 254 || !EMAIL_PATTERN.test(email)) fail('email', 'invalid_email');
     const problem = amountProblem(values.amount, decimalsOf(values.currencyFrom, currencies));
     if (problem) fail('amount', problem);
-    if (type === 'swap' && values.currencyFrom === values.currencyTo) fail('currencyTo', 'same_currency');
+    if (values.currencyFrom && pairProblem(type, values.currencyFrom, values.currencyTo) === 'same_currency') fail('currencyTo', 'same_currency');
     if (byCode(values.currencyTo)?.ownWalletOnly && !values.sendToMyWallet) fail('currencyTo', 'own_wallet_only');
     if (byCode(values.currencyFrom)?.ownWalletOnly && !values.useMyWallet) fail('currencyFrom', 'own_wallet_only');
     if (!loggedIn) {

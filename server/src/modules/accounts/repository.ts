@@ -1,4 +1,4 @@
-import { and, desc, eq, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { VERIFICATION_KINDS } from '../../../../domain/verification';
 import { accounts, verifications } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -14,6 +14,10 @@ export const accountsRepository = {
       .where(and(eq(accounts.issuer, issuer), eq(accounts.subject, subject)))
       .limit(1);
     return row;
+  },
+
+  async keysOf(db: Db, ids: string[]): Promise<{ id: string; accountKey: string }[]> {
+    return db.select({ id: accounts.id, accountKey: accounts.accountKey }).from(accounts).where(inArray(accounts.id, ids));
   },
 
   async findById(db: Db, id: string): Promise<AccountRow | undefined> {

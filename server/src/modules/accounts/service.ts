@@ -41,6 +41,12 @@ export function findAccountById(db: Db, id: string): Promise<AccountRow | undefi
   return accountsRepository.findById(db, id);
 }
 
+/** The account key of each of these accounts, by id (the audit trail names accounts by key). */
+export async function accountKeysOf(db: Db, ids: string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  return new Map((await accountsRepository.keysOf(db, ids)).map((row) => [row.id, row.accountKey]));
+}
+
 /** The account of an account key (the key a deposit's payment reason names). */
 export function findAccountByKey(db: Db, accountKey: string): Promise<AccountRow | undefined> {
   return accountsRepository.findByKey(db, accountKey);

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, like, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { rows } from '../../db/raw';
 import { auditHead, auditLog } from '../../db/schema';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 
 export type AuditRow = typeof auditLog.$inferSelect;
 
@@ -32,7 +32,7 @@ export const auditRepository = {
   },
 
   /** The chain's last row, locked until the transaction ends: writers chain one at a time. */
-  async lockHead(tx: Db): Promise<{ lastId: number; lastHash: string | null }> {
+  async lockHead(tx: Tx): Promise<{ lastId: number; lastHash: string | null }> {
     const [head] = await tx.select({ lastId: auditHead.lastId, lastHash: auditHead.lastHash }).from(auditHead).where(eq(auditHead.id, 1)).for('update');
     if (!head) throw new Error('audit_head has no row: migration 0021 creates it');
     return head;
@@ -47,19 +47,19 @@ export const auditRepository = {
    * The database clock, to the millisecond, as ISO 8601 UTC: read after the head's lock is held,
    * so each row's time is at or after the row before it.
    */
-  async now(tx: Db): Promise<string> {
+  async now(tx: Tx): Promise<string> {
     const [row] = await rows<{ at: string }>(tx, sql`select to_char(date_trunc('milliseconds', clock_timestamp()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at`);
     return row!.at;
   },
 
   /** Appends a row and moves the head onto it (the head's trigger allows one row forward only). */
-  async append(tx: Db, row: AuditRow): Promise<void> {
+  async append(tx: Tx, row: AuditRow): Promise<void> {
     await tx.insert(auditLog).values(row);
     await tx.update(auditHead).set({ lastId: row.id, lastHash: row.hash }).where(eq(auditHead.id, 1));
   },
 
   /** Appends the rows (ids following the head's) and moves the head onto each in turn. */
-  async appendMany(tx: Db, rows: AuditRow[]): Promise<void> {
+  async appendMany(tx: Tx, rows: AuditRow[]): Promise<void> {
     await tx.insert(auditLog).values(rows);
     for (const row of rows) await tx.update(auditHead).set({ lastId: row.id, lastHash: row.hash }).where(eq(auditHead.id, 1));
   },

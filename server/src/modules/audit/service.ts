@@ -4,7 +4,7 @@ import { csvLine } from '../../csv';
 import { auditRepository, type AuditRow, type AuditRowFilter } from './repository';
 import type { AuditAction, AuditBreak, AuditState } from '../../../../domain/audit';
 import type { AuditEntry, AuditFilter, AuditVerifyResponse } from '../../../../domain/contracts/audit';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 
 /**
  * The audit trail: every operator action and every read of a customer's personal data, one row
@@ -40,7 +40,7 @@ export type AuditRecord = {
 export const actorOf = (request: { auth?: { subject: string } }) => (request.auth ? operatorActor(request.auth.subject) : 'anonymous');
 
 /** Appends one row to the chain. Call it inside the action's transaction, after its other writes (it locks the chain's head until commit). */
-export async function recordAudit(tx: Db, record: AuditRecord): Promise<void> {
+export async function recordAudit(tx: Tx, record: AuditRecord): Promise<void> {
   // Outside a transaction the row could commit without its action, or the action without it.
   if (!('rollback' in tx)) throw new Error('recordAudit runs inside the transaction of the action it records');
   const before = plain(record.before);
@@ -57,7 +57,7 @@ export async function recordAudit(tx: Db, record: AuditRecord): Promise<void> {
  * the head, one reading of the clock, one insert; the head still moves one row at a time (its
  * trigger allows no more), so the chain is exactly what as many `recordAudit` calls would write.
  */
-export async function recordAudits(tx: Db, records: AuditRecord[]): Promise<void> {
+export async function recordAudits(tx: Tx, records: AuditRecord[]): Promise<void> {
   if (records.length === 0) return;
   if (!('rollback' in tx)) throw new Error('recordAudits runs inside the transaction of the action it records');
   const head = await auditRepository.lockHead(tx);
@@ -88,7 +88,7 @@ export async function recordAudits(tx: Db, records: AuditRecord[]): Promise<void
  * destinations): the read is written to the audit trail in the same transaction, naming the view
  * and how many rows it showed (not the rows). An empty answer showed nobody's data: no row.
  */
-export async function readPersonalData<T>(db: Db, actor: string, view: string, read: (tx: Db) => Promise<T[]>): Promise<T[]> {
+export async function readPersonalData<T>(db: Db, actor: string, view: string, read: (tx: Tx) => Promise<T[]>): Promise<T[]> {
   return db.transaction(async (tx) => {
     const rows = await read(tx);
     if (rows.length > 0) await recordAudit(tx, { actor, action: 'personal.read', after: { view, rows: rows.length } });

@@ -12,7 +12,7 @@ import { findOrderById, lockOrderByReference, orderPayoutChanged } from '../orde
 import { bookPayoutResult, findPayout, lockPayout, markPayoutReturned, requestPayout, type PayoutOutcomes, type PayoutRow } from '../payouts/service';
 import { bankRepository, paymentValues, type PayoutReturnRow } from './repository';
 import type { Order, PayoutReturn } from '../../../../domain/contracts/orders';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { PayoutApproval } from '../payouts/approval';
 import type { StatementLine } from './camt';
 
@@ -40,7 +40,7 @@ import type { StatementLine } from './camt';
  */
 export type ReturnLinks = {
   /** A new link for the return (its old one stops working), written in the caller's transaction. */
-  create(tx: Db, returnId: string, language: Language): Promise<string>;
+  create(tx: Tx, returnId: string, language: Language): Promise<string>;
   /** The return a token opens, or why it does not. */
   open(db: Db, token: string): Promise<{ ok: true; row: PayoutReturnRow } | { ok: false; code: ErrorCode; language?: Language }>;
 };
@@ -184,7 +184,7 @@ export async function importReturn(db: Db, deps: ReturnDeps, line: StatementLine
 }
 
 /** The return email: the bank's reason in plain words and what to do, with the link for an anonymous seller. */
-async function mailReturn(tx: Db, links: ReturnLinks | undefined, order: { reference: string; email: string | null; accountId: string | null }, record: PayoutReturnRow): Promise<void> {
+async function mailReturn(tx: Tx, links: ReturnLinks | undefined, order: { reference: string; email: string | null; accountId: string | null }, record: PayoutReturnRow): Promise<void> {
   if (!order.email) return;
   const language: Language = isLanguage(record.language) ? record.language : 'en';
   // An account holder gives the IBAN on the order's page, logged in; anyone else through the link.

@@ -17,7 +17,7 @@ import { bankRepository, paymentValues, type BankExportRow, type BankPaymentRow 
 import { holderNameOfReissue, importReturn, type ReturnLinks } from './returns';
 import type { BankPaymentStatus } from '../../../../domain/bank';
 import type { BankExport, BankPayment, ImportLine, ImportOutcome, ImportStatementResponse } from '../../../../domain/contracts/bank';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
 
@@ -321,7 +321,7 @@ export const unmatchedCount = (db: Db) => bankRepository.countOpen(db);
 /** The statement payments an order was paid with (matched on import, or assigned). */
 export const bankPaymentsOfOrder = (db: Db, orderId: string) => bankRepository.paymentsOfOrder(db, orderId);
 
-async function lockOpenPayment(tx: Db, id: string): Promise<BankPaymentRow> {
+async function lockOpenPayment(tx: Tx, id: string): Promise<BankPaymentRow> {
   const payment = await bankRepository.lockPayment(tx, id);
   if (!payment) throw new DomainError('not_found', 'id');
   if (payment.status !== 'open') throw new DomainError('bank_payment_resolved', 'id');
@@ -457,7 +457,7 @@ export function bankPaymentView(row: BankPaymentRow, orderReference: string | nu
 export type SkipReason = 'no_iban' | 'invalid_iban' | 'muntly_iban' | 'payer_address_unstructured';
 
 /** Who receives a SEPA payout: its IBAN (or the payer's, for a refund of a bank payment) and a name. */
-async function creditorOf(tx: Db, payout: PayoutRow, account: BankAccountConfig, actor: string): Promise<{ iban: string; name: string } | { problem: SkipReason }> {
+async function creditorOf(tx: Tx, payout: PayoutRow, account: BankAccountConfig, actor: string): Promise<{ iban: string; name: string } | { problem: SkipReason }> {
   const payment = await bankRepository.paymentOfPayout(tx, payout);
   const destination = payout.destination ?? payment?.payerIban;
   if (!destination) return { problem: 'no_iban' };

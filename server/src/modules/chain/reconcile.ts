@@ -1,6 +1,6 @@
 import { HDKey } from '@scure/bip32';
 import { HOUSE_BRANCHES, HOUSE_BRANCH_CHILD, type NodeCurrency } from '../../../../domain/chain';
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { minorToDecimal } from '../../../../domain/money';
 import { chainNetwork } from '../../../../domain/networks';
 import { systemAccount } from '../ledger/service';
@@ -59,7 +59,7 @@ async function etherOnChain(db: Db, node: EthNode, xpubs: Xpubs): Promise<bigint
 
 export async function reconcile(db: Db, node: CoinNode, xpubs: Xpubs, inFlight: InFlight): Promise<Reconciliation> {
   const currency = node.currency;
-  const decimals = currencyByCode(currency)!.decimals;
+  const decimals = knownDecimals(currency);
   if (isEthNode(node)) return compare(db, currency, decimals, await etherOnChain(db, node, xpubs), inFlight);
   const descriptors = [];
   for (const branch of HOUSE_BRANCHES) {

@@ -1,6 +1,6 @@
 import { xrpAccountOf } from '../../../../domain/addresses';
 import { HOUSE_BRANCHES, type NodeCurrency } from '../../../../domain/chain';
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { lockKey } from '../../db/raw';
@@ -9,7 +9,7 @@ import { BRANCH_CHILD, deriveAddress, type Branch, type DERIVED_CURRENCIES, type
 import { chainRepository, type ChainAlertRow, type ChainOutputRow } from './repository';
 import type { ChainAlert, ChainOutput, HouseOutputsResponse, UnmatchedChainOutput } from '../../../../domain/contracts/chain';
 import type { IncomingDeposit } from '../../../../domain/contracts/wallet';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 
 export { DERIVED_CURRENCIES, TEST_XPUBS, deriveAddress, houseKey, type Branch, type Xpubs } from './derive';
 
@@ -48,7 +48,7 @@ export const minedHouseTx = (db: Db, currency: string, txid: string) => chainRep
  * The signer's transaction spends these house outputs (txid:vout): they are no longer spendable,
  * from the moment it reports them (before any block holds the transaction).
  */
-export async function markOutputsSpent(tx: Db, currency: string, outpoints: string[], spentBy: string): Promise<void> {
+export async function markOutputsSpent(tx: Tx, currency: string, outpoints: string[], spentBy: string): Promise<void> {
   await chainRepository.markSpent(
     tx,
     currency,
@@ -86,7 +86,7 @@ export type Chain = {
 
 /** What the signer may spend (with where each key is derived) and how many addresses each branch handed out. */
 export async function houseOutputs(db: Db, currency: NodeCurrency): Promise<HouseOutputsResponse> {
-  const decimals = currencyByCode(currency)!.decimals;
+  const decimals = knownDecimals(currency);
   const rows = await chainRepository.spendable(db, currency);
   const [users, orders, change] = await Promise.all(HOUSE_BRANCHES.map((branch) => addressesHandedOut(db, currency, branch)));
   return {
@@ -101,7 +101,7 @@ export function chainOutputView(row: ChainOutputRow): ChainOutput {
     txid: row.txid,
     vout: row.vout,
     address: row.address,
-    amount: minorToDecimal(row.amount, currencyByCode(row.currency)!.decimals),
+    amount: minorToDecimal(row.amount, knownDecimals(row.currency)),
     height: row.height,
     status: row.status,
     unmatchedReason: row.unmatchedReason,
@@ -114,15 +114,15 @@ export const unmatchedChainOutputs = async (db: Db, limit = 200): Promise<Unmatc
   (await chainRepository.unmatched(db, limit)).map((row) => ({ ...chainOutputView(row), sender: row.sender }));
 
 /** An unmatched output, locked for an operator's decision (null: none such, or no longer unmatched). */
-export async function lockUnmatchedOutput(tx: Db, key: { currency: string; txid: string; vout: number }): Promise<ChainOutputRow | null> {
+export async function lockUnmatchedOutput(tx: Tx, key: { currency: string; txid: string; vout: number }): Promise<ChainOutputRow | null> {
   const row = await chainRepository.lockOutput(tx, key);
   return row && row.status === 'unmatched' ? row : null;
 }
-export const markOutputAssigned = (tx: Db, key: { currency: string; txid: string; vout: number }, creditedTo: string) => chainRepository.updateOutput(tx, key, { status: 'assigned', creditedTo });
+export const markOutputAssigned = (tx: Tx, key: { currency: string; txid: string; vout: number }, creditedTo: string) => chainRepository.updateOutput(tx, key, { status: 'assigned', creditedTo });
 /** Sent back from the queue by this payout; a failed return puts it back in the queue. */
-export const markOutputReturned = (tx: Db, key: { currency: string; txid: string; vout: number }, payoutId: string) =>
+export const markOutputReturned = (tx: Tx, key: { currency: string; txid: string; vout: number }, payoutId: string) =>
   chainRepository.updateOutput(tx, key, { status: 'returned', creditedTo: `payout:${payoutId}` });
-export async function reopenReturnedOutput(tx: Db, key: { currency: string; txid: string; vout: number }): Promise<void> {
+export async function reopenReturnedOutput(tx: Tx, key: { currency: string; txid: string; vout: number }): Promise<void> {
   const row = await chainRepository.lockOutput(tx, key);
   if (row?.status === 'returned') await chainRepository.updateOutput(tx, key, { status: 'unmatched', creditedTo: null });
 }
@@ -202,7 +202,7 @@ export async function confirmingAt(db: Db, currency: string, addresses: string[]
 
 /** The same, as the wallet's and the order's pages show them: per address, "n of N" with its amount in the currency's decimals. */
 export async function incomingAt(db: Db, currency: string, addresses: string[], required: number): Promise<Map<string, IncomingDeposit[]>> {
-  const decimals = currencyByCode(currency)!.decimals;
+  const decimals = knownDecimals(currency);
   const byAddress = new Map<string, IncomingDeposit[]>(addresses.map((address) => [address, []]));
   for (const d of await confirmingAt(db, currency, addresses)) {
     byAddress.get(d.address)?.push({ txid: d.txid, amount: minorToDecimal(d.amount, decimals), confirmations: Math.min(d.confirmations, required), required });

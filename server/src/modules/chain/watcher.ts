@@ -4,7 +4,7 @@ import { lockKey } from '../../db/raw';
 import { recordAudit } from '../audit/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { chainRepository, type ChainOutputRow } from './repository';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { EthTx } from './ethereum';
 import type { CoinNode, NodeBlock } from './rpc';
 
@@ -30,11 +30,11 @@ export type WatcherHooks = {
   /** Books a confirmed deposit to its wallet or order; a DomainError: nothing there expects it (unmatched). `creditedTo` names it for the audit trail. */
   credit(db: Db, deposit: { currency: NodeCurrency; address: string; amount: bigint; txid: string }): Promise<{ creditedTo: string }>;
   /** Books back a credited deposit whose block left the chain (inside the caller's transaction). */
-  reverse(tx: Db, output: ChainOutputRow): Promise<void>;
+  reverse(tx: Tx, output: ChainOutputRow): Promise<void>;
   /** The txids of a block that are broadcast payouts: their confirmation height is set. */
-  payoutsInBlock(tx: Db, currency: NodeCurrency, txids: string[], height: number): Promise<void>;
+  payoutsInBlock(tx: Tx, currency: NodeCurrency, txids: string[], height: number): Promise<void>;
   /** The blocks above `height` left the chain: the broadcast payouts in them wait for a block again. */
-  payoutsUnconfirmedAbove(tx: Db, currency: NodeCurrency, height: number): Promise<void>;
+  payoutsUnconfirmedAbove(tx: Tx, currency: NodeCurrency, height: number): Promise<void>;
   /** Completes the broadcast payouts confirmed at or below `height`; how many. */
   completePayouts(db: Db, currency: NodeCurrency, height: number): Promise<number>;
   /** Any completed payout confirmed above `height` (a reorg deeper than the confirmations took it): for the alert. */
@@ -44,7 +44,7 @@ export type WatcherHooks = {
    * and whether it failed (status 0). A payout's is its real fee (or its failure); a sweep's or a gas
    * funding's fee is the house's cost (inside the block's transaction).
    */
-  houseTxMined?(tx: Db, currency: NodeCurrency, mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean }): Promise<void>;
+  houseTxMined?(tx: Tx, currency: NodeCurrency, mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean }): Promise<void>;
 };
 
 export type WatcherSettings = {
@@ -223,7 +223,7 @@ async function unmatch(db: Db, output: ChainOutputRow, reason: 'dust' | 'not_exp
 }
 
 /** The coins are the house's on chain: the unmatched account holds them until an operator decides. */
-async function bookUnmatched(tx: Db, row: ChainOutputRow): Promise<void> {
+async function bookUnmatched(tx: Tx, row: ChainOutputRow): Promise<void> {
   await transfer(tx, {
     id: `chain-unmatched:${row.currency}:${outpoint(row)}`,
     currency: row.currency,

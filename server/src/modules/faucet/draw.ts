@@ -4,7 +4,7 @@ import { eur } from '../../../../domain/money';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { nodeHashes } from './hashes';
 import { faucetRepository, type Round } from './repository';
-import type { Db } from '../../db/client';
+import type { Tx } from '../../db/client';
 import type { Rates } from '../rates/service';
 
 /**
@@ -12,7 +12,7 @@ import type { Rates } from '../rates/service';
  * the credit, in the caller's transaction. The winner's ledger account is credited
  * from the faucet's system account at the current rate; the budget pays the EUR reward.
  */
-export async function drawAndPay(tx: Db, round: Round, now: Date, rates: Rates, mix: string | null): Promise<boolean> {
+export async function drawAndPay(tx: Tx, round: Round, now: Date, rates: Rates, mix: string | null): Promise<boolean> {
   const entries = await faucetRepository.drawEntries(tx, round.id);
   if (entries.length === 0) {
     return faucetRepository.moveRound(tx, round, 'winner_announced', { entryCount: 0, entriesHash: entriesHashOf([]), mixHash: mix, announcedAt: now });

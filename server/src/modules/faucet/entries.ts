@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { normalizeAddress } from '../../../../domain/addresses';
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { FAUCET_CURRENCIES, isFaucetCurrency, SALT_BYTES, ticketOf } from '../../../../domain/faucet';
 import { minorToDecimal } from '../../../../domain/money';
 import { requireVerifications } from '../identity/service';
+import { ownReceptionAddress } from '../wallet/addresses';
 import { faucetRepository } from './repository';
 import type { Entry, MyEntry } from '../../../../domain/contracts/faucet';
 import type { Db } from '../../db/client';
@@ -18,7 +19,7 @@ export async function enter(db: Db, input: { accountId: string; address: string 
   // The address in any valid spelling (bech32 in capitals, cashaddr without its prefix or the same
   // key in legacy form, ETH in any case) is the player's address in its stored, canonical form.
   const spellings = [...new Set(FAUCET_CURRENCIES.map((currency) => normalizeAddress(currency, input.address)).filter((a): a is string => a !== null))];
-  const own = spellings.length ? await faucetRepository.ownAddress(db, input.accountId, spellings) : undefined;
+  const own = spellings.length ? await ownReceptionAddress(db, input.accountId, spellings) : undefined;
   if (!own || !isFaucetCurrency(own.currency)) throw new DomainError('not_your_address', 'address');
   return db.transaction(async (tx) => {
     // Shares the lock with other entries, waits for a transition in progress: the ticker cannot
@@ -55,7 +56,7 @@ export async function myEntries(db: Db, accountId: string, limit = 20): Promise<
       salt: e.salt,
       createdAt: e.createdAt.toISOString(),
       result: won === null ? 'pending' : won ? 'won' : 'lost',
-      amount: won && round.rewardAmount !== null ? minorToDecimal(round.rewardAmount, currencyByCode(round.rewardCurrency!)!.decimals) : null,
+      amount: won && round.rewardAmount !== null ? minorToDecimal(round.rewardAmount, knownDecimals(round.rewardCurrency!)) : null,
     };
   });
 }

@@ -1,13 +1,12 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { rows } from '../../db/raw';
-import { faucetEntries, faucetRounds, faucetSeedChains, faucetState, receptionAddresses } from '../../db/schema';
+import { faucetEntries, faucetRounds, faucetSeedChains, faucetState } from '../../db/schema';
 import type { FaucetState } from '../../../../domain/faucet';
 import type { Db } from '../../db/client';
 
 export type Round = typeof faucetRounds.$inferSelect;
 export type StateRow = typeof faucetState.$inferSelect;
 export type EntryRow = typeof faucetEntries.$inferSelect;
-export type ReceptionAddressRow = typeof receptionAddresses.$inferSelect;
 export type SeedChainRow = typeof faucetSeedChains.$inferSelect;
 
 /** What anyone may see of a seed chain: never its top seed. */
@@ -162,15 +161,6 @@ export const faucetRepository = {
   async insertEntry(db: Db, values: typeof faucetEntries.$inferInsert): Promise<EntryRow | undefined> {
     const [entry] = await db.insert(faucetEntries).values(values).onConflictDoNothing().returning();
     return entry;
-  },
-
-  /** The player's own reception address among these canonical forms, if one is theirs. */
-  async ownAddress(db: Db, accountId: string, addresses: string[]): Promise<ReceptionAddressRow | undefined> {
-    const [own] = await db
-      .select()
-      .from(receptionAddresses)
-      .where(and(inArray(receptionAddresses.address, addresses), eq(receptionAddresses.ownerId, accountId)));
-    return own;
   },
 
   /** The chain whose seeds are used now: the oldest one with seeds left. */

@@ -3,7 +3,7 @@ import { hashDown, roundSchedule, type GameOverReason } from '../../../../domain
 import { drawAndPay } from './draw';
 import { nodeSeedHash } from './hashes';
 import { faucetRepository, type StateRow } from './repository';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { Chain } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
 
@@ -41,8 +41,6 @@ export type FaucetSettings = {
   /** Where the blocks mixed into draws come from: the simulated chain locally, Bitcoin with real payouts. */
   chain: Pick<Chain, 'name' | 'tip' | 'block'>;
 };
-
-type Tx = Db;
 
 export async function ensureState(db: Db, settings: Pick<FaucetSettings, 'initialBudgetEurMinor' | 'seedChainLength'>): Promise<void> {
   await faucetRepository.ensureState(db, settings.initialBudgetEurMinor);

@@ -1,4 +1,4 @@
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { FAUCET_CURRENCIES, maskAddress, phaseEndsAt, rewardInCurrency, ROUNDS_FORMAT, type PublishedRound, type RoundsFile } from '../../../../domain/faucet';
 import { eur, minorToDecimal } from '../../../../domain/money';
@@ -43,7 +43,7 @@ export async function roundView(db: Db, round: Round, rates: RatesAdapter, given
   const winnerEntry = round.winnerEntryId ? entries.find((e) => e.id === round.winnerEntryId) : undefined;
   const amounts = Object.fromEntries(
     FAUCET_CURRENCIES.filter((code) => current.rates[code]).map((code) => {
-      const decimals = currencyByCode(code)!.decimals;
+      const decimals = knownDecimals(code);
       return [code, minorToDecimal(rewardInCurrency(round.rewardEurMinor, current.rates[code]!, decimals), decimals)];
     }),
   );
@@ -70,7 +70,7 @@ export async function roundView(db: Db, round: Round, rates: RatesAdapter, given
             ticket: winnerEntry.ticket,
             address: maskAddress(winnerEntry.address),
             currency: round.rewardCurrency,
-            amount: minorToDecimal(round.rewardAmount, currencyByCode(round.rewardCurrency)!.decimals),
+            amount: minorToDecimal(round.rewardAmount, knownDecimals(round.rewardCurrency)),
             rate: round.rewardRate!,
           }
         : null,

@@ -6,7 +6,7 @@ import { verificationPhases, verifiedBankIban } from '../identity/service';
 import { balancesOf } from '../ledger/service';
 import { bookRefusal, isFrozen, protectionOf, type ProtectionSettings } from '../protection/service';
 import { accountCustomer, anonymousWeeklyCap, dayOutflowEurMinor, hasCompletedExchange, lockCustomer, weeklyVolumeEurMinor, type CustomerKeys } from '../volume/service';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 
 /**
@@ -87,7 +87,7 @@ export async function exchangeEligibility(db: Db, deps: ExchangeDeps, conversion
  * order caps, the first-order cap, the week. `except`: the order being converted (it is not yet
  * among the customer's completed exchanges nor their week).
  */
-export async function exchangeGate(tx: Db, deps: ExchangeDeps, conversion: Conversion & { amountEurMinor: bigint; except?: string; stage: 'placement' | 'conversion' }): Promise<ExchangePass> {
+export async function exchangeGate(tx: Tx, deps: ExchangeDeps, conversion: Conversion & { amountEurMinor: bigint; except?: string; stage: 'placement' | 'conversion' }): Promise<ExchangePass> {
   const customer = await customerOf(tx, conversion);
   await lockCustomer(tx, customer);
   refuse(
@@ -146,7 +146,7 @@ export type WalletOutflow = {
  * under a share lock (a freeze waits for this transaction, or this one sees it) and the customer
  * is locked, so outflows confirmed at the same instant are counted one after another.
  */
-export async function walletOutflowGate(tx: Db, deps: OutflowDeps, outflow: WalletOutflow): Promise<OutflowPass> {
+export async function walletOutflowGate(tx: Tx, deps: OutflowDeps, outflow: WalletOutflow): Promise<OutflowPass> {
   const moving = outflow.login !== undefined;
   const guard = await protectionOf(tx, outflow.accountId, moving ? 'share' : undefined);
   const customer = await accountCustomer(tx, outflow.accountId);
@@ -181,7 +181,7 @@ export async function walletOutflowGate(tx: Db, deps: OutflowDeps, outflow: Wall
  * in the book: in allow-list mode the one IBAN allowed is the account's verified bank account,
  * whose holder proved it with a transfer.
  */
-async function bookAnswer(tx: Db, guard: Awaited<ReturnType<typeof protectionOf>>, outflow: WalletOutflow, now: Date): Promise<WalletOutflowFacts['book']> {
+async function bookAnswer(tx: Tx, guard: Awaited<ReturnType<typeof protectionOf>>, outflow: WalletOutflow, now: Date): Promise<WalletOutflowFacts['book']> {
   if (outflow.destination.currency === 'EUR') {
     return !guard.allowListOnly || (await verifiedBankIban(tx, outflow.accountId)) === outflow.destination.address ? 'allowed' : 'not_in_book';
   }

@@ -134,11 +134,4 @@ export const identityRepository = {
   async markCodeUsed(db: Db, codeId: string) {
     await db.update(verificationCodes).set({ usedAt: new Date() }).where(eq(verificationCodes.id, codeId));
   },
-
-  /** The account key of each of these accounts (the audit trail names accounts by key). */
-  async accountKeys(db: Db, accountIds: string[]): Promise<Map<string, string>> {
-    if (accountIds.length === 0) return new Map();
-    const rows = await db.select({ id: accounts.id, accountKey: accounts.accountKey }).from(accounts).where(inArray(accounts.id, accountIds));
-    return new Map(rows.map((row) => [row.id, row.accountKey]));
-  },
 };

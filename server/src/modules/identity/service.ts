@@ -17,12 +17,13 @@ import {
 } from '../../../../domain/identity';
 import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
+import { accountKeysOf } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { antiPhishingPhrase, emailText, lockAndListSentTo, send, messageText, phrase } from '../notify/service';
 import { identityRepository, type VerificationRow } from './repository';
 import type { IdentityKind } from '../../../../domain/contracts/identity';
 import type { VerificationKind, VerificationRejectionReason } from '../../../../domain/verification';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { AnyColumn, SQL } from 'drizzle-orm';
 
@@ -68,13 +69,13 @@ export async function readIdentityAsOperator(db: Db, account: Pick<AccountRow, '
  * payout to it is addressed to (the payee's bank checks name against IBAN). A read of identity
  * data on an operator's behalf, so it is audited, like readIdentityAsOperator.
  */
-export async function verifiedBankHolder(db: Db, accountId: string, iban: string, actor: string, purpose: string): Promise<string | undefined> {
-  const row = await identityRepository.find(db, accountId, 'bank');
+export async function verifiedBankHolder(tx: Tx, accountId: string, iban: string, actor: string, purpose: string): Promise<string | undefined> {
+  const row = await identityRepository.find(tx, accountId, 'bank');
   const data = row?.phase === 'verified' ? (row.data as { iban?: unknown; beneficiary?: unknown } | null) : null;
   if (!data || data.iban !== iban || typeof data.beneficiary !== 'string') return undefined;
-  const key = (await identityRepository.accountKeys(db, [accountId])).get(accountId) ?? null;
+  const key = (await accountKeysOf(tx, [accountId])).get(accountId) ?? null;
   // Called inside the export's transaction: the read and its audit row commit together.
-  await recordAudit(db, { actor, action: 'identity.read', target: key, after: { kind: 'bank', purpose } });
+  await recordAudit(tx, { actor, action: 'identity.read', target: key, after: { kind: 'bank', purpose } });
   return data.beneficiary;
 }
 
@@ -413,7 +414,7 @@ export async function deleteExpiredIdentityData(db: Db, now = new Date(), actor 
     for (const row of erased) {
       if (row.phase === 'step_1') await identityRepository.revokeLiveCodes(tx, row.accountId, row.kind);
     }
-    const keys = await identityRepository.accountKeys(
+    const keys = await accountKeysOf(
       tx,
       erased.map((row) => row.accountId),
     );

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { normalizeAddress } from '../../../../domain/addresses';
-import { currencyByCode } from '../../../../domain/currencies';
+import { currencyByCode, knownDecimals } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency } from '../../../../domain/errors';
 import { networkFeeMinor } from '../../../../domain/fees';
 import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
@@ -14,7 +14,7 @@ import { chainReturnsOf, requestPayout, type PayoutOutcomes } from '../payouts/s
 import { creditWalletDeposit } from '../wallet/deposits';
 import type { ChainOutput } from '../../../../domain/contracts/chain';
 import type { ChainDeposit } from '../../../../domain/contracts/ops';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
 
@@ -72,7 +72,7 @@ export async function chainDepositArrived(
  * or it paid an order) the house takes the loss on its fees account, and the alert tells the
  * operator to recover it.
  */
-export async function chainDepositReversed(tx: Db, deposit: { currency: string; txid: string; amount: bigint }): Promise<{ from: 'wallet' | 'house' }> {
+export async function chainDepositReversed(tx: Tx, deposit: { currency: string; txid: string; amount: bigint }): Promise<{ from: 'wallet' | 'house' }> {
   const credit = await bookedTransfer(tx, `chain-deposit:${deposit.currency}:${deposit.txid}`);
   const chain = (await systemAccount(tx, 'chain', deposit.currency)).id;
   const [credited] = credit ? await accountsById(tx, [credit.creditAccountId]) : [];
@@ -136,7 +136,7 @@ export async function returnChainOutput(
     const destination = normalizeAddress(output.currency, input.destination);
     if (!destination) throw new DomainError('invalid_address', 'destination');
     if (await isHouseAddress(tx, output.currency, destination)) throw new DomainError('invalid_address', 'destination', 'This is one of Muntly’s own addresses.');
-    const decimals = currencyByCode(output.currency)!.decimals;
+    const decimals = knownDecimals(output.currency);
     const fee = networkFeeMinor(output.currency) ?? 0n;
     if (output.amount <= fee) {
       throw new DomainError('network_fee_exceeds_amount', 'txid', `The network fee (${minorToDecimal(fee, decimals)} ${output.currency}) is more than these coins: assign them instead.`);

@@ -29,7 +29,7 @@ import { receivingAddresses } from '../orders/service';
 import { allReceptionAddresses } from '../wallet/addresses';
 import { liabilitiesRepository as repo, type ControlRow, type SnapshotRow, type TreeSummaryRow } from './repository';
 import type { ControlProof, MyProofResponse, Reserves, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 
 /**
  * Proof of liabilities (issue 20; the tree and its checks are domain/liabilities.ts).
@@ -179,7 +179,7 @@ type Owed = { owner: string; account: string | null; currency: string; amount: b
  * it; should it hold more, the rest is owed too (to nobody known) and stated as `payouts`, so the
  * published total is never less than what the ledger says is owed.
  */
-async function readOwed(tx: Db): Promise<Owed[]> {
+async function readOwed(tx: Tx): Promise<Owed[]> {
   const owed: Owed[] = (await allUserBalances(tx)).filter((b) => b.balance > 0n).map((b) => ({ owner: b.ownerId, account: b.ownerId, currency: b.currency, amount: b.balance }));
   const outside = await repo.owedOutsideWallets(tx);
   const inClearing = new Map<string, bigint>();
@@ -239,7 +239,7 @@ export async function publishSnapshot(db: Db, deps: LiabilitiesDeps, options: { 
 }
 
 /** Builds, stores and records the snapshot of one read, inside the publishing transaction. */
-async function publishRead(tx: Db, read: SnapshotRead, options: { slot: number | null; actor: string }): Promise<SnapshotSummary> {
+async function publishRead(tx: Tx, read: SnapshotRead, options: { slot: number | null; actor: string }): Promise<SnapshotSummary> {
   const digest = await treeDigest();
   // One nonce per owner for the snapshot; the commitment to it and the owner's id serves all of the owner's trees.
   const nonces = new Map<string, Buffer>();

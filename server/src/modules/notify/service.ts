@@ -10,7 +10,7 @@ import { notifyRepository } from './repository';
 import type { OutboxMessage } from '../../../../domain/contracts/ops';
 import type { MessageChannel } from '../../../../domain/messages';
 import type englishTexts from '../../../../locales/en/notify.json';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { AnyColumn, SQL } from 'drizzle-orm';
 
 /**
@@ -82,7 +82,7 @@ export function setAntiPhishingPhrase(db: Db, accountId: string, phrase: string 
  * When messages went to a recipient on a channel since then, under a lock on that recipient held
  * until the caller's transaction ends (a limit per recipient counts, then sends, one at a time).
  */
-export function lockAndListSentTo(tx: Db, channel: Message['channel'], recipient: string, since: Date): Promise<Date[]> {
+export function lockAndListSentTo(tx: Tx, channel: Message['channel'], recipient: string, since: Date): Promise<Date[]> {
   return notifyRepository.lockAndListSentTo(tx, channel, recipient, since);
 }
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { currencyByCode, exactMinorIn } from '../../../../domain/currencies';
+import { currencyByCode, exactMinorIn, knownDecimals } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { DomainError } from '../../../../domain/errors';
 import { isLanguage } from '../../../../domain/languages';
-import { decimalToMinor, eur, EUR_DECIMALS, minorToDecimal } from '../../../../domain/money';
+import { decimalToMinor, eur, minorToDecimal } from '../../../../domain/money';
 import { isOpenOrder } from '../../../../domain/orders';
 import { quote } from '../../../../domain/quotes';
 import { depositReference, findReferences, type FoundReferences } from '../../../../domain/references';
@@ -14,7 +14,7 @@ import { bookedTransfer, bookedTransfers, systemAccount, transfer, transfersAtOn
 import { send, emailText } from '../notify/service';
 import { ordersRepository, type OrderRow } from './repository';
 import { newReference } from './service';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 
 /**
@@ -35,7 +35,7 @@ const unmatchedPayment = () => new DomainError('not_found', 'reason', 'No open o
 
 /** What the audit trail keeps of an order that money came in for (amounts in its currency, as decimal strings). */
 function paymentState(order: OrderRow) {
-  const decimals = order.currencyFrom === 'EUR' ? EUR_DECIMALS : (currencyByCode(order.currencyFrom)?.decimals ?? 0);
+  const decimals = knownDecimals(order.currencyFrom);
   return {
     type: order.type,
     status: order.status,
@@ -118,7 +118,7 @@ export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: 
  * it funded, by the payment's index. A statement import takes hundreds of payments in a few
  * statements this way instead of a dozen each.
  */
-export async function bankPaymentsReceivedAtOnce(tx: Db, payments: (BankPayment & { txid: string })[]): Promise<Map<number, OrderRow>> {
+export async function bankPaymentsReceivedAtOnce(tx: Tx, payments: (BankPayment & { txid: string })[]): Promise<Map<number, OrderRow>> {
   const candidates = payments.flatMap((payment, index) => {
     // The same reading as bankPaymentReceived's (findReferences): taken here only when the reason names one order and nothing else.
     const found = payment.fromBusinessAccount ? null : findReferences(payment.reason, (code) => !!currencyByCode(code));
@@ -181,7 +181,7 @@ export class AmbiguousReference extends DomainError {
  * the references found anywhere in it (domain/references.ts findReferences) looked up. None is
  * an unmatched payment; several are ambiguous, and no guess is made.
  */
-async function namedBy(tx: Db, found: FoundReferences): Promise<{ order: OrderRow } | { deposit: { accountKey: string; currency?: string } }> {
+async function namedBy(tx: Tx, found: FoundReferences): Promise<{ order: OrderRow } | { deposit: { accountKey: string; currency?: string } }> {
   const orders = found.orders.length ? await ordersRepository.lockPayableBuys(tx, found.orders) : [];
   const deposits = [];
   for (const deposit of found.deposits) if (await findAccountByKey(tx, deposit.accountKey)) deposits.push(deposit);
@@ -193,7 +193,7 @@ async function namedBy(tx: Db, found: FoundReferences): Promise<{ order: OrderRo
 }
 
 /** A deposit appears as an order of type deposit: EUR into the wallet, or converted to the named currency. */
-async function openDepositOrder(tx: Db, rates: RatesAdapter, deposit: { accountKey: string; currency?: string }, amount: bigint, idempotencyKey: string): Promise<OrderRow> {
+async function openDepositOrder(tx: Tx, rates: RatesAdapter, deposit: { accountKey: string; currency?: string }, amount: bigint, idempotencyKey: string): Promise<OrderRow> {
   const account = await findAccountByKey(tx, deposit.accountKey);
   if (!account) throw unmatchedPayment();
   // An unknown currency code in the reason: credit the euros as they are rather than refuse them.
@@ -297,6 +297,6 @@ export async function markBusinessPayment(db: Db, reference: string, actor: stri
 }
 
 /** A buy paid from a business account is marked so, and held until a business behind it is verified. */
-async function businessMarks(tx: Db, order: OrderRow) {
+async function businessMarks(tx: Tx, order: OrderRow) {
   return { fromBusinessAccount: true, businessHold: !(await ordersRepository.hasVerifiedBusiness(tx, order.id)) };
 }

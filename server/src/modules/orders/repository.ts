@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, exists, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { isErrorCode, type ErrorCode } from '../../../../domain/errors';
 import { rowOf } from '../../db/row';
-import { accounts, orders, outbox, verifications } from '../../db/schema';
-import type { Db } from '../../db/client';
+import { accounts, orders, verifications } from '../../db/schema';
+import type { Db, Tx } from '../../db/client';
 import type { ExchangePass } from '../gates/service';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -12,8 +12,8 @@ type OrderChange = Partial<typeof orders.$inferInsert>;
  * The statements of placing an order, built once per database and prepared: building a drizzle
  * query over a 35-column table costs more CPU than PostgreSQL spends running it.
  *
- * `insert` writes the order, if its Idempotency-Key is new, together with its confirmation
- * email — both or neither. `existing` finds the order of an Idempotency-Key.
+ * `insert` writes the order, if its Idempotency-Key is new (the service writes its confirmation
+ * email through notify, in the same transaction). `existing` finds the order of an Idempotency-Key.
  */
 const P = (name: string) => sql.placeholder(name);
 const PLACED_COLUMNS = [
@@ -63,13 +63,7 @@ function placeQueries(q: Db, name: string | null) {
       .onConflictDoNothing()
       .returning(),
   );
-  const confirmation = q.$with('confirmation').as(
-    q
-      .insert(outbox)
-      .select(q.select(rowOf(outbox, { channel: sql`'email'`, recipient: inserted.email, subject: P('subject'), body: P('body'), html: P('html'), accountId: inserted.accountId })).from(inserted))
-      .returning({ id: outbox.id }),
-  );
-  const insert = q.with(inserted, confirmation).select().from(inserted).prepare(named('insert'));
+  const insert = q.with(inserted).select().from(inserted).prepare(named('insert'));
   // place_anonymous_order (migrations 0016, 0019, 0030, 0042) returns rows of orders, which drizzle reads as such.
   const placed = q
     .$with('placed', getTableColumns(orders))
@@ -134,8 +128,8 @@ export const ordersRepository = {
     return row;
   },
 
-  /** Inserts the order with its confirmation email (the exchange gate admitted it); undefined when its Idempotency-Key is already taken. */
-  async insertPlaced(tx: Db, values: PlacedOrder & PlacedEmail, _pass: ExchangePass): Promise<OrderRow | undefined> {
+  /** Inserts the order (the exchange gate admitted it); undefined when its Idempotency-Key is already taken. */
+  async insertPlaced(tx: Tx, values: PlacedOrder, _pass: ExchangePass): Promise<OrderRow | undefined> {
     const [row] = await placeQueries(tx, null).insert.execute(values);
     return row;
   },
@@ -178,7 +172,7 @@ export const ordersRepository = {
     }
   },
 
-  async insertDeposit(tx: Db, values: typeof orders.$inferInsert): Promise<OrderRow> {
+  async insertDeposit(tx: Tx, values: typeof orders.$inferInsert): Promise<OrderRow> {
     const [row] = await tx.insert(orders).values(values).returning();
     return row!;
   },
@@ -203,17 +197,31 @@ export const ordersRepository = {
     return row;
   },
 
+  async existsByReference(db: Db, reference: string): Promise<boolean> {
+    const [order] = await db.select({ id: orders.id }).from(orders).where(eq(orders.reference, reference)).limit(1);
+    return order !== undefined;
+  },
+
+  /** Paid orders the worker still has to convert, and those funded before the cutoff. */
+  async settlementBacklog(db: Db, cutoff: Date): Promise<{ waiting: number; delayed: number }> {
+    const [row] = await db
+      .select({ waiting: count(), delayed: count(sql`case when ${orders.fundedAt} < ${cutoff.toISOString()} then 1 end`) })
+      .from(orders)
+      .where(and(eq(orders.status, 'processing'), isNull(orders.settledAt)));
+    return { waiting: Number(row?.waiting ?? 0), delayed: Number(row?.delayed ?? 0) };
+  },
+
   async referencesOf(db: Db, ids: string[]): Promise<{ id: string; reference: string }[]> {
     if (ids.length === 0) return [];
     return db.select({ id: orders.id, reference: orders.reference }).from(orders).where(inArray(orders.id, ids));
   },
 
-  async lockById(tx: Db, id: string): Promise<OrderRow | undefined> {
+  async lockById(tx: Tx, id: string): Promise<OrderRow | undefined> {
     const [row] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
     return row;
   },
 
-  async lockByReference(tx: Db, reference: string): Promise<OrderRow | undefined> {
+  async lockByReference(tx: Tx, reference: string): Promise<OrderRow | undefined> {
     const [row] = await tx.select().from(orders).where(eq(orders.reference, reference)).for('update');
     return row;
   },
@@ -278,7 +286,7 @@ export const ordersRepository = {
   },
 
   /** The open buy orders (new, or expired unpaid) with these short references, locked: the newest one per short reference. */
-  async lockPayableBuys(tx: Db, shortReferences: string[]): Promise<OrderRow[]> {
+  async lockPayableBuys(tx: Tx, shortReferences: string[]): Promise<OrderRow[]> {
     if (shortReferences.length === 0) return [];
     const rows = await tx
       .select()
@@ -292,7 +300,7 @@ export const ordersRepository = {
   },
 
   /** Marks orders funded by their bank payments, in one statement: what `update` does for each in bankPaymentReceived. */
-  async fundMany(tx: Db, funded: { id: string; amountReceived: bigint; payerKey: string | null }[], at: Date): Promise<void> {
+  async fundMany(tx: Tx, funded: { id: string; amountReceived: bigint; payerKey: string | null }[], at: Date): Promise<void> {
     if (funded.length === 0) return;
     const values = sql.join(
       funded.map((f) => sql`(${f.id}::uuid, ${f.amountReceived.toString()}::numeric, ${f.payerKey}::text)`),
@@ -305,7 +313,7 @@ export const ordersRepository = {
   },
 
   /** The order whose own receiving address this is, locked. */
-  async lockByReceivingAddress(tx: Db, currency: string, address: string): Promise<OrderRow | undefined> {
+  async lockByReceivingAddress(tx: Tx, currency: string, address: string): Promise<OrderRow | undefined> {
     const [row] = await tx
       .select()
       .from(orders)
@@ -315,7 +323,7 @@ export const ordersRepository = {
   },
 
   /** Unpaid orders placed before the cutoff, locked (others' locked ones skipped). */
-  lockUnpaidBefore(tx: Db, cutoff: Date, limit: number, now: Date): Promise<{ id: string }[]> {
+  lockUnpaidBefore(tx: Tx, cutoff: Date, limit: number, now: Date): Promise<{ id: string }[]> {
     return (
       tx
         .select({ id: orders.id })
@@ -327,7 +335,7 @@ export const ordersRepository = {
     );
   },
 
-  async hasVerifiedBusiness(tx: Db, id: string): Promise<boolean> {
+  async hasVerifiedBusiness(tx: Tx, id: string): Promise<boolean> {
     const [row] = await tx
       .select({ id: orders.id })
       .from(orders)
@@ -344,7 +352,7 @@ export const ordersRepository = {
   },
 
   /** The funded order waiting longest for the worker, locked; other workers' locked ones are skipped. */
-  async claimNextFunded(tx: Db): Promise<OrderRow | undefined> {
+  async claimNextFunded(tx: Tx): Promise<OrderRow | undefined> {
     const [claimed] = await tx
       .select({ id: orders.id })
       .from(orders)

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { normalizeAddress, payoutOwnerKey, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, formatCode, normalizeCode } from '../../../../domain/codes';
-import { currencyByCode, decimalsOf } from '../../../../domain/currencies';
+import { currencyByCode, knownDecimals } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { emailKey, normalizeEmail } from '../../../../domain/email';
 import { DomainError, secondsToWait, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
@@ -19,14 +19,14 @@ import { codeRefusal, judgeCode } from '../../one-time-codes';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { anonymousExchangeGate, exchangeEligibility, exchangeGate, walletOutflowGate, type Conversion, type ExchangePass, type Login, type WalletOutflow } from '../gates/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
-import { formatMoney } from '../notify/service';
+import { formatMoney, send as sendMessage } from '../notify/service';
 import { sendSecurityEmail } from '../protection/mail';
 import { quoteRefusal, type RatesAdapter } from '../rates/service';
 import { orderPlacedMail } from './mail';
 import { ordersRepository, type OrderRow } from './repository';
 import { orderMoney } from './views';
 import type { PlaceOrderBody } from '../../../../domain/contracts/orders';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { SecurityLinks } from '../protection/links';
 import type { SendProtection } from '../protection/service';
@@ -139,8 +139,8 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
   if (typeof estimate === 'string') throw quoteRefusal(estimate);
 
   // Stored in minor units; the quote checked the amount has no more decimals than its currency.
-  const fromDecimals = decimalsOf(from)!;
-  const toDecimals = decimalsOf(to)!;
+  const fromDecimals = knownDecimals(from);
+  const toDecimals = knownDecimals(to);
   const amount = exactMinor(input.amount.trim(), fromDecimals);
   const amountEurMinor = exactMinor(estimate.amountEur, EUR_DECIMALS);
   // Paid from the wallet to an address or IBAN outside it: a send, confirmed by an emailed code.
@@ -208,7 +208,7 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
     }
     const outflowDeps = { rates, protection: options.protection.settings };
     // The outflow's own rules are said early (a frozen account, an address not in the book), before a code is mailed.
-    if (outflow) await walletOutflowGate(db, outflowDeps, walletOutflowOf(account!.id, values));
+    if (outflow) await db.transaction((tx) => walletOutflowGate(tx, outflowDeps, walletOutflowOf(account!.id, values)));
     // A code has the form of a reference (16 letters from 32 random bytes), and is drawn the same way.
     const code = outflow ? newReference() : null;
     const created = await db.transaction(async (tx) => {
@@ -218,8 +218,10 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
       // Sell and swap from outside: a fresh house address that only this order uses.
       const receivingAddress = fromCurrency && !fromWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number], 'orders')).address : null;
       const codeFields = code ? { codeHash: orderCodeHash(reference, code), codeExpiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000) } : { codeHash: null, codeExpiresAt: null };
-      const row = await ordersRepository.insertPlaced(tx, { ...values, ...codeFields, ...mailFor(receivingAddress), receivingAddress }, pass);
+      const row = await ordersRepository.insertPlaced(tx, { ...values, ...codeFields, receivingAddress }, pass);
       if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
+      // Its confirmation email, through notify (the outbox is notify's), in this transaction: both or neither.
+      await sendMessage(tx, { channel: 'email', recipient: row.email, ...mailFor(receivingAddress), accountId: row.accountId ?? undefined, language: options.language });
       if (code) {
         await mailOrderCode(tx, options.protection.links, account!, row, code);
         return row;
@@ -253,7 +255,7 @@ function walletOutflowOf(accountId: string, order: Pick<OrderRow, 'currencyFrom'
 export const orderCodeHash = (reference: string, code: string) => createHash('sha256').update(`order:${reference}:${code}`).digest('hex');
 
 /** The code for an order paid from the wallet, to the account's owner: a security email, with the freeze link. */
-async function mailOrderCode(tx: Db, links: SecurityLinks, account: Pick<AccountRow, 'id' | 'email'>, order: OrderRow, code: string): Promise<void> {
+async function mailOrderCode(tx: Tx, links: SecurityLinks, account: Pick<AccountRow, 'id' | 'email'>, order: OrderRow, code: string): Promise<void> {
   const language = isLanguage(order.language) ? order.language : 'en';
   const money = orderMoney(order);
   await sendSecurityEmail(tx, links, {
@@ -273,7 +275,7 @@ async function mailOrderCode(tx: Db, links: SecurityLinks, account: Pick<Account
 }
 
 /** Takes an order's amount from the wallet (the ledger refuses an overdraft) and starts its processing: the exchange gate admitted it. */
-async function debitWallet(tx: Db, order: OrderRow, _pass: ExchangePass): Promise<OrderRow> {
+async function debitWallet(tx: Tx, order: OrderRow, _pass: ExchangePass): Promise<OrderRow> {
   await transfer(tx, {
     id: `order-debit:${order.id}`,
     currency: order.currencyFrom,
@@ -353,11 +355,17 @@ export function ordersOf(db: Db, accountId: string): Promise<OrderRow[]> {
 
 export const findOrderById = (db: Db, id: string) => ordersRepository.findById(db, id);
 
+/** Whether an order has this exact reference (support keeps a request that names one as long as the order's records). */
+export const orderExists = (db: Db, reference: string) => ordersRepository.existsByReference(db, reference);
+
+/** Paid orders the worker still has to convert, and those funded before the cutoff (GET /api/status). */
+export const orderBacklog = (db: Db, cutoff: Date) => ordersRepository.settlementBacklog(db, cutoff);
+
 /** An order by its full reference (any case), locked for a change in the caller's transaction (bank/returns.ts). */
-export const lockOrderByReference = (tx: Db, reference: string) => ordersRepository.lockByReference(tx, reference.trim().toUpperCase());
+export const lockOrderByReference = (tx: Tx, reference: string) => ordersRepository.lockByReference(tx, reference.trim().toUpperCase());
 
 /** A payout of the order came back, or a new one was booked (bank/returns.ts): the order's page follows, and says whether it waits for approval. */
-export const orderPayoutChanged = (tx: Db, id: string, awaitingApproval?: boolean) =>
+export const orderPayoutChanged = (tx: Tx, id: string, awaitingApproval?: boolean) =>
   ordersRepository.update(tx, id, { updatedAt: new Date(), ...(awaitingApproval === undefined ? {} : { payoutAwaitingApproval: awaitingApproval }) });
 
 /** Order ids -> their references (for lists that name the order a payment went to). */

@@ -1,4 +1,4 @@
-import { decimalsOf, exactMinorIn } from '../../../../domain/currencies';
+import { exactMinorIn, knownDecimals } from '../../../../domain/currencies';
 import { DomainError, type ErrorCode } from '../../../../domain/errors';
 import { isLanguage } from '../../../../domain/languages';
 import { eur, minorToDecimal } from '../../../../domain/money';
@@ -14,7 +14,7 @@ import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { ordersRepository, type OrderRow } from './repository';
 import { conversionOf } from './service';
 import { orderMoney } from './views';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
 
@@ -50,7 +50,7 @@ export async function processOrders(db: Db, deps: SettlementDeps, limit = 100): 
 
 type Outcome = { ok: true; quote: Quote; pass: ExchangePass } | { ok: false; reason: FailureReason } | { ok: 'euros' } | { ok: 'keep_in_euros'; refusal: ErrorCode } | { ok: 'hold' };
 
-async function evaluate(tx: Db, deps: SettlementDeps, order: OrderRow): Promise<Outcome> {
+async function evaluate(tx: Tx, deps: SettlementDeps, order: OrderRow): Promise<Outcome> {
   // Paid after it expired: nothing is converted, the payment goes back whole.
   if (order.expiredAt) return { ok: false, reason: 'expired' };
   const received = order.amountReceived!;
@@ -70,7 +70,7 @@ async function evaluate(tx: Db, deps: SettlementDeps, order: OrderRow): Promise<
     type,
     currencyFrom: order.currencyFrom,
     currencyTo: order.currencyTo,
-    amount: minorToDecimal(received, decimalsOf(order.currencyFrom)!),
+    amount: minorToDecimal(received, knownDecimals(order.currencyFrom)),
     rates: current,
     toMuntlyWallet: order.sendToMyWallet || deposit,
   });
@@ -94,7 +94,7 @@ async function evaluate(tx: Db, deps: SettlementDeps, order: OrderRow): Promise<
 }
 
 /** The exchange gate for an order being converted, at `amountEurMinor`. */
-const exchangeGateFor = (tx: Db, deps: SettlementDeps, order: OrderRow, amountEurMinor: bigint) =>
+const exchangeGateFor = (tx: Tx, deps: SettlementDeps, order: OrderRow, amountEurMinor: bigint) =>
   exchangeGate(tx, { rates: deps.rates, buySellEnabled: deps.buySellEnabled }, { ...conversionOf(order), amountEurMinor, stage: 'conversion' });
 
 /**
@@ -103,7 +103,7 @@ const exchangeGateFor = (tx: Db, deps: SettlementDeps, order: OrderRow, amountEu
  * IBAN — the order then completes when the payout does (`orderPayoutOutcomes`). An order that
  * cannot be converted is refunded whole.
  */
-async function settle(tx: Db, deps: SettlementDeps, order: OrderRow): Promise<void> {
+async function settle(tx: Tx, deps: SettlementDeps, order: OrderRow): Promise<void> {
   const outcome = await evaluate(tx, deps, order);
   const now = new Date();
   if (outcome.ok === false) {
@@ -126,7 +126,7 @@ async function settle(tx: Db, deps: SettlementDeps, order: OrderRow): Promise<vo
 }
 
 /** A deposit kept as euros: into the wallet it was paid to, done at once (money arriving, no exchange). */
-async function creditEuros(tx: Db, order: OrderRow, now: Date, wanted?: string): Promise<OrderRow> {
+async function creditEuros(tx: Tx, order: OrderRow, now: Date, wanted?: string): Promise<OrderRow> {
   const received = order.amountReceived!;
   await transfer(tx, {
     id: `order-delivery:${order.id}`,
@@ -156,7 +156,7 @@ async function creditEuros(tx: Db, order: OrderRow, now: Date, wanted?: string):
  * first-order cap): kept in euros in the wallet, and the user told why in their language. Where the
  * account may not hold euros either (no verified bank account), the payment goes back whole.
  */
-async function keepInEuros(tx: Db, deps: SettlementDeps, order: OrderRow, refusal: ErrorCode): Promise<void> {
+async function keepInEuros(tx: Tx, deps: SettlementDeps, order: OrderRow, refusal: ErrorCode): Promise<void> {
   const reason = refusalReason(refusal);
   if (refusal === 'bank_verification_required') {
     await fail(tx, order, reason, { policy: deps.approval });
@@ -181,7 +181,7 @@ const refusalReason = (code: ErrorCode): FailureReason => (isFailureReason(code)
  * The conversion itself, admitted by the exchange gate's pass: the fee, then the delivery into the
  * wallet (done at once) or held for a payout to the customer's address or IBAN.
  */
-async function convert(tx: Db, deps: SettlementDeps, order: OrderRow, outcome: { quote: Quote; pass: ExchangePass }): Promise<void> {
+async function convert(tx: Tx, deps: SettlementDeps, order: OrderRow, outcome: { quote: Quote; pass: ExchangePass }): Promise<void> {
   const exchange = (code: string) => systemAccount(tx, 'exchange', code);
   const meta = { orderId: order.id, reference: order.reference };
   const now = new Date();
@@ -270,7 +270,7 @@ export async function reviewHeldOrder(db: Db, deps: SettlementDeps, input: { ref
 type RefundApproval = { policy: PayoutApproval; triggeredBy?: string | null };
 
 /** The order cannot be delivered: the whole amount received goes back, and the customer is told why. */
-async function fail(tx: Db, order: OrderRow, reason: FailureReason, approval: RefundApproval): Promise<void> {
+async function fail(tx: Tx, order: OrderRow, reason: FailureReason, approval: RefundApproval): Promise<void> {
   const now = new Date();
   const { refund, awaitingApproval } = await refundOrder(tx, order, approval);
   const failed = await ordersRepository.update(tx, order.id, {
@@ -286,7 +286,7 @@ async function fail(tx: Db, order: OrderRow, reason: FailureReason, approval: Re
 }
 
 /** A payout of the order was approved by two operators: the order page stops saying it waits. */
-async function payoutApproved(tx: Db, payout: { orderId: string | null }): Promise<void> {
+async function payoutApproved(tx: Tx, payout: { orderId: string | null }): Promise<void> {
   await ordersRepository.update(tx, payout.orderId!, { payoutAwaitingApproval: false, updatedAt: new Date() });
 }
 
@@ -338,7 +338,7 @@ export const orderPayoutOutcomes = (approval: PayoutApproval): Pick<PayoutOutcom
  * The whole amount received goes back where it came from: the wallet at once, a bank or an
  * address by payout (which may wait for approval).
  */
-async function refundOrder(tx: Db, order: OrderRow, approval: RefundApproval): Promise<{ refund: Refund; awaitingApproval: boolean }> {
+async function refundOrder(tx: Tx, order: OrderRow, approval: RefundApproval): Promise<{ refund: Refund; awaitingApproval: boolean }> {
   const from = order.currencyFrom;
   const amount = order.amountReceived!;
   const exchange = (await systemAccount(tx, 'exchange', from)).id;
@@ -377,7 +377,7 @@ async function refundOrder(tx: Db, order: OrderRow, approval: RefundApproval): P
   return { refund: bank ? 'bank' : 'sender', awaitingApproval: payout.status === 'awaiting_approval' };
 }
 
-async function notifyCompleted(tx: Db, order: OrderRow, wanted?: string): Promise<void> {
+async function notifyCompleted(tx: Tx, order: OrderRow, wanted?: string): Promise<void> {
   if (!order.email) return;
   const language = isLanguage(order.language) ? order.language : 'en';
   if (order.conversionRefusal && wanted) {

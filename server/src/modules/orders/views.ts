@@ -1,4 +1,4 @@
-import { decimalsOf } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { epcPayload } from '../../../../domain/epc';
 import { EUR_DECIMALS, eur, minorToDecimal } from '../../../../domain/money';
 import { incomingAt } from '../chain/service';
@@ -16,8 +16,8 @@ export type BankDetails = BankAccount;
  * network fees in currencyTo, amountEur and fees in EUR); rates as stored.
  */
 export function orderMoney(row: OrderRow) {
-  const from = decimalsOf(row.currencyFrom)!;
-  const to = decimalsOf(row.currencyTo)!;
+  const from = knownDecimals(row.currencyFrom);
+  const to = knownDecimals(row.currencyTo);
   const money = (minor: bigint | null, decimals: number) => (minor === null ? null : minorToDecimal(minor, decimals));
   return {
     amount: minorToDecimal(row.amount, from),

@@ -1,10 +1,10 @@
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { decimalToMinor, EUR_DECIMALS } from '../../../../domain/money';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { lastVerifiedAt } from '../identity/service';
 import type { PayoutApprovalReason } from '../../../../domain/payouts';
 import type { Config } from '../../config';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 
 /**
@@ -56,7 +56,7 @@ export type ApprovalContext = {
 const DAY_MS = 86_400_000;
 
 /** The payout's EUR value now (null: no rate), and why it must wait for approval (null: it need not). */
-export async function approvalNeeded(tx: Db, context: ApprovalContext, payout: { currency: string; amount: bigint }): Promise<{ eurValue: bigint | null; reason: PayoutApprovalReason | null }> {
+export async function approvalNeeded(tx: Tx, context: ApprovalContext, payout: { currency: string; amount: bigint }): Promise<{ eurValue: bigint | null; reason: PayoutApprovalReason | null }> {
   const { policy, accountId } = context;
   const eurValue = await valueInEur(policy.rates, payout.currency, payout.amount);
   if (accountId && policy.accountFrozen && (await policy.accountFrozen(tx, accountId))) return { eurValue, reason: 'frozen_account' };
@@ -79,5 +79,5 @@ async function valueInEur(rates: RatesAdapter, currency: string, amount: bigint)
     (current) => current.rates[currency],
     () => undefined,
   );
-  return rate ? eurValueMinor(amount, currencyByCode(currency)!.decimals, rate) : null;
+  return rate ? eurValueMinor(amount, knownDecimals(currency), rate) : null;
 }

@@ -164,6 +164,16 @@ export const payoutsRepository = {
    * Broadcast chain payouts whose transaction (any of its txids: the original may be mined instead
    * of its replacement) is in a block at `height`: the mined txid becomes `txid`.
    */
+  /** Whether a payout in this currency carries this transaction hash (any of its txids). */
+  async hasTxid(db: Db, currency: string, txid: string): Promise<boolean> {
+    const rows = await db
+      .select({ id: payouts.id })
+      .from(payouts)
+      .where(and(eq(payouts.currency, currency), sql`${txid} = any(${payouts.txids})`))
+      .limit(1);
+    return rows.length > 0;
+  },
+
   /** The broadcast chain payout one of whose transactions (a replacement included) is this txid, locked. */
   async lockBroadcastByTxid(db: Db, currency: string, txid: string): Promise<PayoutRow | undefined> {
     const [row] = await db

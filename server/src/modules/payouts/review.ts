@@ -6,7 +6,7 @@ import { findAccountBySubject } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { payoutsRepository, type PayoutRow } from './repository';
 import { bookFailure, payoutView, type PayoutOutcomes } from './service';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 
 /**
  * Operators decide on a payout waiting in `awaiting_approval` (approval.ts says which wait). The
@@ -23,7 +23,7 @@ import type { Db } from '../../db/client';
  *
  * `operator` is the ops token's issuer and subject (`actorOf` in plugins/auth.ts).
  */
-async function lockWaiting(tx: Db, id: string): Promise<PayoutRow> {
+async function lockWaiting(tx: Tx, id: string): Promise<PayoutRow> {
   const row = await payoutsRepository.lock(tx, id);
   if (!row) throw new DomainError('not_found');
   if (row.status !== 'awaiting_approval') throw new DomainError('payout_not_awaiting_approval');
@@ -68,7 +68,7 @@ export function refuseOwnMoney(operator: Operator, beneficiary: { accountId: str
 }
 
 /** A payout's beneficiary: the order's account and email key, or the send's owner, with the account's email. */
-async function refuseBeneficiary(tx: Db, row: PayoutRow, operator: Operator): Promise<void> {
+async function refuseBeneficiary(tx: Tx, row: PayoutRow, operator: Operator): Promise<void> {
   const beneficiary = await payoutsRepository.beneficiary(tx, row.id);
   if (!beneficiary) return;
   refuseOwnMoney(operator, { accountId: beneficiary.accountId, emailKeys: [beneficiary.emailKey, beneficiary.accountEmail && emailLinkKey(beneficiary.accountEmail)] });

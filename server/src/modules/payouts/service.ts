@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { expiresOnChain } from '../../../../domain/xrp';
@@ -12,7 +12,7 @@ import { payoutsRepository, type PayoutRow } from './repository';
 import type { Payout } from '../../../../domain/contracts/payouts';
 import type { OutflowPath } from '../../../../domain/gates';
 import type { PayoutPurpose, PayoutRail, PayoutResult, PayoutStatus } from '../../../../domain/payouts';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { OutflowPass } from '../gates/service';
 import type { PayoutAdapters, PayoutInstruction } from './adapters';
 
@@ -41,7 +41,7 @@ export type { PayoutRow } from './repository';
  */
 export type PayoutOutcomes = Record<
   PayoutPurpose,
-  { completed(tx: Db, payout: PayoutRow): Promise<void>; failed(tx: Db, payout: PayoutRow): Promise<void>; approved(tx: Db, payout: PayoutRow): Promise<void> }
+  { completed(tx: Tx, payout: PayoutRow): Promise<void>; failed(tx: Tx, payout: PayoutRow): Promise<void>; approved(tx: Tx, payout: PayoutRow): Promise<void> }
 >;
 
 export type PayoutRequest = {
@@ -82,14 +82,13 @@ const PASSES_OF: Record<PayoutPurpose, readonly OutflowPath[]> = {
 };
 
 const metadataOf = (row: PayoutRow) => ({ payoutId: row.id, purpose: row.purpose, orderId: row.orderId, sendId: row.sendId, destination: row.destination });
-const decimalsOf = (currency: string) => (currency === 'EUR' ? 2 : currencyByCode(currency)!.decimals);
 const outsideAccount = (rail: PayoutRail) => (rail === 'chain' ? 'chain' : 'bank');
 
 /**
  * Step 1, inside the caller's transaction. The same idempotency key twice is one payout. The row
  * is `awaiting_approval` when four eyes must see it first (approval.ts), else `pending`.
  */
-export async function requestPayout(tx: Db, request: PayoutRequest): Promise<PayoutRow> {
+export async function requestPayout(tx: Tx, request: PayoutRequest): Promise<PayoutRow> {
   if (!PASSES_OF[request.purpose].includes(request.pass.path)) throw new Error(`payout ${request.idempotencyKey}: a ${request.pass.path} pass does not admit a ${request.purpose} payout`);
   const held = request.holds.reduce((sum, h) => sum + h.amount, 0n);
   if (held !== request.amount + request.networkFee) throw new Error(`payout ${request.idempotencyKey}: holds ${held} ≠ amount + network fee`);
@@ -141,7 +140,7 @@ export async function requestPayout(tx: Db, request: PayoutRequest): Promise<Pay
 export const chainReturnsOf = (db: Db, chainOutput: string) => payoutsRepository.countForChainOutput(db, chainOutput);
 
 export function instructionOf(row: PayoutRow): PayoutInstruction {
-  const decimals = decimalsOf(row.currency);
+  const decimals = knownDecimals(row.currency);
   return {
     id: row.id,
     rail: row.rail,
@@ -184,7 +183,7 @@ export async function bookPayoutResult(
   });
 }
 
-async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, input: { result: PayoutResult; claim?: { attempts: number } }): Promise<{ payout: PayoutRow; booked: boolean }> {
+async function bookLocked(tx: Tx, outcomes: PayoutOutcomes, row: PayoutRow, input: { result: PayoutResult; claim?: { attempts: number } }): Promise<{ payout: PayoutRow; booked: boolean }> {
   if (input.claim) {
     if (row.status !== 'submitting' || row.attempts !== input.claim.attempts) return { payout: row, booked: false };
   } else if (row.status === 'completed' || row.status === 'failed') {
@@ -276,7 +275,7 @@ async function bookLocked(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, inpu
  * `failed` step runs (a send fails with the balance restored, an order is refunded). Inside the
  * transaction that holds the row's lock.
  */
-export async function bookFailure(tx: Db, outcomes: PayoutOutcomes, row: PayoutRow, failure: { reason: string; rejectedBy?: string }): Promise<PayoutRow> {
+export async function bookFailure(tx: Tx, outcomes: PayoutOutcomes, row: PayoutRow, failure: { reason: string; rejectedBy?: string }): Promise<PayoutRow> {
   const clearing = (await systemAccount(tx, 'payouts', row.currency)).id;
   const now = new Date();
   await transfer(tx, {
@@ -343,7 +342,7 @@ export function payoutView(row: PayoutRow): PayoutView {
     attempts: row.attempts,
     txid: row.txid,
     txids: row.txids,
-    chainFee: row.chainFee === null ? null : minorToDecimal(row.chainFee, decimalsOf(row.currency)),
+    chainFee: row.chainFee === null ? null : minorToDecimal(row.chainFee, knownDecimals(row.currency)),
     instructionMac: row.instructionMac,
     failureReason: row.failureReason,
     createdAt: row.createdAt.toISOString(),
@@ -382,8 +381,8 @@ export const findPayout = (db: Db, id: string) => payoutsRepository.find(db, id)
  * A SEPA payout the payee's bank sent back after paying it (modules/bank/returns.ts, which books
  * the money in the same transaction): locked first, then marked `returned` with the bank's reason.
  */
-export const lockPayout = (tx: Db, id: string) => payoutsRepository.lock(tx, id);
-export const markPayoutReturned = (tx: Db, id: string, reason: string) => payoutsRepository.update(tx, id, { status: 'returned', failureReason: reason.slice(0, 500), lockedUntil: null });
+export const lockPayout = (tx: Tx, id: string) => payoutsRepository.lock(tx, id);
+export const markPayoutReturned = (tx: Tx, id: string, reason: string) => payoutsRepository.update(tx, id, { status: 'returned', failureReason: reason.slice(0, 500), lockedUntil: null });
 
 /** How many payouts wait for two operators. */
 export const awaitingApprovalCount = (db: Db) => payoutsRepository.countAwaitingApproval(db);
@@ -395,8 +394,8 @@ export const payoutsOfOrder = (db: Db, orderId: string) => payoutsRepository.ofO
  * The SEPA payouts that go into the next pain.001 file (modules/bank), locked until the caller's
  * transaction ends: then `markPayoutsInBankFile` hands them to the bank, each in one file only.
  */
-export const lockPayoutsForBankFile = (tx: Db, limit: number) => payoutsRepository.lockDueForBankFile(tx, limit);
-export const markPayoutsInBankFile = (tx: Db, ids: string[], exportId: string, now: Date) => payoutsRepository.markInBankFile(tx, ids, exportId, now);
+export const lockPayoutsForBankFile = (tx: Tx, limit: number) => payoutsRepository.lockDueForBankFile(tx, limit);
+export const markPayoutsInBankFile = (tx: Tx, ids: string[], exportId: string, now: Date) => payoutsRepository.markInBankFile(tx, ids, exportId, now);
 
 /** Payouts not yet final (pending, with a worker or with the executor), and those older than the cutoff. */
 export const payoutsWaiting = (db: Db, cutoff: Date) => payoutsRepository.waiting(db, cutoff);
@@ -406,9 +405,11 @@ export const payoutsWaiting = (db: Db, cutoff: Date) => payoutsRepository.waitin
  * transaction is in a block, or its block left the chain; one with the currency's confirmations is
  * completed (booked like any executor's report, `completed` with the mined txid).
  */
-export const chainPayoutsInBlock = (tx: Db, currency: string, txids: string[], height: number) => payoutsRepository.markInBlock(tx, currency, txids, height);
-export const chainPayoutsUnconfirmedAbove = (tx: Db, currency: string, height: number) => payoutsRepository.unconfirmAbove(tx, currency, height);
+export const chainPayoutsInBlock = (tx: Tx, currency: string, txids: string[], height: number) => payoutsRepository.markInBlock(tx, currency, txids, height);
+export const chainPayoutsUnconfirmedAbove = (tx: Tx, currency: string, height: number) => payoutsRepository.unconfirmAbove(tx, currency, height);
 /** What the reconciliation subtracts: payouts mined but not yet booked out of the ledger. */
+/** Whether this transaction is one of Muntly's payouts in `currency` (the XRP watcher skips its own payments). */
+export const isPayoutTx = (db: Db, currency: string, txid: string) => payoutsRepository.hasTxid(db, currency, txid);
 export const chainPayoutsInFlight = (db: Db, currency: string) => payoutsRepository.minedNotBooked(db, currency);
 export const chainPayoutsCompletedAbove = (db: Db, currency: string, height: number) => payoutsRepository.completedAbove(db, currency, height);
 
@@ -425,7 +426,7 @@ export const chainPayoutsCompletedAbove = (db: Db, currency: string, height: num
  *   chain account, so that the chain account keeps mirroring the balances on chain (reconciliation).
  * Keyed on the txid: a block seen twice books once.
  */
-export async function chainHouseTxMined(tx: Db, currency: string, mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean }): Promise<void> {
+export async function chainHouseTxMined(tx: Tx, currency: string, mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean }): Promise<void> {
   const payout = await payoutsRepository.lockBroadcastByTxid(tx, currency, mined.txid);
   if (payout) {
     await payoutsRepository.update(tx, payout.id, { chainFee: mined.fee });
@@ -438,7 +439,7 @@ export async function chainHouseTxMined(tx: Db, currency: string, mined: { txid:
 }
 
 /** Gas the house paid with nothing delivered for it (a sweep, a funding, a failed payout): from the fees account to the chain account. */
-async function bookHouseGas(tx: Db, currency: string, txid: string, fee: bigint, payoutId: string | null): Promise<void> {
+async function bookHouseGas(tx: Tx, currency: string, txid: string, fee: bigint, payoutId: string | null): Promise<void> {
   if (fee <= 0n) return;
   await transfer(tx, {
     id: `chain-gas:${currency}:${txid}`,

@@ -40,11 +40,6 @@ export const protectionRepository = {
     return row!;
   },
 
-  async emailOf(db: Db, accountId: string): Promise<string | null> {
-    const [row] = await db.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, accountId));
-    return row?.email ?? null;
-  },
-
   async entryById(db: Db, id: string): Promise<BookEntry | undefined> {
     const [row] = await db.select().from(addressBook).where(eq(addressBook.id, id));
     return row;
@@ -127,15 +122,6 @@ export const protectionRepository = {
 
   recentEvents(db: Db, accountId: string, limit: number): Promise<SecurityEventRow[]> {
     return db.select().from(securityEvents).where(eq(securityEvents.accountId, accountId)).orderBy(desc(securityEvents.createdAt)).limit(limit);
-  },
-
-  /** The account of the provider's subject, if its first request created one. */
-  async accountOfSubject(db: Db, issuer: string, subject: string): Promise<{ id: string; email: string | null } | undefined> {
-    const [row] = await db
-      .select({ id: accounts.id, email: accounts.email })
-      .from(accounts)
-      .where(and(eq(accounts.issuer, issuer), eq(accounts.subject, subject)));
-    return row;
   },
 
   /** A login from a device the subject used before: notes when; false when the device is new to it. */

@@ -5,8 +5,8 @@ import { codeFromBytes } from '../../../../domain/codes';
 import { RETENTION_YEARS, yearsAfter } from '../../../../domain/identity';
 import { SUPPORT_MAILBOX, SUPPORT_RETENTION_YEARS, type SupportRequest } from '../../../../domain/support';
 import { emailParts, send } from '../notify/service';
+import { orderBacklog, orderExists } from '../orders/service';
 import { payoutsWaiting } from '../payouts/service';
-import { supportRepository } from './repository';
 import type { ServiceStatus, SupportReceipt, WorkerStatus } from '../../../../domain/contracts/support';
 import type { Language } from '../../../../domain/languages';
 import type { Db } from '../../db/client';
@@ -51,7 +51,7 @@ function ticketNumber(): string {
  * order it names when that order exists (AML, five years).
  */
 async function retainUntil(db: Db, request: SupportRequest, now: Date): Promise<Date> {
-  const namesAnOrder = request.orderReference ? await supportRepository.orderExists(db, request.orderReference) : false;
+  const namesAnOrder = request.orderReference ? await orderExists(db, request.orderReference) : false;
   return yearsAfter(now, namesAnOrder ? RETENTION_YEARS : SUPPORT_RETENTION_YEARS);
 }
 
@@ -102,7 +102,7 @@ const UNKNOWN: WorkerStatus = { status: 'unknown', waiting: 0, delayed: 0 };
 
 /** Paid orders the worker still has to convert, and those waiting since before the cutoff. */
 async function backlog(db: Db, cutoff: Date): Promise<WorkerStatus> {
-  const { waiting, delayed } = await supportRepository.orderBacklog(db, cutoff);
+  const { waiting, delayed } = await orderBacklog(db, cutoff);
   return { status: delayed > 0 ? 'delayed' : 'ok', waiting, delayed };
 }
 

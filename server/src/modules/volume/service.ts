@@ -1,10 +1,10 @@
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { emailLinkKey } from '../../../../domain/customer-key';
 import { MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, WEEKLY_VOLUME_DAYS } from '../../../../domain/limits';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { findAccountById } from '../accounts/service';
 import { volumeRepository, type CustomerKeys } from './repository';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 
 export type { CustomerKeys };
@@ -26,7 +26,7 @@ async function sentEurMinor(db: Db, rates: RatesAdapter, accountId: string, sinc
   const sends = await volumeRepository.confirmedSends(db, accountId, since);
   // Sends confirmed before their value was kept are valued at today's rate.
   const current = sends.some((s) => s.eurValue === null) ? (await rates.current()).rates : {};
-  return sends.reduce((sum, s) => sum + (s.eurValue ?? eurValueMinor(s.amount, currencyByCode(s.currency)!.decimals, current[s.currency] ?? '0')), 0n);
+  return sends.reduce((sum, s) => sum + (s.eurValue ?? eurValueMinor(s.amount, knownDecimals(s.currency), current[s.currency] ?? '0')), 0n);
 }
 
 /**
@@ -73,7 +73,7 @@ const keysOf = (customer: CustomerKeys) =>
  * keeps them out until it commits, so that operations created first and confirmed later, or at
  * the same instant, are counted one after another.
  */
-export const lockCustomer = (tx: Db, customer: CustomerKeys) => volumeRepository.lock(tx, keysOf(customer));
+export const lockCustomer = (tx: Tx, customer: CustomerKeys) => volumeRepository.lock(tx, keysOf(customer));
 
 /**
  * The anonymous weekly cap as the database applies it when placing an anonymous order in one

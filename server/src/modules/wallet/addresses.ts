@@ -69,6 +69,11 @@ export async function findByAddress(db: Db, currency: string, address: string): 
   return walletRepository.findAddress(db, currency, address);
 }
 
+/** The owner's reception address among these canonical spellings of one address, if one is theirs (the faucet's entries). */
+export function ownReceptionAddress(db: Db, ownerId: string, addresses: string[]): Promise<ReceptionAddress | undefined> {
+  return walletRepository.ownAddress(db, ownerId, addresses);
+}
+
 /** Every user's reception address, by currency (the reserves list them with the proof of liabilities). */
 export function allReceptionAddresses(db: Db): Promise<{ currency: string; address: string }[]> {
   return walletRepository.allAddresses(db);

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
-import { accounts, ledgerAccounts, ledgerTransfers, receptionAddresses, walletSends } from '../../db/schema';
+import { ledgerAccounts, ledgerTransfers, receptionAddresses, walletSends } from '../../db/schema';
 import type { Db } from '../../db/client';
 
 export type ReceptionAddress = typeof receptionAddresses.$inferSelect;
@@ -11,6 +11,15 @@ type NewSend = typeof walletSends.$inferInsert;
 /** SQL for the wallet. Methods take the database or a transaction, so services compose them. */
 export const walletRepository = {
   /** The new address; the database refuses a second owner of an address or of a derivation index. */
+  /** The owner's reception address among these canonical forms, if one is theirs. */
+  async ownAddress(db: Db, ownerId: string, addresses: string[]): Promise<ReceptionAddress | undefined> {
+    const [own] = await db
+      .select()
+      .from(receptionAddresses)
+      .where(and(inArray(receptionAddresses.address, addresses), eq(receptionAddresses.ownerId, ownerId)));
+    return own;
+  },
+
   async insertAddress(db: Db, values: typeof receptionAddresses.$inferInsert): Promise<ReceptionAddress> {
     const [row] = await db.insert(receptionAddresses).values(values).returning();
     return row!;
@@ -175,11 +184,6 @@ export const walletRepository = {
   async markPaidOut(db: Db, sendId: string, completedAt: NewSend['completedAt'], txid: NewSend['txid']): Promise<SendRow | undefined> {
     const [row] = await db.update(walletSends).set({ status: 'completed', completedAt, txid }).where(eq(walletSends.id, sendId)).returning();
     return row;
-  },
-
-  async ownerEmail(db: Db, ownerId: string): Promise<string | null> {
-    const [row] = await db.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, ownerId));
-    return row?.email ?? null;
   },
 
   /** An external send whose payout failed. */

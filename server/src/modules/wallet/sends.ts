@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
 import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { currencyByCode, type Currency } from '../../../../domain/currencies';
+import { currencyByCode, type Currency, knownDecimals } from '../../../../domain/currencies';
 import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
 import { CODE_TTL_MINUTES } from '../../../../domain/identity';
 import { isLanguage, type Language } from '../../../../domain/languages';
@@ -9,6 +9,7 @@ import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
 import { eurValueMinor } from '../../../../domain/quotes';
 import { externalNetworkFeeMinor } from '../../../../domain/wallet';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
+import { findAccountById } from '../accounts/service';
 import { walletOutflowGate, type Login, type OutflowPass } from '../gates/service';
 import { requireVerifications } from '../identity/service';
 import { transfer, userAccount } from '../ledger/service';
@@ -18,7 +19,7 @@ import { sendSecurityEmail } from '../protection/mail';
 import { findByAddress } from './addresses';
 import { walletRepository, type SendRow } from './repository';
 import type { SendFee, WalletSend } from '../../../../domain/contracts/wallet';
-import type { Db } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { PayoutApproval } from '../payouts/approval';
 import type { SecurityLinks } from '../protection/links';
@@ -48,7 +49,7 @@ const hash = sendCodeHash;
 export const recentSendsOf = (db: Db, ownerId: string, limit: number) => walletRepository.recentSends(db, ownerId, limit);
 
 export function sendView(row: SendRow): WalletSend {
-  const decimals = currencyByCode(row.currency)!.decimals;
+  const decimals = knownDecimals(row.currency);
   return {
     id: row.id,
     status: row.status,
@@ -128,18 +129,20 @@ export async function createSend(
   const { rates: current } = await rates.current();
   // Said early, so the user hears before waiting for a code; judged again, with the login, when
   // the code is given (sends created first and confirmed later are counted there).
-  await walletOutflowGate(
-    db,
-    { rates, protection: input.protection.settings },
-    {
-      path: 'wallet_send',
-      accountId: account.id,
-      currency: currency.code,
-      destination: { currency: currency.code, address },
-      internal: recipientId !== null,
-      debitMinor: amount + networkFee,
-      eurValueMinor: eurValueMinor(amount, currency.decimals, current[currency.code] ?? '0'),
-    },
+  await db.transaction((tx) =>
+    walletOutflowGate(
+      tx,
+      { rates, protection: input.protection.settings },
+      {
+        path: 'wallet_send',
+        accountId: account.id,
+        currency: currency.code,
+        destination: { currency: currency.code, address },
+        internal: recipientId !== null,
+        debitMinor: amount + networkFee,
+        eurValueMinor: eurValueMinor(amount, currency.decimals, current[currency.code] ?? '0'),
+      },
+    ),
   );
 
   let code: string | null = null;
@@ -215,7 +218,7 @@ export async function confirmSend(
     const send = await walletRepository.lockSend(tx, ownerId, input.sendId);
     if (!send) return { ok: false, code: 'not_found' };
     if (send.status !== 'awaiting_code') return { ok: false, code: 'send_not_pending', field: 'code' };
-    const decimals = currencyByCode(send.currency)!.decimals;
+    const decimals = knownDecimals(send.currency);
     const eurValue = eurValueMinor(send.amount, decimals, current[send.currency] ?? '0');
     // The outflow gate, with the login: under the protection row's lock (a freeze waits for this
     // transaction, or this one sees it) and the customer's (confirmations of this owner's sends
@@ -305,14 +308,14 @@ export async function confirmSend(
 }
 
 /** "Your send is complete", with a freeze link: a security email. */
-async function mailSendCompleted(tx: Db, links: SecurityLinks, send: SendRow, email: string | null): Promise<void> {
+async function mailSendCompleted(tx: Tx, links: SecurityLinks, send: SendRow, email: string | null): Promise<void> {
   const language = (isLanguage(send.language) ? send.language : 'en') as Language;
   await sendSecurityEmail(tx, links, {
     accountId: send.ownerId,
     email,
     language,
     key: 'sendCompleted',
-    values: { amount: formatMoney(language, minorToDecimal(send.amount, currencyByCode(send.currency)!.decimals), send.currency), shortAddress: shortAddress(send.address), address: send.address },
+    values: { amount: formatMoney(language, minorToDecimal(send.amount, knownDecimals(send.currency)), send.currency), shortAddress: shortAddress(send.address), address: send.address },
   });
 }
 
@@ -328,7 +331,7 @@ export function sendPayoutOutcomes(links: SecurityLinks): PayoutOutcomes['send']
     },
     async completed(tx, payout) {
       const send = await walletRepository.markPaidOut(tx, payout.sendId!, payout.completedAt, payout.txid);
-      if (send) await mailSendCompleted(tx, links, send, await walletRepository.ownerEmail(tx, send.ownerId));
+      if (send) await mailSendCompleted(tx, links, send, (await findAccountById(tx, send.ownerId))?.email ?? null);
     },
     async failed(tx, payout) {
       await walletRepository.markPayoutFailed(tx, payout.sendId!, payout.completedAt);

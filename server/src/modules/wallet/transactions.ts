@@ -1,4 +1,4 @@
-import { currencyByCode } from '../../../../domain/currencies';
+import { knownDecimals } from '../../../../domain/currencies';
 import { DomainError } from '../../../../domain/errors';
 import { minorToDecimal } from '../../../../domain/money';
 import { toCsv as csvOf } from '../../csv';
@@ -39,7 +39,7 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
   const awaiting = new Set(sendIds.length ? await walletRepository.sendsAwaitingApproval(db, ownerId, sendIds) : []);
   const transactions = page.map((row): TransactionView => {
     const meta = metaOf(row);
-    const decimals = row.currency === 'EUR' ? 2 : (currencyByCode(row.currency)?.decimals ?? 8);
+    const decimals = knownDecimals(row.currency);
     const text = (key: string) => (typeof meta[key] === 'string' ? (meta[key] as string) : null);
     const direction = ids.includes(row.creditAccountId) ? 'in' : 'out';
     return {
