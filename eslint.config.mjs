@@ -26,14 +26,26 @@ export const zones = [
     message: 'domain/ is shared by the browser and the API and depends on neither.',
   },
   { target: './server', from: './src', message: 'The API never imports site code; what both need lives in domain/.' },
-  { target: ['./src', './gatsby-browser.tsx', './gatsby-ssr.tsx'], from: './server', message: 'The site never imports server code; what both need lives in domain/.' },
-  { target: './src/components', from: './src/features', message: 'Shared components import no feature; a feature imports components.' },
+  {
+    target: ['./src', './gatsby-browser.tsx', './gatsby-ssr.tsx'],
+    from: './server',
+    message: 'The site never imports server code; what both need lives in domain/.',
+  },
+  {
+    target: './src/components',
+    from: './src/features',
+    message: 'Shared components import no feature; a feature imports components.',
+  },
   {
     target: ['./src/features', './src/components', './src/i18n'],
     from: './src/pages',
     message: 'Pages are the top of the site: they import features and components, never the other way round.',
   },
-  { target: './src/i18n', from: './src/features', message: 'src/i18n/ (languages, routes, formatting) sits below the features and imports none.' },
+  {
+    target: './src/i18n',
+    from: './src/features',
+    message: 'src/i18n/ (languages, routes, formatting) sits below the features and imports none.',
+  },
   ...features.map((feature) => ({
     target: `./src/features/${feature}`,
     from: './src/features',
@@ -43,12 +55,14 @@ export const zones = [
   {
     target: './server/src/modules',
     from: ['./server/src/workers', './server/src/app.ts', './server/src/main.ts'],
-    message: 'A module is below the composition root: main.ts, app.ts and workers/ use modules, never the other way round.',
+    message:
+      'A module is below the composition root: main.ts, app.ts and workers/ use modules, never the other way round.',
   },
   {
     target: ['./server/src/modules', './server/src/plugins'],
     from: './server/src/dev',
-    message: 'Local-mode stand-ins (dev/) are chosen in the composition root (main.ts, app.ts, workers/), never imported by a module.',
+    message:
+      'Local-mode stand-ins (dev/) are chosen in the composition root (main.ts, app.ts, workers/), never imported by a module.',
   },
   ...modules.map((module) => ({
     // Everything on the server outside this module; the module's own files may use each other.
@@ -72,7 +86,19 @@ const pluginTypesOnly = {
 };
 
 export default tseslint.config(
-  { ignores: ['**/public/', '**/.cache/', 'node_modules/', 'test-results/', 'playwright-report/', 'coverage/', 'server/migrations/', 'static/', '**/*.wall-probe.ts'] },
+  {
+    ignores: [
+      '**/public/',
+      '**/.cache/',
+      'node_modules/',
+      'test-results/',
+      'playwright-report/',
+      'coverage/',
+      'server/migrations/',
+      'static/',
+      '**/*.wall-probe.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   importX.flatConfigs.recommended,
@@ -86,7 +112,11 @@ export default tseslint.config(
       'import-x/no-duplicates': 'error',
       'import-x/order': [
         'error',
-        { groups: ['builtin', 'external', 'internal', 'parent', 'sibling', 'index', 'type'], 'newlines-between': 'never', alphabetize: { order: 'asc', caseInsensitive: true } },
+        {
+          groups: ['builtin', 'external', 'internal', 'parent', 'sibling', 'index', 'type'],
+          'newlines-between': 'never',
+          alphabetize: { order: 'asc', caseInsensitive: true },
+        },
       ],
       // Type-aware import rules that the TypeScript compiler already enforces, or that cost a
       // second resolution pass for nothing.
@@ -96,7 +126,10 @@ export default tseslint.config(
       'import-x/default': 'off',
       'import-x/no-named-as-default-member': 'off',
       'import-x/no-named-as-default': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -120,8 +153,16 @@ export default tseslint.config(
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
-          paths: ['react', 'react-dom', 'react-i18next', 'gatsby'].map((name) => ({ name, message: 'domain/ holds pure rules: React and Gatsby belong to the site (src/).' })),
-          patterns: [{ group: ['react/*', 'react-dom/*', 'gatsby-*'], message: 'domain/ holds pure rules: React and Gatsby belong to the site (src/).' }],
+          paths: ['react', 'react-dom', 'react-i18next', 'gatsby'].map((name) => ({
+            name,
+            message: 'domain/ holds pure rules: React and Gatsby belong to the site (src/).',
+          })),
+          patterns: [
+            {
+              group: ['react/*', 'react-dom/*', 'gatsby-*'],
+              message: 'domain/ holds pure rules: React and Gatsby belong to the site (src/).',
+            },
+          ],
         },
       ],
     },
@@ -133,7 +174,15 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/domain/contracts', '**/domain/contracts/**'], allowTypeImports: true, message: 'The site imports the API contracts with `import type` only.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/domain/contracts', '**/domain/contracts/**', '#domain/contracts', '#domain/contracts/**'],
+              allowTypeImports: true,
+              message: 'The site imports the API contracts with `import type` only.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -158,8 +207,17 @@ export default tseslint.config(
           ],
           patterns: [
             { group: ['drizzle-orm/sql/**'], message: "SQL belongs in the module's repository.ts." },
-            { group: ['**/db/schema'], allowTypeImports: true, message: "The tables are reached through the module's repository.ts (row types may be imported with `import type`)." },
-            { group: ['**/db/raw'], importNames: ['rows'], message: "Raw SQL (rows()) belongs in the module's repository.ts." },
+            {
+              group: ['**/db/schema'],
+              allowTypeImports: true,
+              message:
+                "The tables are reached through the module's repository.ts (row types may be imported with `import type`).",
+            },
+            {
+              group: ['**/db/raw'],
+              importNames: ['rows'],
+              message: "Raw SQL (rows()) belongs in the module's repository.ts.",
+            },
             pluginTypesOnly,
           ],
         },

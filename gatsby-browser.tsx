@@ -1,8 +1,13 @@
 import * as React from 'react';
-import { splitLanguage } from './domain/languages';
+import { splitLanguage } from '#domain/languages';
 import { handleChunkFailures, trackNavigations } from './src/components/chunk-failure';
 import { currentConnection, prefetchAllowed } from './src/components/connection';
-import { PAGE_CHUNKS_FILE, chunkMappingOf, completeChunkMapping, type ChunkMapping } from './src/components/page-chunks';
+import {
+  PAGE_CHUNKS_FILE,
+  chunkMappingOf,
+  completeChunkMapping,
+  type ChunkMapping,
+} from './src/components/page-chunks';
 import { HydrationPart } from './src/components/page-part';
 import { routeEvents } from './src/components/route-events';
 import { queueWhenIdle, whenIdle } from './src/components/when-idle';
@@ -10,7 +15,12 @@ import type { GatsbyBrowser } from 'gatsby';
 import './src/styles/tokens.css';
 import './src/styles/global.css';
 
-type Loader = { enqueue: (path: string) => unknown; prefetch: (path: string) => unknown; hovering: (path: string) => unknown; loadPage: (path: string) => Promise<unknown> };
+type Loader = {
+  enqueue: (path: string) => unknown;
+  prefetch: (path: string) => unknown;
+  hovering: (path: string) => unknown;
+  loadPage: (path: string) => Promise<unknown>;
+};
 type GatsbyWindow = Window & { ___loader?: Loader; ___chunkMapping?: unknown; ___webpackCompilationHash?: string };
 
 // A page chunk that fails to load sends the visitor to the page they clicked (components/chunk-failure.ts).
@@ -74,7 +84,8 @@ function registerServiceWorkerWhenIdle() {
   const container = typeof navigator === 'undefined' ? undefined : navigator.serviceWorker;
   if (!container) return;
   const register = container.register.bind(container);
-  container.register = (url, options) => new Promise((resolve, reject) => whenIdle(() => void register(url, options).then(resolve, reject), 5000));
+  container.register = (url, options) =>
+    new Promise((resolve, reject) => whenIdle(() => void register(url, options).then(resolve, reject), 5000));
 }
 
 /** A route change that takes over a second shows the localized slow-load notice. */
@@ -98,4 +109,6 @@ export const onServiceWorkerUpdateReady: GatsbyBrowser['onServiceWorkerUpdateRea
 };
 
 /** Every page hydrates as a part of its own (components/page-part.tsx); the same in gatsby-ssr. */
-export const wrapPageElement: GatsbyBrowser['wrapPageElement'] = ({ element }) => <HydrationPart>{element}</HydrationPart>;
+export const wrapPageElement: GatsbyBrowser['wrapPageElement'] = ({ element }) => (
+  <HydrationPart>{element}</HydrationPart>
+);

@@ -81,7 +81,10 @@ const config: GatsbyConfig = {
           runtimeCaching: [
             { urlPattern: /(\.js$|\.css$|static\/)/, handler: 'CacheFirst' },
             { urlPattern: /^https?:.*\/page-data\/.*\.json/, handler: 'NetworkFirst' },
-            { urlPattern: /^https?:.*\.(png|jpg|jpeg|webp|svg|gif|ico|json|woff2?|webmanifest)$/, handler: 'StaleWhileRevalidate' },
+            {
+              urlPattern: /^https?:.*\.(png|jpg|jpeg|webp|svg|gif|ico|json|woff2?|webmanifest)$/,
+              handler: 'StaleWhileRevalidate',
+            },
           ],
         },
       },

@@ -6,7 +6,10 @@ import { legalNav, routes } from './src/i18n/routes';
 import type { GatsbyNode } from 'gatsby';
 
 /** Pages that show the product's fixed figures get them formatted at build time (src/i18n/figures.ts). */
-const PAGES_WITH_FIGURES = new Set<string>([routes.home, ...legalNav.filter((name) => name !== 'imprint').map((name) => routes[name])]);
+const PAGES_WITH_FIGURES = new Set<string>([
+  routes.home,
+  ...legalNav.filter((name) => name !== 'imprint').map((name) => routes[name]),
+]);
 
 /**
  * Pages come from src/pages; gatsby-plugin-react-i18next copies each one under every
@@ -71,11 +74,17 @@ const COMPILE_HINT = {
 type WebpackConfig = {
   devtool?: unknown;
   module: { rules: { use?: { loader?: string }[] | unknown }[] };
-  optimization?: { splitChunks?: false | { cacheGroups?: Record<string, false | { minSize?: number }> }; minimizer?: unknown[] };
+  optimization?: {
+    splitChunks?: false | { cacheGroups?: Record<string, false | { minSize?: number }> };
+    minimizer?: unknown[];
+  };
 };
 
 /** Gatsby's Terser plugin as far as it is used here (terser-webpack-plugin). */
-type Minimizer = { options: { exclude?: unknown }; constructor: (new (options: object) => unknown) & { esbuildMinify?: unknown } };
+type Minimizer = {
+  options: { exclude?: unknown };
+  constructor: (new (options: object) => unknown) & { esbuildMinify?: unknown };
+};
 
 /**
  * The files of code a page loads only on demand (webpack's numbered chunks, the "lib" chunks of
@@ -125,22 +134,32 @@ const SHARED_CHUNK_MIN_BYTES = 150_000;
 function leanerBuild(config: WebpackConfig): WebpackConfig {
   if (!process.env.MUNTLY_SOURCE_MAPS) config.devtool = false;
   const babelOfPackages = (rule: WebpackConfig['module']['rules'][number]) =>
-    Array.isArray(rule.use) && rule.use.some((use: { loader?: string }) => /[\\/]node_modules[\\/]babel-loader[\\/]/.test(use.loader ?? ''));
+    Array.isArray(rule.use) &&
+    rule.use.some((use: { loader?: string }) => /[\\/]node_modules[\\/]babel-loader[\\/]/.test(use.loader ?? ''));
   config.module.rules = config.module.rules.filter((rule) => !babelOfPackages(rule));
   const shared = config.optimization?.splitChunks ? config.optimization.splitChunks.cacheGroups?.shared : undefined;
   if (shared) shared.minSize = SHARED_CHUNK_MIN_BYTES;
   const minimizers = config.optimization?.minimizer;
-  const terser = minimizers?.find((plugin): plugin is Minimizer => (plugin as object | undefined)?.constructor?.name === 'TerserPlugin');
+  const terser = minimizers?.find(
+    (plugin): plugin is Minimizer => (plugin as object | undefined)?.constructor?.name === 'TerserPlugin',
+  );
   if (minimizers && terser?.constructor.esbuildMinify && esbuildAvailable()) {
     terser.options.exclude = [/\.min\.js/, ON_DEMAND_CHUNK];
     const TerserPlugin = terser.constructor;
-    minimizers.push(new TerserPlugin({ include: ON_DEMAND_CHUNK, minify: TerserPlugin.esbuildMinify, terserOptions: { legalComments: 'eof' } }));
+    minimizers.push(
+      new TerserPlugin({
+        include: ON_DEMAND_CHUNK,
+        minify: TerserPlugin.esbuildMinify,
+        terserOptions: { legalComments: 'eof' },
+      }),
+    );
   }
   return config;
 }
 
 /** Gatsby's Partytown plugin's and gatsby-plugin-manifest's browser parts (components/no-browser-part.ts). */
-const NO_BROWSER_PART = /(gatsby[\\/]dist[\\/]internal-plugins[\\/]partytown|gatsby-plugin-manifest)[\\/]gatsby-browser\.js$/;
+const NO_BROWSER_PART =
+  /(gatsby[\\/]dist[\\/]internal-plugins[\\/]partytown|gatsby-plugin-manifest)[\\/]gatsby-browser\.js$/;
 
 /**
  * Modules the browser loads on demand and the server's rendering never runs, which the HTML
@@ -149,7 +168,8 @@ const NO_BROWSER_PART = /(gatsby[\\/]dist[\\/]internal-plugins[\\/]partytown|gat
  * island renders nothing of it on the server) and the chart library (drawn in an effect). If a
  * rendering ever called one, the build would fail on it rather than write a wrong page.
  */
-const BROWSER_ONLY = /([\\/]domain[\\/](addresses|payee)\.ts|[\\/]src[\\/]components[\\/]auth-sdk\.tsx|[\\/]node_modules[\\/]lightweight-charts[\\/].*\.m?js)$/;
+const BROWSER_ONLY =
+  /([\\/]domain[\\/](addresses|payee)\.ts|[\\/]src[\\/]components[\\/]auth-sdk\.tsx|[\\/]node_modules[\\/]lightweight-charts[\\/].*\.m?js)$/;
 
 /**
  * The operator the prerendered pages name (footer, imprint, terms, privacy policy): the build
@@ -159,19 +179,30 @@ const BROWSER_ONLY = /([\\/]domain[\\/](addresses|payee)\.ts|[\\/]src[\\/]compon
  * build still serves any operator (components/operator.tsx, docs/configuration.md).
  */
 export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ stage, actions, plugins, getConfig }) => {
-  if (stage === 'build-javascript' || stage === 'build-html') actions.replaceWebpackConfig(leanerBuild(getConfig() as WebpackConfig));
+  if (stage === 'build-javascript' || stage === 'build-html')
+    actions.replaceWebpackConfig(leanerBuild(getConfig() as WebpackConfig));
   actions.setWebpackConfig({
     plugins: [
       ...(stage === 'build-javascript' ? [plugins.banner(COMPILE_HINT)] : []),
       plugins.define({ 'process.env.MUNTLY_OPERATOR': JSON.stringify(JSON.stringify(operatorFromEnv(process.env))) }),
       // gatsby-plugin-offline's browser part, with the worker's caching of the page spread over idle time.
-      plugins.normalModuleReplacement(/gatsby-plugin-offline[\\/]gatsby-browser\.js$/, `${__dirname}/src/components/offline-browser.ts`),
+      plugins.normalModuleReplacement(
+        /gatsby-plugin-offline[\\/]gatsby-browser\.js$/,
+        `${__dirname}/src/components/offline-browser.ts`,
+      ),
       // gatsby-plugin-react-i18next's page wrapper, with one i18next instance per page instead of one per render.
-      plugins.normalModuleReplacement(/gatsby-plugin-react-i18next[\\/]dist[\\/]plugin[\\/]wrapPageElement\.js$/, `${__dirname}/src/i18n/wrap-page-element.tsx`),
+      plugins.normalModuleReplacement(
+        /gatsby-plugin-react-i18next[\\/]dist[\\/]plugin[\\/]wrapPageElement\.js$/,
+        `${__dirname}/src/i18n/wrap-page-element.tsx`,
+      ),
       // Browser parts of plugins that do nothing on this site (components/no-browser-part.ts).
-      ...(stage === 'build-javascript' ? [plugins.normalModuleReplacement(NO_BROWSER_PART, `${__dirname}/src/components/no-browser-part.ts`)] : []),
+      ...(stage === 'build-javascript'
+        ? [plugins.normalModuleReplacement(NO_BROWSER_PART, `${__dirname}/src/components/no-browser-part.ts`)]
+        : []),
       // What the server's rendering never runs (see BROWSER_ONLY) is not compiled for it.
-      ...(stage === 'build-html' ? [plugins.normalModuleReplacement(BROWSER_ONLY, `${__dirname}/src/components/browser-only.ts`)] : []),
+      ...(stage === 'build-html'
+        ? [plugins.normalModuleReplacement(BROWSER_ONLY, `${__dirname}/src/components/browser-only.ts`)]
+        : []),
     ],
     resolve: { alias: { outdent$: OUTDENT_COMMONJS } },
   });
@@ -227,7 +258,10 @@ export const onPostBuild: GatsbyNode['onPostBuild'] = async () => {
   // Each page's shared scripts, prefetched with it so that it opens offline (components/page-chunks.ts).
   const { PAGE_CHUNKS_FILE, sharedPageChunks } = await import('./src/components/page-chunks');
   const stats = JSON.parse(fs.readFileSync(path.join(__dirname, 'public', 'webpack.stats.json'), 'utf8'));
-  fs.writeFileSync(path.join(__dirname, 'public', PAGE_CHUNKS_FILE), JSON.stringify(sharedPageChunks(stats.namedChunkGroups)));
+  fs.writeFileSync(
+    path.join(__dirname, 'public', PAGE_CHUNKS_FILE),
+    JSON.stringify(sharedPageChunks(stats.namedChunkGroups)),
+  );
 
   const { languages } = await import('./domain/languages');
   const { OFFLINE_DIR, offlinePageHtml } = await import('./src/i18n/offline-page');

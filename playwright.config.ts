@@ -9,7 +9,8 @@ import { defineConfig } from '@playwright/test';
  * served exactly as `npm start` serves it, on a free port. `npm run test:e2e` builds first.
  */
 function freePort(): string {
-  const script = "const s=require('net').createServer();s.listen(0,'localhost',()=>{console.log(s.address().port);s.close()})";
+  const script =
+    "const s=require('net').createServer();s.listen(0,'localhost',()=>{console.log(s.address().port);s.close()})";
   return execFileSync(process.execPath, ['-e', script]).toString().trim();
 }
 // Workers inherit the environment, so ports and data are chosen once, by the main process.
@@ -44,7 +45,15 @@ export default defineConfig({
     baseURL,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
   webServer: [

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import * as React from 'react';
-import { ERROR_CODES, type ErrorCode } from '../domain/errors';
+import { ERROR_CODES, type ErrorCode } from '#domain/errors';
 import { apiMessage } from '../server/src/error-messages';
 import { errorBody } from '../server/src/errors';
 import { useErrorText } from '../src/components/error-text';
@@ -30,21 +30,33 @@ describe("the API's error messages", () => {
   it('are, for every code, the English page text with the same values filled in', () => {
     renderInLanguage(<SiteTexts retryAfter={120} />, 'en');
     // try_again_soon with a wait is the site's own wording (try_again_in); the API says when in retryAfter.
-    const mismatches = ERROR_CODES.filter((code) => code !== 'try_again_soon').filter((code) => errorBody(code, undefined, undefined, 120).error.message !== siteText(code));
+    const mismatches = ERROR_CODES.filter((code) => code !== 'try_again_soon').filter(
+      (code) => errorBody(code, undefined, undefined, 120).error.message !== siteText(code),
+    );
     expect(mismatches).toEqual([]);
     expect(apiMessage('code_requested_too_soon', 120)).toBe('You can ask for a new code in 2 minutes.');
   });
 
   it('state the limits as the page does, and say "Order rejected." as the spec does', () => {
     renderInLanguage(<SiteTexts />, 'en');
-    expect(errorBody('first_order_limit').error.message).toBe('Order rejected. The first order of each new customer is limited to €100.00.');
+    expect(errorBody('first_order_limit').error.message).toBe(
+      'Order rejected. The first order of each new customer is limited to €100.00.',
+    );
     expect(errorBody('order_limit').error.message).toBe('Order rejected. An order can be at most €30,000.00.');
     expect(errorBody('amount_below_minimum_fee').error.message).toBe(siteText('amount_below_minimum_fee'));
     expect(errorBody('try_again_soon').error.message).toBe('Try again soon!');
-    expect(ERROR_CODES.map((code) => errorBody(code).error.message).filter((message) => /\{\{|Order rejected:/.test(message))).toEqual([]);
+    expect(
+      ERROR_CODES.map((code) => errorBody(code).error.message).filter((message) =>
+        /\{\{|Order rejected:/.test(message),
+      ),
+    ).toEqual([]);
   });
 
   it('keep a more precise message when the thrower gives one', () => {
-    expect(errorBody('validation_failed', 'currency', 'Unknown currency.').error).toEqual({ code: 'validation_failed', field: 'currency', message: 'Unknown currency.' });
+    expect(errorBody('validation_failed', 'currency', 'Unknown currency.').error).toEqual({
+      code: 'validation_failed',
+      field: 'currency',
+      message: 'Unknown currency.',
+    });
   });
 });

@@ -40,7 +40,11 @@ describe('README.md', () => {
       .map((line) => line.trim())
       .filter((line) => /^(CRASH_KILLS=\d+ )?npm (test|run [\w:]+)$/.test(line));
     expect(commands).toEqual(expect.arrayContaining(['npm test', 'npm run test:chain', 'npm run test:e2e']));
-    for (const command of commands) expect({ command, inReadme: readme.includes(`\n${command} `) || readme.includes(`\n${command}\n`) }).toEqual({ command, inReadme: true });
+    for (const command of commands)
+      expect({ command, inReadme: readme.includes(`\n${command} `) || readme.includes(`\n${command}\n`) }).toEqual({
+        command,
+        inReadme: true,
+      });
   });
 
   it('says how to run Muntly', () => {
@@ -64,7 +68,9 @@ describe('the documentation', () => {
         continue;
       }
       if (anchor && resolved.endsWith('.md')) {
-        const headings = [...fs.readFileSync(resolved, 'utf8').matchAll(/^#+ (.+)$/gm)].map(([, heading]) => anchorOf(heading!));
+        const headings = [...fs.readFileSync(resolved, 'utf8').matchAll(/^#+ (.+)$/gm)].map(([, heading]) =>
+          anchorOf(heading!),
+        );
         if (!headings.includes(anchor)) broken.push(target!);
       }
     }
@@ -72,7 +78,9 @@ describe('the documentation', () => {
   });
 
   it('cites no file outside the repository', () => {
-    const outside = files.filter((file) => /\.\.\/shared\/|DESIGN\.md|product-spec/.test(fs.readFileSync(file, 'utf8'))).map((file) => path.relative(root, file));
+    const outside = files
+      .filter((file) => /\.\.\/shared\/|DESIGN\.md|product-spec/.test(fs.readFileSync(file, 'utf8')))
+      .map((file) => path.relative(root, file));
     expect(outside).toEqual([]);
   });
 });

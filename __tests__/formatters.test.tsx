@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import * as React from 'react';
-import { formatDateTime, formatIban, formatMoney } from '../domain/format';
+import { formatDateTime, formatIban, formatMoney } from '#domain/format';
 import { ORDER, mockApi } from '../src/features/exchange/__tests__/fetch-mock';
 import { OrderHistory } from '../src/features/exchange/components/order-history';
 import { rateText } from '../src/features/exchange/format';
@@ -13,7 +13,11 @@ import type { Transaction } from '../src/features/wallet/api/wallet';
 
 // The wallet's pages ask the session for a token; the order page works without one.
 jest.mock('../src/components/session', () => {
-  const session = { isAuthenticated: true, getAccessTokenSilently: async () => 'token', loginWithRedirect: async () => undefined };
+  const session = {
+    isAuthenticated: true,
+    getAccessTokenSilently: async () => 'token',
+    loginWithRedirect: async () => undefined,
+  };
   return { ...jest.requireActual('../src/components/session'), useSession: () => session };
 });
 
@@ -29,7 +33,9 @@ function sources(dir: string): string[] {
     return /\.(ts|tsx|mjs)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [rel] : [];
   });
 }
-const files = ['src', 'server/src', 'domain'].flatMap(sources).filter((file) => file !== path.join('domain', 'format.ts'));
+const files = ['src', 'server/src', 'domain']
+  .flatMap(sources)
+  .filter((file) => file !== path.join('domain', 'format.ts'));
 
 describe('one formatter per kind', () => {
   it.each([

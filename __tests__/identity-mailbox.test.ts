@@ -3,8 +3,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { IDENTITY_MAILBOX } from '../domain/contact';
-import { languages } from '../domain/languages';
+import { IDENTITY_MAILBOX } from '#domain/contact';
+import { languages } from '#domain/languages';
 
 /**
  * Issue 35: the address that receives copies of ID documents is shown only to a logged-in user on
@@ -39,7 +39,9 @@ describe('the identity mailbox (issue 35)', () => {
     const users = filesUnder('src', /\.tsx?$/).filter((file) => /IDENTITY_MAILBOX|identity@/.test(read(file)));
     expect(users).toEqual([path.join('src', 'features', 'identity', 'components', 'my-identity.tsx')]);
     // That page shows it inside the island only a logged-in user reaches.
-    expect(read('src/pages/identity/me.tsx')).toMatch(/<ProtectedIsland[^>]*>[\s\S]*<MyIdentity \/>[\s\S]*<\/ProtectedIsland>/);
+    expect(read('src/pages/identity/me.tsx')).toMatch(
+      /<ProtectedIsland[^>]*>[\s\S]*<MyIdentity \/>[\s\S]*<\/ProtectedIsland>/,
+    );
   });
 
   it('is put into an email only by the identity module, into the one message sent under the phrase', () => {
@@ -48,7 +50,9 @@ describe('the identity mailbox (issue 35)', () => {
     const service = read('server/src/modules/identity/service.ts');
     // The one use: the instructions, chosen by whether the account has an anti-phishing phrase.
     expect(service.match(/IDENTITY_MAILBOX/g)).toHaveLength(2); // the import and the use
-    expect(service).toMatch(/\(await antiPhishingPhrase\(db, accountId\)\) \? emailText\(language, 'idInstructions', \{ email: IDENTITY_MAILBOX \}\)/);
+    expect(service).toMatch(
+      /\(await antiPhishingPhrase\(db, accountId\)\) \? emailText\(language, 'idInstructions', \{ email: IDENTITY_MAILBOX \}\)/,
+    );
     for (const language of languages) {
       const notify = JSON.parse(read(`locales/${language}/notify.json`)) as Record<string, { body?: string }>;
       expect(notify.idInstructionsNoPhrase!.body).not.toContain('{{email}}');

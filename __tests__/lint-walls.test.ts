@@ -19,19 +19,60 @@ type Probe = { file: string; code: string; expect: string | null; why: string };
 // Probe files carry this suffix: eslint.config.mjs ignores them in normal runs and this test
 // removes them, also when an earlier run was killed before it could.
 const SUFFIX = '.wall-probe.ts';
-const probe = (dir: string, name: string, code: string, expect: string | null, why: string): Probe => ({ file: path.join(dir, `${name}${SUFFIX}`), code, expect, why });
+const probe = (dir: string, name: string, code: string, expect: string | null, why: string): Probe => ({
+  file: path.join(dir, `${name}${SUFFIX}`),
+  code,
+  expect,
+  why,
+});
 
 const RESTRICTED = 'import-x/no-restricted-paths';
 const NO_SQL = '@typescript-eslint/no-restricted-imports';
 /** The same rule, for imports other than SQL that a layer may not make. */
 const BANNED = NO_SQL;
 const probes: Probe[] = [
-  probe('domain', 'site', "import { formatMoney } from '../src/i18n/format';\nexport const f = formatMoney;\n", RESTRICTED, 'domain/ imports no site code'),
-  probe('domain', 'server', "import { LOCAL_AUDIENCE } from '../server/src/config';\nexport const a = LOCAL_AUDIENCE;\n", RESTRICTED, 'domain/ imports no server code'),
-  probe('domain', 'fine', "import { languages } from './languages';\nexport const l = languages;\n", null, 'domain/ imports domain/'),
-  probe('server/src/modules/orders', 'site', "import { formatMoney } from '../../../../src/i18n/format';\nexport const f = formatMoney;\n", RESTRICTED, 'the API imports no site code'),
-  probe('src/components', 'server', "import { LOCAL_AUDIENCE } from '../../server/src/config';\nexport const a = LOCAL_AUDIENCE;\n", RESTRICTED, 'the site imports no server code'),
-  probe('src/components', 'feature', "import { useExchangeSession } from '../features/exchange/session';\nexport const s = useExchangeSession;\n", RESTRICTED, 'a shared component imports no feature'),
+  probe(
+    'domain',
+    'site',
+    "import { formatMoney } from '../src/i18n/format';\nexport const f = formatMoney;\n",
+    RESTRICTED,
+    'domain/ imports no site code',
+  ),
+  probe(
+    'domain',
+    'server',
+    "import { LOCAL_AUDIENCE } from '../server/src/config';\nexport const a = LOCAL_AUDIENCE;\n",
+    RESTRICTED,
+    'domain/ imports no server code',
+  ),
+  probe(
+    'domain',
+    'fine',
+    "import { languages } from './languages';\nexport const l = languages;\n",
+    null,
+    'domain/ imports domain/',
+  ),
+  probe(
+    'server/src/modules/orders',
+    'site',
+    "import { formatMoney } from '../../../../src/i18n/format';\nexport const f = formatMoney;\n",
+    RESTRICTED,
+    'the API imports no site code',
+  ),
+  probe(
+    'src/components',
+    'server',
+    "import { LOCAL_AUDIENCE } from '../../server/src/config';\nexport const a = LOCAL_AUDIENCE;\n",
+    RESTRICTED,
+    'the site imports no server code',
+  ),
+  probe(
+    'src/components',
+    'feature',
+    "import { useExchangeSession } from '../features/exchange/session';\nexport const s = useExchangeSession;\n",
+    RESTRICTED,
+    'a shared component imports no feature',
+  ),
   probe(
     'src/features/identity',
     'other-feature',
@@ -46,8 +87,20 @@ const probes: Probe[] = [
     null,
     'a feature imports its own files and shared components',
   ),
-  probe('server/src/modules/orders', 'dev', "import { DEMO_USERS } from '../../dev/users';\nexport const u = DEMO_USERS;\n", RESTRICTED, 'a module never imports the local stand-ins'),
-  probe('server/src/plugins', 'dev', "import { DEMO_USERS } from '../dev/users';\nexport const u = DEMO_USERS;\n", RESTRICTED, 'a plugin never imports the local stand-ins'),
+  probe(
+    'server/src/modules/orders',
+    'dev',
+    "import { DEMO_USERS } from '../../dev/users';\nexport const u = DEMO_USERS;\n",
+    RESTRICTED,
+    'a module never imports the local stand-ins',
+  ),
+  probe(
+    'server/src/plugins',
+    'dev',
+    "import { DEMO_USERS } from '../dev/users';\nexport const u = DEMO_USERS;\n",
+    RESTRICTED,
+    'a plugin never imports the local stand-ins',
+  ),
   probe(
     'server/src/modules/orders',
     'repository',
@@ -55,7 +108,13 @@ const probes: Probe[] = [
     RESTRICTED,
     "a module never uses another module's repository",
   ),
-  probe('server/src/modules/wallet', 'routes', "import { orderRoutes } from '../orders/routes';\nexport const r = orderRoutes;\n", RESTRICTED, "a module never registers another module's routes"),
+  probe(
+    'server/src/modules/wallet',
+    'routes',
+    "import { orderRoutes } from '../orders/routes';\nexport const r = orderRoutes;\n",
+    RESTRICTED,
+    "a module never registers another module's routes",
+  ),
   probe(
     'server/src/workers',
     'repository',
@@ -63,8 +122,20 @@ const probes: Probe[] = [
     RESTRICTED,
     "a worker goes through a module's service",
   ),
-  probe('server/src/modules/orders', 'service', "import { findAccountByEmail } from '../accounts/service';\nexport const f = findAccountByEmail;\n", null, "a module uses another module's service"),
-  probe('server/src/modules/accounts', 'own-repository', "import { accountsRepository } from './repository';\nexport const r = accountsRepository;\n", null, 'a module uses its own repository'),
+  probe(
+    'server/src/modules/orders',
+    'service',
+    "import { findAccountByEmail } from '../accounts/service';\nexport const f = findAccountByEmail;\n",
+    null,
+    "a module uses another module's service",
+  ),
+  probe(
+    'server/src/modules/accounts',
+    'own-repository',
+    "import { accountsRepository } from './repository';\nexport const r = accountsRepository;\n",
+    null,
+    'a module uses its own repository',
+  ),
   probe(
     'server/src/modules/faucet',
     'service',
@@ -72,7 +143,13 @@ const probes: Probe[] = [
     NO_SQL,
     'a service reaches the tables only through its repository',
   ),
-  probe('server/src/modules/faucet', 'routes', "import { sql } from 'drizzle-orm';\nexport const now = sql`now()`;\n", NO_SQL, 'a route file writes no SQL'),
+  probe(
+    'server/src/modules/faucet',
+    'routes',
+    "import { sql } from 'drizzle-orm';\nexport const now = sql`now()`;\n",
+    NO_SQL,
+    'a route file writes no SQL',
+  ),
   probe(
     'server/src/modules/faucet',
     'repository',
@@ -87,22 +164,112 @@ const probes: Probe[] = [
     null,
     'a service may import a row type from the schema',
   ),
-  probe('server/src/modules/orders', 'cycle-a', `import { b } from './cycle-b${SUFFIX.replace(/\.ts$/, '')}';\nexport const a = () => b;\n`, 'import-x/no-cycle', 'no import cycles'),
-  probe('server/src/modules/orders', 'cycle-b', `import { a } from './cycle-a${SUFFIX.replace(/\.ts$/, '')}';\nexport const b = () => a;\n`, 'import-x/no-cycle', 'no import cycles'),
+  probe(
+    'server/src/modules/orders',
+    'cycle-a',
+    `import { b } from './cycle-b${SUFFIX.replace(/\.ts$/, '')}';\nexport const a = () => b;\n`,
+    'import-x/no-cycle',
+    'no import cycles',
+  ),
+  probe(
+    'server/src/modules/orders',
+    'cycle-b',
+    `import { a } from './cycle-a${SUFFIX.replace(/\.ts$/, '')}';\nexport const b = () => a;\n`,
+    'import-x/no-cycle',
+    'no import cycles',
+  ),
   // The walls an outside probe found open (issue 37), each closed and proved here.
-  probe('domain', 'node', "import fs from 'node:fs';\nexport const read = fs.readFileSync;\n", 'import-x/no-nodejs-modules', 'domain/ imports no Node built-in'),
-  probe('domain', 'react', "import { useState } from 'react';\nexport const u = useState;\n", BANNED, 'domain/ imports no React'),
-  probe('server/src/modules/faucet', 'sql-subpath', "import { sql } from 'drizzle-orm/sql';\nexport const now = sql`now()`;\n", BANNED, 'a service gets no sql from drizzle-orm/sql either'),
-  probe('server/src/modules/faucet', 'raw-rows', "import { rows } from '../../db/raw';\nexport const r = rows;\n", BANNED, 'a service runs no raw query through rows()'),
-  probe('server/src/modules/faucet', 'lock-key', "import { lockKey } from '../../db/raw';\nexport const l = lockKey;\n", null, 'a service may take an advisory lock'),
-  probe('server/src/modules/orders', 'workers', "import { watcherHooks } from '../../workers';\nexport const w = watcherHooks;\n", RESTRICTED, 'a module imports no worker'),
-  probe('server/src/modules/orders', 'app', "import { buildApp } from '../../app';\nexport const b = buildApp;\n", RESTRICTED, 'a module imports no app.ts'),
-  probe('server/src/modules/orders', 'plugin', "import { authPlugin } from '../../plugins/auth';\nexport const p = authPlugin;\n", BANNED, 'a module imports no plugin'),
-  probe('server/src/modules/wallet', 'repository', "import { authPlugin } from '../../plugins/auth';\nexport const p = authPlugin;\n", BANNED, 'a repository imports no plugin'),
-  probe('server/src/modules/orders', 'plugin-type', "import type { Auth } from '../../plugins/auth';\nexport type A = Auth;\n", null, "a module may import a plugin's types"),
-  probe('src/features/exchange', 'page', "import Contact from '../../pages/contact';\nexport const c = Contact;\n", RESTRICTED, 'a feature imports no page'),
-  probe('src/components', 'page', "import Contact from '../pages/contact';\nexport const c = Contact;\n", RESTRICTED, 'a shared component imports no page'),
-  probe('src/i18n', 'feature', "import { useExchangeSession } from '../features/exchange/session';\nexport const s = useExchangeSession;\n", RESTRICTED, 'src/i18n/ imports no feature'),
+  probe(
+    'domain',
+    'node',
+    "import fs from 'node:fs';\nexport const read = fs.readFileSync;\n",
+    'import-x/no-nodejs-modules',
+    'domain/ imports no Node built-in',
+  ),
+  probe(
+    'domain',
+    'react',
+    "import { useState } from 'react';\nexport const u = useState;\n",
+    BANNED,
+    'domain/ imports no React',
+  ),
+  probe(
+    'server/src/modules/faucet',
+    'sql-subpath',
+    "import { sql } from 'drizzle-orm/sql';\nexport const now = sql`now()`;\n",
+    BANNED,
+    'a service gets no sql from drizzle-orm/sql either',
+  ),
+  probe(
+    'server/src/modules/faucet',
+    'raw-rows',
+    "import { rows } from '../../db/raw';\nexport const r = rows;\n",
+    BANNED,
+    'a service runs no raw query through rows()',
+  ),
+  probe(
+    'server/src/modules/faucet',
+    'lock-key',
+    "import { lockKey } from '../../db/raw';\nexport const l = lockKey;\n",
+    null,
+    'a service may take an advisory lock',
+  ),
+  probe(
+    'server/src/modules/orders',
+    'workers',
+    "import { watcherHooks } from '../../workers';\nexport const w = watcherHooks;\n",
+    RESTRICTED,
+    'a module imports no worker',
+  ),
+  probe(
+    'server/src/modules/orders',
+    'app',
+    "import { buildApp } from '../../app';\nexport const b = buildApp;\n",
+    RESTRICTED,
+    'a module imports no app.ts',
+  ),
+  probe(
+    'server/src/modules/orders',
+    'plugin',
+    "import { authPlugin } from '../../plugins/auth';\nexport const p = authPlugin;\n",
+    BANNED,
+    'a module imports no plugin',
+  ),
+  probe(
+    'server/src/modules/wallet',
+    'repository',
+    "import { authPlugin } from '../../plugins/auth';\nexport const p = authPlugin;\n",
+    BANNED,
+    'a repository imports no plugin',
+  ),
+  probe(
+    'server/src/modules/orders',
+    'plugin-type',
+    "import type { Auth } from '../../plugins/auth';\nexport type A = Auth;\n",
+    null,
+    "a module may import a plugin's types",
+  ),
+  probe(
+    'src/features/exchange',
+    'page',
+    "import Contact from '../../pages/contact';\nexport const c = Contact;\n",
+    RESTRICTED,
+    'a feature imports no page',
+  ),
+  probe(
+    'src/components',
+    'page',
+    "import Contact from '../pages/contact';\nexport const c = Contact;\n",
+    RESTRICTED,
+    'a shared component imports no page',
+  ),
+  probe(
+    'src/i18n',
+    'feature',
+    "import { useExchangeSession } from '../features/exchange/session';\nexport const s = useExchangeSession;\n",
+    RESTRICTED,
+    'src/i18n/ imports no feature',
+  ),
   probe(
     'src/features/exchange',
     'contract-schema',
@@ -110,7 +277,27 @@ const probes: Probe[] = [
     BANNED,
     'the site imports no runtime schema from domain/contracts',
   ),
-  probe('src/features/exchange', 'contract-type', "import type { Order } from '../../../domain/contracts/orders';\nexport type O = Order;\n", null, 'the site imports the contracts as types'),
+  probe(
+    'src/features/exchange',
+    'contract-schema-alias',
+    "import { orderSchema } from '#domain/contracts/orders';\nexport const s = orderSchema;\n",
+    BANNED,
+    'the site imports no runtime schema from domain/contracts through the #domain alias either',
+  ),
+  probe(
+    'src/features/exchange',
+    'contract-type-alias',
+    "import type { Order } from '#domain/contracts/orders';\nexport type O = Order;\n",
+    null,
+    'the site imports the contracts as types through the alias',
+  ),
+  probe(
+    'src/features/exchange',
+    'contract-type',
+    "import type { Order } from '../../../domain/contracts/orders';\nexport type O = Order;\n",
+    null,
+    'the site imports the contracts as types',
+  ),
   probe(
     'server/src/modules/orders',
     'floating',
@@ -140,12 +327,14 @@ describe('the walls between layers (eslint.config.mjs)', () => {
     try {
       // --no-ignore: the configuration ignores probe files in ordinary runs. ESLint exits 1 when it
       // reports errors, which the probes are there to cause.
-      const output = await run(path.join(root, 'node_modules/.bin/eslint'), ['--no-ignore', '--format', 'json', ...probes.map((p) => p.file)], { cwd: root, maxBuffer: 16 * 1024 * 1024 }).catch(
-        (error: { code?: number; stdout?: string }) => {
-          if (error.code === 1 && error.stdout) return { stdout: error.stdout };
-          throw error;
-        },
-      );
+      const output = await run(
+        path.join(root, 'node_modules/.bin/eslint'),
+        ['--no-ignore', '--format', 'json', ...probes.map((p) => p.file)],
+        { cwd: root, maxBuffer: 16 * 1024 * 1024 },
+      ).catch((error: { code?: number; stdout?: string }) => {
+        if (error.code === 1 && error.stdout) return { stdout: error.stdout };
+        throw error;
+      });
       const parsed = JSON.parse(output.stdout) as LintResult[];
       results = new Map(parsed.map((r) => [path.relative(root, r.filePath), r.messages]));
     } finally {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CURRENCIES } from '../domain/currencies';
-import { languages } from '../domain/languages';
+import { CURRENCIES } from '#domain/currencies';
+import { languages } from '#domain/languages';
 
 /**
  * Every text exists in all six languages with the same keys and placeholders, and the other
@@ -12,7 +12,10 @@ type Json = string | Json[] | { [key: string]: Json };
 
 function flatten(value: Json, prefix = ''): Record<string, string> {
   if (typeof value === 'string') return { [prefix]: value };
-  return Object.entries(value).reduce<Record<string, string>>((out, [key, child]) => ({ ...out, ...flatten(child, prefix ? `${prefix}.${key}` : key) }), {});
+  return Object.entries(value).reduce<Record<string, string>>(
+    (out, [key, child]) => ({ ...out, ...flatten(child, prefix ? `${prefix}.${key}` : key) }),
+    {},
+  );
 }
 
 function load(language: string): Record<string, string> {
@@ -72,7 +75,8 @@ const CYRILLIC = ['ru', 'uk'];
  * language must have exactly the forms its plural rules use.
  */
 const PLURAL = /_(zero|one|two|few|many|other)$/;
-const baseKeys = (texts: Record<string, string>) => [...new Set(Object.keys(texts).map((key) => key.replace(PLURAL, '')))].sort();
+const baseKeys = (texts: Record<string, string>) =>
+  [...new Set(Object.keys(texts).map((key) => key.replace(PLURAL, '')))].sort();
 const englishForm = (key: string) => en[key] ?? en[`${key.replace(PLURAL, '')}_other`];
 
 describe('locales', () => {
@@ -94,7 +98,10 @@ describe('locales', () => {
 
     it('keeps every placeholder of the English text', () => {
       for (const [key, text] of Object.entries(translated)) {
-        expect({ key, placeholders: placeholders(text) }).toEqual({ key, placeholders: placeholders(englishForm(key) ?? '') });
+        expect({ key, placeholders: placeholders(text) }).toEqual({
+          key,
+          placeholders: placeholders(englishForm(key) ?? ''),
+        });
       }
     });
 
@@ -108,9 +115,13 @@ describe('locales', () => {
   });
 
   it('names every listed currency, in Cyrillic in Russian and Ukrainian', () => {
-    expect(CURRENCIES.map((c) => [c.code, en[`currencies:.names.${c.code}`]])).toEqual(CURRENCIES.map((c) => [c.code, c.name]));
+    expect(CURRENCIES.map((c) => [c.code, en[`currencies:.names.${c.code}`]])).toEqual(
+      CURRENCIES.map((c) => [c.code, c.name]),
+    );
     for (const language of CYRILLIC) {
-      const latinOnly = Object.entries(load(language)).filter(([key, name]) => CURRENCY_NAME.test(key) && !/[а-яёіїєґ]/i.test(name));
+      const latinOnly = Object.entries(load(language)).filter(
+        ([key, name]) => CURRENCY_NAME.test(key) && !/[а-яёіїєґ]/i.test(name),
+      );
       expect(latinOnly).toEqual([]);
     }
   });
@@ -118,7 +129,9 @@ describe('locales', () => {
   /** The texts of a language and its news articles, by file and key. */
   const prose = (language: string): [string, string][] => {
     const newsDir = path.join(__dirname, '../content/news', language);
-    const news = fs.readdirSync(newsDir).map((file): [string, string] => [`news/${file}`, fs.readFileSync(path.join(newsDir, file), 'utf8')]);
+    const news = fs
+      .readdirSync(newsDir)
+      .map((file): [string, string] => [`news/${file}`, fs.readFileSync(path.join(newsDir, file), 'utf8')]);
     return [...Object.entries(load(language)), ...news];
   };
 
@@ -130,7 +143,9 @@ describe('locales', () => {
 
   it.each(CYRILLIC)('%s names the euro and the crypto-currencies in its own words in running text', (language) => {
     // "евро"/"євро", "биткоин"/"біткоїн": the code EUR only to gloss the euro once, "(EUR)".
-    const latin = prose(language).filter(([, text]) => /\b(Bitcoin|Ethereum|Ether|Ripple|Litecoin|Dogecoin|Tether)\b|(?<!\()\bEUR\b(?!\))/.test(text));
+    const latin = prose(language).filter(([, text]) =>
+      /\b(Bitcoin|Ethereum|Ether|Ripple|Litecoin|Dogecoin|Tether)\b|(?<!\()\bEUR\b(?!\))/.test(text),
+    );
     expect(latin.map(([key]) => key)).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { languages, localizePath, splitLanguage } from '../domain/languages';
+import { languages, localizePath, splitLanguage } from '#domain/languages';
 import { opsRoutes, opsRouteNames } from '../src/i18n/ops-routes';
 import { routes, routeNames, routeNameOf } from '../src/i18n/routes';
 
@@ -13,7 +13,13 @@ function pathOfPageFile(file: string): string {
 }
 
 function pageFiles(dir = pagesDir, prefix = ''): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? pageFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((entry) =>
+      entry.isDirectory()
+        ? pageFiles(path.join(dir, entry.name), `${prefix}${entry.name}/`)
+        : [`${prefix}${entry.name}`],
+    );
 }
 
 describe('the route table', () => {
@@ -27,7 +33,8 @@ describe('the route table', () => {
 
   it('names every page in src/pages (besides the not-found page): the site’s, or the operator console’s', () => {
     const consolePaths: string[] = Object.values(opsRoutes);
-    for (const filePath of filePaths) expect(routeNameOf(filePath) ?? (consolePaths.includes(filePath) ? filePath : undefined)).toBeDefined();
+    for (const filePath of filePaths)
+      expect(routeNameOf(filePath) ?? (consolePaths.includes(filePath) ? filePath : undefined)).toBeDefined();
     for (const name of opsRouteNames) expect(filePaths).toContain(opsRoutes[name]);
   });
 

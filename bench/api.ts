@@ -17,7 +17,8 @@ const duration = Number(process.env.BENCH_SECONDS || 10);
 
 async function measure(url: string, headers: Record<string, string> = {}) {
   const result = await autocannon({ url, connections: 10, duration, headers });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
@@ -45,7 +46,9 @@ async function main() {
     const health = await measure(`${server.url}/api/health`);
     const me = await measure(`${server.url}/api/me`, auth);
     const ratio = me.rps / health.rps;
-    console.log(`\nbench:api — ${new Date().toISOString()} — ${os.cpus().length} cores, ${duration} s each, 10 connections`);
+    console.log(
+      `\nbench:api — ${new Date().toISOString()} — ${os.cpus().length} cores, ${duration} s each, 10 connections`,
+    );
     console.log('| endpoint | requests/s | p99 latency |');
     console.log('|---|---|---|');
     console.log(`| GET /api/health | ${health.rps.toFixed(0)} | ${health.p99} ms |`);

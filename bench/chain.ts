@@ -17,8 +17,8 @@ import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { p2wpkh, Transaction } from '@scure/btc-signer';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import { decimalToMinor, minorToDecimal } from '../domain/money';
-import { bitcoinLikeNetwork, setChainNetwork } from '../domain/networks';
+import { decimalToMinor, minorToDecimal } from '#domain/money';
+import { bitcoinLikeNetwork, setChainNetwork } from '#domain/networks';
 import { startLitecoind } from '../server/chain/litecoind';
 import { openDatabase } from '../server/src/db/client';
 import { TEST_XPUBS, deriveAddress } from '../server/src/modules/chain/derive';
@@ -31,7 +31,8 @@ import type { PayoutOutcomes } from '../server/src/modules/payouts/service';
 /** The target: the watcher scans at least this share of the blocks per second the node serves. */
 const TARGET_RATIO = 0.5;
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const adminUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BLOCKS = 100;
 const TXS = Number(process.env.BENCH_CHAIN_TXS || 50);
 const DEPOSITS = Number(process.env.BENCH_CHAIN_DEPOSITS || 2);
@@ -59,7 +60,9 @@ async function main() {
       await database.db.execute(sql`
         insert into reception_addresses (owner_id, currency, derivation_index, address)
         select id, 'LTC', ${i}, ${addresses[i]} from accounts where subject = ${`user-${i}`}`);
-      await database.db.execute(sql`insert into house_addresses (address, currency, branch, derivation_index) values (${addresses[i]}, 'LTC', 'users', ${i})`);
+      await database.db.execute(
+        sql`insert into house_addresses (address, currency, branch, derivation_index) values (${addresses[i]}, 'LTC', 'users', ${i})`,
+      );
     }
 
     // Coins for the payer: mature coinbases, then the blocks to measure.
@@ -77,11 +80,21 @@ async function main() {
     const coins: { txid: string; vout: number; amount: bigint }[] = [];
     for (let batch = 0; batch * 200 < needed; batch++) {
       const count = Math.min(200, needed - batch * 200);
-      const funding = await ltc.wallet<string>('sendtoaddress', [payerScript.address!, minorToDecimal(UNIT * BigInt(count) + 100_000n, 8)]);
-      const raw = await ltc.node.call<{ vout: { value: string; n: string; scriptPubKey: { hex: string } }[] }>('getrawtransaction', [funding, true]);
+      const funding = await ltc.wallet<string>('sendtoaddress', [
+        payerScript.address!,
+        minorToDecimal(UNIT * BigInt(count) + 100_000n, 8),
+      ]);
+      const raw = await ltc.node.call<{ vout: { value: string; n: string; scriptPubKey: { hex: string } }[] }>(
+        'getrawtransaction',
+        [funding, true],
+      );
       const out = raw.vout.find((o) => o.scriptPubKey.hex === Buffer.from(payerScript.script).toString('hex'))!;
       const fan = new Transaction();
-      fan.addInput({ txid: funding, index: Number(out.n), witnessUtxo: { script: payerScript.script, amount: decimalToMinor(out.value, 8)! } });
+      fan.addInput({
+        txid: funding,
+        index: Number(out.n),
+        witnessUtxo: { script: payerScript.script, amount: decimalToMinor(out.value, 8)! },
+      });
       for (let i = 0; i < count; i++) fan.addOutputAddress(payerScript.address!, UNIT, bitcoinLikeNetwork('LTC'));
       fan.sign(payer);
       fan.finalize();
@@ -96,7 +109,11 @@ async function main() {
     /** One transaction of the payer's: a coin to four outside addresses and, if given, a house address. */
     const payerTx = (coin: (typeof coins)[number], house: string[]) => {
       const tx = new Transaction();
-      tx.addInput({ txid: coin.txid, index: coin.vout, witnessUtxo: { script: payerScript.script, amount: coin.amount } });
+      tx.addInput({
+        txid: coin.txid,
+        index: coin.vout,
+        witnessUtxo: { script: payerScript.script, amount: coin.amount },
+      });
       for (const address of house) tx.addOutputAddress(address, 100_000n, bitcoinLikeNetwork('LTC'));
       for (let o = 0; o < 4; o++) tx.addOutputAddress(outside[o]!, 100_000n, bitcoinLikeNetwork('LTC'));
       tx.sign(payer);
@@ -118,7 +135,11 @@ async function main() {
     const auth = `Basic ${Buffer.from('muntly:regtest').toString('base64')}`;
     const endpoint = ltc.url.replace('muntly:regtest@', '');
     const raw = async (method: string, params: unknown[]) => {
-      const response = await fetch(endpoint, { method: 'POST', headers: { authorization: auth, 'content-type': 'application/json' }, body: JSON.stringify({ id: 1, method, params }) });
+      const response = await fetch(endpoint, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ id: 1, method, params }),
+      });
       return response.text();
     };
     const nodeStart = performance.now();
@@ -143,7 +164,8 @@ async function main() {
     if (credited !== deposits) throw new Error(`credited ${credited} of ${deposits} deposits`);
 
     // A deposit's own cost: one block of deposits only (two house outputs per transaction).
-    for (let t = 0; t < TXS; t++) await ltc.node.broadcast(payerTx(coins[next++]!, [addresses[(2 * t) % USERS]!, addresses[(2 * t + 1) % USERS]!]));
+    for (let t = 0; t < TXS; t++)
+      await ltc.node.broadcast(payerTx(coins[next++]!, [addresses[(2 * t) % USERS]!, addresses[(2 * t + 1) % USERS]!]));
     await ltc.mine(1);
     const depositStart = performance.now();
     const depositRun = await scanChain(database.db, ltc.node, hooks, settings);
@@ -154,11 +176,15 @@ async function main() {
     const blockRate = scanned / watcherSeconds;
     const ratio = blockRate / nodeRate;
     console.log(`\nbench:chain — ${os.cpus().length} cores, litecoind -regtest, PostgreSQL`);
-    console.log(`  ${BLOCKS} blocks, ${TXS} transactions each (${BLOCKS * TXS} in all), ${deposits} of them deposits to ${USERS} users`);
+    console.log(
+      `  ${BLOCKS} blocks, ${TXS} transactions each (${BLOCKS * TXS} in all), ${deposits} of them deposits to ${USERS} users`,
+    );
     console.log(`  node serves them:            ${nodeRate.toFixed(1)} blocks/s (getblockhash + getblock 2)`);
     console.log(`  watcher scans and credits:   ${blockRate.toFixed(1)} blocks/s (${credited} deposits credited)`);
     console.log(`  ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO})`);
-    console.log(`  a block of ${2 * TXS} deposits only: ${(depositRun.credited / depositSeconds).toFixed(0)} deposits credited/s`);
+    console.log(
+      `  a block of ${2 * TXS} deposits only: ${(depositRun.credited / depositSeconds).toFixed(0)} deposits credited/s`,
+    );
     record([
       {
         benchmark: 'bench:chain',
@@ -169,7 +195,11 @@ async function main() {
         target: `≥ ${TARGET_RATIO}`,
         met: ratio >= TARGET_RATIO,
       },
-      { benchmark: 'bench:chain', figure: `deposits credited/s (a block of ${2 * TXS} deposits)`, value: (depositRun.credited / depositSeconds).toFixed(0) },
+      {
+        benchmark: 'bench:chain',
+        figure: `deposits credited/s (a block of ${2 * TXS} deposits)`,
+        value: (depositRun.credited / depositSeconds).toFixed(0),
+      },
     ]);
   } finally {
     await database.close().catch(() => undefined);

@@ -13,7 +13,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import { FAUCET_CURRENCIES, SALT_BYTES, ticketOf, verifyRound } from '../domain/faucet';
+import { FAUCET_CURRENCIES, SALT_BYTES, ticketOf, verifyRound } from '#domain/faucet';
 import { openDatabase, type Database } from '../server/src/db/client';
 import { faucetEntries } from '../server/src/db/schema';
 import { simulatedChain } from '../server/src/dev/simulated-chain';
@@ -23,15 +23,28 @@ import { currentView } from '../server/src/modules/faucet/views';
 import { verifyLedger } from '../server/src/modules/ledger/service';
 import { record } from './support';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const adminUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ENTRIES = Number(process.env.BENCH_ENTRIES || 10_000);
 const ROUNDS = 3;
 /** The target: the slowest draw and credit of a round, in milliseconds. */
 const TARGET_MS = 1000;
-const settings: FaucetSettings = { roundMs: 360_000, rewardEurMinor: 2n, initialBudgetEurMinor: 100_000n, seedChainLength: 10_000, chain: simulatedChain() };
-const rates = { current: async () => ({ at: 'now', rates: { BTC: '80000', ETH: '3000', XRP: '2.10', BCH: '420', LTC: '90', DOGE: '0.19' } }) };
+const settings: FaucetSettings = {
+  roundMs: 360_000,
+  rewardEurMinor: 2n,
+  initialBudgetEurMinor: 100_000n,
+  seedChainLength: 10_000,
+  chain: simulatedChain(),
+};
+const rates = {
+  current: async () => ({
+    at: 'now',
+    rates: { BTC: '80000', ETH: '3000', XRP: '2.10', BCH: '420', LTC: '90', DOGE: '0.19' },
+  }),
+};
 
-const rows = async <T>(database: Database, query: ReturnType<typeof sql>) => ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = async <T>(database: Database, query: ReturnType<typeof sql>) =>
+  ((await database.db.execute(query)) as unknown as { rows: T[] }).rows;
 
 /** Moves the current round's schedule so that `point` has just passed. */
 async function jumpTo(database: Database, point: 'opens_at' | 'closes_at' | 'draws_at' | 'ends_at') {
@@ -53,7 +66,10 @@ async function seedPlayers(database: Database) {
     select a.id, (array['BTC','ETH','XRP','BCH','LTC','DOGE'])[1 + (row_number() over (order by a.subject)) % 6],
            row_number() over (order by a.subject), 'bench-address-' || a.subject
     from accounts a where a.issuer = 'bench'`);
-  return rows<{ id: string; owner_id: string; currency: string; address: string }>(database, sql`select id, owner_id, currency, address from reception_addresses`);
+  return rows<{ id: string; owner_id: string; currency: string; address: string }>(
+    database,
+    sql`select id, owner_id, currency, address from reception_addresses`,
+  );
 }
 
 async function benchOn(label: string, database: Database) {
@@ -66,13 +82,24 @@ async function benchOn(label: string, database: Database) {
     await advance(database.db, rates, settings); // a new round (or, after the first, the next one)
     await jumpTo(database, 'opens_at');
     await advance(database.db, rates, settings);
-    const [round] = await rows<{ id: number }>(database, sql`select id from faucet_rounds where finished_at is null and state = 'registrations_open'`);
+    const [round] = await rows<{ id: number }>(
+      database,
+      sql`select id from faucet_rounds where finished_at is null and state = 'registrations_open'`,
+    );
     for (let i = 0; i < players.length; i += 1000) {
       await database.db.insert(faucetEntries).values(
         // Salted as real entries are (server/src/modules/faucet/entries.ts).
         players.slice(i, i + 1000).map((p) => {
           const salt = randomBytes(SALT_BYTES).toString('hex');
-          return { roundId: round!.id, accountId: p.owner_id, addressId: p.id, currency: p.currency, address: p.address, ticket: ticketOf(round!.id, p.address, salt), salt };
+          return {
+            roundId: round!.id,
+            accountId: p.owner_id,
+            addressId: p.id,
+            currency: p.currency,
+            address: p.address,
+            ticket: ticketOf(round!.id, p.address, salt),
+            salt,
+          };
         }),
       );
     }
@@ -82,7 +109,10 @@ async function benchOn(label: string, database: Database) {
     const started = performance.now();
     await advance(database.db, rates, settings);
     const elapsed = performance.now() - started;
-    const [after] = await rows<{ state: string }>(database, sql`select state from faucet_rounds where id = ${round!.id}`);
+    const [after] = await rows<{ state: string }>(
+      database,
+      sql`select state from faucet_rounds where id = ${round!.id}`,
+    );
     if (after!.state !== 'winner_announced') throw new Error('the draw did not run in the measured step');
     drawMs.push(elapsed);
 
@@ -101,13 +131,25 @@ async function benchOn(label: string, database: Database) {
       },
       nodeHashes,
     );
-    if (view.playerCount !== ENTRIES || !check.seedMatches || !check.winnerMatches) throw new Error('the round does not verify');
+    if (view.playerCount !== ENTRIES || !check.seedMatches || !check.winnerMatches)
+      throw new Error('the round does not verify');
     await jumpTo(database, 'ends_at');
   }
   const ledgerOk = (await verifyLedger(database.db)).every((c) => c.ok);
-  const credits = await rows<{ n: number }>(database, sql`select count(*)::int as n from ledger_transfers where code = 'faucet'`);
-  const fmt = (values: number[]) => `${[...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!.toFixed(0)} ms (max ${Math.max(...values).toFixed(0)})`;
-  return { label, draw: fmt(drawMs), view: fmt(viewMs), maxDraw: Math.max(...drawMs), ledgerOk, credits: credits[0]!.n };
+  const credits = await rows<{ n: number }>(
+    database,
+    sql`select count(*)::int as n from ledger_transfers where code = 'faucet'`,
+  );
+  const fmt = (values: number[]) =>
+    `${[...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!.toFixed(0)} ms (max ${Math.max(...values).toFixed(0)})`;
+  return {
+    label,
+    draw: fmt(drawMs),
+    view: fmt(viewMs),
+    maxDraw: Math.max(...drawMs),
+    ledgerOk,
+    credits: credits[0]!.n,
+  };
 }
 
 async function admin(query: string) {
@@ -145,7 +187,9 @@ async function main() {
     await embedded.close();
   }
 
-  console.log(`\nbench:faucet — ${new Date().toISOString()} — ${os.cpus().length} cores, ${ENTRIES} entries per round, ${ROUNDS} rounds, currencies ${FAUCET_CURRENCIES.join(' ')}`);
+  console.log(
+    `\nbench:faucet — ${new Date().toISOString()} — ${os.cpus().length} cores, ${ENTRIES} entries per round, ${ROUNDS} rounds, currencies ${FAUCET_CURRENCIES.join(' ')}`,
+  );
   console.log('| database | draw + credit (median) | target | public view of the round | credits | ledger |');
   console.log('|---|---|---|---|---|---|');
   for (const r of results) {

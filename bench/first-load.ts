@@ -15,12 +15,20 @@ export const BUDGET_KB = { home: 100, page: 120 } as const;
 
 export function firstLoadJs(publicDir: string, pagePath: string): { files: string[]; gzipBytes: number } {
   const stats = JSON.parse(fs.readFileSync(path.join(publicDir, 'webpack.stats.json'), 'utf8')) as Stats;
-  const dataFile = path.join(publicDir, 'page-data', pagePath === '/' ? 'index' : pagePath.replace(/^\/|\/$/g, ''), 'page-data.json');
+  const dataFile = path.join(
+    publicDir,
+    'page-data',
+    pagePath === '/' ? 'index' : pagePath.replace(/^\/|\/$/g, ''),
+    'page-data.json',
+  );
   const { componentChunkName } = JSON.parse(fs.readFileSync(dataFile, 'utf8')) as { componentChunkName: string };
   const html = fs.readFileSync(path.join(publicDir, pagePath, 'index.html'), 'utf8');
   const htmlScripts = [...html.matchAll(/<script[^>]*src="\/([^"]+\.js)"/g)].map((m) => m[1]!);
   const groups = ['app', componentChunkName].flatMap((group) => stats.namedChunkGroups[group]?.assets ?? []);
   const files = [...new Set([...htmlScripts, ...groups.map((a) => a.name)])].filter((f) => f.endsWith('.js'));
-  const gzipBytes = files.reduce((sum, file) => sum + zlib.gzipSync(fs.readFileSync(path.join(publicDir, file))).length, 0);
+  const gzipBytes = files.reduce(
+    (sum, file) => sum + zlib.gzipSync(fs.readFileSync(path.join(publicDir, file))).length,
+    0,
+  );
   return { files, gzipBytes };
 }

@@ -13,7 +13,8 @@ import { accounts } from '../server/src/db/schema';
 import { systemAccount, transfer, userAccount, verifyLedger } from '../server/src/modules/ledger/service';
 import { record } from './support';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const adminUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const seconds = Number(process.env.BENCH_SECONDS || 10);
 const WORKERS = 10;
 /** The target: ledger transfers per second between distinct accounts, at least this share of pgbench's TPC-B-like transactions per second. */
@@ -63,22 +64,50 @@ async function main() {
     const db = database.db;
     const users = await db
       .insert(accounts)
-      .values(Array.from({ length: 2 * WORKERS + 1 }, (_, i) => ({ issuer: 'bench', subject: `u${i}`, accountKey: `BENCH${String(i).padStart(3, '0')}`, depositLimitEurMinor: 0n })))
+      .values(
+        Array.from({ length: 2 * WORKERS + 1 }, (_, i) => ({
+          issuer: 'bench',
+          subject: `u${i}`,
+          accountKey: `BENCH${String(i).padStart(3, '0')}`,
+          depositLimitEurMinor: 0n,
+        })),
+      )
       .returning();
     const ledger = await Promise.all(users.map((u) => userAccount(db, u.id, 'BTC')));
     const chain = await systemAccount(db, 'chain', 'BTC');
     for (const [i, account] of ledger.entries()) {
-      await transfer(db, { id: `fund:${i}`, currency: 'BTC', debitAccountId: chain.id, creditAccountId: account.id, amount: 10_000_000_000n, code: 'deposit' });
+      await transfer(db, {
+        id: `fund:${i}`,
+        currency: 'BTC',
+        debitAccountId: chain.id,
+        creditAccountId: account.id,
+        amount: 10_000_000_000n,
+        code: 'deposit',
+      });
     }
 
     const distinct = await run('distinct', async (worker, n) => {
       const [a, b] = [ledger[2 * worker]!, ledger[2 * worker + 1]!];
       const [from, to] = n % 2 === 0 ? [a, b] : [b, a];
-      await transfer(db, { id: `pair:${worker}:${n}`, currency: 'BTC', debitAccountId: from.id, creditAccountId: to.id, amount: 1n, code: 'internal' });
+      await transfer(db, {
+        id: `pair:${worker}:${n}`,
+        currency: 'BTC',
+        debitAccountId: from.id,
+        creditAccountId: to.id,
+        amount: 1n,
+        code: 'internal',
+      });
     });
     const hotAccount = ledger[2 * WORKERS]!;
     const hot = await run('hot', async (worker, n) => {
-      await transfer(db, { id: `hot:${worker}:${n}`, currency: 'BTC', debitAccountId: ledger[worker]!.id, creditAccountId: hotAccount.id, amount: 1n, code: 'internal' });
+      await transfer(db, {
+        id: `hot:${worker}:${n}`,
+        currency: 'BTC',
+        debitAccountId: ledger[worker]!.id,
+        creditAccountId: hotAccount.id,
+        amount: 1n,
+        code: 'internal',
+      });
     });
     const checks = await verifyLedger(db);
     await database.close();
@@ -88,7 +117,9 @@ async function main() {
     const out = execFileSync('pgbench', ['-c', String(WORKERS), '-j', '2', '-T', String(seconds), url]).toString();
     const pgbenchTps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN);
 
-    console.log(`\nbench:ledger — ${new Date().toISOString()} — ${os.cpus().length} cores, ${WORKERS} workers, ${seconds} s each, PostgreSQL ${new URL(adminUrl).host}`);
+    console.log(
+      `\nbench:ledger — ${new Date().toISOString()} — ${os.cpus().length} cores, ${WORKERS} workers, ${seconds} s each, PostgreSQL ${new URL(adminUrl).host}`,
+    );
     console.log('| workload | transfers/s | errors | reference | ratio |');
     console.log('|---|---|---|---|---|');
     console.log(
@@ -119,7 +150,13 @@ async function main() {
         target: 'no errors or deadlocks',
         met: hot.errors.length === 0,
       },
-      { benchmark: 'bench:ledger', figure: 'ledger invariants afterwards', value: checks.every((c) => c.ok) ? 'all hold' : 'BROKEN', target: 'all hold', met: checks.every((c) => c.ok) },
+      {
+        benchmark: 'bench:ledger',
+        figure: 'ledger invariants afterwards',
+        value: checks.every((c) => c.ok) ? 'all hold' : 'BROKEN',
+        target: 'all hold',
+        met: checks.every((c) => c.ok),
+      },
     ]);
   } finally {
     await admin(`drop database if exists ${ledgerDb} with (force)`);

@@ -15,9 +15,9 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import { decimalsOf } from '../domain/currencies';
-import { verifyInclusion, verifySnapshot, type PublishedSnapshot } from '../domain/liabilities';
-import { minorToDecimal } from '../domain/money';
+import { decimalsOf } from '#domain/currencies';
+import { verifyInclusion, verifySnapshot, type PublishedSnapshot } from '#domain/liabilities';
+import { minorToDecimal } from '#domain/money';
 import { openDatabase } from '../server/src/db/client';
 import { simulatedChain } from '../server/src/dev/simulated-chain';
 import { TEST_XPUBS } from '../server/src/modules/chain/service';
@@ -25,7 +25,8 @@ import { userTotals, verifyLedger } from '../server/src/modules/ledger/service';
 import { myProofs, nodeDigest, publishedSnapshot, publishSnapshot } from '../server/src/modules/liabilities/service';
 import { record } from './support';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const adminUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS || 100_000);
 const CURRENCIES = ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE'];
 /** The target: taking and publishing the snapshot takes at most this many times a plain select of the same balances. */
@@ -62,7 +63,9 @@ async function main() {
       insert into ledger_accounts (owner_id, currency, balance)
       select a.id, c.code, case when random() < 0.02 then 0 else 1 + floor(random() ^ 3 * 1e12)::bigint end
       from accounts a cross join (values ${list}) as c(code)`);
-    await db.execute(sql`insert into ledger_accounts (system_code, currency, balance) select 'chain', code, 0 from (values ${list}) as c(code)`);
+    await db.execute(
+      sql`insert into ledger_accounts (system_code, currency, balance) select 'chain', code, 0 from (values ${list}) as c(code)`,
+    );
     await db.execute(sql`
       insert into ledger_transfers (id, currency, debit_account_id, credit_account_id, amount, code)
       select 'bench:' || u.id, u.currency, s.id, u.id, u.balance, 'deposit'
@@ -73,7 +76,9 @@ async function main() {
       from (select currency, sum(balance) as total from ledger_accounts where owner_id is not null group by currency) t
       where s.system_code = 'chain' and s.currency = t.currency`);
     await db.execute(sql`analyze`);
-    console.log(`Seeded ${ACCOUNTS} accounts × ${CURRENCIES.length} currencies in ${seconds(performance.now() - seedStarted)}.`);
+    console.log(
+      `Seeded ${ACCOUNTS} accounts × ${CURRENCIES.length} currencies in ${seconds(performance.now() - seedStarted)}.`,
+    );
     const ledgerOk = (await verifyLedger(db)).every((c) => c.ok);
 
     // The reference: a plain select of the same balances, over a connection of its own.
@@ -83,7 +88,9 @@ async function main() {
     let selected = 0;
     for (let i = 0; i < 3; i++) {
       const started = performance.now();
-      const result = await client.query('select owner_id, currency, balance from ledger_accounts where owner_id is not null');
+      const result = await client.query(
+        'select owner_id, currency, balance from ledger_accounts where owner_id is not null',
+      );
       selectMs.push(performance.now() - started);
       selected = result.rowCount ?? 0;
     }
@@ -95,16 +102,28 @@ async function main() {
     const publishMs = performance.now() - started;
 
     const totals = await userTotals(db);
-    const stats = ((await db.execute(sql`select sum(leaf_count)::int as leaves, sum(length(nodes))::bigint as bytes from liability_trees`)) as unknown as { rows: { leaves: number; bytes: string }[] })
-      .rows[0]!;
+    const stats = (
+      (await db.execute(
+        sql`select sum(leaf_count)::int as leaves, sum(length(nodes))::bigint as bytes from liability_trees`,
+      )) as unknown as { rows: { leaves: number; bytes: string }[] }
+    ).rows[0]!;
     // Every root's total is, to the minor unit, what the ledger says users hold (ledger:verify's totals).
     const rootsMatch =
-      totals.length === CURRENCIES.length && totals.every((t) => published.currencies.find((c) => c.currency === t.currency)?.total === minorToDecimal(t.total, decimalsOf(t.currency)!));
+      totals.length === CURRENCIES.length &&
+      totals.every(
+        (t) =>
+          published.currencies.find((c) => c.currency === t.currency)?.total ===
+          minorToDecimal(t.total, decimalsOf(t.currency)!),
+      );
 
     const text = await publishedSnapshot(db, published.snapshotId);
     const snapshot = JSON.parse(text) as PublishedSnapshot;
 
-    const [holder] = ((await db.execute(sql`select id from accounts where subject = 'holder-1'`)) as unknown as { rows: { id: string }[] }).rows;
+    const [holder] = (
+      (await db.execute(sql`select id from accounts where subject = 'holder-1'`)) as unknown as {
+        rows: { id: string }[];
+      }
+    ).rows;
     const proofStarted = performance.now();
     const proof = await myProofs(db, holder!.id, { limit: 1 });
     const firstProofMs = performance.now() - proofStarted;
@@ -131,7 +150,9 @@ async function main() {
 
     const ok = ledgerOk && rootsMatch && check.ok && included && mine.currencies.length === CURRENCIES.length;
     const scale = `${ACCOUNTS.toLocaleString('en')} accounts × ${CURRENCIES.length} currencies (${selected.toLocaleString('en')} balances, ${stats.leaves.toLocaleString('en')} leaves)`;
-    console.log(`\nbench:liabilities — ${new Date().toISOString()} — ${os.cpus().length} cores, PostgreSQL ${new URL(adminUrl).host}, ${scale}`);
+    console.log(
+      `\nbench:liabilities — ${new Date().toISOString()} — ${os.cpus().length} cores, PostgreSQL ${new URL(adminUrl).host}, ${scale}`,
+    );
     console.log('| step | time | reference (same run) | ratio |');
     console.log('|---|---|---|---|');
     console.log(
@@ -140,9 +161,13 @@ async function main() {
     console.log(
       `| what a customer downloads: the published file / their proof | ${(text.length / 1024).toFixed(1)} KiB / ${(proofBytes / 1024).toFixed(1)} KiB | the server's copy of the trees: ${(Number(stats.bytes) / 2 ** 20).toFixed(0)} MiB | |`,
     );
-    console.log(`| one user's proof, 6 currencies: first / again | ${firstProofMs.toFixed(0)} ms / ${cachedProofMs.toFixed(0)} ms | | |`);
+    console.log(
+      `| one user's proof, 6 currencies: first / again | ${firstProofMs.toFixed(0)} ms / ${cachedProofMs.toFixed(0)} ms | | |`,
+    );
     console.log(`| check the file and the user's proof | ${verifyMs.toFixed(0)} ms | | |`);
-    console.log(`| roots = what users hold (ledger), the file and the proof verify, ledger invariants | ${ok ? 'all hold' : 'BROKEN'} | | |`);
+    console.log(
+      `| roots = what users hold (ledger), the file and the proof verify, ledger invariants | ${ok ? 'all hold' : 'BROKEN'} | | |`,
+    );
     record([
       {
         benchmark: 'bench:liabilities',
@@ -161,7 +186,11 @@ async function main() {
         target: 'both verify',
         met: check.ok && included,
       },
-      { benchmark: 'bench:liabilities', figure: "one user's proof (GET /api/wallet/proof), 6 currencies: first / again", value: `${firstProofMs.toFixed(0)} ms / ${cachedProofMs.toFixed(0)} ms` },
+      {
+        benchmark: 'bench:liabilities',
+        figure: "one user's proof (GET /api/wallet/proof), 6 currencies: first / again",
+        value: `${firstProofMs.toFixed(0)} ms / ${cachedProofMs.toFixed(0)} ms`,
+      },
     ]);
     if (!ok) process.exitCode = 1;
   } finally {

@@ -17,7 +17,8 @@ import { freePort, freshBtcAddress, record, startServer } from './support';
 /** The target: orders placed per second, at least this share of bare one-row inserts per second. */
 const TARGET_RATIO = 0.5;
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const adminUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const duration = Number(process.env.BENCH_SECONDS || 10);
 // A payout address of its own for each customer: orders to one address count as one customer's
 // weekly volume, which an anonymous customer may not take past 1,000 EUR.
@@ -33,7 +34,8 @@ type Measured = { rps: number; p99: number };
 
 async function measure(options: autocannon.Options): Promise<Measured> {
   const result = await autocannon({ connections: 10, duration, ...options });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${options.url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { rps: result.requests.average, p99: result.latency.p99 };
 }
 
@@ -45,7 +47,14 @@ const orderRequest = (run: string) => ({
     return {
       ...request,
       headers: { 'content-type': 'application/json', 'idempotency-key': id },
-      body: JSON.stringify({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email: `${run}-${id}@bench.test`, address: freshBtcAddress() }),
+      body: JSON.stringify({
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '50',
+        email: `${run}-${id}@bench.test`,
+        address: freshBtcAddress(),
+      }),
     };
   },
 });
@@ -86,7 +95,14 @@ async function main() {
       const response = await fetch(`${server.url}/api/orders`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: freshBtcAddress() }),
+        body: JSON.stringify({
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount: '50',
+          email,
+          address: freshBtcAddress(),
+        }),
       });
       placed.push({ email, reference: ((await response.json()) as { reference: string }).reference });
     }
@@ -97,13 +113,19 @@ async function main() {
         {
           method: 'POST',
           path: '/api/orders/lookup',
-          setupRequest: (request) => ({ ...request, headers: { 'content-type': 'application/json' }, body: JSON.stringify(placed[next++ % placed.length]) }),
+          setupRequest: (request) => ({
+            ...request,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(placed[next++ % placed.length]),
+          }),
         },
       ],
     });
 
     const ratio = orders.rps / insert.rps;
-    console.log(`\nbench:orders — ${new Date().toISOString()} — ${os.cpus().length} cores, PostgreSQL, ${duration} s each, 10 connections`);
+    console.log(
+      `\nbench:orders — ${new Date().toISOString()} — ${os.cpus().length} cores, PostgreSQL, ${duration} s each, 10 connections`,
+    );
     console.log('| endpoint | requests/s | p99 latency |');
     console.log('|---|---|---|');
     console.log(`| POST /api/bench/insert (one row) | ${insert.rps.toFixed(0)} | ${insert.p99} ms |`);
@@ -121,7 +143,13 @@ async function main() {
         target: `≥ ${TARGET_RATIO}`,
         met: ratio >= TARGET_RATIO,
       },
-      { benchmark: 'bench:orders', figure: 'order lookups/s (email + reference)', value: `${lookups.rps.toFixed(0)} req/s, p99 ${lookups.p99} ms`, reference: bare, ratio: lookups.rps / insert.rps },
+      {
+        benchmark: 'bench:orders',
+        figure: 'order lookups/s (email + reference)',
+        value: `${lookups.rps.toFixed(0)} req/s, p99 ${lookups.p99} ms`,
+        reference: bare,
+        ratio: lookups.rps / insert.rps,
+      },
     ]);
   } finally {
     server.stop();

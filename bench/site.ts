@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { localizePath } from '../domain/languages';
+import { localizePath } from '#domain/languages';
 import { footerNav, legalNav, routeNames, routes, type RouteName } from '../src/i18n/routes';
 import { BUDGET_KB, firstLoadJs } from './first-load';
 import { record, type ResultRow } from './support';
@@ -42,7 +42,16 @@ const gatsbyCli = path.join(root, 'node_modules', 'gatsby', 'cli.js');
 const chromePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const runs = Number(process.env.LIGHTHOUSE_RUNS || 3);
 /** Headless Debian Chromium that never reaches out on its own (updates, sync, QUIC). */
-const CHROME_FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** A clean `gatsby build` of the Gatsby project in `siteDir`, in seconds. */
 function timeBuild(siteDir: string): number {
@@ -97,7 +106,12 @@ async function lighthouseScores(url: string, login?: { origin: string }): Promis
     const chrome = await chromeLauncher.launch({ chromePath, chromeFlags: CHROME_FLAGS });
     try {
       if (login) await logIn(chrome.port, login.origin);
-      const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', disableStorageReset: Boolean(login) });
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        disableStorageReset: Boolean(login),
+      });
       const error = result!.lhr.runtimeError;
       if (error && failed < 2) {
         failed++;
@@ -106,10 +120,13 @@ async function lighthouseScores(url: string, login?: { origin: string }): Promis
         continue;
       }
       const categories = result!.lhr.categories;
-      results.push(Object.fromEntries(Object.entries(categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)])));
+      results.push(
+        Object.fromEntries(Object.entries(categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)])),
+      );
       if (process.env.LIGHTHOUSE_DEBUG) {
         for (const audit of Object.values(result!.lhr.audits)) {
-          if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative') console.log(`  ${url}: ${audit.id} ${audit.score}`);
+          if (audit.score !== null && audit.score < 1 && audit.scoreDisplayMode !== 'informative')
+            console.log(`  ${url}: ${audit.id} ${audit.score}`);
         }
       }
     } finally {
@@ -158,9 +175,19 @@ async function checklistScores(origin: string): Promise<{ page: string; scores: 
     for (const language of ['en', 'uk'] as const) {
       for (const name of CHECKLIST_PAGES) {
         const page = localizePath(routes[name], language);
-        const result = await lighthouse(`${origin}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['accessibility', 'seo', 'best-practices'] });
+        const result = await lighthouse(`${origin}${page}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['accessibility', 'seo', 'best-practices'],
+        });
         const categories = result!.lhr.categories;
-        results.push({ page, scores: Object.fromEntries(Object.entries(categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)])) });
+        results.push({
+          page,
+          scores: Object.fromEntries(
+            Object.entries(categories).map(([id, c]) => [id, Math.round((c.score ?? 0) * 100)]),
+          ),
+        });
       }
     }
     return results;
@@ -211,11 +238,14 @@ async function main() {
   const barePublic = path.join(bareSite, 'public');
   const buildSeconds = process.env.SKIP_BUILD ? NaN : timeBuild(root);
   // SKIP_BUILD reuses an earlier build of the bare page too, if there is one.
-  const bareBuildSeconds = process.env.SKIP_BUILD && fs.existsSync(path.join(barePublic, 'index.html')) ? NaN : timeBuild(bareSite);
+  const bareBuildSeconds =
+    process.env.SKIP_BUILD && fs.existsSync(path.join(barePublic, 'index.html')) ? NaN : timeBuild(bareSite);
   const home = firstLoadJs(sitePublic, '/');
   const bare = firstLoadJs(barePublic, '/');
   // Every page's first load, in English (the other languages load the same chunks).
-  const pages = routeNames.map((name) => ({ name, ...firstLoadJs(sitePublic, routes[name]) })).sort((a, b) => b.gzipBytes - a.gzipBytes);
+  const pages = routeNames
+    .map((name) => ({ name, ...firstLoadJs(sitePublic, routes[name]) }))
+    .sort((a, b) => b.gzipBytes - a.gzipBytes);
   const overBudget = pages.filter((p) => p.gzipBytes / 1024 > (p.name === 'home' ? BUDGET_KB.home : BUDGET_KB.page));
 
   const { measured, checklist } = await withServer(sitePublic, async (origin) => {
@@ -224,7 +254,11 @@ async function main() {
       for (const language of ['en', 'uk'] as const) {
         const page = localizePath(routes[name], language);
         const loggedIn = PRIVATE_PAGES.has(name);
-        measured.push({ page, loggedIn, scores: await lighthouseScores(`${origin}${page}`, loggedIn ? { origin } : undefined) });
+        measured.push({
+          page,
+          loggedIn,
+          scores: await lighthouseScores(`${origin}${page}`, loggedIn ? { origin } : undefined),
+        });
       }
     }
     return { measured, checklist: await checklistScores(origin) };
@@ -233,7 +267,8 @@ async function main() {
 
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
   const seconds = (s: number) => (Number.isNaN(s) ? 'skipped' : `${s.toFixed(1)} s`);
-  const score = (s: Record<string, number>) => `performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s['best-practices']}, SEO ${s.seo}`;
+  const score = (s: Record<string, number>) =>
+    `performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s['best-practices']}, SEO ${s.seo}`;
   const rows: ResultRow[] = [
     {
       benchmark: 'bench:site',
@@ -242,7 +277,10 @@ async function main() {
       reference: `bare Gatsby page: ${seconds(bareBuildSeconds)}`,
       ratio: Number.isNaN(buildSeconds) || Number.isNaN(bareBuildSeconds) ? undefined : buildSeconds / bareBuildSeconds,
       target: `≤ ${TARGETS.buildRatio}× the bare page's`,
-      met: Number.isNaN(buildSeconds) || Number.isNaN(bareBuildSeconds) ? undefined : buildSeconds / bareBuildSeconds <= TARGETS.buildRatio,
+      met:
+        Number.isNaN(buildSeconds) || Number.isNaN(bareBuildSeconds)
+          ? undefined
+          : buildSeconds / bareBuildSeconds <= TARGETS.buildRatio,
     },
     {
       benchmark: 'bench:site',
@@ -272,8 +310,14 @@ async function main() {
       reference: `bare Gatsby page: performance ${bareScores.performance}`,
       // Performance only: the other categories are checklists the site must pass whatever Gatsby costs.
       ratio: (scores.performance ?? NaN) / (bareScores.performance ?? NaN),
-      target: loggedIn ? `performance ≥ ${TARGETS.performance}, accessibility and best practices 100 (noindex: no SEO target)` : `performance ≥ ${TARGETS.performance}, others 100`,
-      met: (scores.performance ?? 0) >= TARGETS.performance && scores.accessibility === 100 && scores['best-practices'] === 100 && (loggedIn || scores.seo === 100),
+      target: loggedIn
+        ? `performance ≥ ${TARGETS.performance}, accessibility and best practices 100 (noindex: no SEO target)`
+        : `performance ≥ ${TARGETS.performance}, others 100`,
+      met:
+        (scores.performance ?? 0) >= TARGETS.performance &&
+        scores.accessibility === 100 &&
+        scores['best-practices'] === 100 &&
+        (loggedIn || scores.seo === 100),
     })),
   ];
   const lowest = (id: string) => Math.min(...checklist.map((c) => c.scores[id] ?? 0));
@@ -294,13 +338,19 @@ async function main() {
     met: short.length === 0,
   });
 
-  console.log(`\nbench:site — ${new Date().toISOString()} (ratio = figure / reference; Lighthouse: performance / performance)`);
+  console.log(
+    `\nbench:site — ${new Date().toISOString()} (ratio = figure / reference; Lighthouse: performance / performance)`,
+  );
   console.log(`| figure | value | reference (same run) | ratio | target |`);
   console.log(`|---|---|---|---|---|`);
   for (const r of rows) {
-    console.log(`| ${r.figure} | ${r.value} | ${r.reference ?? '—'} | ${r.ratio === undefined ? '—' : r.ratio.toFixed(2)} | ${r.target ?? '—'} |`);
+    console.log(
+      `| ${r.figure} | ${r.value} | ${r.reference ?? '—'} | ${r.ratio === undefined ? '—' : r.ratio.toFixed(2)} | ${r.target ?? '—'} |`,
+    );
   }
-  console.log(`bare Gatsby page, Lighthouse mobile (median of ${runs}): ${score(bareScores)}; first-load JS ${bare.files.length} files, home ${home.files.length}`);
+  console.log(
+    `bare Gatsby page, Lighthouse mobile (median of ${runs}): ${score(bareScores)}; first-load JS ${bare.files.length} files, home ${home.files.length}`,
+  );
   record(rows);
 }
 

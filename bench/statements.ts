@@ -21,12 +21,15 @@ import { freshBtcAddress, record, type ResultRow } from './support';
 import type { PayoutOutcomes } from '../server/src/modules/payouts/service';
 import type { RatesAdapter } from '../server/src/modules/rates/service';
 
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const adminUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const ENTRIES = Number(process.env.BENCH_ENTRIES || 1500);
 /** The target: importing a statement of ENTRIES lines takes at most this many seconds. */
 const TARGET_SECONDS = 3;
 const IBAN = 'DE89370400440532013000';
-const rates: RatesAdapter = { current: async () => ({ at: new Date().toISOString(), rates: { BTC: '80000', EUR: '1' } as never }) };
+const rates: RatesAdapter = {
+  current: async () => ({ at: new Date().toISOString(), rates: { BTC: '80000', EUR: '1' } as never }),
+};
 
 async function admin(query: string) {
   const client = new Client({ connectionString: adminUrl });
@@ -92,17 +95,31 @@ async function bench(label: string, database: Database): Promise<ResultRow[]> {
   await database.migrate();
   const shortReferences = await seedOrders(database, Math.ceil(ENTRIES * 0.85));
   const { xml, paying } = statement(shortReferences);
-  const deps = { rates, outcomes: {} as PayoutOutcomes, account: { iban: IBAN, bic: 'COBADEFFXXX', name: 'Muntly', painVersion: '09' as const, address: { town: 'Berlin', country: 'DE' } } };
+  const deps = {
+    rates,
+    outcomes: {} as PayoutOutcomes,
+    account: {
+      iban: IBAN,
+      bic: 'COBADEFFXXX',
+      name: 'Muntly',
+      painVersion: '09' as const,
+      address: { town: 'Berlin', country: 'DE' },
+    },
+  };
   const started = performance.now();
   let reported = 0;
   const result = await importStatement(database.db, deps, xml, 'bench', (progress) => {
     reported = progress.done;
   });
   const ms = performance.now() - started;
-  const { rows } = (await database.db.execute(sql`select count(*)::int as n from orders where status = 'processing'`)) as unknown as { rows: { n: number }[] };
+  const { rows } = (await database.db.execute(
+    sql`select count(*)::int as n from orders where status = 'processing'`,
+  )) as unknown as { rows: { n: number }[] };
   const fundedCount = rows[0]!.n;
-  if (result.counts.booked !== paying || fundedCount !== paying) throw new Error(`${label}: ${result.counts.booked} booked, ${fundedCount} orders funded, expected ${paying}`);
-  if (reported !== result.lines.length) throw new Error(`${label}: progress reported ${reported} of ${result.lines.length} lines`);
+  if (result.counts.booked !== paying || fundedCount !== paying)
+    throw new Error(`${label}: ${result.counts.booked} booked, ${fundedCount} orders funded, expected ${paying}`);
+  if (reported !== result.lines.length)
+    throw new Error(`${label}: progress reported ${reported} of ${result.lines.length} lines`);
   const perSecond = Math.round((ENTRIES / ms) * 1000);
   console.log(
     `${label.padEnd(11)} ${ENTRIES} entries in ${(ms / 1000).toFixed(2)} s (${perSecond} entries/s): ${result.counts.booked} booked, ${result.counts.unmatched} unmatched, ${result.counts.duplicate} duplicates, ${result.counts.ignored} ignored`,

@@ -34,7 +34,9 @@ export async function waitFor(url: string, timeoutMs = 300_000): Promise<void> {
 }
 
 /** Starts the server in its own process, as in production, so the load generator does not slow it. */
-export async function startServer(env: Record<string, string>): Promise<{ url: string; stop(): void; child: ChildProcess }> {
+export async function startServer(
+  env: Record<string, string>,
+): Promise<{ url: string; stop(): void; child: ChildProcess }> {
   const port = Number(env.PORT ?? (await freePort()));
   const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/src/main.ts'], {
     cwd: root,
@@ -50,7 +52,15 @@ export async function startServer(env: Record<string, string>): Promise<{ url: s
  * One figure of a benchmark: its value, its reference measured in the same run, their ratio, and
  * its target; `met` says whether the figure reaches the target (absent: a figure without one).
  */
-export type ResultRow = { benchmark: string; figure: string; value: string; reference?: string; ratio?: number; target?: string; met?: boolean };
+export type ResultRow = {
+  benchmark: string;
+  figure: string;
+  value: string;
+  reference?: string;
+  ratio?: number;
+  target?: string;
+  met?: boolean;
+};
 
 /**
  * The end of every benchmark: prints each figure next to its target and, for each one that misses
@@ -61,7 +71,8 @@ export type ResultRow = { benchmark: string; figure: string; value: string; refe
  */
 export function record(rows: ResultRow[]): void {
   console.log('');
-  for (const row of rows) console.log(`${row.met === false ? 'MISSED' : row.met ? 'met   ' : '      '} ${row.benchmark}: ${describe(row)}`);
+  for (const row of rows)
+    console.log(`${row.met === false ? 'MISSED' : row.met ? 'met   ' : '      '} ${row.benchmark}: ${describe(row)}`);
   const missed = rows.filter((row) => row.met === false);
   if (missed.length > 0) {
     console.error(`\n${missed.length} figure(s) missed their target:`);

@@ -4,11 +4,13 @@
  */
 export const NODE_CURRENCIES = ['BTC', 'LTC', 'DOGE', 'BCH', 'ETH'] as const;
 export type NodeCurrency = (typeof NODE_CURRENCIES)[number];
-export const isNodeCurrency = (code: string): code is NodeCurrency => (NODE_CURRENCIES as readonly string[]).includes(code);
+export const isNodeCurrency = (code: string): code is NodeCurrency =>
+  (NODE_CURRENCIES as readonly string[]).includes(code);
 /** The coins of unspent outputs (the Bitcoin family): what coins.ts builds and scantxoutset counts. */
 export const UTXO_CURRENCIES = ['BTC', 'LTC', 'DOGE', 'BCH'] as const;
 export type UtxoCurrency = (typeof UTXO_CURRENCIES)[number];
-export const isUtxoCurrency = (code: string): code is UtxoCurrency => (UTXO_CURRENCIES as readonly string[]).includes(code);
+export const isUtxoCurrency = (code: string): code is UtxoCurrency =>
+  (UTXO_CURRENCIES as readonly string[]).includes(code);
 
 /**
  * Confirmations before a deposit is credited and a payout counts as confirmed (CONFIRMATIONS_<CUR>
@@ -64,7 +66,16 @@ export function boundedFeeRate(currency: NodeCurrency, estimate: bigint | null):
  * orphaned   — its block left the chain before it was credited: never credited;
  * reversed   — its block left the chain after it was credited: booked back, with an alert.
  */
-export const CHAIN_OUTPUT_STATUSES = ['confirming', 'credited', 'change', 'unmatched', 'assigned', 'returned', 'orphaned', 'reversed'] as const;
+export const CHAIN_OUTPUT_STATUSES = [
+  'confirming',
+  'credited',
+  'change',
+  'unmatched',
+  'assigned',
+  'returned',
+  'orphaned',
+  'reversed',
+] as const;
 export type ChainOutputStatus = (typeof CHAIN_OUTPUT_STATUSES)[number];
 export const CHAIN_UNMATCHED_REASONS = ['dust', 'not_expected'] as const;
 export type ChainUnmatchedReason = (typeof CHAIN_UNMATCHED_REASONS)[number];

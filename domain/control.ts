@@ -17,7 +17,12 @@ import type { ControlProof } from './contracts/liabilities';
  * and the snapshot's digest (domain/liabilities.ts snapshotDigest), so a signature proves control
  * at the time of that snapshot, not before it was taken.
  */
-export function controlMessage(input: { snapshotId: number; digest: string; currency: string; address: string }): string {
+export function controlMessage(input: {
+  snapshotId: number;
+  digest: string;
+  currency: string;
+  address: string;
+}): string {
   return `Muntly proof of reserves\nSnapshot ${input.snapshotId}, digest ${input.digest}\n${input.currency} address ${input.address} is controlled by Muntly.`;
 }
 
@@ -48,7 +53,10 @@ export const MESSAGE_MAGIC: Record<'BTC' | 'LTC' | 'DOGE' | 'BCH', string> = {
 };
 
 /** What an address commits to: the key hash of a P2WPKH or P2PKH script, an ether address, an XRP account. */
-export type AddressKey = { kind: 'p2wpkh' | 'p2pkh'; currency: 'BTC' | 'LTC' | 'DOGE' | 'BCH'; hash: Uint8Array } | { kind: 'eth'; address: string } | { kind: 'xrp'; account: string };
+export type AddressKey =
+  | { kind: 'p2wpkh' | 'p2pkh'; currency: 'BTC' | 'LTC' | 'DOGE' | 'BCH'; hash: Uint8Array }
+  | { kind: 'eth'; address: string }
+  | { kind: 'xrp'; account: string };
 
 /**
  * The key an address commits to, on any of the coin's networks (a signature does not depend on the
@@ -75,7 +83,9 @@ export function addressKey(currency: string, address: string): AddressKey | null
       // As Muntly writes it (domain/addresses.ts): the lower-case cashaddr with its prefix.
       try {
         const { prefix, type, hash } = cashaddr.decode(address);
-        return type === 'P2PKH' && ['bitcoincash', 'bchtest', 'bchreg'].includes(prefix) ? { kind: 'p2pkh', currency, hash: Uint8Array.from(hash) } : null;
+        return type === 'P2PKH' && ['bitcoincash', 'bchtest', 'bchreg'].includes(prefix)
+          ? { kind: 'p2pkh', currency, hash: Uint8Array.from(hash) }
+          : null;
       } catch {
         return null;
       }
@@ -133,17 +143,29 @@ export function bip322Sighash(keyHash: Uint8Array, message: string): Uint8Array 
   // btc-signer takes a scriptSig only as the last step of an input: the output comes first.
   const toSpend = new Transaction({ version: 0, allowUnknownInputs: true, allowUnknownOutputs: true });
   toSpend.addOutput({ script, amount: 0n });
-  toSpend.addInput({ txid: new Uint8Array(32), index: 0xffffffff, sequence: 0, finalScriptSig: Script.encode(['OP_0', bip322MessageHash(message)]) });
+  toSpend.addInput({
+    txid: new Uint8Array(32),
+    index: 0xffffffff,
+    sequence: 0,
+    finalScriptSig: Script.encode(['OP_0', bip322MessageHash(message)]),
+  });
   const toSign = new Transaction({ version: 0, allowUnknownInputs: true, allowUnknownOutputs: true });
   toSign.addInput({ txid: toSpend.id, index: 0, sequence: 0 });
   toSign.addOutput({ script: Script.encode(['RETURN']), amount: 0n });
-  return toSign.preimageWitnessV0(0, Script.encode(['DUP', 'HASH160', keyHash, 'EQUALVERIFY', 'CHECKSIG']), SigHash.ALL, 0n);
+  return toSign.preimageWitnessV0(
+    0,
+    Script.encode(['DUP', 'HASH160', keyHash, 'EQUALVERIFY', 'CHECKSIG']),
+    SigHash.ALL,
+    0n,
+  );
 }
 
 /** The simple signature: the witness stack [signature ‖ hash type, public key], serialized and in base64. */
 export function encodeBip322Witness(derSignature: Uint8Array, publicKey: Uint8Array): string {
   const signature = concatBytes(derSignature, Uint8Array.of(SigHash.ALL));
-  return base64.encode(concatBytes(compactSize(2), compactSize(signature.length), signature, compactSize(publicKey.length), publicKey));
+  return base64.encode(
+    concatBytes(compactSize(2), compactSize(signature.length), signature, compactSize(publicKey.length), publicKey),
+  );
 }
 
 /** The witness stack of a simple signature, or null when it is not one (only items shorter than 0xfd bytes occur in P2WPKH). */
@@ -186,7 +208,8 @@ export const xrplMessageHash = (message: string): Uint8Array => sha512(utf8ToByt
 export const xrpAccountOfKey = (publicKey: Uint8Array): string => encodeAccountID(hash160(publicKey));
 
 /** The ether address of a secp256k1 public key (lower case). */
-export const ethAddressOfKey = (publicKey: Uint8Array): string => `0x${bytesToHex(keccak_256(secp256k1.Point.fromBytes(publicKey).toBytes(false).slice(1)).slice(-20))}`;
+export const ethAddressOfKey = (publicKey: Uint8Array): string =>
+  `0x${bytesToHex(keccak_256(secp256k1.Point.fromBytes(publicKey).toBytes(false).slice(1)).slice(-20))}`;
 
 type Verdict = { ok: boolean; problem?: string };
 const refused = (problem: string): Verdict => ({ ok: false, problem });
@@ -198,9 +221,14 @@ const refused = (problem: string): Verdict => ({ ok: false, problem });
  */
 export function verifyControl(proof: ControlProof, expected: { snapshotId: number; digest: string }): Verdict {
   const key = addressKey(proof.currency, proof.address);
-  if (!key) return refused(`${proof.address} is not an address of ${proof.currency} that a proof of control can be made for`);
-  if (proof.scheme !== controlScheme(key)) return refused(`a ${proof.currency} address like ${proof.address} is signed with ${controlScheme(key)}, not ${proof.scheme}`);
-  if (proof.message !== controlMessage({ ...expected, currency: proof.currency, address: proof.address })) return refused('the message is not the one for this address and snapshot');
+  if (!key)
+    return refused(`${proof.address} is not an address of ${proof.currency} that a proof of control can be made for`);
+  if (proof.scheme !== controlScheme(key))
+    return refused(
+      `a ${proof.currency} address like ${proof.address} is signed with ${controlScheme(key)}, not ${proof.scheme}`,
+    );
+  if (proof.message !== controlMessage({ ...expected, currency: proof.currency, address: proof.address }))
+    return refused('the message is not the one for this address and snapshot');
   try {
     switch (key.kind) {
       case 'p2wpkh':
@@ -220,12 +248,18 @@ export function verifyControl(proof: ControlProof, expected: { snapshotId: numbe
 
 function verifyBip322(keyHash: Uint8Array, proof: ControlProof): Verdict {
   const witness = decodeWitness(proof.signature);
-  if (!witness || witness.length !== 2) return refused('a BIP-322 simple signature of a P2WPKH address is a witness of two items');
+  if (!witness || witness.length !== 2)
+    return refused('a BIP-322 simple signature of a P2WPKH address is a witness of two items');
   const [signature, publicKey] = witness as [Uint8Array, Uint8Array];
   if (signature[signature.length - 1] !== SigHash.ALL) return refused('the signature’s hash type is not SIGHASH_ALL');
   // Segwit scripts take compressed keys only (BIP-143).
-  if (publicKey.length !== 33 || !equal(hash160(publicKey), keyHash)) return refused('the public key is not the address’s');
-  const valid = secp256k1.verify(signature.slice(0, -1), bip322Sighash(keyHash, proof.message), publicKey, { prehash: false, format: 'der', lowS: false });
+  if (publicKey.length !== 33 || !equal(hash160(publicKey), keyHash))
+    return refused('the public key is not the address’s');
+  const valid = secp256k1.verify(signature.slice(0, -1), bip322Sighash(keyHash, proof.message), publicKey, {
+    prehash: false,
+    format: 'der',
+    lowS: false,
+  });
   return valid ? { ok: true } : refused('the signature does not verify');
 }
 
@@ -238,20 +272,28 @@ function verifyBitcoinMessage(currency: keyof typeof MESSAGE_MAGIC, keyHash: Uin
   }
   // Header 27 + recovery id, plus 4 for a compressed key (BIP-137's 31–34); segwit's 35–42 are not for P2PKH.
   const header = bytes[0]!;
-  if (bytes.length !== 65 || header < 27 || header > 34) return refused('a signed message is 65 bytes with a header of 27 to 34');
+  if (bytes.length !== 65 || header < 27 || header > 34)
+    return refused('a signed message is 65 bytes with a header of 27 to 34');
   const compressed = header >= 31;
-  const signature = secp256k1.Signature.fromBytes(concatBytes(Uint8Array.of((header - 27) & 3), bytes.slice(1)), 'recovered');
+  const signature = secp256k1.Signature.fromBytes(
+    concatBytes(Uint8Array.of((header - 27) & 3), bytes.slice(1)),
+    'recovered',
+  );
   const publicKey = signature.recoverPublicKey(bitcoinMessageHash(currency, proof.message)).toBytes(compressed);
   return equal(hash160(publicKey), keyHash) ? { ok: true } : refused('the signature is not by the address’s key');
 }
 
 function verifyPersonalSign(address: string, proof: ControlProof): Verdict {
-  if (!/^0x[0-9a-fA-F]{130}$/.test(proof.signature)) return refused('a personal_sign signature is 65 bytes of hex with 0x');
+  if (!/^0x[0-9a-fA-F]{130}$/.test(proof.signature))
+    return refused('a personal_sign signature is 65 bytes of hex with 0x');
   const bytes = hexToBytes(proof.signature.slice(2));
   const v = bytes[64]!;
   const recovery = v >= 27 ? v - 27 : v;
   if (recovery > 1) return refused('v is not 27 or 28');
-  const signature = secp256k1.Signature.fromBytes(concatBytes(Uint8Array.of(recovery), bytes.slice(0, 64)), 'recovered');
+  const signature = secp256k1.Signature.fromBytes(
+    concatBytes(Uint8Array.of(recovery), bytes.slice(0, 64)),
+    'recovered',
+  );
   // EIP-2: a high s is a second signature of the same key, which ethers and wallets refuse.
   if (signature.hasHighS()) return refused('s is in the upper half of the order');
   const signer = ethAddressOfKey(signature.recoverPublicKey(ethMessageHash(proof.message)).toBytes(true));
@@ -259,11 +301,16 @@ function verifyPersonalSign(address: string, proof: ControlProof): Verdict {
 }
 
 function verifyXrpl(account: string, proof: ControlProof): Verdict {
-  if (!proof.publicKey || !/^0[23][0-9a-fA-F]{64}$/.test(proof.publicKey)) return refused('an XRP proof names the 33-byte compressed secp256k1 public key that signed');
+  if (!proof.publicKey || !/^0[23][0-9a-fA-F]{64}$/.test(proof.publicKey))
+    return refused('an XRP proof names the 33-byte compressed secp256k1 public key that signed');
   const publicKey = hexToBytes(proof.publicKey);
   // The master key only: a regular key's account ID is not the address.
   if (xrpAccountOfKey(publicKey) !== account) return refused('the public key is not the account’s master key');
   if (!/^[0-9a-fA-F]+$/.test(proof.signature)) return refused('an XRP signature is DER in hex');
-  const valid = secp256k1.verify(hexToBytes(proof.signature), xrplMessageHash(proof.message), publicKey, { prehash: false, format: 'der', lowS: false });
+  const valid = secp256k1.verify(hexToBytes(proof.signature), xrplMessageHash(proof.message), publicKey, {
+    prehash: false,
+    format: 'der',
+    lowS: false,
+  });
   return valid ? { ok: true } : refused('the signature does not verify');
 }

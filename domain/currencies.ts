@@ -51,7 +51,8 @@ export const isOwnWalletOnly = (currency: Currency): boolean => currency.support
 export const currencyByCode = (code: string): Currency | undefined => CURRENCIES.find((c) => c.code === code);
 
 /** The decimals of a currency's minor unit, EUR (cents) included; undefined for an unknown code. */
-export const decimalsOf = (code: string): number | undefined => (code === 'EUR' ? EUR_DECIMALS : currencyByCode(code)?.decimals);
+export const decimalsOf = (code: string): number | undefined =>
+  code === 'EUR' ? EUR_DECIMALS : currencyByCode(code)?.decimals;
 
 /**
  * The decimals of a currency the code already knows (a stored row's, a checked request's): the

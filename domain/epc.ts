@@ -2,7 +2,13 @@
  * The EPC069-12 ("GiroCode") payload of a SEPA credit transfer, which banking apps read from a QR
  * code: version 002, UTF-8, SCT, BIC, beneficiary, IBAN, EUR amount, and the remittance text.
  */
-export function epcPayload(input: { bic: string; beneficiary: string; iban: string; amountEur: string; reason: string }): string {
+export function epcPayload(input: {
+  bic: string;
+  beneficiary: string;
+  iban: string;
+  amountEur: string;
+  reason: string;
+}): string {
   return [
     'BCD',
     '002',

@@ -13,7 +13,13 @@
  * framework cannot parse), which keep the status the framework gives them.
  */
 import { FEES } from './fees';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR, UNUSED_ADDRESSES_PER_CURRENCY } from './limits';
+import {
+  FIRST_ORDER_LIMIT_EUR_MINOR,
+  ID_VERIFICATION_WEEKLY_EUR_MINOR,
+  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
+  ORDER_LIMIT_EUR_MINOR,
+  UNUSED_ADDRESSES_PER_CURRENCY,
+} from './limits';
 
 type ErrorSpec = { readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 422 | 429 | 431 | 500 | 503 };
 
@@ -209,7 +215,8 @@ export class DomainError extends Error {
 }
 
 /** The code a validation issue's message names, when it is one of `codes` (schemas give codes as messages). */
-export const codeIn = <C extends ErrorCode>(message: string, codes: readonly C[]): C | undefined => ((codes as readonly string[]).includes(message) ? (message as C) : undefined);
+export const codeIn = <C extends ErrorCode>(message: string, codes: readonly C[]): C | undefined =>
+  (codes as readonly string[]).includes(message) ? (message as C) : undefined;
 
 /** An unlisted currency code, refused alike wherever a currency is named. */
 export const unknownCurrency = (field: string) => new DomainError('validation_failed', field, 'Unknown currency.');

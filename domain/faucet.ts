@@ -36,7 +36,13 @@ import Big from 'big.js';
  * shows of a round is its contract, domain/contracts/faucet.ts.
  */
 /** A round's phases in order, and game_over (its own round while the faucet does not run). */
-export const FAUCET_STATES = ['new', 'registrations_open', 'registrations_closed', 'winner_announced', 'game_over'] as const;
+export const FAUCET_STATES = [
+  'new',
+  'registrations_open',
+  'registrations_closed',
+  'winner_announced',
+  'game_over',
+] as const;
 export type FaucetState = (typeof FAUCET_STATES)[number];
 
 /** Why the faucet is not running: the operator paused it, or its budget cannot pay a reward. */
@@ -50,14 +56,20 @@ export type EntryResult = (typeof ENTRY_RESULTS)[number];
 /** The currencies the faucet pays in: the fully supported ones (the spec's "DGC" is DOGE). */
 export const FAUCET_CURRENCIES = ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE'] as const;
 export type FaucetCurrency = (typeof FAUCET_CURRENCIES)[number];
-export const isFaucetCurrency = (code: string): code is FaucetCurrency => (FAUCET_CURRENCIES as readonly string[]).includes(code);
+export const isFaucetCurrency = (code: string): code is FaucetCurrency =>
+  (FAUCET_CURRENCIES as readonly string[]).includes(code);
 
 /**
  * How a round's length is split over its phases, in thousandths (they sum to 1000): a short
  * "new" phase in which the seed hash is already public, a long registration window, a short pause
  * before the draw, and time to look at the result. 360 s gives 18 s / 252 s / 18 s / 72 s.
  */
-export const PHASE_SHARES = { new: 50, registrations_open: 700, registrations_closed: 50, winner_announced: 200 } as const;
+export const PHASE_SHARES = {
+  new: 50,
+  registrations_open: 700,
+  registrations_closed: 50,
+  winner_announced: 200,
+} as const;
 
 export type RoundSchedule = { startsAt: Date; opensAt: Date; closesAt: Date; drawsAt: Date; endsAt: Date };
 
@@ -122,19 +134,29 @@ export const SALT_PATTERN = /^[0-9a-f]{32}$/;
  * secret salt, or of "<roundId>:<address>" for an entry from before salts (no salt, or null as the
  * database stores it). Without the salt a list of candidate addresses unmasks the players.
  */
-export const ticketOf = (roundId: number, address: string, salt?: string | null): string => sha256Hex(salt === undefined || salt === null ? `${roundId}:${address}` : `${roundId}:${address}:${salt}`);
+export const ticketOf = (roundId: number, address: string, salt?: string | null): string =>
+  sha256Hex(salt === undefined || salt === null ? `${roundId}:${address}` : `${roundId}:${address}:${salt}`);
 
 export function sortTickets(tickets: readonly string[]): string[] {
   return [...tickets].sort();
 }
 
-export const entriesHashOf = (sortedTickets: readonly string[], hashes: Hashes = nobleHashes): string => hashes.sha256Hex(sortedTickets.join('\n'));
+export const entriesHashOf = (sortedTickets: readonly string[], hashes: Hashes = nobleHashes): string =>
+  hashes.sha256Hex(sortedTickets.join('\n'));
 
 /** What the HMAC of a draw signs: the round, its entries and the block hash mixed in (none before blocks were). */
-export const drawMessage = (roundId: number, entriesHash: string, mix: string | null) => (mix === null ? `${roundId}:${entriesHash}` : `${roundId}:${entriesHash}:${mix}`);
+export const drawMessage = (roundId: number, entriesHash: string, mix: string | null) =>
+  mix === null ? `${roundId}:${entriesHash}` : `${roundId}:${entriesHash}:${mix}`;
 
 /** The winner's position among n sorted tickets (a 256-bit number mod n: the bias is < 2^-200). */
-export function drawIndex(seedHex: string, roundId: number, entriesHash: string, n: number, mix: string | null, hashes: Hashes = nobleHashes): number {
+export function drawIndex(
+  seedHex: string,
+  roundId: number,
+  entriesHash: string,
+  n: number,
+  mix: string | null,
+  hashes: Hashes = nobleHashes,
+): number {
   if (n <= 0) throw new Error('no entries to draw from');
   return Number(BigInt(`0x${hashes.hmacSha256Hex(seedHex, drawMessage(roundId, entriesHash, mix))}`) % BigInt(n));
 }
@@ -142,7 +164,13 @@ export function drawIndex(seedHex: string, roundId: number, entriesHash: string,
 export type Draw = { entriesHash: string; index: number; ticket: string };
 
 /** The whole draw from the published data: what the server does and what the browser re-checks. */
-export function draw(seedHex: string, roundId: number, tickets: readonly string[], mix: string | null, hashes: Hashes = nobleHashes): Draw {
+export function draw(
+  seedHex: string,
+  roundId: number,
+  tickets: readonly string[],
+  mix: string | null,
+  hashes: Hashes = nobleHashes,
+): Draw {
   const sorted = sortTickets(tickets);
   const entriesHash = hashes.sha256Hex(sorted.join('\n'));
   const index = drawIndex(seedHex, roundId, entriesHash, sorted.length, mix, hashes);
@@ -178,21 +206,38 @@ export type RoundToVerify = {
 export function verifyRound(round: RoundToVerify, hashes: Hashes = nobleHashes): Verification {
   const wellFormed = HEX32.test(round.seed);
   const seedMatches = wellFormed && seedHashOf(round.seed) === round.seedHash;
-  const previousMatches = round.previousSeed === undefined || round.previousSeed === null ? null : round.previousSeed === round.seedHash;
+  const previousMatches =
+    round.previousSeed === undefined || round.previousSeed === null ? null : round.previousSeed === round.seedHash;
   const mixWellFormed = round.mix === null ? null : HEX32.test(round.mix);
   const links = { seedMatches, previousMatches, mixWellFormed };
   if (!wellFormed || mixWellFormed === false) {
-    return { ...links, entriesHashMatches: entriesHashOf(sortTickets(round.tickets), hashes) === round.entriesHash, winnerMatches: false, index: null };
+    return {
+      ...links,
+      entriesHashMatches: entriesHashOf(sortTickets(round.tickets), hashes) === round.entriesHash,
+      winnerMatches: false,
+      index: null,
+    };
   }
   if (round.tickets.length === 0) {
-    return { ...links, entriesHashMatches: round.entriesHash === null || round.entriesHash === entriesHashOf([], hashes), winnerMatches: round.winnerTicket === null, index: null };
+    return {
+      ...links,
+      entriesHashMatches: round.entriesHash === null || round.entriesHash === entriesHashOf([], hashes),
+      winnerMatches: round.winnerTicket === null,
+      index: null,
+    };
   }
   const result = draw(round.seed, round.id, round.tickets, round.mix, hashes);
-  return { ...links, entriesHashMatches: result.entriesHash === round.entriesHash, winnerMatches: result.ticket === round.winnerTicket, index: result.index };
+  return {
+    ...links,
+    entriesHashMatches: result.entriesHash === round.entriesHash,
+    winnerMatches: result.ticket === round.winnerTicket,
+    index: result.index,
+  };
 }
 
 /** A round passes when every check that applies to it holds. */
-export const roundHolds = (v: Verification): boolean => v.seedMatches && v.previousMatches !== false && v.mixWellFormed !== false && v.entriesHashMatches && v.winnerMatches;
+export const roundHolds = (v: Verification): boolean =>
+  v.seedMatches && v.previousMatches !== false && v.mixWellFormed !== false && v.entriesHashMatches && v.winnerMatches;
 
 /** The downloadable round history (GET /api/faucet/rounds/export) that `npm run verify:faucet` checks. */
 export const ROUNDS_FORMAT = 'muntly-faucet-rounds-1';
@@ -221,7 +266,10 @@ export type RoundCheck = { id: number; ok: boolean; verification: Verification |
  * a chain's seeds are used in order, one per round. Rounds still running and GAME OVER rounds
  * have nothing to check; a link to a round outside the range is checked when that round is in it.
  */
-export function verifyRounds(file: RoundsFile, hashes: Hashes = nobleHashes): { ok: boolean; rounds: RoundCheck[]; problems: string[] } {
+export function verifyRounds(
+  file: RoundsFile,
+  hashes: Hashes = nobleHashes,
+): { ok: boolean; rounds: RoundCheck[]; problems: string[] } {
   const problems: string[] = [];
   if (file?.format !== ROUNDS_FORMAT) problems.push(`not a ${ROUNDS_FORMAT} file`);
   const rounds = Array.isArray(file?.rounds) ? [...file.rounds].sort((a, b) => a.id - b.id) : [];
@@ -241,10 +289,15 @@ export function verifyRounds(file: RoundsFile, hashes: Hashes = nobleHashes): { 
       const { id: chainId, index } = round.seedChain;
       const chain = chains.get(chainId);
       if (!chain) found.push(`seed chain ${chainId} is not in the file`);
-      else if (index < 1 || index > chain.length) found.push(`seed ${index} is outside chain ${chainId} (1 to ${chain.length})`);
-      previousSeed = index === 1 ? (chain?.anchor ?? undefined) : (bySeat.get(`${chainId}:${index - 1}`)?.seed ?? undefined);
+      else if (index < 1 || index > chain.length)
+        found.push(`seed ${index} is outside chain ${chainId} (1 to ${chain.length})`);
+      previousSeed =
+        index === 1 ? (chain?.anchor ?? undefined) : (bySeat.get(`${chainId}:${index - 1}`)?.seed ?? undefined);
       const last = lastIndex.get(chainId);
-      if (last !== undefined && index !== last + 1) found.push(`uses seed ${index} of chain ${chainId} after seed ${last}: the seeds must be used in order, one per round`);
+      if (last !== undefined && index !== last + 1)
+        found.push(
+          `uses seed ${index} of chain ${chainId} after seed ${last}: the seeds must be used in order, one per round`,
+        );
       lastIndex.set(chainId, index);
     }
     const verification = verifyRound(
@@ -262,7 +315,11 @@ export function verifyRounds(file: RoundsFile, hashes: Hashes = nobleHashes): { 
     );
     if (!verification.seedMatches) found.push('SHA-256 of the seed is not the hash published when the round started');
     if (verification.previousMatches === false)
-      found.push(round.seedChain?.index === 1 ? 'the published hash is not the chain’s anchor' : 'the published hash is not the seed the round before revealed');
+      found.push(
+        round.seedChain?.index === 1
+          ? 'the published hash is not the chain’s anchor'
+          : 'the published hash is not the seed the round before revealed',
+      );
     if (round.mix && !round.mix.hash) found.push('the draw has no block hash mixed in');
     if (verification.mixWellFormed === false) found.push('the value mixed in is not a block hash');
     if (!verification.entriesHashMatches) found.push('the entries hash does not match the tickets');

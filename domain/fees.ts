@@ -59,5 +59,7 @@ export function feeDisplayOptions(): FeeOption[] {
 
 /** The order types whose fee is this level (empty for a level Muntly does not use now). */
 export function orderTypesAt(option: FeeOption): OrderType[] {
-  return (Object.keys(FEES) as OrderType[]).filter((type) => FEES[type].basisPoints === option.basisPoints && FEES[type].minimumEurMinor === option.minimumEurMinor);
+  return (Object.keys(FEES) as OrderType[]).filter(
+    (type) => FEES[type].basisPoints === option.basisPoints && FEES[type].minimumEurMinor === option.minimumEurMinor,
+  );
 }

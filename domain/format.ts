@@ -25,7 +25,8 @@ function cached<F>(kind: string, language: Language, options: object, create: (l
 
 export function numberFormat(language: Language, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
   // The euro is "€" in every language (Intl's Ukrainian would write "EUR" where Russian writes "€").
-  if (options.style === 'currency' && !options.currencyDisplay) options = { ...options, currencyDisplay: 'narrowSymbol' };
+  if (options.style === 'currency' && !options.currencyDisplay)
+    options = { ...options, currencyDisplay: 'narrowSymbol' };
   return cached('n', language, options, (locale) => new Intl.NumberFormat(locale, options));
 }
 
@@ -44,7 +45,10 @@ export function listFormat(language: Language, options: Intl.ListFormatOptions):
  */
 export function formatMoney(amount: string, currency: string, language: Language): string {
   const isFiat = currency === 'EUR';
-  const format = numberFormat(language, isFiat ? { style: 'currency', currency } : { maximumFractionDigits: decimalsOf(currency) ?? 9 });
+  const format = numberFormat(
+    language,
+    isFiat ? { style: 'currency', currency } : { maximumFractionDigits: decimalsOf(currency) ?? 9 },
+  );
   // Intl accepts decimal strings at run time; the cast only satisfies older lib typings.
   const formatted = format.format(amount as unknown as number);
   return isFiat ? formatted : `${formatted} ${currency}`;
@@ -58,7 +62,12 @@ export function formatMoney(amount: string, currency: string, language: Language
 export function formatEurPrice(price: string, language: Language): string {
   const size = Number(price);
   const digits = size >= 1 ? 2 : size >= 0.01 ? 4 : 8;
-  return numberFormat(language, { style: 'currency', currency: 'EUR', minimumFractionDigits: digits, maximumFractionDigits: digits }).format(price as unknown as number);
+  return numberFormat(language, {
+    style: 'currency',
+    currency: 'EUR',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).format(price as unknown as number);
 }
 
 /**
@@ -66,7 +75,9 @@ export function formatEurPrice(price: string, language: Language): string {
  * grouping, no currency ("80,00" in German).
  */
 export function plainEurAmount(amount: string, language: Language): string {
-  return numberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(amount as unknown as number);
+  return numberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(
+    amount as unknown as number,
+  );
 }
 
 export function formatNumber(value: number | bigint, language: Language): string {
@@ -74,7 +85,9 @@ export function formatNumber(value: number | bigint, language: Language): string
 }
 
 export function formatPercent(basisPoints: number, language: Language): string {
-  return numberFormat(language, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(basisPoints / 10000);
+  return numberFormat(language, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
+    basisPoints / 10000,
+  );
 }
 
 /** An IBAN as people read it, in groups of four ("DE89 3704 0044 0532 0130 00"); anything else as it is. */
@@ -93,7 +106,15 @@ export function formatDate(date: Date, language: Language, options: { utc?: bool
  * where they matter (the ops console, a proof's time), `utc` where the reader's time zone is not
  * known (an email): then it says "UTC".
  */
-export function formatDateTime(date: Date, language: Language, options: { seconds?: boolean; utc?: boolean } = {}): string {
-  const text = dateTimeFormat(language, { dateStyle: 'long', timeStyle: options.seconds ? 'medium' : 'short', ...(options.utc ? { timeZone: 'UTC' } : {}) }).format(date);
+export function formatDateTime(
+  date: Date,
+  language: Language,
+  options: { seconds?: boolean; utc?: boolean } = {},
+): string {
+  const text = dateTimeFormat(language, {
+    dateStyle: 'long',
+    timeStyle: options.seconds ? 'medium' : 'short',
+    ...(options.utc ? { timeZone: 'UTC' } : {}),
+  }).format(date);
   return options.utc ? `${text} UTC` : text;
 }

@@ -1,5 +1,10 @@
 import { isOwnWalletOnly, type Currency } from './currencies';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from './limits';
+import {
+  FIRST_ORDER_LIMIT_EUR_MINOR,
+  ID_VERIFICATION_WEEKLY_EUR_MINOR,
+  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
+  ORDER_LIMIT_EUR_MINOR,
+} from './limits';
 import { VERIFICATION_KINDS, type VerificationKind, type VerificationPhase } from './verification';
 import type { ErrorCode } from './errors';
 
@@ -57,10 +62,16 @@ export function verificationUnlocks(): VerificationUnlock[] {
   const unlocks: VerificationUnlock[] = [
     ...requiredVerifications({ usesWallet: true }).map((kind) => ({ kind, unlocks: 'wallet' as const })),
     ...WEEKLY_VERIFICATIONS.map(({ kind, aboveEurMinor }) => ({ kind, unlocks: 'weekly' as const, aboveEurMinor })),
-    ...requiredVerifications({ fromBusinessAccount: true }).map((kind) => ({ kind, unlocks: 'business_account' as const })),
+    ...requiredVerifications({ fromBusinessAccount: true }).map((kind) => ({
+      kind,
+      unlocks: 'business_account' as const,
+    })),
   ];
   const named = new Set(unlocks.map((unlock) => unlock.kind));
-  return [...unlocks, ...VERIFICATION_KINDS.filter((kind) => !named.has(kind)).map((kind) => ({ kind, unlocks: 'on_request' as const }))];
+  return [
+    ...unlocks,
+    ...VERIFICATION_KINDS.filter((kind) => !named.has(kind)).map((kind) => ({ kind, unlocks: 'on_request' as const })),
+  ];
 }
 
 /**
@@ -69,7 +80,11 @@ export function verificationUnlocks(): VerificationUnlock[] {
  * needed for a personal account).
  */
 export function nextVerification(phases: Phases): VerificationKind | null {
-  return verificationUnlocks().find((unlock) => (unlock.unlocks === 'wallet' || unlock.unlocks === 'weekly') && phases[unlock.kind] !== 'verified')?.kind ?? null;
+  return (
+    verificationUnlocks().find(
+      (unlock) => (unlock.unlocks === 'wallet' || unlock.unlocks === 'weekly') && phases[unlock.kind] !== 'verified',
+    )?.kind ?? null
+  );
 }
 
 /** The verifications the activity needs that are not verified yet (empty: allowed). */
@@ -132,19 +147,26 @@ export function exchangeRefusal(facts: ExchangeFacts): Refusal | null {
   if ((facts.type === 'buy' || facts.type === 'sell') && !facts.buySellEnabled) return { code: 'buy_sell_disabled' };
   // A partially supported currency cannot arrive from or leave for an outside wallet.
   if (facts.to && isOwnWalletOnly(facts.to) && !facts.toWallet) return { code: 'own_wallet_only', field: 'currencyTo' };
-  if (facts.from && isOwnWalletOnly(facts.from) && !facts.fromWallet) return { code: 'own_wallet_only', field: 'currencyFrom' };
+  if (facts.from && isOwnWalletOnly(facts.from) && !facts.fromWallet)
+    return { code: 'own_wallet_only', field: 'currencyFrom' };
   const usesWallet = facts.fromWallet || facts.toWallet;
   if (usesWallet && !phases) return { code: 'login_required' };
   if (facts.fromBusinessAccount && !phases) return { code: 'login_required', field: 'fromBusinessAccount' };
   if (phases) {
-    const refused = verificationRefusal(missingVerifications(phases, { usesWallet, fromBusinessAccount: facts.fromBusinessAccount }));
+    const refused = verificationRefusal(
+      missingVerifications(phases, { usesWallet, fromBusinessAccount: facts.fromBusinessAccount }),
+    );
     if (refused) return { code: refused };
   }
   const amount = facts.amountEurMinor;
   if (amount !== undefined && amount > ORDER_LIMIT_EUR_MINOR) return { code: 'order_limit', field: 'amount' };
-  if (amount !== undefined && facts.newCustomer && amount > FIRST_ORDER_LIMIT_EUR_MINOR) return { code: 'first_order_limit', field: 'amount' };
+  if (amount !== undefined && facts.newCustomer && amount > FIRST_ORDER_LIMIT_EUR_MINOR)
+    return { code: 'first_order_limit', field: 'amount' };
   if (facts.weeklyEurMinor !== undefined) {
-    if (!phases) return facts.weeklyEurMinor > MOBILE_VERIFICATION_WEEKLY_EUR_MINOR && !facts.releasedByOperator ? { code: 'weekly_limit_login_required', field: 'amount' } : null;
+    if (!phases)
+      return facts.weeklyEurMinor > MOBILE_VERIFICATION_WEEKLY_EUR_MINOR && !facts.releasedByOperator
+        ? { code: 'weekly_limit_login_required', field: 'amount' }
+        : null;
     const refused = verificationRefusal(missingVerifications(phases, { weeklyEurMinor: facts.weeklyEurMinor }));
     if (refused) return { code: refused, field: 'amount' };
   }
@@ -164,12 +186,20 @@ export function exchangeRefusal(facts: ExchangeFacts): Refusal | null {
  * - payment_refund: a bank payment nobody claimed, sent back to its payer;
  * - chain_return: coins nobody claimed (the unmatched chain queue), sent back to their sender.
  */
-export const OUTFLOW_PATHS = ['wallet_send', 'own_wallet_order', 'order_delivery', 'order_refund', 'payment_refund', 'chain_return'] as const;
+export const OUTFLOW_PATHS = [
+  'wallet_send',
+  'own_wallet_order',
+  'order_delivery',
+  'order_refund',
+  'payment_refund',
+  'chain_return',
+] as const;
 export type OutflowPath = (typeof OUTFLOW_PATHS)[number];
 
 /** The paths where value leaves a customer's wallet: account protection applies to them. */
 export const WALLET_OUTFLOWS = ['wallet_send', 'own_wallet_order'] as const satisfies readonly OutflowPath[];
-export const isWalletOutflow = (path: OutflowPath): path is (typeof WALLET_OUTFLOWS)[number] => (WALLET_OUTFLOWS as readonly OutflowPath[]).includes(path);
+export const isWalletOutflow = (path: OutflowPath): path is (typeof WALLET_OUTFLOWS)[number] =>
+  (WALLET_OUTFLOWS as readonly OutflowPath[]).includes(path);
 
 /** What the outflow gate knows of value leaving a wallet (the other paths carry no customer rule). */
 export type WalletOutflowFacts = {
@@ -189,7 +219,13 @@ export type WalletOutflowFacts = {
    * token does not say, which proves no recent login), whether it used a second factor, and what
    * left the wallet in the last 24 hours, this outflow included.
    */
-  login?: { ageSeconds: number | null; maxAgeSeconds: number; secondFactor: boolean; dayEurMinor: bigint; secondFactorAboveEurMinor: bigint };
+  login?: {
+    ageSeconds: number | null;
+    maxAgeSeconds: number;
+    secondFactor: boolean;
+    dayEurMinor: bigint;
+    secondFactorAboveEurMinor: bigint;
+  };
 };
 
 /**
@@ -203,14 +239,17 @@ export function outflowRefusal(facts: WalletOutflowFacts): Refusal | null {
   const { login } = facts;
   if (facts.frozen) return { code: 'account_frozen' };
   if (facts.pausedForSeconds > 0) return { code: 'sends_paused', retryAfter: facts.pausedForSeconds };
-  if (login && (login.ageSeconds === null || login.ageSeconds > login.maxAgeSeconds)) return { code: 'login_required_recent' };
+  if (login && (login.ageSeconds === null || login.ageSeconds > login.maxAgeSeconds))
+    return { code: 'login_required_recent' };
   const bank = verificationRefusal(missingVerifications(facts.phases, { usesWallet: true }));
   if (bank) return { code: bank };
   if (!facts.balanceCovers) return { code: 'insufficient_balance', field: 'amount' };
   const weekly = verificationRefusal(missingVerifications(facts.phases, { weeklyEurMinor: facts.weeklyEurMinor }));
   if (weekly) return { code: weekly, field: 'amount' };
   if (facts.book === 'not_in_book') return { code: 'address_not_in_book', field: 'address' };
-  if (typeof facts.book === 'object') return { code: 'address_on_hold', field: 'address', retryAfter: facts.book.onHoldForSeconds };
-  if (login && !login.secondFactor && login.dayEurMinor > login.secondFactorAboveEurMinor) return { code: 'second_factor_required' };
+  if (typeof facts.book === 'object')
+    return { code: 'address_on_hold', field: 'address', retryAfter: facts.book.onHoldForSeconds };
+  if (login && !login.secondFactor && login.dayEurMinor > login.secondFactorAboveEurMinor)
+    return { code: 'second_factor_required' };
   return null;
 }

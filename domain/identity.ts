@@ -82,7 +82,11 @@ export const personSchema = z.object({
 });
 
 export const bankSchema = z.object({ iban, beneficiary: text(140) });
-export const businessSchema = z.object({ businessName: text(200), businessNumber: text(50), businessCountry: countryCode });
+export const businessSchema = z.object({
+  businessName: text(200),
+  businessNumber: text(50),
+  businessCountry: countryCode,
+});
 export const mobileSchema = z.object({ mobile: mobileNumber });
 
 export const STEP_ONE_SCHEMAS = {
@@ -136,7 +140,11 @@ export const CODE_DAY_MS = 86_400_000;
  * When the next code may be sent, given when codes were sent in the last day (any order), or null
  * when it may be sent now. `resendAfterMs` 0: no wait between two codes, only the daily cap.
  */
-export function nextCodeAllowedAt(sentAt: readonly number[], now: number, resendAfterMs = CODE_RESEND_AFTER_MS): number | null {
+export function nextCodeAllowedAt(
+  sentAt: readonly number[],
+  now: number,
+  resendAfterMs = CODE_RESEND_AFTER_MS,
+): number | null {
   const recent = sentAt.filter((t) => t > now - CODE_DAY_MS).sort((a, b) => a - b);
   const afterLast = recent.length ? recent[recent.length - 1]! + resendAfterMs : 0;
   const afterDay = recent.length >= CODES_PER_DAY ? recent[recent.length - CODES_PER_DAY]! + CODE_DAY_MS : 0;

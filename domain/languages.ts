@@ -12,7 +12,10 @@ export function isLanguage(value: unknown): value is Language {
 }
 
 /** BCP 47 tags for Intl and Open Graph (og:locale wants language_TERRITORY). */
-export const languageMeta: Record<Language, { intl: string; ogLocale: string; nativeName: string; flag?: string; badge?: string }> = {
+export const languageMeta: Record<
+  Language,
+  { intl: string; ogLocale: string; nativeName: string; flag?: string; badge?: string }
+> = {
   // The spec shows flags for the first four languages only; Russian and Ukrainian show a short
   // name in their own script (never "UK", which reads as the United Kingdom under the British flag).
   en: { intl: 'en-GB', ogLocale: 'en_GB', nativeName: 'English', flag: 'gb' },

@@ -118,15 +118,29 @@ export function ownerCommitment(owner: string, nonce: Uint8Array, digest: Digest
 }
 
 /** A leaf's hash: SHA-256(0x00 ‖ currency ‖ place as 4 bytes ‖ amount as 16 bytes ‖ owner's commitment). */
-export function leafHash(currency: string, index: number, value: bigint, commitment: Uint8Array, digest: Digest = nobleDigest): Uint8Array {
+export function leafHash(
+  currency: string,
+  index: number,
+  value: bigint,
+  commitment: Uint8Array,
+  digest: Digest = nobleDigest,
+): Uint8Array {
   setWords(leafWords, 0, value);
   return hashLeaf(currencyBytes(currency), index, leafWords, 0, commitment, digest);
 }
 const leafWords = new Uint32Array(4);
 
 /** leafHash with the amount given as four 32-bit words (setWords), as the build holds it. */
-function hashLeaf(code: Uint8Array, index: number, words: Uint32Array, wordsAt: number, commitment: Uint8Array, digest: Digest): Uint8Array {
-  if (!Number.isInteger(index) || index < 0 || index > 0xffffffff) throw new RangeError(`leaf index out of range: ${index}`);
+function hashLeaf(
+  code: Uint8Array,
+  index: number,
+  words: Uint32Array,
+  wordsAt: number,
+  commitment: Uint8Array,
+  digest: Digest,
+): Uint8Array {
+  if (!Number.isInteger(index) || index < 0 || index > 0xffffffff)
+    throw new RangeError(`leaf index out of range: ${index}`);
   if (commitment.length !== HASH_BYTES) throw new RangeError('a commitment is 32 bytes');
   const data = scratch.subarray(0, 1 + code.length + 4 + AMOUNT_BYTES + HASH_BYTES);
   data[0] = LEAF_TAG;
@@ -246,7 +260,13 @@ export const pathLength = (leafCount: number) => Math.log2(leafCount);
  * answer a path instead of storing it.
  */
 const PAD_TAG = 0x03;
-export function paddingNode(seed: Uint8Array, currency: string, level: number, index: number, digest: Digest = nobleDigest): TreeNode {
+export function paddingNode(
+  seed: Uint8Array,
+  currency: string,
+  level: number,
+  index: number,
+  digest: Digest = nobleDigest,
+): TreeNode {
   const code = currencyBytes(currency);
   const data = scratch.subarray(0, 1 + 32 + code.length + 1 + 4);
   data[0] = PAD_TAG;
@@ -292,7 +312,12 @@ export type BuiltTree = {
  * most significant first, at `sums[4i..]`.
  */
 type FlatLevel = { length: number; places: Uint32Array; hashes: Uint8Array; sums: Uint32Array };
-const flatLevel = (length: number): FlatLevel => ({ length, places: new Uint32Array(length), hashes: new Uint8Array(length * HASH_BYTES), sums: new Uint32Array(length * 4) });
+const flatLevel = (length: number): FlatLevel => ({
+  length,
+  places: new Uint32Array(length),
+  hashes: new Uint8Array(length * HASH_BYTES),
+  sums: new Uint32Array(length * 4),
+});
 const ZERO_SUM = new Uint32Array(4);
 const WORD = 2 ** 32;
 
@@ -319,7 +344,12 @@ function writeSide(at: number, hashes: Uint8Array, hashAt: number, sums: Uint32A
 }
 
 /** The level above a flat level (sparseParents, in flat arrays): each present node with its sibling, present or padding. */
-function flatParents(level: FlatLevel, height: number, pad: (level: number, index: number) => TreeNode, digest: Digest): FlatLevel {
+function flatParents(
+  level: FlatLevel,
+  height: number,
+  pad: (level: number, index: number) => TreeNode,
+  digest: Digest,
+): FlatLevel {
   const up = flatLevel(level.length);
   let n = 0;
   for (let i = 0; i < level.length; i++) {
@@ -352,13 +382,25 @@ function flatParents(level: FlatLevel, height: number, pad: (level: number, inde
 }
 
 /** Writes a node (hash, then amount as 16 bytes big-endian) into packed bytes at `at`. */
-function packNode(into: DataView, bytes: Uint8Array, at: number, hash: Uint8Array, hashAt: number, sums: Uint32Array, sumAt: number): void {
+function packNode(
+  into: DataView,
+  bytes: Uint8Array,
+  at: number,
+  hash: Uint8Array,
+  hashAt: number,
+  sums: Uint32Array,
+  sumAt: number,
+): void {
   bytes.set(hash.subarray(hashAt, hashAt + HASH_BYTES), at);
   for (let w = 0; w < 4; w++) into.setUint32(at + HASH_BYTES + 4 * w, sums[sumAt + w]!);
 }
 
 /** Builds a currency's tree from every owner's amount (see the top of this file). Amounts of 0 get no leaf. */
-export function buildTree(currency: string, owners: readonly OwnerAmount[], options: { random?: RandomSource; digest?: Digest } = {}): BuiltTree {
+export function buildTree(
+  currency: string,
+  owners: readonly OwnerAmount[],
+  options: { random?: RandomSource; digest?: Digest } = {},
+): BuiltTree {
   const digest = options.digest ?? nobleDigest;
   const randoms = randomIntegers(options.random);
   const pieceOwner: OwnerAmount[] = [];
@@ -431,7 +473,10 @@ export function buildTree(currency: string, owners: readonly OwnerAmount[], opti
     if (at < height) level = flatParents(level, at, pad, digest);
   }
   const rootAt = nodes.length - PACKED_NODE_BYTES;
-  const root = { hash: nodes.slice(rootAt, rootAt + HASH_BYTES), sum: (nodesView.getBigUint64(rootAt + HASH_BYTES) << 64n) | nodesView.getBigUint64(rootAt + HASH_BYTES + 8) };
+  const root = {
+    hash: nodes.slice(rootAt, rootAt + HASH_BYTES),
+    sum: (nodesView.getBigUint64(rootAt + HASH_BYTES) << 64n) | nodesView.getBigUint64(rootAt + HASH_BYTES + 8),
+  };
   const pieceOwners = pieceOwner.map((o) => o.owner);
   const piecePlaces = places.slice(0, pieces);
   let leavesOf: BuiltTree['leavesOf'] | undefined;
@@ -495,7 +540,13 @@ function sparseParents(
  * The lower BLOCK_LEVELS steps of leaf `index`'s path: its block's real leaves hashed up again,
  * the padding derived from the seed.
  */
-export function blockPath(currency: string, index: number, blockLeaves: readonly PlacedLeaf[], paddingSeed: Uint8Array, digest: Digest = nobleDigest): PathStep[] {
+export function blockPath(
+  currency: string,
+  index: number,
+  blockLeaves: readonly PlacedLeaf[],
+  paddingSeed: Uint8Array,
+  digest: Digest = nobleDigest,
+): PathStep[] {
   const pad = (level: number, place: number) => paddingNode(paddingSeed, currency, level, place, digest);
   const steps: PathStep[] = [];
   let position = index;
@@ -511,7 +562,12 @@ export function blockPath(currency: string, index: number, blockLeaves: readonly
 }
 
 export function publishTree(tree: Pick<BuiltTree, 'currency' | 'leafCount' | 'root'>, decimals: number): PublishedTree {
-  return { currency: tree.currency, decimals, leafCount: tree.leafCount, root: { hash: bytesToHex(tree.root.hash), sum: tree.root.sum.toString() } };
+  return {
+    currency: tree.currency,
+    decimals,
+    leafCount: tree.leafCount,
+    root: { hash: bytesToHex(tree.root.hash), sum: tree.root.sum.toString() },
+  };
 }
 
 /**
@@ -521,12 +577,19 @@ export function publishTree(tree: Pick<BuiltTree, 'currency' | 'leafCount' | 'ro
  */
 export function snapshotStatement(snapshot: Pick<PublishedSnapshot, 'snapshotId' | 'takenAt' | 'trees'>): string {
   const trees = [...snapshot.trees].sort((a, b) => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
-  return [LIABILITIES_FORMAT, String(snapshot.snapshotId), snapshot.takenAt, ...trees.map((t) => `${t.currency} ${t.decimals} ${t.leafCount} ${t.root.hash} ${t.root.sum}`)]
+  return [
+    LIABILITIES_FORMAT,
+    String(snapshot.snapshotId),
+    snapshot.takenAt,
+    ...trees.map((t) => `${t.currency} ${t.decimals} ${t.leafCount} ${t.root.hash} ${t.root.sum}`),
+  ]
     .map((line) => `${line}\n`)
     .join('');
 }
-export const snapshotDigest = (snapshot: Pick<PublishedSnapshot, 'snapshotId' | 'takenAt' | 'trees'>, digest: Digest = nobleDigest): string =>
-  bytesToHex(digest(utf8ToBytes(snapshotStatement(snapshot))));
+export const snapshotDigest = (
+  snapshot: Pick<PublishedSnapshot, 'snapshotId' | 'takenAt' | 'trees'>,
+  digest: Digest = nobleDigest,
+): string => bytesToHex(digest(utf8ToBytes(snapshotStatement(snapshot))));
 
 /** A node packed: its 32-byte hash, then its amount in 16 bytes big-endian. */
 export const PACKED_NODE_BYTES = HASH_BYTES + AMOUNT_BYTES;
@@ -567,7 +630,10 @@ export function upperOffsets(leafCount: number, index: number): number[] {
 /** A packed node (PACKED_NODE_BYTES bytes): [hash, amount]. */
 export function unpackNode(bytes: Uint8Array): PublishedNode {
   const nodeView = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return [bytesToHex(bytes.subarray(0, HASH_BYTES)), ((nodeView.getBigUint64(HASH_BYTES) << 64n) | nodeView.getBigUint64(HASH_BYTES + 8)).toString()];
+  return [
+    bytesToHex(bytes.subarray(0, HASH_BYTES)),
+    ((nodeView.getBigUint64(HASH_BYTES) << 64n) | nodeView.getBigUint64(HASH_BYTES + 8)).toString(),
+  ];
 }
 
 /** The real leaves of a built tree, in the order of their places (tests and tools). */
@@ -578,13 +644,23 @@ export const placedLeaves = (tree: Pick<BuiltTree, 'leaves'>): PlacedLeaf[] => u
  * stores of a tree (the packed leaves, their directory and the upper levels): the lower steps
  * computed again from the leaves of the block, the upper ones read at their offsets.
  */
-export function proofPath(tree: Pick<BuiltTree, 'currency' | 'leafCount' | 'nodes' | 'leaves' | 'directory' | 'paddingSeed'>, index: number, digest: Digest = nobleDigest): PathStep[] {
+export function proofPath(
+  tree: Pick<BuiltTree, 'currency' | 'leafCount' | 'nodes' | 'leaves' | 'directory' | 'paddingSeed'>,
+  index: number,
+  digest: Digest = nobleDigest,
+): PathStep[] {
   if (!Number.isInteger(index) || index < 0 || index >= tree.leafCount) throw new RangeError(`no leaf ${index}`);
   const block = index >> BLOCK_LEVELS;
   const directory = new DataView(tree.directory.buffer, tree.directory.byteOffset, tree.directory.byteLength);
-  const inBlock = unpackLeaves(tree.leaves.subarray(directory.getUint32(4 * block) * PACKED_LEAF_BYTES, directory.getUint32(4 * block + 4) * PACKED_LEAF_BYTES));
+  const inBlock = unpackLeaves(
+    tree.leaves.subarray(
+      directory.getUint32(4 * block) * PACKED_LEAF_BYTES,
+      directory.getUint32(4 * block + 4) * PACKED_LEAF_BYTES,
+    ),
+  );
   const path = blockPath(tree.currency, index, inBlock, tree.paddingSeed, digest);
-  for (const offset of upperOffsets(tree.leafCount, index)) path.push(unpackNode(tree.nodes.subarray(offset, offset + PACKED_NODE_BYTES)));
+  for (const offset of upperOffsets(tree.leafCount, index))
+    path.push(unpackNode(tree.nodes.subarray(offset, offset + PACKED_NODE_BYTES)));
   return path;
 }
 
@@ -638,12 +714,24 @@ export function verifyPath(
 ): PathCheck {
   const problems: string[] = [];
   const steps: PathCheckStep[] = [];
-  const fail = (problem: string, leafNode: PublishedNode | null = null): PathCheck => ({ ok: false, leaf: leafNode, steps, computedRoot: null, rootMatches: false, problems: [...problems, problem] });
+  const fail = (problem: string, leafNode: PublishedNode | null = null): PathCheck => ({
+    ok: false,
+    leaf: leafNode,
+    steps,
+    computedRoot: null,
+    rootMatches: false,
+    problems: [...problems, problem],
+  });
   const value = parseAmount(leaf.value);
   if (value === null) return fail(`the leaf's amount is not a non-negative integer: ${leaf.value}`);
-  if (!isPowerOfTwo(tree.leafCount) || tree.leafCount < MIN_LEAF_COUNT) return fail(`a tree of ${tree.leafCount} leaves is not a power of two of at least ${MIN_LEAF_COUNT}`);
-  if (path.length !== pathLength(tree.leafCount)) return fail(`a tree of ${tree.leafCount} leaves needs a path of ${pathLength(tree.leafCount)} steps, not ${path.length}`);
-  if (!Number.isInteger(leaf.index) || leaf.index < 0 || leaf.index >= tree.leafCount) return fail(`leaf ${leaf.index} is not a place of a tree of ${tree.leafCount} leaves`);
+  if (!isPowerOfTwo(tree.leafCount) || tree.leafCount < MIN_LEAF_COUNT)
+    return fail(`a tree of ${tree.leafCount} leaves is not a power of two of at least ${MIN_LEAF_COUNT}`);
+  if (path.length !== pathLength(tree.leafCount))
+    return fail(
+      `a tree of ${tree.leafCount} leaves needs a path of ${pathLength(tree.leafCount)} steps, not ${path.length}`,
+    );
+  if (!Number.isInteger(leaf.index) || leaf.index < 0 || leaf.index >= tree.leafCount)
+    return fail(`leaf ${leaf.index} is not a place of a tree of ${tree.leafCount} leaves`);
   let node: TreeNode;
   try {
     node = { hash: leafHash(leaf.currency, leaf.index, value, commitment, digest), sum: value };
@@ -696,7 +784,11 @@ export function verifyInclusion(
   digest: Digest = nobleDigest,
 ): InclusionCheck {
   const problems: string[] = [];
-  const rootMatches = proof.root.hash === tree.root?.hash && proof.root.sum === tree.root?.sum && proof.leafCount === tree.leafCount && proof.currency === tree.currency;
+  const rootMatches =
+    proof.root.hash === tree.root?.hash &&
+    proof.root.sum === tree.root?.sum &&
+    proof.leafCount === tree.leafCount &&
+    proof.currency === tree.currency;
   if (!rootMatches) problems.push('the root of the proof is not the published root');
   let commitment: Uint8Array | null = null;
   if (!HEX_32.test(nonceHex)) problems.push('the nonce is not 32 bytes of hex');
@@ -708,7 +800,17 @@ export function verifyInclusion(
     }
   }
   const leaves = commitment
-    ? proof.leaves.map((leaf) => ({ index: leaf.index, value: leaf.value, path: verifyPath({ currency: proof.currency, index: leaf.index, value: leaf.value }, commitment, leaf.path, tree, digest) }))
+    ? proof.leaves.map((leaf) => ({
+        index: leaf.index,
+        value: leaf.value,
+        path: verifyPath(
+          { currency: proof.currency, index: leaf.index, value: leaf.value },
+          commitment,
+          leaf.path,
+          tree,
+          digest,
+        ),
+      }))
     : [];
   const distinct = new Set(proof.leaves.map((l) => l.index)).size === proof.leaves.length;
   if (!distinct) problems.push('a place is given twice');
@@ -725,20 +827,34 @@ export function verifyTree(tree: PublishedTree): TreeCheck {
   const problems: string[] = [];
   const currency = typeof tree?.currency === 'string' ? tree.currency : '?';
   if (!/^[A-Z0-9]{1,16}$/.test(currency)) problems.push(`not a currency code: ${currency}`);
-  if (!Number.isInteger(tree?.decimals) || tree.decimals < 0 || tree.decimals > 18) problems.push(`${currency}: decimals must be 0 to 18`);
-  if (!isPowerOfTwo(tree?.leafCount) || tree.leafCount < MIN_LEAF_COUNT) problems.push(`${currency}: ${tree?.leafCount} leaves is not a power of two of at least ${MIN_LEAF_COUNT}`);
-  if (typeof tree?.root?.hash !== 'string' || !HEX_32.test(tree.root.hash)) problems.push(`${currency}: the root hash is not 32 bytes of hex`);
+  if (!Number.isInteger(tree?.decimals) || tree.decimals < 0 || tree.decimals > 18)
+    problems.push(`${currency}: decimals must be 0 to 18`);
+  if (!isPowerOfTwo(tree?.leafCount) || tree.leafCount < MIN_LEAF_COUNT)
+    problems.push(`${currency}: ${tree?.leafCount} leaves is not a power of two of at least ${MIN_LEAF_COUNT}`);
+  if (typeof tree?.root?.hash !== 'string' || !HEX_32.test(tree.root.hash))
+    problems.push(`${currency}: the root hash is not 32 bytes of hex`);
   const total = parseAmount(tree?.root?.sum);
   if (total === null) problems.push(`${currency}: the total is not a non-negative integer below 2^128`);
-  return { currency, ok: problems.length === 0, leafCount: tree?.leafCount ?? 0, total: total === null ? null : total.toString(), problems };
+  return {
+    currency,
+    ok: problems.length === 0,
+    leafCount: tree?.leafCount ?? 0,
+    total: total === null ? null : total.toString(),
+    problems,
+  };
 }
 
 /** Every tree of a published snapshot, and its digest (what `npm run verify:liabilities` prints). */
-export function verifySnapshot(snapshot: PublishedSnapshot, digest: Digest = nobleDigest): { ok: boolean; trees: TreeCheck[]; digest: string | null; problems: string[] } {
+export function verifySnapshot(
+  snapshot: PublishedSnapshot,
+  digest: Digest = nobleDigest,
+): { ok: boolean; trees: TreeCheck[]; digest: string | null; problems: string[] } {
   const problems: string[] = [];
   if (snapshot?.format !== LIABILITIES_FORMAT) problems.push(`not a ${LIABILITIES_FORMAT} file`);
-  if (!Number.isInteger(snapshot?.snapshotId) || snapshot.snapshotId < 1) problems.push('the snapshot id is not a positive integer');
-  if (typeof snapshot?.takenAt !== 'string' || Number.isNaN(Date.parse(snapshot.takenAt))) problems.push('the snapshot has no instant');
+  if (!Number.isInteger(snapshot?.snapshotId) || snapshot.snapshotId < 1)
+    problems.push('the snapshot id is not a positive integer');
+  if (typeof snapshot?.takenAt !== 'string' || Number.isNaN(Date.parse(snapshot.takenAt)))
+    problems.push('the snapshot has no instant');
   // No trees is a valid snapshot: nobody was owed anything.
   if (!Array.isArray(snapshot?.trees)) problems.push('the snapshot has no list of trees');
   const trees = Array.isArray(snapshot?.trees) ? snapshot.trees.map((tree) => verifyTree(tree)) : [];

@@ -52,7 +52,8 @@ export function normalizeAmountInput(input: string): string {
     const [whole, fraction, ...more] = compact.split(decimal);
     const groups = whole!.split(group);
     // Groups of three digits after the first ("12.345.678,9"); anything else is no amount.
-    if (more.length === 0 && /^\d{1,3}$/.test(groups[0]!) && groups.slice(1).every((g) => /^\d{3}$/.test(g))) compact = `${groups.join('')}.${fraction}`;
+    if (more.length === 0 && /^\d{1,3}$/.test(groups[0]!) && groups.slice(1).every((g) => /^\d{3}$/.test(g)))
+      compact = `${groups.join('')}.${fraction}`;
   } else if (comma >= 0 && compact.indexOf(',') === comma) {
     compact = compact.replace(',', '.');
   }

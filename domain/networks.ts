@@ -21,7 +21,8 @@ export function chainNetwork(): ChainNetwork {
 
 export function setChainNetwork(network: ChainNetwork): void {
   // A typo must not fall back to mainnet silently: that would accept and derive real-money addresses.
-  if (!isChainNetwork(network)) throw new Error(`Unknown chain network: ${String(network)} (${CHAIN_NETWORKS.join(', ')})`);
+  if (!isChainNetwork(network))
+    throw new Error(`Unknown chain network: ${String(network)} (${CHAIN_NETWORKS.join(', ')})`);
   current = network;
 }
 
@@ -65,7 +66,10 @@ const PARAMS: Record<'BTC' | 'LTC' | 'DOGE', Record<ChainNetwork, BitcoinLikeNet
   },
 };
 
-export function bitcoinLikeNetwork(currency: 'BTC' | 'LTC' | 'DOGE', network: ChainNetwork = chainNetwork()): BitcoinLikeNetwork {
+export function bitcoinLikeNetwork(
+  currency: 'BTC' | 'LTC' | 'DOGE',
+  network: ChainNetwork = chainNetwork(),
+): BitcoinLikeNetwork {
   return PARAMS[currency][network];
 }
 

@@ -43,7 +43,11 @@ export const OPERATOR_ENV = {
 } as const satisfies Record<keyof OperatorIdentity, string>;
 
 /** Fields every configured operator must give (§ 5 DDG: name, address, a way to reach it quickly). */
-export const REQUIRED_OPERATOR_FIELDS = ['name', 'address', 'email'] as const satisfies readonly (keyof OperatorIdentity)[];
+export const REQUIRED_OPERATOR_FIELDS = [
+  'name',
+  'address',
+  'email',
+] as const satisfies readonly (keyof OperatorIdentity)[];
 
 /**
  * The operator the environment describes: the server's configuration and the site's build read
@@ -66,7 +70,11 @@ export function operatorFromEnv(env: Readonly<Record<string, unknown>>): Operato
 }
 
 /** The sample's values that read the same in every language (the others are in locales/<lng>/common.json, operator.sample). */
-export const SAMPLE_OPERATOR_CONTACT = { email: 'operator@muntly.example', phone: '+00 000 0000000', vatId: 'XX000000000' } as const;
+export const SAMPLE_OPERATOR_CONTACT = {
+  email: 'operator@muntly.example',
+  phone: '+00 000 0000000',
+  vatId: 'XX000000000',
+} as const;
 
 /**
  * The account holder's name of Muntly's bank account in local mode, where nobody is named: the

@@ -14,7 +14,10 @@ const AMOUNT = /^(\d{1,15})(?:\.(\d+))?$/;
  * What is wrong with an amount (already in the API's form: digits and a decimal point, see
  * `normalizeAmountInput`), or null: positive, at most 15 whole digits, at most `decimals` after the point.
  */
-export function amountProblem(value: string, decimals: number): 'required' | 'invalid_amount' | 'too_many_decimals' | null {
+export function amountProblem(
+  value: string,
+  decimals: number,
+): 'required' | 'invalid_amount' | 'too_many_decimals' | null {
   if (!value) return 'required';
   const match = AMOUNT.exec(value);
   if (!match || /^0*(\.0*)?$/.test(value)) return 'invalid_amount';
@@ -25,7 +28,12 @@ export function amountProblem(value: string, decimals: number): 'required' | 'in
 /** Whether an order of this type may go from one currency to the other: a buy pays euros for crypto, a sell the reverse, a swap crypto for another. */
 export function pairProblem(type: OrderType, from: string, to: string): 'same_currency' | 'invalid_pair' | null {
   if (type === 'swap' && from === to) return 'same_currency';
-  const ok = type === 'buy' ? from === 'EUR' && to !== 'EUR' : type === 'sell' ? from !== 'EUR' && to === 'EUR' : from !== 'EUR' && to !== 'EUR';
+  const ok =
+    type === 'buy'
+      ? from === 'EUR' && to !== 'EUR'
+      : type === 'sell'
+        ? from !== 'EUR' && to === 'EUR'
+        : from !== 'EUR' && to !== 'EUR';
   return ok ? null : 'invalid_pair';
 }
 

@@ -51,4 +51,5 @@ export const FAILURE_REASONS = [
   'weekly_limit_login_required',
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
-export const isFailureReason = (value: string): value is FailureReason => (FAILURE_REASONS as readonly string[]).includes(value);
+export const isFailureReason = (value: string): value is FailureReason =>
+  (FAILURE_REASONS as readonly string[]).includes(value);

@@ -36,6 +36,7 @@ export type PayeeNameCheck = { ok: true; name: string } | { ok: false; code: 're
 export function payeeName(input: string): PayeeNameCheck {
   if (!input.trim()) return { ok: false, code: 'required' };
   const name = sepaLatin(input);
-  if (name.length < PAYEE_NAME_MIN || name.length > PAYEE_NAME_MAX || !/[A-Za-z]/.test(name)) return { ok: false, code: 'invalid_beneficiary' };
+  if (name.length < PAYEE_NAME_MIN || name.length > PAYEE_NAME_MAX || !/[A-Za-z]/.test(name))
+    return { ok: false, code: 'invalid_beneficiary' };
   return { ok: true, name };
 }

@@ -20,7 +20,16 @@
  *              credit, with the bank's reason code: server/src/modules/bank/returns.ts); the money
  *              is owed to the customer again, until they give another IBAN.
  */
-export const PAYOUT_STATUSES = ['awaiting_approval', 'pending', 'submitting', 'submitted', 'broadcast', 'completed', 'failed', 'returned'] as const;
+export const PAYOUT_STATUSES = [
+  'awaiting_approval',
+  'pending',
+  'submitting',
+  'submitted',
+  'broadcast',
+  'completed',
+  'failed',
+  'returned',
+] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 /**

@@ -15,7 +15,8 @@ export const PHRASE_MAX_LENGTH = 40;
  */
 const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}]/u;
 
-export type PhraseCheck = { ok: true; phrase: string } | { ok: false; code: 'too_short' | 'too_long' | 'invalid_characters' };
+export type PhraseCheck =
+  { ok: true; phrase: string } | { ok: false; code: 'too_short' | 'too_long' | 'invalid_characters' };
 
 /**
  * The phrase as it is stored and shown in every email: Unicode NFC (one spelling of "é"), without
@@ -81,4 +82,5 @@ export const ADDRESS_BOOK_MAX_ENTRIES = 200;
 
 /** The amr values (RFC 8176) that say a login used a second factor. */
 export const SECOND_FACTOR_AMR = ['otp', 'mfa', 'hwk', 'swk', 'sms'] as const;
-export const hasSecondFactor = (amr: readonly string[] | undefined): boolean => (amr ?? []).some((value) => (SECOND_FACTOR_AMR as readonly string[]).includes(value));
+export const hasSecondFactor = (amr: readonly string[] | undefined): boolean =>
+  (amr ?? []).some((value) => (SECOND_FACTOR_AMR as readonly string[]).includes(value));

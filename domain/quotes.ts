@@ -31,7 +31,8 @@ export type Quote = {
   amountEur: string;
 };
 
-export type QuoteProblem = 'invalid_pair' | 'invalid_amount' | 'amount_below_minimum_fee' | 'network_fee_exceeds_amount' | 'rate_unavailable';
+export type QuoteProblem =
+  'invalid_pair' | 'invalid_amount' | 'amount_below_minimum_fee' | 'network_fee_exceeds_amount' | 'rate_unavailable';
 
 /**
  * Division that cuts instead of rounding: big.js divides to Big.DP places rounding half up, which
@@ -51,7 +52,8 @@ const RATE_SIGNIFICANT_DIGITS = 10;
  */
 const plainDecimal = (value: Big) => value.toFixed(Math.max(0, RATE_SIGNIFICANT_DIGITS - 1 - value.e));
 
-const eurRate = (rates: Record<string, string>, code: string) => (code === 'EUR' ? new Big(1) : rates[code] ? new Big(rates[code]!) : null);
+const eurRate = (rates: Record<string, string>, code: string) =>
+  code === 'EUR' ? new Big(1) : rates[code] ? new Big(rates[code]!) : null;
 
 /** The EUR value of an amount in cents (domain/eur-value.ts, without big.js for the site's send page). */
 export { eurValueMinor } from './eur-value';
@@ -87,7 +89,13 @@ export function quote(input: QuoteInput): Quote | QuoteProblem {
   const networkFeeCharged = to === 'EUR' || input.toMuntlyWallet ? 0n : (networkFeeMinor(to) ?? 0n);
   const networkFee = new Big(minorToDecimal(networkFeeCharged, toDecimals));
   // A value that rounds to 0.00 EUR converts to nothing (and cannot be divided by).
-  const gross = netEur.lte(0) ? new Big(0) : type === 'sell' ? netEur : type === 'buy' ? netEur.times(rate) : new Floor(amount.times(rate).times(netEur)).div(amountEur);
+  const gross = netEur.lte(0)
+    ? new Big(0)
+    : type === 'sell'
+      ? netEur
+      : type === 'buy'
+        ? netEur.times(rate)
+        : new Floor(amount.times(rate).times(netEur)).div(amountEur);
   const converted = gross.round(toDecimals, Big.roundDown).minus(networkFee);
   if (converted.lte(0)) return 'network_fee_exceeds_amount';
   return {

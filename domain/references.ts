@@ -63,10 +63,12 @@ export function referenceCheckLetter(sevenLetters: string): string {
 }
 
 /** Whether eight letters end with their check letter (referenceCheckLetter). */
-export const hasCheckLetter = (eightLetters: string): boolean => /^[A-Z]{8}$/.test(eightLetters) && referenceCheckLetter(eightLetters.slice(0, 7)) === eightLetters[7];
+export const hasCheckLetter = (eightLetters: string): boolean =>
+  /^[A-Z]{8}$/.test(eightLetters) && referenceCheckLetter(eightLetters.slice(0, 7)) === eightLetters[7];
 
 /** A new order reference's 16 letters with the 8th made the check letter of the first seven (the short reference is the first eight). */
-export const withCheckLetter = (letters: string): string => `${letters.slice(0, 7)}${referenceCheckLetter(letters.slice(0, 7))}${letters.slice(8)}`;
+export const withCheckLetter = (letters: string): string =>
+  `${letters.slice(0, 7)}${referenceCheckLetter(letters.slice(0, 7))}${letters.slice(8)}`;
 
 /** The bank's payment reason for an order when it is the short reference alone: any case, spaces or dashes optional. */
 export function parseShortReference(reason: string): string | null {
@@ -82,7 +84,10 @@ export type FoundReferences = { orders: string[]; deposits: { accountKey: string
 
 const KEY_SYMBOL = `[${ACCOUNT_KEY_ALPHABET}]`;
 /** DEPOSIT and the key, with spaces anywhere (a wrapped line), then perhaps a currency code as the next word. */
-const DEPOSIT_ANYWHERE = new RegExp(`D\\s*E\\s*P\\s*O\\s*S\\s*I\\s*T\\s*((?:${KEY_SYMBOL}\\s*){${ACCOUNT_KEY_LENGTH}})(?:[\\s,.;:/-]*([A-Z]{2,6})\\b)?`, 'g');
+const DEPOSIT_ANYWHERE = new RegExp(
+  `D\\s*E\\s*P\\s*O\\s*S\\s*I\\s*T\\s*((?:${KEY_SYMBOL}\\s*){${ACCOUNT_KEY_LENGTH}})(?:[\\s,.;:/-]*([A-Z]{2,6})\\b)?`,
+  'g',
+);
 
 /**
  * Every reference that a payment's remittance information may name, wherever the payer wrote it:
@@ -116,7 +121,8 @@ export function findReferences(text: string, isCurrency: (code: string) => boole
     const accountKey = match[1]!.replace(/\s+/g, '');
     const currency = match[2] && isCurrency(match[2]) ? match[2] : undefined;
     const known = deposits.get(accountKey);
-    if (!known || (!known.currency && currency)) deposits.set(accountKey, currency ? { accountKey, currency } : { accountKey });
+    if (!known || (!known.currency && currency))
+      deposits.set(accountKey, currency ? { accountKey, currency } : { accountKey });
   }
   return { orders: [...orders], deposits: [...deposits.values()] };
 }

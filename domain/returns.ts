@@ -4,7 +4,25 @@
  * locales hold one text per code here, `returnReasons.<code>`, and `returnReasons.other` for the
  * rest); any other code is shown with the generic text.
  */
-export const RETURN_REASON_CODES = ['AC01', 'AC04', 'AC06', 'AG01', 'AM05', 'BE04', 'MD07', 'MS02', 'MS03', 'RC01', 'RR01', 'RR02', 'RR03', 'RR04', 'FF01', 'CNOR', 'DNOR'] as const;
+export const RETURN_REASON_CODES = [
+  'AC01',
+  'AC04',
+  'AC06',
+  'AG01',
+  'AM05',
+  'BE04',
+  'MD07',
+  'MS02',
+  'MS03',
+  'RC01',
+  'RR01',
+  'RR02',
+  'RR03',
+  'RR04',
+  'FF01',
+  'CNOR',
+  'DNOR',
+] as const;
 export type ReturnReasonCode = (typeof RETURN_REASON_CODES)[number];
 
 /** The key of a reason's text: its code when the locales have one, else `other`. */

@@ -36,7 +36,8 @@ export function sepaIban(input: string): IbanCheck {
   // letters and digits are the same IBAN (NFKC folds them; \s covers the Unicode spaces).
   const iban = electronicFormatIBAN(input.normalize('NFKC').replace(/[\s\u200b\u2060]+/g, '')) ?? '';
   if (!isValidIBAN(iban)) return { ok: false, code: 'invalid_iban' };
-  if (!(SEPA_IBAN_COUNTRIES as readonly string[]).includes(iban.slice(0, 2))) return { ok: false, code: 'iban_outside_sepa' };
+  if (!(SEPA_IBAN_COUNTRIES as readonly string[]).includes(iban.slice(0, 2)))
+    return { ok: false, code: 'iban_outside_sepa' };
   return { ok: true, iban };
 }
 
@@ -56,7 +57,8 @@ export function sepaIban(input: string): IbanCheck {
 export const SEPA_NON_EEA_COUNTRIES = ['CH', 'GB', 'GI', 'MC', 'SM', 'AD', 'VA', 'AL', 'ME', 'MD', 'MK', 'RS', 'JE', 'GG', 'IM'] as const;
 
 /** Whether a transfer to this IBAN (electronic form) leaves the EEA: the payer's structured address must go with it. */
-export const leavesEea = (iban: string) => (SEPA_NON_EEA_COUNTRIES as readonly string[]).includes(iban.slice(0, 2).toUpperCase());
+export const leavesEea = (iban: string) =>
+  (SEPA_NON_EEA_COUNTRIES as readonly string[]).includes(iban.slice(0, 2).toUpperCase());
 
 /**
  * Whether two IBANs, as people write them, are the same account: compared in their electronic

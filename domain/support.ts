@@ -40,7 +40,12 @@ export const supportRequestSchema = z.object({
   name: z.string().trim().min(1, 'required').max(100, 'too_long'),
   email: z.string().trim().toLowerCase().min(1, 'required').pipe(z.email('invalid_email').max(254, 'too_long')),
   topic: z.enum(SUPPORT_TOPICS, { message: 'required' }),
-  message: z.string().trim().min(1, 'required').min(SUPPORT_MESSAGE_MIN, 'too_short').max(SUPPORT_MESSAGE_MAX, 'too_long'),
+  message: z
+    .string()
+    .trim()
+    .min(1, 'required')
+    .min(SUPPORT_MESSAGE_MIN, 'too_short')
+    .max(SUPPORT_MESSAGE_MAX, 'too_long'),
   orderReference: optionalReference,
 });
 
@@ -48,4 +53,10 @@ export type SupportRequestInput = z.input<typeof supportRequestSchema>;
 export type SupportRequest = z.output<typeof supportRequestSchema>;
 
 /** The field error codes the schema can give (the API answers them with `field`). */
-export const SUPPORT_FIELD_ERRORS = ['required', 'too_long', 'too_short', 'invalid_email', 'invalid_reference'] as const satisfies readonly ErrorCode[];
+export const SUPPORT_FIELD_ERRORS = [
+  'required',
+  'too_long',
+  'too_short',
+  'invalid_email',
+  'invalid_reference',
+] as const satisfies readonly ErrorCode[];

@@ -64,13 +64,23 @@ test('pages start without throwing any exception', async ({ page }) => {
       void cdp.send('Debugger.resume').catch(() => undefined);
       return;
     }
-    const where = frame ? `${frame.url.replace(/^https?:\/\/[^/]+/, '')}:${frame.location.lineNumber}:${frame.location.columnNumber}` : '?';
+    const where = frame
+      ? `${frame.url.replace(/^https?:\/\/[^/]+/, '')}:${frame.location.lineNumber}:${frame.location.columnNumber}`
+      : '?';
     thrown.push(`${page.url()}: ${String(event.data?.description ?? event.reason).split('\n')[0]} at ${where}`);
     void cdp.send('Debugger.resume').catch(() => undefined);
   });
   await cdp.send('Debugger.enable');
   await cdp.send('Debugger.setPauseOnExceptions', { state: 'all' });
-  for (const path of ['/', '/uk/exchange/buy/', '/de/exchange/sell/', '/faucet/', '/ru/exchange/order-history/', '/fr/rates/', '/nl/support/']) {
+  for (const path of [
+    '/',
+    '/uk/exchange/buy/',
+    '/de/exchange/sell/',
+    '/faucet/',
+    '/ru/exchange/order-history/',
+    '/fr/rates/',
+    '/nl/support/',
+  ]) {
     await page.goto(path);
     await page.waitForLoadState('load');
     // Until the browser is idle: the page's own start (hydration, its first requests) is done.

@@ -17,7 +17,8 @@ test.describe('a failed page chunk', () => {
     });
     const documents: string[] = [];
     page.on('request', (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) documents.push(new URL(request.url()).pathname);
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+        documents.push(new URL(request.url()).pathname);
     });
 
     await page.goto('/');

@@ -9,7 +9,9 @@ import type { Page } from '@playwright/test';
 
 /** The server's BUY_SELL_ENABLED as the pages read it at run time: the e2e server has it on; off is answered here. */
 async function switchBuySell(page: Page, enabled: boolean) {
-  await page.route('**/api/exchange/config', (route) => route.fulfill({ json: { buySellEnabled: enabled, bank: null }, headers: { 'cache-control': 'no-store' } }));
+  await page.route('**/api/exchange/config', (route) =>
+    route.fulfill({ json: { buySellEnabled: enabled, bank: null }, headers: { 'cache-control': 'no-store' } }),
+  );
 }
 
 // The cookie banner is fixed to the bottom of the viewport; these journeys are about the pages.
@@ -21,7 +23,9 @@ const h2s = (page: Page) => page.locator('main h2').allInnerTexts();
 
 test.describe('legal pages', () => {
   for (const language of ['en', 'uk'] as const) {
-    test(`the four legal texts in ${language}: contents, sections and the rules the product applies`, async ({ page }) => {
+    test(`the four legal texts in ${language}: contents, sections and the rules the product applies`, async ({
+      page,
+    }) => {
       const legal = locale(language, 'legal');
       const prefix = language === 'en' ? '' : `/${language}`;
       for (const doc of ['aml_policy', 'cookie_policy', 'privacy_policy', 'terms_and_conditions'] as const) {
@@ -111,7 +115,8 @@ test('the charts page draws the history and loads the chart library only there',
 
   const withChartCode = async (urls: string[]) => {
     const found: string[] = [];
-    for (const url of new Set(urls)) if ((await (await page.request.get(url)).text()).includes('attributionLogo')) found.push(url);
+    for (const url of new Set(urls))
+      if ((await (await page.request.get(url)).text()).includes('attributionLogo')) found.push(url);
     return found;
   };
   expect((await withChartCode(chartScripts)).length).toBeGreaterThan(0);
@@ -130,7 +135,10 @@ test('the status page reports the API, the database and both workers as working'
 });
 
 test.describe('support and contact form', () => {
-  test('checks the fields in the browser, then delivers the message and confirms it in Ukrainian', async ({ page, context }) => {
+  test('checks the fields in the browser, then delivers the message and confirms it in Ukrainian', async ({
+    page,
+    context,
+  }) => {
     const support = locale('uk', 'support');
     const errors = locale('uk', 'errors');
     await page.goto('/uk/support/');
@@ -148,7 +156,9 @@ test.describe('support and contact form', () => {
     await expect(page.getByText(errors.too_short)).toBeVisible();
 
     await page.getByLabel(support.form.orderReference).fill('abcd efgh ijkl mnop');
-    await page.getByLabel(support.form.message).fill('Я оплатив заявку вчора, але вона досі має статус «нова». Перевірте, будь ласка.');
+    await page
+      .getByLabel(support.form.message)
+      .fill('Я оплатив заявку вчора, але вона досі має статус «нова». Перевірте, будь ласка.');
     await page.getByRole('button', { name: support.form.submit }).click();
     const confirmation = page.getByRole('main').getByRole('status');
     await expect(confirmation).toContainText(support.form.successHeading);
@@ -160,14 +170,21 @@ test.describe('support and contact form', () => {
     await expect(mailbox.locator('h2').first()).toHaveText(`Ми отримали ваше повідомлення (${ticket})`);
     await mailbox.goto('/dev/mailbox?to=support@muntly.example');
     // Other journeys write to the support mailbox at the same time: find this ticket's message.
-    await expect(mailbox.locator('pre', { hasText: `Ticket: ${ticket}` })).toContainText('Order reference: ABCD-EFGH-IJKL-MNOP');
+    await expect(mailbox.locator('pre', { hasText: `Ticket: ${ticket}` })).toContainText(
+      'Order reference: ABCD-EFGH-IJKL-MNOP',
+    );
     await mailbox.close();
   });
 
-  test('the contact page lists the support mailbox (not the identity mailbox: issue 35) and sends the form in German', async ({ page }) => {
+  test('the contact page lists the support mailbox (not the identity mailbox: issue 35) and sends the form in German', async ({
+    page,
+  }) => {
     const support = locale('de', 'support');
     await page.goto('/de/contact/');
-    await expect(page.getByRole('link', { name: 'support@muntly.example' })).toHaveAttribute('href', 'mailto:support@muntly.example');
+    await expect(page.getByRole('link', { name: 'support@muntly.example' })).toHaveAttribute(
+      'href',
+      'mailto:support@muntly.example',
+    );
     await expect(page.getByText('identity@muntly.example')).toHaveCount(0);
     await page.getByLabel(support.form.name).fill('Jonas Weber');
     await page.getByLabel(support.form.email).fill('jonas@example.com');
@@ -178,7 +195,9 @@ test.describe('support and contact form', () => {
   });
 });
 
-test('the news page lists the articles and each one is readable, in Russian with the right plural', async ({ page }) => {
+test('the news page lists the articles and each one is readable, in Russian with the right plural', async ({
+  page,
+}) => {
   await switchBuySell(page, false);
   await page.goto('/ru/news/');
   await expect(page.getByRole('heading', { name: '3 статьи' })).toBeVisible();
@@ -190,7 +209,9 @@ test('the news page lists the articles and each one is readable, in Russian with
   await expect(article.locator('time')).toHaveText('15 июня 2022 г.');
 });
 
-test('"buying and selling are paused" shows in the terms, the support answers and the news exactly while the server says so', async ({ page }) => {
+test('"buying and selling are paused" shows in the terms, the support answers and the news exactly while the server says so', async ({
+  page,
+}) => {
   // The e2e server takes buys and sells (BUY_SELL_ENABLED is on): no page says otherwise.
   await page.goto('/de/terms-and-conditions/');
   await expect(page.locator('#changes')).toBeVisible();
@@ -207,12 +228,18 @@ test('"buying and selling are paused" shows in the terms, the support answers an
   await page.goto('/de/terms-and-conditions/');
   await expect(page.locator('#availability')).toContainText('seit Juni 2022');
   await page.goto('/de/support/');
-  await expect(page.getByText(/darf höchstens 100,00\s€ betragen.*Außerdem sind Kauf und Verkauf gegen Euro seit Juni 2022 deaktiviert\./)).toBeVisible();
+  await expect(
+    page.getByText(
+      /darf höchstens 100,00\s€ betragen.*Außerdem sind Kauf und Verkauf gegen Euro seit Juni 2022 deaktiviert\./,
+    ),
+  ).toBeVisible();
   await page.goto('/de/news/');
   await expect(page.getByRole('heading', { name: '3 Beiträge' })).toBeVisible();
 });
 
-test('the imprint names the operator, marked as sample in local mode; every footer links to it; a configured operator replaces the sample', async ({ page }) => {
+test('the imprint names the operator, marked as sample in local mode; every footer links to it; a configured operator replaces the sample', async ({
+  page,
+}) => {
   const de = common('de').operator;
   await page.goto('/de/fees/');
   const footer = page.getByRole('contentinfo');
@@ -225,7 +252,10 @@ test('the imprint names the operator, marked as sample in local mode; every foot
   await expect(page.locator('dl.imprint-data')).toContainText(de.sample.address);
   // The same build, an operator configured on the server: its answer replaces the sample everywhere.
   await page.route('**/api/operator', (route) =>
-    route.fulfill({ json: { sample: false, name: 'Muntly GmbH', address: 'Chausseestraße 1, 10115 Berlin', email: 'legal@muntly.eu' }, headers: { 'cache-control': 'no-store' } }),
+    route.fulfill({
+      json: { sample: false, name: 'Muntly GmbH', address: 'Chausseestraße 1, 10115 Berlin', email: 'legal@muntly.eu' },
+      headers: { 'cache-control': 'no-store' },
+    }),
   );
   await page.goto('/de/privacy-policy/');
   await expect(page.locator('#controller')).toContainText('Muntly GmbH, Chausseestraße 1, 10115 Berlin');
@@ -236,7 +266,10 @@ test('the imprint names the operator, marked as sample in local mode; every foot
 test('the crypto-locker page says not to pay and links to No More Ransom', async ({ page }) => {
   await page.goto('/nl/crypto-locker/');
   await expect(page.locator('#pay')).toContainText('Betaal geen losgeld');
-  await expect(page.getByRole('link', { name: /No More Ransom/ })).toHaveAttribute('href', 'https://www.nomoreransom.org/');
+  await expect(page.getByRole('link', { name: /No More Ransom/ })).toHaveAttribute(
+    'href',
+    'https://www.nomoreransom.org/',
+  );
 });
 
 test('serves robots.txt and the sitemap with hreflang alternates, revalidated on each load', async ({ request }) => {
@@ -250,7 +283,9 @@ test('serves robots.txt and the sitemap with hreflang alternates, revalidated on
   const sitemap = await (await request.get('/sitemap-0.xml')).text();
   expect(sitemap).toContain('<loc>http://localhost:8000/uk/privacy-policy/</loc>');
   expect(sitemap).toContain('<loc>http://localhost:8000/de/imprint/</loc>');
-  expect(sitemap).toContain('<xhtml:link rel="alternate" hreflang="de" href="http://localhost:8000/de/privacy-policy/"/>');
+  expect(sitemap).toContain(
+    '<xhtml:link rel="alternate" hreflang="de" href="http://localhost:8000/de/privacy-policy/"/>',
+  );
   expect(sitemap).not.toContain('/404');
   expect(sitemap).not.toContain('/logout/');
 });
@@ -283,7 +318,9 @@ test.describe('accessibility of the information and legal pages (WCAG 2.1 AA)', 
         await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
         await page.waitForLoadState('networkidle');
         const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-        expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+        expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+          [],
+        );
       });
     }
   }

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { epcPayload } from '../domain/epc';
+import { epcPayload } from '#domain/epc';
 import { qrPath } from '../src/features/exchange/components/qr-code';
 import { test, expect, locale, logInAfterSignUp, ops, pickCurrency } from './fixtures';
 import type { Page } from '@playwright/test';
@@ -24,13 +24,18 @@ const uniqueEmail = (name: string) => `${name}-${Date.now()}-${Math.floor(Math.r
 
 async function expectAccessible(page: Page, where: string) {
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  expect(axe.violations.map((v) => `${where} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(axe.violations.map((v) => `${where} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+    [],
+  );
 }
 
 /** The error shown next to a field (the element its aria-describedby names). */
 const errorOf = (page: Page, id: string) => page.locator(`#${id}-error`);
 
-test('an anonymous buy in German: payment details and GiroCode, then completed (success) live, without a reload', async ({ page, baseURL }) => {
+test('an anonymous buy in German: payment details and GiroCode, then completed (success) live, without a reload', async ({
+  page,
+  baseURL,
+}) => {
   const email = uniqueEmail('kaeufer');
   await page.goto('/de/exchange/buy/');
   await pickCurrency(page, de.form.to.buy, 'BTC');
@@ -62,7 +67,10 @@ test('an anonymous buy in German: payment details and GiroCode, then completed (
       .locator('.pay-value');
   await expect(fact(de.confirm.payment.reason)).toHaveText(shortReference);
   await expect(fact(de.confirm.payment.amount)).toHaveText(/^50,00\s€$/);
-  await expect(fact(de.confirm.payment.amount).locator('img.currency-icon')).toHaveAttribute('src', /\/currency-icons\/[\d.]+\/eur\.svg$/);
+  await expect(fact(de.confirm.payment.amount).locator('img.currency-icon')).toHaveAttribute(
+    'src',
+    /\/currency-icons\/[\d.]+\/eur\.svg$/,
+  );
   await expect(next.getByRole('button', { name: 'IBAN kopieren' })).toBeVisible();
   const beneficiary = (await fact(de.confirm.payment.beneficiary).textContent())!;
   const iban = (await fact(de.confirm.payment.iban).textContent())!.replace(/\s/g, '');
@@ -82,13 +90,17 @@ test('an anonymous buy in German: payment details and GiroCode, then completed (
   await expect(page).toHaveURL(/\/de\/exchange\/order-history\/$/);
   const status = page.locator('.status-now');
   await expect(status).toHaveText(`Aktueller Status: ${de.order.status.new}`);
-  await expect(page.getByRole('list', { name: de.order.stepper }).locator('[aria-current="step"]')).toContainText(de.order.status.new);
+  await expect(page.getByRole('list', { name: de.order.stepper }).locator('[aria-current="step"]')).toContainText(
+    de.order.status.new,
+  );
   await expect(page.getByText(reference).first()).toBeVisible();
   await page.evaluate(() => ((window as unknown as { e2eNoReload: boolean }).e2eNoReload = true));
 
   expect(ops(baseURL!, 'payment-received', shortReference, '50.00')).toContain('processing');
   await expect(status).toHaveText(`Aktueller Status: ${de.order.status.completed_success}`, { timeout: 30_000 });
-  await expect(page.getByRole('list', { name: de.order.stepper }).locator('[aria-current="step"]')).toContainText(de.order.status.completed_success);
+  await expect(page.getByRole('list', { name: de.order.stepper }).locator('[aria-current="step"]')).toContainText(
+    de.order.status.completed_success,
+  );
   // The same document: the update arrived by server-sent events, not by reloading.
   expect(await page.evaluate(() => (window as unknown as { e2eNoReload?: boolean }).e2eNoReload)).toBe(true);
   const details = page.locator('.order-fields');
@@ -97,7 +109,9 @@ test('an anonymous buy in German: payment details and GiroCode, then completed (
   await expectAccessible(page, 'order page');
 });
 
-test('local mode marks its sample values, and a placed order survives a reload through its signed link', async ({ page }) => {
+test('local mode marks its sample values, and a placed order survives a reload through its signed link', async ({
+  page,
+}) => {
   const ruCommon = locale('ru', 'common');
   const ru = locale('ru', 'exchange');
   const ruErrors = locale('ru', 'errors');
@@ -137,7 +151,12 @@ test('local mode marks its sample values, and a placed order survives a reload t
   await page.goto(url.replace('/ru/exchange/buy/', '/ru/exchange/order-history/'));
   await expect(page.getByRole('heading', { name: new RegExp(reference) })).toBeVisible();
   // A tampered link opens nothing, and says so.
-  await page.goto(url.replace(/\.([\w-]{43})$/, (_, mac: string) => `.${mac.slice(0, 10)}${mac[10] === 'A' ? 'B' : 'A'}${mac.slice(11)}`));
+  await page.goto(
+    url.replace(
+      /\.([\w-]{43})$/,
+      (_, mac: string) => `.${mac.slice(0, 10)}${mac[10] === 'A' ? 'B' : 'A'}${mac.slice(11)}`,
+    ),
+  );
   await expect(page.getByRole('alert')).toHaveText(ruErrors.link_invalid);
   await expect(page.getByTestId('order-reference')).toHaveCount(0);
 });
@@ -169,7 +188,9 @@ test('a first order over 100 EUR is rejected with the localized message', async 
   await page.getByLabel(fr.form.email, { exact: true }).fill(uniqueEmail('premier'));
   await page.getByLabel('Votre adresse BTC').fill(BTC_ADDRESS);
   await page.getByRole('button', { name: fr.form.submit.buy }).click();
-  await expect(errorOf(page, 'order-amount')).toHaveText(/^Ordre refusé\. Le premier ordre de chaque nouveau client est limité à 100,00\s€\.$/);
+  await expect(errorOf(page, 'order-amount')).toHaveText(
+    /^Ordre refusé\. Le premier ordre de chaque nouveau client est limité à 100,00\s€\.$/,
+  );
   await expect(page.getByRole('heading', { name: fr.confirm.heading.buy })).toHaveCount(0);
 });
 
@@ -187,7 +208,10 @@ test('a lookup with a wrong reference says no order was found', async ({ page })
   await expectAccessible(page, 'lookup not found');
 });
 
-test('a sell to an IBAN: the receiving address with its QR code, then completed once the crypto arrives', async ({ page, baseURL }) => {
+test('a sell to an IBAN: the receiving address with its QR code, then completed once the crypto arrives', async ({
+  page,
+  baseURL,
+}) => {
   await page.goto('/exchange/sell/');
   await pickCurrency(page, en.form.from.sell, 'BTC');
   await page.getByLabel('Amount in BTC').fill('0.0005');
@@ -202,7 +226,9 @@ test('a sell to an IBAN: the receiving address with its QR code, then completed 
   const receiving = page.getByRole('region', { name: en.confirm.next }).locator('.receiving');
   await expect(receiving.getByRole('button', { name: 'Copy address' })).toBeVisible();
   // Exactly this amount, only BTC on the Bitcoin network, from a wallet the seller controls.
-  await expect(receiving.getByTestId('send-only')).toHaveText(`Send exactly 0.0005 BTC, from a wallet you control. ${locale('en', 'currencies').sendOnly.BTC}`);
+  await expect(receiving.getByTestId('send-only')).toHaveText(
+    `Send exactly 0.0005 BTC, from a wallet you control. ${locale('en', 'currencies').sendOnly.BTC}`,
+  );
   const address = (await receiving.locator('code.address').textContent())!;
   expect(address).toMatch(/^bc1q/);
   const qr = receiving.getByRole('img', { name: `QR code of the address ${address}` });
@@ -262,7 +288,9 @@ test('logged in: send to my wallet, the own-order list and the deposit reference
   await expect(page.getByRole('table')).toContainText('COBADEFFXXX');
   // The own reference first, to copy and in the QR code; the pattern's example below, marked as one.
   await expect(page.getByRole('button', { name: 'Copy payment reason' }).first()).toBeVisible();
-  expect((await page.getByRole('img', { name: new RegExp(own) }).getAttribute('data-qr-text'))!.split('\n')[10]).toBe(own);
+  expect((await page.getByRole('img', { name: new RegExp(own) }).getAttribute('data-qr-text'))!.split('\n')[10]).toBe(
+    own,
+  );
   await expect(page.locator('.deposit-example .example-badge')).toHaveText(en.deposit.example);
   // The sample account is marked beside each value.
   await expect(page.getByRole('table').locator('.sample-badge')).toHaveCount(3);

@@ -27,7 +27,11 @@ async function openSecondsLeft(page: Page): Promise<number> {
   return minutes! * 60 + seconds!;
 }
 
-test('two players enter a round; when the winner is announced one sees congratulations, the other the lost message', async ({ page, browser, baseURL }) => {
+test('two players enter a round; when the winner is announced one sees congratulations, the other the lost message', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.setTimeout(240_000);
   const stamp = Date.now();
   const alice = `faucet-alice-${stamp}@muntly.test`;
@@ -83,7 +87,9 @@ test('two players enter a round; when the winner is announced one sees congratul
   }
   // The round is in the history, checked there too.
   await page.goto('/faucet/history/');
-  await expect(page.getByTestId(`history-round-${roundId}`).getByTestId('history-check')).toHaveText(`✓ ${faucet.history.holds}`);
+  await expect(page.getByTestId(`history-round-${roundId}`).getByTestId('history-check')).toHaveText(
+    `✓ ${faucet.history.holds}`,
+  );
 
   // The reward is in the winner's wallet, as a faucet transaction.
   const winnerPage = aliceWon ? page : bobPage;
@@ -97,7 +103,10 @@ test('a visitor sees the round in Ukrainian and is invited to log in; the page i
   const uk = locale('uk', 'faucet');
   await page.goto('/uk/faucet/');
   await expect(page.getByRole('heading', { name: /^Раунд \d+/ })).toBeVisible();
-  await expect(page.getByRole('link', { name: uk.play.login })).toHaveAttribute('href', '/uk/login/?returnTo=%2Fuk%2Ffaucet%2F');
+  await expect(page.getByRole('link', { name: uk.play.login })).toHaveAttribute(
+    'href',
+    '/uk/login/?returnTo=%2Fuk%2Ffaucet%2F',
+  );
   await expect(page.getByText(uk.fairness.seedHash)).toBeVisible();
   const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);

@@ -36,7 +36,9 @@ test('the currency picker brings back the chosen currency on blur and on Escape'
   await expect(box).toHaveValue('Bitcoin (BTC)');
 });
 
-test('every control shows the same focus ring: field, select, checkbox, currency picker, button, link', async ({ page }) => {
+test('every control shows the same focus ring: field, select, checkbox, currency picker, button, link', async ({
+  page,
+}) => {
   await page.goto('/exchange/buy/');
   const picker = await hydratedPicker(page, en.form.to.buy);
   const controls = {

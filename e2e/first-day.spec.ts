@@ -8,7 +8,9 @@ import { test, expect, common, locale, localizePath, ops, pickCurrency, routeNam
 const auth = (language: string) => locale(language, 'auth');
 const IDENTITY_MAILBOX = 'identity@muntly.example';
 
-test('a login from the home page lands on the user’s own home: balance, next steps and the verifications', async ({ page }) => {
+test('a login from the home page lands on the user’s own home: balance, next steps and the verifications', async ({
+  page,
+}) => {
   await page.goto('/uk/');
   await page
     .getByRole('banner')
@@ -20,7 +22,9 @@ test('a login from the home page lands on the user’s own home: balance, next s
   await expect(page).toHaveURL(/\/uk\/wallet\/$/);
   const wallet = locale('uk', 'wallet');
   const identity = locale('uk', 'identity');
-  await expect(page.getByRole('heading', { name: wallet.home.greeting.replace('{{name}}', 'Second Demo') })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: wallet.home.greeting.replace('{{name}}', 'Second Demo') }),
+  ).toBeVisible();
   await expect(page.getByRole('heading', { name: wallet.home.balanceHeading })).toBeVisible();
   await expect(page.getByRole('heading', { name: wallet.home.nextHeading })).toBeVisible();
   const steps = page.getByRole('region', { name: identity.steps.heading }).getByRole('listitem');
@@ -28,7 +32,10 @@ test('a login from the home page lands on the user’s own home: balance, next s
   await expect(steps).toHaveCount(5);
 });
 
-test('a new account: signing up lands on its home; the send page shows the whole path and the end of the hold, and offers the saved address', async ({ page, baseURL }) => {
+test('a new account: signing up lands on its home; the send page shows the whole path and the end of the hold, and offers the saved address', async ({
+  page,
+  baseURL,
+}) => {
   const email = `first-day-${Date.now()}@muntly.test`;
   await signUp(page, 'Nadia New', email);
   await expect(page).toHaveURL(/\/wallet\/$/);
@@ -38,7 +45,9 @@ test('a new account: signing up lands on its home; the send page shows the whole
   expect(ops(baseURL!, 'verify', email, 'bank')).toContain('verified');
   await page.goto('/wallet/security/');
   await pickCurrency(page, en.security.bookCurrency, 'BTC');
-  await page.getByRole('textbox', { name: en.security.bookAddress, exact: true }).fill('1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2');
+  await page
+    .getByRole('textbox', { name: en.security.bookAddress, exact: true })
+    .fill('1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2');
   await page.getByRole('textbox', { name: en.security.bookLabel, exact: true }).fill('Mama');
   await page.getByRole('button', { name: en.security.bookAddButton, exact: true }).click();
   await expect(page.getByRole('status').filter({ hasText: en.security.bookAdded })).toBeVisible();

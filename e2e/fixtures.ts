@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { languageMeta, languages, localizePath, type Language } from '../domain/languages';
+import { languageMeta, languages, localizePath, type Language } from '#domain/languages';
 import { routes, routeNames, type RouteName } from '../src/i18n/routes';
 
 /**
@@ -46,16 +46,20 @@ export const opsServerURL = () => `http://localhost:${process.env.E2E_OPS_PORT}`
  */
 export function ops(baseURL: string, ...args: string[]): string {
   const own = new URL(baseURL).port === process.env.E2E_OPS_PORT;
-  return execFileSync(process.execPath, [path.join(__dirname, '../node_modules/tsx/dist/cli.mjs'), 'server/src/ops/cli.ts', ...args], {
-    cwd: path.join(__dirname, '..'),
-    env: {
-      ...process.env,
-      OPS_URL: baseURL,
-      DATA_DIR: own ? process.env.E2E_OPS_DATA_DIR : process.env.E2E_DATA_DIR,
-      IDP_PORT: own ? process.env.E2E_OPS_IDP_PORT : process.env.E2E_IDP_PORT,
+  return execFileSync(
+    process.execPath,
+    [path.join(__dirname, '../node_modules/tsx/dist/cli.mjs'), 'server/src/ops/cli.ts', ...args],
+    {
+      cwd: path.join(__dirname, '..'),
+      env: {
+        ...process.env,
+        OPS_URL: baseURL,
+        DATA_DIR: own ? process.env.E2E_OPS_DATA_DIR : process.env.E2E_DATA_DIR,
+        IDP_PORT: own ? process.env.E2E_OPS_IDP_PORT : process.env.E2E_IDP_PORT,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  }).toString();
+  ).toString();
 }
 
 /**
@@ -83,7 +87,10 @@ export async function logInAfterSignUp(page: Page, email: string) {
 
 /** The header's language list, opened: the button shows the current language. */
 export async function openLanguages(page: Page, current: Language) {
-  await page.getByRole('banner').getByLabel(common(current).a11y.languageChoice.replace('{{language}}', languageMeta[current].nativeName)).click();
+  await page
+    .getByRole('banner')
+    .getByLabel(common(current).a11y.languageChoice.replace('{{language}}', languageMeta[current].nativeName))
+    .click();
   return page.getByRole('navigation', { name: common(current).a11y.languageSwitch });
 }
 

@@ -9,7 +9,10 @@ const ETH_OUT = '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359';
  * An order paid from the wallet to an address outside it is a send (issue 29): the address book
  * and its hold, then the code emailed to the account, before anything leaves the wallet.
  */
-test('a swap paid from the wallet out to an address waits for the book’s hold and the emailed code', async ({ page, baseURL }) => {
+test('a swap paid from the wallet out to an address waits for the book’s hold and the emailed code', async ({
+  page,
+  baseURL,
+}) => {
   const email = `gate-${Date.now()}@muntly.test`;
   await signUp(page, 'Gate Keeper', email);
   expect(ops(baseURL!, 'verify', email, 'bank')).toContain('verified');
@@ -38,7 +41,9 @@ test('a swap paid from the wallet out to an address waits for the book’s hold 
   };
   // Still on hold: refused next to the address, nothing placed.
   await placeSwap();
-  await expect(page.getByLabel('Your ETH address')).toHaveAccessibleDescription(new RegExp(enErrors.address_on_hold.split('{{')[0].trim()));
+  await expect(page.getByLabel('Your ETH address')).toHaveAccessibleDescription(
+    new RegExp(enErrors.address_on_hold.split('{{')[0].trim()),
+  );
   await expect(async () => {
     await placeSwap();
     await expect(page.getByRole('heading', { name: en.walletCode.heading })).toBeVisible({ timeout: 3_000 });

@@ -2,11 +2,17 @@ import AxeBuilder from '@axe-core/playwright';
 import { test, expect, locale, ops } from './fixtures';
 
 /** The operator's command line, against the server Playwright started. */
-test('bank verification in Dutch: enabled by the operator, IBAN submitted, code from the dev mailbox, verified', async ({ page, context, baseURL }) => {
+test('bank verification in Dutch: enabled by the operator, IBAN submitted, code from the dev mailbox, verified', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   const nl = locale('nl', 'identity');
   const nlErrors = locale('nl', 'errors');
   const auth = locale('nl', 'auth');
-  expect(ops(baseURL!, 'enable-verification', 'demo2@muntly.test', 'bank')).toContain('bank verification is now step_1');
+  expect(ops(baseURL!, 'enable-verification', 'demo2@muntly.test', 'bank')).toContain(
+    'bank verification is now step_1',
+  );
 
   await page.goto('/nl/identity/me/');
   await page.getByLabel(auth.idp.email).fill('demo2@muntly.test');
@@ -17,7 +23,11 @@ test('bank verification in Dutch: enabled by the operator, IBAN submitted, code 
   const bank = page.getByRole('region', { name: nl.overview.kinds.bank.title });
   await expect(bank.getByText(nl.me.status.replace('{{phase}}', nl.me.phases.step_1))).toBeVisible();
   // Another kind is still closed, and says so.
-  await expect(page.getByRole('region', { name: nl.overview.kinds.mobile.title }).getByText(nl.me.status.replace('{{phase}}', nl.me.phases.not_enabled))).toBeVisible();
+  await expect(
+    page
+      .getByRole('region', { name: nl.overview.kinds.mobile.title })
+      .getByText(nl.me.status.replace('{{phase}}', nl.me.phases.not_enabled)),
+  ).toBeVisible();
 
   // A bad IBAN is refused next to its field, before anything is sent.
   await bank.getByLabel(nl.fields.iban).fill('NL91 ABNA 0417 1643 01');

@@ -1,4 +1,15 @@
-import { test, expect, languages, locale, localizePath, routes, routeNames, signUp, type RouteName, pickCurrency } from './fixtures';
+import {
+  test,
+  expect,
+  languages,
+  locale,
+  localizePath,
+  routes,
+  routeNames,
+  signUp,
+  type RouteName,
+  pickCurrency,
+} from './fixtures';
 import type { Page } from '@playwright/test';
 
 /**
@@ -21,13 +32,18 @@ function measure(): string[] {
     // The innermost elements, and the runs of text, that pass the right edge: the ones to fix.
     const out = [...document.body.querySelectorAll('*')].filter((el) => {
       const rect = el.getBoundingClientRect();
-      return rect.width > 0 && rect.right > width + 0.5 && ![...el.children].some((child) => child.getBoundingClientRect().right > width + 0.5);
+      return (
+        rect.width > 0 &&
+        rect.right > width + 0.5 &&
+        ![...el.children].some((child) => child.getBoundingClientRect().right > width + 0.5)
+      );
     });
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     const range = document.createRange();
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       range.selectNodeContents(node);
-      if (range.getBoundingClientRect().right > width + 0.5 && node.parentElement && !out.includes(node.parentElement)) out.push(node.parentElement);
+      if (range.getBoundingClientRect().right > width + 0.5 && node.parentElement && !out.includes(node.parentElement))
+        out.push(node.parentElement);
     }
     problems.push(`scrolls ${overflow}px sideways: ${out.slice(0, 3).map(describe).join(', ')}`);
   }
@@ -45,7 +61,8 @@ function measure(): string[] {
     const lineHeight = parseFloat(style.lineHeight) || fontSize * 1.3;
     const lines = Math.round(rect.height / lineHeight);
     // A column narrower than five letters that runs to three lines or more reads one syllable a line.
-    if (rect.width < fontSize * 5 && lines >= 3) problems.push(`squeezed to ${Math.round(rect.width)} px over ${lines} lines: ${describe(el)}`);
+    if (rect.width < fontSize * 5 && lines >= 3)
+      problems.push(`squeezed to ${Math.round(rect.width)} px over ${lines} lines: ${describe(el)}`);
   }
   return problems;
 }
@@ -63,7 +80,15 @@ async function problemsAtEveryWidth(page: Page, what: string): Promise<string[]>
 }
 
 /** Pages only for logged-in users: a visitor is sent to log in. */
-const PROTECTED: RouteName[] = ['wallet_balances', 'wallet_receive', 'wallet_send', 'wallet_transactions', 'wallet_proof', 'wallet_security', 'my_identity'];
+const PROTECTED: RouteName[] = [
+  'wallet_balances',
+  'wallet_receive',
+  'wallet_send',
+  'wallet_transactions',
+  'wallet_proof',
+  'wallet_security',
+  'my_identity',
+];
 /** Pages that send the visitor elsewhere (the identity provider) rather than showing one of their own. */
 const LEAVES: RouteName[] = ['login', 'register', 'logout'];
 
@@ -83,7 +108,12 @@ test.describe('every page fits every screen', () => {
             await page.waitForURL((next) => !next.pathname.startsWith(url));
             await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
           }
-          problems.push(...(await problemsAtEveryWidth(page, page.url() === new URL(url, page.url()).href ? url : `${url} -> ${new URL(page.url()).pathname}`)));
+          problems.push(
+            ...(await problemsAtEveryWidth(
+              page,
+              page.url() === new URL(url, page.url()).href ? url : `${url} -> ${new URL(page.url()).pathname}`,
+            )),
+          );
         });
       }
       expect(problems).toEqual([]);
@@ -112,7 +142,9 @@ test.describe('every page fits every screen', () => {
         await page.getByLabel(exchange.form.amount.replace('{{currency}}', 'EUR')).fill('50');
         const email = page.getByLabel(exchange.form.email, { exact: true });
         if (!(await email.inputValue())) await email.fill(`layout-${language}@example.com`);
-        await page.getByLabel(exchange.form.address.replace('{{currency}}', 'BTC')).fill('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
+        await page
+          .getByLabel(exchange.form.address.replace('{{currency}}', 'BTC'))
+          .fill('bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
         await page.getByRole('button', { name: exchange.form.submit.buy }).click();
         await expect(page.getByRole('heading', { name: exchange.confirm.heading.buy })).toBeVisible();
         problems.push(...(await problemsAtEveryWidth(page, `${buy} (order placed)`)));
@@ -133,7 +165,11 @@ test.describe('every page fits every screen', () => {
       await test.step(`${receive}: bank verification requested`, async () => {
         await page.goto(receive);
         await page.getByRole('button', { name: locale(language, 'wallet').bankRequired.request }).click();
-        await expect(page.getByRole('status').filter({ hasText: locale(language, 'wallet').bankRequired.requested.split('{{date}}')[0].trim() })).toBeVisible();
+        await expect(
+          page
+            .getByRole('status')
+            .filter({ hasText: locale(language, 'wallet').bankRequired.requested.split('{{date}}')[0].trim() }),
+        ).toBeVisible();
         problems.push(...(await problemsAtEveryWidth(page, `${receive} (bank verification requested)`)));
       });
       expect(problems).toEqual([]);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test, expect, common, locale, logInAfterSignUp } from './fixtures';
 
-const auth = (language: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, 'auth.json'), 'utf8'));
+const auth = (language: string) =>
+  JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, 'auth.json'), 'utf8'));
 
 /** The files of the login SDK's chunk (src/components/auth-island.tsx names it), from the build's chunk list. */
 function sdkFiles(): string[] {
@@ -11,7 +12,9 @@ function sdkFiles(): string[] {
 }
 
 test.describe('login', () => {
-  test('an anonymous visitor of a protected page logs in and comes back to it; a reload keeps the session; logout ends it', async ({ page }) => {
+  test('an anonymous visitor of a protected page logs in and comes back to it; a reload keeps the session; logout ends it', async ({
+    page,
+  }) => {
     await page.goto('/de/wallet/balances/');
     // Sent to the local identity provider's login form, in German.
     await expect(page.getByRole('heading', { name: auth('de').idp.loginTitle })).toBeVisible();
@@ -58,10 +61,22 @@ test.describe('login', () => {
     await expect(page.getByRole('banner').getByText('Second Demo')).toBeVisible();
   });
 
-  test('after login, returnTo leads only to a page of this site: control characters, backslashes and encoded slashes stay home', async ({ page, baseURL }) => {
+  test('after login, returnTo leads only to a page of this site: control characters, backslashes and encoded slashes stay home', async ({
+    page,
+    baseURL,
+  }) => {
     const site = new URL(baseURL!).origin;
     // Each raw as it would stand in a link; the browser drops tabs and reads backslashes as slashes.
-    const attempts = ['/%09/evil.example/', '/%5Cevil.example/', '/\\evil.example/', '%2F%2Fevil.example/', '/.//evil.example/', '//evil.example/', 'https://evil.example/', 'javascript:alert(1)'];
+    const attempts = [
+      '/%09/evil.example/',
+      '/%5Cevil.example/',
+      '/\\evil.example/',
+      '%2F%2Fevil.example/',
+      '/.//evil.example/',
+      '//evil.example/',
+      'https://evil.example/',
+      'javascript:alert(1)',
+    ];
     for (const [i, returnTo] of attempts.entries()) {
       await page.goto(`/login/?returnTo=${returnTo}`);
       if (i === 0) {
@@ -70,12 +85,16 @@ test.describe('login', () => {
         await page.getByRole('button', { name: auth('en').idp.loginButton }).click();
       }
       // Wherever the login ends, it is not on the login page any more: then it must be this site.
-      await page.waitForURL((url) => url.hostname.includes('evil') || (url.origin === site && !url.pathname.startsWith('/login')));
+      await page.waitForURL(
+        (url) => url.hostname.includes('evil') || (url.origin === site && !url.pathname.startsWith('/login')),
+      );
       expect(new URL(page.url()).origin, returnTo).toBe(site);
     }
   });
 
-  test('the login SDK is downloaded only where someone may be logged in: not for a visitor of the faucet or the buy form, and once logged in it is', async ({ page }) => {
+  test('the login SDK is downloaded only where someone may be logged in: not for a visitor of the faucet or the buy form, and once logged in it is', async ({
+    page,
+  }) => {
     const files = sdkFiles();
     expect(files.length).toBeGreaterThan(0);
     const fetched: string[] = [];
@@ -103,7 +122,9 @@ test.describe('login', () => {
     expect(fetched.length).toBeGreaterThan(0);
   });
 
-  test('sign-up creates an account at the provider; the new user logs in on the page that follows', async ({ page }) => {
+  test('sign-up creates an account at the provider; the new user logs in on the page that follows', async ({
+    page,
+  }) => {
     const email = `new-${Date.now()}@muntly.test`;
     await page.goto('/register/');
     await expect(page.getByRole('heading', { name: auth('en').idp.signupTitle })).toBeVisible();

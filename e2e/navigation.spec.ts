@@ -2,7 +2,10 @@ import { consentStorageKey } from '../src/config';
 import { test, expect, common } from './fixtures';
 
 type DataLayerEntry = unknown[];
-const dataLayer = (page: import('@playwright/test').Page) => page.evaluate(() => (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>))) as Promise<DataLayerEntry[]>;
+const dataLayer = (page: import('@playwright/test').Page) =>
+  page.evaluate(() => (window.dataLayer ?? []).map((entry) => Array.from(entry as ArrayLike<unknown>))) as Promise<
+    DataLayerEntry[]
+  >;
 
 test.describe('navigation', () => {
   test('a hovered link prefetches the page data of its target', async ({ page }) => {
@@ -10,7 +13,9 @@ test.describe('navigation', () => {
     await page.setViewportSize({ width: 1000, height: 500 });
     await page.goto('/');
     await page.waitForLoadState('networkidle');
-    const prefetched = page.waitForRequest((request) => request.url().endsWith('/page-data/crypto-locker/page-data.json'));
+    const prefetched = page.waitForRequest((request) =>
+      request.url().endsWith('/page-data/crypto-locker/page-data.json'),
+    );
     await page
       .getByRole('contentinfo')
       .getByRole('link', { name: common('en').pages.crypto_locker.nav })
@@ -20,13 +25,21 @@ test.describe('navigation', () => {
 
   test('client-side navigation reports a page_view with the new path', async ({ page }) => {
     await page.goto('/de/');
-    await expect.poll(async () => (await dataLayer(page)).some((e) => e[0] === 'event' && e[1] === 'page_view')).toBe(true);
+    await expect
+      .poll(async () => (await dataLayer(page)).some((e) => e[0] === 'event' && e[1] === 'page_view'))
+      .toBe(true);
     await page
       .getByRole('navigation', { name: common('de').a11y.mainNavigation })
       .getByRole('link', { name: common('de').pages.fees.nav })
       .click();
     await expect(page).toHaveURL('/de/fees/');
-    await expect.poll(async () => (await dataLayer(page)).filter((e) => e[0] === 'event' && e[1] === 'page_view').map((e) => (e[2] as { page_path: string }).page_path)).toEqual(['/de/', '/de/fees/']);
+    await expect
+      .poll(async () =>
+        (await dataLayer(page))
+          .filter((e) => e[0] === 'event' && e[1] === 'page_view')
+          .map((e) => (e[2] as { page_path: string }).page_path),
+      )
+      .toEqual(['/de/', '/de/fees/']);
   });
 
   test('analytics storage stays denied until the visitor accepts the cookie banner', async ({ page }) => {
@@ -48,7 +61,9 @@ test.describe('navigation', () => {
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await expect(banner).toBeHidden();
     const again = await dataLayer(page);
-    expect(again.find((e) => e[0] === 'consent' && e[1] === 'default')?.[2]).toMatchObject({ analytics_storage: 'granted' });
+    expect(again.find((e) => e[0] === 'consent' && e[1] === 'default')?.[2]).toMatchObject({
+      analytics_storage: 'granted',
+    });
   });
 
   test("the cookie banner is in the page's HTML: a first-time visitor sees and answers it before the app's scripts run, a visitor who has chosen never sees it, nor one without JavaScript", async ({

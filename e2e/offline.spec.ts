@@ -1,5 +1,5 @@
 import { test, expect, common, localizePath, routes, type RouteName } from './fixtures';
-import type { Language } from '../domain/languages';
+import type { Language } from '#domain/languages';
 import type { BrowserContext, Page } from '@playwright/test';
 
 /** Opens `path` and waits until the service worker controls the page and has cached what it loaded. */
@@ -42,7 +42,10 @@ test.describe('offline support', () => {
   });
 
   for (const language of ['en', 'de'] as Language[]) {
-    test(`offline, a page never visited says so in ${language}, and opens once the connection is back`, async ({ page, context }) => {
+    test(`offline, a page never visited says so in ${language}, and opens once the connection is back`, async ({
+      page,
+      context,
+    }) => {
       const texts = common(language).offline;
       const requested = pageDataRequests(page);
       await underServiceWorker(page, localizePath(routes.fees, language));
@@ -66,17 +69,25 @@ test.describe('offline support', () => {
       await context.setOffline(false);
       await expect(async () => {
         if (await retry.isVisible()) await retry.click();
-        await expect(page.getByRole('heading', { level: 1 })).toHaveText(common(language).pages.exchange_swap.title, { timeout: 10_000 });
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(common(language).pages.exchange_swap.title, {
+          timeout: 10_000,
+        });
       }).toPass({ timeout: 60_000 });
     });
   }
 
-  test('offline, following a link to a page never loaded shows the offline page, not a blank one', async ({ page, context }) => {
+  test('offline, following a link to a page never loaded shows the offline page, not a blank one', async ({
+    page,
+    context,
+  }) => {
     await underServiceWorker(page, '/de/fees/');
     await context.setOffline(true);
     // A client-side navigation whose page data cannot load reloads the address (docs/decisions/0012), which
     // the worker answers with the offline page.
-    await page.evaluate((to) => (window as unknown as { ___navigate: (to: string) => void }).___navigate(to), '/de/exchange/swap/');
+    await page.evaluate(
+      (to) => (window as unknown as { ___navigate: (to: string) => void }).___navigate(to),
+      '/de/exchange/swap/',
+    );
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(common('de').offline.heading);
     await context.setOffline(false);
   });
@@ -102,7 +113,10 @@ test.describe('offline support', () => {
           open.onerror = () => resolve(undefined);
           open.onsuccess = () => {
             try {
-              const read = open.result.transaction('keyval', 'readonly').objectStore('keyval').get(`resources:${pagePath}`);
+              const read = open.result
+                .transaction('keyval', 'readonly')
+                .objectStore('keyval')
+                .get(`resources:${pagePath}`);
               read.onsuccess = () => resolve(read.result as string[] | undefined);
               read.onerror = () => resolve(undefined);
             } catch {
@@ -128,11 +142,17 @@ test.describe('slow connections', () => {
   // The page's own requests, without a worker answering for it.
   test.use({ serviceWorkers: 'block', viewport: { width: 1280, height: 800 } });
 
-  const connections = { '2g': { effectiveType: '2g', saveData: false }, 'data saver': { effectiveType: '4g', saveData: true } };
+  const connections = {
+    '2g': { effectiveType: '2g', saveData: false },
+    'data saver': { effectiveType: '4g', saveData: true },
+  };
   for (const [name, connection] of Object.entries(connections)) {
     test(`on ${name}, neither seeing nor hovering a link fetches its page data`, async ({ page }) => {
       await page.addInitScript((value) => {
-        Object.defineProperty(Navigator.prototype, 'connection', { configurable: true, get: () => ({ ...value, addEventListener() {}, removeEventListener() {} }) });
+        Object.defineProperty(Navigator.prototype, 'connection', {
+          configurable: true,
+          get: () => ({ ...value, addEventListener() {}, removeEventListener() {} }),
+        });
       }, connection);
       const requested = pageDataRequests(page);
       await page.goto('/de/');

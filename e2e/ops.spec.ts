@@ -19,7 +19,8 @@ test.use({ baseURL: opsServerURL() });
 test.describe.configure({ mode: 'serial' });
 
 const en = locale('en', 'ops');
-const fill = (text: string, values: Record<string, string | number>) => Object.entries(values).reduce((s, [k, v]) => s.replace(`{{${k}}}`, String(v)), text);
+const fill = (text: string, values: Record<string, string | number>) =>
+  Object.entries(values).reduce((s, [k, v]) => s.replace(`{{${k}}}`, String(v)), text);
 
 const OPERATOR = { email: 'demo@muntly.test', password: 'muntly-demo' };
 const CUSTOMER = { email: 'demo2@muntly.test', password: 'muntly-demo' };
@@ -39,7 +40,12 @@ async function placeOrder(page: Page, body: Record<string, string>): Promise<Pla
 }
 
 /** The console's login: the page offers it, the local identity provider takes the password, the page comes back. */
-async function logInAt(page: Page, url: string, who: { email: string; password: string }, language: 'en' | 'de' = 'en') {
+async function logInAt(
+  page: Page,
+  url: string,
+  who: { email: string; password: string },
+  language: 'en' | 'de' = 'en',
+) {
   const texts = locale(language, 'ops');
   const auth = locale(language, 'auth');
   await page.goto(url);
@@ -52,7 +58,10 @@ async function logInAt(page: Page, url: string, who: { email: string; password: 
   await expect(page).toHaveURL(new URL(url, opsServerURL()).href);
 }
 
-const navLink = (page: Page, name: keyof typeof opsRoutes) => page.getByRole('navigation', { name: en.nav.label }).getByRole('link', { name: new RegExp(`^${en.pages[name].nav}`) });
+const navLink = (page: Page, name: keyof typeof opsRoutes) =>
+  page
+    .getByRole('navigation', { name: en.nav.label })
+    .getByRole('link', { name: new RegExp(`^${en.pages[name].nav}`) });
 
 async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
   const until = Date.now() + timeoutMs;
@@ -64,7 +73,10 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
   }
 }
 
-test('an operator’s day: statement in, unmatched payment assigned, a large payout approved by a second operator, payouts file out, every step in the audit trail', async ({ page, baseURL }) => {
+test('an operator’s day: statement in, unmatched payment assigned, a large payout approved by a second operator, payouts file out, every step in the audit trail', async ({
+  page,
+  baseURL,
+}) => {
   test.setTimeout(240_000);
   const stamp = Date.now();
   ops(baseURL!, 'grant-admin', OPERATOR.email);
@@ -73,23 +85,49 @@ test('an operator’s day: statement in, unmatched payment assigned, a large pay
   // euros, worth about 80 EUR, are above this server's approval limit.
   const buyers = [1, 2, 3].map((n) => `buyer-${n}-${stamp}@muntly.test`);
   const buys: Placed[] = [];
-  for (const email of buyers) buys.push(await placeOrder(page, { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '20', email, address: BTC_ADDRESS }));
+  for (const email of buyers)
+    buys.push(
+      await placeOrder(page, {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '20',
+        email,
+        address: BTC_ADDRESS,
+      }),
+    );
   const { rates } = (await (await page.request.get('/api/rates')).json()) as { rates: Record<string, string> };
   const btc = (80 / Number(rates.BTC)).toFixed(8);
-  const sell = await placeOrder(page, { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: btc, email: `seller-${stamp}@muntly.test`, address: SELLER_IBAN, beneficiary: 'Selma Seller' });
+  const sell = await placeOrder(page, {
+    type: 'sell',
+    currencyFrom: 'BTC',
+    currencyTo: 'EUR',
+    amount: btc,
+    email: `seller-${stamp}@muntly.test`,
+    address: SELLER_IBAN,
+    beneficiary: 'Selma Seller',
+  });
   expect(ops(baseURL!, 'chain-deposit', 'BTC', sell.receiving!.address, btc)).toContain('Credited');
   // The order worker converts it; its payout waits for two operators. The first reviews it from
   // the command line, and cannot approve it a second time.
   const held = await waitFor('the sell’s payout to wait for approval', () => {
-    const waiting = JSON.parse(ops(baseURL!, 'payouts', '--status', 'awaiting_approval', '--json')) as { id: string; rail: string; destination: string }[];
+    const waiting = JSON.parse(ops(baseURL!, 'payouts', '--status', 'awaiting_approval', '--json')) as {
+      id: string;
+      rail: string;
+      destination: string;
+    }[];
     return waiting.find((p) => p.rail === 'bank' && p.destination === SELLER_IBAN);
   });
-  expect(ops(baseURL!, '--as', 'anna@ops.test', 'payout-approve', held.id)).toContain('waits for the approval of another operator');
+  expect(ops(baseURL!, '--as', 'anna@ops.test', 'payout-approve', held.id)).toContain(
+    'waits for the approval of another operator',
+  );
   expect(() => ops(baseURL!, '--as', 'anna@ops.test', 'payout-approve', held.id)).toThrow(/approval_same_operator/);
 
   // The operator logs in to the console.
   await logInAt(page, '/ops/', OPERATOR);
-  await expect(navLink(page, 'ops_payouts')).toHaveText(`${en.pages.ops_payouts.nav}1${fill(en.nav.waiting, { count: 1 })}`);
+  await expect(navLink(page, 'ops_payouts')).toHaveText(
+    `${en.pages.ops_payouts.nav}1${fill(en.nav.waiting, { count: 1 })}`,
+  );
 
   // Statement in: the first two buyers paid with their reference, the third wrote something else.
   const statement = camt053Statement({
@@ -97,18 +135,49 @@ test('an operator’s day: statement in, unmatched payment assigned, a large pay
     day: new Date().toISOString().slice(0, 10),
     statementId: `STMT-${stamp}`,
     credits: [
-      { bankReference: `${stamp}-1`, amount: '20.00', payer: 'Jürgen Müller', payerIban: 'DE02120300000000202051', reason: buys[0]!.shortReference },
-      { bankReference: `${stamp}-2`, amount: '20.00', payer: 'Marie Dubois', payerIban: 'FR1420041010050500013M02606', reason: buys[1]!.shortReference.toLowerCase().replace('-', ' ') },
-      { bankReference: `${stamp}-3`, amount: '20.00', payer: 'Luca Rossi', payerIban: 'IT60X0542811101000000123456', reason: 'Muntly Bitcoin Bestellung' },
+      {
+        bankReference: `${stamp}-1`,
+        amount: '20.00',
+        payer: 'Jürgen Müller',
+        payerIban: 'DE02120300000000202051',
+        reason: buys[0]!.shortReference,
+      },
+      {
+        bankReference: `${stamp}-2`,
+        amount: '20.00',
+        payer: 'Marie Dubois',
+        payerIban: 'FR1420041010050500013M02606',
+        reason: buys[1]!.shortReference.toLowerCase().replace('-', ' '),
+      },
+      {
+        bankReference: `${stamp}-3`,
+        amount: '20.00',
+        payer: 'Luca Rossi',
+        payerIban: 'IT60X0542811101000000123456',
+        reason: 'Muntly Bitcoin Bestellung',
+      },
     ],
   });
   const xsd = (name: string) => ({ fileName: name, contents: fs.readFileSync(path.join(ISO20022, name), 'utf8') });
-  expect((await validateXML({ xml: [{ fileName: 'statement.xml', contents: statement }], schema: [xsd('camt.053.001.02.xsd')] })).errors).toEqual([]);
+  expect(
+    (
+      await validateXML({
+        xml: [{ fileName: 'statement.xml', contents: statement }],
+        schema: [xsd('camt.053.001.02.xsd')],
+      })
+    ).errors,
+  ).toEqual([]);
   await navLink(page, 'ops_bank').click();
-  await page.getByLabel(en.bank.statement.file).setInputFiles({ name: 'statement.xml', mimeType: 'application/xml', buffer: Buffer.from(statement) });
+  await page
+    .getByLabel(en.bank.statement.file)
+    .setInputFiles({ name: 'statement.xml', mimeType: 'application/xml', buffer: Buffer.from(statement) });
   await page.getByRole('button', { name: en.bank.statement.upload }).click();
-  await expect(page.getByRole('main').getByRole('status')).toHaveText(fill(en.bank.imported, { version: 'camt.053.001.02', booked: 2, unmatched: 1, duplicate: 0, completed: 0 }));
-  await expect(navLink(page, 'ops_unmatched')).toHaveText(`${en.pages.ops_unmatched.nav}1${fill(en.nav.waiting, { count: 1 })}`);
+  await expect(page.getByRole('main').getByRole('status')).toHaveText(
+    fill(en.bank.imported, { version: 'camt.053.001.02', booked: 2, unmatched: 1, duplicate: 0, completed: 0 }),
+  );
+  await expect(navLink(page, 'ops_unmatched')).toHaveText(
+    `${en.pages.ops_unmatched.nav}1${fill(en.nav.waiting, { count: 1 })}`,
+  );
   for (const buy of buys.slice(0, 2)) {
     expect(JSON.parse(ops(baseURL!, 'order', buy.reference, '--json')).order.status).not.toBe('new');
   }
@@ -121,8 +190,12 @@ test('an operator’s day: statement in, unmatched payment assigned, a large pay
   await expect(payment).toContainText(en.unmatched.whyCodes.not_found);
   await payment.getByLabel(en.unmatched.assignTo).fill(buys[2]!.shortReference);
   await payment.getByRole('button', { name: en.unmatched.assign }).click();
-  await expect(payment.getByRole('status')).toHaveText(fill(en.unmatched.assigned, { reference: buys[2]!.reference, status: en.orderStatus.processing }));
-  await expect(navLink(page, 'ops_unmatched')).toHaveText(`${en.pages.ops_unmatched.nav}0${fill(en.nav.waiting, { count: 0 })}`);
+  await expect(payment.getByRole('status')).toHaveText(
+    fill(en.unmatched.assigned, { reference: buys[2]!.reference, status: en.orderStatus.processing }),
+  );
+  await expect(navLink(page, 'ops_unmatched')).toHaveText(
+    `${en.pages.ops_unmatched.nav}0${fill(en.nav.waiting, { count: 0 })}`,
+  );
 
   // The large payout: reviewed by Anna, released by this operator.
   await navLink(page, 'ops_payouts').click();
@@ -133,20 +206,30 @@ test('an operator’s day: statement in, unmatched payment assigned, a large pay
   await expect(payout).toContainText(SELLER_IBAN);
   await payout.getByRole('button', { name: en.payouts.approveSecond }).click();
   await expect(payout.getByRole('status')).toHaveText(en.payouts.released);
-  await expect(navLink(page, 'ops_payouts')).toHaveText(`${en.pages.ops_payouts.nav}0${fill(en.nav.waiting, { count: 0 })}`);
+  await expect(navLink(page, 'ops_payouts')).toHaveText(
+    `${en.pages.ops_payouts.nav}0${fill(en.nav.waiting, { count: 0 })}`,
+  );
 
   // Payouts file out: a pain.001 the official schema accepts, paying the seller.
   await navLink(page, 'ops_bank').click();
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: en.bank.export.make }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: en.bank.export.make }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/\.xml$/);
   const pain = fs.readFileSync((await download.path())!, 'utf8');
-  expect((await validateXML({ xml: [{ fileName: 'payouts.xml', contents: pain }], schema: [xsd('pain.001.001.09.xsd')] })).errors).toEqual([]);
+  expect(
+    (await validateXML({ xml: [{ fileName: 'payouts.xml', contents: pain }], schema: [xsd('pain.001.001.09.xsd')] }))
+      .errors,
+  ).toEqual([]);
   expect(pain).toContain('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
   expect(pain).toContain(`<IBAN>${SELLER_IBAN}</IBAN>`);
   expect(pain).toContain(`<EndToEndId>${held.id.replace(/-/g, '')}</EndToEndId>`);
   await expect(page.getByRole('main').getByRole('status')).toContainText(download.suggestedFilename());
   await expect(page.getByRole('table')).toContainText(download.suggestedFilename().replace(/\.xml$/, ''));
-  expect(JSON.parse(ops(baseURL!, 'payouts', '--status', 'submitted', '--json')).map((p: { id: string }) => p.id)).toContain(held.id);
+  expect(
+    JSON.parse(ops(baseURL!, 'payouts', '--status', 'submitted', '--json')).map((p: { id: string }) => p.id),
+  ).toContain(held.id);
 
   // The audit trail shows each step, by whom; the chain holds, here and from the command line.
   await navLink(page, 'ops_audit').click();
@@ -164,7 +247,9 @@ test('an operator’s day: statement in, unmatched payment assigned, a large pay
   await expect(trail.getByRole('row').filter({ hasText: en.auditActions.bank.payment_matched })).toHaveCount(2);
   await page.getByLabel(en.audit.action).selectOption('payout.');
   await page.getByRole('button', { name: en.audit.filter }).click();
-  await expect(trail.getByRole('row').filter({ hasText: en.auditActions.payout.review })).toContainText('ops-cli:anna@ops.test');
+  await expect(trail.getByRole('row').filter({ hasText: en.auditActions.payout.review })).toContainText(
+    'ops-cli:anna@ops.test',
+  );
   await expect(trail.getByRole('row').filter({ hasText: en.auditActions.payout.approve })).toContainText(en.common.you);
   await page.getByRole('button', { name: en.audit.verify }).click();
   await expect(page.getByRole('main').getByRole('status')).toContainText(en.audit.holds.split('{{rows}}')[0]!);
@@ -175,11 +260,17 @@ test('an operator’s day: statement in, unmatched payment assigned, a large pay
   const history = page.getByRole('table');
   await expect(history).toContainText(en.orders.events.placed);
   await expect(history).toContainText(en.orders.events.funded);
-  await expect(history.getByRole('row').filter({ hasText: en.auditActions.bank.payment_assigned })).toContainText(en.common.you);
+  await expect(history.getByRole('row').filter({ hasText: en.auditActions.bank.payment_assigned })).toContainText(
+    en.common.you,
+  );
   seen.reference = sell.reference;
   // The customer's account (made by their first call to the API) for the page tour to open.
   const token = ops(baseURL!, 'dev-token', CUSTOMER.email).trim().split('\n').pop()!;
-  seen.accountKey = ((await (await page.request.get('/api/me', { headers: { authorization: `Bearer ${token}` } })).json()) as { accountKey: string }).accountKey;
+  seen.accountKey = (
+    (await (await page.request.get('/api/me', { headers: { authorization: `Bearer ${token}` } })).json()) as {
+      accountKey: string;
+    }
+  ).accountKey;
 });
 
 /**
@@ -214,7 +305,15 @@ async function seedQueues(page: Page, baseURL: string) {
     iban: 'DE89370400440532013000',
     day: new Date().toISOString().slice(0, 10),
     statementId: `STMT-${stamp}`,
-    credits: [{ bankReference: `${stamp}-9`, amount: '150.00', payer: 'Anna Schmidt', payerIban: 'DE02120300000000202051', reason: 'Rechnung 2026-118 vielen Dank' }],
+    credits: [
+      {
+        bankReference: `${stamp}-9`,
+        amount: '150.00',
+        payer: 'Anna Schmidt',
+        payerIban: 'DE02120300000000202051',
+        reason: 'Rechnung 2026-118 vielen Dank',
+      },
+    ],
   });
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-statement-')), 'statement.xml');
   fs.writeFileSync(file, statement);
@@ -242,7 +341,11 @@ let seeded = false;
 
 /** Every console page and the refusal, at a phone's and a desktop's width: nothing scrolls sideways; the screenshots are kept. */
 for (const language of ['en', 'de'] as const) {
-  test(`the console in ${language} at 360 and 1280 px: every page fits, and a customer is politely refused`, async ({ browser, page: setup, baseURL }, testInfo) => {
+  test(`the console in ${language} at 360 and 1280 px: every page fits, and a customer is politely refused`, async ({
+    browser,
+    page: setup,
+    baseURL,
+  }, testInfo) => {
     test.setTimeout(300_000);
     if (!seeded) await seedQueues(setup, baseURL!);
     seeded = true;
@@ -253,17 +356,29 @@ for (const language of ['en', 'de'] as const) {
     const sideways: string[] = [];
     const look = async (page: Page, name: string, width: number) => {
       await page.waitForLoadState('networkidle');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       if (overflow > 1) sideways.push(`${language} ${name} ${width}px: ${overflow}px`);
       await page.screenshot({ path: path.join(dir, `${language}-${name}-${width}.png`), fullPage: true });
     };
     for (const width of [360, 1280]) {
-      const context = await browser.newContext({ viewport: { width, height: 800 }, isMobile: width < 600, hasTouch: width < 600, baseURL: opsServerURL() });
+      const context = await browser.newContext({
+        viewport: { width, height: 800 },
+        isMobile: width < 600,
+        hasTouch: width < 600,
+        baseURL: opsServerURL(),
+      });
       const page = await context.newPage();
       await logInAt(page, localizePath('/ops/', language), OPERATOR, language);
       await page.getByRole('button', { name: decline }).click();
       for (const name of opsRouteNames) {
-        const query = name === 'ops_orders' && seen.reference ? `?reference=${seen.reference}` : name === 'ops_accounts' && seen.accountKey ? `?key=${seen.accountKey}` : '';
+        const query =
+          name === 'ops_orders' && seen.reference
+            ? `?reference=${seen.reference}`
+            : name === 'ops_accounts' && seen.accountKey
+              ? `?key=${seen.accountKey}`
+              : '';
         await page.goto(`${localizePath(opsRoutes[name], language)}${query}`);
         await expect(page.getByRole('heading', { level: 1, name: texts.pages[name].title })).toBeVisible();
         await expect(page.getByRole('navigation', { name: texts.nav.label })).toBeVisible();
@@ -272,7 +387,12 @@ for (const language of ['en', 'de'] as const) {
       }
       await context.close();
 
-      const customer = await browser.newContext({ viewport: { width, height: 800 }, isMobile: width < 600, hasTouch: width < 600, baseURL: opsServerURL() });
+      const customer = await browser.newContext({
+        viewport: { width, height: 800 },
+        isMobile: width < 600,
+        hasTouch: width < 600,
+        baseURL: opsServerURL(),
+      });
       const refused = await customer.newPage();
       await logInAt(refused, localizePath('/ops/', language), CUSTOMER, language);
       await refused.getByRole('button', { name: decline }).click();

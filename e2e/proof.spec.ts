@@ -17,7 +17,10 @@ const axeViolations = async (page: import('@playwright/test').Page) => {
   return axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 };
 
-test('a user checks in the browser that what Muntly owed them is counted, and anyone reads the snapshot on /proof/', async ({ page, baseURL }) => {
+test('a user checks in the browser that what Muntly owed them is counted, and anyone reads the snapshot on /proof/', async ({
+  page,
+  baseURL,
+}) => {
   const email = `proof-${Date.now()}@muntly.test`;
   await signUp(page, 'Paula Proof', email);
   expect(ops(baseURL!, 'verify', email, 'bank')).toContain('verified');
@@ -30,7 +33,9 @@ test('a user checks in the browser that what Muntly owed them is counted, and an
   await pickCurrency(page, wallet.receive.currency, 'ETH');
   await page.getByRole('button', { name: wallet.receive.create }).click();
   const ethAddress = (await page.locator('.address-item code.address', { hasText: /^0x/ }).first().textContent())!;
-  expect(ops(baseURL!, 'chain-deposit', 'ETH', ethAddress, '0.026546440658923227')).toContain('Credited 0.026546440658923227 ETH');
+  expect(ops(baseURL!, 'chain-deposit', 'ETH', ethAddress, '0.026546440658923227')).toContain(
+    'Credited 0.026546440658923227 ETH',
+  );
   const published = ops(baseURL!, 'liabilities:publish');
   expect(published).toMatch(/^Published snapshot \d+ of /);
   const snapshot = /Published snapshot (\d+)/.exec(published)![1];
@@ -38,7 +43,10 @@ test('a user checks in the browser that what Muntly owed them is counted, and an
   await page.goto('/wallet/proof/');
   await expect(page.getByRole('heading', { name: new RegExp(`^Snapshot ${snapshot} of `) })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'BTC: Muntly owed you 0.0421 BTC' })).toBeVisible();
-  await expect(page.getByTestId('proof-result-BTC')).toHaveText(`✓ ${wallet.proof.result.ok.replace('{{currency}}', 'BTC')}`, { timeout: 30_000 });
+  await expect(page.getByTestId('proof-result-BTC')).toHaveText(
+    `✓ ${wallet.proof.result.ok.replace('{{currency}}', 'BTC')}`,
+    { timeout: 30_000 },
+  );
   // Each leaf's path, step by step, opens on demand: 12 levels at least (4,096 leaves, padded).
   await page
     .getByText(/Path of the leaf at position/)
@@ -51,7 +59,10 @@ test('a user checks in the browser that what Muntly owed them is counted, and an
   await expect(page.locator('.solvency-table tr[data-currency="BTC"]')).toContainText(`${Number(owed)} BTC`);
   await expect(page.getByRole('heading', { name: proof.explain.heading })).toBeVisible();
   // "My proof" downloads as a file with the user's own account id, nonce and leaves.
-  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: wallet.proof.downloadMine }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: wallet.proof.downloadMine }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`muntly-proof-${snapshot}-mine.json`);
   expect(await axeViolations(page)).toEqual([]);
 
@@ -64,7 +75,9 @@ test('a user checks in the browser that what Muntly owed them is counted, and an
   const btc = page.getByRole('region', { name: 'BTC', exact: true });
   // (The simulated chain's height depends on what other journeys of the run mined: any number.)
   const [before, after] = proof.public.readAt.split('{{height}}') as [string, string];
-  await expect(btc).toContainText(new RegExp(`${before.replace(/[.*+?^$()[\]{}|\\]/g, '\\$&')}\\d+${after.replace(/[.*+?^$()[\]{}|\\]/g, '\\$&')}`));
+  await expect(btc).toContainText(
+    new RegExp(`${before.replace(/[.*+?^$()[\]{}|\\]/g, '\\$&')}\\d+${after.replace(/[.*+?^$()[\]{}|\\]/g, '\\$&')}`),
+  );
   await expect(btc).toContainText(/\(counted, not listed\)/);
   await expect(btc).not.toContainText(address);
   await expect(page.getByText('npm run verify:liabilities --')).toBeVisible();
@@ -81,11 +94,16 @@ test('a user checks in the browser that what Muntly owed them is counted, and an
   // In German: the wallet's check and the public page.
   await page.goto('/de/wallet/proof/');
   await expect(page.getByRole('heading', { name: /^BTC: Muntly schuldete Ihnen 0,0421 BTC$/ })).toBeVisible();
-  await expect(page.getByTestId('proof-result-BTC')).toHaveText(`✓ ${de.proof.result.ok.replace('{{currency}}', 'BTC')}`, { timeout: 30_000 });
+  await expect(page.getByTestId('proof-result-BTC')).toHaveText(
+    `✓ ${de.proof.result.ok.replace('{{currency}}', 'BTC')}`,
+    { timeout: 30_000 },
+  );
   await expect(page.getByRole('heading', { name: de.proof.reserves.heading })).toBeVisible();
   await page.goto('/de/proof/');
   await expect(page.getByRole('heading', { name: deProof.explain.heading })).toBeVisible();
-  await expect(page.getByRole('heading', { name: new RegExp(`^Neueste Momentaufnahme: Nummer ${snapshot}$`) })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: new RegExp(`^Neueste Momentaufnahme: Nummer ${snapshot}$`) }),
+  ).toBeVisible();
   await expect(page.locator('.solvency-table thead')).toContainText(deProof.table.difference);
 
   // On a phone nothing scrolls sideways: the table becomes one card per currency, long values break.
@@ -95,7 +113,9 @@ test('a user checks in the browser that what Muntly owed them is counted, and an
     ['/ru/proof/', 'ru'],
   ] as const) {
     await page.goto(path);
-    await expect(page.getByRole('heading', { name: locale(language, 'proof').public.snapshot.replace('{{id}}', snapshot) })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { name: locale(language, 'proof').public.snapshot.replace('{{id}}', snapshot) }),
+    ).toBeVisible();
     await expect(page.locator('.solvency-table tr[data-currency="BTC"]')).toBeVisible();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   }

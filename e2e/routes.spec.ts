@@ -21,8 +21,14 @@ test.describe('every route in every language', () => {
         const title = decode(/<title[^>]*>([^<]*)<\/title>/.exec(html)?.[1] ?? '');
         expect(title, url).toBe(pageTitle(name, language));
         expect(/<meta name="description" content="([^"]*)"/.exec(html)?.[1].length, url).toBeGreaterThan(40);
-        const alternates = [...html.matchAll(/<link rel="alternate" hrefLang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], m[2]]);
-        expect(alternates, url).toEqual([...languages.map((lng) => [lng, `http://localhost:8000${localizePath(routes[name], lng)}`]), ['x-default', `http://localhost:8000${routes[name]}`]]);
+        const alternates = [...html.matchAll(/<link rel="alternate" hrefLang="([^"]+)" href="([^"]+)"/g)].map((m) => [
+          m[1],
+          m[2],
+        ]);
+        expect(alternates, url).toEqual([
+          ...languages.map((lng) => [lng, `http://localhost:8000${localizePath(routes[name], lng)}`]),
+          ['x-default', `http://localhost:8000${routes[name]}`],
+        ]);
         expect(/<meta property="og:locale" content="([^"]*)"/.exec(html)?.[1], url).toMatch(/^[a-z]{2}_[A-Z]{2}$/);
         expect(html.match(/og:locale:alternate/g)?.length, url).toBe(5);
       }
@@ -39,11 +45,19 @@ test.describe('every route in every language', () => {
   test("a page's data carries only the translation namespaces it uses", async ({ request }) => {
     const namespaces = async (dataPath: string) => {
       const data = await (await request.get(`/page-data/${dataPath}/page-data.json`)).json();
-      return data.result.data.locales.edges.map((e: { node: { ns: string; language: string } }) => `${e.node.language}:${e.node.ns}`).sort();
+      return data.result.data.locales.edges
+        .map((e: { node: { ns: string; language: string } }) => `${e.node.language}:${e.node.ns}`)
+        .sort();
     };
     expect(await namespaces('index')).toEqual(['en:common', 'en:home']);
     expect(await namespaces('uk/fees')).toEqual(['uk:common', 'uk:currencies', 'uk:info']);
-    expect(await namespaces('de/wallet/send')).toEqual(['de:auth', 'de:common', 'de:currencies', 'de:errors', 'de:wallet']);
+    expect(await namespaces('de/wallet/send')).toEqual([
+      'de:auth',
+      'de:common',
+      'de:currencies',
+      'de:errors',
+      'de:wallet',
+    ]);
   });
 
   test('serves the web app manifest the spec describes', async ({ request }) => {

@@ -61,7 +61,11 @@ async function addToBook(page: Page, address: string, label: string) {
   await expect(page.getByRole('status').filter({ hasText: wallet.security.bookAdded })).toBeVisible();
 }
 
-test('the address book holds a new address, an email cancels one and freezes sends, an unfreeze, and a large send after a fresh login with a one-time password', async ({ page, browser, baseURL }) => {
+test('the address book holds a new address, an email cancels one and freezes sends, an unfreeze, and a large send after a fresh login with a one-time password', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   // Holds and the cool-down after two-step login is set up, 45 seconds each in the journeys' server.
   test.setTimeout(300_000);
   const stamp = Date.now();
@@ -94,7 +98,10 @@ test('the address book holds a new address, an email cancels one and freezes sen
   // Another one is cancelled from its email, without logging in: a question first, then the button.
   await addToBook(page, OTHER, 'Not mine');
   // The newest "new BTC address" email is this one's (emails name no label: issue 34).
-  const cancelUrl = linkIn(await mailText(page, carol, notify.addressAdded.subject.replace('{{currency}}', 'BTC')), 'cancel-address');
+  const cancelUrl = linkIn(
+    await mailText(page, carol, notify.addressAdded.subject.replace('{{currency}}', 'BTC')),
+    'cancel-address',
+  );
   const stranger = await browser.newPage();
   await stranger.goto(cancelUrl);
   await expect(stranger.getByRole('heading', { name: notify.securityPages.cancelTitle })).toBeVisible();
@@ -105,7 +112,9 @@ test('the address book holds a new address, an email cancels one and freezes sen
   await expect(page.locator('.book-entry', { hasText: OTHER })).toHaveCount(0);
 
   // An address email's freeze link stops every send, again without logging in.
-  await stranger.goto(linkIn(await mailText(page, carol, notify.addressAdded.subject.replace('{{currency}}', 'BTC')), 'freeze'));
+  await stranger.goto(
+    linkIn(await mailText(page, carol, notify.addressAdded.subject.replace('{{currency}}', 'BTC')), 'freeze'),
+  );
   await expect(stranger.getByRole('heading', { name: notify.securityPages.freezeTitle })).toBeVisible();
   await stranger.getByRole('button', { name: notify.securityPages.freezeButton }).click();
   await expect(stranger.getByRole('heading', { name: notify.securityPages.frozenTitle })).toBeVisible();
@@ -118,7 +127,9 @@ test('the address book holds a new address, an email cancels one and freezes sen
   const code = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/.exec(await mailText(page, carol, notify.unfreezeCode.subject))![0];
   await page.getByLabel(wallet.security.unfreezeCode).fill(code);
   await page.getByRole('button', { name: wallet.security.unfreezeConfirm }).click();
-  await expect(page.getByRole('status').filter({ hasText: wallet.security.unfreezing.split('{{when}}')[0]!.trim() })).toBeVisible();
+  await expect(
+    page.getByRole('status').filter({ hasText: wallet.security.unfreezing.split('{{when}}')[0]!.trim() }),
+  ).toBeVisible();
   expect(ops(baseURL!, 'unfreeze', carol, '--reason', 'e2e: identity checked')).toContain('sends unfrozen');
   await page.reload();
   await expect(page.getByRole('heading', { name: wallet.security.freezeTitle })).toBeVisible();
@@ -133,7 +144,9 @@ test('the address book holds a new address, an email cancels one and freezes sen
   await page.getByLabel(auth.idp.password).fill('a-long-password');
   await page.getByRole('button', { name: auth.idp.mfaStart }).click();
   await expect(page.getByText(auth.idp.mfaEmailSent)).toBeVisible();
-  const mfaCode = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/.exec(await mailText(page, carol, notify.secondFactorCode.subject))![0];
+  const mfaCode = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/.exec(
+    await mailText(page, carol, notify.secondFactorCode.subject),
+  )![0];
   await page.getByLabel(auth.idp.mfaEmailCode).fill(mfaCode);
   await page.getByRole('button', { name: auth.idp.mfaStart }).click();
   const key = (await page.locator('#totp-key').textContent())!;
@@ -172,7 +185,10 @@ test('the address book holds a new address, an email cancels one and freezes sen
   await expect(page.getByText(wallet.send.completed)).toBeVisible();
 });
 
-test('a login from another browser is news: an email says when and from what, and its link freezes sends; the security page lists it', async ({ page, browser }) => {
+test('a login from another browser is news: an email says when and from what, and its link freezes sends; the security page lists it', async ({
+  page,
+  browser,
+}) => {
   const erin = `erin-${Date.now()}@muntly.test`;
   const newSignIn = notify.newSignIn.subject;
   const signInMails = async () => {
@@ -211,8 +227,8 @@ test('a login from another browser is news: an email says when and from what, an
   await page.goto('/wallet/security/');
   await expect(page.getByRole('status').filter({ hasText: wallet.security.frozen })).toBeVisible();
   const events = page.getByRole('region', { name: wallet.security.eventsTitle });
-  await expect(events.getByRole('listitem').filter({ hasText: wallet.security.events.signed_in_new_device })).toContainText(
-    wallet.security.clients.browserOn.replace('{{browser}}', 'Chrome').replace('{{system}}', 'Linux'),
-  );
+  await expect(
+    events.getByRole('listitem').filter({ hasText: wallet.security.events.signed_in_new_device }),
+  ).toContainText(wallet.security.clients.browserOn.replace('{{browser}}', 'Chrome').replace('{{system}}', 'Linux'));
   await expect(events.getByText(wallet.security.events.frozen_by_link)).toBeVisible();
 });

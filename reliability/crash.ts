@@ -82,15 +82,31 @@ async function main() {
   const config = loadConfig(env);
   // Wallet users log in with a second factor, as a user who sends this much in a day must.
   const token = (subject: string, scope: string, email?: string) =>
-    mintAccessToken(readIdpKeys(dataDir), { issuer: config.authIssuer, audience: config.authAudience, subject, scope, ...(email ? { email, amr: ['pwd', 'otp'] } : {}) });
+    mintAccessToken(readIdpKeys(dataDir), {
+      issuer: config.authIssuer,
+      audience: config.authAudience,
+      subject,
+      scope,
+      ...(email ? { email, amr: ['pwd', 'otp'] } : {}),
+    });
   const admin = `Bearer ${await token('crash-operator', 'use:muntly admin:muntly')}`;
 
   /** One HTTP call; throws on connection errors and 5xx (the server is down or restarting). */
-  async function call(method: string, url: string, auth: string | null, body?: unknown, headers: Record<string, string> = {}) {
+  async function call(
+    method: string,
+    url: string,
+    auth: string | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
     // Like a load balancer: any replica; a dead one fails the call and the client retries.
     const response = await fetch(`${bases[Math.floor(Math.random() * REPLICAS)]}${url}`, {
       method,
-      headers: { ...(auth ? { authorization: auth } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      headers: {
+        ...(auth ? { authorization: auth } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(10_000),
     });
@@ -98,7 +114,13 @@ async function main() {
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   }
   /** A real client: retries until the server answers (same request, same Idempotency-Key). */
-  async function until(method: string, url: string, auth: string | null, body?: unknown, headers: Record<string, string> = {}) {
+  async function until(
+    method: string,
+    url: string,
+    auth: string | null,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ) {
     for (;;) {
       try {
         return await call(method, url, auth, body, headers);
@@ -121,16 +143,30 @@ async function main() {
     users.push({ auth, address, email });
   }
   const [alice, bob] = users as [(typeof users)[0], (typeof users)[0]];
-  await until('POST', '/api/ops/chain-deposit', admin, { currency: 'BTC', address: alice.address, amount: '1', txid: 'crash-funding' });
+  await until('POST', '/api/ops/chain-deposit', admin, {
+    currency: 'BTC',
+    address: alice.address,
+    amount: '1',
+    txid: 'crash-funding',
+  });
   // Alice sends only to her address book (allow-list mode): the outside address and Bob's.
   for (const address of [EXTERNAL, bob.address]) {
     // A retry of an addition that went through answers address_already_in_book.
-    const added = await until('POST', '/api/wallet/address-book', alice.auth, { currency: 'BTC', address, ownWallet: false });
-    if (added.status !== 201 && (added.body.error as { code?: string } | undefined)?.code !== 'address_already_in_book') throw new Error(`alice's address book: ${added.status}`);
+    const added = await until('POST', '/api/wallet/address-book', alice.auth, {
+      currency: 'BTC',
+      address,
+      ownWallet: false,
+    });
+    if (added.status !== 201 && (added.body.error as { code?: string } | undefined)?.code !== 'address_already_in_book')
+      throw new Error(`alice's address book: ${added.status}`);
   }
 
   // What the clients saw acknowledged.
-  const acked = { orders: new Map<string, string>(), payments: new Set<string>(), sends: new Map<string, { internal: boolean }>() };
+  const acked = {
+    orders: new Map<string, string>(),
+    payments: new Set<string>(),
+    sends: new Map<string, { internal: boolean }>(),
+  };
   let running = true;
 
   async function orderFlow() {
@@ -139,13 +175,25 @@ async function main() {
       'POST',
       '/api/orders',
       null,
-      { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '20', email: `c-${key}@crash.test`, address: freshBtcAddress() },
+      {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '20',
+        email: `c-${key}@crash.test`,
+        address: freshBtcAddress(),
+      },
       { 'idempotency-key': key },
     );
-    if (placed.status !== 201 && placed.status !== 200) throw new Error(`order refused: ${JSON.stringify(placed.body)}`);
+    if (placed.status !== 201 && placed.status !== 200)
+      throw new Error(`order refused: ${JSON.stringify(placed.body)}`);
     acked.orders.set(key, placed.body.reference as string);
     if (Math.random() < 0.7) {
-      const paid = await until('POST', '/api/ops/payment-received', admin, { reason: placed.body.shortReference, amount: '20', txid: `pay-${key}` });
+      const paid = await until('POST', '/api/ops/payment-received', admin, {
+        reason: placed.body.shortReference,
+        amount: '20',
+        txid: `pay-${key}`,
+      });
       if (paid.status !== 200) throw new Error(`payment refused: ${JSON.stringify(paid.body)}`);
       acked.payments.add(placed.body.reference as string);
     }
@@ -154,7 +202,9 @@ async function main() {
   // A send's code is in the email that announced it; the email names the amount and the address,
   // not the send's id, so the code is the one whose hash the send stores (as a user would type it).
   async function codeFor(sendId: string): Promise<string> {
-    const [send] = await sql<{ code_hash: string }>(dbUrl, 'select code_hash from wallet_sends where id = $1', [sendId]);
+    const [send] = await sql<{ code_hash: string }>(dbUrl, 'select code_hash from wallet_sends where id = $1', [
+      sendId,
+    ]);
     for (;;) {
       const { body } = await until('GET', `/api/ops/outbox?to=${encodeURIComponent(alice.email)}`, admin);
       for (const m of body.messages as { body: string }[]) {
@@ -167,13 +217,23 @@ async function main() {
 
   async function sendFlow(internal: boolean) {
     const key = randomUUID();
-    const started = await until('POST', '/api/wallet/sends', alice.auth, { currency: 'BTC', address: internal ? bob.address : EXTERNAL, amount: '0.0001' }, { 'idempotency-key': key });
-    if (started.status !== 201 && started.status !== 200) throw new Error(`send refused: ${JSON.stringify(started.body)}`);
+    const started = await until(
+      'POST',
+      '/api/wallet/sends',
+      alice.auth,
+      { currency: 'BTC', address: internal ? bob.address : EXTERNAL, amount: '0.0001' },
+      { 'idempotency-key': key },
+    );
+    if (started.status !== 201 && started.status !== 200)
+      throw new Error(`send refused: ${JSON.stringify(started.body)}`);
     const id = started.body.id as string;
     const code = await codeFor(id);
     const confirmed = await until('POST', `/api/wallet/sends/${id}/confirm`, alice.auth, { code });
     // A confirmation whose answer was lost is seen as "no longer waiting" on the retry.
-    if (confirmed.status === 200 || (confirmed.body.error as { code?: string } | undefined)?.code === 'send_not_pending') {
+    if (
+      confirmed.status === 200 ||
+      (confirmed.body.error as { code?: string } | undefined)?.code === 'send_not_pending'
+    ) {
       const state = await until('GET', `/api/wallet/sends/${id}`, alice.auth);
       if (state.body.status === 'processing' || state.body.status === 'completed') acked.sends.set(id, { internal });
       else throw new Error(`send ${id} ended ${String(state.body.status)}`);
@@ -228,20 +288,26 @@ async function main() {
       const until = Date.now() + 10_000;
       let caught = false;
       while (!caught && Date.now() < until) {
-        caught = (await sql<{ n: number }>(dbUrl, `select count(*)::int as n from payouts where status = 'submitting'`))[0]!.n > 0;
+        caught =
+          (await sql<{ n: number }>(dbUrl, `select count(*)::int as n from payouts where status = 'submitting'`))[0]!
+            .n > 0;
         if (!caught) await sleep(10);
       }
       await Promise.all(servers.map((_, replica) => kill(replica)));
       if (caught) aimedKills++;
       await sleep(Math.random() * 500);
       for (let replica = 0; replica < REPLICAS; replica++) await start(replica);
-      console.log(`kill ${round}/${KILLS}: every replica, ${caught ? 'with a payout between the chain and its booking' : 'no payout was in flight'}; restarted`);
+      console.log(
+        `kill ${round}/${KILLS}: every replica, ${caught ? 'with a payout between the chain and its booking' : 'no payout was in flight'}; restarted`,
+      );
     } else {
       const victim = Math.floor(Math.random() * REPLICAS);
       await kill(victim);
       await sleep(Math.random() * 500);
       await start(victim);
-      console.log(`kill ${round}/${KILLS}: replica ${victim} restarted; acknowledged so far: ${acked.orders.size} orders, ${acked.payments.size} payments, ${acked.sends.size} sends`);
+      console.log(
+        `kill ${round}/${KILLS}: replica ${victim} restarted; acknowledged so far: ${acked.orders.size} orders, ${acked.payments.size} payments, ${acked.sends.size} sends`,
+      );
     }
   }
   running = false;
@@ -270,12 +336,22 @@ async function main() {
      from faucet_rounds r where r.finished_at is not null`,
   );
   for (const r of rounds) {
-    if (r.credits !== (r.players > 0 ? 1 : 0)) problems.push(`faucet round ${r.id}: ${r.players} players, ${r.credits} credits`);
+    if (r.credits !== (r.players > 0 ? 1 : 0))
+      problems.push(`faucet round ${r.id}: ${r.players} players, ${r.credits} credits`);
   }
   const paidRounds = rounds.filter((r) => r.credits === 1).length;
 
   // Every payout paid once: one ledger payout each, one broadcast per key with the booked txid.
-  const payoutRows = await sql<{ id: string; status: string; attempts: number; txid: string | null; booked: number; broadcasts: number; broadcast_txid_ok: boolean; asked_again: number }>(
+  const payoutRows = await sql<{
+    id: string;
+    status: string;
+    attempts: number;
+    txid: string | null;
+    booked: number;
+    broadcasts: number;
+    broadcast_txid_ok: boolean;
+    asked_again: number;
+  }>(
     dbUrl,
     `select p.id, p.status, p.attempts, p.txid,
             (select count(*)::int from ledger_transfers t where t.id = 'payout:' || p.id) as booked,
@@ -287,31 +363,47 @@ async function main() {
   for (const p of payoutRows) {
     if (p.status !== 'completed') problems.push(`payout ${p.id} ended ${p.status}`);
     else if (p.booked !== 1 || p.broadcasts !== 1 || !p.broadcast_txid_ok)
-      problems.push(`payout ${p.id}: ${p.booked} ledger payouts, ${p.broadcasts} broadcasts, txid ${p.broadcast_txid_ok ? 'matches' : 'differs'}`);
+      problems.push(
+        `payout ${p.id}: ${p.booked} ledger payouts, ${p.broadcasts} broadcasts, txid ${p.broadcast_txid_ok ? 'matches' : 'differs'}`,
+      );
   }
   const retaken = payoutRows.filter((p) => p.attempts > 1).length;
   const askedAgain = payoutRows.filter((p) => p.asked_again > 0).length;
-  if (aimedKills > 0 && retaken === 0) problems.push(`${aimedKills} kills landed between a payout's two steps, yet no payout was taken again`);
+  if (aimedKills > 0 && retaken === 0)
+    problems.push(`${aimedKills} kills landed between a payout's two steps, yet no payout was taken again`);
   const clearing = await sql<{ currency: string; balance: string }>(
     dbUrl,
     `select currency, sum(balance)::text as balance from ledger_accounts where system_code = 'payouts' group by currency having sum(balance) <> 0`,
   );
-  for (const c of clearing) problems.push(`payouts clearing account ${c.currency} holds ${c.balance} with every payout final`);
+  for (const c of clearing)
+    problems.push(`payouts clearing account ${c.currency} holds ${c.balance} with every payout final`);
 
   const verify = await until('GET', '/api/ops/ledger/verify', admin);
   if (!verify.body.ok) problems.push(`ledger invariants: ${JSON.stringify(verify.body.checks)}`);
 
-  const orderRows = await sql<{ idempotency_key: string; reference: string; status: string }>(dbUrl, 'select idempotency_key, reference, status from orders where idempotency_key is not null');
+  const orderRows = await sql<{ idempotency_key: string; reference: string; status: string }>(
+    dbUrl,
+    'select idempotency_key, reference, status from orders where idempotency_key is not null',
+  );
   const byKey = new Map(orderRows.map((r) => [r.idempotency_key, r]));
-  for (const [key, reference] of acked.orders) if (byKey.get(key)?.reference !== reference) problems.push(`acknowledged order ${reference} missing`);
+  for (const [key, reference] of acked.orders)
+    if (byKey.get(key)?.reference !== reference) problems.push(`acknowledged order ${reference} missing`);
   for (const reference of acked.payments) {
     const row = orderRows.find((r) => r.reference === reference);
-    if (!row || !row.status.startsWith('completed')) problems.push(`paid order ${reference} not completed (${row?.status})`);
+    if (!row || !row.status.startsWith('completed'))
+      problems.push(`paid order ${reference} not completed (${row?.status})`);
   }
-  const paymentsBooked = await sql<{ n: number }>(dbUrl, `select count(*)::int as n from ledger_transfers where id like 'bank-payment:pay-%'`);
-  if (paymentsBooked[0]!.n !== acked.payments.size) problems.push(`bank payments booked ${paymentsBooked[0]!.n}, acknowledged ${acked.payments.size}`);
+  const paymentsBooked = await sql<{ n: number }>(
+    dbUrl,
+    `select count(*)::int as n from ledger_transfers where id like 'bank-payment:pay-%'`,
+  );
+  if (paymentsBooked[0]!.n !== acked.payments.size)
+    problems.push(`bank payments booked ${paymentsBooked[0]!.n}, acknowledged ${acked.payments.size}`);
 
-  const sendRows = await sql<{ id: string; status: string; recipient_id: string | null }>(dbUrl, `select id, status, recipient_id from wallet_sends where status <> 'awaiting_code'`);
+  const sendRows = await sql<{ id: string; status: string; recipient_id: string | null }>(
+    dbUrl,
+    `select id, status, recipient_id from wallet_sends where status <> 'awaiting_code'`,
+  );
   const confirmedIds = new Set(sendRows.map((r) => r.id));
   for (const id of acked.sends.keys()) if (!confirmedIds.has(id)) problems.push(`acknowledged send ${id} missing`);
   // Money moved exactly once per confirmed send: Alice paid 0.0001 BTC per send plus the network
@@ -333,8 +425,12 @@ async function main() {
      where t.code = 'faucet' and t.currency = 'BTC' group by a.email`,
   );
   const rewardOf = (email: string) => BigInt(rewards.find((r) => r.email === email)?.total ?? '0');
-  if (balanceOf(alice.email) - rewardOf(alice.email) !== expectedAlice) problems.push(`alice has ${balanceOf(alice.email)} sat, expected ${expectedAlice} + rewards ${rewardOf(alice.email)}`);
-  if (balanceOf(bob.email) - rewardOf(bob.email) !== BigInt(internal) * 10_000n) problems.push(`bob has ${balanceOf(bob.email)} sat, expected ${BigInt(internal) * 10_000n} + rewards`);
+  if (balanceOf(alice.email) - rewardOf(alice.email) !== expectedAlice)
+    problems.push(
+      `alice has ${balanceOf(alice.email)} sat, expected ${expectedAlice} + rewards ${rewardOf(alice.email)}`,
+    );
+  if (balanceOf(bob.email) - rewardOf(bob.email) !== BigInt(internal) * 10_000n)
+    problems.push(`bob has ${balanceOf(bob.email)} sat, expected ${BigInt(internal) * 10_000n} + rewards`);
 
   await Promise.all(
     servers.map((server) => {
@@ -351,7 +447,9 @@ async function main() {
     console.error(`FAILED:\n  ${[...new Set(problems)].slice(0, 30).join('\n  ')}`);
     process.exit(1);
   }
-  console.log('ok: ledger invariants hold, every acknowledged request is there, nothing moved or paid twice, nothing stuck');
+  console.log(
+    'ok: ledger invariants hold, every acknowledged request is there, nothing moved or paid twice, nothing stuck',
+  );
 }
 
 main().catch((error) => {

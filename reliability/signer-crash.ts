@@ -18,8 +18,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { decimalToMinor } from '#domain/money';
 import { freePort, root, waitFor } from '../bench/support';
-import { decimalToMinor } from '../domain/money';
 import { startLitecoind } from '../server/chain/litecoind';
 import { loadConfig } from '../server/src/config';
 import { mintAccessToken, readIdpKeys } from '../server/src/dev/keys';
@@ -58,12 +58,22 @@ async function main() {
     ADDRESS_HOLD_HOURS: '0',
   };
   const base = `http://localhost:${port}`;
-  const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const server = spawn(process.execPath, ['--import', 'tsx', 'server/src/main.ts'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   await waitFor(`${base}/api/ready`, 120_000);
 
   const config = loadConfig(env);
   const token = (subject: string, scope: string, email?: string) =>
-    mintAccessToken(readIdpKeys(dataDir), { issuer: config.authIssuer, audience: config.authAudience, subject, scope, ...(email ? { email, amr: ['pwd', 'otp'] } : {}) });
+    mintAccessToken(readIdpKeys(dataDir), {
+      issuer: config.authIssuer,
+      audience: config.authAudience,
+      subject,
+      scope,
+      ...(email ? { email, amr: ['pwd', 'otp'] } : {}),
+    });
   const admin = `Bearer ${await token('crash-operator', 'use:muntly admin:muntly')}`;
   async function call(method: string, url: string, auth: string, body?: unknown) {
     const response = await fetch(`${base}${url}`, {
@@ -81,11 +91,15 @@ async function main() {
   const email = 'alice@signer-crash.test';
   const alice = `Bearer ${await token('auth0|alice', 'openid profile email use:muntly', email)}`;
   await call('GET', '/api/me', alice);
-  for (const kind of ['bank', 'mobile', 'id']) await call('POST', '/api/ops/verification/verify', admin, { email, kind });
+  for (const kind of ['bank', 'mobile', 'id'])
+    await call('POST', '/api/ops/verification/verify', admin, { email, kind });
   const reception = (await call('POST', '/api/wallet/addresses', alice, { currency: 'LTC' })).address as string;
   await ltc.wallet('sendtoaddress', [reception, '20']);
   await ltc.mine(1);
-  const balance = async () => ((await call('GET', '/api/wallet/balances', alice)).balances as { currency: string; balance: string }[]).find((b) => b.currency === 'LTC')?.balance;
+  const balance = async () =>
+    ((await call('GET', '/api/wallet/balances', alice)).balances as { currency: string; balance: string }[]).find(
+      (b) => b.currency === 'LTC',
+    )?.balance;
   for (let i = 0; (await balance()) !== '20.00000000'; i++) {
     if (i > 300) throw new Error(`the deposit was not credited (balance ${await balance()})`);
     await sleep(100);
@@ -96,9 +110,13 @@ async function main() {
   async function send(amount: string) {
     const to = await ltc.wallet<string>('getnewaddress');
     await call('POST', '/api/wallet/address-book', alice, { currency: 'LTC', address: to, ownWallet: false });
-    const { id } = (await call('POST', '/api/wallet/sends', alice, { currency: 'LTC', address: to, amount })) as { id: string };
+    const { id } = (await call('POST', '/api/wallet/sends', alice, { currency: 'LTC', address: to, amount })) as {
+      id: string;
+    };
     const [row] = await sql<{ code_hash: string }>(dbUrl, 'select code_hash from wallet_sends where id = $1', [id]);
-    const { messages } = (await call('GET', `/api/ops/outbox?to=${encodeURIComponent(email)}`, admin)) as { messages: { body: string }[] };
+    const { messages } = (await call('GET', `/api/ops/outbox?to=${encodeURIComponent(email)}`, admin)) as {
+      messages: { body: string }[];
+    };
     const code = messages.map((m) => CODE.exec(m.body)?.[0]).find((c) => c && sendCodeHash(id, c) === row!.code_hash);
     if (!code) throw new Error(`no code mailed for send ${id}`);
     await call('POST', `/api/wallet/sends/${id}/confirm`, alice, { code });
@@ -108,10 +126,17 @@ async function main() {
   const signerEnv = { ...env, OPS_URL: base };
   let signer: ChildProcess | null = null;
   const startSigner = (extra: Record<string, string> = {}) => {
-    signer = spawn(process.execPath, ['--import', 'tsx', 'server/src/signer/main.ts'], { cwd: root, env: { ...signerEnv, ...extra }, stdio: ['ignore', 'ignore', 'inherit'] });
+    signer = spawn(process.execPath, ['--import', 'tsx', 'server/src/signer/main.ts'], {
+      cwd: root,
+      env: { ...signerEnv, ...extra },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     return signer;
   };
-  const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+  const exited = (child: ChildProcess) =>
+    new Promise<number | null>((resolve) =>
+      child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
+    );
 
   let aimed = 0;
   let random = 0;
@@ -131,7 +156,9 @@ async function main() {
       random++;
     }
     await ltc.mine(1);
-    console.log(`signer kill ${round}/${KILLS}: ${round % 2 === 1 ? 'between broadcast and report' : 'SIGKILL at a random moment'}; ${sent.length} sends so far`);
+    console.log(
+      `signer kill ${round}/${KILLS}: ${round % 2 === 1 ? 'between broadcast and report' : 'SIGKILL at a random moment'}; ${sent.length} sends so far`,
+    );
   }
 
   // A signer that runs to the end, and blocks until every payout is confirmed.
@@ -140,7 +167,10 @@ async function main() {
   const deadline = Date.now() + 120_000;
   let open: { status: string; n: number }[] = [];
   while (Date.now() < deadline) {
-    open = await sql<{ status: string; n: number }>(dbUrl, `select status, count(*)::int as n from payouts where status <> 'completed' group by status`);
+    open = await sql<{ status: string; n: number }>(
+      dbUrl,
+      `select status, count(*)::int as n from payouts where status <> 'completed' group by status`,
+    );
     if (open.length === 0) break;
     await ltc.mine(1);
     await sleep(500);
@@ -158,13 +188,18 @@ async function main() {
       if (decimalToMinor(received, 8)! > decimalToMinor(s.amount, 8)!) paidTwice++;
     }
   }
-  const sends = await sql<{ status: string; n: number }>(dbUrl, `select status, count(*)::int as n from wallet_sends group by status`);
+  const sends = await sql<{ status: string; n: number }>(
+    dbUrl,
+    `select status, count(*)::int as n from wallet_sends group by status`,
+  );
   for (const s of sends) if (s.status !== 'completed') problems.push(`${s.n} send(s) ${s.status}`);
   const verify = await call('GET', '/api/ops/ledger/verify', admin);
   if (!verify.ok) problems.push(`ledger invariants: ${JSON.stringify(verify.checks)}`);
   // The watcher has seen every block the loop above mined before it reconciles.
   await sleep(1000);
-  const { results } = (await call('POST', '/api/ops/chain/reconcile', admin)) as { results: { ok: boolean; difference: string }[] };
+  const { results } = (await call('POST', '/api/ops/chain/reconcile', admin)) as {
+    results: { ok: boolean; difference: string }[];
+  };
   if (!results[0]?.ok) problems.push(`reconciliation: ${JSON.stringify(results)}`);
 
   const stopped = exited(server);

@@ -1,7 +1,18 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildTree, leafHash, LIABILITIES_FORMAT, ownerCommitment, parentOf, proofPath, publishTree, snapshotDigest, snapshotStatement, type PublishedSnapshot } from '../domain/liabilities';
+import {
+  buildTree,
+  leafHash,
+  LIABILITIES_FORMAT,
+  ownerCommitment,
+  parentOf,
+  proofPath,
+  publishTree,
+  snapshotDigest,
+  snapshotStatement,
+  type PublishedSnapshot,
+} from '#domain/liabilities';
 
 /**
  * Writes docs/proof-vectors.json, the test vectors of docs/proof-format.md: `npx tsx tools/proof-vectors.ts`.
@@ -48,7 +59,8 @@ const nodes = [
 
 const alice = { owner: '6f1c0a52-93a4-4c1e-9f1e-0d6b7f1f5a11', nonce: nonce(1) };
 const bob = { owner: 'b0b', nonce: nonce(2) };
-const owners = (amounts: [typeof alice, bigint][]) => amounts.map(([o, amount]) => ({ owner: o.owner, amount, commitment: ownerCommitment(o.owner, o.nonce) }));
+const owners = (amounts: [typeof alice, bigint][]) =>
+  amounts.map(([o, amount]) => ({ owner: o.owner, amount, commitment: ownerCommitment(o.owner, o.nonce) }));
 const btc = buildTree(
   'BTC',
   owners([
@@ -58,14 +70,21 @@ const btc = buildTree(
   { random: deterministic },
 );
 const eur = buildTree('EUR', owners([[alice, 43_537n]]), { random: deterministic });
-const snapshot: PublishedSnapshot = { format: LIABILITIES_FORMAT, snapshotId: 1, takenAt: '2026-11-28T07:00:00.000Z', trees: [publishTree(eur, 2), publishTree(btc, 8)] };
+const snapshot: PublishedSnapshot = {
+  format: LIABILITIES_FORMAT,
+  snapshotId: 1,
+  takenAt: '2026-11-28T07:00:00.000Z',
+  trees: [publishTree(eur, 2), publishTree(btc, 8)],
+};
 const proofOf = (built: typeof btc, who: typeof alice) => {
   const tree = publishTree(built, 8);
   return {
     currency: built.currency,
     root: tree.root,
     leafCount: tree.leafCount,
-    leaves: built.leavesOf.get(who.owner)!.map((l) => ({ index: l.index, value: l.value.toString(), path: proofPath(built, l.index) })),
+    leaves: built.leavesOf
+      .get(who.owner)!
+      .map((l) => ({ index: l.index, value: l.value.toString(), path: proofPath(built, l.index) })),
   };
 };
 const honest = proofOf(btc, alice);
@@ -82,7 +101,13 @@ const proofs = [
     proof: { ...honest, leaves: [{ ...first, value: String(BigInt(first.value) + 1n) }, ...honest.leaves.slice(1)] },
     valid: false,
   },
-  { about: 'a leaf given twice', owner: alice.owner, nonce: hex(alice.nonce), proof: { ...honest, leaves: [first, first] }, valid: false },
+  {
+    about: 'a leaf given twice',
+    owner: alice.owner,
+    nonce: hex(alice.nonce),
+    proof: { ...honest, leaves: [first, first] },
+    valid: false,
+  },
 ];
 
 const file = path.join(__dirname, '../docs/proof-vectors.json');

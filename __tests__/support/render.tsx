@@ -7,7 +7,7 @@ import i18next, { type Resource } from 'i18next';
 import * as React from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { languages, type Language } from '../../domain/languages';
+import { languages, type Language } from '#domain/languages';
 
 /** The real translations of a language, as the i18n plugin would load them for a page. */
 export function loadResources(language: Language): Record<string, unknown> {

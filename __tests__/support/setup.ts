@@ -14,7 +14,8 @@ beforeEach(() => forgetAnswers());
 // The currency picker's combobox is a chunk of its own, which the browser fetches once the page
 // runs (src/components/currency-picker.tsx): the site's tests render it as it is once it has arrived.
 beforeAll(async () => {
-  if (typeof window !== 'undefined') await (await import('../../src/components/currency-picker')).preloadCurrencyCombobox();
+  if (typeof window !== 'undefined')
+    await (await import('../../src/components/currency-picker')).preloadCurrencyCombobox();
 });
 
 // findBy…/waitFor wait up to 5 s rather than 1 s: a form that waits for a pause in typing

@@ -42,7 +42,11 @@ describe('addresses', () => {
   it.each([
     ['BTC', 'BC1QCR8TE4KR609GCAWUTMRZA0J4XV80JY8Z306FYU', 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu'],
     ['LTC', 'LTC1QJMXNZ78NMC8NQ77WUXH25N2ES7RZM5C2RKK4WH', 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh'],
-    ['BCH', 'BITCOINCASH:QQYX49MU0KKN9FTFJ6HJE6G2WFER34YFNQ5TAHQ3Q6', 'bitcoincash:qqyx49mu0kkn9ftfj6hje6g2wfer34yfnq5tahq3q6'],
+    [
+      'BCH',
+      'BITCOINCASH:QQYX49MU0KKN9FTFJ6HJE6G2WFER34YFNQ5TAHQ3Q6',
+      'bitcoincash:qqyx49mu0kkn9ftfj6hje6g2wfer34yfnq5tahq3q6',
+    ],
     ['BCH', 'QQYX49MU0KKN9FTFJ6HJE6G2WFER34YFNQ5TAHQ3Q6', 'bitcoincash:qqyx49mu0kkn9ftfj6hje6g2wfer34yfnq5tahq3q6'],
     // The same key in legacy form (the cashaddr specification's own example).
     ['BCH', '1BpEi6DfDAUFd7GtittLSdBeYJvcoaVggu', 'bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a'],
@@ -73,18 +77,21 @@ describe('addresses', () => {
   it.each([
     ['BTC', 'bc'],
     ['LTC', 'ltc'],
-  ])('%s: every bech32 address written by the independent bech32 library is one address in either case, and refused in mixed case', (currency, prefix) => {
-    fc.assert(
-      fc.property(hash20, fc.nat(), (hash, at) => {
-        const written = bech32.encode(prefix, [0, ...bech32.toWords(hash)]);
-        expect(normalizeAddress(currency, written)).toBe(written);
-        expect(normalizeAddress(currency, written.toUpperCase())).toBe(written);
-        // Flip a letter of the data part only: the prefix and separator stay.
-        const body = written.slice(prefix.length + 1);
-        expect(normalizeAddress(currency, `${prefix}1${flipOne(body, at)}`)).toBeNull();
-      }),
-    );
-  });
+  ])(
+    '%s: every bech32 address written by the independent bech32 library is one address in either case, and refused in mixed case',
+    (currency, prefix) => {
+      fc.assert(
+        fc.property(hash20, fc.nat(), (hash, at) => {
+          const written = bech32.encode(prefix, [0, ...bech32.toWords(hash)]);
+          expect(normalizeAddress(currency, written)).toBe(written);
+          expect(normalizeAddress(currency, written.toUpperCase())).toBe(written);
+          // Flip a letter of the data part only: the prefix and separator stay.
+          const body = written.slice(prefix.length + 1);
+          expect(normalizeAddress(currency, `${prefix}1${flipOne(body, at)}`)).toBeNull();
+        }),
+      );
+    },
+  );
 
   it('BCH: a key in cashaddr with or without prefix, in either case, or in legacy form (translated by bchaddrjs) is one address', () => {
     fc.assert(
@@ -92,7 +99,8 @@ describe('addresses', () => {
         const cash = cashaddr.encode('bitcoincash', type, hash);
         const legacy = bchaddr.toLegacyAddress(cash);
         const payload = cash.slice('bitcoincash:'.length);
-        for (const spelling of [cash, payload, cash.toUpperCase(), payload.toUpperCase(), legacy]) expect(normalizeAddress('BCH', spelling)).toBe(cash);
+        for (const spelling of [cash, payload, cash.toUpperCase(), payload.toUpperCase(), legacy])
+          expect(normalizeAddress('BCH', spelling)).toBe(cash);
         expect(bchaddr.toCashAddress(legacy)).toBe(cash);
         expect(normalizeAddress('BCH', flipOne(payload, at))).toBeNull();
       }),
@@ -104,10 +112,12 @@ describe('addresses', () => {
       fc.property(hash20, fc.nat(), (hash, at) => {
         const hex = Buffer.from(hash).toString('hex');
         const canonical = eip55(hex);
-        for (const spelling of [`0x${hex}`, `0x${hex.toUpperCase()}`, `0X${hex.toUpperCase()}`, canonical]) expect(normalizeAddress('ETH', spelling)).toBe(canonical);
+        for (const spelling of [`0x${hex}`, `0x${hex.toUpperCase()}`, `0X${hex.toUpperCase()}`, canonical])
+          expect(normalizeAddress('ETH', spelling)).toBe(canonical);
         const misspelt = /[a-f]/i.test(hex) ? flipOne(canonical.slice(2), at) : null;
         // (With a single letter, flipping it can leave the whole address in one case: valid, no checksum.)
-        if (misspelt && misspelt !== misspelt.toLowerCase() && misspelt !== misspelt.toUpperCase()) expect(normalizeAddress('ETH', `0x${misspelt}`)).toBeNull();
+        if (misspelt && misspelt !== misspelt.toLowerCase() && misspelt !== misspelt.toUpperCase())
+          expect(normalizeAddress('ETH', `0x${misspelt}`)).toBeNull();
       }),
     );
   });

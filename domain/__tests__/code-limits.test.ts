@@ -22,7 +22,8 @@ describe('nextCodeAllowedAt: a new verification code at most once a minute and f
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 3 * CODE_DAY_MS }), { maxLength: 200 }), (moments) => {
         const granted: number[] = [];
-        for (const now of [...moments].sort((a, b) => a - b)) if (nextCodeAllowedAt(granted, now) === null) granted.push(now);
+        for (const now of [...moments].sort((a, b) => a - b))
+          if (nextCodeAllowedAt(granted, now) === null) granted.push(now);
         return granted.every((t, i) => {
           const inDay = granted.filter((u) => u > t - CODE_DAY_MS && u <= t).length;
           return inDay <= CODES_PER_DAY && (i === 0 || t - granted[i - 1]! >= CODE_RESEND_AFTER_MS);

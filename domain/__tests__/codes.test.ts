@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { codeFromBytes, normalizeCode } from '../codes';
-import { accountKeyFromBytes, ACCOUNT_KEY_ALPHABET, ACCOUNT_KEY_LENGTH, depositReference, EXAMPLE_ACCOUNT_KEY, parseDepositReference } from '../references';
+import {
+  accountKeyFromBytes,
+  ACCOUNT_KEY_ALPHABET,
+  ACCOUNT_KEY_LENGTH,
+  depositReference,
+  EXAMPLE_ACCOUNT_KEY,
+  parseDepositReference,
+} from '../references';
 
 describe('codes ABCD-EFGH-IJKL-MNOP', () => {
   it('are made of 16 uniform letters in four groups', () => {
@@ -32,7 +39,8 @@ describe('codes ABCD-EFGH-IJKL-MNOP', () => {
   });
 
   it('reject anything else', () => {
-    for (const bad of ['', 'ABCD-EFGH-IJKL', 'ABCD-EFGH-IJKL-MNO1', 'ABCD-EFGH-IJKL-MNOPQ', 'ÄBCD-EFGH-IJKL-MNOP']) expect(normalizeCode(bad)).toBeNull();
+    for (const bad of ['', 'ABCD-EFGH-IJKL', 'ABCD-EFGH-IJKL-MNO1', 'ABCD-EFGH-IJKL-MNOPQ', 'ÄBCD-EFGH-IJKL-MNOP'])
+      expect(normalizeCode(bad)).toBeNull();
   });
 });
 
@@ -57,6 +65,9 @@ describe('account keys and deposit references', () => {
 describe('the example deposit reference the site shows', () => {
   it('is one a real account could have: same length, same letters, read back as such', () => {
     expect(EXAMPLE_ACCOUNT_KEY).toHaveLength(ACCOUNT_KEY_LENGTH);
-    expect(parseDepositReference(depositReference(EXAMPLE_ACCOUNT_KEY, 'BTC'))).toEqual({ accountKey: EXAMPLE_ACCOUNT_KEY, currency: 'BTC' });
+    expect(parseDepositReference(depositReference(EXAMPLE_ACCOUNT_KEY, 'BTC'))).toEqual({
+      accountKey: EXAMPLE_ACCOUNT_KEY,
+      currency: 'BTC',
+    });
   });
 });

@@ -50,7 +50,11 @@ function addressOf(currency: Currency, n: number): string {
 }
 
 /** A proof of key `n`'s address signed by the independent library of its scheme. */
-function librarySigned(currency: Currency, n = 1, message = controlMessage({ ...SNAPSHOT, currency, address: addressOf(currency, n) })): ControlProof {
+function librarySigned(
+  currency: Currency,
+  n = 1,
+  message = controlMessage({ ...SNAPSHOT, currency, address: addressOf(currency, n) }),
+): ControlProof {
   const privateKey = privateKeyOf(n);
   const address = addressOf(currency, n);
   const proof = { currency, address, message, publicKey: null };
@@ -60,15 +64,31 @@ function librarySigned(currency: Currency, n = 1, message = controlMessage({ ...
       // bip322-js knows Bitcoin's addresses only: the same witness program as one (the signature does not depend on the network).
       const hash = (addressKey(currency, address) as { hash: Uint8Array }).hash;
       const asBitcoin = Address(bitcoinLikeNetwork('BTC', 'mainnet')).encode({ type: 'wpkh', hash });
-      return { ...proof, scheme: 'bip322-simple', signature: Signer.sign(WIF(bitcoinLikeNetwork('BTC', 'mainnet')).encode(privateKey), asBitcoin, message) as string };
+      return {
+        ...proof,
+        scheme: 'bip322-simple',
+        signature: Signer.sign(
+          WIF(bitcoinLikeNetwork('BTC', 'mainnet')).encode(privateKey),
+          asBitcoin,
+          message,
+        ) as string,
+      };
     }
     case 'DOGE':
     case 'BCH': {
       const prefix = currency === 'DOGE' ? '\u0019Dogecoin Signed Message:\n' : '\u0018Bitcoin Signed Message:\n';
-      return { ...proof, scheme: 'bitcoin-message', signature: bitcoinMessage.sign(message, Buffer.from(privateKey), true, prefix).toString('base64') };
+      return {
+        ...proof,
+        scheme: 'bitcoin-message',
+        signature: bitcoinMessage.sign(message, Buffer.from(privateKey), true, prefix).toString('base64'),
+      };
     }
     case 'ETH':
-      return { ...proof, scheme: 'personal_sign', signature: new EthWallet(`0x${bytesToHex(privateKey)}`).signMessageSync(message) };
+      return {
+        ...proof,
+        scheme: 'personal_sign',
+        signature: new EthWallet(`0x${bytesToHex(privateKey)}`).signMessageSync(message),
+      };
     case 'XRP':
       return {
         ...proof,
@@ -93,10 +113,19 @@ describe('proofs of control made by wallets’ libraries', () => {
       const address = p2pkh(publicKey, bitcoinLikeNetwork(currency, 'mainnet')).address!;
       const message = controlMessage({ ...SNAPSHOT, currency, address });
       const signature = bitcoinMessage.sign(message, Buffer.from(privateKeyOf(2)), true, prefix).toString('base64');
-      expect(verifyControl({ currency, address, scheme: 'bitcoin-message', message, signature, publicKey: null }, SNAPSHOT)).toEqual({ ok: true });
+      expect(
+        verifyControl({ currency, address, scheme: 'bitcoin-message', message, signature, publicKey: null }, SNAPSHOT),
+      ).toEqual({ ok: true });
       // Another coin's magic is another message.
-      const other = bitcoinMessage.sign(message, Buffer.from(privateKeyOf(2)), true, '\u0019Dogecoin Signed Message:\n').toString('base64');
-      expect(verifyControl({ currency, address, scheme: 'bitcoin-message', message, signature: other, publicKey: null }, SNAPSHOT).ok).toBe(false);
+      const other = bitcoinMessage
+        .sign(message, Buffer.from(privateKeyOf(2)), true, '\u0019Dogecoin Signed Message:\n')
+        .toString('base64');
+      expect(
+        verifyControl(
+          { currency, address, scheme: 'bitcoin-message', message, signature: other, publicKey: null },
+          SNAPSHOT,
+        ).ok,
+      ).toBe(false);
     }
   });
 
@@ -123,40 +152,76 @@ describe('proofs of control refused', () => {
     return verdict.problem!;
   };
 
-  it.each(good().map((p) => [`${p.currency} ${p.scheme}`, p] as const))('%s: for another address (its message too), the signature is not its key’s', (_name, proof) => {
-    const other = addressOf(proof.currency as Currency, 2);
-    const moved = { ...proof, address: other, message: controlMessage({ ...SNAPSHOT, currency: proof.currency, address: other }) };
-    expect(refusedWith(moved)).toMatch(/not by the address’s key|does not verify|not the address’s|not the account’s master key/);
-  });
+  it.each(good().map((p) => [`${p.currency} ${p.scheme}`, p] as const))(
+    '%s: for another address (its message too), the signature is not its key’s',
+    (_name, proof) => {
+      const other = addressOf(proof.currency as Currency, 2);
+      const moved = {
+        ...proof,
+        address: other,
+        message: controlMessage({ ...SNAPSHOT, currency: proof.currency, address: other }),
+      };
+      expect(refusedWith(moved)).toMatch(
+        /not by the address’s key|does not verify|not the address’s|not the account’s master key/,
+      );
+    },
+  );
 
-  it.each(good().map((p) => [`${p.currency} ${p.scheme}`, p] as const))('%s: another message, or the same one checked against another snapshot’s digest or id', (_name, proof) => {
-    expect(refusedWith({ ...proof, message: `${proof.message} ` })).toMatch(/message/);
-    expect(refusedWith(proof, { ...SNAPSHOT, digest: 'b'.repeat(64) })).toMatch(/message/);
-    expect(refusedWith(proof, { ...SNAPSHOT, snapshotId: 8 })).toMatch(/message/);
-  });
+  it.each(good().map((p) => [`${p.currency} ${p.scheme}`, p] as const))(
+    '%s: another message, or the same one checked against another snapshot’s digest or id',
+    (_name, proof) => {
+      expect(refusedWith({ ...proof, message: `${proof.message} ` })).toMatch(/message/);
+      expect(refusedWith(proof, { ...SNAPSHOT, digest: 'b'.repeat(64) })).toMatch(/message/);
+      expect(refusedWith(proof, { ...SNAPSHOT, snapshotId: 8 })).toMatch(/message/);
+    },
+  );
 
-  it.each(good().map((p) => [`${p.currency} ${p.scheme}`, p] as const))('%s: the right message of another digest, signed by the right key, is not this snapshot’s', (_name, proof) => {
-    const elsewhere = librarySigned(proof.currency as Currency, 1, controlMessage({ ...SNAPSHOT, digest: 'c'.repeat(64), currency: proof.currency, address: proof.address }));
-    expect(verifyControl(elsewhere, { ...SNAPSHOT, digest: 'c'.repeat(64) })).toEqual({ ok: true });
-    refusedWith(elsewhere);
-  });
+  it.each(good().map((p) => [`${p.currency} ${p.scheme}`, p] as const))(
+    '%s: the right message of another digest, signed by the right key, is not this snapshot’s',
+    (_name, proof) => {
+      const elsewhere = librarySigned(
+        proof.currency as Currency,
+        1,
+        controlMessage({ ...SNAPSHOT, digest: 'c'.repeat(64), currency: proof.currency, address: proof.address }),
+      );
+      expect(verifyControl(elsewhere, { ...SNAPSHOT, digest: 'c'.repeat(64) })).toEqual({ ok: true });
+      refusedWith(elsewhere);
+    },
+  );
 
-  it.each(good().map((p) => [`${p.currency} ${p.scheme}`, p] as const))('%s: any flipped byte of the signature', (_name, proof) => {
-    const bytes =
-      proof.scheme === 'personal_sign' ? Buffer.from(proof.signature.slice(2), 'hex') : proof.scheme === 'xrpl' ? Buffer.from(proof.signature, 'hex') : Buffer.from(proof.signature, 'base64');
-    const encode = (b: Buffer) => (proof.scheme === 'personal_sign' ? `0x${b.toString('hex')}` : proof.scheme === 'xrpl' ? b.toString('hex').toUpperCase() : b.toString('base64'));
-    for (let i = 0; i < bytes.length; i++) {
-      const flipped = Buffer.from(bytes);
-      flipped[i] ^= 0x01;
-      expect(verifyControl({ ...proof, signature: encode(flipped) }, SNAPSHOT).ok).toBe(false);
-    }
-  });
+  it.each(good().map((p) => [`${p.currency} ${p.scheme}`, p] as const))(
+    '%s: any flipped byte of the signature',
+    (_name, proof) => {
+      const bytes =
+        proof.scheme === 'personal_sign'
+          ? Buffer.from(proof.signature.slice(2), 'hex')
+          : proof.scheme === 'xrpl'
+            ? Buffer.from(proof.signature, 'hex')
+            : Buffer.from(proof.signature, 'base64');
+      const encode = (b: Buffer) =>
+        proof.scheme === 'personal_sign'
+          ? `0x${b.toString('hex')}`
+          : proof.scheme === 'xrpl'
+            ? b.toString('hex').toUpperCase()
+            : b.toString('base64');
+      for (let i = 0; i < bytes.length; i++) {
+        const flipped = Buffer.from(bytes);
+        flipped[i] ^= 0x01;
+        expect(verifyControl({ ...proof, signature: encode(flipped) }, SNAPSHOT).ok).toBe(false);
+      }
+    },
+  );
 
-  it.each(good().map((p) => [`${p.currency} ${p.scheme}`, p] as const))('%s: under another scheme than the address’s', (_name, proof) => {
-    for (const other of (['bip322-simple', 'bitcoin-message', 'personal_sign', 'xrpl'] as const).filter((s) => s !== proof.scheme)) {
-      expect(refusedWith({ ...proof, scheme: other })).toMatch(/is signed with/);
-    }
-  });
+  it.each(good().map((p) => [`${p.currency} ${p.scheme}`, p] as const))(
+    '%s: under another scheme than the address’s',
+    (_name, proof) => {
+      for (const other of (['bip322-simple', 'bitcoin-message', 'personal_sign', 'xrpl'] as const).filter(
+        (s) => s !== proof.scheme,
+      )) {
+        expect(refusedWith({ ...proof, scheme: other })).toMatch(/is signed with/);
+      }
+    },
+  );
 
   it('XRP: a key other than the master key, even one that signs the message', () => {
     const regular = secp256k1.utils.randomSecretKey();
@@ -175,7 +240,11 @@ describe('proofs of control refused', () => {
     const proof = librarySigned('ETH');
     const bytes = Buffer.from(proof.signature.slice(2), 'hex');
     const s = BigInt(`0x${bytes.subarray(32, 64).toString('hex')}`);
-    const twin = Buffer.concat([bytes.subarray(0, 32), Buffer.from((secp256k1.Point.Fn.ORDER - s).toString(16).padStart(64, '0'), 'hex'), Buffer.of(bytes[64] === 27 ? 28 : 27)]);
+    const twin = Buffer.concat([
+      bytes.subarray(0, 32),
+      Buffer.from((secp256k1.Point.Fn.ORDER - s).toString(16).padStart(64, '0'), 'hex'),
+      Buffer.of(bytes[64] === 27 ? 28 : 27),
+    ]);
     expect(refusedWith({ ...proof, signature: `0x${twin.toString('hex')}` })).toMatch(/upper half/);
   });
 
@@ -188,13 +257,29 @@ describe('proofs of control refused', () => {
       ['ETH', proof.address],
       ['SOL', proof.address],
     ]) {
-      expect(refusedWith({ ...proof, currency: currency!, address: address!, message: controlMessage({ ...SNAPSHOT, currency: currency!, address: address! }) })).toMatch(/not an address/);
+      expect(
+        refusedWith({
+          ...proof,
+          currency: currency!,
+          address: address!,
+          message: controlMessage({ ...SNAPSHOT, currency: currency!, address: address! }),
+        }),
+      ).toMatch(/not an address/);
     }
   });
 
   it('malformed signatures are refused, never thrown', () => {
     for (const proof of good()) {
-      for (const signature of ['', 'AA==', '0x', 'zz', '!!!', 'A'.repeat(88), `0x${'00'.repeat(65)}`, '3006020101020101']) {
+      for (const signature of [
+        '',
+        'AA==',
+        '0x',
+        'zz',
+        '!!!',
+        'A'.repeat(88),
+        `0x${'00'.repeat(65)}`,
+        '3006020101020101',
+      ]) {
         expect(verifyControl({ ...proof, signature }, SNAPSHOT).ok).toBe(false);
       }
     }

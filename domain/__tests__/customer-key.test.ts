@@ -111,7 +111,13 @@ describe('emailLinkKey: each rule', () => {
   });
 
   it('gives the same key for a key', () => {
-    for (const input of [`${CYRILLIC_CAPITAL_A}nna.Smith+promo@GoogleMail.com`, 'müller@bücher.de', 'corn1@163.com', 'straße@example.de', 'ᐃ@example.com']) {
+    for (const input of [
+      `${CYRILLIC_CAPITAL_A}nna.Smith+promo@GoogleMail.com`,
+      'müller@bücher.de',
+      'corn1@163.com',
+      'straße@example.de',
+      'ᐃ@example.com',
+    ]) {
       const key = emailLinkKey(input);
       expect(emailLinkKey(key)).toBe(key);
     }
@@ -161,7 +167,14 @@ describe('emailLinkKey: never throws', () => {
   const anyText = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 40 }),
     fc.string({ unit: 'grapheme', maxLength: 40 }),
-    fc.string({ unit: fc.oneof(fc.constantFrom('@', '＠', '+', '.', ' ', '%', '/', ':', '[', 'xn--', CYRILLIC_A), loneSurrogate, fc.string({ unit: 'binary-ascii', maxLength: 3 })), maxLength: 20 }),
+    fc.string({
+      unit: fc.oneof(
+        fc.constantFrom('@', '＠', '+', '.', ' ', '%', '/', ':', '[', 'xn--', CYRILLIC_A),
+        loneSurrogate,
+        fc.string({ unit: 'binary-ascii', maxLength: 3 }),
+      ),
+      maxLength: 20,
+    }),
   );
 
   it('returns a string for a few hundred random strings', () => {
@@ -184,8 +197,16 @@ describe('unhomoglyph: the skeleton prototypes of Unicode confusables.txt (17.0.
     ['0440 ; 0070 ; MA # ( р → p ) CYRILLIC SMALL LETTER ER → LATIN SMALL LETTER P', 0x0440, [0x0070]],
     ['03BF ; 006F ; MA # ( ο → o ) GREEK SMALL LETTER OMICRON → LATIN SMALL LETTER O', 0x03bf, [0x006f]],
     ['FF45 ; 0065 ; MA # ( ｅ → e ) FULLWIDTH LATIN SMALL LETTER E → LATIN SMALL LETTER E', 0xff45, [0x0065]],
-    ['217F ; 0072 006E ; MA # ( ⅿ → rn ) SMALL ROMAN NUMERAL ONE THOUSAND → LATIN SMALL LETTER R, LATIN SMALL LETTER N', 0x217f, [0x0072, 0x006e]],
-    ['006D ; 0072 006E ; MA # ( m → rn ) LATIN SMALL LETTER M → LATIN SMALL LETTER R, LATIN SMALL LETTER N', 0x006d, [0x0072, 0x006e]],
+    [
+      '217F ; 0072 006E ; MA # ( ⅿ → rn ) SMALL ROMAN NUMERAL ONE THOUSAND → LATIN SMALL LETTER R, LATIN SMALL LETTER N',
+      0x217f,
+      [0x0072, 0x006e],
+    ],
+    [
+      '006D ; 0072 006E ; MA # ( m → rn ) LATIN SMALL LETTER M → LATIN SMALL LETTER R, LATIN SMALL LETTER N',
+      0x006d,
+      [0x0072, 0x006e],
+    ],
     ['0031 ; 006C ; MA # ( 1 → l ) DIGIT ONE → LATIN SMALL LETTER L', 0x0031, [0x006c]],
     ['0030 ; 004F ; MA # ( 0 → O ) DIGIT ZERO → LATIN CAPITAL LETTER O', 0x0030, [0x004f]],
   ])('%s', (_line, source, prototype) => {

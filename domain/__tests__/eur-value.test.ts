@@ -3,7 +3,14 @@ import { eurValueMinor } from '../eur-value';
 
 /** What domain/quotes.ts computed with big.js before (the same rule: to the cent, half up). */
 const withBig = (amountMinor: bigint, decimals: number, rate: string) =>
-  BigInt(new Big(amountMinor.toString()).div(new Big(10).pow(decimals)).times(rate).round(2, Big.roundHalfUp).times(100).toFixed(0));
+  BigInt(
+    new Big(amountMinor.toString())
+      .div(new Big(10).pow(decimals))
+      .times(rate)
+      .round(2, Big.roundHalfUp)
+      .times(100)
+      .toFixed(0),
+  );
 
 describe('the EUR value of an amount, in cents', () => {
   it('is exact, half up, for every form of rate the API writes', () => {
@@ -23,7 +30,8 @@ describe('the EUR value of an amount, in cents', () => {
       [-5n, 2, '0.5'],
       [5n, 2, '-0.3'],
     ];
-    for (const [amount, decimals, rate] of cases) expect([rate, eurValueMinor(amount, decimals, rate)]).toEqual([rate, withBig(amount, decimals, rate)]);
+    for (const [amount, decimals, rate] of cases)
+      expect([rate, eurValueMinor(amount, decimals, rate)]).toEqual([rate, withBig(amount, decimals, rate)]);
   });
 
   it('refuses what is not a rate, as big.js did', () => {

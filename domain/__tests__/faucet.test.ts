@@ -50,7 +50,9 @@ describe('faucet draw (provably fair)', () => {
     expect(draw(seed, 42, tickets, block)).toEqual({ entriesHash, index, ticket: sorted[index] });
     // A round drawn before blocks were mixed in signs "<round>:<entries hash>" alone.
     const legacy = createHmac('sha256', Buffer.from(seed, 'hex')).update(`42:${entriesHash}`).digest('hex');
-    expect(drawIndex(seed, 42, entriesHash, sorted.length, null)).toBe(Number(BigInt(`0x${legacy}`) % BigInt(sorted.length)));
+    expect(drawIndex(seed, 42, entriesHash, sorted.length, null)).toBe(
+      Number(BigInt(`0x${legacy}`) % BigInt(sorted.length)),
+    );
   });
 
   it('hashes a seed chain down to its anchor: each seed is the SHA-256 preimage of the one before', () => {
@@ -67,26 +69,48 @@ describe('faucet draw (provably fair)', () => {
 
   it('lets the block hash decide: the same seed and entries with another block draw independently', () => {
     const many = Array.from({ length: 50 }, (_, i) => ticketOf(9, `address-${i}`));
-    const winners = new Set(Array.from({ length: 40 }, () => draw(seed, 9, many, randomBytes(32).toString('hex')).ticket));
+    const winners = new Set(
+      Array.from({ length: 40 }, () => draw(seed, 9, many, randomBytes(32).toString('hex')).ticket),
+    );
     expect(winners.size).toBeGreaterThan(20);
   });
 
   it('does not depend on the order entries arrived in', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 1, max: 1e6 }), (addresses, roundId) => {
-        const ts = addresses.map((a) => ticketOf(roundId, a));
-        const result = draw(seed, roundId, ts, block);
-        expect(draw(seed, roundId, [...ts].reverse(), block)).toEqual(result);
-        expect(result.index).toBeGreaterThanOrEqual(0);
-        expect(result.index).toBeLessThan(ts.length);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ minLength: 1 }), { minLength: 1, maxLength: 30 }),
+        fc.integer({ min: 1, max: 1e6 }),
+        (addresses, roundId) => {
+          const ts = addresses.map((a) => ticketOf(roundId, a));
+          const result = draw(seed, roundId, ts, block);
+          expect(draw(seed, roundId, [...ts].reverse(), block)).toEqual(result);
+          expect(result.index).toBeGreaterThanOrEqual(0);
+          expect(result.index).toBeLessThan(ts.length);
+        },
+      ),
     );
   });
 
   it('verifies an honest round and catches a broken chain link, another block, a changed entry list or a wrong winner', () => {
     const result = draw(seed, 42, tickets, block);
-    const round = { id: 42, seed, seedHash: seedHashOf(seed), previousSeed: seedHashOf(seed), mix: block, entriesHash: result.entriesHash, tickets, winnerTicket: result.ticket };
-    expect(verifyRound(round)).toEqual({ seedMatches: true, previousMatches: true, mixWellFormed: true, entriesHashMatches: true, winnerMatches: true, index: result.index });
+    const round = {
+      id: 42,
+      seed,
+      seedHash: seedHashOf(seed),
+      previousSeed: seedHashOf(seed),
+      mix: block,
+      entriesHash: result.entriesHash,
+      tickets,
+      winnerTicket: result.ticket,
+    };
+    expect(verifyRound(round)).toEqual({
+      seedMatches: true,
+      previousMatches: true,
+      mixWellFormed: true,
+      entriesHashMatches: true,
+      winnerMatches: true,
+      index: result.index,
+    });
     expect(roundHolds(verifyRound(round))).toBe(true);
     expect(verifyRound({ ...round, seed: 'b4'.repeat(32) }).seedMatches).toBe(false);
     expect(verifyRound({ ...round, previousSeed: 'd5'.repeat(32) }).previousMatches).toBe(false);
@@ -97,18 +121,31 @@ describe('faucet draw (provably fair)', () => {
     expect(verifyRound({ ...round, seed: 'not hex' }).seedMatches).toBe(false);
     expect(verifyRound({ ...round, mix: 'not a block' })).toMatchObject({ mixWellFormed: false, winnerMatches: false });
     // Another block, same seed and entries: almost surely another winner, never a silent pass.
-    const otherBlocks = Array.from({ length: 20 }, () => randomBytes(32).toString('hex')).map((mix) => verifyRound({ ...round, mix }));
+    const otherBlocks = Array.from({ length: 20 }, () => randomBytes(32).toString('hex')).map((mix) =>
+      verifyRound({ ...round, mix }),
+    );
     expect(otherBlocks.some((v) => !v.winnerMatches)).toBe(true);
   });
 
   it('spreads wins over all entries (no position is favoured)', () => {
     const wins = [0, 0, 0, 0];
-    for (let round = 1; round <= 2000; round++) wins[draw(randomBytes(32).toString('hex'), round, tickets, randomBytes(32).toString('hex')).index]!++;
+    for (let round = 1; round <= 2000; round++)
+      wins[draw(randomBytes(32).toString('hex'), round, tickets, randomBytes(32).toString('hex')).index]!++;
     for (const count of wins) expect(count).toBeGreaterThan(400); // 500 expected each
   });
 
   it('verifies a round without entries (no winner)', () => {
-    expect(verifyRound({ id: 1, seed, seedHash: seedHashOf(seed), mix: block, entriesHash: entriesHashOf([]), tickets: [], winnerTicket: null })).toEqual({
+    expect(
+      verifyRound({
+        id: 1,
+        seed,
+        seedHash: seedHashOf(seed),
+        mix: block,
+        entriesHash: entriesHashOf([]),
+        tickets: [],
+        winnerTicket: null,
+      }),
+    ).toEqual({
       seedMatches: true,
       previousMatches: null,
       mixWellFormed: true,
@@ -133,18 +170,31 @@ describe('salted tickets (issue 32: the public list must not unmask players)', (
   });
 
   it('leaves an attacker with the published round and a list of candidate addresses (the real ones among them) no ticket to match', () => {
-    const real = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC', 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe:12', '0x52908400098527886E0F7030069857D2E4169EE7'];
+    const real = [
+      'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC',
+      'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe:12',
+      '0x52908400098527886E0F7030069857D2E4169EE7',
+    ];
     const entries = real.map((address) => ({ address, salt: salt() }));
-    const published = { tickets: entries.map((e) => ticketOf(7, e.address, e.salt)), masked: entries.map((e) => maskAddress(e.address)) };
+    const published = {
+      tickets: entries.map((e) => ticketOf(7, e.address, e.salt)),
+      masked: entries.map((e) => maskAddress(e.address)),
+    };
     // The candidates: the players' addresses hidden among others. The masks narrow the list down
     // to the real players (the attack of issue 32), but their tickets no longer give them away.
-    const candidates = [...Array.from({ length: 200 }, (_, i) => `bc1qcandidate${i}`), ...real, ...real.map((a) => a.toLowerCase())];
+    const candidates = [
+      ...Array.from({ length: 200 }, (_, i) => `bc1qcandidate${i}`),
+      ...real,
+      ...real.map((a) => a.toLowerCase()),
+    ];
     expect(candidates.filter((a) => published.masked.includes(maskAddress(a)))).toEqual(expect.arrayContaining(real));
     const found = new Set(published.tickets);
     for (const roundId of [6, 7, 8]) {
       for (const address of candidates) {
         // The old formula, and the new one with a guessed salt (all zeros, empty).
-        for (const guess of [undefined, '0'.repeat(32), '']) expect(found.has(ticketOf(roundId, address, guess))).toBe(false);
+        for (const guess of [undefined, '0'.repeat(32), ''])
+          expect(found.has(ticketOf(roundId, address, guess))).toBe(false);
       }
     }
     // The player, with their own salt, finds their ticket.
@@ -154,9 +204,20 @@ describe('salted tickets (issue 32: the public list must not unmask players)', (
   it('draws and verifies a round of salted tickets (and one mixing old and salted entries) as before', () => {
     const seed = 'e2'.repeat(32);
     const block = '3c'.repeat(32);
-    const tickets = [ticketOf(11, 'bc1qold'), ...['bc1qone', 'bc1qtwo', 'bc1qthree'].map((a) => ticketOf(11, a, salt()))];
+    const tickets = [
+      ticketOf(11, 'bc1qold'),
+      ...['bc1qone', 'bc1qtwo', 'bc1qthree'].map((a) => ticketOf(11, a, salt())),
+    ];
     const result = draw(seed, 11, tickets, block);
-    const check = verifyRound({ id: 11, seed, seedHash: seedHashOf(seed), mix: block, entriesHash: result.entriesHash, tickets, winnerTicket: result.ticket });
+    const check = verifyRound({
+      id: 11,
+      seed,
+      seedHash: seedHashOf(seed),
+      mix: block,
+      entriesHash: result.entriesHash,
+      tickets,
+      winnerTicket: result.ticket,
+    });
     expect(roundHolds(check)).toBe(true);
     expect(check.index).toBe(result.index);
   });
@@ -185,14 +246,20 @@ describe('a range of rounds (the downloadable history)', () => {
         winnerTicket: result?.ticket ?? null,
       });
     }
-    return { format: ROUNDS_FORMAT, chains: [{ id: 1, anchor: hashDown(top, length), length, publishedAt: new Date(0).toISOString() }], rounds };
+    return {
+      format: ROUNDS_FORMAT,
+      chains: [{ id: 1, anchor: hashDown(top, length), length, publishedAt: new Date(0).toISOString() }],
+      rounds,
+    };
   }
 
   it('verifies every round and every link of an honest history', () => {
     const file = history(6);
     const result = verifyRounds(file);
     expect(result.problems).toEqual([]);
-    expect(result.rounds.map((r) => [r.id, r.ok, r.verification!.previousMatches])).toEqual([1, 2, 3, 4, 5, 6].map((id) => [id, true, true]));
+    expect(result.rounds.map((r) => [r.id, r.ok, r.verification!.previousMatches])).toEqual(
+      [1, 2, 3, 4, 5, 6].map((id) => [id, true, true]),
+    );
   });
 
   it('names the round whose seed is not the preimage of the one before, or skips a seed, or changes its winner', () => {
@@ -210,13 +277,17 @@ describe('a range of rounds (the downloadable history)', () => {
     ]);
     const skipped = structuredClone(file);
     skipped.rounds[3]!.seedChain!.index = 6;
-    expect(verifyRounds(skipped).rounds.find((r) => r.id === 4)!.problems).toContain('uses seed 6 of chain 1 after seed 3: the seeds must be used in order, one per round');
+    expect(verifyRounds(skipped).rounds.find((r) => r.id === 4)!.problems).toContain(
+      'uses seed 6 of chain 1 after seed 3: the seeds must be used in order, one per round',
+    );
     const anchorless = { ...file, chains: [{ ...file.chains[0]!, anchor: 'e'.repeat(64) }] };
     expect(verifyRounds(anchorless).rounds[0]!.problems).toEqual(['the published hash is not the chain’s anchor']);
     const otherBlock = structuredClone(file);
     const withPlayers = otherBlock.rounds.find((r) => r.tickets.length === 2)!;
     withPlayers.winnerTicket = withPlayers.tickets.find((t) => t !== withPlayers.winnerTicket)!;
-    expect(verifyRounds(otherBlock).rounds.find((r) => r.id === withPlayers.id)!.problems).toEqual(['the draw does not pick the announced winner']);
+    expect(verifyRounds(otherBlock).rounds.find((r) => r.id === withPlayers.id)!.problems).toEqual([
+      'the draw does not pick the announced winner',
+    ]);
     expect(verifyRounds({ ...file, format: 'x' } as never).problems).toEqual([`not a ${ROUNDS_FORMAT} file`]);
   });
 });

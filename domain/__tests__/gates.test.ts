@@ -54,61 +54,145 @@ describe('verification gates', () => {
 
   it('needs business verification when paying from a business account', () => {
     expect(requiredVerifications({ fromBusinessAccount: true })).toEqual(['business']);
-    expect(missingVerifications({}, { usesWallet: true, fromBusinessAccount: true, weeklyEurMinor: 0n })).toEqual(['bank', 'business']);
+    expect(missingVerifications({}, { usesWallet: true, fromBusinessAccount: true, weeklyEurMinor: 0n })).toEqual([
+      'bank',
+      'business',
+    ]);
   });
 });
 
 describe('the exchange gate', () => {
   const btc = currencyByCode('BTC')!;
   const usdt = currencyByCode('USDT')!;
-  const verified = (...kinds: VerificationKind[]): Phases => Object.fromEntries(kinds.map((kind) => [kind, 'verified']));
-  const base: ExchangeFacts = { path: 'anonymous_order', type: 'buy', buySellEnabled: true, from: null, to: btc, fromWallet: false, toWallet: false, phases: null };
+  const verified = (...kinds: VerificationKind[]): Phases =>
+    Object.fromEntries(kinds.map((kind) => [kind, 'verified']));
+  const base: ExchangeFacts = {
+    path: 'anonymous_order',
+    type: 'buy',
+    buySellEnabled: true,
+    from: null,
+    to: btc,
+    fromWallet: false,
+    toWallet: false,
+    phases: null,
+  };
 
   it('says first what can be said without an amount: buying off, a wallet-only currency, a login, the bank', () => {
     expect(exchangeRefusal({ ...base, buySellEnabled: false })).toEqual({ code: 'buy_sell_disabled' });
-    expect(exchangeRefusal({ ...base, type: 'swap', from: btc, to: usdt, buySellEnabled: false })).toEqual({ code: 'own_wallet_only', field: 'currencyTo' });
+    expect(exchangeRefusal({ ...base, type: 'swap', from: btc, to: usdt, buySellEnabled: false })).toEqual({
+      code: 'own_wallet_only',
+      field: 'currencyTo',
+    });
     expect(exchangeRefusal({ ...base, toWallet: true })).toEqual({ code: 'login_required' });
-    expect(exchangeRefusal({ ...base, path: 'deposit_conversion', toWallet: true, phases: {} })).toEqual({ code: 'bank_verification_required' });
-    expect(exchangeRefusal({ ...base, path: 'deposit_conversion', to: usdt, toWallet: true, phases: verified('bank') })).toBeNull();
+    expect(exchangeRefusal({ ...base, path: 'deposit_conversion', toWallet: true, phases: {} })).toEqual({
+      code: 'bank_verification_required',
+    });
+    expect(
+      exchangeRefusal({ ...base, path: 'deposit_conversion', to: usdt, toWallet: true, phases: verified('bank') }),
+    ).toBeNull();
   });
 
   it('then the caps and the week, with the amount counted', () => {
     const account = { ...base, path: 'account_order' as const, phases: verified('bank') };
-    expect(exchangeRefusal({ ...account, amountEurMinor: 3_000_001n, newCustomer: false, weeklyEurMinor: 0n })).toEqual({ code: 'order_limit', field: 'amount' });
-    expect(exchangeRefusal({ ...account, amountEurMinor: 10_001n, newCustomer: true, weeklyEurMinor: 10_001n })).toEqual({ code: 'first_order_limit', field: 'amount' });
-    expect(exchangeRefusal({ ...account, amountEurMinor: 10_000n, newCustomer: true, weeklyEurMinor: 100_000n })).toBeNull();
-    expect(exchangeRefusal({ ...account, amountEurMinor: 100n, newCustomer: false, weeklyEurMinor: 100_001n })).toEqual({ code: 'mobile_verification_required', field: 'amount' });
-    expect(exchangeRefusal({ ...account, phases: verified('bank', 'mobile'), amountEurMinor: 100n, newCustomer: false, weeklyEurMinor: 300_001n })).toEqual({
+    expect(exchangeRefusal({ ...account, amountEurMinor: 3_000_001n, newCustomer: false, weeklyEurMinor: 0n })).toEqual(
+      { code: 'order_limit', field: 'amount' },
+    );
+    expect(
+      exchangeRefusal({ ...account, amountEurMinor: 10_001n, newCustomer: true, weeklyEurMinor: 10_001n }),
+    ).toEqual({ code: 'first_order_limit', field: 'amount' });
+    expect(
+      exchangeRefusal({ ...account, amountEurMinor: 10_000n, newCustomer: true, weeklyEurMinor: 100_000n }),
+    ).toBeNull();
+    expect(exchangeRefusal({ ...account, amountEurMinor: 100n, newCustomer: false, weeklyEurMinor: 100_001n })).toEqual(
+      { code: 'mobile_verification_required', field: 'amount' },
+    );
+    expect(
+      exchangeRefusal({
+        ...account,
+        phases: verified('bank', 'mobile'),
+        amountEurMinor: 100n,
+        newCustomer: false,
+        weeklyEurMinor: 300_001n,
+      }),
+    ).toEqual({
       code: 'id_verification_required',
       field: 'amount',
     });
-    expect(exchangeRefusal({ ...base, amountEurMinor: 100n, newCustomer: false, weeklyEurMinor: 100_001n })).toEqual({ code: 'weekly_limit_login_required', field: 'amount' });
+    expect(exchangeRefusal({ ...base, amountEurMinor: 100n, newCustomer: false, weeklyEurMinor: 100_001n })).toEqual({
+      code: 'weekly_limit_login_required',
+      field: 'amount',
+    });
     // An operator looked at a held anonymous order and released it: past the cap, nothing else.
-    expect(exchangeRefusal({ ...base, amountEurMinor: 100n, newCustomer: false, weeklyEurMinor: 100_001n, releasedByOperator: true })).toBeNull();
-    expect(exchangeRefusal({ ...base, amountEurMinor: 3_000_001n, newCustomer: false, weeklyEurMinor: 0n, releasedByOperator: true })).toEqual({ code: 'order_limit', field: 'amount' });
+    expect(
+      exchangeRefusal({
+        ...base,
+        amountEurMinor: 100n,
+        newCustomer: false,
+        weeklyEurMinor: 100_001n,
+        releasedByOperator: true,
+      }),
+    ).toBeNull();
+    expect(
+      exchangeRefusal({
+        ...base,
+        amountEurMinor: 3_000_001n,
+        newCustomer: false,
+        weeklyEurMinor: 0n,
+        releasedByOperator: true,
+      }),
+    ).toEqual({ code: 'order_limit', field: 'amount' });
   });
 });
 
 describe('the outflow gate', () => {
-  const open: WalletOutflowFacts = { frozen: false, pausedForSeconds: 0, book: 'allowed', phases: { bank: 'verified' }, balanceCovers: true, weeklyEurMinor: 0n };
-  const login = { ageSeconds: 60, maxAgeSeconds: 900, secondFactor: false, dayEurMinor: 50_000n, secondFactorAboveEurMinor: 100_000n };
+  const open: WalletOutflowFacts = {
+    frozen: false,
+    pausedForSeconds: 0,
+    book: 'allowed',
+    phases: { bank: 'verified' },
+    balanceCovers: true,
+    weeklyEurMinor: 0n,
+  };
+  const login = {
+    ageSeconds: 60,
+    maxAgeSeconds: 900,
+    secondFactor: false,
+    dayEurMinor: 50_000n,
+    secondFactorAboveEurMinor: 100_000n,
+  };
 
   it('answers in the order a user can act on: frozen, paused, the login, the bank, the balance, the week, the book, the second factor', () => {
     expect(outflowRefusal({ ...open, frozen: true, pausedForSeconds: 10 })).toEqual({ code: 'account_frozen' });
     expect(outflowRefusal({ ...open, pausedForSeconds: 10 })).toEqual({ code: 'sends_paused', retryAfter: 10 });
-    expect(outflowRefusal({ ...open, login: { ...login, ageSeconds: null } })).toEqual({ code: 'login_required_recent' });
-    expect(outflowRefusal({ ...open, login: { ...login, ageSeconds: 901 } })).toEqual({ code: 'login_required_recent' });
+    expect(outflowRefusal({ ...open, login: { ...login, ageSeconds: null } })).toEqual({
+      code: 'login_required_recent',
+    });
+    expect(outflowRefusal({ ...open, login: { ...login, ageSeconds: 901 } })).toEqual({
+      code: 'login_required_recent',
+    });
     expect(outflowRefusal({ ...open, phases: {} })).toEqual({ code: 'bank_verification_required' });
-    expect(outflowRefusal({ ...open, balanceCovers: false, weeklyEurMinor: 500_000n })).toEqual({ code: 'insufficient_balance', field: 'amount' });
-    expect(outflowRefusal({ ...open, weeklyEurMinor: 100_001n, book: 'not_in_book' })).toEqual({ code: 'mobile_verification_required', field: 'amount' });
+    expect(outflowRefusal({ ...open, balanceCovers: false, weeklyEurMinor: 500_000n })).toEqual({
+      code: 'insufficient_balance',
+      field: 'amount',
+    });
+    expect(outflowRefusal({ ...open, weeklyEurMinor: 100_001n, book: 'not_in_book' })).toEqual({
+      code: 'mobile_verification_required',
+      field: 'amount',
+    });
     expect(outflowRefusal({ ...open, book: 'not_in_book' })).toEqual({ code: 'address_not_in_book', field: 'address' });
-    expect(outflowRefusal({ ...open, book: { onHoldForSeconds: 3600 } })).toEqual({ code: 'address_on_hold', field: 'address', retryAfter: 3600 });
+    expect(outflowRefusal({ ...open, book: { onHoldForSeconds: 3600 } })).toEqual({
+      code: 'address_on_hold',
+      field: 'address',
+      retryAfter: 3600,
+    });
     expect(outflowRefusal({ ...open, login })).toBeNull();
   });
 
   it('asks for a second factor by the last 24 hours, not by one outflow', () => {
     expect(outflowRefusal({ ...open, login: { ...login, dayEurMinor: 100_000n } })).toBeNull();
-    expect(outflowRefusal({ ...open, login: { ...login, dayEurMinor: 100_001n } })).toEqual({ code: 'second_factor_required' });
+    expect(outflowRefusal({ ...open, login: { ...login, dayEurMinor: 100_001n } })).toEqual({
+      code: 'second_factor_required',
+    });
     expect(outflowRefusal({ ...open, login: { ...login, dayEurMinor: 100_001n, secondFactor: true } })).toBeNull();
     // Being started (no login yet), nothing about the login is judged.
     expect(outflowRefusal({ ...open })).toBeNull();

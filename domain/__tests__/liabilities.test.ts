@@ -33,13 +33,20 @@ const nodeSha = (data: Uint8Array) => new Uint8Array(createHash('sha256').update
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const u128 = (value: bigint) => Buffer.from(value.toString(16).padStart(32, '0'), 'hex');
 
-const ownerOf = (owner: string, amount: bigint, nonce = new Uint8Array(randomBytes(32))) => ({ owner, amount, nonce, commitment: ownerCommitment(owner, nonce) });
+const ownerOf = (owner: string, amount: bigint, nonce = new Uint8Array(randomBytes(32))) => ({
+  owner,
+  amount,
+  nonce,
+  commitment: ownerCommitment(owner, nonce),
+});
 const hexNonce = (o: { nonce: Uint8Array }) => hex(o.nonce);
 
 /** An owner's proof of one currency as GET /api/wallet/proof gives it. */
 function proofOf(built: ReturnType<typeof buildTree>, owner: string) {
   const tree = publishTree(built, 8);
-  const leaves = built.leavesOf.get(owner)!.map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built, leaf.index) }));
+  const leaves = built.leavesOf
+    .get(owner)!
+    .map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built, leaf.index) }));
   return { tree, proof: { currency: built.currency, root: tree.root, leafCount: tree.leafCount, leaves } };
 }
 
@@ -49,21 +56,36 @@ describe('the byte encoding of format 2 (docs/proof-format.md)', () => {
     const owner = 'a1b2';
     const expectedCommitment = nodeSha(Buffer.concat([Buffer.from([0x02, 4]), Buffer.from(owner), Buffer.from(nonce)]));
     expect(hex(ownerCommitment(owner, nonce))).toBe(hex(expectedCommitment));
-    const expectedLeaf = nodeSha(Buffer.concat([Buffer.from([0x00, 3]), Buffer.from('BTC'), Buffer.from([0, 0, 0, 5]), u128(12345n), Buffer.from(expectedCommitment)]));
+    const expectedLeaf = nodeSha(
+      Buffer.concat([
+        Buffer.from([0x00, 3]),
+        Buffer.from('BTC'),
+        Buffer.from([0, 0, 0, 5]),
+        u128(12345n),
+        Buffer.from(expectedCommitment),
+      ]),
+    );
     expect(hex(leafHash('BTC', 5, 12345n, expectedCommitment))).toBe(hex(expectedLeaf));
     const left = { hash: new Uint8Array(32).fill(1), sum: 10n };
     const right = { hash: new Uint8Array(32).fill(2), sum: 32n };
-    const expectedNode = nodeSha(Buffer.concat([Buffer.from([0x01]), Buffer.from(left.hash), u128(10n), Buffer.from(right.hash), u128(32n)]));
+    const expectedNode = nodeSha(
+      Buffer.concat([Buffer.from([0x01]), Buffer.from(left.hash), u128(10n), Buffer.from(right.hash), u128(32n)]),
+    );
     expect(parentOf(left, right)).toEqual({ hash: expectedNode, sum: 42n });
     expect(parentOf(left, right, nodeSha)).toEqual(parentOf(left, right));
   });
 
   it('reproduces every test vector of docs/proof-vectors.json', () => {
     const vectors = JSON.parse(fs.readFileSync(path.join(__dirname, '../../docs/proof-vectors.json'), 'utf8'));
-    for (const v of vectors.commitments) expect(hex(ownerCommitment(v.owner, Buffer.from(v.nonce, 'hex')))).toBe(v.commitment);
-    for (const v of vectors.leaves) expect(hex(leafHash(v.currency, v.index, BigInt(v.amount), Buffer.from(v.commitment, 'hex')))).toBe(v.hash);
+    for (const v of vectors.commitments)
+      expect(hex(ownerCommitment(v.owner, Buffer.from(v.nonce, 'hex')))).toBe(v.commitment);
+    for (const v of vectors.leaves)
+      expect(hex(leafHash(v.currency, v.index, BigInt(v.amount), Buffer.from(v.commitment, 'hex')))).toBe(v.hash);
     for (const v of vectors.nodes) {
-      const node = parentOf({ hash: Buffer.from(v.left[0], 'hex'), sum: BigInt(v.left[1]) }, { hash: Buffer.from(v.right[0], 'hex'), sum: BigInt(v.right[1]) });
+      const node = parentOf(
+        { hash: Buffer.from(v.left[0], 'hex'), sum: BigInt(v.left[1]) },
+        { hash: Buffer.from(v.right[0], 'hex'), sum: BigInt(v.right[1]) },
+      );
       expect([hex(node.hash), node.sum.toString()]).toEqual(v.parent);
     }
     for (const v of vectors.snapshots) {
@@ -71,14 +93,18 @@ describe('the byte encoding of format 2 (docs/proof-format.md)', () => {
       expect(snapshotDigest(v.snapshot)).toBe(v.digest);
     }
     for (const v of vectors.proofs) {
-      const tree = vectors.snapshots[0].snapshot.trees.find((t: { currency: string }) => t.currency === v.proof.currency);
+      const tree = vectors.snapshots[0].snapshot.trees.find(
+        (t: { currency: string }) => t.currency === v.proof.currency,
+      );
       expect(verifyInclusion(v.proof, v.owner, v.nonce, tree).ok).toBe(v.valid);
     }
   });
 
   it('commits a node to both children’s amounts, not only to their total', () => {
     const [a, b] = [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)];
-    expect(hex(parentOf({ hash: a, sum: 30n }, { hash: b, sum: 12n }).hash)).not.toBe(hex(parentOf({ hash: a, sum: 12n }, { hash: b, sum: 30n }).hash));
+    expect(hex(parentOf({ hash: a, sum: 30n }, { hash: b, sum: 12n }).hash)).not.toBe(
+      hex(parentOf({ hash: a, sum: 12n }, { hash: b, sum: 30n }).hash),
+    );
   });
 
   it('refuses to encode a negative amount, one that does not fit 16 bytes, or an owner id out of range', () => {
@@ -118,16 +144,26 @@ describe('the trees of a snapshot', () => {
 
   it('proves, for random ledgers, that the root is the sum owed and every owner’s leaves are under it', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.bigInt({ min: 1n, max: 5n }), fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.bigInt({ min: 1n, max: 2n ** 100n })), { minLength: 1, maxLength: 12 }), (amounts) => {
-        const owners = amounts.map((amount, i) => ownerOf(`owner-${i}`, amount));
-        const built = buildTree('LTC', owners, { digest: nodeSha });
-        expect(built.root.sum).toBe(amounts.reduce((a, b) => a + b, 0n));
-        for (const o of owners) {
-          const { tree, proof } = proofOf(built, o.owner);
-          const check = verifyInclusion(proof, o.owner, hexNonce(o), tree);
-          expect(check).toMatchObject({ ok: true, amount: o.amount.toString(), distinct: true });
-        }
-      }),
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.bigInt({ min: 1n, max: 5n }),
+            fc.bigInt({ min: 1n, max: 10n ** 12n }),
+            fc.bigInt({ min: 1n, max: 2n ** 100n }),
+          ),
+          { minLength: 1, maxLength: 12 },
+        ),
+        (amounts) => {
+          const owners = amounts.map((amount, i) => ownerOf(`owner-${i}`, amount));
+          const built = buildTree('LTC', owners, { digest: nodeSha });
+          expect(built.root.sum).toBe(amounts.reduce((a, b) => a + b, 0n));
+          for (const o of owners) {
+            const { tree, proof } = proofOf(built, o.owner);
+            const check = verifyInclusion(proof, o.owner, hexNonce(o), tree);
+            expect(check).toMatchObject({ ok: true, amount: o.amount.toString(), distinct: true });
+          }
+        },
+      ),
       { numRuns: 15 },
     );
   });
@@ -148,13 +184,19 @@ describe('the trees of a snapshot', () => {
       // A subtree with no real leaf below is one padding node of its height: that is the rule.
       const occupied = new Set(leaves.map((l) => l.index >> height));
       const below = levels[levels.length - 1]!;
-      levels.push(Array.from({ length: below.length / 2 }, (_, i) => (occupied.has(i) ? parentOf(below[2 * i]!, below[2 * i + 1]!, nodeSha) : pad(height, i))));
+      levels.push(
+        Array.from({ length: below.length / 2 }, (_, i) =>
+          occupied.has(i) ? parentOf(below[2 * i]!, below[2 * i + 1]!, nodeSha) : pad(height, i),
+        ),
+      );
     }
     return levels;
   }
 
   it('computes the root and every path from what the server stores (packed leaves, their blocks, the upper levels) as the whole tree hashed level by level does', () => {
-    const owners = Array.from({ length: 3000 }, (_, i) => ownerOf(`p${i}`, i % 7 === 0 ? 2n ** 90n + BigInt(i) : BigInt(1000 + i)));
+    const owners = Array.from({ length: 3000 }, (_, i) =>
+      ownerOf(`p${i}`, i % 7 === 0 ? 2n ** 90n + BigInt(i) : BigInt(1000 + i)),
+    );
     const built = buildTree('DOGE', owners);
     expect(built.leafCount).toBe(8192);
     const levels = wholeTree(built);
@@ -200,11 +242,22 @@ describe('what an owner’s check refuses', () => {
 
   it('refuses a changed amount, a changed sibling, a path of the wrong length, a place given twice, another root', () => {
     const leaf = proof.leaves[0]!;
-    const raised = { ...proof, leaves: [{ ...leaf, value: String(BigInt(leaf.value) + 1n) }, ...proof.leaves.slice(1)] };
+    const raised = {
+      ...proof,
+      leaves: [{ ...leaf, value: String(BigInt(leaf.value) + 1n) }, ...proof.leaves.slice(1)],
+    };
     expect(verifyInclusion(raised, 'alice', hexNonce(alice), tree).ok).toBe(false);
     const sibling = leaf.path[0]!;
-    const shifted = { ...proof, leaves: [{ ...leaf, path: [[sibling[0], String(BigInt(sibling[1]) + 1n)] as [string, string], ...leaf.path.slice(1)] }, ...proof.leaves.slice(1)] };
-    expect(verifyInclusion(shifted, 'alice', hexNonce(alice), tree).problems.join()).toMatch(/does not lead to the published root/);
+    const shifted = {
+      ...proof,
+      leaves: [
+        { ...leaf, path: [[sibling[0], String(BigInt(sibling[1]) + 1n)] as [string, string], ...leaf.path.slice(1)] },
+        ...proof.leaves.slice(1),
+      ],
+    };
+    expect(verifyInclusion(shifted, 'alice', hexNonce(alice), tree).problems.join()).toMatch(
+      /does not lead to the published root/,
+    );
     const short = { ...proof, leaves: [{ ...leaf, path: leaf.path.slice(1) }] };
     expect(verifyInclusion(short, 'alice', hexNonce(alice), tree).problems.join()).toMatch(/needs a path of 12 steps/);
     const twice = { ...proof, leaves: [leaf, leaf] };
@@ -219,7 +272,10 @@ describe('a published snapshot', () => {
     format: LIABILITIES_FORMAT,
     snapshotId: 3,
     takenAt: '2026-11-28T07:00:00.000Z',
-    trees: [publishTree(buildTree('LTC', [ownerOf('x', 12n)]), 8), publishTree(buildTree('BTC', [ownerOf('y', 9n)]), 8)],
+    trees: [
+      publishTree(buildTree('LTC', [ownerOf('x', 12n)]), 8),
+      publishTree(buildTree('BTC', [ownerOf('y', 9n)]), 8),
+    ],
   });
 
   it('holds, and its digest is SHA-256 of its statement (trees in the order of their codes)', () => {
@@ -232,7 +288,9 @@ describe('a published snapshot', () => {
   });
 
   it('refuses another format, a tree size that is not padded, two trees of one currency, an amount that is not an integer', () => {
-    expect(verifySnapshot({ ...snapshot(), format: 'muntly-liabilities-1' as typeof LIABILITIES_FORMAT }).ok).toBe(false);
+    expect(verifySnapshot({ ...snapshot(), format: 'muntly-liabilities-1' as typeof LIABILITIES_FORMAT }).ok).toBe(
+      false,
+    );
     const small = snapshot();
     small.trees[0]!.leafCount = 2048;
     expect(verifySnapshot(small).ok).toBe(false);

@@ -5,7 +5,14 @@ import bchaddr from 'bchaddrjs';
 import { bech32 } from 'bech32';
 import fc from 'fast-check';
 import { normalizeAddress } from '../addresses';
-import { CHAIN_NETWORKS, bitcoinLikeNetwork, cashAddrPrefix, chainNetwork, setChainNetwork, type ChainNetwork } from '../networks';
+import {
+  CHAIN_NETWORKS,
+  bitcoinLikeNetwork,
+  cashAddrPrefix,
+  chainNetwork,
+  setChainNetwork,
+  type ChainNetwork,
+} from '../networks';
 
 /**
  * Addresses of the BIP-39 test mnemonic's keys (server/src/modules/chain/derive.ts TEST_XPUBS,
@@ -15,9 +22,21 @@ import { CHAIN_NETWORKS, bitcoinLikeNetwork, cashAddrPrefix, chainNetwork, setCh
  * as tpub); the others re-encode those with the `bech32`, `bs58check` and `bchaddrjs` packages.
  */
 const KEY = {
-  BTC: { mainnet: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu', testnet: 'tb1qcr8te4kr609gcawutmrza0j4xv80jy8zmfp6l0', regtest: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx' },
-  LTC: { mainnet: 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh', testnet: 'tltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c25y4uaa', regtest: 'rltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c23g5xdr' },
-  DOGE: { mainnet: 'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC', testnet: 'naxvmcKgLi92MJkVvNBGVPooeJKY4wHDxY', regtest: 'mnHioPj6vMDGiSUKsXWdX9GEPHoeapF8oi' },
+  BTC: {
+    mainnet: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+    testnet: 'tb1qcr8te4kr609gcawutmrza0j4xv80jy8zmfp6l0',
+    regtest: 'bcrt1qcr8te4kr609gcawutmrza0j4xv80jy8zeqchgx',
+  },
+  LTC: {
+    mainnet: 'ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh',
+    testnet: 'tltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c25y4uaa',
+    regtest: 'rltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c23g5xdr',
+  },
+  DOGE: {
+    mainnet: 'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC',
+    testnet: 'naxvmcKgLi92MJkVvNBGVPooeJKY4wHDxY',
+    regtest: 'mnHioPj6vMDGiSUKsXWdX9GEPHoeapF8oi',
+  },
   BCH: {
     mainnet: 'bitcoincash:qqyx49mu0kkn9ftfj6hje6g2wfer34yfnq5tahq3q6',
     testnet: 'bchtest:qqyx49mu0kkn9ftfj6hje6g2wfer34yfnqseeszx8x',
@@ -75,9 +94,12 @@ describe('the chain network', () => {
     ['DOGE', 'mainnet', '', 30, 22, 158],
     ['DOGE', 'testnet', '', 113, 196, 241],
     ['DOGE', 'regtest', '', 111, 196, 239],
-  ] as const)('%s %s: bech32 %j, pubkey %i, script %i, secret %i', (currency, network, hrp, pubKeyHash, scriptHash, wif) => {
-    expect(bitcoinLikeNetwork(currency, network)).toEqual({ bech32: hrp, pubKeyHash, scriptHash, wif });
-  });
+  ] as const)(
+    '%s %s: bech32 %j, pubkey %i, script %i, secret %i',
+    (currency, network, hrp, pubKeyHash, scriptHash, wif) => {
+      expect(bitcoinLikeNetwork(currency, network)).toEqual({ bech32: hrp, pubKeyHash, scriptHash, wif });
+    },
+  );
 
   it('follows the setting when no network is named', () => {
     setChainNetwork('testnet');
@@ -95,13 +117,15 @@ describe('addresses on each chain network', () => {
     return normalizeAddress(currency, input);
   };
 
-  it.each(CHAIN_NETWORKS.flatMap((network) => (['BTC', 'LTC', 'DOGE', 'BCH'] as const).map((currency) => [currency, network] as const)))(
-    "%s on %s: the network's own form is valid; every other network's is not",
-    (currency, network) => {
-      expect(on(network, currency, KEY[currency][network])).toBe(KEY[currency][network]);
-      for (const other of CHAIN_NETWORKS.filter((n) => n !== network)) expect(on(network, currency, KEY[currency][other])).toBeNull();
-    },
-  );
+  it.each(
+    CHAIN_NETWORKS.flatMap((network) =>
+      (['BTC', 'LTC', 'DOGE', 'BCH'] as const).map((currency) => [currency, network] as const),
+    ),
+  )("%s on %s: the network's own form is valid; every other network's is not", (currency, network) => {
+    expect(on(network, currency, KEY[currency][network])).toBe(KEY[currency][network]);
+    for (const other of CHAIN_NETWORKS.filter((n) => n !== network))
+      expect(on(network, currency, KEY[currency][other])).toBeNull();
+  });
 
   it('LTC on regtest: rltc1 in either case, the P2SH and P2PKH forms Litecoin Core writes', () => {
     expect(on('regtest', 'LTC', KEY.LTC.regtest.toUpperCase())).toBe(KEY.LTC.regtest);
@@ -141,7 +165,8 @@ describe('addresses on each chain network', () => {
     for (const network of ['testnet', 'regtest'] as const) {
       const cash = KEY.BCH[network];
       const payload = cash.slice(cash.indexOf(':') + 1);
-      for (const spelling of [cash, payload, cash.toUpperCase(), payload.toUpperCase(), BCH_LEGACY_TEST]) expect(on(network, 'BCH', spelling)).toBe(cash);
+      for (const spelling of [cash, payload, cash.toUpperCase(), payload.toUpperCase(), BCH_LEGACY_TEST])
+        expect(on(network, 'BCH', spelling)).toBe(cash);
     }
     // Without its prefix, a cashaddr is checked against the network's: another network's checksum fails.
     expect(on('regtest', 'BCH', KEY.BCH.testnet.slice('bchtest:'.length))).toBeNull();
@@ -152,7 +177,9 @@ describe('addresses on each chain network', () => {
 
   it('ETH and XRP do not depend on the network', () => {
     for (const network of CHAIN_NETWORKS) {
-      expect(on(network, 'ETH', '0x9858effd232b4033e47d90003d41ec34ecaeda94')).toBe('0x9858EfFD232B4033E47d90003D41EC34EcaEda94');
+      expect(on(network, 'ETH', '0x9858effd232b4033e47d90003d41ec34ecaeda94')).toBe(
+        '0x9858EfFD232B4033E47d90003D41EC34EcaEda94',
+      );
       expect(on(network, 'XRP', 'rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3')).toBe('rHsMGQEkVNJmpGWs8XUBoTBiAAbwxZN5v3:0');
     }
   });
@@ -160,15 +187,22 @@ describe('addresses on each chain network', () => {
   it.each([
     ['BTC', { mainnet: 'bc', testnet: 'tb', regtest: 'bcrt' }],
     ['LTC', { mainnet: 'ltc', testnet: 'tltc', regtest: 'rltc' }],
-  ] as const)('%s: a bech32 address written by the independent bech32 library is valid on its network only', (currency, prefixes) => {
-    fc.assert(
-      fc.property(fc.uint8Array({ minLength: 20, maxLength: 20 }), fc.constantFrom(...CHAIN_NETWORKS), (hash, network) => {
-        const words = [0, ...bech32.toWords(hash)];
-        for (const other of CHAIN_NETWORKS) {
-          const written = bech32.encode(prefixes[other], words);
-          expect(on(network, currency, written)).toBe(other === network ? written : null);
-        }
-      }),
-    );
-  });
+  ] as const)(
+    '%s: a bech32 address written by the independent bech32 library is valid on its network only',
+    (currency, prefixes) => {
+      fc.assert(
+        fc.property(
+          fc.uint8Array({ minLength: 20, maxLength: 20 }),
+          fc.constantFrom(...CHAIN_NETWORKS),
+          (hash, network) => {
+            const words = [0, ...bech32.toWords(hash)];
+            for (const other of CHAIN_NETWORKS) {
+              const written = bech32.encode(prefixes[other], words);
+              expect(on(network, currency, written)).toBe(other === network ? written : null);
+            }
+          },
+        ),
+      );
+    },
+  );
 });

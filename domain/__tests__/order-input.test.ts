@@ -26,7 +26,9 @@ describe('order input rules, one for the form and the API', () => {
       expect(amountProblem(amount, 2)).not.toBeNull();
       expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount, rates })).toBe('invalid_amount');
     }
-    expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50.25', rates })).toMatchObject({ amountEur: '50.25' });
+    expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50.25', rates })).toMatchObject({
+      amountEur: '50.25',
+    });
     expect(quote({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'BTC', amount: '1', rates })).toBe('invalid_pair');
   });
 });

@@ -17,15 +17,32 @@ describe('quotes', () => {
       amountConverted: '0.01229250',
       amountEur: '1000.00',
     });
-    expect((quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', rates }) as Quote).fee).toBe('2.00');
+    expect((quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', rates }) as Quote).fee).toBe(
+      '2.00',
+    );
   });
 
   it('has no network fee when the crypto goes to the Muntly wallet', () => {
-    expect((quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1000', rates, toMuntlyWallet: true }) as Quote).amountConverted).toBe('0.01231250');
+    expect(
+      (
+        quote({
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount: '1000',
+          rates,
+          toMuntlyWallet: true,
+        }) as Quote
+      ).amountConverted,
+    ).toBe('0.01231250');
   });
 
   it('sell: 1.50 %, paid in EUR', () => {
-    expect(quote({ type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '1', rates })).toMatchObject({ fee: '45.00', amountConverted: '2955.00', networkFee: '0.00' });
+    expect(quote({ type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '1', rates })).toMatchObject({
+      fee: '45.00',
+      amountConverted: '2955.00',
+      networkFee: '0.00',
+    });
   });
 
   it('swap: 0.50 %', () => {
@@ -37,44 +54,78 @@ describe('quotes', () => {
   });
 
   it('rejects an order whose network fee exceeds it', () => {
-    expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '3.00', rates })).toBe('network_fee_exceeds_amount');
-    expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '3.00', rates, toMuntlyWallet: true })).not.toBe('network_fee_exceeds_amount');
+    expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '3.00', rates })).toBe(
+      'network_fee_exceeds_amount',
+    );
+    expect(
+      quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '3.00', rates, toMuntlyWallet: true }),
+    ).not.toBe('network_fee_exceeds_amount');
   });
 
   it('refuses wrong pairs and amounts', () => {
     expect(quote({ type: 'buy', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '1', rates })).toBe('invalid_pair');
     expect(quote({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'BTC', amount: '1', rates })).toBe('invalid_pair');
-    expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10.001', rates })).toBe('invalid_amount');
+    expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10.001', rates })).toBe(
+      'invalid_amount',
+    );
     expect(quote({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '-1', rates })).toBe('invalid_amount');
-    expect(quote({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'SOL', amount: '1', rates })).toBe('rate_unavailable');
+    expect(quote({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'SOL', amount: '1', rates })).toBe(
+      'rate_unavailable',
+    );
   });
 
   it('never gives more than the money in, and never a fee below the rule (property)', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 3_000_000 }), fc.boolean(), (cents, own) => {
         const amount = new Big(cents).div(100).toFixed(2);
-        const result = quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'ETH', amount, rates, toMuntlyWallet: own });
-        if (typeof result === 'string') return result === 'network_fee_exceeds_amount' || (result === 'amount_below_minimum_fee' && cents <= 200);
+        const result = quote({
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'ETH',
+          amount,
+          rates,
+          toMuntlyWallet: own,
+        });
+        if (typeof result === 'string')
+          return result === 'network_fee_exceeds_amount' || (result === 'amount_below_minimum_fee' && cents <= 200);
         const delivered = new Big(result.amountConverted).times(3000);
-        return delivered.lte(new Big(amount)) && new Big(result.fee).gte(2) && new Big(result.fee).gte(new Big(amount).times(0.015).round(2, Big.roundDown));
+        return (
+          delivered.lte(new Big(amount)) &&
+          new Big(result.fee).gte(2) &&
+          new Big(result.fee).gte(new Big(amount).times(0.015).round(2, Big.roundDown))
+        );
       }),
     );
   });
 
   it('rounds fees half up to the cent: 1.50 % of 133.34 EUR is 2.00 EUR, of 133.70 EUR 2.01 EUR', () => {
-    expect((quote({ type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '0.04444667', rates }) as Quote).amountEur).toBe('133.34');
-    expect((quote({ type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '0.04444667', rates }) as Quote).fee).toBe('2.00');
-    expect((quote({ type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '0.04456667', rates }) as Quote).fee).toBe('2.01');
+    expect(
+      (quote({ type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '0.04444667', rates }) as Quote).amountEur,
+    ).toBe('133.34');
+    expect(
+      (quote({ type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '0.04444667', rates }) as Quote).fee,
+    ).toBe('2.00');
+    expect(
+      (quote({ type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '0.04456667', rates }) as Quote).fee,
+    ).toBe('2.01');
   });
 
   it('says a swap or sell worth less than a cent cannot pay its network fee (they have no minimum fee)', () => {
-    expect(quote({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'ETH', amount: '0.00000001', rates })).toBe('network_fee_exceeds_amount');
-    expect(quote({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.00000001', rates })).toBe('network_fee_exceeds_amount');
+    expect(quote({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'ETH', amount: '0.00000001', rates })).toBe(
+      'network_fee_exceeds_amount',
+    );
+    expect(quote({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.00000001', rates })).toBe(
+      'network_fee_exceeds_amount',
+    );
   });
 
   it('refuses a buy at or below the minimum fee for that reason', () => {
-    expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '2.00', rates, toMuntlyWallet: true })).toBe('amount_below_minimum_fee');
-    expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1.50', rates })).toBe('amount_below_minimum_fee');
+    expect(
+      quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '2.00', rates, toMuntlyWallet: true }),
+    ).toBe('amount_below_minimum_fee');
+    expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1.50', rates })).toBe(
+      'amount_below_minimum_fee',
+    );
   });
 
   /**
@@ -101,7 +152,13 @@ describe('quotes', () => {
           expect(eurValueMinor(units, currency.decimals, rate)).toBe(expected);
           // A sell of that amount is quoted at the same value.
           const amount = new Big(units.toString()).div(new Big(10).pow(currency.decimals)).toFixed(currency.decimals);
-          const sell = quote({ type: 'sell', currencyFrom: currency.code, currencyTo: 'EUR', amount, rates: { [currency.code]: rate } });
+          const sell = quote({
+            type: 'sell',
+            currencyFrom: currency.code,
+            currencyTo: 'EUR',
+            amount,
+            rates: { [currency.code]: rate },
+          });
           if (typeof sell === 'object') expect(new Big(sell.amountEur).times(100).toFixed(0)).toBe(expected.toString());
         },
       ),
@@ -120,7 +177,9 @@ describe('quotes', () => {
     const minor = (value: string, decimals: number) => floorTo(parse(value), decimals);
     const codes = CURRENCIES.map((c) => c.code);
     const decimalsOf = (code: string) => (code === 'EUR' ? 2 : CURRENCIES.find((c) => c.code === code)!.decimals);
-    const rateArb = fc.tuple(fc.integer({ min: 1, max: 999_999_999 }), fc.integer({ min: 0, max: 9 })).map(([digits, shift]) => new Big(digits).div(10 ** shift).toFixed());
+    const rateArb = fc
+      .tuple(fc.integer({ min: 1, max: 999_999_999 }), fc.integer({ min: 0, max: 9 }))
+      .map(([digits, shift]) => new Big(digits).div(10 ** shift).toFixed());
 
     fc.assert(
       fc.property(
@@ -137,8 +196,21 @@ describe('quotes', () => {
           const quoteRates = { [a]: rateA, ...(b !== a ? { [b]: rateB } : {}) };
           const fromDecimals = decimalsOf(from);
           const amount = new Big(units.toString()).div(new Big(10).pow(fromDecimals)).toFixed(fromDecimals);
-          const result = quote({ type, currencyFrom: from, currencyTo: to, amount, rates: quoteRates, toMuntlyWallet: own });
-          if (typeof result === 'string') return ['invalid_pair', 'invalid_amount', 'amount_below_minimum_fee', 'network_fee_exceeds_amount'].includes(result);
+          const result = quote({
+            type,
+            currencyFrom: from,
+            currencyTo: to,
+            amount,
+            rates: quoteRates,
+            toMuntlyWallet: own,
+          });
+          if (typeof result === 'string')
+            return [
+              'invalid_pair',
+              'invalid_amount',
+              'amount_below_minimum_fee',
+              'network_fee_exceeds_amount',
+            ].includes(result);
           const toDecimals = decimalsOf(to);
           const value = from === 'EUR' ? minor(amount, 2) : halfUpTo(times(parse(amount), parse(quoteRates[from]!)), 2);
           expect(minor(result.amountEur, 2)).toBe(value);
@@ -150,7 +222,12 @@ describe('quotes', () => {
           const networkFee = to === 'EUR' || own ? 0n : (NETWORK_FEES_MINOR[to] ?? 0n);
           expect(minor(result.networkFee, toDecimals)).toBe(networkFee);
           const rate = parse(result.rate);
-          const gross = type === 'sell' ? net : type === 'buy' ? floorTo(times([net, 100n], rate), toDecimals) : floorTo(times(times(parse(amount), rate), [net, value]), toDecimals);
+          const gross =
+            type === 'sell'
+              ? net
+              : type === 'buy'
+                ? floorTo(times([net, 100n], rate), toDecimals)
+                : floorTo(times(times(parse(amount), rate), [net, value]), toDecimals);
           expect(minor(result.amountConverted, toDecimals)).toBe(gross - networkFee);
           return true;
         },

@@ -2,7 +2,14 @@
  * @jest-environment node
  */
 import fc from 'fast-check';
-import { findReferences, hasCheckLetter, MAX_REMITTANCE_SCANNED, parseDepositReference, referenceCheckLetter, withCheckLetter } from '../references';
+import {
+  findReferences,
+  hasCheckLetter,
+  MAX_REMITTANCE_SCANNED,
+  parseDepositReference,
+  referenceCheckLetter,
+  withCheckLetter,
+} from '../references';
 
 const LETTERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
 const letters = (n: number) => fc.string({ unit: fc.constantFrom(...LETTERS), minLength: n, maxLength: n });
@@ -61,7 +68,10 @@ describe('references found where payers write them', () => {
     ['wrapped by the bank in the middle', `Bestellung ${ref.slice(0, 7)}\n${ref.slice(7)} danke`],
     ['dots and slashes around it', `Ref./${ref}/Kauf`],
     ['the whole 16-letter reference', `${ref}-QWER-TYUI`],
-    ['in full-width letters (a phone keyboard)', `注文 ${[...ref].map((c) => (c === '-' ? c : String.fromCharCode(c.charCodeAt(0) + 0xfee0))).join('')}`],
+    [
+      'in full-width letters (a phone keyboard)',
+      `注文 ${[...ref].map((c) => (c === '-' ? c : String.fromCharCode(c.charCodeAt(0) + 0xfee0))).join('')}`,
+    ],
     ['with accents a keyboard added', `Zahlung ${ref.replace('A', 'Á')}`],
   ])('finds a short reference with %s', (_, text) => {
     expect(findReferences(text, isCurrency).orders).toContain(ref);
@@ -83,9 +93,15 @@ describe('references found where payers write them', () => {
   });
 
   it('finds deposit references among words, the key wrapped or spaced, with a currency only when the next word is one', () => {
-    expect(findReferences('Einzahlung deposit 7kq2 m9xa eth danke', isCurrency).deposits).toEqual([{ accountKey: '7KQ2M9XA', currency: 'ETH' }]);
-    expect(findReferences('Einzahlung DEPOSIT7KQ2\nM9XA danke', isCurrency).deposits).toEqual([{ accountKey: '7KQ2M9XA' }]);
-    expect(findReferences('DEPOSIT7KQ2M9XABTC', isCurrency).deposits).toEqual([{ accountKey: '7KQ2M9XA', currency: 'BTC' }]);
+    expect(findReferences('Einzahlung deposit 7kq2 m9xa eth danke', isCurrency).deposits).toEqual([
+      { accountKey: '7KQ2M9XA', currency: 'ETH' },
+    ]);
+    expect(findReferences('Einzahlung DEPOSIT7KQ2\nM9XA danke', isCurrency).deposits).toEqual([
+      { accountKey: '7KQ2M9XA' },
+    ]);
+    expect(findReferences('DEPOSIT7KQ2M9XABTC', isCurrency).deposits).toEqual([
+      { accountKey: '7KQ2M9XA', currency: 'BTC' },
+    ]);
     expect(findReferences('DEPOSIT 7KQ2M9XA ABC', isCurrency).deposits).toEqual([{ accountKey: '7KQ2M9XA' }]);
     // 0, O, 1, I and L are not in account keys: no key.
     expect(findReferences('DEPOSIT 7KQ2M9X0', isCurrency).deposits).toEqual([]);
@@ -94,12 +110,16 @@ describe('references found where payers write them', () => {
   it('agrees with the strict deposit reader on every reason that reader accepts', () => {
     const keySymbol = fc.constantFrom(...'ABCDEFGHJKMNPQRSTUVWXYZ23456789');
     fc.assert(
-      fc.property(fc.string({ unit: keySymbol, minLength: 8, maxLength: 8 }), fc.constantFrom('', ' BTC', ' eth', 'XRP'), (key, currency) => {
-        const reason = `deposit ${key}${currency}`;
-        const strict = parseDepositReference(reason);
-        fc.pre(strict !== null && (!strict.currency || isCurrency(strict.currency)));
-        expect(findReferences(reason, isCurrency).deposits).toEqual([strict]);
-      }),
+      fc.property(
+        fc.string({ unit: keySymbol, minLength: 8, maxLength: 8 }),
+        fc.constantFrom('', ' BTC', ' eth', 'XRP'),
+        (key, currency) => {
+          const reason = `deposit ${key}${currency}`;
+          const strict = parseDepositReference(reason);
+          fc.pre(strict !== null && (!strict.currency || isCurrency(strict.currency)));
+          expect(findReferences(reason, isCurrency).deposits).toEqual([strict]);
+        },
+      ),
     );
   });
 

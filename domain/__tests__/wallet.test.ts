@@ -29,7 +29,8 @@ describe('the largest send ("Max")', () => {
   });
 
   it('knows every fully supported currency’s network fee', () => {
-    for (const c of CURRENCIES.filter((currency) => currency.support === 'full')) expect(externalNetworkFeeMinor(c.code)).toBe(NETWORK_FEES_MINOR[c.code]);
+    for (const c of CURRENCIES.filter((currency) => currency.support === 'full'))
+      expect(externalNetworkFeeMinor(c.code)).toBe(NETWORK_FEES_MINOR[c.code]);
   });
 });
 

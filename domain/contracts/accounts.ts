@@ -9,6 +9,8 @@ export const meSchema = z.object({
   depositLimitEur: z.string().describe('Largest EUR deposit accepted, decimal string'),
   email: z.string().nullable(),
   displayName: z.string().nullable(),
-  verification: z.object(Object.fromEntries(VERIFICATION_KINDS.map((k) => [k, phase])) as Record<VerificationKind, typeof phase>),
+  verification: z.object(
+    Object.fromEntries(VERIFICATION_KINDS.map((k) => [k, phase])) as Record<VerificationKind, typeof phase>,
+  ),
 });
 export type Me = z.infer<typeof meSchema>;

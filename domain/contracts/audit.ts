@@ -10,10 +10,18 @@ const day = /^\d{4}-\d{2}-\d{2}$/;
 const when = z
   .string()
   .max(40)
-  .refine((value) => (day.test(value) || value.includes('T')) && !Number.isNaN(Date.parse(value)), 'A date like 2026-11-24 or a date-time like 2026-11-24T09:30:00Z.');
+  .refine(
+    (value) => (day.test(value) || value.includes('T')) && !Number.isNaN(Date.parse(value)),
+    'A date like 2026-11-24 or a date-time like 2026-11-24T09:30:00Z.',
+  );
 
 export const auditQuery = z.object({
-  actor: z.string().min(1).max(200).optional().describe("Who acted: an operator's token subject, 'retention', or account:<accountKey>"),
+  actor: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Who acted: an operator's token subject, 'retention', or account:<accountKey>"),
   action: z
     .string()
     .regex(/^[a-z_]+(\.[a-z_]+)*\.?$/, 'An action code like faucet.fund, or a group like faucet.')
@@ -47,7 +55,10 @@ export const auditEntrySchema = z
   .describe('One row of the audit trail');
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export const auditListResponse = z.object({ entries: z.array(auditEntrySchema), nextCursor: z.number().int().nullable() });
+export const auditListResponse = z.object({
+  entries: z.array(auditEntrySchema),
+  nextCursor: z.number().int().nullable(),
+});
 export type AuditListResponse = z.infer<typeof auditListResponse>;
 
 export const auditVerifyResponse = z.object({

@@ -10,6 +10,8 @@ export const authConfigSchema = z.object({
   clientId: z.string(),
   audience: z.string(),
   scope: z.string(),
-  chainNetwork: z.enum(CHAIN_NETWORKS).describe('The chain of the Bitcoin-family addresses (CHAIN_NETWORK): the site checks addresses for it'),
+  chainNetwork: z
+    .enum(CHAIN_NETWORKS)
+    .describe('The chain of the Bitcoin-family addresses (CHAIN_NETWORK): the site checks addresses for it'),
 });
 export type AuthConfig = z.infer<typeof authConfigSchema>;

@@ -11,7 +11,9 @@ import { BANK_PAYMENT_STATUSES } from '../bank';
 export const bankPaymentSchema = z
   .object({
     id: z.string().uuid(),
-    entryRef: z.string().describe("The bank's reference of the payment (AcctSvcrRef, else NtryRef, else a hash of the entry)"),
+    entryRef: z
+      .string()
+      .describe("The bank's reference of the payment (AcctSvcrRef, else NtryRef, else a hash of the entry)"),
     statementId: z.string().nullable(),
     amount: z.string().describe('Decimal string'),
     currency: z.string(),
@@ -20,10 +22,22 @@ export const bankPaymentSchema = z
     remittance: z.string().describe('The payment reason as the payer wrote it'),
     bookingDate: z.string().nullable().describe('YYYY-MM-DD'),
     status: z.enum(BANK_PAYMENT_STATUSES),
-    unmatchedReason: z.string().nullable().describe('Why the import matched nothing: an error code of the intake (not_found, payment_reference_ambiguous, …)'),
-    candidates: z.array(z.string()).describe('When the reason named several open orders or accounts: their references (short order references, DEPOSIT references), for the operator to choose'),
+    unmatchedReason: z
+      .string()
+      .nullable()
+      .describe(
+        'Why the import matched nothing: an error code of the intake (not_found, payment_reference_ambiguous, …)',
+      ),
+    candidates: z
+      .array(z.string())
+      .describe(
+        'When the reason named several open orders or accounts: their references (short order references, DEPOSIT references), for the operator to choose',
+      ),
     returned: z
-      .object({ reason: z.string().nullable().describe('ISO return reason code (AC04 …)'), info: z.string().nullable() })
+      .object({
+        reason: z.string().nullable().describe('ISO return reason code (AC04 …)'),
+        info: z.string().nullable(),
+      })
       .nullable()
       .describe("A payout of Muntly's the payee's bank sent back: never refunded to the IBAN it came from"),
     orderReference: z.string().nullable().describe('The order (buy or deposit) it paid'),
@@ -74,23 +88,35 @@ export type ImportLine = z.infer<typeof importLineSchema>;
  * application/xml or text/xml, a charset optional): read in the encoding its XML declaration (or
  * byte order mark, or charset) names, UTF-8 when none does.
  */
-export const statementBody = z.string().describe('The camt.053 statement or camt.054 notification (.001.02 … .08), as bytes in any encoding banks use');
+export const statementBody = z
+  .string()
+  .describe('The camt.053 statement or camt.054 notification (.001.02 … .08), as bytes in any encoding banks use');
 
 /** A statement in the file for an account that is not Muntly's (BANK_IBAN): left alone. */
 export const otherAccountSchema = z.object({
   statementId: z.string().nullable().describe('Its Stmt/Id (Ntfctn/Id)'),
-  iban: z.string().nullable().describe('Masked: country, check digits and last four ("NL91 … 4300"); null when the account has no IBAN'),
+  iban: z
+    .string()
+    .nullable()
+    .describe('Masked: country, check digits and last four ("NL91 … 4300"); null when the account has no IBAN'),
   payments: z.number().int().describe('How many payments it listed'),
 });
 export type OtherAccount = z.infer<typeof otherAccountSchema>;
 
 /** One step of a streamed import (Accept: application/x-ndjson): a progress line, then the result or an error. */
-export type ImportStreamLine = { progress: { done: number; total: number } } | { result: ImportStatementResponse } | { error: { code: string; message: string } };
+export type ImportStreamLine =
+  | { progress: { done: number; total: number } }
+  | { result: ImportStatementResponse }
+  | { error: { code: string; message: string } };
 
 export const importStatementResponse = z.object({
   version: z.string().describe('camt.053.001.NN or camt.054.001.NN'),
-  statements: z.array(z.string().nullable()).describe('The imported statements’ (notifications’) ids (Stmt/Id, Ntfctn/Id): those of Muntly’s account'),
-  otherAccounts: z.array(otherAccountSchema).describe('Statements of other accounts in the same file (a bank exporting several accounts at once): skipped'),
+  statements: z
+    .array(z.string().nullable())
+    .describe('The imported statements’ (notifications’) ids (Stmt/Id, Ntfctn/Id): those of Muntly’s account'),
+  otherAccounts: z
+    .array(otherAccountSchema)
+    .describe('Statements of other accounts in the same file (a bank exporting several accounts at once): skipped'),
   lines: z.array(importLineSchema),
   counts: z.record(z.enum(IMPORT_OUTCOMES), z.number().int()),
 });
@@ -109,7 +135,14 @@ export type BankPaymentsResponse = z.infer<typeof bankPaymentsResponse>;
 
 export const bankPaymentParams = z.object({ id: z.string().uuid() });
 export const assignPaymentBody = z.object({
-  target: z.string().trim().min(1).max(140).describe("An order's reference or short reference (ABCD-EFGH), or a deposit reference (DEPOSIT<account key> [CUR])"),
+  target: z
+    .string()
+    .trim()
+    .min(1)
+    .max(140)
+    .describe(
+      "An order's reference or short reference (ABCD-EFGH), or a deposit reference (DEPOSIT<account key> [CUR])",
+    ),
 });
 export type AssignPaymentBody = z.infer<typeof assignPaymentBody>;
 export const assignPaymentResponse = z.object({
@@ -119,7 +152,13 @@ export const assignPaymentResponse = z.object({
 export type AssignPaymentResponse = z.infer<typeof assignPaymentResponse>;
 export const refundPaymentResponse = z.object({
   payment: bankPaymentSchema,
-  payout: z.object({ id: z.string().uuid(), status: z.string(), amount: z.string(), currency: z.string(), destination: z.string() }),
+  payout: z.object({
+    id: z.string().uuid(),
+    status: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    destination: z.string(),
+  }),
 });
 export type RefundPaymentResponse = z.infer<typeof refundPaymentResponse>;
 

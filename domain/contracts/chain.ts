@@ -24,7 +24,9 @@ export const houseOutputSchema = z.object({
 });
 export type HouseOutput = z.infer<typeof houseOutputSchema>;
 export const houseOutputsResponse = z.object({
-  outputs: z.array(houseOutputSchema).describe('Unspent outputs at house addresses, booked (credited, change, unmatched, assigned), oldest first'),
+  outputs: z
+    .array(houseOutputSchema)
+    .describe('Unspent outputs at house addresses, booked (credited, change, unmatched, assigned), oldest first'),
   handedOut: z
     .object({ users: z.number().int(), orders: z.number().int(), change: z.number().int() })
     .describe('Addresses handed out per branch: the signer derives them to refuse a payout to the house itself'),
@@ -60,7 +62,12 @@ export type UnmatchedChainOutput = z.infer<typeof unmatchedChainOutputSchema>;
 export const chainUnmatchedResponse = z.object({ outputs: z.array(unmatchedChainOutputSchema) });
 export type ChainUnmatchedResponse = z.infer<typeof chainUnmatchedResponse>;
 
-export const chainAssignBody = z.object({ currency: queueCurrency, txid, vout: z.number().int().min(0).max(100_000), email: z.email().max(254) });
+export const chainAssignBody = z.object({
+  currency: queueCurrency,
+  txid,
+  vout: z.number().int().min(0).max(100_000),
+  email: z.email().max(254),
+});
 export type ChainAssignBody = z.infer<typeof chainAssignBody>;
 export const chainAssignResponse = z.object({ output: chainOutputSchema });
 
@@ -68,12 +75,23 @@ export const chainReturnBody = z.object({
   currency: queueCurrency,
   txid,
   vout: z.number().int().min(0).max(100_000),
-  destination: z.string().trim().min(1).max(128).describe('The address the sender asked to have the coins back at (never guessed from the inputs)'),
+  destination: z
+    .string()
+    .trim()
+    .min(1)
+    .max(128)
+    .describe('The address the sender asked to have the coins back at (never guessed from the inputs)'),
 });
 export const chainReturnResponse = z.object({
   output: chainOutputSchema,
   payout: z
-    .object({ id: z.string().uuid(), status: z.string(), amount: z.string(), networkFee: z.string(), destination: z.string() })
+    .object({
+      id: z.string().uuid(),
+      status: z.string(),
+      amount: z.string(),
+      networkFee: z.string(),
+      destination: z.string(),
+    })
     .describe('The payout that sends the coins, less the network fee; it may wait for a second operator'),
 });
 export type ChainReturnResponse = z.infer<typeof chainReturnResponse>;
@@ -93,7 +111,10 @@ export const chainAlertResolveResponse = z.object({ alert: chainAlertSchema });
 
 export const reconciliationSchema = z.object({
   currency: z.string(),
-  onChain: z.string().nullable().describe("The unspent outputs of the house's keys on chain, as the node counts them (null: the node cannot scan)"),
+  onChain: z
+    .string()
+    .nullable()
+    .describe("The unspent outputs of the house's keys on chain, as the node counts them (null: the node cannot scan)"),
   tracked: z.string().describe("The watcher's unspent house outputs"),
   expected: z.string().describe('What the ledger says the house holds on chain, with what is mined but not yet booked'),
   difference: z.string().describe('onChain (or tracked) minus expected: anything but 0 raises an alert'),

@@ -10,7 +10,12 @@ export const errorBodySchema = z.object({
     code: z.string(),
     message: z.string(),
     field: z.string().optional(),
-    retryAfter: z.number().int().positive().optional().describe('Seconds until the request may succeed (a limit that lifts with time); also the Retry-After header.'),
+    retryAfter: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe('Seconds until the request may succeed (a limit that lifts with time); also the Retry-After header.'),
   }),
 });
 

@@ -19,28 +19,57 @@ export const opsQueuesResponse = z.object({
   documents: z.number().int().describe('Submissions waiting for a document to be checked by hand (the ID)'),
   unmatchedPayments: z.number().int().describe('Bank payments from statements that matched nothing (open)'),
   payoutsAwaitingApproval: z.number().int().describe('Payouts waiting for two operators'),
-  chainAlerts: z.number().int().describe('Open chain alerts: a deposit booked back after a reorg, a reconciliation that found a difference'),
-  chainUnmatched: z.number().int().describe('Outputs in the unmatched chain queue (dust, coins at addresses that expected nothing)'),
+  chainAlerts: z
+    .number()
+    .int()
+    .describe('Open chain alerts: a deposit booked back after a reorg, a reconciliation that found a difference'),
+  chainUnmatched: z
+    .number()
+    .int()
+    .describe('Outputs in the unmatched chain queue (dust, coins at addresses that expected nothing)'),
 });
 export type OpsQueues = z.infer<typeof opsQueuesResponse>;
 
 /** GET /api/ops/verification-documents: what waits for a document check, oldest first. */
 export const verificationDocumentsResponse = z.object({
-  documents: z.array(z.object({ email: z.string().nullable(), accountKey: z.string(), kind: z.enum(VERIFICATION_KINDS), submittedAt: z.string().nullable() })),
+  documents: z.array(
+    z.object({
+      email: z.string().nullable(),
+      accountKey: z.string(),
+      kind: z.enum(VERIFICATION_KINDS),
+      submittedAt: z.string().nullable(),
+    }),
+  ),
 });
 export type VerificationDocumentsResponse = z.infer<typeof verificationDocumentsResponse>;
 
 /** POST /api/ops/verification/reject: the details go back to step 1 with a reason the customer reads in their language. */
-export const verificationRejectBody = z.object({ email: z.email().max(254), kind: z.enum(VERIFICATION_KINDS), reason: z.enum(VERIFICATION_REJECTION_REASONS) });
+export const verificationRejectBody = z.object({
+  email: z.email().max(254),
+  kind: z.enum(VERIFICATION_KINDS),
+  reason: z.enum(VERIFICATION_REJECTION_REASONS),
+});
 export type VerificationRejectBody = z.infer<typeof verificationRejectBody>;
-export const verificationRejectResponse = z.object({ email: z.string(), kind: z.enum(VERIFICATION_KINDS), phase: z.literal('step_1'), reason: z.enum(VERIFICATION_REJECTION_REASONS) });
+export const verificationRejectResponse = z.object({
+  email: z.string(),
+  kind: z.enum(VERIFICATION_KINDS),
+  phase: z.literal('step_1'),
+  reason: z.enum(VERIFICATION_REJECTION_REASONS),
+});
 export type VerificationRejectResponse = z.infer<typeof verificationRejectResponse>;
 
 const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'invalid_date');
 
 /** GET /api/ops/orders: search by reference (full or short, any case or spacing) or email, status, type, day of placing. */
 export const opsOrdersQuery = z.object({
-  q: z.string().trim().max(254).optional().describe('An order reference (ABCD-EFGH-IJKL-MNOP or its short ABCD-EFGH, any case, spaces or dashes), or part of an email address'),
+  q: z
+    .string()
+    .trim()
+    .max(254)
+    .optional()
+    .describe(
+      'An order reference (ABCD-EFGH-IJKL-MNOP or its short ABCD-EFGH, any case, spaces or dashes), or part of an email address',
+    ),
   status: z.enum(ORDER_STATUSES).optional(),
   type: z.enum(ORDER_TYPES).optional(),
   from: isoDay.optional().describe('Placed on or after this day (UTC)'),
@@ -74,7 +103,18 @@ export type OpsOrdersResponse = z.infer<typeof opsOrdersResponse>;
  * audit row about the order, its bank payments and its payouts (who matched, assigned, reviewed,
  * approved …).
  */
-export const ORDER_EVENT_KINDS = ['placed', 'funded', 'settled', 'expired', 'completed', 'payout_requested', 'payout_submitted', 'payout_completed', 'payout_failed', 'audit'] as const;
+export const ORDER_EVENT_KINDS = [
+  'placed',
+  'funded',
+  'settled',
+  'expired',
+  'completed',
+  'payout_requested',
+  'payout_submitted',
+  'payout_completed',
+  'payout_failed',
+  'audit',
+] as const;
 export type OrderEventKind = (typeof ORDER_EVENT_KINDS)[number];
 export const orderEventSchema = z.object({
   at: z.string(),
@@ -100,7 +140,11 @@ export const opsOrderResponse = z.object({
     language: z.string(),
     businessHold: z.boolean(),
     payoutAwaitingApproval: z.boolean(),
-    reviewHold: z.boolean().describe("Paid, waiting for an operator: the payer's week passed the cap for customers without an account (ops order-review)"),
+    reviewHold: z
+      .boolean()
+      .describe(
+        "Paid, waiting for an operator: the payer's week passed the cap for customers without an account (ops order-review)",
+      ),
     payerIban: z.string().nullable().describe('The IBAN the bank payment came from, when the statement named it'),
   }),
   history: z.array(orderEventSchema),
@@ -108,8 +152,16 @@ export const opsOrderResponse = z.object({
 export type OpsOrderResponse = z.infer<typeof opsOrderResponse>;
 
 /** GET /api/ops/accounts: accounts whose email contains `q`, or whose account key is `q`. */
-export const opsAccountsQuery = z.object({ q: z.string().trim().min(1, 'required').max(254), limit: z.coerce.number().int().min(1).max(100).default(20) });
-export const opsAccountSummary = z.object({ accountKey: z.string(), email: z.string().nullable(), displayName: z.string().nullable(), createdAt: z.string() });
+export const opsAccountsQuery = z.object({
+  q: z.string().trim().min(1, 'required').max(254),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+export const opsAccountSummary = z.object({
+  accountKey: z.string(),
+  email: z.string().nullable(),
+  displayName: z.string().nullable(),
+  createdAt: z.string(),
+});
 export type OpsAccountSummary = z.infer<typeof opsAccountSummary>;
 export const opsAccountsResponse = z.object({ accounts: z.array(opsAccountSummary) });
 export type OpsAccountsResponse = z.infer<typeof opsAccountsResponse>;
@@ -141,7 +193,10 @@ export const opsAccountResponse = z.object({
       confirmedAt: z.string().nullable(),
     }),
   ),
-  sendsFrozen: z.boolean().nullable().describe("Whether the account's sends are frozen (null: account protection is not installed)"),
+  sendsFrozen: z
+    .boolean()
+    .nullable()
+    .describe("Whether the account's sends are frozen (null: account protection is not installed)"),
   audit: z.array(auditEntrySchema).describe('The newest audit rows about this account'),
 });
 export type OpsAccountResponse = z.infer<typeof opsAccountResponse>;

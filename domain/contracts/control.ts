@@ -10,9 +10,20 @@ export const controlRequestSchema = z.object({
   currency: z.string(),
   address: z.string(),
   role: z.enum(HOUSE_ROLES),
-  scheme: z.enum(CONTROL_SCHEMES).describe('How the address’s wallets sign a message (domain/control.ts controlScheme)'),
-  branch: z.literal('change').nullable().describe('`change` addresses: the house key’s branch the address derives at; null for the XRP account'),
-  index: z.number().int().nullable().describe('The derivation index on that branch; null for the XRP account, or an address the house_addresses table does not know'),
+  scheme: z
+    .enum(CONTROL_SCHEMES)
+    .describe('How the address’s wallets sign a message (domain/control.ts controlScheme)'),
+  branch: z
+    .literal('change')
+    .nullable()
+    .describe('`change` addresses: the house key’s branch the address derives at; null for the XRP account'),
+  index: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'The derivation index on that branch; null for the XRP account, or an address the house_addresses table does not know',
+    ),
   message: z.string().describe('The exact text to sign (domain/control.ts controlMessage)'),
 });
 export type ControlRequest = z.infer<typeof controlRequestSchema>;

@@ -14,7 +14,13 @@ export const seedChainLinkSchema = z.object({
   id: z.number().int(),
   index: z.number().int().describe('This round uses seed number `index` of the chain (1 first)'),
   anchor: hex32.describe('seed_0 of the chain, published before its first round'),
-  previousRoundId: z.number().int().nullable().describe('The round that used seed index − 1, whose revealed seed must equal this round’s seedHash; null for the first seed (check against the anchor)'),
+  previousRoundId: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'The round that used seed index − 1, whose revealed seed must equal this round’s seedHash; null for the first seed (check against the anchor)',
+    ),
 });
 export const mixSchema = z.object({
   source: z.string().describe('simulated-chain (local mode) or bitcoin'),
@@ -26,25 +32,49 @@ export const roundSchema = z.object({
   state: z.enum(FAUCET_STATES),
   gameOverReason: z.enum(GAME_OVER_REASONS).nullable(),
   endsAt: iso.nullable().describe('When the current phase ends (the countdown); null in game_over'),
-  schedule: z.object({ startsAt: iso, opensAt: iso.nullable(), closesAt: iso.nullable(), drawsAt: iso.nullable(), endsAt: iso.nullable() }),
+  schedule: z.object({
+    startsAt: iso,
+    opensAt: iso.nullable(),
+    closesAt: iso.nullable(),
+    drawsAt: iso.nullable(),
+    endsAt: iso.nullable(),
+  }),
   serverTime: iso.describe('The server clock, for the countdown'),
   announcedAt: iso.nullable().describe('When the winner was drawn (null before)'),
-  seedHash: z.string().nullable().describe('SHA-256 of the secret seed, published when the round starts: the seed the round before it in the chain revealed, or the chain’s anchor'),
+  seedHash: z
+    .string()
+    .nullable()
+    .describe(
+      'SHA-256 of the secret seed, published when the round starts: the seed the round before it in the chain revealed, or the chain’s anchor',
+    ),
   seed: z.string().nullable().describe('The seed (hex), revealed with the winner'),
-  seedChain: seedChainLinkSchema.nullable().describe('Where the seed comes from (null for rounds from before seed chains)'),
-  mix: mixSchema.nullable().describe('The block mixed into the draw: fixed when registrations close, its hash once drawn'),
+  seedChain: seedChainLinkSchema
+    .nullable()
+    .describe('Where the seed comes from (null for rounds from before seed chains)'),
+  mix: mixSchema
+    .nullable()
+    .describe('The block mixed into the draw: fixed when registrations close, its hash once drawn'),
   entriesHash: z.string().nullable().describe('SHA-256 of the sorted tickets joined by newlines, with the winner'),
-  reward: z.object({ eur: z.string(), amounts: z.record(z.string(), z.string()).describe('The reward at the current rate per currency') }),
+  reward: z.object({
+    eur: z.string(),
+    amounts: z.record(z.string(), z.string()).describe('The reward at the current rate per currency'),
+  }),
   playerCount: z.number().int(),
   // No salt here, nor anywhere public: with it, anyone could match a masked address to its ticket.
   players: z.array(
     z.object({
-      ticket: z.string().describe('SHA-256 of "<roundId>:<address>:<salt>", the salt known only to the player ("<roundId>:<address>" for entries from before salts)'),
+      ticket: z
+        .string()
+        .describe(
+          'SHA-256 of "<roundId>:<address>:<salt>", the salt known only to the player ("<roundId>:<address>" for entries from before salts)',
+        ),
       address: z.string().describe('masked'),
       currency: z.string(),
     }),
   ),
-  winner: z.object({ ticket: z.string(), address: z.string(), currency: z.string(), amount: z.string(), rate: z.string() }).nullable(),
+  winner: z
+    .object({ ticket: z.string(), address: z.string(), currency: z.string(), amount: z.string(), rate: z.string() })
+    .nullable(),
   paused: z.boolean(),
 });
 export type Round = z.infer<typeof roundSchema>;
@@ -63,8 +93,17 @@ export type EnterBody = z.infer<typeof enterBody>;
  * The entry's secret salt, for its player's eyes only (their own entry and GET /api/faucet/me):
  * with it the browser recomputes the player's ticket, ticketOf(roundId, address, salt).
  */
-const salt = z.string().regex(SALT_PATTERN).describe('16 random bytes as hex, known only to the player: ticket = SHA-256 of "<roundId>:<address>:<salt>"');
-export const entrySchema = z.object({ roundId: z.number().int(), ticket: z.string(), address: z.string(), currency: z.string(), salt });
+const salt = z
+  .string()
+  .regex(SALT_PATTERN)
+  .describe('16 random bytes as hex, known only to the player: ticket = SHA-256 of "<roundId>:<address>:<salt>"');
+export const entrySchema = z.object({
+  roundId: z.number().int(),
+  ticket: z.string(),
+  address: z.string(),
+  currency: z.string(),
+  salt,
+});
 /** An accepted entry (POST /api/faucet/entries). */
 export type Entry = z.infer<typeof entrySchema>;
 
@@ -73,7 +112,11 @@ export const myEntrySchema = z.object({
   ticket: z.string(),
   address: z.string(),
   currency: z.string(),
-  salt: salt.nullable().describe('The entry\'s secret salt (null for entries from before salts, whose ticket is SHA-256 of "<roundId>:<address>")'),
+  salt: salt
+    .nullable()
+    .describe(
+      'The entry\'s secret salt (null for entries from before salts, whose ticket is SHA-256 of "<roundId>:<address>")',
+    ),
   createdAt: iso,
   result: z.enum(ENTRY_RESULTS),
   amount: z.string().nullable(),
@@ -87,14 +130,23 @@ export const roundsQuery = z.object({
   before: z.coerce.number().int().min(1).max(2_147_483_647).optional().describe('Rounds older than this id (paging)'),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
-export const roundsResponse = z.object({ rounds: z.array(roundSchema), next: z.number().int().nullable().describe('`before` for the next page') });
+export const roundsResponse = z.object({
+  rounds: z.array(roundSchema),
+  next: z.number().int().nullable().describe('`before` for the next page'),
+});
 export type RoundsResponse = z.infer<typeof roundsResponse>;
 
 /** GET /api/faucet/rounds/export: a range of rounds as domain/faucet.ts RoundsFile, for `npm run verify:faucet`. */
 export const MAX_EXPORTED_ROUNDS = 500;
 export const exportQuery = z
-  .object({ from: z.coerce.number().int().min(1).max(2_147_483_647), to: z.coerce.number().int().min(1).max(2_147_483_647) })
-  .refine((q) => q.to >= q.from && q.to - q.from < MAX_EXPORTED_ROUNDS, { message: `to ≥ from, at most ${MAX_EXPORTED_ROUNDS} rounds`, path: ['to'] });
+  .object({
+    from: z.coerce.number().int().min(1).max(2_147_483_647),
+    to: z.coerce.number().int().min(1).max(2_147_483_647),
+  })
+  .refine((q) => q.to >= q.from && q.to - q.from < MAX_EXPORTED_ROUNDS, {
+    message: `to ≥ from, at most ${MAX_EXPORTED_ROUNDS} rounds`,
+    path: ['to'],
+  });
 
 /** GET /api/faucet/seed-chains: every chain's anchor, oldest first. */
 export const seedChainsResponse = z.object({

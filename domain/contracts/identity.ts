@@ -13,7 +13,10 @@ export const identityKindSchema = z.object({
   channel: z.enum(STEP_TWO_CHANNELS).describe('How step 2 reaches the user'),
   // What step 1 stored, as JSON. The API promises an object and nothing about its values, so
   // the site checks that a value is text before it shows it or puts it back into a form.
-  data: z.record(z.string(), z.unknown()).nullable().describe('Step 1 data; only ever shown to its owner and operators'),
+  data: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('Step 1 data; only ever shown to its owner and operators'),
   requestedAt: z.string().nullable().describe('When the user asked for this kind to be enabled (null: never asked)'),
   submittedAt: z.string().nullable(),
   verifiedAt: z.string().nullable(),

@@ -24,13 +24,20 @@ export const CONTROL_SCHEMES = ['bip322-simple', 'bitcoin-message', 'personal_si
  * number and sum only: a list would tie customers to addresses, issue 32).
  */
 export const reservesSchema = z.object({
-  source: z.string().describe('Where the balances were read: simulated-chain in local mode, the watcher’s view of the nodes otherwise'),
+  source: z
+    .string()
+    .describe('Where the balances were read: simulated-chain in local mode, the watcher’s view of the nodes otherwise'),
   /** Format 1 snapshots: their addresses were withdrawn by migration 0035. */
   withdrawn: z.boolean().optional(),
   currencies: z.array(
     z.object({
       currency: z.string(),
-      height: z.number().int().nullable().optional().describe('The block height the balances were read at (null: the adapter reads no chain)'),
+      height: z
+        .number()
+        .int()
+        .nullable()
+        .optional()
+        .describe('The block height the balances were read at (null: the adapter reads no chain)'),
       blockHash: z.string().nullable().optional(),
       addresses: z
         .array(
@@ -41,7 +48,10 @@ export const reservesSchema = z.object({
           }),
         )
         .optional(),
-      depositAddresses: z.object({ count: z.number().int(), balance: decimal.nullable() }).optional().describe('Customers’ deposit addresses not yet swept: how many hold something, and their sum'),
+      depositAddresses: z
+        .object({ count: z.number().int(), balance: decimal.nullable() })
+        .optional()
+        .describe('Customers’ deposit addresses not yet swept: how many hold something, and their sum'),
       held: decimal.nullable().describe('Everything the house held; null when this deployment reads no balances'),
     }),
   ),
@@ -64,8 +74,13 @@ export const controlProofsResponse = z.object({ proofs: z.array(controlProofSche
 export const snapshotSummarySchema = z.object({
   snapshotId: z.number().int(),
   takenAt: z.string().describe('ISO 8601: the instant of the one consistent read of the ledger'),
-  format: z.string().describe('muntly-liabilities-2 (docs/proof-format.md); snapshots of format 1 keep only their totals'),
-  digest: z.string().nullable().describe('SHA-256 of the snapshot’s statement (docs/proof-format.md); the proofs of control sign it'),
+  format: z
+    .string()
+    .describe('muntly-liabilities-2 (docs/proof-format.md); snapshots of format 1 keep only their totals'),
+  digest: z
+    .string()
+    .nullable()
+    .describe('SHA-256 of the snapshot’s statement (docs/proof-format.md); the proofs of control sign it'),
   file: z.string().describe('The whole published snapshot, under the site'),
   currencies: z.array(
     z.object({
@@ -85,10 +100,19 @@ export const snapshotSummarySchema = z.object({
 export type SnapshotSummary = z.infer<typeof snapshotSummarySchema>;
 
 export const snapshotsQuery = z.object({
-  before: z.coerce.number().int().min(1).max(2_147_483_647).optional().describe('Snapshots older than this id (paging)'),
+  before: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2_147_483_647)
+    .optional()
+    .describe('Snapshots older than this id (paging)'),
   limit: z.coerce.number().int().min(1).max(50).default(10),
 });
-export const snapshotsResponse = z.object({ snapshots: z.array(snapshotSummarySchema), next: z.number().int().nullable().describe('`before` for the next page') });
+export const snapshotsResponse = z.object({
+  snapshots: z.array(snapshotSummarySchema),
+  next: z.number().int().nullable().describe('`before` for the next page'),
+});
 export type SnapshotsResponse = z.infer<typeof snapshotsResponse>;
 
 export const snapshotParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
@@ -103,7 +127,9 @@ export const myProofSchema = z.object({
     z.object({
       currency: z.string(),
       decimals: z.number().int(),
-      balance: decimal.describe('What Muntly owed you in the snapshot (wallet, sends and orders not yet paid): your leaves added up'),
+      balance: decimal.describe(
+        'What Muntly owed you in the snapshot (wallet, sends and orders not yet paid): your leaves added up',
+      ),
       root: z.object({ hash: z.string(), sum: minor }),
       leafCount: z.number().int(),
       file: z.string().describe('The published tree of this currency, under the site'),
@@ -111,7 +137,9 @@ export const myProofSchema = z.object({
         z.object({
           index: z.number().int(),
           value: minor,
-          path: z.array(z.tuple([z.string(), minor])).describe('The sibling on every level, leaf level first: [hash, amount]'),
+          path: z
+            .array(z.tuple([z.string(), minor]))
+            .describe('The sibling on every level, leaf level first: [hash, amount]'),
         }),
       ),
     }),

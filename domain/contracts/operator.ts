@@ -16,6 +16,8 @@ export const operatorResponse = z.discriminatedUnion('sample', [
       supervisor: text.optional().describe('Supervisory authority and register entry'),
     })
     .describe('The configured operator'),
-  z.object({ sample: z.literal(true) }).describe('No operator configured (local mode): the site shows marked sample values'),
+  z
+    .object({ sample: z.literal(true) })
+    .describe('No operator configured (local mode): the site shows marked sample values'),
 ]);
 export type OperatorResponse = z.infer<typeof operatorResponse>;

@@ -14,7 +14,15 @@ export type OpsEmailKindBody = z.infer<typeof opsEmailKindBody>;
 /** GET /api/ops/users: every account, or (email) the one with this email address (an operator looks up whom to act on). */
 export const opsUsersQuery = z.object({ email: z.email().max(254).optional() });
 export const opsUsersResponse = z.object({
-  users: z.array(z.object({ email: z.string().nullable(), displayName: z.string().nullable(), accountKey: z.string(), issuer: z.string(), createdAt: z.string() })),
+  users: z.array(
+    z.object({
+      email: z.string().nullable(),
+      displayName: z.string().nullable(),
+      accountKey: z.string(),
+      issuer: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
 });
 export type OpsUsersResponse = z.infer<typeof opsUsersResponse>;
 
@@ -30,9 +38,19 @@ export const verifyResponse = z.object({ email: z.string(), kind: z.string(), ph
 export type VerifyResponse = z.infer<typeof verifyResponse>;
 
 /** GET /api/ops/verification-requests: kinds users asked to have enabled, oldest first. */
-export const verificationRequestsQuery = z.object({ all: z.enum(['true', 'false']).optional().describe('true: also the requests already enabled') });
+export const verificationRequestsQuery = z.object({
+  all: z.enum(['true', 'false']).optional().describe('true: also the requests already enabled'),
+});
 export const verificationRequestsResponse = z.object({
-  requests: z.array(z.object({ email: z.string().nullable(), accountKey: z.string(), kind: z.enum(VERIFICATION_KINDS), phase: z.string(), requestedAt: z.string() })),
+  requests: z.array(
+    z.object({
+      email: z.string().nullable(),
+      accountKey: z.string(),
+      kind: z.enum(VERIFICATION_KINDS),
+      phase: z.string(),
+      requestedAt: z.string(),
+    }),
+  ),
 });
 export type VerificationRequestsResponse = z.infer<typeof verificationRequestsResponse>;
 
@@ -42,7 +60,16 @@ export type OpsIdentityResponse = z.infer<typeof opsIdentityResponse>;
 
 export const outboxQuery = z.object({ to: z.string().max(254).optional() });
 export const outboxResponse = z.object({
-  messages: z.array(z.object({ channel: z.string(), to: z.string(), subject: z.string(), body: z.string(), html: z.string().nullable(), createdAt: z.string() })),
+  messages: z.array(
+    z.object({
+      channel: z.string(),
+      to: z.string(),
+      subject: z.string(),
+      body: z.string(),
+      html: z.string().nullable(),
+      createdAt: z.string(),
+    }),
+  ),
 });
 export type OutboxResponse = z.infer<typeof outboxResponse>;
 export type OutboxMessage = OutboxResponse['messages'][number];
@@ -53,7 +80,9 @@ export const ledgerVerifyResponse = z.object({
   ok: z.boolean(),
   checks: z.array(ledgerCheckSchema),
   owedToUsers: z
-    .array(z.object({ currency: z.string(), total: z.string().describe('Decimal string, every decimal of the currency') }))
+    .array(
+      z.object({ currency: z.string(), total: z.string().describe('Decimal string, every decimal of the currency') }),
+    )
     .describe('Per currency, what all users hold together: the total a proof of liabilities must show'),
 });
 export type LedgerVerifyResponse = z.infer<typeof ledgerVerifyResponse>;
@@ -62,7 +91,13 @@ export const retentionResponse = z.object({
   identityDataDeleted: z.number(),
   messagesDeleted: z.number(),
   /** Money records whose personal fields were erased (their amounts stay): orders, bank payments, bank payouts, pain.001 files, wallet sends. */
-  recordsErased: z.object({ orders: z.number(), bankPayments: z.number(), payouts: z.number(), payoutFiles: z.number(), sends: z.number() }),
+  recordsErased: z.object({
+    orders: z.number(),
+    bankPayments: z.number(),
+    payouts: z.number(),
+    payoutFiles: z.number(),
+    sends: z.number(),
+  }),
   ranAt: z.string(),
 });
 export type RetentionRun = z.infer<typeof retentionResponse>;
@@ -75,7 +110,14 @@ export const chainDepositBody = z.object({
   sender: z.string().max(200).optional(),
 });
 export type ChainDepositBody = z.infer<typeof chainDepositBody>;
-export const chainDepositResponse = z.object({ txid: z.string(), currency: z.string(), address: z.string(), amount: z.string(), credited: z.boolean(), orderReference: z.string().nullable() });
+export const chainDepositResponse = z.object({
+  txid: z.string(),
+  currency: z.string(),
+  address: z.string(),
+  amount: z.string(),
+  credited: z.boolean(),
+  orderReference: z.string().nullable(),
+});
 export type ChainDeposit = z.infer<typeof chainDepositResponse>;
 
 export const paymentReceivedBody = z.object({
@@ -100,9 +142,21 @@ export type PaymentReceived = z.infer<typeof paymentReceivedResponse>;
 
 /** POST /api/ops/orders/business-payment: the bank statement shows a buy was paid from a business account. */
 export const businessPaymentBody = z.object({ reference: z.string().min(1).max(40) });
-export const businessPaymentResponse = z.object({ reference: z.string(), status: z.string(), businessHold: z.boolean() });
+export const businessPaymentResponse = z.object({
+  reference: z.string(),
+  status: z.string(),
+  businessHold: z.boolean(),
+});
 export type BusinessPayment = z.infer<typeof businessPaymentResponse>;
 /** An operator's decision on an anonymous order held past the weekly cap: convert it anyway, or refund it. */
-export const orderReviewBody = z.object({ reference: z.string().min(1).max(40), decision: z.enum(['convert', 'refund']) });
-export const orderReviewResponse = z.object({ reference: z.string(), status: z.string(), reviewHold: z.boolean(), failureReason: z.string().nullable() });
+export const orderReviewBody = z.object({
+  reference: z.string().min(1).max(40),
+  decision: z.enum(['convert', 'refund']),
+});
+export const orderReviewResponse = z.object({
+  reference: z.string(),
+  status: z.string(),
+  reviewHold: z.boolean(),
+  failureReason: z.string().nullable(),
+});
 export type OrderReview = z.infer<typeof orderReviewResponse>;

@@ -15,15 +15,24 @@ export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export const bankAccountSchema = z.object({
   iban: z.string(),
   bic: z.string(),
-  beneficiary: z.string().describe("The account holder: the operator's legal name, which payers' banks check (Verification of Payee)"),
-  sample: z.boolean().optional().describe("Local mode's sample account and holder, not a real one: the site marks them"),
+  beneficiary: z
+    .string()
+    .describe("The account holder: the operator's legal name, which payers' banks check (Verification of Payee)"),
+  sample: z
+    .boolean()
+    .optional()
+    .describe("Local mode's sample account and holder, not a real one: the site marks them"),
 });
 export type BankAccount = z.infer<typeof bankAccountSchema>;
 
 export const exchangeConfigResponse = z.object({
   buySellEnabled: z.boolean(),
   bank: bankAccountSchema,
-  explorers: z.record(z.string(), z.string()).describe('Per currency, a block explorer page for a transaction: {txid} is where the hash goes (https://mempool.space/tx/{txid}); empty in local mode'),
+  explorers: z
+    .record(z.string(), z.string())
+    .describe(
+      'Per currency, a block explorer page for a transaction: {txid} is where the hash goes (https://mempool.space/tx/{txid}); empty in local mode',
+    ),
 });
 export type ExchangeConfig = z.infer<typeof exchangeConfigResponse>;
 
@@ -44,13 +53,19 @@ export const receivingSchema = z.object({
   address: z.string(),
   tag: z.string().nullable(),
   amount: z.string(),
-  incoming: z.array(incomingDepositSchema).optional().describe('Coins seen on chain at the address, confirming (currencies with a real node)'),
+  incoming: z
+    .array(incomingDepositSchema)
+    .optional()
+    .describe('Coins seen on chain at the address, confirming (currencies with a real node)'),
 });
 export type Receiving = z.infer<typeof receivingSchema>;
 
 /** A payout of the order that the payee's bank returned, and what became of the money since. */
 export const payoutReturnSchema = z.object({
-  reason: z.string().nullable().describe("The bank's return reason code (ISO 20022 ExternalReturnReason: AC04 …); null when it gave none"),
+  reason: z
+    .string()
+    .nullable()
+    .describe("The bank's return reason code (ISO 20022 ExternalReturnReason: AC04 …); null when it gave none"),
   amount: z.string().describe('What the customer is owed again, EUR'),
   iban: z.string().nullable().describe('The IBAN the payout went to and came back from'),
   returnedAt: z.string(),
@@ -63,7 +78,11 @@ export type PayoutReturn = z.infer<typeof payoutReturnSchema>;
 /** POST /api/orders/{reference}/new-iban: another IBAN for a returned payout, from its owner (logged in) or with the emailed link's token. */
 export const newIbanBody = z.object({
   iban: z.string().max(60),
-  holderName: z.string().max(200).optional().describe('The account holder, as their bank knows them (required with a token)'),
+  holderName: z
+    .string()
+    .max(200)
+    .optional()
+    .describe('The account holder, as their bank knows them (required with a token)'),
   token: z.string().max(200).optional().describe("The emailed link's token (anonymous orders)"),
 });
 export type NewIbanBody = z.infer<typeof newIbanBody>;
@@ -78,8 +97,14 @@ export const orderSchema = z.object({
   currencyTo: z.string(),
   amount: z.string(),
   amountEur: z.string(),
-  address: z.string().nullable().describe('Delivery: a crypto address (XRP address:tag) or, for a sell, the IBAN; null into the Muntly wallet'),
-  beneficiary: z.string().nullable().describe("A sell to an IBAN: the account holder's name as the transfer carries it (Latin letters); else null"),
+  address: z
+    .string()
+    .nullable()
+    .describe('Delivery: a crypto address (XRP address:tag) or, for a sell, the IBAN; null into the Muntly wallet'),
+  beneficiary: z
+    .string()
+    .nullable()
+    .describe("A sell to an IBAN: the account holder's name as the transfer carries it (Latin letters); else null"),
   rateType: z.literal('floating'),
   paymentMethod: z.enum(PAYMENT_METHODS).nullable(),
   estimatedRate: z.string(),
@@ -102,14 +127,39 @@ export const orderSchema = z.object({
   failure: z.object({ reason: z.enum(FAILURE_REASONS), refund: z.enum(REFUNDS).nullable() }).nullable(),
   completedAt: z.string().nullable(),
   businessHold: z.boolean().describe('Paid from a business bank account: waits until the business is verified'),
-  payoutAwaitingApproval: z.boolean().describe('Its delivery or refund waits for two operators to approve it (large amounts, newly verified accounts)'),
-  awaitingCode: z.boolean().describe('Paid from the wallet to a destination outside it: waits for the code emailed to the account (POST /api/orders/{reference}/confirm)'),
-  reviewHold: z.boolean().describe("Paid, and waiting for an operator: the payer's week passed the limit for customers without an account"),
+  payoutAwaitingApproval: z
+    .boolean()
+    .describe('Its delivery or refund waits for two operators to approve it (large amounts, newly verified accounts)'),
+  awaitingCode: z
+    .boolean()
+    .describe(
+      'Paid from the wallet to a destination outside it: waits for the code emailed to the account (POST /api/orders/{reference}/confirm)',
+    ),
+  reviewHold: z
+    .boolean()
+    .describe("Paid, and waiting for an operator: the payer's week passed the limit for customers without an account"),
   keptInEuros: z.enum(FAILURE_REASONS).nullable().describe('A deposit kept in euros instead of converted: why'),
-  email: z.string().optional().describe("The order's email address: only in the owner's own list (it opens the live events)"),
-  payoutReturn: payoutReturnSchema.nullable().optional().describe("Its payout was sent back by the payee's bank (server/src/modules/bank/returns.ts)"),
-  payBy: z.string().nullable().optional().describe('While it waits for the payment: when it expires unpaid (ORDER_EXPIRY_DAYS after it was placed); a payment after that is refunded'),
-  link: z.string().optional().describe('A signed token that opens this order (POST /api/orders/open) without its email and reference: only in the answer to its placement and to an opened link'),
+  email: z
+    .string()
+    .optional()
+    .describe("The order's email address: only in the owner's own list (it opens the live events)"),
+  payoutReturn: payoutReturnSchema
+    .nullable()
+    .optional()
+    .describe("Its payout was sent back by the payee's bank (server/src/modules/bank/returns.ts)"),
+  payBy: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'While it waits for the payment: when it expires unpaid (ORDER_EXPIRY_DAYS after it was placed); a payment after that is refunded',
+    ),
+  link: z
+    .string()
+    .optional()
+    .describe(
+      'A signed token that opens this order (POST /api/orders/open) without its email and reference: only in the answer to its placement and to an opened link',
+    ),
 });
 export type Order = z.infer<typeof orderSchema>;
 
@@ -136,7 +186,10 @@ export const placeOrderBody = z.object({
   paymentMethod: z.enum(PAYMENT_METHODS).optional(),
   sendToMyWallet: z.boolean().optional(),
   useMyWallet: z.boolean().optional(),
-  fromBusinessAccount: z.boolean().optional().describe('A buy paid from a business bank account: needs a login and business verification'),
+  fromBusinessAccount: z
+    .boolean()
+    .optional()
+    .describe('A buy paid from a business bank account: needs a login and business verification'),
 });
 /** The order as the site sends it and the API takes it. */
 export type PlaceOrderBody = z.infer<typeof placeOrderBody>;

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { PAYOUT_APPROVAL_REASONS, PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES, PAYOUT_TXID_PATTERN } from '../payouts';
+import {
+  PAYOUT_APPROVAL_REASONS,
+  PAYOUT_PURPOSES,
+  PAYOUT_RAILS,
+  PAYOUT_STATUSES,
+  PAYOUT_TXID_PATTERN,
+} from '../payouts';
 
 /**
  * The executor's side of the payout pipeline, under /api/ops (admin tokens only):
@@ -11,19 +17,27 @@ import { PAYOUT_APPROVAL_REASONS, PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES
 const operator = z.string().describe("An operator: the ops token's issuer and subject");
 export const payoutApprovalSchema = z
   .object({
-    reason: z.enum(PAYOUT_APPROVAL_REASONS).describe('Why it waits: above_limit (EUR value), new_account (recent bank or ID verification), frozen_account'),
+    reason: z
+      .enum(PAYOUT_APPROVAL_REASONS)
+      .describe('Why it waits: above_limit (EUR value), new_account (recent bank or ID verification), frozen_account'),
     reviewedBy: operator.nullable().describe('The first approval'),
     reviewedAt: z.string().nullable(),
-    approvedBy: operator.nullable().describe('The second approval, by another operator: the payout went on to the worker'),
+    approvedBy: operator
+      .nullable()
+      .describe('The second approval, by another operator: the payout went on to the worker'),
     approvedAt: z.string().nullable(),
-    rejectedBy: operator.nullable().describe('Rejected: the payout failed and its money went back (reason in failureReason)'),
+    rejectedBy: operator
+      .nullable()
+      .describe('Rejected: the payout failed and its money went back (reason in failureReason)'),
     rejectedAt: z.string().nullable(),
     issued: z
       .array(
         z.object({
           operator: operator.describe('The operator whose identity was issued'),
           by: operator.describe('Who issued it'),
-          action: z.enum(['dev.token', 'admin.grant']).describe('dev.token: an access token minted for them (local mode); admin.grant: made an operator'),
+          action: z
+            .enum(['dev.token', 'admin.grant'])
+            .describe('dev.token: an access token minted for them (local mode); admin.grant: made an operator'),
           at: z.string(),
         }),
       )
@@ -40,21 +54,35 @@ export const payoutSchema = z
     purpose: z.enum(PAYOUT_PURPOSES),
     status: z.enum(PAYOUT_STATUSES),
     currency: z.string(),
-    destination: z.string().nullable().describe('Address (XRP: address:tag) or IBAN; null: back to the account the refunded bank payment came from'),
+    destination: z
+      .string()
+      .nullable()
+      .describe('Address (XRP: address:tag) or IBAN; null: back to the account the refunded bank payment came from'),
     reference: z.string().nullable().describe('SEPA payment reason'),
     amount: z.string().describe('What the recipient gets, decimal string in the currency'),
     networkFee: z.string().describe('Network fee budgeted on top (crypto), decimal string'),
     idempotencyKey: z.string().describe('Execute each key once; a repeated key must get the first result'),
     attempts: z.number().int(),
     txid: z.string().nullable(),
-    txids: z.array(z.string()).describe("Chain: every txid the payout's transaction had (a replacement by fee adds one), oldest first"),
+    txids: z
+      .array(z.string())
+      .describe("Chain: every txid the payout's transaction had (a replacement by fee adds one), oldest first"),
     chainFee: z.string().nullable().describe("Chain: this payout's share of its transaction's fee, decimal string"),
-    instructionMac: z.string().nullable().describe('HMAC-SHA256 of the instruction under the key the API and the signer share (the signer pays nothing without it)'),
+    instructionMac: z
+      .string()
+      .nullable()
+      .describe(
+        'HMAC-SHA256 of the instruction under the key the API and the signer share (the signer pays nothing without it)',
+      ),
     failureReason: z.string().nullable(),
     createdAt: z.string(),
     submittedAt: z.string().nullable(),
     completedAt: z.string().nullable(),
-    bankExportId: z.string().uuid().nullable().describe('SEPA: the pain.001 file it went to the bank in (GET /api/ops/bank/exports/:id); null: not exported'),
+    bankExportId: z
+      .string()
+      .uuid()
+      .nullable()
+      .describe('SEPA: the pain.001 file it went to the bank in (GET /api/ops/bank/exports/:id); null: not exported'),
     eurValue: z.string().nullable().describe('What amount was worth in EUR when the payout was requested'),
     triggeredBy: operator.nullable().describe("The operator whose action created it; null: the customer's"),
     approval: payoutApprovalSchema.nullable(),
@@ -73,7 +101,13 @@ export type PayoutsResponse = z.infer<typeof payoutsResponse>;
 
 export const payoutParams = z.object({ id: z.string().uuid() });
 export const payoutResultBody = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('completed'), txid: z.string().regex(PAYOUT_TXID_PATTERN, 'invalid_txid').describe('Chain transaction id or bank end-to-end reference') }),
+  z.object({
+    status: z.literal('completed'),
+    txid: z
+      .string()
+      .regex(PAYOUT_TXID_PATTERN, 'invalid_txid')
+      .describe('Chain transaction id or bank end-to-end reference'),
+  }),
   z.object({
     status: z.literal('broadcast'),
     txid: z
@@ -90,18 +124,40 @@ export const payoutResultBody = z.discriminatedUnion('status', [
       .max(1000)
       .describe('The house outputs the transaction spends (txid:vout)'),
   }),
-  z.object({ status: z.literal('failed'), reason: z.string().trim().min(1).max(500).describe('Why it cannot be paid; the money goes back to where it came from') }),
+  z.object({
+    status: z.literal('failed'),
+    reason: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe('Why it cannot be paid; the money goes back to where it came from'),
+  }),
 ]);
 export type PayoutResultBody = z.input<typeof payoutResultBody>;
-export const payoutResultResponse = z.object({ payout: payoutSchema, booked: z.boolean().describe('false: this result was already booked') });
+export const payoutResultResponse = z.object({
+  payout: payoutSchema,
+  booked: z.boolean().describe('false: this result was already booked'),
+});
 export type PayoutResultResponse = z.infer<typeof payoutResultResponse>;
 
 export const payoutApproveResponse = z.object({
   payout: payoutSchema,
-  released: z.boolean().describe('true: this was the second approval, the payout is pending for the worker; false: the first (the review), it waits for another operator'),
+  released: z
+    .boolean()
+    .describe(
+      'true: this was the second approval, the payout is pending for the worker; false: the first (the review), it waits for another operator',
+    ),
 });
 export type PayoutApproveResponse = z.infer<typeof payoutApproveResponse>;
-export const payoutRejectBody = z.object({ reason: z.string().trim().min(1).max(500).describe('Why it is refused; stored with the payout, whose money goes back to where it came from') });
+export const payoutRejectBody = z.object({
+  reason: z
+    .string()
+    .trim()
+    .min(1)
+    .max(500)
+    .describe('Why it is refused; stored with the payout, whose money goes back to where it came from'),
+});
 export type PayoutRejectBody = z.input<typeof payoutRejectBody>;
 export const payoutRejectResponse = z.object({ payout: payoutSchema });
 export type PayoutRejectResponse = z.infer<typeof payoutRejectResponse>;

@@ -80,14 +80,36 @@ export const linkOutcomeQuery = z.object({ lang: z.string().max(5).optional(), t
  * post-login Action, docs/security.md "Account protection"), authenticated by SIGN_IN_REPORT_SECRET.
  */
 export const signInReportBody = z.object({
-  subject: z.string().min(1).max(255).describe("The user's subject: the access tokens' sub (Auth0: event.user.user_id)"),
-  deviceKey: z.string().min(16).max(255).describe('What stays the same for one browser and differs between browsers (Auth0: event.session.id); only its hash is kept'),
-  userAgent: z.string().max(1000).optional().describe('The browser and system shown to the user are read from it (Auth0: event.request.user_agent)'),
-  language: z.string().max(10).optional().describe('The login page’s language (Auth0: event.request.language), for the email if the account has none yet'),
+  subject: z
+    .string()
+    .min(1)
+    .max(255)
+    .describe("The user's subject: the access tokens' sub (Auth0: event.user.user_id)"),
+  deviceKey: z
+    .string()
+    .min(16)
+    .max(255)
+    .describe(
+      'What stays the same for one browser and differs between browsers (Auth0: event.session.id); only its hash is kept',
+    ),
+  userAgent: z
+    .string()
+    .max(1000)
+    .optional()
+    .describe('The browser and system shown to the user are read from it (Auth0: event.request.user_agent)'),
+  language: z
+    .string()
+    .max(10)
+    .optional()
+    .describe('The login page’s language (Auth0: event.request.language), for the email if the account has none yet'),
 });
 export type SignInReport = z.infer<typeof signInReportBody>;
 export const signInReportResponse = z.object({
-  device: z.enum(['first_device', 'known_device', 'new_device']).describe('The account’s first device (recorded silently), one it used before, or a new one (an event and an email)'),
+  device: z
+    .enum(['first_device', 'known_device', 'new_device'])
+    .describe(
+      'The account’s first device (recorded silently), one it used before, or a new one (an event and an email)',
+    ),
 });
 export type SignInReportResult = z.infer<typeof signInReportResponse>;
 
@@ -96,8 +118,12 @@ export type SignInReportResult = z.infer<typeof signInReportResponse>;
  * | unfreeze; `npm run ops -- freeze | unfreeze`): the reason goes into the audit trail with the
  * state before and after, never to the user.
  */
-export const opsAccountParams = z.object({ accountKey: z.string().max(32).describe('The account key (npm run ops -- users)') });
-export const opsFreezeBody = z.object({ reason: z.string().trim().min(1).max(500).describe('Why: kept in the audit trail (never shown to the user)') });
+export const opsAccountParams = z.object({
+  accountKey: z.string().max(32).describe('The account key (npm run ops -- users)'),
+});
+export const opsFreezeBody = z.object({
+  reason: z.string().trim().min(1).max(500).describe('Why: kept in the audit trail (never shown to the user)'),
+});
 export type OpsFreezeBody = z.input<typeof opsFreezeBody>;
 export const opsFreezeResponse = z.object({
   accountKey: z.string(),

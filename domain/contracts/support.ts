@@ -18,7 +18,11 @@ export type SupportBody = z.infer<typeof supportBody>;
 export const supportReceiptSchema = z.object({ ticket: z.string() });
 export type SupportReceipt = z.infer<typeof supportReceiptSchema>;
 
-const workerSchema = z.object({ status: z.enum(['ok', 'delayed', 'unknown']), waiting: z.number(), delayed: z.number() });
+const workerSchema = z.object({
+  status: z.enum(['ok', 'delayed', 'unknown']),
+  waiting: z.number(),
+  delayed: z.number(),
+});
 export type WorkerStatus = z.infer<typeof workerSchema>;
 
 /** orders: paid orders waiting to be converted; payouts: sends, deliveries and refunds waiting to be paid out. */

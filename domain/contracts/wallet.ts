@@ -37,7 +37,10 @@ export const walletAddressSchema = z.object({
   currency: z.string(),
   address: z.string().describe('XRP: address:tag'),
   label: z.string().nullable(),
-  incoming: z.array(incomingDepositSchema).optional().describe('Deposits confirming on chain (currencies with a real node)'),
+  incoming: z
+    .array(incomingDepositSchema)
+    .optional()
+    .describe('Deposits confirming on chain (currencies with a real node)'),
 });
 export type WalletAddress = z.infer<typeof walletAddressSchema>;
 export const addressesResponse = z.object({ addresses: z.array(walletAddressSchema) });
@@ -65,8 +68,13 @@ export const walletTransactionSchema = z.object({
   eurValue: z.string().nullable().describe('EUR value at the time of the transaction'),
   address: z.string().nullable(),
   label: z.string().nullable(),
-  txid: z.string().nullable().describe('The chain transaction: a deposit’s, or a send’s (and its network fee’s) once paid out'),
-  status: z.enum(['completed', 'awaiting_approval']).describe('awaiting_approval: a send (and its fee) held until two operators approve its payout'),
+  txid: z
+    .string()
+    .nullable()
+    .describe('The chain transaction: a deposit’s, or a send’s (and its network fee’s) once paid out'),
+  status: z
+    .enum(['completed', 'awaiting_approval'])
+    .describe('awaiting_approval: a send (and its fee) held until two operators approve its payout'),
 });
 export type WalletTransaction = z.infer<typeof walletTransactionSchema>;
 
@@ -78,7 +86,10 @@ export const transactionsQuery = z.object({
 });
 export type TransactionsQuery = z.input<typeof transactionsQuery>;
 
-export const transactionsPageSchema = z.object({ transactions: z.array(walletTransactionSchema), nextCursor: z.string().nullable() });
+export const transactionsPageSchema = z.object({
+  transactions: z.array(walletTransactionSchema),
+  nextCursor: z.string().nullable(),
+});
 export type TransactionsPage = z.infer<typeof transactionsPageSchema>;
 /** JSON, or with ?format=csv the CSV text. */
 export const transactionsResponse = z.union([transactionsPageSchema, z.string()]);
@@ -97,7 +108,12 @@ export const walletSendSchema = z.object({
 export type WalletSend = z.infer<typeof walletSendSchema>;
 
 export const startSendHeaders = idempotencyHeaders;
-export const startSendBody = z.object({ currency: z.string().max(10), address: z.string().max(200), amount: z.string().max(40), label: label.optional() });
+export const startSendBody = z.object({
+  currency: z.string().max(10),
+  address: z.string().max(200),
+  amount: z.string().max(40),
+  label: label.optional(),
+});
 export type StartSendBody = z.input<typeof startSendBody>;
 
 export const sendFeeQuery = z.object({ currency: z.string().max(10), address: z.string().max(200) });

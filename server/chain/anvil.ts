@@ -27,7 +27,11 @@ const hex = (value: bigint | number) => `0x${value.toString(16)}`;
 export async function startAnvil(): Promise<Anvil> {
   const port = await freePort();
   const bin = path.join(__dirname, '../../node_modules/.bin/anvil');
-  const child: ChildProcess = spawn(bin, ['--port', String(port), '--host', '127.0.0.1', '--no-mining', '--silent', '--chain-id', '31337'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    bin,
+    ['--port', String(port), '--host', '127.0.0.1', '--no-mining', '--silent', '--chain-id', '31337'],
+    { stdio: 'ignore' },
+  );
   const url = `http://127.0.0.1:${port}`;
   const node = ethNode(url, { warn: () => undefined });
   const started = Date.now();

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { Transaction as EthersTransaction, verifyMessage } from 'ethers';
-import { setNetworkFee } from '../../domain/fees';
-import { setChainNetwork } from '../../domain/networks';
+import { setNetworkFee } from '#domain/fees';
+import { setChainNetwork } from '#domain/networks';
 import { simulatedChain } from '../src/dev/simulated-chain';
 import { deriveAddress, TEST_XPUBS } from '../src/modules/chain/derive';
 import { ethNode } from '../src/modules/chain/ethereum';
@@ -21,9 +21,21 @@ import { Journal, type JournalEntry } from '../src/signer/journal';
 import { TEST_MNEMONIC, houseSigners } from '../src/signer/keys';
 import { createSigner } from '../src/signer/signer';
 import { watcherHooks } from '../src/workers';
-import { balanceOf, bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, signerApi, testApp, testUser, type TestApp, type TestUser } from '../test/helpers';
+import {
+  balanceOf,
+  bookAddresses,
+  confirmSendFromMail,
+  databaseKinds,
+  fixedRates,
+  payOut,
+  signerApi,
+  testApp,
+  testUser,
+  type TestApp,
+  type TestUser,
+} from '../test/helpers';
 import { REVERTER, deployCode, forwarder, startAnvil, type Anvil } from './anvil';
-import type { ControlProof, Reserves } from '../../domain/contracts/liabilities';
+import type { ControlProof, Reserves } from '#domain/contracts/liabilities';
 
 /**
  * Ether against a real EVM node (issue 31): anvil, the app on PGlite (and PostgreSQL with
@@ -44,7 +56,17 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
 
   beforeAll(async () => {
     eth = await startAnvil();
-    t = await testApp(kind, { CHAIN_NETWORK: 'regtest', CHAIN_RPC_URL_ETH: eth.url, CONFIRMATIONS_ETH: String(CONFIRMATIONS), CHAIN_POLL_MS: '0', RECONCILE_INTERVAL_MS: '0' }, { rates });
+    t = await testApp(
+      kind,
+      {
+        CHAIN_NETWORK: 'regtest',
+        CHAIN_RPC_URL_ETH: eth.url,
+        CONFIRMATIONS_ETH: String(CONFIRMATIONS),
+        CHAIN_POLL_MS: '0',
+        RECONCILE_INTERVAL_MS: '0',
+      },
+      { rates },
+    );
     journalFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-eth-signer-')), 'signer-journal.jsonl');
   }, 120_000);
   afterAll(async () => {
@@ -54,7 +76,11 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
     setChainNetwork('mainnet');
   });
 
-  const scan = () => scanChain(t.app.db, eth.node, watcherHooks(rates, t.app.workers.payoutOutcomes), { ...DEFAULT_WATCHER_SETTINGS, confirmations: CONFIRMATIONS });
+  const scan = () =>
+    scanChain(t.app.db, eth.node, watcherHooks(rates, t.app.workers.payoutOutcomes), {
+      ...DEFAULT_WATCHER_SETTINGS,
+      confirmations: CONFIRMATIONS,
+    });
   const api = signerApi(() => t);
   const logs: string[] = [];
   const signer = (options: { bumpAfterMs?: number; beforeReport?: () => Promise<void> } = {}) =>
@@ -80,8 +106,16 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
   const balance = async (user: TestUser) => (await balanceOf(t, user.headers, 'ETH')) ?? '0.000000000000000000';
   type OutputRow = { txid: string; vout: number; status: string; amount: string };
   const outputsOf = async (txid: string) =>
-    ((await t.app.db.execute(sql`select txid, vout, status, amount::text from chain_outputs where currency = 'ETH' and txid = ${txid} order by vout`)) as unknown as { rows: OutputRow[] }).rows;
-  const receipt = (txid: string) => eth.call<{ status: string; from: string; gasUsed: string; effectiveGasPrice: string } | null>('eth_getTransactionReceipt', [txid]);
+    (
+      (await t.app.db.execute(
+        sql`select txid, vout, status, amount::text from chain_outputs where currency = 'ETH' and txid = ${txid} order by vout`,
+      )) as unknown as { rows: OutputRow[] }
+    ).rows;
+  const receipt = (txid: string) =>
+    eth.call<{ status: string; from: string; gasUsed: string; effectiveGasPrice: string } | null>(
+      'eth_getTransactionReceipt',
+      [txid],
+    );
   async function deploy(runtime: string): Promise<string> {
     const txid = await eth.send({ data: deployCode(runtime), from: eth.accounts[1] });
     await eth.mine(1);
@@ -96,15 +130,34 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
   }
   async function sendOut(user: TestUser, address: string, amount: string): Promise<string> {
     await bookAddresses(t, user, [{ currency: 'ETH', address }]);
-    const started = await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: user.headers, payload: { currency: 'ETH', address, amount } });
-    expect({ status: started.statusCode, body: started.statusCode === 201 ? '' : started.body }).toEqual({ status: 201, body: '' });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/wallet/sends',
+      headers: user.headers,
+      payload: { currency: 'ETH', address, amount },
+    });
+    expect({ status: started.statusCode, body: started.statusCode === 201 ? '' : started.body }).toEqual({
+      status: 201,
+      body: '',
+    });
     const id = started.json().id as string;
     expect((await confirmSendFromMail(t, user, id)).statusCode).toBe(200);
     return id;
   }
-  type PayoutRow = { id: string; status: string; txid: string | null; txids: string[]; chain_fee: string | null; failure_reason: string | null };
+  type PayoutRow = {
+    id: string;
+    status: string;
+    txid: string | null;
+    txids: string[];
+    chain_fee: string | null;
+    failure_reason: string | null;
+  };
   const payoutOfSend = async (sendId: string) =>
-    ((await t.app.db.execute(sql`select id, status, txid, txids, chain_fee::text, failure_reason from payouts where send_id = ${sendId}`)) as unknown as { rows: PayoutRow[] }).rows[0]!;
+    (
+      (await t.app.db.execute(
+        sql`select id, status, txid, txids, chain_fee::text, failure_reason from payouts where send_id = ${sendId}`,
+      )) as unknown as { rows: PayoutRow[] }
+    ).rows[0]!;
   const journal = (file = journalFile) =>
     fs
       .readFileSync(file, 'utf8')
@@ -124,7 +177,9 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
     )[0]!;
 
   it('refuses a node of another network at start-up, with a message naming both', async () => {
-    await expect(testApp(kind, { CHAIN_NETWORK: 'testnet', CHAIN_RPC_URL_ETH: eth.url, CHAIN_POLL_MS: '0' })).rejects.toThrow('CHAIN_RPC_URL_ETH is a regtest node, but CHAIN_NETWORK is testnet');
+    await expect(
+      testApp(kind, { CHAIN_NETWORK: 'testnet', CHAIN_RPC_URL_ETH: eth.url, CHAIN_POLL_MS: '0' }),
+    ).rejects.toThrow('CHAIN_RPC_URL_ETH is a regtest node, but CHAIN_NETWORK is testnet');
     setChainNetwork('regtest');
   });
 
@@ -140,15 +195,22 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
     const txid = await eth.send({ to: user.address, value: wei('1.5') + 1n });
     await eth.mine(1);
     await scan();
-    expect(await confirmingAt(t.app.db, 'ETH', [user.address])).toEqual([{ address: user.address, txid: `${txid}:0`, amount: wei('1.5') + 1n, confirmations: 1 }]);
-    const addresses = (await t.app.inject({ url: '/api/wallet/addresses', headers: user.headers })).json().addresses as { address: string; incoming: unknown[] }[];
-    expect(addresses.find((a) => a.address === user.address)!.incoming).toEqual([{ txid: `${txid}:0`, amount: '1.500000000000000001', confirmations: 1, required: CONFIRMATIONS }]);
+    expect(await confirmingAt(t.app.db, 'ETH', [user.address])).toEqual([
+      { address: user.address, txid: `${txid}:0`, amount: wei('1.5') + 1n, confirmations: 1 },
+    ]);
+    const addresses = (await t.app.inject({ url: '/api/wallet/addresses', headers: user.headers })).json()
+      .addresses as { address: string; incoming: unknown[] }[];
+    expect(addresses.find((a) => a.address === user.address)!.incoming).toEqual([
+      { txid: `${txid}:0`, amount: '1.500000000000000001', confirmations: 1, required: CONFIRMATIONS },
+    ]);
     expect(await balance(user)).toBe('0.000000000000000000');
     await eth.mine(CONFIRMATIONS - 1);
     expect((await scan()).credited).toBe(1);
     expect(await balanceOf(t, user.headers, 'ETH')).toBe('1.500000000000000001');
     // The same blocks again (a second replica, a restart): nothing more.
-    await t.app.db.execute(sql`delete from chain_blocks where currency = 'ETH' and height > (select max(height) - 3 from chain_blocks where currency = 'ETH')`);
+    await t.app.db.execute(
+      sql`delete from chain_blocks where currency = 'ETH' and height > (select max(height) - 3 from chain_blocks where currency = 'ETH')`,
+    );
     await scan();
     expect(await balanceOf(t, user.headers, 'ETH')).toBe('1.500000000000000001');
   });
@@ -172,7 +234,9 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
     expect((await receipt(txid))!.status).toBe('0x1');
     expect((await scan()).credited).toBe(1);
     expect(eth.node.traces).toBe(true);
-    expect(await outputsOf(txid)).toEqual([expect.objectContaining({ vout: 1, status: 'credited', amount: wei('0.7').toString() })]);
+    expect(await outputsOf(txid)).toEqual([
+      expect.objectContaining({ vout: 1, status: 'credited', amount: wei('0.7').toString() }),
+    ]);
     expect(await balanceOf(t, user.headers, 'ETH')).toBe('0.700000000000000000');
   });
 
@@ -180,21 +244,37 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
     const placed = await t.app.inject({
       method: 'POST',
       url: '/api/orders',
-      payload: { type: 'sell', currencyFrom: 'ETH', currencyTo: 'EUR', amount: '0.03', email: 'seller@eth.test', address: 'DE02120300000000202051', beneficiary: 'Ada Lovelace' },
+      payload: {
+        type: 'sell',
+        currencyFrom: 'ETH',
+        currencyTo: 'EUR',
+        amount: '0.03',
+        email: 'seller@eth.test',
+        address: 'DE02120300000000202051',
+        beneficiary: 'Ada Lovelace',
+      },
     });
-    expect({ status: placed.statusCode, body: placed.statusCode === 201 ? '' : placed.body }).toEqual({ status: 201, body: '' });
+    expect({ status: placed.statusCode, body: placed.statusCode === 201 ? '' : placed.body }).toEqual({
+      status: 201,
+      body: '',
+    });
     const { reference, receiving } = placed.json() as { reference: string; receiving: { address: string } };
     expect(receiving.address).toBe(deriveAddress('ETH', TEST_XPUBS, 0, 'orders'));
     await eth.send({ to: receiving.address, value: wei('0.03') });
     await eth.mine(1);
     await scan();
-    const lookup = () => t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email: 'seller@eth.test', reference } });
-    expect((await lookup()).json().receiving.incoming).toEqual([expect.objectContaining({ amount: '0.030000000000000000', confirmations: 1, required: CONFIRMATIONS })]);
+    const lookup = () =>
+      t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email: 'seller@eth.test', reference } });
+    expect((await lookup()).json().receiving.incoming).toEqual([
+      expect.objectContaining({ amount: '0.030000000000000000', confirmations: 1, required: CONFIRMATIONS }),
+    ]);
     await eth.mine(CONFIRMATIONS - 1);
     await scan();
     expect((await lookup()).json().receiving.incoming).toBeUndefined();
     const order = (
-      (await t.app.db.execute(sql`select status, amount_received::text as received from orders where reference = ${reference}`)) as unknown as { rows: { status: string; received: string }[] }
+      (await t.app.db.execute(
+        sql`select status, amount_received::text as received from orders where reference = ${reference}`,
+      )) as unknown as { rows: { status: string; received: string }[] }
     ).rows[0];
     expect(order).toEqual({ status: 'processing', received: wei('0.03').toString() });
   });
@@ -224,9 +304,18 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
     const scans = await Promise.all([scan(), scan()]);
     expect(scans.map((s) => s.reorgDepth)).toContain(CONFIRMATIONS);
     expect(await balanceOf(t, user.headers, 'ETH')).toBe('0.000000000000000000');
-    const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as { kind: string; detail: { txid: string } }[];
-    expect(alerts).toEqual([expect.objectContaining({ kind: 'reorg_reversal', detail: expect.objectContaining({ txid: `${txid}:0` }) })]);
-    await t.app.inject({ method: 'POST', url: `/api/ops/chain/alerts/${(alerts[0] as unknown as { id: string }).id}/resolve`, headers: t.admin });
+    const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as {
+      kind: string;
+      detail: { txid: string };
+    }[];
+    expect(alerts).toEqual([
+      expect.objectContaining({ kind: 'reorg_reversal', detail: expect.objectContaining({ txid: `${txid}:0` }) }),
+    ]);
+    await t.app.inject({
+      method: 'POST',
+      url: `/api/ops/chain/alerts/${(alerts[0] as unknown as { id: string }).id}/resolve`,
+      headers: t.admin,
+    });
   });
 
   describe('the signer', () => {
@@ -248,7 +337,8 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       expect(await eth.balance(alice.address)).toBeLessThan(wei('0.001'));
       expect(await balanceOf(t, alice.headers, 'ETH')).toBe(before);
       // Swept: her deposit is no longer on the list the signer reads (it grows with what waits, not with every deposit).
-      const listed = (await t.app.inject({ url: '/api/ops/chain/outputs?currency=ETH', headers: t.admin })).json().outputs as { address: string }[];
+      const listed = (await t.app.inject({ url: '/api/ops/chain/outputs?currency=ETH', headers: t.admin })).json()
+        .outputs as { address: string }[];
       expect(listed.filter((o) => o.address === alice.address)).toEqual([]);
       await eth.mine(CONFIRMATIONS);
       await scan();
@@ -333,7 +423,9 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       const replacement = journal().find((entry) => entry.txid === after.txid)!;
       expect(replacement.eth!.nonce).toBe(old.eth!.nonce);
       expect(BigInt(replacement.eth!.maxFeePerGas) * 10n).toBeGreaterThanOrEqual(BigInt(old.eth!.maxFeePerGas) * 11n);
-      expect(BigInt(replacement.eth!.maxPriorityFeePerGas) * 10n).toBeGreaterThanOrEqual(BigInt(old.eth!.maxPriorityFeePerGas) * 11n);
+      expect(BigInt(replacement.eth!.maxPriorityFeePerGas) * 10n).toBeGreaterThanOrEqual(
+        BigInt(old.eth!.maxPriorityFeePerGas) * 11n,
+      );
       await eth.mine(CONFIRMATIONS);
       await scan();
       expect((await receipt(after.txid!))!.status).toBe('0x1');
@@ -378,7 +470,9 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       expect(await signer().run()).toEqual(expect.objectContaining({ paid: 0, reported: 1 }));
       expect((await payoutOfSend(sendId)).txid).toBe(signed.txid);
       // The database comes back from a backup taken before the report: still the same transaction.
-      await t.app.db.execute(sql`update payouts set status = 'submitted', txid = null, txids = '{}', chain_fee = null, confirmed_height = null where send_id = ${sendId}`);
+      await t.app.db.execute(
+        sql`update payouts set status = 'submitted', txid = null, txids = '{}', chain_fee = null, confirmed_height = null where send_id = ${sendId}`,
+      );
       expect(await signer().run()).toEqual(expect.objectContaining({ paid: 0, reported: 1 }));
       await eth.mine(CONFIRMATIONS);
       await scan();
@@ -435,7 +529,11 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
         SIGNER_POLL_MS: '200',
       };
       const signerProcess = (extra: Record<string, string>) =>
-        spawn(process.execPath, ['--import', 'tsx', 'server/src/signer/main.ts'], { cwd: path.join(__dirname, '../..'), env: { ...env, ...extra }, stdio: 'ignore' });
+        spawn(process.execPath, ['--import', 'tsx', 'server/src/signer/main.ts'], {
+          cwd: path.join(__dirname, '../..'),
+          env: { ...env, ...extra },
+          stdio: 'ignore',
+        });
       const dying = signerProcess({ SIGNER_DIE_BEFORE_REPORT: '1' });
       expect(await new Promise<number | null>((resolve) => dying.once('exit', resolve))).toBe(137);
       expect((await payoutOfSend(sendId)).status).toBe('submitted');
@@ -443,7 +541,8 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       const signed = processJournal().at(-1)!;
       const restarted = signerProcess({});
       try {
-        for (let i = 0; i < 100 && (await payoutOfSend(sendId)).status !== 'broadcast'; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+        for (let i = 0; i < 100 && (await payoutOfSend(sendId)).status !== 'broadcast'; i++)
+          await new Promise((resolve) => setTimeout(resolve, 100));
       } finally {
         restarted.kill('SIGTERM');
         await new Promise((resolve) => restarted.once('exit', resolve));
@@ -453,7 +552,9 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       await scan();
       expect((await payoutOfSend(sendId)).status).toBe('completed');
       expect((await eth.balance(to)) - before).toBe(wei('0.01'));
-      expect(processJournal().filter((entry) => entry.payouts.some((p) => p.id === signed.payouts[0]!.id))).toHaveLength(1);
+      expect(
+        processJournal().filter((entry) => entry.payouts.some((p) => p.id === signed.payouts[0]!.id)),
+      ).toHaveLength(1);
       for (const entry of processJournal()) expect(EthersTransaction.from(entry.hex).from).toBe(entry.eth!.from);
     });
 
@@ -493,7 +594,11 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       // One nonce, one transaction, but for replacements of it; and the node mined exactly one of each nonce's.
       await eth.mine(1);
       const byNonce = new Map<string, JournalEntry[]>();
-      for (const entry of entries) byNonce.set(`${entry.eth!.from}:${entry.eth!.nonce}`, [...(byNonce.get(`${entry.eth!.from}:${entry.eth!.nonce}`) ?? []), entry]);
+      for (const entry of entries)
+        byNonce.set(`${entry.eth!.from}:${entry.eth!.nonce}`, [
+          ...(byNonce.get(`${entry.eth!.from}:${entry.eth!.nonce}`) ?? []),
+          entry,
+        ]);
       for (const group of byNonce.values()) {
         group.slice(1).forEach((entry, i) => expect(entry.replaces).toBe(group[i]!.txid));
         const mined = [];
@@ -506,32 +611,46 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
       await eth.mine(CONFIRMATIONS);
       await scan();
       // The reserves as a deployment with real nodes reads them (the watcher's tables), not the simulated chain's balances.
-      const published = (await publishSnapshot(t.app.db, { chain: { ...simulatedChain(), balances: async () => null }, xpubs: TEST_XPUBS }, { actor: 'operator' }))!;
-      const file = (await t.app.inject({ url: `/proof/${published.snapshotId}.json` })).json() as { reserves: Reserves };
+      const published = (await publishSnapshot(
+        t.app.db,
+        { chain: { ...simulatedChain(), balances: async () => null }, xpubs: TEST_XPUBS },
+        { actor: 'operator' },
+      ))!;
+      const file = (await t.app.inject({ url: `/proof/${published.snapshotId}.json` })).json() as {
+        reserves: Reserves;
+      };
       const listed = file.reserves.currencies.find((c) => c.currency === 'ETH')!.addresses!;
       expect(listed).toEqual([expect.objectContaining({ address: HOT, role: 'change' })]);
       // The operator's command, as its own process against the API over HTTP: `npm run signer -- sign-reserves <id>`.
       if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
       const { port } = t.app.server.address() as { port: number };
-      const command = spawn(process.execPath, ['--import', 'tsx', 'server/src/signer/main.ts', 'sign-reserves', String(published.snapshotId)], {
-        cwd: path.join(__dirname, '../..'),
-        env: {
-          ...process.env,
-          ENV_FILE: path.join(__dirname, '../../__tests__/support/empty.env'),
-          CHAIN_NETWORK: 'regtest',
-          OPS_URL: `http://127.0.0.1:${port}`,
-          OPS_TOKEN: t.admin.authorization!.replace('Bearer ', ''),
-          DATA_DIR: t.config.DATA_DIR,
+      const command = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'server/src/signer/main.ts', 'sign-reserves', String(published.snapshotId)],
+        {
+          cwd: path.join(__dirname, '../..'),
+          env: {
+            ...process.env,
+            ENV_FILE: path.join(__dirname, '../../__tests__/support/empty.env'),
+            CHAIN_NETWORK: 'regtest',
+            OPS_URL: `http://127.0.0.1:${port}`,
+            OPS_TOKEN: t.admin.authorization!.replace('Bearer ', ''),
+            DATA_DIR: t.config.DATA_DIR,
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
         },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      );
       let output = '';
       command.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       command.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
       expect(await new Promise<number | null>((resolve) => command.once('exit', resolve))).toBe(0);
       // The XRP account and the hot address; counts only, no signature.
-      expect(output.trim()).toBe(`signer: snapshot ${published.snapshotId}: 2 signed, 0 refused; 2 of 2 house address(es) proven`);
-      const { proofs } = (await t.app.inject({ url: `/api/liabilities/${published.snapshotId}/control` })).json() as { proofs: ControlProof[] };
+      expect(output.trim()).toBe(
+        `signer: snapshot ${published.snapshotId}: 2 signed, 0 refused; 2 of 2 house address(es) proven`,
+      );
+      const { proofs } = (await t.app.inject({ url: `/api/liabilities/${published.snapshotId}/control` })).json() as {
+        proofs: ControlProof[];
+      };
       const hot = proofs.find((p) => p.address === HOT)!;
       expect(hot.message).toContain(published.digest!);
       expect(verifyMessage(hot.message, hot.signature)).toBe(HOT);
@@ -540,12 +659,16 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
     it('reconciles: the balances of the house’s addresses are what the ledger says; ether behind Muntly’s back is one alert', async () => {
       await eth.mine(1);
       await scan();
-      expect(await reconcile()).toEqual(expect.objectContaining({ currency: 'ETH', difference: '0.000000000000000000', ok: true }));
+      expect(await reconcile()).toEqual(
+        expect.objectContaining({ currency: 'ETH', difference: '0.000000000000000000', ok: true }),
+      );
       await eth.send({ to: HOT, value: wei('0.1') });
       await eth.mine(1);
       await scan();
       expect(await reconcile()).toEqual(expect.objectContaining({ difference: '0.100000000000000000', ok: false }));
-      const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as { kind: string }[];
+      const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as {
+        kind: string;
+      }[];
       expect(alerts.filter((a) => a.kind === 'reconciliation')).toHaveLength(1);
     });
 
@@ -561,14 +684,23 @@ describe.each(databaseKinds())('ETH on a real anvil (%s)', (kind) => {
         fetch: async (input, init) => {
           const body = JSON.parse(String(init!.body)) as { id: number; method: string };
           if (body.method === 'debug_traceBlockByHash')
-            return new Response(JSON.stringify({ jsonrpc: '2.0', id: body.id, error: { code: -32601, message: 'the method debug_traceBlockByHash does not exist/is not available' } }));
+            return new Response(
+              JSON.stringify({
+                jsonrpc: '2.0',
+                id: body.id,
+                error: { code: -32601, message: 'the method debug_traceBlockByHash does not exist/is not available' },
+              }),
+            );
           return fetch(input, init);
         },
       });
       await eth.send({ to: contract, value: wei('0.3'), gas: 100_000n });
       await eth.send({ to: user.address, value: wei('0.01') });
       await eth.mine(CONFIRMATIONS);
-      await scanChain(t.app.db, noTraces, watcherHooks(rates, t.app.workers.payoutOutcomes), { ...DEFAULT_WATCHER_SETTINGS, confirmations: CONFIRMATIONS });
+      await scanChain(t.app.db, noTraces, watcherHooks(rates, t.app.workers.payoutOutcomes), {
+        ...DEFAULT_WATCHER_SETTINGS,
+        confirmations: CONFIRMATIONS,
+      });
       expect(noTraces.traces).toBe(false);
       expect(warnings).toHaveLength(1);
       // The plain transfer is credited; the contract's is not seen.

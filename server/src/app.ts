@@ -3,9 +3,14 @@ import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { isNodeCurrency, type NodeCurrency } from '../../domain/chain';
-import { XRP_CONFIRMATIONS } from '../../domain/xrp';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { isNodeCurrency, type NodeCurrency } from '#domain/chain';
+import { XRP_CONFIRMATIONS } from '#domain/xrp';
 import { benchRoutes } from './dev/bench';
 import { devMailboxRoutes } from './dev/mailbox';
 import { simulatedChain } from './dev/simulated-chain';
@@ -18,7 +23,16 @@ import { payoutReturnRoutes } from './modules/bank/return-routes';
 import { RETURN_LINK_TTL_MS, returnLinks, withPayoutReturn } from './modules/bank/returns';
 import { bankOpsRoutes } from './modules/bank/routes';
 import { esploraChain } from './modules/chain/esplora';
-import { chainNodes, nodeBlockSource, checkNodeNetworks, checkXrpNetwork, confirmationsOf, xpubsFrom, xrpChain, type XrpChain } from './modules/chain/nodes';
+import {
+  chainNodes,
+  nodeBlockSource,
+  checkNodeNetworks,
+  checkXrpNetwork,
+  confirmationsOf,
+  xpubsFrom,
+  xrpChain,
+  type XrpChain,
+} from './modules/chain/nodes';
 import { type Chain, type Xpubs } from './modules/chain/service';
 import { faucetOpsRoutes } from './modules/faucet/ops-routes';
 import { faucetPlugin } from './modules/faucet/routes';
@@ -102,7 +116,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
     connectionTimeout: config.HTTP_IDLE_TIMEOUT_MS,
     keepAliveTimeout: config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
-    http: { headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS, connectionsCheckingInterval: config.HTTP_TIMEOUT_CHECK_INTERVAL_MS },
+    http: {
+      headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: config.HTTP_TIMEOUT_CHECK_INTERVAL_MS,
+    },
     // Headers too large, a request too slow, bytes that are not HTTP: the API's error shape.
     clientErrorHandler: answerClientError,
     // Rate limits and stream caps key on request.ip: behind a proxy that must be the client's.
@@ -122,20 +139,39 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   await app.register(compress, { global: true, threshold: 1024 });
   await app.register(securityPlugin, { authOrigin: new URL(config.authIssuer).origin });
   // The site and the API share an origin; other origins (a CDN-hosted site) are listed explicitly.
-  await app.register(cors, { origin: [config.siteOrigin], methods: ['GET', 'POST', 'PATCH', 'DELETE'], allowedHeaders: ['authorization', 'content-type', 'idempotency-key'] });
+  await app.register(cors, {
+    origin: [config.siteOrigin],
+    methods: ['GET', 'POST', 'PATCH', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
+  });
   await app.register(dbPlugin, { database: deps.database });
   // Account protection's settings and the signer of security emails' links: sends, accounts, workers.
-  const links = securityLinks({ origin: config.siteOrigin, secret: linkSecret(config), ttlMs: config.SECURITY_LINK_TTL_HOURS * 3_600_000 });
+  const links = securityLinks({
+    origin: config.siteOrigin,
+    secret: linkSecret(config),
+    ttlMs: config.SECURITY_LINK_TTL_HOURS * 3_600_000,
+  });
   await app.register(protectionPlugin, { settings: protectionSettings(config), links });
-  await app.register(authPlugin, { issuer: config.authIssuer, audience: config.authAudience, jwks: deps.jwks, requiredScope: 'use:muntly', claimNamespace: config.AUTH_CLAIM_NAMESPACE });
+  await app.register(authPlugin, {
+    issuer: config.authIssuer,
+    audience: config.authAudience,
+    jwks: deps.jwks,
+    requiredScope: 'use:muntly',
+    claimNamespace: config.AUTH_CLAIM_NAMESPACE,
+  });
   // A changed email address is a security event (sends pause, the former address is told).
-  const onEmailChange: EmailChangeHookOf = (request) => (db, change) => emailChanged(db, protectionContext(app, request), change);
+  const onEmailChange: EmailChangeHookOf = (request) => (db, change) =>
+    emailChanged(db, protectionContext(app, request), change);
   await app.register(accountPlugin, { onEmailChange });
   await app.register(ssePlugin, { maxLifetimeMs: config.EVENT_STREAM_MAX_LIFETIME_MS });
 
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Muntly API', version: '1.0.0', description: 'Amounts are decimal strings. Errors: { error: { code, message, field? } }.' },
+      info: {
+        title: 'Muntly API',
+        version: '1.0.0',
+        description: 'Amounts are decimal strings. Errors: { error: { code, message, field? } }.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
     transform: jsonSchemaTransform,
@@ -154,7 +190,9 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   await app.register(accountRoutes, { lookupProfile: deps.lookupProfile ?? (async () => ({})), onEmailChange });
   await app.register(identityRoutes, { bankIban: config.BANK_IBAN });
-  const rates = deps.rates ?? (config.RATES_FEED === 'coingecko' ? coingeckoRates({ baseUrl: config.RATES_FEED_URL }) : simulatedRates());
+  const rates =
+    deps.rates ??
+    (config.RATES_FEED === 'coingecko' ? coingeckoRates({ baseUrl: config.RATES_FEED_URL }) : simulatedRates());
   const xpubs = deps.xpubs ?? xpubsFrom(config);
   // Real nodes (CHAIN_RPC_URL_<CUR>): refused at start-up when on another network than CHAIN_NETWORK;
   // their chain payouts carry the MAC the signer checks (payouts/instruction.ts).
@@ -162,12 +200,22 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   // The faucet's blocks: the simulated chain's locally, else Muntly's own Bitcoin node, else CHAIN_BLOCKS_URL's explorer.
   const bitcoinNode = nodes.get('BTC');
   const chain =
-    deps.chain ?? (config.CHAIN_PAYOUTS === 'simulated' ? simulatedChain() : bitcoinNode ? nodeBlockSource(bitcoinNode, config.CHAIN_NETWORK) : esploraChain({ baseUrl: config.CHAIN_BLOCKS_URL }));
+    deps.chain ??
+    (config.CHAIN_PAYOUTS === 'simulated'
+      ? simulatedChain()
+      : bitcoinNode
+        ? nodeBlockSource(bitcoinNode, config.CHAIN_NETWORK)
+        : esploraChain({ baseUrl: config.CHAIN_BLOCKS_URL }));
   await checkNodeNetworks(nodes, config.CHAIN_NETWORK, (message) => app.log.warn(message));
   // The XRP Ledger (CHAIN_RPC_URL_XRP, issue 31): one validated ledger is final.
   const xrp = deps.xrp !== undefined ? deps.xrp : xrpChain(config);
   if (xrp) await checkXrpNetwork(xrp, config.CHAIN_NETWORK, (message) => app.log.warn(message));
-  const confirmations = (code: string) => (code === 'XRP' && xrp ? XRP_CONFIRMATIONS : isNodeCurrency(code) && nodes.has(code) ? confirmationsOf(config, code) : null);
+  const confirmations = (code: string) =>
+    code === 'XRP' && xrp
+      ? XRP_CONFIRMATIONS
+      : isNodeCurrency(code) && nodes.has(code)
+        ? confirmationsOf(config, code)
+        : null;
   await app.register(ratesRoutes, { rates });
   const faucet = faucetSettings(config, chain);
   await app.register(faucetPlugin, { database: deps.database, rates, settings: faucet });
@@ -175,7 +223,10 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     rates,
     xpubs,
     lookupLimitPerMinute: config.LOOKUP_LIMIT_PER_MINUTE,
-    placement: { perEmailPerHour: config.ORDER_LIMIT_PER_EMAIL_PER_HOUR, perClientPerHour: config.ORDER_LIMIT_PER_CLIENT_PER_HOUR },
+    placement: {
+      perEmailPerHour: config.ORDER_LIMIT_PER_EMAIL_PER_HOUR,
+      perClientPerHour: config.ORDER_LIMIT_PER_CLIENT_PER_HOUR,
+    },
     buySellEnabled: config.BUY_SELL_ENABLED,
     explorers: config.explorers,
     bank: config.bank,
@@ -188,11 +239,22 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   // Four eyes on payouts (PAYOUT_APPROVAL_*): account protection's freeze makes every payout of a
   // frozen account wait too (payouts/approval.ts).
-  const approval = payoutApproval(config, rates, { accountFrozen, ...(nodes.size > 0 || xrp ? { instructionKey: sharedSignerKey(config) } : {}) });
+  const approval = payoutApproval(config, rates, {
+    accountFrozen,
+    ...(nodes.size > 0 || xrp ? { instructionKey: sharedSignerKey(config) } : {}),
+  });
   await app.register(walletRoutes, { rates, xpubs, approval, confirmations });
-  await app.register(protectionRoutes, { xpubs, findReception: findByAddress, signInReports: { secret: config.SIGN_IN_REPORT_SECRET, issuer: config.authIssuer } });
+  await app.register(protectionRoutes, {
+    xpubs,
+    findReception: findByAddress,
+    signInReports: { secret: config.SIGN_IN_REPORT_SECRET, issuer: config.authIssuer },
+  });
   await app.register(opsRoutes, { localIdp: deps.localIdp });
-  await app.register(opsMoneyRoutes, { rates, chain, settlement: { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED } });
+  await app.register(opsMoneyRoutes, {
+    rates,
+    chain,
+    settlement: { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED },
+  });
   await app.register(liabilitiesRoutes, { chain, xpubs });
   await app.register(liabilitiesControlRoutes, { chain, xpubs });
   await app.register(opsChainRoutes, { nodes, xpubs, approval, xrp });
@@ -206,7 +268,13 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
     rates,
     outcomes: payoutOutcomes(approval, links),
     approval,
-    account: { iban: config.BANK_IBAN, bic: config.BANK_BIC, name: config.bank.beneficiary, painVersion: config.BANK_PAIN_VERSION, address: config.bankDebtorAddress },
+    account: {
+      iban: config.BANK_IBAN,
+      bic: config.BANK_BIC,
+      name: config.bank.beneficiary,
+      painVersion: config.BANK_PAIN_VERSION,
+      address: config.bankDebtorAddress,
+    },
     links: returns,
   });
   await app.register(payoutReturnRoutes, {
@@ -217,7 +285,18 @@ export async function buildApp(config: Config, deps: AppDependencies): Promise<F
   });
   await app.register(supportRoutes);
   if (config.BENCH_ROUTES) await app.register(benchRoutes);
-  await app.register(workersPlugin, { config, rates, approval, chain, xpubs, faucet, nodes, xrp, payoutAdapters: deps.payoutAdapters, mailTransport: deps.mailTransport });
+  await app.register(workersPlugin, {
+    config,
+    rates,
+    approval,
+    chain,
+    xpubs,
+    faucet,
+    nodes,
+    xrp,
+    payoutAdapters: deps.payoutAdapters,
+    mailTransport: deps.mailTransport,
+  });
   if (config.localIdp) await app.register(devMailboxRoutes);
 
   await app.register(sitePlugin, { publicDir: config.PUBLIC_DIR, authOrigin: new URL(config.authIssuer).origin });

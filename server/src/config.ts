@@ -2,13 +2,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
-import { CURRENCIES } from '../../domain/currencies';
-import { CHAIN_NETWORKS, setChainNetwork } from '../../domain/networks';
-import { OPERATOR_ENV, REQUIRED_OPERATOR_FIELDS, SAMPLE_PAYEE_NAME, operatorFromEnv, type Operator } from '../../domain/operator';
-import { sepaLatin } from '../../domain/payee';
-import { DEFAULT_ADDRESS_HOLD_HOURS } from '../../domain/protection';
-import { PAIN_VERSIONS, sepaIban, type PostalAddress } from '../../domain/sepa';
-import { XRP_FEE_CAP_DROPS, XRP_LEDGER_MARGIN } from '../../domain/xrp';
+import { CURRENCIES } from '#domain/currencies';
+import { CHAIN_NETWORKS, setChainNetwork } from '#domain/networks';
+import {
+  OPERATOR_ENV,
+  REQUIRED_OPERATOR_FIELDS,
+  SAMPLE_PAYEE_NAME,
+  operatorFromEnv,
+  type Operator,
+} from '#domain/operator';
+import { sepaLatin } from '#domain/payee';
+import { DEFAULT_ADDRESS_HOLD_HOURS } from '#domain/protection';
+import { PAIN_VERSIONS, sepaIban, type PostalAddress } from '#domain/sepa';
+import { XRP_FEE_CAP_DROPS, XRP_LEDGER_MARGIN } from '#domain/xrp';
 
 /**
  * Configuration from the environment, validated once at start-up: a bad value stops the
@@ -22,9 +28,21 @@ const optional = z.preprocess((value) => (value === '' ? undefined : value), z.s
 /** Blockstream's Esplora API of Bitcoin mainnet: the faucet's default block source with real payouts. */
 const MAINNET_EXPLORER = 'https://blockstream.info/api';
 /** The payer's address settings, in the order of the address. */
-const DEBTOR_ADDRESS_ENV = ['BANK_DEBTOR_STREET', 'BANK_DEBTOR_BUILDING', 'BANK_DEBTOR_POSTCODE', 'BANK_DEBTOR_TOWN', 'BANK_DEBTOR_COUNTRY'] as const;
+const DEBTOR_ADDRESS_ENV = [
+  'BANK_DEBTOR_STREET',
+  'BANK_DEBTOR_BUILDING',
+  'BANK_DEBTOR_POSTCODE',
+  'BANK_DEBTOR_TOWN',
+  'BANK_DEBTOR_COUNTRY',
+] as const;
 /** Local mode's payer address when none is set: a sample, as the operator's is (production refuses to start without one). */
-export const SAMPLE_DEBTOR_ADDRESS: PostalAddress = { street: 'Musterstrasse', building: '1', postcode: '10115', town: 'Berlin', country: 'DE' };
+export const SAMPLE_DEBTOR_ADDRESS: PostalAddress = {
+  street: 'Musterstrasse',
+  building: '1',
+  postcode: '10115',
+  town: 'Berlin',
+  country: 'DE',
+};
 
 const schema = z
   .object({
@@ -154,7 +172,10 @@ const schema = z
     TRUST_PROXY: optional.pipe(
       z
         .string()
-        .regex(/^(\d{1,2}|[0-9a-f.:/]+(\s*,\s*[0-9a-f.:/]+)*)$/i, 'must be a hop count like 1, or proxy addresses/CIDRs like 10.0.0.0/8,127.0.0.1')
+        .regex(
+          /^(\d{1,2}|[0-9a-f.:/]+(\s*,\s*[0-9a-f.:/]+)*)$/i,
+          'must be a hop count like 1, or proxy addresses/CIDRs like 10.0.0.0/8,127.0.0.1',
+        )
         .transform((value) => (/^\d+$/.test(value) ? Number(value) : value.split(',').map((part) => part.trim())))
         .optional(),
     ),
@@ -297,13 +318,19 @@ const schema = z
     XPUB_BTC: optional.pipe(
       z
         .string()
-        .regex(/^(xpub|zpub|tpub|vpub)[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub or a zpub (tpub or vpub on a test network)')
+        .regex(
+          /^(xpub|zpub|tpub|vpub)[1-9A-HJ-NP-Za-km-z]{100,}$/,
+          'must be an xpub or a zpub (tpub or vpub on a test network)',
+        )
         .optional(),
     ),
     XPUB_LTC: optional.pipe(
       z
         .string()
-        .regex(/^(xpub|zpub|tpub|vpub)[1-9A-HJ-NP-Za-km-z]{100,}$/, 'must be an xpub or a zpub (tpub or vpub on a test network)')
+        .regex(
+          /^(xpub|zpub|tpub|vpub)[1-9A-HJ-NP-Za-km-z]{100,}$/,
+          'must be an xpub or a zpub (tpub or vpub on a test network)',
+        )
         .optional(),
     ),
     XPUB_DOGE: optional.pipe(
@@ -351,13 +378,17 @@ const schema = z
      * The key that signs the freeze and cancel links of security emails (at least 32 characters,
      * e.g. `openssl rand -base64 48`); required in production. Local mode keeps one in DATA_DIR.
      */
-    SECURITY_LINK_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters (openssl rand -base64 48)').optional()),
+    SECURITY_LINK_SECRET: optional.pipe(
+      z.string().min(32, 'must be at least 32 characters (openssl rand -base64 48)').optional(),
+    ),
     /**
      * The shared secret an Auth0 post-login Action sends to POST /api/security/sign-ins to report
      * a login (account protection's "sign-in from a new device"; at least 32 characters). Unset:
      * that endpoint answers 404 (the local identity provider reports its logins in-process).
      */
-    SIGN_IN_REPORT_SECRET: optional.pipe(z.string().min(32, 'must be at least 32 characters (openssl rand -base64 48)').optional()),
+    SIGN_IN_REPORT_SECRET: optional.pipe(
+      z.string().min(32, 'must be at least 32 characters (openssl rand -base64 48)').optional(),
+    ),
     /** How long the links of a security email work (each once). */
     SECURITY_LINK_TTL_HOURS: z.coerce.number().min(1).max(2160).default(168),
     /** Faucet: one whole round (its four phases), fractions allowed for tests; the reward; the budget a new faucet starts with. */
@@ -375,7 +406,12 @@ const schema = z
   })
   .superRefine((env, ctx) => {
     // Node refuses a headers limit longer than the whole request's.
-    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS) ctx.addIssue({ code: 'custom', path: ['HTTP_HEADERS_TIMEOUT_MS'], message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS' });
+    if (env.HTTP_HEADERS_TIMEOUT_MS > env.HTTP_REQUEST_TIMEOUT_MS)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: 'must not exceed HTTP_REQUEST_TIMEOUT_MS',
+      });
     // A named operator is named completely; the sample stands in only while nobody is named.
     const operatorGiven = Object.values(OPERATOR_ENV).filter((key) => env[key]);
     if (env.OPERATOR_NAME || operatorGiven.length) {
@@ -409,7 +445,12 @@ const schema = z
             message: `is required when ${debtorGiven.join(', ')} ${debtorGiven.length > 1 ? 'are' : 'is'} set: the EPC takes a payer's address with its town and country`,
           });
     // The faucet's blocks come from the network Muntly follows: off mainnet, mainnet's explorer is the wrong chain.
-    if (env.CHAIN_PAYOUTS === 'signer' && env.CHAIN_NETWORK !== 'mainnet' && !env.CHAIN_RPC_URL_BTC && env.CHAIN_BLOCKS_URL === MAINNET_EXPLORER)
+    if (
+      env.CHAIN_PAYOUTS === 'signer' &&
+      env.CHAIN_NETWORK !== 'mainnet' &&
+      !env.CHAIN_RPC_URL_BTC &&
+      env.CHAIN_BLOCKS_URL === MAINNET_EXPLORER
+    )
       ctx.addIssue({
         code: 'custom',
         path: ['CHAIN_BLOCKS_URL'],
@@ -421,9 +462,11 @@ const schema = z
       ctx.addIssue({
         code: 'custom',
         path: ['OPERATOR_NAME'],
-        message: 'is required when AUTH0_DOMAIN is set (production): the imprint, terms and privacy policy name the operator (also OPERATOR_ADDRESS, OPERATOR_EMAIL; docs/configuration.md)',
+        message:
+          'is required when AUTH0_DOMAIN is set (production): the imprint, terms and privacy policy name the operator (also OPERATOR_ADDRESS, OPERATOR_EMAIL; docs/configuration.md)',
       });
-    if (env.BENCH_ROUTES) ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'is for benchmarks only, never in production' });
+    if (env.BENCH_ROUTES)
+      ctx.addIssue({ code: 'custom', path: ['BENCH_ROUTES'], message: 'is for benchmarks only, never in production' });
     // Production's payouts file names Muntly's real address, never the sample.
     if (!debtorGiven.length)
       ctx.addIssue({
@@ -432,17 +475,41 @@ const schema = z
         message:
           "is required when AUTH0_DOMAIN is set (production), with BANK_DEBTOR_COUNTRY (and BANK_DEBTOR_STREET, BANK_DEBTOR_BUILDING, BANK_DEBTOR_POSTCODE): the payouts file carries the payer's structured address (docs/configuration.md)",
       });
-    if (env.PAYOUT_BOOKING_DELAY_MS > 0) ctx.addIssue({ code: 'custom', path: ['PAYOUT_BOOKING_DELAY_MS'], message: 'is for the crash suite only, never in production' });
+    if (env.PAYOUT_BOOKING_DELAY_MS > 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYOUT_BOOKING_DELAY_MS'],
+        message: 'is for the crash suite only, never in production',
+      });
     // Production never pretends to pay: the payouts go to a real executor, named explicitly.
-    if (env.CHAIN_PAYOUTS !== 'signer') ctx.addIssue({ code: 'custom', path: ['CHAIN_PAYOUTS'], message: 'must be "signer" in production (AUTH0_DOMAIN set): the simulated chain pays nobody' });
-    if (env.BANK_PAYOUTS !== 'external') ctx.addIssue({ code: 'custom', path: ['BANK_PAYOUTS'], message: 'must be "external" in production (AUTH0_DOMAIN set): the simulated bank pays nobody' });
+    if (env.CHAIN_PAYOUTS !== 'signer')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CHAIN_PAYOUTS'],
+        message: 'must be "signer" in production (AUTH0_DOMAIN set): the simulated chain pays nobody',
+      });
+    if (env.BANK_PAYOUTS !== 'external')
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BANK_PAYOUTS'],
+        message: 'must be "external" in production (AUTH0_DOMAIN set): the simulated bank pays nobody',
+      });
     const withNode = (['BTC', 'LTC', 'DOGE', 'BCH', 'ETH'] as const).some((code) => env[`CHAIN_RPC_URL_${code}`]);
     if (env.CHAIN_RPC_URL_XRP && !env.XRP_ADDRESS)
-      ctx.addIssue({ code: 'custom', path: ['XRP_ADDRESS'], message: 'is required in production with CHAIN_RPC_URL_XRP: the local default is a public test account' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['XRP_ADDRESS'],
+        message: 'is required in production with CHAIN_RPC_URL_XRP: the local default is a public test account',
+      });
     if ((withNode || env.CHAIN_RPC_URL_XRP) && !env.SIGNER_KEY)
-      ctx.addIssue({ code: 'custom', path: ['SIGNER_KEY'], message: 'is required in production with a node (CHAIN_RPC_URL_…): the API and the signer share it' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SIGNER_KEY'],
+        message: 'is required in production with a node (CHAIN_RPC_URL_…): the API and the signer share it',
+      });
     for (const key of ['AUTH0_CLIENT_ID', 'AUTH0_AUDIENCE', 'DATABASE_URL', 'SECURITY_LINK_SECRET'] as const) {
-      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH0_DOMAIN is set (production)' });
+      if (!env[key])
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is required when AUTH0_DOMAIN is set (production)' });
     }
   });
 
@@ -483,7 +550,8 @@ export type Config = Omit<z.infer<typeof schema>, 'CHAIN_PAYOUTS' | 'BANK_PAYOUT
 export function sameLegalName(a: string, b: string): boolean {
   // Banks write an umlaut as its letter (ü → u) or, the German way, with an e (ü → ue).
   const german = (name: string) => name.replace(/[äöüÄÖÜ]/g, (c) => `${c.normalize('NFD')[0]}e`);
-  const spellings = (name: string) => new Set([name, german(name)].map((spelling) => sepaLatin(spelling).toLowerCase().replace(/\s+/g, ' ')));
+  const spellings = (name: string) =>
+    new Set([name, german(name)].map((spelling) => sepaLatin(spelling).toLowerCase().replace(/\s+/g, ' ')));
   const ofB = spellings(b);
   return [...spellings(a)].some((spelling) => ofB.has(spelling));
 }
@@ -506,8 +574,10 @@ function explorersFrom(env: NodeJS.ProcessEnv): { explorers: Record<string, stri
     const code = key.slice(EXPLORER_PREFIX.length);
     const example = raw.replace('{txid}', 'txid');
     const url = URL.canParse(example) ? new URL(example) : null;
-    if (!CURRENCIES.some((currency) => currency.code === code)) problems.push(`${key}: ${code} is not a listed crypto currency`);
-    else if (!raw.includes('{txid}') || !url || (url.protocol !== 'https:' && url.protocol !== 'http:')) problems.push(`${key}: must be an http(s) URL with {txid} where the transaction hash goes`);
+    if (!CURRENCIES.some((currency) => currency.code === code))
+      problems.push(`${key}: ${code} is not a listed crypto currency`);
+    else if (!raw.includes('{txid}') || !url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+      problems.push(`${key}: must be an http(s) URL with {txid} where the transaction hash goes`);
     else explorers[code] = raw;
   }
   return { explorers, problems };
@@ -538,7 +608,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = environment()): Config {
   const result = schema.safeParse(env);
   const { explorers, problems: explorerProblems } = explorersFrom(env);
   if (!result.success || explorerProblems.length) {
-    const problems = [...(result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)), ...explorerProblems];
+    const problems = [
+      ...(result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`)),
+      ...explorerProblems,
+    ];
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const c = result.data;

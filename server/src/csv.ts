@@ -17,9 +17,12 @@ export function csvCell(value: string | number | null | undefined): string {
 }
 
 /** One line, with its CRLF. */
-export const csvLine = (cells: readonly (string | number | null | undefined)[]) => `${cells.map(csvCell).join(',')}\r\n`;
+export const csvLine = (cells: readonly (string | number | null | undefined)[]) =>
+  `${cells.map(csvCell).join(',')}\r\n`;
 
 /** A whole file: the header, then one line per row with the columns' values. */
 export function toCsv<T>(columns: readonly (keyof T & string)[], rows: readonly T[]): string {
-  return [columns, ...rows.map((row) => columns.map((column) => row[column] as string | number | null))].map(csvLine).join('');
+  return [columns, ...rows.map((row) => columns.map((column) => row[column] as string | number | null))]
+    .map(csvLine)
+    .join('');
 }

@@ -1,6 +1,6 @@
-import { errorTextNumbers, waitPhrase, type ErrorCode } from '../../domain/errors';
-import { formatMoney } from '../../domain/format';
-import { eur } from '../../domain/money';
+import { errorTextNumbers, waitPhrase, type ErrorCode } from '#domain/errors';
+import { formatMoney } from '#domain/format';
+import { eur } from '#domain/money';
 import englishTexts from '../../locales/en/errors.json';
 
 /**

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { DomainError, statusOf, type ErrorBody, type ErrorCode } from '../../domain/errors';
+import { DomainError, statusOf, type ErrorBody, type ErrorCode } from '#domain/errors';
 import { apiMessage } from './error-messages';
 import type { FastifyError, FastifyReply } from 'fastify';
 
@@ -26,7 +26,14 @@ export class RateLimited extends Error {
 
 /** The body of an error answer: the message is the code's English text (server/src/error-messages.ts) unless a more precise one is given. */
 export function errorBody(code: ErrorCode, field?: string, message?: string, retryAfter?: number): ErrorBody {
-  return { error: { code, message: message ?? apiMessage(code, retryAfter), ...(field ? { field } : {}), ...(retryAfter ? { retryAfter } : {}) } };
+  return {
+    error: {
+      code,
+      message: message ?? apiMessage(code, retryAfter),
+      ...(field ? { field } : {}),
+      ...(retryAfter ? { retryAfter } : {}),
+    },
+  };
 }
 
 /** Answers a code outside the error handler (a reply already under way), with the map's status. */
@@ -45,16 +52,24 @@ export const errorsPlugin = fp<{ loginMaxAgeSeconds: number }>(async (app, { log
     // file not yet published) must not let a CDN keep the 404 for a year, nor a 429 or a 500.
     reply.header('cache-control', 'no-store');
     // A limit that lifts with time says when, in the body and as Retry-After.
-    if ((error instanceof DomainError || error instanceof RateLimited) && error.retryAfter) reply.header('retry-after', String(error.retryAfter));
+    if ((error instanceof DomainError || error instanceof RateLimited) && error.retryAfter)
+      reply.header('retry-after', String(error.retryAfter));
     if (error instanceof DomainError && error.code === 'login_required_recent') {
-      reply.header('www-authenticate', `Bearer error="insufficient_user_authentication", max_age=${loginMaxAgeSeconds}`);
+      reply.header(
+        'www-authenticate',
+        `Bearer error="insufficient_user_authentication", max_age=${loginMaxAgeSeconds}`,
+      );
     }
-    if (error instanceof DomainError) return reply.code(statusOf(error.code)).send(errorBody(error.code, error.field, error.detail, error.retryAfter));
-    if (error instanceof RateLimited) return reply.code(429).send(errorBody('try_again_soon', undefined, undefined, error.retryAfter));
+    if (error instanceof DomainError)
+      return reply.code(statusOf(error.code)).send(errorBody(error.code, error.field, error.detail, error.retryAfter));
+    if (error instanceof RateLimited)
+      return reply.code(429).send(errorBody('try_again_soon', undefined, undefined, error.retryAfter));
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issue = error.validation[0];
       const where = issue?.instancePath.replace(/^\//, '').replace(/\//g, '.');
-      return reply.code(statusOf('validation_failed')).send(errorBody('validation_failed', where || undefined, issue?.message));
+      return reply
+        .code(statusOf('validation_failed'))
+        .send(errorBody('validation_failed', where || undefined, issue?.message));
     }
     // The transport's refusals keep the framework's status.
     const status = error.statusCode ?? 500;

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { lt, sql } from 'drizzle-orm';
-import { secondsToWait } from '../../domain/errors';
+import { secondsToWait } from '#domain/errors';
 import { rows } from './db/raw';
 import { limitCounters } from './db/schema';
 import { RateLimited } from './errors';
@@ -26,7 +26,8 @@ export type Limit = { name: string; max: number; windowMs: number };
 export type Taken = { ok: true; count: number; release(): Promise<void> } | { ok: false; retryAfterSeconds: number };
 
 /** The row's key: the limit's name and its subject, hashed (the table holds no email or id). */
-export const limitKey = (limit: Pick<Limit, 'name'>, subject: string) => createHash('sha256').update(`${limit.name}\0${subject}`).digest('hex');
+export const limitKey = (limit: Pick<Limit, 'name'>, subject: string) =>
+  createHash('sha256').update(`${limit.name}\0${subject}`).digest('hex');
 
 /**
  * Takes one use of `limit` for `subject`, or answers how long to wait. `now`: the database's
@@ -37,22 +38,34 @@ export async function takeLimit(db: Db, limit: Limit, subject: string, now?: Dat
   const key = limitKey(limit, subject);
   const at = now ? sql`${now.toISOString()}::timestamptz` : sql`clock_timestamp()`;
   // take_limit (migration 0042) is the one definition of a use: place_anonymous_order takes one too.
-  const [taken] = await rows<{ count: number | null }>(db, sql`select take_limit(${key}, ${limit.max}, ${`${limit.windowMs} milliseconds`}::interval, ${at}) as count`);
+  const [taken] = await rows<{ count: number | null }>(
+    db,
+    sql`select take_limit(${key}, ${limit.max}, ${`${limit.windowMs} milliseconds`}::interval, ${at}) as count`,
+  );
   if (taken?.count != null && limit.max >= 1) {
     return {
       ok: true,
       count: Number(taken.count),
       release: async () => {
-        await db.execute(sql`update ${limitCounters} set count = greatest(count - 1, 0) where key = ${key} and window_ends_at > ${at}`);
+        await db.execute(
+          sql`update ${limitCounters} set count = greatest(count - 1, 0) where key = ${key} and window_ends_at > ${at}`,
+        );
       },
     };
   }
-  const [row] = await rows<{ ms: number }>(db, sql`select greatest(extract(epoch from (window_ends_at - ${at})) * 1000, 0)::float8 as ms from ${limitCounters} where key = ${key}`);
+  const [row] = await rows<{ ms: number }>(
+    db,
+    sql`select greatest(extract(epoch from (window_ends_at - ${at})) * 1000, 0)::float8 as ms from ${limitCounters} where key = ${key}`,
+  );
   return { ok: false, retryAfterSeconds: secondsToWait(Math.ceil(Number(row?.ms ?? limit.windowMs))) };
 }
 
 /** takeLimit for every limit given, refusing with 429 try_again_soon (the longest wait) when any is used up; the uses taken are given back then. */
-export async function takeLimits(db: Db, wanted: { limit: Limit; subject: string }[], now?: Date): Promise<{ release(): Promise<void> }> {
+export async function takeLimits(
+  db: Db,
+  wanted: { limit: Limit; subject: string }[],
+  now?: Date,
+): Promise<{ release(): Promise<void> }> {
   const taken: Taken[] = [];
   for (const { limit, subject } of wanted) taken.push(await takeLimit(db, limit, subject, now));
   const granted = taken.filter((t): t is Extract<Taken, { ok: true }> => t.ok);
@@ -69,6 +82,9 @@ export async function takeLimits(db: Db, wanted: { limit: Limit; subject: string
 
 /** Deletes the counters whose window has ended (the retention job; a new use would reset them anyway). */
 export async function sweepLimits(db: Db, now = new Date()): Promise<number> {
-  const deleted = await db.delete(limitCounters).where(lt(limitCounters.windowEndsAt, now)).returning({ key: limitCounters.key });
+  const deleted = await db
+    .delete(limitCounters)
+    .where(lt(limitCounters.windowEndsAt, now))
+    .returning({ key: limitCounters.key });
   return deleted.length;
 }

@@ -84,7 +84,11 @@ export function safeError(error: unknown, depth = 0): LoggedError {
     .filter((line) => line.startsWith('    at '))
     .slice(0, 12)
     .join('\n');
-  const logged: LoggedError = { type: error.constructor?.name || error.name, message: redactMessage(error.message), stack: frames };
+  const logged: LoggedError = {
+    type: error.constructor?.name || error.name,
+    message: redactMessage(error.message),
+    stack: frames,
+  };
   for (const key of ['code', 'constraint', 'table', 'column', 'routine'] as const) {
     const value = identifier(fields[key]);
     if (value) logged[key] = value;

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRemoteJWKSet } from 'jose';
-import { localizePath } from '../../domain/languages';
+import { localizePath } from '#domain/languages';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
@@ -38,10 +38,14 @@ async function main() {
   const app = await buildApp(config, {
     database,
     jwks,
-    localIdp: keys && localIdpAccess({ keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId }),
+    localIdp:
+      keys &&
+      localIdpAccess({ keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId }),
     // Auth0 access tokens carry no email or name; the provider's userinfo endpoint has them.
     lookupProfile: async (token) => {
-      const response = await fetch(new URL('userinfo', config.authIssuer), { headers: { authorization: `Bearer ${token}` } });
+      const response = await fetch(new URL('userinfo', config.authIssuer), {
+        headers: { authorization: `Bearer ${token}` },
+      });
       if (!response.ok) return {};
       const info = (await response.json()) as { email?: string; name?: string };
       return { email: info.email, name: info.name };
@@ -66,15 +70,35 @@ async function main() {
         await recordSignIn(
           database.db,
           { links: app.protection.links, issuer: config.authIssuer },
-          { subject: signIn.subject, deviceKey: signIn.deviceKey, client: clientOf(signIn.userAgent), at: signIn.at, language: signIn.language },
+          {
+            subject: signIn.subject,
+            deviceKey: signIn.deviceKey,
+            client: clientOf(signIn.userAgent),
+            at: signIn.at,
+            language: signIn.language,
+          },
         );
       },
       // The sign-up form's email (it answers a new address and a taken one alike).
-      mailSignUp: (input) => mailSignUp(database.db, { ...input, loginUrl: new URL(localizePath('/login/', input.language), config.siteOrigin).toString() }),
+      mailSignUp: (input) =>
+        mailSignUp(database.db, {
+          ...input,
+          loginUrl: new URL(localizePath('/login/', input.language), config.siteOrigin).toString(),
+        }),
       // Two-step login changes with a code emailed to the account, and as a security change.
       secondFactor: {
-        mailCode: ({ userAgent, ...change }) => mailSecondFactorCode(database.db, app.protection.links, { ...change, issuer: config.authIssuer, client: clientOf(userAgent) }),
-        changed: (tx, { userAgent, ...change }) => secondFactorChanged(tx, app.protection, { ...change, issuer: config.authIssuer, client: clientOf(userAgent) }),
+        mailCode: ({ userAgent, ...change }) =>
+          mailSecondFactorCode(database.db, app.protection.links, {
+            ...change,
+            issuer: config.authIssuer,
+            client: clientOf(userAgent),
+          }),
+        changed: (tx, { userAgent, ...change }) =>
+          secondFactorChanged(tx, app.protection, {
+            ...change,
+            issuer: config.authIssuer,
+            client: clientOf(userAgent),
+          }),
       },
     });
   }
@@ -115,7 +139,9 @@ async function main() {
  * Two local replicas on one machine (the replica and crash tests) share one identity provider:
  * the second finds the port taken and uses the first one's (same keys in DATA_DIR, same issuer).
  */
-async function startIdpUnlessRunning(options: Parameters<typeof startIdp>[0]): Promise<{ close(): Promise<void> } | undefined> {
+async function startIdpUnlessRunning(
+  options: Parameters<typeof startIdp>[0],
+): Promise<{ close(): Promise<void> } | undefined> {
   try {
     return await startIdp(options);
   } catch (error) {

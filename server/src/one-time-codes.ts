@@ -1,15 +1,19 @@
 import { timingSafeEqual } from 'node:crypto';
-import { CODE_MAX_ATTEMPTS } from '../../domain/identity';
-import type { ErrorCode } from '../../domain/errors';
+import { CODE_MAX_ATTEMPTS } from '#domain/identity';
+import type { ErrorCode } from '#domain/errors';
 
 /**
  * The rule every emailed/SMS/posted code follows (identity step 2, wallet sends): it expires, and
  * 5 wrong attempts kill it. Callers store hashes only, lock the code's row, persist a wrong
  * attempt before answering, and mark a valid code used.
  */
-export type CodeVerdict = { kind: 'valid' } | { kind: 'expired' } | { kind: 'dead' } | { kind: 'wrong'; attempts: number; dead: boolean };
+export type CodeVerdict =
+  { kind: 'valid' } | { kind: 'expired' } | { kind: 'dead' } | { kind: 'wrong'; attempts: number; dead: boolean };
 
-export function judgeCode(stored: { hash: string; attempts: number; expiresAt: Date }, candidateHash: string): CodeVerdict {
+export function judgeCode(
+  stored: { hash: string; attempts: number; expiresAt: Date },
+  candidateHash: string,
+): CodeVerdict {
   if (stored.expiresAt.getTime() <= Date.now()) return { kind: 'expired' };
   if (stored.attempts >= CODE_MAX_ATTEMPTS) return { kind: 'dead' };
   if (timingSafeEqual(Buffer.from(stored.hash, 'hex'), Buffer.from(candidateHash, 'hex'))) return { kind: 'valid' };

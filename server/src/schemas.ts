@@ -1,4 +1,4 @@
-import { errorBodySchema } from '../../domain/contracts/common';
+import { errorBodySchema } from '#domain/contracts/common';
 
 /** The error body of docs/decisions/0003 (domain/contracts/common.ts), for the OpenAPI document. */
 export const errorSchema = errorBodySchema;

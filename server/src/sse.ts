@@ -31,7 +31,13 @@ export const STREAM_HEARTBEAT_MS = 15_000;
 /** Sent as `retry:`: how long the browser waits before reconnecting to a stream that ended. */
 export const STREAM_RETRY_MS = 2000;
 
-export type StreamOptions = { perClient?: number; perTopic?: number; maxLifetimeMs?: number; heartbeatMs?: number; retryMs?: number };
+export type StreamOptions = {
+  perClient?: number;
+  perTopic?: number;
+  maxLifetimeMs?: number;
+  heartbeatMs?: number;
+  retryMs?: number;
+};
 
 export type EventStream = {
   /** One event: `event: <name>` with `data` as JSON. Nothing happens once the stream is closed. */

@@ -2,8 +2,21 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { eip55 } from '../../domain/addresses';
-import { balanceOf, bearer, bookAddresses, databaseKinds, fixedRates, mailedSendCode, opsCliOutput, signToken, testApp, testUser, type TestApp, type TestUser } from './helpers';
+import { eip55 } from '#domain/addresses';
+import {
+  balanceOf,
+  bearer,
+  bookAddresses,
+  databaseKinds,
+  fixedRates,
+  mailedSendCode,
+  opsCliOutput,
+  signToken,
+  testApp,
+  testUser,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -17,7 +30,8 @@ const XRP_ACCOUNT = 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh';
 const ETH_LOWER = '0x52908400098527886e0f7030069857d2e4169ee7';
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0';
 const DAY_S = 86_400;
-const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
+const CHROME_MAC =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const REPORT_SECRET = 'a-sign-in-report-secret-of-at-least-32-characters';
 
 type Mail = { subject: string; body: string; html: string };
@@ -25,35 +39,81 @@ type Mail = { subject: string; body: string; html: string };
 describe.each(databaseKinds())('account protection (%s)', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await testApp(kind, { SEND_SECOND_FACTOR_ABOVE_EUR: '100', AUTH_CLAIM_NAMESPACE: 'https://muntly.test/', SIGN_IN_REPORT_SECRET: REPORT_SECRET }, { rates: fixedRates() });
+    t = await testApp(
+      kind,
+      {
+        SEND_SECOND_FACTOR_ABOVE_EUR: '100',
+        AUTH_CLAIM_NAMESPACE: 'https://muntly.test/',
+        SIGN_IN_REPORT_SECRET: REPORT_SECRET,
+      },
+      { rates: fixedRates() },
+    );
   });
   afterAll(() => t.close());
 
   const user = (email: string, deposit = '0.01') => testUser(t, email, deposit === '0' ? {} : { deposit });
-  const add = (u: Pick<TestUser, 'headers'>, address: string, currency = 'BTC', extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: '/api/wallet/address-book', headers: { ...u.headers, ...headers }, payload: { currency, address, ownWallet: false, ...extra } });
+  const add = (
+    u: Pick<TestUser, 'headers'>,
+    address: string,
+    currency = 'BTC',
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/wallet/address-book',
+      headers: { ...u.headers, ...headers },
+      payload: { currency, address, ownWallet: false, ...extra },
+    });
   const book = async (u: Pick<TestUser, 'headers'>) =>
-    (await t.app.inject({ url: '/api/wallet/address-book', headers: u.headers })).json().entries as { id: string; address: string; onHold: boolean; internal: boolean }[];
+    (await t.app.inject({ url: '/api/wallet/address-book', headers: u.headers })).json().entries as {
+      id: string;
+      address: string;
+      onHold: boolean;
+      internal: boolean;
+    }[];
   const start = (u: Pick<TestUser, 'headers'>, address: string, amount = '0.001', currency = 'BTC') =>
-    t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: u.headers, payload: { currency, address, amount } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/wallet/sends',
+      headers: u.headers,
+      payload: { currency, address, amount },
+    });
   const confirm = async (u: TestUser, sendId: string, headers: Record<string, string> = u.headers) =>
-    t.app.inject({ method: 'POST', url: `/api/wallet/sends/${sendId}/confirm`, headers, payload: { code: await mailedSendCode(t, u.email, sendId) } });
-  const security = async (u: Pick<TestUser, 'headers'>) => (await t.app.inject({ url: '/api/wallet/security', headers: u.headers })).json();
+    t.app.inject({
+      method: 'POST',
+      url: `/api/wallet/sends/${sendId}/confirm`,
+      headers,
+      payload: { code: await mailedSendCode(t, u.email, sendId) },
+    });
+  const security = async (u: Pick<TestUser, 'headers'>) =>
+    (await t.app.inject({ url: '/api/wallet/security', headers: u.headers })).json();
   const settings = (u: Pick<TestUser, 'headers'>, payload: object, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'PATCH', url: '/api/wallet/security', headers: { ...u.headers, ...headers }, payload });
-  const mails = async (to: string): Promise<Mail[]> => (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: t.admin })).json().messages;
-  const linkIn = (text: string, path: 'freeze' | 'cancel-address') => new RegExp(`/api/security/${path}\\?t=([A-Za-z0-9_.-]+)`).exec(text)?.[1];
-  const openLink = (path: string, token: string) => t.app.inject({ url: `/api/security/${path}?t=${encodeURIComponent(token)}` });
+  const mails = async (to: string): Promise<Mail[]> =>
+    (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: t.admin })).json().messages;
+  const linkIn = (text: string, path: 'freeze' | 'cancel-address') =>
+    new RegExp(`/api/security/${path}\\?t=([A-Za-z0-9_.-]+)`).exec(text)?.[1];
+  const openLink = (path: string, token: string) =>
+    t.app.inject({ url: `/api/security/${path}?t=${encodeURIComponent(token)}` });
   /** What a browser does with the page's button: posts the form, then follows the redirect to the outcome (post/redirect/get). */
   const useLink = async (path: string, token: string) => {
-    const posted = await t.app.inject({ method: 'POST', url: `/api/security/${path}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `t=${encodeURIComponent(token)}` });
+    const posted = await t.app.inject({
+      method: 'POST',
+      url: `/api/security/${path}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `t=${encodeURIComponent(token)}`,
+    });
     expect(posted.statusCode).toBe(303);
     return t.app.inject({ url: posted.headers.location as string });
   };
   /** The phrase as stored (the API never answers it). */
   const storedPhrase = async (u: TestUser) =>
-    ((await t.app.db.execute(sql`select p.phrase from anti_phishing_phrases p join accounts a on a.id = p.account_id where a.email = ${u.email}`)) as unknown as { rows: { phrase: string }[] }).rows[0]
-      ?.phrase;
+    (
+      (await t.app.db.execute(
+        sql`select p.phrase from anti_phishing_phrases p join accounts a on a.id = p.account_id where a.email = ${u.email}`,
+      )) as unknown as { rows: { phrase: string }[] }
+    ).rows[0]?.phrase;
   const age = (statement: ReturnType<typeof sql>) => t.app.db.execute(statement);
 
   describe('the address book', () => {
@@ -62,7 +122,14 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const added = await add(u, EXTERNAL, 'BTC', { label: 'Cold storage', ownWallet: true });
       expect(added.statusCode).toBe(201);
       const entry = added.json();
-      expect(entry).toMatchObject({ currency: 'BTC', address: EXTERNAL, label: 'Cold storage', ownWallet: true, internal: false, onHold: true });
+      expect(entry).toMatchObject({
+        currency: 'BTC',
+        address: EXTERNAL,
+        label: 'Cold storage',
+        ownWallet: true,
+        internal: false,
+        onHold: true,
+      });
       expect(Date.parse(entry.usableFrom) - Date.parse(entry.createdAt)).toBe(DAY_S * 1000);
 
       const [announced] = await mails(u.email);
@@ -85,7 +152,10 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect((await book(u))[0]).toMatchObject({ id: entry.id, onHold: false });
       const send = await start(u, EXTERNAL);
       expect(send.statusCode).toBe(201);
-      expect((await confirm(u, send.json().id)).json()).toMatchObject({ status: 'processing', message: 'Your transaction is being processed.' });
+      expect((await confirm(u, send.json().id)).json()).toMatchObject({
+        status: 'processing',
+        message: 'Your transaction is being processed.',
+      });
     });
 
     it('refuses a send to an address not in the book (allow-list mode, on for new accounts)', async () => {
@@ -95,7 +165,12 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error).toMatchObject({ code: 'address_not_in_book', field: 'address' });
       // In the page's language too.
-      const de = await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: { ...u.headers, 'accept-language': 'de' }, payload: { currency: 'BTC', address: EXTERNAL, amount: '0.001' } });
+      const de = await t.app.inject({
+        method: 'POST',
+        url: '/api/wallet/sends',
+        headers: { ...u.headers, 'accept-language': 'de' },
+        payload: { currency: 'BTC', address: EXTERNAL, amount: '0.001' },
+      });
       expect(de.json().error.code).toBe('address_not_in_book');
     });
 
@@ -121,10 +196,16 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
 
     it('refuses what cannot be an entry: an invalid address, one of the user’s own, a partly supported currency', async () => {
       const u = await user('invalid@muntly.test');
-      expect((await add(u, 'bc1qnotanaddress')).json().error).toMatchObject({ code: 'invalid_address', field: 'address' });
+      expect((await add(u, 'bc1qnotanaddress')).json().error).toMatchObject({
+        code: 'invalid_address',
+        field: 'address',
+      });
       expect((await add(u, u.address)).json().error.code).toBe('send_to_own_address');
       expect((await add(u, EXTERNAL, 'USDT')).json().error.code).toBe('currency_partially_supported');
-      expect((await add(u, EXTERNAL, 'BTC', { label: 'x'.repeat(101) })).json().error).toMatchObject({ code: 'validation_failed', field: 'label' });
+      expect((await add(u, EXTERNAL, 'BTC', { label: 'x'.repeat(101) })).json().error).toMatchObject({
+        code: 'validation_failed',
+        field: 'label',
+      });
     });
 
     it('holds another Muntly user’s address like any other: a taken-over account is not emptied into the attacker’s Muntly wallet at once (issue 34)', async () => {
@@ -160,7 +241,11 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const [entry] = await book(a);
       expect(await book(b)).toEqual([]);
       expect((await start(b, EXTERNAL)).json().error.code).toBe('address_not_in_book');
-      const removed = await t.app.inject({ method: 'DELETE', url: `/api/wallet/address-book/${entry!.id}`, headers: b.headers });
+      const removed = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/wallet/address-book/${entry!.id}`,
+        headers: b.headers,
+      });
       expect(removed.statusCode).toBe(404);
       expect(await book(a)).toHaveLength(1);
       expect((await t.app.inject({ url: '/api/wallet/address-book' })).statusCode).toBe(401);
@@ -171,17 +256,27 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       await bookAddresses(t, u, [EXTERNAL]);
       const send = (await start(u, EXTERNAL)).json();
       const [entry] = await book(u);
-      const removed = await t.app.inject({ method: 'DELETE', url: `/api/wallet/address-book/${entry!.id}`, headers: { ...u.headers, 'user-agent': FIREFOX } });
+      const removed = await t.app.inject({
+        method: 'DELETE',
+        url: `/api/wallet/address-book/${entry!.id}`,
+        headers: { ...u.headers, 'user-agent': FIREFOX },
+      });
       expect(removed.statusCode).toBe(200);
       expect(await book(u)).toEqual([]);
       const refused = await confirm(u, send.id);
       expect(refused.json().error).toMatchObject({ code: 'address_not_in_book' });
       expect(await balanceOf(t, u.headers, 'BTC')).toBe('0.01000000');
-      expect((await t.app.inject({ method: 'DELETE', url: `/api/wallet/address-book/${entry!.id}`, headers: u.headers })).statusCode).toBe(404);
+      expect(
+        (await t.app.inject({ method: 'DELETE', url: `/api/wallet/address-book/${entry!.id}`, headers: u.headers }))
+          .statusCode,
+      ).toBe(404);
       // Added again, the hold starts again.
       expect((await add(u, EXTERNAL)).json().onHold).toBe(true);
       const { events } = await security(u);
-      expect(events.find((e: { kind: string }) => e.kind === 'address_removed')).toMatchObject({ client: 'Firefox on Linux', detail: { currency: 'BTC', address: EXTERNAL } });
+      expect(events.find((e: { kind: string }) => e.kind === 'address_removed')).toMatchObject({
+        client: 'Firefox on Linux',
+        detail: { currency: 'BTC', address: EXTERNAL },
+      });
     });
   });
 
@@ -223,7 +318,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
 
       await add(u, BECH32);
       const expiring = linkIn((await mails(u.email))[0]!.body, 'cancel-address')!;
-      await age(sql`update security_links set expires_at = now() - interval '1 second' where used_at is null and account_id = (select id from accounts where email = ${u.email})`);
+      await age(
+        sql`update security_links set expires_at = now() - interval '1 second' where used_at is null and account_id = (select id from accounts where email = ${u.email})`,
+      );
       const expired = await useLink('cancel-address', expiring);
       expect(expired.statusCode).toBe(400);
       expect(expired.body).toContain('This link has expired.');
@@ -239,7 +336,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const [sendMail] = await mails(u.email);
       expect(sendMail!.subject).toBe('Confirm your send of 0.001 BTC');
       const token = linkIn(sendMail!.body, 'freeze')!;
-      expect(sendMail!.body).toContain('Was this not you? Stop every send from your account at once, without logging in:');
+      expect(sendMail!.body).toContain(
+        'Was this not you? Stop every send from your account at once, without logging in:',
+      );
 
       // GET shows a question and a button: a prefetching mail scanner freezes nothing.
       const page = await openLink('freeze', token);
@@ -250,12 +349,17 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
 
       // Only Muntly can sign a link: any change to it, or a made-up one, is refused.
       const [id, signature] = token.split('.') as [string, string];
-      const flip = (text: string, at: number) => `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`;
+      const flip = (text: string, at: number) =>
+        `${text.slice(0, at)}${text[at] === 'A' ? 'B' : 'A'}${text.slice(at + 1)}`;
       expect((await useLink('freeze', `${id}.${flip(signature, 10)}`)).statusCode).toBe(400);
       expect((await useLink('freeze', `${flip(id, 5)}.${signature}`)).statusCode).toBe(400);
       // The spare bits of the last character (base64url): still not the signature Muntly wrote.
-      expect((await useLink('freeze', `${id}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`)).statusCode).toBe(400);
-      expect((await useLink('freeze', 'AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).body).toContain('This link is not valid.');
+      expect(
+        (await useLink('freeze', `${id}.${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`)).statusCode,
+      ).toBe(400);
+      expect(
+        (await useLink('freeze', 'AAAAAAAAAAAAAAAAAAAAAA.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA')).body,
+      ).toContain('This link is not valid.');
       expect((await useLink('freeze', '')).statusCode).toBe(400);
       expect((await security(u)).frozen).toBe(false);
 
@@ -285,7 +389,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const other = await user('freeze-late@muntly.test');
       await add(other, EXTERNAL);
       const late = linkIn((await mails(other.email))[0]!.body, 'freeze')!;
-      await age(sql`update security_links set expires_at = now() - interval '1 second' where used_at is null and account_id = (select id from accounts where email = ${other.email})`);
+      await age(
+        sql`update security_links set expires_at = now() - interval '1 second' where used_at is null and account_id = (select id from accounts where email = ${other.email})`,
+      );
       expect((await useLink('freeze', late)).body).toContain('This link has expired.');
       expect((await security(other)).frozen).toBe(false);
     });
@@ -299,7 +405,15 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
         const send = (await start(u, EXTERNAL)).json();
         const token = linkIn((await mails(u.email))[0]!.body, 'freeze')!;
         const code = await mailedSendCode(t, u.email, send.id);
-        const [confirmed, frozen] = await Promise.all([t.app.inject({ method: 'POST', url: `/api/wallet/sends/${send.id}/confirm`, headers: u.headers, payload: { code } }), useLink('freeze', token)]);
+        const [confirmed, frozen] = await Promise.all([
+          t.app.inject({
+            method: 'POST',
+            url: `/api/wallet/sends/${send.id}/confirm`,
+            headers: u.headers,
+            payload: { code },
+          }),
+          useLink('freeze', token),
+        ]);
         expect(frozen.statusCode).toBe(200);
         outcomes.add(confirmed.statusCode);
         const row = (await t.app.db.execute(
@@ -323,18 +437,35 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
     it('unfreezes with a login, an emailed code and a cool-down; a freeze link meanwhile cancels the unfreeze', async () => {
       const u = await user('unfreeze@muntly.test');
       await bookAddresses(t, u, [EXTERNAL]);
-      expect((await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze', headers: u.headers })).json().error.code).toBe('not_frozen');
-      expect((await t.app.inject({ method: 'POST', url: '/api/wallet/security/freeze', headers: u.headers })).json()).toMatchObject({ frozen: true });
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze', headers: u.headers })).json().error
+          .code,
+      ).toBe('not_frozen');
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/wallet/security/freeze', headers: u.headers })).json(),
+      ).toMatchObject({ frozen: true });
       expect((await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze' })).statusCode).toBe(401);
 
       const asked = await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze', headers: u.headers });
       expect(asked.json()).toMatchObject({ frozen: true, unfreezeCodeSent: true });
-      expect((await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze', headers: u.headers })).json().error.code).toBe('code_requested_too_soon');
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze', headers: u.headers })).json().error
+          .code,
+      ).toBe('code_requested_too_soon');
       const [codeMail] = await mails(u.email);
       expect(codeMail!.subject).toBe('Your code to unfreeze sends');
       const code = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/.exec(codeMail!.body)![0];
-      const unfreeze = (value: string) => t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze/confirm', headers: u.headers, payload: { code: value } });
-      expect((await unfreeze('AAAA-AAAA-AAAA-AAAA')).json().error).toMatchObject({ code: 'invalid_code', message: 'Wrong code. 4 attempts left.' });
+      const unfreeze = (value: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/wallet/security/unfreeze/confirm',
+          headers: u.headers,
+          payload: { code: value },
+        });
+      expect((await unfreeze('AAAA-AAAA-AAAA-AAAA')).json().error).toMatchObject({
+        code: 'invalid_code',
+        message: 'Wrong code. 4 attempts left.',
+      });
       const confirmed = await unfreeze(code.toLowerCase());
       expect(confirmed.statusCode).toBe(200);
       const state = confirmed.json();
@@ -348,7 +479,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const token = linkIn(confirmedMail!.body, 'freeze')!;
 
       // The cool-down passes: sends go again.
-      await age(sql`update account_protection set unfreezes_at = now() - interval '1 second' where account_id = (select id from accounts where email = ${u.email})`);
+      await age(
+        sql`update account_protection set unfreezes_at = now() - interval '1 second' where account_id = (select id from accounts where email = ${u.email})`,
+      );
       expect((await security(u)).frozen).toBe(false);
       expect((await start(u, EXTERNAL)).statusCode).toBe(201);
 
@@ -356,14 +489,23 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect((await useLink('freeze', token)).statusCode).toBe(200);
       expect(await security(u)).toMatchObject({ frozen: true, unfreezesAt: null });
       const kinds = (await security(u)).events.map((e: { kind: string }) => e.kind);
-      expect(kinds.slice(0, 5)).toEqual(['frozen_by_link', 'unfreeze_confirmed', 'unfreeze_requested', 'frozen', 'address_added']);
+      expect(kinds.slice(0, 5)).toEqual([
+        'frozen_by_link',
+        'unfreeze_confirmed',
+        'unfreeze_requested',
+        'frozen',
+        'address_added',
+      ]);
     });
 
-    const keyOf = async (u: TestUser) => (await t.app.inject({ url: `/api/ops/users?email=${encodeURIComponent(u.email)}`, headers: t.admin })).json().users[0].accountKey as string;
+    const keyOf = async (u: TestUser) =>
+      (await t.app.inject({ url: `/api/ops/users?email=${encodeURIComponent(u.email)}`, headers: t.admin })).json()
+        .users[0].accountKey as string;
     const operatorAction = (key: string, action: 'freeze' | 'unfreeze', payload: object, headers = t.admin) =>
       t.app.inject({ method: 'POST', url: `/api/ops/accounts/${key}/${action}`, headers, payload });
     const auditOf = async (action: string, target: string) =>
-      (await t.app.inject({ url: `/api/ops/audit?action=${action}&target=${target}`, headers: t.admin })).json().entries as { actor: string; before: object; after: object }[];
+      (await t.app.inject({ url: `/api/ops/audit?action=${action}&target=${target}`, headers: t.admin })).json()
+        .entries as { actor: string; before: object; after: object }[];
     const cli = async (commands: Parameters<typeof opsCliOutput>[2]) => {
       if (!t.app.server.listening) await t.app.listen({ port: 0, host: '127.0.0.1' });
       return opsCliOutput(`http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`, t.admin, commands);
@@ -374,16 +516,27 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       await bookAddresses(t, u, [EXTERNAL]);
       await t.app.inject({ method: 'POST', url: '/api/wallet/security/freeze', headers: u.headers });
       const key = await keyOf(u);
-      expect((await operatorAction(key, 'unfreeze', { reason: ' ' })).json().error).toMatchObject({ code: 'validation_failed', field: 'reason' });
-      expect((await operatorAction(key, 'unfreeze', { reason: 'x'.repeat(501) })).json().error).toMatchObject({ code: 'validation_failed', field: 'reason' });
-      expect((await operatorAction(key, 'unfreeze', {})).json().error).toMatchObject({ code: 'validation_failed', field: 'reason' });
+      expect((await operatorAction(key, 'unfreeze', { reason: ' ' })).json().error).toMatchObject({
+        code: 'validation_failed',
+        field: 'reason',
+      });
+      expect((await operatorAction(key, 'unfreeze', { reason: 'x'.repeat(501) })).json().error).toMatchObject({
+        code: 'validation_failed',
+        field: 'reason',
+      });
+      expect((await operatorAction(key, 'unfreeze', {})).json().error).toMatchObject({
+        code: 'validation_failed',
+        field: 'reason',
+      });
       expect((await operatorAction(key, 'unfreeze', { reason: 'myself' }, u.headers)).statusCode).toBe(403);
       expect((await operatorAction('ZZZZZZZZ', 'unfreeze', { reason: 'nobody' })).json().error.code).toBe('not_found');
       expect((await security(u)).frozen).toBe(true);
 
       const printed = await cli(async (ops) => {
         await expect(ops(['unfreeze', u.email])).rejects.toThrow('Usage: unfreeze <email|accountKey> --reason');
-        await expect(ops(['unfreeze', 'nobody@muntly.test', '--reason', 'who?'])).rejects.toThrow('No account with the email address nobody@muntly.test.');
+        await expect(ops(['unfreeze', 'nobody@muntly.test', '--reason', 'who?'])).rejects.toThrow(
+          'No account with the email address nobody@muntly.test.',
+        );
         await ops(['unfreeze', u.email, '--reason', 'identity', 'checked', 'by', 'video', 'call']);
         await expect(ops(['unfreeze', key, '--reason', 'again'])).rejects.toThrow('409 not_frozen');
       });
@@ -391,14 +544,22 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect((await security(u)).frozen).toBe(false);
       expect((await security(u)).events[0]).toMatchObject({ kind: 'unfrozen_by_operator', client: 'operator' });
       expect((await start(u, EXTERNAL)).statusCode).toBe(201);
-      expect((await mails(u.email))[1]!.subject).toBe('Security of your Muntly account: Sends unfrozen by Muntly support');
+      expect((await mails(u.email))[1]!.subject).toBe(
+        'Security of your Muntly account: Sends unfrozen by Muntly support',
+      );
       // Audited once (the refusals changed nothing): who, which account, the state before and after, why.
       const [entry, ...more] = await auditOf('account.unfreeze', key);
       expect(more).toEqual([]);
       expect(entry).toMatchObject({
         actor: 'operator',
         before: { frozen: true, frozenBy: 'user', unfreezesAt: null },
-        after: { frozen: false, frozenBy: null, frozenAt: null, unfreezesAt: null, reason: 'identity checked by video call' },
+        after: {
+          frozen: false,
+          frozenBy: null,
+          frozenAt: null,
+          unfreezesAt: null,
+          reason: 'identity checked by video call',
+        },
       });
       expect((await t.app.inject({ url: '/api/ops/audit/verify', headers: t.admin })).json().ok).toBe(true);
     });
@@ -407,13 +568,23 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const u = await user('operator-freeze@muntly.test');
       await bookAddresses(t, u, [EXTERNAL]);
       const key = await keyOf(u);
-      expect((await operatorAction(key, 'freeze', { reason: '' })).json().error).toMatchObject({ code: 'validation_failed', field: 'reason' });
+      expect((await operatorAction(key, 'freeze', { reason: '' })).json().error).toMatchObject({
+        code: 'validation_failed',
+        field: 'reason',
+      });
       expect((await operatorAction(key, 'freeze', { reason: 'me' }, u.headers)).statusCode).toBe(403);
       expect((await security(u)).frozen).toBe(false);
 
-      const frozen = await operatorAction(key.toLowerCase(), 'freeze', { reason: 'Suspected account takeover, ticket 4711' });
+      const frozen = await operatorAction(key.toLowerCase(), 'freeze', {
+        reason: 'Suspected account takeover, ticket 4711',
+      });
       expect(frozen.statusCode).toBe(200);
-      expect(frozen.json()).toMatchObject({ accountKey: key, frozen: true, frozenByOperator: true, frozenAt: expect.any(String) });
+      expect(frozen.json()).toMatchObject({
+        accountKey: key,
+        frozen: true,
+        frozenByOperator: true,
+        frozenAt: expect.any(String),
+      });
       expect((await operatorAction(key, 'freeze', { reason: 'twice' })).json().error.code).toBe('already_frozen');
       expect((await start(u, EXTERNAL)).json().error.code).toBe('account_frozen');
       expect(await security(u)).toMatchObject({ frozen: true, frozenByOperator: true, unfreezesAt: null });
@@ -431,7 +602,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const asked = await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze', headers: u.headers });
       expect(asked.statusCode).toBe(403);
       expect(asked.json().error.code).toBe('frozen_by_operator');
-      expect((await t.app.inject({ method: 'POST', url: '/api/wallet/security/freeze', headers: u.headers })).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/wallet/security/freeze', headers: u.headers })).statusCode,
+      ).toBe(200);
       expect(await security(u)).toMatchObject({ frozen: true, frozenByOperator: true });
 
       const printed = await cli(async (ops) => {
@@ -440,15 +613,29 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
         await ops(['unfreeze', key, '--reason', 'Owner verified by video call']);
         await ops(['freeze', u.email, '--reason', 'Second report from the owner']);
       });
-      expect(printed).toEqual([`${key}: sends unfrozen.`, expect.stringMatching(new RegExp(`^${u.email} \\(${key}\\): sends frozen by an operator since \\d{4}-`))]);
+      expect(printed).toEqual([
+        `${key}: sends unfrozen.`,
+        expect.stringMatching(new RegExp(`^${u.email} \\(${key}\\): sends frozen by an operator since \\d{4}-`)),
+      ]);
       const freezes = await auditOf('account.freeze', key);
       expect(freezes.map((entry) => entry.after)).toEqual([
         expect.objectContaining({ frozen: true, frozenBy: 'operator', reason: 'Second report from the owner' }),
-        expect.objectContaining({ frozen: true, frozenBy: 'operator', unfreezesAt: null, reason: 'Suspected account takeover, ticket 4711' }),
+        expect.objectContaining({
+          frozen: true,
+          frozenBy: 'operator',
+          unfreezesAt: null,
+          reason: 'Suspected account takeover, ticket 4711',
+        }),
       ]);
-      expect(freezes[1]).toMatchObject({ actor: 'operator', before: { frozen: false, frozenBy: null, frozenAt: null } });
+      expect(freezes[1]).toMatchObject({
+        actor: 'operator',
+        before: { frozen: false, frozenBy: null, frozenAt: null },
+      });
       expect(await auditOf('account.unfreeze', key)).toEqual([
-        expect.objectContaining({ before: expect.objectContaining({ frozenBy: 'operator' }), after: expect.objectContaining({ frozen: false }) }),
+        expect.objectContaining({
+          before: expect.objectContaining({ frozenBy: 'operator' }),
+          after: expect.objectContaining({ frozen: false }),
+        }),
       ]);
     });
 
@@ -458,7 +645,16 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze', headers: u.headers });
       const [codeMail] = await mails(u.email);
       const code = /[A-Z0-9]{4}(?:-[A-Z0-9]{4}){3}/.exec(codeMail!.body)![0];
-      expect((await t.app.inject({ method: 'POST', url: '/api/wallet/security/unfreeze/confirm', headers: u.headers, payload: { code } })).statusCode).toBe(200);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/wallet/security/unfreeze/confirm',
+            headers: u.headers,
+            payload: { code },
+          })
+        ).statusCode,
+      ).toBe(200);
       expect((await security(u)).unfreezesAt).not.toBeNull();
       const key = await keyOf(u);
       expect((await operatorAction(key, 'freeze', { reason: 'The owner called: not them' })).statusCode).toBe(200);
@@ -477,7 +673,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(early.statusCode).toBe(409);
       expect(early.json().error).toMatchObject({ code: 'allow_list_on_hold', field: 'allowListOnly' });
       expect(early.json().error.retryAfter).toBeGreaterThan(DAY_S - 60);
-      await age(sql`update account_protection set allow_list_since = now() - interval '25 hours' where account_id = (select id from accounts where email = ${u.email})`);
+      await age(
+        sql`update account_protection set allow_list_since = now() - interval '25 hours' where account_id = (select id from accounts where email = ${u.email})`,
+      );
       const off = await settings(u, { allowListOnly: false });
       expect(off.json()).toMatchObject({ allowListOnly: false, allowListOffFrom: null });
       expect(Date.parse(off.json().sendsPausedUntil) - Date.now()).toBeGreaterThan(DAY_S * 1000 - 60_000);
@@ -487,11 +685,16 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(paused.json().error.retryAfter).toBeGreaterThan(DAY_S - 60);
       expect((await mails(u.email))[0]!.body).toContain('Allow-list mode switched off');
 
-      await age(sql`update account_protection set sends_paused_until = now() - interval '1 second' where account_id = (select id from accounts where email = ${u.email})`);
+      await age(
+        sql`update account_protection set sends_paused_until = now() - interval '1 second' where account_id = (select id from accounts where email = ${u.email})`,
+      );
       // Off: any address, no book needed.
       expect((await start(u, EXTERNAL)).statusCode).toBe(201);
       // On again at once, no pause; then off again only after a new hold.
-      expect((await settings(u, { allowListOnly: true })).json()).toMatchObject({ allowListOnly: true, sendsPausedUntil: null });
+      expect((await settings(u, { allowListOnly: true })).json()).toMatchObject({
+        allowListOnly: true,
+        sendsPausedUntil: null,
+      });
       expect((await start(u, EXTERNAL)).json().error.code).toBe('address_not_in_book');
       expect((await settings(u, { allowListOnly: false })).json().error.code).toBe('allow_list_on_hold');
     });
@@ -499,7 +702,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
     it('pauses sends after the email address changes, and tells the former address with a freeze link', async () => {
       const u = await user('before@muntly.test');
       await bookAddresses(t, u, [EXTERNAL]);
-      const moved = bearer(await signToken(t.keys, { sub: 'auth0|before@muntly.test', email: 'after@muntly.test', name: 'before' }));
+      const moved = bearer(
+        await signToken(t.keys, { sub: 'auth0|before@muntly.test', email: 'after@muntly.test', name: 'before' }),
+      );
       const refused = await start({ headers: moved }, EXTERNAL);
       expect(refused.statusCode).toBe(409);
       expect(refused.json().error.code).toBe('sends_paused');
@@ -507,7 +712,10 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(told!.subject).toBe('Security of your Muntly account: Email address changed to after@muntly.test');
       const token = linkIn(told!.body, 'freeze')!;
       expect((await useLink('freeze', token)).statusCode).toBe(200);
-      expect((await security({ headers: moved })).events.map((e: { kind: string }) => e.kind).slice(0, 2)).toEqual(['frozen_by_link', 'email_changed']);
+      expect((await security({ headers: moved })).events.map((e: { kind: string }) => e.kind).slice(0, 2)).toEqual([
+        'frozen_by_link',
+        'email_changed',
+      ]);
     });
   });
 
@@ -527,7 +735,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(confirmation!.subject).toBe('Sicherheit Ihres Muntly-Kontos: Anti-Phishing-Satz festgelegt');
       expect(confirmation!.body.startsWith('Ihr Anti-Phishing-Satz: Blaue Pferde 42\n')).toBe(true);
       // On its own line, large and bold, in the email's language.
-      expect(confirmation!.html).toMatch(/<p style="[^"]*font-size:18px;[^"]*font-weight:bold;[^"]*">Blaue Pferde 42<\/p>/);
+      expect(confirmation!.html).toMatch(
+        /<p style="[^"]*font-size:18px;[^"]*font-weight:bold;[^"]*">Blaue Pferde 42<\/p>/,
+      );
       expect(confirmation!.html).toContain('>Ihr Anti-Phishing-Satz:</p>');
       // At the very top: before the brand's header.
       expect(confirmation!.html.indexOf('Blaue Pferde 42')).toBeLessThan(confirmation!.html.indexOf('>Muntly</td>'));
@@ -536,14 +746,23 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const send = await start(u, EXTERNAL);
       expect(send.statusCode).toBe(201);
       const [codeMail] = await mails(u.email);
-      expect(codeMail!.body.startsWith('Your anti-phishing phrase: Blaue Pferde 42\nAn email that does not show it is not from Muntly.\n\nYour code')).toBe(true);
+      expect(
+        codeMail!.body.startsWith(
+          'Your anti-phishing phrase: Blaue Pferde 42\nAn email that does not show it is not from Muntly.\n\nYour code',
+        ),
+      ).toBe(true);
       expect(codeMail!.html).toContain('Blaue Pferde 42');
       expect(await mailedSendCode(t, u.email, send.json().id)).toMatch(/^[A-Z]{4}-/);
       const support = await t.app.inject({
         method: 'POST',
         url: '/api/support',
         headers: { 'accept-language': 'ru' },
-        payload: { name: 'Phrase', email: 'PHRASE@muntly.test', topic: 'security', message: 'Does every email carry my phrase? Just checking.' },
+        payload: {
+          name: 'Phrase',
+          email: 'PHRASE@muntly.test',
+          topic: 'security',
+          message: 'Does every email carry my phrase? Just checking.',
+        },
       });
       expect(support.statusCode).toBe(201);
       const [receipt] = await mails(u.email);
@@ -553,7 +772,14 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
         method: 'POST',
         url: '/api/orders',
         headers: u.headers,
-        payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email: u.email, address: EXTERNAL },
+        payload: {
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount: '50',
+          email: u.email,
+          address: EXTERNAL,
+        },
       });
       expect(order.statusCode).toBe(201);
       const [placed] = await mails(u.email);
@@ -600,13 +826,24 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
   describe('sign-ins from a new device', () => {
     /** What the identity provider reports of a login (an Auth0 Action through this endpoint; the local provider in-process, the same service). */
     const report = (payload: Record<string, unknown>, secret: string | null = REPORT_SECRET) =>
-      t.app.inject({ method: 'POST', url: '/api/security/sign-ins', headers: secret === null ? {} : { authorization: `Bearer ${secret}` }, payload });
+      t.app.inject({
+        method: 'POST',
+        url: '/api/security/sign-ins',
+        headers: secret === null ? {} : { authorization: `Bearer ${secret}` },
+        payload,
+      });
     const signIn = async (u: TestUser, deviceKey: string, userAgent = FIREFOX, language?: string) => {
-      const res = await report({ subject: `auth0|${u.email}`, deviceKey, userAgent, ...(language ? { language } : {}) });
+      const res = await report({
+        subject: `auth0|${u.email}`,
+        deviceKey,
+        userAgent,
+        ...(language ? { language } : {}),
+      });
       expect(res.statusCode).toBe(200);
       return res.json().device as string;
     };
-    const signInMails = async (u: TestUser) => (await mails(u.email)).filter((mail) => /New sign-in|Neue Anmeldung|Новый вход/.test(mail.subject));
+    const signInMails = async (u: TestUser) =>
+      (await mails(u.email)).filter((mail) => /New sign-in|Neue Anmeldung|Новый вход/.test(mail.subject));
     const laptop = 'laptop-device-key-0123456789abcdef';
     const phone = 'phone-device-key-0123456789abcdef';
     const tablet = 'tablet-device-key-0123456789abcdef';
@@ -620,10 +857,14 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(told!.body.startsWith('Your anti-phishing phrase: Stille Wasser')).toBe(true);
       expect(told!.body).toContain('Device: a program that is not a known browser');
       // The label of a new entry, typed by whoever is logged in (after a takeover: the attacker).
-      expect((await add(u, EXTERNAL, 'BTC', { label: 'Refund from Muntly support: confirm at muntly-refund.example' })).statusCode).toBe(201);
+      expect(
+        (await add(u, EXTERNAL, 'BTC', { label: 'Refund from Muntly support: confirm at muntly-refund.example' }))
+          .statusCode,
+      ).toBe(201);
       const [announced] = await mails(u.email);
       expect(announced!.subject).toBe('New BTC address in your address book');
-      for (const mail of [told!, announced!]) for (const part of [mail.subject, mail.body, mail.html]) expect(part).not.toMatch(/refund/i);
+      for (const mail of [told!, announced!])
+        for (const part of [mail.subject, mail.body, mail.html]) expect(part).not.toMatch(/refund/i);
       // The security page still shows both as they are (to the logged-in owner, not in an email).
       expect((await book(u))[0]).toMatchObject({ address: EXTERNAL });
     });
@@ -647,7 +888,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(`${mail!.subject}${mail!.body}${mail!.html}`).not.toContain(phone);
       expect(mail!.body).not.toMatch(/\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}\b/);
       const { events } = await security(u);
-      expect(events).toEqual([{ kind: 'signed_in_new_device', at: expect.any(String), client: 'Chrome on macOS', detail: null }]);
+      expect(events).toEqual([
+        { kind: 'signed_in_new_device', at: expect.any(String), client: 'Chrome on macOS', detail: null },
+      ]);
 
       // Logging in again and again from the new device sends nothing more; nor from the first one.
       for (let i = 0; i < 3; i++) expect(await signIn(u, phone, CHROME_MAC)).toBe('known_device');
@@ -655,7 +898,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(await signInMails(u)).toHaveLength(1);
       expect((await security(u)).events).toHaveLength(1);
       // Only the hash of a device key is kept.
-      const stored = (await t.app.db.execute(sql`select device_hash, client from sign_in_devices where subject = ${`auth0|${u.email}`} order by first_seen_at`)) as unknown as {
+      const stored = (await t.app.db.execute(
+        sql`select device_hash, client from sign_in_devices where subject = ${`auth0|${u.email}`} order by first_seen_at`,
+      )) as unknown as {
         rows: { device_hash: string; client: string }[];
       };
       expect(stored.rows.map((row) => row.client)).toEqual(['Firefox on Linux', 'Chrome on macOS']);
@@ -667,12 +912,18 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(latest).toHaveLength(2);
       expect(latest[0]!.body).toContain('Device: Firefox on Linux');
       // In the HTML part the freeze link is a button with words, not a bare address.
-      expect(latest[0]!.html).toMatch(/<a href="http:\/\/localhost:\d+\/api\/security\/freeze\?t=[^"]+" style="display:inline-block;[^"]*">Stop every send now<\/a>/);
+      expect(latest[0]!.html).toMatch(
+        /<a href="http:\/\/localhost:\d+\/api\/security\/freeze\?t=[^"]+" style="display:inline-block;[^"]*">Stop every send now<\/a>/,
+      );
       const frozen = await useLink('freeze', linkIn(latest[0]!.body, 'freeze')!);
       expect(frozen.statusCode).toBe(200);
       expect(frozen.body).toContain('Sends are frozen');
       expect(await security(u)).toMatchObject({ frozen: true });
-      expect((await security(u)).events.map((event: { kind: string }) => event.kind)).toEqual(['frozen_by_link', 'signed_in_new_device', 'signed_in_new_device']);
+      expect((await security(u)).events.map((event: { kind: string }) => event.kind)).toEqual([
+        'frozen_by_link',
+        'signed_in_new_device',
+        'signed_in_new_device',
+      ]);
     });
 
     it('sends one email when a new device logs in twice at once', async () => {
@@ -686,7 +937,10 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
     it('writes in the user’s language with their anti-phishing phrase; a login before the account exists is remembered', async () => {
       // The provider reports the sign-up's login before the site's first request makes the account.
       const email = 'sprache@muntly.test';
-      expect((await report({ subject: `auth0|${email}`, deviceKey: laptop, userAgent: FIREFOX, language: 'de' })).json().device).toBe('first_device');
+      expect(
+        (await report({ subject: `auth0|${email}`, deviceKey: laptop, userAgent: FIREFOX, language: 'de' })).json()
+          .device,
+      ).toBe('first_device');
       const u = await user(email, '0');
       // No security email yet: the login page's language.
       expect(await signIn(u, phone, CHROME_MAC, 'de')).toBe('new_device');
@@ -712,9 +966,20 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
         expect(refused.statusCode).toBe(401);
         expect(refused.json().error.code).toBe('sign_in_report_secret_invalid');
       }
-      expect((await t.app.inject({ method: 'POST', url: '/api/security/sign-ins', headers: { authorization: `Basic ${REPORT_SECRET}` }, payload })).statusCode).toBe(401);
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/security/sign-ins',
+            headers: { authorization: `Basic ${REPORT_SECRET}` },
+            payload,
+          })
+        ).statusCode,
+      ).toBe(401);
       // A user's own login token is no secret.
-      expect((await t.app.inject({ method: 'POST', url: '/api/security/sign-ins', headers: u.headers, payload })).statusCode).toBe(401);
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/security/sign-ins', headers: u.headers, payload })).statusCode,
+      ).toBe(401);
       expect((await report({ ...payload, deviceKey: 'short' })).json().error.code).toBe('validation_failed');
       expect((await report({ deviceKey: laptop })).statusCode).toBe(400);
       // None of the refused reports counted: this is still the first device.
@@ -724,7 +989,12 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
     it('is off (404) without SIGN_IN_REPORT_SECRET', async () => {
       const off = await testApp(kind);
       try {
-        const res = await off.app.inject({ method: 'POST', url: '/api/security/sign-ins', headers: { authorization: `Bearer ${REPORT_SECRET}` }, payload: { subject: 'auth0|x', deviceKey: laptop } });
+        const res = await off.app.inject({
+          method: 'POST',
+          url: '/api/security/sign-ins',
+          headers: { authorization: `Bearer ${REPORT_SECRET}` },
+          payload: { subject: 'auth0|x', deviceKey: laptop },
+        });
         expect(res.statusCode).toBe(404);
         expect(res.json().error.code).toBe('not_found');
       } finally {
@@ -738,7 +1008,13 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const u = await user('stepup@muntly.test');
       await bookAddresses(t, u, [EXTERNAL]);
       const send = (await start(u, EXTERNAL)).json();
-      const old = bearer(await signToken(t.keys, { sub: 'auth0|stepup@muntly.test', email: u.email, authTime: Math.floor(Date.now() / 1000) - 16 * 60 }));
+      const old = bearer(
+        await signToken(t.keys, {
+          sub: 'auth0|stepup@muntly.test',
+          email: u.email,
+          authTime: Math.floor(Date.now() / 1000) - 16 * 60,
+        }),
+      );
       const refused = await confirm(u, send.id, old);
       expect(refused.statusCode).toBe(401);
       expect(refused.json().error.code).toBe('login_required_recent');
@@ -746,14 +1022,22 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       const none = bearer(await signToken(t.keys, { sub: 'auth0|stepup@muntly.test', email: u.email, authTime: null }));
       expect((await confirm(u, send.id, none)).json().error.code).toBe('login_required_recent');
       // Logged in again: the same code confirms the same send.
-      const fresh = bearer(await signToken(t.keys, { sub: 'auth0|stepup@muntly.test', email: u.email, authTime: Math.floor(Date.now() / 1000) - 60 }));
+      const fresh = bearer(
+        await signToken(t.keys, {
+          sub: 'auth0|stepup@muntly.test',
+          email: u.email,
+          authTime: Math.floor(Date.now() / 1000) - 60,
+        }),
+      );
       expect((await confirm(u, send.id, fresh)).json().status).toBe('processing');
     });
 
     it('asks for a second factor (amr) above the limit', async () => {
       const u = await user('amr@muntly.test');
       await bookAddresses(t, u, [EXTERNAL]);
-      const passwordOnly = bearer(await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email, amr: ['pwd'] }));
+      const passwordOnly = bearer(
+        await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email, amr: ['pwd'] }),
+      );
       // Below the limit a password is enough.
       const small = (await start(u, EXTERNAL, '0.001')).json(); // 80 EUR
       expect((await confirm(u, small.id, passwordOnly)).json().status).toBe('processing');
@@ -763,7 +1047,9 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(refused.json().error.code).toBe('second_factor_required');
       const noAmr = bearer(await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email }));
       expect((await confirm(u, big.id, noAmr)).json().error.code).toBe('second_factor_required');
-      const withOtp = bearer(await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email, amr: ['pwd', 'otp'] }));
+      const withOtp = bearer(
+        await signToken(t.keys, { sub: 'auth0|amr@muntly.test', email: u.email, amr: ['pwd', 'otp'] }),
+      );
       expect((await confirm(u, big.id, withOtp)).json().status).toBe('processing');
       // With Auth0 an Action puts both claims under a namespace (Auth0 reserves the plain names).
       const auth0 = bearer(
@@ -771,7 +1057,10 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
           sub: 'auth0|amr@muntly.test',
           email: u.email,
           authTime: null,
-          claims: { 'https://muntly.test/auth_time': Math.floor(Date.now() / 1000) - 30, 'https://muntly.test/amr': ['pwd', 'mfa'] },
+          claims: {
+            'https://muntly.test/auth_time': Math.floor(Date.now() / 1000) - 30,
+            'https://muntly.test/amr': ['pwd', 'mfa'],
+          },
         }),
       );
       const other = (await start(u, EXTERNAL, '0.002')).json();
@@ -781,14 +1070,18 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
     it('counts the last 24 hours, not one send: parts that each stay below the limit need a second factor once together they pass it', async () => {
       const u = await user('split@muntly.test');
       await bookAddresses(t, u, [EXTERNAL]);
-      const passwordOnly = bearer(await signToken(t.keys, { sub: 'auth0|split@muntly.test', email: u.email, amr: ['pwd'] }));
+      const passwordOnly = bearer(
+        await signToken(t.keys, { sub: 'auth0|split@muntly.test', email: u.email, amr: ['pwd'] }),
+      );
       // 0.0012 BTC is 96 EUR: one is below the 100 EUR limit, two together are not.
       const first = (await start(u, EXTERNAL, '0.0012')).json();
       const second = (await start(u, EXTERNAL, '0.0012')).json();
       expect((await confirm(u, first.id, passwordOnly)).json().status).toBe('processing');
       expect((await confirm(u, second.id, passwordOnly)).json().error.code).toBe('second_factor_required');
       // A day later the first no longer counts.
-      await t.app.db.execute(sql`update wallet_sends set confirmed_at = now() - interval '25 hours' where id = ${first.id}`);
+      await t.app.db.execute(
+        sql`update wallet_sends set confirmed_at = now() - interval '25 hours' where id = ${first.id}`,
+      );
       expect((await confirm(u, second.id, passwordOnly)).json().status).toBe('processing');
     });
   });
@@ -811,7 +1104,12 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
     expect(Date.parse(overview.allowListOffFrom) - Date.now()).toBeGreaterThan(DAY_S * 1000 - 120_000);
     expect(overview.events).toEqual([
       { kind: 'phrase_set', at: expect.any(String), client: 'curl', detail: null },
-      { kind: 'address_added', at: expect.any(String), client: 'Firefox on Linux', detail: { currency: 'BTC', address: EXTERNAL, label: 'Mum' } },
+      {
+        kind: 'address_added',
+        at: expect.any(String),
+        client: 'Firefox on Linux',
+        detail: { currency: 'BTC', address: EXTERNAL, label: 'Mum' },
+      },
     ]);
     expect((await t.app.inject({ url: '/api/wallet/security' })).statusCode).toBe(401);
   });

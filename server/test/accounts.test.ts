@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { ACCOUNT_KEY_ALPHABET } from '../../domain/references';
+import { ACCOUNT_KEY_ALPHABET } from '#domain/references';
 import { testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
 
 describe.each(databaseKinds())('accounts (%s)', (kind) => {
@@ -22,21 +22,36 @@ describe.each(databaseKinds())('accounts (%s)', (kind) => {
       depositLimitEur: '1000.00',
       email: 'first@example.com',
       displayName: 'First User',
-      verification: { address: 'not_enabled', bank: 'not_enabled', business: 'not_enabled', id: 'not_enabled', mobile: 'not_enabled' },
+      verification: {
+        address: 'not_enabled',
+        bank: 'not_enabled',
+        business: 'not_enabled',
+        id: 'not_enabled',
+        mobile: 'not_enabled',
+      },
     });
-    const again = await t.app.inject({ url: '/api/me', headers: bearer(await signToken(t.keys, { sub: 'auth0|first' })) });
+    const again = await t.app.inject({
+      url: '/api/me',
+      headers: bearer(await signToken(t.keys, { sub: 'auth0|first' })),
+    });
     expect(again.json().accountKey).toBe(me.accountKey);
   });
 
   it('keys users by issuer and subject: another subject gets another account', async () => {
-    const a = (await t.app.inject({ url: '/api/me', headers: bearer(await signToken(t.keys, { sub: 'auth0|a' })) })).json();
-    const b = (await t.app.inject({ url: '/api/me', headers: bearer(await signToken(t.keys, { sub: 'auth0|b' })) })).json();
+    const a = (
+      await t.app.inject({ url: '/api/me', headers: bearer(await signToken(t.keys, { sub: 'auth0|a' })) })
+    ).json();
+    const b = (
+      await t.app.inject({ url: '/api/me', headers: bearer(await signToken(t.keys, { sub: 'auth0|b' })) })
+    ).json();
     expect(a.accountKey).not.toBe(b.accountKey);
   });
 
   it('creates exactly one account when first requests race', async () => {
     const token = await signToken(t.keys, { sub: 'auth0|racer', email: 'racer@example.com' });
-    const responses = await Promise.all(Array.from({ length: 20 }, () => t.app.inject({ url: '/api/me', headers: bearer(token) })));
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => t.app.inject({ url: '/api/me', headers: bearer(token) })),
+    );
     expect(responses.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     expect(new Set(responses.map((r) => r.json().accountKey)).size).toBe(1);
     const users = (await t.app.inject({ url: '/api/ops/users', headers: t.admin })).json().users;

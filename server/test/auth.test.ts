@@ -26,17 +26,24 @@ describe.each(databaseKinds())('access tokens (%s)', (kind) => {
   });
 
   it('accepts an Auth0-style array audience', async () => {
-    const res = await me(bearer(await signToken(t.keys, { aud: ['https://api.muntly.local', 'http://localhost:4001/userinfo'] })));
+    const res = await me(
+      bearer(await signToken(t.keys, { aud: ['https://api.muntly.local', 'http://localhost:4001/userinfo'] })),
+    );
     expect(res.statusCode).toBe(200);
   });
 
   it('rejects a request without a token', () => expectError({}, 401, 'token_missing'));
-  it('rejects a non-bearer authorization header', () => expectError({ authorization: 'Basic dXNlcjpwdw==' }, 401, 'token_malformed'));
+  it('rejects a non-bearer authorization header', () =>
+    expectError({ authorization: 'Basic dXNlcjpwdw==' }, 401, 'token_malformed'));
   it('rejects garbage', () => expectError(bearer('not.a.jwt'), 401, 'token_malformed'));
   it('rejects random bytes', () => expectError(bearer('AAAA'), 401, 'token_malformed'));
 
   it('rejects an expired token', async () => {
-    await expectError(bearer(await signToken(t.keys, { expiresIn: Math.floor(Date.now() / 1000) - 60 })), 401, 'token_expired');
+    await expectError(
+      bearer(await signToken(t.keys, { expiresIn: Math.floor(Date.now() / 1000) - 60 })),
+      401,
+      'token_expired',
+    );
   });
 
   it('rejects a token that is not valid yet', async () => {
@@ -52,7 +59,12 @@ describe.each(databaseKinds())('access tokens (%s)', (kind) => {
   });
 
   it('rejects alg none', async () => {
-    const token = new UnsecuredJWT({ scope: 'use:muntly' }).setIssuer('http://localhost:4001/').setAudience('https://api.muntly.local').setSubject('attacker').setExpirationTime('1h').encode();
+    const token = new UnsecuredJWT({ scope: 'use:muntly' })
+      .setIssuer('http://localhost:4001/')
+      .setAudience('https://api.muntly.local')
+      .setSubject('attacker')
+      .setExpirationTime('1h')
+      .encode();
     await expectError(bearer(token), 401, 'token_unsupported_algorithm');
   });
 
@@ -80,9 +92,15 @@ describe.each(databaseKinds())('access tokens (%s)', (kind) => {
 
   it('rejects a tampered payload', async () => {
     const [header, , signature] = (await signToken(t.keys)).split('.');
-    const payload = Buffer.from(JSON.stringify({ sub: 'admin', scope: 'use:muntly admin:muntly', iss: 'http://localhost:4001/', aud: 'https://api.muntly.local', exp: 9999999999 })).toString(
-      'base64url',
-    );
+    const payload = Buffer.from(
+      JSON.stringify({
+        sub: 'admin',
+        scope: 'use:muntly admin:muntly',
+        iss: 'http://localhost:4001/',
+        aud: 'https://api.muntly.local',
+        exp: 9999999999,
+      }),
+    ).toString('base64url');
     await expectError(bearer(`${header}.${payload}.${signature}`), 401, 'token_invalid_signature');
   });
 
@@ -97,7 +115,10 @@ describe.each(databaseKinds())('access tokens (%s)', (kind) => {
   });
 
   it('needs use:muntly as well as admin:muntly on /api/ops', async () => {
-    const res = await t.app.inject({ url: '/api/ops/users', headers: bearer(await signToken(t.keys, { scope: 'admin:muntly' })) });
+    const res = await t.app.inject({
+      url: '/api/ops/users',
+      headers: bearer(await signToken(t.keys, { scope: 'admin:muntly' })),
+    });
     expect(res.statusCode).toBe(403);
   });
 

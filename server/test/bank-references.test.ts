@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { validateXML } from 'xmllint-wasm';
-import { hasCheckLetter } from '../../domain/references';
+import { hasCheckLetter } from '#domain/references';
 import { databaseKinds, fixedRates, testApp, testUser, type TestApp } from './helpers';
-import type { BankPayment, ImportStatementResponse } from '../../domain/contracts/bank';
+import type { BankPayment, ImportStatementResponse } from '#domain/contracts/bank';
 
 /**
  * References where payers write them (issue 33): a statement's credits are matched to the one open
@@ -36,20 +36,34 @@ describe.each(databaseKinds())('payment references where payers write them (%s)'
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/orders',
-      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount, email: `${name}-${kind}@muntly.test`, address: BTC_ADDRESS },
+      payload: {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount,
+        email: `${name}-${kind}@muntly.test`,
+        address: BTC_ADDRESS,
+      },
     });
     expect(res.statusCode).toBe(201);
     return res.json() as { reference: string; shortReference: string };
   };
-  const rows = async <T>(query: ReturnType<typeof sql>) => ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const rows = async <T>(query: ReturnType<typeof sql>) =>
+    ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
   const statusOf = async (reference: string) =>
-    (await rows<{ status: string; received: string | null }>(sql`select status, amount_received::text as received from orders where reference = ${reference}`))[0];
+    (
+      await rows<{ status: string; received: string | null }>(
+        sql`select status, amount_received::text as received from orders where reference = ${reference}`,
+      )
+    )[0];
   /** An order as it was placed before references had a check letter: its 8th letter is not the check letter. */
   const withoutCheckLetter = async (order: { reference: string; shortReference: string }) => {
     const letters = order.reference.replace(/-/g, '');
     const eighth = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'].find((c) => !hasCheckLetter(letters.slice(0, 7) + c))!;
     const old = `${letters.slice(0, 4)}-${letters.slice(4, 7)}${eighth}-${letters.slice(8, 12)}-${letters.slice(12)}`;
-    await t.database.db.execute(sql`update orders set reference = ${old}, short_reference = ${old.slice(0, 9)} where reference = ${order.reference}`);
+    await t.database.db.execute(
+      sql`update orders set reference = ${old}, short_reference = ${old.slice(0, 9)} where reference = ${order.reference}`,
+    );
     return { reference: old, shortReference: old.slice(0, 9) };
   };
 
@@ -84,11 +98,21 @@ describe.each(databaseKinds())('payment references where payers write them (%s)'
     });
     const schema = await validateXML({
       xml: [{ fileName: 's.xml', contents: xml }],
-      schema: [{ fileName: 'camt.053.001.02.xsd', contents: fs.readFileSync(path.join(FIXTURES, 'camt.053.001.02.xsd'), 'utf8') }],
+      schema: [
+        {
+          fileName: 'camt.053.001.02.xsd',
+          contents: fs.readFileSync(path.join(FIXTURES, 'camt.053.001.02.xsd'), 'utf8'),
+        },
+      ],
     });
     expect(schema.errors.map((e) => e.rawMessage)).toEqual([]);
 
-    const res = await t.app.inject({ method: 'POST', url: '/api/ops/bank/statements', headers: { ...t.admin, 'content-type': 'application/xml' }, payload: xml });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/bank/statements',
+      headers: { ...t.admin, 'content-type': 'application/xml' },
+      payload: xml,
+    });
     expect(res.statusCode).toBe(200);
     const result = res.json() as ImportStatementResponse;
     const outcome = (n: number) => result.lines.find((l) => l.entryRef === `20261126000${n}`)!;
@@ -118,9 +142,14 @@ describe.each(databaseKinds())('payment references where payers write them (%s)'
     expect(await statusOf(q.reference)).toEqual({ status: 'new', received: null });
 
     // The queue shows both candidates; the operator picks one, and the payment is booked to it.
-    const queue = (await t.app.inject({ url: '/api/ops/bank/unmatched?status=open', headers: t.admin })).json() as { payments: BankPayment[] };
+    const queue = (await t.app.inject({ url: '/api/ops/bank/unmatched?status=open', headers: t.admin })).json() as {
+      payments: BankPayment[];
+    };
     const ambiguous = queue.payments.find((x) => x.entryRef === '202611260003')!;
-    expect(ambiguous).toMatchObject({ unmatchedReason: 'payment_reference_ambiguous', remittance: expect.stringContaining(p.shortReference.toLowerCase()) });
+    expect(ambiguous).toMatchObject({
+      unmatchedReason: 'payment_reference_ambiguous',
+      remittance: expect.stringContaining(p.shortReference.toLowerCase()),
+    });
     expect([...ambiguous.candidates].sort()).toEqual([p.shortReference, q.shortReference].sort());
     expect(queue.payments.find((x) => x.entryRef === '202611260007')!.candidates).toEqual([]);
     const assigned = await t.app.inject({
@@ -134,18 +163,35 @@ describe.each(databaseKinds())('payment references where payers write them (%s)'
     expect(await statusOf(p.reference)).toEqual({ status: 'new', received: null });
 
     // Imported again: nothing is booked twice, the queue keeps what it had.
-    const again = (await t.app.inject({ method: 'POST', url: '/api/ops/bank/statements', headers: { ...t.admin, 'content-type': 'application/xml' }, payload: xml })).json() as ImportStatementResponse;
+    const again = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/ops/bank/statements',
+        headers: { ...t.admin, 'content-type': 'application/xml' },
+        payload: xml,
+      })
+    ).json() as ImportStatementResponse;
     expect(again.counts).toMatchObject({ booked: 0, unmatched: 0, duplicate: 7 });
   });
 
   it('a payment reason that only looks like a reference, or names an order that is no longer open, books nothing', async () => {
     const paid = await buy('paid-twice', '47');
-    const first = await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: `Zahlung ${paid.shortReference}`, amount: '47' } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/payment-received',
+      headers: t.admin,
+      payload: { reason: `Zahlung ${paid.shortReference}`, amount: '47' },
+    });
     // The same intake as the statement's: the operator's payment-received finds the reference among words too.
     expect(first.statusCode).toBe(200);
     expect(await statusOf(paid.reference)).toEqual({ status: 'processing', received: '4700' });
     // A second payment naming the same order: it is no longer waiting for money.
-    const second = await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: `Zahlung ${paid.shortReference}`, amount: '47' } });
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/payment-received',
+      headers: t.admin,
+      payload: { reason: `Zahlung ${paid.shortReference}`, amount: '47' },
+    });
     expect(second.statusCode).toBe(404);
   });
 });

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { validateXML } from 'xmllint-wasm';
 import { databaseKinds, fixedRates, testApp, type TestApp } from './helpers';
-import type { BankPayment, ImportStatementResponse } from '../../domain/contracts/bank';
+import type { BankPayment, ImportStatementResponse } from '#domain/contracts/bank';
 
 /**
  * What a statement may not get past (issue 34, "Bank statements"): a namespace written only in a
@@ -59,7 +59,12 @@ ${before}<Document xmlns="${NS}">
 async function schemaErrors(xml: string): Promise<string[]> {
   const result = await validateXML({
     xml: [{ fileName: 's.xml', contents: xml }],
-    schema: [{ fileName: 'camt.053.001.02.xsd', contents: fs.readFileSync(path.join(FIXTURES, 'camt.053.001.02.xsd'), 'utf8') }],
+    schema: [
+      {
+        fileName: 'camt.053.001.02.xsd',
+        contents: fs.readFileSync(path.join(FIXTURES, 'camt.053.001.02.xsd'), 'utf8'),
+      },
+    ],
   });
   return result.valid ? [] : result.errors.map((e) => e.rawMessage);
 }
@@ -71,34 +76,58 @@ describe.each(databaseKinds())('what a statement may not get past (%s)', (kind) 
   }, 120_000);
   afterAll(() => t?.close());
 
-  const importXml = (xml: string) => t.app.inject({ method: 'POST', url: '/api/ops/bank/statements', headers: { ...t.admin, 'content-type': 'application/xml' }, payload: xml });
+  const importXml = (xml: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/ops/bank/statements',
+      headers: { ...t.admin, 'content-type': 'application/xml' },
+      payload: xml,
+    });
   const buy = async (name: string, amount: string) => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/orders',
-      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount, email: `${name}-${kind}@muntly.test`, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+      payload: {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount,
+        email: `${name}-${kind}@muntly.test`,
+        address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+      },
     });
     expect(res.statusCode).toBe(201);
     return res.json() as { reference: string; shortReference: string };
   };
   const statusOf = async (reference: string) =>
     (
-      (await t.database.db.execute(sql`select status, amount_received::text as received from orders where reference = ${reference}`)) as unknown as {
+      (await t.database.db.execute(
+        sql`select status, amount_received::text as received from orders where reference = ${reference}`,
+      )) as unknown as {
         rows: { status: string; received: string | null }[];
       }
     ).rows[0];
   const imported = async (ref: string) =>
-    ((await t.database.db.execute(sql`select count(*)::int as n from bank_payments where entry_ref like ${`${ref}%`}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+    (
+      (await t.database.db.execute(
+        sql`select count(*)::int as n from bank_payments where entry_ref like ${`${ref}%`}`,
+      )) as unknown as { rows: { n: number }[] }
+    ).rows[0]!.n;
 
   it('reads the namespace of the root element only: one written in a comment before a root of another namespace is refused', async () => {
     const order = await buy('comment', '50');
     const good = statement(entry('CMT-1', '50.00', [{ amount: '50.00', reason: order.shortReference }]));
     expect(await schemaErrors(good)).toEqual([]);
-    const disguised = good.replace(`<Document xmlns="${NS}">`, `<!-- <Document xmlns="${NS}"> --><Document xmlns="urn:example:not-a-statement">`);
+    const disguised = good.replace(
+      `<Document xmlns="${NS}">`,
+      `<!-- <Document xmlns="${NS}"> --><Document xmlns="urn:example:not-a-statement">`,
+    );
     const res = await importXml(disguised);
     expect([res.statusCode, res.json().error.code]).toEqual([400, 'statement_invalid']);
     // A prefixed root of the right namespace, with a comment before it, is still a statement.
-    const prefixed = good.replace(`<Document xmlns="${NS}">`, `<!-- a bank's note --><c:Document xmlns:c="${NS}">`).replace(/<(\/?)(?!\?|c:|!)([A-Za-z])/g, '<$1c:$2');
+    const prefixed = good
+      .replace(`<Document xmlns="${NS}">`, `<!-- a bank's note --><c:Document xmlns:c="${NS}">`)
+      .replace(/<(\/?)(?!\?|c:|!)([A-Za-z])/g, '<$1c:$2');
     expect(await schemaErrors(prefixed)).toEqual([]);
     expect(((await importXml(prefixed)).json() as ImportStatementResponse).counts.booked).toBe(1);
     expect(await statusOf(order.reference)).toEqual({ status: 'processing', received: '5000' });
@@ -108,7 +137,9 @@ describe.each(databaseKinds())('what a statement may not get past (%s)', (kind) 
     const order = await buy('range', '60');
     const xml = statement(
       entry('RNG-1', '60.00', [{ amount: '60.00', reason: order.shortReference }]) +
-        Array.from({ length: 60 }, (_, i) => entry(`RNG-F${i}`, '1.00', [{ amount: '1.00', reason: 'filler' }])).join('') +
+        Array.from({ length: 60 }, (_, i) => entry(`RNG-F${i}`, '1.00', [{ amount: '1.00', reason: 'filler' }])).join(
+          '',
+        ) +
         entry('RNG-2', '99999999999999999999.99', [{ amount: '99999999999999999999.99', reason: 'too much' }]),
     );
     const res = await importXml(xml);
@@ -140,8 +171,12 @@ describe.each(databaseKinds())('what a statement may not get past (%s)', (kind) 
       ['BAT-2', 'unmatched', '40.00', 'batch_mismatch'],
     ]);
     for (const order of [a, b, c]) expect(await statusOf(order.reference)).toEqual({ status: 'new', received: null });
-    const queue = (await t.app.inject({ url: '/api/ops/bank/unmatched?status=open', headers: t.admin })).json() as { payments: BankPayment[] };
-    expect(queue.payments.filter((p) => p.entryRef.startsWith('BAT-')).map((p) => [p.entryRef, p.amount, p.unmatchedReason])).toEqual([
+    const queue = (await t.app.inject({ url: '/api/ops/bank/unmatched?status=open', headers: t.admin })).json() as {
+      payments: BankPayment[];
+    };
+    expect(
+      queue.payments.filter((p) => p.entryRef.startsWith('BAT-')).map((p) => [p.entryRef, p.amount, p.unmatchedReason]),
+    ).toEqual([
       ['BAT-1', '1.00', 'batch_mismatch'],
       ['BAT-2', '40.00', 'batch_mismatch'],
     ]);

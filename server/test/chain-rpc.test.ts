@@ -1,7 +1,7 @@
 /**
  * @jest-environment node
  */
-import { setChainNetwork } from '../../domain/networks';
+import { setChainNetwork } from '#domain/networks';
 import { networkFeeFrom } from '../src/modules/chain/fees';
 import { nodeBlockSource } from '../src/modules/chain/nodes';
 import { NodeError, rpcNode } from '../src/modules/chain/rpc';
@@ -51,7 +51,11 @@ describe('the node client reads every dialect it serves', () => {
       hash: 'b'.repeat(64),
       previousHash: 'a'.repeat(64),
       txs: [
-        { txid: '1'.repeat(64), inputs: [], outputs: [{ vout: 0, amount: 312_500_000n, address: 'bc1q50rtrmj2f8vl9tem8qpfw36ylw5jg9j29e5za5' }] },
+        {
+          txid: '1'.repeat(64),
+          inputs: [],
+          outputs: [{ vout: 0, amount: 312_500_000n, address: 'bc1q50rtrmj2f8vl9tem8qpfw36ylw5jg9j29e5za5' }],
+        },
         {
           txid: '2'.repeat(64),
           inputs: [{ txid: '3'.repeat(64), vout: 1 }],
@@ -66,7 +70,11 @@ describe('the node client reads every dialect it serves', () => {
       ],
     });
     // The credentials go in a Basic header, decoded, and never in the URL the request goes to.
-    expect(calls[0]).toEqual({ method: 'getblock', params: ['b'.repeat(64), 2], authorization: `Basic ${Buffer.from('muntly:s@cret').toString('base64')}` });
+    expect(calls[0]).toEqual({
+      method: 'getblock',
+      params: ['b'.repeat(64), 2],
+      authorization: `Basic ${Buffer.from('muntly:s@cret').toString('base64')}`,
+    });
   });
 
   it('Dogecoin Core 1.14: getblock with a boolean, each transaction by getrawtransaction, addresses in scriptPubKey.addresses', async () => {
@@ -74,17 +82,31 @@ describe('the node client reads every dialect it serves', () => {
       getblock: (params) =>
         typeof params[1] === 'number'
           ? { error: { code: -1, message: 'JSON value is not a boolean as expected' } }
-          : { result: `{"hash":"${'d'.repeat(64)}","height":5000000,"previousblockhash":"${'e'.repeat(64)}","tx":["${'4'.repeat(64)}"]}` },
+          : {
+              result: `{"hash":"${'d'.repeat(64)}","height":5000000,"previousblockhash":"${'e'.repeat(64)}","tx":["${'4'.repeat(64)}"]}`,
+            },
       getrawtransaction: () => ({
         result: `{"txid":"${'4'.repeat(64)}","vin":[{"txid":"${'5'.repeat(64)}","vout":0}],"vout":[{"value":1234.56789012,"n":0,"scriptPubKey":{"asm":"OP_DUP OP_HASH160 a3c6b1ee4a49d9f2af3b38029747449fa9241649 OP_EQUALVERIFY OP_CHECKSIG","hex":"76a914a3c6b1ee4a49d9f2af3b38029747449fa924164988ac","reqSigs":1,"type":"pubkeyhash","addresses":["DL54i6msdfchWaR7NHFA41HxSiYciTwhqW"]}}]}`,
       }),
     });
     const node = rpcNode('DOGE', 'http://u:p@127.0.0.1:22555', { fetch });
     const block = await node.block('d'.repeat(64));
-    expect(block.txs).toEqual([{ txid: '4'.repeat(64), inputs: [{ txid: '5'.repeat(64), vout: 0 }], outputs: [{ vout: 0, amount: 123_456_789_012n, address: 'DL54i6msdfchWaR7NHFA41HxSiYciTwhqW' }] }]);
+    expect(block.txs).toEqual([
+      {
+        txid: '4'.repeat(64),
+        inputs: [{ txid: '5'.repeat(64), vout: 0 }],
+        outputs: [{ vout: 0, amount: 123_456_789_012n, address: 'DL54i6msdfchWaR7NHFA41HxSiYciTwhqW' }],
+      },
+    ]);
     // It learns the dialect once: the next block goes straight to the boolean form.
     await node.block('d'.repeat(64));
-    expect(calls.map((c) => `${c.method}:${String(c.params[1])}`)).toEqual(['getblock:2', 'getblock:true', 'getrawtransaction:true', 'getblock:true', 'getrawtransaction:true']);
+    expect(calls.map((c) => `${c.method}:${String(c.params[1])}`)).toEqual([
+      'getblock:2',
+      'getblock:true',
+      'getrawtransaction:true',
+      'getblock:true',
+      'getrawtransaction:true',
+    ]);
   });
 
   it('Dogecoin Core 1.14 has no testmempoolaccept: the node cannot tell (null), a refusal comes at broadcast; Bitcoin Core answers why', async () => {
@@ -93,7 +115,11 @@ describe('the node client reads every dialect it serves', () => {
     const core = rpcNode(
       'BTC',
       'http://u:p@127.0.0.1:8332',
-      fakeNode({ testmempoolaccept: () => ({ result: `[{"txid":"${'7'.repeat(64)}","allowed":false,"reject-reason":"min relay fee not met"}]` }) }),
+      fakeNode({
+        testmempoolaccept: () => ({
+          result: `[{"txid":"${'7'.repeat(64)}","allowed":false,"reject-reason":"min relay fee not met"}]`,
+        }),
+      }),
     );
     expect(await core.mempoolAccept('00')).toEqual({ allowed: false, reason: 'min relay fee not met' });
   });
@@ -104,7 +130,9 @@ describe('the node client reads every dialect it serves', () => {
       result: `{"hash":"${'f'.repeat(64)}","height":120,"previousblockhash":"${'0'.repeat(64)}","tx":[{"txid":"${'6'.repeat(64)}","vin":[],"vout":[{"value":0.50000000,"n":0,"scriptPubKey":{"type":"pubkeyhash","addresses":["${prefix === 'bchreg' ? 'bchreg:qz3udv0wffyanu408vuq9968gj06jfqkfyvxvz05wp' : 'bitcoincash:qz3udv0wffyanu408vuq9968gj06jfqkfyjg7yws2m'}"]}}]}]}`,
     });
     const regtest = rpcNode('BCH', 'http://u:p@127.0.0.1:18443', fakeNode({ getblock: () => answer('bchreg') }));
-    expect((await regtest.block('f'.repeat(64))).txs[0]!.outputs).toEqual([{ vout: 0, amount: 50_000_000n, address: 'bchreg:qz3udv0wffyanu408vuq9968gj06jfqkfyvxvz05wp' }]);
+    expect((await regtest.block('f'.repeat(64))).txs[0]!.outputs).toEqual([
+      { vout: 0, amount: 50_000_000n, address: 'bchreg:qz3udv0wffyanu408vuq9968gj06jfqkfyvxvz05wp' },
+    ]);
     // A mainnet address in a regtest node's answer is no house address: not matched.
     const mainnet = rpcNode('BCH', 'http://u:p@127.0.0.1:18443', fakeNode({ getblock: () => answer('bitcoincash') }));
     expect((await mainnet.block('f'.repeat(64))).txs[0]!.outputs[0]!.address).toBeNull();
@@ -125,10 +153,18 @@ describe('the node client reads every dialect it serves', () => {
   });
 
   it('an estimate the node cannot make is null; an error is a NodeError naming the coin; a wrong password is said so', async () => {
-    const node = rpcNode('LTC', 'http://u:p@127.0.0.1:9332', fakeNode({ estimatesmartfee: () => ({ result: '{"errors":["Insufficient data or no feerate found"],"blocks":0}' }) }));
+    const node = rpcNode(
+      'LTC',
+      'http://u:p@127.0.0.1:9332',
+      fakeNode({
+        estimatesmartfee: () => ({ result: '{"errors":["Insufficient data or no feerate found"],"blocks":0}' }),
+      }),
+    );
     expect(await node.feeRate(6)).toBeNull();
     await expect(node.call('nonsense')).rejects.toEqual(new NodeError('LTC node: Method not found', -32601));
-    const refused = rpcNode('LTC', 'http://u:wrong@127.0.0.1:9332', { fetch: (async () => new Response('', { status: 401 })) as unknown as typeof globalThis.fetch });
+    const refused = rpcNode('LTC', 'http://u:wrong@127.0.0.1:9332', {
+      fetch: (async () => new Response('', { status: 401 })) as unknown as typeof globalThis.fetch,
+    });
     await expect(refused.tip()).rejects.toThrow('LTC node refused the credentials (HTTP 401)');
   });
 });
@@ -153,7 +189,8 @@ describe('the faucet’s blocks from Muntly’s own Bitcoin node', () => {
       'http://u:p@127.0.0.1:18443',
       fakeNode({
         getblockchaininfo: () => ({ result: `{"chain":"regtest","blocks":120,"bestblockhash":"${hash}"}` }),
-        getblockhash: (params) => (params[0] === 120 ? { result: `"${hash}"` } : { error: { code: -8, message: 'Block height out of range' } }),
+        getblockhash: (params) =>
+          params[0] === 120 ? { result: `"${hash}"` } : { error: { code: -8, message: 'Block height out of range' } },
       }),
     );
     const regtest = nodeBlockSource(node, 'regtest');

@@ -21,7 +21,8 @@ function rows(heading: string): Map<string, string> {
   const section = doc.split(/^## /m).find((part) => part.startsWith(heading));
   if (!section) throw new Error(`docs/configuration.md has no section "${heading}"`);
   const found = new Map<string, string>();
-  for (const [, name, defaultCell] of section.matchAll(/^\| `([A-Z0-9_<>]+)` \| ([^|]+) \|/gm)) found.set(name!, defaultCell!.trim());
+  for (const [, name, defaultCell] of section.matchAll(/^\| `([A-Z0-9_<>]+)` \| ([^|]+) \|/gm))
+    found.set(name!, defaultCell!.trim());
   return found;
 }
 
@@ -41,16 +42,24 @@ describe('docs/configuration.md', () => {
 
   it('gives each setting the default the code gives it', () => {
     const defaults = configSchema.parse({}) as Record<string, unknown>;
-    const wrong = settings.filter((name) => documented.get(name) !== written(defaults[name])).map((name) => `${name}: page ${documented.get(name)}, code ${written(defaults[name])}`);
+    const wrong = settings
+      .filter((name) => documented.get(name) !== written(defaults[name]))
+      .map((name) => `${name}: page ${documented.get(name)}, code ${written(defaults[name])}`);
     expect(wrong).toEqual([]);
   });
 
   it('names only settings something reads in the table of the others', () => {
     const others = rows('Read beside those');
     expect(others.size).toBeGreaterThan(0);
-    const gatsby = ['gatsby-config.ts', 'gatsby-node.ts', 'src/config.ts'].map((file) => fs.readFileSync(path.join(root, file), 'utf8')).join('\n');
+    const gatsby = ['gatsby-config.ts', 'gatsby-node.ts', 'src/config.ts']
+      .map((file) => fs.readFileSync(path.join(root, file), 'utf8'))
+      .join('\n');
     for (const name of others.keys()) {
-      const where = name.startsWith('GATSBY_') ? gatsby : name === 'CHROMIUM_PATH' ? fs.readFileSync(path.join(root, 'playwright.config.ts'), 'utf8') : configSource;
+      const where = name.startsWith('GATSBY_')
+        ? gatsby
+        : name === 'CHROMIUM_PATH'
+          ? fs.readFileSync(path.join(root, 'playwright.config.ts'), 'utf8')
+          : configSource;
       expect({ name, read: where.includes(name.replace('<CURRENCY>', '')) }).toEqual({ name, read: true });
     }
   });
@@ -61,9 +70,15 @@ describe('.env.example', () => {
   const names = Object.keys(example);
 
   it('holds settings the server or the build reads, each documented', () => {
-    const unknown = names.filter((name) => !settings.includes(name) && !/^(EXPLORER_URL_[A-Z]+|GATSBY_[A-Z_]+)$/.test(name));
+    const unknown = names.filter(
+      (name) => !settings.includes(name) && !/^(EXPLORER_URL_[A-Z]+|GATSBY_[A-Z_]+)$/.test(name),
+    );
     expect(unknown).toEqual([]);
-    for (const name of names) expect({ name, documented: doc.includes(`\`${name.replace(/^EXPLORER_URL_[A-Z]+$/, 'EXPLORER_URL_<CURRENCY>')}\``) }).toEqual({ name, documented: true });
+    for (const name of names)
+      expect({
+        name,
+        documented: doc.includes(`\`${name.replace(/^EXPLORER_URL_[A-Z]+$/, 'EXPLORER_URL_<CURRENCY>')}\``),
+      }).toEqual({ name, documented: true });
   });
 
   it('names every setting production requires', () => {
@@ -75,7 +90,9 @@ describe('.env.example', () => {
       message = (error as Error).message;
     }
     const required = [...message.matchAll(/^ {2}([A-Z0-9_]+):/gm)].map(([, name]) => name!);
-    expect(required).toEqual(expect.arrayContaining(['AUTH0_CLIENT_ID', 'DATABASE_URL', 'OPERATOR_NAME', 'SIGNER_KEY']));
+    expect(required).toEqual(
+      expect.arrayContaining(['AUTH0_CLIENT_ID', 'DATABASE_URL', 'OPERATOR_NAME', 'SIGNER_KEY']),
+    );
     expect(required.filter((name) => !names.includes(name))).toEqual([]);
   });
 

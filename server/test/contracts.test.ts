@@ -4,13 +4,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { meSchema } from '../../domain/contracts/accounts';
-import { errorBodySchema } from '../../domain/contracts/common';
-import { currentRoundResponse, entrySchema, myEntriesResponse } from '../../domain/contracts/faucet';
-import { identityResponse, type IdentityKind } from '../../domain/contracts/identity';
-import { myOrdersResponse, orderSchema } from '../../domain/contracts/orders';
-import { quoteResponse } from '../../domain/contracts/rates';
-import { balancesResponse, walletAddressSchema, walletSendSchema, type WalletSend } from '../../domain/contracts/wallet';
+import { meSchema } from '#domain/contracts/accounts';
+import { errorBodySchema } from '#domain/contracts/common';
+import { currentRoundResponse, entrySchema, myEntriesResponse } from '#domain/contracts/faucet';
+import { identityResponse, type IdentityKind } from '#domain/contracts/identity';
+import { myOrdersResponse, orderSchema } from '#domain/contracts/orders';
+import { quoteResponse } from '#domain/contracts/rates';
+import { balancesResponse, walletAddressSchema, walletSendSchema, type WalletSend } from '#domain/contracts/wallet';
 import * as identityService from '../src/modules/identity/service';
 import { sendView, type SendRow } from '../src/modules/wallet/sends';
 import { bookAddresses, testApp, signToken, bearer, databaseKinds, loggedIn, type TestApp } from './helpers';
@@ -49,39 +49,117 @@ describe.each(databaseKinds())('the API answers what domain/contracts says (%s)'
   it('account and identity: GET /api/me and each identity answer, with step 1 data and a live code', async () => {
     const user = await loggedIn(t, 'contract-identity@muntly.test');
     meSchema.strict().parse(await answer({ url: '/api/me', headers: user }));
-    await t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: admin, payload: { email: 'contract-identity@muntly.test', kind: 'mobile' } });
-    const submitted = identityResponse.parse(await answer({ method: 'POST', url: '/api/identity/mobile', headers: user, payload: { mobile: '+31 6 12345678' } }));
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/verification/enable',
+      headers: admin,
+      payload: { email: 'contract-identity@muntly.test', kind: 'mobile' },
+    });
+    const submitted = identityResponse.parse(
+      await answer({
+        method: 'POST',
+        url: '/api/identity/mobile',
+        headers: user,
+        payload: { mobile: '+31 6 12345678' },
+      }),
+    );
     const mobile = submitted.kinds.find((k) => k.kind === 'mobile')!;
-    expect(mobile).toMatchObject({ phase: 'step_2', channel: 'sms', data: { mobile: '+31612345678' }, attemptsLeft: 5 });
+    expect(mobile).toMatchObject({
+      phase: 'step_2',
+      channel: 'sms',
+      data: { mobile: '+31612345678' },
+      attemptsLeft: 5,
+    });
     identityResponse.parse(await answer({ url: '/api/identity', headers: user }));
   });
 
   it('wallet: balances, a reception address, a send', async () => {
     const email = 'contract-wallet@muntly.test';
     const user = await loggedIn(t, email);
-    await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
-    const address = walletAddressSchema.strict().parse(await answer({ method: 'POST', url: '/api/wallet/addresses', headers: user, payload: { currency: 'BTC', label: 'Savings' } }, 201));
-    await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address: address.address, amount: '0.01' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/verification/verify',
+      headers: admin,
+      payload: { email, kind: 'bank' },
+    });
+    const address = walletAddressSchema.strict().parse(
+      await answer(
+        {
+          method: 'POST',
+          url: '/api/wallet/addresses',
+          headers: user,
+          payload: { currency: 'BTC', label: 'Savings' },
+        },
+        201,
+      ),
+    );
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/chain-deposit',
+      headers: admin,
+      payload: { currency: 'BTC', address: address.address, amount: '0.01' },
+    });
     const balances = balancesResponse.parse(await answer({ url: '/api/wallet/balances', headers: user }));
     expect(balances.balances.find((b) => b.currency === 'BTC')!.balance).toBe('0.01000000');
     await bookAddresses(t, { headers: user }, [EXTERNAL_BTC]);
-    const send = walletSendSchema.strict().parse(await answer({ method: 'POST', url: '/api/wallet/sends', headers: user, payload: { currency: 'BTC', address: EXTERNAL_BTC, amount: '0.001' } }, 201));
+    const send = walletSendSchema.strict().parse(
+      await answer(
+        {
+          method: 'POST',
+          url: '/api/wallet/sends',
+          headers: user,
+          payload: { currency: 'BTC', address: EXTERNAL_BTC, amount: '0.001' },
+        },
+        201,
+      ),
+    );
     expect(send).toMatchObject({ status: 'awaiting_code', internal: false });
     expect(typeof sendViewFits).toBe('function');
   });
 
   it('exchange: a quote, an order as placed, looked up and in the owner’s list', async () => {
-    quoteResponse.strict().parse(await answer({ method: 'POST', url: '/api/quotes', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50' } }));
+    quoteResponse.strict().parse(
+      await answer({
+        method: 'POST',
+        url: '/api/quotes',
+        payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50' },
+      }),
+    );
     const email = 'contract-order@muntly.test';
     const user = await loggedIn(t, email);
-    const placed = orderSchema
+    const placed = orderSchema.strict().parse(
+      await answer(
+        {
+          method: 'POST',
+          url: '/api/orders',
+          headers: user,
+          payload: {
+            type: 'buy',
+            currencyFrom: 'EUR',
+            currencyTo: 'BTC',
+            amount: '50',
+            email,
+            address: EXTERNAL_BTC,
+          },
+        },
+        201,
+      ),
+    );
+    expect(placed).toMatchObject({
+      status: 'new',
+      paymentMethod: 'sepa',
+      paymentDetails: { reason: placed.shortReference },
+    });
+    orderSchema
       .strict()
-      .parse(await answer({ method: 'POST', url: '/api/orders', headers: user, payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: EXTERNAL_BTC } }, 201));
-    expect(placed).toMatchObject({ status: 'new', paymentMethod: 'sepa', paymentDetails: { reason: placed.shortReference } });
-    orderSchema.strict().parse(await answer({ method: 'POST', url: '/api/orders/lookup', payload: { email, reference: placed.reference } }));
+      .parse(
+        await answer({ method: 'POST', url: '/api/orders/lookup', payload: { email, reference: placed.reference } }),
+      );
     // The placement's answer carries the order's signed link, which opens it with its email.
     const { link, ...view } = placed;
-    expect(orderSchema.strict().parse(await answer({ method: 'POST', url: '/api/orders/open', payload: { token: link } }))).toEqual({ ...placed, email });
+    expect(
+      orderSchema.strict().parse(await answer({ method: 'POST', url: '/api/orders/open', payload: { token: link } })),
+    ).toEqual({ ...placed, email });
     const mine = myOrdersResponse.parse(await answer({ url: '/api/me/orders', headers: user }));
     expect(mine.orders).toEqual([{ ...view, email }]);
   });
@@ -99,25 +177,51 @@ describe.each(databaseKinds())('the API answers what domain/contracts says (%s)'
       where finished_at is null`);
     const email = 'contract-faucet@muntly.test';
     const user = await loggedIn(t, email);
-    await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
-    const { address } = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers: user, payload: { currency: 'ETH' } })).json() as { address: string };
-    entrySchema.strict().parse(await answer({ method: 'POST', url: '/api/faucet/entries', headers: user, payload: { address } }, 201));
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/verification/verify',
+      headers: admin,
+      payload: { email, kind: 'bank' },
+    });
+    const { address } = (
+      await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers: user, payload: { currency: 'ETH' } })
+    ).json() as { address: string };
+    entrySchema
+      .strict()
+      .parse(await answer({ method: 'POST', url: '/api/faucet/entries', headers: user, payload: { address } }, 201));
     const { entries } = myEntriesResponse.parse(await answer({ url: '/api/faucet/me', headers: user }));
     expect(entries).toMatchObject([{ roundId: round!.id, result: 'pending', amount: null }]);
   });
 
   it('documents the contract at /api/docs, with its descriptions', async () => {
-    type Schema = { type?: string; enum?: string[]; description?: string; properties?: Record<string, Schema>; items?: Schema };
-    type Doc = { paths: Record<string, Record<string, { responses: Record<string, { content: Record<string, { schema: Schema }> }> }>> };
+    type Schema = {
+      type?: string;
+      enum?: string[];
+      description?: string;
+      properties?: Record<string, Schema>;
+      items?: Schema;
+    };
+    type Doc = {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content: Record<string, { schema: Schema }> }> }>
+      >;
+    };
     const doc = (await answer({ url: '/api/docs/json' })) as Doc;
-    const ok = (route: string, method: string, status = '200') => doc.paths[route]![method]!.responses[status]!.content['application/json']!.schema.properties!;
-    expect(ok('/api/identity', 'get').kinds!.items!.properties!.channel).toEqual({ type: 'string', enum: ['post', 'bank', 'sms', 'email', 'document'], description: 'How step 2 reaches the user' });
+    const ok = (route: string, method: string, status = '200') =>
+      doc.paths[route]![method]!.responses[status]!.content['application/json']!.schema.properties!;
+    expect(ok('/api/identity', 'get').kinds!.items!.properties!.channel).toEqual({
+      type: 'string',
+      enum: ['post', 'bank', 'sms', 'email', 'document'],
+      description: 'How step 2 reaches the user',
+    });
     expect(ok('/api/orders', 'post', '201').reference!.description).toBe(orderSchema.shape.reference.description);
     expect(Object.keys(ok('/api/wallet/sends/{id}', 'get'))).toEqual(Object.keys(walletSendSchema.shape));
   });
 
   describe('a view that drifts from the contract', () => {
-    const drifted = (change: Record<string, unknown>) => jest.spyOn(identityService, 'describeIdentity').mockResolvedValue([{ ...ANY_KIND, ...change } as IdentityKind]);
+    const drifted = (change: Record<string, unknown>) =>
+      jest.spyOn(identityService, 'describeIdentity').mockResolvedValue([{ ...ANY_KIND, ...change } as IdentityKind]);
 
     it('is refused by the response serializer: a 500 without the drifted data, never a wrong shape for the site', async () => {
       const user = await loggedIn(t, 'contract-drift@muntly.test');

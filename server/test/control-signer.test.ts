@@ -11,8 +11,8 @@ import * as bitcoinMessage from 'bitcoinjs-message';
 import cashaddr from 'cashaddrjs';
 import { Wallet as EthWallet, verifyMessage } from 'ethers';
 import * as keypairs from 'ripple-keypairs';
-import { addressKey, controlMessage, verifyControl } from '../../domain/control';
-import { bitcoinLikeNetwork, setChainNetwork, type ChainNetwork } from '../../domain/networks';
+import { addressKey, controlMessage, verifyControl } from '#domain/control';
+import { bitcoinLikeNetwork, setChainNetwork, type ChainNetwork } from '#domain/networks';
 import { deriveAddress, TEST_XPUBS } from '../src/modules/chain/derive';
 import { TEST_MNEMONIC } from '../src/signer/keys';
 import { seedControlKeys, signControl, type SigningKey } from '../src/signer/reserves';
@@ -40,11 +40,14 @@ function xrpAccount() {
   if ('refused' in key) throw new Error(key.refused);
   return { currency: 'XRP', address, key, message: controlMessage({ ...SNAPSHOT, currency: 'XRP', address }) };
 }
-const signed = (house: { currency: string; address: string; key: SigningKey; message: string }) => signControl(house, house.key);
+const signed = (house: { currency: string; address: string; key: SigningKey; message: string }) =>
+  signControl(house, house.key);
 
 /** The same key hash as a Bitcoin address of `network`: BIP-322 and the signed-message format do not depend on the network. */
 const asBitcoin = (type: 'wpkh' | 'pkh', hash: Uint8Array, network: ChainNetwork = 'regtest') =>
-  Address(bitcoinLikeNetwork('BTC', network)).encode(type === 'wpkh' ? { type, hash: Uint8Array.from(hash) } : { type, hash: Uint8Array.from(hash) });
+  Address(bitcoinLikeNetwork('BTC', network)).encode(
+    type === 'wpkh' ? { type, hash: Uint8Array.from(hash) } : { type, hash: Uint8Array.from(hash) },
+  );
 const keyHash = (currency: string, address: string) => {
   const key = addressKey(currency, address);
   if (!key || !('hash' in key)) throw new Error(`no key hash in ${address}`);
@@ -72,12 +75,18 @@ describe.each(['mainnet', 'regtest'] as const)('proofs of control on %s', (netwo
       const proof = signed(ltc);
       expect(proof.scheme).toBe('bip322-simple');
       expect(verifyControl(proof, SNAPSHOT)).toEqual({ ok: true });
-      expect(Verifier.verifySignature(asBitcoin('wpkh', keyHash('LTC', ltc.address)), ltc.message, proof.signature)).toBe(true);
+      expect(
+        Verifier.verifySignature(asBitcoin('wpkh', keyHash('LTC', ltc.address)), ltc.message, proof.signature),
+      ).toBe(true);
     });
 
     it('accepts what bip322-js signs', () => {
       const btc = house('BTC', 1);
-      const signature = Signer.sign(WIF(bitcoinLikeNetwork('BTC', network)).encode(btc.key.privateKey), btc.address, btc.message) as string;
+      const signature = Signer.sign(
+        WIF(bitcoinLikeNetwork('BTC', network)).encode(btc.key.privateKey),
+        btc.address,
+        btc.message,
+      ) as string;
       expect(verifyControl({ ...signed(btc), signature }, SNAPSHOT)).toEqual({ ok: true });
     });
   });
@@ -88,7 +97,9 @@ describe.each(['mainnet', 'regtest'] as const)('proofs of control on %s', (netwo
       const proof = signed(doge);
       expect(proof.scheme).toBe('bitcoin-message');
       expect(verifyControl(proof, SNAPSHOT)).toEqual({ ok: true });
-      expect(bitcoinMessage.verify(doge.message, doge.address, proof.signature, '\u0019Dogecoin Signed Message:\n')).toBe(true);
+      expect(
+        bitcoinMessage.verify(doge.message, doge.address, proof.signature, '\u0019Dogecoin Signed Message:\n'),
+      ).toBe(true);
       expect(bitcoinMessage.verify(doge.message, doge.address, proof.signature)).toBe(false);
     });
 
@@ -97,12 +108,20 @@ describe.each(['mainnet', 'regtest'] as const)('proofs of control on %s', (netwo
       const proof = signed(bch);
       expect(proof.scheme).toBe('bitcoin-message');
       expect(verifyControl(proof, SNAPSHOT)).toEqual({ ok: true });
-      expect(bitcoinMessage.verify(bch.message, asBitcoin('pkh', Uint8Array.from(cashaddr.decode(bch.address).hash), network), proof.signature)).toBe(true);
+      expect(
+        bitcoinMessage.verify(
+          bch.message,
+          asBitcoin('pkh', Uint8Array.from(cashaddr.decode(bch.address).hash), network),
+          proof.signature,
+        ),
+      ).toBe(true);
     });
 
     it('accepts what bitcoinjs-message signs (a compressed key)', () => {
       const doge = house('DOGE', 1);
-      const signature = bitcoinMessage.sign(doge.message, Buffer.from(doge.key.privateKey), true, '\u0019Dogecoin Signed Message:\n').toString('base64');
+      const signature = bitcoinMessage
+        .sign(doge.message, Buffer.from(doge.key.privateKey), true, '\u0019Dogecoin Signed Message:\n')
+        .toString('base64');
       expect(verifyControl({ ...signed(doge), signature }, SNAPSHOT)).toEqual({ ok: true });
     });
 
@@ -115,7 +134,10 @@ describe.each(['mainnet', 'regtest'] as const)('proofs of control on %s', (netwo
         ['BTC', '\u0018Bitcoin Signed Message:\n'],
       ] as const) {
         const address = Address(bitcoinLikeNetwork(currency, network)).encode({ type: 'pkh', hash });
-        const proof = signControl({ currency, address, message: controlMessage({ ...SNAPSHOT, currency, address }) }, { privateKey, publicKey });
+        const proof = signControl(
+          { currency, address, message: controlMessage({ ...SNAPSHOT, currency, address }) },
+          { privateKey, publicKey },
+        );
         expect(proof.scheme).toBe('bitcoin-message');
         expect(verifyControl(proof, SNAPSHOT)).toEqual({ ok: true });
         expect(bitcoinMessage.verify(proof.message, address, proof.signature, prefix)).toBe(true);
@@ -143,7 +165,9 @@ describe.each(['mainnet', 'regtest'] as const)('proofs of control on %s', (netwo
       expect(keypairs.verify(Buffer.from(xrp.message).toString('hex'), proof.signature, proof.publicKey!)).toBe(true);
       expect(keypairs.deriveAddress(proof.publicKey!)).toBe(xrp.address);
       // ripple-keypairs' own signature of the message (its private key is 00-prefixed) is the same.
-      expect(keypairs.sign(Buffer.from(xrp.message).toString('hex'), `00${bytesToHex(xrp.key.privateKey).toUpperCase()}`)).toBe(proof.signature);
+      expect(
+        keypairs.sign(Buffer.from(xrp.message).toString('hex'), `00${bytesToHex(xrp.key.privateKey).toUpperCase()}`),
+      ).toBe(proof.signature);
     });
   });
 });
@@ -151,26 +175,62 @@ describe.each(['mainnet', 'regtest'] as const)('proofs of control on %s', (netwo
 describe('the signer’s keys for proofs of control', () => {
   const btc = deriveAddress('BTC', TEST_XPUBS, 4, 'change');
   it('derive only the address asked for, at the place asked for', () => {
-    expect('privateKey' in keys.keyOf({ currency: 'BTC', address: btc, role: 'change', branch: 'change', index: 4 })).toBe(true);
+    expect(
+      'privateKey' in keys.keyOf({ currency: 'BTC', address: btc, role: 'change', branch: 'change', index: 4 }),
+    ).toBe(true);
     // The API names another index, another branch's address, another currency, or none.
-    expect(keys.keyOf({ currency: 'BTC', address: btc, role: 'change', branch: 'change', index: 5 })).toEqual({ refused: expect.stringMatching(/not this address/) });
+    expect(keys.keyOf({ currency: 'BTC', address: btc, role: 'change', branch: 'change', index: 5 })).toEqual({
+      refused: expect.stringMatching(/not this address/),
+    });
     const users = deriveAddress('BTC', TEST_XPUBS, 4, 'users');
-    expect(keys.keyOf({ currency: 'BTC', address: users, role: 'change', branch: 'change', index: 4 })).toEqual({ refused: expect.stringMatching(/not this address/) });
-    expect(keys.keyOf({ currency: 'LTC', address: btc, role: 'change', branch: 'change', index: 4 })).toEqual({ refused: expect.stringMatching(/not this address/) });
-    expect(keys.keyOf({ currency: 'BTC', address: btc, role: 'change', branch: 'change', index: null })).toEqual({ refused: expect.stringMatching(/no derivation index/) });
-    expect(keys.keyOf({ currency: 'SOL', address: btc, role: 'change', branch: 'change', index: 4 })).toEqual({ refused: expect.stringMatching(/not a currency/) });
+    expect(keys.keyOf({ currency: 'BTC', address: users, role: 'change', branch: 'change', index: 4 })).toEqual({
+      refused: expect.stringMatching(/not this address/),
+    });
+    expect(keys.keyOf({ currency: 'LTC', address: btc, role: 'change', branch: 'change', index: 4 })).toEqual({
+      refused: expect.stringMatching(/not this address/),
+    });
+    expect(keys.keyOf({ currency: 'BTC', address: btc, role: 'change', branch: 'change', index: null })).toEqual({
+      refused: expect.stringMatching(/no derivation index/),
+    });
+    expect(keys.keyOf({ currency: 'SOL', address: btc, role: 'change', branch: 'change', index: 4 })).toEqual({
+      refused: expect.stringMatching(/not a currency/),
+    });
   });
 
   it('sign the XRP account only with the seed’s master key', () => {
-    expect('privateKey' in keys.keyOf({ currency: 'XRP', address: TEST_XPUBS.XRP, role: 'account', branch: null, index: null })).toBe(true);
-    expect(keys.keyOf({ currency: 'XRP', address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY', role: 'account', branch: null, index: null })).toEqual({ refused: expect.stringMatching(/master key/) });
-    expect(keys.keyOf({ currency: 'BTC', address: btc, role: 'account', branch: null, index: null })).toEqual({ refused: expect.stringMatching(/only XRP/) });
+    expect(
+      'privateKey' in
+        keys.keyOf({ currency: 'XRP', address: TEST_XPUBS.XRP, role: 'account', branch: null, index: null }),
+    ).toBe(true);
+    expect(
+      keys.keyOf({
+        currency: 'XRP',
+        address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY',
+        role: 'account',
+        branch: null,
+        index: null,
+      }),
+    ).toEqual({ refused: expect.stringMatching(/master key/) });
+    expect(keys.keyOf({ currency: 'BTC', address: btc, role: 'account', branch: null, index: null })).toEqual({
+      refused: expect.stringMatching(/only XRP/),
+    });
   });
 
   it('refuse a currency whose published key (XPUB_<CUR>) is not the seed’s', () => {
     const other = seedControlKeys(TEST_MNEMONIC, { ...TEST_XPUBS, BTC: TEST_XPUBS.LTC });
-    expect(other.keyOf({ currency: 'BTC', address: btc, role: 'change', branch: 'change', index: 4 })).toEqual({ refused: expect.stringMatching(/XPUB_BTC/) });
+    expect(other.keyOf({ currency: 'BTC', address: btc, role: 'change', branch: 'change', index: 4 })).toEqual({
+      refused: expect.stringMatching(/XPUB_BTC/),
+    });
     // The other currencies are unaffected.
-    expect('privateKey' in other.keyOf({ currency: 'ETH', address: deriveAddress('ETH', TEST_XPUBS, 0, 'change'), role: 'change', branch: 'change', index: 0 })).toBe(true);
+    expect(
+      'privateKey' in
+        other.keyOf({
+          currency: 'ETH',
+          address: deriveAddress('ETH', TEST_XPUBS, 0, 'change'),
+          role: 'change',
+          branch: 'change',
+          index: 0,
+        }),
+    ).toBe(true);
   });
 });

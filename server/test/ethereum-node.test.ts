@@ -22,8 +22,12 @@ function fakeNode(answers: Answers) {
   const fetch = (async (_url: string, init: { body: string }) => {
     const { method, params, id } = JSON.parse(init.body) as { method: string; params: unknown[]; id: number };
     calls.push(method);
-    const answer = answers[method]?.(params) ?? { error: { code: -32601, message: `the method ${method} does not exist/is not available` } };
-    return new Response(JSON.stringify({ jsonrpc: '2.0', id, ...answer }), { headers: { 'content-type': 'application/json' } });
+    const answer = answers[method]?.(params) ?? {
+      error: { code: -32601, message: `the method ${method} does not exist/is not available` },
+    };
+    return new Response(JSON.stringify({ jsonrpc: '2.0', id, ...answer }), {
+      headers: { 'content-type': 'application/json' },
+    });
   }) as unknown as typeof globalThis.fetch;
   return { fetch, calls };
 }
@@ -54,11 +58,24 @@ const trace = [
       calls: [
         { type: 'CALL', from: CONTRACT, to: A, value: '0x64' },
         // Reverted: it moved nothing, nor did anything under it.
-        { type: 'CALL', from: CONTRACT, to: B, value: '0x65', error: 'execution reverted', calls: [{ type: 'CALL', from: B, to: A, value: '0x66' }] },
+        {
+          type: 'CALL',
+          from: CONTRACT,
+          to: B,
+          value: '0x65',
+          error: 'execution reverted',
+          calls: [{ type: 'CALL', from: B, to: A, value: '0x66' }],
+        },
         // A DELEGATECALL repeats the caller's value in the callTracer: no transfer.
         { type: 'DELEGATECALL', from: CONTRACT, to: B, value: '0x67' },
         { type: 'STATICCALL', from: CONTRACT, to: B },
-        { type: 'CALL', from: CONTRACT, to: B, value: '0x0', calls: [{ type: 'SELFDESTRUCT', from: B, to: A, value: '0x68' }] },
+        {
+          type: 'CALL',
+          from: CONTRACT,
+          to: B,
+          value: '0x0',
+          calls: [{ type: 'SELFDESTRUCT', from: B, to: A, value: '0x68' }],
+        },
       ],
     },
   },
@@ -75,7 +92,9 @@ describe('the Ethereum node client', () => {
     const read = await node.block(HASH);
     expect(read.height).toBe(16);
     const [first, second] = read.txs as ((typeof read.txs)[number] & { from: string; fee: bigint; failed: boolean })[];
-    expect(first!.outputs).toEqual([{ vout: 0, amount: 12_345_678_901_234_567_891n, address: expect.stringMatching(/^0x[aA]{40}$/) }]);
+    expect(first!.outputs).toEqual([
+      { vout: 0, amount: 12_345_678_901_234_567_891n, address: expect.stringMatching(/^0x[aA]{40}$/) },
+    ]);
     expect(first!.fee).toBe(21_000n * 1_000_000_000n);
     expect(second!.outputs.map((o) => [o.vout, o.amount])).toEqual([
       [0, 1_000_000_000_000_000_000n],
@@ -89,7 +108,9 @@ describe('the Ethereum node client', () => {
     const warnings: string[] = [];
     const { fetch, calls } = fakeNode({
       eth_getBlockByHash: () => ({ result: block }),
-      eth_getTransactionReceipt: ([hash]) => ({ result: { ...receipts.find((r) => r.transactionHash === hash)!, status: hash === TX2 ? '0x0' : '0x1' } }),
+      eth_getTransactionReceipt: ([hash]) => ({
+        result: { ...receipts.find((r) => r.transactionHash === hash)!, status: hash === TX2 ? '0x0' : '0x1' },
+      }),
     });
     const node = ethNode('http://node.test', { fetch, warn: (message) => warnings.push(message) });
     const read = await node.block(HASH);
@@ -99,7 +120,10 @@ describe('the Ethereum node client', () => {
     expect((read.txs[1] as unknown as { failed: boolean }).failed).toBe(true);
     expect(node.traces).toBe(false);
     expect(warnings).toHaveLength(1);
-    expect(calls.filter((m) => m === 'eth_getBlockReceipts' || m === 'debug_traceBlockByHash')).toEqual(['eth_getBlockReceipts', 'debug_traceBlockByHash']);
+    expect(calls.filter((m) => m === 'eth_getBlockReceipts' || m === 'debug_traceBlockByHash')).toEqual([
+      'eth_getBlockReceipts',
+      'debug_traceBlockByHash',
+    ]);
   });
 
   it('names the network by chainId and refuses an unknown chain', async () => {
@@ -117,7 +141,13 @@ describe('the Ethereum node client', () => {
   });
 
   it('fees: twice the next base fee plus the tip, within the operator’s cap', () => {
-    expect(eip1559Fees({ baseFee: 10n, priorityFee: 2n }, 1_000n)).toEqual({ maxFeePerGas: 22n, maxPriorityFeePerGas: 2n });
-    expect(eip1559Fees({ baseFee: 800n, priorityFee: 2n }, 1_000n)).toEqual({ maxFeePerGas: 1_000n, maxPriorityFeePerGas: 2n });
+    expect(eip1559Fees({ baseFee: 10n, priorityFee: 2n }, 1_000n)).toEqual({
+      maxFeePerGas: 22n,
+      maxPriorityFeePerGas: 2n,
+    });
+    expect(eip1559Fees({ baseFee: 800n, priorityFee: 2n }, 1_000n)).toEqual({
+      maxFeePerGas: 1_000n,
+      maxPriorityFeePerGas: 2n,
+    });
   });
 });

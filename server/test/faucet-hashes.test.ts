@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import fc from 'fast-check';
-import { draw, nobleHashes, seedHashOf, ticketOf } from '../../domain/faucet';
+import { draw, nobleHashes, seedHashOf, ticketOf } from '#domain/faucet';
 import { nodeHashes, nodeSeedHash } from '../src/modules/faucet/hashes';
 
 // The server draws with Node's native crypto, the browser re-runs the draw with @noble/hashes:

@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { hashDown, ROUNDS_FORMAT, seedHashOf, verifyRounds, type RoundsFile } from '../../domain/faucet';
+import { hashDown, ROUNDS_FORMAT, seedHashOf, verifyRounds, type RoundsFile } from '#domain/faucet';
 import { simulatedBlockHash, simulatedChain } from '../src/dev/simulated-chain';
 import { esploraChain } from '../src/modules/chain/esplora';
 import { advance } from '../src/modules/faucet/service';
@@ -24,12 +24,24 @@ describe.each(databaseKinds())('faucet seed chains, blocks and round history (%s
   let players: Awaited<ReturnType<typeof testUser>>[];
   const tick = () => advance(t.app.db, rates, t.app.faucet.settings);
   const enterAll = async (who: typeof players) => {
-    for (const p of who) expect((await t.app.inject({ method: 'POST', url: '/api/faucet/entries', headers: p.headers, payload: { address: p.address } })).statusCode).toBe(201);
+    for (const p of who)
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/faucet/entries',
+            headers: p.headers,
+            payload: { address: p.address },
+          })
+        ).statusCode,
+      ).toBe(201);
   };
   /** Plays the current round to its announcement with `who` entering, then starts the next one. */
   async function playRound(who: typeof players) {
     await elapse(t);
-    await t.app.db.execute(sql`update faucet_rounds set opens_at = now() - interval '1 second', closes_at = now() + interval '1 hour' where finished_at is null`);
+    await t.app.db.execute(
+      sql`update faucet_rounds set opens_at = now() - interval '1 second', closes_at = now() + interval '1 hour' where finished_at is null`,
+    );
     await tick(); // open
     await enterAll(who);
     await elapse(t);
@@ -42,7 +54,11 @@ describe.each(databaseKinds())('faucet seed chains, blocks and round history (%s
     t = await testApp(kind, { FAUCET_SEED_CHAIN_LENGTH: '3', FAUCET_BUDGET_EUR: '5.00' }, { rates });
     await t.app.workers.faucetTicker.start();
     await t.app.workers.faucetTicker.stop();
-    players = await Promise.all(['ann', 'ben', 'cid'].map((name, i) => testUser(t, `${name}@muntly.test`, { address: ['BTC', 'DOGE', 'LTC'][i] })));
+    players = await Promise.all(
+      ['ann', 'ben', 'cid'].map((name, i) =>
+        testUser(t, `${name}@muntly.test`, { address: ['BTC', 'DOGE', 'LTC'][i] }),
+      ),
+    );
     for (let round = 0; round < 5; round++) await playRound(players.slice(0, (round % 3) + 1));
   });
   afterAll(() => t.close());
@@ -55,8 +71,17 @@ describe.each(databaseKinds())('faucet seed chains, blocks and round history (%s
       [2, 3],
       [3, 3],
     ]);
-    const rounds = (await t.app.db.execute(sql`select id, seed_chain_id, seed_index, seed, seed_hash, announced_at from faucet_rounds order by id`)) as unknown as {
-      rows: { id: number; seed_chain_id: number; seed_index: number; seed: string; seed_hash: string; announced_at: Date | null }[];
+    const rounds = (await t.app.db.execute(
+      sql`select id, seed_chain_id, seed_index, seed, seed_hash, announced_at from faucet_rounds order by id`,
+    )) as unknown as {
+      rows: {
+        id: number;
+        seed_chain_id: number;
+        seed_index: number;
+        seed: string;
+        seed_hash: string;
+        announced_at: Date | null;
+      }[];
     };
     expect(rounds.rows.map((r) => [r.id, r.seed_chain_id, r.seed_index])).toEqual([
       [1, 1, 1],
@@ -84,12 +109,16 @@ describe.each(databaseKinds())('faucet seed chains, blocks and round history (%s
     expect(rounds.map((r: { id: number }) => r.id)).toEqual([5, 4, 3, 2, 1]);
     const heights = rounds.map((r: { mix: { height: number } }) => r.mix.height);
     expect(heights).toEqual([5, 4, 3, 2, 1]);
-    const blocks = (await t.app.db.execute(sql`select height, hash, prev_hash, nonce from simulated_chain_blocks order by height`)) as unknown as {
+    const blocks = (await t.app.db.execute(
+      sql`select height, hash, prev_hash, nonce from simulated_chain_blocks order by height`,
+    )) as unknown as {
       rows: { height: number; hash: string; prev_hash: string; nonce: string }[];
     };
-    for (const r of rounds) expect(r.mix).toEqual({ source: 'simulated-chain', height: r.mix.height, hash: blocks.rows[r.mix.height]!.hash });
+    for (const r of rounds)
+      expect(r.mix).toEqual({ source: 'simulated-chain', height: r.mix.height, hash: blocks.rows[r.mix.height]!.hash });
     // Each block's hash is the documented hash of its predecessor, its height and a fresh nonce.
-    for (const b of blocks.rows.slice(1)) expect(b.hash).toBe(simulatedBlockHash(blocks.rows[b.height - 1]!.hash, b.height, b.nonce));
+    for (const b of blocks.rows.slice(1))
+      expect(b.hash).toBe(simulatedBlockHash(blocks.rows[b.height - 1]!.hash, b.height, b.nonce));
   });
 
   it('pages the round history, newest first, with everything the browser checks', async () => {
@@ -101,7 +130,11 @@ describe.each(databaseKinds())('faucet seed chains, blocks and round history (%s
     const last = (await t.app.inject({ url: '/api/faucet/rounds?limit=2&before=2' })).json();
     expect([last.rounds.map((r: { id: number }) => r.id), last.next]).toEqual([[1], null]);
     const [five] = page.rounds;
-    expect(five).toMatchObject({ state: 'winner_announced', seedChain: { id: 2, index: 2, previousRoundId: 4 }, playerCount: 2 });
+    expect(five).toMatchObject({
+      state: 'winner_announced',
+      seedChain: { id: 2, index: 2, previousRoundId: 4 },
+      playerCount: 2,
+    });
     expect(five.seedHash).toBe(page.rounds[1].seed);
     for (const query of ['limit=0', 'limit=500', 'before=abc']) {
       expect((await t.app.inject({ url: `/api/faucet/rounds?${query}` })).json().error.code).toBe('validation_failed');
@@ -113,13 +146,22 @@ describe.each(databaseKinds())('faucet seed chains, blocks and round history (%s
     expect(res.headers['content-disposition']).toBe('attachment; filename="muntly-faucet-rounds-1-6.json"');
     const file = res.json() as RoundsFile;
     expect(file.format).toBe(ROUNDS_FORMAT);
-    expect(file.rounds.map((r) => r.state)).toEqual(['winner_announced', 'winner_announced', 'winner_announced', 'winner_announced', 'winner_announced', 'new']);
+    expect(file.rounds.map((r) => r.state)).toEqual([
+      'winner_announced',
+      'winner_announced',
+      'winner_announced',
+      'winner_announced',
+      'winner_announced',
+      'new',
+    ]);
     expect(file.rounds[5]!.seed).toBeNull(); // the running round keeps its seed
     const result = verifyRounds(file);
     expect(result).toMatchObject({ ok: true, problems: [] });
     expect(result.rounds.map((r) => r.id)).toEqual([1, 2, 3, 4, 5]);
     const forged = structuredClone(file);
-    forged.rounds[1]!.winnerTicket = forged.rounds[1]!.tickets.find((ticket) => ticket !== forged.rounds[1]!.winnerTicket)!;
+    forged.rounds[1]!.winnerTicket = forged.rounds[1]!.tickets.find(
+      (ticket) => ticket !== forged.rounds[1]!.winnerTicket,
+    )!;
     expect(
       verifyRounds(forged)
         .rounds.filter((r) => !r.ok)
@@ -144,7 +186,8 @@ describe('the draw waits for its block', () => {
         const height = Math.max(...blocks.keys());
         return { height, hash: blocks.get(height)! };
       },
-      block: async (_db, height): Promise<Block | null> => (blocks.has(height) ? { height, hash: blocks.get(height)! } : null),
+      block: async (_db, height): Promise<Block | null> =>
+        blocks.has(height) ? { height, hash: blocks.get(height)! } : null,
       balances: async () => null,
       received: async () => undefined,
     };
@@ -158,18 +201,37 @@ describe('the draw waits for its block', () => {
     const player = await testUser(t, 'wait@muntly.test', { address: 'BTC' });
     const tick = () => advance(t.app.db, rates, t.app.faucet.settings);
     await elapse(t);
-    await t.app.db.execute(sql`update faucet_rounds set opens_at = now() - interval '1 second', closes_at = now() + interval '1 hour' where finished_at is null`);
+    await t.app.db.execute(
+      sql`update faucet_rounds set opens_at = now() - interval '1 second', closes_at = now() + interval '1 hour' where finished_at is null`,
+    );
     await tick();
-    expect((await t.app.inject({ method: 'POST', url: '/api/faucet/entries', headers: player.headers, payload: { address: player.address } })).statusCode).toBe(201);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/faucet/entries',
+          headers: player.headers,
+          payload: { address: player.address },
+        })
+      ).statusCode,
+    ).toBe(201);
     await elapse(t);
     expect(await tick()).toBe(1); // closed; the draw is due but block 101 is not mined yet
     expect(await tick()).toBe(0);
     let round = (await t.app.inject({ url: '/api/faucet' })).json().round;
-    expect(round).toMatchObject({ state: 'registrations_closed', mix: { source: 'bitcoin', height: 101, hash: null }, seed: null });
+    expect(round).toMatchObject({
+      state: 'registrations_closed',
+      mix: { source: 'bitcoin', height: 101, hash: null },
+      seed: null,
+    });
     blocks.set(101, 'bb'.repeat(32));
     expect(await tick()).toBe(2); // drawn with block 101, then the next round
     round = (await t.app.inject({ url: '/api/faucet/rounds/1' })).json().round;
-    expect(round).toMatchObject({ state: 'winner_announced', mix: { source: 'bitcoin', height: 101, hash: 'bb'.repeat(32) }, winner: { ticket: expect.any(String) } });
+    expect(round).toMatchObject({
+      state: 'winner_announced',
+      mix: { source: 'bitcoin', height: 101, hash: 'bb'.repeat(32) },
+      winner: { ticket: expect.any(String) },
+    });
   });
 });
 
@@ -182,7 +244,8 @@ describe('Esplora blocks (CHAIN_BLOCKS_URL)', () => {
       const path = new URL(url).pathname.replace(/^\/api/, '');
       const height = Number(path.split('/').pop());
       if (path === '/blocks/tip/height') return { ok: true, status: 200, text: async () => `${tip}\n` };
-      if (path.startsWith('/block-height/') && height <= tip) return { ok: true, status: 200, text: async () => hash(String(height % 10)) };
+      if (path.startsWith('/block-height/') && height <= tip)
+        return { ok: true, status: 200, text: async () => hash(String(height % 10)) };
       if (path.startsWith('/block-height/')) return { ok: false, status: 404, text: async () => 'Block not found' };
       return { ok: false, status: 500, text: async () => 'down' };
     };
@@ -200,7 +263,10 @@ describe('Esplora blocks (CHAIN_BLOCKS_URL)', () => {
   });
 
   it('throws when the explorer fails, so the ticker tries again', async () => {
-    const chain = esploraChain({ baseUrl: 'https://x.example', fetch: async () => ({ ok: false, status: 503, text: async () => '' }) });
+    const chain = esploraChain({
+      baseUrl: 'https://x.example',
+      fetch: async () => ({ ok: false, status: 503, text: async () => '' }),
+    });
     await expect(chain.tip(db)).rejects.toThrow('block explorer answered 503');
   });
 

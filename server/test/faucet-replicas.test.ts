@@ -3,12 +3,21 @@
  */
 import { sql } from 'drizzle-orm';
 import { createLocalJWKSet } from 'jose';
-import { draw } from '../../domain/faucet';
+import { draw } from '#domain/faucet';
 import { buildApp } from '../src/app';
 import { openDatabase, type Database } from '../src/db/client';
 import { localIdpAccess } from '../src/dev/idp-access';
 import { verifyLedger } from '../src/modules/ledger/service';
-import { adminHeaders, databaseKinds, fixedRates, postgresTestDatabase, testConfig, testKeys, testUser, type DatabaseKind } from './helpers';
+import {
+  adminHeaders,
+  databaseKinds,
+  fixedRates,
+  postgresTestDatabase,
+  testConfig,
+  testKeys,
+  testUser,
+  type DatabaseKind,
+} from './helpers';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -40,7 +49,8 @@ async function sharedDatabase(kind: DatabaseKind): Promise<Shared> {
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const rows = async <T>(app: FastifyInstance, query: ReturnType<typeof sql>) => ((await app.db.execute(query)) as unknown as { rows: T[] }).rows;
+const rows = async <T>(app: FastifyInstance, query: ReturnType<typeof sql>) =>
+  ((await app.db.execute(query)) as unknown as { rows: T[] }).rows;
 
 describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
   let shared: Shared;
@@ -55,7 +65,12 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
       return buildApp(config, {
         database,
         jwks: createLocalJWKSet(keys.publicJwks),
-        localIdp: localIdpAccess({ keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId }),
+        localIdp: localIdpAccess({
+          keys,
+          issuer: config.authIssuer,
+          audience: config.authAudience,
+          clientId: config.authClientId,
+        }),
         rates,
       });
     };
@@ -72,7 +87,9 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
     const currencies = ['BTC', 'ETH', 'DOGE', 'XRP'];
     const players = [];
     for (const [i, currency] of currencies.entries()) {
-      const { headers, address } = await testUser({ app: a, keys, admin }, `replica-${i}@muntly.test`, { address: currency });
+      const { headers, address } = await testUser({ app: a, keys, admin }, `replica-${i}@muntly.test`, {
+        address: currency,
+      });
       players.push({ headers, address, app: i % 2 === 0 ? a : b });
     }
 
@@ -91,7 +108,16 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
       const round = (await viewer.inject({ url: '/api/faucet' })).json().round;
       if (round?.state === 'registrations_open' && !tried.has(round.id)) {
         tried.add(round.id);
-        const results = await Promise.all(players.map((p) => p.app.inject({ method: 'POST', url: '/api/faucet/entries', headers: p.headers, payload: { address: p.address } })));
+        const results = await Promise.all(
+          players.map((p) =>
+            p.app.inject({
+              method: 'POST',
+              url: '/api/faucet/entries',
+              headers: p.headers,
+              payload: { address: p.address },
+            }),
+          ),
+        );
         for (const r of results) expect([201, 409]).toContain(r.statusCode); // 409 when the window closed meanwhile (a busy machine)
         const accepted = results.filter((r) => r.statusCode === 201).length;
         entered += accepted;
@@ -110,7 +136,8 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
           await leader.workers.faucetTicker.stop();
           failover = { at: Date.now() };
         }
-        if (failover && failover.tookOverMs === undefined && leaders() === 1) failover.tookOverMs = Date.now() - failover.at;
+        if (failover && failover.tookOverMs === undefined && leaders() === 1)
+          failover.tookOverMs = Date.now() - failover.at;
       }
       await sleep(10);
     }
@@ -137,8 +164,14 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
       winner_entry_id: string | null;
       reward_currency: string | null;
       reward_amount: string | null;
-    }>(a, sql`select id, state, seed, seed_hash, seed_chain_id, seed_index, mix_hash, entry_count, winner_entry_id, reward_currency, reward_amount::text from faucet_rounds order by id`);
-    const entries = await rows<{ id: string; round_id: number; ticket: string; account_id: string }>(a, sql`select id, round_id, ticket, account_id from faucet_entries`);
+    }>(
+      a,
+      sql`select id, state, seed, seed_hash, seed_chain_id, seed_index, mix_hash, entry_count, winner_entry_id, reward_currency, reward_amount::text from faucet_rounds order by id`,
+    );
+    const entries = await rows<{ id: string; round_id: number; ticket: string; account_id: string }>(
+      a,
+      sql`select id, round_id, ticket, account_id from faucet_entries`,
+    );
     const transfers = await rows<{ id: string; currency: string; amount: string; owner_id: string }>(
       a,
       sql`select t.id, t.currency, t.amount::text, c.owner_id from ledger_transfers t join ledger_accounts c on c.id = t.credit_account_id where t.code = 'faucet'`,
@@ -162,7 +195,12 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
       const winner = mine.find((e) => e.id === round.winner_entry_id)!;
       expect(winner.ticket).toBe(expected.ticket);
       const credit = credits.get(`faucet:${id}`)!;
-      expect(credit).toEqual({ id: `faucet:${id}`, currency: round.reward_currency, amount: round.reward_amount, owner_id: winner.account_id });
+      expect(credit).toEqual({
+        id: `faucet:${id}`,
+        currency: round.reward_currency,
+        amount: round.reward_amount,
+        owner_id: winner.account_id,
+      });
       winners++;
     }
     // No other faucet credits: no round paid twice, no empty round paid.
@@ -170,7 +208,9 @@ describe.each(databaseKinds())('faucet with two replicas (%s)', (kind) => {
     expect(transfers.map((t) => t.id).sort()).toEqual(paidRounds.sort());
     expect(winners).toBe(ROUNDS);
     // At most one round was ever current at a time, and rounds were numbered without gaps.
-    expect(rounds.filter((r) => r.state !== 'winner_announced' && r.state !== 'game_over').length).toBeLessThanOrEqual(1);
+    expect(rounds.filter((r) => r.state !== 'winner_announced' && r.state !== 'game_over').length).toBeLessThanOrEqual(
+      1,
+    );
     expect(rounds.map((r) => r.id)).toEqual(rounds.map((_, i) => i + 1));
     // Whichever replica started a round, the rounds took one chain's seeds in order, each the
     // SHA-256 preimage of the one before.

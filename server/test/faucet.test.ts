@@ -3,7 +3,7 @@
  */
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { maskAddress, SALT_PATTERN, seedHashOf, ticketOf, verifyRound } from '../../domain/faucet';
+import { maskAddress, SALT_PATTERN, seedHashOf, ticketOf, verifyRound } from '#domain/faucet';
 import { loadConfig } from '../src/config';
 import { simulatedChain } from '../src/dev/simulated-chain';
 import { advance } from '../src/modules/faucet/service';
@@ -17,7 +17,8 @@ const rates = fixedRates({ XRP: '2.10' });
 /** Every object key anywhere in a JSON value, with its path: a public answer must have no `salt` at any depth. */
 function keyPaths(value: unknown, path = '$'): string[] {
   if (Array.isArray(value)) return value.flatMap((item, i) => keyPaths(item, `${path}[${i}]`));
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([key, child]) => [`${path}.${key}`, ...keyPaths(child, `${path}.${key}`)]);
+  if (value && typeof value === 'object')
+    return Object.entries(value).flatMap(([key, child]) => [`${path}.${key}`, ...keyPaths(child, `${path}.${key}`)]);
   return [];
 }
 const saltKeys = (value: unknown) => keyPaths(value).filter((p) => /\.salt$/i.test(p));
@@ -61,7 +62,11 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
       where finished_at is null`);
   /** Jumps to just past a point of the current round's schedule. */
   async function jumpTo(point: 'opens_at' | 'closes_at' | 'draws_at' | 'ends_at') {
-    const rows = (await t.app.db.execute(sql.raw(`select (extract(epoch from (${point} - now())) * 1000)::bigint as ms from faucet_rounds where finished_at is null`))) as unknown as {
+    const rows = (await t.app.db.execute(
+      sql.raw(
+        `select (extract(epoch from (${point} - now())) * 1000)::bigint as ms from faucet_rounds where finished_at is null`,
+      ),
+    )) as unknown as {
       rows: { ms: string | number }[];
     };
     const ms = Number(rows.rows[0]!.ms);
@@ -74,23 +79,40 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
   };
   /** The player's own entries (GET /api/faucet/me), salts included. */
   const myEntries = async (headers: Record<string, string>) => {
-    const entries = (await t.app.inject({ url: '/api/faucet/me', headers })).json().entries as { roundId: number; ticket: string; address: string; salt: string | null }[];
+    const entries = (await t.app.inject({ url: '/api/faucet/me', headers })).json().entries as {
+      roundId: number;
+      ticket: string;
+      address: string;
+      salt: string | null;
+    }[];
     for (const e of entries) if (e.salt) salts.add(e.salt);
     return entries;
   };
   /** Every public answer of the faucet, read anonymously or (`headers`) by a logged-in player. */
   const publicAnswers = (headers: Record<string, string> = {}) => {
-    const urls = ['/api/faucet', '/api/faucet/rounds', '/api/faucet/rounds/1', '/api/faucet/rounds/export?from=1&to=10', '/api/faucet/seed-chains'];
-    return Promise.all(urls.map(async (url) => ({ url, body: (await t.app.inject({ url, headers })).json() as unknown })));
+    const urls = [
+      '/api/faucet',
+      '/api/faucet/rounds',
+      '/api/faucet/rounds/1',
+      '/api/faucet/rounds/export?from=1&to=10',
+      '/api/faucet/seed-chains',
+    ];
+    return Promise.all(
+      urls.map(async (url) => ({ url, body: (await t.app.inject({ url, headers })).json() as unknown })),
+    );
   };
   /** No `salt` key at any depth, and no salt handed out so far as a value anywhere. */
   const expectNoSalts = (url: string, body: unknown) => {
     expect({ url, keys: saltKeys(body) }).toEqual({ url, keys: [] });
-    expect({ url, salts: [...salts].filter((salt) => JSON.stringify(body).includes(salt)) }).toEqual({ url, salts: [] });
+    expect({ url, salts: [...salts].filter((salt) => JSON.stringify(body).includes(salt)) }).toEqual({
+      url,
+      salts: [],
+    });
   };
 
   /** A player with a verified bank account and a reception address in `currency`. */
-  const player = (name: string, currency = 'BTC', verified = true) => testUser(t, `${name}@muntly.test`, { verified: verified ? ['bank'] : [], address: currency });
+  const player = (name: string, currency = 'BTC', verified = true) =>
+    testUser(t, `${name}@muntly.test`, { verified: verified ? ['bank'] : [], address: currency });
   const balance = (headers: Record<string, string>, currency: string) => balanceOf(t, headers, currency);
 
   it('has no round until the ticker first runs, then a new round that publishes only the seed hash', async () => {
@@ -100,10 +122,25 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     await t.app.workers.faucetTicker.start();
     await t.app.workers.faucetTicker.stop();
     const round = await current();
-    expect(round).toMatchObject({ id: 1, state: 'new', seed: null, winner: null, players: [], playerCount: 0, reward: { eur: '0.02' } });
+    expect(round).toMatchObject({
+      id: 1,
+      state: 'new',
+      seed: null,
+      winner: null,
+      players: [],
+      playerCount: 0,
+      reward: { eur: '0.02' },
+    });
     expect(round.seedHash).toMatch(/^[0-9a-f]{64}$/);
     expect(round.endsAt).toBe(round.schedule.opensAt);
-    expect(round.reward.amounts).toEqual({ BTC: '0.00000025', ETH: '0.000006666666666666', XRP: '0.009523', BCH: '0.00004761', LTC: '0.00022222', DOGE: '0.10526315' });
+    expect(round.reward.amounts).toEqual({
+      BTC: '0.00000025',
+      ETH: '0.000006666666666666',
+      XRP: '0.009523',
+      BCH: '0.00004761',
+      LTC: '0.00022222',
+      DOGE: '0.10526315',
+    });
     // About six minutes from start to end.
     expect(Date.parse(round.schedule.endsAt) - Date.parse(round.schedule.startsAt)).toBe(360_000);
     expect(await tick()).toBe(0); // nothing is due yet
@@ -132,17 +169,37 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     // The answer to her own entry carries its fresh secret salt; the ticket commits to it.
     const { salt } = res.json();
     expect(salt).toMatch(SALT_PATTERN);
-    expect(res.json()).toEqual({ roundId: 1, ticket: ticketOf(1, alice.address, salt), address: alice.address, currency: 'BTC', salt });
+    expect(res.json()).toEqual({
+      roundId: 1,
+      ticket: ticketOf(1, alice.address, salt),
+      address: alice.address,
+      currency: 'BTC',
+      salt,
+    });
     // Her bech32 address again, typed in capitals (BIP-173 allows it): the same address, so the same entry.
     const again = await enter(alice.headers, alice.address.toUpperCase());
     expect(again.statusCode).toBe(409);
     expect(again.json().error.code).toBe('already_entered');
 
     // A second address of the same player, in racing requests: the unique index lets exactly one in.
-    const second = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers: bob.headers, payload: { currency: 'ETH' } })).json().address;
-    const racing = await Promise.all([enter(bob.headers, bob.address), enter(bob.headers, second), enter(bob.headers, bob.address), enter(bob.headers, second)]);
+    const second = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/wallet/addresses',
+        headers: bob.headers,
+        payload: { currency: 'ETH' },
+      })
+    ).json().address;
+    const racing = await Promise.all([
+      enter(bob.headers, bob.address),
+      enter(bob.headers, second),
+      enter(bob.headers, bob.address),
+      enter(bob.headers, second),
+    ]);
     expect(racing.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
-    expect(racing.filter((r) => r.statusCode === 409).every((r) => r.json().error.code === 'already_entered')).toBe(true);
+    expect(racing.filter((r) => r.statusCode === 409).every((r) => r.json().error.code === 'already_entered')).toBe(
+      true,
+    );
     bob.address = racing.find((r) => r.statusCode === 201)!.json().address;
 
     expect((await enter(carol.headers, carol.address)).statusCode).toBe(201);
@@ -159,8 +216,17 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
       [{}, { address: dave.address }, 401, 'token_missing'],
     ];
     for (const [headers, payload, status, code, field] of cases) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/faucet/entries', headers, payload: payload as object });
-      expect({ status: res.statusCode, code: res.json().error.code, field: res.json().error.field }).toEqual({ status, code, field });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/faucet/entries',
+        headers,
+        payload: payload as object,
+      });
+      expect({ status: res.statusCode, code: res.json().error.code, field: res.json().error.field }).toEqual({
+        status,
+        code,
+        field,
+      });
     }
     const unverified = await player('erin', 'BTC', false);
     const res = await enter(unverified.headers, 'anything');
@@ -171,7 +237,9 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
   it('shows the players with masked addresses and their tickets, but not the seed', async () => {
     const round = await current();
     expect(round.playerCount).toBe(3);
-    expect(round.players.map((p: { address: string }) => p.address)).toEqual([alice.address, bob.address, carol.address].map((a) => `${a.slice(0, 6)}…${a.slice(-4)}`));
+    expect(round.players.map((p: { address: string }) => p.address)).toEqual(
+      [alice.address, bob.address, carol.address].map((a) => `${a.slice(0, 6)}…${a.slice(-4)}`),
+    );
     const [own] = await myEntries(alice.headers);
     expect(round.players[0].ticket).toBe(ticketOf(1, alice.address, own!.salt));
     expect(JSON.stringify(round)).not.toContain(alice.address);
@@ -194,7 +262,8 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     const aliceSees = JSON.stringify(await myEntries(alice.headers));
     for (const p of [bob, carol]) expect(aliceSees).not.toContain((await myEntries(p.headers))[0]!.salt!);
     // The public answers, read anonymously or by a player: no `salt` key at any depth, no salt value.
-    for (const headers of [{}, alice.headers]) for (const { url, body } of await publicAnswers(headers)) expectNoSalts(url, body);
+    for (const headers of [{}, alice.headers])
+      for (const { url, body } of await publicAnswers(headers)) expectNoSalts(url, body);
   });
 
   it('an attacker with the published round and a list of candidate addresses, the players’ among them, matches no ticket', async () => {
@@ -202,21 +271,34 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
     const tickets = new Set<string>(round.players.map((p: { ticket: string }) => p.ticket));
     const masks = new Set<string>(round.players.map((p: { address: string }) => p.address));
     // Deposit addresses seen on chain: every Muntly reception address there is, the players' included.
-    const known = (await t.app.db.execute(sql`select address from reception_addresses`)) as unknown as { rows: { address: string }[] };
+    const known = (await t.app.db.execute(sql`select address from reception_addresses`)) as unknown as {
+      rows: { address: string }[];
+    };
     const candidates = [...known.rows.map((r) => r.address), '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2'];
     expect(candidates).toEqual(expect.arrayContaining([alice.address, bob.address, carol.address]));
     // The masks narrow the list down to the players (as before), but their tickets cannot be recomputed.
-    expect(candidates.filter((a) => masks.has(maskAddress(a)))).toEqual(expect.arrayContaining([alice.address, bob.address, carol.address]));
-    const matched = candidates.filter((a) => tickets.has(ticketOf(round.id, a)) || tickets.has(ticketOf(round.id, a, '')) || tickets.has(ticketOf(round.id, a, '0'.repeat(32))));
+    expect(candidates.filter((a) => masks.has(maskAddress(a)))).toEqual(
+      expect.arrayContaining([alice.address, bob.address, carol.address]),
+    );
+    const matched = candidates.filter(
+      (a) =>
+        tickets.has(ticketOf(round.id, a)) ||
+        tickets.has(ticketOf(round.id, a, '')) ||
+        tickets.has(ticketOf(round.id, a, '0'.repeat(32))),
+    );
     expect(matched).toEqual([]);
   });
 
   it('an entry from before salts (salt null) keeps its old ticket: its player still recomputes it, and it is drawn with the others', async () => {
     // As migration 0035 left the entries made before it: no salt, the ticket of "<roundId>:<address>".
-    await t.app.db.execute(sql`update faucet_entries set salt = null, ticket = ${ticketOf(1, carol.address)} where address = ${carol.address} and round_id = 1`);
+    await t.app.db.execute(
+      sql`update faucet_entries set salt = null, ticket = ${ticketOf(1, carol.address)} where address = ${carol.address} and round_id = 1`,
+    );
     const [own] = await myEntries(carol.headers);
     expect(own).toMatchObject({ roundId: 1, salt: null, ticket: ticketOf(1, carol.address) });
-    expect((await current()).players.map((p: { ticket: string }) => p.ticket)).toContain(ticketOf(1, carol.address, own!.salt));
+    expect((await current()).players.map((p: { ticket: string }) => p.ticket)).toContain(
+      ticketOf(1, carol.address, own!.salt),
+    );
     for (const { url, body } of await publicAnswers()) expectNoSalts(url, body);
   });
 
@@ -255,7 +337,13 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
       tickets: round.players.map((p: { ticket: string }) => p.ticket),
       winnerTicket: round.winner.ticket,
     });
-    expect(check).toMatchObject({ seedMatches: true, previousMatches: true, mixWellFormed: true, entriesHashMatches: true, winnerMatches: true });
+    expect(check).toMatchObject({
+      seedMatches: true,
+      previousMatches: true,
+      mixWellFormed: true,
+      entriesHashMatches: true,
+      winnerMatches: true,
+    });
 
     const players = [alice, bob, carol];
     const owned = await Promise.all(players.map(async (p) => ({ p, entry: (await myEntries(p.headers))[0]! })));
@@ -268,11 +356,18 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
       expect(mine[0]).toMatchObject({ roundId: 1, result: 'lost', amount: null });
     }
     const won = (await t.app.inject({ url: '/api/faucet/me', headers: winner.headers })).json().entries;
-    expect(won[0]).toMatchObject({ roundId: 1, result: 'won', amount: round.winner.amount, currency: round.winner.currency });
+    expect(won[0]).toMatchObject({
+      roundId: 1,
+      result: 'won',
+      amount: round.winner.amount,
+      currency: round.winner.currency,
+    });
     const tx = (await t.app.inject({ url: '/api/wallet/transactions', headers: winner.headers })).json().transactions;
     expect(tx[0]).toMatchObject({ type: 'faucet', direction: 'in', amount: round.winner.amount });
 
-    const transfers = (await t.app.db.execute(sql`select id, code from ledger_transfers where code = 'faucet'`)) as unknown as { rows: { id: string }[] };
+    const transfers = (await t.app.db.execute(
+      sql`select id, code from ledger_transfers where code = 'faucet'`,
+    )) as unknown as { rows: { id: string }[] };
     expect(transfers.rows.map((r) => r.id)).toEqual(['faucet:1']);
     expect((await verifyLedger(t.app.db)).every((c) => c.ok)).toBe(true);
     const status = (await t.app.inject({ url: '/api/ops/faucet', headers: admin })).json();
@@ -335,16 +430,33 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
 
     for (const eur of ['abc', '0', '-1', '1.234', '']) {
       const res = await t.app.inject({ method: 'POST', url: '/api/ops/faucet/fund', headers: admin, payload: { eur } });
-      expect({ eur, status: res.statusCode, code: res.json().error.code, field: res.json().error.field }).toEqual({ eur, status: 400, code: 'invalid_amount', field: 'eur' });
+      expect({ eur, status: res.statusCode, code: res.json().error.code, field: res.json().error.field }).toEqual({
+        eur,
+        status: 400,
+        code: 'invalid_amount',
+        field: 'eur',
+      });
     }
-    const user = await t.app.inject({ method: 'POST', url: '/api/ops/faucet/fund', headers: alice.headers, payload: { eur: '5' } });
+    const user = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/faucet/fund',
+      headers: alice.headers,
+      payload: { eur: '5' },
+    });
     expect(user.statusCode).toBe(403);
-    const funded = await t.app.inject({ method: 'POST', url: '/api/ops/faucet/fund', headers: admin, payload: { eur: '0.50' } });
+    const funded = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/faucet/fund',
+      headers: admin,
+      payload: { eur: '0.50' },
+    });
     expect(funded.json()).toMatchObject({ budgetEur: '0.50', paused: false });
     await tick();
     expect((await current()).state).toBe('new');
     expect((await verifyLedger(t.app.db)).every((c) => c.ok)).toBe(true);
-    const credits = (await t.app.db.execute(sql`select count(*)::int as n from ledger_transfers where code = 'faucet'`)) as unknown as { rows: { n: number }[] };
+    const credits = (await t.app.db.execute(
+      sql`select count(*)::int as n from ledger_transfers where code = 'faucet'`,
+    )) as unknown as { rows: { n: number }[] };
     expect(credits.rows[0]!.n).toBe(3); // rounds 1, 3 and 5 had players
   });
 
@@ -434,8 +546,24 @@ describe.each(databaseKinds())('faucet (%s)', (kind) => {
 describe('faucet settings', () => {
   it('reads round length, reward and starting budget, and stops on a bad value naming it', () => {
     const chain = simulatedChain();
-    expect(faucetSettings(loadConfig({}), chain)).toEqual({ roundMs: 360_000, rewardEurMinor: 2n, initialBudgetEurMinor: 1000n, seedChainLength: 10_000, chain });
-    expect(faucetSettings(loadConfig({ FAUCET_ROUND_SECONDS: '0.5', FAUCET_REWARD_EUR: '0.05', FAUCET_BUDGET_EUR: '3', FAUCET_SEED_CHAIN_LENGTH: '3' }), chain)).toEqual({
+    expect(faucetSettings(loadConfig({}), chain)).toEqual({
+      roundMs: 360_000,
+      rewardEurMinor: 2n,
+      initialBudgetEurMinor: 1000n,
+      seedChainLength: 10_000,
+      chain,
+    });
+    expect(
+      faucetSettings(
+        loadConfig({
+          FAUCET_ROUND_SECONDS: '0.5',
+          FAUCET_REWARD_EUR: '0.05',
+          FAUCET_BUDGET_EUR: '3',
+          FAUCET_SEED_CHAIN_LENGTH: '3',
+        }),
+        chain,
+      ),
+    ).toEqual({
       roundMs: 500,
       rewardEurMinor: 5n,
       initialBudgetEurMinor: 300n,

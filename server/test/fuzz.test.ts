@@ -50,9 +50,17 @@ const nasty = fc.oneof(
 );
 
 /** A body shaped like the endpoint's own (its field names) with wrong, odd or missing values. */
-const bodyFor = (endpoint: Endpoint) => fc.oneof(fc.record(Object.fromEntries(endpoint.fields.map((f) => [f, nasty])), { requiredKeys: [] }), fc.jsonValue(), fc.constant(undefined));
+const bodyFor = (endpoint: Endpoint) =>
+  fc.oneof(
+    fc.record(Object.fromEntries(endpoint.fields.map((f) => [f, nasty])), { requiredKeys: [] }),
+    fc.jsonValue(),
+    fc.constant(undefined),
+  );
 
-const rawBody = fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('{', '{"a":', '[1,2', 'null', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}'));
+const rawBody = fc.oneof(
+  fc.string({ maxLength: 200 }),
+  fc.constantFrom('{', '{"a":', '[1,2', 'null', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}'),
+);
 
 describe.each(databaseKinds())('fuzzing every POST and PATCH endpoint (%s)', (kind) => {
   let t: TestApp;
@@ -62,7 +70,13 @@ describe.each(databaseKinds())('fuzzing every POST and PATCH endpoint (%s)', (ki
     // The identity provider's sign-in reports (account protection) are on, so their endpoint is fuzzed too.
     t = await testApp(kind, { SIGN_IN_REPORT_SECRET: SIGN_IN_SECRET }, {});
     const doc = (await t.app.inject({ url: '/api/docs/json' })).json() as {
-      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { requestBody?: { content?: Record<string, { schema?: { properties?: Record<string, unknown> } }> } }
+        >
+      >;
     };
     endpoints = Object.entries(doc.paths).flatMap(([path, operations]) =>
       (['post', 'patch'] as const)
@@ -76,13 +90,30 @@ describe.each(databaseKinds())('fuzzing every POST and PATCH endpoint (%s)', (ki
     const user = bearer(await signToken(t.keys, { sub: 'auth0|fuzz', email: 'fuzz@example.com' })).authorization!;
     const admin = t.admin.authorization!;
     const expired = bearer(await signToken(t.keys, { expiresIn: '-1h' })).authorization!;
-    tokens = [user, admin, expired, 'Bearer ', 'Bearer abc.def.ghi', 'Basic dXNlcjpwYXNz', `Bearer ${'x'.repeat(4000)}`, 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.'];
+    tokens = [
+      user,
+      admin,
+      expired,
+      'Bearer ',
+      'Bearer abc.def.ghi',
+      'Basic dXNlcjpwYXNz',
+      `Bearer ${'x'.repeat(4000)}`,
+      'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.',
+    ];
   }, 120_000); // a fresh database while the other suites run
   afterAll(() => t.close());
 
   it('finds the endpoints to fuzz in the OpenAPI document', () => {
     const names = endpoints.map((e) => `${e.method} ${e.path}`);
-    expect(names).toEqual(expect.arrayContaining(['POST /api/orders', 'POST /api/orders/lookup', 'POST /api/quotes', 'POST /api/wallet/sends', 'PATCH /api/wallet/addresses/{id}']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'POST /api/orders',
+        'POST /api/orders/lookup',
+        'POST /api/quotes',
+        'POST /api/wallet/sends',
+        'PATCH /api/wallet/addresses/{id}',
+      ]),
+    );
   });
 
   it('never answers 5xx; every 4xx names its error code; the server stays healthy', async () => {
@@ -95,7 +126,13 @@ describe.each(databaseKinds())('fuzzing every POST and PATCH endpoint (%s)', (ki
             rawBody.map((b) => ({ json: false as const, b })),
           ),
           fc.option(fc.integer({ min: 0, max: 7 }), { nil: undefined }),
-          fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', undefined),
+          fc.constantFrom(
+            'application/json',
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'application/json; charset=latin1',
+            undefined,
+          ),
           fc.option(fc.string({ maxLength: 120 }), { nil: undefined }),
           fc.string({ maxLength: 40 }),
           async (body, tokenIndex, contentType, idempotencyKey, pathParam) => {
@@ -106,10 +143,16 @@ describe.each(databaseKinds())('fuzzing every POST and PATCH endpoint (%s)', (ki
             const url = endpoint.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(pathParam) || 'x');
             const payload = body.json ? (body.b === undefined ? undefined : JSON.stringify(body.b)) : body.b;
             const res = await t.app.inject({ method: endpoint.method, url, headers, payload });
-            if (res.statusCode >= 500) problems.push(`${endpoint.method} ${url} → ${res.statusCode}: ${res.body.slice(0, 200)} (body ${String(payload).slice(0, 100)})`);
+            if (res.statusCode >= 500)
+              problems.push(
+                `${endpoint.method} ${url} → ${res.statusCode}: ${res.body.slice(0, 200)} (body ${String(payload).slice(0, 100)})`,
+              );
             if (res.statusCode >= 400) {
               const code = (res.json() as { error?: { code?: unknown } }).error?.code;
-              if (typeof code !== 'string') problems.push(`${endpoint.method} ${url} → ${res.statusCode} without an error code: ${res.body.slice(0, 200)}`);
+              if (typeof code !== 'string')
+                problems.push(
+                  `${endpoint.method} ${url} → ${res.statusCode} without an error code: ${res.body.slice(0, 200)}`,
+                );
             }
           },
         ),
@@ -127,7 +170,11 @@ describe.each(databaseKinds())('fuzzing every POST and PATCH endpoint (%s)', (ki
    * refused with 400 validation_failed naming that field.
    */
   const unstorable = fc
-    .tuple(fc.string({ maxLength: 20 }), fc.constantFrom('\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'), fc.string({ maxLength: 20 }))
+    .tuple(
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom('\u0000', '\uD800', '\uDBFF', '\uDC00', '\uDFFF'),
+      fc.string({ maxLength: 20 }),
+    )
     .map(([before, bad, after]) => `${before}${bad}${after}`)
     // fc.string() can itself end in a high surrogate that pairs with a low one: keep those out.
     .filter((text) => /[\0\p{Cs}]/u.test(text));
@@ -143,12 +190,19 @@ describe.each(databaseKinds())('fuzzing every POST and PATCH endpoint (%s)', (ki
           const res = await t.app.inject({
             method: endpoint.method,
             url,
-            headers: { ...(url === '/api/security/sign-ins' ? { authorization: `Bearer ${SIGN_IN_SECRET}` } : t.admin), 'content-type': 'application/json' },
+            headers: {
+              ...(url === '/api/security/sign-ins' ? { authorization: `Bearer ${SIGN_IN_SECRET}` } : t.admin),
+              'content-type': 'application/json',
+            },
             payload: JSON.stringify({ [field]: text }),
             remoteAddress: `10.99.${(client >> 8) & 255}.${client++ & 255}`,
           });
-          const error = res.statusCode === 400 ? (res.json() as { error?: { code?: string; field?: string } }).error : undefined;
-          if (error?.code !== 'validation_failed' || error.field !== field) problems.push(`${endpoint.method} ${url} ${field}=${JSON.stringify(text)} → ${res.statusCode} ${res.body.slice(0, 150)}`);
+          const error =
+            res.statusCode === 400 ? (res.json() as { error?: { code?: string; field?: string } }).error : undefined;
+          if (error?.code !== 'validation_failed' || error.field !== field)
+            problems.push(
+              `${endpoint.method} ${url} ${field}=${JSON.stringify(text)} → ${res.statusCode} ${res.body.slice(0, 150)}`,
+            );
         }),
         { numRuns: Math.min(RUNS, 10) },
       );
@@ -157,7 +211,9 @@ describe.each(databaseKinds())('fuzzing every POST and PATCH endpoint (%s)', (ki
   }, 600_000);
 
   it('refuses a NUL in any query or path parameter with 400 validation_failed naming it', async () => {
-    const doc = (await t.app.inject({ url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const doc = (await t.app.inject({ url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, Operation>>;
+    };
     const problems: string[] = [];
     let checked = 0;
     let client = 0;
@@ -165,12 +221,21 @@ describe.each(databaseKinds())('fuzzing every POST and PATCH endpoint (%s)', (ki
       for (const [method, operation] of Object.entries(operations)) {
         for (const parameter of operation.parameters ?? []) {
           if (parameter.in !== 'query' && parameter.in !== 'path') continue;
-          const filled = path.replace(/\{([^}]+)\}/g, (_all, name: string) => (name === parameter.name ? 'a%00b' : 'x'));
+          const filled = path.replace(/\{([^}]+)\}/g, (_all, name: string) =>
+            name === parameter.name ? 'a%00b' : 'x',
+          );
           const url = parameter.in === 'query' ? `${filled}?${parameter.name}=a%00b` : filled;
-          const res = await t.app.inject({ method: method.toUpperCase() as 'GET', url, headers: t.admin, remoteAddress: `10.98.0.${client++ & 255}` });
+          const res = await t.app.inject({
+            method: method.toUpperCase() as 'GET',
+            url,
+            headers: t.admin,
+            remoteAddress: `10.98.0.${client++ & 255}`,
+          });
           checked += 1;
-          const error = res.statusCode === 400 ? (res.json() as { error?: { code?: string; field?: string } }).error : undefined;
-          if (error?.code !== 'validation_failed' || error.field !== parameter.name) problems.push(`${method.toUpperCase()} ${url} → ${res.statusCode} ${res.body.slice(0, 150)}`);
+          const error =
+            res.statusCode === 400 ? (res.json() as { error?: { code?: string; field?: string } }).error : undefined;
+          if (error?.code !== 'validation_failed' || error.field !== parameter.name)
+            problems.push(`${method.toUpperCase()} ${url} → ${res.statusCode} ${res.body.slice(0, 150)}`);
         }
       }
     }

@@ -10,17 +10,29 @@
  */
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { currencyByCode } from '../../domain/currencies';
-import { exchangeRefusal } from '../../domain/gates';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../domain/limits';
+import { currencyByCode } from '#domain/currencies';
+import { exchangeRefusal } from '#domain/gates';
+import {
+  FIRST_ORDER_LIMIT_EUR_MINOR,
+  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
+  ORDER_LIMIT_EUR_MINOR,
+} from '#domain/limits';
 import { rows } from '../src/db/raw';
 import { databaseKinds, freshDatabase } from './helpers';
 
 const near = (limit: bigint) => fc.bigInt({ min: limit - 3n, max: limit + 3n });
 // Amounts the gate lets reach the database (above ORDER_LIMIT_EUR_MINOR it refuses before), many near the caps.
-const amount = fc.oneof(near(FIRST_ORDER_LIMIT_EUR_MINOR), fc.bigInt({ min: 1n, max: ORDER_LIMIT_EUR_MINOR })).filter((a) => a >= 1n && a <= ORDER_LIMIT_EUR_MINOR);
+const amount = fc
+  .oneof(near(FIRST_ORDER_LIMIT_EUR_MINOR), fc.bigInt({ min: 1n, max: ORDER_LIMIT_EUR_MINOR }))
+  .filter((a) => a >= 1n && a <= ORDER_LIMIT_EUR_MINOR);
 // What the customer's week held before this order: often just below or above the weekly cap.
-const week = fc.oneof(fc.constant(0n), near(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR), fc.bigInt({ min: 0n, max: 4n * MOBILE_VERIFICATION_WEEKLY_EUR_MINOR })).filter((w) => w >= 0n);
+const week = fc
+  .oneof(
+    fc.constant(0n),
+    near(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR),
+    fc.bigInt({ min: 0n, max: 4n * MOBILE_VERIFICATION_WEEKLY_EUR_MINOR }),
+  )
+  .filter((w) => w >= 0n);
 
 describe.each(databaseKinds())('the anonymous caps, in the database and in the gate (%s)', (kind) => {
   let t: Awaited<ReturnType<typeof freshDatabase>>;

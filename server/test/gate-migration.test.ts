@@ -24,19 +24,35 @@ describe.each(databaseKinds())('migration 0030 (%s)', (kind) => {
       await database.migrate();
       const rows = async () =>
         (
-          (await database.db.execute(sql`select reference, email_key, payout_key from orders order by reference`)) as unknown as {
+          (await database.db.execute(
+            sql`select reference, email_key, payout_key from orders order by reference`,
+          )) as unknown as {
             rows: { reference: string; email_key: string; payout_key: string | null }[];
           }
         ).rows;
       expect(await rows()).toEqual([
-        { reference: 'AAAA-BBBB-CCCC-DDDD', email_key: 'old.customer@example.com', payout_key: 'rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh' },
-        { reference: 'AAAA-BBBB-CCCC-EEEE', email_key: 'eth@example.com', payout_key: '0x52908400098527886e0f7030069857d2e4169ee7' },
+        {
+          reference: 'AAAA-BBBB-CCCC-DDDD',
+          email_key: 'old.customer@example.com',
+          payout_key: 'rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh',
+        },
+        {
+          reference: 'AAAA-BBBB-CCCC-EEEE',
+          email_key: 'eth@example.com',
+          payout_key: '0x52908400098527886e0f7030069857d2e4169ee7',
+        },
       ]);
       // The previous release writes no link key: the database gives the order one.
       await insert('AAAA-BBBB-CCCC-FFFF', 'Late.Replica@Example.com', 'BTC', null);
-      expect((await rows())[2]).toEqual({ reference: 'AAAA-BBBB-CCCC-FFFF', email_key: 'late.replica@example.com', payout_key: null });
+      expect((await rows())[2]).toEqual({
+        reference: 'AAAA-BBBB-CCCC-FFFF',
+        email_key: 'late.replica@example.com',
+        payout_key: null,
+      });
       // Its count of a customer's week still answers (the orders placed, as it counted them).
-      const old = (await database.db.execute(sql`select customer_orders_eur(null::uuid, 'late.replica@example.com', null, now() - interval '7 days')::text as total`)) as unknown as {
+      const old = (await database.db.execute(
+        sql`select customer_orders_eur(null::uuid, 'late.replica@example.com', null, now() - interval '7 days')::text as total`,
+      )) as unknown as {
         rows: { total: string }[];
       };
       expect(old.rows[0]!.total).toBe('10000');

@@ -3,7 +3,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { EXCHANGE_PATHS, OUTFLOW_PATHS } from '../../domain/gates';
+import { EXCHANGE_PATHS, OUTFLOW_PATHS } from '#domain/gates';
 
 /**
  * Every place where value is exchanged or leaves passes its gate (issue 29). The types do most of
@@ -27,7 +27,9 @@ function callSites(name: string): Record<string, number> {
   const sites: Record<string, number> = {};
   for (const file of sources(SRC)) {
     const text = fs.readFileSync(file, 'utf8');
-    const calls = [...text.matchAll(new RegExp(`(?<![\\w.])(?:\\w+\\.)?${name}\\(`, 'g'))].filter((match) => !/function\s*$|async\s*$/.test(text.slice(Math.max(0, match.index! - 20), match.index)));
+    const calls = [...text.matchAll(new RegExp(`(?<![\\w.])(?:\\w+\\.)?${name}\\(`, 'g'))].filter(
+      (match) => !/function\s*$|async\s*$/.test(text.slice(Math.max(0, match.index! - 20), match.index)),
+    );
     if (calls.length) sites[path.relative(SRC, file)] = calls.length;
   }
   return sites;
@@ -71,11 +73,14 @@ describe('every path that exchanges value or lets it leave passes a gate', () =>
   });
 
   it('a pass is made in modules/gates only, and every path the domain names is one a gate is asked for', () => {
-    const minting = sources(SRC).filter((file) => /as (ExchangePass|OutflowPass)\b/.test(fs.readFileSync(file, 'utf8')));
+    const minting = sources(SRC).filter((file) =>
+      /as (ExchangePass|OutflowPass)\b/.test(fs.readFileSync(file, 'utf8')),
+    );
     expect(minting.map((file) => path.relative(SRC, file))).toEqual(['modules/gates/service.ts']);
     const all = sources(SRC)
       .map((file) => fs.readFileSync(file, 'utf8'))
       .join('\n');
-    for (const pathName of [...EXCHANGE_PATHS, ...OUTFLOW_PATHS]) expect({ pathName, used: all.includes(`'${pathName}'`) }).toEqual({ pathName, used: true });
+    for (const pathName of [...EXCHANGE_PATHS, ...OUTFLOW_PATHS])
+      expect({ pathName, used: all.includes(`'${pathName}'`) }).toEqual({ pathName, used: true });
   });
 });

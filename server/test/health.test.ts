@@ -22,7 +22,9 @@ describe.each(databaseKinds())('service (%s)', (kind) => {
     expect([200, 302]).toContain(ui.statusCode);
     const doc = (await t.app.inject({ url: '/api/docs/json' })).json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/health', '/api/ready', '/api/me', '/api/ops/users']));
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining(['/api/health', '/api/ready', '/api/me', '/api/ops/users']),
+    );
   });
 
   it('refuses bodies over 100 KB with 413 and an error code', async () => {
@@ -37,7 +39,12 @@ describe.each(databaseKinds())('service (%s)', (kind) => {
   });
 
   it('answers malformed JSON with 400, never 5xx', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/ops/grant-admin', headers: { 'content-type': 'application/json', ...t.admin }, payload: '{"email":' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/grant-admin',
+      headers: { 'content-type': 'application/json', ...t.admin },
+      payload: '{"email":',
+    });
     expect(res.statusCode).toBeGreaterThanOrEqual(400);
     expect(res.statusCode).toBeLessThan(500);
     expect(res.json().error.code).toEqual(expect.any(String));
@@ -61,11 +68,15 @@ if (process.env.TEST_DATABASE_URL) {
     it('keeps serving after the server terminates every idle connection (restart, failover)', async () => {
       expect((await t.app.inject({ url: '/api/ready' })).statusCode).toBe(200);
       const { sql } = await import('drizzle-orm');
-      const result = (await t.app.db.execute(sql`select current_database() as name`)) as unknown as { rows: { name: string }[] };
+      const result = (await t.app.db.execute(sql`select current_database() as name`)) as unknown as {
+        rows: { name: string }[];
+      };
       const { Client } = await import('pg');
       const admin = new Client({ connectionString: process.env.TEST_DATABASE_URL });
       await admin.connect();
-      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [result.rows[0]!.name]);
+      await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1', [
+        result.rows[0]!.name,
+      ]);
       await admin.end();
       await new Promise((resolve) => setTimeout(resolve, 100));
       const after = await t.app.inject({ url: '/api/ready' });

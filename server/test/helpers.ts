@@ -13,7 +13,7 @@ import { orderCodeHash } from '../src/modules/orders/service';
 import { runPayouts } from '../src/modules/payouts/service';
 import { sendCodeHash } from '../src/modules/wallet/sends';
 import { run } from '../src/ops/cli';
-import type { VerificationKind } from '../../domain/verification';
+import type { VerificationKind } from '#domain/verification';
 import type { IdpKeys } from '../src/dev/keys';
 import type { RatesAdapter } from '../src/modules/rates/service';
 import type { SignerApi } from '../src/signer/signer';
@@ -66,7 +66,9 @@ function migrationsHash(salt: string): string {
 let snapshot: Promise<Blob> | undefined;
 function migratedPglite(): Promise<Blob> {
   snapshot ??= (async () => {
-    const pglite = JSON.parse(fs.readFileSync(path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json'), 'utf8')) as { version: string };
+    const pglite = JSON.parse(
+      fs.readFileSync(path.join(path.dirname(require.resolve('@electric-sql/pglite')), '..', 'package.json'), 'utf8'),
+    ) as { version: string };
     const file = path.join(os.tmpdir(), `muntly-pglite-migrated-${migrationsHash(pglite.version)}.tar`);
     if (fs.existsSync(file)) return new Blob([fs.readFileSync(file)], { type: 'application/x-tar' });
     const database = await openDatabase({ dataDir: '', inMemory: true });
@@ -120,7 +122,10 @@ export function migratedPostgresTemplate(): Promise<string> {
 }
 
 /** A new database on the TEST_DATABASE_URL server (empty, or a copy of `template`), and how to drop it. */
-export async function postgresTestDatabase(prefix: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function postgresTestDatabase(
+  prefix: string,
+  template?: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const { Client } = await import('pg');
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
@@ -146,7 +151,11 @@ export async function postgresTestDatabase(prefix: string, template?: string): P
  * was: the migrations folder copied with its journal cut after that migration. For tests of what
  * a later migration does to existing rows.
  */
-export async function databaseMigratedTo(kind: DatabaseKind, lastTag: string, prefix: string): Promise<{ database: Database; drop(): Promise<void> }> {
+export async function databaseMigratedTo(
+  kind: DatabaseKind,
+  lastTag: string,
+  prefix: string,
+): Promise<{ database: Database; drop(): Promise<void> }> {
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-migrations-'));
   fs.cpSync(MIGRATIONS_DIR, folder, { recursive: true });
   const journalFile = path.join(folder, 'meta', '_journal.json');
@@ -197,7 +206,11 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   // Suites place many orders from one address; the placement limits have their own test (orders.test.ts).
   // Their users are verified moments before they pay out: the newly-verified rule of four eyes has
   // its own test (payout-approval.test.ts).
-  const unlimited = { ORDER_LIMIT_PER_EMAIL_PER_HOUR: '100000', ORDER_LIMIT_PER_CLIENT_PER_HOUR: '100000', PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: '0' };
+  const unlimited = {
+    ORDER_LIMIT_PER_EMAIL_PER_HOUR: '100000',
+    ORDER_LIMIT_PER_CLIENT_PER_HOUR: '100000',
+    PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: '0',
+  };
   return loadConfig({
     LOG_LEVEL: 'silent',
     PUBLIC_DIR: publicDir,
@@ -214,7 +227,12 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
 export function signerApi(app: () => TestApp): SignerApi {
   const call = async (method: 'GET' | 'POST', route: string, body?: unknown) => {
     const t = app();
-    const res = await t.app.inject({ method, url: route, headers: t.admin, ...(body === undefined ? {} : { payload: body as object }) });
+    const res = await t.app.inject({
+      method,
+      url: route,
+      headers: t.admin,
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
     if (res.statusCode >= 300) throw new Error(`${method} ${route}: ${res.statusCode} ${res.body}`);
     return res.json();
   };
@@ -232,14 +250,25 @@ export type TestApp = {
   close(): Promise<void>;
 };
 
-export async function testApp(kind: DatabaseKind, configOverrides: Record<string, string> = {}, extra: Partial<AppDependencies> = {}): Promise<TestApp> {
+export async function testApp(
+  kind: DatabaseKind,
+  configOverrides: Record<string, string> = {},
+  extra: Partial<AppDependencies> = {},
+): Promise<TestApp> {
   const { database, drop } = await freshDatabase(kind);
   const keys = await testKeys();
   const config = testConfig(configOverrides);
   const app = await buildApp(config, {
     database,
     jwks: createLocalJWKSet(keys.publicJwks),
-    localIdp: config.localIdp ? localIdpAccess({ keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId }) : undefined,
+    localIdp: config.localIdp
+      ? localIdpAccess({
+          keys,
+          issuer: config.authIssuer,
+          audience: config.authAudience,
+          clientId: config.authClientId,
+        })
+      : undefined,
     ...extra,
   }).catch(async (error: unknown) => {
     // An app refused at start-up (a test of that) leaves no database open: an open PGlite loaded
@@ -259,7 +288,10 @@ export async function testApp(kind: DatabaseKind, configOverrides: Record<string
       const broken = (await verifyLedger(database.db)).filter((check) => !check.ok);
       await app.close();
       await drop();
-      if (broken.length) throw new Error(`ledger invariants broken: ${broken.map((c) => `${c.name}: ${c.problems.slice(0, 3).join('; ')}`).join(' | ')}`);
+      if (broken.length)
+        throw new Error(
+          `ledger invariants broken: ${broken.map((c) => `${c.name}: ${c.problems.slice(0, 3).join('; ')}`).join(' | ')}`,
+        );
     },
   };
 }
@@ -314,7 +346,15 @@ export async function adminHeaders(keys: IdpKeys): Promise<Record<string, string
  * EUR prices the suites compute their expected amounts from; a suite that needs another price
  * overrides it. Some currencies (SOL, …) have none on purpose: a missing rate is a case too.
  */
-export const FIXED_RATES: Readonly<Record<string, string>> = { BTC: '80000', ETH: '3000', USDT: '0.92', XRP: '0.5', LTC: '90', BCH: '420', DOGE: '0.19' };
+export const FIXED_RATES: Readonly<Record<string, string>> = {
+  BTC: '80000',
+  ETH: '3000',
+  USDT: '0.92',
+  XRP: '0.5',
+  LTC: '90',
+  BCH: '420',
+  DOGE: '0.19',
+};
 
 export function fixedRates(overrides: Record<string, string> = {}): RatesAdapter {
   const rates = { ...FIXED_RATES, ...overrides };
@@ -349,7 +389,11 @@ export type TestUserOptions = {
  * A logged-in user (account created), verified and with a balance as the suite needs: the
  * fixture most wallet, faucet and order suites start from. Every step must succeed.
  */
-export async function testUser(t: Pick<TestApp, 'app' | 'keys' | 'admin'>, email: string, options: TestUserOptions = {}): Promise<TestUser> {
+export async function testUser(
+  t: Pick<TestApp, 'app' | 'keys' | 'admin'>,
+  email: string,
+  options: TestUserOptions = {},
+): Promise<TestUser> {
   const { verified = ['bank'], address: currency = 'BTC', label, deposit, book = [], amr = ['pwd', 'otp'] } = options;
   const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email, name: email.split('@')[0], amr }));
   const expectOk = async (step: string, response: Promise<{ statusCode: number; body: string; json(): unknown }>) => {
@@ -359,14 +403,30 @@ export async function testUser(t: Pick<TestApp, 'app' | 'keys' | 'admin'>, email
   };
   const { accountKey } = await expectOk('GET /api/me', t.app.inject({ url: '/api/me', headers }));
   for (const kind of verified) {
-    await expectOk(`verify ${kind}`, t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: t.admin, payload: { email, kind } }));
+    await expectOk(
+      `verify ${kind}`,
+      t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: t.admin, payload: { email, kind } }),
+    );
   }
   let address = '';
   if (verified.includes('bank') && currency) {
     const payload = { currency, ...(label ? { label } : {}) };
-    address = (await expectOk('create an address', t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload }))).address!;
+    address = (
+      await expectOk(
+        'create an address',
+        t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload }),
+      )
+    ).address!;
     if (deposit) {
-      await expectOk('chain deposit', t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: t.admin, payload: { currency, address, amount: deposit } }));
+      await expectOk(
+        'chain deposit',
+        t.app.inject({
+          method: 'POST',
+          url: '/api/ops/chain-deposit',
+          headers: t.admin,
+          payload: { currency, address, amount: deposit },
+        }),
+      );
     }
   } else if (deposit) {
     throw new Error(`testUser ${email}: a deposit needs a verified bank account and an address`);
@@ -387,16 +447,33 @@ export async function bookAddresses(
 ): Promise<void> {
   for (const entry of entries) {
     const { currency = 'BTC', address, ownWallet = false } = typeof entry === 'string' ? { address: entry } : entry;
-    const res = await t.app.inject({ method: 'POST', url: '/api/wallet/address-book', headers: user.headers, payload: { currency, address, ownWallet } });
-    if (res.statusCode !== 201 && res.json().error?.code !== 'address_already_in_book') throw new Error(`bookAddresses: ${address} answered ${res.statusCode} ${res.body}`);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/wallet/address-book',
+      headers: user.headers,
+      payload: { currency, address, ownWallet },
+    });
+    if (res.statusCode !== 201 && res.json().error?.code !== 'address_already_in_book')
+      throw new Error(`bookAddresses: ${address} answered ${res.statusCode} ${res.body}`);
   }
-  const { entries: book } = (await t.app.inject({ url: '/api/wallet/address-book', headers: user.headers })).json() as { entries: { id: string }[] };
-  for (const { id } of book) await t.app.db.execute(sql`update address_book set usable_from = now() - interval '1 second', created_at = created_at - interval '1 day' where id = ${id}`);
+  const { entries: book } = (await t.app.inject({ url: '/api/wallet/address-book', headers: user.headers })).json() as {
+    entries: { id: string }[];
+  };
+  for (const { id } of book)
+    await t.app.db.execute(
+      sql`update address_book set usable_from = now() - interval '1 second', created_at = created_at - interval '1 day' where id = ${id}`,
+    );
 }
 
 /** A user's balance in one currency, as GET /api/wallet/balances shows it. */
-export async function balanceOf(t: Pick<TestApp, 'app'>, headers: Record<string, string>, currency: string): Promise<string | undefined> {
-  const { balances } = (await t.app.inject({ url: '/api/wallet/balances', headers })).json() as { balances: { currency: string; balance: string }[] };
+export async function balanceOf(
+  t: Pick<TestApp, 'app'>,
+  headers: Record<string, string>,
+  currency: string,
+): Promise<string | undefined> {
+  const { balances } = (await t.app.inject({ url: '/api/wallet/balances', headers })).json() as {
+    balances: { currency: string; balance: string }[];
+  };
   return balances.find((b) => b.currency === currency)?.balance;
 }
 
@@ -404,7 +481,11 @@ export async function balanceOf(t: Pick<TestApp, 'app'>, headers: Record<string,
  * Runs `npm run ops -- …` commands in this process against the server at `url` with an admin
  * token (OPS_URL / OPS_TOKEN, restored afterwards); returns what they printed.
  */
-export async function opsCliOutput(url: string, headers: Record<string, string>, commands: (ops: typeof run) => Promise<void>): Promise<string[]> {
+export async function opsCliOutput(
+  url: string,
+  headers: Record<string, string>,
+  commands: (ops: typeof run) => Promise<void>,
+): Promise<string[]> {
   const saved = { url: process.env.OPS_URL, token: process.env.OPS_TOKEN };
   process.env.OPS_URL = url;
   process.env.OPS_TOKEN = headers.authorization!.replace('Bearer ', '');
@@ -427,7 +508,11 @@ export async function opsCliOutput(url: string, headers: Record<string, string>,
  * every due payout, hands it to the app's adapters and books the answer. Returns how many.
  */
 export async function payOut(t: TestApp): Promise<number> {
-  return runPayouts(t.app.db, { adapters: t.app.workers.payoutAdapters, outcomes: t.app.workers.payoutOutcomes, leaseMs: t.config.PAYOUT_LEASE_MS });
+  return runPayouts(t.app.db, {
+    adapters: t.app.workers.payoutAdapters,
+    outcomes: t.app.workers.payoutOutcomes,
+    leaseMs: t.config.PAYOUT_LEASE_MS,
+  });
 }
 
 /** A one-time code in a message: four groups of four letters (domain/codes.ts). */
@@ -438,11 +523,17 @@ export const ONE_TIME_CODE = /[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}/;
  * address only (no internal id), so of the codes mailed to `email` it is the one the send accepts
  * (its stored hash), as the user would find out by typing it.
  */
-export async function mailedSendCode(t: Pick<TestApp, 'app' | 'admin'>, email: string, sendId: string): Promise<string> {
+export async function mailedSendCode(
+  t: Pick<TestApp, 'app' | 'admin'>,
+  email: string,
+  sendId: string,
+): Promise<string> {
   const { rows } = (await t.app.db.execute(
     sql`select o.body, s.code_hash from outbox o, wallet_sends s where s.id = ${sendId} and o.channel = 'email' and lower(o.recipient) = lower(${email}) and o.created_at >= s.created_at`,
   )) as unknown as { rows: { body: string; code_hash: string }[] };
-  const codes = rows.flatMap(({ body, code_hash: hash }) => [...body.matchAll(new RegExp(ONE_TIME_CODE, 'g'))].map(([code]) => ({ code, hash })));
+  const codes = rows.flatMap(({ body, code_hash: hash }) =>
+    [...body.matchAll(new RegExp(ONE_TIME_CODE, 'g'))].map(([code]) => ({ code, hash })),
+  );
   const code = codes.find(({ code, hash }) => sendCodeHash(sendId, code) === hash)?.code;
   if (!code) throw new Error(`no email to ${email} has the code of send ${sendId}`);
   return code;
@@ -452,9 +543,19 @@ export async function mailedSendCode(t: Pick<TestApp, 'app' | 'admin'>, email: s
 export const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 /** Confirms the send `sendId` of `user` with the code from its mail, as the user would. */
-export async function confirmSendFromMail(t: Pick<TestApp, 'app' | 'admin'>, user: { email: string; headers: Record<string, string> }, sendId: string, headers: Record<string, string> = {}) {
+export async function confirmSendFromMail(
+  t: Pick<TestApp, 'app' | 'admin'>,
+  user: { email: string; headers: Record<string, string> },
+  sendId: string,
+  headers: Record<string, string> = {},
+) {
   const code = await mailedSendCode(t, user.email, sendId);
-  return t.app.inject({ method: 'POST', url: `/api/wallet/sends/${sendId}/confirm`, headers: { ...user.headers, ...headers }, payload: { code } });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/wallet/sends/${sendId}/confirm`,
+    headers: { ...user.headers, ...headers },
+    payload: { code },
+  });
 }
 
 /** The code mailed to `email` for the wallet-paid order `reference` (found by its hash, as for sends). */
@@ -462,16 +563,28 @@ export async function mailedOrderCode(t: Pick<TestApp, 'app'>, email: string, re
   const { rows } = (await t.app.db.execute(
     sql`select o.body, r.code_hash from outbox o, orders r where r.reference = ${reference} and o.channel = 'email' and lower(o.recipient) = lower(${email}) and o.created_at >= r.created_at`,
   )) as unknown as { rows: { body: string; code_hash: string | null }[] };
-  const codes = rows.flatMap(({ body, code_hash: hash }) => [...body.matchAll(new RegExp(ONE_TIME_CODE, 'g'))].map(([code]) => ({ code, hash })));
+  const codes = rows.flatMap(({ body, code_hash: hash }) =>
+    [...body.matchAll(new RegExp(ONE_TIME_CODE, 'g'))].map(([code]) => ({ code, hash })),
+  );
   const code = codes.find(({ code, hash }) => orderCodeHash(reference, code) === hash)?.code;
   if (!code) throw new Error(`no email to ${email} has the code of order ${reference}`);
   return code;
 }
 
 /** Confirms the wallet-paid order `reference` of `user` with the code from its mail, as the user would. */
-export async function confirmWalletOrder(t: Pick<TestApp, 'app'>, user: { email: string; headers: Record<string, string> }, reference: string, headers: Record<string, string> = {}) {
+export async function confirmWalletOrder(
+  t: Pick<TestApp, 'app'>,
+  user: { email: string; headers: Record<string, string> },
+  reference: string,
+  headers: Record<string, string> = {},
+) {
   const code = await mailedOrderCode(t, user.email, reference);
-  return t.app.inject({ method: 'POST', url: `/api/orders/${reference}/confirm`, headers: { ...user.headers, ...headers }, payload: { code } });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/orders/${reference}/confirm`,
+    headers: { ...user.headers, ...headers },
+    payload: { code },
+  });
 }
 
 export { freshBtcAddress } from '../../bench/support';
@@ -481,5 +594,7 @@ export { freshBtcAddress } from '../../bench/support';
  * new one again (the limits in domain/identity.ts count codes by when they were sent).
  */
 export async function ageSentCodes(t: Pick<TestApp, 'app'>, ms = 86_400_000): Promise<void> {
-  await t.app.db.execute(sql`update verification_codes set created_at = created_at - ${`${ms} milliseconds`}::interval`);
+  await t.app.db.execute(
+    sql`update verification_codes set created_at = created_at - ${`${ms} milliseconds`}::interval`,
+  );
 }

@@ -2,8 +2,8 @@
  * @jest-environment node
  */
 import { HDKey } from '@scure/bip32';
-import { normalizeAddress } from '../../domain/addresses';
-import { CHAIN_NETWORKS, chainNetwork, setChainNetwork } from '../../domain/networks';
+import { normalizeAddress } from '#domain/addresses';
+import { CHAIN_NETWORKS, chainNetwork, setChainNetwork } from '#domain/networks';
 import { loadConfig } from '../src/config';
 import { DERIVED_CURRENCIES, deriveAddress, houseKey, TEST_XPUBS, type Xpubs } from '../src/modules/chain/service';
 import { testApp, testUser, type TestApp } from './helpers';
@@ -13,7 +13,8 @@ import { testApp, testUser, type TestApp } from './helpers';
  * vectors (mnemonic "abandon … about", account m/84'/0'/0'): what a standard wallet that imports
  * the key shows is what Muntly derives.
  */
-const BIP84_ZPUB = 'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
+const BIP84_ZPUB =
+  'zpub6rFR7y4Q2AijBEqTUquhVz398htDFrtymD9xYYfG1m4wAcvPhXNfE3EfH1r1ADqtfSdVCToUG868RvUUkgDKf31mGDtKsAYz2oz2AGutZYs';
 const BIP84_RECEIVE_0 = 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu';
 const BIP84_RECEIVE_1 = 'bc1qnjg0jd8228aq7egyzacy8cys3knf9xvrerkf9g';
 const BIP84_CHANGE_0 = 'bc1q8c6fshw2dlwun7ekn9qwf37cu2rn755upcp6el';
@@ -29,7 +30,9 @@ describe('house keys: xpub and zpub, users on the receive chain, orders on the c
     }
     // The same key material: only the version bytes differ.
     const zpub = HDKey.fromExtendedKey(BIP84_ZPUB, { private: 0x04b2430c, public: 0x04b24746 });
-    expect(Buffer.from(zpub.publicKey!).toString('hex')).toBe(Buffer.from(HDKey.fromExtendedKey(TEST_XPUBS.BTC).publicKey!).toString('hex'));
+    expect(Buffer.from(zpub.publicKey!).toString('hex')).toBe(
+      Buffer.from(HDKey.fromExtendedKey(TEST_XPUBS.BTC).publicKey!).toString('hex'),
+    );
   });
 
   it('refuses a key of another kind or with a broken checksum', () => {
@@ -50,13 +53,26 @@ describe('house keys: xpub and zpub, users on the receive chain, orders on the c
         const sell = await t.app.inject({
           method: 'POST',
           url: '/api/orders',
-          payload: { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.0003', email: `gap-${i}@example.com`, address: 'NL91ABNA0417164300', beneficiary: 'Gap Seller' },
+          payload: {
+            type: 'sell',
+            currencyFrom: 'BTC',
+            currencyTo: 'EUR',
+            amount: '0.0003',
+            email: `gap-${i}@example.com`,
+            address: 'NL91ABNA0417164300',
+            beneficiary: 'Gap Seller',
+          },
         });
         expect(sell.statusCode).toBe(201);
         if (i === 0) expect(sell.json().receiving.address).toBe(BIP84_CHANGE_0);
       }
       const u = await testUser(t, 'first-user@muntly.test', { address: false });
-      const created = await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers: u.headers, payload: { currency: 'BTC' } });
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/api/wallet/addresses',
+        headers: u.headers,
+        payload: { currency: 'BTC' },
+      });
       expect(created.json().address).toBe(BIP84_RECEIVE_0);
     });
   });
@@ -116,47 +132,64 @@ describe('house keys on testnet and regtest', () => {
   it.each([
     ['regtest', REGTEST],
     ['testnet', TESTNET],
-  ] as const)('on %s, derives the addresses of the network from the xpub and from the tpub of the same key', (network, expected) => {
-    setChainNetwork(network);
-    for (const branch of ['users', 'orders'] as const) {
-      for (const [currency, addresses] of Object.entries(expected[branch]) as [keyof typeof TPUB, readonly string[]][]) {
-        addresses.forEach((address, index) => {
-          expect(deriveAddress(currency, TEST_XPUBS, index, branch)).toBe(address);
-          expect(deriveAddress(currency, tpubs, index, branch)).toBe(address);
-          // What Muntly derives, it accepts as an address of the network, and refuses on mainnet.
-          expect(normalizeAddress(currency, address)).toBe(address);
-          setChainNetwork('mainnet');
-          expect(normalizeAddress(currency, address)).toBeNull();
-          setChainNetwork(network);
-        });
+  ] as const)(
+    'on %s, derives the addresses of the network from the xpub and from the tpub of the same key',
+    (network, expected) => {
+      setChainNetwork(network);
+      for (const branch of ['users', 'orders'] as const) {
+        for (const [currency, addresses] of Object.entries(expected[branch]) as [
+          keyof typeof TPUB,
+          readonly string[],
+        ][]) {
+          addresses.forEach((address, index) => {
+            expect(deriveAddress(currency, TEST_XPUBS, index, branch)).toBe(address);
+            expect(deriveAddress(currency, tpubs, index, branch)).toBe(address);
+            // What Muntly derives, it accepts as an address of the network, and refuses on mainnet.
+            expect(normalizeAddress(currency, address)).toBe(address);
+            setChainNetwork('mainnet');
+            expect(normalizeAddress(currency, address)).toBeNull();
+            setChainNetwork(network);
+          });
+        }
       }
-    }
-  });
+    },
+  );
 
   it('derives the same from a vpub (BIP-84 testnet) as from the zpub and xpub of the key', () => {
     setChainNetwork('regtest');
-    for (const key of [BIP84_ZPUB, TEST_XPUBS.BTC, TPUB.BTC, VPUB.BTC]) expect(deriveAddress('BTC', { ...TEST_XPUBS, BTC: key }, 0)).toBe(REGTEST.users.BTC[0]);
+    for (const key of [BIP84_ZPUB, TEST_XPUBS.BTC, TPUB.BTC, VPUB.BTC])
+      expect(deriveAddress('BTC', { ...TEST_XPUBS, BTC: key }, 0)).toBe(REGTEST.users.BTC[0]);
     expect(deriveAddress('LTC', { ...TEST_XPUBS, LTC: VPUB.LTC }, 0)).toBe(REGTEST.users.LTC[0]);
     // Only the version bytes differ: the same public key, chain code, depth and parent.
     const xpub = houseKey(TEST_XPUBS.BTC);
     for (const key of [TPUB.BTC, VPUB.BTC]) {
       const other = houseKey(key);
-      expect([other.publicKey, other.chainCode, other.depth, other.parentFingerprint]).toEqual([xpub.publicKey, xpub.chainCode, xpub.depth, xpub.parentFingerprint]);
+      expect([other.publicKey, other.chainCode, other.depth, other.parentFingerprint]).toEqual([
+        xpub.publicKey,
+        xpub.chainCode,
+        xpub.depth,
+        xpub.parentFingerprint,
+      ]);
     }
   });
 
   it('keeps mainnet addresses on mainnet whatever the key prefix, and ETH and XRP on every network', () => {
     expect(deriveAddress('LTC', tpubs, 0)).toBe('ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh');
     expect(deriveAddress('BTC', { ...TEST_XPUBS, BTC: VPUB.BTC }, 0)).toBe(BIP84_RECEIVE_0);
-    const mainnet = DERIVED_CURRENCIES.filter((c) => c === 'ETH' || c === 'XRP').map((c) => deriveAddress(c, TEST_XPUBS, 0));
+    const mainnet = DERIVED_CURRENCIES.filter((c) => c === 'ETH' || c === 'XRP').map((c) =>
+      deriveAddress(c, TEST_XPUBS, 0),
+    );
     for (const network of CHAIN_NETWORKS) {
       setChainNetwork(network);
-      expect(DERIVED_CURRENCIES.filter((c) => c === 'ETH' || c === 'XRP').map((c) => deriveAddress(c, TEST_XPUBS, 0))).toEqual(mainnet);
+      expect(
+        DERIVED_CURRENCIES.filter((c) => c === 'ETH' || c === 'XRP').map((c) => deriveAddress(c, TEST_XPUBS, 0)),
+      ).toEqual(mainnet);
     }
   });
 
   it('refuses the other SLIP-132 prefixes', () => {
-    for (const key of [`upub${TPUB.BTC.slice(4)}`, `ypub${TPUB.BTC.slice(4)}`, `tprv${TPUB.BTC.slice(4)}`]) expect(() => houseKey(key)).toThrow();
+    for (const key of [`upub${TPUB.BTC.slice(4)}`, `ypub${TPUB.BTC.slice(4)}`, `tprv${TPUB.BTC.slice(4)}`])
+      expect(() => houseKey(key)).toThrow();
   });
 
   it('CHAIN_NETWORK in the configuration sets the network of the process (default mainnet)', () => {
@@ -179,9 +212,23 @@ describe('house keys on testnet and regtest', () => {
       const u = await testUser(t, 'regtest-user@muntly.test', { address: 'LTC' });
       expect(u.address).toBe(REGTEST.users.LTC[0]);
       const buy = (address: string) =>
-        t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'LTC', amount: '20', email: 'regtest-buyer@example.com', address } });
+        t.app.inject({
+          method: 'POST',
+          url: '/api/orders',
+          payload: {
+            type: 'buy',
+            currencyFrom: 'EUR',
+            currencyTo: 'LTC',
+            amount: '20',
+            email: 'regtest-buyer@example.com',
+            address,
+          },
+        });
       expect((await buy(REGTEST.orders.LTC[0])).statusCode).toBe(201);
-      expect((await buy('ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh')).json().error).toMatchObject({ code: 'invalid_address', field: 'address' });
+      expect((await buy('ltc1qjmxnz78nmc8nq77wuxh25n2es7rzm5c2rkk4wh')).json().error).toMatchObject({
+        code: 'invalid_address',
+        field: 'address',
+      });
     });
   });
 });

@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { statusOf } from '../../domain/errors';
+import { statusOf } from '#domain/errors';
 import { ageSentCodes, ONE_TIME_CODE, testApp, databaseKinds, loggedIn, type TestApp } from './helpers';
 
 const person = {
@@ -31,14 +31,28 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
 
   const user = (email: string) => loggedIn(t, email);
   const identity = async (headers: Record<string, string>) =>
-    (await t.app.inject({ url: '/api/identity', headers })).json().kinds as { kind: string; phase: string; data: Record<string, unknown> | null }[];
-  const phaseOf = async (headers: Record<string, string>, k: string) => (await identity(headers)).find((x) => x.kind === k)!.phase;
-  const enable = (email: string, k: string) => t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: admin, payload: { email, kind: k } });
+    (await t.app.inject({ url: '/api/identity', headers })).json().kinds as {
+      kind: string;
+      phase: string;
+      data: Record<string, unknown> | null;
+    }[];
+  const phaseOf = async (headers: Record<string, string>, k: string) =>
+    (await identity(headers)).find((x) => x.kind === k)!.phase;
+  const enable = (email: string, k: string) =>
+    t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: admin, payload: { email, kind: k } });
   const submit = (headers: Record<string, string>, k: string, payload: object, language = 'en') =>
-    t.app.inject({ method: 'POST', url: `/api/identity/${k}`, headers: { ...headers, 'accept-language': language }, payload });
-  const confirm = (headers: Record<string, string>, k: string, code: string) => t.app.inject({ method: 'POST', url: `/api/identity/${k}/confirm`, headers, payload: { code } });
+    t.app.inject({
+      method: 'POST',
+      url: `/api/identity/${k}`,
+      headers: { ...headers, 'accept-language': language },
+      payload,
+    });
+  const confirm = (headers: Record<string, string>, k: string, code: string) =>
+    t.app.inject({ method: 'POST', url: `/api/identity/${k}/confirm`, headers, payload: { code } });
   async function lastMessage(to: string) {
-    const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: admin })).json();
+    const { messages } = (
+      await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: admin })
+    ).json();
     return messages[0] as { channel: string; to: string; subject: string; body: string };
   }
   const codeIn = (text: string) => ONE_TIME_CODE.exec(text)![0];
@@ -54,7 +68,10 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     ]);
     const res = await submit(u, 'bank', { iban: 'NL91ABNA0417164300', beneficiary: 'Fresh' });
     expect(res.statusCode).toBe(403);
-    expect(res.json().error).toMatchObject({ code: 'verification_not_enabled', message: 'Ask for bank account verification with "Request this verification" on the identity verification page.' });
+    expect(res.json().error).toMatchObject({
+      code: 'verification_not_enabled',
+      message: 'Ask for bank account verification with "Request this verification" on the identity verification page.',
+    });
   });
 
   it('bank: IBAN with spaces and lower case, code in the payment reason of a small transfer, confirmed in any case', async () => {
@@ -64,7 +81,12 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     const res = await submit(u, 'bank', { iban: ' nl91 abna 0417 1643 00 ', beneficiary: 'Bank User' }, 'nl');
     expect(res.statusCode).toBe(200);
     const bank = res.json().kinds.find((x: { kind: string }) => x.kind === 'bank');
-    expect(bank).toMatchObject({ phase: 'step_2', channel: 'bank', data: { iban: 'NL91ABNA0417164300', beneficiary: 'Bank User' }, attemptsLeft: 5 });
+    expect(bank).toMatchObject({
+      phase: 'step_2',
+      channel: 'bank',
+      data: { iban: 'NL91ABNA0417164300', beneficiary: 'Bank User' },
+      attemptsLeft: 5,
+    });
     expect(new Date(bank.retainUntil).getUTCFullYear()).toBe(new Date().getUTCFullYear() + 5);
     const message = await lastMessage('NL91 ABNA 0417 1643 00');
     expect(message).toMatchObject({ channel: 'bank', subject: 'Overboeking van €\u00a00,01 naar Bank User' });
@@ -82,7 +104,9 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     const u = await user('mobile@muntly.test');
     await enable('mobile@muntly.test', 'mobile');
     const res = await submit(u, 'mobile', { mobile: '+49 151 23456789' }, 'de');
-    expect(res.json().kinds.find((x: { kind: string }) => x.kind === 'mobile').data).toEqual({ mobile: '+4915123456789' });
+    expect(res.json().kinds.find((x: { kind: string }) => x.kind === 'mobile').data).toEqual({
+      mobile: '+4915123456789',
+    });
     const sms = await lastMessage('+4915123456789');
     expect(sms.channel).toBe('sms');
     expect(sms.body).toContain('Muntly: Ihr Bestätigungscode lautet');
@@ -103,7 +127,15 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
   it('business: name, number and country; code by email', async () => {
     const u = await user('business@muntly.test');
     await enable('business@muntly.test', 'business');
-    expect((await submit(u, 'business', { businessName: 'Muntly Test BV', businessNumber: 'NL123456789B01', businessCountry: 'nl' })).statusCode).toBe(200);
+    expect(
+      (
+        await submit(u, 'business', {
+          businessName: 'Muntly Test BV',
+          businessNumber: 'NL123456789B01',
+          businessCountry: 'nl',
+        })
+      ).statusCode,
+    ).toBe(200);
     const mail = await lastMessage('business@muntly.test');
     expect(mail.channel).toBe('email');
     expect((await confirm(u, 'business', codeIn(mail.body))).statusCode).toBe(200);
@@ -114,7 +146,16 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     await enable('id@muntly.test', 'id');
     expect((await submit(u, 'id', person)).statusCode).toBe(200);
     expect(await phaseOf(u, 'id')).toBe('step_2');
-    expect((await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'id@muntly.test', kind: 'id' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/ops/verification/verify',
+          headers: admin,
+          payload: { email: 'id@muntly.test', kind: 'id' },
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await phaseOf(u, 'id')).toBe('verified');
   });
 
@@ -129,13 +170,33 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
 
     // With a phrase: the address, under the phrase; and the operator's check is confirmed under it.
     const guarded = await user('id-phrase@muntly.test');
-    expect((await t.app.inject({ method: 'PATCH', url: '/api/wallet/security', headers: guarded, payload: { phrase: 'blue heron 42' } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'PATCH',
+          url: '/api/wallet/security',
+          headers: guarded,
+          payload: { phrase: 'blue heron 42' },
+        })
+      ).statusCode,
+    ).toBe(200);
     await enable('id-phrase@muntly.test', 'id');
     expect((await submit(guarded, 'id', person, 'uk')).statusCode).toBe(200);
     const instructions = await lastMessage('id-phrase@muntly.test');
     expect(instructions.body).toContain('identity@muntly.example');
-    expect(instructions.body.indexOf('blue heron 42')).toBeLessThan(instructions.body.indexOf('identity@muntly.example'));
-    expect((await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'id-phrase@muntly.test', kind: 'id' } })).statusCode).toBe(200);
+    expect(instructions.body.indexOf('blue heron 42')).toBeLessThan(
+      instructions.body.indexOf('identity@muntly.example'),
+    );
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/ops/verification/verify',
+          headers: admin,
+          payload: { email: 'id-phrase@muntly.test', kind: 'id' },
+        })
+      ).statusCode,
+    ).toBe(200);
     const receipt = await lastMessage('id-phrase@muntly.test');
     expect(receipt.subject).toBe('Ваш документ підтверджено');
     expect(receipt.body).toContain('blue heron 42');
@@ -156,8 +217,18 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
       ['mobile', { mobile: '12345' }, 'mobile', 'invalid_mobile'],
       ['mobile', { mobile: '+31 20 123 4567' }, 'mobile', 'invalid_mobile'],
       ['mobile', { mobile: 42 }, 'mobile', 'required'],
-      ['business', { businessName: 'B', businessNumber: 'N', businessCountry: 'Netherlands' }, 'businessCountry', 'invalid_country'],
-      ['business', { businessName: 'B'.repeat(201), businessNumber: 'N', businessCountry: 'NL' }, 'businessName', 'too_long'],
+      [
+        'business',
+        { businessName: 'B', businessNumber: 'N', businessCountry: 'Netherlands' },
+        'businessCountry',
+        'invalid_country',
+      ],
+      [
+        'business',
+        { businessName: 'B'.repeat(201), businessNumber: 'N', businessCountry: 'NL' },
+        'businessName',
+        'too_long',
+      ],
       ['address', { ...person, salutation: 'sir' }, 'salutation', 'required'],
       ['address', { ...person, firstName: '' }, 'firstName', 'required'],
       ['address', { ...person, lastName: '' }, 'lastName', 'required'],
@@ -180,7 +251,12 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
 
     it('rejects an unknown kind and a body that is not an object', async () => {
       expect((await submit(u, 'passport', {})).statusCode).toBe(400);
-      const res = await t.app.inject({ method: 'POST', url: '/api/identity/bank', headers: { ...u, 'content-type': 'application/json' }, payload: '[1,2]' });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/identity/bank',
+        headers: { ...u, 'content-type': 'application/json' },
+        payload: '[1,2]',
+      });
       expect(res.statusCode).toBe(400);
     });
   });
@@ -205,7 +281,11 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
       const wrong = 'AAAA-AAAA-AAAA-AAAA' === code ? 'BBBB-BBBB-BBBB-BBBB' : 'AAAA-AAAA-AAAA-AAAA';
       for (let i = 1; i <= 4; i++) {
         const res = await confirm(u, 'mobile', wrong);
-        expect(res.json().error).toMatchObject({ code: 'invalid_code', field: 'code', message: `Wrong code. ${5 - i} ${5 - i === 1 ? 'attempt' : 'attempts'} left.` });
+        expect(res.json().error).toMatchObject({
+          code: 'invalid_code',
+          field: 'code',
+          message: `Wrong code. ${5 - i} ${5 - i === 1 ? 'attempt' : 'attempts'} left.`,
+        });
       }
       expect((await confirm(u, 'mobile', wrong)).json().error.code).toBe('code_attempts_exceeded');
       expect((await confirm(u, 'mobile', code)).json().error.code).toBe('code_expired');
@@ -240,9 +320,13 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     it('100 submissions at once send one SMS', async () => {
       const u = await user('flood@muntly.test');
       await enable('flood@muntly.test', 'mobile');
-      const answers = await Promise.all(Array.from({ length: 100 }, () => submit(u, 'mobile', { mobile: '+31 6 14141414' })));
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, () => submit(u, 'mobile', { mobile: '+31 6 14141414' })),
+      );
       expect(answers.filter((a) => a.statusCode === 200)).toHaveLength(1);
-      expect(answers.filter((a) => a.statusCode !== 200).every((a) => a.json().error.code === 'code_requested_too_soon')).toBe(true);
+      expect(
+        answers.filter((a) => a.statusCode !== 200).every((a) => a.json().error.code === 'code_requested_too_soon'),
+      ).toBe(true);
       const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=%2B31614141414', headers: admin })).json();
       expect(messages).toHaveLength(1);
     });
@@ -311,15 +395,28 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
     await user('gated@muntly.test');
     const [account] = await accountsRepository.findByEmail(t.app.db, 'gated@muntly.test');
     // The service refuses with a code; the API answers it with the map's status.
-    await expect(requireVerifications(t.app.db, account!.id, { usesWallet: true })).rejects.toMatchObject({ code: 'bank_verification_required' });
+    await expect(requireVerifications(t.app.db, account!.id, { usesWallet: true })).rejects.toMatchObject({
+      code: 'bank_verification_required',
+    });
     expect(statusOf('bank_verification_required')).toBe(403);
-    await expect(requireVerifications(t.app.db, account!.id, { weeklyEurMinor: 150_000n })).rejects.toMatchObject({ code: 'mobile_verification_required' });
+    await expect(requireVerifications(t.app.db, account!.id, { weeklyEurMinor: 150_000n })).rejects.toMatchObject({
+      code: 'mobile_verification_required',
+    });
     await expect(requireVerifications(t.app.db, account!.id, { weeklyEurMinor: 50_000n })).resolves.toBeUndefined();
     for (const k of ['bank', 'mobile']) {
-      await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'gated@muntly.test', kind: k } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/ops/verification/verify',
+        headers: admin,
+        payload: { email: 'gated@muntly.test', kind: k },
+      });
     }
-    await expect(requireVerifications(t.app.db, account!.id, { usesWallet: true, weeklyEurMinor: 150_000n })).resolves.toBeUndefined();
-    await expect(requireVerifications(t.app.db, account!.id, { weeklyEurMinor: 300_001n })).rejects.toMatchObject({ code: 'id_verification_required' });
+    await expect(
+      requireVerifications(t.app.db, account!.id, { usesWallet: true, weeklyEurMinor: 150_000n }),
+    ).resolves.toBeUndefined();
+    await expect(requireVerifications(t.app.db, account!.id, { weeklyEurMinor: 300_001n })).rejects.toMatchObject({
+      code: 'id_verification_required',
+    });
   });
 
   it("never shows one user's identity data to another; operator reads are logged", async () => {
@@ -332,8 +429,12 @@ describe.each(databaseKinds())('identity verification (%s)', (kind) => {
 
     const read = await t.app.inject({ url: '/api/ops/identity?email=owner@muntly.test', headers: admin });
     expect(JSON.stringify(read.json())).toContain('Secret');
-    const logged = (await t.app.db.execute(sql`select action from audit_log where action = 'identity.read'`)) as unknown as { rows: unknown[] };
+    const logged = (await t.app.db.execute(
+      sql`select action from audit_log where action = 'identity.read'`,
+    )) as unknown as { rows: unknown[] };
     expect(logged.rows.length).toBeGreaterThanOrEqual(1);
-    expect((await t.app.inject({ url: '/api/ops/identity?email=owner@muntly.test', headers: other })).statusCode).toBe(403);
+    expect((await t.app.inject({ url: '/api/ops/identity?email=owner@muntly.test', headers: other })).statusCode).toBe(
+      403,
+    );
   });
 });

@@ -8,7 +8,11 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import QRCode from 'qrcode';
-import { LOGIN_FAILURES_PER_CLIENT, LOGIN_FAILURES_PER_CLIENT_AND_EMAIL, OTP_FAILURES_BEFORE_WAIT } from '../src/dev/login-throttle';
+import {
+  LOGIN_FAILURES_PER_CLIENT,
+  LOGIN_FAILURES_PER_CLIENT_AND_EMAIL,
+  OTP_FAILURES_BEFORE_WAIT,
+} from '../src/dev/login-throttle';
 
 /**
  * The local identity provider as a browser uses it: the authorization request, its login form
@@ -24,7 +28,12 @@ const owner = { email: 'owner@muntly.test', name: 'Owner', password };
 const admin = { email: 'admin@muntly.test', name: 'Admin', password, admin: true };
 const careful = { email: 'careful@muntly.test', name: 'Careful', password };
 const guarded = { email: 'guarded@muntly.test', name: 'Guarded', password };
-const texts = (language: string) => (JSON.parse(fs.readFileSync(path.join(root, 'locales', language, 'auth.json'), 'utf8')) as { idp: Record<string, string> }).idp;
+const texts = (language: string) =>
+  (
+    JSON.parse(fs.readFileSync(path.join(root, 'locales', language, 'auth.json'), 'utf8')) as {
+      idp: Record<string, string>;
+    }
+  ).idp;
 
 let idp: ChildProcess;
 let port: number;
@@ -73,9 +82,14 @@ beforeAll(async () => {
       for (const line of lines) {
         if (line.startsWith('ready')) resolve();
         if (line.startsWith('signed-in ')) reports.push(JSON.parse(line.slice('signed-in '.length)) as Report);
-        if (line.startsWith('sign-up-mail ')) signUpMails.push(JSON.parse(line.slice('sign-up-mail '.length)) as { email: string; language: string; existing: boolean });
-        if (line.startsWith('second-factor-code ')) codeMails.push(JSON.parse(line.slice('second-factor-code '.length)) as SecondFactorReport);
-        if (line.startsWith('second-factor-changed ')) secondFactorChanges.push(JSON.parse(line.slice('second-factor-changed '.length)) as SecondFactorReport);
+        if (line.startsWith('sign-up-mail '))
+          signUpMails.push(
+            JSON.parse(line.slice('sign-up-mail '.length)) as { email: string; language: string; existing: boolean },
+          );
+        if (line.startsWith('second-factor-code '))
+          codeMails.push(JSON.parse(line.slice('second-factor-code '.length)) as SecondFactorReport);
+        if (line.startsWith('second-factor-changed '))
+          secondFactorChanges.push(JSON.parse(line.slice('second-factor-changed '.length)) as SecondFactorReport);
       }
     });
     idp.once('exit', (code) => reject(new Error(`the provider exited (${code}):\n${log}`)));
@@ -113,20 +127,37 @@ class Browser {
     if (body) headers['content-type'] = 'application/x-www-form-urlencoded';
     if (this.userAgent) headers['user-agent'] = this.userAgent;
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: '127.0.0.1', port, path: url.pathname + url.search, method, headers, localAddress: this.from, agent: false }, (res) => {
-        for (const cookie of res.headers['set-cookie'] ?? []) {
-          const [pair] = cookie.split(';');
-          const [name, value = ''] = pair!.split('=');
-          if (value && !/expires=Thu, 01 Jan 1970/i.test(cookie)) this.cookies.set(name!, value);
-          else this.cookies.delete(name!);
-        }
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode!, location: res.headers.location, retryAfter: res.headers['retry-after'] as string | undefined, body: text, setCookies: res.headers['set-cookie'] ?? [] }),
-        );
-      });
+      const req = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: url.pathname + url.search,
+          method,
+          headers,
+          localAddress: this.from,
+          agent: false,
+        },
+        (res) => {
+          for (const cookie of res.headers['set-cookie'] ?? []) {
+            const [pair] = cookie.split(';');
+            const [name, value = ''] = pair!.split('=');
+            if (value && !/expires=Thu, 01 Jan 1970/i.test(cookie)) this.cookies.set(name!, value);
+            else this.cookies.delete(name!);
+          }
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode!,
+              location: res.headers.location,
+              retryAfter: res.headers['retry-after'] as string | undefined,
+              body: text,
+              setCookies: res.headers['set-cookie'] ?? [],
+            }),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });
@@ -181,7 +212,8 @@ class Browser {
     let hops = 0;
     let current = answer;
     for (;;) {
-      if (current.status < 300 || current.status >= 400) throw new Error(`answered ${current.status}: ${current.body.slice(0, 300)}`);
+      if (current.status < 300 || current.status >= 400)
+        throw new Error(`answered ${current.status}: ${current.body.slice(0, 300)}`);
       const next = new URL(current.location!, `http://127.0.0.1:${port}/`);
       if (next.origin === siteOrigin) return { url: next, hops };
       hops += 1;
@@ -218,7 +250,8 @@ const decodeHtml = (text: string) =>
 
 /** The reports written since `since` (the provider writes a report before it answers; the pipe may bring it a moment later). */
 async function reportsSince(since: number, count: number): Promise<Report[]> {
-  for (let waited = 0; reports.length < since + count && waited < 5000; waited += 20) await new Promise((resolve) => setTimeout(resolve, 20));
+  for (let waited = 0; reports.length < since + count && waited < 5000; waited += 20)
+    await new Promise((resolve) => setTimeout(resolve, 20));
   return reports.slice(since);
 }
 
@@ -241,9 +274,18 @@ async function enrol(user: { email: string }, from: string): Promise<string> {
   const mailed = await until(() => codeMails.slice(before).find((m) => m.email === user.email));
   const challenge = /name="challenge" value="([^"]+)"/.exec(asked.body)![1]!;
   const scan = await browser.request('POST', '/mfa/email', { challenge, code: mailed.code! });
-  const secret = new URL(decodeHtml(/<a href="(otpauth:\/\/totp\/[^"]+)"/.exec(scan.body)![1]!)).searchParams.get('secret')!;
+  const secret = new URL(decodeHtml(/<a href="(otpauth:\/\/totp\/[^"]+)"/.exec(scan.body)![1]!)).searchParams.get(
+    'secret',
+  )!;
   const enrolment = /name="enrolment" value="([^"]+)"/.exec(scan.body)![1]!;
-  expect((await browser.request('POST', '/mfa/confirm', { enrolment, otp: rfc6238(secret, Math.floor(Date.now() / 1000 / 30)) })).status).toBe(200);
+  expect(
+    (
+      await browser.request('POST', '/mfa/confirm', {
+        enrolment,
+        otp: rfc6238(secret, Math.floor(Date.now() / 1000 / 30)),
+      })
+    ).status,
+  ).toBe(200);
   return secret;
 }
 
@@ -270,7 +312,13 @@ describe('the local identity provider', () => {
 
     // An operator who has the scope gets a code for it.
     const operator = new Browser('127.0.0.12');
-    const granted = await operator.follow(await operator.login(await operator.authorize('openid profile email offline_access use:muntly admin:muntly'), admin.email, password));
+    const granted = await operator.follow(
+      await operator.login(
+        await operator.authorize('openid profile email offline_access use:muntly admin:muntly'),
+        admin.email,
+        password,
+      ),
+    );
     expect(granted.url.searchParams.get('code')).toBeTruthy();
   });
 
@@ -292,7 +340,9 @@ describe('the local identity provider', () => {
 
     // The owner, on another connection, is not locked out by the stranger's failures.
     const ownerBrowser = new Browser('127.0.0.21');
-    const { url } = await ownerBrowser.follow(await ownerBrowser.login(await ownerBrowser.authorize(), owner.email, password));
+    const { url } = await ownerBrowser.follow(
+      await ownerBrowser.login(await ownerBrowser.authorize(), owner.email, password),
+    );
     expect(url.searchParams.get('code')).toBeTruthy();
   });
 
@@ -380,7 +430,13 @@ describe('the local identity provider', () => {
     const claims = await firefox.accessTokenClaims(url.searchParams.get('code')!);
     const [first, ...more] = await reportsSince(since, 1);
     expect(more).toEqual([]);
-    expect(first).toEqual({ subject: claims.sub, deviceKey: firefox.cookie('muntly_device'), userAgent: FIREFOX, language: 'nl', at: expect.any(String) });
+    expect(first).toEqual({
+      subject: claims.sub,
+      deviceKey: firefox.cookie('muntly_device'),
+      userAgent: FIREFOX,
+      language: 'nl',
+      at: expect.any(String),
+    });
     expect(Math.abs(Date.parse(first!.at) - Date.now())).toBeLessThan(60_000);
 
     // Logged out and in again in the same browser: the same key, no new cookie.
@@ -388,7 +444,11 @@ describe('the local identity provider', () => {
     const again = await firefox.login(await firefox.authorize(), owner.email, password);
     expect(again.setCookies.join()).not.toContain('muntly_device');
     await firefox.follow(again);
-    expect((await reportsSince(since, 2))[1]).toMatchObject({ subject: claims.sub, deviceKey: first!.deviceKey, language: 'en' });
+    expect((await reportsSince(since, 2))[1]).toMatchObject({
+      subject: claims.sub,
+      deviceKey: first!.deviceKey,
+      language: 'en',
+    });
 
     // Another browser: another key.
     const other = new Browser('127.0.0.51');
@@ -404,7 +464,10 @@ describe('the local identity provider', () => {
     const browser = new Browser('127.0.0.41');
     const de = texts('de');
     expect((await browser.request('GET', '/mfa?ui_locales=de')).body).toContain(de.mfaTitle);
-    expect((await browser.request('POST', '/mfa?ui_locales=de', { email: careful.email, password: 'wrong-password' })).status).toBe(401);
+    expect(
+      (await browser.request('POST', '/mfa?ui_locales=de', { email: careful.email, password: 'wrong-password' }))
+        .status,
+    ).toBe(401);
     expect(codeMails.filter((m) => m.email === careful.email)).toHaveLength(0);
     // The password alone sets up nothing (issue 34): a code goes to the account's address first.
     const codeAsked = await browser.request('POST', '/mfa?ui_locales=de', { email: careful.email, password });
@@ -412,7 +475,12 @@ describe('the local identity provider', () => {
     expect(codeAsked.body).toContain(de.mfaEmailSent);
     expect(codeAsked.body).not.toContain('otpauth://');
     const mailed = await until(() => codeMails.find((m) => m.email === careful.email));
-    expect(mailed).toMatchObject({ email: careful.email, language: 'de', change: 'second_factor_added', code: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}$/) });
+    expect(mailed).toMatchObject({
+      email: careful.email,
+      language: 'de',
+      change: 'second_factor_added',
+      code: expect.stringMatching(/^[A-Z]{4}-[A-Z]{4}-[A-Z]{4}-[A-Z]{4}$/),
+    });
     expect(codeAsked.body).not.toContain(mailed.code);
     const challenge = /name="challenge" value="([^"]+)"/.exec(codeAsked.body)![1]!;
     // A wrong code, or none, shows no QR code.
@@ -420,12 +488,19 @@ describe('the local identity provider', () => {
     expect(wrong.status).toBe(400);
     expect(wrong.body).toContain(de.mfaEmailWrong);
     expect(wrong.body).not.toContain('otpauth://');
-    expect((await browser.request('POST', '/mfa/email?ui_locales=de', { challenge: 'made-up', code: mailed.code! })).status).toBe(400);
+    expect(
+      (await browser.request('POST', '/mfa/email?ui_locales=de', { challenge: 'made-up', code: mailed.code! })).status,
+    ).toBe(400);
     // The code as a person types it: lower case, spaces instead of dashes.
-    const scan = await browser.request('POST', '/mfa/email?ui_locales=de', { challenge, code: ` ${mailed.code!.toLowerCase().replace(/-/g, ' ')} ` });
+    const scan = await browser.request('POST', '/mfa/email?ui_locales=de', {
+      challenge,
+      code: ` ${mailed.code!.toLowerCase().replace(/-/g, ' ')} `,
+    });
     expect(scan.status).toBe(200);
     // Used once.
-    expect((await new Browser('127.0.0.43').request('POST', '/mfa/email', { challenge, code: mailed.code! })).status).toBe(400);
+    expect(
+      (await new Browser('127.0.0.43').request('POST', '/mfa/email', { challenge, code: mailed.code! })).status,
+    ).toBe(400);
     expect(scan.body).toContain(de.mfaScan);
     // The QR code holds exactly the otpauth:// URI the page links to; its secret is the key shown.
     const uri = decodeHtml(/<a href="(otpauth:\/\/totp\/[^"]+)"/.exec(scan.body)![1]!);
@@ -441,13 +516,21 @@ describe('the local identity provider', () => {
     const enrolment = /name="enrolment" value="([^"]+)"/.exec(scan.body)![1]!;
     const step = () => Math.floor(Date.now() / 1000 / 30);
 
-    expect((await browser.request('POST', '/mfa/confirm?ui_locales=de', { enrolment, otp: rfc6238(secret, step() + 5) })).status).toBe(400);
-    const enabled = await browser.request('POST', '/mfa/confirm?ui_locales=de', { enrolment, otp: rfc6238(secret, step()) });
+    expect(
+      (await browser.request('POST', '/mfa/confirm?ui_locales=de', { enrolment, otp: rfc6238(secret, step() + 5) }))
+        .status,
+    ).toBe(400);
+    const enabled = await browser.request('POST', '/mfa/confirm?ui_locales=de', {
+      enrolment,
+      otp: rfc6238(secret, step()),
+    });
     expect(enabled.status).toBe(200);
     expect(enabled.body).toContain(de.mfaDone);
     expect(enabled.body).toContain(`${siteOrigin}/de/wallet/security/`);
     // Account protection hears of it (its event, security email and cool-down: account-hardening.test.ts).
-    expect(secondFactorChanges.filter((c) => c.email === careful.email)).toEqual([expect.objectContaining({ subject: mailed.subject, change: 'second_factor_added', language: 'de' })]);
+    expect(secondFactorChanges.filter((c) => c.email === careful.email)).toEqual([
+      expect.objectContaining({ subject: mailed.subject, change: 'second_factor_added', language: 'de' }),
+    ]);
 
     // Logging in: the password, then the code.
     const interaction = await browser.authorize();
@@ -504,7 +587,9 @@ describe('the local identity provider', () => {
     const limited = answers.at(-1)!;
     expect(Number(limited.retryAfter)).toBeGreaterThan(13 * 60);
     expect(Number(limited.retryAfter)).toBeLessThanOrEqual(15 * 60);
-    expect(limited.body).toContain(texts('en').tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(Number(limited.retryAfter) / 60))));
+    expect(limited.body).toContain(
+      texts('en').tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(Number(limited.retryAfter) / 60))),
+    );
     // While locked, the right code is refused too, on a login that never guessed.
     const { browser: untouched, interaction } = logins[9]!;
     const right = await untouched.request('POST', `${interaction}/otp`, { otp: rfc6238(secret, step() + 1) });
@@ -517,14 +602,22 @@ describe('the local identity provider', () => {
     expect((await fresh.login(again, guarded.email, 'wrong-password')).status).toBe(429);
     // Another account is not affected.
     const other = new Browser('127.0.2.2');
-    expect((await other.follow(await other.login(await other.authorize(), owner.email, password))).url.searchParams.get('code')).toBeTruthy();
+    expect(
+      (await other.follow(await other.login(await other.authorize(), owner.email, password))).url.searchParams.get(
+        'code',
+      ),
+    ).toBeTruthy();
   });
 
   it('answers a sign-up with a taken address as one with a new address, and tells the address’s owner by email instead (issue 34)', async () => {
     const signUp = async (from: string, email: string) => {
       const browser = new Browser(from);
       const interaction = await browser.authorize(undefined, 'fr');
-      const answer = await browser.request('POST', `${interaction}/signup`, { name: 'Mallory', email, password: 'another-password-1' });
+      const answer = await browser.request('POST', `${interaction}/signup`, {
+        name: 'Mallory',
+        email,
+        password: 'another-password-1',
+      });
       return { browser, interaction, answer, page: answer.body.replaceAll(interaction, 'UID') };
     };
     const fresh = `fresh-${Date.now()}@muntly.test`;
@@ -550,9 +643,15 @@ describe('the local identity provider', () => {
     // Nobody is logged in by a sign-up, and the owner's password is unchanged.
     expect(taken.answer.location).toBeUndefined();
     const ownerBrowser = new Browser('127.0.3.4');
-    expect((await ownerBrowser.follow(await ownerBrowser.login(await ownerBrowser.authorize(), owner.email, password))).url.searchParams.get('code')).toBeTruthy();
+    expect(
+      (
+        await ownerBrowser.follow(await ownerBrowser.login(await ownerBrowser.authorize(), owner.email, password))
+      ).url.searchParams.get('code'),
+    ).toBeTruthy();
     // The new account's owner logs in on the same page with the password just chosen.
-    const { url } = await created.browser.follow(await created.browser.login(created.interaction, fresh, 'another-password-1'));
+    const { url } = await created.browser.follow(
+      await created.browser.login(created.interaction, fresh, 'another-password-1'),
+    );
     expect(url.searchParams.get('code')).toBeTruthy();
   });
 

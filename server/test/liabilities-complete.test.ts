@@ -2,12 +2,21 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { verifyInclusion, type PublishedSnapshot } from '../../domain/liabilities';
-import { minorToDecimal } from '../../domain/money';
+import { verifyInclusion, type PublishedSnapshot } from '#domain/liabilities';
+import { minorToDecimal } from '#domain/money';
 import { systemAccount, transfer } from '../src/modules/ledger/service';
 import { processOrders } from '../src/modules/orders/settlement';
-import { bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, testApp, testUser, type TestApp } from './helpers';
-import type { MyProofResponse, SnapshotsResponse } from '../../domain/contracts/liabilities';
+import {
+  bookAddresses,
+  confirmSendFromMail,
+  databaseKinds,
+  fixedRates,
+  payOut,
+  testApp,
+  testUser,
+  type TestApp,
+} from './helpers';
+import type { MyProofResponse, SnapshotsResponse } from '#domain/contracts/liabilities';
 
 /**
  * Issue 32, "Complete": everything Muntly owes is in the trees, not only wallet balances. Each
@@ -23,7 +32,8 @@ describe.each(databaseKinds())('the proof of liabilities counts every liability 
   }, 120_000);
   afterAll(() => t?.close());
 
-  const rows = async <T>(query: ReturnType<typeof sql>) => ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const rows = async <T>(query: ReturnType<typeof sql>) =>
+    ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
   const place = async (payload: object) => {
     const res = await t.app.inject({ method: 'POST', url: '/api/orders', payload });
     if (res.statusCode >= 300) throw new Error(`placing an order: ${res.body}`);
@@ -46,18 +56,52 @@ describe.each(databaseKinds())('the proof of liabilities counts every liability 
     const holder = await testUser(t, `holder-${kind}@muntly.test`, { address: 'ETH', deposit: '1.25' });
     await bookAddresses(t, holder, [{ currency: 'ETH', address: '0x52908400098527886e0f7030069857d2e4169ee7' }]);
     const send = (
-      await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: holder.headers, payload: { currency: 'ETH', address: '0x52908400098527886e0f7030069857d2e4169ee7', amount: '0.25' } })
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/wallet/sends',
+        headers: holder.headers,
+        payload: { currency: 'ETH', address: '0x52908400098527886e0f7030069857d2e4169ee7', amount: '0.25' },
+      })
     ).json();
     expect((await confirmSendFromMail(t, holder, send.id)).statusCode).toBe(200);
     // An anonymous sell converted to euros, its SEPA payout written into the payouts file, the bank not yet heard from.
-    const sell = await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: `seller-${kind}@muntly.test`, address: 'NL91ABNA0417164300', beneficiary: 'Liv Seller' });
-    await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: t.admin, payload: { currency: 'BTC', address: sell.receiving!.address, amount: '0.001' } });
+    const sell = await place({
+      type: 'sell',
+      currencyFrom: 'BTC',
+      currencyTo: 'EUR',
+      amount: '0.001',
+      email: `seller-${kind}@muntly.test`,
+      address: 'NL91ABNA0417164300',
+      beneficiary: 'Liv Seller',
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/chain-deposit',
+      headers: t.admin,
+      payload: { currency: 'BTC', address: sell.receiving!.address, amount: '0.001' },
+    });
     await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
     const exported = await t.app.inject({ method: 'POST', url: '/api/ops/bank/payouts-export', headers: t.admin });
     expect(exported.json().export).toMatchObject({ payouts: 1 });
     // An anonymous buy paid by bank transfer, not yet converted (the worker has not run since).
-    const buy = await place({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '90', email: `buyer-${kind}@muntly.test`, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' });
-    expect((await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: t.admin, payload: { reason: buy.shortReference, amount: '90.00' } })).statusCode).toBe(200);
+    const buy = await place({
+      type: 'buy',
+      currencyFrom: 'EUR',
+      currencyTo: 'BTC',
+      amount: '90',
+      email: `buyer-${kind}@muntly.test`,
+      address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+    });
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/ops/payment-received',
+          headers: t.admin,
+          payload: { reason: buy.shortReference, amount: '90.00' },
+        })
+      ).statusCode,
+    ).toBe(200);
     // Coins at an address that expected nothing: in the unmatched queue, owed back to whoever sent them.
     await t.database.db.transaction(async (tx) =>
       transfer(tx, {
@@ -72,22 +116,30 @@ describe.each(databaseKinds())('the proof of liabilities counts every liability 
 
     const owed = await owedByLedger();
     // Each state is in the ledger's figure: the wallet balances alone would say less than 1 ETH, no EUR, no LTC.
-    const [wallet] = await rows<{ balance: string }>(sql`select balance::text from ledger_accounts where owner_id is not null and currency = 'ETH'`);
+    const [wallet] = await rows<{ balance: string }>(
+      sql`select balance::text from ledger_accounts where owner_id is not null and currency = 'ETH'`,
+    );
     expect(BigInt(wallet!.balance)).toBeLessThan(10n ** 18n);
     expect(owed.ETH).toBe('1250000000000000000');
     expect(BigInt(owed.EUR!)).toBeGreaterThan(9_000n + 7_000n);
     expect(owed.LTC).toBe('31000000');
 
-    const published = (await t.app.inject({ method: 'POST', url: '/api/ops/liabilities/publish', headers: t.admin })).json();
+    const published = (
+      await t.app.inject({ method: 'POST', url: '/api/ops/liabilities/publish', headers: t.admin })
+    ).json();
     const snapshot = (await t.app.inject({ url: published.file })).json() as PublishedSnapshot;
     expect(Object.fromEntries(snapshot.trees.map((tree) => [tree.currency, tree.root.sum]))).toEqual(owed);
     const listed = ((await t.app.inject({ url: '/api/liabilities' })).json() as SnapshotsResponse).snapshots[0]!;
     expect(Object.fromEntries(listed.currencies.map((c) => [c.currency, c.total]))).toEqual(
-      Object.fromEntries(Object.entries(owed).map(([c, v]) => [c, minorToDecimal(BigInt(v), c === 'EUR' ? 2 : c === 'ETH' ? 18 : 8)])),
+      Object.fromEntries(
+        Object.entries(owed).map(([c, v]) => [c, minorToDecimal(BigInt(v), c === 'EUR' ? 2 : c === 'ETH' ? 18 : 8)]),
+      ),
     );
 
     // The holder's proof counts the send waiting (and its network fee held) with the balance: Muntly still owes them 1.25 ETH.
-    const { proofs } = (await t.app.inject({ url: '/api/wallet/proof', headers: holder.headers })).json() as MyProofResponse;
+    const { proofs } = (
+      await t.app.inject({ url: '/api/wallet/proof', headers: holder.headers })
+    ).json() as MyProofResponse;
     const eth = proofs[0]!.currencies.find((c) => c.currency === 'ETH')!;
     expect(eth.balance).toBe('1.250000000000000000');
     expect(
@@ -103,9 +155,13 @@ describe.each(databaseKinds())('the proof of liabilities counts every liability 
   it('once paid, a payout leaves the trees with the money: the totals follow the ledger again', async () => {
     expect(await payOut(t)).toBeGreaterThanOrEqual(1);
     const before = await owedByLedger();
-    const [wallet] = await rows<{ balance: string }>(sql`select balance::text from ledger_accounts where owner_id is not null and currency = 'ETH'`);
+    const [wallet] = await rows<{ balance: string }>(
+      sql`select balance::text from ledger_accounts where owner_id is not null and currency = 'ETH'`,
+    );
     expect(before.ETH).toBe(wallet!.balance);
-    const published = (await t.app.inject({ method: 'POST', url: '/api/ops/liabilities/publish', headers: t.admin })).json();
+    const published = (
+      await t.app.inject({ method: 'POST', url: '/api/ops/liabilities/publish', headers: t.admin })
+    ).json();
     const snapshot = (await t.app.inject({ url: published.file })).json() as PublishedSnapshot;
     expect(Object.fromEntries(snapshot.trees.map((tree) => [tree.currency, tree.root.sum]))).toEqual(before);
   });

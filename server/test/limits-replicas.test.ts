@@ -9,7 +9,16 @@ import { rows } from '../src/db/raw';
 import { localIdpAccess } from '../src/dev/idp-access';
 import { sweepLimits, takeLimit, type Limit } from '../src/limits';
 import { applyRetention } from '../src/modules/retention/service';
-import { adminHeaders, databaseKinds, fixedRates, postgresTestDatabase, testConfig, testKeys, testUser, type DatabaseKind } from './helpers';
+import {
+  adminHeaders,
+  databaseKinds,
+  fixedRates,
+  postgresTestDatabase,
+  testConfig,
+  testKeys,
+  testUser,
+  type DatabaseKind,
+} from './helpers';
 import type { FastifyInstance } from 'fastify';
 
 /**
@@ -46,11 +55,20 @@ describe.each(databaseKinds())('limits across two replicas (%s)', (kind) => {
     keys = await testKeys();
     const make = (database: Database) => {
       // Per client address: plenty (the per-client limits stay in each process, docs/security.md, "Limits").
-      const config = testConfig({ ORDER_LIMIT_PER_EMAIL_PER_HOUR: '3', ORDER_LIMIT_PER_CLIENT_PER_HOUR: '1000', LOOKUP_LIMIT_PER_MINUTE: '4' });
+      const config = testConfig({
+        ORDER_LIMIT_PER_EMAIL_PER_HOUR: '3',
+        ORDER_LIMIT_PER_CLIENT_PER_HOUR: '1000',
+        LOOKUP_LIMIT_PER_MINUTE: '4',
+      });
       return buildApp(config, {
         database,
         jwks: createLocalJWKSet(keys.publicJwks),
-        localIdp: localIdpAccess({ keys, issuer: config.authIssuer, audience: config.authAudience, clientId: config.authClientId }),
+        localIdp: localIdpAccess({
+          keys,
+          issuer: config.authIssuer,
+          audience: config.authAudience,
+          clientId: config.authClientId,
+        }),
         rates: fixedRates(),
       });
     };
@@ -62,7 +80,13 @@ describe.each(databaseKinds())('limits across two replicas (%s)', (kind) => {
   });
 
   const replica = (i: number) => apps[i % 2]!;
-  const mailsTo = async (recipient: string) => (await rows<{ n: number }>(apps[0].db, sql`select count(*)::int as n from outbox where lower(recipient) = ${recipient}`))[0]!.n;
+  const mailsTo = async (recipient: string) =>
+    (
+      await rows<{ n: number }>(
+        apps[0].db,
+        sql`select count(*)::int as n from outbox where lower(recipient) = ${recipient}`,
+      )
+    )[0]!.n;
 
   it("orders per email: alternating replicas and client addresses, a stranger still gets 3 orders into someone's inbox, not 3 per replica", async () => {
     const place = (i: number, email: string) =>
@@ -72,7 +96,14 @@ describe.each(databaseKinds())('limits across two replicas (%s)', (kind) => {
         remoteAddress: `10.34.0.${i}`,
         payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10', email, address: BTC_ADDRESS },
       });
-    const spellings = ['victim@example.com', 'VICTIM@example.com', ' Victim@Example.COM ', 'victim@EXAMPLE.com', 'victim@example.com', 'Victim@example.com'];
+    const spellings = [
+      'victim@example.com',
+      'VICTIM@example.com',
+      ' Victim@Example.COM ',
+      'victim@EXAMPLE.com',
+      'victim@example.com',
+      'Victim@example.com',
+    ];
     const statuses: number[] = [];
     for (const [i, email] of spellings.entries()) statuses.push((await place(i, email)).statusCode);
     expect(statuses).toEqual([201, 201, 201, 429, 429, 429]);
@@ -86,7 +117,14 @@ describe.each(databaseKinds())('limits across two replicas (%s)', (kind) => {
           method: 'POST',
           url: '/api/orders',
           remoteAddress: `10.34.1.${i}`,
-          payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10', email: 'rush@example.com', address: BTC_ADDRESS },
+          payload: {
+            type: 'buy',
+            currencyFrom: 'EUR',
+            currencyTo: 'BTC',
+            amount: '10',
+            email: 'rush@example.com',
+            address: BTC_ADDRESS,
+          },
         }),
       ),
     );
@@ -101,14 +139,28 @@ describe.each(databaseKinds())('limits across two replicas (%s)', (kind) => {
         method: 'POST',
         url: '/api/orders',
         remoteAddress: `10.34.2.${i}`,
-        payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount, email: 'careful@example.com', address: 'not-an-address' },
+        payload: {
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount,
+          email: 'careful@example.com',
+          address: 'not-an-address',
+        },
       });
     for (let i = 0; i < 5; i++) expect((await place(i, '10')).statusCode).toBe(400);
     const good = await replica(1).inject({
       method: 'POST',
       url: '/api/orders',
       remoteAddress: '10.34.2.9',
-      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10', email: 'careful@example.com', address: BTC_ADDRESS },
+      payload: {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '10',
+        email: 'careful@example.com',
+        address: BTC_ADDRESS,
+      },
     });
     expect(good.statusCode).toBe(201);
   });
@@ -132,7 +184,12 @@ describe.each(databaseKinds())('limits across two replicas (%s)', (kind) => {
         method: 'POST',
         url: '/api/support',
         remoteAddress: `10.34.4.${i}`,
-        payload: { name: 'Someone', email: i % 2 ? 'INBOX@example.com' : 'inbox@example.com', topic: 'order', message: 'Where is my order? It has been two days now.' },
+        payload: {
+          name: 'Someone',
+          email: i % 2 ? 'INBOX@example.com' : 'inbox@example.com',
+          topic: 'order',
+          message: 'Where is my order? It has been two days now.',
+        },
       });
     const statuses: number[] = [];
     for (let i = 0; i < 8; i++) statuses.push((await send(i)).statusCode);
@@ -143,7 +200,12 @@ describe.each(databaseKinds())('limits across two replicas (%s)', (kind) => {
   it('fee questions per account: the same 60 a minute whichever replica answers', async () => {
     const admin = await adminHeaders(keys);
     const { headers } = await testUser({ app: apps[0], keys, admin }, 'feeprobe@muntly.test');
-    const ask = (i: number) => replica(i).inject({ url: `/api/wallet/send-fee?currency=BTC&address=${BTC_ADDRESS}`, headers, remoteAddress: `10.34.5.${i % 250}` });
+    const ask = (i: number) =>
+      replica(i).inject({
+        url: `/api/wallet/send-fee?currency=BTC&address=${BTC_ADDRESS}`,
+        headers,
+        remoteAddress: `10.34.5.${i % 250}`,
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 62; i++) statuses.push((await ask(i)).statusCode);
     expect(statuses.filter((s) => s !== 429)).toHaveLength(60);
@@ -152,7 +214,11 @@ describe.each(databaseKinds())('limits across two replicas (%s)', (kind) => {
 
   it('security links: one link gets 10 uses across both replicas and all addresses', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 12; i++) statuses.push((await replica(i).inject({ url: '/api/security/freeze?t=a-forwarded-link', remoteAddress: `10.34.6.${i}` })).statusCode);
+    for (let i = 0; i < 12; i++)
+      statuses.push(
+        (await replica(i).inject({ url: '/api/security/freeze?t=a-forwarded-link', remoteAddress: `10.34.6.${i}` }))
+          .statusCode,
+      );
     expect(statuses.slice(0, 10).every((s) => s !== 429)).toBe(true);
     expect(statuses.slice(10)).toEqual([429, 429]);
   });

@@ -17,7 +17,10 @@ describe('logs', () => {
     });
     const t = await testApp('pglite', { LOG_LEVEL: 'info' }, { logStream });
     const token = await signToken(t.keys, { scope: 'use:muntly admin:muntly', email: 'operator@example.com' });
-    const res = await t.app.inject({ url: '/api/ops/outbox?to=secret@example.com', headers: { ...bearer(token), 'x-request-id': 'req-42' } });
+    const res = await t.app.inject({
+      url: '/api/ops/outbox?to=secret@example.com',
+      headers: { ...bearer(token), 'x-request-id': 'req-42' },
+    });
     expect(res.statusCode).toBe(200);
     await t.close();
     const log = lines.join('');
@@ -41,7 +44,18 @@ describe('logs when requests and queries fail', () => {
   const CODE = 'ZXCV-BNMW-LPKJ-HGFD';
   const NAME = 'Secretina Privatova';
   const MESSAGE = 'my confidential support message 4711';
-  const SECRETS = [EMAIL, EMAIL.replace('@', '%40'), REFERENCE, REFERENCE.replace(/-/g, ''), CODE, CODE.replace(/-/g, ''), NAME, MESSAGE, 'Secretina', 'confidential'];
+  const SECRETS = [
+    EMAIL,
+    EMAIL.replace('@', '%40'),
+    REFERENCE,
+    REFERENCE.replace(/-/g, ''),
+    CODE,
+    CODE.replace(/-/g, ''),
+    NAME,
+    MESSAGE,
+    'Secretina',
+    'confidential',
+  ];
 
   it('carry no email, reference, code, name or message, even when the database refuses the query', async () => {
     const lines: string[] = [];
@@ -56,17 +70,40 @@ describe('logs when requests and queries fail', () => {
     let client = 0;
     const requests = async (nul: string) => {
       const answers: number[] = [];
-      const send = async (method: 'GET' | 'POST', url: string, payload?: object, headers: Record<string, string> = {}) => {
+      const send = async (
+        method: 'GET' | 'POST',
+        url: string,
+        payload?: object,
+        headers: Record<string, string> = {},
+      ) => {
         const res = await t.app.inject({ method, url, payload, headers, remoteAddress: `10.18.0.${++client}` });
         answers.push(res.statusCode);
       };
       const email = `${EMAIL}${nul}`;
-      await send('POST', '/api/orders', { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' });
+      await send('POST', '/api/orders', {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '10',
+        email,
+        address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+      });
       await send('POST', '/api/orders/lookup', { email, reference: `${REFERENCE}${nul}` });
       await send('GET', `/api/orders/${REFERENCE}/events?email=${encodeURIComponent(email)}`);
-      await send('POST', '/api/support', { name: `${NAME}${nul}`, email, topic: 'order', message: `${MESSAGE}${nul}`, orderReference: REFERENCE });
+      await send('POST', '/api/support', {
+        name: `${NAME}${nul}`,
+        email,
+        topic: 'order',
+        message: `${MESSAGE}${nul}`,
+        orderReference: REFERENCE,
+      });
       await send('POST', '/api/identity/mobile/confirm', { code: `${CODE}${nul}` }, user);
-      await send('POST', '/api/wallet/sends/00000000-0000-4000-8000-000000000000/confirm', { code: `${CODE}${nul}` }, user);
+      await send(
+        'POST',
+        '/api/wallet/sends/00000000-0000-4000-8000-000000000000/confirm',
+        { code: `${CODE}${nul}` },
+        user,
+      );
       await send('POST', '/api/wallet/addresses', { currency: 'BTC', label: `${NAME}${nul}` }, user);
       await send('GET', `/api/ops/outbox?to=${encodeURIComponent(email)}`, undefined, t.admin);
       await send('GET', `/api/nowhere?email=${encodeURIComponent(email)}&reference=${REFERENCE}`);
@@ -86,7 +123,9 @@ describe('logs when requests and queries fail', () => {
     // The failures were logged, with what an operator needs to find them: the class and SQLSTATE.
     expect(log).toContain('unhandled error');
     expect(log).toContain('"code":"42P01"');
-    const leaks = lines.filter((line) => SECRETS.some((secret) => line.includes(secret))).map((line) => line.slice(0, 600));
+    const leaks = lines
+      .filter((line) => SECRETS.some((secret) => line.includes(secret)))
+      .map((line) => line.slice(0, 600));
     expect(leaks).toEqual([]);
     for (const secret of SECRETS) expect({ secret, found: log.includes(secret) }).toEqual({ secret, found: false });
   }, 120_000);
@@ -100,9 +139,21 @@ describe('safeError', () => {
       table: 'orders',
       routine: 'string_to_uuid',
     });
-    const error = new Error(`Failed query: select * from orders where email = $1 and reference = $2\nparams: victim@example.com,ABCD-EFGH-JKLM-NPQR`, { cause });
+    const error = new Error(
+      `Failed query: select * from orders where email = $1 and reference = $2\nparams: victim@example.com,ABCD-EFGH-JKLM-NPQR`,
+      { cause },
+    );
     const logged = safeError(error);
-    expect(logged).toMatchObject({ type: 'Error', message: 'Failed query', cause: { code: '22P02', table: 'orders', routine: 'string_to_uuid', message: 'invalid input syntax for type uuid: "…"' } });
+    expect(logged).toMatchObject({
+      type: 'Error',
+      message: 'Failed query',
+      cause: {
+        code: '22P02',
+        table: 'orders',
+        routine: 'string_to_uuid',
+        message: 'invalid input syntax for type uuid: "…"',
+      },
+    });
     expect(logged.stack).toContain('    at ');
     const text = JSON.stringify(logged);
     expect(text).not.toContain('victim');
@@ -110,8 +161,10 @@ describe('safeError', () => {
   });
 
   it('takes emails, codes and hashes out of any message', () => {
-    expect(redactMessage('no user victim@example.com with code ABCD-EFGH-JKLM-NPQR or hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08')).toBe(
-      'no user [email] with code [code] or hash [hash]',
-    );
+    expect(
+      redactMessage(
+        'no user victim@example.com with code ABCD-EFGH-JKLM-NPQR or hash 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+      ),
+    ).toBe('no user [email] with code [code] or hash [hash]');
   });
 });

@@ -1,7 +1,12 @@
 /**
  * @jest-environment node
  */
-import { FailureCounter, LOGIN_FAILURE_MEMORY_MAX, LOGIN_FAILURE_WINDOW_MS, LoginThrottle } from '../src/dev/login-throttle';
+import {
+  FailureCounter,
+  LOGIN_FAILURE_MEMORY_MAX,
+  LOGIN_FAILURE_WINDOW_MS,
+  LoginThrottle,
+} from '../src/dev/login-throttle';
 
 /**
  * The provider's memory of failed logins: whatever emails a stranger submits, it holds a bounded
@@ -10,7 +15,8 @@ import { FailureCounter, LOGIN_FAILURE_MEMORY_MAX, LOGIN_FAILURE_WINDOW_MS, Logi
 describe('failed-login memory', () => {
   it('stays bounded however many different emails fail, forgetting the oldest first', () => {
     const throttle = new LoginThrottle({ perClient: 1_000_000 });
-    for (let i = 0; i < LOGIN_FAILURE_MEMORY_MAX * 3; i++) throttle.recordFailure('203.0.113.7', `someone-${i}@example.test`);
+    for (let i = 0; i < LOGIN_FAILURE_MEMORY_MAX * 3; i++)
+      throttle.recordFailure('203.0.113.7', `someone-${i}@example.test`);
     expect(throttle.perClientAndEmail.size).toBe(LOGIN_FAILURE_MEMORY_MAX);
     expect(throttle.perClient.size).toBe(1);
 

@@ -31,7 +31,12 @@ async function smtpSink() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, received, refuse: (value: boolean) => (refuse = value), close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    refuse: (value: boolean) => (refuse = value),
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /**
@@ -53,7 +58,9 @@ function partsOf(raw: string): { type: string; body: string }[] {
           ? Buffer.from(encoded.replace(/\s+/g, ''), 'base64')
           : encoding === 'quoted-printable'
             ? Buffer.from(
-                encoded.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+                encoded
+                  .replace(/=\r?\n/g, '')
+                  .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
                 'latin1',
               )
             : Buffer.from(encoded, 'utf8');
@@ -78,7 +85,14 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
       method: 'POST',
       url: '/api/orders',
       headers: { 'accept-language': 'fr' },
-      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+      payload: {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '50',
+        email,
+        address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+      },
     });
 
   it('hands the order confirmation to the SMTP server once, in the language of the order', async () => {
@@ -97,7 +111,14 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
     expect(html).toMatch(/^<!DOCTYPE html><html lang="fr" dir="ltr">/);
     for (const part of [text!, html!]) {
       // The operator at the foot (local mode: the marked sample).
-      for (const value of ['DE89370400440532013000', 'Bénéficiaire', '50,00\u00a0€', order.shortReference, 'Muntly est exploité par Exploitant Exemple SARL', 'Données d’exemple — mode local'])
+      for (const value of [
+        'DE89370400440532013000',
+        'Bénéficiaire',
+        '50,00\u00a0€',
+        order.shortReference,
+        'Muntly est exploité par Exploitant Exemple SARL',
+        'Données d’exemple — mode local',
+      ])
         expect(part).toContain(value);
       expect(part).not.toMatch(UUID);
     }
@@ -123,7 +144,12 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
   });
 
   it('sends an email written before emails had an HTML part as text only', async () => {
-    await t.database.db.insert(outbox).values({ channel: 'email', recipient: `old-${kind}@example.com`, subject: 'Older email', body: 'Written before HTML parts.' });
+    await t.database.db.insert(outbox).values({
+      channel: 'email',
+      recipient: `old-${kind}@example.com`,
+      subject: 'Older email',
+      body: 'Written before HTML parts.',
+    });
     expect(await relay()).toBe(1);
     const mail = sink.received.find((m) => m.to.includes(`old-${kind}@example.com`))!;
     expect(mail.raw).toMatch(/Content-Type: text\/plain/i);

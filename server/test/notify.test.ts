@@ -4,20 +4,36 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import { languages, type Language } from '../../domain/languages';
-import { FAILURE_REASONS, REFUNDS } from '../../domain/orders';
+import { languages, type Language } from '#domain/languages';
+import { FAILURE_REASONS, REFUNDS } from '#domain/orders';
 import { blocksOf, emailHtml } from '../src/modules/notify/email-html';
 import { withPhraseBanner } from '../src/modules/notify/phrase-banner';
-import { emailFooter, emailParts, emailText, fillTemplate, formatMoney, messageText, phrase, setEmailOperator, type EmailParts, type MessageKey } from '../src/modules/notify/service';
+import {
+  emailFooter,
+  emailParts,
+  emailText,
+  fillTemplate,
+  formatMoney,
+  messageText,
+  phrase,
+  setEmailOperator,
+  type EmailParts,
+  type MessageKey,
+} from '../src/modules/notify/service';
 import { orderPlacedMail, type PlacedMailOrder } from '../src/modules/orders/mail';
 import { withClickableLinks } from '../src/modules/protection/mail';
 import { databaseKinds, testApp, UUID, type TestApp } from './helpers';
 
 const BANK = { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' };
 const CODE = 'ABCD-EFGH-JKLM-NPQR';
-const english = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../locales/en/notify.json'), 'utf8')) as Record<string, unknown>;
+const english = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../locales/en/notify.json'), 'utf8')) as Record<
+  string,
+  unknown
+>;
 /** Every message of notify.json that has a subject and a body. */
-const MESSAGE_KEYS = Object.keys(english).filter((k) => typeof (english[k] as { subject?: unknown }).subject === 'string') as MessageKey[];
+const MESSAGE_KEYS = Object.keys(english).filter(
+  (k) => typeof (english[k] as { subject?: unknown }).subject === 'string',
+) as MessageKey[];
 const VALUES = { code: CODE, name: 'Ann', amount: '1', reference: 'ABCD-EFGH-JKLM-NPQR-STUV' };
 
 /** Message texts come from locales/<lng>/notify.json by typed keys, with their placeholders filled. */
@@ -76,11 +92,18 @@ describe('email HTML', () => {
     const name = `<img src=x onerror="alert('1')"> Tom & "Jerry"`;
     const text = emailText('en', 'codeEmail', { name, code: CODE });
     expect(text.body).toContain(name); // the text part is plain text
-    expect(text.html).toContain('Hello &lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; Tom &amp; &quot;Jerry&quot;,');
+    expect(text.html).toContain(
+      'Hello &lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; Tom &amp; &quot;Jerry&quot;,',
+    );
     expect(text.html).not.toContain('<img');
     expect(text.html).not.toContain('onerror="');
     // In the title and heading too (a subject can carry a value), and in a details row.
-    const html = emailHtml('en', 'Order </title><script>x()</script>', 'Label: <b>bold</b> & co\nOther: "quoted"', emailFooter('en'));
+    const html = emailHtml(
+      'en',
+      'Order </title><script>x()</script>',
+      'Label: <b>bold</b> & co\nOther: "quoted"',
+      emailFooter('en'),
+    );
     expect(html).toContain('<title>Order &lt;/title&gt;&lt;script&gt;x()&lt;/script&gt;</title>');
     expect(html).not.toContain('<script');
     expect(html).toMatch(/<div[^>]*>&lt;b&gt;bold&lt;\/b&gt; &amp; co<\/div>/);
@@ -90,7 +113,16 @@ describe('email HTML', () => {
   it('is a mail-client page: language, brand header, at most 600 px, inline styles only, no scripts or images', () => {
     const { html } = orderPlacedMail(
       'ru',
-      { reference: 'ABCD-EFGH-JKLM-NPQR-STUV', shortReference: 'ABCD-EFGH', type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '100.00', useMyWallet: false, receivingAddress: null },
+      {
+        reference: 'ABCD-EFGH-JKLM-NPQR-STUV',
+        shortReference: 'ABCD-EFGH',
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '100.00',
+        useMyWallet: false,
+        receivingAddress: null,
+      },
       BANK,
     );
     expect(html).toMatch(/^<!DOCTYPE html><html lang="ru" dir="ltr">/);
@@ -121,28 +153,33 @@ describe('email HTML', () => {
     expect(html).toContain('Muntly is operated by Sample Operator Ltd');
   });
 
-  it.each(languages)('%s: the order email for a bank buy has the payment details, BIC only when there is one', (language) => {
-    const order = {
-      reference: 'ABCD-EFGH-JKLM-NPQR-STUV',
-      shortReference: 'ABCD-EFGH',
-      type: 'buy',
-      currencyFrom: 'EUR',
-      currencyTo: 'BTC',
-      amount: '1234.50',
-      useMyWallet: false,
-      receivingAddress: null,
-    };
-    const mail = orderPlacedMail(language, order, BANK);
-    const amount = formatMoney(language, '1234.50', 'EUR');
-    for (const value of ['DE89370400440532013000', 'COBADEFFXXX', 'Muntly', amount, 'ABCD-EFGH']) {
-      expect(mail.body).toContain(value);
-      expect(mail.html).toContain(value);
-    }
-    expect(mail.body).not.toMatch(/\{\{/);
-    expect(orderPlacedMail(language, order, { ...BANK, bic: '' }).body).not.toMatch(/BIC/);
-    // Paid from the wallet: nothing to transfer.
-    expect(orderPlacedMail(language, { ...order, useMyWallet: true }, BANK).body).not.toContain('DE89370400440532013000');
-  });
+  it.each(languages)(
+    '%s: the order email for a bank buy has the payment details, BIC only when there is one',
+    (language) => {
+      const order = {
+        reference: 'ABCD-EFGH-JKLM-NPQR-STUV',
+        shortReference: 'ABCD-EFGH',
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '1234.50',
+        useMyWallet: false,
+        receivingAddress: null,
+      };
+      const mail = orderPlacedMail(language, order, BANK);
+      const amount = formatMoney(language, '1234.50', 'EUR');
+      for (const value of ['DE89370400440532013000', 'COBADEFFXXX', 'Muntly', amount, 'ABCD-EFGH']) {
+        expect(mail.body).toContain(value);
+        expect(mail.html).toContain(value);
+      }
+      expect(mail.body).not.toMatch(/\{\{/);
+      expect(orderPlacedMail(language, order, { ...BANK, bic: '' }).body).not.toMatch(/BIC/);
+      // Paid from the wallet: nothing to transfer.
+      expect(orderPlacedMail(language, { ...order, useMyWallet: true }, BANK).body).not.toContain(
+        'DE89370400440532013000',
+      );
+    },
+  );
 });
 
 /** A configured operator whose values need escaping in HTML. */
@@ -174,7 +211,9 @@ describe('the operator at the foot of every email', () => {
       'Contact: kontakt@muntly.example, +49 30 1234567',
     ]);
     // The HTML says the same, every value escaped, and no sample notice.
-    expect(mail.html).toContain('Muntly is operated by Müller &amp; Söhne &lt;Krypto&gt; GmbH, Hauptstraße 1, 10115 Berlin, Deutschland.');
+    expect(mail.html).toContain(
+      'Muntly is operated by Müller &amp; Söhne &lt;Krypto&gt; GmbH, Hauptstraße 1, 10115 Berlin, Deutschland.',
+    );
     expect(mail.html).toContain('Represented by: Erika &quot;Eri&quot; Mustermann');
     expect(mail.html).toContain('Register entry: Amtsgericht Charlottenburg, HRB 123456 B (O&#39;Brien)');
     expect(mail.html).toContain('Contact: kontakt@muntly.example, +49 30 1234567');
@@ -205,8 +244,15 @@ describe('the operator at the foot of every email', () => {
   });
 
   it('leaves out what the operator did not give (representatives, register entry, phone)', () => {
-    setEmailOperator({ sample: false, name: 'Muntly B.V.', address: 'Keizersgracht 1, Amsterdam', email: 'info@muntly.example' });
-    expect(footerOf(emailText('nl', 'orderExpired', { reference: VALUES.reference, days: '14' }).body).split('\n')).toEqual([
+    setEmailOperator({
+      sample: false,
+      name: 'Muntly B.V.',
+      address: 'Keizersgracht 1, Amsterdam',
+      email: 'info@muntly.example',
+    });
+    expect(
+      footerOf(emailText('nl', 'orderExpired', { reference: VALUES.reference, days: '14' }).body).split('\n'),
+    ).toEqual([
       'Muntly wordt geëxploiteerd door Muntly B.V., Keizersgracht 1, Amsterdam.',
       'Contact: info@muntly.example',
     ]);
@@ -221,16 +267,25 @@ describe('the operator at the foot of every email', () => {
       'Register entry: Sample commercial register, no.\u00a0000000',
       'Contact: operator@muntly.example, +00 000 0000000',
     ]);
-    expect(english.html).toMatch(/<p style="[^"]*font-weight:bold;[^"]*">Sample data — local mode: no operator is configured yet.<\/p>/);
+    expect(english.html).toMatch(
+      /<p style="[^"]*font-weight:bold;[^"]*">Sample data — local mode: no operator is configured yet.<\/p>/,
+    );
     const german = emailText('de', 'codeEmail', { code: CODE, name: 'Anna' });
     expect(german.body).toContain('Beispieldaten – lokaler Modus: Es ist noch kein Betreiber konfiguriert.');
-    expect(german.html).toContain('Muntly wird betrieben von Muster-Betreiber GmbH, Musterstraße 1, 00000 Musterstadt, Musterland.');
+    expect(german.html).toContain(
+      'Muntly wird betrieben von Muster-Betreiber GmbH, Musterstraße 1, 00000 Musterstadt, Musterland.',
+    );
   });
 
   it.each(languages)('%s: every email kind ends with the footer, in its text and its HTML part', (language) => {
     setEmailOperator(OPERATOR);
-    const operatedBy = phrase(language, 'operatorFooter', 'operatedBy').replace('{{name}}', OPERATOR.name).replace('{{address}}', OPERATOR.address);
-    const contact = phrase(language, 'operatorFooter', 'contact').replace('{{value}}', `${OPERATOR.email}, ${OPERATOR.phone}`);
+    const operatedBy = phrase(language, 'operatorFooter', 'operatedBy')
+      .replace('{{name}}', OPERATOR.name)
+      .replace('{{address}}', OPERATOR.address);
+    const contact = phrase(language, 'operatorFooter', 'contact').replace(
+      '{{value}}',
+      `${OPERATOR.email}, ${OPERATOR.phone}`,
+    );
     for (const key of MESSAGE_KEYS) {
       const mail = emailText(language, key, VALUES);
       expect(footerOf(mail.body).split('\n')[0]).toBe(operatedBy);
@@ -245,7 +300,22 @@ type Element = DefaultTreeAdapterMap['element'];
 const isElement = (node: Node): node is Element => 'tagName' in node;
 
 /** What the HTML parts use: a document, tables for layout, text blocks. Nothing that loads, runs or needs a stylesheet. */
-const ELEMENTS = new Set(['html', 'head', 'meta', 'title', 'body', 'div', 'table', 'tbody', 'tr', 'td', 'h1', 'p', 'br', 'a']);
+const ELEMENTS = new Set([
+  'html',
+  'head',
+  'meta',
+  'title',
+  'body',
+  'div',
+  'table',
+  'tbody',
+  'tr',
+  'td',
+  'h1',
+  'p',
+  'br',
+  'a',
+]);
 const VOID = new Set(['meta', 'br']);
 const ATTRIBUTES = new Set([
   'href',
@@ -266,7 +336,8 @@ const ATTRIBUTES = new Set([
   'border',
 ]);
 /** CSS that mail clients drop or mangle: shorthands Outlook misreads, layout they do not have, anything loaded. */
-const UNSAFE_CSS = /(^|;)\s*(font|background|position|float|flex[\w-]*|grid[\w-]*)\s*:|display\s*:\s*(flex|grid)|url\(|@import|expression\(/i;
+const UNSAFE_CSS =
+  /(^|;)\s*(font|background|position|float|flex[\w-]*|grid[\w-]*)\s*:|display\s*:\s*(flex|grid)|url\(|@import|expression\(/i;
 /** Gmail cuts off a message above 102 KB. */
 const GMAIL_CLIP_BYTES = 102 * 1024;
 
@@ -279,7 +350,10 @@ const GMAIL_CLIP_BYTES = 102 * 1024;
  */
 function htmlProblems(html: string, language: Language): string[] {
   const problems: string[] = [];
-  const document = parse(html, { sourceCodeLocationInfo: true, onParseError: (error) => problems.push(`parse error ${error.code} at ${error.startOffset}`) });
+  const document = parse(html, {
+    sourceCodeLocationInfo: true,
+    onParseError: (error) => problems.push(`parse error ${error.code} at ${error.startOffset}`),
+  });
   let closed = 0;
   let lastStart = -1;
   const visit = (node: Node, parent: Element | null) => {
@@ -296,14 +370,22 @@ function htmlProblems(html: string, language: Language): string[] {
         // In the tree as in the source: inside its parent, after the elements before it (a table's
         // stray content is moved in front of the table).
         const around = parent?.sourceCodeLocation;
-        const outside = around?.startTag && around.endTag && (where.startOffset < around.startTag.endOffset || where.endOffset > around.endTag.startOffset);
-        if (outside || where.startOffset < lastStart) problems.push(`<${name}> at ${where.startOffset} is out of its place in the source`);
+        const outside =
+          around?.startTag &&
+          around.endTag &&
+          (where.startOffset < around.startTag.endOffset || where.endOffset > around.endTag.startOffset);
+        if (outside || where.startOffset < lastStart)
+          problems.push(`<${name}> at ${where.startOffset} is out of its place in the source`);
         lastStart = where.startOffset;
       }
       for (const { name: attribute, value } of node.attrs) {
         if (!ATTRIBUTES.has(attribute)) problems.push(`<${name} ${attribute}> is not email-safe`);
-        if (attribute === 'style' && UNSAFE_CSS.test(value)) problems.push(`<${name} style="${value}"> is not email-safe`);
-        if (attribute === 'style' && !value.split(';').every((declaration) => declaration === '' || /^-?[a-z-]+:[^:]+$/.test(declaration))) {
+        if (attribute === 'style' && UNSAFE_CSS.test(value))
+          problems.push(`<${name} style="${value}"> is not email-safe`);
+        if (
+          attribute === 'style' &&
+          !value.split(';').every((declaration) => declaration === '' || /^-?[a-z-]+:[^:]+$/.test(declaration))
+        ) {
           problems.push(`<${name} style="${value}"> is not a list of declarations`);
         }
       }
@@ -314,15 +396,18 @@ function htmlProblems(html: string, language: Language): string[] {
   const endTags = html.replace(/<!--[\s\S]*?-->/g, '').match(/<\/[a-z]/gi)?.length ?? 0;
   if (endTags !== closed) problems.push(`${endTags - closed} end tags close nothing`);
 
-  const elements = (root: Node): Element[] => (isElement(root) ? [root] : []).concat('childNodes' in root ? root.childNodes.flatMap(elements) : []);
+  const elements = (root: Node): Element[] =>
+    (isElement(root) ? [root] : []).concat('childNodes' in root ? root.childNodes.flatMap(elements) : []);
   const all = elements(document);
   const attribute = (element: Element | undefined, name: string) => element?.attrs.find((a) => a.name === name)?.value;
   const [root] = all;
   if (document.childNodes[0]?.nodeName !== '#documentType') problems.push('no doctype');
-  if (attribute(root, 'lang') !== language || attribute(root, 'dir') !== 'ltr') problems.push('<html> lacks lang or dir');
+  if (attribute(root, 'lang') !== language || attribute(root, 'dir') !== 'ltr')
+    problems.push('<html> lacks lang or dir');
   // Webmail drops <html>: the wrapper inside <body> says it again.
   const wrapper = all.find((e) => e.tagName === 'body')?.childNodes.find(isElement);
-  if (attribute(wrapper, 'lang') !== language || attribute(wrapper, 'dir') !== 'ltr') problems.push('the wrapper in <body> lacks lang or dir');
+  if (attribute(wrapper, 'lang') !== language || attribute(wrapper, 'dir') !== 'ltr')
+    problems.push('the wrapper in <body> lacks lang or dir');
   if (!all.some((e) => e.tagName === 'meta' && attribute(e, 'charset') === 'utf-8')) problems.push('no charset');
   if (!all.some((e) => e.tagName === 'title' && e.childNodes.length > 0)) problems.push('no title');
   if (Buffer.byteLength(html) > GMAIL_CLIP_BYTES) problems.push(`${Buffer.byteLength(html)} bytes: Gmail clips it`);
@@ -344,17 +429,36 @@ function everyEmail(language: Language): [string, EmailParts][] {
     useMyWallet: false,
     receivingAddress: null,
   };
-  const support = JSON.parse(fs.readFileSync(path.resolve(__dirname, `../../locales/${language}/support.json`), 'utf8')).mail as { subject: string; body: string };
+  const support = JSON.parse(fs.readFileSync(path.resolve(__dirname, `../../locales/${language}/support.json`), 'utf8'))
+    .mail as { subject: string; body: string };
   return [
-    ...MESSAGE_KEYS.map((key): [string, EmailParts] => [key, emailText(language, key, { ...VALUES, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu', fee: '0.0001 BTC' })]),
+    ...MESSAGE_KEYS.map((key): [string, EmailParts] => [
+      key,
+      emailText(language, key, { ...VALUES, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu', fee: '0.0001 BTC' }),
+    ]),
     ['orderPlaced (bank buy)', orderPlacedMail(language, order, BANK)],
     [
       'orderPlaced (XRP sell)',
-      orderPlacedMail(language, { ...order, type: 'sell', currencyFrom: 'XRP', currencyTo: 'EUR', amount: '250', receivingAddress: 'rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh:123456' }, BANK),
+      orderPlacedMail(
+        language,
+        {
+          ...order,
+          type: 'sell',
+          currencyFrom: 'XRP',
+          currencyTo: 'EUR',
+          amount: '250',
+          receivingAddress: 'rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh:123456',
+        },
+        BANK,
+      ),
     ],
     [
       'support confirmation',
-      emailParts(language, fillTemplate(support.subject, { ticket: 'ABCD-EFGH' }), fillTemplate(support.body, { name: 'Ann', topic: 'Order', ticket: 'ABCD-EFGH', message: 'Where is my order?' })),
+      emailParts(
+        language,
+        fillTemplate(support.subject, { ticket: 'ABCD-EFGH' }),
+        fillTemplate(support.body, { name: 'Ann', topic: 'Order', ticket: 'ABCD-EFGH', message: 'Where is my order?' }),
+      ),
     ],
   ];
 }
@@ -365,43 +469,67 @@ describe('the HTML part of every email kind', () => {
     expect(htmlProblems(good, 'en')).toEqual([]);
     expect(htmlProblems(good, 'de')).toEqual(['<html> lacks lang or dir', 'the wrapper in <body> lacks lang or dir']);
     expect(htmlProblems(good.replace('<h1 ', '<h1 class="x" '), 'en')).toEqual(['<h1 class> is not email-safe']);
-    expect(htmlProblems(good.replace('</h1>', '</h1><table><div>x</div></table>'), 'en')).toEqual([expect.stringMatching(/^<table> at \d+ is out of its place in the source$/)]);
+    expect(htmlProblems(good.replace('</h1>', '</h1><table><div>x</div></table>'), 'en')).toEqual([
+      expect.stringMatching(/^<table> at \d+ is out of its place in the source$/),
+    ]);
     expect(htmlProblems(good.replace('</h1>', '</h1></span>'), 'en')).toEqual(['1 end tags close nothing']);
-    expect(htmlProblems(good.replace('</h1>', '</h1><p>open'), 'en')).toEqual([expect.stringMatching(/^<p> at \d+ is not closed by its end tag$/)]);
-    expect(htmlProblems(good.replace('<head>', '<head><style>p{}</style>'), 'en')).toEqual(['<style> is not email-safe']);
-    expect(htmlProblems(good.replace('font-size:20px', 'font:bold 20px Arial'), 'en')).toEqual([expect.stringMatching(/^<h1 style=".*"> is not email-safe$/)]);
-    expect(htmlProblems(good.replace('<!DOCTYPE html>', ''), 'en')).toEqual(['parse error missing-doctype at 0', 'no doctype']);
+    expect(htmlProblems(good.replace('</h1>', '</h1><p>open'), 'en')).toEqual([
+      expect.stringMatching(/^<p> at \d+ is not closed by its end tag$/),
+    ]);
+    expect(htmlProblems(good.replace('<head>', '<head><style>p{}</style>'), 'en')).toEqual([
+      '<style> is not email-safe',
+    ]);
+    expect(htmlProblems(good.replace('font-size:20px', 'font:bold 20px Arial'), 'en')).toEqual([
+      expect.stringMatching(/^<h1 style=".*"> is not email-safe$/),
+    ]);
+    expect(htmlProblems(good.replace('<!DOCTYPE html>', ''), 'en')).toEqual([
+      'parse error missing-doctype at 0',
+      'no doctype',
+    ]);
   });
 
-  it.each(languages)('%s: every email is valid, client-safe HTML beside a text part, as Outlook reads it too', (language) => {
-    for (const [kind, mail] of everyEmail(language)) {
-      expect({ kind, problems: htmlProblems(mail.html, language) }).toEqual({ kind, problems: [] });
-      expect({ kind, problems: htmlProblems(asOutlookReadsIt(mail.html), language) }).toEqual({ kind, problems: [] });
-      // At most 600 px wide: max-width for the others, a fixed table for Outlook.
-      expect(mail.html).toContain('max-width:600px');
-      expect(mail.html).toContain('<!--[if mso]><table role="presentation" width="600"');
-      // The text part (multipart/alternative: mail-relay.test.ts) says the same without markup.
-      expect(mail.body.length).toBeGreaterThan(40);
-      expect(mail.body).not.toMatch(/<\/?[a-z][^>]*>|&amp;|&lt;/);
-    }
-  });
+  it.each(languages)(
+    '%s: every email is valid, client-safe HTML beside a text part, as Outlook reads it too',
+    (language) => {
+      for (const [kind, mail] of everyEmail(language)) {
+        expect({ kind, problems: htmlProblems(mail.html, language) }).toEqual({ kind, problems: [] });
+        expect({ kind, problems: htmlProblems(asOutlookReadsIt(mail.html), language) }).toEqual({ kind, problems: [] });
+        // At most 600 px wide: max-width for the others, a fixed table for Outlook.
+        expect(mail.html).toContain('max-width:600px');
+        expect(mail.html).toContain('<!--[if mso]><table role="presentation" width="600"');
+        // The text part (multipart/alternative: mail-relay.test.ts) says the same without markup.
+        expect(mail.body.length).toBeGreaterThan(40);
+        expect(mail.body).not.toMatch(/<\/?[a-z][^>]*>|&amp;|&lt;/);
+      }
+    },
+  );
 
-  it.each(languages)('%s: the anti-phishing phrase atop an email and its clickable security links keep it client-safe', (language) => {
-    const url = 'https://muntly.example/api/security/freeze?t=AbC-123.xyz_9';
-    const freeze = fillTemplate(phrase(language, 'security', 'freeze'), { url });
-    const typed = 'Blue <horses> & "42"';
-    const [line = '', note = ''] = fillTemplate(phrase(language, 'security', 'phraseBanner'), { phrase: typed }).split('\n');
-    for (const key of MESSAGE_KEYS) {
-      const mail = emailText(language, key, { ...VALUES, freeze, cancelUrl: url, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' });
-      const html = withPhraseBanner(withClickableLinks(mail.html, [url]), line, typed, note);
-      expect({ key, problems: htmlProblems(html, language) }).toEqual({ key, problems: [] });
-      expect({ key, problems: htmlProblems(asOutlookReadsIt(html), language) }).toEqual({ key, problems: [] });
-      // Escaped, and above the brand's header.
-      expect(html).toContain('Blue &lt;horses&gt; &amp; &quot;42&quot;');
-      expect(html.indexOf('&lt;horses&gt;')).toBeLessThan(html.indexOf('>Muntly</td>'));
-      if (mail.body.includes(url)) expect(html).toContain(`<a href="${url}"`);
-    }
-  });
+  it.each(languages)(
+    '%s: the anti-phishing phrase atop an email and its clickable security links keep it client-safe',
+    (language) => {
+      const url = 'https://muntly.example/api/security/freeze?t=AbC-123.xyz_9';
+      const freeze = fillTemplate(phrase(language, 'security', 'freeze'), { url });
+      const typed = 'Blue <horses> & "42"';
+      const [line = '', note = ''] = fillTemplate(phrase(language, 'security', 'phraseBanner'), {
+        phrase: typed,
+      }).split('\n');
+      for (const key of MESSAGE_KEYS) {
+        const mail = emailText(language, key, {
+          ...VALUES,
+          freeze,
+          cancelUrl: url,
+          address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+        });
+        const html = withPhraseBanner(withClickableLinks(mail.html, [url]), line, typed, note);
+        expect({ key, problems: htmlProblems(html, language) }).toEqual({ key, problems: [] });
+        expect({ key, problems: htmlProblems(asOutlookReadsIt(html), language) }).toEqual({ key, problems: [] });
+        // Escaped, and above the brand's header.
+        expect(html).toContain('Blue &lt;horses&gt; &amp; &quot;42&quot;');
+        expect(html.indexOf('&lt;horses&gt;')).toBeLessThan(html.indexOf('>Muntly</td>'));
+        if (mail.body.includes(url)) expect(html).toContain(`<a href="${url}"`);
+      }
+    },
+  );
 });
 
 /** The operator configured on a running server: its emails, as the outbox keeps them, name it. */
@@ -429,19 +557,33 @@ describe.each(databaseKinds())('emails of a server with a configured operator (%
       method: 'POST',
       url: '/api/orders',
       headers: { 'accept-language': 'de' },
-      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email: `operator-de-${kind}@example.com`, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+      payload: {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '50',
+        email: `operator-de-${kind}@example.com`,
+        address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+      },
     });
     expect(placed.statusCode).toBe(201);
     const asked = await t.app.inject({
       method: 'POST',
       url: '/api/support',
       headers: { 'accept-language': 'ru' },
-      payload: { name: 'Анна', email: `operator-ru-${kind}@example.com`, topic: 'order', message: 'Где мой заказ? Он не пришёл за два дня.' },
+      payload: {
+        name: 'Анна',
+        email: `operator-ru-${kind}@example.com`,
+        topic: 'order',
+        message: 'Где мой заказ? Он не пришёл за два дня.',
+      },
     });
     expect(asked.statusCode).toBe(201);
 
     const [order] = await mailsTo(`operator-de-${kind}@example.com`);
-    expect(footerOf(order!.body).split('\n')[0]).toBe('Muntly wird betrieben von Müller & Söhne <Krypto> GmbH, Hauptstraße 1, 10115 Berlin, Deutschland.');
+    expect(footerOf(order!.body).split('\n')[0]).toBe(
+      'Muntly wird betrieben von Müller & Söhne <Krypto> GmbH, Hauptstraße 1, 10115 Berlin, Deutschland.',
+    );
     expect(order!.html).toContain('Muntly wird betrieben von Müller &amp; Söhne &lt;Krypto&gt; GmbH');
     expect(htmlProblems(order!.html, 'de')).toEqual([]);
     const [support] = await mailsTo(`operator-ru-${kind}@example.com`);

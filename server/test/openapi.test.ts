@@ -42,7 +42,11 @@ describe('the OpenAPI document at /api/docs', () => {
   beforeAll(async () => {
     t = await testApp('pglite');
     doc = (await t.app.inject({ url: '/api/docs/json' })).json() as OpenAPIV3.Document;
-    operations = Object.entries(doc.paths).flatMap(([route, item]) => METHODS.flatMap((method) => (item?.[method] ? [{ key: `${method.toUpperCase()} ${route}`, operation: item[method]! }] : [])));
+    operations = Object.entries(doc.paths).flatMap(([route, item]) =>
+      METHODS.flatMap((method) =>
+        item?.[method] ? [{ key: `${method.toUpperCase()} ${route}`, operation: item[method]! }] : [],
+      ),
+    );
   });
   afterAll(() => t.close());
 
@@ -61,8 +65,15 @@ describe('the OpenAPI document at /api/docs', () => {
 
   it('gives every operation a unique operationId and the tag of its module', () => {
     const moduleOf = new Map(declaredRoutes().map((route) => [route.key, route.module]));
-    const wrong = operations.filter(({ key, operation }) => !/^[a-z][A-Za-z]+$/.test(operation.operationId ?? '') || operation.tags?.length !== 1 || operation.tags[0] !== moduleOf.get(key));
-    expect(wrong.map(({ key, operation }) => `${key}: ${operation.operationId} ${operation.tags?.join(',')}`)).toEqual([]);
+    const wrong = operations.filter(
+      ({ key, operation }) =>
+        !/^[a-z][A-Za-z]+$/.test(operation.operationId ?? '') ||
+        operation.tags?.length !== 1 ||
+        operation.tags[0] !== moduleOf.get(key),
+    );
+    expect(wrong.map(({ key, operation }) => `${key}: ${operation.operationId} ${operation.tags?.join(',')}`)).toEqual(
+      [],
+    );
     const ids = operations.map((o) => o.operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
   });
@@ -72,7 +83,13 @@ describe('the OpenAPI document at /api/docs', () => {
     const byKey = new Map(operations.map((o) => [o.key, o.operation.operationId]));
     expect(
       Object.fromEntries(
-        ['POST /api/orders', 'POST /api/orders/lookup', 'POST /api/wallet/sends/{id}/confirm', 'GET /api/ops/payouts', 'POST /api/ops/bank/statements'].map((key) => [key, byKey.get(key)]),
+        [
+          'POST /api/orders',
+          'POST /api/orders/lookup',
+          'POST /api/wallet/sends/{id}/confirm',
+          'GET /api/ops/payouts',
+          'POST /api/ops/bank/statements',
+        ].map((key) => [key, byKey.get(key)]),
       ),
     ).toEqual({
       'POST /api/orders': 'placeOrder',

@@ -14,7 +14,10 @@ describe('ops CLI command table', () => {
   it('gives every command that asks the server for JSON a contract, and lists every command in the usage', () => {
     const names = COMMANDS.map((command) => command.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(COMMANDS.filter((command) => command.contract === null).map((command) => command.name)).toEqual(['backup', 'restore']);
+    expect(COMMANDS.filter((command) => command.contract === null).map((command) => command.name)).toEqual([
+      'backup',
+      'restore',
+    ]);
     const text = usage();
     for (const name of names) expect(text).toMatch(new RegExp(`^  ${name.replace(/[.:]/g, '\\$&')}( |$)`, 'm'));
   });
@@ -24,12 +27,21 @@ describe('ops CLI command table', () => {
     const saved = { url: process.env.OPS_URL, token: process.env.OPS_TOKEN };
     const answers: Record<string, unknown> = {
       '/api/ops/users': { users: [{ accountKey: 42, email: null }] },
-      '/api/ops/queues': { verificationRequests: 1, documents: 0, unmatchedPayments: 0, payoutsAwaitingApproval: 0, chainAlerts: 0, chainUnmatched: 0 },
+      '/api/ops/queues': {
+        verificationRequests: 1,
+        documents: 0,
+        unmatchedPayments: 0,
+        payoutsAwaitingApproval: 0,
+        chainAlerts: 0,
+        chainUnmatched: 0,
+      },
     };
     beforeAll(async () => {
       server = http.createServer((request, response) => {
         const answer = answers[new URL(request.url ?? '/', 'http://x').pathname];
-        response.writeHead(answer ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(answer ?? { error: { code: 'not_found', message: 'Not found.' } }));
+        response
+          .writeHead(answer ? 200 : 404, { 'content-type': 'application/json' })
+          .end(JSON.stringify(answer ?? { error: { code: 'not_found', message: 'Not found.' } }));
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       process.env.OPS_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -46,7 +58,9 @@ describe('ops CLI command table', () => {
     it('refuses the answer, naming the route and what does not match, and prints none of it', async () => {
       const log = jest.spyOn(console, 'log').mockImplementation(() => undefined);
       try {
-        await expect(run(['users'])).rejects.toThrow(/answer to \/api\/ops\/users is not what its contract says[\s\S]*users\[0\]\.accountKey/);
+        await expect(run(['users'])).rejects.toThrow(
+          /answer to \/api\/ops\/users is not what its contract says[\s\S]*users\[0\]\.accountKey/,
+        );
         expect(log).not.toHaveBeenCalled();
         // An answer that keeps the contract is printed as before.
         await run(['queues']);

@@ -24,10 +24,14 @@ const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\
 
 describe('printable', () => {
   it('escapes every control, bidi and format character, and keeps text and line breaks', () => {
-    expect(printable(`a${ESC}]8;;https://evil.test${BEL}b${ESC}]8;;${BEL}`)).toBe('a\\u001B]8;;https://evil.test\\u0007b\\u001B]8;;\\u0007');
+    expect(printable(`a${ESC}]8;;https://evil.test${BEL}b${ESC}]8;;${BEL}`)).toBe(
+      'a\\u001B]8;;https://evil.test\\u0007b\\u001B]8;;\\u0007',
+    );
     expect(printable(`${ESC}[2J${CSI}31m${RLO}moc.elpmaxe`)).toBe('\\u001B[2J\\u009B31m\\u202Emoc.elpmaxe');
     expect(printable('line one\nline two\r\nthree\rover')).toBe('line one\nline two\r\nthree\\u000Dover');
-    expect(printable('\u0000\u007f\u200b\u2066\u2069\u2028\u00ad\ufeff\ue000\udb80')).toBe('\\u0000\\u007F\\u200B\\u2066\\u2069\\u2028\\u00AD\\uFEFF\\uE000\\uDB80');
+    expect(printable('\u0000\u007f\u200b\u2066\u2069\u2028\u00ad\ufeff\ue000\udb80')).toBe(
+      '\\u0000\\u007F\\u200B\\u2066\\u2069\\u2028\\u00AD\\uFEFF\\uE000\\uDB80',
+    );
     // Names in every script, emoji and accents are printable and stay as they are.
     expect(printable('Zoë Ødegård — Юлія 🙂 ٣')).toBe('Zoë Ødegård — Юлія 🙂 ٣');
     // An astral private-use character: both of its UTF-16 units, as JSON writes them.
@@ -48,9 +52,17 @@ describe.each(databaseKinds())('ops CLI output with hostile customer data (%s)',
     t = await testApp(kind, {}, { rates: fixedRates() });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    const order = await t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10', email, address: BTC_ADDRESS } });
+    const order = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10', email, address: BTC_ADDRESS },
+    });
     expect(order.statusCode).toBe(201);
-    const support = await t.app.inject({ method: 'POST', url: '/api/support', payload: { name: `Eve${ESC}[31m${RLO}`, email: 'eve@example.com', topic: 'order', message } });
+    const support = await t.app.inject({
+      method: 'POST',
+      url: '/api/support',
+      payload: { name: `Eve${ESC}[31m${RLO}`, email: 'eve@example.com', topic: 'order', message },
+    });
     expect(support.statusCode).toBe(201);
   });
   afterAll(() => t.close());

@@ -22,7 +22,12 @@ describe.each(databaseKinds())('operator API (%s)', (kind) => {
   afterAll(() => t.close());
 
   it('dev-token: mints a working token for an email, creating the local user once', async () => {
-    const first = await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'New@Muntly.test' } });
+    const first = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/dev-token',
+      headers: admin,
+      payload: { email: 'New@Muntly.test' },
+    });
     expect(first.statusCode).toBe(200);
     const { accessToken, email } = first.json();
     expect(email).toBe('new@muntly.test');
@@ -30,7 +35,12 @@ describe.each(databaseKinds())('operator API (%s)', (kind) => {
     expect(me.statusCode).toBe(200);
     expect(me.json().email).toBe('new@muntly.test');
 
-    const second = await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'new@muntly.test' } });
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/dev-token',
+      headers: admin,
+      payload: { email: 'new@muntly.test' },
+    });
     const again = await t.app.inject({ url: '/api/me', headers: bearer(second.json().accessToken) });
     expect(again.json().accountKey).toBe(me.json().accountKey);
   });
@@ -43,14 +53,31 @@ describe.each(databaseKinds())('operator API (%s)', (kind) => {
 
   it('grant-admin: later tokens of that user carry admin:muntly', async () => {
     await idpUsersRepository.create(t.app.db, { email: 'boss@muntly.test', name: 'Boss', password: 'secret-password' });
-    const granted = await t.app.inject({ method: 'POST', url: '/api/ops/grant-admin', headers: admin, payload: { email: 'boss@muntly.test' } });
+    const granted = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/grant-admin',
+      headers: admin,
+      payload: { email: 'boss@muntly.test' },
+    });
     expect(granted.json()).toEqual({ email: 'boss@muntly.test', admin: true });
-    const token = (await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'boss@muntly.test' } })).json().accessToken;
+    const token = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/ops/dev-token',
+        headers: admin,
+        payload: { email: 'boss@muntly.test' },
+      })
+    ).json().accessToken;
     expect((await t.app.inject({ url: '/api/ops/users', headers: bearer(token) })).statusCode).toBe(200);
   });
 
   it('grant-admin: an unknown email is a 404 on the email field', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/ops/grant-admin', headers: admin, payload: { email: 'nobody@muntly.test' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/grant-admin',
+      headers: admin,
+      payload: { email: 'nobody@muntly.test' },
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json().error).toMatchObject({ code: 'unknown_user', field: 'email' });
   });
@@ -72,7 +99,12 @@ describe.each(databaseKinds())('operator API (%s)', (kind) => {
   });
 
   it('validates bodies field by field', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'not-an-email' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/dev-token',
+      headers: admin,
+      payload: { email: 'not-an-email' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatchObject({ code: 'validation_failed', field: 'email' });
   });
@@ -99,8 +131,15 @@ describe('operator API with Auth0 (production)', () => {
   afterAll(() => t.close());
 
   it('refuses dev-token when AUTH0_DOMAIN is set', async () => {
-    const admin = bearer(await signToken(t.keys, { iss: 'https://muntly.eu.auth0.com/', scope: 'use:muntly admin:muntly' }));
-    const res = await t.app.inject({ method: 'POST', url: '/api/ops/dev-token', headers: admin, payload: { email: 'x@muntly.test' } });
+    const admin = bearer(
+      await signToken(t.keys, { iss: 'https://muntly.eu.auth0.com/', scope: 'use:muntly admin:muntly' }),
+    );
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/dev-token',
+      headers: admin,
+      payload: { email: 'x@muntly.test' },
+    });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.code).toBe('not_available_in_production');
   });
@@ -114,8 +153,17 @@ describe('operator API before a local user has used the API', () => {
   afterAll(() => t.close());
 
   it('enable-verification prepares the account of a local provider user', async () => {
-    const user = await idpUsersRepository.create(t.app.db, { email: 'early@muntly.test', name: 'Early', password: 'long-password' });
-    const res = await t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: t.admin, payload: { email: 'early@muntly.test', kind: 'bank' } });
+    const user = await idpUsersRepository.create(t.app.db, {
+      email: 'early@muntly.test',
+      name: 'Early',
+      password: 'long-password',
+    });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/verification/enable',
+      headers: t.admin,
+      payload: { email: 'early@muntly.test', kind: 'bank' },
+    });
     expect(res.json()).toEqual({ email: 'early@muntly.test', kind: 'bank', phase: 'step_1' });
     const token = bearer(await signToken(t.keys, { sub: user!.id }));
     expect((await t.app.inject({ url: '/api/me', headers: token })).json().verification.bank).toBe('step_1');
@@ -131,7 +179,11 @@ describe('npm run ops reads its settings as the server does', () => {
     const keys = await loadOrCreateIdpKeys(dataDir);
     // The server's identity provider is on another port than the default 4001: its tokens' issuer
     // is http://localhost:4999/, which the command line used to get wrong (token_wrong_issuer).
-    t = await testApp('pglite', { IDP_PORT: '4999', DATA_DIR: dataDir }, { jwks: createLocalJWKSet({ keys: [keys.publicJwk] }) });
+    t = await testApp(
+      'pglite',
+      { IDP_PORT: '4999', DATA_DIR: dataDir },
+      { jwks: createLocalJWKSet({ keys: [keys.publicJwk] }) },
+    );
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     port = (t.app.server.address() as AddressInfo).port;
   });
@@ -140,7 +192,17 @@ describe('npm run ops reads its settings as the server does', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const SETTINGS = ['ENV_FILE', 'OPS_URL', 'OPS_TOKEN', 'OPS_SUBJECT', 'PORT', 'HOST', 'IDP_PORT', 'DATA_DIR', 'AUTH0_DOMAIN'];
+  const SETTINGS = [
+    'ENV_FILE',
+    'OPS_URL',
+    'OPS_TOKEN',
+    'OPS_SUBJECT',
+    'PORT',
+    'HOST',
+    'IDP_PORT',
+    'DATA_DIR',
+    'AUTH0_DOMAIN',
+  ];
   /** Runs a command with exactly these settings in the environment (the others unset), as a shell would; returns what it printed or threw. */
   async function ops(args: string[], env: Record<string, string>): Promise<{ printed: string[]; error?: Error }> {
     const saved = Object.fromEntries(SETTINGS.map((key) => [key, process.env[key]]));
@@ -182,16 +244,22 @@ describe('npm run ops reads its settings as the server does', () => {
     expect(loadConfig(environment({ ENV_FILE: file })).PORT).toBe(1);
     expect(loadConfig(environment({ ENV_FILE: file, PORT: String(port) })).opsUrl).toBe(`http://127.0.0.1:${port}`);
     expect((await ops(['faucet', 'status'], { ENV_FILE: file, PORT: String(port) })).error).toBeUndefined();
-    expect(() => environment({ ENV_FILE: path.join(dataDir, 'missing.env') })).toThrow(/ENV_FILE: .*missing\.env does not exist/);
+    expect(() => environment({ ENV_FILE: path.join(dataDir, 'missing.env') })).toThrow(
+      /ENV_FILE: .*missing\.env does not exist/,
+    );
   });
 
   it("says what to fix when DATA_DIR or PORT is not the server's", async () => {
     const otherDir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-ops-other-'));
     await loadOrCreateIdpKeys(otherDir);
     const foreign = await ops(['users'], { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: otherDir });
-    expect(foreign.error?.message).toBe(`The server at http://127.0.0.1:${port} does not know the signing key in ${otherDir}: give this command the server's DATA_DIR (.env).`);
+    expect(foreign.error?.message).toBe(
+      `The server at http://127.0.0.1:${port} does not know the signing key in ${otherDir}: give this command the server's DATA_DIR (.env).`,
+    );
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-ops-empty-'));
-    expect((await ops(['users'], { PORT: String(port), DATA_DIR: empty })).error?.message).toMatch(/^No local identity provider key in .*: start the server first/);
+    expect((await ops(['users'], { PORT: String(port), DATA_DIR: empty })).error?.message).toMatch(
+      /^No local identity provider key in .*: start the server first/,
+    );
     const closed = await ops(['users'], { PORT: '1', HOST: '127.0.0.1', DATA_DIR: dataDir });
     expect(closed.error?.message).toMatch(/^Cannot reach the Muntly server at http:\/\/127\.0\.0\.1:1: /);
     for (const dir of [otherDir, empty]) fs.rmSync(dir, { recursive: true, force: true });

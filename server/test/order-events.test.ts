@@ -46,15 +46,29 @@ describe.each(databaseKinds())('order events and lookup limits (%s)', (kind) => 
   });
   afterAll(() => t.close());
   const place = async (email: string) =>
-    (await t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: BTC_ADDRESS } })).json();
+    (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: BTC_ADDRESS },
+      })
+    ).json();
 
   it('streams the order live from new to completed, then ends', async () => {
     const order = await place('live@example.com');
-    const events = await collect(`${base}/api/orders/${order.reference.toLowerCase().replace(/-/g, '')}/events?email=LIVE@example.com`, async () => {
-      await t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: admin, payload: { reason: order.shortReference, amount: '50' } });
-      await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
-      await payOut(t);
-    });
+    const events = await collect(
+      `${base}/api/orders/${order.reference.toLowerCase().replace(/-/g, '')}/events?email=LIVE@example.com`,
+      async () => {
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/ops/payment-received',
+          headers: admin,
+          payload: { reason: order.shortReference, amount: '50' },
+        });
+        await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
+        await payOut(t);
+      },
+    );
     expect(events[0]).toMatchObject({ reference: order.reference, status: 'new' });
     expect(events.at(-1)).toMatchObject({ status: 'completed_success', actualAmountConverted: '0.00058000' });
   });
@@ -69,17 +83,33 @@ describe.each(databaseKinds())('order events and lookup limits (%s)', (kind) => 
 
   it('limits guesses per email address even when they come from many addresses', async () => {
     const order = await place('target@example.com');
-    const guess = (i: number) => t.app.inject({ method: 'POST', url: '/api/orders/lookup', remoteAddress: `10.0.0.${i}`, payload: { email: 'target@example.com', reference: 'AAAA-BBBB-CCCC-DDDD' } });
+    const guess = (i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/orders/lookup',
+        remoteAddress: `10.0.0.${i}`,
+        payload: { email: 'target@example.com', reference: 'AAAA-BBBB-CCCC-DDDD' },
+      });
     for (let i = 0; i < 10; i++) expect((await guess(i)).statusCode).toBe(404);
     const blocked = await guess(11);
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error).toMatchObject({ code: 'try_again_soon', message: 'Try again soon!' });
     // Even the right reference waits now: the limit does not tell guesses from the owner.
-    const right = await t.app.inject({ method: 'POST', url: '/api/orders/lookup', remoteAddress: '10.0.1.1', payload: { email: 'target@example.com', reference: order.reference } });
+    const right = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders/lookup',
+      remoteAddress: '10.0.1.1',
+      payload: { email: 'target@example.com', reference: order.reference },
+    });
     expect(right.statusCode).toBe(429);
     // Another customer is not affected.
     const other = await place('bystander@example.com');
-    const theirs = await t.app.inject({ method: 'POST', url: '/api/orders/lookup', remoteAddress: '10.0.2.1', payload: { email: 'bystander@example.com', reference: other.reference } });
+    const theirs = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders/lookup',
+      remoteAddress: '10.0.2.1',
+      payload: { email: 'bystander@example.com', reference: other.reference },
+    });
     expect(theirs.statusCode).toBe(200);
   });
 });
@@ -98,13 +128,21 @@ describe('order event streams: per-client cap and shutdown', () => {
     if (!closed) await t.close();
   });
   const eventsUrl = async (email: string) => {
-    const order = (await t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: BTC_ADDRESS } })).json();
+    const order = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: BTC_ADDRESS },
+      })
+    ).json();
     return `${base}/api/orders/${order.reference}/events?email=${email}`;
   };
 
   it(`holds at most ${STREAMS_PER_CLIENT} open order streams per client address; a closed one frees its place`, async () => {
     // Spread over orders, since one order takes at most STREAMS_PER_TOPIC (next test).
-    const urls = await Promise.all(Array.from({ length: STREAMS_PER_CLIENT / STREAMS_PER_TOPIC }, (_, i) => eventsUrl(`tabs-${i}@example.com`)));
+    const urls = await Promise.all(
+      Array.from({ length: STREAMS_PER_CLIENT / STREAMS_PER_TOPIC }, (_, i) => eventsUrl(`tabs-${i}@example.com`)),
+    );
     const aborts = Array.from({ length: STREAMS_PER_CLIENT }, () => new AbortController());
     const open = await Promise.all(aborts.map((abort, i) => fetch(urls[i % urls.length]!, { signal: abort.signal })));
     expect(open.map((r) => r.status)).toEqual(aborts.map(() => 200));
@@ -161,7 +199,12 @@ describe('order event streams: per-client cap and shutdown', () => {
     await Promise.all([orderReader.read(), faucetReader.read()]); // both streams are running
     const closing = t.close().then(() => 'closed');
     closed = true;
-    expect(await Promise.race([closing, new Promise((resolve) => setTimeout(() => resolve('still closing after 10 s'), 10_000).unref())])).toBe('closed');
+    expect(
+      await Promise.race([
+        closing,
+        new Promise((resolve) => setTimeout(() => resolve('still closing after 10 s'), 10_000).unref()),
+      ]),
+    ).toBe('closed');
     const rest = async (reader: ReadableStreamDefaultReader<Uint8Array>) => {
       for (;;) if ((await reader.read()).done) return 'ended';
     };
@@ -181,7 +224,18 @@ describe('event streams end after their lifetime (EVENT_STREAM_MAX_LIFETIME_MS)'
 
   it("ends an open order's stream, telling the browser how soon to reconnect; the reconnection gets the order again", async () => {
     const order = (
-      await t.app.inject({ method: 'POST', url: '/api/orders', payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email: 'patient@example.com', address: BTC_ADDRESS } })
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        payload: {
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount: '50',
+          email: 'patient@example.com',
+          address: BTC_ADDRESS,
+        },
+      })
     ).json();
     const url = `${base}/api/orders/${order.reference}/events?email=patient@example.com`;
     const started = Date.now();

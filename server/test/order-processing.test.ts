@@ -21,7 +21,8 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     submit: async (input) => {
       if (chainAnswer === 'unreachable') throw new Error('node unreachable');
       // Refuses deliveries only, so the refund to the sender goes through.
-      if (chainAnswer === 'refuse' && input.idempotencyKey.startsWith('order-delivery:')) return { status: 'failed', reason: 'address rejected by the signer' };
+      if (chainAnswer === 'refuse' && input.idempotencyKey.startsWith('order-delivery:'))
+        return { status: 'failed', reason: 'address rejected by the signer' };
       return simulatedAdapter(t.app.db, 'chain').submit(input);
     },
   };
@@ -31,12 +32,24 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
   });
   afterAll(() => t.close());
 
-  const place = (payload: object, headers: Record<string, string> = {}) => t.app.inject({ method: 'POST', url: '/api/orders', headers, payload });
+  const place = (payload: object, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: '/api/orders', headers, payload });
   const pay = (reason: string, amount: string, txid?: string) =>
-    t.app.inject({ method: 'POST', url: '/api/ops/payment-received', headers: admin, payload: { reason, amount, ...(txid ? { txid } : {}) } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/ops/payment-received',
+      headers: admin,
+      payload: { reason, amount, ...(txid ? { txid } : {}) },
+    });
   const chainDeposit = (currency: string, address: string, amount: string, txid?: string) =>
-    t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency, address, amount, ...(txid ? { txid } : {}) } });
-  const lookup = async (email: string, reference: string) => (await t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email, reference } })).json();
+    t.app.inject({
+      method: 'POST',
+      url: '/api/ops/chain-deposit',
+      headers: admin,
+      payload: { currency, address, amount, ...(txid ? { txid } : {}) },
+    });
+  const lookup = async (email: string, reference: string) =>
+    (await t.app.inject({ method: 'POST', url: '/api/orders/lookup', payload: { email, reference } })).json();
   /** One run of the order worker, then of the payout worker; returns how many orders were converted. */
   const work = async () => {
     const settled = await processOrders(t.database.db, { ...t.app.workers.settlement, rates });
@@ -44,7 +57,11 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     return settled;
   };
   const outbox = async (to: string) =>
-    (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: admin })).json().messages as { subject: string; body: string; channel: string }[];
+    (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: admin })).json().messages as {
+      subject: string;
+      body: string;
+      channel: string;
+    }[];
   const payoutsOf = async (reference: string) =>
     (
       (await t.database.db.execute(
@@ -64,7 +81,19 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
   const balance = (headers: Record<string, string>, currency: string) => balanceOf(t, headers, currency);
 
   it('a buy: placed (email), paid by bank with its short reference, converted at the processing rate and paid out', async () => {
-    const order = (await place({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '100', email: 'Buyer@Example.com', address: BTC_ADDRESS }, { 'accept-language': 'de' })).json();
+    const order = (
+      await place(
+        {
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount: '100',
+          email: 'Buyer@Example.com',
+          address: BTC_ADDRESS,
+        },
+        { 'accept-language': 'de' },
+      )
+    ).json();
     expect(order.status).toBe('new');
     expect((await outbox('buyer@example.com'))[0]!.subject).toBe(`Ihre Muntly-Order ${order.reference}`);
 
@@ -92,11 +121,24 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
   });
 
   it('a bank payment of another amount, or one nobody can match, is refunded — not kept', async () => {
-    const order = (await place({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'ETH', amount: '50', email: 'short@example.com', address: ETH_ADDRESS })).json();
+    const order = (
+      await place({
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'ETH',
+        amount: '50',
+        email: 'short@example.com',
+        address: ETH_ADDRESS,
+      })
+    ).json();
     await pay(order.shortReference, '49.99');
     await work();
     const failed = await lookup('short@example.com', order.reference);
-    expect(failed).toMatchObject({ status: 'completed_failure', failure: { reason: 'amount_mismatch', refund: 'bank' }, actualAmountConverted: null });
+    expect(failed).toMatchObject({
+      status: 'completed_failure',
+      failure: { reason: 'amount_mismatch', refund: 'bank' },
+      actualAmountConverted: null,
+    });
     const mail = (await outbox('short@example.com'))[0]!;
     expect(mail.body).toContain('the amount we received differs from the amount ordered');
     expect(mail.body).toContain('we send it back to the bank account it came from (€49.99)');
@@ -106,39 +148,105 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
   });
 
   it('a sell: receiving address per order, crypto arrives, euros go to the IBAN by SEPA', async () => {
-    expect((await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 's@example.com', address: 'NL00ABNA0000000000' })).json().error).toMatchObject({
+    expect(
+      (
+        await place({
+          type: 'sell',
+          currencyFrom: 'BTC',
+          currencyTo: 'EUR',
+          amount: '0.001',
+          email: 's@example.com',
+          address: 'NL00ABNA0000000000',
+        })
+      ).json().error,
+    ).toMatchObject({
       code: 'invalid_iban',
       field: 'address',
     });
     const order = (
-      await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'seller@example.com', address: 'nl91 abna 0417 1643 00', beneficiary: 'Saskia de Boer' })
+      await place({
+        type: 'sell',
+        currencyFrom: 'BTC',
+        currencyTo: 'EUR',
+        amount: '0.001',
+        email: 'seller@example.com',
+        address: 'nl91 abna 0417 1643 00',
+        beneficiary: 'Saskia de Boer',
+      })
     ).json();
-    const other = (await place({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'seller2@example.com', address: IBAN, beneficiary: 'Pieter Jansen' })).json();
-    expect(order).toMatchObject({ status: 'new', address: IBAN, paymentDetails: null, receiving: { currency: 'BTC', tag: null, amount: '0.00100000' } });
+    const other = (
+      await place({
+        type: 'sell',
+        currencyFrom: 'BTC',
+        currencyTo: 'EUR',
+        amount: '0.001',
+        email: 'seller2@example.com',
+        address: IBAN,
+        beneficiary: 'Pieter Jansen',
+      })
+    ).json();
+    expect(order).toMatchObject({
+      status: 'new',
+      address: IBAN,
+      paymentDetails: null,
+      receiving: { currency: 'BTC', tag: null, amount: '0.00100000' },
+    });
     expect(order.receiving.address).toMatch(/^bc1q/);
     expect(other.receiving.address).not.toBe(order.receiving.address);
 
     const arrived = await chainDeposit('BTC', order.receiving.address, '0.001', `tx-${kind}-sell`);
     expect(arrived.json()).toMatchObject({ credited: true, orderReference: order.reference });
-    expect((await chainDeposit('BTC', order.receiving.address, '0.001', `tx-${kind}-sell-2`)).json().error.code).toBe('order_not_open');
+    expect((await chainDeposit('BTC', order.receiving.address, '0.001', `tx-${kind}-sell-2`)).json().error.code).toBe(
+      'order_not_open',
+    );
     await work();
     const done = await lookup('seller@example.com', order.reference);
     // 0.001 BTC = 80 EUR, 1.50 % fee = 1.20 EUR.
-    expect(done).toMatchObject({ status: 'completed_success', actualFee: '1.20', actualAmountConverted: '78.80', actualNetworkFee: '0.00' });
+    expect(done).toMatchObject({
+      status: 'completed_success',
+      actualFee: '1.20',
+      actualAmountConverted: '78.80',
+      actualNetworkFee: '0.00',
+    });
     const sepa = (await outbox(IBAN)).find((m) => m.channel === 'bank');
-    expect(sepa).toMatchObject({ subject: 'SEPA transfer EUR 78.80', body: expect.stringContaining(`Payment reason: ${order.shortReference}`) });
+    expect(sepa).toMatchObject({
+      subject: 'SEPA transfer EUR 78.80',
+      body: expect.stringContaining(`Payment reason: ${order.shortReference}`),
+    });
   });
 
   it('a swap from XRP: the house address with a tag of its own', async () => {
-    const order = (await place({ type: 'swap', currencyFrom: 'XRP', currencyTo: 'BTC', amount: '150', email: 'xrp@example.com', address: BTC_ADDRESS })).json();
-    expect(order.receiving).toMatchObject({ currency: 'XRP', address: expect.stringMatching(/^r/), tag: expect.stringMatching(/^[1-9]\d*$/) });
+    const order = (
+      await place({
+        type: 'swap',
+        currencyFrom: 'XRP',
+        currencyTo: 'BTC',
+        amount: '150',
+        email: 'xrp@example.com',
+        address: BTC_ADDRESS,
+      })
+    ).json();
+    expect(order.receiving).toMatchObject({
+      currency: 'XRP',
+      address: expect.stringMatching(/^r/),
+      tag: expect.stringMatching(/^[1-9]\d*$/),
+    });
     await chainDeposit('XRP', `${order.receiving.address}:${order.receiving.tag}`, '150');
     await work();
     expect((await lookup('xrp@example.com', order.reference)).status).toBe('completed_success');
   });
 
   it('a failed payout is refunded to the sender and the fee returned; the ledger still balances', async () => {
-    const order = (await place({ type: 'swap', currencyFrom: 'ETH', currencyTo: 'BTC', amount: '0.03', email: 'payout@example.com', address: BTC_ADDRESS })).json();
+    const order = (
+      await place({
+        type: 'swap',
+        currencyFrom: 'ETH',
+        currencyTo: 'BTC',
+        amount: '0.03',
+        email: 'payout@example.com',
+        address: BTC_ADDRESS,
+      })
+    ).json();
     await chainDeposit('ETH', order.receiving.address, '0.03');
     chainAnswer = 'refuse';
     try {
@@ -146,16 +254,37 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     } finally {
       chainAnswer = 'pay';
     }
-    expect(await lookup('payout@example.com', order.reference)).toMatchObject({ status: 'completed_failure', failure: { reason: 'payout_failed', refund: 'sender' } });
+    expect(await lookup('payout@example.com', order.reference)).toMatchObject({
+      status: 'completed_failure',
+      failure: { reason: 'payout_failed', refund: 'sender' },
+    });
     const [delivery, refund] = await payoutsOf(order.reference);
-    expect(delivery).toMatchObject({ purpose: 'order_delivery', status: 'failed', failure_reason: 'address rejected by the signer' });
-    expect(refund).toMatchObject({ purpose: 'order_refund', status: 'completed', currency: 'ETH', amount: '30000000000000000' });
+    expect(delivery).toMatchObject({
+      purpose: 'order_delivery',
+      status: 'failed',
+      failure_reason: 'address rejected by the signer',
+    });
+    expect(refund).toMatchObject({
+      purpose: 'order_refund',
+      status: 'completed',
+      currency: 'ETH',
+      amount: '30000000000000000',
+    });
     expect(await ledgerOk()).toBe(true);
     expect(await clearingBalances()).toEqual([]);
   });
 
   it('a payout whose chain cannot be reached stays processing and is paid later, once, with the same key', async () => {
-    const order = (await place({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '40', email: 'later@example.com', address: BTC_ADDRESS })).json();
+    const order = (
+      await place({
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '40',
+        email: 'later@example.com',
+        address: BTC_ADDRESS,
+      })
+    ).json();
     await pay(order.shortReference, '40');
     chainAnswer = 'unreachable';
     try {
@@ -168,27 +297,70 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     expect(waiting).toMatchObject({ status: 'pending', attempts: 1 });
     await payOut(t); // still in its back-off: not taken again yet
     expect((await payoutsOf(order.reference))[0]).toMatchObject({ status: 'pending', attempts: 1 });
-    await t.database.db.execute(sql`update payouts set locked_until = now() - interval '1 second' where id = ${waiting!.id}`);
+    await t.database.db.execute(
+      sql`update payouts set locked_until = now() - interval '1 second' where id = ${waiting!.id}`,
+    );
     expect(await payOut(t)).toBe(1);
-    expect(await lookup('later@example.com', order.reference)).toMatchObject({ status: 'completed_success', payoutTxid: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect((await payoutsOf(order.reference))[0]).toMatchObject({ status: 'completed', attempts: 2, idempotency_key: waiting!.idempotency_key });
+    expect(await lookup('later@example.com', order.reference)).toMatchObject({
+      status: 'completed_success',
+      payoutTxid: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    expect((await payoutsOf(order.reference))[0]).toMatchObject({
+      status: 'completed',
+      attempts: 2,
+      idempotency_key: waiting!.idempotency_key,
+    });
     expect(await clearingBalances()).toEqual([]);
   });
 
   it('own wallet: "use my wallet" pays at ordering (never beyond the balance), "send to my wallet" delivers into it', async () => {
     const u = await walletUser(`own-${kind}@example.com`);
     const email = `own-${kind}@example.com`;
-    expect((await pay(`deposit ${u.accountKey.toLowerCase()}`, '80.00')).json()).toMatchObject({ type: 'deposit', credited: true });
+    expect((await pay(`deposit ${u.accountKey.toLowerCase()}`, '80.00')).json()).toMatchObject({
+      type: 'deposit',
+      credited: true,
+    });
     await work();
     expect(await balance(u.headers, 'EUR')).toBe('80.00');
 
-    const tooMuch = await place({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '80.01', email, useMyWallet: true, sendToMyWallet: true }, u.headers);
+    const tooMuch = await place(
+      {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '80.01',
+        email,
+        useMyWallet: true,
+        sendToMyWallet: true,
+      },
+      u.headers,
+    );
     expect(tooMuch.json().error.code).toBe('insufficient_balance');
     expect((await t.app.inject({ url: '/api/me/orders', headers: u.headers })).json().orders).toHaveLength(1); // only the deposit
 
-    const order = (await place({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '80', email, useMyWallet: true, sendToMyWallet: true }, u.headers)).json();
+    const order = (
+      await place(
+        {
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount: '80',
+          email,
+          useMyWallet: true,
+          sendToMyWallet: true,
+        },
+        u.headers,
+      )
+    ).json();
     // What the wallet paid is the amount in cents, shown with EUR's decimals like every amount.
-    expect(order).toMatchObject({ status: 'processing', paymentDetails: null, receiving: null, estimatedNetworkFee: '0.00000000', amount: '80.00', amountReceived: '80.00' });
+    expect(order).toMatchObject({
+      status: 'processing',
+      paymentDetails: null,
+      receiving: null,
+      estimatedNetworkFee: '0.00000000',
+      amount: '80.00',
+      amountReceived: '80.00',
+    });
     expect(await balance(u.headers, 'EUR')).toBe('0.00');
     await work();
     // (80 − 2.00 minimum fee) / 80,000, no network fee into the wallet.
@@ -202,7 +374,9 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
     await pay(`DEPOSIT${u.accountKey}`, '1000.01');
     await work();
     const { orders } = (await t.app.inject({ url: '/api/me/orders', headers: u.headers })).json();
-    expect(orders.map((o: { type: string; currencyTo: string; status: string }) => [o.type, o.currencyTo, o.status])).toEqual([
+    expect(
+      orders.map((o: { type: string; currencyTo: string; status: string }) => [o.type, o.currencyTo, o.status]),
+    ).toEqual([
       ['deposit', 'EUR', 'completed_failure'],
       ['deposit', 'BTC', 'completed_success'],
     ]);
@@ -214,7 +388,16 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
   it('two workers racing over the same queue settle every order exactly once', async () => {
     const orders = [];
     for (let i = 0; i < 12; i++) {
-      const order = (await place({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '10', email: `race${i}@example.com`, address: BTC_ADDRESS })).json();
+      const order = (
+        await place({
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount: '10',
+          email: `race${i}@example.com`,
+          address: BTC_ADDRESS,
+        })
+      ).json();
       await pay(order.shortReference, '10');
       orders.push(order);
     }
@@ -250,7 +433,11 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
 describe('block explorers', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await testApp('pglite', { EXPLORER_URL_BTC: 'https://mempool.space/tx/{txid}', EXPLORER_URL_ETH: 'https://etherscan.io/tx/{txid}' }, { rates });
+    t = await testApp(
+      'pglite',
+      { EXPLORER_URL_BTC: 'https://mempool.space/tx/{txid}', EXPLORER_URL_ETH: 'https://etherscan.io/tx/{txid}' },
+      { rates },
+    );
   });
   afterAll(() => t.close());
 

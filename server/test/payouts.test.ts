@@ -3,7 +3,17 @@
  */
 import { sql } from 'drizzle-orm';
 import { runPayouts } from '../src/modules/payouts/service';
-import { bookAddresses, confirmSendFromMail, opsCliOutput, payOut, testApp, signToken, bearer, databaseKinds, type TestApp } from './helpers';
+import {
+  bookAddresses,
+  confirmSendFromMail,
+  opsCliOutput,
+  payOut,
+  testApp,
+  signToken,
+  bearer,
+  databaseKinds,
+  type TestApp,
+} from './helpers';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -32,33 +42,66 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
     async function user(email: string, btc: string) {
       const headers = bearer(await signToken(t.keys, { sub: `auth0|${email}`, email }));
       await t.app.inject({ url: '/api/me', headers });
-      await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email, kind: 'bank' } });
-      const address = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload: { currency: 'BTC' } })).json().address;
-      await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address, amount: btc } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/ops/verification/verify',
+        headers: admin,
+        payload: { email, kind: 'bank' },
+      });
+      const address = (
+        await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers, payload: { currency: 'BTC' } })
+      ).json().address;
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/ops/chain-deposit',
+        headers: admin,
+        payload: { currency: 'BTC', address, amount: btc },
+      });
       await bookAddresses(t, { headers }, [EXTERNAL]);
       return { headers, email };
     }
     /** Starts and confirms a send of `amount` BTC to the outside address; returns the send. */
     async function sendOut(u: { headers: Record<string, string>; email: string }, amount: string) {
-      const started = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: u.headers, payload: { currency: 'BTC', address: EXTERNAL, amount } })).json();
+      const started = (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/wallet/sends',
+          headers: u.headers,
+          payload: { currency: 'BTC', address: EXTERNAL, amount },
+        })
+      ).json();
       const confirmed = await confirmSendFromMail(t, u, started.id);
       expect(confirmed.json()).toMatchObject({ status: 'processing' });
       return started as { id: string };
     }
-    const sendState = async (u: { headers: Record<string, string> }, id: string) => (await t.app.inject({ url: `/api/wallet/sends/${id}`, headers: u.headers })).json();
+    const sendState = async (u: { headers: Record<string, string> }, id: string) =>
+      (await t.app.inject({ url: `/api/wallet/sends/${id}`, headers: u.headers })).json();
     const balance = async (u: { headers: Record<string, string> }) =>
-      (await t.app.inject({ url: '/api/wallet/balances', headers: u.headers })).json().balances.find((b: { currency: string }) => b.currency === 'BTC').balance;
-    const listed = async (query: string) => (await t.app.inject({ url: `/api/ops/payouts?${query}`, headers: admin })).json().payouts as Record<string, unknown>[];
-    const report = (id: string, payload: object, headers = admin) => t.app.inject({ method: 'POST', url: `/api/ops/payouts/${id}/result`, headers, payload });
+      (await t.app.inject({ url: '/api/wallet/balances', headers: u.headers }))
+        .json()
+        .balances.find((b: { currency: string }) => b.currency === 'BTC').balance;
+    const listed = async (query: string) =>
+      (await t.app.inject({ url: `/api/ops/payouts?${query}`, headers: admin })).json().payouts as Record<
+        string,
+        unknown
+      >[];
+    const report = (id: string, payload: object, headers = admin) =>
+      t.app.inject({ method: 'POST', url: `/api/ops/payouts/${id}/result`, headers, payload });
     const ledgerOk = async () => (await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok;
     const payoutOf = async (sendId: string) =>
       (
-        (await t.app.db.execute(sql`select id, status, attempts, idempotency_key from payouts where send_id = ${sendId}`)) as unknown as {
+        (await t.app.db.execute(
+          sql`select id, status, attempts, idempotency_key from payouts where send_id = ${sendId}`,
+        )) as unknown as {
           rows: { id: string; status: string; attempts: number; idempotency_key: string }[];
         }
       ).rows[0]!;
     const payoutTransfers = async (payoutId: string) =>
-      ((await t.app.db.execute(sql`select count(*)::int as n from ledger_transfers where id = ${`payout:${payoutId}`}`)) as unknown as { rows: { n: number }[] }).rows[0]!.n;
+      (
+        (await t.app.db.execute(
+          sql`select count(*)::int as n from ledger_transfers where id = ${`payout:${payoutId}`}`,
+        )) as unknown as { rows: { n: number }[] }
+      ).rows[0]!.n;
 
     if (signer) {
       it('hands a send to the signer, lists it in the documented shape, and books the txid it reports', async () => {
@@ -101,8 +144,12 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
         expect(done.json()).toMatchObject({ booked: true, payout: { status: 'completed', txid } });
         expect(await sendState(u, send.id)).toMatchObject({ status: 'completed', txid });
         // The signer reports twice (its answer was lost): accepted once; a different txid is refused.
-        expect((await report(waiting!.id as string, { status: 'completed', txid })).json()).toMatchObject({ booked: false });
-        expect((await report(waiting!.id as string, { status: 'completed', txid: 'b'.repeat(64) })).json().error.code).toBe('payout_already_final');
+        expect((await report(waiting!.id as string, { status: 'completed', txid })).json()).toMatchObject({
+          booked: false,
+        });
+        expect(
+          (await report(waiting!.id as string, { status: 'completed', txid: 'b'.repeat(64) })).json().error.code,
+        ).toBe('payout_already_final');
         expect((await report(waiting!.id as string, { status: 'failed', reason: 'too late' })).statusCode).toBe(409);
         expect(await payoutTransfers(waiting!.id as string)).toBe(1);
         expect(await balance(u)).toBe('0.00598000');
@@ -114,13 +161,16 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
         const send = await sendOut(u, '0.005');
         await payOut(t);
         const { id } = await payoutOf(send.id);
-        expect((await report(id, { status: 'failed', reason: 'destination is a known scam address' })).json()).toMatchObject({
+        expect(
+          (await report(id, { status: 'failed', reason: 'destination is a known scam address' })).json(),
+        ).toMatchObject({
           booked: true,
           payout: { status: 'failed', failureReason: 'destination is a known scam address' },
         });
         expect(await sendState(u, send.id)).toMatchObject({ status: 'failed', txid: null });
         expect(await balance(u)).toBe('0.01000000');
-        const history = (await t.app.inject({ url: '/api/wallet/transactions', headers: u.headers })).json().transactions;
+        const history = (await t.app.inject({ url: '/api/wallet/transactions', headers: u.headers })).json()
+          .transactions;
         expect(history[0]).toMatchObject({ type: 'payout_return', direction: 'in', amount: '0.00502000' });
         expect(await ledgerOk()).toBe(true);
       });
@@ -137,8 +187,13 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
           await ops(['payout-result', id, 'completed', 'd'.repeat(64)]);
           await ops(['payout-result', id, 'completed', 'd'.repeat(64)]);
         });
-        expect(printed[0]).toMatch(new RegExp(`^${id} .* submitted +send +0\\.00100000 BTC \\(\\+0\\.00002000\\) → ${EXTERNAL}`));
-        expect(printed.slice(-2)).toEqual([`Payout ${id} (0.00100000 BTC) is now completed.`, `Payout ${id} was already completed with this result.`]);
+        expect(printed[0]).toMatch(
+          new RegExp(`^${id} .* submitted +send +0\\.00100000 BTC \\(\\+0\\.00002000\\) → ${EXTERNAL}`),
+        );
+        expect(printed.slice(-2)).toEqual([
+          `Payout ${id} (0.00100000 BTC) is now completed.`,
+          `Payout ${id} was already completed with this result.`,
+        ]);
         expect(await sendState(u, send.id)).toMatchObject({ status: 'completed', txid: 'd'.repeat(64) });
       });
 
@@ -147,11 +202,16 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
         const send = await sendOut(u, '0.001');
         const { id } = await payoutOf(send.id);
         // Not handed to the executor yet: a report now is refused, nothing moves.
-        expect((await report(id, { status: 'completed', txid: 'c'.repeat(64) })).json().error.code).toBe('payout_not_submitted');
+        expect((await report(id, { status: 'completed', txid: 'c'.repeat(64) })).json().error.code).toBe(
+          'payout_not_submitted',
+        );
         await payOut(t);
         expect((await report(id, { status: 'completed', txid: 'not a txid; drop table' })).statusCode).toBe(400);
         expect((await report(id, { status: 'failed', reason: '' })).statusCode).toBe(400);
-        expect((await report('00000000-0000-4000-8000-000000000000', { status: 'completed', txid: 'c'.repeat(64) })).statusCode).toBe(404);
+        expect(
+          (await report('00000000-0000-4000-8000-000000000000', { status: 'completed', txid: 'c'.repeat(64) }))
+            .statusCode,
+        ).toBe(404);
         const stranger = bearer(await signToken(t.keys, { sub: 'auth0|stranger', email: 'stranger@muntly.test' }));
         expect((await report(id, { status: 'completed', txid: 'c'.repeat(64) }, stranger)).statusCode).toBe(403);
         expect((await t.app.inject({ url: '/api/ops/payouts', headers: stranger })).statusCode).toBe(403);
@@ -175,14 +235,22 @@ describe.each(databaseKinds())('payouts (%s)', (kind) => {
         const taken = await payoutOf(send.id);
         expect(taken).toMatchObject({ status: 'submitting', attempts: 1 });
         expect(await payOut(t)).toBe(0); // its lease still runs: no other worker touches it
-        await t.app.db.execute(sql`update payouts set locked_until = now() - interval '1 millisecond' where id = ${taken.id}`);
+        await t.app.db.execute(
+          sql`update payouts set locked_until = now() - interval '1 millisecond' where id = ${taken.id}`,
+        );
         expect(await payOut(t)).toBe(1);
         const state = await sendState(u, send.id);
         expect(state).toMatchObject({ status: 'completed', txid: expect.stringMatching(/^[0-9a-f]{64}$/) });
-        expect(await payoutOf(send.id)).toMatchObject({ status: 'completed', attempts: 2, idempotency_key: `send:${send.id}` });
+        expect(await payoutOf(send.id)).toMatchObject({
+          status: 'completed',
+          attempts: 2,
+          idempotency_key: `send:${send.id}`,
+        });
         // The chain was asked twice with the same key and paid once, with one txid.
         const broadcasts = (
-          (await t.app.db.execute(sql`select attempts, body from outbox where channel = 'chain' and body like ${`%send:${send.id}%`}`)) as unknown as { rows: { attempts: number; body: string }[] }
+          (await t.app.db.execute(
+            sql`select attempts, body from outbox where channel = 'chain' and body like ${`%send:${send.id}%`}`,
+          )) as unknown as { rows: { attempts: number; body: string }[] }
         ).rows;
         expect(broadcasts).toEqual([{ attempts: 1, body: expect.stringContaining(state.txid) }]);
         expect(await payoutTransfers(taken.id)).toBe(1);

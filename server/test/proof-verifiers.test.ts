@@ -5,9 +5,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { verifyInclusion, verifySnapshot, type PublishedSnapshot } from '../../domain/liabilities';
+import { verifyInclusion, verifySnapshot, type PublishedSnapshot } from '#domain/liabilities';
 import { databaseKinds, testApp, testUser, type TestApp, type TestUser } from './helpers';
-import type { MyProof, MyProofResponse } from '../../domain/contracts/liabilities';
+import type { MyProof, MyProofResponse } from '#domain/contracts/liabilities';
 
 /**
  * Issue 32, "Anyone can verify": tools/verify_proof.py, written from docs/proof-format.md with
@@ -24,7 +24,12 @@ const write = (content: unknown) => {
   return file;
 };
 
-type PythonResult = { ok: boolean; digest: string | null; totals: Record<string, string | null>; proofs: Record<string, { ok: boolean; amount: string; problems?: string[] }> };
+type PythonResult = {
+  ok: boolean;
+  digest: string | null;
+  totals: Record<string, string | null>;
+  proofs: Record<string, { ok: boolean; amount: string; problems?: string[] }>;
+};
 function python(snapshot: unknown, proof?: unknown): PythonResult {
   const args = [SCRIPT, '--json', write(snapshot), ...(proof ? [write(proof)] : [])];
   try {
@@ -40,7 +45,12 @@ function python(snapshot: unknown, proof?: unknown): PythonResult {
 /** The same questions answered by Muntly's own code. */
 function ours(snapshot: PublishedSnapshot, proof?: MyProof): PythonResult {
   const check = verifySnapshot(snapshot);
-  const result: PythonResult = { ok: check.ok, digest: check.digest, totals: Object.fromEntries(check.trees.map((t) => [t.currency, t.total])), proofs: {} };
+  const result: PythonResult = {
+    ok: check.ok,
+    digest: check.digest,
+    totals: Object.fromEntries(check.trees.map((t) => [t.currency, t.total])),
+    proofs: {},
+  };
   if (proof && check.ok) {
     for (const mine of proof.currencies) {
       const tree = snapshot.trees.find((t) => t.currency === mine.currency)!;
@@ -53,7 +63,11 @@ function ours(snapshot: PublishedSnapshot, proof?: MyProof): PythonResult {
 }
 
 it('the Python verifier reproduces every test vector of docs/proof-vectors.json', () => {
-  expect(execFileSync('python3', [SCRIPT, '--vectors', path.join(__dirname, '../../docs/proof-vectors.json')], { encoding: 'utf8' })).toContain('All test vectors hold.');
+  expect(
+    execFileSync('python3', [SCRIPT, '--vectors', path.join(__dirname, '../../docs/proof-vectors.json')], {
+      encoding: 'utf8',
+    }),
+  ).toContain('All test vectors hold.');
 });
 
 describe.each(databaseKinds())('two independent verifiers of a fresh snapshot (%s)', (kind) => {
@@ -64,7 +78,9 @@ describe.each(databaseKinds())('two independent verifiers of a fresh snapshot (%
     users.push(await testUser(t, 'v-one@muntly.test', { address: 'BTC', deposit: '0.5' }));
     users.push(await testUser(t, 'v-two@muntly.test', { address: 'BTC', deposit: '0.00000003' }));
     users.push(await testUser(t, 'v-three@muntly.test', { address: 'ETH', deposit: '25.000000000000000001' }));
-    expect((await t.app.inject({ method: 'POST', url: '/api/ops/liabilities/publish', headers: t.admin })).statusCode).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/ops/liabilities/publish', headers: t.admin })).statusCode,
+    ).toBe(200);
   }, 120_000);
   afterAll(() => t?.close());
 
@@ -75,7 +91,9 @@ describe.each(databaseKinds())('two independent verifiers of a fresh snapshot (%
     expect(theirs.ok).toBe(true);
     expect(theirs.totals).toEqual({ BTC: '50000003', ETH: '25000000000000000001' });
     for (const user of users) {
-      const [proof] = ((await t.app.inject({ url: '/api/wallet/proof', headers: user.headers })).json() as MyProofResponse).proofs;
+      const [proof] = (
+        (await t.app.inject({ url: '/api/wallet/proof', headers: user.headers })).json() as MyProofResponse
+      ).proofs;
       const result = python(snapshot, proof);
       expect(result.ok).toBe(true);
       expect(result.proofs).toEqual(ours(snapshot, proof).proofs);
@@ -84,10 +102,24 @@ describe.each(databaseKinds())('two independent verifiers of a fresh snapshot (%
 
   it('agree in refusing forgeries: a raised leaf, someone else’s leaves, a changed total, another digest', async () => {
     const snapshot = (await t.app.inject({ url: '/proof/latest.json' })).json() as PublishedSnapshot;
-    const [proof] = ((await t.app.inject({ url: '/api/wallet/proof', headers: users[0]!.headers })).json() as MyProofResponse).proofs;
+    const [proof] = (
+      (await t.app.inject({ url: '/api/wallet/proof', headers: users[0]!.headers })).json() as MyProofResponse
+    ).proofs;
     const btc = proof!.currencies[0]!;
-    const raised: MyProof = { ...proof!, currencies: [{ ...btc, leaves: [{ ...btc.leaves[0]!, value: String(BigInt(btc.leaves[0]!.value) + 1n) }, ...btc.leaves.slice(1)] }] };
-    const stolen: MyProof = { ...proof!, owner: ((await t.app.inject({ url: '/api/wallet/proof', headers: users[1]!.headers })).json() as MyProofResponse).proofs[0]!.owner };
+    const raised: MyProof = {
+      ...proof!,
+      currencies: [
+        {
+          ...btc,
+          leaves: [{ ...btc.leaves[0]!, value: String(BigInt(btc.leaves[0]!.value) + 1n) }, ...btc.leaves.slice(1)],
+        },
+      ],
+    };
+    const stolen: MyProof = {
+      ...proof!,
+      owner: ((await t.app.inject({ url: '/api/wallet/proof', headers: users[1]!.headers })).json() as MyProofResponse)
+        .proofs[0]!.owner,
+    };
     for (const forged of [raised, stolen]) {
       expect(python(snapshot, forged).ok).toBe(false);
       expect(ours(snapshot, forged).ok).toBe(false);

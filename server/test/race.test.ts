@@ -6,7 +6,17 @@ import { sql } from 'drizzle-orm';
 import { accounts as customerAccounts, ledgerAccounts } from '../src/db/schema';
 import { advance } from '../src/modules/faucet/service';
 import { balancesOf, systemAccount, transfer, userAccount, verifyLedger } from '../src/modules/ledger/service';
-import { mailedOrderCode, mailedSendCode, freshBtcAddress, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
+import {
+  mailedOrderCode,
+  mailedSendCode,
+  freshBtcAddress,
+  testApp,
+  testUser,
+  balanceOf,
+  fixedRates,
+  databaseKinds,
+  type TestApp,
+} from './helpers';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -40,19 +50,26 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
   const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
     new Promise<{ status: number; body: Record<string, unknown> }>((resolve, reject) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
-      const request = http.request(`${base}${path}`, { method, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, body: JSON.parse(text) as Record<string, unknown> }));
-      });
+      const request = http.request(
+        `${base}${path}`,
+        { method, agent, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () =>
+            resolve({ status: response.statusCode!, body: JSON.parse(text) as Record<string, unknown> }),
+          );
+        },
+      );
       request.on('error', reject);
       request.end(payload);
     });
 
   const together = <T>(make: (i: number) => Promise<T>) => Promise.all(Array.from({ length: N }, (_, i) => make(i)));
 
-  const funded = async (email: string, btc: string) => (await testUser(t, email, { deposit: btc, book: [EXTERNAL] })).headers;
+  const funded = async (email: string, btc: string) =>
+    (await testUser(t, email, { deposit: btc, book: [EXTERNAL] })).headers;
   /** The codes mailed to `email` for these sends (each mail names its send by amount and address only). */
   async function codesOf(email: string, sendIds: string[]) {
     const codes = new Map<string, string>();
@@ -65,16 +82,24 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     const email = `whole-${kind}@example.com`;
     const headers = await funded(email, '0.01');
     // Each send asks for the whole balance minus its network fee.
-    const started = await together(() => call('POST', '/api/wallet/sends', headers, { currency: 'BTC', address: EXTERNAL, amount: '0.00998' }));
+    const started = await together(() =>
+      call('POST', '/api/wallet/sends', headers, { currency: 'BTC', address: EXTERNAL, amount: '0.00998' }),
+    );
     expect(started.every((r) => r.status === 201)).toBe(true);
     const codeOf = await codesOf(
       email,
       started.map((r) => r.body.id as string),
     );
     const codes = started.map((r) => ({ id: r.body.id as string, code: codeOf(r.body.id as string) }));
-    const confirmed = await Promise.all(codes.map(({ id, code }) => call('POST', `/api/wallet/sends/${id}/confirm`, headers, { code })));
+    const confirmed = await Promise.all(
+      codes.map(({ id, code }) => call('POST', `/api/wallet/sends/${id}/confirm`, headers, { code })),
+    );
     expect(confirmed.filter((r) => r.status === 200)).toHaveLength(1);
-    expect(confirmed.filter((r) => r.status === 409).every((r) => (r.body.error as { code: string }).code === 'insufficient_balance')).toBe(true);
+    expect(
+      confirmed
+        .filter((r) => r.status === 409)
+        .every((r) => (r.body.error as { code: string }).code === 'insufficient_balance'),
+    ).toBe(true);
     expect(await btcBalance(headers)).toBe('0.00000000');
     expect((await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok).toBe(true);
   });
@@ -85,15 +110,25 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     const headers = await funded(email, (N * 0.00102 + 0.01).toFixed(8));
     const before = Number(await btcBalance(headers));
     // 0.001 BTC is 80 EUR: twelve make 960 EUR, a thirteenth would make 1,040.
-    const started = await together(() => call('POST', '/api/wallet/sends', headers, { currency: 'BTC', address: EXTERNAL, amount: '0.001' }));
+    const started = await together(() =>
+      call('POST', '/api/wallet/sends', headers, { currency: 'BTC', address: EXTERNAL, amount: '0.001' }),
+    );
     expect(started.every((r) => r.status === 201)).toBe(true);
     const codeOf = await codesOf(
       email,
       started.map((r) => r.body.id as string),
     );
-    const confirmed = await Promise.all(started.map((r) => call('POST', `/api/wallet/sends/${r.body.id}/confirm`, headers, { code: codeOf(r.body.id as string) })));
+    const confirmed = await Promise.all(
+      started.map((r) =>
+        call('POST', `/api/wallet/sends/${r.body.id}/confirm`, headers, { code: codeOf(r.body.id as string) }),
+      ),
+    );
     expect(confirmed.filter((r) => r.status === 200)).toHaveLength(Math.min(N, 12));
-    expect(confirmed.filter((r) => r.status !== 200).every((r) => r.status === 403 && (r.body.error as { code: string }).code === 'mobile_verification_required')).toBe(true);
+    expect(
+      confirmed
+        .filter((r) => r.status !== 200)
+        .every((r) => r.status === 403 && (r.body.error as { code: string }).code === 'mobile_verification_required'),
+    ).toBe(true);
     expect(Number(await btcBalance(headers))).toBeCloseTo(before - Math.min(N, 12) * 0.00102, 8);
     expect((await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok).toBe(true);
   });
@@ -105,19 +140,32 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     // Open a round's registrations now rather than waiting for the clock.
     await t.app.workers.faucetTicker.start();
     await t.app.workers.faucetTicker.stop();
-    await t.app.db.execute(sql`update faucet_rounds set opens_at = now() - interval '1 second' where finished_at is null`);
+    await t.app.db.execute(
+      sql`update faucet_rounds set opens_at = now() - interval '1 second' where finished_at is null`,
+    );
     await advance(t.app.db, rates, t.app.faucet.settings);
     expect((await t.app.inject({ url: '/api/faucet' })).json().round.state).toBe('registrations_open');
     const entries = await together(() => call('POST', '/api/faucet/entries', headers, { address }));
     expect(entries.filter((r) => r.status === 201)).toHaveLength(1);
-    expect(entries.filter((r) => r.status === 409).every((r) => (r.body.error as { code: string }).code === 'already_entered')).toBe(true);
+    expect(
+      entries
+        .filter((r) => r.status === 409)
+        .every((r) => (r.body.error as { code: string }).code === 'already_entered'),
+    ).toBe(true);
     expect(entries.filter((r) => r.status === 409)).toHaveLength(N - 1);
   });
 
   it(`${N} confirmations of one code: exactly one`, async () => {
     const email = `code-${kind}@example.com`;
     const headers = await funded(email, '0.01');
-    const send = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers, payload: { currency: 'BTC', address: EXTERNAL, amount: '0.001' } })).json();
+    const send = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/wallet/sends',
+        headers,
+        payload: { currency: 'BTC', address: EXTERNAL, amount: '0.001' },
+      })
+    ).json();
     const code = await mailedSendCode(t, email, send.id);
     const confirmed = await together(() => call('POST', `/api/wallet/sends/${send.id}/confirm`, headers, { code }));
     expect(confirmed.filter((r) => r.status === 200)).toHaveLength(1);
@@ -130,7 +178,14 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
       await t.app.inject({
         method: 'POST',
         url: '/api/orders',
-        payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+        payload: {
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount: '50',
+          email,
+          address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+        },
       })
     ).json();
     const lookups = await together(() => call('POST', '/api/orders/lookup', {}, { email, reference: order.reference }));
@@ -145,7 +200,14 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
         'POST',
         '/api/orders',
         { 'idempotency-key': `race-${kind}` },
-        { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email, address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+        {
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount: '50',
+          email,
+          address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+        },
       ),
     );
     expect(placed.every((r) => r.status === 201 || r.status === 200)).toBe(true);
@@ -157,11 +219,18 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     const email = `burst-${kind}@example.com`;
     // New-customer buys of 90 EUR, each to an address of its own: 11 fit in the week (990 EUR).
     const placed = await together((i) =>
-      call('POST', '/api/orders', { 'idempotency-key': `burst-${kind}-${i}` }, { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '90', email, address: freshBtcAddress() }),
+      call(
+        'POST',
+        '/api/orders',
+        { 'idempotency-key': `burst-${kind}-${i}` },
+        { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '90', email, address: freshBtcAddress() },
+      ),
     );
     const accepted = placed.filter((r) => r.status === 201);
     expect(accepted).toHaveLength(11);
-    expect(new Set(placed.filter((r) => r.status !== 201).map((r) => (r.body.error as { code: string }).code))).toEqual(new Set(['weekly_limit_login_required']));
+    expect(new Set(placed.filter((r) => r.status !== 201).map((r) => (r.body.error as { code: string }).code))).toEqual(
+      new Set(['weekly_limit_login_required']),
+    );
     // Nothing of a refused one stays: eleven orders, eleven confirmation emails.
     const { messages } = (await t.app.inject({ url: `/api/ops/outbox?to=${email}`, headers: admin })).json();
     expect(messages).toHaveLength(11);
@@ -184,29 +253,60 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
       return `${local}+${kind}${i}@${i % 3 ? 'gmail.com' : 'googlemail.com'}`;
     };
     const placed = await together((i) =>
-      call('POST', '/api/orders', {}, { type: 'buy', currencyFrom: 'EUR', currencyTo: 'XRP', amount: '90', email: spell(i), address: `rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh:${1000 + i}` }),
+      call(
+        'POST',
+        '/api/orders',
+        {},
+        {
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'XRP',
+          amount: '90',
+          email: spell(i),
+          address: `rEb8TK3gBgk5auZkwc6sHnwrGVJH8DuaLh:${1000 + i}`,
+        },
+      ),
     );
     expect(placed.filter((r) => r.status === 201)).toHaveLength(11); // 990 EUR
-    expect(new Set(placed.filter((r) => r.status !== 201).map((r) => (r.body.error as { code: string }).code))).toEqual(new Set(['weekly_limit_login_required']));
+    expect(new Set(placed.filter((r) => r.status !== 201).map((r) => (r.body.error as { code: string }).code))).toEqual(
+      new Set(['weekly_limit_login_required']),
+    );
   });
 
   it(`${N} orders paid from one wallet out to a booked address, confirmed together with their codes: the week stops them`, async () => {
     const ETH_OUT = '0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB';
-    const u = await testUser(t, `wallet-orders-${kind}@example.com`, { deposit: '1', book: [{ currency: 'ETH', address: ETH_OUT }] });
+    const u = await testUser(t, `wallet-orders-${kind}@example.com`, {
+      deposit: '1',
+      book: [{ currency: 'ETH', address: ETH_OUT }],
+    });
     // 80 EUR each, within the first-order cap: placed one after another, each waits for its code.
     const placed: string[] = [];
     for (let i = 0; i < N; i++) {
-      const res = await call('POST', '/api/orders', u.headers, { type: 'swap', currencyFrom: 'BTC', currencyTo: 'ETH', amount: '0.001', email: u.email, useMyWallet: true, address: ETH_OUT });
+      const res = await call('POST', '/api/orders', u.headers, {
+        type: 'swap',
+        currencyFrom: 'BTC',
+        currencyTo: 'ETH',
+        amount: '0.001',
+        email: u.email,
+        useMyWallet: true,
+        address: ETH_OUT,
+      });
       expect(res.status).toBe(201);
       placed.push(res.body.reference as string);
     }
     const codes = new Map<string, string>();
     for (const reference of placed) codes.set(reference, await mailedOrderCode(t, u.email, reference));
-    const confirmed = await Promise.all(placed.map((reference) => call('POST', `/api/orders/${reference}/confirm`, u.headers, { code: codes.get(reference) })));
+    const confirmed = await Promise.all(
+      placed.map((reference) =>
+        call('POST', `/api/orders/${reference}/confirm`, u.headers, { code: codes.get(reference) }),
+      ),
+    );
     // An order paid from the wallet counts from the moment the wallet pays it, like a send: twelve
     // make 960 EUR, a thirteenth would pass the bank-verified week. The wallet lost exactly those.
     expect(confirmed.filter((r) => r.status === 200)).toHaveLength(12);
-    expect(new Set(confirmed.filter((r) => r.status !== 200).map((r) => (r.body.error as { code: string }).code))).toEqual(new Set(['mobile_verification_required']));
+    expect(
+      new Set(confirmed.filter((r) => r.status !== 200).map((r) => (r.body.error as { code: string }).code)),
+    ).toEqual(new Set(['mobile_verification_required']));
     expect(await balanceOf(t, u.headers, 'BTC')).toBe('0.98800000');
   });
 
@@ -217,21 +317,58 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     const db = t.database.db;
     const owners = await db
       .insert(customerAccounts)
-      .values(Array.from({ length: N + 1 }, (_, i) => ({ issuer: 'race', subject: `hot-${kind}-${i}`, accountKey: `HOT${String(i).padStart(5, '0')}`, depositLimitEurMinor: 0n })))
+      .values(
+        Array.from({ length: N + 1 }, (_, i) => ({
+          issuer: 'race',
+          subject: `hot-${kind}-${i}`,
+          accountKey: `HOT${String(i).padStart(5, '0')}`,
+          depositLimitEurMinor: 0n,
+        })),
+      )
       .returning();
     const senders = await Promise.all(owners.slice(0, N).map((o) => userAccount(db, o.id, 'BTC')));
     const hot = await userAccount(db, owners[N]!.id, 'BTC');
     const [chain, fees] = [await systemAccount(db, 'chain', 'BTC'), await systemAccount(db, 'fees', 'BTC')];
     for (const [i, account] of senders.entries())
-      await transfer(db, { id: `hot-fund:${kind}:${i}`, currency: 'BTC', debitAccountId: chain.id, creditAccountId: account.id, amount: 10n, code: 'deposit' });
+      await transfer(db, {
+        id: `hot-fund:${kind}:${i}`,
+        currency: 'BTC',
+        debitAccountId: chain.id,
+        creditAccountId: account.id,
+        amount: 10n,
+        code: 'deposit',
+      });
     const feesBefore = (await systemAccount(db, 'fees', 'BTC')).balance;
 
     // Each sender pays 3 into the hot account and 1 into the house's fees account, all at once.
     const into = await together(async (i) => {
-      await transfer(db, { id: `hot-in:${kind}:${i}`, currency: 'BTC', debitAccountId: senders[i]!.id, creditAccountId: hot.id, amount: 3n, code: 'internal' });
-      await transfer(db, { id: `hot-fee:${kind}:${i}`, currency: 'BTC', debitAccountId: senders[i]!.id, creditAccountId: fees.id, amount: 1n, code: 'fee' });
+      await transfer(db, {
+        id: `hot-in:${kind}:${i}`,
+        currency: 'BTC',
+        debitAccountId: senders[i]!.id,
+        creditAccountId: hot.id,
+        amount: 3n,
+        code: 'internal',
+      });
+      await transfer(db, {
+        id: `hot-fee:${kind}:${i}`,
+        currency: 'BTC',
+        debitAccountId: senders[i]!.id,
+        creditAccountId: fees.id,
+        amount: 1n,
+        code: 'fee',
+      });
       // The same id again books nothing.
-      return (await transfer(db, { id: `hot-in:${kind}:${i}`, currency: 'BTC', debitAccountId: senders[i]!.id, creditAccountId: hot.id, amount: 3n, code: 'internal' })).created;
+      return (
+        await transfer(db, {
+          id: `hot-in:${kind}:${i}`,
+          currency: 'BTC',
+          debitAccountId: senders[i]!.id,
+          creditAccountId: hot.id,
+          amount: 3n,
+          code: 'internal',
+        })
+      ).created;
     });
     expect(into.every((created) => !created)).toBe(true);
     expect((await userAccount(db, owners[N]!.id, 'BTC')).balance).toBe(BigInt(3 * N));
@@ -241,13 +378,27 @@ describe.each(databaseKinds())('requests released together (%s)', (kind) => {
     // and what is left make exactly what came in, and nothing was paid that the account did not hold.
     const out = await Promise.all([
       ...Array.from({ length: 4 * N }, (_, i) =>
-        transfer(db, { id: `hot-out:${kind}:${i}`, currency: 'BTC', debitAccountId: hot.id, creditAccountId: fees.id, amount: 1n, code: 'fee' }).then(
+        transfer(db, {
+          id: `hot-out:${kind}:${i}`,
+          currency: 'BTC',
+          debitAccountId: hot.id,
+          creditAccountId: fees.id,
+          amount: 1n,
+          code: 'fee',
+        }).then(
           () => 'paid',
           (error: { code?: string }) => error.code,
         ),
       ),
       ...Array.from({ length: N / 2 }, (_, i) =>
-        transfer(db, { id: `hot-late:${kind}:${i}`, currency: 'BTC', debitAccountId: senders[i]!.id, creditAccountId: hot.id, amount: 1n, code: 'internal' }).then(() => 'credited'),
+        transfer(db, {
+          id: `hot-late:${kind}:${i}`,
+          currency: 'BTC',
+          debitAccountId: senders[i]!.id,
+          creditAccountId: hot.id,
+          amount: 1n,
+          code: 'internal',
+        }).then(() => 'credited'),
       ),
     ]);
     const paid = out.filter((r) => r === 'paid').length;

@@ -2,7 +2,7 @@
  * @jest-environment node
  */
 import Big from 'big.js';
-import { eurValueMinor } from '../../domain/quotes';
+import { eurValueMinor } from '#domain/quotes';
 import { simulatedRate, simulatedRates } from '../src/modules/rates/service';
 import { testApp, fixedRates, type TestApp } from './helpers';
 
@@ -19,21 +19,29 @@ describe('rates', () => {
     expect(simulatedRate('BTC', '80000', new Date('2026-11-22T11:00:00Z'))).not.toBe(a.rates.BTC);
   });
 
-  it.each([1, 2, 3])('moves like a market with seed %i: at most 0.2 % a minute, back towards the reference, stablecoins within 0.1 % of their peg', (seed) => {
-    const start = Date.parse('2026-11-22T00:00:00Z');
-    const series = (code: string, reference: string) =>
-      Array.from({ length: 24 * 60 }, (_, minute) => new Big(simulatedRate(code, reference, new Date(start + minute * 60_000), seed)).div(reference).toNumber());
-    const btc = series('BTC', '80000');
-    const steps = btc.slice(1).map((ratio, i) => Math.abs(ratio / btc[i]! - 1));
-    expect(Math.max(...steps)).toBeLessThanOrEqual(0.002 * 1.01);
-    // A market moves: not frozen, and over a day it wanders, yet stays near its reference.
-    expect(steps.filter((step) => step > 0).length).toBeGreaterThan(1000);
-    expect(Math.max(...btc) - Math.min(...btc)).toBeGreaterThan(0.002);
-    for (const ratio of btc) expect(Math.abs(ratio - 1)).toBeLessThan(0.1);
-    for (const code of ['USDT', 'USDC']) for (const ratio of series(code, '0.92')) expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(0.001);
-    // Another seed is another walk.
-    expect(simulatedRate('BTC', '80000', new Date(start), seed)).not.toBe(simulatedRate('BTC', '80000', new Date(start), seed + 10));
-  });
+  it.each([1, 2, 3])(
+    'moves like a market with seed %i: at most 0.2 % a minute, back towards the reference, stablecoins within 0.1 % of their peg',
+    (seed) => {
+      const start = Date.parse('2026-11-22T00:00:00Z');
+      const series = (code: string, reference: string) =>
+        Array.from({ length: 24 * 60 }, (_, minute) =>
+          new Big(simulatedRate(code, reference, new Date(start + minute * 60_000), seed)).div(reference).toNumber(),
+        );
+      const btc = series('BTC', '80000');
+      const steps = btc.slice(1).map((ratio, i) => Math.abs(ratio / btc[i]! - 1));
+      expect(Math.max(...steps)).toBeLessThanOrEqual(0.002 * 1.01);
+      // A market moves: not frozen, and over a day it wanders, yet stays near its reference.
+      expect(steps.filter((step) => step > 0).length).toBeGreaterThan(1000);
+      expect(Math.max(...btc) - Math.min(...btc)).toBeGreaterThan(0.002);
+      for (const ratio of btc) expect(Math.abs(ratio - 1)).toBeLessThan(0.1);
+      for (const code of ['USDT', 'USDC'])
+        for (const ratio of series(code, '0.92')) expect(Math.abs(ratio - 1)).toBeLessThanOrEqual(0.001);
+      // Another seed is another walk.
+      expect(simulatedRate('BTC', '80000', new Date(start), seed)).not.toBe(
+        simulatedRate('BTC', '80000', new Date(start), seed + 10),
+      );
+    },
+  );
 
   it('marks the simulated rates as sample data', async () => {
     expect((await simulatedRates().current()).sample).toBe(true);
@@ -58,7 +66,13 @@ describe('currencies and rates API', () => {
     const { currencies } = (await t.app.inject({ url: '/api/currencies' })).json();
     expect(currencies).toHaveLength(24);
     expect(currencies[0]).toEqual({ code: 'BTC', name: 'Bitcoin', decimals: 8, support: 'full', ownWalletOnly: false });
-    expect(currencies.find((c: { code: string }) => c.code === 'USDT')).toEqual({ code: 'USDT', name: 'Tether', decimals: 6, support: 'partial', ownWalletOnly: true });
+    expect(currencies.find((c: { code: string }) => c.code === 'USDT')).toEqual({
+      code: 'USDT',
+      name: 'Tether',
+      decimals: 6,
+      support: 'partial',
+      ownWalletOnly: true,
+    });
     const byDecimals = (d: number) =>
       currencies
         .filter((c: { decimals: number }) => c.decimals === d)
@@ -95,14 +109,28 @@ describe('quotes API', () => {
 
   it('estimates a buy, stating that the rate is the one at processing time', async () => {
     const res = await post({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'btc', amount: '1000' });
-    expect(res.json()).toMatchObject({ fee: '15.00', networkFee: '0.00002000', amountConverted: '0.01229250', rateType: 'floating', note: expect.stringContaining('processing time') });
+    expect(res.json()).toMatchObject({
+      fee: '15.00',
+      networkFee: '0.00002000',
+      amountConverted: '0.01229250',
+      rateType: 'floating',
+      note: expect.stringContaining('processing time'),
+    });
   });
 
   it('answers every problem with its code and field', async () => {
-    expect((await post({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '3' })).json().error).toMatchObject({ code: 'network_fee_exceeds_amount', field: 'amount' });
-    expect((await post({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1.234' })).json().error).toMatchObject({ code: 'invalid_amount', field: 'amount' });
-    expect((await post({ type: 'sell', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1' })).json().error.field).toBe('currencyTo');
-    expect((await post({ type: 'lend', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1' })).json().error.field).toBe('type');
+    expect(
+      (await post({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '3' })).json().error,
+    ).toMatchObject({ code: 'network_fee_exceeds_amount', field: 'amount' });
+    expect(
+      (await post({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1.234' })).json().error,
+    ).toMatchObject({ code: 'invalid_amount', field: 'amount' });
+    expect((await post({ type: 'sell', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1' })).json().error.field).toBe(
+      'currencyTo',
+    );
+    expect((await post({ type: 'lend', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '1' })).json().error.field).toBe(
+      'type',
+    );
     expect((await post({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'SOL', amount: '1' })).statusCode).toBe(503);
   });
 });

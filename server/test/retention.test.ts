@@ -9,8 +9,17 @@ import { systemAccount, transfer, userAccount } from '../src/modules/ledger/serv
 import { processOrders } from '../src/modules/orders/settlement';
 import { ERASED_IBAN, ERASED_NAME, pseudonymizePain } from '../src/modules/retention/pseudonymize';
 import { applyRetention } from '../src/modules/retention/service';
-import { ageSentCodes, ONE_TIME_CODE, testApp, fixedRates, databaseKinds, loggedIn, opsCliOutput, type TestApp } from './helpers';
-import type { IdentityResponse } from '../../domain/contracts/identity';
+import {
+  ageSentCodes,
+  ONE_TIME_CODE,
+  testApp,
+  fixedRates,
+  databaseKinds,
+  loggedIn,
+  opsCliOutput,
+  type TestApp,
+} from './helpers';
+import type { IdentityResponse } from '#domain/contracts/identity';
 
 /**
  * The privacy and AML policies' retention promises: identity data and the personal fields of the
@@ -29,7 +38,10 @@ const FIXTURES = path.join(__dirname, 'fixtures/iso20022');
 const fixture = (name: string) => fs.readFileSync(path.join(FIXTURES, name), 'utf8');
 /** What xmllint says about a document against the official schema: no messages, valid. */
 async function schemaErrors(xml: string, xsd: string): Promise<string[]> {
-  const result = await validateXML({ xml: [{ fileName: 'file.xml', contents: xml }], schema: [{ fileName: xsd, contents: fixture(xsd) }] });
+  const result = await validateXML({
+    xml: [{ fileName: 'file.xml', contents: xml }],
+    schema: [{ fileName: xsd, contents: fixture(xsd) }],
+  });
   return result.valid ? [] : result.errors.map((e) => e.rawMessage);
 }
 
@@ -44,20 +56,47 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
   afterAll(() => t.close());
 
   const user = (email: string) => loggedIn(t, email);
-  const view = async (headers: Record<string, string>, k: string) => ((await t.app.inject({ url: '/api/identity', headers })).json() as IdentityResponse).kinds.find((x) => x.kind === k)!;
-  const enable = (email: string, k: string) => t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: admin, payload: { email, kind: k } });
-  const submit = (headers: Record<string, string>, k: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/identity/${k}`, headers, payload });
-  const confirm = (headers: Record<string, string>, k: string, code: string) => t.app.inject({ method: 'POST', url: `/api/identity/${k}/confirm`, headers, payload: { code } });
-  const lastBody = async (to: string) => (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: admin })).json().messages[0].body as string;
+  const view = async (headers: Record<string, string>, k: string) =>
+    ((await t.app.inject({ url: '/api/identity', headers })).json() as IdentityResponse).kinds.find(
+      (x) => x.kind === k,
+    )!;
+  const enable = (email: string, k: string) =>
+    t.app.inject({ method: 'POST', url: '/api/ops/verification/enable', headers: admin, payload: { email, kind: k } });
+  const submit = (headers: Record<string, string>, k: string, payload: object) =>
+    t.app.inject({ method: 'POST', url: `/api/identity/${k}`, headers, payload });
+  const confirm = (headers: Record<string, string>, k: string, code: string) =>
+    t.app.inject({ method: 'POST', url: `/api/identity/${k}/confirm`, headers, payload: { code } });
+  const lastBody = async (to: string) =>
+    (await t.app.inject({ url: `/api/ops/outbox?to=${encodeURIComponent(to)}`, headers: admin })).json().messages[0]
+      .body as string;
   const outboxCount = async (recipient: string) =>
-    Number(((await t.app.db.execute(sql`select count(*) as n from outbox where lower(recipient) = lower(${recipient})`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
-  const auditCount = async (action: string) => Number(((await t.app.db.execute(sql`select count(*) as n from audit_log where action = ${action}`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
+    Number(
+      (
+        (await t.app.db.execute(
+          sql`select count(*) as n from outbox where lower(recipient) = lower(${recipient})`,
+        )) as unknown as { rows: { n: string }[] }
+      ).rows[0]!.n,
+    );
+  const auditCount = async (action: string) =>
+    Number(
+      (
+        (await t.app.db.execute(sql`select count(*) as n from audit_log where action = ${action}`)) as unknown as {
+          rows: { n: string }[];
+        }
+      ).rows[0]!.n,
+    );
   const support = (email: string, orderReference = '') =>
     t.app.inject({
       method: 'POST',
       url: '/api/support',
       remoteAddress: `10.1.0.${++address}`,
-      payload: { name: 'Anna', email, topic: 'order', message: 'Where is my order? It has been two days already.', orderReference },
+      payload: {
+        name: 'Anna',
+        email,
+        topic: 'order',
+        message: 'Where is my order? It has been two days already.',
+        orderReference,
+      },
     });
 
   it('keeps verified identity data until its retention date, then deletes it; the account stays verified and the deletion is audited', async () => {
@@ -107,14 +146,25 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
 
     await ageSentCodes(t, 61_000); // a new code only after a minute
     expect((await submit(u, 'mobile', { mobile: '+31 6 55555555' })).statusCode).toBe(200);
-    expect(await view(u, 'mobile')).toMatchObject({ phase: 'step_2', data: { mobile: '+31655555555' }, dataDeletedAt: null });
+    expect(await view(u, 'mobile')).toMatchObject({
+      phase: 'step_2',
+      data: { mobile: '+31655555555' },
+      dataDeletedAt: null,
+    });
   });
 
   it('deletes support messages and their confirmations after two years; those about an order are kept with its records (five years)', async () => {
     const placed = await t.app.inject({
       method: 'POST',
       url: '/api/orders',
-      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email: 'customer@muntly.test', address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+      payload: {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '50',
+        email: 'customer@muntly.test',
+        address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+      },
     });
     expect(placed.statusCode).toBe(201);
     expect((await support('plain@muntly.test')).statusCode).toBe(201);
@@ -138,22 +188,31 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     expect(await outboxCount('support@muntly.example')).toBe(supportMailbox - 3);
   });
 
-  const rows = async <T>(query: ReturnType<typeof sql>) => ((await t.app.db.execute(query)) as unknown as { rows: T[] }).rows;
-  const accountIdOf = async (email: string) => (await rows<{ id: string }>(sql`select id from accounts where subject = ${`auth0|${email}`}`))[0]!.id;
-  const ledgerOk = async () => (await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok as boolean;
-  const auditOk = async () => (await t.app.inject({ url: '/api/ops/audit/verify', headers: admin })).json().ok as boolean;
+  const rows = async <T>(query: ReturnType<typeof sql>) =>
+    ((await t.app.db.execute(query)) as unknown as { rows: T[] }).rows;
+  const accountIdOf = async (email: string) =>
+    (await rows<{ id: string }>(sql`select id from accounts where subject = ${`auth0|${email}`}`))[0]!.id;
+  const ledgerOk = async () =>
+    (await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok as boolean;
+  const auditOk = async () =>
+    (await t.app.inject({ url: '/api/ops/audit/verify', headers: admin })).json().ok as boolean;
 
   /** A customer whose verified mobile number was last changed six years ago (the clock moved back by SQL, as if it had been). */
   const customerVerifiedSixYearsAgo = async (email: string, mobile: string) => {
     const u = await user(email);
     await enable(email, 'mobile');
     await submit(u, 'mobile', { mobile });
-    expect((await confirm(u, 'mobile', ONE_TIME_CODE.exec(await lastBody(mobile.replace(/ /g, '')))![0])).statusCode).toBe(200);
+    expect(
+      (await confirm(u, 'mobile', ONE_TIME_CODE.exec(await lastBody(mobile.replace(/ /g, '')))![0])).statusCode,
+    ).toBe(200);
     const id = await accountIdOf(email);
     await t.app.db.execute(sql`update accounts set created_at = now() - interval '6 years' where id = ${id}`);
-    await t.app.db.execute(sql`update verifications set updated_at = now() - interval '6 years', verified_at = now() - interval '6 years',
+    await t.app.db
+      .execute(sql`update verifications set updated_at = now() - interval '6 years', verified_at = now() - interval '6 years',
       retain_until = now() - interval '1 year' where account_id = ${id} and kind = 'mobile'`);
-    await t.app.db.execute(sql`update outbox set created_at = now() - interval '6 years', retain_until = now() - interval '1 year' where account_id = ${id}`);
+    await t.app.db.execute(
+      sql`update outbox set created_at = now() - interval '6 years', retain_until = now() - interval '1 year' where account_id = ${id}`,
+    );
     return { headers: u, id };
   };
   /** A trade now: euros in and out of the customer's wallet (two ledger movements; the balance is zero again). */
@@ -161,8 +220,22 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     t.app.db.transaction(async (tx) => {
       const mine = await userAccount(tx, accountId, 'EUR');
       const bank = await systemAccount(tx, 'bank', 'EUR');
-      await transfer(tx, { id: `retention-in:${tag}`, currency: 'EUR', debitAccountId: bank.id, creditAccountId: mine.id, amount: 5000n, code: 'deposit' });
-      await transfer(tx, { id: `retention-out:${tag}`, currency: 'EUR', debitAccountId: mine.id, creditAccountId: bank.id, amount: 5000n, code: 'send' });
+      await transfer(tx, {
+        id: `retention-in:${tag}`,
+        currency: 'EUR',
+        debitAccountId: bank.id,
+        creditAccountId: mine.id,
+        amount: 5000n,
+        code: 'deposit',
+      });
+      await transfer(tx, {
+        id: `retention-out:${tag}`,
+        currency: 'EUR',
+        debitAccountId: mine.id,
+        creditAccountId: bank.id,
+        amount: 5000n,
+        code: 'send',
+      });
     });
 
   it("keeps an active customer's identity data though it changed six years ago: they traded last month", async () => {
@@ -170,7 +243,11 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     await tradeNow(id, 'active');
     // A month after the trade: the data's own date passed long ago, the relationship goes on.
     const run = await applyRetention(t.app.db, new Date(Date.now() + 30 * DAY));
-    expect(await view(headers, 'mobile')).toMatchObject({ phase: 'verified', data: { mobile: '+31612121212' }, dataDeletedAt: null });
+    expect(await view(headers, 'mobile')).toMatchObject({
+      phase: 'verified',
+      data: { mobile: '+31612121212' },
+      dataDeletedAt: null,
+    });
     // The code message that carried the number stays with it.
     expect(await outboxCount('+31612121212')).toBe(1);
     expect(run.identityDataDeleted).toBe(0);
@@ -195,7 +272,8 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
   it('deletes the identity data of a customer inactive for five years and a day, not a day earlier; logins do not count', async () => {
     const { headers, id } = await customerVerifiedSixYearsAgo('dormant@muntly.test', '+31 6 14141414');
     // A send to an outside address, completed (its money already left: the balance is zero again).
-    await t.app.db.execute(sql`insert into wallet_sends (owner_id, currency, address, amount, network_fee, label, status, code_hash, code_expires_at, completed_at)
+    await t.app.db
+      .execute(sql`insert into wallet_sends (owner_id, currency, address, amount, network_fee, label, status, code_hash, code_expires_at, completed_at)
       values (${id}, 'BTC', 'bc1qdormantxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 1000, 10, 'My old exchange', 'completed', 'x', now(), now())`);
     await tradeNow(id, 'dormant');
     const traded = new Date();
@@ -204,14 +282,22 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
 
     await applyRetention(t.app.db, yearsAfter(traded, 5, -1));
     expect((await view(headers, 'mobile')).data).toEqual({ mobile: '+31614141414' });
-    expect(await rows(sql`select address, label from wallet_sends where owner_id = ${id}`)).toEqual([{ address: 'bc1qdormantxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', label: 'My old exchange' }]);
+    expect(await rows(sql`select address, label from wallet_sends where owner_id = ${id}`)).toEqual([
+      { address: 'bc1qdormantxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', label: 'My old exchange' },
+    ]);
     expect(await outboxCount('+31614141414')).toBe(1);
 
     const later = yearsAfter(traded, 5, 1);
     expect((await applyRetention(t.app.db, later)).identityDataDeleted).toBeGreaterThanOrEqual(1);
-    expect(await view(headers, 'mobile')).toMatchObject({ phase: 'verified', data: null, dataDeletedAt: later.toISOString() });
+    expect(await view(headers, 'mobile')).toMatchObject({
+      phase: 'verified',
+      data: null,
+      dataDeletedAt: later.toISOString(),
+    });
     // The address they sent to and its label go with it; the amount stays.
-    expect(await rows(sql`select address, label, amount::text from wallet_sends where owner_id = ${id}`)).toEqual([{ address: '', label: null, amount: '1000' }]);
+    expect(await rows(sql`select address, label, amount::text from wallet_sends where owner_id = ${id}`)).toEqual([
+      { address: '', label: null, amount: '1000' },
+    ]);
     expect(await outboxCount('+31614141414')).toBe(0);
     expect(await ledgerOk()).toBe(true);
   });
@@ -221,11 +307,24 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     const sell = await t.app.inject({
       method: 'POST',
       url: '/api/orders',
-      payload: { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: 'Seller.Retained@muntly.test', address: 'NL91ABNA0417164300', beneficiary: 'Sanne de Vries' },
+      payload: {
+        type: 'sell',
+        currencyFrom: 'BTC',
+        currencyTo: 'EUR',
+        amount: '0.001',
+        email: 'Seller.Retained@muntly.test',
+        address: 'NL91ABNA0417164300',
+        beneficiary: 'Sanne de Vries',
+      },
     });
     expect(sell.statusCode).toBe(201);
     const sold = sell.json() as { reference: string; receiving: { address: string } };
-    await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address: sold.receiving.address, amount: '0.001' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/chain-deposit',
+      headers: admin,
+      payload: { currency: 'BTC', address: sold.receiving.address, amount: '0.001' },
+    });
     await processOrders(t.app.db, { ...t.app.workers.settlement, rates });
     const exported = await t.app.inject({ method: 'POST', url: '/api/ops/bank/payouts-export', headers: admin });
     const file = exported.json().export as { id: string; payouts: number };
@@ -235,21 +334,41 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     const buy = await t.app.inject({
       method: 'POST',
       url: '/api/orders',
-      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '90', email: 'buyer.retained@muntly.test', address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+      payload: {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '90',
+        email: 'buyer.retained@muntly.test',
+        address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+      },
     });
     const bought = buy.json() as { reference: string; shortReference: string };
     const statement = fixture('camt053-day.xml').replace(/\{\{([A-Z0-9_]+)\}\}/g, (_, key: string) =>
       key === 'ORDER_A' ? bought.shortReference : key === 'DEPOSIT_ODD' ? 'deposit zzzz zzzz' : 'nothing here',
     );
-    expect((await t.app.inject({ method: 'POST', url: '/api/ops/bank/statements', headers: { ...admin, 'content-type': 'application/xml' }, payload: statement })).statusCode).toBe(200);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/ops/bank/statements',
+          headers: { ...admin, 'content-type': 'application/xml' },
+          payload: statement,
+        })
+      ).statusCode,
+    ).toBe(200);
     const [payment] = await rows<{ id: string; payer_name: string; amount: string }>(
       sql`select p.id, p.payer_name, p.amount::text from bank_payments p join orders o on o.id = p.order_id where o.reference = ${bought.reference}`,
     );
     expect(payment!.payer_name).toBe('Jürgen Müller');
 
     // Both orders complete (the payout confirmed by the bank, the buy's coins sent) at the same moment.
-    await t.app.db.execute(sql`update payouts set status = 'completed', txid = coalesce(txid, 'bank'), completed_at = now() where bank_export_id = ${file.id}`);
-    await t.app.db.execute(sql`update orders set status = 'completed_success', completed_at = now() where reference in (${sold.reference}, ${bought.reference})`);
+    await t.app.db.execute(
+      sql`update payouts set status = 'completed', txid = coalesce(txid, 'bank'), completed_at = now() where bank_export_id = ${file.id}`,
+    );
+    await t.app.db.execute(
+      sql`update orders set status = 'completed_success', completed_at = now() where reference in (${sold.reference}, ${bought.reference})`,
+    );
     const completed = new Date();
     const orderRows = () =>
       rows<{
@@ -265,8 +384,17 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
       }>(
         sql`select reference, email, address, payer_key, beneficiary, amount::text, amount_received::text, fee::text, personal_data_erased_at as erased from orders where reference in (${sold.reference}, ${bought.reference}) order by reference`,
       );
-    const fileXml = async () => (await rows<{ xml: string; total: string }>(sql`select xml, total::text from bank_exports where id = ${file.id}`))[0]!;
-    const before = { orders: await orderRows(), file: await fileXml(), ledger: await rows<{ n: string; s: string }>(sql`select count(*)::text as n, sum(amount)::text as s from ledger_transfers`) };
+    const fileXml = async () =>
+      (
+        await rows<{ xml: string; total: string }>(sql`select xml, total::text from bank_exports where id = ${file.id}`)
+      )[0]!;
+    const before = {
+      orders: await orderRows(),
+      file: await fileXml(),
+      ledger: await rows<{ n: string; s: string }>(
+        sql`select count(*)::text as n, sum(amount)::text as s from ledger_transfers`,
+      ),
+    };
     expect(before.file.xml).toContain('NL91ABNA0417164300');
     expect(before.file.xml).toContain('Sanne de Vries');
     expect(before.orders.find((o) => o.reference === sold.reference)!.beneficiary).toBe('Sanne de Vries');
@@ -276,7 +404,11 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     await applyRetention(t.app.db, yearsAfter(completed, 5, -1));
     expect(await orderRows()).toEqual(before.orders);
     expect((await fileXml()).xml).toBe(before.file.xml);
-    expect((await rows<{ payer_iban: string | null }>(sql`select payer_iban from bank_payments where id = ${payment!.id}`))[0]!.payer_iban).toBe('DE02120300000000202051');
+    expect(
+      (
+        await rows<{ payer_iban: string | null }>(sql`select payer_iban from bank_payments where id = ${payment!.id}`)
+      )[0]!.payer_iban,
+    ).toBe('DE02120300000000202051');
 
     // Five years and a day after completion: the personal fields go, each once.
     const run = await applyRetention(t.app.db, yearsAfter(completed, 5, 1));
@@ -285,7 +417,16 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     const after = await orderRows();
     for (const [i, order] of after.entries()) {
       const was = before.orders[i]!;
-      expect(order).toMatchObject({ reference: was.reference, email: '', address: null, payer_key: null, beneficiary: null, amount: was.amount, amount_received: was.amount_received, fee: was.fee });
+      expect(order).toMatchObject({
+        reference: was.reference,
+        email: '',
+        address: null,
+        payer_key: null,
+        beneficiary: null,
+        amount: was.amount,
+        amount_received: was.amount_received,
+        fee: was.fee,
+      });
       expect(order.erased).not.toBeNull();
     }
     // The emails about them went to the customer's address: they go too.
@@ -303,7 +444,13 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
       remittance: '',
       amount: payment!.amount,
     });
-    expect((await rows<{ destination: string | null; amount: string }>(sql`select destination, amount::text from payouts where bank_export_id = ${file.id}`))[0]!.destination).toBeNull();
+    expect(
+      (
+        await rows<{ destination: string | null; amount: string }>(
+          sql`select destination, amount::text from payouts where bank_export_id = ${file.id}`,
+        )
+      )[0]!.destination,
+    ).toBeNull();
     const erasedFile = await fileXml();
     expect(erasedFile.total).toBe(before.file.total);
     expect(erasedFile.xml).not.toContain('NL91ABNA0417164300');
@@ -315,7 +462,9 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     // Muntly's own structured address (the payer's, required for payees outside the EEA) stays.
     expect(erasedFile.xml).toContain('<TwnNm>');
     // The money records themselves are untouched: the ledger and the audit trail verify.
-    expect(await rows(sql`select count(*)::text as n, sum(amount)::text as s from ledger_transfers`)).toEqual(before.ledger);
+    expect(await rows(sql`select count(*)::text as n, sum(amount)::text as s from ledger_transfers`)).toEqual(
+      before.ledger,
+    );
     expect(await ledgerOk()).toBe(true);
     expect(await auditOk()).toBe(true);
 
@@ -329,14 +478,25 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     const placed = await t.app.inject({
       method: 'POST',
       url: '/api/orders',
-      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '60', email: 'twice@muntly.test', address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+      payload: {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '60',
+        email: 'twice@muntly.test',
+        address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+      },
     });
     const { reference } = placed.json() as { reference: string };
-    await t.app.db.execute(sql`update orders set status = 'completed_failure', failure_reason = 'expired', completed_at = now() where reference = ${reference}`);
+    await t.app.db.execute(
+      sql`update orders set status = 'completed_failure', failure_reason = 'expired', completed_at = now() where reference = ${reference}`,
+    );
     const when = yearsFromNow(5, 1);
     const runs = await Promise.all([applyRetention(t.app.db, when), applyRetention(t.app.db, when)]);
     expect(runs.reduce((sum, run) => sum + run.recordsErased.orders, 0)).toBe(1);
-    expect((await rows<{ email: string }>(sql`select email from orders where reference = ${reference}`))[0]!.email).toBe('');
+    expect(
+      (await rows<{ email: string }>(sql`select email from orders where reference = ${reference}`))[0]!.email,
+    ).toBe('');
   });
 
   it("keeps an account's order, and an order still open, while the relationship goes on", async () => {
@@ -345,18 +505,30 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     const open = await t.app.inject({
       method: 'POST',
       url: '/api/orders',
-      payload: { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50', email: 'still-open@muntly.test', address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu' },
+      payload: {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '50',
+        email: 'still-open@muntly.test',
+        address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+      },
     });
     const openRef = (open.json() as { reference: string }).reference;
     await t.app.db.execute(sql`update orders set created_at = now() - interval '6 years' where reference = ${openRef}`);
-    await t.app.db.execute(sql`update orders set account_id = ${id}, status = 'completed_success', completed_at = now() - interval '6 years'
+    await t.app.db
+      .execute(sql`update orders set account_id = ${id}, status = 'completed_success', completed_at = now() - interval '6 years'
       where id = (select id from orders where account_id is null and email = 'customer@muntly.test' limit 1)`);
     await tradeNow(id, 'orders-active');
     await applyRetention(t.app.db, new Date(Date.now() + 30 * DAY));
-    expect((await rows<{ email: string }>(sql`select email from orders where account_id = ${id}`))[0]!.email).toBe('customer@muntly.test');
+    expect((await rows<{ email: string }>(sql`select email from orders where account_id = ${id}`))[0]!.email).toBe(
+      'customer@muntly.test',
+    );
     await applyRetention(t.app.db, yearsFromNow(30));
     // Never completed: nothing ended, however old.
-    expect((await rows<{ email: string }>(sql`select email from orders where reference = ${openRef}`))[0]!.email).toBe('still-open@muntly.test');
+    expect((await rows<{ email: string }>(sql`select email from orders where reference = ${openRef}`))[0]!.email).toBe(
+      'still-open@muntly.test',
+    );
     expect(u).toBeDefined();
   });
 
@@ -365,14 +537,22 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
     await enable('raced@muntly.test', 'bank');
     await submit(u, 'bank', { iban: 'NL91ABNA0417164300', beneficiary: 'Raced' });
     await support('raced@muntly.test');
-    await t.app.db.execute(sql`update verifications set retain_until = now() - interval '1 day' where kind = 'bank' and data->>'beneficiary' = 'Raced'`);
+    await t.app.db.execute(
+      sql`update verifications set retain_until = now() - interval '1 day' where kind = 'bank' and data->>'beneficiary' = 'Raced'`,
+    );
     // …and the customer, who never moved money, signed up more than five years ago.
-    await t.app.db.execute(sql`update accounts set created_at = now() - interval '6 years' where subject = 'auth0|raced@muntly.test'`);
-    await t.app.db.execute(sql`update outbox set retain_until = now() - interval '1 day' where recipient = 'raced@muntly.test' and retain_until is not null`);
+    await t.app.db.execute(
+      sql`update accounts set created_at = now() - interval '6 years' where subject = 'auth0|raced@muntly.test'`,
+    );
+    await t.app.db.execute(
+      sql`update outbox set retain_until = now() - interval '1 day' where recipient = 'raced@muntly.test' and retain_until is not null`,
+    );
     const before = await auditCount('identity.data_deleted');
 
     expect((await t.app.inject({ method: 'POST', url: '/api/ops/retention', headers: u })).statusCode).toBe(403);
-    const runs = await Promise.all([1, 2].map(() => t.app.inject({ method: 'POST', url: '/api/ops/retention', headers: admin })));
+    const runs = await Promise.all(
+      [1, 2].map(() => t.app.inject({ method: 'POST', url: '/api/ops/retention', headers: admin })),
+    );
     expect(runs.map((r) => r.statusCode)).toEqual([200, 200]);
     const totals = runs.map((r) => r.json() as { identityDataDeleted: number; messagesDeleted: number });
     expect(totals.reduce((sum, r) => sum + r.identityDataDeleted, 0)).toBe(1);
@@ -383,7 +563,9 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
 
   it('npm run ops -- retention prints what it deleted', async () => {
     await support('printed@muntly.test');
-    await t.app.db.execute(sql`update outbox set retain_until = now() - interval '1 day' where recipient = 'printed@muntly.test'`);
+    await t.app.db.execute(
+      sql`update outbox set retain_until = now() - interval '1 day' where recipient = 'printed@muntly.test'`,
+    );
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const printed = await opsCliOutput(address, admin, (run) => run(['retention']));
     expect(printed).toEqual(['Deleted the identity data of 0 verification(s) and 1 support message(s).']);
@@ -395,7 +577,14 @@ describe.each(databaseKinds())('retention (%s)', (kind) => {
       await replica.app.db.execute(
         sql`insert into outbox (channel, recipient, subject, body, retain_until) values ('email', 'old@muntly.test', 'Old', 'An old support message', now() - interval '1 day')`,
       );
-      const left = async () => Number(((await replica.app.db.execute(sql`select count(*) as n from outbox where recipient = 'old@muntly.test'`)) as unknown as { rows: { n: string }[] }).rows[0]!.n);
+      const left = async () =>
+        Number(
+          (
+            (await replica.app.db.execute(
+              sql`select count(*) as n from outbox where recipient = 'old@muntly.test'`,
+            )) as unknown as { rows: { n: string }[] }
+          ).rows[0]!.n,
+        );
       for (let i = 0; i < 100 && (await left()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(await left()).toBe(0);
     } finally {

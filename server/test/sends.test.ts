@@ -2,8 +2,19 @@
  * @jest-environment node
  */
 import { sql } from 'drizzle-orm';
-import { bookAddresses, mailedSendCode, payOut, UUID, testApp, testUser, balanceOf, fixedRates, databaseKinds, type TestApp } from './helpers';
-import type { VerificationKind } from '../../domain/verification';
+import {
+  bookAddresses,
+  mailedSendCode,
+  payOut,
+  UUID,
+  testApp,
+  testUser,
+  balanceOf,
+  fixedRates,
+  databaseKinds,
+  type TestApp,
+} from './helpers';
+import type { VerificationKind } from '#domain/verification';
 
 const EXTERNAL = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 
@@ -24,7 +35,8 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
   };
   const start = (headers: Record<string, string>, payload: object, extra: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: { ...headers, ...extra }, payload });
-  const confirm = (headers: Record<string, string>, id: string, code: string) => t.app.inject({ method: 'POST', url: `/api/wallet/sends/${id}/confirm`, headers, payload: { code } });
+  const confirm = (headers: Record<string, string>, id: string, code: string) =>
+    t.app.inject({ method: 'POST', url: `/api/wallet/sends/${id}/confirm`, headers, payload: { code } });
   const btcBalance = (headers: Record<string, string>) => balanceOf(t, headers, 'BTC');
   const codeFor = (email: string, sendId: string) => mailedSendCode(t, email, sendId);
 
@@ -33,7 +45,13 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
     const res = await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.005', label: 'Rent' });
     expect(res.statusCode).toBe(201);
     const send = res.json();
-    expect(send).toMatchObject({ status: 'awaiting_code', amount: '0.00500000', networkFee: '0.00002000', internal: false, address: EXTERNAL });
+    expect(send).toMatchObject({
+      status: 'awaiting_code',
+      amount: '0.00500000',
+      networkFee: '0.00002000',
+      internal: false,
+      address: EXTERNAL,
+    });
     const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=ext@muntly.test', headers: admin })).json();
     // Named by what the user asked for, never by the send's internal id; in text and in HTML.
     expect(messages[0].subject).toBe('Confirm your send of 0.005 BTC');
@@ -53,13 +71,20 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
     expect(done.json()).toMatchObject({ status: 'processing', message: 'Your transaction is being processed.' });
     expect(await btcBalance(a.headers)).toBe('0.00498000');
     expect((await confirm(a.headers, send.id, code)).json().error.code).toBe('send_not_pending');
-    expect((await t.app.inject({ url: `/api/wallet/sends/${send.id}`, headers: a.headers })).json()).toMatchObject({ status: 'processing', txid: null });
+    expect((await t.app.inject({ url: `/api/wallet/sends/${send.id}`, headers: a.headers })).json()).toMatchObject({
+      status: 'processing',
+      txid: null,
+    });
     expect(await payOut(t)).toBeGreaterThanOrEqual(1);
     const paid = (await t.app.inject({ url: `/api/wallet/sends/${send.id}`, headers: a.headers })).json();
     expect(paid).toMatchObject({ status: 'completed', txid: expect.stringMatching(/^[0-9a-f]{64}$/) });
     // The simulated chain broadcast it once, to the address, for the amount.
-    const broadcast = (await t.app.inject({ url: `/api/ops/outbox?to=${EXTERNAL}`, headers: admin })).json().messages.filter((m: { channel: string }) => m.channel === 'chain');
-    expect(broadcast).toEqual([expect.objectContaining({ subject: 'BTC 0.00500000 broadcast', body: expect.stringContaining(paid.txid) })]);
+    const broadcast = (await t.app.inject({ url: `/api/ops/outbox?to=${EXTERNAL}`, headers: admin }))
+      .json()
+      .messages.filter((m: { channel: string }) => m.channel === 'chain');
+    expect(broadcast).toEqual([
+      expect.objectContaining({ subject: 'BTC 0.00500000 broadcast', body: expect.stringContaining(paid.txid) }),
+    ]);
     const tx = (await t.app.inject({ url: '/api/wallet/transactions', headers: a.headers })).json().transactions;
     expect(tx.map((x: { type: string }) => x.type)).toEqual(expect.arrayContaining(['send', 'fee', 'deposit']));
   });
@@ -74,17 +99,23 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
     expect(done.json().status).toBe('completed');
     expect(await btcBalance(a.headers)).toBe('0.00600000');
     expect(await btcBalance(b.headers)).toBe('0.00400000');
-    const incoming = (await t.app.inject({ url: '/api/wallet/transactions', headers: b.headers })).json().transactions[0];
+    const incoming = (await t.app.inject({ url: '/api/wallet/transactions', headers: b.headers })).json()
+      .transactions[0];
     expect(incoming).toMatchObject({ type: 'internal', direction: 'in', amount: '0.00400000' });
   });
 
   describe('the network fee before sending (GET /api/wallet/send-fee)', () => {
-    const fee = (headers: Record<string, string>, currency: string, address: string) => t.app.inject({ url: `/api/wallet/send-fee?${new URLSearchParams({ currency, address })}`, headers });
+    const fee = (headers: Record<string, string>, currency: string, address: string) =>
+      t.app.inject({ url: `/api/wallet/send-fee?${new URLSearchParams({ currency, address })}`, headers });
 
     it('is the network fee to an external address and none to another Muntly wallet, however typed: what the send then books', async () => {
       const a = await user('fee-a@muntly.test', '0.01');
       const b = await user('fee-b@muntly.test');
-      expect((await fee(a.headers, 'btc', EXTERNAL)).json()).toEqual({ currency: 'BTC', networkFee: '0.00002000', internal: false });
+      expect((await fee(a.headers, 'btc', EXTERNAL)).json()).toEqual({
+        currency: 'BTC',
+        networkFee: '0.00002000',
+        internal: false,
+      });
       // Bech32 addresses may be typed in capitals; the canonical form finds the wallet.
       const internal = await fee(a.headers, 'BTC', ` ${b.address.toUpperCase()} `);
       expect(internal.statusCode).toBe(200);
@@ -96,22 +127,39 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
       // Asking starts nothing: one send, one email with a code (the others are the address book's).
       const { messages } = (await t.app.inject({ url: '/api/ops/outbox?to=fee-a@muntly.test', headers: admin })).json();
       const subjects: string[] = messages.map((m: { subject: string }) => m.subject);
-      expect(subjects.filter((subject) => !/^New \w+ address in your address book$/.test(subject))).toEqual([expect.stringMatching(/^Confirm your send/)]);
+      expect(subjects.filter((subject) => !/^New \w+ address in your address book$/.test(subject))).toEqual([
+        expect.stringMatching(/^Confirm your send/),
+      ]);
     });
 
     it('refuses what a send would refuse, and tells a user who may not send nothing about an address', async () => {
       const a = await user('fee-checks@muntly.test');
       const b = await user('fee-checks-b@muntly.test');
-      expect((await fee(a.headers, 'BTC', a.address)).json().error).toMatchObject({ code: 'send_to_own_address', field: 'address' });
-      expect((await fee(a.headers, 'BTC', 'bc1qnotanaddress')).json().error).toMatchObject({ code: 'invalid_address', field: 'address' });
-      expect((await fee(a.headers, 'USDT', EXTERNAL)).json().error).toMatchObject({ code: 'currency_partially_supported', field: 'currency' });
-      expect((await fee(a.headers, 'XYZ', EXTERNAL)).json().error).toMatchObject({ code: 'validation_failed', field: 'currency', message: 'Unknown currency.' });
+      expect((await fee(a.headers, 'BTC', a.address)).json().error).toMatchObject({
+        code: 'send_to_own_address',
+        field: 'address',
+      });
+      expect((await fee(a.headers, 'BTC', 'bc1qnotanaddress')).json().error).toMatchObject({
+        code: 'invalid_address',
+        field: 'address',
+      });
+      expect((await fee(a.headers, 'USDT', EXTERNAL)).json().error).toMatchObject({
+        code: 'currency_partially_supported',
+        field: 'currency',
+      });
+      expect((await fee(a.headers, 'XYZ', EXTERNAL)).json().error).toMatchObject({
+        code: 'validation_failed',
+        field: 'currency',
+        message: 'Unknown currency.',
+      });
       const unverified = await user('fee-no-bank@muntly.test', '0', []);
       const refused = await fee(unverified.headers, 'BTC', b.address);
       expect(refused.statusCode).toBe(403);
       expect(refused.json().error.code).toBe('bank_verification_required');
       expect(refused.body).not.toContain('internal');
-      expect((await t.app.inject({ url: `/api/wallet/send-fee?currency=BTC&address=${EXTERNAL}` })).statusCode).toBe(401);
+      expect((await t.app.inject({ url: `/api/wallet/send-fee?currency=BTC&address=${EXTERNAL}` })).statusCode).toBe(
+        401,
+      );
     });
 
     it('answers one account 60 times a minute, then asks it to wait', async () => {
@@ -127,21 +175,41 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
 
   it('validates address, amount, balance, currency and the bank verification', async () => {
     const a = await user('checks@muntly.test', '0.001');
-    expect((await start(a.headers, { currency: 'BTC', address: 'bc1qnotanaddress', amount: '0.0001' })).json().error).toMatchObject({ code: 'invalid_address', field: 'address' });
-    expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.000000001' })).json().error).toMatchObject({ code: 'invalid_amount', field: 'amount' });
-    expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '-1' })).json().error.code).toBe('invalid_amount');
+    expect(
+      (await start(a.headers, { currency: 'BTC', address: 'bc1qnotanaddress', amount: '0.0001' })).json().error,
+    ).toMatchObject({ code: 'invalid_address', field: 'address' });
+    expect(
+      (await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.000000001' })).json().error,
+    ).toMatchObject({ code: 'invalid_amount', field: 'amount' });
+    expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '-1' })).json().error.code).toBe(
+      'invalid_amount',
+    );
     // The balance must also cover the network fee.
-    expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.001' })).json().error).toMatchObject({ code: 'insufficient_balance', field: 'amount' });
-    expect((await start(a.headers, { currency: 'USDT', address: EXTERNAL, amount: '1' })).json().error.code).toBe('currency_partially_supported');
+    expect(
+      (await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.001' })).json().error,
+    ).toMatchObject({ code: 'insufficient_balance', field: 'amount' });
+    expect((await start(a.headers, { currency: 'USDT', address: EXTERNAL, amount: '1' })).json().error.code).toBe(
+      'currency_partially_supported',
+    );
     const unverified = await user('no-bank@muntly.test', '0', []);
-    expect((await start(unverified.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.0001' })).json().error.code).toBe('bank_verification_required');
+    expect(
+      (await start(unverified.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.0001' })).json().error.code,
+    ).toBe('bank_verification_required');
   });
 
   it('asks for mobile verification above 1,000 EUR a week', async () => {
     const a = await user('big@muntly.test', '0.05');
     const res = await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.02' }); // 1,600 EUR
-    expect(res.json().error).toMatchObject({ code: 'mobile_verification_required', message: expect.stringContaining('€1,000.00') });
-    await t.app.inject({ method: 'POST', url: '/api/ops/verification/verify', headers: admin, payload: { email: 'big@muntly.test', kind: 'mobile' } });
+    expect(res.json().error).toMatchObject({
+      code: 'mobile_verification_required',
+      message: expect.stringContaining('€1,000.00'),
+    });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/verification/verify',
+      headers: admin,
+      payload: { email: 'big@muntly.test', kind: 'mobile' },
+    });
     expect((await start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.02' })).statusCode).toBe(201);
   });
 
@@ -165,26 +233,35 @@ describe.each(databaseKinds())('wallet sends (%s)', (kind) => {
     const code = await codeFor('victim@muntly.test', send.id);
     expect((await confirm(b.headers, send.id, code)).statusCode).toBe(404);
     expect((await t.app.inject({ url: `/api/wallet/sends/${send.id}`, headers: b.headers })).statusCode).toBe(404);
-    for (let i = 0; i < 4; i++) expect((await confirm(a.headers, send.id, 'BBBB-BBBB-BBBB-BBBB')).json().error.code).toBe('invalid_code');
+    for (let i = 0; i < 4; i++)
+      expect((await confirm(a.headers, send.id, 'BBBB-BBBB-BBBB-BBBB')).json().error.code).toBe('invalid_code');
     expect((await confirm(a.headers, send.id, 'BBBB-BBBB-BBBB-BBBB')).json().error.code).toBe('code_attempts_exceeded');
     expect((await confirm(a.headers, send.id, code)).json().error.code).toBe('code_attempts_exceeded');
 
     const second = (await start(a.headers, { currency: 'BTC', address: b.address, amount: '0.001' })).json();
-    await t.app.db.execute(sql`update wallet_sends set code_expires_at = now() - interval '1 second' where id = ${second.id}`);
-    expect((await confirm(a.headers, second.id, await codeFor('victim@muntly.test', second.id))).json().error.code).toBe('code_expired');
+    await t.app.db.execute(
+      sql`update wallet_sends set code_expires_at = now() - interval '1 second' where id = ${second.id}`,
+    );
+    expect(
+      (await confirm(a.headers, second.id, await codeFor('victim@muntly.test', second.id))).json().error.code,
+    ).toBe('code_expired');
     expect(await btcBalance(a.headers)).toBe('0.01000000');
   });
 
   if (kind === 'postgresql') {
     it('lets exactly one of 200 concurrent sends of the whole balance through, confirmed at once', async () => {
       const a = await user('racer@muntly.test', '0.01');
-      const sends = await Promise.all(Array.from({ length: 200 }, () => start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.00998' })));
+      const sends = await Promise.all(
+        Array.from({ length: 200 }, () => start(a.headers, { currency: 'BTC', address: EXTERNAL, amount: '0.00998' })),
+      );
       expect(sends.every((r) => r.statusCode === 201)).toBe(true);
       const codes = new Map<string, string>();
       for (const r of sends) codes.set(r.json().id, await codeFor('racer@muntly.test', r.json().id));
       const results = await Promise.all(sends.map((r) => confirm(a.headers, r.json().id, codes.get(r.json().id)!)));
       expect(results.filter((r) => r.statusCode === 200)).toHaveLength(1);
-      expect(new Set(results.filter((r) => r.statusCode !== 200).map((r) => r.json().error.code))).toEqual(new Set(['insufficient_balance']));
+      expect(new Set(results.filter((r) => r.statusCode !== 200).map((r) => r.json().error.code))).toEqual(
+        new Set(['insufficient_balance']),
+      );
       expect(await btcBalance(a.headers)).toBe('0.00000000');
       expect((await t.app.inject({ url: '/api/ops/ledger/verify', headers: admin })).json().ok).toBe(true);
     });

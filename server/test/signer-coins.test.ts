@@ -5,17 +5,17 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FEE_RATE_LIMITS, type NodeCurrency } from '../../domain/chain';
-import { decimalToMinor } from '../../domain/money';
-import { setChainNetwork } from '../../domain/networks';
+import { FEE_RATE_LIMITS, type NodeCurrency } from '#domain/chain';
+import { decimalToMinor } from '#domain/money';
+import { setChainNetwork } from '#domain/networks';
 import { deriveAddress, TEST_XPUBS } from '../src/modules/chain/derive';
 import { NodeError, type CoinNode } from '../src/modules/chain/rpc';
 import { instructionMac } from '../src/modules/payouts/instruction';
 import { Journal } from '../src/signer/journal';
 import { houseSigners, TEST_MNEMONIC } from '../src/signer/keys';
 import { createSigner } from '../src/signer/signer';
-import type { HouseOutput } from '../../domain/contracts/chain';
-import type { Payout } from '../../domain/contracts/payouts';
+import type { HouseOutput } from '#domain/contracts/chain';
+import type { Payout } from '#domain/contracts/payouts';
 
 // Libraries made for each coin, which the signer does not use, check every transaction it signs.
 /* eslint-disable @typescript-eslint/no-require-imports */
@@ -35,7 +35,11 @@ const macKey = randomBytes(32);
 
 type House = HouseOutput & { script: string };
 
-function fakeNode(currency: NodeCurrency, house: House[], options: { testMempoolAccept: boolean; feeRate: bigint | null }) {
+function fakeNode(
+  currency: NodeCurrency,
+  house: House[],
+  options: { testMempoolAccept: boolean; feeRate: bigint | null },
+) {
   const broadcast: string[] = [];
   const state = { refuseNext: false, mempool: new Set<string>() };
   const node: CoinNode = {
@@ -72,14 +76,32 @@ function fakeNode(currency: NodeCurrency, house: House[], options: { testMempool
 /** A house output at users/index, paid by a made-up transaction, with the script bitcore writes for its address. */
 function houseOutput(currency: 'DOGE' | 'BCH', index: number, amount: string): House {
   const address = deriveAddress(currency, TEST_XPUBS, index, 'users');
-  const script = currency === 'DOGE' ? doge.Script.buildPublicKeyHashOut(doge.Address.fromString(address)) : cash.Script.buildPublicKeyHashOut(cash.Address.fromString(address));
-  return { txid: randomBytes(32).toString('hex'), vout: index % 3, address, amount, branch: 'users', index, script: script.toHex() };
+  const script =
+    currency === 'DOGE'
+      ? doge.Script.buildPublicKeyHashOut(doge.Address.fromString(address))
+      : cash.Script.buildPublicKeyHashOut(cash.Address.fromString(address));
+  return {
+    txid: randomBytes(32).toString('hex'),
+    vout: index % 3,
+    address,
+    amount,
+    branch: 'users',
+    index,
+    script: script.toHex(),
+  };
 }
 
 function payout(currency: string, destination: string, amount: string, networkFee: string): Payout {
   const id = randomUUID();
   const idempotencyKey = `payout:${id}`;
-  const mac = instructionMac(macKey, { id, currency, destination, amount: decimalToMinor(amount, 8)!, networkFee: decimalToMinor(networkFee, 8)!, idempotencyKey });
+  const mac = instructionMac(macKey, {
+    id,
+    currency,
+    destination,
+    amount: decimalToMinor(amount, 8)!,
+    networkFee: decimalToMinor(networkFee, 8)!,
+    idempotencyKey,
+  });
   return {
     id,
     rail: 'chain',
@@ -107,16 +129,26 @@ function payout(currency: string, destination: string, amount: string, networkFe
   } as Payout;
 }
 
-function setup(currency: 'DOGE' | 'BCH', house: House[], payouts: Payout[], options: { testMempoolAccept: boolean; feeRate: bigint | null }) {
+function setup(
+  currency: 'DOGE' | 'BCH',
+  house: House[],
+  payouts: Payout[],
+  options: { testMempoolAccept: boolean; feeRate: bigint | null },
+) {
   const { node, broadcast, state } = fakeNode(currency, house, options);
   const reports: { id: string; body: { status: string; txid: string; fee: string; inputs: string[] } }[] = [];
   let changeIndex = 0;
   const api = {
     async get<T>(route: string): Promise<T> {
-      if (route.startsWith('/api/ops/payouts?status=submitted')) return { payouts: payouts.filter((p) => p.status === 'submitted') } as T;
-      if (route.startsWith('/api/ops/payouts?status=broadcast')) return { payouts: payouts.filter((p) => p.status === 'broadcast') } as T;
+      if (route.startsWith('/api/ops/payouts?status=submitted'))
+        return { payouts: payouts.filter((p) => p.status === 'submitted') } as T;
+      if (route.startsWith('/api/ops/payouts?status=broadcast'))
+        return { payouts: payouts.filter((p) => p.status === 'broadcast') } as T;
       if (route.startsWith('/api/ops/chain/outputs'))
-        return { outputs: house.filter((o) => !reports.some((r) => r.body.inputs.includes(`${o.txid}:${o.vout}`))), handedOut: { users: 10, orders: 0, change: changeIndex } } as T;
+        return {
+          outputs: house.filter((o) => !reports.some((r) => r.body.inputs.includes(`${o.txid}:${o.vout}`))),
+          handedOut: { users: 10, orders: 0, change: changeIndex },
+        } as T;
       throw new Error(`unexpected GET ${route}`);
     },
     async post<T>(route: string, body: unknown): Promise<T> {
@@ -155,17 +187,34 @@ function verifyWith(lib: 'doge' | 'cash', hex: string, house: House[]) {
   const bitcore = lib === 'doge' ? doge : cash;
   const tx = new bitcore.Transaction(hex);
   const Interpreter = bitcore.Script.Interpreter;
-  const spent: House[] = tx.inputs.map((input: { prevTxId: Buffer; outputIndex: number }) => house.find((o) => o.txid === input.prevTxId.toString('hex') && o.vout === input.outputIndex)!);
+  const spent: House[] = tx.inputs.map((input: { prevTxId: Buffer; outputIndex: number }) =>
+    house.find((o) => o.txid === input.prevTxId.toString('hex') && o.vout === input.outputIndex)!,
+  );
   const results = tx.inputs.map((input: { script: unknown }, i: number) => {
     const interpreter = new Interpreter();
     const script = new bitcore.Script(spent[i]!.script);
     const amount = decimalToMinor(spent[i]!.amount, 8)!;
     const ok =
       lib === 'doge'
-        ? interpreter.verify(input.script, script, tx, i, Interpreter.SCRIPT_VERIFY_P2SH | Interpreter.SCRIPT_VERIFY_STRICTENC | Interpreter.SCRIPT_VERIFY_LOW_S)
+        ? interpreter.verify(
+            input.script,
+            script,
+            tx,
+            i,
+            Interpreter.SCRIPT_VERIFY_P2SH | Interpreter.SCRIPT_VERIFY_STRICTENC | Interpreter.SCRIPT_VERIFY_LOW_S,
+          )
         : // (bitcore-lib-cash's SCRIPT_VERIFY_LOW_S strips the hash type twice: low S is checked below instead.)
-          interpreter.verify(input.script, script, tx, i, Interpreter.SCRIPT_ENABLE_SIGHASH_FORKID | Interpreter.SCRIPT_VERIFY_STRICTENC, new bitcore.crypto.BN(amount.toString()));
-    const lowS = bitcore.crypto.Signature.fromTxFormat((input.script as { chunks: { buf: Buffer }[] }).chunks[0]!.buf).hasLowS();
+          interpreter.verify(
+            input.script,
+            script,
+            tx,
+            i,
+            Interpreter.SCRIPT_ENABLE_SIGHASH_FORKID | Interpreter.SCRIPT_VERIFY_STRICTENC,
+            new bitcore.crypto.BN(amount.toString()),
+          );
+    const lowS = bitcore.crypto.Signature.fromTxFormat(
+      (input.script as { chunks: { buf: Buffer }[] }).chunks[0]!.buf,
+    ).hasLowS();
     return { input: i, ok: ok && lowS, error: interpreter.errstr ?? '' };
   });
   return { tx, spent, results };
@@ -232,7 +281,10 @@ describe('Dogecoin: legacy P2PKH, checked by bitcore-lib-doge', () => {
     expect(run.broadcast[1]).toBe(signed);
     // The new one: a new transaction that spends none of what the first one spent.
     const second = verifyWith('doge', run.broadcast[2]!, house);
-    const inputsOf = (hex: string) => new doge.Transaction(hex).inputs.map((i: { prevTxId: Buffer; outputIndex: number }) => `${i.prevTxId.toString('hex')}:${i.outputIndex}`);
+    const inputsOf = (hex: string) =>
+      new doge.Transaction(hex).inputs.map(
+        (i: { prevTxId: Buffer; outputIndex: number }) => `${i.prevTxId.toString('hex')}:${i.outputIndex}`,
+      );
     expect(inputsOf(run.broadcast[2]!).some((input: string) => inputsOf(signed!).includes(input))).toBe(false);
     expect(second.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
     expect(run.broadcast).toHaveLength(3);
@@ -255,7 +307,8 @@ describe('Dogecoin: legacy P2PKH, checked by bitcore-lib-doge', () => {
     const { tx, results } = verifyWith('doge', run.broadcast[0]!, house);
     expect(results.every((r: { ok: boolean }) => r.ok)).toBe(true);
     // No estimate: Dogecoin's floor of 0.01 DOGE per kB.
-    const fee = 100_00000000n - tx.outputs.reduce((sum: bigint, o: { satoshis: number }) => sum + BigInt(o.satoshis), 0n);
+    const fee =
+      100_00000000n - tx.outputs.reduce((sum: bigint, o: { satoshis: number }) => sum + BigInt(o.satoshis), 0n);
     expect(fee).toBeGreaterThanOrEqual(FEE_RATE_LIMITS.DOGE.floor * BigInt(run.broadcast[0]!.length / 2));
   });
 
@@ -270,7 +323,8 @@ describe('Dogecoin: legacy P2PKH, checked by bitcore-lib-doge', () => {
     expect(run.broadcast).toHaveLength(2);
     const [first, second] = run.broadcast.map((hex) => verifyWith('doge', hex, house));
     expect(second!.results.every((r: { ok: boolean }) => r.ok)).toBe(true);
-    const feeOf = (tx: { outputs: { satoshis: number }[] }) => 1000_00000000n - tx.outputs.reduce((sum, o) => sum + BigInt(o.satoshis), 0n);
+    const feeOf = (tx: { outputs: { satoshis: number }[] }) =>
+      1000_00000000n - tx.outputs.reduce((sum, o) => sum + BigInt(o.satoshis), 0n);
     expect(feeOf(second!.tx)).toBeGreaterThan(feeOf(first!.tx));
     // The same input and the same payment; only the change paid the higher fee.
     expect(second!.tx.inputs[0].prevTxId.toString('hex')).toBe(house[0]!.txid);
@@ -308,12 +362,22 @@ describe('Bitcoin Cash: SIGHASH_FORKID, checked by bitcore-lib-cash', () => {
 
   it('the signatures commit to the amounts spent: verified against another amount they fail', async () => {
     const house = [houseOutput('BCH', 3, '0.02')];
-    const run = setup('BCH', house, [payout('BCH', outsider(), '0.01', '0.0001')], { testMempoolAccept: true, feeRate: 1n });
+    const run = setup('BCH', house, [payout('BCH', outsider(), '0.01', '0.0001')], {
+      testMempoolAccept: true,
+      feeRate: 1n,
+    });
     await run.signer.run();
     const tx = new cash.Transaction(run.broadcast[0]!);
     const verify = (satoshis: string) => {
       const interpreter = new cash.Script.Interpreter();
-      const ok = interpreter.verify(tx.inputs[0].script, new cash.Script(house[0]!.script), tx, 0, cash.Script.Interpreter.SCRIPT_ENABLE_SIGHASH_FORKID, new cash.crypto.BN(satoshis));
+      const ok = interpreter.verify(
+        tx.inputs[0].script,
+        new cash.Script(house[0]!.script),
+        tx,
+        0,
+        cash.Script.Interpreter.SCRIPT_ENABLE_SIGHASH_FORKID,
+        new cash.crypto.BN(satoshis),
+      );
       return ok ? 'valid' : interpreter.errstr;
     };
     expect(verify('2000000')).toBe('valid');
@@ -322,7 +386,10 @@ describe('Bitcoin Cash: SIGHASH_FORKID, checked by bitcore-lib-cash', () => {
 
   it('is final (no replace-by-fee on Bitcoin Cash) and never bumped', async () => {
     const house = [houseOutput('BCH', 5, '1')];
-    const run = setup('BCH', house, [payout('BCH', outsider(), '0.3', '0.0001')], { testMempoolAccept: true, feeRate: 1n });
+    const run = setup('BCH', house, [payout('BCH', outsider(), '0.3', '0.0001')], {
+      testMempoolAccept: true,
+      feeRate: 1n,
+    });
     await run.signer.run();
     const tx = new cash.Transaction(run.broadcast[0]!);
     expect(tx.inputs[0].sequenceNumber).toBe(0xffffffff);

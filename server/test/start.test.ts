@@ -48,14 +48,23 @@ describe('npm start', () => {
       // A build is there, so `npm start` does not run `gatsby build`.
       fs.writeFileSync(path.join(publicDir, 'index.html'), '<!doctype html><title>Muntly</title>');
       const [port, idpPort] = [await freePort(), await freePort()];
-      const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), IDP_PORT: String(idpPort), DATA_DIR: path.join(dir, 'data'), PUBLIC_DIR: publicDir, LOG_LEVEL: 'info' };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        PORT: String(port),
+        IDP_PORT: String(idpPort),
+        DATA_DIR: path.join(dir, 'data'),
+        PUBLIC_DIR: publicDir,
+        LOG_LEVEL: 'info',
+      };
       for (const name of ['DATABASE_URL', 'AUTH0_DOMAIN', 'HOST', 'SMTP_URL']) delete env[name];
       // Its own process group, so that whatever it started can be cleaned up if the test fails.
       const npm = spawn('npm', ['start'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       let output = '';
       npm.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
       npm.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => npm.on('exit', (code, signal) => resolve({ code, signal })));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        npm.on('exit', (code, signal) => resolve({ code, signal })),
+      );
       try {
         const deadline = Date.now() + 90_000;
         for (;;) {
@@ -72,7 +81,10 @@ describe('npm start', () => {
 
         npm.kill(signal);
         let timer: NodeJS.Timeout | undefined;
-        const result = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('still running after 30 s'), 30_000)))]);
+        const result = await Promise.race([
+          exited,
+          new Promise((resolve) => (timer = setTimeout(() => resolve('still running after 30 s'), 30_000))),
+        ]);
         clearTimeout(timer);
         expect(result).toEqual({ code: 0, signal: null });
         expect(output).toContain(`"signal":"${signal}"`); // the shutdown handler ran

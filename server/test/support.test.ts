@@ -25,7 +25,11 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
   const post = (payload: unknown, headers: Record<string, string> = {}, remoteAddress = `10.0.0.${++address}`) =>
     t.app.inject({ method: 'POST', url: '/api/support', payload: payload as object, headers, remoteAddress });
   const outboxTo = async (recipient: string) =>
-    ((await t.app.db.execute(sql`select subject, body from outbox where recipient = ${recipient} order by created_at`)) as unknown as { rows: { subject: string; body: string }[] }).rows;
+    (
+      (await t.app.db.execute(
+        sql`select subject, body from outbox where recipient = ${recipient} order by created_at`,
+      )) as unknown as { rows: { subject: string; body: string }[] }
+    ).rows;
 
   it('delivers a request to the support mailbox and confirms it to the sender in the page language', async () => {
     const res = await post(valid, { 'accept-language': 'de' });
@@ -51,19 +55,27 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
 
   it('never lets a stranger put words under a user’s anti-phishing phrase (issue 34)', async () => {
     const victim = await testUser(t, 'victim34@muntly.test');
-    const set = await t.app.inject({ method: 'PATCH', url: '/api/wallet/security', headers: victim.headers, payload: { phrase: 'Grüne Eulen 7' } });
+    const set = await t.app.inject({
+      method: 'PATCH',
+      url: '/api/wallet/security',
+      headers: victim.headers,
+      payload: { phrase: 'Grüne Eulen 7' },
+    });
     expect(set.statusCode).toBe(200);
     const bait = {
       name: 'Muntly Security Team: your account is locked',
       email: ' VICTIM34@Muntly.test ',
       topic: 'security',
-      message: 'Unusual activity. Restore access within 24 hours at https://muntly-restore.example/login or lose your funds.',
+      message:
+        'Unusual activity. Restore access within 24 hours at https://muntly-restore.example/login or lose your funds.',
     };
     const res = await post(bait, { 'accept-language': 'en' });
     expect(res.statusCode).toBe(201);
     const { ticket } = res.json();
     const mails = (
-      (await t.app.db.execute(sql`select subject, body, html from outbox where recipient = 'victim34@muntly.test' and subject like ${`%${ticket}%`}`)) as unknown as {
+      (await t.app.db.execute(
+        sql`select subject, body, html from outbox where recipient = 'victim34@muntly.test' and subject like ${`%${ticket}%`}`,
+      )) as unknown as {
         rows: { subject: string; body: string; html: string }[];
       }
     ).rows;
@@ -74,15 +86,30 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
     expect(receipt!.body).toContain(ticket);
     // Nothing the stranger typed, in any part, in any spelling.
     for (const part of [receipt!.subject, receipt!.body, receipt!.html]) {
-      for (const typed of ['Security Team', 'locked', 'Unusual', 'muntly-restore', 'https://muntly-restore', '24 hours', 'lose your funds'])
+      for (const typed of [
+        'Security Team',
+        'locked',
+        'Unusual',
+        'muntly-restore',
+        'https://muntly-restore',
+        '24 hours',
+        'lose your funds',
+      ])
         expect(part.toLowerCase()).not.toContain(typed.toLowerCase());
     }
     // The request itself reaches the support mailbox word for word, and never under a phrase, even
     // if an account had the support mailbox's address and set one.
     const inbox = await testUser(t, 'support@muntly.example');
-    await t.app.inject({ method: 'PATCH', url: '/api/wallet/security', headers: inbox.headers, payload: { phrase: 'Support phrase' } });
+    await t.app.inject({
+      method: 'PATCH',
+      url: '/api/wallet/security',
+      headers: inbox.headers,
+      payload: { phrase: 'Support phrase' },
+    });
     const again = await post({ ...bait, email: 'someone34@example.com' });
-    const forSupport = (await outboxTo('support@muntly.example')).filter((m) => m.subject.includes(again.json().ticket));
+    const forSupport = (await outboxTo('support@muntly.example')).filter((m) =>
+      m.subject.includes(again.json().ticket),
+    );
     expect(forSupport).toHaveLength(1);
     expect(forSupport[0]!.body).toContain(bait.message);
     expect(forSupport[0]!.body).not.toContain('Support phrase');
@@ -99,7 +126,12 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
     ];
     for (const [payload, code, field] of cases) {
       const res = await post(payload);
-      expect({ status: res.statusCode, ...res.json().error, message: undefined }).toEqual({ status: 400, code, field, message: undefined });
+      expect({ status: res.statusCode, ...res.json().error, message: undefined }).toEqual({
+        status: 400,
+        code,
+        field,
+        message: undefined,
+      });
     }
     const missing = await post({ name: 'Anna' });
     expect(missing.statusCode).toBe(400);
@@ -114,7 +146,8 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
 
   it('limits one client to five messages in ten minutes', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 7; i++) statuses.push((await post({ ...valid, email: `flood${i}@example.com` }, {}, '10.9.9.9')).statusCode);
+    for (let i = 0; i < 7; i++)
+      statuses.push((await post({ ...valid, email: `flood${i}@example.com` }, {}, '10.9.9.9')).statusCode);
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429, 429]);
     const limited = await post(valid, {}, '10.9.9.9');
     expect(limited.json().error.code).toBe('try_again_soon');
@@ -127,25 +160,38 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
 
   it('ignores X-Forwarded-For without a trusted proxy: a client cannot pick a new address to escape the limit', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await post({ ...valid, email: `spoof${i}@example.com` }, { 'x-forwarded-for': `192.0.2.${i}` }, '10.9.8.8')).statusCode);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await post({ ...valid, email: `spoof${i}@example.com` }, { 'x-forwarded-for': `192.0.2.${i}` }, '10.9.8.8'))
+          .statusCode,
+      );
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
   });
 
-  it.each(['10.0.0.0/8', '1'])('behind a trusted proxy (TRUST_PROXY=%s), counts each client by its forwarded address, not the proxy', async (trusted) => {
-    const proxied = await testApp(kind, { TRUST_PROXY: trusted });
-    try {
-      const viaProxy = (client: string, i: number) =>
-        proxied.app.inject({ method: 'POST', url: '/api/support', payload: { ...valid, email: `proxied${i}@example.com` }, headers: { 'x-forwarded-for': client }, remoteAddress: '10.0.0.1' });
-      const manyClients: number[] = [];
-      for (let i = 0; i < 6; i++) manyClients.push((await viaProxy(`198.51.100.${i}`, i)).statusCode);
-      expect(manyClients).toEqual([201, 201, 201, 201, 201, 201]);
-      const oneClient: number[] = [];
-      for (let i = 0; i < 6; i++) oneClient.push((await viaProxy('203.0.113.7', i)).statusCode);
-      expect(oneClient).toEqual([201, 201, 201, 201, 201, 429]);
-    } finally {
-      await proxied.close();
-    }
-  });
+  it.each(['10.0.0.0/8', '1'])(
+    'behind a trusted proxy (TRUST_PROXY=%s), counts each client by its forwarded address, not the proxy',
+    async (trusted) => {
+      const proxied = await testApp(kind, { TRUST_PROXY: trusted });
+      try {
+        const viaProxy = (client: string, i: number) =>
+          proxied.app.inject({
+            method: 'POST',
+            url: '/api/support',
+            payload: { ...valid, email: `proxied${i}@example.com` },
+            headers: { 'x-forwarded-for': client },
+            remoteAddress: '10.0.0.1',
+          });
+        const manyClients: number[] = [];
+        for (let i = 0; i < 6; i++) manyClients.push((await viaProxy(`198.51.100.${i}`, i)).statusCode);
+        expect(manyClients).toEqual([201, 201, 201, 201, 201, 201]);
+        const oneClient: number[] = [];
+        for (let i = 0; i < 6; i++) oneClient.push((await viaProxy('203.0.113.7', i)).statusCode);
+        expect(oneClient).toEqual([201, 201, 201, 201, 201, 429]);
+      } finally {
+        await proxied.close();
+      }
+    },
+  );
 
   it('reports the API, the database, the order worker and the payout worker', async () => {
     const res = await t.app.inject({ url: '/api/status' });
@@ -158,12 +204,19 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
   it('reports the database as down, and the workers as unknown, when it does not answer', async () => {
     const { serviceStatus } = await import('../src/modules/support/service');
     const status = await serviceStatus(t.app.db, async () => false);
-    expect(status).toMatchObject({ api: 'ok', database: 'down', workers: { orders: { status: 'unknown' }, payouts: { status: 'unknown' } } });
+    expect(status).toMatchObject({
+      api: 'ok',
+      database: 'down',
+      workers: { orders: { status: 'unknown' }, payouts: { status: 'unknown' } },
+    });
   });
 
   it('shows the payout worker as delayed when a payout waits more than five minutes', async () => {
     const db = t.app.db;
-    const [owner] = await db.insert(accounts).values({ issuer: 'test', subject: 'status-owner', accountKey: 'STATUS22', depositLimitEurMinor: 0n }).returning({ id: accounts.id });
+    const [owner] = await db
+      .insert(accounts)
+      .values({ issuer: 'test', subject: 'status-owner', accountKey: 'STATUS22', depositLimitEurMinor: 0n })
+      .returning({ id: accounts.id });
     const send = {
       ownerId: owner!.id,
       currency: 'BTC',
@@ -182,7 +235,10 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
         { ...send, confirmedAt: new Date(Date.now() - 20 * 60_000), status: 'completed' },
       ])
       .returning({ id: walletSends.id, confirmedAt: walletSends.confirmedAt, status: walletSends.status });
-    const [source] = await db.insert(ledgerAccounts).values({ ownerId: owner!.id, currency: 'BTC' }).returning({ id: ledgerAccounts.id });
+    const [source] = await db
+      .insert(ledgerAccounts)
+      .values({ ownerId: owner!.id, currency: 'BTC' })
+      .returning({ id: ledgerAccounts.id });
     await db.insert(payouts).values(
       sends.map((s, i) => ({
         rail: 'chain' as const,
@@ -195,7 +251,9 @@ describe.each(databaseKinds())('support form and status (%s)', (kind) => {
         sourceAccountId: source!.id,
         idempotencyKey: `status-test-${i}`,
         createdAt: s.confirmedAt!,
-        ...(s.status === 'completed' ? { status: 'completed' as const, txid: 'done' } : { status: i === 0 ? ('submitted' as const) : ('pending' as const) }),
+        ...(s.status === 'completed'
+          ? { status: 'completed' as const, txid: 'done' }
+          : { status: i === 0 ? ('submitted' as const) : ('pending' as const) }),
       })),
     );
     const workers = (await t.app.inject({ url: '/api/status' })).json().workers;

@@ -36,7 +36,9 @@ describe('what runs inside the caller’s transaction', () => {
 
   it('commits an audit row with its action and drops it when the action rolls back', async () => {
     expect(typeof typeChecks).toBe('function');
-    await database.db.transaction((tx) => recordAudit(tx, { actor: 'ops:test', action: 'database.backup', target: 'kept' }));
+    await database.db.transaction((tx) =>
+      recordAudit(tx, { actor: 'ops:test', action: 'database.backup', target: 'kept' }),
+    );
     await expect(
       database.db.transaction(async (tx) => {
         await recordAudit(tx, { actor: 'ops:test', action: 'database.backup', target: 'undone' });

@@ -5,7 +5,19 @@ import fc from 'fast-check';
 import { looksLikeFormula } from '../src/csv';
 import { processOrders } from '../src/modules/orders/settlement';
 import { toCsv, type TransactionView } from '../src/modules/wallet/transactions';
-import { bookAddresses, confirmSendFromMail, payOut, testApp, testUser, fixedRates, signToken, bearer, databaseKinds, type TestApp, type TestUser } from './helpers';
+import {
+  bookAddresses,
+  confirmSendFromMail,
+  payOut,
+  testApp,
+  testUser,
+  fixedRates,
+  signToken,
+  bearer,
+  databaseKinds,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 const INJECTION = "-1+cmd|' /C calc'!A0";
 
@@ -18,11 +30,23 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
     admin = t.admin;
     const btc = await testUser(t, 'tx-owner@muntly.test', { label: 'Main, "savings"' });
     owner = btc.headers;
-    const ltc = (await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers: owner, payload: { currency: 'LTC' } })).json();
+    const ltc = (
+      await t.app.inject({ method: 'POST', url: '/api/wallet/addresses', headers: owner, payload: { currency: 'LTC' } })
+    ).json();
     for (let i = 1; i <= 5; i++) {
-      await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'BTC', address: btc.address, amount: `0.00${i}`, txid: `btc-${i}` } });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/ops/chain-deposit',
+        headers: admin,
+        payload: { currency: 'BTC', address: btc.address, amount: `0.00${i}`, txid: `btc-${i}` },
+      });
     }
-    await t.app.inject({ method: 'POST', url: '/api/ops/chain-deposit', headers: admin, payload: { currency: 'LTC', address: ltc.address, amount: '2', txid: 'ltc-1' } });
+    await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/chain-deposit',
+      headers: admin,
+      payload: { currency: 'LTC', address: ltc.address, amount: '2', txid: 'ltc-1' },
+    });
   });
   afterAll(() => t.close());
 
@@ -32,8 +56,21 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
     const { transactions, nextCursor } = (await list('')).json();
     expect(nextCursor).toBeNull();
     expect(transactions).toHaveLength(6);
-    expect(transactions[0]).toMatchObject({ type: 'deposit', direction: 'in', currency: 'LTC', amount: '2.00000000', eurValue: '180.00', txid: 'ltc-1', status: 'completed' });
-    expect(transactions[1]).toMatchObject({ currency: 'BTC', amount: '0.00500000', eurValue: '400.00', label: 'Main, "savings"' });
+    expect(transactions[0]).toMatchObject({
+      type: 'deposit',
+      direction: 'in',
+      currency: 'LTC',
+      amount: '2.00000000',
+      eurValue: '180.00',
+      txid: 'ltc-1',
+      status: 'completed',
+    });
+    expect(transactions[1]).toMatchObject({
+      currency: 'BTC',
+      amount: '0.00500000',
+      eurValue: '400.00',
+      label: 'Main, "savings"',
+    });
   });
 
   it('pages with a cursor and filters by currency', async () => {
@@ -68,7 +105,14 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
 
   async function send(from: TestUser, address: string, amount: string, label: string) {
     await bookAddresses(t, from, [address]);
-    const started = (await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: from.headers, payload: { currency: 'BTC', address, amount, label } })).json();
+    const started = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/wallet/sends',
+        headers: from.headers,
+        payload: { currency: 'BTC', address, amount, label },
+      })
+    ).json();
     expect((await confirmSendFromMail(t, from, started.id)).statusCode).toBe(200);
   }
 
@@ -86,7 +130,9 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
     await send(u, '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2', '0.002', 'Out');
     await send(u, other.address, '0.001', 'In house');
     const before = (await list('', u.headers)).json().transactions as TransactionView[];
-    expect(before.filter((r) => r.type === 'send' || r.type === 'fee' || r.type === 'internal').map((r) => r.txid)).toEqual([null, null, null]);
+    expect(
+      before.filter((r) => r.type === 'send' || r.type === 'fee' || r.type === 'internal').map((r) => r.txid),
+    ).toEqual([null, null, null]);
     await payOut(t);
     const after = (await list('', u.headers)).json().transactions as TransactionView[];
     const sent = after.find((r) => r.type === 'send')!;
@@ -96,7 +142,10 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
     // The deposit that funded the wallet carries its own hash.
     expect(after.find((r) => r.type === 'deposit')!.txid).toEqual(expect.any(String));
     // The recipient of the internal send sees no hash either.
-    expect(((await list('', other.headers)).json().transactions as TransactionView[]).find((r) => r.type === 'internal')!.txid).toBeNull();
+    expect(
+      ((await list('', other.headers)).json().transactions as TransactionView[]).find((r) => r.type === 'internal')!
+        .txid,
+    ).toBeNull();
   });
 
   it('every row of an exchange through the wallet carries its own EUR value: what left, and what came in after the fee', async () => {
@@ -105,25 +154,45 @@ describe.each(databaseKinds())('wallet transactions (%s)', (kind) => {
       method: 'POST',
       url: '/api/orders',
       headers: u.headers,
-      payload: { type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: '0.001', email: u.email, useMyWallet: true, sendToMyWallet: true },
+      payload: {
+        type: 'sell',
+        currencyFrom: 'BTC',
+        currencyTo: 'EUR',
+        amount: '0.001',
+        email: u.email,
+        useMyWallet: true,
+        sendToMyWallet: true,
+      },
     });
     expect(sell.statusCode).toBe(201);
     await processOrders(t.database.db, { ...t.app.workers.settlement, rates: fixedRates() });
     const rows = (await list('', u.headers)).json().transactions as TransactionView[];
     // 0.001 BTC at 80,000 EUR left the wallet worth 80.00 EUR; 1.50 % fee, 78.80 EUR came in.
-    expect(rows.find((r) => r.type === 'order' && r.direction === 'out')).toMatchObject({ currency: 'BTC', amount: '0.00100000', eurValue: '80.00' });
-    expect(rows.find((r) => r.type === 'order' && r.direction === 'in')).toMatchObject({ currency: 'EUR', amount: '78.80', eurValue: '78.80' });
+    expect(rows.find((r) => r.type === 'order' && r.direction === 'out')).toMatchObject({
+      currency: 'BTC',
+      amount: '0.00100000',
+      eurValue: '80.00',
+    });
+    expect(rows.find((r) => r.type === 'order' && r.direction === 'in')).toMatchObject({
+      currency: 'EUR',
+      amount: '78.80',
+      eurValue: '78.80',
+    });
   });
 
   it("a label is its writer's: the recipient of an internal send never sees the sender's label, in the list or the export", async () => {
     const a = await testUser(t, `label-a-${kind}@muntly.test`, { deposit: '0.01' });
     const b = await testUser(t, `label-b-${kind}@muntly.test`, { label: 'My savings' });
     await send(a, b.address, '0.001', INJECTION);
-    const incoming = ((await list('', b.headers)).json().transactions as TransactionView[]).find((r) => r.type === 'internal')!;
+    const incoming = ((await list('', b.headers)).json().transactions as TransactionView[]).find(
+      (r) => r.type === 'internal',
+    )!;
     expect(incoming).toMatchObject({ direction: 'in', label: null });
     expect((await list('?format=csv', b.headers)).body).not.toContain('cmd|');
     // The sender sees their own note, and their export neutralises it.
-    const outgoing = ((await list('', a.headers)).json().transactions as TransactionView[]).find((r) => r.type === 'internal')!;
+    const outgoing = ((await list('', a.headers)).json().transactions as TransactionView[]).find(
+      (r) => r.type === 'internal',
+    )!;
     expect(outgoing).toMatchObject({ direction: 'out', label: INJECTION });
     expect((await list('?format=csv', a.headers)).body).toContain(`,'${INJECTION},`);
   });

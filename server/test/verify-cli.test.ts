@@ -4,13 +4,24 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { draw, hashDown, ROUNDS_FORMAT, seedHashOf, ticketOf, type RoundsFile } from '../../domain/faucet';
-import { buildTree, LIABILITIES_FORMAT, ownerCommitment, proofPath, publishTree, type PublishedSnapshot } from '../../domain/liabilities';
+import { draw, hashDown, ROUNDS_FORMAT, seedHashOf, ticketOf, type RoundsFile } from '#domain/faucet';
+import {
+  buildTree,
+  LIABILITIES_FORMAT,
+  ownerCommitment,
+  proofPath,
+  publishTree,
+  type PublishedSnapshot,
+} from '#domain/liabilities';
 import { main } from '../src/ops/verify';
-import type { MyProof } from '../../domain/contracts/liabilities';
+import type { MyProof } from '#domain/contracts/liabilities';
 
 /** Runs `npm run verify:… -- <file>` in this process: its exit code and what it printed. */
-async function verify(what: string, content: unknown, proof?: unknown): Promise<{ code: number; out: string[]; err: string[] }> {
+async function verify(
+  what: string,
+  content: unknown,
+  proof?: unknown,
+): Promise<{ code: number; out: string[]; err: string[] }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'muntly-verify-'));
   const file = path.join(dir, 'file.json');
   fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
@@ -47,13 +58,25 @@ const published = (): { snapshot: PublishedSnapshot; proof: MyProof } => {
     trees: [tree],
     reserves: { source: 'test', currencies: [{ currency: 'BTC', height: 812, held: '2.6' }] },
   };
-  const leaves = built.leavesOf.get(owner)!.map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built, leaf.index) }));
+  const leaves = built.leavesOf
+    .get(owner)!
+    .map((leaf) => ({ index: leaf.index, value: leaf.value.toString(), path: proofPath(built, leaf.index) }));
   const proof: MyProof = {
     snapshotId: 7,
     takenAt: snapshot.takenAt,
     owner,
     nonce: Buffer.from(nonce).toString('hex'),
-    currencies: [{ currency: 'BTC', decimals: 8, balance: '2.5', root: tree.root, leafCount: tree.leafCount, file: '/proof/7/BTC.json', leaves }],
+    currencies: [
+      {
+        currency: 'BTC',
+        decimals: 8,
+        balance: '2.5',
+        root: tree.root,
+        leafCount: tree.leafCount,
+        file: '/proof/7/BTC.json',
+        leaves,
+      },
+    ],
   };
   return { snapshot, proof };
 };
@@ -101,13 +124,23 @@ describe('npm run verify:liabilities', () => {
     const { snapshot: s, proof } = published();
     const { code, out } = await verify('liabilities', s, proof);
     expect(code).toBe(0);
-    expect(out).toContain(`ok    BTC: ${proof.currencies[0]!.leaves.length} leaf(s) of ${owner} under the root, owed 2.50000000`);
+    expect(out).toContain(
+      `ok    BTC: ${proof.currencies[0]!.leaves.length} leaf(s) of ${owner} under the root, owed 2.50000000`,
+    );
   });
 
   it('exits 1 when a leaf of the proof was changed, or the proof is someone else’s', async () => {
     const { snapshot: s, proof } = published();
     const leaf = proof.currencies[0]!.leaves[0]!;
-    const raised = { ...proof, currencies: [{ ...proof.currencies[0]!, leaves: [{ ...leaf, value: String(BigInt(leaf.value) + 1n) }, ...proof.currencies[0]!.leaves.slice(1)] }] };
+    const raised = {
+      ...proof,
+      currencies: [
+        {
+          ...proof.currencies[0]!,
+          leaves: [{ ...leaf, value: String(BigInt(leaf.value) + 1n) }, ...proof.currencies[0]!.leaves.slice(1)],
+        },
+      ],
+    };
     const forged = await verify('liabilities', s, raised);
     expect(forged.code).toBe(1);
     expect(forged.out).toContain(`        leaf ${leaf.index}: the path does not lead to the published root`);
@@ -125,12 +158,18 @@ describe('npm run verify:liabilities', () => {
   });
 
   it('exits 2 on a file it cannot read', async () => {
-    expect(await verify('liabilities', 'not json')).toMatchObject({ code: 2, err: [expect.stringMatching(/is not JSON\.$/)] });
+    expect(await verify('liabilities', 'not json')).toMatchObject({
+      code: 2,
+      err: [expect.stringMatching(/is not JSON\.$/)],
+    });
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       expect(await main(['liabilities', '/nonexistent/file.json'])).toBe(2);
       expect(await main(['other'])).toBe(2);
-      expect(error.mock.calls.map(([line]) => line)).toEqual(['No file /nonexistent/file.json.', expect.stringMatching(/^Usage: npm run verify:liabilities/)]);
+      expect(error.mock.calls.map(([line]) => line)).toEqual([
+        'No file /nonexistent/file.json.',
+        expect.stringMatching(/^Usage: npm run verify:liabilities/),
+      ]);
     } finally {
       error.mockRestore();
     }
@@ -141,7 +180,11 @@ describe('npm run verify:faucet', () => {
   it('checks every round of the range: chain links, blocks and draws', async () => {
     const { code, out } = await verify('faucet', rounds());
     expect(code).toBe(0);
-    expect(out).toEqual(['ok    round 1: chain link, seed hash, block mixed in, draw', 'ok    round 2: chain link, seed hash, block mixed in, draw', 'All 2 announced round(s) hold.']);
+    expect(out).toEqual([
+      'ok    round 1: chain link, seed hash, block mixed in, draw',
+      'ok    round 2: chain link, seed hash, block mixed in, draw',
+      'All 2 announced round(s) hold.',
+    ]);
   });
 
   it('exits 1 naming a round whose seed does not link to the one before', async () => {

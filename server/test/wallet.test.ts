@@ -13,13 +13,31 @@ describe.each(databaseKinds())('wallet balances (%s)', (kind) => {
   afterAll(() => t.close());
 
   it('lists every listed currency at zero for a new user', async () => {
-    const res = await t.app.inject({ url: '/api/wallet/balances', headers: bearer(await signToken(t.keys, { email: 'new@muntly.test' })) });
+    const res = await t.app.inject({
+      url: '/api/wallet/balances',
+      headers: bearer(await signToken(t.keys, { email: 'new@muntly.test' })),
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.balances).toHaveLength(25); // euros first, then the 24 listed currencies
-    expect(body.balances[0]).toEqual({ currency: 'EUR', name: 'Euro', balance: '0.00', eurEstimate: '0.00', support: 'full' });
-    expect(body.balances[1]).toEqual({ currency: 'BTC', name: 'Bitcoin', balance: '0.00000000', eurEstimate: '0.00', support: 'full' });
-    expect(body.balances.find((b: { currency: string }) => b.currency === 'USDT')).toMatchObject({ support: 'partial', notice: 'This currency is only partially supported.' });
+    expect(body.balances[0]).toEqual({
+      currency: 'EUR',
+      name: 'Euro',
+      balance: '0.00',
+      eurEstimate: '0.00',
+      support: 'full',
+    });
+    expect(body.balances[1]).toEqual({
+      currency: 'BTC',
+      name: 'Bitcoin',
+      balance: '0.00000000',
+      eurEstimate: '0.00',
+      support: 'full',
+    });
+    expect(body.balances.find((b: { currency: string }) => b.currency === 'USDT')).toMatchObject({
+      support: 'partial',
+      notice: 'This currency is only partially supported.',
+    });
     expect(body.totalEur).toBe('0.00');
   });
 
@@ -32,7 +50,14 @@ describe.each(databaseKinds())('wallet balances (%s)', (kind) => {
       ['XRP', 1n],
     ] as const) {
       const to = await userAccount(t.app.db, account!.id, currency);
-      await transfer(t.app.db, { id: `deposit:rich:${currency}`, currency, debitAccountId: (await systemAccount(t.app.db, 'chain', currency)).id, creditAccountId: to.id, amount, code: 'deposit' });
+      await transfer(t.app.db, {
+        id: `deposit:rich:${currency}`,
+        currency,
+        debitAccountId: (await systemAccount(t.app.db, 'chain', currency)).id,
+        creditAccountId: to.id,
+        amount,
+        code: 'deposit',
+      });
     }
     const body = (await t.app.inject({ url: '/api/wallet/balances', headers })).json();
     const of = (code: string) => body.balances.find((b: { currency: string }) => b.currency === code);
@@ -47,10 +72,27 @@ describe.each(databaseKinds())('wallet balances (%s)', (kind) => {
     const [account] = await accountsRepository.findByEmail(t.app.db, 'whale@muntly.test');
     const to = await userAccount(t.app.db, account!.id, 'ETH');
     const chain = (await systemAccount(t.app.db, 'chain', 'ETH')).id;
-    await transfer(t.app.db, { id: 'deposit:whale:1', currency: 'ETH', debitAccountId: chain, creditAccountId: to.id, amount: 25n * 10n ** 18n, code: 'deposit' });
-    await transfer(t.app.db, { id: 'deposit:whale:2', currency: 'ETH', debitAccountId: chain, creditAccountId: to.id, amount: 1n, code: 'deposit' });
+    await transfer(t.app.db, {
+      id: 'deposit:whale:1',
+      currency: 'ETH',
+      debitAccountId: chain,
+      creditAccountId: to.id,
+      amount: 25n * 10n ** 18n,
+      code: 'deposit',
+    });
+    await transfer(t.app.db, {
+      id: 'deposit:whale:2',
+      currency: 'ETH',
+      debitAccountId: chain,
+      creditAccountId: to.id,
+      amount: 1n,
+      code: 'deposit',
+    });
     const body = (await t.app.inject({ url: '/api/wallet/balances', headers })).json();
-    expect(body.balances.find((b: { currency: string }) => b.currency === 'ETH')).toMatchObject({ balance: '25.000000000000000001', eurEstimate: '75012.50' });
+    expect(body.balances.find((b: { currency: string }) => b.currency === 'ETH')).toMatchObject({
+      balance: '25.000000000000000001',
+      eurEstimate: '75012.50',
+    });
     expect((await verifyLedger(t.app.db)).filter((check) => !check.ok)).toEqual([]);
   });
 

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { networkFeeMinor, setNetworkFee } from '../../domain/fees';
-import { LSF_REQUIRE_DEST_TAG } from '../../domain/xrp';
+import { networkFeeMinor, setNetworkFee } from '#domain/fees';
+import { LSF_REQUIRE_DEST_TAG } from '#domain/xrp';
 import { TEST_XPUBS } from '../src/modules/chain/derive';
 import { refreshXrpNetworkFee } from '../src/modules/chain/xrp-fees';
 import { DEFAULT_XRP_WATCHER_SETTINGS, scanXrp } from '../src/modules/chain/xrp-watcher';
@@ -16,7 +16,19 @@ import { TEST_MNEMONIC } from '../src/signer/keys';
 import { createXrpSigner, XrpJournal, xrpWallet } from '../src/signer/xrp';
 import { xrpWatcherHooks } from '../src/workers/xrp';
 import { startFakeXrpl, type FakeXrpl } from './fixtures/fake-xrpl';
-import { balanceOf, bookAddresses, confirmSendFromMail, databaseKinds, fixedRates, payOut, signerApi, testApp, testUser, type TestApp, type TestUser } from './helpers';
+import {
+  balanceOf,
+  bookAddresses,
+  confirmSendFromMail,
+  databaseKinds,
+  fixedRates,
+  payOut,
+  signerApi,
+  testApp,
+  testUser,
+  type TestApp,
+  type TestUser,
+} from './helpers';
 
 /**
  * The XRP Ledger half of issue 31: no rippled can run here, so the app (on PGlite, and on
@@ -56,7 +68,8 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
   });
 
   const node = () => xrplNode(fake.url);
-  const scan = () => scanXrp(t.app.db, node(), xrpWatcherHooks(rates), { ...DEFAULT_XRP_WATCHER_SETTINGS, house: HOUSE });
+  const scan = () =>
+    scanXrp(t.app.db, node(), xrpWatcherHooks(rates), { ...DEFAULT_XRP_WATCHER_SETTINGS, house: HOUSE });
   const api = signerApi(() => t);
   const logs: string[] = [];
   const signer = (beforeReport?: () => Promise<void>) =>
@@ -75,16 +88,38 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
   const tagOf = (user: TestUser) => Number(user.address.split(':')[1]);
   type OutputRow = { txid: string; status: string; unmatched_reason: string | null; address: string; amount: string };
   const output = async (hash: string) =>
-    ((await t.app.db.execute(sql`select txid, status, unmatched_reason, address, amount::text from chain_outputs where currency = 'XRP' and txid = ${hash}`)) as unknown as { rows: OutputRow[] })
-      .rows[0];
+    (
+      (await t.app.db.execute(
+        sql`select txid, status, unmatched_reason, address, amount::text from chain_outputs where currency = 'XRP' and txid = ${hash}`,
+      )) as unknown as { rows: OutputRow[] }
+    ).rows[0];
   const transferIds = async (like: string) =>
-    ((await t.app.db.execute(sql`select id from ledger_transfers where id like ${like} order by id`)) as unknown as { rows: { id: string }[] }).rows.map((r) => r.id);
-  type PayoutRow = { id: string; status: string; txid: string | null; chain_fee: string | null; failure_reason: string | null };
+    (
+      (await t.app.db.execute(sql`select id from ledger_transfers where id like ${like} order by id`)) as unknown as {
+        rows: { id: string }[];
+      }
+    ).rows.map((r) => r.id);
+  type PayoutRow = {
+    id: string;
+    status: string;
+    txid: string | null;
+    chain_fee: string | null;
+    failure_reason: string | null;
+  };
   const payoutOfSend = async (sendId: string) =>
-    ((await t.app.db.execute(sql`select id, status, txid, chain_fee::text, failure_reason from payouts where send_id = ${sendId}`)) as unknown as { rows: PayoutRow[] }).rows[0]!;
+    (
+      (await t.app.db.execute(
+        sql`select id, status, txid, chain_fee::text, failure_reason from payouts where send_id = ${sendId}`,
+      )) as unknown as { rows: PayoutRow[] }
+    ).rows[0]!;
   async function sendOut(user: TestUser, address: string, amount: string): Promise<string> {
     await bookAddresses(t, user, [{ currency: 'XRP', address }]);
-    const started = await t.app.inject({ method: 'POST', url: '/api/wallet/sends', headers: user.headers, payload: { currency: 'XRP', address, amount } });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: '/api/wallet/sends',
+      headers: user.headers,
+      payload: { currency: 'XRP', address, amount },
+    });
     expect(started.statusCode).toBe(201);
     const id = started.json().id as string;
     expect((await confirmSendFromMail(t, user, id)).statusCode).toBe(200);
@@ -101,7 +136,15 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     expect(d.Account).toBe(HOUSE);
     if (type === 'Payment') expect(typeof d.Amount).toBe('string');
     expect((Number(d.Flags) & 0x00020000) === 0).toBe(true); // never a partial payment
-    return d as { Account: string; Destination: string; DestinationTag?: number; Amount: string; Fee: string; Sequence: number; LastLedgerSequence: number };
+    return d as {
+      Account: string;
+      Destination: string;
+      DestinationTag?: number;
+      Amount: string;
+      Fee: string;
+      Sequence: number;
+      LastLedgerSequence: number;
+    };
   }
 
   it('refuses a server of another network at start-up; accepts one that does not say, with a warning', async () => {
@@ -111,7 +154,11 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
       await expect(testApp(kind, { CHAIN_RPC_URL_XRP: testnet.url, CHAIN_POLL_MS: '0' })).rejects.toThrow(
         'CHAIN_RPC_URL_XRP is a server of XRP Ledger network 1 (testnet), but CHAIN_NETWORK is mainnet',
       );
-      const other = await testApp(kind, { CHAIN_RPC_URL_XRP: unsaid.url, CHAIN_POLL_MS: '0', RECONCILE_INTERVAL_MS: '0' });
+      const other = await testApp(kind, {
+        CHAIN_RPC_URL_XRP: unsaid.url,
+        CHAIN_POLL_MS: '0',
+        RECONCILE_INTERVAL_MS: '0',
+      });
       await other.close();
     } finally {
       await testnet.close();
@@ -126,11 +173,32 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     fake.validated = 1010;
     const normal = fake.pay({ from: SENDER, to: HOUSE, amount: '25000000', tag, ledger: 1002, sourceTag: 12 });
     // A partial payment: says 1,000 XRP, delivers one drop.
-    const partial = fake.pay({ from: SENDER, to: HOUSE, amount: '1000000000', delivered: '1', flags: 0x00020000, tag, ledger: 1003 });
+    const partial = fake.pay({
+      from: SENDER,
+      to: HOUSE,
+      amount: '1000000000',
+      delivered: '1',
+      flags: 0x00020000,
+      tag,
+      ledger: 1003,
+    });
     const tagless = fake.pay({ from: SENDER, to: HOUSE, amount: '3000000', ledger: 1004, sourceTag: 77 });
     const unknownTag = fake.pay({ from: SENDER, to: HOUSE, amount: '4000000', tag: 999_999, ledger: 1005 });
-    const failed = fake.pay({ from: SENDER, to: HOUSE, amount: '5000000', tag, result: 'tecUNFUNDED_PAYMENT', ledger: 1006 });
-    const issued = fake.pay({ from: SENDER, to: HOUSE, amount: { currency: 'USD', issuer: OUTSIDE, value: '100' }, tag, ledger: 1007 });
+    const failed = fake.pay({
+      from: SENDER,
+      to: HOUSE,
+      amount: '5000000',
+      tag,
+      result: 'tecUNFUNDED_PAYMENT',
+      ledger: 1006,
+    });
+    const issued = fake.pay({
+      from: SENDER,
+      to: HOUSE,
+      amount: { currency: 'USD', issuer: OUTSIDE, value: '100' },
+      tag,
+      ledger: 1007,
+    });
     // In the open ledger: not validated yet.
     const later = fake.pay({ from: SENDER, to: HOUSE, amount: '2000000', tag, ledger: 1011 });
 
@@ -138,7 +206,14 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     fake.serveOpenLedger = true;
     const first = await scan();
     fake.serveOpenLedger = false;
-    expect(first).toMatchObject({ validated: 1010, cursor: 1010, credited: 2, unmatched: 2, ignored: 2, requireDestTag: true });
+    expect(first).toMatchObject({
+      validated: 1010,
+      cursor: 1010,
+      credited: 2,
+      unmatched: 2,
+      ignored: 2,
+      requireDestTag: true,
+    });
     // account_tx was read forward from the cursor, up to the validated ledger, in pages (marker).
     const reads = fake.calls.filter((c) => c.method === 'account_tx');
     expect(reads.length).toBeGreaterThanOrEqual(3);
@@ -146,15 +221,31 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     expect(reads.slice(1).every((c) => c.params.marker !== undefined)).toBe(true);
 
     expect(await balance(user)).toBe('25.000001');
-    expect(await transferIds(`chain-deposit:XRP:%`)).toEqual([`chain-deposit:XRP:${normal}`, `chain-deposit:XRP:${partial}`].sort());
-    expect(await output(tagless)).toMatchObject({ status: 'unmatched', unmatched_reason: 'not_expected', address: `${HOUSE}:0`, amount: '3000000' });
-    expect(await output(unknownTag)).toMatchObject({ status: 'unmatched', address: `${HOUSE}:999999`, amount: '4000000' });
+    expect(await transferIds(`chain-deposit:XRP:%`)).toEqual(
+      [`chain-deposit:XRP:${normal}`, `chain-deposit:XRP:${partial}`].sort(),
+    );
+    expect(await output(tagless)).toMatchObject({
+      status: 'unmatched',
+      unmatched_reason: 'not_expected',
+      address: `${HOUSE}:0`,
+      amount: '3000000',
+    });
+    expect(await output(unknownTag)).toMatchObject({
+      status: 'unmatched',
+      address: `${HOUSE}:999999`,
+      amount: '4000000',
+    });
     expect(await output(failed)).toBeUndefined();
     expect(await output(issued)).toBeUndefined();
     expect(await output(later)).toBeUndefined();
 
     // The queue names them with their sender (and the source tag it gave), for the operator who returns it.
-    const queue = (await t.app.inject({ url: '/api/ops/chain/unmatched', headers: t.admin })).json().outputs as { txid: string; address: string; amount: string; sender: string | null }[];
+    const queue = (await t.app.inject({ url: '/api/ops/chain/unmatched', headers: t.admin })).json().outputs as {
+      txid: string;
+      address: string;
+      amount: string;
+      sender: string | null;
+    }[];
     expect(queue.map((o) => [o.txid, o.amount, o.sender]).sort()).toEqual(
       [
         [tagless, '3.000000', `${SENDER}:77`],
@@ -162,7 +253,9 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
       ].sort(),
     );
     const [meta] = (
-      (await t.app.db.execute(sql`select metadata from ledger_transfers where id = ${`chain-unmatched:XRP:${tagless}:0`}`)) as unknown as { rows: { metadata: Record<string, unknown> }[] }
+      (await t.app.db.execute(
+        sql`select metadata from ledger_transfers where id = ${`chain-unmatched:XRP:${tagless}:0`}`,
+      )) as unknown as { rows: { metadata: Record<string, unknown> }[] }
     ).rows;
     expect(meta!.metadata).toMatchObject({ sender: SENDER, senderTag: 77 });
 
@@ -178,14 +271,26 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     expect(await balance(user)).toBe('27.000001');
 
     // The wallet's Receive page: a validated deposit is final, nothing waits in "n of N".
-    const { addresses } = (await t.app.inject({ url: '/api/wallet/addresses', headers: user.headers })).json() as { addresses: { address: string; incoming?: unknown[] }[] };
+    const { addresses } = (await t.app.inject({ url: '/api/wallet/addresses', headers: user.headers })).json() as {
+      addresses: { address: string; incoming?: unknown[] }[];
+    };
     expect(addresses.find((a) => a.address === user.address)?.incoming ?? []).toEqual([]);
 
     // An operator assigns one, returns the other to the address and tag its sender names.
-    const assigned = await t.app.inject({ method: 'POST', url: '/api/ops/chain/unmatched/assign', headers: t.admin, payload: { currency: 'XRP', txid: unknownTag, vout: 0, email: user.email } });
+    const assigned = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/chain/unmatched/assign',
+      headers: t.admin,
+      payload: { currency: 'XRP', txid: unknownTag, vout: 0, email: user.email },
+    });
     expect(assigned.statusCode).toBe(200);
     expect(await balance(user)).toBe('31.000001');
-    const toHouse = await t.app.inject({ method: 'POST', url: '/api/ops/chain/unmatched/return', headers: t.admin, payload: { currency: 'XRP', txid: tagless, vout: 0, destination: `${HOUSE}:5` } });
+    const toHouse = await t.app.inject({
+      method: 'POST',
+      url: '/api/ops/chain/unmatched/return',
+      headers: t.admin,
+      payload: { currency: 'XRP', txid: tagless, vout: 0, destination: `${HOUSE}:5` },
+    });
     expect(toHouse.json().error.code).toBe('invalid_address');
   });
 
@@ -201,8 +306,19 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     expect(await signer().run()).toMatchObject({ paid: 1 });
     const tx = checkedByOthers(fake.submitted.length - 1);
     const hash = fake.submitted[fake.submitted.length - 1]!.hash;
-    expect(tx).toMatchObject({ Destination: OUTSIDE, DestinationTag: 4242, Amount: '10000000', Fee: '10', Sequence: 40, LastLedgerSequence: 1020 + t.config.XRP_LEDGER_MARGIN });
-    expect(await payoutOfSend(sendId)).toMatchObject({ status: 'broadcast', txid: hash.toLowerCase(), chain_fee: '10' });
+    expect(tx).toMatchObject({
+      Destination: OUTSIDE,
+      DestinationTag: 4242,
+      Amount: '10000000',
+      Fee: '10',
+      Sequence: 40,
+      LastLedgerSequence: 1020 + t.config.XRP_LEDGER_MARGIN,
+    });
+    expect(await payoutOfSend(sendId)).toMatchObject({
+      status: 'broadcast',
+      txid: hash.toLowerCase(),
+      chain_fee: '10',
+    });
     // The journal holds it, flushed, before it was submitted.
     expect(fs.readFileSync(journalFile, 'utf8')).toContain(hash.toLowerCase());
 
@@ -218,7 +334,9 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     expect(await signer().run()).toMatchObject({ completed: 1 });
     expect((await payoutOfSend(sendId)).status).toBe('completed');
     await scan();
-    const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as { kind: string }[];
+    const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as {
+      kind: string;
+    }[];
     expect(alerts.filter((a) => a.kind === 'house_account')).toEqual([]);
     expect(await balance(user)).toBe('29.999988'); // 10 XRP and the 12-drop network fee
   });
@@ -235,7 +353,10 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     // The network never takes it; a validated ledger passes its LastLedgerSequence.
     fake.validated = expired.LastLedgerSequence + 1;
     expect(await signer().run()).toMatchObject({ failed: 1 });
-    expect(await payoutOfSend(expiring)).toMatchObject({ status: 'failed', failure_reason: expect.stringContaining('LastLedgerSequence') });
+    expect(await payoutOfSend(expiring)).toMatchObject({
+      status: 'failed',
+      failure_reason: expect.stringContaining('LastLedgerSequence'),
+    });
     expect(await balance(user)).toBe('30.000000');
 
     const tec = await sendOut(user, `${OUTSIDE}:2`, '6');
@@ -246,7 +367,10 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     fake.apply(sent.hash, 'tecUNFUNDED_PAYMENT', fake.validated + 1);
     fake.validated += 1;
     expect(await signer().run()).toMatchObject({ failed: 1 });
-    expect(await payoutOfSend(tec)).toMatchObject({ status: 'failed', failure_reason: expect.stringContaining('tecUNFUNDED_PAYMENT') });
+    expect(await payoutOfSend(tec)).toMatchObject({
+      status: 'failed',
+      failure_reason: expect.stringContaining('tecUNFUNDED_PAYMENT'),
+    });
     expect(await balance(user)).toBe('30.000000');
     expect(await scan()).toMatchObject({ fees: 1 });
     expect(await transferIds(`chain-fee:XRP:${sent.hash.toLowerCase()}`)).toHaveLength(1);
@@ -286,7 +410,11 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     expect(returned.statusCode).toBe(200);
     expect(await payOut(t)).toBe(1);
     expect(await signer().run()).toMatchObject({ paid: 1 });
-    expect(checkedByOthers(fake.submitted.length - 1)).toMatchObject({ Destination: SENDER, DestinationTag: 31, Amount: (8_000_000n - 12n).toString() });
+    expect(checkedByOthers(fake.submitted.length - 1)).toMatchObject({
+      Destination: SENDER,
+      DestinationTag: 31,
+      Amount: (8_000_000n - 12n).toString(),
+    });
     fake.validated += 1;
     fake.apply(fake.submitted[fake.submitted.length - 1]!.hash, 'tesSUCCESS', fake.validated);
     expect(await signer().run()).toMatchObject({ completed: 1 });
@@ -302,20 +430,30 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     const sendId = await sendOut(user, `${NEW_ACCOUNT}:9`, '0.5');
     expect(await signer().run()).toMatchObject({ failed: 1, paid: 0 });
     expect(fake.submitted.length).toBe(before);
-    expect(await payoutOfSend(sendId)).toMatchObject({ status: 'failed', failure_reason: expect.stringContaining('base reserve') });
+    expect(await payoutOfSend(sendId)).toMatchObject({
+      status: 'failed',
+      failure_reason: expect.stringContaining('base reserve'),
+    });
 
     // Everything booked so far is on the house account, above its 1 XRP reserve.
-    const reconciled = (await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })).json().results as { currency: string; ok: boolean; difference: string }[];
+    const reconciled = (
+      await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })
+    ).json().results as { currency: string; ok: boolean; difference: string }[];
     expect(reconciled).toEqual([expect.objectContaining({ currency: 'XRP', ok: true, difference: '0.000000' })]);
 
     // Money on the house account no booking explains is a difference, alerted once.
     const house = fake.accounts.get(HOUSE)!;
     fake.accounts.set(HOUSE, { ...house, Balance: (BigInt(house.Balance) + 7n).toString() });
     for (let i = 0; i < 2; i++) {
-      const [result] = (await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })).json().results as { ok: boolean; difference: string }[];
+      const [result] = (
+        await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })
+      ).json().results as { ok: boolean; difference: string }[];
       expect(result).toMatchObject({ ok: false, difference: '0.000007' });
     }
-    const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as { kind: string; currency: string }[];
+    const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as {
+      kind: string;
+      currency: string;
+    }[];
     expect(alerts.filter((a) => a.kind === 'reconciliation' && a.currency === 'XRP')).toHaveLength(1);
     fake.accounts.set(HOUSE, house);
   });
@@ -325,8 +463,13 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     fake.accounts.set(HOUSE, { ...house, Flags: 0 });
     expect(await scan()).toMatchObject({ requireDestTag: false });
     await scan();
-    const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as { kind: string; detail: { reason: string } }[];
-    expect(alerts.filter((a) => a.kind === 'house_account' && a.detail.reason === 'require_dest_tag_unset')).toHaveLength(1);
+    const alerts = (await t.app.inject({ url: '/api/ops/chain/alerts', headers: t.admin })).json().alerts as {
+      kind: string;
+      detail: { reason: string };
+    }[];
+    expect(
+      alerts.filter((a) => a.kind === 'house_account' && a.detail.reason === 'require_dest_tag_unset'),
+    ).toHaveLength(1);
 
     // The signer sets it (npm run signer -- xrp-require-dest-tag): an AccountSet with SetFlag 1, its fee the house's.
     const sent = await signer().requireDestinationTag();
@@ -338,14 +481,18 @@ describe.each(databaseKinds())('XRP Ledger with recorded rippled answers (%s)', 
     fake.accounts.set(HOUSE, { ...fake.accounts.get(HOUSE)!, Flags: LSF_REQUIRE_DEST_TAG });
     expect(await scan()).toMatchObject({ requireDestTag: true, fees: 1 });
     expect(await signer().requireDestinationTag()).toBeNull();
-    const [reconciled] = (await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })).json().results as { ok: boolean }[];
+    const [reconciled] = (
+      await t.app.inject({ method: 'POST', url: '/api/ops/chain/reconcile', headers: t.admin })
+    ).json().results as { ok: boolean }[];
     expect(reconciled).toMatchObject({ ok: true });
   });
 
   it('charges users the fee the signer will pay, from the server’s open-ledger fee with the margin, capped', async () => {
     try {
       fake.openLedgerFee = 5000n;
-      expect(await refreshXrpNetworkFee(node(), t.config.XRP_FEE_CAP_DROPS, t.config.NETWORK_FEE_MARGIN_PERCENT)).toBe(1200n);
+      expect(await refreshXrpNetworkFee(node(), t.config.XRP_FEE_CAP_DROPS, t.config.NETWORK_FEE_MARGIN_PERCENT)).toBe(
+        1200n,
+      );
       expect(networkFeeMinor('XRP')).toBe(1200n);
     } finally {
       fake.openLedgerFee = 10n;

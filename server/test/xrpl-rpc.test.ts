@@ -12,10 +12,31 @@ describe('XRP Ledger JSON-RPC answers', () => {
   it('reads an account_tx entry of API version 1 (tx with hash and ledger_index inside) and of version 2 (tx_json, DeliverMax)', () => {
     const v1 = parseEntry({
       meta: { TransactionResult: 'tesSUCCESS', delivered_amount: '1' },
-      tx: { Account: 'rA', Amount: '1000000000', Destination: 'rB', DestinationTag: 7, Fee: '12', Flags: 131072, Sequence: 3, TransactionType: 'Payment', hash: 'ABCD', ledger_index: 90 },
+      tx: {
+        Account: 'rA',
+        Amount: '1000000000',
+        Destination: 'rB',
+        DestinationTag: 7,
+        Fee: '12',
+        Flags: 131072,
+        Sequence: 3,
+        TransactionType: 'Payment',
+        hash: 'ABCD',
+        ledger_index: 90,
+      },
       validated: true,
     });
-    expect(v1).toMatchObject({ hash: 'abcd', ledgerIndex: 90, validated: true, amount: '1000000000', delivered: '1', destinationTag: 7, fee: 12n, flags: 131072, result: 'tesSUCCESS' });
+    expect(v1).toMatchObject({
+      hash: 'abcd',
+      ledgerIndex: 90,
+      validated: true,
+      amount: '1000000000',
+      delivered: '1',
+      destinationTag: 7,
+      fee: 12n,
+      flags: 131072,
+      result: 'tesSUCCESS',
+    });
     const v2 = parseEntry({
       hash: 'EF01',
       ledger_index: 91,
@@ -23,7 +44,15 @@ describe('XRP Ledger JSON-RPC answers', () => {
       tx_json: { Account: 'rA', DeliverMax: '5000000', Destination: 'rB', Fee: '10', TransactionType: 'Payment' },
       validated: false,
     });
-    expect(v2).toMatchObject({ hash: 'ef01', ledgerIndex: 91, validated: false, amount: '5000000', delivered: null, destinationTag: null, result: 'tecUNFUNDED_PAYMENT' });
+    expect(v2).toMatchObject({
+      hash: 'ef01',
+      ledgerIndex: 91,
+      validated: false,
+      amount: '5000000',
+      delivered: null,
+      destinationTag: null,
+      result: 'tecUNFUNDED_PAYMENT',
+    });
   });
 
   it('takes drops from strings only: an issued currency (an object), "unavailable" or a decimal is no XRP', () => {
@@ -50,14 +79,27 @@ describe('XRP Ledger JSON-RPC answers', () => {
     expect(checkXrplNetwork(0, 'regtest')).toMatchObject({ ok: false });
     expect(checkXrplNetwork(21338, 'regtest')).toEqual({ ok: true, warning: null });
     expect(checkXrplNetwork(21338, 'mainnet')).toMatchObject({ ok: false });
-    expect(checkXrplNetwork(null, 'mainnet')).toMatchObject({ ok: true, warning: expect.stringContaining('does not say its network') });
+    expect(checkXrplNetwork(null, 'mainnet')).toMatchObject({
+      ok: true,
+      warning: expect.stringContaining('does not say its network'),
+    });
   });
 
   it('posts {method, params: [{…}]} and turns an error result into an XrplError with its token; actNotFound is "no account"', async () => {
     const sent: unknown[] = [];
     const answers: Record<string, unknown> = {
-      account_info: { result: { account: 'rX', error: 'actNotFound', error_code: 19, error_message: 'Account not found.', status: 'error' } },
-      fee: { result: { error: 'slowDown', error_message: 'You are placing too much load on the server.', status: 'error' } },
+      account_info: {
+        result: {
+          account: 'rX',
+          error: 'actNotFound',
+          error_code: 19,
+          error_message: 'Account not found.',
+          status: 'error',
+        },
+      },
+      fee: {
+        result: { error: 'slowDown', error_message: 'You are placing too much load on the server.', status: 'error' },
+      },
     };
     const fetch = (async (_url: string, init: { body: string }) => {
       const body = JSON.parse(init.body) as { method: string };
@@ -66,7 +108,10 @@ describe('XRP Ledger JSON-RPC answers', () => {
     }) as unknown as typeof globalThis.fetch;
     const node = xrplNode('http://127.0.0.1:5005', { fetch });
     expect(await node.accountInfo('rX', 'validated')).toBeNull();
-    expect(sent[0]).toEqual({ method: 'account_info', params: [{ account: 'rX', ledger_index: 'validated', strict: true }] });
+    expect(sent[0]).toEqual({
+      method: 'account_info',
+      params: [{ account: 'rX', ledger_index: 'validated', strict: true }],
+    });
     const failure = await node.fee().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(XrplError);
     expect((failure as XrplError).error).toBe('slowDown');

@@ -1,6 +1,6 @@
 import { apiOrigin } from '../config';
-import type { ErrorCode, ErrorBody } from '../../domain/errors';
-import type { Language } from '../../domain/languages';
+import type { ErrorCode, ErrorBody } from '#domain/errors';
+import type { Language } from '#domain/languages';
 
 /**
  * Calls to the product API from the islands: bearer token, the page language (for the messages
@@ -39,7 +39,12 @@ export async function apiRequest<T>(
   });
   if (!response.ok) {
     const payload = (await response.json().catch(() => ({}))) as Partial<ErrorBody>;
-    throw new ApiFailure(response.status, payload.error?.code ?? 'generic', payload.error?.field, payload.error?.retryAfter);
+    throw new ApiFailure(
+      response.status,
+      payload.error?.code ?? 'generic',
+      payload.error?.field,
+      payload.error?.retryAfter,
+    );
   }
   const type = response.headers.get('content-type') ?? '';
   return (type.includes('application/json') ? response.json() : response.text()) as Promise<T>;

@@ -1,6 +1,6 @@
-import { setChainNetwork } from '../../domain/networks';
+import { setChainNetwork } from '#domain/networks';
 import { apiOrigin } from '../config';
-import type { AuthConfig } from '../../domain/contracts/auth';
+import type { AuthConfig } from '#domain/contracts/auth';
 
 /** GET /api/auth/config: the login settings, fetched once per page load. */
 export type { AuthConfig };

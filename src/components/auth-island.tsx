@@ -20,7 +20,13 @@ const AuthSdk = React.lazy(loadSdk);
 
 type Mode = 'deciding' | 'logged-out' | 'sdk';
 
-export function AuthIsland({ children, rememberSession = true }: { children: React.ReactNode; rememberSession?: boolean }) {
+export function AuthIsland({
+  children,
+  rememberSession = true,
+}: {
+  children: React.ReactNode;
+  rememberSession?: boolean;
+}) {
   const { t } = useTranslation('auth');
   const language = usePageLanguage();
   const [mode, setMode] = React.useState<Mode>('deciding');
@@ -54,7 +60,10 @@ export function AuthIsland({ children, rememberSession = true }: { children: Rea
       loginWithRedirect: (options) => handOver((sdk) => sdk.loginWithRedirect(options)),
       logout: (options) => handOver((sdk) => sdk.logout(options)),
       // No session, no token (the SDK's error code for it); the site asks for one only when logged in.
-      getAccessTokenSilently: (() => Promise.reject(Object.assign(new Error('Login required'), { error: 'login_required' }))) as Session['getAccessTokenSilently'],
+      getAccessTokenSilently: (() =>
+        Promise.reject(
+          Object.assign(new Error('Login required'), { error: 'login_required' }),
+        )) as Session['getAccessTokenSilently'],
     };
   }, []);
   React.useEffect(() => {
@@ -67,7 +76,13 @@ export function AuthIsland({ children, rememberSession = true }: { children: Rea
   if (mode === 'logged-out') return <SessionContext.Provider value={loggedOut}>{children}</SessionContext.Provider>;
   return (
     <React.Suspense fallback={checking}>
-      <AuthSdk config={config} language={language} rememberSession={rememberSession} handovers={handovers.current} busy={checking}>
+      <AuthSdk
+        config={config}
+        language={language}
+        rememberSession={rememberSession}
+        handovers={handovers.current}
+        busy={checking}
+      >
         {children}
       </AuthSdk>
     </React.Suspense>

@@ -1,8 +1,8 @@
 import { Auth0Provider, useAuth0 } from '@auth0/auth0-react';
 import { navigate } from 'gatsby';
 import * as React from 'react';
-import { localizePath, type Language } from '../../domain/languages';
-import { loginLanding } from '../../domain/return-to';
+import { localizePath, type Language } from '#domain/languages';
+import { loginLanding } from '#domain/return-to';
 import { routes } from '../i18n/routes';
 import { SessionContext, type Session } from './session';
 import { writeSessionHint } from './session-hint';
@@ -17,9 +17,18 @@ import type { AuthConfig } from './auth-config';
 type AppState = { returnTo?: string };
 
 /** A login or logout the island's logged-out session was asked for before the SDK had loaded. */
-export type Handover = { run: (session: Session) => Promise<void>; resolve: () => void; reject: (error: unknown) => void };
+export type Handover = {
+  run: (session: Session) => Promise<void>;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+};
 
-type BridgeProps = { rememberSession: boolean; handovers: Handover[]; busy: React.ReactNode; children: React.ReactNode };
+type BridgeProps = {
+  rememberSession: boolean;
+  handovers: Handover[];
+  busy: React.ReactNode;
+  children: React.ReactNode;
+};
 
 function Bridge({ rememberSession, handovers, busy, children }: BridgeProps) {
   const session = useAuth0();
@@ -43,7 +52,14 @@ function Bridge({ rememberSession, handovers, busy, children }: BridgeProps) {
   return <SessionContext.Provider value={session}>{handingOver ? busy : children}</SessionContext.Provider>;
 }
 
-type Props = { config: AuthConfig; language: Language; rememberSession: boolean; handovers: Handover[]; busy: React.ReactNode; children: React.ReactNode };
+type Props = {
+  config: AuthConfig;
+  language: Language;
+  rememberSession: boolean;
+  handovers: Handover[];
+  busy: React.ReactNode;
+  children: React.ReactNode;
+};
 
 export default function AuthSdk({ config, language, rememberSession, handovers, busy, children }: Props) {
   const origin = window.location.origin;
@@ -59,7 +75,9 @@ export default function AuthSdk({ config, language, rememberSession, handovers, 
       }}
       onRedirectCallback={(appState?: AppState) => {
         // The state came back through the provider: checked again, as any returnTo is.
-        void navigate(loginLanding(appState?.returnTo, origin, localizePath(routes.wallet, language)), { replace: true });
+        void navigate(loginLanding(appState?.returnTo, origin, localizePath(routes.wallet, language)), {
+          replace: true,
+        });
       }}
     >
       <Bridge rememberSession={rememberSession} handovers={handovers} busy={busy}>

@@ -35,7 +35,12 @@ export function CookieBanner() {
         {t('cookieBanner.text')} <LocalizedLink to="cookie_policy">{t('cookieBanner.learnMore')}</LocalizedLink>
       </p>
       <div className="actions">
-        <button type="button" className="button primary" data-consent-choice="granted" onClick={() => choose('granted')}>
+        <button
+          type="button"
+          className="button primary"
+          data-consent-choice="granted"
+          onClick={() => choose('granted')}
+        >
           {t('cookieBanner.accept')}
         </button>
         <button type="button" className="button" data-consent-choice="denied" onClick={() => choose('denied')}>

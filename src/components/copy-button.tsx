@@ -49,10 +49,19 @@ export function CopyButton({ value, what, className }: { value: string; what: st
   };
   return (
     <span className={className ? `copy ${className}` : 'copy'}>
-      <button type="button" className="button small copy-button" aria-label={t('copy.label', { what })} onClick={() => void copy()}>
+      <button
+        type="button"
+        className="button small copy-button"
+        aria-label={t('copy.label', { what })}
+        onClick={() => void copy()}
+      >
         {t('copy.button')}
       </button>
-      <span className={`copy-feedback${result === 'failed' ? ' copy-failed' : ''}`} aria-live="polite" aria-atomic="true">
+      <span
+        className={`copy-feedback${result === 'failed' ? ' copy-failed' : ''}`}
+        aria-live="polite"
+        aria-atomic="true"
+      >
         {result === 'copied' ? t('copy.copied') : result === 'failed' ? t('copy.failed') : ''}
       </span>
     </span>

@@ -10,7 +10,17 @@ type Props = { code: string; size?: number; className?: string };
  * hidden from screen readers (alt=""). Served from the site (components/currency-icons.ts).
  */
 export function CurrencyIcon({ code, size = 20, className }: Props) {
-  return <img className={className ? `currency-icon ${className}` : 'currency-icon'} src={withPrefix(currencyIconPath(code))} alt="" width={size} height={size} loading="lazy" decoding="async" />;
+  return (
+    <img
+      className={className ? `currency-icon ${className}` : 'currency-icon'}
+      src={withPrefix(currencyIconPath(code))}
+      alt=""
+      width={size}
+      height={size}
+      loading="lazy"
+      decoding="async"
+    />
+  );
 }
 
 /** A value in a currency (an amount, a rate, a choice) with the currency's logo before it, the two kept on one line. */

@@ -11,5 +11,8 @@ type Named = keyof Resources['currencies']['names'];
  */
 export function useCurrencyName(): (code: string, english?: string) => string {
   const { t } = useTranslation('currencies');
-  return React.useCallback((code: string, english?: string) => t(`names.${code as Named}`, { defaultValue: english ?? code }), [t]);
+  return React.useCallback(
+    (code: string, english?: string) => t(`names.${code as Named}`, { defaultValue: english ?? code }),
+    [t],
+  );
 }

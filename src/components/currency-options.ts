@@ -55,4 +55,5 @@ export function filterCurrencies(options: readonly CurrencyOption[], query: stri
 
 export const optionText = (o: CurrencyOption | null): string => (!o ? '' : o.code ? `${o.name} (${o.code})` : o.name);
 
-export const describedByOf = (id: string, error?: string, hints?: string) => [error ? `${id}-error` : '', hints ?? ''].filter(Boolean).join(' ') || undefined;
+export const describedByOf = (id: string, error?: string, hints?: string) =>
+  [error ? `${id}-error` : '', hints ?? ''].filter(Boolean).join(' ') || undefined;

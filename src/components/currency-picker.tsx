@@ -71,7 +71,19 @@ export const CurrencyPicker = React.forwardRef<HTMLInputElement, Props>(function
   return <Combobox {...props} inputRef={ref} />;
 });
 
-function NativeSelect({ id, label, options, value, onChange, onBlur, name, error, describedBy, onFocus, onPointerDown }: Props & { onFocus?: () => void; onPointerDown?: () => void }) {
+function NativeSelect({
+  id,
+  label,
+  options,
+  value,
+  onChange,
+  onBlur,
+  name,
+  error,
+  describedBy,
+  onFocus,
+  onPointerDown,
+}: Props & { onFocus?: () => void; onPointerDown?: () => void }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

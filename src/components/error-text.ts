@@ -1,12 +1,12 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorTextNumbers, waitPhrase } from '../../domain/errors';
-import { eur } from '../../domain/money';
+import { errorTextNumbers, waitPhrase } from '#domain/errors';
+import { eur } from '#domain/money';
 import { formatMoney } from '../i18n/format';
 import { ApiFailure } from './api';
 import { usePageLanguage } from './localized-link';
-import type { ErrorCode } from '../../domain/errors';
-import type { FailureReason } from '../../domain/orders';
+import type { ErrorCode } from '#domain/errors';
+import type { FailureReason } from '#domain/orders';
 
 /**
  * Every error text of the site comes from one namespace, locales/<lng>/errors.json, whose keys
@@ -16,23 +16,31 @@ import type { FailureReason } from '../../domain/orders';
  */
 
 /** Keys only the site uses: a call that got no answer from the API, two form rules, and a limit's wait. */
-export const SITE_ERROR_KEYS = ['generic', 'too_many_decimals', 'same_currency', 'try_again_in', 'login_required_business'] as const;
+export const SITE_ERROR_KEYS = [
+  'generic',
+  'too_many_decimals',
+  'same_currency',
+  'try_again_in',
+  'login_required_business',
+] as const;
 export type ErrorTextKey = ErrorCode | FailureReason | (typeof SITE_ERROR_KEYS)[number];
 
 /** Values some texts need: a currency and its decimals (too_many_decimals). */
 export type ErrorTextValues = { currency?: string; decimals?: number; retryAfter?: number };
 
 /** A limit's wait in a language ({{when}}): domain/errors.ts, shared with the API's messages. */
-export { waitPhrase } from '../../domain/errors';
+export { waitPhrase } from '#domain/errors';
 
 /** What went wrong in a call: the API's code, or generic when there was no answer from it. */
-export const errorKeyOf = (error: unknown): ErrorCode | 'generic' => (error instanceof ApiFailure ? error.code : 'generic');
+export const errorKeyOf = (error: unknown): ErrorCode | 'generic' =>
+  error instanceof ApiFailure ? error.code : 'generic';
 
 /**
  * A form field's message as a key: the forms' schemas (domain/, the order form) and their
  * handlers give error codes as messages. An unknown one shows the generic text.
  */
-export const formErrorKey = (message: string | undefined): ErrorTextKey | undefined => message as ErrorTextKey | undefined;
+export const formErrorKey = (message: string | undefined): ErrorTextKey | undefined =>
+  message as ErrorTextKey | undefined;
 
 /** A key's text; no key (a field without error), no text. */
 export type ErrorText = {

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { askOnce } from './ask-once';
 import { asTransition } from './transition';
-import type { BankAccount } from '../../domain/contracts/orders';
+import type { BankAccount } from '#domain/contracts/orders';
 
 /** Per currency, a block explorer's page for a transaction: `{txid}` is where the hash goes. None in local mode. */
 export type Explorers = Partial<Record<string, string>>;
@@ -15,12 +15,16 @@ export type ExchangeConfig = { buySellEnabled: boolean; bank: BankAccount | null
 
 // A server without the endpoint (404) is taken as "on" with nothing to show: a switched-off API
 // still answers buy_sell_disabled to an order.
-const ask = askOnce<Partial<ExchangeConfig> & { buySellEnabled: boolean }>('/api/exchange/config', { absent: { buySellEnabled: true } });
+const ask = askOnce<Partial<ExchangeConfig> & { buySellEnabled: boolean }>('/api/exchange/config', {
+  absent: { buySellEnabled: true },
+});
 
 /** The one reader of the exchange's run-time configuration: asked once per visit, again after a failure; undefined when it could not be had. */
 export async function exchangeConfig(): Promise<ExchangeConfig | undefined> {
   const answer = await ask();
-  return answer && { buySellEnabled: answer.buySellEnabled, bank: answer.bank ?? null, explorers: answer.explorers ?? {} };
+  return (
+    answer && { buySellEnabled: answer.buySellEnabled, bank: answer.bank ?? null, explorers: answer.explorers ?? {} }
+  );
 }
 
 /**

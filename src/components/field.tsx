@@ -33,7 +33,10 @@ export function FieldError({ id, error }: { id: string; error?: string }) {
   ) : null;
 }
 
-export const Field = React.forwardRef<HTMLInputElement, InputProps>(function Field({ id, label, error, ...input }, ref) {
+export const Field = React.forwardRef<HTMLInputElement, InputProps>(function Field(
+  { id, label, error, ...input },
+  ref,
+) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -43,7 +46,10 @@ export const Field = React.forwardRef<HTMLInputElement, InputProps>(function Fie
   );
 });
 
-export const SelectField = React.forwardRef<HTMLSelectElement, SelectProps>(function SelectField({ id, label, error, children, ...select }, ref) {
+export const SelectField = React.forwardRef<HTMLSelectElement, SelectProps>(function SelectField(
+  { id, label, error, children, ...select },
+  ref,
+) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -55,7 +61,10 @@ export const SelectField = React.forwardRef<HTMLSelectElement, SelectProps>(func
   );
 });
 
-export const TextAreaField = React.forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextAreaField({ id, label, hint, error, ...textarea }, ref) {
+export const TextAreaField = React.forwardRef<HTMLTextAreaElement, TextAreaProps>(function TextAreaField(
+  { id, label, hint, error, ...textarea },
+  ref,
+) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -67,7 +76,10 @@ export const TextAreaField = React.forwardRef<HTMLTextAreaElement, TextAreaProps
 });
 
 /** A checkbox with its label after it, a hint and its error. */
-export const CheckboxField = React.forwardRef<HTMLInputElement, CheckboxProps>(function CheckboxField({ id, label, hint, error, ...input }, ref) {
+export const CheckboxField = React.forwardRef<HTMLInputElement, CheckboxProps>(function CheckboxField(
+  { id, label, hint, error, ...input },
+  ref,
+) {
   return (
     <div className="field checkbox">
       <input type="checkbox" id={id} ref={ref} {...described(id, error, hint)} {...input} />

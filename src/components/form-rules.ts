@@ -13,7 +13,10 @@ export type Fail<T> = (field: keyof T & string, code: ErrorTextKey) => void;
 export type Rules<T> = (values: T, fail: Fail<T>) => void | Promise<void>;
 
 /** The problems `rules` finds in `values`, by field (the first code per field). */
-export async function checkRules<T>(rules: Rules<T>, values: T): Promise<Partial<Record<keyof T & string, ErrorTextKey>>> {
+export async function checkRules<T>(
+  rules: Rules<T>,
+  values: T,
+): Promise<Partial<Record<keyof T & string, ErrorTextKey>>> {
   const found: Partial<Record<keyof T & string, ErrorTextKey>> = {};
   await rules(values, (field, code) => {
     found[field] ??= code;
@@ -26,7 +29,9 @@ export function rulesResolver<T extends FieldValues>(rules: Rules<T>): Resolver<
     const found = await checkRules(rules, values);
     const errors: Record<string, { type: string; message: string }> = {};
     for (const [field, code] of Object.entries(found)) errors[field] = { type: 'rule', message: String(code) };
-    return Object.keys(errors).length === 0 ? { values, errors: {} } : { values: {}, errors: errors as FieldErrors<T> & Record<Path<T>, unknown> };
+    return Object.keys(errors).length === 0
+      ? { values, errors: {} }
+      : { values: {}, errors: errors as FieldErrors<T> & Record<Path<T>, unknown> };
   };
 }
 

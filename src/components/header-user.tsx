@@ -1,7 +1,7 @@
 import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { localizePath } from '../../domain/languages';
+import { localizePath } from '#domain/languages';
 import { routes } from '../i18n/routes';
 import { usePageLanguage } from './localized-link';
 import { readSessionHint, type SessionHint } from './session-hint';
@@ -23,7 +23,14 @@ export function useSessionHint(): SessionHint | null {
 }
 
 /** The account pages a logged-in user reaches from the header's menu (on a phone, where the name is hidden). */
-export const accountNav = ['wallet', 'wallet_balances', 'wallet_send', 'wallet_receive', 'my_identity', 'wallet_security'] as const;
+export const accountNav = [
+  'wallet',
+  'wallet_balances',
+  'wallet_send',
+  'wallet_receive',
+  'my_identity',
+  'wallet_security',
+] as const;
 
 /**
  * The header's login state, without the login SDK: "Log in" (which brings the visitor back to

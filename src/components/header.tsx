@@ -31,7 +31,13 @@ export function Header({ pathname }: { pathname: string }) {
           <img src="/logo.svg" alt="" width={32} height={32} />
           <span>{t('site.name')}</span>
         </LocalizedLink>
-        <button type="button" className="menu-button" aria-expanded={open} aria-controls="main-nav" onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className="menu-button"
+          aria-expanded={open}
+          aria-controls="main-nav"
+          onClick={() => setOpen(!open)}
+        >
           <span className="menu-icon" aria-hidden="true" />
           <span className="menu-label">{t('nav.menu')}</span>
         </button>

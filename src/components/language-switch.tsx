@@ -2,7 +2,7 @@ import { Link } from 'gatsby';
 import { I18nextContext } from 'gatsby-plugin-react-i18next/dist/i18nextContext';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { languages, languageMeta, localizePath, splitLanguage } from '../../domain/languages';
+import { languages, languageMeta, localizePath, splitLanguage } from '#domain/languages';
 import { usePageLanguage } from './localized-link';
 
 /**
@@ -36,7 +36,8 @@ export function LanguageSwitch({ pathname }: { pathname: string }) {
     const close = (event: Event) => {
       const details = disclosure.current;
       if (!details?.open) return;
-      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !details.contains(event.target as Node)) details.open = false;
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !details.contains(event.target as Node))
+        details.open = false;
     };
     document.addEventListener('click', close);
     document.addEventListener('keydown', close);
@@ -66,7 +67,12 @@ export function LanguageSwitch({ pathname }: { pathname: string }) {
         <ul>
           {languages.map((lng) => (
             <li key={lng}>
-              <Link to={localizePath(path, lng)} hrefLang={lng} lang={lng} aria-current={lng === current ? 'true' : undefined}>
+              <Link
+                to={localizePath(path, lng)}
+                hrefLang={lng}
+                lang={lng}
+                aria-current={lng === current ? 'true' : undefined}
+              >
                 {flag(lng)}
                 <span>{languageMeta[lng].nativeName}</span>
               </Link>

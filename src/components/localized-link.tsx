@@ -3,7 +3,7 @@ import { Link } from 'gatsby';
 // which keeps every export of it (Trans and its HTML parser among them) in the app's first load.
 import { I18nextContext } from 'gatsby-plugin-react-i18next/dist/i18nextContext';
 import * as React from 'react';
-import { localizePath, isLanguage, defaultLanguage } from '../../domain/languages';
+import { localizePath, isLanguage, defaultLanguage } from '#domain/languages';
 import { routes, type RouteName } from '../i18n/routes';
 
 /**

@@ -21,9 +21,13 @@ const CACHED_LINK_RELS = /^(stylesheet|preload)$/;
 /** Pages prefetched before a worker controlled this page: their files are cached once one does. */
 const prefetchedPathnames: string[] = [];
 
-export const registerServiceWorker: GatsbyBrowser['registerServiceWorker'] = () => process.env.GATSBY_IS_PREVIEW !== 'true';
+export const registerServiceWorker: GatsbyBrowser['registerServiceWorker'] = () =>
+  process.env.GATSBY_IS_PREVIEW !== 'true';
 
-export const onServiceWorkerActive: GatsbyBrowser['onServiceWorkerActive'] = ({ getResourceURLsForPathname, serviceWorker }) => {
+export const onServiceWorkerActive: GatsbyBrowser['onServiceWorkerActive'] = ({
+  getResourceURLsForPathname,
+  serviceWorker,
+}) => {
   if (process.env.GATSBY_IS_PREVIEW === 'true') return;
   const active = serviceWorker.active;
   if (!active) return;
@@ -34,7 +38,9 @@ export const onServiceWorkerActive: GatsbyBrowser['onServiceWorkerActive'] = ({ 
     return;
   }
   const resourcesOf = getResourceURLsForPathname as ResourcesOf;
-  const nodes = document.querySelectorAll<HTMLScriptElement | HTMLLinkElement | HTMLStyleElement>('head > script[src], head > link[href], head > style[data-href]');
+  const nodes = document.querySelectorAll<HTMLScriptElement | HTMLLinkElement | HTMLStyleElement>(
+    'head > script[src], head > link[href], head > style[data-href]',
+  );
   const headResources = [...nodes]
     .filter((node) => node.tagName !== 'LINK' || CACHED_LINK_RELS.test(node.getAttribute('rel') ?? ''))
     .map((node) => ('src' in node && node.src) || ('href' in node && node.href) || node.getAttribute('data-href'))
@@ -71,6 +77,9 @@ export const onRouteUpdate: GatsbyBrowser['onRouteUpdate'] = ({ location, getRes
   navigator.serviceWorker?.controller?.postMessage({ gatsbyApi: 'enableOfflineShell' });
 };
 
-export const onPostPrefetchPathname: GatsbyBrowser['onPostPrefetchPathname'] = ({ pathname, getResourceURLsForPathname }) => {
+export const onPostPrefetchPathname: GatsbyBrowser['onPostPrefetchPathname'] = ({
+  pathname,
+  getResourceURLsForPathname,
+}) => {
   setPathResources(pathname, getResourceURLsForPathname as ResourcesOf);
 };

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../domain/operator';
+import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '#domain/operator';
 import { askOnce } from './ask-once';
 import { asTransition } from './transition';
 
@@ -75,7 +75,11 @@ export function OperatorLicence({ className }: { className?: string }) {
   const { t } = useTranslation('common');
   const operator = useOperatorDetails();
   return (
-    <aside className={['operator-licence', className].filter(Boolean).join(' ')} aria-label={t('operator.who')} data-testid="operator-licence">
+    <aside
+      className={['operator-licence', className].filter(Boolean).join(' ')}
+      aria-label={t('operator.who')}
+      data-testid="operator-licence"
+    >
       <p className="small muted">{t('operator.who')}</p>
       <p>
         <strong>{operator.name}</strong>
@@ -86,7 +90,9 @@ export function OperatorLicence({ className }: { className?: string }) {
           </>
         ) : null}
       </p>
-      {operator.registration ? <p className="small">{t('operator.registered', { value: operator.registration })}</p> : null}
+      {operator.registration ? (
+        <p className="small">{t('operator.registered', { value: operator.registration })}</p>
+      ) : null}
       {operator.casp ? <p className="small">{t('operator.licence', { value: operator.casp })}</p> : null}
     </aside>
   );

@@ -36,11 +36,15 @@ export function completeChunkMapping(mapping: ChunkMapping, shared: ChunkMapping
 }
 
 /** What /page-chunks.json holds, from webpack's chunk groups: each component's files that are not its own. */
-export function sharedPageChunks(namedChunkGroups: Record<string, { assets: ({ name: string } | string)[] }>): ChunkMapping {
+export function sharedPageChunks(
+  namedChunkGroups: Record<string, { assets: ({ name: string } | string)[] }>,
+): ChunkMapping {
   const shared: ChunkMapping = {};
   for (const [name, group] of Object.entries(namedChunkGroups)) {
     if (!name.startsWith('component---')) continue;
-    const files = group.assets.map((asset) => (typeof asset === 'string' ? asset : asset.name)).filter((file) => file.endsWith('.js') && !file.startsWith(name));
+    const files = group.assets
+      .map((asset) => (typeof asset === 'string' ? asset : asset.name))
+      .filter((file) => file.endsWith('.js') && !file.startsWith(name));
     if (files.length > 0) shared[name] = files.map((file) => `/${file}`);
   }
   return shared;

@@ -21,5 +21,18 @@ export function SectionNav({ label, names }: { label: string; names: RouteName[]
   );
 }
 
-export const exchangePages: RouteName[] = ['exchange_buy', 'exchange_sell', 'exchange_swap', 'exchange_deposit', 'exchange_order_history'];
-export const walletPages: RouteName[] = ['wallet_balances', 'wallet_receive', 'wallet_send', 'wallet_transactions', 'wallet_security', 'wallet_proof'];
+export const exchangePages: RouteName[] = [
+  'exchange_buy',
+  'exchange_sell',
+  'exchange_swap',
+  'exchange_deposit',
+  'exchange_order_history',
+];
+export const walletPages: RouteName[] = [
+  'wallet_balances',
+  'wallet_receive',
+  'wallet_send',
+  'wallet_transactions',
+  'wallet_security',
+  'wallet_proof',
+];

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { languages, languageMeta, localizePath, defaultLanguage } from '../../domain/languages';
+import { languages, languageMeta, localizePath, defaultLanguage } from '#domain/languages';
 import { siteUrl } from '../config';
 import { routes, type RouteName } from '../i18n/routes';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';

@@ -9,7 +9,10 @@ import type { Auth0ContextInterface } from '@auth0/auth0-react';
  * or a logout (auth-island.tsx). Components read it here instead of calling the SDK's hook, so
  * no page carries the SDK (~65 KB gzipped) in its first load.
  */
-export type Session = Pick<Auth0ContextInterface, 'isLoading' | 'isAuthenticated' | 'user' | 'error' | 'loginWithRedirect' | 'logout' | 'getAccessTokenSilently'>;
+export type Session = Pick<
+  Auth0ContextInterface,
+  'isLoading' | 'isAuthenticated' | 'user' | 'error' | 'loginWithRedirect' | 'logout' | 'getAccessTokenSilently'
+>;
 
 export const SessionContext = React.createContext<Session | null>(null);
 

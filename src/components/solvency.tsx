@@ -2,8 +2,8 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatMoney, formatNumber } from '../i18n/format';
 import { CurrencyIcon } from './currency-icon';
-import type { SnapshotSummary } from '../../domain/contracts/liabilities';
-import type { Language } from '../../domain/languages';
+import type { SnapshotSummary } from '#domain/contracts/liabilities';
+import type { Language } from '#domain/languages';
 import './solvency.css';
 
 /**
@@ -13,12 +13,21 @@ import './solvency.css';
  */
 
 /** A snapshot's instant, in UTC (it is one instant for everyone; the text says UTC). */
-export const formatInstant = (iso: string, language: Language) => formatDateTime(new Date(iso), language, { seconds: true, utc: true });
+export const formatInstant = (iso: string, language: Language) =>
+  formatDateTime(new Date(iso), language, { seconds: true, utc: true });
 
 const isNegative = (decimal: string) => decimal.trim().startsWith('-');
 
 /** Per currency: owed, held, the difference (marked when negative), the block height and the proofs of control. */
-export function OwedHeldTable({ summary, listed, language }: { summary: SnapshotSummary; listed?: ReadonlyMap<string, number>; language: Language }) {
+export function OwedHeldTable({
+  summary,
+  listed,
+  language,
+}: {
+  summary: SnapshotSummary;
+  listed?: ReadonlyMap<string, number>;
+  language: Language;
+}) {
   const { t } = useTranslation('proof');
   const money = (value: string, currency: string) => formatMoney(value, currency, language);
   if (summary.currencies.length === 0) return <p>{t('table.nothingOwed')}</p>;
@@ -58,7 +67,8 @@ export function OwedHeldTable({ summary, listed, language }: { summary: Snapshot
                 ) : (
                   <span className={short ? 'solvency-short' : 'solvency-covered'}>
                     <span aria-hidden="true">{short ? '⚠ ' : '✓ '}</span>
-                    {money(c.difference, c.currency)} <span className="solvency-verdict">({short ? t('table.short') : t('table.covered')})</span>
+                    {money(c.difference, c.currency)}{' '}
+                    <span className="solvency-verdict">({short ? t('table.short') : t('table.covered')})</span>
                   </span>
                 )}
               </td>
@@ -70,7 +80,10 @@ export function OwedHeldTable({ summary, listed, language }: { summary: Snapshot
                   ? formatNumber(c.controlled, language)
                   : count === 0
                     ? t('table.noAddresses')
-                    : t('table.controlled', { controlled: formatNumber(c.controlled, language), listed: formatNumber(count, language) })}
+                    : t('table.controlled', {
+                        controlled: formatNumber(c.controlled, language),
+                        listed: formatNumber(count, language),
+                      })}
               </td>
             </tr>
           );

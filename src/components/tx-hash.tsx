@@ -9,7 +9,8 @@ export function explorerUrl(pattern: string, txid: string): string {
 }
 
 /** A long hash by its first 10 and last 8 characters ("f4184fc596…831e9e16"): enough to recognize it. */
-export const abbreviate = (txid: string): string => (txid.length > 24 ? `${txid.slice(0, 10)}…${txid.slice(-8)}` : txid);
+export const abbreviate = (txid: string): string =>
+  txid.length > 24 ? `${txid.slice(0, 10)}…${txid.slice(-8)}` : txid;
 
 /**
  * A chain transaction's hash (an order's payout, a wallet send or deposit): a link to the block

@@ -12,7 +12,11 @@ function storage(): Storage | null {
 }
 
 /** The text and checkbox values worth keeping: changed from the form's defaults, and not excluded. */
-function draftOf(values: Record<string, unknown>, exclude: readonly string[], defaults: Record<string, unknown> = {}): Record<string, string | boolean> {
+function draftOf(
+  values: Record<string, unknown>,
+  exclude: readonly string[],
+  defaults: Record<string, unknown> = {},
+): Record<string, string | boolean> {
   const draft: Record<string, string | boolean> = {};
   for (const [name, value] of Object.entries(values)) {
     if (exclude.includes(name) || value === (defaults[name] ?? '')) continue;
@@ -29,7 +33,11 @@ function draftOf(values: Record<string, unknown>, exclude: readonly string[], de
  * fields never to store (one-time codes, passwords never belong in a draft). Call the returned
  * `clear` once the form was sent successfully.
  */
-export function useDraft<T extends FieldValues>(formName: string, form: UseFormReturn<T>, exclude: readonly (keyof T & string)[] = []): { clear: () => void } {
+export function useDraft<T extends FieldValues>(
+  formName: string,
+  form: UseFormReturn<T>,
+  exclude: readonly (keyof T & string)[] = [],
+): { clear: () => void } {
   const excluded = React.useRef(exclude);
   const restored = React.useRef(false);
 
@@ -44,7 +52,8 @@ export function useDraft<T extends FieldValues>(formName: string, form: UseFormR
           const known = form.getValues() as Record<string, unknown>;
           for (const [name, value] of Object.entries(draftOf(saved as Record<string, unknown>, excluded.current))) {
             // Only values of the type the field has (a stale draft of another shape is ignored).
-            if (known[name] === undefined || typeof known[name] === typeof value) form.setValue(name as Path<T>, value as PathValue<T, Path<T>>, { shouldDirty: true });
+            if (known[name] === undefined || typeof known[name] === typeof value)
+              form.setValue(name as Path<T>, value as PathValue<T, Path<T>>, { shouldDirty: true });
           }
         }
       } catch {
@@ -52,7 +61,11 @@ export function useDraft<T extends FieldValues>(formName: string, form: UseFormR
       }
     }
     const subscription = form.watch((values) => {
-      const draft = draftOf(values as Record<string, unknown>, excluded.current, form.formState.defaultValues as Record<string, unknown> | undefined);
+      const draft = draftOf(
+        values as Record<string, unknown>,
+        excluded.current,
+        form.formState.defaultValues as Record<string, unknown> | undefined,
+      );
       try {
         if (Object.keys(draft).length === 0) store.removeItem(storageKey(formName));
         else store.setItem(storageKey(formName), JSON.stringify(draft));

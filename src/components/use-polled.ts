@@ -10,7 +10,11 @@ const visible = () => typeof document === 'undefined' || document.visibilityStat
  * Loads with `load`, again whenever `key` changes and, with `refreshMs`, every `refreshMs` while
  * the page is visible: a hidden tab asks nothing, and loads once when it is shown again.
  */
-export function usePolled<T>(load: () => Promise<T>, key: string, refreshMs?: number): Loadable<T> & { reload: () => void } {
+export function usePolled<T>(
+  load: () => Promise<T>,
+  key: string,
+  refreshMs?: number,
+): Loadable<T> & { reload: () => void } {
   const [state, setState] = React.useState<Loadable<T>>({ data: null, failed: false, error: null, loadedKey: null });
   const [tick, setTick] = React.useState(0);
   React.useEffect(() => {

@@ -1,18 +1,20 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { nextVerification, verificationUnlocks, type VerificationUnlock } from '../../domain/gates';
-import { WEEKLY_VOLUME_DAYS } from '../../domain/limits';
-import { eur } from '../../domain/money';
+import { nextVerification, verificationUnlocks, type VerificationUnlock } from '#domain/gates';
+import { WEEKLY_VOLUME_DAYS } from '#domain/limits';
+import { eur } from '#domain/money';
 import { formatMoney, formatNumber } from '../i18n/format';
 import { LocalizedLink, usePageLanguage } from './localized-link';
-import type { IdentityKind } from '../../domain/contracts/identity';
-import type { VerificationKind } from '../../domain/verification';
+import type { IdentityKind } from '#domain/contracts/identity';
+import type { VerificationKind } from '#domain/verification';
 
 /** What the steps need of a kind: its phase, whether it was asked for, how step 2 reaches the user. */
 export type KindState = Pick<IdentityKind, 'kind' | 'phase' | 'requestedAt' | 'channel'>;
 
 /** The kinds in the order a customer needs them (domain/gates.ts `verificationUnlocks`), each with what it unlocks. */
-export function inUnlockOrder<K extends { kind: VerificationKind }>(kinds: readonly K[]): { view: K; unlock: VerificationUnlock }[] {
+export function inUnlockOrder<K extends { kind: VerificationKind }>(
+  kinds: readonly K[],
+): { view: K; unlock: VerificationUnlock }[] {
   return verificationUnlocks().flatMap((unlock) => {
     const view = kinds.find((k) => k.kind === unlock.kind);
     return view ? [{ view, unlock }] : [];
@@ -25,7 +27,10 @@ export function useUnlockText() {
   const language = usePageLanguage();
   return (unlock: VerificationUnlock) =>
     unlock.unlocks === 'weekly'
-      ? t('unlocks.weekly', { amount: formatMoney(eur(unlock.aboveEurMinor), 'EUR', language), days: formatNumber(WEEKLY_VOLUME_DAYS, language) })
+      ? t('unlocks.weekly', {
+          amount: formatMoney(eur(unlock.aboveEurMinor), 'EUR', language),
+          days: formatNumber(WEEKLY_VOLUME_DAYS, language),
+        })
       : t(`unlocks.${unlock.unlocks}`);
 }
 
@@ -67,7 +72,11 @@ export function VerificationSteps({ kinds, headingId }: { kinds: readonly KindSt
       <p className="muted">{t('steps.order')}</p>
       <ol className="steps-list">
         {inUnlockOrder(kinds).map(({ view, unlock }) => (
-          <li key={view.kind} className={`vstep vstep-${view.phase === 'verified' ? 'done' : view.kind === next ? 'next' : 'open'}`} data-kind={view.kind}>
+          <li
+            key={view.kind}
+            className={`vstep vstep-${view.phase === 'verified' ? 'done' : view.kind === next ? 'next' : 'open'}`}
+            data-kind={view.kind}
+          >
             <div className="vstep-head">
               <h3>{t(`overview.kinds.${view.kind}.title`)}</h3>
               <span className={`vstep-state phase-${view.phase}`}>{stateText(view)}</span>
@@ -76,7 +85,8 @@ export function VerificationSteps({ kinds, headingId }: { kinds: readonly KindSt
             <p className="muted small">{t(`duration.${view.channel}`)}</p>
             {view.kind === next ? (
               <p className="vstep-todo">
-                <strong>{t('steps.next')}</strong> {actionText(view)} <LocalizedLink to="my_identity">{t('steps.go')}</LocalizedLink>
+                <strong>{t('steps.next')}</strong> {actionText(view)}{' '}
+                <LocalizedLink to="my_identity">{t('steps.go')}</LocalizedLink>
               </p>
             ) : null}
           </li>
@@ -99,7 +109,8 @@ export function NextVerification({ kinds }: { kinds: readonly KindState[] }) {
   if (!view) return <p className="next-verification">{t('steps.allDone')}</p>;
   return (
     <p className="next-verification" data-testid="next-verification">
-      <strong>{t('steps.next')}</strong> <a href={`#identity-${view.kind}`}>{t(`overview.kinds.${view.kind}.title`)}</a> – {actionText(view)}
+      <strong>{t('steps.next')}</strong> <a href={`#identity-${view.kind}`}>{t(`overview.kinds.${view.kind}.title`)}</a>{' '}
+      – {actionText(view)}
     </p>
   );
 }

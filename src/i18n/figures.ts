@@ -1,6 +1,11 @@
 import { FEES } from '../../domain/fees';
 import { LEGAL_TEXTS_UPDATED } from '../../domain/legal';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../domain/limits';
+import {
+  FIRST_ORDER_LIMIT_EUR_MINOR,
+  ID_VERIFICATION_WEEKLY_EUR_MINOR,
+  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
+  ORDER_LIMIT_EUR_MINOR,
+} from '../../domain/limits';
 import { eur } from '../../domain/money';
 import { formatDate, formatMoney, formatPercent } from './format';
 import type { Language } from '../../domain/languages';

@@ -3,4 +3,16 @@
  * shared with the server's emails (domain/format.ts), so every page and every email writes an
  * amount, an IBAN and a date alike.
  */
-export { dateTimeFormat, formatDate, formatDateTime, formatEurPrice, formatIban, formatMoney, formatNumber, formatPercent, listFormat, numberFormat, plainEurAmount } from '../../domain/format';
+export {
+  dateTimeFormat,
+  formatDate,
+  formatDateTime,
+  formatEurPrice,
+  formatIban,
+  formatMoney,
+  formatNumber,
+  formatPercent,
+  listFormat,
+  numberFormat,
+  plainEurAmount,
+} from '../../domain/format';

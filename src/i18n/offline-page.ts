@@ -15,7 +15,8 @@ export function offlinePagePath(language: Language): string {
 
 export type OfflineTexts = { heading: string; text: string; retry: string; auto: string; home: string };
 
-const escape = (value: string) => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+const escape = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 // The site's colours (src/styles/global.css), light and dark.
 const STYLE = `

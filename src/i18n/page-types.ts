@@ -1,4 +1,4 @@
-import type { Language } from '../../domain/languages';
+import type { Language } from '#domain/languages';
 import type { ProductFigures } from './figures';
 
 /** What gatsby-plugin-react-i18next puts in each page's context, and gatsby-node's figures (some pages). */

@@ -55,6 +55,21 @@ export function routeNameOf(path: string): RouteName | undefined {
 /** Pages in the header navigation, in order. */
 export const headerNav: RouteName[] = ['exchange', 'wallet', 'identity', 'faucet', 'rates', 'fees', 'support'];
 /** The legal pages and the imprint, linked from every footer. */
-export const legalNav: RouteName[] = ['aml_policy', 'cookie_policy', 'privacy_policy', 'terms_and_conditions', 'imprint'];
+export const legalNav: RouteName[] = [
+  'aml_policy',
+  'cookie_policy',
+  'privacy_policy',
+  'terms_and_conditions',
+  'imprint',
+];
 /** Other pages linked from the footer. */
-export const footerNav: RouteName[] = ['news', 'forum', 'charts', 'chatbots', 'crypto_locker', 'status', 'proof', 'contact'];
+export const footerNav: RouteName[] = [
+  'news',
+  'forum',
+  'charts',
+  'chatbots',
+  'crypto_locker',
+  'status',
+  'proof',
+  'contact',
+];

@@ -5,10 +5,27 @@ import { defaultLanguage, languages, localizePath, splitLanguage } from '../../d
  * with xhtml:link alternates for all six languages plus x-default, the same set as the page's
  * own hreflang links (components/seo.tsx).
  */
-export type SitemapEntry = { url: string; changefreq: string; priority: number; links: { lang: string; url: string }[] };
+export type SitemapEntry = {
+  url: string;
+  changefreq: string;
+  priority: number;
+  links: { lang: string; url: string }[];
+};
 
 /** Pages that are not worth a search result: the not-found pages, logging out and the operator console. */
-export const SITEMAP_EXCLUDES = ['/404/', '/404.html', '/*/404/', '/*/404.html', '/logout/', '/*/logout/', '/offline-plugin-app-shell-fallback/', '/ops/', '/ops/*/', '/*/ops/', '/*/ops/*/'];
+export const SITEMAP_EXCLUDES = [
+  '/404/',
+  '/404.html',
+  '/*/404/',
+  '/*/404.html',
+  '/logout/',
+  '/*/logout/',
+  '/offline-plugin-app-shell-fallback/',
+  '/ops/',
+  '/ops/*/',
+  '/*/ops/',
+  '/*/ops/*/',
+];
 
 export function sitemapEntry(pagePath: string, siteUrl: string): SitemapEntry {
   const { language, path } = splitLanguage(pagePath);
@@ -17,7 +34,10 @@ export function sitemapEntry(pagePath: string, siteUrl: string): SitemapEntry {
     url: absolute(language),
     changefreq: path === '/' || path === '/news/' || path === '/rates/' ? 'daily' : 'weekly',
     priority: path === '/' ? 1 : 0.7,
-    links: [...languages.map((lng) => ({ lang: lng, url: absolute(lng) })), { lang: 'x-default', url: absolute(defaultLanguage) }],
+    links: [
+      ...languages.map((lng) => ({ lang: lng, url: absolute(lng) })),
+      { lang: 'x-default', url: absolute(defaultLanguage) },
+    ],
   };
 }
 

@@ -22,7 +22,9 @@ import type { I18NextContext, PluginOptions } from 'gatsby-plugin-react-i18next/
 type LocaleNode = { ns: string; data: string | Resource; language: string };
 type PageProps = {
   data?: Record<string, { edges?: { node: LocaleNode }[] } | undefined>;
-  pageContext: { i18n: Pick<I18NextContext, 'routed' | 'language' | 'languages' | 'originalPath' | 'defaultLanguage' | 'path'> };
+  pageContext: {
+    i18n: Pick<I18NextContext, 'routed' | 'language' | 'languages' | 'originalPath' | 'defaultLanguage' | 'path'>;
+  };
 };
 type Wrapped = { i18n: I18n; context: I18NextContext };
 
@@ -57,15 +59,28 @@ function wrapped(props: PageProps, options: PluginOptions): Wrapped {
   // With resources given, init and the language change finish before they return.
   void i18n.init(init);
   if (i18n.language !== language) void i18n.changeLanguage(language);
-  return { i18n, context: { routed, language, languages, originalPath, defaultLanguage, generateDefaultLanguagePage, siteUrl, path } };
+  return {
+    i18n,
+    context: { routed, language, languages, originalPath, defaultLanguage, generateDefaultLanguagePage, siteUrl, path },
+  };
 }
 
-export function wrapPageElement({ element, props }: { element: React.ReactElement; props?: PageProps }, options: PluginOptions) {
+export function wrapPageElement(
+  { element, props }: { element: React.ReactElement; props?: PageProps },
+  options: PluginOptions,
+) {
   if (!props) return undefined;
-  if (options.redirect !== false) throw new Error('gatsby-plugin-react-i18next: set `redirect: false`; src/i18n/wrap-page-element.tsx does not redirect by browser language.');
+  if (options.redirect !== false)
+    throw new Error(
+      'gatsby-plugin-react-i18next: set `redirect: false`; src/i18n/wrap-page-element.tsx does not redirect by browser language.',
+    );
   const key = props.data;
   let value = key ? byPageData.get(key) : undefined;
-  if (!value || value.context.path !== props.pageContext.i18n.path || value.context.language !== props.pageContext.i18n.language) {
+  if (
+    !value ||
+    value.context.path !== props.pageContext.i18n.path ||
+    value.context.language !== props.pageContext.i18n.language
+  ) {
     value = wrapped(props, options);
     if (key) byPageData.set(key, value);
   }

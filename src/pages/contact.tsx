@@ -1,7 +1,7 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { SUPPORT_MAILBOX } from '../../domain/contact';
+import { SUPPORT_MAILBOX } from '#domain/contact';
 import { Layout } from '../components/layout';
 import { pageHead } from '../components/page-head';
 import { SupportForm } from '../features/content/components/support-form';

@@ -1,7 +1,7 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { CURRENCIES } from '../../domain/currencies';
+import { CURRENCIES } from '#domain/currencies';
 import { Layout } from '../components/layout';
 import { LocalizedLink, usePageLanguage } from '../components/localized-link';
 import { OperatorLicence } from '../components/operator';

@@ -28,7 +28,10 @@ export const query = graphql`
     locales: allLocale(filter: { ns: { in: ["common", "info"] }, language: { eq: $language } }) {
       ...LocaleEdges
     }
-    articles: allMarkdownRemark(filter: { frontmatter: { language: { eq: $language } } }, sort: { frontmatter: { date: DESC } }) {
+    articles: allMarkdownRemark(
+      filter: { frontmatter: { language: { eq: $language } } }
+      sort: { frontmatter: { date: DESC } }
+    ) {
       nodes {
         html
         frontmatter {

@@ -62,14 +62,22 @@ async function migrating(run: () => Promise<void>): Promise<void> {
 
 async function isReady(db: Db): Promise<boolean> {
   try {
-    const [row] = await rows<{ applied: number }>(db, sql`select count(*)::int as applied from drizzle.__drizzle_migrations`);
+    const [row] = await rows<{ applied: number }>(
+      db,
+      sql`select count(*)::int as applied from drizzle.__drizzle_migrations`,
+    );
     return (row?.applied ?? 0) >= migrationCount();
   } catch {
     return false;
   }
 }
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; inMemory?: boolean; loadDataDir?: Blob }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  inMemory?: boolean;
+  loadDataDir?: Blob;
+}): Promise<Database> {
   if (options.databaseUrl) {
     const { Pool } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -93,7 +101,9 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   // In memory for tests: a fresh, private database per suite.
   if (!options.inMemory) fs.mkdirSync(options.dataDir, { recursive: true });
   // Tests start from a snapshot of a migrated database (loadDataDir): a fresh PGlite runs initdb, which takes seconds.
-  const client = options.loadDataDir ? new PGlite({ loadDataDir: options.loadDataDir }) : new PGlite(options.inMemory ? 'memory://' : path.join(options.dataDir, 'pgdata'));
+  const client = options.loadDataDir
+    ? new PGlite({ loadDataDir: options.loadDataDir })
+    : new PGlite(options.inMemory ? 'memory://' : path.join(options.dataDir, 'pgdata'));
   const db = drizzle(client, { schema }) as unknown as Db;
   return {
     db,
@@ -121,7 +131,11 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
  * data directory there now is moved aside (kept, never deleted) and the backup's unpacked in its
  * place; the migrations newer than the backup run on the next start. Returns where the old one went.
  */
-export async function restorePglite(dataDir: string, tarball: Blob, now = new Date()): Promise<{ movedAside: string | null }> {
+export async function restorePglite(
+  dataDir: string,
+  tarball: Blob,
+  now = new Date(),
+): Promise<{ movedAside: string | null }> {
   const { PGlite } = await import('@electric-sql/pglite');
   const target = path.join(dataDir, 'pgdata');
   let movedAside: string | null = null;

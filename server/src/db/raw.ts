@@ -33,7 +33,9 @@ export async function lockKeys(db: Db, keys: readonly string[]): Promise<void> {
     wanted.map((key) => sql`${key}`),
     sql`, `,
   );
-  await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(key, 0)) from (select unnest(array[${list}]::text[]) as key order by 1) as wanted`);
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(key, 0)) from (select unnest(array[${list}]::text[]) as key order by 1) as wanted`,
+  );
   // Outside a transaction the lock ends with the statement: nothing is held to remember.
   if (!('rollback' in db)) return;
   for (const key of wanted) mine.add(key);

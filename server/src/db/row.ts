@@ -7,12 +7,21 @@ import type { PgTable } from 'drizzle-orm/pg-core';
  * table's order: the given expressions, cast to their column's type (a placeholder in a SELECT
  * list has no type of its own), and for every other column its default, or null.
  */
-export function rowOf<T extends PgTable>(table: T, values: Partial<Record<keyof T['_']['columns'], SQLWrapper>>): Record<keyof T['_']['columns'], SQL.Aliased> {
+export function rowOf<T extends PgTable>(
+  table: T,
+  values: Partial<Record<keyof T['_']['columns'], SQLWrapper>>,
+): Record<keyof T['_']['columns'], SQL.Aliased> {
   return Object.fromEntries(
     Object.entries(getTableColumns(table)).map(([key, column]) => {
       const type = sql.raw(column.getSQLType());
       const given = values[key as keyof T['_']['columns']];
-      const value = given ? sql`(${given})::${type}` : is(column.default, SQL) ? column.default : column.default !== undefined ? sql`${column.default}::${type}` : sql`null::${type}`;
+      const value = given
+        ? sql`(${given})::${type}`
+        : is(column.default, SQL)
+          ? column.default
+          : column.default !== undefined
+            ? sql`${column.default}::${type}`
+            : sql`null::${type}`;
       return [key, sql`${value}`.as(column.name)];
     }),
   ) as Record<keyof T['_']['columns'], SQL.Aliased>;

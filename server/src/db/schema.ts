@@ -1,14 +1,32 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, customType, date, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, text, timestamp, unique, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { BANK_PAYMENT_STATUSES } from '../../../domain/bank';
-import { CHAIN_OUTPUT_STATUSES, CHAIN_UNMATCHED_REASONS, HOUSE_BRANCHES } from '../../../domain/chain';
-import { FAUCET_STATES, GAME_OVER_REASONS } from '../../../domain/faucet';
-import { MESSAGE_CHANNELS } from '../../../domain/messages';
-import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, REFUNDS } from '../../../domain/orders';
-import { PAYOUT_APPROVAL_REASONS, PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES } from '../../../domain/payouts';
-import { SECURITY_EVENT_KINDS, SECURITY_LINK_PURPOSES } from '../../../domain/protection';
-import { VERIFICATION_KINDS, VERIFICATION_PHASES, VERIFICATION_REJECTION_REASONS } from '../../../domain/verification';
-import { SEND_STATUSES } from '../../../domain/wallet';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  date,
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { BANK_PAYMENT_STATUSES } from '#domain/bank';
+import { CHAIN_OUTPUT_STATUSES, CHAIN_UNMATCHED_REASONS, HOUSE_BRANCHES } from '#domain/chain';
+import { FAUCET_STATES, GAME_OVER_REASONS } from '#domain/faucet';
+import { MESSAGE_CHANNELS } from '#domain/messages';
+import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, REFUNDS } from '#domain/orders';
+import { PAYOUT_APPROVAL_REASONS, PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES } from '#domain/payouts';
+import { SECURITY_EVENT_KINDS, SECURITY_LINK_PURPOSES } from '#domain/protection';
+import { VERIFICATION_KINDS, VERIFICATION_PHASES, VERIFICATION_REJECTION_REASONS } from '#domain/verification';
+import { SEND_STATUSES } from '#domain/wallet';
 import { oneOf } from './one-of';
 
 /**
@@ -87,7 +105,10 @@ export const verifications = pgTable(
     primaryKey({ columns: [t.accountId, t.kind] }),
     check('verifications_kind', oneOf(t.kind, VERIFICATION_KINDS)),
     check('verifications_phase', oneOf(t.phase, VERIFICATION_PHASES)),
-    check('verifications_rejection_reason', sql`${t.rejectionReason} is null or ${oneOf(t.rejectionReason, VERIFICATION_REJECTION_REASONS)}`),
+    check(
+      'verifications_rejection_reason',
+      sql`${t.rejectionReason} is null or ${oneOf(t.rejectionReason, VERIFICATION_REJECTION_REASONS)}`,
+    ),
     check('verifications_rejection_dated', sql`(${t.rejectionReason} is null) = (${t.rejectedAt} is null)`),
   ],
 );
@@ -137,7 +158,10 @@ export const verificationCodes = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('verification_codes_account_kind').on(t.accountId, t.kind), check('verification_codes_attempts', sql`${t.attempts} >= 0 and ${t.attempts} <= 5`)],
+  (t) => [
+    index('verification_codes_account_kind').on(t.accountId, t.kind),
+    check('verification_codes_attempts', sql`${t.attempts} >= 0 and ${t.attempts} <= 5`),
+  ],
 );
 
 /** Every message the product sends (email, SMS, letter, bank transfer reason), as sent. */
@@ -273,7 +297,11 @@ export const ledgerAccounts = pgTable(
     uniqueIndex('ledger_accounts_parent_shard')
       .on(t.parentId, t.shard)
       .where(sql`${t.parentId} is not null`),
-    foreignKey({ columns: [t.parentId, t.currency], foreignColumns: [t.id, t.currency], name: 'ledger_accounts_parent_fk' }),
+    foreignKey({
+      columns: [t.parentId, t.currency],
+      foreignColumns: [t.id, t.currency],
+      name: 'ledger_accounts_parent_fk',
+    }),
     check('ledger_accounts_owner_or_system', sql`(${t.ownerId} is null) <> (${t.systemCode} is null)`),
     check('ledger_accounts_user_not_negative', sql`${t.ownerId} is null or ${t.balance} >= 0`),
     check('ledger_accounts_shard', sql`(${t.parentId} is null) = (${t.shard} = 0)`),
@@ -297,8 +325,16 @@ export const ledgerTransfers = pgTable(
   (t) => [
     check('ledger_transfers_amount_positive', sql`${t.amount} > 0`),
     check('ledger_transfers_distinct_accounts', sql`${t.debitAccountId} <> ${t.creditAccountId}`),
-    foreignKey({ columns: [t.debitAccountId, t.currency], foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency], name: 'ledger_transfers_debit_fk' }),
-    foreignKey({ columns: [t.creditAccountId, t.currency], foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency], name: 'ledger_transfers_credit_fk' }),
+    foreignKey({
+      columns: [t.debitAccountId, t.currency],
+      foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency],
+      name: 'ledger_transfers_debit_fk',
+    }),
+    foreignKey({
+      columns: [t.creditAccountId, t.currency],
+      foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency],
+      name: 'ledger_transfers_credit_fk',
+    }),
     index('ledger_transfers_debit').on(t.debitAccountId, t.createdAt),
     index('ledger_transfers_credit').on(t.creditAccountId, t.createdAt),
   ],
@@ -348,7 +384,10 @@ export const houseAddresses = pgTable(
     derivationIndex: integer('derivation_index').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('house_addresses_path').on(t.currency, t.branch, t.derivationIndex), check('house_addresses_branch', oneOf(t.branch, HOUSE_BRANCHES))],
+  (t) => [
+    uniqueIndex('house_addresses_path').on(t.currency, t.branch, t.derivationIndex),
+    check('house_addresses_branch', oneOf(t.branch, HOUSE_BRANCHES)),
+  ],
 );
 
 /**
@@ -640,7 +679,10 @@ export const faucetState = pgTable(
       .default(sql`0`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('faucet_state_singleton', sql`${t.id} = 1`), check('faucet_state_budget_not_negative', sql`${t.budgetEurMinor} >= 0`)],
+  (t) => [
+    check('faucet_state_singleton', sql`${t.id} = 1`),
+    check('faucet_state_budget_not_negative', sql`${t.budgetEurMinor} >= 0`),
+  ],
 );
 
 /**
@@ -662,7 +704,10 @@ export const faucetSeedChains = pgTable(
     nextIndex: integer('next_index').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('faucet_seed_chains_length', sql`${t.length} > 0`), check('faucet_seed_chains_next_index', sql`${t.nextIndex} between 1 and ${t.length} + 1`)],
+  (t) => [
+    check('faucet_seed_chains_length', sql`${t.length} > 0`),
+    check('faucet_seed_chains_next_index', sql`${t.nextIndex} between 1 and ${t.length} + 1`),
+  ],
 );
 
 /**
@@ -712,7 +757,10 @@ export const faucetRounds = pgTable(
       .where(sql`finished_at is null`),
     check('faucet_rounds_state', oneOf(t.state, FAUCET_STATES)),
     check('faucet_rounds_game_over_reason', sql`(${t.state} = 'game_over') = (${t.gameOverReason} is not null)`),
-    check('faucet_rounds_scheduled', sql`${t.state} = 'game_over' or (${t.seedHash} is not null and ${t.seed} is not null and ${t.endsAt} is not null)`),
+    check(
+      'faucet_rounds_scheduled',
+      sql`${t.state} = 'game_over' or (${t.seedHash} is not null and ${t.seed} is not null and ${t.endsAt} is not null)`,
+    ),
   ],
 );
 
@@ -876,7 +924,10 @@ export const bankExports = pgTable(
     createdBy: text('created_by').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('bank_exports_message_id').on(t.messageId), check('bank_exports_not_empty', sql`${t.payoutCount} > 0 and ${t.total} > 0`)],
+  (t) => [
+    uniqueIndex('bank_exports_message_id').on(t.messageId),
+    check('bank_exports_not_empty', sql`${t.payoutCount} > 0 and ${t.total} > 0`),
+  ],
 );
 
 /**
@@ -970,11 +1021,18 @@ export const payouts = pgTable(
     index('payouts_open')
       .on(t.status, t.createdAt)
       .where(sql`${t.status} in ('awaiting_approval', 'pending', 'submitting', 'submitted', 'broadcast')`),
-    foreignKey({ columns: [t.sourceAccountId, t.currency], foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency], name: 'payouts_source_account_fk' }),
+    foreignKey({
+      columns: [t.sourceAccountId, t.currency],
+      foreignColumns: [ledgerAccounts.id, ledgerAccounts.currency],
+      name: 'payouts_source_account_fk',
+    }),
     check('payouts_status', oneOf(t.status, PAYOUT_STATUSES)),
     check('payouts_rail', oneOf(t.rail, PAYOUT_RAILS)),
     check('payouts_purpose', oneOf(t.purpose, PAYOUT_PURPOSES)),
-    check('payouts_for_one_thing', sql`num_nonnulls(${t.sendId}, ${t.orderId}, ${t.bankPaymentId}, ${t.chainOutput}) = 1`),
+    check(
+      'payouts_for_one_thing',
+      sql`num_nonnulls(${t.sendId}, ${t.orderId}, ${t.bankPaymentId}, ${t.chainOutput}) = 1`,
+    ),
     check('payouts_amounts', sql`${t.amount} > 0 and ${t.networkFee} >= 0`),
     check('payouts_completed_has_txid', sql`${t.status} <> 'completed' or ${t.txid} is not null`),
     check('payouts_approval_reason', oneOf(t.approvalReason, PAYOUT_APPROVAL_REASONS)),
@@ -1054,7 +1112,10 @@ export const liabilityTrees = pgTable(
     directory: bytea('directory'),
     paddingSeed: bytea('padding_seed'),
   },
-  (t) => [primaryKey({ columns: [t.snapshotId, t.currency] }), check('liability_trees_total_not_negative', sql`${t.total} >= 0`)],
+  (t) => [
+    primaryKey({ columns: [t.snapshotId, t.currency] }),
+    check('liability_trees_total_not_negative', sql`${t.total} >= 0`),
+  ],
 );
 
 /**
@@ -1073,7 +1134,10 @@ export const liabilityAccounts = pgTable(
     nonce: text('nonce').notNull(),
     leaves: jsonb('leaves').$type<Record<string, number[]>>().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.snapshotId, t.accountId] }), index('liability_accounts_account').on(t.accountId, t.snapshotId)],
+  (t) => [
+    primaryKey({ columns: [t.snapshotId, t.accountId] }),
+    index('liability_accounts_account').on(t.accountId, t.snapshotId),
+  ],
 );
 
 /**
@@ -1126,7 +1190,10 @@ export const simulatedChainMoves = pgTable(
     amount: units('amount').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('simulated_chain_moves_txid_address').on(t.txid, t.address), index('simulated_chain_moves_address').on(t.currency, t.address)],
+  (t) => [
+    uniqueIndex('simulated_chain_moves_txid_address').on(t.txid, t.address),
+    index('simulated_chain_moves_address').on(t.currency, t.address),
+  ],
 );
 
 /**
@@ -1269,7 +1336,10 @@ export const securityEvents = pgTable(
     detail: jsonb('detail'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [check('security_events_kind', oneOf(t.kind, SECURITY_EVENT_KINDS)), index('security_events_account').on(t.accountId, t.createdAt)],
+  (t) => [
+    check('security_events_kind', oneOf(t.kind, SECURITY_EVENT_KINDS)),
+    index('security_events_account').on(t.accountId, t.createdAt),
+  ],
 );
 
 /**

@@ -4,7 +4,12 @@ import { idpUsersRepository } from './users';
 import type { LocalIdpAccess } from '../modules/ops/service';
 
 /** The local provider's users and keys, as the operator's API may use them (local mode only). */
-export function localIdpAccess(options: { keys: IdpKeys; issuer: string; audience: string; clientId: string }): LocalIdpAccess {
+export function localIdpAccess(options: {
+  keys: IdpKeys;
+  issuer: string;
+  audience: string;
+  clientId: string;
+}): LocalIdpAccess {
   return {
     issuer: options.issuer,
     findUser: (db, email) => idpUsersRepository.findByEmail(db, email),

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { isLanguage, type Language } from '../../../domain/languages';
+import { isLanguage, type Language } from '#domain/languages';
 import { escapeHtml } from './html';
 import type http from 'node:http';
 
@@ -26,7 +26,9 @@ export function texts(language: Language): Texts {
  */
 let stylesheet: string | undefined;
 function styles(): string {
-  stylesheet ??= [path.resolve(__dirname, '../../../src/styles/tokens.css'), path.join(__dirname, 'idp.css')].map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+  stylesheet ??= [path.resolve(__dirname, '../../../src/styles/tokens.css'), path.join(__dirname, 'idp.css')]
+    .map((file) => fs.readFileSync(file, 'utf8'))
+    .join('\n');
   return stylesheet;
 }
 
@@ -35,13 +37,26 @@ export function page(language: Language, title: string, body: string): string {
 <meta name="color-scheme" content="light dark"><title>${escapeHtml(title)}</title><style>${styles()}</style></head><body><main><p class="brand">Muntly</p>${body}</main></body></html>`;
 }
 
-export function loginForm(language: Language, uid: string, signup: boolean, error?: string, email = '', notice?: string): string {
+export function loginForm(
+  language: Language,
+  uid: string,
+  signup: boolean,
+  error?: string,
+  email = '',
+  notice?: string,
+): string {
   const t = texts(language);
   const title = signup ? t.signupTitle! : t.loginTitle!;
-  const errorHtml = (notice ? `<p role="status">${escapeHtml(notice)}</p>` : '') + (error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '');
+  const errorHtml =
+    (notice ? `<p role="status">${escapeHtml(notice)}</p>` : '') +
+    (error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '');
   const described = error ? ' aria-describedby="form-error"' : '';
-  const nameField = signup ? `<label for="name">${escapeHtml(t.name!)}</label><input id="name" name="name" autocomplete="name" required maxlength="100">` : '';
-  const switchLink = signup ? `<p><a href="/interaction/${uid}">${escapeHtml(t.haveAccount!)}</a></p>` : `<p><a href="/interaction/${uid}?signup=1">${escapeHtml(t.noAccount!)}</a></p>`;
+  const nameField = signup
+    ? `<label for="name">${escapeHtml(t.name!)}</label><input id="name" name="name" autocomplete="name" required maxlength="100">`
+    : '';
+  const switchLink = signup
+    ? `<p><a href="/interaction/${uid}">${escapeHtml(t.haveAccount!)}</a></p>`
+    : `<p><a href="/interaction/${uid}?signup=1">${escapeHtml(t.noAccount!)}</a></p>`;
   return page(
     language,
     title,
@@ -100,7 +115,14 @@ export function mfaEmailForm(language: Language, challenge: string, error?: stri
 }
 
 /** Two-step login, step 3: the QR code (and the key, for typing in), then the first code. */
-export function mfaScanForm(language: Language, enrolment: string, uri: string, qr: string, secret: string, error?: string): string {
+export function mfaScanForm(
+  language: Language,
+  enrolment: string,
+  uri: string,
+  qr: string,
+  secret: string,
+  error?: string,
+): string {
   const t = texts(language);
   const errorHtml = error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>` : '';
   const key = secret.match(/.{1,4}/g)!.join(' ');
@@ -120,7 +142,11 @@ export function mfaScanForm(language: Language, enrolment: string, uri: string, 
 /** A last word on two-step login, and the way back to the site. */
 export function mfaMessage(language: Language, message: string, backTo: string): string {
   const t = texts(language);
-  return page(language, t.mfaTitle!, `<h1>${escapeHtml(t.mfaTitle!)}</h1><p role="status">${escapeHtml(message)}</p><p><a href="${escapeHtml(backTo)}">${escapeHtml(t.back!)}</a></p>`);
+  return page(
+    language,
+    t.mfaTitle!,
+    `<h1>${escapeHtml(t.mfaTitle!)}</h1><p role="status">${escapeHtml(message)}</p><p><a href="${escapeHtml(backTo)}">${escapeHtml(t.back!)}</a></p>`,
+  );
 }
 
 export function readForm(req: http.IncomingMessage): Promise<URLSearchParams> {

@@ -1,9 +1,20 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import { codeFromBytes, normalizeCode } from '../../../domain/codes';
-import { languages, localizePath, type Language } from '../../../domain/languages';
+import { codeFromBytes, normalizeCode } from '#domain/codes';
+import { languages, localizePath, type Language } from '#domain/languages';
 import { escapeHtml } from './html';
-import { languageOf, loginForm, mfaEmailForm, mfaLoginForm, mfaMessage, mfaScanForm, otpForm, page, readForm, texts } from './idp-pages';
+import {
+  languageOf,
+  loginForm,
+  mfaEmailForm,
+  mfaLoginForm,
+  mfaMessage,
+  mfaScanForm,
+  otpForm,
+  page,
+  readForm,
+  texts,
+} from './idp-pages';
 import { LoginThrottle, OTP_FAILURE_WINDOW_MS, otpWaitMs, passwordWaitMs } from './login-throttle';
 import { newTotpSecret, totpEnrolment, totpStep } from './totp';
 import { hashPassword, idpUsersRepository, passwordMatches, type IdpUser } from './users';
@@ -47,7 +58,13 @@ const DEVICE_KEY = /^[A-Za-z0-9_-]{43}$/;
  * password when two-step login is on; a sign-up is a login too): whose (the access token's
  * subject), when, from which browser (its device key and User-Agent), in which page language.
  */
-export type IdpSignIn = { subject: string; deviceKey: string; userAgent: string | undefined; language: Language; at: Date };
+export type IdpSignIn = {
+  subject: string;
+  deviceKey: string;
+  userAgent: string | undefined;
+  language: Language;
+  at: Date;
+};
 
 export type IdpOptions = {
   issuer: string; // http://localhost:4001/ — with the trailing slash, as Auth0's
@@ -81,7 +98,13 @@ export type IdpOptions = {
 };
 
 /** Who changes their second factor, from which browser, in which page language. */
-export type SecondFactorChange = { subject: string; email: string; userAgent: string | undefined; language: Language; change: 'second_factor_added' | 'second_factor_removed' };
+export type SecondFactorChange = {
+  subject: string;
+  email: string;
+  userAgent: string | undefined;
+  language: Language;
+  change: 'second_factor_added' | 'second_factor_removed';
+};
 
 export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<void> }> {
   const { default: Provider, errors } = await import('oidc-provider');
@@ -99,13 +122,21 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
   // Emailed codes waiting to be entered before two-step login is set up, by a random id; only the
   // code's hash is kept.
   const emailChallenges = new Map<string, { userId: string; until: number; codeHash: Buffer; tries: number }>();
-  const codeHash = (challenge: string, code: string) => createHash('sha256').update(`mfa-email:${challenge}:${code}`).digest();
+  const codeHash = (challenge: string, code: string) =>
+    createHash('sha256').update(`mfa-email:${challenge}:${code}`).digest();
   const sweep = (map: Map<string, { until: number }>) => {
     for (const [key, value] of map) if (value.until < Date.now()) map.delete(key);
   };
 
-  async function grantFor(provider: InstanceType<typeof Provider>, accountId: string, clientIdValue: string, existingId?: string) {
-    const grant = (existingId && (await provider.Grant.find(existingId))) || new provider.Grant({ accountId, clientId: clientIdValue });
+  async function grantFor(
+    provider: InstanceType<typeof Provider>,
+    accountId: string,
+    clientIdValue: string,
+    existingId?: string,
+  ) {
+    const grant =
+      (existingId && (await provider.Grant.find(existingId))) ||
+      new provider.Grant({ accountId, clientId: clientIdValue });
     grant.addOIDCScope('openid profile email offline_access');
     grant.addResourceScope(audience, await apiScopesOf(accountId));
     return grant;
@@ -145,7 +176,15 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     // The Auth0 SDK reads the user's name and email from the ID token.
     conformIdTokenClaims: false,
     pkce: { required: () => true },
-    ttl: { AccessToken: 3600, IdToken: 3600, Session: 14 * 86400, Grant: 14 * 86400, RefreshToken: 14 * 86400, Interaction: 3600, AuthorizationCode: 60 },
+    ttl: {
+      AccessToken: 3600,
+      IdToken: 3600,
+      Session: 14 * 86400,
+      Grant: 14 * 86400,
+      RefreshToken: 14 * 86400,
+      Interaction: 3600,
+      AuthorizationCode: 60,
+    },
     features: {
       devInteractions: { enabled: false },
       revocation: { enabled: true },
@@ -157,7 +196,13 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
           if (resource !== audience) throw new errors.InvalidTarget();
-          return { scope: apiScopes, audience, accessTokenFormat: 'jwt', accessTokenTTL: 3600, jwt: { sign: { alg: 'RS256' } } };
+          return {
+            scope: apiScopes,
+            audience,
+            accessTokenFormat: 'jwt',
+            accessTokenTTL: 3600,
+            jwt: { sign: { alg: 'RS256' } },
+          };
         },
       },
       rpInitiatedLogout: {
@@ -172,7 +217,11 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
           );
         },
         postLogoutSuccessSource: async (ctx) => {
-          ctx.body = page('en', texts('en').loggedOut!, `<p>${escapeHtml(texts('en').loggedOut!)}</p><p><a href="${siteOrigin}/">Muntly</a></p>`);
+          ctx.body = page(
+            'en',
+            texts('en').loggedOut!,
+            `<p>${escapeHtml(texts('en').loggedOut!)}</p><p><a href="${siteOrigin}/">Muntly</a></p>`,
+          );
         },
       },
     },
@@ -193,22 +242,38 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       if (!user) return undefined;
       // When and how the user logged in, from the code or refresh token this access token comes
       // from (a refresh keeps the login's time: it is no new login).
-      const grant = (ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken) as { authTime?: number; amr?: string[] } | undefined;
-      return { email: user.email, name: user.name, ...(grant?.authTime ? { auth_time: grant.authTime } : {}), ...(grant?.amr ? { amr: grant.amr } : {}) };
+      const grant = (ctx.oidc.entities.AuthorizationCode ?? ctx.oidc.entities.RefreshToken) as
+        { authTime?: number; amr?: string[] } | undefined;
+      return {
+        email: user.email,
+        name: user.name,
+        ...(grant?.authTime ? { auth_time: grant.authTime } : {}),
+        ...(grant?.amr ? { amr: grant.amr } : {}),
+      };
     },
     findAccount: async (_ctx, sub) => {
       const user = await idpUsersRepository.findById(db, sub);
       if (!user) return undefined;
       return {
         accountId: user.id,
-        claims: async () => ({ sub: user.id, email: user.email, email_verified: true, name: user.name, nickname: user.email.split('@')[0] }),
+        claims: async () => ({
+          sub: user.id,
+          email: user.email,
+          email_verified: true,
+          name: user.name,
+          nickname: user.email.split('@')[0],
+        }),
       };
     },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     clientBasedCORS: (_ctx, origin) => origin === siteOrigin,
     renderError: async (ctx, out) => {
       ctx.type = 'html';
-      ctx.body = page('en', 'Error', `<h1>Sign-in error</h1><p>${escapeHtml(String(out.error_description ?? out.error))}</p><p><a href="${siteOrigin}/">Muntly</a></p>`);
+      ctx.body = page(
+        'en',
+        'Error',
+        `<h1>Sign-in error</h1><p>${escapeHtml(String(out.error_description ?? out.error))}</p><p><a href="${siteOrigin}/">Muntly</a></p>`,
+      );
     },
   });
   provider.proxy = false;
@@ -227,21 +292,41 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     if (given && DEVICE_KEY.test(given)) return given;
     const key = randomBytes(32).toString('base64url');
     const secure = new URL(issuer).protocol === 'https:' ? '; Secure' : '';
-    res.setHeader('set-cookie', `${DEVICE_COOKIE}=${key}; Path=/; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`);
+    res.setHeader(
+      'set-cookie',
+      `${DEVICE_COOKIE}=${key}; Path=/; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`,
+    );
     return key;
   }
 
-  async function finishLogin(req: http.IncomingMessage, res: http.ServerResponse, user: IdpUser, amr: string[], language: Language) {
+  async function finishLogin(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    user: IdpUser,
+    amr: string[],
+    language: Language,
+  ) {
     const deviceKey = deviceKeyOf(req, res);
     if (options.onSignIn) {
       // A login is never refused because its report failed; the log names no one.
       try {
-        await options.onSignIn({ subject: user.id, deviceKey, userAgent: req.headers['user-agent'], language, at: new Date() });
+        await options.onSignIn({
+          subject: user.id,
+          deviceKey,
+          userAgent: req.headers['user-agent'],
+          language,
+          at: new Date(),
+        });
       } catch (error) {
         log.warn({ error: (error as Error).name }, 'idp: recording a sign-in failed');
       }
     }
-    await provider.interactionFinished(req, res, { login: { accountId: user.id, amr } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: user.id, amr } },
+      { mergeWithLastSubmission: false },
+    );
   }
 
   async function interaction(req: http.IncomingMessage, res: http.ServerResponse, url: URL) {
@@ -265,13 +350,25 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       // A scope the account lacks (admin:muntly for a user who is no operator) is never granted:
       // finishing the consent anyway would send the browser back here at once, for ever. Refuse
       // the request as Auth0 does, with an error redirect to the site.
-      const missing = Object.values((details.prompt.details.missingResourceScopes ?? {}) as Record<string, string[]>).flat();
+      const missing = Object.values(
+        (details.prompt.details.missingResourceScopes ?? {}) as Record<string, string[]>,
+      ).flat();
       const granted = (await apiScopesOf(details.session!.accountId)).split(' ');
       if (missing.some((scope) => !granted.includes(scope))) {
-        await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The account does not have the requested permission.' }, { mergeWithLastSubmission: false });
+        await provider.interactionFinished(
+          req,
+          res,
+          { error: 'access_denied', error_description: 'The account does not have the requested permission.' },
+          { mergeWithLastSubmission: false },
+        );
         return;
       }
-      const grant = await grantFor(provider, details.session!.accountId, String(details.params.client_id), details.grantId);
+      const grant = await grantFor(
+        provider,
+        details.session!.accountId,
+        String(details.params.client_id),
+        details.grantId,
+      );
       const grantId = await grant.save();
       await provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
       return;
@@ -290,7 +387,10 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       if (waitMs > 0) {
         const minutes = Math.ceil(waitMs / 60_000);
         res.setHeader('retry-after', String(Math.ceil(waitMs / 1000)));
-        return show(429, loginForm(language, uid!, false, t.tooManyAttempts!.replace('{{minutes}}', String(minutes)), email));
+        return show(
+          429,
+          loginForm(language, uid!, false, t.tooManyAttempts!.replace('{{minutes}}', String(minutes)), email),
+        );
       }
       const user = email ? await idpUsersRepository.findByEmail(db, email) : undefined;
       // Too many wrong one-time passwords for this account: its password step waits too, before
@@ -299,7 +399,16 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       const accountWaitMs = user ? passwordWaitMs({ failures: user.otpFailures, since: user.otpFailedSince }) : 0;
       if (accountWaitMs > 0) {
         res.setHeader('retry-after', String(Math.ceil(accountWaitMs / 1000)));
-        return show(429, loginForm(language, uid!, false, t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(accountWaitMs / 60_000))), email));
+        return show(
+          429,
+          loginForm(
+            language,
+            uid!,
+            false,
+            t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(accountWaitMs / 60_000))),
+            email,
+          ),
+        );
       }
       const matches = await passwordMatches(password, user?.passwordHash ?? (await nobodysHash));
       if (!user || !matches) {
@@ -316,7 +425,8 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     }
     if (action === 'otp') {
       const pending = pendingOtp.get(uid!);
-      const user = pending && pending.until > Date.now() ? await idpUsersRepository.findById(db, pending.userId) : undefined;
+      const user =
+        pending && pending.until > Date.now() ? await idpUsersRepository.findById(db, pending.userId) : undefined;
       if (!pending || !user?.totpSecret) {
         pendingOtp.delete(uid!);
         return show(401, loginForm(language, uid!, false, t.otpAgain));
@@ -327,7 +437,10 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       const otpWait = otpWaitMs(claim);
       if (otpWait > 0) {
         res.setHeader('retry-after', String(Math.ceil(otpWait / 1000)));
-        return show(429, otpForm(language, uid!, t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(otpWait / 60_000)))));
+        return show(
+          429,
+          otpForm(language, uid!, t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(otpWait / 60_000)))),
+        );
       }
       const step = totpStep(user.email, user.totpSecret, form.get('otp') ?? '');
       // A code works once: its step must be later than the last one accepted.
@@ -347,7 +460,8 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     }
     if (action === 'signup') {
       const name = (form.get('name') ?? '').trim();
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) return show(400, loginForm(language, uid!, true, t.invalidEmail, email));
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+        return show(400, loginForm(language, uid!, true, t.invalidEmail, email));
       if (password.length < 8) return show(400, loginForm(language, uid!, true, t.passwordTooShort, email));
       if (!name) return show(400, loginForm(language, uid!, true, t.nameRequired, email));
       // Each sign-up sends an email: counted against the client like a failed login, so that
@@ -356,7 +470,16 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       const waitMs = throttle.waitMs(client, email);
       if (waitMs > 0) {
         res.setHeader('retry-after', String(Math.ceil(waitMs / 1000)));
-        return show(429, loginForm(language, uid!, true, t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(waitMs / 60_000))), email));
+        return show(
+          429,
+          loginForm(
+            language,
+            uid!,
+            true,
+            t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(waitMs / 60_000))),
+            email,
+          ),
+        );
       }
       throttle.recordFailure(client, email);
       // A new address and a taken one get the same answer, in about the same time (create hashes
@@ -376,7 +499,11 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     const t = texts(language);
     const backTo = `${siteOrigin}${localizePath('/wallet/security/', language)}`;
     const show = (status: number, html: string) => {
-      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'x-frame-options': 'DENY' });
+      res.writeHead(status, {
+        'content-type': 'text/html; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-frame-options': 'DENY',
+      });
       res.end(html);
     };
     if (req.method === 'GET' && url.pathname === '/mfa') return show(200, mfaLoginForm(language));
@@ -386,7 +513,11 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     if (url.pathname === '/mfa') {
       const email = (form.get('email') ?? '').trim().toLowerCase();
       const waitMs = throttle.waitMs(client, email);
-      if (waitMs > 0) return show(429, mfaLoginForm(language, t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(waitMs / 60_000))), email));
+      if (waitMs > 0)
+        return show(
+          429,
+          mfaLoginForm(language, t.tooManyAttempts!.replace('{{minutes}}', String(Math.ceil(waitMs / 60_000))), email),
+        );
       const user = email ? await idpUsersRepository.findByEmail(db, email) : undefined;
       if (!(await passwordMatches(form.get('password') ?? '', user?.passwordHash ?? (await nobodysHash))) || !user) {
         throttle.recordFailure(client, email);
@@ -399,14 +530,27 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       while (!code) code = codeFromBytes(randomBytes(32));
       sweep(emailChallenges);
       const challenge = randomBytes(24).toString('base64url');
-      emailChallenges.set(challenge, { userId: user.id, until: Date.now() + EMAIL_CODE_MS, codeHash: codeHash(challenge, code), tries: 0 });
-      await options.secondFactor.mailCode({ subject: user.id, email: user.email, userAgent: req.headers['user-agent'], language, change: 'second_factor_added', code });
+      emailChallenges.set(challenge, {
+        userId: user.id,
+        until: Date.now() + EMAIL_CODE_MS,
+        codeHash: codeHash(challenge, code),
+        tries: 0,
+      });
+      await options.secondFactor.mailCode({
+        subject: user.id,
+        email: user.email,
+        userAgent: req.headers['user-agent'],
+        language,
+        change: 'second_factor_added',
+        code,
+      });
       return show(200, mfaEmailForm(language, challenge));
     }
     if (url.pathname === '/mfa/email') {
       const challenge = form.get('challenge') ?? '';
       const pending = emailChallenges.get(challenge);
-      const user = pending && pending.until > Date.now() ? await idpUsersRepository.findById(db, pending.userId) : undefined;
+      const user =
+        pending && pending.until > Date.now() ? await idpUsersRepository.findById(db, pending.userId) : undefined;
       if (!pending || !user || user.totpConfirmedAt) {
         emailChallenges.delete(challenge);
         return show(400, mfaLoginForm(language, t.otpAgain));
@@ -433,7 +577,8 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
     if (url.pathname === '/mfa/confirm') {
       const enrolment = form.get('enrolment') ?? '';
       const pending = enrolments.get(enrolment);
-      const user = pending && pending.until > Date.now() ? await idpUsersRepository.findById(db, pending.userId) : undefined;
+      const user =
+        pending && pending.until > Date.now() ? await idpUsersRepository.findById(db, pending.userId) : undefined;
       if (!user?.totpSecret || user.totpConfirmedAt) return show(400, mfaLoginForm(language, t.otpAgain));
       const step = totpStep(user.email, user.totpSecret, form.get('otp') ?? '');
       if (step === null) {
@@ -444,7 +589,13 @@ export async function startIdp(options: IdpOptions): Promise<{ close(): Promise<
       // The change and what account protection makes of it (event, email, cool-down) in one transaction.
       await db.transaction(async (tx) => {
         await idpUsersRepository.confirmTotp(tx, user.id, step);
-        await options.secondFactor.changed(tx, { subject: user.id, email: user.email, userAgent: req.headers['user-agent'], language, change: 'second_factor_added' });
+        await options.secondFactor.changed(tx, {
+          subject: user.id,
+          email: user.email,
+          userAgent: req.headers['user-agent'],
+          language,
+          change: 'second_factor_added',
+        });
       });
       enrolments.delete(enrolment);
       return show(200, mfaMessage(language, t.mfaDone!, backTo));

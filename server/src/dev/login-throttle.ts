@@ -83,10 +83,23 @@ export class LoginThrottle {
   readonly perClient: FailureCounter;
   readonly perClientAndEmail: FailureCounter;
 
-  constructor(options: { perClient?: number; perClientAndEmail?: number; windowMs?: number; maxEntries?: number; now?: () => number } = {}) {
+  constructor(
+    options: {
+      perClient?: number;
+      perClientAndEmail?: number;
+      windowMs?: number;
+      maxEntries?: number;
+      now?: () => number;
+    } = {},
+  ) {
     const { windowMs, maxEntries, now } = options;
     this.perClient = new FailureCounter(options.perClient ?? LOGIN_FAILURES_PER_CLIENT, windowMs, maxEntries, now);
-    this.perClientAndEmail = new FailureCounter(options.perClientAndEmail ?? LOGIN_FAILURES_PER_CLIENT_AND_EMAIL, windowMs, maxEntries, now);
+    this.perClientAndEmail = new FailureCounter(
+      options.perClientAndEmail ?? LOGIN_FAILURES_PER_CLIENT_AND_EMAIL,
+      windowMs,
+      maxEntries,
+      now,
+    );
   }
 
   /** Milliseconds this client must wait before trying this email again; 0 when it may try now. */

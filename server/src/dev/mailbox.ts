@@ -1,4 +1,4 @@
-import { DomainError } from '../../../domain/errors';
+import { DomainError } from '#domain/errors';
 import { listOutbox } from '../modules/notify/service';
 import { escapeHtml } from './html';
 import type { FastifyPluginAsync } from 'fastify';

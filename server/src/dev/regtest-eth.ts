@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { decimalToMinor, minorToDecimal } from '../../../domain/money';
+import { decimalToMinor, minorToDecimal } from '#domain/money';
 import { ethNode } from '../modules/chain/ethereum';
 
 /**
@@ -25,7 +25,13 @@ const pidFile = path.join(dataDir, 'anvil.pid');
 const PORT = Number(process.env.REGTEST_ETH_PORT ?? 8545);
 const url = `http://127.0.0.1:${PORT}`;
 const node = ethNode(url);
-const ENV_LINES = { CHAIN_NETWORK: 'regtest', CHAIN_RPC_URL_ETH: url, CONFIRMATIONS_ETH: '3', ADDRESS_HOLD_HOURS: '0', PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: '0' };
+const ENV_LINES = {
+  CHAIN_NETWORK: 'regtest',
+  CHAIN_RPC_URL_ETH: url,
+  CONFIRMATIONS_ETH: '3',
+  ADDRESS_HOLD_HOURS: '0',
+  PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: '0',
+};
 
 const answers = () =>
   node.call('eth_chainId').then(
@@ -38,10 +44,14 @@ async function start() {
     fs.mkdirSync(dataDir, { recursive: true });
     const log = fs.openSync(path.join(dataDir, 'anvil.log'), 'a');
     // Its default mnemonic ("test … junk"), not the house's test mnemonic: Muntly's addresses start empty.
-    const child = spawn(path.join(root, 'node_modules/.bin/anvil'), ['--port', String(PORT), '--host', '127.0.0.1', '--no-mining', '--state', path.join(dataDir, 'state.json')], {
-      detached: true,
-      stdio: ['ignore', log, log],
-    });
+    const child = spawn(
+      path.join(root, 'node_modules/.bin/anvil'),
+      ['--port', String(PORT), '--host', '127.0.0.1', '--no-mining', '--state', path.join(dataDir, 'state.json')],
+      {
+        detached: true,
+        stdio: ['ignore', log, log],
+      },
+    );
     child.unref();
     fs.writeFileSync(pidFile, String(child.pid));
     for (let i = 0; i < 100 && !(await answers()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -49,8 +59,14 @@ async function start() {
   const envFile = path.join(root, '.env');
   const existing = fs.existsSync(envFile) ? fs.readFileSync(envFile, 'utf8') : '';
   const missing = Object.entries(ENV_LINES).filter(([key]) => !new RegExp(`^${key}=`, 'm').test(existing));
-  if (missing.length) fs.appendFileSync(envFile, `${existing && !existing.endsWith('\n') ? '\n' : ''}${missing.map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
-  console.log(`anvil answers at ${url}, height ${(await node.tip()).height}; .env has ${Object.keys(ENV_LINES).join(', ')}`);
+  if (missing.length)
+    fs.appendFileSync(
+      envFile,
+      `${existing && !existing.endsWith('\n') ? '\n' : ''}${missing.map(([k, v]) => `${k}=${v}`).join('\n')}\n`,
+    );
+  console.log(
+    `anvil answers at ${url}, height ${(await node.tip()).height}; .env has ${Object.keys(ENV_LINES).join(', ')}`,
+  );
 }
 
 async function mine(blocks: number) {
@@ -68,7 +84,9 @@ async function main() {
       const wei = amount ? decimalToMinor(amount, 18) : null;
       if (!address || wei === null) throw new Error('pay <address> <amount in ether>');
       const [from] = await node.call<string[]>('eth_accounts');
-      console.log(`txid ${await node.call<string>('eth_sendTransaction', [{ from, to: address, value: `0x${wei.toString(16)}` }])}`);
+      console.log(
+        `txid ${await node.call<string>('eth_sendTransaction', [{ from, to: address, value: `0x${wei.toString(16)}` }])}`,
+      );
       return mine(1);
     }
     case 'mine':
@@ -85,7 +103,9 @@ async function main() {
       return console.log(`stopped anvil (pid ${pid}); its state stays in .regtest-eth/`);
     }
     default:
-      throw new Error('npm run regtest:eth -- start | pay <address> <amount> | mine [n] | address | balance <address> | stop');
+      throw new Error(
+        'npm run regtest:eth -- start | pay <address> <amount> | mine [n] | address | balance <address> | stop',
+      );
   }
 }
 

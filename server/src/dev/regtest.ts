@@ -26,7 +26,13 @@ const wallet = rpcNode('LTC', `${url}/wallet/regtest`);
 // The demo account is new: it sends only to its address book, whose entries wait a day before use
 // (ADDRESS_HOLD_HOURS), and its payouts wait for two operators while its bank verification is
 // younger than a week (PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS). Locally, on regtest, neither waits.
-const ENV_LINES = { CHAIN_NETWORK: 'regtest', CHAIN_RPC_URL_LTC: url, CONFIRMATIONS_LTC: '3', ADDRESS_HOLD_HOURS: '0', PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: '0' };
+const ENV_LINES = {
+  CHAIN_NETWORK: 'regtest',
+  CHAIN_RPC_URL_LTC: url,
+  CONFIRMATIONS_LTC: '3',
+  ADDRESS_HOLD_HOURS: '0',
+  PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS: '0',
+};
 
 async function answers(): Promise<boolean> {
   return node.call('getblockchaininfo').then(
@@ -51,18 +57,29 @@ async function start() {
       '-txindex=1',
       '-daemon',
     ];
-    await new Promise<void>((resolve, reject) => spawn('litecoind', args, { stdio: 'inherit' }).once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`litecoind exited with ${code}`)))));
+    await new Promise<void>((resolve, reject) =>
+      spawn('litecoind', args, { stdio: 'inherit' }).once('exit', (code) =>
+        code === 0 ? resolve() : reject(new Error(`litecoind exited with ${code}`)),
+      ),
+    );
     for (let i = 0; i < 100 && !(await answers()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const wallets = await node.call<string[]>('listwallets');
-  if (!wallets.includes('regtest')) await node.call('createwallet', ['regtest']).catch(() => node.call('loadwallet', ['regtest']));
+  if (!wallets.includes('regtest'))
+    await node.call('createwallet', ['regtest']).catch(() => node.call('loadwallet', ['regtest']));
   const { height } = await node.tip();
   if (height < 101) await mine(101 - height);
   const envFile = path.join(root, '.env');
   const existing = fs.existsSync(envFile) ? fs.readFileSync(envFile, 'utf8') : '';
   const missing = Object.entries(ENV_LINES).filter(([key]) => !new RegExp(`^${key}=`, 'm').test(existing));
-  if (missing.length) fs.appendFileSync(envFile, `${existing && !existing.endsWith('\n') ? '\n' : ''}${missing.map(([k, v]) => `${k}=${v}`).join('\n')}\n`);
-  console.log(`litecoind -regtest answers at 127.0.0.1:${RPC_PORT}, height ${(await node.tip()).height}; .env has ${Object.keys(ENV_LINES).join(', ')}`);
+  if (missing.length)
+    fs.appendFileSync(
+      envFile,
+      `${existing && !existing.endsWith('\n') ? '\n' : ''}${missing.map(([k, v]) => `${k}=${v}`).join('\n')}\n`,
+    );
+  console.log(
+    `litecoind -regtest answers at 127.0.0.1:${RPC_PORT}, height ${(await node.tip()).height}; .env has ${Object.keys(ENV_LINES).join(', ')}`,
+  );
 }
 
 async function mine(blocks: number) {
@@ -91,7 +108,9 @@ async function main() {
     case 'stop':
       return console.log(await node.call<string>('stop'));
     default:
-      throw new Error('npm run regtest -- start | pay <address> <amount> | mine [n] | address | received <address> | stop');
+      throw new Error(
+        'npm run regtest -- start | pay <address> <amount> | mine [n] | address | received <address> | stop',
+      );
   }
 }
 

@@ -43,12 +43,19 @@ async function insertBlock(db: Db, height: number, prevHash: string): Promise<vo
 }
 
 async function blockAt(db: Db, height: number): Promise<Block | null> {
-  const [row] = await db.select({ height: simulatedChainBlocks.height, hash: simulatedChainBlocks.hash }).from(simulatedChainBlocks).where(eq(simulatedChainBlocks.height, height));
+  const [row] = await db
+    .select({ height: simulatedChainBlocks.height, hash: simulatedChainBlocks.hash })
+    .from(simulatedChainBlocks)
+    .where(eq(simulatedChainBlocks.height, height));
   return row ?? null;
 }
 
 async function tip(db: Db): Promise<Block> {
-  const [row] = await db.select({ height: simulatedChainBlocks.height, hash: simulatedChainBlocks.hash }).from(simulatedChainBlocks).orderBy(desc(simulatedChainBlocks.height)).limit(1);
+  const [row] = await db
+    .select({ height: simulatedChainBlocks.height, hash: simulatedChainBlocks.hash })
+    .from(simulatedChainBlocks)
+    .orderBy(desc(simulatedChainBlocks.height))
+    .limit(1);
   if (row) return row;
   await insertBlock(db, 0, GENESIS_PREVIOUS);
   return (await blockAt(db, 0))!;
@@ -98,14 +105,22 @@ export function simulatedChain(): Chain {
 export async function spendFromHouse(db: Db, spend: { currency: string; amount: bigint; txid: string }): Promise<void> {
   await db.transaction(async (tx) => {
     await lockKey(tx, `simulated-chain:${spend.currency}`);
-    const [already] = await tx.select({ id: simulatedChainMoves.id }).from(simulatedChainMoves).where(eq(simulatedChainMoves.txid, spend.txid)).limit(1);
+    const [already] = await tx
+      .select({ id: simulatedChainMoves.id })
+      .from(simulatedChainMoves)
+      .where(eq(simulatedChainMoves.txid, spend.txid))
+      .limit(1);
     if (already) return;
     let left = spend.amount;
-    const fullest = [...(await addressBalances(tx, spend.currency))].filter(([, balance]) => balance > 0n).sort(([, a], [, b]) => (a > b ? -1 : a < b ? 1 : 0));
+    const fullest = [...(await addressBalances(tx, spend.currency))]
+      .filter(([, balance]) => balance > 0n)
+      .sort(([, a], [, b]) => (a > b ? -1 : a < b ? 1 : 0));
     for (const [address, balance] of fullest) {
       if (left === 0n) break;
       const taken = balance < left ? balance : left;
-      await tx.insert(simulatedChainMoves).values({ txid: spend.txid, currency: spend.currency, address, amount: -taken });
+      await tx
+        .insert(simulatedChainMoves)
+        .values({ txid: spend.txid, currency: spend.currency, address, amount: -taken });
       left -= taken;
     }
   });

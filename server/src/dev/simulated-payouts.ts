@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { knownDecimals } from '../../../domain/currencies';
-import { exactMinor } from '../../../domain/money';
+import { knownDecimals } from '#domain/currencies';
+import { exactMinor } from '#domain/money';
 import { outbox } from '../db/schema';
 import { spendFromHouse } from './simulated-chain';
-import type { PayoutRail } from '../../../domain/payouts';
+import type { PayoutRail } from '#domain/payouts';
 import type { Db } from '../db/client';
 import type { PayoutAdapter } from '../modules/payouts/adapters';
 
@@ -24,18 +24,36 @@ export function simulatedAdapter(db: Db, rail: PayoutRail): PayoutAdapter {
   return {
     name: `simulated ${rail}`,
     async submit(payout) {
-      const txid = rail === 'chain' ? createHash('sha256').update(`payout:${payout.idempotencyKey}`).digest('hex') : `SEPA-${uuidOf(payout.idempotencyKey).slice(0, 18).toUpperCase()}`;
+      const txid =
+        rail === 'chain'
+          ? createHash('sha256').update(`payout:${payout.idempotencyKey}`).digest('hex')
+          : `SEPA-${uuidOf(payout.idempotencyKey).slice(0, 18).toUpperCase()}`;
       const message =
         rail === 'chain'
-          ? { subject: `${payout.currency} ${payout.amount} broadcast`, body: `txid ${txid}\nnetwork fee ${payout.networkFee} ${payout.currency}\nidempotency key ${payout.idempotencyKey}` }
-          : { subject: `SEPA transfer EUR ${payout.amount}`, body: `Payment reason: ${payout.reference ?? ''}\nend-to-end id ${txid}\nidempotency key ${payout.idempotencyKey}` };
+          ? {
+              subject: `${payout.currency} ${payout.amount} broadcast`,
+              body: `txid ${txid}\nnetwork fee ${payout.networkFee} ${payout.currency}\nidempotency key ${payout.idempotencyKey}`,
+            }
+          : {
+              subject: `SEPA transfer EUR ${payout.amount}`,
+              body: `Payment reason: ${payout.reference ?? ''}\nend-to-end id ${txid}\nidempotency key ${payout.idempotencyKey}`,
+            };
       await db
         .insert(outbox)
-        .values({ id: uuidOf(payout.idempotencyKey), channel: rail, recipient: payout.destination ?? 'sender of the original payment', ...message })
+        .values({
+          id: uuidOf(payout.idempotencyKey),
+          channel: rail,
+          recipient: payout.destination ?? 'sender of the original payment',
+          ...message,
+        })
         .onConflictDoUpdate({ target: outbox.id, set: { attempts: sql`${outbox.attempts} + 1` } });
       if (rail === 'chain') {
         const decimals = knownDecimals(payout.currency);
-        await spendFromHouse(db, { currency: payout.currency, amount: exactMinor(payout.amount, decimals) + exactMinor(payout.networkFee, decimals), txid });
+        await spendFromHouse(db, {
+          currency: payout.currency,
+          amount: exactMinor(payout.amount, decimals) + exactMinor(payout.networkFee, decimals),
+          txid,
+        });
       }
       return { status: 'completed', txid };
     },

@@ -9,7 +9,14 @@ import QRCode from 'qrcode';
 const PERIOD_SECONDS = 30;
 
 const totpOf = (email: string, secret: string) =>
-  new OTPAuth.TOTP({ issuer: 'Muntly (local)', label: email, algorithm: 'SHA1', digits: 6, period: PERIOD_SECONDS, secret: OTPAuth.Secret.fromBase32(secret) });
+  new OTPAuth.TOTP({
+    issuer: 'Muntly (local)',
+    label: email,
+    algorithm: 'SHA1',
+    digits: 6,
+    period: PERIOD_SECONDS,
+    secret: OTPAuth.Secret.fromBase32(secret),
+  });
 
 /** A new secret (160 bits, base32), as RFC 4226 recommends. */
 export const newTotpSecret = (): string => new OTPAuth.Secret({ size: 20 }).base32;

@@ -37,17 +37,28 @@ export const idpUsersRepository = {
   async create(db: Db, input: { email: string; name: string; password: string }): Promise<IdpUser | undefined> {
     const [user] = await db
       .insert(idpUsers)
-      .values({ email: input.email.trim().toLowerCase(), name: input.name.trim(), passwordHash: await hashPassword(input.password) })
+      .values({
+        email: input.email.trim().toLowerCase(),
+        name: input.name.trim(),
+        passwordHash: await hashPassword(input.password),
+      })
       .onConflictDoNothing()
       .returning();
     return user;
   },
   async ensure(db: Db, input: { email: string; name: string; password: string }): Promise<IdpUser> {
-    return (await this.findByEmail(db, input.email)) ?? (await this.create(db, input)) ?? (await this.findByEmail(db, input.email))!;
+    return (
+      (await this.findByEmail(db, input.email)) ??
+      (await this.create(db, input)) ??
+      (await this.findByEmail(db, input.email))!
+    );
   },
   /** A new one-time-password secret, not asked at login until its first code confirms it. */
   async startTotp(db: Db, id: string, secret: string): Promise<void> {
-    await db.update(idpUsers).set({ totpSecret: secret, totpConfirmedAt: null, totpLastStep: null }).where(eq(idpUsers.id, id));
+    await db
+      .update(idpUsers)
+      .set({ totpSecret: secret, totpConfirmedAt: null, totpLastStep: null })
+      .where(eq(idpUsers.id, id));
   },
 
   async confirmTotp(db: Db, id: string, step: number): Promise<void> {
@@ -90,7 +101,11 @@ export const idpUsersRepository = {
   },
 
   async setAdmin(db: Db, email: string, isAdmin: boolean): Promise<IdpUser | undefined> {
-    const [user] = await db.update(idpUsers).set({ isAdmin }).where(eq(idpUsers.email, email.trim().toLowerCase())).returning();
+    const [user] = await db
+      .update(idpUsers)
+      .set({ isAdmin })
+      .where(eq(idpUsers.email, email.trim().toLowerCase()))
+      .returning();
     return user;
   },
 };

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { auditListResponse, auditVerifyResponse } from '../../../domain/contracts/audit';
-import { authConfigSchema } from '../../../domain/contracts/auth';
+import { auditListResponse, auditVerifyResponse } from '#domain/contracts/audit';
+import { authConfigSchema } from '#domain/contracts/auth';
 import {
   assignPaymentResponse,
   bankExportFileResponse,
@@ -13,8 +13,15 @@ import {
   payoutReturnLinkResponse,
   payoutReturnsAwaitingResponse,
   refundPaymentResponse,
-} from '../../../domain/contracts/bank';
-import { chainAlertResolveResponse, chainAlertsResponse, chainAssignResponse, chainReturnResponse, chainUnmatchedResponse, reconcileResponse } from '../../../domain/contracts/chain';
+} from '#domain/contracts/bank';
+import {
+  chainAlertResolveResponse,
+  chainAlertsResponse,
+  chainAssignResponse,
+  chainReturnResponse,
+  chainUnmatchedResponse,
+  reconcileResponse,
+} from '#domain/contracts/chain';
 import {
   opsAccountResponse,
   opsAccountsResponse,
@@ -23,9 +30,9 @@ import {
   opsQueuesResponse,
   verificationDocumentsResponse,
   verificationRejectResponse,
-} from '../../../domain/contracts/console';
-import { faucetStatusSchema } from '../../../domain/contracts/faucet';
-import { publishResponse } from '../../../domain/contracts/liabilities';
+} from '#domain/contracts/console';
+import { faucetStatusSchema } from '#domain/contracts/faucet';
+import { publishResponse } from '#domain/contracts/liabilities';
 import {
   businessPaymentResponse,
   chainDepositResponse,
@@ -40,17 +47,22 @@ import {
   retentionResponse,
   verificationRequestsResponse,
   verifyResponse,
-} from '../../../domain/contracts/ops';
-import { payoutApproveResponse, payoutRejectResponse, payoutResultResponse, payoutsResponse } from '../../../domain/contracts/payouts';
-import { opsFreezeResponse } from '../../../domain/contracts/protection';
-import { operatorKey } from '../../../domain/operators';
+} from '#domain/contracts/ops';
+import {
+  payoutApproveResponse,
+  payoutRejectResponse,
+  payoutResultResponse,
+  payoutsResponse,
+} from '#domain/contracts/payouts';
+import { opsFreezeResponse } from '#domain/contracts/protection';
+import { operatorKey } from '#domain/operators';
 import { loadConfig, type Config } from '../config';
 import { restorePglite } from '../db/client';
 import { KEYS_FILE, mintAccessToken, readIdpKeys } from '../dev/keys';
 import { terminal } from './terminal';
-import type { OpsOrderSummary } from '../../../domain/contracts/console';
-import type { Payout } from '../../../domain/contracts/payouts';
-import type { ErrorBody } from '../../../domain/errors';
+import type { OpsOrderSummary } from '#domain/contracts/console';
+import type { Payout } from '#domain/contracts/payouts';
+import type { ErrorBody } from '#domain/errors';
 
 /**
  * `npm run ops -- <command>`: the operator's command line. It talks to the running server
@@ -100,14 +112,22 @@ function settings(): Config {
  */
 async function adminToken(config: Config): Promise<{ token: string; signedHere: boolean }> {
   if (config.OPS_TOKEN) {
-    if (actingAs) throw new CliError('--as (OPS_AS) is for local mode: with OPS_TOKEN, the operator is the token’s subject.');
+    if (actingAs)
+      throw new CliError('--as (OPS_AS) is for local mode: with OPS_TOKEN, the operator is the token’s subject.');
     return { token: config.OPS_TOKEN, signedHere: false };
   }
-  if (!config.localIdp) throw new CliError('Set OPS_TOKEN to an access token with the scopes use:muntly and admin:muntly.');
+  if (!config.localIdp)
+    throw new CliError('Set OPS_TOKEN to an access token with the scopes use:muntly and admin:muntly.');
   if (!fs.existsSync(path.join(config.DATA_DIR, KEYS_FILE))) {
-    throw new CliError(`No local identity provider key in ${config.DATA_DIR}: start the server first (npm start), or give this command the server's DATA_DIR (.env).`);
+    throw new CliError(
+      `No local identity provider key in ${config.DATA_DIR}: start the server first (npm start), or give this command the server's DATA_DIR (.env).`,
+    );
   }
-  const server = checked(authConfigSchema, '/api/auth/config', (await request(config, 'GET', '/api/auth/config')).payload);
+  const server = checked(
+    authConfigSchema,
+    '/api/auth/config',
+    (await request(config, 'GET', '/api/auth/config')).payload,
+  );
   const token = await mintAccessToken(readIdpKeys(config.DATA_DIR), {
     issuer: `${server.domain}/`,
     audience: server.audience,
@@ -131,12 +151,22 @@ async function request(
       method,
       headers: {
         ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
-        ...(options.xml !== undefined ? { 'content-type': 'application/xml' } : options.body ? { 'content-type': 'application/json' } : {}),
+        ...(options.xml !== undefined
+          ? { 'content-type': 'application/xml' }
+          : options.body
+            ? { 'content-type': 'application/json' }
+            : {}),
       },
-      body: options.xml ? new Blob([new Uint8Array(options.xml)]) : options.body ? JSON.stringify(options.body) : undefined,
+      body: options.xml
+        ? new Blob([new Uint8Array(options.xml)])
+        : options.body
+          ? JSON.stringify(options.body)
+          : undefined,
     });
   } catch {
-    throw new CliError(`Cannot reach the Muntly server at ${config.opsUrl}: is it running (npm start), and on this PORT (or OPS_URL)? Both read .env.`);
+    throw new CliError(
+      `Cannot reach the Muntly server at ${config.opsUrl}: is it running (npm start), and on this PORT (or OPS_URL)? Both read .env.`,
+    );
   }
   if (options.text && response.ok) return { response, payload: await response.text() };
   if (options.binary && response.ok) return { response, payload: Buffer.from(await response.arrayBuffer()) };
@@ -146,7 +176,12 @@ async function request(
 /** Tokens the server refuses because it does not know the key they were signed with. */
 const FOREIGN_KEY = new Set(['token_unknown_key', 'token_invalid_signature']);
 
-async function call(method: 'GET' | 'POST', route: string, body?: unknown, options: { text?: boolean; xml?: Uint8Array } = {}): Promise<unknown> {
+async function call(
+  method: 'GET' | 'POST',
+  route: string,
+  body?: unknown,
+  options: { text?: boolean; xml?: Uint8Array } = {},
+): Promise<unknown> {
   return (await callWithResponse(method, route, body, options)).payload;
 }
 
@@ -163,7 +198,9 @@ async function callWithResponse(
   if (response.ok) return { response, payload };
   const error = (payload as Partial<ErrorBody>).error;
   if (signedHere && error && FOREIGN_KEY.has(error.code)) {
-    throw new CliError(`The server at ${config.opsUrl} does not know the signing key in ${config.DATA_DIR}: give this command the server's DATA_DIR (.env).`);
+    throw new CliError(
+      `The server at ${config.opsUrl} does not know the signing key in ${config.DATA_DIR}: give this command the server's DATA_DIR (.env).`,
+    );
   }
   throw new CliError(`${response.status} ${error?.code ?? ''}: ${error?.message ?? 'request failed'}`);
 }
@@ -182,7 +219,8 @@ function writeFile(file: string, contents: string | Buffer): void {
   try {
     fs.writeFileSync(file, contents, { flag: 'wx' });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new CliError(`${file} exists already: choose another name with --out.`);
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new CliError(`${file} exists already: choose another name with --out.`);
     throw error;
   }
 }
@@ -237,7 +275,12 @@ function orderLine(o: OpsOrderSummary): string {
 }
 
 /** What a command asks the server, its answer checked against the command's contract. */
-type Ask<T> = (method: 'GET' | 'POST', route: string, body?: unknown, options?: { text?: boolean; xml?: Uint8Array }) => Promise<T>;
+type Ask<T> = (
+  method: 'GET' | 'POST',
+  route: string,
+  body?: unknown,
+  options?: { text?: boolean; xml?: Uint8Array },
+) => Promise<T>;
 
 /**
  * One command of the table: its name, its arguments and what it does (the usage is written from
@@ -258,7 +301,10 @@ const command = <C extends z.ZodType | null>(spec: Command<C>): Command => spec 
 /** The answer, if the contract says it is one; anything else is the server's fault, said plainly. */
 function checked<C extends z.ZodType>(contract: C, route: string, payload: unknown): z.output<C> {
   const result = contract.safeParse(payload);
-  if (!result.success) throw new CliError(`The server's answer to ${route} is not what its contract says (a server of another version?):\n${z.prettifyError(result.error)}`);
+  if (!result.success)
+    throw new CliError(
+      `The server's answer to ${route} is not what its contract says (a server of another version?):\n${z.prettifyError(result.error)}`,
+    );
   return result.data;
 }
 
@@ -267,7 +313,11 @@ const asker =
   async (method, route, body, options) =>
     checked(contract, route, await call(method, route, body, options));
 
-async function verification(command: 'enable-verification' | 'verify', rest: string[], ask: Ask<z.output<typeof enableVerificationResponse>>): Promise<void> {
+async function verification(
+  command: 'enable-verification' | 'verify',
+  rest: string[],
+  ask: Ask<z.output<typeof enableVerificationResponse>>,
+): Promise<void> {
   const email = requireEmail(rest[0]);
   const kind = rest[1];
   if (!kind) throw new CliError('This command needs a kind: address, bank, business, id or mobile.');
@@ -276,7 +326,11 @@ async function verification(command: 'enable-verification' | 'verify', rest: str
   console.log(`${email}: ${kind} verification is now ${phase}.`);
 }
 
-async function freezing(command: 'freeze' | 'unfreeze', rest: string[], ask: Ask<z.output<typeof opsFreezeResponse>>): Promise<void> {
+async function freezing(
+  command: 'freeze' | 'unfreeze',
+  rest: string[],
+  ask: Ask<z.output<typeof opsFreezeResponse>>,
+): Promise<void> {
   const [who] = rest;
   const at = rest.indexOf('--reason');
   const reason =
@@ -286,11 +340,16 @@ async function freezing(command: 'freeze' | 'unfreeze', rest: string[], ask: Ask
           .join(' ')
           .trim()
       : '';
-  if (!who || who.startsWith('--') || !reason) throw new CliError(`Usage: ${command} <email|accountKey> --reason <why, e.g. "identity checked by phone, ticket 123">`);
+  if (!who || who.startsWith('--') || !reason)
+    throw new CliError(
+      `Usage: ${command} <email|accountKey> --reason <why, e.g. "identity checked by phone, ticket 123">`,
+    );
   const accountKey = await accountKeyOf(who);
   const state = await ask('POST', `/api/ops/accounts/${encodeURIComponent(accountKey)}/${command}`, { reason });
   const name = who.includes('@') ? `${who} (${state.accountKey})` : state.accountKey;
-  console.log(`${name}: sends ${state.frozen ? `frozen${state.frozenByOperator ? ' by an operator' : ''} since ${state.frozenAt}` : 'unfrozen'}.`);
+  console.log(
+    `${name}: sends ${state.frozen ? `frozen${state.frozenByOperator ? ' by an operator' : ''} since ${state.frozenAt}` : 'unfrozen'}.`,
+  );
 }
 
 /** Every command: `npm run ops -- <name> <args>`. */
@@ -303,7 +362,9 @@ export const COMMANDS: Command[] = [
       const { users } = await ask('GET', '/api/ops/users');
       if (rest.includes('--json')) console.log(JSON.stringify(users, null, 2));
       else if (users.length === 0) console.log('No accounts yet.');
-      else for (const u of users) console.log(`${u.accountKey}  ${u.email ?? '(no email)'}  ${u.displayName ?? ''}  ${u.createdAt}`);
+      else
+        for (const u of users)
+          console.log(`${u.accountKey}  ${u.email ?? '(no email)'}  ${u.displayName ?? ''}  ${u.createdAt}`);
     },
   }),
   command({
@@ -324,7 +385,8 @@ export const COMMANDS: Command[] = [
     contract: devTokenResponse,
     run: async (rest, ask) => {
       const email = requireEmail(rest[0]);
-      if (!settings().localIdp) throw new CliError('dev-token is refused when AUTH0_DOMAIN is set: log in through Auth0 instead.');
+      if (!settings().localIdp)
+        throw new CliError('dev-token is refused when AUTH0_DOMAIN is set: log in through Auth0 instead.');
       const { accessToken } = await ask('POST', '/api/ops/dev-token', { email });
       console.log(`Access token for ${email} (valid for one hour):`);
       console.log(accessToken); // the last line of output, for scripts
@@ -340,15 +402,22 @@ export const COMMANDS: Command[] = [
   command({
     name: 'verification-requests',
     args: '[--all] [--json]',
-    about: 'verification kinds users asked to have enabled and still waiting,\noldest first (--all: also those enabled since)',
+    about:
+      'verification kinds users asked to have enabled and still waiting,\noldest first (--all: also those enabled since)',
     contract: verificationRequestsResponse,
     run: async (rest, ask) => {
-      const { requests } = await ask('GET', `/api/ops/verification-requests${rest.includes('--all') ? '?all=true' : ''}`);
+      const { requests } = await ask(
+        'GET',
+        `/api/ops/verification-requests${rest.includes('--all') ? '?all=true' : ''}`,
+      );
       if (rest.includes('--json')) console.log(JSON.stringify(requests, null, 2));
       else if (requests.length === 0) console.log('No verification requests waiting.');
       else
         for (const r of requests) {
-          const todo = r.phase === 'not_enabled' ? `waiting: npm run ops -- enable-verification ${r.email ?? '<email>'} ${r.kind}` : r.phase;
+          const todo =
+            r.phase === 'not_enabled'
+              ? `waiting: npm run ops -- enable-verification ${r.email ?? '<email>'} ${r.kind}`
+              : r.phase;
           console.log(`${r.requestedAt}  ${r.accountKey}  ${r.email ?? '(no email)'}  ${r.kind.padEnd(8)}  ${todo}`);
         }
     },
@@ -363,14 +432,16 @@ export const COMMANDS: Command[] = [
   command({
     name: 'freeze',
     args: '<email|accountKey> --reason <text>',
-    about: "freeze an account's sends at once: only an operator unfreezes them, and\nits payouts wait for approval; the reason is audited, never shown to the user",
+    about:
+      "freeze an account's sends at once: only an operator unfreezes them, and\nits payouts wait for approval; the reason is audited, never shown to the user",
     contract: opsFreezeResponse,
     run: (rest, ask) => freezing('freeze', rest, ask),
   }),
   command({
     name: 'unfreeze',
     args: '<email|accountKey> --reason <text>',
-    about: "unfreeze an account's sends at once, skipping the user's cool-down (only\nafter they proved who they are); the reason is audited",
+    about:
+      "unfreeze an account's sends at once, skipping the user's cool-down (only\nafter they proved who they are); the reason is audited",
     contract: opsFreezeResponse,
     run: (rest, ask) => freezing('unfreeze', rest, ask),
   }),
@@ -383,19 +454,27 @@ export const COMMANDS: Command[] = [
       const { documents } = await ask('GET', '/api/ops/verification-documents');
       if (rest.includes('--json')) console.log(JSON.stringify(documents, null, 2));
       else if (documents.length === 0) console.log('No documents waiting for a check.');
-      else for (const d of documents) console.log(`${d.submittedAt ?? ''}  ${d.accountKey}  ${d.email ?? '(no email)'}  ${d.kind.padEnd(8)}  verify or reject-verification`);
+      else
+        for (const d of documents)
+          console.log(
+            `${d.submittedAt ?? ''}  ${d.accountKey}  ${d.email ?? '(no email)'}  ${d.kind.padEnd(8)}  verify or reject-verification`,
+          );
     },
   }),
   command({
     name: 'reject-verification',
     args: '<email> <kind> <unreadable|expired|mismatch|incomplete>',
-    about: 'send submitted details back to step 1; the customer reads the reason in\ntheir language (identity page and email)',
+    about:
+      'send submitted details back to step 1; the customer reads the reason in\ntheir language (identity page and email)',
     contract: verificationRejectResponse,
     run: async (rest, ask) => {
       const [email, kind, reason] = rest;
-      if (!email || !kind || !reason) throw new CliError('Usage: reject-verification <email> <kind> <unreadable|expired|mismatch|incomplete>');
+      if (!email || !kind || !reason)
+        throw new CliError('Usage: reject-verification <email> <kind> <unreadable|expired|mismatch|incomplete>');
       const result = await ask('POST', '/api/ops/verification/reject', { email, kind, reason });
-      console.log(`${email}: ${kind} verification sent back to ${result.phase} (${result.reason}); the customer was told why.`);
+      console.log(
+        `${email}: ${kind} verification sent back to ${result.phase} (${result.reason}); the customer was told why.`,
+      );
     },
   }),
   command({
@@ -418,10 +497,19 @@ export const COMMANDS: Command[] = [
     about: 'orders, newest first',
     contract: opsOrdersResponse,
     run: async (rest, ask) => {
-      const filters = { status: option(rest, '--status'), type: option(rest, '--type'), from: option(rest, '--since'), to: option(rest, '--until') };
+      const filters = {
+        status: option(rest, '--status'),
+        type: option(rest, '--type'),
+        from: option(rest, '--since'),
+        to: option(rest, '--until'),
+      };
       const valued = new Set(['--status', '--type', '--since', '--until']);
       const q = rest.filter((arg, i) => !arg.startsWith('--') && !valued.has(rest[i - 1] ?? '')).join(' ');
-      const query = new URLSearchParams(Object.entries({ ...filters, q: q || undefined }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+      const query = new URLSearchParams(
+        Object.entries({ ...filters, q: q || undefined }).filter(
+          (entry): entry is [string, string] => entry[1] !== undefined,
+        ),
+      );
       const { orders } = await ask('GET', `/api/ops/orders?${query}`);
       if (rest.includes('--json')) console.log(JSON.stringify(orders, null, 2));
       else if (orders.length === 0) console.log('No orders match.');
@@ -460,7 +548,9 @@ export const COMMANDS: Command[] = [
       const { accounts } = await ask('GET', `/api/ops/accounts?${new URLSearchParams({ q })}`);
       if (rest.includes('--json')) console.log(JSON.stringify(accounts, null, 2));
       else if (accounts.length === 0) console.log('No accounts match.');
-      else for (const a of accounts) console.log(`${a.accountKey}  ${a.email ?? '(no email)'}  ${a.displayName ?? ''}  ${a.createdAt}`);
+      else
+        for (const a of accounts)
+          console.log(`${a.accountKey}  ${a.email ?? '(no email)'}  ${a.displayName ?? ''}  ${a.createdAt}`);
     },
   }),
   command({
@@ -477,8 +567,12 @@ export const COMMANDS: Command[] = [
         return;
       }
       const { account } = detail;
-      console.log(`${account.accountKey}  ${account.email ?? '(no email)'}  ${account.displayName ?? ''}  since ${account.createdAt}`);
-      console.log(`Sends: ${detail.sendsFrozen === null ? 'freezing not available' : detail.sendsFrozen ? 'FROZEN' : 'not frozen'}`);
+      console.log(
+        `${account.accountKey}  ${account.email ?? '(no email)'}  ${account.displayName ?? ''}  since ${account.createdAt}`,
+      );
+      console.log(
+        `Sends: ${detail.sendsFrozen === null ? 'freezing not available' : detail.sendsFrozen ? 'FROZEN' : 'not frozen'}`,
+      );
       console.log(
         `Balances (EUR ${detail.balances.totalEur} in all): ${
           detail.balances.balances
@@ -487,9 +581,14 @@ export const COMMANDS: Command[] = [
             .join(', ') || 'none'
         }`,
       );
-      console.log(`Verifications: ${detail.verifications.map((v) => `${v.kind} ${v.phase}${v.rejection ? ` (rejected: ${v.rejection.reason})` : ''}`).join(', ')}`);
+      console.log(
+        `Verifications: ${detail.verifications.map((v) => `${v.kind} ${v.phase}${v.rejection ? ` (rejected: ${v.rejection.reason})` : ''}`).join(', ')}`,
+      );
       for (const o of detail.orders) console.log(`  order ${orderLine(o)}`);
-      for (const s of detail.sends) console.log(`  send  ${s.createdAt}  ${s.status.padEnd(17)}  ${s.amount} ${s.currency} → ${s.address}${s.internal ? ' (internal)' : ''}`);
+      for (const s of detail.sends)
+        console.log(
+          `  send  ${s.createdAt}  ${s.status.padEnd(17)}  ${s.amount} ${s.currency} → ${s.address}${s.internal ? ' (internal)' : ''}`,
+        );
     },
   }),
   command({
@@ -502,7 +601,8 @@ export const COMMANDS: Command[] = [
         console.log(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name}`);
         for (const problem of check.problems.slice(0, 20)) console.log(`        ${problem}`);
       }
-      if (owedToUsers.length) console.log(`Users hold: ${owedToUsers.map((o) => `${o.total} ${o.currency}`).join(', ')}`);
+      if (owedToUsers.length)
+        console.log(`Users hold: ${owedToUsers.map((o) => `${o.total} ${o.currency}`).join(', ')}`);
       if (!ok) throw new CliError('The ledger is inconsistent.', 1);
     },
   }),
@@ -516,75 +616,106 @@ export const COMMANDS: Command[] = [
       console.log(`Published snapshot ${published.snapshotId} of ${published.takenAt}: ${published.file}`);
       if (published.currencies.length === 0) console.log('  Nobody is owed anything.');
       for (const c of published.currencies) {
-        console.log(`  ${c.currency.padEnd(5)} owed ${c.total}  held ${c.held ?? '(not read)'}  ${c.leafCount} leaves  root ${c.rootHash}`);
+        console.log(
+          `  ${c.currency.padEnd(5)} owed ${c.total}  held ${c.held ?? '(not read)'}  ${c.leafCount} leaves  root ${c.rootHash}`,
+        );
       }
-      if (published.digest) console.log(`  digest ${published.digest} (what npm run signer -- sign-reserves ${published.snapshotId} signs)`);
+      if (published.digest)
+        console.log(
+          `  digest ${published.digest} (what npm run signer -- sign-reserves ${published.snapshotId} signs)`,
+        );
     },
   }),
   command({
     name: 'retention',
-    about: 'delete identity data and support messages whose retention period has\nended (every server replica also does this hourly)',
+    about:
+      'delete identity data and support messages whose retention period has\nended (every server replica also does this hourly)',
     contract: retentionResponse,
     run: async (_, ask) => {
       const run = await ask('POST', '/api/ops/retention');
-      console.log(`Deleted the identity data of ${run.identityDataDeleted} verification(s) and ${run.messagesDeleted} support message(s).`);
+      console.log(
+        `Deleted the identity data of ${run.identityDataDeleted} verification(s) and ${run.messagesDeleted} support message(s).`,
+      );
     },
   }),
   command({
     name: 'backup',
     args: '[--out <file>]',
-    about: 'a consistent copy of the embedded database (PGlite), taken while the server runs;\ndefault file: the name the server gives it',
+    about:
+      'a consistent copy of the embedded database (PGlite), taken while the server runs;\ndefault file: the name the server gives it',
     contract: null,
     run: async (rest) => {
       // The embedded database, consistent while the server runs (PostgreSQL: pg_basebackup, docs/backups.md).
       const { response, payload } = await callWithResponse('POST', '/api/ops/backup', undefined, { binary: true });
-      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'muntly-pglite.tar.gz';
+      const name =
+        /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'muntly-pglite.tar.gz';
       const file = option(rest, '--out') ?? name;
       writeFile(file, payload as Buffer);
-      console.log(`${file}: ${(payload as Buffer).length} bytes. Restore it with the server stopped: npm run ops -- restore ${file}`);
+      console.log(
+        `${file}: ${(payload as Buffer).length} bytes. Restore it with the server stopped: npm run ops -- restore ${file}`,
+      );
     },
   }),
   command({
     name: 'restore',
     args: '<file>',
-    about: 'put a backup (PGlite) into DATA_DIR, with the server stopped; the data it replaces\nis moved aside, never deleted',
+    about:
+      'put a backup (PGlite) into DATA_DIR, with the server stopped; the data it replaces\nis moved aside, never deleted',
     contract: null,
     run: async (rest) => {
       const [file] = rest;
       if (!file) throw new CliError('Usage: restore <backup file> (with the server stopped)');
       const config = settings();
-      if (config.DATABASE_URL) throw new CliError('DATABASE_URL is set: restore PostgreSQL with its own tools (docs/backups.md).');
+      if (config.DATABASE_URL)
+        throw new CliError('DATABASE_URL is set: restore PostgreSQL with its own tools (docs/backups.md).');
       const running = await fetch(new URL('/api/health', config.opsUrl)).then(
         () => true,
         () => false,
       );
-      if (running) throw new CliError(`A server answers at ${config.opsUrl}: stop it first (PGlite belongs to one process).`);
+      if (running)
+        throw new CliError(`A server answers at ${config.opsUrl}: stop it first (PGlite belongs to one process).`);
       const { movedAside } = await restorePglite(config.DATA_DIR, new Blob([fs.readFileSync(file)]));
-      console.log(`Restored ${file} into ${config.DATA_DIR}.${movedAside ? ` The data it replaced is in ${movedAside}.` : ''} Start the server, then run ledger:verify and audit:verify.`);
+      console.log(
+        `Restored ${file} into ${config.DATA_DIR}.${movedAside ? ` The data it replaced is in ${movedAside}.` : ''} Start the server, then run ledger:verify and audit:verify.`,
+      );
     },
   }),
   command({
     name: 'chain-deposit',
     args: '<currency> <address> <amount> [txid]',
-    about: 'simulate an incoming chain deposit to a wallet reception address\nor to the receiving address of a sell/swap order',
+    about:
+      'simulate an incoming chain deposit to a wallet reception address\nor to the receiving address of a sell/swap order',
     contract: chainDepositResponse,
     run: async (rest, ask) => {
       const [currency, address, amount, txid] = rest;
-      if (!currency || !address || !amount) throw new CliError('Usage: chain-deposit <currency> <address> <amount> [txid]');
-      const result = await ask('POST', '/api/ops/chain-deposit', { currency, address, amount, ...(txid ? { txid } : {}) });
+      if (!currency || !address || !amount)
+        throw new CliError('Usage: chain-deposit <currency> <address> <amount> [txid]');
+      const result = await ask('POST', '/api/ops/chain-deposit', {
+        currency,
+        address,
+        amount,
+        ...(txid ? { txid } : {}),
+      });
       const target = result.orderReference ? `order ${result.orderReference} (processing)` : address;
-      console.log(result.credited ? `Credited ${result.amount} ${currency.toUpperCase()} to ${target} (txid ${result.txid}).` : `Already credited (txid ${result.txid}).`);
+      console.log(
+        result.credited
+          ? `Credited ${result.amount} ${currency.toUpperCase()} to ${target} (txid ${result.txid}).`
+          : `Already credited (txid ${result.txid}).`,
+      );
     },
   }),
   command({
     name: 'reconcile',
-    about: "per currency with a node: the house's coins on chain (the node's count)\nagainst the ledger; exits 1 on a difference (which also raises an alert)",
+    about:
+      "per currency with a node: the house's coins on chain (the node's count)\nagainst the ledger; exits 1 on a difference (which also raises an alert)",
     contract: reconcileResponse,
     run: async (_, ask) => {
       const { results } = await ask('POST', '/api/ops/chain/reconcile');
       if (results.length === 0) console.log('No currency has a node (CHAIN_RPC_URL_<CUR>).');
       for (const r of results) {
-        console.log(`${r.currency}: on chain ${r.onChain ?? `(node cannot scan; tracked ${r.tracked})`}, ledger ${r.expected}, difference ${r.difference}${r.ok ? '' : '  ← an alert is raised'}`);
+        console.log(
+          `${r.currency}: on chain ${r.onChain ?? `(node cannot scan; tracked ${r.tracked})`}, ledger ${r.expected}, difference ${r.difference}${r.ok ? '' : '  ← an alert is raised'}`,
+        );
       }
       if (results.some((r) => !r.ok)) process.exitCode = 1;
     },
@@ -596,7 +727,10 @@ export const COMMANDS: Command[] = [
     run: async (_, ask) => {
       const { outputs } = await ask('GET', '/api/ops/chain/unmatched');
       if (outputs.length === 0) console.log('The unmatched chain queue is empty.');
-      for (const o of outputs) console.log(`${o.currency}  ${o.txid} ${o.vout}  ${o.amount}  ${o.unmatchedReason ?? ''}  → ${o.address}  (height ${o.height})${o.sender ? `  from ${o.sender}` : ''}`);
+      for (const o of outputs)
+        console.log(
+          `${o.currency}  ${o.txid} ${o.vout}  ${o.amount}  ${o.unmatchedReason ?? ''}  → ${o.address}  (height ${o.height})${o.sender ? `  from ${o.sender}` : ''}`,
+        );
     },
   }),
   command({
@@ -606,21 +740,36 @@ export const COMMANDS: Command[] = [
     contract: chainAssignResponse,
     run: async (rest, ask) => {
       const [currency, txid, vout, email] = rest;
-      if (!currency || !txid || !vout || !email) throw new CliError('Usage: chain-assign <currency> <txid> <vout> <email>');
-      const { output } = await ask('POST', '/api/ops/chain/unmatched/assign', { currency: currency.toUpperCase(), txid, vout: Number(vout), email });
+      if (!currency || !txid || !vout || !email)
+        throw new CliError('Usage: chain-assign <currency> <txid> <vout> <email>');
+      const { output } = await ask('POST', '/api/ops/chain/unmatched/assign', {
+        currency: currency.toUpperCase(),
+        txid,
+        vout: Number(vout),
+        email,
+      });
       console.log(`Credited ${output.amount} ${output.currency} to ${email} (${output.txid}:${output.vout}).`);
     },
   }),
   command({
     name: 'chain-return',
     args: '<currency> <txid> <vout> <address>',
-    about: 'send an unmatched output back, less the network fee, to the address its\nsender named (a payout; it may wait for a second operator)',
+    about:
+      'send an unmatched output back, less the network fee, to the address its\nsender named (a payout; it may wait for a second operator)',
     contract: chainReturnResponse,
     run: async (rest, ask) => {
       const [currency, txid, vout, destination] = rest;
-      if (!currency || !txid || !vout || !destination) throw new CliError('Usage: chain-return <currency> <txid> <vout> <address>');
-      const { payout } = await ask('POST', '/api/ops/chain/unmatched/return', { currency: currency.toUpperCase(), txid, vout: Number(vout), destination });
-      console.log(`Payout ${payout.id} sends ${payout.amount} ${currency.toUpperCase()} (network fee ${payout.networkFee}) to ${payout.destination}: ${payout.status}.`);
+      if (!currency || !txid || !vout || !destination)
+        throw new CliError('Usage: chain-return <currency> <txid> <vout> <address>');
+      const { payout } = await ask('POST', '/api/ops/chain/unmatched/return', {
+        currency: currency.toUpperCase(),
+        txid,
+        vout: Number(vout),
+        destination,
+      });
+      console.log(
+        `Payout ${payout.id} sends ${payout.amount} ${currency.toUpperCase()} (network fee ${payout.networkFee}) to ${payout.destination}: ${payout.status}.`,
+      );
     },
   }),
   command({
@@ -637,7 +786,8 @@ export const COMMANDS: Command[] = [
       }
       const { alerts } = await ask('GET', '/api/ops/chain/alerts');
       if (alerts.length === 0) console.log('No open chain alerts.');
-      for (const a of alerts) console.log(`${a.id}  ${a.createdAt}  ${a.currency}  ${a.kind}  ${JSON.stringify(a.detail)}`);
+      for (const a of alerts)
+        console.log(`${a.id}  ${a.createdAt}  ${a.currency}  ${a.kind}  ${JSON.stringify(a.detail)}`);
     },
   }),
   command({
@@ -651,8 +801,13 @@ export const COMMANDS: Command[] = [
       const ibanAt = rest.indexOf('--iban');
       const payerIban = ibanAt >= 0 ? rest[ibanAt + 1] : undefined;
       if (ibanAt >= 0 && !payerIban) throw new CliError('--iban needs the payer’s IBAN.');
-      const [reason, amount, txid] = rest.filter((arg, i) => arg !== '--business' && (ibanAt < 0 || (i !== ibanAt && i !== ibanAt + 1)));
-      if (!reason || !amount) throw new CliError('Usage: payment-received <shortReference | "DEPOSIT<accountKey> [CUR]"> <amountEUR> [txid] [--business] [--iban <payer IBAN>]');
+      const [reason, amount, txid] = rest.filter(
+        (arg, i) => arg !== '--business' && (ibanAt < 0 || (i !== ibanAt && i !== ibanAt + 1)),
+      );
+      if (!reason || !amount)
+        throw new CliError(
+          'Usage: payment-received <shortReference | "DEPOSIT<accountKey> [CUR]"> <amountEUR> [txid] [--business] [--iban <payer IBAN>]',
+        );
       const result = await ask('POST', '/api/ops/payment-received', {
         reason,
         amount,
@@ -661,31 +816,46 @@ export const COMMANDS: Command[] = [
         ...(payerIban ? { payerIban } : {}),
       });
       const held = result.businessHold ? ' It waits until a business behind it is verified.' : '';
-      console.log(result.credited ? `Payment of EUR ${amount} received for ${result.type} order ${result.reference}: processing.${held}` : `Already received (order ${result.reference}).`);
+      console.log(
+        result.credited
+          ? `Payment of EUR ${amount} received for ${result.type} order ${result.reference}: processing.${held}`
+          : `Already received (order ${result.reference}).`,
+      );
     },
   }),
   command({
     name: 'business-payment',
     args: '<reference>',
-    about: 'the bank statement shows this buy was paid from a business account:\nit waits until a business behind it is verified',
+    about:
+      'the bank statement shows this buy was paid from a business account:\nit waits until a business behind it is verified',
     contract: businessPaymentResponse,
     run: async (rest, ask) => {
       const [reference] = rest;
       if (!reference) throw new CliError('Usage: business-payment <reference>');
       const result = await ask('POST', '/api/ops/orders/business-payment', { reference });
-      console.log(result.businessHold ? `Order ${result.reference} is held until its business is verified.` : `Order ${result.reference}: paid from a verified business, it goes on.`);
+      console.log(
+        result.businessHold
+          ? `Order ${result.reference} is held until its business is verified.`
+          : `Order ${result.reference}: paid from a verified business, it goes on.`,
+      );
     },
   }),
   command({
     name: 'order-review',
     args: '<reference> convert|refund',
-    about: "an anonymous order held because its payer's week passed the cap:\nconvert it anyway, or send the money back to the payer",
+    about:
+      "an anonymous order held because its payer's week passed the cap:\nconvert it anyway, or send the money back to the payer",
     contract: orderReviewResponse,
     run: async (rest, ask) => {
       const [reference, decision] = rest;
-      if (!reference || (decision !== 'convert' && decision !== 'refund')) throw new CliError('Usage: order-review <reference> convert|refund');
+      if (!reference || (decision !== 'convert' && decision !== 'refund'))
+        throw new CliError('Usage: order-review <reference> convert|refund');
       const result = await ask('POST', '/api/ops/orders/review', { reference, decision });
-      console.log(decision === 'convert' ? `Order ${result.reference} is released: the worker converts it next.` : `Order ${result.reference} is refunded to its payer.`);
+      console.log(
+        decision === 'convert'
+          ? `Order ${result.reference} is released: the worker converts it next.`
+          : `Order ${result.reference} is refunded to its payer.`,
+      );
     },
   }),
   command({
@@ -707,7 +877,9 @@ export const COMMANDS: Command[] = [
           ),
         );
       else if (messages.length === 0) console.log('The outbox is empty.');
-      else for (const m of messages) console.log(`[${m.createdAt}] ${m.channel} → ${m.to}\n  ${m.subject}\n  ${m.body.replace(/\n/g, '\n  ')}\n`);
+      else
+        for (const m of messages)
+          console.log(`[${m.createdAt}] ${m.channel} → ${m.to}\n  ${m.subject}\n  ${m.body.replace(/\n/g, '\n  ')}\n`);
     },
   }),
   command({
@@ -718,16 +890,24 @@ export const COMMANDS: Command[] = [
     run: async (rest, ask) => {
       const [action, amount] = rest;
       if (action === 'fund' && !amount) throw new CliError('Usage: faucet fund <eur>');
-      if (!action || !['status', 'pause', 'resume', 'fund'].includes(action)) throw new CliError('Usage: faucet status|pause|resume|fund <eur>');
-      const state = await (action === 'status' ? ask('GET', '/api/ops/faucet') : action === 'fund' ? ask('POST', '/api/ops/faucet/fund', { eur: amount }) : ask('POST', `/api/ops/faucet/${action}`));
+      if (!action || !['status', 'pause', 'resume', 'fund'].includes(action))
+        throw new CliError('Usage: faucet status|pause|resume|fund <eur>');
+      const state = await (action === 'status'
+        ? ask('GET', '/api/ops/faucet')
+        : action === 'fund'
+          ? ask('POST', '/api/ops/faucet/fund', { eur: amount })
+          : ask('POST', `/api/ops/faucet/${action}`));
       const round = state.round ? `round ${state.round.id} ${state.round.state}` : 'no round yet';
-      console.log(`Faucet ${state.paused ? 'paused (GAME OVER after the current round)' : 'running'}, budget ${state.budgetEur} EUR, ${round}.`);
+      console.log(
+        `Faucet ${state.paused ? 'paused (GAME OVER after the current round)' : 'running'}, budget ${state.budgetEur} EUR, ${round}.`,
+      );
     },
   }),
   command({
     name: 'payouts',
     args: '[--status <awaiting_approval|pending|submitting|submitted|completed|failed>] [--rail chain|bank] [--json]',
-    about: 'payouts, oldest first; an external signer or bank executes the submitted ones;\nawaiting_approval: those waiting for two operators, with why and who reviewed',
+    about:
+      'payouts, oldest first; an external signer or bank executes the submitted ones;\nawaiting_approval: those waiting for two operators, with why and who reviewed',
     contract: payoutsResponse,
     run: async (rest, ask) => {
       const [status, rail] = [option(rest, '--status'), option(rest, '--rail')];
@@ -746,19 +926,37 @@ export const COMMANDS: Command[] = [
     run: async (rest, ask) => {
       const [id, status, ...what] = rest;
       const detail = what.join(' ');
-      if (!id || (status !== 'completed' && status !== 'failed') || !detail) throw new CliError('Usage: payout-result <id> completed <txid> | payout-result <id> failed <reason>');
-      const { payout, booked } = await ask('POST', `/api/ops/payouts/${id}/result`, status === 'completed' ? { status, txid: detail } : { status, reason: detail });
-      console.log(booked ? `Payout ${id} (${payout.amount} ${payout.currency}) is now ${payout.status}.` : `Payout ${id} was already ${payout.status} with this result.`);
+      if (!id || (status !== 'completed' && status !== 'failed') || !detail)
+        throw new CliError('Usage: payout-result <id> completed <txid> | payout-result <id> failed <reason>');
+      const { payout, booked } = await ask(
+        'POST',
+        `/api/ops/payouts/${id}/result`,
+        status === 'completed' ? { status, txid: detail } : { status, reason: detail },
+      );
+      console.log(
+        booked
+          ? `Payout ${id} (${payout.amount} ${payout.currency}) is now ${payout.status}.`
+          : `Payout ${id} was already ${payout.status} with this result.`,
+      );
     },
   }),
   command({
     name: 'audit',
     args: '[--action <a>] [--actor <x>] [--target <t>] [--since <date>] [--until <date>]\n[--limit <n>] [--cursor <id>] [--json | --csv]',
-    about: 'the audit trail, newest first (--csv: every matching row, oldest first);\nan action ending with a dot is a group (--action faucet.)',
+    about:
+      'the audit trail, newest first (--csv: every matching row, oldest first);\nan action ending with a dot is a group (--action faucet.)',
     contract: auditListResponse,
     run: async (rest, ask) => {
-      const filters = { action: option(rest, '--action'), actor: option(rest, '--actor'), target: option(rest, '--target'), from: option(rest, '--since'), to: option(rest, '--until') };
-      const query = new URLSearchParams(Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined));
+      const filters = {
+        action: option(rest, '--action'),
+        actor: option(rest, '--actor'),
+        target: option(rest, '--target'),
+        from: option(rest, '--since'),
+        to: option(rest, '--until'),
+      };
+      const query = new URLSearchParams(
+        Object.entries(filters).filter((entry): entry is [string, string] => entry[1] !== undefined),
+      );
       if (rest.includes('--csv')) {
         console.write(await asker(z.string())('GET', `/api/ops/audit.csv?${query}`, undefined, { text: true }));
         return;
@@ -772,7 +970,10 @@ export const COMMANDS: Command[] = [
       else if (entries.length === 0) console.log('No audit rows match.');
       else {
         const state = (value: unknown) => (value === null ? '–' : JSON.stringify(value));
-        for (const e of entries) console.log(`#${e.id}  ${e.at}  ${e.actor}  ${e.action}  ${e.target ?? '–'}  ${state(e.before)} → ${state(e.after)}`);
+        for (const e of entries)
+          console.log(
+            `#${e.id}  ${e.at}  ${e.actor}  ${e.action}  ${e.target ?? '–'}  ${state(e.before)} → ${state(e.after)}`,
+          );
         if (nextCursor) console.log(`(older rows: add --cursor ${nextCursor})`);
       }
     },
@@ -783,8 +984,16 @@ export const COMMANDS: Command[] = [
     contract: auditVerifyResponse,
     run: async (_, ask) => {
       const result = await ask('GET', '/api/ops/audit/verify');
-      if (result.broken) throw new CliError(`BROKEN at row #${result.broken.id} (${result.broken.reason}): ${result.broken.message} ${result.rows} row(s) before it hold.`, 1);
-      console.log(result.rows === 0 ? 'The audit trail is empty.' : `The audit trail holds: ${result.rows} row(s), the last #${result.lastId} with hash ${result.lastHash}.`);
+      if (result.broken)
+        throw new CliError(
+          `BROKEN at row #${result.broken.id} (${result.broken.reason}): ${result.broken.message} ${result.rows} row(s) before it hold.`,
+          1,
+        );
+      console.log(
+        result.rows === 0
+          ? 'The audit trail is empty.'
+          : `The audit trail holds: ${result.rows} row(s), the last #${result.lastId} with hash ${result.lastHash}.`,
+      );
     },
   }),
   command({
@@ -805,7 +1014,9 @@ export const COMMANDS: Command[] = [
       }
       for (const line of result.lines) {
         const what = line.reference ?? line.paymentId ?? '';
-        console.log(`${line.outcome.padEnd(16)}  ${line.direction.padEnd(6)}  ${line.amount} ${line.currency}  ${line.entryRef}  ${what}${line.reason ? `  (${line.reason})` : ''}`);
+        console.log(
+          `${line.outcome.padEnd(16)}  ${line.direction.padEnd(6)}  ${line.amount} ${line.currency}  ${line.entryRef}  ${what}${line.reason ? `  (${line.reason})` : ''}`,
+        );
       }
       for (const other of result.otherAccounts) {
         console.log(
@@ -825,16 +1036,27 @@ export const COMMANDS: Command[] = [
     contract: bankPaymentsResponse,
     run: async (rest, ask) => {
       const status = rest.includes('--status') ? rest[rest.indexOf('--status') + 1] : 'open';
-      const { payments } = await ask('GET', `/api/ops/bank/unmatched?${new URLSearchParams({ status: status ?? 'open', limit: '500' })}`);
+      const { payments } = await ask(
+        'GET',
+        `/api/ops/bank/unmatched?${new URLSearchParams({ status: status ?? 'open', limit: '500' })}`,
+      );
       if (rest.includes('--json')) console.log(JSON.stringify(payments, null, 2));
-      else if (payments.length === 0) console.log(status === 'open' ? 'No unmatched bank payments.' : 'No bank payments.');
+      else if (payments.length === 0)
+        console.log(status === 'open' ? 'No unmatched bank payments.' : 'No bank payments.');
       else
         for (const p of payments) {
           const candidates = p.candidates.length ? `: ${p.candidates.join(' | ')}` : '';
-          const state = p.status === 'open' ? `open (${p.unmatchedReason ?? '?'}${candidates})` : (p.resolution ?? `${p.status} ${p.orderReference ?? ''}`);
+          const state =
+            p.status === 'open'
+              ? `open (${p.unmatchedReason ?? '?'}${candidates})`
+              : (p.resolution ?? `${p.status} ${p.orderReference ?? ''}`);
           // A return is never refunded to its IBAN: say so where the operator would reach for refund-payment.
-          const returned = p.returned ? `  RETURN ${p.returned.reason ?? '(no reason)'}: not refundable to this IBAN` : '';
-          console.log(`${p.id}  ${p.bookingDate ?? ''}  ${p.amount} ${p.currency}  ${p.payerName ?? '(no name)'}  ${p.payerIban ?? '(no IBAN)'}  "${p.remittance}"  ${state}${returned}`);
+          const returned = p.returned
+            ? `  RETURN ${p.returned.reason ?? '(no reason)'}: not refundable to this IBAN`
+            : '';
+          console.log(
+            `${p.id}  ${p.bookingDate ?? ''}  ${p.amount} ${p.currency}  ${p.payerName ?? '(no name)'}  ${p.payerIban ?? '(no IBAN)'}  "${p.remittance}"  ${state}${returned}`,
+          );
         }
     },
   }),
@@ -849,8 +1071,12 @@ export const COMMANDS: Command[] = [
       else if (returns.length === 0) console.log('No returned payout waits for a new IBAN.');
       else
         for (const r of returns) {
-          const who = r.anonymous ? `anonymous, link ${r.linkExpiresAt ? `until ${r.linkExpiresAt}` : 'none (return-link)'}` : 'account holder (order page)';
-          console.log(`${r.id}  ${r.returnedAt}  ${r.amount} EUR  order ${r.orderReference}  ${r.reason ?? '(no reason)'}${r.reasonInfo ? ` "${r.reasonInfo}"` : ''}  ${who}`);
+          const who = r.anonymous
+            ? `anonymous, link ${r.linkExpiresAt ? `until ${r.linkExpiresAt}` : 'none (return-link)'}`
+            : 'account holder (order page)';
+          console.log(
+            `${r.id}  ${r.returnedAt}  ${r.amount} EUR  order ${r.orderReference}  ${r.reason ?? '(no reason)'}${r.reasonInfo ? ` "${r.reasonInfo}"` : ''}  ${who}`,
+          );
         }
     },
   }),
@@ -873,7 +1099,8 @@ export const COMMANDS: Command[] = [
     contract: assignPaymentResponse,
     run: async (rest, ask) => {
       const [id, ...target] = rest;
-      if (!id || target.length === 0) throw new CliError('Usage: assign-payment <id> <order reference | DEPOSIT<accountKey> [CUR]>');
+      if (!id || target.length === 0)
+        throw new CliError('Usage: assign-payment <id> <order reference | DEPOSIT<accountKey> [CUR]>');
       const { order } = await ask('POST', `/api/ops/bank/unmatched/${id}/assign`, { target: target.join(' ') });
       console.log(`Payment ${id} assigned to ${order.type} order ${order.reference}: ${order.status}.`);
     },
@@ -887,26 +1114,34 @@ export const COMMANDS: Command[] = [
       const [id] = rest;
       if (!id) throw new CliError('Usage: refund-payment <id>');
       const { payout } = await ask('POST', `/api/ops/bank/unmatched/${id}/refund`);
-      console.log(`Payment ${id}: ${payout.amount} ${payout.currency} go back to ${payout.destination} (payout ${payout.id}, in the next payouts file).`);
+      console.log(
+        `Payment ${id}: ${payout.amount} ${payout.currency} go back to ${payout.destination} (payout ${payout.id}, in the next payouts file).`,
+      );
     },
   }),
   command({
     name: 'export-payouts',
     args: '[--out <file>]',
-    about: 'every EUR payout that is due, in one SEPA credit transfer file\n(pain.001.001.03) to upload to the bank; default file: <MsgId>.xml',
+    about:
+      'every EUR payout that is due, in one SEPA credit transfer file\n(pain.001.001.03) to upload to the bank; default file: <MsgId>.xml',
     contract: exportPayoutsResponse,
     run: async (rest, ask) => {
       const out = rest.includes('--out') ? rest[rest.indexOf('--out') + 1] : undefined;
       if (rest.includes('--out') && !out) throw new CliError('--out needs a file name.');
       const result = await ask('POST', '/api/ops/bank/payouts-export');
-      for (const s of result.skipped) console.log(`Left out: payout ${s.payoutId} (${s.reason}); report it with payout-result once paid another way.`);
+      for (const s of result.skipped)
+        console.log(
+          `Left out: payout ${s.payoutId} (${s.reason}); report it with payout-result once paid another way.`,
+        );
       if (!result.export || !result.xml) {
         console.log('No payouts are due.');
         return;
       }
       const file = out ?? `${result.export.messageId}.xml`;
       writeFile(file, result.xml);
-      console.log(`${file}: ${payoutsCount(result.export.payouts)}, EUR ${result.export.total} (file ${result.export.id}). Upload it to the bank once.`);
+      console.log(
+        `${file}: ${payoutsCount(result.export.payouts)}, EUR ${result.export.total} (file ${result.export.id}). Upload it to the bank once.`,
+      );
     },
   }),
   command({
@@ -918,7 +1153,11 @@ export const COMMANDS: Command[] = [
       const { exports } = await ask('GET', '/api/ops/bank/exports?limit=500');
       if (rest.includes('--json')) console.log(JSON.stringify(exports, null, 2));
       else if (exports.length === 0) console.log('No payouts files yet.');
-      else for (const e of exports) console.log(`${e.id}  ${e.createdAt}  ${e.messageId}  ${payoutsCount(e.payouts)}  EUR ${e.total}  by ${e.createdBy}`);
+      else
+        for (const e of exports)
+          console.log(
+            `${e.id}  ${e.createdAt}  ${e.messageId}  ${payoutsCount(e.payouts)}  EUR ${e.total}  by ${e.createdBy}`,
+          );
     },
   }),
   command({
@@ -929,8 +1168,11 @@ export const COMMANDS: Command[] = [
     run: async (rest) => {
       const [id] = rest;
       const out = rest.includes('--out') ? rest[rest.indexOf('--out') + 1] : undefined;
-      if (!id || id === '--out' || (rest.includes('--out') && !out)) throw new CliError('Usage: bank-export <id> [--out <file>]');
-      const { response, payload } = await callWithResponse('GET', `/api/ops/bank/exports/${id}`, undefined, { text: true });
+      if (!id || id === '--out' || (rest.includes('--out') && !out))
+        throw new CliError('Usage: bank-export <id> [--out <file>]');
+      const { response, payload } = await callWithResponse('GET', `/api/ops/bank/exports/${id}`, undefined, {
+        text: true,
+      });
       const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? `${id}.xml`;
       const file = out ?? name;
       writeFile(file, checked(bankExportFileResponse, `/api/ops/bank/exports/${id}`, payload));
@@ -940,7 +1182,8 @@ export const COMMANDS: Command[] = [
   command({
     name: 'payout-approve',
     args: '<id>',
-    about: "approve a payout awaiting approval: the first operator's approval is the review,\na second, different operator's releases it (neither may be who triggered it)",
+    about:
+      "approve a payout awaiting approval: the first operator's approval is the review,\na second, different operator's releases it (neither may be who triggered it)",
     contract: payoutApproveResponse,
     run: async (rest, ask) => {
       const [id] = rest;
@@ -956,14 +1199,17 @@ export const COMMANDS: Command[] = [
   command({
     name: 'payout-reject',
     args: '<id> <reason>',
-    about: 'reject a payout awaiting approval: it fails and its money goes back (a send to\nthe balance, an order is refunded)',
+    about:
+      'reject a payout awaiting approval: it fails and its money goes back (a send to\nthe balance, an order is refunded)',
     contract: payoutRejectResponse,
     run: async (rest, ask) => {
       const [id, ...why] = rest;
       const reason = why.join(' ');
       if (!id || !reason) throw new CliError('Usage: payout-reject <id> <reason>');
       const { payout } = await ask('POST', `/api/ops/payouts/${id}/reject`, { reason });
-      console.log(`Payout ${id} (${payout.amount} ${payout.currency}) rejected: it is now ${payout.status} and its money went back.`);
+      console.log(
+        `Payout ${id} (${payout.amount} ${payout.currency}) rejected: it is now ${payout.status} and its money went back.`,
+      );
     },
   }),
 ];
@@ -974,7 +1220,11 @@ export function usage(): string {
     const [head = name, ...more] = (args ? `${name} ${args}` : name).split('\n');
     const [first = '', ...rest] = about.split('\n');
     const short = more.length === 0 && head.length < 23;
-    return [short ? `  ${head.padEnd(24)}${first}` : `  ${head}`, ...more.map((line) => `        ${line}`), ...(short ? rest : [first, ...rest]).map((line) => `${' '.repeat(26)}${line}`)];
+    return [
+      short ? `  ${head.padEnd(24)}${first}` : `  ${head}`,
+      ...more.map((line) => `        ${line}`),
+      ...(short ? rest : [first, ...rest]).map((line) => `${' '.repeat(26)}${line}`),
+    ];
   });
   return `Usage: npm run ops -- <command>\n\nCommands:\n${lines.join('\n')}\n\nOptions: --as <email>    (local) act as the operator <OPS_SUBJECT>:<email> instead of OPS_SUBJECT (also OPS_AS)\n\nSettings as the server reads them (the environment over .env): PORT and HOST (or OPS_URL) to find\nthe server, DATA_DIR for the local provider's key, OPS_SUBJECT (default ops-cli) as who acts\nlocally, OPS_TOKEN in production.`;
 }

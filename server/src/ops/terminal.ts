@@ -21,7 +21,12 @@ export function printable(text: string): string {
   });
 }
 
-const line = (values: unknown[]) => values.map((value) => (typeof value === 'string' ? value : value instanceof Error ? (value.stack ?? value.message) : String(value))).join(' ');
+const line = (values: unknown[]) =>
+  values
+    .map((value) =>
+      typeof value === 'string' ? value : value instanceof Error ? (value.stack ?? value.message) : String(value),
+    )
+    .join(' ');
 
 /**
  * The CLI's one output: `terminal.log` and `terminal.error` as console's (a line to stdout or

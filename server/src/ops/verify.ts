@@ -1,9 +1,9 @@
 import { createHash, createHmac } from 'node:crypto';
 import fs from 'node:fs';
-import { verifyRounds, type Hashes, type RoundsFile } from '../../../domain/faucet';
-import { verifyInclusion, verifySnapshot, type Digest, type PublishedSnapshot } from '../../../domain/liabilities';
-import { minorToDecimal } from '../../../domain/money';
-import type { MyProof } from '../../../domain/contracts/liabilities';
+import { verifyRounds, type Hashes, type RoundsFile } from '#domain/faucet';
+import { verifyInclusion, verifySnapshot, type Digest, type PublishedSnapshot } from '#domain/liabilities';
+import { minorToDecimal } from '#domain/money';
+import type { MyProof } from '#domain/contracts/liabilities';
 
 /**
  * Checks anyone can run on what Muntly publishes, with the same code the browser runs
@@ -25,7 +25,8 @@ import type { MyProof } from '../../../domain/contracts/liabilities';
 const digest: Digest = (data) => createHash('sha256').update(data).digest();
 const hashes: Hashes = {
   sha256Hex: (data) => createHash('sha256').update(data, 'utf8').digest('hex'),
-  hmacSha256Hex: (keyHex, message) => createHmac('sha256', Buffer.from(keyHex, 'hex')).update(message, 'utf8').digest('hex'),
+  hmacSha256Hex: (keyHex, message) =>
+    createHmac('sha256', Buffer.from(keyHex, 'hex')).update(message, 'utf8').digest('hex'),
 };
 
 class UsageError extends Error {}
@@ -51,7 +52,11 @@ async function load(source: string | undefined): Promise<unknown> {
 type Reserve = { currency: string; held?: string | null; height?: number | null };
 
 /** Checks a published snapshot (and an owner's proof of it); returns whether it holds, printing what it checked. */
-export function checkLiabilities(snapshot: PublishedSnapshot, proof: MyProof | null = null, print: (line: string) => void = console.log): boolean {
+export function checkLiabilities(
+  snapshot: PublishedSnapshot,
+  proof: MyProof | null = null,
+  print: (line: string) => void = console.log,
+): boolean {
   const result = verifySnapshot(snapshot, digest);
   print(`Snapshot ${snapshot.snapshotId ?? '?'} taken ${snapshot.takenAt ?? '?'}`);
   for (const problem of result.problems) print(`FAIL  ${problem}`);
@@ -62,7 +67,8 @@ export function checkLiabilities(snapshot: PublishedSnapshot, proof: MyProof | n
     const decimals = Number.isInteger(snapshot.trees[i]?.decimals) ? snapshot.trees[i]!.decimals : 0;
     const reserve = reserves.find((r) => r.currency === tree.currency);
     const held = reserve?.held ? `, held ${reserve.held} at block ${reserve.height ?? '?'}` : ', held not stated';
-    const total = tree.total === null ? '' : `: owed ${minorToDecimal(BigInt(tree.total), decimals)} ${tree.currency}${held}`;
+    const total =
+      tree.total === null ? '' : `: owed ${minorToDecimal(BigInt(tree.total), decimals)} ${tree.currency}${held}`;
     print(`${tree.ok ? 'ok  ' : 'FAIL'}  ${tree.currency}${total} (${tree.leafCount} leaves, padded)`);
     for (const problem of tree.problems) print(`        ${problem}`);
   }
@@ -80,7 +86,9 @@ export function checkLiabilities(snapshot: PublishedSnapshot, proof: MyProof | n
         continue;
       }
       const check = verifyInclusion(mine, proof.owner, proof.nonce, tree, digest);
-      print(`${check.ok ? 'ok  ' : 'FAIL'}  ${mine.currency}: ${check.leaves.length} leaf(s) of ${proof.owner} under the root, owed ${minorToDecimal(BigInt(check.amount), tree.decimals)}`);
+      print(
+        `${check.ok ? 'ok  ' : 'FAIL'}  ${mine.currency}: ${check.leaves.length} leaf(s) of ${proof.owner} under the root, owed ${minorToDecimal(BigInt(check.amount), tree.decimals)}`,
+      );
       for (const problem of check.problems) print(`        ${problem}`);
       ok &&= check.ok;
     }
@@ -94,8 +102,13 @@ export function checkFaucet(file: RoundsFile, print: (line: string) => void = co
   const result = verifyRounds(file, hashes);
   for (const problem of result.problems) print(`FAIL  ${problem}`);
   for (const round of result.rounds) {
-    const link = round.verification?.previousMatches === null ? 'seed hash fits (the round before is not in this file)' : 'chain link, seed hash';
-    print(`${round.ok ? 'ok  ' : 'FAIL'}  round ${round.id}: ${round.ok ? `${link}, block mixed in, draw` : round.problems.join('; ')}`);
+    const link =
+      round.verification?.previousMatches === null
+        ? 'seed hash fits (the round before is not in this file)'
+        : 'chain link, seed hash';
+    print(
+      `${round.ok ? 'ok  ' : 'FAIL'}  round ${round.id}: ${round.ok ? `${link}, block mixed in, draw` : round.problems.join('; ')}`,
+    );
   }
   const skipped = (Array.isArray(file?.rounds) ? file.rounds.length : 0) - result.rounds.length;
   if (skipped > 0) print(`      (${skipped} round(s) not announced: nothing to check yet)`);
@@ -106,9 +119,17 @@ export function checkFaucet(file: RoundsFile, print: (line: string) => void = co
 export async function main(args: string[]): Promise<number> {
   const [what, source, proofSource] = args;
   try {
-    if (what === 'liabilities') return checkLiabilities((await load(source)) as PublishedSnapshot, proofSource ? ((await load(proofSource)) as MyProof) : null) ? 0 : 1;
+    if (what === 'liabilities')
+      return checkLiabilities(
+        (await load(source)) as PublishedSnapshot,
+        proofSource ? ((await load(proofSource)) as MyProof) : null,
+      )
+        ? 0
+        : 1;
     if (what === 'faucet') return checkFaucet((await load(source)) as RoundsFile) ? 0 : 1;
-    throw new UsageError('Usage: npm run verify:liabilities -- <file or URL> [<my proof file>] | npm run verify:faucet -- <file or URL>');
+    throw new UsageError(
+      'Usage: npm run verify:liabilities -- <file or URL> [<my proof file>] | npm run verify:faucet -- <file or URL>',
+    );
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(error.message);

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import { errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
-import { DomainError, type ErrorCode } from '../../../domain/errors';
+import { DomainError, type ErrorCode } from '#domain/errors';
 import { TtlCache } from '../cache';
 import type { FastifyRequest } from 'fastify';
 
@@ -72,10 +72,13 @@ function translate(error: unknown): never {
   fail('token_malformed');
 }
 
-const numberClaim = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
-const stringsClaim = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined);
+const numberClaim = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+const stringsClaim = (value: unknown): string[] | undefined =>
+  Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : undefined;
 
-const scopesOf = (payload: JWTPayload): Set<string> => new Set(typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : []);
+const scopesOf = (payload: JWTPayload): Set<string> =>
+  new Set(typeof payload.scope === 'string' ? payload.scope.split(' ').filter(Boolean) : []);
 
 export const authPlugin = fp<AuthOptions>(async (app, options) => {
   // A token verified once stays verified until it expires (it is immutable and signed); the
@@ -116,8 +119,12 @@ export const authPlugin = fp<AuthOptions>(async (app, options) => {
         scopes: scopesOf(payload),
         email: typeof payload.email === 'string' ? payload.email : undefined,
         name: typeof payload.name === 'string' ? payload.name : undefined,
-        authTime: numberClaim(payload.auth_time ?? (options.claimNamespace ? payload[`${options.claimNamespace}auth_time`] : undefined)),
-        amr: stringsClaim(payload.amr ?? (options.claimNamespace ? payload[`${options.claimNamespace}amr`] : undefined)),
+        authTime: numberClaim(
+          payload.auth_time ?? (options.claimNamespace ? payload[`${options.claimNamespace}auth_time`] : undefined),
+        ),
+        amr: stringsClaim(
+          payload.amr ?? (options.claimNamespace ? payload[`${options.claimNamespace}amr`] : undefined),
+        ),
       };
     } catch (error) {
       translate(error);

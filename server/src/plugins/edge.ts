@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import fp from 'fastify-plugin';
-import { DomainError, statusOf, type ErrorCode } from '../../../domain/errors';
+import { DomainError, statusOf, type ErrorCode } from '#domain/errors';
 import { errorBody } from '../errors';
 import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'node:net';
@@ -80,8 +80,16 @@ export const edgePlugin = fp(
   async (app) => {
     // preValidation: after the body is parsed, before any schema or handler sees it.
     app.addHook('preValidation', async (request) => {
-      const field = unstorableField(request.params, 'params') ?? unstorableField(request.query, 'query') ?? unstorableField(request.body, 'body');
-      if (field) throw new DomainError('validation_failed', field, 'Text may not contain a NUL character or an unpaired UTF-16 surrogate.');
+      const field =
+        unstorableField(request.params, 'params') ??
+        unstorableField(request.query, 'query') ??
+        unstorableField(request.body, 'body');
+      if (field)
+        throw new DomainError(
+          'validation_failed',
+          field,
+          'Text may not contain a NUL character or an unpaired UTF-16 surrogate.',
+        );
     });
 
     // Anything answered to a logged-in caller is theirs (balances, identity, orders, exports);

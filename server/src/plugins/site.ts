@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import fp from 'fastify-plugin';
-import { splitLanguage } from '../../../domain/languages';
+import { splitLanguage } from '#domain/languages';
 import { sendError } from '../errors';
 import { contentSecurityPolicy, inlineScriptHashes } from './security';
 
@@ -39,7 +39,11 @@ export const sitePlugin = fp<{ publicDir: string; authOrigin?: string }>(async (
     const cached = documents.get(file);
     if (cached && cached.mtimeMs === mtimeMs) return cached;
     const html = fs.readFileSync(file);
-    const entry = { mtimeMs, html, csp: contentSecurityPolicy({ scriptHashes: inlineScriptHashes(html.toString('utf8')), authOrigin }) };
+    const entry = {
+      mtimeMs,
+      html,
+      csp: contentSecurityPolicy({ scriptHashes: inlineScriptHashes(html.toString('utf8')), authOrigin }),
+    };
     documents.set(file, entry);
     return entry;
   }
@@ -67,7 +71,12 @@ export const sitePlugin = fp<{ publicDir: string; authOrigin?: string }>(async (
       return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', REVALIDATE).send('Not found');
     }
     const { html, csp } = document(file);
-    return reply.code(404).type('text/html; charset=utf-8').header('cache-control', REVALIDATE).header('content-security-policy', csp).send(html);
+    return reply
+      .code(404)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', REVALIDATE)
+      .header('content-security-policy', csp)
+      .send(html);
   });
 });
 

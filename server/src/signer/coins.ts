@@ -1,8 +1,8 @@
 import { Address, OutScript, p2pkh, p2wpkh, Script, SigHash, Transaction, type TxOpts } from '@scure/btc-signer';
 import { signECDSA } from '@scure/btc-signer/utils.js';
 import cashaddr from 'cashaddrjs';
-import { bitcoinLikeNetwork } from '../../../domain/networks';
-import type { UtxoCurrency } from '../../../domain/chain';
+import { bitcoinLikeNetwork } from '#domain/networks';
+import type { UtxoCurrency } from '#domain/chain';
 
 /**
  * How each coin's transactions are built and signed (issue 30, "each coin's rules"). The signer
@@ -51,7 +51,13 @@ const total = (values: bigint[]) => values.reduce((sum, value) => sum + value, 0
 function scureSigned(scriptOf: (publicKey: Uint8Array) => Uint8Array, options: TxOpts = {}): CoinRules['sign'] {
   return (inputs, outputs) => {
     const tx = new Transaction(options);
-    for (const input of inputs) tx.addInput({ txid: input.txid, index: input.vout, witnessUtxo: { script: scriptOf(input.publicKey), amount: input.amount }, sequence: RBF_SEQUENCE });
+    for (const input of inputs)
+      tx.addInput({
+        txid: input.txid,
+        index: input.vout,
+        witnessUtxo: { script: scriptOf(input.publicKey), amount: input.amount },
+        sequence: RBF_SEQUENCE,
+      });
     for (const output of outputs) tx.addOutput(output);
     inputs.forEach((input, i) => tx.signIdx(input.privateKey, i));
     tx.finalize();
@@ -90,7 +96,9 @@ function dogecoin(): CoinRules {
 /** The output script of a CashAddr address (P2PKH or P2SH). */
 function cashAddrScript(address: string): Uint8Array {
   const { type, hash } = cashaddr.decode(address);
-  return OutScript.encode(type === 'P2SH' ? { type: 'sh', hash: Uint8Array.from(hash) } : { type: 'pkh', hash: Uint8Array.from(hash) });
+  return OutScript.encode(
+    type === 'P2SH' ? { type: 'sh', hash: Uint8Array.from(hash) } : { type: 'pkh', hash: Uint8Array.from(hash) },
+  );
 }
 
 function bitcoinCash(): CoinRules {
@@ -113,11 +121,21 @@ function bitcoinCash(): CoinRules {
       });
       scriptSigs.forEach((finalScriptSig, i) => tx.updateInput(i, { finalScriptSig }, true));
       const hex = tx.hex;
-      return { hex, txid: tx.id, size: hex.length / 2, fee: total(inputs.map((i) => i.amount)) - total(outputs.map((o) => o.amount)) };
+      return {
+        hex,
+        txid: tx.id,
+        size: hex.length / 2,
+        fee: total(inputs.map((i) => i.amount)) - total(outputs.map((o) => o.amount)),
+      };
     },
   };
 }
 
-const RULES: Record<UtxoCurrency, () => CoinRules> = { BTC: () => segwit('BTC'), LTC: () => segwit('LTC'), DOGE: dogecoin, BCH: bitcoinCash };
+const RULES: Record<UtxoCurrency, () => CoinRules> = {
+  BTC: () => segwit('BTC'),
+  LTC: () => segwit('LTC'),
+  DOGE: dogecoin,
+  BCH: bitcoinCash,
+};
 
 export const coinRules = (currency: UtxoCurrency): CoinRules => RULES[currency]();

@@ -1,11 +1,11 @@
 import { Transaction } from 'micro-eth-signer';
-import { normalizeAddress } from '../../../domain/addresses';
-import { minorToDecimal, decimalToMinor } from '../../../domain/money';
+import { normalizeAddress } from '#domain/addresses';
+import { minorToDecimal, decimalToMinor } from '#domain/money';
 import { deriveAddress, type Xpubs } from '../modules/chain/derive';
 import { eip1559Fees, type EthNode } from '../modules/chain/ethereum';
 import { NodeError } from '../modules/chain/rpc';
-import type { ChangeAddressResponse, HouseOutputsResponse } from '../../../domain/contracts/chain';
-import type { Payout } from '../../../domain/contracts/payouts';
+import type { ChangeAddressResponse, HouseOutputsResponse } from '#domain/contracts/chain';
+import type { Payout } from '#domain/contracts/payouts';
 import type { EthJournalTx, Journal, JournalEntry } from './journal';
 import type { HouseSigner } from './keys';
 import type { SignerApi } from './signer';
@@ -70,7 +70,10 @@ export function etherSigner(deps: EtherDeps) {
   const settled = new Map<string, { outputs: string; at: number }>();
   async function inFlight(from: string): Promise<{ mined: bigint; entries: JournalEntry[] }> {
     const entries = deps.journal.ethFrom(from);
-    const highest = entries.reduce((max, entry) => (BigInt(entry.eth!.nonce) > max ? BigInt(entry.eth!.nonce) : max), -1n);
+    const highest = entries.reduce(
+      (max, entry) => (BigInt(entry.eth!.nonce) > max ? BigInt(entry.eth!.nonce) : max),
+      -1n,
+    );
     const known = minedCount.get(from);
     if (known !== undefined && highest < known) return { mined: known, entries: [] };
     const mined = quantity(await deps.node.call<string>('eth_getTransactionCount', [from, 'latest']));
@@ -89,11 +92,18 @@ export function etherSigner(deps: EtherDeps) {
 
   async function nextNonce(from: string): Promise<bigint> {
     const pending = quantity(await deps.node.call<string>('eth_getTransactionCount', [from, 'pending']));
-    const used = deps.journal.ethFrom(from).reduce((max, entry) => (BigInt(entry.eth!.nonce) + 1n > max ? BigInt(entry.eth!.nonce) + 1n : max), 0n);
+    const used = deps.journal
+      .ethFrom(from)
+      .reduce((max, entry) => (BigInt(entry.eth!.nonce) + 1n > max ? BigInt(entry.eth!.nonce) + 1n : max), 0n);
     return pending > used ? pending : used;
   }
 
-  async function fees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; baseFee: bigint; priorityFee: bigint } | null> {
+  async function fees(): Promise<{
+    maxFeePerGas: bigint;
+    maxPriorityFeePerGas: bigint;
+    baseFee: bigint;
+    priorityFee: bigint;
+  } | null> {
     const now = await deps.node.fees();
     const bounded = eip1559Fees(now, deps.maxFeeWei);
     // Above the operator's cap the transaction would not be mined: it waits for the fees to fall.
@@ -117,12 +127,17 @@ export function etherSigner(deps: EtherDeps) {
     });
     const signed = prepared.signBy(deps.keys.privateKey(tx.path.branch, tx.path.index));
     // The key must be the account's: a wrong path would sign for an address that holds nothing.
-    if (signed.sender.toLowerCase() !== tx.from.toLowerCase()) throw new Error(`signer: the key at ${tx.path.branch}/${tx.path.index} is not ${tx.from}`);
+    if (signed.sender.toLowerCase() !== tx.from.toLowerCase())
+      throw new Error(`signer: the key at ${tx.path.branch}/${tx.path.index} is not ${tx.from}`);
     return { hex: signed.toHex(), txid: signed.hash };
   }
 
   /** Journals, then broadcasts; false when the node refused it outright (never relayed: the journal strikes it). */
-  async function journalAndSend(tx: EthJournalTx, payouts: JournalEntry['payouts'], replaces: string | null): Promise<JournalEntry | null> {
+  async function journalAndSend(
+    tx: EthJournalTx,
+    payouts: JournalEntry['payouts'],
+    replaces: string | null,
+  ): Promise<JournalEntry | null> {
     const signed = sign(tx);
     const entry: JournalEntry = {
       v: 1,
@@ -150,14 +165,21 @@ export function etherSigner(deps: EtherDeps) {
       }
       throw error;
     }
-    deps.log(`signer: ETH ${tx.kind} ${signed.txid} broadcast (nonce ${tx.nonce}${replaces ? `, replacing ${replaces}` : ''})`);
+    deps.log(
+      `signer: ETH ${tx.kind} ${signed.txid} broadcast (nonce ${tx.nonce}${replaces ? `, replacing ${replaces}` : ''})`,
+    );
     return entry;
   }
 
   async function report(entry: JournalEntry, payout: Pick<Payout, 'id' | 'idempotencyKey'>): Promise<void> {
     const line = entry.payouts.find((p) => p.idempotencyKey === payout.idempotencyKey);
     if (!line) return;
-    await deps.api.post(`/api/ops/payouts/${payout.id}/result`, { status: 'broadcast', txid: entry.txid, fee: minorToDecimal(BigInt(line.fee), DECIMALS), inputs: [] });
+    await deps.api.post(`/api/ops/payouts/${payout.id}/result`, {
+      status: 'broadcast',
+      txid: entry.txid,
+      fee: minorToDecimal(BigInt(line.fee), DECIMALS),
+      inputs: [],
+    });
   }
 
   async function ensureChainId() {
@@ -184,7 +206,10 @@ export function etherSigner(deps: EtherDeps) {
           continue;
         }
         deps.log(`signer: payout ${payout.id} refused by its destination (${error.message})`);
-        await deps.api.post(`/api/ops/payouts/${payout.id}/result`, { status: 'failed', reason: `the destination refuses a plain ether transfer (${error.message.slice(0, 200)})` });
+        await deps.api.post(`/api/ops/payouts/${payout.id}/result`, {
+          status: 'failed',
+          reason: `the destination refuses a plain ether transfer (${error.message.slice(0, 200)})`,
+        });
         continue;
       }
       const gasLimit = gas === ETH_TRANSFER_GAS ? gas : (gas * 5n) / 4n;
@@ -192,7 +217,9 @@ export function etherSigner(deps: EtherDeps) {
       if (!fee) return paid;
       const balance = quantity(await deps.node.call<string>('eth_getBalance', [from, 'pending']));
       if (balance < value + gasLimit * fee.maxFeePerGas) {
-        deps.log(`signer: the ETH hot address holds ${minorToDecimal(balance, DECIMALS)}, payout ${payout.id} needs more; it waits`);
+        deps.log(
+          `signer: the ETH hot address holds ${minorToDecimal(balance, DECIMALS)}, payout ${payout.id} needs more; it waits`,
+        );
         continue;
       }
       const tx: EthJournalTx = {
@@ -207,7 +234,18 @@ export function etherSigner(deps: EtherDeps) {
         maxPriorityFeePerGas: fee.maxPriorityFeePerGas.toString(),
       };
       // The fee reported is the most it can cost; the watcher books the real one when it is mined.
-      const entry = await journalAndSend(tx, [{ id: payout.id, idempotencyKey: payout.idempotencyKey, amount: value.toString(), fee: (gasLimit * fee.maxFeePerGas).toString() }], null);
+      const entry = await journalAndSend(
+        tx,
+        [
+          {
+            id: payout.id,
+            idempotencyKey: payout.idempotencyKey,
+            amount: value.toString(),
+            fee: (gasLimit * fee.maxFeePerGas).toString(),
+          },
+        ],
+        null,
+      );
       if (!entry) continue;
       await deps.beforeReport?.();
       await report(entry, payout);
@@ -254,14 +292,38 @@ export function etherSigner(deps: EtherDeps) {
       if (!fee) return sent;
       const reserve = ETH_TRANSFER_GAS * fee.maxFeePerGas;
       const cost = ETH_TRANSFER_GAS * (fee.baseFee + fee.maxPriorityFeePerGas);
-      const terms = { gasLimit: ETH_TRANSFER_GAS.toString(), maxFeePerGas: fee.maxFeePerGas.toString(), maxPriorityFeePerGas: fee.maxPriorityFeePerGas.toString() };
+      const terms = {
+        gasLimit: ETH_TRANSFER_GAS.toString(),
+        maxFeePerGas: fee.maxFeePerGas.toString(),
+        maxPriorityFeePerGas: fee.maxPriorityFeePerGas.toString(),
+      };
       if (balance >= reserve && balance - reserve >= cost) {
-        const entry = await journalAndSend({ kind: 'sweep', from: address, path, nonce: (await nextNonce(address)).toString(), to: hot, value: (balance - reserve).toString(), ...terms }, [], null);
+        const entry = await journalAndSend(
+          {
+            kind: 'sweep',
+            from: address,
+            path,
+            nonce: (await nextNonce(address)).toString(),
+            to: hot,
+            value: (balance - reserve).toString(),
+            ...terms,
+          },
+          [],
+          null,
+        );
         if (entry) sent++;
       } else if (balance < reserve && balance >= cost) {
         // Too little for the sweep's gas reserve, enough to be worth its cost: the hot address pays the reserve.
         const entry = await journalAndSend(
-          { kind: 'fund', from: hot, path: { branch: 'change', index: 0 }, nonce: (await nextNonce(hot)).toString(), to: address, value: reserve.toString(), ...terms },
+          {
+            kind: 'fund',
+            from: hot,
+            path: { branch: 'change', index: 0 },
+            nonce: (await nextNonce(hot)).toString(),
+            to: address,
+            value: reserve.toString(),
+            ...terms,
+          },
           [],
           null,
         );
@@ -270,7 +332,9 @@ export function etherSigner(deps: EtherDeps) {
         nothingToDo();
         if (waiting.get(address) !== balance) {
           waiting.set(address, balance);
-          deps.log(`signer: ETH at ${address} (${minorToDecimal(balance, DECIMALS)}) is less than its sweep costs; it waits`);
+          deps.log(
+            `signer: ETH at ${address} (${minorToDecimal(balance, DECIMALS)}) is less than its sweep costs; it waits`,
+          );
         }
       }
     }
@@ -312,18 +376,34 @@ export function etherSigner(deps: EtherDeps) {
         if (!fee) continue;
         const old = entry.eth!;
         const bump = (value: bigint) => (value * 11n + 9n) / 10n + 1n;
-        const maxPriorityFeePerGas = [fee.maxPriorityFeePerGas, bump(BigInt(old.maxPriorityFeePerGas))].reduce((a, b) => (a > b ? a : b));
-        const maxFeePerGas = [fee.maxFeePerGas, bump(BigInt(old.maxFeePerGas)), maxPriorityFeePerGas].reduce((a, b) => (a > b ? a : b));
+        const maxPriorityFeePerGas = [fee.maxPriorityFeePerGas, bump(BigInt(old.maxPriorityFeePerGas))].reduce(
+          (a, b) => (a > b ? a : b),
+        );
+        const maxFeePerGas = [fee.maxFeePerGas, bump(BigInt(old.maxFeePerGas)), maxPriorityFeePerGas].reduce((a, b) =>
+          a > b ? a : b,
+        );
         if (maxFeePerGas > deps.maxFeeWei) {
           deps.log(`signer: ETH ${entry.txid} would need more than ETH_MAX_FEE_GWEI to be replaced; it waits`);
           continue;
         }
         // A sweep pays its own higher gas out of what it moves; a payout's and a funding's value stay.
         const gasLimit = BigInt(old.gasLimit);
-        const value = old.kind === 'sweep' ? BigInt(old.value) - gasLimit * (maxFeePerGas - BigInt(old.maxFeePerGas)) : BigInt(old.value);
+        const value =
+          old.kind === 'sweep'
+            ? BigInt(old.value) - gasLimit * (maxFeePerGas - BigInt(old.maxFeePerGas))
+            : BigInt(old.value);
         if (value <= 0n) continue;
         const payouts = entry.payouts.map((line) => ({ ...line, fee: (gasLimit * maxFeePerGas).toString() }));
-        const replaced = await journalAndSend({ ...old, value: value.toString(), maxFeePerGas: maxFeePerGas.toString(), maxPriorityFeePerGas: maxPriorityFeePerGas.toString() }, payouts, entry.txid);
+        const replaced = await journalAndSend(
+          {
+            ...old,
+            value: value.toString(),
+            maxFeePerGas: maxFeePerGas.toString(),
+            maxPriorityFeePerGas: maxPriorityFeePerGas.toString(),
+          },
+          payouts,
+          entry.txid,
+        );
         if (!replaced) continue;
         bumped++;
         for (const line of replaced.payouts) {

@@ -8,7 +8,7 @@ import { houseSigners, readMnemonic } from './keys';
 import { seedControlKeys, signReserves } from './reserves';
 import { createSigner, type SignerApi } from './signer';
 import { createXrpSigner, XrpJournal, xrpWallet } from './xrp';
-import type { AuthConfig } from '../../../domain/contracts/auth';
+import type { AuthConfig } from '#domain/contracts/auth';
 
 /**
  * `npm run signer`: the signer process (signer.ts). It reads its settings as the server and the
@@ -28,15 +28,22 @@ async function main() {
   if (command >= 0) {
     // Once, then exit: the proofs of control of a published snapshot's house addresses (signer/reserves.ts). No node is needed.
     const snapshotId = Number(process.argv[command + 1]);
-    if (!Number.isInteger(snapshotId) || snapshotId < 1) throw new Error('sign-reserves needs the snapshot id: npm run signer -- sign-reserves <snapshotId>');
+    if (!Number.isInteger(snapshotId) || snapshotId < 1)
+      throw new Error('sign-reserves needs the snapshot id: npm run signer -- sign-reserves <snapshotId>');
     const keys = seedControlKeys(readMnemonic(config.SIGNER_SEED_FILE, production), xpubsFrom(config));
-    const result = await signReserves({ api: httpApi(config), keys, snapshotId, log: (message) => console.log(message) });
+    const result = await signReserves({
+      api: httpApi(config),
+      keys,
+      snapshotId,
+      log: (message) => console.log(message),
+    });
     if (result.refused > 0) process.exitCode = 2;
     return;
   }
   const nodes = chainNodes(config);
   const xrp = xrpChain(config);
-  if (nodes.size === 0 && !xrp) throw new Error('No node to sign for: set CHAIN_RPC_URL_<CUR> (docs/chains.md "Run against a real node").');
+  if (nodes.size === 0 && !xrp)
+    throw new Error('No node to sign for: set CHAIN_RPC_URL_<CUR> (docs/chains.md "Run against a real node").');
   const xpubs = xpubsFrom(config);
   const mnemonic = readMnemonic(config.SIGNER_SEED_FILE, production);
   const keys = houseSigners(mnemonic, xpubs, [...nodes.keys()]);
@@ -59,13 +66,16 @@ async function main() {
     if (!xrpSigner) throw new Error('xrp-require-dest-tag needs CHAIN_RPC_URL_XRP');
     const sent = await xrpSigner.requireDestinationTag();
     console.log(
-      sent ? `signer: AccountSet ${sent.hash} submitted (${sent.engineResult}); the watcher's alert clears once it is validated` : 'signer: the XRP house account requires destination tags already',
+      sent
+        ? `signer: AccountSet ${sent.hash} submitted (${sent.engineResult}); the watcher's alert clears once it is validated`
+        : 'signer: the XRP house account requires destination tags already',
     );
     return;
   }
   for (const [code, node] of nodes) {
     const network = await node.network();
-    if (network !== config.CHAIN_NETWORK) throw new Error(`CHAIN_RPC_URL_${code} is a ${network} node, but CHAIN_NETWORK is ${config.CHAIN_NETWORK}.`);
+    if (network !== config.CHAIN_NETWORK)
+      throw new Error(`CHAIN_RPC_URL_${code} is a ${network} node, but CHAIN_NETWORK is ${config.CHAIN_NETWORK}.`);
   }
   const signer = createSigner({
     api: httpApi(config),
@@ -79,16 +89,23 @@ async function main() {
     ethMaxFeeWei: BigInt(Math.round(config.ETH_MAX_FEE_GWEI * 1000)) * 1_000_000n,
     log: (message) => console.log(message),
     // The crash suite only: dies between the broadcast and the report.
-    ...(process.env.SIGNER_DIE_BEFORE_REPORT === '1' && !production ? { beforeReport: async () => process.exit(137) } : {}),
+    ...(process.env.SIGNER_DIE_BEFORE_REPORT === '1' && !production
+      ? { beforeReport: async () => process.exit(137) }
+      : {}),
   });
-  console.log(`signer: signing ${[...nodes.keys(), ...(xrp ? ['XRP'] : [])].join(', ')} on ${config.CHAIN_NETWORK} for ${config.opsUrl}`);
+  console.log(
+    `signer: signing ${[...nodes.keys(), ...(xrp ? ['XRP'] : [])].join(', ')} on ${config.CHAIN_NETWORK} for ${config.opsUrl}`,
+  );
   let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (stopping = true));
   while (!stopping) {
     if (nodes.size > 0) {
       try {
         const run = await signer.run();
-        if (run.paid || run.reported || run.refused || run.bumped) console.log(`signer: ${run.paid} paid, ${run.reported} reported again, ${run.refused} refused, ${run.bumped} replaced by fee`);
+        if (run.paid || run.reported || run.refused || run.bumped)
+          console.log(
+            `signer: ${run.paid} paid, ${run.reported} reported again, ${run.refused} refused, ${run.bumped} replaced by fee`,
+          );
       } catch (error) {
         console.error(`signer: ${(error as Error).message}; trying again`);
       }
@@ -97,7 +114,9 @@ async function main() {
       try {
         const run = await xrpSigner.run();
         if (run.paid || run.reported || run.refused || run.completed || run.failed) {
-          console.log(`signer: XRP ${run.paid} paid, ${run.reported} reported again, ${run.completed} completed, ${run.failed} failed, ${run.refused} refused`);
+          console.log(
+            `signer: XRP ${run.paid} paid, ${run.reported} reported again, ${run.completed} completed, ${run.failed} failed, ${run.refused} refused`,
+          );
         }
       } catch (error) {
         console.error(`signer: XRP: ${(error as Error).message}; trying again`);
@@ -127,12 +146,18 @@ function httpApi(config: Config): SignerApi {
   async function call<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
     const response = await fetch(new URL(route, config.opsUrl), {
       method,
-      headers: { authorization: `Bearer ${await token()}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${await token()}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(30_000),
     });
     const payload = (await response.json().catch(() => null)) as T & { error?: { code: string; message: string } };
-    if (!response.ok) throw new Error(`${method} ${route}: ${response.status} ${payload?.error?.code ?? ''} ${payload?.error?.message ?? ''}`.trim());
+    if (!response.ok)
+      throw new Error(
+        `${method} ${route}: ${response.status} ${payload?.error?.code ?? ''} ${payload?.error?.message ?? ''}`.trim(),
+      );
     return payload;
   }
   return { get: (route) => call('GET', route), post: (route, body) => call('POST', route, body) };

@@ -1,16 +1,16 @@
 import { Transaction } from '@scure/btc-signer';
-import { normalizeAddress } from '../../../domain/addresses';
-import { boundedFeeRate, SIGNER_LIMITS, type HouseBranch, type NodeCurrency, type UtxoCurrency } from '../../../domain/chain';
-import { knownDecimals } from '../../../domain/currencies';
-import { decimalToMinor, minorToDecimal } from '../../../domain/money';
+import { normalizeAddress } from '#domain/addresses';
+import { boundedFeeRate, SIGNER_LIMITS, type HouseBranch, type NodeCurrency, type UtxoCurrency } from '#domain/chain';
+import { knownDecimals } from '#domain/currencies';
+import { decimalToMinor, minorToDecimal } from '#domain/money';
 import { deriveAddress, type Xpubs } from '../modules/chain/derive';
 import { isEthNode } from '../modules/chain/ethereum';
 import { NodeError } from '../modules/chain/rpc';
 import { instructionMacValid } from '../modules/payouts/instruction';
 import { coinRules, type PayTo, type SignedTx } from './coins';
 import { etherSigner } from './ether';
-import type { ChangeAddressResponse, HouseOutput, HouseOutputsResponse } from '../../../domain/contracts/chain';
-import type { Payout, PayoutsResponse } from '../../../domain/contracts/payouts';
+import type { ChangeAddressResponse, HouseOutput, HouseOutputsResponse } from '#domain/contracts/chain';
+import type { Payout, PayoutsResponse } from '#domain/contracts/payouts';
 import type { CoinNode } from '../modules/chain/rpc';
 import type { Journal, JournalEntry } from './journal';
 import type { HouseSigner } from './keys';
@@ -133,15 +133,25 @@ export function createSigner(deps: SignerDeps) {
     const amount = decimalToMinor(payout.amount, decimals);
     const networkFee = decimalToMinor(payout.networkFee, decimals);
     if (amount === null || networkFee === null || amount <= 0n) return 'no valid amount';
-    const macFields = { id: payout.id, currency: payout.currency, destination: payout.destination, amount, networkFee, idempotencyKey: payout.idempotencyKey };
-    if (!instructionMacValid(deps.macKey, macFields, payout.instructionMac)) return 'the instruction is not authenticated by the shared key';
+    const macFields = {
+      id: payout.id,
+      currency: payout.currency,
+      destination: payout.destination,
+      amount,
+      networkFee,
+      idempotencyKey: payout.idempotencyKey,
+    };
+    if (!instructionMacValid(deps.macKey, macFields, payout.instructionMac))
+      return 'the instruction is not authenticated by the shared key';
     const destination = payout.destination ? normalizeAddress(currency, payout.destination) : null;
     if (!destination) return 'the destination is not an address of this network';
     if (houseAddresses(currency, houses).has(destination)) return 'the destination is a house address';
     const limits = SIGNER_LIMITS[currency];
-    if (amount > limits.perPayout) return `above the per-payout limit of ${minorToDecimal(limits.perPayout, decimals)} ${currency}`;
+    if (amount > limits.perPayout)
+      return `above the per-payout limit of ${minorToDecimal(limits.perPayout, decimals)} ${currency}`;
     const dayStart = new Date(now().getTime() - 86_400_000);
-    if (deps.journal.paidSince(currency, dayStart) + amount > limits.daily) return `above the daily limit of ${minorToDecimal(limits.daily, decimals)} ${currency}`;
+    if (deps.journal.paidSince(currency, dayStart) + amount > limits.daily)
+      return `above the daily limit of ${minorToDecimal(limits.daily, decimals)} ${currency}`;
     return null;
   }
 
@@ -150,7 +160,8 @@ export function createSigner(deps: SignerDeps) {
     const cached = houseAddressCache.get(currency) ?? { users: 0, orders: 0, change: 0, set: new Set<string>() };
     for (const branch of ['users', 'orders', 'change'] as const) {
       const upTo = houses.handedOut[branch] + 20;
-      for (let index = cached[branch]; index < upTo; index++) cached.set.add(deriveAddress(currency, deps.xpubs, index, branch));
+      for (let index = cached[branch]; index < upTo; index++)
+        cached.set.add(deriveAddress(currency, deps.xpubs, index, branch));
       cached[branch] = Math.max(cached[branch], upTo);
     }
     houseAddressCache.set(currency, cached);
@@ -174,12 +185,23 @@ export function createSigner(deps: SignerDeps) {
     return { output, amount, script, branch: output.branch, index: output.index };
   }
 
-  async function pay(currency: UtxoCurrency, node: CoinNode, payouts: Payout[], houses: HouseOutputsResponse): Promise<boolean> {
+  async function pay(
+    currency: UtxoCurrency,
+    node: CoinNode,
+    payouts: Payout[],
+    houses: HouseOutputsResponse,
+  ): Promise<boolean> {
     const rules = coinRules(currency);
     const feeRate = boundedFeeRate(currency, await node.feeRate(6).catch(() => null));
     const spent = deps.journal.spentInputs(currency);
-    const candidates = houses.outputs.filter((o) => !spent.has(`${o.txid}:${o.vout}`)).sort((a, b) => Number(decimalToMinor(b.amount, 8)! - decimalToMinor(a.amount, 8)!));
-    const targets = payouts.map((payout) => ({ payout, script: rules.payScript(normalizeAddress(currency, payout.destination!)!), amount: decimalToMinor(payout.amount, 8)! }));
+    const candidates = houses.outputs
+      .filter((o) => !spent.has(`${o.txid}:${o.vout}`))
+      .sort((a, b) => Number(decimalToMinor(b.amount, 8)! - decimalToMinor(a.amount, 8)!));
+    const targets = payouts.map((payout) => ({
+      payout,
+      script: rules.payScript(normalizeAddress(currency, payout.destination!)!),
+      amount: decimalToMinor(payout.amount, 8)!,
+    }));
     const paying = targets.reduce((sum, t) => sum + t.amount, 0n);
     // The size with a change output: without one (what would be left is dust) the rest goes to the fee.
     const sizeOf = (inputs: number) => rules.sizeOf(inputs, targets.length + 1);
@@ -195,14 +217,17 @@ export function createSigner(deps: SignerDeps) {
     }
     const fee = feeRate * sizeOf(selected.length);
     if (total < paying + fee) {
-      deps.log(`signer: ${currency} house outputs hold ${minorToDecimal(total, 8)}, ${minorToDecimal(paying + fee, 8)} is due; the payouts wait`);
+      deps.log(
+        `signer: ${currency} house outputs hold ${minorToDecimal(total, 8)}, ${minorToDecimal(paying + fee, 8)} is due; the payouts wait`,
+      );
       return false;
     }
     let change: { address: string; amount: bigint; index: number } | null = null;
     if (total - paying - fee >= rules.changeDust) {
       const fresh = await deps.api.post<ChangeAddressResponse>('/api/ops/chain/change-address', { currency });
       // The API names the address; the seed must derive it, or the change would go to someone else.
-      if (deriveAddress(currency, deps.xpubs, fresh.index, 'change') !== fresh.address) throw new Error(`the API's change address ${fresh.address} is not the house's change ${fresh.index}`);
+      if (deriveAddress(currency, deps.xpubs, fresh.index, 'change') !== fresh.address)
+        throw new Error(`the API's change address ${fresh.address} is not the house's change ${fresh.index}`);
       change = { address: fresh.address, amount: total - paying - fee, index: fresh.index };
     }
 
@@ -244,7 +269,9 @@ export function createSigner(deps: SignerDeps) {
   ): Promise<boolean> {
     const accepted = await node.mempoolAccept(tx.hex);
     if (accepted && !accepted.allowed) {
-      deps.log(`signer: the ${currency} node would not accept the transaction (${accepted.reason ?? 'no reason given'}); nothing was broadcast`);
+      deps.log(
+        `signer: the ${currency} node would not accept the transaction (${accepted.reason ?? 'no reason given'}); nothing was broadcast`,
+      );
       return false;
     }
     // The fee, shared out: each payout an equal part, the first the remainder.
@@ -280,7 +307,9 @@ export function createSigner(deps: SignerDeps) {
       }
       throw error;
     }
-    deps.log(`signer: ${currency} ${entry.txid} broadcast, paying ${entry.payouts.length} payout(s)${plan.replaces ? `, replacing ${plan.replaces}` : ''}`);
+    deps.log(
+      `signer: ${currency} ${entry.txid} broadcast, paying ${entry.payouts.length} payout(s)${plan.replaces ? `, replacing ${plan.replaces}` : ''}`,
+    );
     await deps.beforeReport?.();
     await report(
       entry,
@@ -326,7 +355,10 @@ export function createSigner(deps: SignerDeps) {
         () => false,
       );
       if (!inMempool || !entry.change) continue;
-      const old = Transaction.fromRaw(Buffer.from(entry.hex, 'hex'), { allowUnknownOutputs: true, allowLegacyWitnessUtxo: true });
+      const old = Transaction.fromRaw(Buffer.from(entry.hex, 'hex'), {
+        allowUnknownOutputs: true,
+        allowLegacyWitnessUtxo: true,
+      });
       const oldRate = BigInt(entry.feeRate);
       const estimate = boundedFeeRate(currency, await node.feeRate(2).catch(() => null));
       const rate = [estimate, (oldRate * 3n + 1n) / 2n, oldRate + 1n].reduce((a, b) => (a > b ? a : b));
@@ -340,11 +372,23 @@ export function createSigner(deps: SignerDeps) {
       const keys = deps.keys.get(currency)!;
       const inputs = entry.inputPaths.map((path, i) => {
         const [inputTxid, vout] = entry.inputs[i]!.split(':');
-        return { txid: inputTxid!, vout: Number(vout), amount: BigInt(path.amount), privateKey: keys.privateKey(path.branch, path.index), publicKey: keys.publicKey(path.branch, path.index) };
+        return {
+          txid: inputTxid!,
+          vout: Number(vout),
+          amount: BigInt(path.amount),
+          privateKey: keys.privateKey(path.branch, path.index),
+          publicKey: keys.publicKey(path.branch, path.index),
+        };
       });
-      const outputs: PayTo[] = entry.payouts.map((_, i) => ({ script: old.getOutput(i).script!, amount: old.getOutput(i).amount! }));
+      const outputs: PayTo[] = entry.payouts.map((_, i) => ({
+        script: old.getOutput(i).script!,
+        amount: old.getOutput(i).amount!,
+      }));
       outputs.push({ script: rules.payScript(entry.change.address), amount: changeAmount });
-      const targets = entry.payouts.map((line) => ({ payout: { id: line.id, idempotencyKey: line.idempotencyKey } as Payout, amount: BigInt(line.amount) }));
+      const targets = entry.payouts.map((line) => ({
+        payout: { id: line.id, idempotencyKey: line.idempotencyKey } as Payout,
+        amount: BigInt(line.amount),
+      }));
       const replaced = await broadcastNew(currency, node, rules.sign(inputs, outputs), {
         targets,
         inputs: entry.inputs,

@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Wallet, type AccountSet, type Payment } from 'xrpl';
-import { normalizeAddress, xrpAccountOf } from '../../../domain/addresses';
-import { decimalToMinor, minorToDecimal } from '../../../domain/money';
-import { ASF_REQUIRE_DEST, LSF_REQUIRE_DEST_TAG, XRP_DECIMALS, XRP_SIGNER_LIMITS } from '../../../domain/xrp';
+import { normalizeAddress, xrpAccountOf } from '#domain/addresses';
+import { decimalToMinor, minorToDecimal } from '#domain/money';
+import { ASF_REQUIRE_DEST, LSF_REQUIRE_DEST_TAG, XRP_DECIMALS, XRP_SIGNER_LIMITS } from '#domain/xrp';
 import { instructionMacValid } from '../modules/payouts/instruction';
 import { appendDurably } from './journal';
-import type { Payout, PayoutsResponse } from '../../../domain/contracts/payouts';
+import type { Payout, PayoutsResponse } from '#domain/contracts/payouts';
 import type { XrplNode } from '../modules/chain/xrpl-rpc';
 import type { SignerApi } from './signer';
 
@@ -40,7 +40,9 @@ export const XRP_DERIVATION_PATH = "m/44'/144'/0'/0/0";
 export function xrpWallet(mnemonic: string, xrpAddress: string): Wallet {
   const wallet = Wallet.fromMnemonic(mnemonic, { derivationPath: XRP_DERIVATION_PATH, mnemonicEncoding: 'bip39' });
   if (wallet.classicAddress !== xrpAddress) {
-    throw new Error(`The seed's XRP key (${XRP_DERIVATION_PATH}, secp256k1) is ${wallet.classicAddress}, not XRP_ADDRESS ${xrpAddress}: the signer and the API must use the same house account.`);
+    throw new Error(
+      `The seed's XRP key (${XRP_DERIVATION_PATH}, secp256k1) is ${wallet.classicAddress}, not XRP_ADDRESS ${xrpAddress}: the signer and the API must use the same house account.`,
+    );
   }
   return wallet;
 }
@@ -100,11 +102,15 @@ export class XrpJournal {
 
   /** The next Sequence after the journal's transactions that can still be validated (none: 0). */
   nextSequence(validatedLedger: number): number {
-    return this.entries.filter((entry) => entry.lastLedgerSequence >= validatedLedger).reduce((next, entry) => Math.max(next, entry.sequence + 1), 0);
+    return this.entries
+      .filter((entry) => entry.lastLedgerSequence >= validatedLedger)
+      .reduce((next, entry) => Math.max(next, entry.sequence + 1), 0);
   }
 
   paidSince(since: Date): bigint {
-    return this.entries.filter((entry) => new Date(entry.at) >= since).reduce((sum, entry) => sum + BigInt(entry.payout.amount), 0n);
+    return this.entries
+      .filter((entry) => new Date(entry.at) >= since)
+      .reduce((sum, entry) => sum + BigInt(entry.payout.amount), 0n);
   }
 }
 
@@ -135,7 +141,13 @@ export function createXrpSigner(deps: XrpSignerDeps) {
   const house = deps.wallet.classicAddress;
 
   const post = (payoutId: string, body: unknown) => deps.api.post(`/api/ops/payouts/${payoutId}/result`, body);
-  const reportBroadcast = (entry: XrpJournalEntry) => post(entry.payout.id, { status: 'broadcast', txid: entry.hash, fee: minorToDecimal(BigInt(entry.payout.fee), XRP_DECIMALS), inputs: [] });
+  const reportBroadcast = (entry: XrpJournalEntry) =>
+    post(entry.payout.id, {
+      status: 'broadcast',
+      txid: entry.hash,
+      fee: minorToDecimal(BigInt(entry.payout.fee), XRP_DECIMALS),
+      inputs: [],
+    });
 
   async function run(): Promise<XrpSignerRun> {
     const result: XrpSignerRun = { paid: 0, reported: 0, refused: 0, completed: 0, failed: 0 };
@@ -143,7 +155,10 @@ export function createXrpSigner(deps: XrpSignerDeps) {
     // A server still syncing knows no validated ledger: nothing can be followed or signed.
     if (!state.validated) return result;
     const validated = state.validated;
-    const list = async (status: string) => (await deps.api.get<PayoutsResponse>(`/api/ops/payouts?status=${status}&rail=chain&limit=500`)).payouts.filter((p) => p.currency === 'XRP');
+    const list = async (status: string) =>
+      (await deps.api.get<PayoutsResponse>(`/api/ops/payouts?status=${status}&rail=chain&limit=500`)).payouts.filter(
+        (p) => p.currency === 'XRP',
+      );
     const open = [...(await list('submitted')), ...(await list('broadcast'))];
     const fresh: Payout[] = [];
     for (const payout of open) {
@@ -166,9 +181,14 @@ export function createXrpSigner(deps: XrpSignerDeps) {
     // (A transaction validated since counts twice here, in the balance and as pending: the signer errs on the side of waiting.)
     for (const payout of open) {
       const entry = deps.journal.forPayout(payout.idempotencyKey);
-      if (entry && entry.lastLedgerSequence >= validated.seq) available -= BigInt(entry.payout.amount) + BigInt(entry.payout.fee);
+      if (entry && entry.lastLedgerSequence >= validated.seq)
+        available -= BigInt(entry.payout.amount) + BigInt(entry.payout.fee);
     }
-    let sequence = Math.max(current?.sequence ?? account.sequence, account.sequence, deps.journal.nextSequence(validated.seq));
+    let sequence = Math.max(
+      current?.sequence ?? account.sequence,
+      account.sequence,
+      deps.journal.nextSequence(validated.seq),
+    );
     const fees = await deps.node.fee();
     const fee = [fees.openLedger, fees.base].reduce((a, b) => (a > b ? a : b));
     const cappedFee = fee > deps.feeCap ? deps.feeCap : fee;
@@ -194,7 +214,9 @@ export function createXrpSigner(deps: XrpSignerDeps) {
         continue;
       }
       if (amount + cappedFee > available) {
-        deps.log(`signer: the XRP house account can spend ${minorToDecimal(available, XRP_DECIMALS)} above its reserve; payout ${payout.id} waits`);
+        deps.log(
+          `signer: the XRP house account can spend ${minorToDecimal(available, XRP_DECIMALS)} above its reserve; payout ${payout.id} waits`,
+        );
         continue;
       }
       const tx: Payment = {
@@ -215,7 +237,12 @@ export function createXrpSigner(deps: XrpSignerDeps) {
         currency: 'XRP',
         hash: signed.hash.toLowerCase(),
         blob: signed.tx_blob,
-        payout: { id: payout.id, idempotencyKey: payout.idempotencyKey, amount: amount.toString(), fee: cappedFee.toString() },
+        payout: {
+          id: payout.id,
+          idempotencyKey: payout.idempotencyKey,
+          amount: amount.toString(),
+          fee: cappedFee.toString(),
+        },
         sequence,
         signedAt: validated.seq,
         lastLedgerSequence: validated.seq + deps.ledgerMargin,
@@ -234,7 +261,10 @@ export function createXrpSigner(deps: XrpSignerDeps) {
       }
       if (MALFORMED.test(engineResult)) {
         deps.journal.void(entry.hash, engineResult);
-        await post(payout.id, { status: 'failed', reason: `The XRP server refused the transaction as malformed (${engineResult})` });
+        await post(payout.id, {
+          status: 'failed',
+          reason: `The XRP server refused the transaction as malformed (${engineResult})`,
+        });
         result.failed++;
         continue;
       }
@@ -255,7 +285,12 @@ export function createXrpSigner(deps: XrpSignerDeps) {
   }
 
   /** Where a signed transaction stands: reported completed or failed once the ledger says, sent again while it can still be validated. */
-  async function follow(payout: Payout, entry: XrpJournalEntry, validatedSeq: number, result: XrpSignerRun): Promise<void> {
+  async function follow(
+    payout: Payout,
+    entry: XrpJournalEntry,
+    validatedSeq: number,
+    result: XrpSignerRun,
+  ): Promise<void> {
     const status = await deps.node.tx(entry.hash, entry.signedAt, entry.lastLedgerSequence);
     // Reported broadcast first (the signer may have died before it did): completion books the fee it paid.
     const broadcastFirst = async () => {
@@ -267,16 +302,25 @@ export function createXrpSigner(deps: XrpSignerDeps) {
         await post(payout.id, { status: 'completed', txid: entry.hash });
         result.completed++;
       } else {
-        await post(payout.id, { status: 'failed', reason: `XRP transaction ${entry.hash} was validated with ${status.result}: nothing was paid` });
+        await post(payout.id, {
+          status: 'failed',
+          reason: `XRP transaction ${entry.hash} was validated with ${status.result}: nothing was paid`,
+        });
         result.failed++;
       }
       return;
     }
     if (validatedSeq > entry.lastLedgerSequence) {
       if (!status.found && status.searchedAll) {
-        await post(payout.id, { status: 'failed', reason: `XRP transaction ${entry.hash} is in no ledger up to its LastLedgerSequence ${entry.lastLedgerSequence}: it can never be paid` });
+        await post(payout.id, {
+          status: 'failed',
+          reason: `XRP transaction ${entry.hash} is in no ledger up to its LastLedgerSequence ${entry.lastLedgerSequence}: it can never be paid`,
+        });
         result.failed++;
-      } else deps.log(`signer: XRP ${entry.hash} expired, but the server does not hold every ledger up to ${entry.lastLedgerSequence}; asked again later`);
+      } else
+        deps.log(
+          `signer: XRP ${entry.hash} expired, but the server does not hold every ledger up to ${entry.lastLedgerSequence}; asked again later`,
+        );
       return;
     }
     try {
@@ -300,7 +344,8 @@ export function createXrpSigner(deps: XrpSignerDeps) {
     const state = await deps.node.state();
     if (!state.validated) throw new Error('the XRP server has no validated ledger yet');
     const account = await deps.node.accountInfo(house, 'validated');
-    if (!account) throw new Error('the XRP house account does not exist on the ledger yet: fund it with the base reserve first');
+    if (!account)
+      throw new Error('the XRP house account does not exist on the ledger yet: fund it with the base reserve first');
     if ((account.flags & LSF_REQUIRE_DEST_TAG) !== 0) return null;
     const current = await deps.node.accountInfo(house, 'current');
     const fees = await deps.node.fee();
@@ -310,7 +355,11 @@ export function createXrpSigner(deps: XrpSignerDeps) {
       Account: house,
       SetFlag: ASF_REQUIRE_DEST,
       Fee: (fee > deps.feeCap ? deps.feeCap : fee).toString(),
-      Sequence: Math.max(current?.sequence ?? account.sequence, account.sequence, deps.journal.nextSequence(state.validated.seq)),
+      Sequence: Math.max(
+        current?.sequence ?? account.sequence,
+        account.sequence,
+        deps.journal.nextSequence(state.validated.seq),
+      ),
       LastLedgerSequence: state.validated.seq + deps.ledgerMargin,
     };
     const signed = deps.wallet.sign(tx);
@@ -322,12 +371,21 @@ export function createXrpSigner(deps: XrpSignerDeps) {
     const amount = decimalToMinor(payout.amount, XRP_DECIMALS);
     const networkFee = decimalToMinor(payout.networkFee, XRP_DECIMALS);
     if (amount === null || networkFee === null || amount <= 0n) return 'no valid amount';
-    const macFields = { id: payout.id, currency: payout.currency, destination: payout.destination, amount, networkFee, idempotencyKey: payout.idempotencyKey };
-    if (!instructionMacValid(deps.macKey, macFields, payout.instructionMac)) return 'the instruction is not authenticated by the shared key';
+    const macFields = {
+      id: payout.id,
+      currency: payout.currency,
+      destination: payout.destination,
+      amount,
+      networkFee,
+      idempotencyKey: payout.idempotencyKey,
+    };
+    if (!instructionMacValid(deps.macKey, macFields, payout.instructionMac))
+      return 'the instruction is not authenticated by the shared key';
     const destination = payout.destination ? normalizeAddress('XRP', payout.destination) : null;
     if (!destination) return 'the destination is not an XRP address';
     if (xrpAccountOf(destination) === house) return 'the destination is the house account';
-    if (amount > XRP_SIGNER_LIMITS.perPayout) return `above the per-payout limit of ${minorToDecimal(XRP_SIGNER_LIMITS.perPayout, XRP_DECIMALS)} XRP`;
+    if (amount > XRP_SIGNER_LIMITS.perPayout)
+      return `above the per-payout limit of ${minorToDecimal(XRP_SIGNER_LIMITS.perPayout, XRP_DECIMALS)} XRP`;
     if (deps.journal.paidSince(new Date(now().getTime() - 86_400_000)) + amount > XRP_SIGNER_LIMITS.daily)
       return `above the daily limit of ${minorToDecimal(XRP_SIGNER_LIMITS.daily, XRP_DECIMALS)} XRP`;
     return null;

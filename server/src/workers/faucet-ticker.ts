@@ -23,7 +23,10 @@ export interface Leadership {
   release(): Promise<void>;
 }
 
-export const singleProcessLeadership = (): Leadership => ({ acquire: async () => true, release: async () => undefined });
+export const singleProcessLeadership = (): Leadership => ({
+  acquire: async () => true,
+  release: async () => undefined,
+});
 
 /** A fixed 64-bit key in the advisory-lock space, "muntly faucet ticker". */
 export const FAUCET_LOCK_KEY = '7238447519201911297';
@@ -56,12 +59,16 @@ export function advisoryLockLeadership(pool: Pool, log?: FastifyBaseLogger): Lea
         return false;
       }
       try {
-        const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${FAUCET_LOCK_KEY}) as locked`);
+        const { rows } = await client.query<{ locked: boolean }>(
+          `select pg_try_advisory_lock(${FAUCET_LOCK_KEY}) as locked`,
+        );
         if (!rows[0]?.locked) {
           client.release();
           return false;
         }
-        await client.query('set tcp_keepalives_idle = 5; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3');
+        await client.query(
+          'set tcp_keepalives_idle = 5; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 3',
+        );
         // An error on an idle checked-out client is emitted, not thrown: without a listener it
         // would crash the process.
         client.on('error', drop);

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
-import { knownDecimals } from '../../../domain/currencies';
-import { minorToDecimal } from '../../../domain/money';
+import { knownDecimals } from '#domain/currencies';
+import { minorToDecimal } from '#domain/money';
 import { refreshNetworkFee } from '../modules/chain/fees';
 import { confirmationsOf } from '../modules/chain/nodes';
 import { DEFAULT_WATCHER_SETTINGS, scanChain, type WatcherHooks } from '../modules/chain/watcher';
@@ -10,13 +10,20 @@ import { relayMail, smtpTransport, type MailTransport } from '../modules/notify/
 import { reconcileAll } from '../modules/ops/service';
 import { expireUnpaidOrders } from '../modules/orders/intake';
 import { processOrders, type SettlementDeps } from '../modules/orders/settlement';
-import { chainHouseTxMined, completeConfirmedChainPayouts, chainPayoutsCompletedAbove, chainPayoutsInBlock, chainPayoutsUnconfirmedAbove, runPayouts } from '../modules/payouts/service';
+import {
+  chainHouseTxMined,
+  completeConfirmedChainPayouts,
+  chainPayoutsCompletedAbove,
+  chainPayoutsInBlock,
+  chainPayoutsUnconfirmedAbove,
+  runPayouts,
+} from '../modules/payouts/service';
 import { applyRetention } from '../modules/retention/service';
 import { createFaucetTicker, type FaucetTicker } from './faucet-ticker';
 import { payoutAdapters, payoutOutcomes } from './payouts';
 import { repeat } from './repeat';
 import { xrpWorkers } from './xrp';
-import type { NodeCurrency } from '../../../domain/chain';
+import type { NodeCurrency } from '#domain/chain';
 import type { Config } from '../config';
 import type { XrpChain } from '../modules/chain/nodes';
 import type { CoinNode } from '../modules/chain/rpc';
@@ -66,11 +73,20 @@ export function watcherHooks(rates: RatesAdapter, outcomes: PayoutOutcomes): Wat
   return {
     async credit(db, deposit) {
       const decimals = knownDecimals(deposit.currency);
-      const booked = await chainDepositArrived(db, rates, { currency: deposit.currency, address: deposit.address, amount: minorToDecimal(deposit.amount, decimals), txid: deposit.txid });
+      const booked = await chainDepositArrived(db, rates, {
+        currency: deposit.currency,
+        address: deposit.address,
+        amount: minorToDecimal(deposit.amount, decimals),
+        txid: deposit.txid,
+      });
       return { creditedTo: booked.orderReference ?? 'wallet' };
     },
     async reverse(tx, output) {
-      await chainDepositReversed(tx, { currency: output.currency, txid: `${output.txid}:${output.vout}`, amount: output.amount });
+      await chainDepositReversed(tx, {
+        currency: output.currency,
+        txid: `${output.txid}:${output.vout}`,
+        amount: output.amount,
+      });
     },
     payoutsInBlock: chainPayoutsInBlock,
     payoutsUnconfirmedAbove: chainPayoutsUnconfirmedAbove,
@@ -95,44 +111,75 @@ type WorkerOptions = {
   mailTransport?: MailTransport;
 };
 
-export const workersPlugin = fp<WorkerOptions>(async (app, { config, rates, approval, chain, xpubs, faucet, nodes, xrp = null, ...given }) => {
-  const adapters = payoutAdapters(config, app.db, given.payoutAdapters, new Set<string>([...nodes.keys(), ...(xrp ? ['XRP'] : [])]));
-  const outcomes = payoutOutcomes(approval, app.protection.links);
-  const faucetTicker = createFaucetTicker({ database: app.database, rates, settings: faucet, log: app.log, onAdvance: () => app.faucet.events.poke() });
-  const settlement = { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED };
-  app.decorate('workers', { faucetTicker, payoutAdapters: adapters, payoutApproval: approval, payoutOutcomes: outcomes, settlement, start: () => faucetTicker.start() });
-
-  repeat(app, 'order processing', config.ORDER_WORKER_INTERVAL_MS, async () => {
-    await expireUnpaidOrders(app.db, config.ORDER_EXPIRY_DAYS);
-    return processOrders(app.db, settlement);
-  });
-  repeat(app, 'payouts', config.PAYOUT_WORKER_INTERVAL_MS, () =>
-    runPayouts(app.db, {
-      adapters,
-      outcomes,
-      leaseMs: config.PAYOUT_LEASE_MS,
-      beforeBooking: config.PAYOUT_BOOKING_DELAY_MS > 0 ? () => new Promise((resolve) => setTimeout(resolve, config.PAYOUT_BOOKING_DELAY_MS)) : undefined,
-      onError: (error) => app.log.warn({ err: error }, 'payout adapter unreachable; the payout is tried again'),
-    }),
-  );
-  // The deposit watcher, per currency with a real node (chain/watcher.ts).
-  for (const [code, node] of nodes) {
-    const settings = { ...DEFAULT_WATCHER_SETTINGS, confirmations: confirmationsOf(config, code) };
-    repeat(app, `chain watcher ${code}`, config.CHAIN_POLL_MS, async () => {
-      // The fee users are charged follows the node's estimate (chain/fees.ts).
-      await refreshNetworkFee(node, config.NETWORK_FEE_MARGIN_PERCENT);
-      return (await scanChain(app.db, node, watcherHooks(rates, outcomes), settings)).scanned;
+export const workersPlugin = fp<WorkerOptions>(
+  async (app, { config, rates, approval, chain, xpubs, faucet, nodes, xrp = null, ...given }) => {
+    const adapters = payoutAdapters(
+      config,
+      app.db,
+      given.payoutAdapters,
+      new Set<string>([...nodes.keys(), ...(xrp ? ['XRP'] : [])]),
+    );
+    const outcomes = payoutOutcomes(approval, app.protection.links);
+    const faucetTicker = createFaucetTicker({
+      database: app.database,
+      rates,
+      settings: faucet,
+      log: app.log,
+      onAdvance: () => app.faucet.events.poke(),
     });
-  }
-  if (xrp) xrpWorkers(app, { xrp, rates, config });
-  if (nodes.size > 0 || xrp) repeat(app, 'reconciliation', config.RECONCILE_INTERVAL_MS, async () => (await reconcileAll(app.db, nodes, xpubs, xrp)).filter((r) => !r.ok).length);
-  repeat(app, 'retention', config.RETENTION_INTERVAL_MS, () => applyRetention(app.db));
-  const liabilitiesInterval = config.LIABILITIES_INTERVAL_MS;
-  repeat(app, 'proof of liabilities', Math.min(liabilitiesInterval, 60_000), () => publishSnapshot(app.db, { chain, xpubs }, { intervalMs: liabilitiesInterval }));
-  if (config.SMTP_URL) {
-    const transport = given.mailTransport ?? smtpTransport(config.SMTP_URL);
-    repeat(app, 'mail relay', 2000, () => relayMail(app.db, transport, config.MAIL_FROM));
-  }
-  // The ticker must finish its transaction before the database closes.
-  app.addHook('preClose', async () => faucetTicker.stop());
-});
+    const settlement = { rates, approval, buySellEnabled: config.BUY_SELL_ENABLED };
+    app.decorate('workers', {
+      faucetTicker,
+      payoutAdapters: adapters,
+      payoutApproval: approval,
+      payoutOutcomes: outcomes,
+      settlement,
+      start: () => faucetTicker.start(),
+    });
+
+    repeat(app, 'order processing', config.ORDER_WORKER_INTERVAL_MS, async () => {
+      await expireUnpaidOrders(app.db, config.ORDER_EXPIRY_DAYS);
+      return processOrders(app.db, settlement);
+    });
+    repeat(app, 'payouts', config.PAYOUT_WORKER_INTERVAL_MS, () =>
+      runPayouts(app.db, {
+        adapters,
+        outcomes,
+        leaseMs: config.PAYOUT_LEASE_MS,
+        beforeBooking:
+          config.PAYOUT_BOOKING_DELAY_MS > 0
+            ? () => new Promise((resolve) => setTimeout(resolve, config.PAYOUT_BOOKING_DELAY_MS))
+            : undefined,
+        onError: (error) => app.log.warn({ err: error }, 'payout adapter unreachable; the payout is tried again'),
+      }),
+    );
+    // The deposit watcher, per currency with a real node (chain/watcher.ts).
+    for (const [code, node] of nodes) {
+      const settings = { ...DEFAULT_WATCHER_SETTINGS, confirmations: confirmationsOf(config, code) };
+      repeat(app, `chain watcher ${code}`, config.CHAIN_POLL_MS, async () => {
+        // The fee users are charged follows the node's estimate (chain/fees.ts).
+        await refreshNetworkFee(node, config.NETWORK_FEE_MARGIN_PERCENT);
+        return (await scanChain(app.db, node, watcherHooks(rates, outcomes), settings)).scanned;
+      });
+    }
+    if (xrp) xrpWorkers(app, { xrp, rates, config });
+    if (nodes.size > 0 || xrp)
+      repeat(
+        app,
+        'reconciliation',
+        config.RECONCILE_INTERVAL_MS,
+        async () => (await reconcileAll(app.db, nodes, xpubs, xrp)).filter((r) => !r.ok).length,
+      );
+    repeat(app, 'retention', config.RETENTION_INTERVAL_MS, () => applyRetention(app.db));
+    const liabilitiesInterval = config.LIABILITIES_INTERVAL_MS;
+    repeat(app, 'proof of liabilities', Math.min(liabilitiesInterval, 60_000), () =>
+      publishSnapshot(app.db, { chain, xpubs }, { intervalMs: liabilitiesInterval }),
+    );
+    if (config.SMTP_URL) {
+      const transport = given.mailTransport ?? smtpTransport(config.SMTP_URL);
+      repeat(app, 'mail relay', 2000, () => relayMail(app.db, transport, config.MAIL_FROM));
+    }
+    // The ticker must finish its transaction before the database closes.
+    app.addHook('preClose', async () => faucetTicker.stop());
+  },
+);

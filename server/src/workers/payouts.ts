@@ -27,12 +27,24 @@ export const payoutOutcomes = (approval: PayoutApproval, links: SecurityLinks): 
  * The adapters CHAIN_PAYOUTS and BANK_PAYOUTS name: `simulated` (local mode only; the config
  * refuses it in production) or the external executor (`signer` for crypto, `external` for SEPA).
  */
-export function payoutAdapters(config: Pick<Config, 'CHAIN_PAYOUTS' | 'BANK_PAYOUTS'>, db: Db, given: Partial<PayoutAdapters> = {}, nodeCurrencies: ReadonlySet<string> = new Set()): PayoutAdapters {
+export function payoutAdapters(
+  config: Pick<Config, 'CHAIN_PAYOUTS' | 'BANK_PAYOUTS'>,
+  db: Db,
+  given: Partial<PayoutAdapters> = {},
+  nodeCurrencies: ReadonlySet<string> = new Set(),
+): PayoutAdapters {
   const chain = config.CHAIN_PAYOUTS === 'simulated' ? simulatedAdapter(db, 'chain') : externalAdapter('chain');
   // A currency with a real node (CHAIN_RPC_URL_<CUR>) is paid by the signer, whatever pays the others.
   const signer = externalAdapter('chain');
   return {
-    chain: given.chain ?? (nodeCurrencies.size === 0 ? chain : { name: chain.name, submit: (payout) => (nodeCurrencies.has(payout.currency) ? signer : chain).submit(payout) }),
+    chain:
+      given.chain ??
+      (nodeCurrencies.size === 0
+        ? chain
+        : {
+            name: chain.name,
+            submit: (payout) => (nodeCurrencies.has(payout.currency) ? signer : chain).submit(payout),
+          }),
     bank: given.bank ?? (config.BANK_PAYOUTS === 'simulated' ? simulatedAdapter(db, 'bank') : externalAdapter('bank')),
   };
 }

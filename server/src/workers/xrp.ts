@@ -1,5 +1,5 @@
-import { minorToDecimal } from '../../../domain/money';
-import { XRP_DECIMALS } from '../../../domain/xrp';
+import { minorToDecimal } from '#domain/money';
+import { XRP_DECIMALS } from '#domain/xrp';
 import { refreshXrpNetworkFee } from '../modules/chain/xrp-fees';
 import { DEFAULT_XRP_WATCHER_SETTINGS, scanXrp, type XrpWatcherHooks } from '../modules/chain/xrp-watcher';
 import { chainDepositArrived } from '../modules/incoming/service';
@@ -17,7 +17,12 @@ import type { FastifyInstance } from 'fastify';
 export function xrpWatcherHooks(rates: RatesAdapter): XrpWatcherHooks {
   return {
     async credit(db, deposit) {
-      const booked = await chainDepositArrived(db, rates, { currency: 'XRP', address: deposit.address, amount: minorToDecimal(deposit.amount, XRP_DECIMALS), txid: deposit.txid });
+      const booked = await chainDepositArrived(db, rates, {
+        currency: 'XRP',
+        address: deposit.address,
+        amount: minorToDecimal(deposit.amount, XRP_DECIMALS),
+        txid: deposit.txid,
+      });
       return { creditedTo: booked.orderReference ?? 'wallet' };
     },
     isPayoutTx: (db, hash) => isPayoutTx(db, 'XRP', hash),
@@ -27,7 +32,15 @@ export function xrpWatcherHooks(rates: RatesAdapter): XrpWatcherHooks {
 /** The XRP deposit watcher, every CHAIN_POLL_MS on every replica (its bookings are idempotent by hash). */
 export function xrpWorkers(
   app: FastifyInstance,
-  { xrp, rates, config }: { xrp: XrpChain; rates: RatesAdapter; config: Pick<Config, 'CHAIN_POLL_MS' | 'XRP_FEE_CAP_DROPS' | 'NETWORK_FEE_MARGIN_PERCENT'> },
+  {
+    xrp,
+    rates,
+    config,
+  }: {
+    xrp: XrpChain;
+    rates: RatesAdapter;
+    config: Pick<Config, 'CHAIN_POLL_MS' | 'XRP_FEE_CAP_DROPS' | 'NETWORK_FEE_MARGIN_PERCENT'>;
+  },
 ): void {
   const hooks = xrpWatcherHooks(rates);
   let warned = false;
@@ -36,7 +49,10 @@ export function xrpWorkers(
     await refreshXrpNetworkFee(xrp.node, config.XRP_FEE_CAP_DROPS, config.NETWORK_FEE_MARGIN_PERCENT);
     const result = await scanXrp(app.db, xrp.node, hooks, { ...DEFAULT_XRP_WATCHER_SETTINGS, house: xrp.house });
     // Loud once per process (the console's alert stays open until an operator resolves it).
-    if (result.requireDestTag === false && !warned) app.log.warn('XRP_ADDRESS does not require destination tags (lsfRequireDestTag): see docs/chains.md "XRP Ledger"');
+    if (result.requireDestTag === false && !warned)
+      app.log.warn(
+        'XRP_ADDRESS does not require destination tags (lsfRequireDestTag): see docs/chains.md "XRP Ledger"',
+      );
     warned ||= result.requireDestTag === false;
     return result.credited + result.unmatched;
   });

@@ -12,7 +12,12 @@ import { mayHaveSession, readSessionHint, writeSessionHint } from '../session-hi
  */
 const mockSdk = {
   providers: 0,
-  session: { isLoading: false, isAuthenticated: false, user: undefined as { name: string } | undefined, error: undefined },
+  session: {
+    isLoading: false,
+    isAuthenticated: false,
+    user: undefined as { name: string } | undefined,
+    error: undefined,
+  },
   loginWithRedirect: jest.fn(async (_options?: unknown) => undefined),
   logout: jest.fn(async (_options?: unknown) => undefined),
 };
@@ -21,9 +26,21 @@ jest.mock('@auth0/auth0-react', () => ({
     mockSdk.providers++;
     return children;
   },
-  useAuth0: () => ({ ...mockSdk.session, loginWithRedirect: mockSdk.loginWithRedirect, logout: mockSdk.logout, getAccessTokenSilently: async () => 'token' }),
+  useAuth0: () => ({
+    ...mockSdk.session,
+    loginWithRedirect: mockSdk.loginWithRedirect,
+    logout: mockSdk.logout,
+    getAccessTokenSilently: async () => 'token',
+  }),
 }));
-jest.mock('../auth-config', () => ({ getAuthConfig: async () => ({ domain: 'http://idp.test', clientId: 'muntly', audience: 'muntly-api', scope: 'openid profile email' }) }));
+jest.mock('../auth-config', () => ({
+  getAuthConfig: async () => ({
+    domain: 'http://idp.test',
+    clientId: 'muntly',
+    audience: 'muntly-api',
+    scope: 'openid profile email',
+  }),
+}));
 
 /** What a component inside the island sees of the session. */
 function Who() {
@@ -42,7 +59,8 @@ const renderWho = () =>
 function Protected({ children }: { children: React.ReactNode }) {
   const { isLoading, isAuthenticated, loginWithRedirect } = useSession();
   React.useEffect(() => {
-    if (!isLoading && !isAuthenticated) void loginWithRedirect({ appState: { returnTo: window.location.pathname + window.location.search } });
+    if (!isLoading && !isAuthenticated)
+      void loginWithRedirect({ appState: { returnTo: window.location.pathname + window.location.search } });
   }, [isLoading, isAuthenticated, loginWithRedirect]);
   return isAuthenticated ? <>{children}</> : <p>redirecting</p>;
 }

@@ -3,12 +3,18 @@ import { isChunkLoadFailure, RELOADED_KEY, shouldLoadInFull } from '../chunk-fai
 /** The rules behind a failed page chunk's full load (e2e/chunk-failure.spec.ts plays the whole journey). */
 function memoryStorage(initial: Record<string, string> = {}) {
   const items = new Map(Object.entries(initial));
-  return { getItem: (key: string) => items.get(key) ?? null, setItem: (key: string, value: string) => void items.set(key, value) };
+  return {
+    getItem: (key: string) => items.get(key) ?? null,
+    setItem: (key: string, value: string) => void items.set(key, value),
+  };
 }
 
 describe('a failed page chunk', () => {
   it("recognises webpack's chunk errors, in its two spellings, and nothing else", () => {
-    const chunkError = Object.assign(new Error('Loading chunk 6592 failed.\n(error: https://muntly.example/component---src-pages-fees-tsx-d81c.js)'), { name: 'ChunkLoadError' });
+    const chunkError = Object.assign(
+      new Error('Loading chunk 6592 failed.\n(error: https://muntly.example/component---src-pages-fees-tsx-d81c.js)'),
+      { name: 'ChunkLoadError' },
+    );
     expect(isChunkLoadFailure(chunkError)).toBe(true);
     expect(isChunkLoadFailure(new Error('Loading CSS chunk 12 failed.'))).toBe(true);
     expect(isChunkLoadFailure('Loading chunk 7 failed.')).toBe(true);

@@ -86,7 +86,11 @@ describe('consent defaults (inline head script)', () => {
   }
 
   it('denies analytics storage until the visitor accepts', () => {
-    expect(runDefaults()).toEqual(['consent', 'default', expect.objectContaining({ analytics_storage: 'denied', ad_storage: 'denied' })]);
+    expect(runDefaults()).toEqual([
+      'consent',
+      'default',
+      expect.objectContaining({ analytics_storage: 'denied', ad_storage: 'denied' }),
+    ]);
   });
 
   it('grants it on later visits once accepted', () => {
@@ -118,7 +122,11 @@ describe('consent defaults (inline head script)', () => {
     fireEvent.click(decline);
     expect(window.localStorage.getItem(consentStorageKey)).toBe('denied');
     expect(document.documentElement.hasAttribute('data-consent-chosen')).toBe(true);
-    expect(Array.from(window.dataLayer!.at(-1) as ArrayLike<unknown>)).toEqual(['consent', 'update', { analytics_storage: 'denied' }]);
+    expect(Array.from(window.dataLayer!.at(-1) as ArrayLike<unknown>)).toEqual([
+      'consent',
+      'update',
+      { analytics_storage: 'denied' },
+    ]);
   });
 
   it('leaves the buttons to the app once it has started', () => {

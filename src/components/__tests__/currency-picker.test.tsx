@@ -1,8 +1,8 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
+import { CURRENCIES } from '#domain/currencies';
 import { loadResources, renderInLanguage } from '../../../__tests__/support/render';
-import { CURRENCIES } from '../../../domain/currencies';
 import { useCurrencyName } from '../currency-name';
 import { CurrencyPicker, filterCurrencies } from '../currency-picker';
 
@@ -18,7 +18,17 @@ function PickerForm({ onValues }: { onValues: (values: { currency: string }) => 
       <Controller
         control={form.control}
         name="currency"
-        render={({ field }) => <CurrencyPicker id="currency" label="Валюта" options={options} value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />}
+        render={({ field }) => (
+          <CurrencyPicker
+            id="currency"
+            label="Валюта"
+            options={options}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            ref={field.ref}
+          />
+        )}
       />
       <button type="submit">OK</button>
     </form>

@@ -21,7 +21,10 @@ function serve(...answers: ({ status: number; body?: unknown } | 'offline')[]) {
 
 describe('the exchange configuration', () => {
   it('is asked once per visit by everything that reads it: the buy/sell switch and the explorer links of a German page', async () => {
-    const fetchMock = serve({ status: 200, body: { buySellEnabled: false, bank: BANK, explorers: { BTC: 'https://mempool.space/tx/{txid}' } } });
+    const fetchMock = serve({
+      status: 200,
+      body: { buySellEnabled: false, bank: BANK, explorers: { BTC: 'https://mempool.space/tx/{txid}' } },
+    });
     renderInLanguage(
       <>
         <WhenBuySellDisabled>
@@ -33,16 +36,26 @@ describe('the exchange configuration', () => {
       'de',
     );
     expect(await screen.findByText('paused')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: `ab12 ${de.txHash.explorer}` })).toHaveAttribute('href', 'https://mempool.space/tx/ab12');
+    expect(screen.getByRole('link', { name: `ab12 ${de.txHash.explorer}` })).toHaveAttribute(
+      'href',
+      'https://mempool.space/tx/ab12',
+    );
     // No explorer for LTC: the hash stays text, copyable whole.
     expect(screen.queryByRole('link', { name: /cd34/ })).toBeNull();
     expect(screen.getAllByRole('button', { name: `${de.txHash.copy} kopieren` })).toHaveLength(2);
-    expect(await exchangeConfig()).toEqual({ buySellEnabled: false, bank: BANK, explorers: { BTC: 'https://mempool.space/tx/{txid}' } });
+    expect(await exchangeConfig()).toEqual({
+      buySellEnabled: false,
+      bank: BANK,
+      explorers: { BTC: 'https://mempool.space/tx/{txid}' },
+    });
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
   it('is asked again after a failure, whether the server failed or the visitor was offline', async () => {
-    const fetchMock = serve({ status: 503 }, 'offline', { status: 200, body: { buySellEnabled: true, bank: BANK, explorers: {} } });
+    const fetchMock = serve({ status: 503 }, 'offline', {
+      status: 200,
+      body: { buySellEnabled: true, bank: BANK, explorers: {} },
+    });
     expect(await exchangeConfig()).toBeUndefined();
     expect(await exchangeConfig()).toBeUndefined();
     expect(await exchangeConfig()).toEqual({ buySellEnabled: true, bank: BANK, explorers: {} });

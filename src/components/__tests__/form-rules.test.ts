@@ -12,16 +12,23 @@ describe('a form whose checks arrive when it is first checked', () => {
     const load = jest.fn(async () => schemaResolver);
     const resolver = lazyResolver(load);
     expect(load).not.toHaveBeenCalled();
-    expect((await resolver({ email: 'nope' }, undefined, options)).errors).toEqual({ email: { type: 'rule', message: 'invalid_email' } });
+    expect((await resolver({ email: 'nope' }, undefined, options)).errors).toEqual({
+      email: { type: 'rule', message: 'invalid_email' },
+    });
     expect((await resolver({ email: 'a@b.example' }, undefined, options)).errors).toEqual({});
     expect(load).toHaveBeenCalledTimes(1);
   });
 
   it('lets the form be sent unchecked when they cannot be fetched (the API checks it), and asks again at the next check', async () => {
-    const load = jest.fn<Promise<Resolver<Values>>, []>().mockRejectedValueOnce(new Error('Loading chunk 123 failed')).mockResolvedValue(schemaResolver);
+    const load = jest
+      .fn<Promise<Resolver<Values>>, []>()
+      .mockRejectedValueOnce(new Error('Loading chunk 123 failed'))
+      .mockResolvedValue(schemaResolver);
     const resolver = lazyResolver(load);
     expect(await resolver({ email: 'nope' }, undefined, options)).toEqual({ values: { email: 'nope' }, errors: {} });
-    expect((await resolver({ email: 'nope' }, undefined, options)).errors).toEqual({ email: { type: 'rule', message: 'invalid_email' } });
+    expect((await resolver({ email: 'nope' }, undefined, options)).errors).toEqual({
+      email: { type: 'rule', message: 'invalid_email' },
+    });
     expect(load).toHaveBeenCalledTimes(2);
   });
 });

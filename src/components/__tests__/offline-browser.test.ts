@@ -13,7 +13,8 @@ describe('offline browser part', () => {
     const active = { postMessage: jest.fn() };
     return { active, registration: { active } as unknown as ServiceWorkerRegistration };
   };
-  const prefetchLinks = () => [...document.head.querySelectorAll('link[rel="prefetch"]')].map((link) => link.getAttribute('href'));
+  const prefetchLinks = () =>
+    [...document.head.querySelectorAll('link[rel="prefetch"]')].map((link) => link.getAttribute('href'));
 
   beforeEach(() => {
     idle = [];
@@ -30,7 +31,11 @@ describe('offline browser part', () => {
     onPostPrefetchPathname!({ pathname: '/fees/', getResourceURLsForPathname }, { plugins: [] });
     const { active, registration } = worker();
     onServiceWorkerActive!({ serviceWorker: registration, getResourceURLsForPathname }, { plugins: [] });
-    expect(active.postMessage).toHaveBeenCalledWith({ gatsbyApi: 'setPathResources', path: '/fees/', resources: resources['/fees/'] });
+    expect(active.postMessage).toHaveBeenCalledWith({
+      gatsbyApi: 'setPathResources',
+      path: '/fees/',
+      resources: resources['/fees/'],
+    });
     // Nothing is added while the page is busy; an idle period with room for two adds two.
     expect(prefetchLinks()).toEqual([]);
     let room = 2;

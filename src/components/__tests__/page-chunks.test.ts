@@ -3,7 +3,12 @@ import { chunkMappingOf, completeChunkMapping, sharedPageChunks } from '../page-
 describe('the files a prefetched page needs offline', () => {
   const groups = {
     'component---src-pages-fees-tsx': {
-      assets: [{ name: 'styles.1.css' }, { name: 'cd87-1.js' }, { name: 'aec6-2.js' }, { name: 'component---src-pages-fees-tsx-3.js' }],
+      assets: [
+        { name: 'styles.1.css' },
+        { name: 'cd87-1.js' },
+        { name: 'aec6-2.js' },
+        { name: 'component---src-pages-fees-tsx-3.js' },
+      ],
     },
     'component---src-pages-index-tsx': { assets: [{ name: 'component---src-pages-index-tsx-4.js' }] },
     app: { assets: [{ name: 'app-5.js' }, { name: 'framework-6.js' }] },
@@ -19,7 +24,11 @@ describe('the files a prefetched page needs offline', () => {
       'component---src-pages-index-tsx': ['/component---src-pages-index-tsx-4.js'],
     };
     const complete = completeChunkMapping(mapping, sharedPageChunks(groups));
-    expect(complete['component---src-pages-fees-tsx']).toEqual(['/component---src-pages-fees-tsx-3.js', '/cd87-1.js', '/aec6-2.js']);
+    expect(complete['component---src-pages-fees-tsx']).toEqual([
+      '/component---src-pages-fees-tsx-3.js',
+      '/cd87-1.js',
+      '/aec6-2.js',
+    ]);
     expect(complete['component---src-pages-index-tsx']).toEqual(['/component---src-pages-index-tsx-4.js']);
     // Done twice (a second page load in the same tab), nothing is listed twice.
     expect(completeChunkMapping(complete, sharedPageChunks(groups))).toEqual(complete);

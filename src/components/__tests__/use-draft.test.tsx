@@ -51,7 +51,9 @@ describe('useDraft', () => {
     type('Amount', '0,001');
     type('Code', 'ABCD-EFGH-IJKL-MNOP');
     fireEvent.click(screen.getByLabelText('Agree'));
-    await waitFor(() => expect(stored()).toEqual({ address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '0,001', agree: true }));
+    await waitFor(() =>
+      expect(stored()).toEqual({ address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', amount: '0,001', agree: true }),
+    );
     first.unmount();
 
     render(<DraftForm onSend={async () => undefined} />);

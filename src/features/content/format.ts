@@ -1,5 +1,5 @@
 import { dateTimeFormat, formatEurPrice } from '../../i18n/format';
-import type { Language } from '../../../domain/languages';
+import type { Language } from '#domain/languages';
 
 /**
  * A EUR rate with as many decimals as it needs: 2 for a bitcoin, up to 8 for a Shiba Inu

@@ -1,6 +1,6 @@
 import '../../components/zod-jitless';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { supportRequestSchema } from '../../../domain/support';
+import { supportRequestSchema } from '#domain/support';
 import type { SupportFormValues } from './api/send-support-request';
 import type { Resolver } from 'react-hook-form';
 

@@ -1,6 +1,12 @@
-import { minorToDecimal } from '../../../domain/money';
-import { formatDateTime as formatMoment, formatEurPrice, formatMoney, numberFormat, plainEurAmount } from '../../i18n/format';
-import type { Language } from '../../../domain/languages';
+import { minorToDecimal } from '#domain/money';
+import {
+  formatDateTime as formatMoment,
+  formatEurPrice,
+  formatMoney,
+  numberFormat,
+  plainEurAmount,
+} from '../../i18n/format';
+import type { Language } from '#domain/languages';
 
 /**
  * Display formatting of the decimal strings the API sends (never arithmetic): amounts through

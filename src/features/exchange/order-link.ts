@@ -25,7 +25,11 @@ export function keepOrderLink(token: string | null): void {
   window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
 }
 
-export type OpenedLink = { state: 'none' } | { state: 'opening' } | { state: 'open'; order: Order; email: string } | { state: 'failed'; error: ErrorTextKey };
+export type OpenedLink =
+  | { state: 'none' }
+  | { state: 'opening' }
+  | { state: 'open'; order: Order; email: string }
+  | { state: 'failed'; error: ErrorTextKey };
 
 /** Opens the order of the link in the address once, when there is one. */
 export function useOrderLink(): OpenedLink {

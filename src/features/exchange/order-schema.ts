@@ -1,8 +1,8 @@
-import { EMAIL_PATTERN } from '../../../domain/email';
-import { normalizeAmountInput } from '../../../domain/money';
-import { amountProblem as orderAmountProblem, deliveryKind, pairProblem } from '../../../domain/order-input';
+import { EMAIL_PATTERN } from '#domain/email';
+import { normalizeAmountInput } from '#domain/money';
+import { amountProblem as orderAmountProblem, deliveryKind, pairProblem } from '#domain/order-input';
 import { loadAddressRules } from '../../components/address-rules';
-import type { PaymentMethod } from '../../../domain/contracts/orders';
+import type { PaymentMethod } from '#domain/contracts/orders';
 import type { Rules } from '../../components/form-rules';
 import type { CurrencyInfo, OrderType } from './api/types';
 
@@ -55,21 +55,29 @@ export type PayeeRules = Awaited<ReturnType<typeof loadPayeeRules>>;
 const loadSepaRules = () => import(/* webpackPrefetch: true */ '../../../domain/sepa');
 
 /** The name a sell sends as `beneficiary`: the Latin spelling when the form shows it, else the name as typed. */
-export function beneficiaryToSend(values: Pick<OrderFormValues, 'beneficiary' | 'beneficiaryLatin'>, rules: PayeeRules): string {
+export function beneficiaryToSend(
+  values: Pick<OrderFormValues, 'beneficiary' | 'beneficiaryLatin'>,
+  rules: PayeeRules,
+): string {
   return (rules.needsLatinSpelling(values.beneficiary) ? values.beneficiaryLatin : values.beneficiary).trim();
 }
 
 /** What people type in any of the six languages, as the API reads it (one rule for every amount field, in domain/). */
 export const normalizeAmount = normalizeAmountInput;
 
-export const decimalsOf = (code: string, currencies: readonly CurrencyInfo[]) => (code === 'EUR' ? 2 : (currencies.find((c) => c.code === code)?.decimals ?? 0));
+export const decimalsOf = (code: string, currencies: readonly CurrencyInfo[]) =>
+  code === 'EUR' ? 2 : (currencies.find((c) => c.code === code)?.decimals ?? 0);
 
 /** null when the amount as typed is fine, else the error code (the rule is the API's: domain/order-input.ts). */
 export const amountProblem = (input: string, decimals: number) => orderAmountProblem(normalizeAmount(input), decimals);
 
 export { deliveryKind };
 
-export function orderFormRules(type: OrderType, currencies: readonly CurrencyInfo[], loggedIn: boolean): Rules<OrderFormValues> {
+export function orderFormRules(
+  type: OrderType,
+  currencies: readonly CurrencyInfo[],
+  loggedIn: boolean,
+): Rules<OrderFormValues> {
   const byCode = (code: string) => currencies.find((c) => c.code === code);
   // Every rule reports at once; each message is the key of its text (a misspelt one does not compile).
   return async (values, fail) => {
@@ -80,13 +88,15 @@ export function orderFormRules(type: OrderType, currencies: readonly CurrencyInf
     else if (email.length > 254 || !EMAIL_PATTERN.test(email)) fail('email', 'invalid_email');
     const problem = amountProblem(values.amount, decimalsOf(values.currencyFrom, currencies));
     if (problem) fail('amount', problem);
-    if (values.currencyFrom && pairProblem(type, values.currencyFrom, values.currencyTo) === 'same_currency') fail('currencyTo', 'same_currency');
+    if (values.currencyFrom && pairProblem(type, values.currencyFrom, values.currencyTo) === 'same_currency')
+      fail('currencyTo', 'same_currency');
     if (byCode(values.currencyTo)?.ownWalletOnly && !values.sendToMyWallet) fail('currencyTo', 'own_wallet_only');
     if (byCode(values.currencyFrom)?.ownWalletOnly && !values.useMyWallet) fail('currencyFrom', 'own_wallet_only');
     if (!loggedIn) {
       if (values.sendToMyWallet) fail('sendToMyWallet', 'login_required');
       if (values.useMyWallet) fail('useMyWallet', 'login_required');
-      if (values.fromBusinessAccount && type === 'buy' && !values.useMyWallet) fail('fromBusinessAccount', 'login_required_business');
+      if (values.fromBusinessAccount && type === 'buy' && !values.useMyWallet)
+        fail('fromBusinessAccount', 'login_required_business');
     }
     if (!values.sendToMyWallet) {
       const address = values.address.trim();
@@ -94,7 +104,8 @@ export function orderFormRules(type: OrderType, currencies: readonly CurrencyInf
       else if (deliveryKind(type) === 'iban') {
         const checked = (await loadSepaRules()).sepaIban(address);
         if (!checked.ok) fail('address', checked.code);
-      } else if (!(await loadAddressRules()).normalizeAddress(values.currencyTo, address)) fail('address', 'invalid_address');
+      } else if (!(await loadAddressRules()).normalizeAddress(values.currencyTo, address))
+        fail('address', 'invalid_address');
       if (deliveryKind(type) === 'iban') {
         const rules = await loadPayeeRules();
         const latin = rules.needsLatinSpelling(values.beneficiary);

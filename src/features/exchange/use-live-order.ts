@@ -12,7 +12,11 @@ import { isOpen, type Order } from './api/types';
 export type Connection = 'connecting' | 'live' | 'polling' | 'done';
 export const POLL_MS = 15_000;
 
-export function useLiveOrder(initial: Order, email: string | null, refresh?: () => Promise<Order>): { order: Order; connection: Connection } {
+export function useLiveOrder(
+  initial: Order,
+  email: string | null,
+  refresh?: () => Promise<Order>,
+): { order: Order; connection: Connection } {
   const [order, setOrder] = React.useState(initial);
   const [connection, setConnection] = React.useState<Connection>(isOpen(initial.status) ? 'connecting' : 'done');
   const open = isOpen(order.status);

@@ -1,15 +1,19 @@
 import * as React from 'react';
 import { errorKeyOf } from '../../components/error-text';
 import { postQuote, type QuoteRequest } from './api/quotes';
-import type { ErrorCode } from '../../../domain/errors';
-import type { Language } from '../../../domain/languages';
+import type { ErrorCode } from '#domain/errors';
+import type { Language } from '#domain/languages';
 import type { Quote } from './api/types';
 
 /**
  * The estimate for what the visitor is typing: asked of the API 400 ms after the last change,
  * the previous question cancelled, so the panel always shows the latest input's answer.
  */
-export type LiveQuote = { state: 'idle' } | { state: 'loading' } | { state: 'ready'; quote: Quote } | { state: 'error'; code: ErrorCode | 'generic' };
+export type LiveQuote =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'ready'; quote: Quote }
+  | { state: 'error'; code: ErrorCode | 'generic' };
 
 export const QUOTE_DEBOUNCE_MS = 400;
 

@@ -17,10 +17,23 @@ describe('sitemap', () => {
   });
 
   it('leaves out the not-found pages and logging out', () => {
-    expect(SITEMAP_EXCLUDES).toEqual(expect.arrayContaining(['/404/', '/*/404/', '/logout/', '/*/logout/', '/ops/', '/ops/*/', '/*/ops/', '/*/ops/*/']));
+    expect(SITEMAP_EXCLUDES).toEqual(
+      expect.arrayContaining([
+        '/404/',
+        '/*/404/',
+        '/logout/',
+        '/*/logout/',
+        '/ops/',
+        '/ops/*/',
+        '/*/ops/',
+        '/*/ops/*/',
+      ]),
+    );
   });
 
   it('names the sitemap in robots.txt by its absolute URL', () => {
-    expect(robotsTxt('Sitemap: __SITE_URL__/sitemap-index.xml\n', 'https://muntly.example')).toBe('Sitemap: https://muntly.example/sitemap-index.xml\n');
+    expect(robotsTxt('Sitemap: __SITE_URL__/sitemap-index.xml\n', 'https://muntly.example')).toBe(
+      'Sitemap: https://muntly.example/sitemap-index.xml\n',
+    );
   });
 });

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import i18next from 'i18next';
-import { CURRENCIES } from '../../../domain/currencies';
-import { languages, type Language } from '../../../domain/languages';
+import { CURRENCIES } from '#domain/currencies';
+import { languages, type Language } from '#domain/languages';
 
 /**
  * Translations are complete, idiomatic enough to have no English left in them, and use the
@@ -13,14 +13,20 @@ type Json = string | Json[] | { [key: string]: Json };
 
 function flatten(value: Json, prefix: string, out: Record<string, string>) {
   if (typeof value === 'string') out[prefix] = value;
-  else for (const [key, child] of Object.entries(value)) flatten(child, prefix.endsWith(':') ? `${prefix}${key}` : `${prefix}.${key}`, out);
+  else
+    for (const [key, child] of Object.entries(value))
+      flatten(child, prefix.endsWith(':') ? `${prefix}${key}` : `${prefix}.${key}`, out);
   return out;
 }
 
 function texts(language: Language): Record<string, string> {
   const out: Record<string, string> = {};
   for (const file of fs.readdirSync(path.join(localesDir, language)).filter((f) => f.endsWith('.json'))) {
-    flatten(JSON.parse(fs.readFileSync(path.join(localesDir, language, file), 'utf8')), `${file.replace(/\.json$/, '')}:`, out);
+    flatten(
+      JSON.parse(fs.readFileSync(path.join(localesDir, language, file), 'utf8')),
+      `${file.replace(/\.json$/, '')}:`,
+      out,
+    );
   }
   return out;
 }
@@ -145,7 +151,8 @@ const ENGLISH_ONLY = new Set([
   'any',
 ]);
 
-const latinWords = (text: string) => words(text).filter((w) => /[A-Za-z]/.test(w) && !isCode(w) && !NAMES.has(w.toLowerCase()));
+const latinWords = (text: string) =>
+  words(text).filter((w) => /[A-Za-z]/.test(w) && !isCode(w) && !NAMES.has(w.toLowerCase()));
 
 describe('translations', () => {
   describe.each(['ru', 'uk'] as const)('%s', (language) => {
@@ -161,7 +168,9 @@ describe('translations', () => {
   describe.each(['de', 'fr', 'nl'] as const)('%s', (language) => {
     it('contains no English phrases', () => {
       const leftovers = Object.entries(texts(language))
-        .map(([key, text]) => [key, words(text).filter((w) => !isCode(w) && ENGLISH_ONLY.has(w.toLowerCase()))] as const)
+        .map(
+          ([key, text]) => [key, words(text).filter((w) => !isCode(w) && ENGLISH_ONLY.has(w.toLowerCase()))] as const,
+        )
         .filter(([, found]) => found.length > 0)
         .map(([key, found]) => `${key}: ${found.join(' ')}`);
       expect(leftovers).toEqual([]);
@@ -174,16 +183,26 @@ describe('translations', () => {
     ['de', /(?<![\p{L}])(du|Du|dich|Dich|dein\p{L}*|Dein\p{L}*)(?![\p{L}])/u],
     ['fr', /(?<![\p{L}'’])(tu|toi|ton|tes)(?![\p{L}])/u],
   ] as const)('%s addresses the reader in one register everywhere', (language, other) => {
-    expect(Object.entries(texts(language)).filter(([, text]) => other.test(text.replace(/\{\{[^}]*\}\}/g, '')))).toEqual([]);
+    expect(
+      Object.entries(texts(language)).filter(([, text]) => other.test(text.replace(/\{\{[^}]*\}\}/g, ''))),
+    ).toEqual([]);
   });
 
   it('Dutch calls the Muntly wallet "portemonnee" everywhere (a wallet elsewhere may stay a wallet)', () => {
-    expect(Object.entries(texts('nl')).filter(([, text]) => /Muntly-wallet|\bje wallet\b|\buit de wallet\b|\bvia de wallet\b/i.test(text))).toEqual([]);
+    expect(
+      Object.entries(texts('nl')).filter(([, text]) =>
+        /Muntly-wallet|\bje wallet\b|\buit de wallet\b|\bvia de wallet\b/i.test(text),
+      ),
+    ).toEqual([]);
   });
 
   it('the check catches English left in a translation', () => {
     expect(latinWords('Курс обновляется every 30 seconds')).toEqual(['every', 'seconds']);
-    expect(latinWords('Bitcoin, SEPA Instant и файлы куки; ключ muntly-session, адрес support@muntly.example, QR-код, ABCD-EFGH-IJKL-MNOP')).toEqual([]);
+    expect(
+      latinWords(
+        'Bitcoin, SEPA Instant и файлы куки; ключ muntly-session, адрес support@muntly.example, QR-код, ABCD-EFGH-IJKL-MNOP',
+      ),
+    ).toEqual([]);
     expect(latinWords('Регистр не важен: «deposit 7kq2m9 btc» тоже подойдёт, а deposit — нет')).toEqual(['deposit']);
     expect(words('Bitte geben Sie your reference an').filter((w) => ENGLISH_ONLY.has(w))).toEqual(['your']);
   });
@@ -204,11 +223,25 @@ describe('translations', () => {
   it('says 1, 3, 5 and 21 in Russian and Ukrainian the way people do', async () => {
     const say = async (language: Language, key: string, count: number) => {
       const i18n = i18next.createInstance();
-      await i18n.init({ lng: language, resources: { [language]: resources(language) }, interpolation: { escapeValue: false } });
+      await i18n.init({
+        lng: language,
+        resources: { [language]: resources(language) },
+        interpolation: { escapeValue: false },
+      });
       return (i18n.t as unknown as (key: string, options: { count: number }) => string)(key, { count });
     };
-    expect(await Promise.all([1, 3, 5, 21].map((n) => say('ru', 'info:news.indexHeading', n)))).toEqual(['1 статья', '3 статьи', '5 статей', '21 статья']);
-    expect(await Promise.all([1, 3, 5, 21].map((n) => say('uk', 'info:charts.days', n)))).toEqual(['1 день', '3 дні', '5 днів', '21 день']);
+    expect(await Promise.all([1, 3, 5, 21].map((n) => say('ru', 'info:news.indexHeading', n)))).toEqual([
+      '1 статья',
+      '3 статьи',
+      '5 статей',
+      '21 статья',
+    ]);
+    expect(await Promise.all([1, 3, 5, 21].map((n) => say('uk', 'info:charts.days', n)))).toEqual([
+      '1 день',
+      '3 дні',
+      '5 днів',
+      '21 день',
+    ]);
     expect(await Promise.all([1, 7].map((n) => say('de', 'info:charts.days', n)))).toEqual(['1 Tag', '7 Tage']);
   });
 });

@@ -20,10 +20,19 @@ const options = {
 } as unknown as PluginOptions;
 
 const pageData = (language: string, bundles: Record<string, object>) => ({
-  locales: { edges: Object.entries(bundles).map(([ns, data]) => ({ node: { ns, language, data: JSON.stringify(data) } })) },
+  locales: {
+    edges: Object.entries(bundles).map(([ns, data]) => ({ node: { ns, language, data: JSON.stringify(data) } })),
+  },
 });
 const pageContext = (language: string, path: string) => ({
-  i18n: { routed: language !== 'en', language, languages: ['en', 'de'], originalPath: '/fees/', defaultLanguage: 'en', path },
+  i18n: {
+    routed: language !== 'en',
+    language,
+    languages: ['en', 'de'],
+    originalPath: '/fees/',
+    defaultLanguage: 'en',
+    path,
+  },
 });
 
 const seen: unknown[] = [];
@@ -49,35 +58,55 @@ describe('page wrapper (translations of a page)', () => {
   });
 
   it("gives the page its texts in its language: its own namespace first, the others as fallbacks, and the plugin's context", () => {
-    const data = pageData('de', { common: { nav: { home: 'Startseite' }, footer: 'Fußzeile' }, fees: { title: 'Gebühren' } });
+    const data = pageData('de', {
+      common: { nav: { home: 'Startseite' }, footer: 'Fußzeile' },
+      fees: { title: 'Gebühren' },
+    });
     render(wrapped({ data, pageContext: pageContext('de', '/de/fees/') }));
     expect(screen.getByText('Gebühren · Startseite · Fußzeile · de /de/fees/ https://muntly.example')).toBeTruthy();
   });
 
   it("renders a page exactly as the plugin's own wrapper does", () => {
-    const props = { data: pageData('de', { common: { nav: { home: 'Startseite' }, footer: 'Fußzeile' }, fees: { title: 'Gebühren' } }), pageContext: pageContext('de', '/de/fees/') };
+    const props = {
+      data: pageData('de', {
+        common: { nav: { home: 'Startseite' }, footer: 'Fußzeile' },
+        fees: { title: 'Gebühren' },
+      }),
+      pageContext: pageContext('de', '/de/fees/'),
+    };
     const ours = render(wrapped(props)).container.innerHTML;
-    const theirs = render(pluginWrapPageElement({ element: <Page />, props } as never, options) as React.ReactElement).container.innerHTML;
+    const theirs = render(pluginWrapPageElement({ element: <Page />, props } as never, options) as React.ReactElement)
+      .container.innerHTML;
     expect(ours).toBe(theirs);
     expect(ours).toContain('Gebühren');
   });
 
   it('keeps one i18next instance for a page however often Gatsby renders it, and gives another page its own', () => {
-    const fees = { data: pageData('en', { common: { nav: { home: 'Home' }, footer: 'Footer' }, fees: { title: 'Fees' } }), pageContext: pageContext('en', '/fees/') };
+    const fees = {
+      data: pageData('en', { common: { nav: { home: 'Home' }, footer: 'Footer' }, fees: { title: 'Fees' } }),
+      pageContext: pageContext('en', '/fees/'),
+    };
     const { rerender } = render(wrapped(fees));
     rerender(wrapped(fees));
     rerender(wrapped({ ...fees }));
     expect(screen.getByText('Fees · Home · Footer · en /fees/ https://muntly.example')).toBeTruthy();
     expect(new Set(seen).size).toBe(1);
 
-    const rates = { data: pageData('en', { common: { nav: { home: 'Home' }, footer: 'Footer' }, rates: { title: 'Rates' } }), pageContext: pageContext('en', '/rates/') };
+    const rates = {
+      data: pageData('en', { common: { nav: { home: 'Home' }, footer: 'Footer' }, rates: { title: 'Rates' } }),
+      pageContext: pageContext('en', '/rates/'),
+    };
     rerender(wrapped(rates));
     expect(screen.getByText('Rates · Home · Footer · en /rates/ https://muntly.example')).toBeTruthy();
     expect(new Set(seen).size).toBe(2);
   });
 
   it('refuses the language redirect it does not carry over from the plugin', () => {
-    const props = { data: pageData('en', {}), pageContext: pageContext('en', '/') } as Parameters<typeof wrapPageElement>[0]['props'];
-    expect(() => wrapPageElement({ element: <Page />, props }, { ...options, redirect: true })).toThrow(/redirect: false/);
+    const props = { data: pageData('en', {}), pageContext: pageContext('en', '/') } as Parameters<
+      typeof wrapPageElement
+    >[0]['props'];
+    expect(() => wrapPageElement({ element: <Page />, props }, { ...options, redirect: true })).toThrow(
+      /redirect: false/,
+    );
   });
 });

@@ -26,7 +26,9 @@ export const Head = pageHead('exchange_sell');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "exchange", "auth", "errors", "currencies"] }, language: { eq: $language } }) {
+    locales: allLocale(
+      filter: { ns: { in: ["common", "exchange", "auth", "errors", "currencies"] }, language: { eq: $language } }
+    ) {
       ...LocaleEdges
     }
   }

@@ -1,8 +1,8 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR } from '../../../domain/limits';
-import { eur } from '../../../domain/money';
+import { ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR } from '#domain/limits';
+import { eur } from '#domain/money';
 import { Layout } from '../../components/layout';
 import { LocalizedLink, usePageLanguage } from '../../components/localized-link';
 import { pageHead } from '../../components/page-head';

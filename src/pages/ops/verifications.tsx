@@ -11,7 +11,9 @@ export const Head = opsHead('ops_verifications');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "ops", "auth", "errors", "identity"] }, language: { eq: $language } }) {
+    locales: allLocale(
+      filter: { ns: { in: ["common", "ops", "auth", "errors", "identity"] }, language: { eq: $language } }
+    ) {
       ...LocaleEdges
     }
   }

@@ -39,7 +39,12 @@ export const Head = pageHead('wallet');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "wallet", "identity", "auth", "errors", "currencies"] }, language: { eq: $language } }) {
+    locales: allLocale(
+      filter: {
+        ns: { in: ["common", "wallet", "identity", "auth", "errors", "currencies"] }
+        language: { eq: $language }
+      }
+    ) {
       ...LocaleEdges
     }
   }

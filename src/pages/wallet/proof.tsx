@@ -28,7 +28,9 @@ export const Head = pageHead('wallet_proof');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "wallet", "proof", "auth", "errors", "currencies"] }, language: { eq: $language } }) {
+    locales: allLocale(
+      filter: { ns: { in: ["common", "wallet", "proof", "auth", "errors", "currencies"] }, language: { eq: $language } }
+    ) {
       ...LocaleEdges
     }
   }

@@ -26,7 +26,9 @@ export const Head = pageHead('wallet_security');
 
 export const query = graphql`
   query ($language: String!) {
-    locales: allLocale(filter: { ns: { in: ["common", "wallet", "auth", "errors", "currencies"] }, language: { eq: $language } }) {
+    locales: allLocale(
+      filter: { ns: { in: ["common", "wallet", "auth", "errors", "currencies"] }, language: { eq: $language } }
+    ) {
       ...LocaleEdges
     }
   }

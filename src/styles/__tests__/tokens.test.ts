@@ -124,10 +124,13 @@ describe('the stylesheets', () => {
   ];
   const defined = new Set(Object.keys(themes().light));
 
-  test.each(cssFiles.map((f) => [f.slice(root.length + 1), f]))('%s follows the theme: no fixed colours, only defined tokens', (_name, file) => {
-    const css = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
-    expect(css.match(/#[0-9a-f]{3,8}\b|rgba?\(|hsla?\(/gi) ?? []).toEqual([]);
-    const used = [...css.matchAll(/var\((--[\w-]+)/g)].map((m) => m[1]);
-    expect(used.filter((v) => !defined.has(v))).toEqual([]);
-  });
+  test.each(cssFiles.map((f) => [f.slice(root.length + 1), f]))(
+    '%s follows the theme: no fixed colours, only defined tokens',
+    (_name, file) => {
+      const css = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+      expect(css.match(/#[0-9a-f]{3,8}\b|rgba?\(|hsla?\(/gi) ?? []).toEqual([]);
+      const used = [...css.matchAll(/var\((--[\w-]+)/g)].map((m) => m[1]);
+      expect(used.filter((v) => !defined.has(v))).toEqual([]);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
-import { VERIFICATION_KINDS } from '../../../../domain/verification';
+import { VERIFICATION_KINDS } from '#domain/verification';
 import { accounts, verifications } from '../../db/schema';
 import type { Db } from '../../db/client';
 
@@ -17,7 +17,10 @@ export const accountsRepository = {
   },
 
   async keysOf(db: Db, ids: string[]): Promise<{ id: string; accountKey: string }[]> {
-    return db.select({ id: accounts.id, accountKey: accounts.accountKey }).from(accounts).where(inArray(accounts.id, ids));
+    return db
+      .select({ id: accounts.id, accountKey: accounts.accountKey })
+      .from(accounts)
+      .where(inArray(accounts.id, ids));
   },
 
   async findById(db: Db, id: string): Promise<AccountRow | undefined> {
@@ -50,7 +53,10 @@ export const accountsRepository = {
   },
 
   async verificationPhases(db: Db, accountId: string) {
-    return db.select({ kind: verifications.kind, phase: verifications.phase }).from(verifications).where(eq(verifications.accountId, accountId));
+    return db
+      .select({ kind: verifications.kind, phase: verifications.phase })
+      .from(verifications)
+      .where(eq(verifications.accountId, accountId));
   },
 
   /** Operators' search: the account whose key is `q`, and those whose email contains it (lower case), newest first. */

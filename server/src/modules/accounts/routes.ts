@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { meSchema, type Me } from '../../../../domain/contracts/accounts';
+import { meSchema, type Me } from '#domain/contracts/accounts';
 import { TtlCache } from '../../cache';
 import { errorResponses } from '../../schemas';
 import { ensureAccount, describeAccount, type EmailChangeHookOf } from './service';
@@ -21,7 +21,10 @@ declare module 'fastify' {
  */
 export const SUMMARY_TTL_MS = 2000;
 
-const accountRoutesPlugin: FastifyPluginAsyncZod<{ lookupProfile: ProfileLookup; onEmailChange: EmailChangeHookOf }> = async (app, { lookupProfile, onEmailChange }) => {
+const accountRoutesPlugin: FastifyPluginAsyncZod<{
+  lookupProfile: ProfileLookup;
+  onEmailChange: EmailChangeHookOf;
+}> = async (app, { lookupProfile, onEmailChange }) => {
   const summaries = new TtlCache<Me>(10_000);
   const keyOf = (issuer: string, subject: string) => `${issuer}\n${subject}`;
   app.decorate('forgetAccountSummary', (issuer: string, subject: string) => summaries.delete(keyOf(issuer, subject)));
@@ -46,7 +49,15 @@ const accountRoutesPlugin: FastifyPluginAsyncZod<{ lookupProfile: ProfileLookup;
       // Auth0 access tokens carry no email: ask the provider once, when the account has none.
       const hook = onEmailChange(request);
       const known = await ensureAccount(app.db, auth, {}, hook);
-      const account = known.email || auth.email ? known : await ensureAccount(app.db, auth, await lookupProfile(request.headers.authorization!.slice(7)).catch(() => ({})), hook);
+      const account =
+        known.email || auth.email
+          ? known
+          : await ensureAccount(
+              app.db,
+              auth,
+              await lookupProfile(request.headers.authorization!.slice(7)).catch(() => ({})),
+              hook,
+            );
       const summary = await describeAccount(app.db, account);
       summaries.set(key, summary, SUMMARY_TTL_MS);
       return summary;

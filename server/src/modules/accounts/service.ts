@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { emailKey } from '../../../../domain/email';
-import { DEFAULT_DEPOSIT_LIMIT_EUR_MINOR } from '../../../../domain/limits';
-import { eur } from '../../../../domain/money';
-import { accountKeyFromBytes, depositReference } from '../../../../domain/references';
-import { VERIFICATION_KINDS, type VerificationKind, type VerificationPhase } from '../../../../domain/verification';
+import { emailKey } from '#domain/email';
+import { DEFAULT_DEPOSIT_LIMIT_EUR_MINOR } from '#domain/limits';
+import { eur } from '#domain/money';
+import { accountKeyFromBytes, depositReference } from '#domain/references';
+import { VERIFICATION_KINDS, type VerificationKind, type VerificationPhase } from '#domain/verification';
 import { accountsRepository, type AccountRow } from './repository';
-import type { Me } from '../../../../domain/contracts/accounts';
+import type { Me } from '#domain/contracts/accounts';
 import type { Db } from '../../db/client';
 import type { Auth } from '../../plugins/auth';
 import type { FastifyRequest } from 'fastify';
@@ -71,7 +71,12 @@ export type EmailChangeHook = (db: Db, change: { accountId: string; from: string
 export type EmailChangeHookOf = (request: FastifyRequest) => EmailChangeHook;
 
 /** The caller's account, created on first use; `onEmailChange` hears of a changed email address. */
-export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}, onEmailChange?: EmailChangeHook): Promise<AccountRow> {
+export async function ensureAccount(
+  db: Db,
+  auth: Auth,
+  profile: Profile = {},
+  onEmailChange?: EmailChangeHook,
+): Promise<AccountRow> {
   const given = profile.email ?? auth.email;
   const email = given ? emailKey(given) : undefined;
   const name = profile.name ?? auth.name;
@@ -79,8 +84,12 @@ export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}, o
     const existing = await accountsRepository.findBySubject(db, auth.issuer, auth.subject);
     if (existing) {
       if ((email && email !== existing.email) || (name && name !== existing.displayName)) {
-        await accountsRepository.updateProfile(db, existing.id, { email: email ?? existing.email, displayName: name ?? existing.displayName });
-        if (onEmailChange && email && existing.email && email !== existing.email) await onEmailChange(db, { accountId: existing.id, from: existing.email, to: email });
+        await accountsRepository.updateProfile(db, existing.id, {
+          email: email ?? existing.email,
+          displayName: name ?? existing.displayName,
+        });
+        if (onEmailChange && email && existing.email && email !== existing.email)
+          await onEmailChange(db, { accountId: existing.id, from: existing.email, to: email });
         return { ...existing, email: email ?? existing.email, displayName: name ?? existing.displayName };
       }
       return existing;
@@ -102,7 +111,9 @@ export async function ensureAccount(db: Db, auth: Auth, profile: Profile = {}, o
 /** GET /api/me's answer (domain/contracts/accounts.ts). */
 export async function describeAccount(db: Db, account: AccountRow): Promise<Me> {
   const phases = await accountsRepository.verificationPhases(db, account.id);
-  const verification = Object.fromEntries(VERIFICATION_KINDS.map((kind) => [kind, 'not_enabled'])) as Me['verification'];
+  const verification = Object.fromEntries(
+    VERIFICATION_KINDS.map((kind) => [kind, 'not_enabled']),
+  ) as Me['verification'];
   for (const { kind, phase } of phases) verification[kind as VerificationKind] = phase as VerificationPhase;
   return {
     accountKey: account.accountKey,

@@ -6,7 +6,14 @@ import type { Db, Tx } from '../../db/client';
 export type AuditRow = typeof auditLog.$inferSelect;
 
 /** Which rows a list or an export shows (service.ts turns the API's query into this). */
-export type AuditRowFilter = { actor?: string; action?: string; actionGroup?: string; target?: string; from?: Date; until?: Date };
+export type AuditRowFilter = {
+  actor?: string;
+  action?: string;
+  actionGroup?: string;
+  target?: string;
+  from?: Date;
+  until?: Date;
+};
 
 function matching(filter: AuditRowFilter): SQL | undefined {
   return and(
@@ -33,13 +40,20 @@ export const auditRepository = {
 
   /** The chain's last row, locked until the transaction ends: writers chain one at a time. */
   async lockHead(tx: Tx): Promise<{ lastId: number; lastHash: string | null }> {
-    const [head] = await tx.select({ lastId: auditHead.lastId, lastHash: auditHead.lastHash }).from(auditHead).where(eq(auditHead.id, 1)).for('update');
+    const [head] = await tx
+      .select({ lastId: auditHead.lastId, lastHash: auditHead.lastHash })
+      .from(auditHead)
+      .where(eq(auditHead.id, 1))
+      .for('update');
     if (!head) throw new Error('audit_head has no row: migration 0021 creates it');
     return head;
   },
 
   async head(db: Db): Promise<{ lastId: number; lastHash: string | null }> {
-    const [head] = await db.select({ lastId: auditHead.lastId, lastHash: auditHead.lastHash }).from(auditHead).where(eq(auditHead.id, 1));
+    const [head] = await db
+      .select({ lastId: auditHead.lastId, lastHash: auditHead.lastHash })
+      .from(auditHead)
+      .where(eq(auditHead.id, 1));
     return head ?? { lastId: 0, lastHash: null };
   },
 
@@ -48,7 +62,10 @@ export const auditRepository = {
    * so each row's time is at or after the row before it.
    */
   async now(tx: Tx): Promise<string> {
-    const [row] = await rows<{ at: string }>(tx, sql`select to_char(date_trunc('milliseconds', clock_timestamp()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at`);
+    const [row] = await rows<{ at: string }>(
+      tx,
+      sql`select to_char(date_trunc('milliseconds', clock_timestamp()) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at`,
+    );
     return row!.at;
   },
 
@@ -61,7 +78,8 @@ export const auditRepository = {
   /** Appends the rows (ids following the head's) and moves the head onto each in turn. */
   async appendMany(tx: Tx, rows: AuditRow[]): Promise<void> {
     await tx.insert(auditLog).values(rows);
-    for (const row of rows) await tx.update(auditHead).set({ lastId: row.id, lastHash: row.hash }).where(eq(auditHead.id, 1));
+    for (const row of rows)
+      await tx.update(auditHead).set({ lastId: row.id, lastHash: row.hash }).where(eq(auditHead.id, 1));
   },
 
   /** Newest first; `before`: only rows older than that id (the previous page's last). */
@@ -77,16 +95,31 @@ export const auditRepository = {
   /** The rows about any of these targets, in chain order, the newest `limit` of them. */
   async ofTargets(db: Db, targets: string[], limit: number): Promise<AuditRow[]> {
     if (targets.length === 0) return [];
-    const newest = await db.select().from(auditLog).where(inArray(auditLog.target, targets)).orderBy(desc(auditLog.id)).limit(limit);
+    const newest = await db
+      .select()
+      .from(auditLog)
+      .where(inArray(auditLog.target, targets))
+      .orderBy(desc(auditLog.id))
+      .limit(limit);
     return newest.reverse();
   },
 
   /** In chain order: rows after the id `after`, up to `upTo` when given. */
-  chainPage(db: Db, filter: AuditRowFilter, options: { after: number; upTo?: number; limit: number }): Promise<AuditRow[]> {
+  chainPage(
+    db: Db,
+    filter: AuditRowFilter,
+    options: { after: number; upTo?: number; limit: number },
+  ): Promise<AuditRow[]> {
     return db
       .select()
       .from(auditLog)
-      .where(and(matching(filter), gt(auditLog.id, options.after), options.upTo !== undefined ? lte(auditLog.id, options.upTo) : undefined))
+      .where(
+        and(
+          matching(filter),
+          gt(auditLog.id, options.after),
+          options.upTo !== undefined ? lte(auditLog.id, options.upTo) : undefined,
+        ),
+      )
       .orderBy(asc(auditLog.id))
       .limit(options.limit);
   },

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { auditListResponse, auditQuery, auditVerifyResponse } from '../../../../domain/contracts/audit';
+import { auditListResponse, auditQuery, auditVerifyResponse } from '#domain/contracts/audit';
 import { errorResponses } from '../../schemas';
 import { auditCsv, listAudit, verifyAudit } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

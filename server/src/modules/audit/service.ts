@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { operatorActor } from '../../../../domain/operators';
+import { operatorActor } from '#domain/operators';
 import { csvLine } from '../../csv';
 import { auditRepository, type AuditRow, type AuditRowFilter } from './repository';
-import type { AuditAction, AuditBreak, AuditState } from '../../../../domain/audit';
-import type { AuditEntry, AuditFilter, AuditVerifyResponse } from '../../../../domain/contracts/audit';
+import type { AuditAction, AuditBreak, AuditState } from '#domain/audit';
+import type { AuditEntry, AuditFilter, AuditVerifyResponse } from '#domain/contracts/audit';
 import type { Db, Tx } from '../../db/client';
 
 /**
@@ -37,7 +37,8 @@ export type AuditRecord = {
  * eyes compare these): one issuer is trusted, so the subject alone names the operator — the
  * email in a local `<OPS_SUBJECT>:<email>` folded by domain/operators.ts, one person one operator.
  */
-export const actorOf = (request: { auth?: { subject: string } }) => (request.auth ? operatorActor(request.auth.subject) : 'anonymous');
+export const actorOf = (request: { auth?: { subject: string } }) =>
+  request.auth ? operatorActor(request.auth.subject) : 'anonymous';
 
 /** Appends one row to the chain. Call it inside the action's transaction, after its other writes (it locks the chain's head until commit). */
 export async function recordAudit(tx: Tx, record: AuditRecord): Promise<void> {
@@ -47,7 +48,17 @@ export async function recordAudit(tx: Tx, record: AuditRecord): Promise<void> {
   const after = plain(record.after);
   const head = await auditRepository.lockHead(tx);
   const at = await auditRepository.now(tx);
-  const row = { id: head.lastId + 1, at: new Date(at), actor: record.actor, action: record.action, target: record.target ?? null, before, after, prevHash: head.lastHash, hash: '' };
+  const row = {
+    id: head.lastId + 1,
+    at: new Date(at),
+    actor: record.actor,
+    action: record.action,
+    target: record.target ?? null,
+    before,
+    after,
+    prevHash: head.lastHash,
+    hash: '',
+  };
   row.hash = auditHash(row);
   await auditRepository.append(tx, row);
 }
@@ -88,7 +99,12 @@ export async function recordAudits(tx: Tx, records: AuditRecord[]): Promise<void
  * destinations): the read is written to the audit trail in the same transaction, naming the view
  * and how many rows it showed (not the rows). An empty answer showed nobody's data: no row.
  */
-export async function readPersonalData<T>(db: Db, actor: string, view: string, read: (tx: Tx) => Promise<T[]>): Promise<T[]> {
+export async function readPersonalData<T>(
+  db: Db,
+  actor: string,
+  view: string,
+  read: (tx: Tx) => Promise<T[]>,
+): Promise<T[]> {
   return db.transaction(async (tx) => {
     const rows = await read(tx);
     if (rows.length > 0) await recordAudit(tx, { actor, action: 'personal.read', after: { view, rows: rows.length } });
@@ -113,7 +129,8 @@ function plain(state: AuditState | null | undefined): AuditState | null {
 /** PostgreSQL's text of a jsonb value (of what JSON.parse gives). */
 export function canonicalJson(value: unknown): string {
   if (value === null) return 'null';
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return JSON.stringify(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(', ')}]`;
   if (typeof value === 'object') {
     const object = value as Record<string, unknown>;
@@ -126,11 +143,21 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** jsonb keeps an object's keys shorter first, then by their bytes. */
-const jsonbKeyOrder = (a: string, b: string) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b));
+const jsonbKeyOrder = (a: string, b: string) =>
+  Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /** The row's hash, from its fields and the previous row's hash. */
 export function auditHash(row: Omit<AuditRow, 'hash'>): string {
-  const fields = [row.prevHash, row.id, row.at.toISOString(), row.actor, row.action, row.target, row.before ?? null, row.after ?? null];
+  const fields = [
+    row.prevHash,
+    row.id,
+    row.at.toISOString(),
+    row.actor,
+    row.action,
+    row.target,
+    row.before ?? null,
+    row.after ?? null,
+  ];
   return createHash('sha256').update(canonicalJson(fields), 'utf8').digest('hex');
 }
 
@@ -159,15 +186,33 @@ export async function verifyAudit(db: Db): Promise<AuditVerification> {
         const page = await auditRepository.chainPage(tx, {}, { after: previous.id, limit: VERIFY_PAGE });
         for (const row of page) {
           if (row.id !== previous.id + 1)
-            return broken(row.id, 'gap', `${row.id - previous.id > 2 ? `Rows ${previous.id + 1}–${row.id - 1} are` : `Row ${previous.id + 1} is`} missing before row ${row.id}.`);
-          if (row.prevHash !== previous.hash) return broken(row.id, 'prev_hash', `Row ${row.id} does not name the hash of row ${previous.id} as its previous hash.`);
-          if (auditHash(row) !== row.hash) return broken(row.id, 'hash', `Row ${row.id} was changed after it was written: its hash does not match its contents.`);
+            return broken(
+              row.id,
+              'gap',
+              `${row.id - previous.id > 2 ? `Rows ${previous.id + 1}–${row.id - 1} are` : `Row ${previous.id + 1} is`} missing before row ${row.id}.`,
+            );
+          if (row.prevHash !== previous.hash)
+            return broken(
+              row.id,
+              'prev_hash',
+              `Row ${row.id} does not name the hash of row ${previous.id} as its previous hash.`,
+            );
+          if (auditHash(row) !== row.hash)
+            return broken(
+              row.id,
+              'hash',
+              `Row ${row.id} was changed after it was written: its hash does not match its contents.`,
+            );
           previous = { id: row.id, hash: row.hash };
         }
         if (page.length < VERIFY_PAGE) break;
       }
       if (previous.id !== head.lastId || previous.hash !== head.lastHash) {
-        return broken(Math.max(previous.id, head.lastId), 'head', `The chain ends at row ${previous.id}, but its head names row ${head.lastId}.`);
+        return broken(
+          Math.max(previous.id, head.lastId),
+          'head',
+          `The chain ends at row ${previous.id}, but its head names row ${head.lastId}.`,
+        );
       }
       return { ok: true, rows: previous.id, lastId: head.lastId, lastHash: head.lastHash, broken: null };
     },
@@ -185,7 +230,11 @@ function rowFilter(filter: AuditFilter): AuditRowFilter {
     action: group ? undefined : filter.action,
     actionGroup: group ? filter.action : undefined,
     from: filter.from ? new Date(isDay(filter.from) ? `${filter.from}T00:00:00Z` : filter.from) : undefined,
-    until: filter.to ? (isDay(filter.to) ? new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000) : new Date(filter.to)) : undefined,
+    until: filter.to
+      ? isDay(filter.to)
+        ? new Date(Date.parse(`${filter.to}T00:00:00Z`) + 86_400_000)
+        : new Date(filter.to)
+      : undefined,
   };
 }
 
@@ -206,7 +255,11 @@ export function auditEntry(row: AuditRow): AuditEntry {
 }
 
 /** One page, newest first; `nextCursor` asks for the page after it. */
-export async function listAudit(db: Db, filter: AuditFilter, page: { cursor?: number; limit: number }): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> {
+export async function listAudit(
+  db: Db,
+  filter: AuditFilter,
+  page: { cursor?: number; limit: number },
+): Promise<{ entries: AuditEntry[]; nextCursor: number | null }> {
   const rows = await auditRepository.page(db, rowFilter(filter), { before: page.cursor, limit: page.limit + 1 });
   const shown = rows.slice(0, page.limit);
   return { entries: shown.map(auditEntry), nextCursor: rows.length > page.limit ? shown[shown.length - 1]!.id : null };
@@ -255,8 +308,16 @@ export async function* auditCsv(db: Db, filter: AuditFilter): AsyncGenerator<str
  * second operator identity and approve their own payout with it; the console shows this next to
  * the approval so that such four eyes are seen to be one person's.
  */
-export async function identitiesIssued(db: Db, operators: string[]): Promise<{ operator: string; by: string; action: 'dev.token' | 'admin.grant'; at: string }[]> {
+export async function identitiesIssued(
+  db: Db,
+  operators: string[],
+): Promise<{ operator: string; by: string; action: 'dev.token' | 'admin.grant'; at: string }[]> {
   if (operators.length === 0) return [];
   const rows = await auditRepository.issuedTo(db, operators);
-  return rows.map((row) => ({ operator: row.target!, by: row.actor, action: row.action as 'dev.token' | 'admin.grant', at: row.at.toISOString() }));
+  return rows.map((row) => ({
+    operator: row.target!,
+    by: row.actor,
+    action: row.action as 'dev.token' | 'admin.grant',
+    at: row.at.toISOString(),
+  }));
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { DomainError } from '../../../../domain/errors';
-import { decimalToMinor } from '../../../../domain/money';
+import { DomainError } from '#domain/errors';
+import { decimalToMinor } from '#domain/money';
 
 /**
  * Reads a camt.053 bank statement (ISO 20022 BankToCustomerStatement), or a camt.054
@@ -63,7 +63,10 @@ export type Statement = { id: string | null; iban: string | null; lines: Stateme
 export type StatementKind = 'camt.053' | 'camt.054';
 const NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:(camt\.05[34])\.001\.(0[2-8])$/;
 /** Where each message keeps its statements (the document's one child, then its repeated part). */
-const BODY: Record<StatementKind, [string, string]> = { 'camt.053': ['BkToCstmrStmt', 'Stmt'], 'camt.054': ['BkToCstmrDbtCdtNtfctn', 'Ntfctn'] };
+const BODY: Record<StatementKind, [string, string]> = {
+  'camt.053': ['BkToCstmrStmt', 'Stmt'],
+  'camt.054': ['BkToCstmrDbtCdtNtfctn', 'Ntfctn'],
+};
 
 /** Elements that may repeat: always read as lists, so one and several look alike. */
 const REPEATING = new Set(['Stmt', 'Ntfctn', 'Ntry', 'NtryDtls', 'TxDtls', 'Ustrd', 'Strd', 'AddtlRmtInf']);
@@ -95,7 +98,8 @@ function at(node: unknown, ...path: string[]): unknown {
 /** An element's text: a plain string, or the text beside its attributes (`<Amt Ccy="EUR">1.00</Amt>`). */
 function text(node: unknown): string | null {
   if (typeof node === 'string') return node.trim() || null;
-  if (node && typeof node === 'object' && typeof (node as Node)['#text'] === 'string') return ((node as Node)['#text'] as string).trim() || null;
+  if (node && typeof node === 'object' && typeof (node as Node)['#text'] === 'string')
+    return ((node as Node)['#text'] as string).trim() || null;
   return null;
 }
 
@@ -110,9 +114,15 @@ const list = (node: unknown): unknown[] => (Array.isArray(node) ? node : node ==
 function messageOf(xml: string): { kind: StatementKind; version: string } {
   const markup = xml.replace(/<!--[\s\S]*?-->/g, '').replace(/<\?[\s\S]*?\?>/g, '');
   const root = /<(?:([\w.-]+):)?([\w.-]+)\b([^>]*)>/.exec(markup);
-  const attribute = root && root[2] === 'Document' ? new RegExp(`\\bxmlns${root[1] ? `:${root[1]}` : ''}\\s*=\\s*["']([^"']*)["']`).exec(root[3]!) : null;
+  const attribute =
+    root && root[2] === 'Document'
+      ? new RegExp(`\\bxmlns${root[1] ? `:${root[1]}` : ''}\\s*=\\s*["']([^"']*)["']`).exec(root[3]!)
+      : null;
   const found = attribute ? NAMESPACE.exec(attribute[1]!) : null;
-  if (!found) throw invalid('Not a camt.053 bank statement or camt.054 notification (expected the namespace urn:iso:std:iso:20022:tech:xsd:camt.053.001.02 … .08 or camt.054.001.02 … .08).');
+  if (!found)
+    throw invalid(
+      'Not a camt.053 bank statement or camt.054 notification (expected the namespace urn:iso:std:iso:20022:tech:xsd:camt.053.001.02 … .08 or camt.054.001.02 … .08).',
+    );
   return { kind: found[1] as StatementKind, version: found[2]! };
 }
 
@@ -125,7 +135,8 @@ export function readBankStatement(xml: string): { kind: StatementKind; version: 
   const { kind, version } = messageOf(xml);
   const [body, part] = BODY[kind];
   const statements = list(at(parser.parse(xml), 'Document', body, part));
-  if (statements.length === 0) throw invalid(`The document holds no ${kind === 'camt.053' ? 'statement' : 'notification'} (${body}/${part}).`);
+  if (statements.length === 0)
+    throw invalid(`The document holds no ${kind === 'camt.053' ? 'statement' : 'notification'} (${body}/${part}).`);
   return { kind, version, statements: statements.map(readStatement) };
 }
 
@@ -196,8 +207,12 @@ function readEntry(entry: unknown, ref: string): StatementLine[] {
     // The bank booked the entry's amount: its payments must add up to it, in its currency, or none
     // of them is booked as its reason says (1.00 EUR booked must not fund 110 EUR of orders).
     const whole = line(ref, at(entry, 'Amt'), transactions, true);
-    const sum = parts.reduce((total, part) => (total === null || part.amount === null ? null : total + part.amount), 0n as bigint | null);
-    if (sum !== whole.amount || parts.some((part) => part.currency !== whole.currency)) return [{ ...whole, refusal: 'batch_mismatch' }];
+    const sum = parts.reduce(
+      (total, part) => (total === null || part.amount === null ? null : total + part.amount),
+      0n as bigint | null,
+    );
+    if (sum !== whole.amount || parts.some((part) => part.currency !== whole.currency))
+      return [{ ...whole, refusal: 'batch_mismatch' }];
     return parts;
   }
   return [line(ref, at(entry, 'Amt'), transactions, true)];
@@ -221,11 +236,19 @@ function remittanceOf(entry: unknown, txs: unknown[], wholeEntry: boolean): { re
   const structured = texts(strd.map((s) => at(s, 'CdtrRefInf', 'Ref')));
   const unstructured = texts(txs.flatMap((tx) => list(at(tx, 'RmtInf', 'Ustrd')))).join(' ');
   const additional = texts(strd.flatMap((s) => list(at(s, 'AddtlRmtInf')))).join(' ');
-  const further = [additional, ...texts(txs.map((tx) => at(tx, 'AddtlTxInf'))), ...(wholeEntry ? texts([at(entry, 'AddtlNtryInf')]) : [])];
+  const further = [
+    additional,
+    ...texts(txs.map((tx) => at(tx, 'AddtlTxInf'))),
+    ...(wholeEntry ? texts([at(entry, 'AddtlNtryInf')]) : []),
+  ];
   const reasons: string[] = [];
-  for (const reason of [...structured, unstructured, ...further]) if (reason && !reasons.includes(reason)) reasons.push(reason);
+  for (const reason of [...structured, unstructured, ...further])
+    if (reason && !reasons.includes(reason)) reasons.push(reason);
   const squeeze = (s: string) => s.replace(/\s+/g, ' ').trim();
-  const remittance = reasons.reduce((all, piece) => (squeeze(all).includes(squeeze(piece)) ? all : `${all} ${piece}`.trim()), '');
+  const remittance = reasons.reduce(
+    (all, piece) => (squeeze(all).includes(squeeze(piece)) ? all : `${all} ${piece}`.trim()),
+    '',
+  );
   // A payment of a batch that says nothing itself: the batch's text, for the operator only.
   return { reasons, remittance: remittance || (text(at(entry, 'AddtlNtryInf')) ?? '') };
 }
@@ -247,7 +270,10 @@ function returnOf(entry: unknown, txs: unknown[]): StatementLine['returned'] {
     return { reason: text(at(info, 'Rsn', 'Cd')) ?? text(at(info, 'Rsn', 'Prtry')), additional: additional || null };
   }
   const isReturnCode = (node: unknown) =>
-    text(at(node, 'Domn', 'Cd')) === 'PMNT' && ['ICDT', 'RCDT'].includes(text(at(node, 'Domn', 'Fmly', 'Cd')) ?? '') && text(at(node, 'Domn', 'Fmly', 'SubFmlyCd')) === 'RRTN';
-  if ([...txs.map((tx) => at(tx, 'BkTxCd')), at(entry, 'BkTxCd')].some(isReturnCode)) return { reason: null, additional: text(at(entry, 'AddtlNtryInf')) };
+    text(at(node, 'Domn', 'Cd')) === 'PMNT' &&
+    ['ICDT', 'RCDT'].includes(text(at(node, 'Domn', 'Fmly', 'Cd')) ?? '') &&
+    text(at(node, 'Domn', 'Fmly', 'SubFmlyCd')) === 'RRTN';
+  if ([...txs.map((tx) => at(tx, 'BkTxCd')), at(entry, 'BkTxCd')].some(isReturnCode))
+    return { reason: null, additional: text(at(entry, 'AddtlNtryInf')) };
   return null;
 }

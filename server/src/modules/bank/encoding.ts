@@ -1,5 +1,5 @@
 import iconv from 'iconv-lite';
-import { DomainError } from '../../../../domain/errors';
+import { DomainError } from '#domain/errors';
 
 /**
  * A bank file's bytes as text, in the encoding it was written in. Banks send UTF-8 (with or
@@ -43,13 +43,19 @@ export function decodeStatement(bytes: Uint8Array, charset?: string | null): str
       [declared, fromDeclaration],
       [charset, fromCharset],
     ] as const) {
-      if (encoding && !sameUnicode(encoding, sniffed)) refuse(`The file is ${sniffed === 'utf8' ? 'UTF-8' : 'UTF-16'} (its first bytes say so) but is labelled ${label}.`);
+      if (encoding && !sameUnicode(encoding, sniffed))
+        refuse(
+          `The file is ${sniffed === 'utf8' ? 'UTF-8' : 'UTF-16'} (its first bytes say so) but is labelled ${label}.`,
+        );
     }
     return decode(bytes, sniffed);
   }
   if (fromDeclaration && fromCharset && fromDeclaration !== fromCharset) {
     const [a, b] = [tryDecode(bytes, fromDeclaration), tryDecode(bytes, fromCharset)];
-    if (a === null || a !== b) refuse(`The file declares encoding="${declared}" but was sent as charset=${charset}, and the two read it differently: send it without the charset.`);
+    if (a === null || a !== b)
+      refuse(
+        `The file declares encoding="${declared}" but was sent as charset=${charset}, and the two read it differently: send it without the charset.`,
+      );
   }
   const encoding = fromDeclaration ?? fromCharset ?? 'utf8';
   if (encoding === 'utf8' && tryDecode(bytes, 'utf8') === null) {
@@ -112,7 +118,9 @@ function sameUnicode(encoding: string, sniffed: string): boolean {
 function tryDecode(bytes: Uint8Array, encoding: string): string | null {
   if (encoding === 'utf8' || encoding.startsWith('utf16')) {
     try {
-      return new TextDecoder(encoding === 'utf8' ? 'utf-8' : encoding === 'utf16be' ? 'utf-16be' : 'utf-16le', { fatal: true }).decode(bytes);
+      return new TextDecoder(encoding === 'utf8' ? 'utf-8' : encoding === 'utf16be' ? 'utf-16be' : 'utf-16le', {
+        fatal: true,
+      }).decode(bytes);
     } catch {
       return null;
     }

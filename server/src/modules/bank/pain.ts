@@ -1,8 +1,8 @@
 import { XMLParser } from 'fast-xml-parser';
 import { Document } from 'sepa';
-import { minorToDecimal } from '../../../../domain/money';
-import { sepaLatin } from '../../../../domain/payee';
-import type { PainVersion, PostalAddress } from '../../../../domain/sepa';
+import { minorToDecimal } from '#domain/money';
+import { sepaLatin } from '#domain/payee';
+import type { PainVersion, PostalAddress } from '#domain/sepa';
 
 /**
  * Writes a SEPA credit transfer initiation (ISO 20022 pain.001) with the `sepa` library: one
@@ -55,7 +55,13 @@ export function sepaText(value: string, max: number): string {
 }
 
 /** XML text escaped as the library escapes it, so that what it wrote can be found again. */
-const escapeXml = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+const escapeXml = (value: string) =>
+  value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
 
 /** The structured address (.09, PostalAddress24): the elements given, in the schema's order, within their lengths. */
 function structuredAddress(address: PostalAddress): string {
@@ -65,7 +71,9 @@ function structuredAddress(address: PostalAddress): string {
     ['PstCd', address.postcode, 16],
     ['TwnNm', address.town, 35],
   ];
-  const parts = fields.map(([tag, value, max]) => [tag, value ? sepaText(value, max) : ''] as const).filter(([, value]) => value);
+  const parts = fields
+    .map(([tag, value, max]) => [tag, value ? sepaText(value, max) : ''] as const)
+    .filter(([, value]) => value);
   parts.push(['Ctry', address.country.toUpperCase()]);
   return `<PstlAdr>${parts.map(([tag, value]) => `<${tag}>${escapeXml(value)}</${tag}>`).join('')}</PstlAdr>`;
 }
@@ -113,19 +121,30 @@ export function buildPain001(input: Pain001Input): string {
     // right after the debtor's name (Dbtr: Nm, PstlAdr, Id …), which it writes once, without line
     // breaks — structured in .09, as .03's guidelines allow in .03.
     const debtorName = `<Dbtr><Nm>${escapeXml(info.debtorName)}</Nm>`;
-    if (xml.split(debtorName).length !== 2) throw new Error(`pain.001 ${input.messageId}: the debtor is not where the library writes it`);
-    xml = xml.replace(debtorName, `${debtorName}${input.version === '09' ? structuredAddress(address) : addressLines(address)}`);
+    if (xml.split(debtorName).length !== 2)
+      throw new Error(`pain.001 ${input.messageId}: the debtor is not where the library writes it`);
+    xml = xml.replace(
+      debtorName,
+      `${debtorName}${input.version === '09' ? structuredAddress(address) : addressLines(address)}`,
+    );
   }
-  if (!writtenAmountsMatch(xml, input.transfers)) throw new Error(`pain.001 ${input.messageId}: the written amounts differ from the payouts`);
+  if (!writtenAmountsMatch(xml, input.transfers))
+    throw new Error(`pain.001 ${input.messageId}: the written amounts differ from the payouts`);
   return xml;
 }
 
-const reader = new XMLParser({ ignoreAttributes: false, parseTagValue: false, isArray: (name) => name === 'CdtTrfTxInf' });
+const reader = new XMLParser({
+  ignoreAttributes: false,
+  parseTagValue: false,
+  isArray: (name) => name === 'CdtTrfTxInf',
+});
 
 /** Reads the file back: every amount, and the control sum, as exactly the cents asked for. */
 function writtenAmountsMatch(xml: string, transfers: CreditTransfer[]): boolean {
   const root = reader.parse(xml).Document.CstmrCdtTrfInitn;
-  const written = (root.PmtInf.CdtTrfTxInf as { Amt: { InstdAmt: { '#text': string } } }[]).map((tx) => tx.Amt.InstdAmt['#text']);
+  const written = (root.PmtInf.CdtTrfTxInf as { Amt: { InstdAmt: { '#text': string } } }[]).map(
+    (tx) => tx.Amt.InstdAmt['#text'],
+  );
   const total = transfers.reduce((sum, t) => sum + t.amount, 0n);
   return (
     written.length === transfers.length &&

@@ -1,6 +1,6 @@
 import { asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import { bankExports, bankPayments, orders, payoutReturns, payouts } from '../../db/schema';
-import type { BankPaymentStatus } from '../../../../domain/bank';
+import type { BankPaymentStatus } from '#domain/bank';
 import type { Db } from '../../db/client';
 import type { PayoutRow } from '../payouts/service';
 import type { StatementLine } from './camt';
@@ -27,7 +27,11 @@ export const paymentValues = (line: StatementLine, statementId: string | null) =
 export const bankRepository = {
   /** Inserts the payment once per bank reference; undefined when it was imported before (or is being imported now). */
   async insertPayment(db: Db, values: NewBankPayment): Promise<BankPaymentRow | undefined> {
-    const [row] = await db.insert(bankPayments).values(values).onConflictDoNothing({ target: bankPayments.entryRef }).returning();
+    const [row] = await db
+      .insert(bankPayments)
+      .values(values)
+      .onConflictDoNothing({ target: bankPayments.entryRef })
+      .returning();
     return row;
   },
 
@@ -44,7 +48,9 @@ export const bankRepository = {
       matched.map((m) => sql`(${m.id}::uuid, ${m.orderId}::uuid)`),
       sql`, `,
     );
-    await db.execute(sql`update bank_payments set status = 'matched', order_id = v.order_id from (values ${values}) as v(id, order_id) where bank_payments.id = v.id`);
+    await db.execute(
+      sql`update bank_payments set status = 'matched', order_id = v.order_id from (values ${values}) as v(id, order_id) where bank_payments.id = v.id`,
+    );
   },
 
   async lockPayment(db: Db, id: string): Promise<BankPaymentRow | undefined> {
@@ -55,7 +61,12 @@ export const bankRepository = {
   async updatePayment(
     db: Db,
     id: string,
-    values: Partial<Pick<BankPaymentRow, 'status' | 'orderId' | 'unmatchedReason' | 'candidates' | 'resolution' | 'resolvedBy' | 'resolvedAt'>>,
+    values: Partial<
+      Pick<
+        BankPaymentRow,
+        'status' | 'orderId' | 'unmatchedReason' | 'candidates' | 'resolution' | 'resolvedBy' | 'resolvedAt'
+      >
+    >,
   ): Promise<BankPaymentRow> {
     const [row] = await db.update(bankPayments).set(values).where(eq(bankPayments.id, id)).returning();
     return row!;
@@ -72,8 +83,15 @@ export const bankRepository = {
   },
 
   /** The payment that paid an order (its refund goes back there), or the one a refund payout returns. */
-  async paymentOfPayout(db: Db, payout: Pick<PayoutRow, 'orderId' | 'bankPaymentId'>): Promise<BankPaymentRow | undefined> {
-    const where = payout.bankPaymentId ? eq(bankPayments.id, payout.bankPaymentId) : payout.orderId ? eq(bankPayments.orderId, payout.orderId) : undefined;
+  async paymentOfPayout(
+    db: Db,
+    payout: Pick<PayoutRow, 'orderId' | 'bankPaymentId'>,
+  ): Promise<BankPaymentRow | undefined> {
+    const where = payout.bankPaymentId
+      ? eq(bankPayments.id, payout.bankPaymentId)
+      : payout.orderId
+        ? eq(bankPayments.orderId, payout.orderId)
+        : undefined;
     if (!where) return undefined;
     const [row] = await db.select().from(bankPayments).where(where).orderBy(desc(bankPayments.importedAt)).limit(1);
     return row;
@@ -90,7 +108,11 @@ export const bankRepository = {
 
   /** The statement payments booked to an order (matched on import or assigned by an operator). */
   paymentsOfOrder(db: Db, orderId: string): Promise<BankPaymentRow[]> {
-    return db.select().from(bankPayments).where(eq(bankPayments.orderId, orderId)).orderBy(asc(bankPayments.importedAt));
+    return db
+      .select()
+      .from(bankPayments)
+      .where(eq(bankPayments.orderId, orderId))
+      .orderBy(asc(bankPayments.importedAt));
   },
 
   async insertExport(db: Db, values: typeof bankExports.$inferInsert): Promise<BankExportRow> {
@@ -137,17 +159,31 @@ export const bankRepository = {
 
   /** The order's latest return (an order's payout may come back again from the new IBAN). */
   async latestReturnOfOrder(db: Db, orderId: string): Promise<PayoutReturnRow | undefined> {
-    const [row] = await db.select().from(payoutReturns).where(eq(payoutReturns.orderId, orderId)).orderBy(desc(payoutReturns.createdAt)).limit(1);
+    const [row] = await db
+      .select()
+      .from(payoutReturns)
+      .where(eq(payoutReturns.orderId, orderId))
+      .orderBy(desc(payoutReturns.createdAt))
+      .limit(1);
     return row;
   },
 
-  async updateReturn(db: Db, id: string, values: Partial<Pick<PayoutReturnRow, 'replacementPayoutId' | 'holderName' | 'linkNonce' | 'linkExpiresAt' | 'updatedAt'>>): Promise<void> {
+  async updateReturn(
+    db: Db,
+    id: string,
+    values: Partial<
+      Pick<PayoutReturnRow, 'replacementPayoutId' | 'holderName' | 'linkNonce' | 'linkExpiresAt' | 'updatedAt'>
+    >,
+  ): Promise<void> {
     await db.update(payoutReturns).set(values).where(eq(payoutReturns.id, id));
   },
 
   /** The holder's name given with a new IBAN, by the new payout. */
   async holderNameOfReplacement(db: Db, payoutId: string): Promise<string | null> {
-    const [row] = await db.select({ holderName: payoutReturns.holderName }).from(payoutReturns).where(eq(payoutReturns.replacementPayoutId, payoutId));
+    const [row] = await db
+      .select({ holderName: payoutReturns.holderName })
+      .from(payoutReturns)
+      .where(eq(payoutReturns.replacementPayoutId, payoutId));
     return row?.holderName ?? null;
   },
 

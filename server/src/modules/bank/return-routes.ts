@@ -1,12 +1,19 @@
 import rateLimit from '@fastify/rate-limit';
-import { bankPaymentParams, payoutReturnLinkResponse, payoutReturnsAwaitingResponse } from '../../../../domain/contracts/bank';
-import { newIbanBody, newIbanParams, orderSchema, returnLinkBody } from '../../../../domain/contracts/orders';
-import { DomainError, secondsToWait } from '../../../../domain/errors';
+import { bankPaymentParams, payoutReturnLinkResponse, payoutReturnsAwaitingResponse } from '#domain/contracts/bank';
+import { newIbanBody, newIbanParams, orderSchema, returnLinkBody } from '#domain/contracts/orders';
+import { DomainError, secondsToWait } from '#domain/errors';
 import { RateLimited } from '../../errors';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
 import { orderView, type BankDetails } from '../orders/views';
-import { giveNewIban, openReturnLink, resendReturnLink, returnsAwaitingIban, withPayoutReturn, type ReturnLinks } from './returns';
+import {
+  giveNewIban,
+  openReturnLink,
+  resendReturnLink,
+  returnsAwaitingIban,
+  withPayoutReturn,
+  type ReturnLinks,
+} from './returns';
 import type { PayoutApproval } from '../payouts/approval';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
@@ -16,9 +23,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * still waiting. The token routes are rate-limited per client: a token is 64 random-looking
  * characters under an HMAC, but a guesser must not get to try many.
  */
-export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApproval; links: ReturnLinks; bank: BankDetails; perMinute: number }> = async (app, { approval, links, bank, perMinute }) => {
-  await app.register(rateLimit, { global: false, errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)) });
-  const limit = app.createRateLimit({ max: perMinute, timeWindow: '1 minute', keyGenerator: (request) => `payout-return:${request.ip}` });
+export const payoutReturnRoutes: FastifyPluginAsyncZod<{
+  approval: PayoutApproval;
+  links: ReturnLinks;
+  bank: BankDetails;
+  perMinute: number;
+}> = async (app, { approval, links, bank, perMinute }) => {
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
+  });
+  const limit = app.createRateLimit({
+    max: perMinute,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => `payout-return:${request.ip}`,
+  });
   const limited = async (request: Parameters<typeof limit>[0]) => {
     const result = await limit(request);
     if (!result.isAllowed && result.isExceeded) throw new RateLimited(secondsToWait(result.ttl));
@@ -53,7 +72,8 @@ export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApprova
       schema: {
         operationId: 'giveNewIban',
         tags: ['bank'],
-        summary: 'Another IBAN for a payout the payee’s bank returned: a new payout of the amount owed (four eyes as any payout). Logged in as the order’s account, or with the emailed link’s token.',
+        summary:
+          'Another IBAN for a payout the payee’s bank returned: a new payout of the amount owed (four eyes as any payout). Logged in as the order’s account, or with the emailed link’s token.',
         params: newIbanParams,
         body: newIbanBody,
         response: { 200: orderSchema, ...errorResponses(400, 401, 404, 409, 429) },
@@ -65,7 +85,12 @@ export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApprova
       if (!by) throw new DomainError('login_required');
       const { order } = await giveNewIban(
         app.db,
-        { approval, links, bankIban: bank.iban, actor: request.account ? `account:${request.account.accountKey}` : 'return-link' },
+        {
+          approval,
+          links,
+          bankIban: bank.iban,
+          actor: request.account ? `account:${request.account.accountKey}` : 'return-link',
+        },
         { reference: request.params.reference, iban, holderName, by },
       );
       return withPayoutReturn(app.db, orderView(order, bank), order);
@@ -94,7 +119,8 @@ export const payoutReturnRoutes: FastifyPluginAsyncZod<{ approval: PayoutApprova
       schema: {
         operationId: 'opsSendReturnLink',
         tags: ['bank'],
-        summary: 'Email an anonymous seller a new link to give another IBAN for their returned payout (the old link stops working)',
+        summary:
+          'Email an anonymous seller a new link to give another IBAN for their returned payout (the old link stops working)',
         security: [{ bearer: [] }],
         params: bankPaymentParams,
         response: { 200: payoutReturnLinkResponse, ...errorResponses(401, 403, 404, 409) },

@@ -1,17 +1,30 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { DomainError, type ErrorCode } from '../../../../domain/errors';
-import { isLanguage, localizePath, type Language } from '../../../../domain/languages';
-import { minorToDecimal } from '../../../../domain/money';
-import { HOLDER_NAME_MAX, RETURN_CHARGE_TOLERANCE_EUR_MINOR, returnReasonKey, type PayoutReturnState } from '../../../../domain/returns';
-import { sameIban, sepaIban } from '../../../../domain/sepa';
+import { DomainError, type ErrorCode } from '#domain/errors';
+import { isLanguage, localizePath, type Language } from '#domain/languages';
+import { minorToDecimal } from '#domain/money';
+import {
+  HOLDER_NAME_MAX,
+  RETURN_CHARGE_TOLERANCE_EUR_MINOR,
+  returnReasonKey,
+  type PayoutReturnState,
+} from '#domain/returns';
+import { sameIban, sepaIban } from '#domain/sepa';
 import { recordAudit } from '../audit/service';
 import { orderOutflowGate } from '../gates/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { emailText, formatMoney, phrase, send } from '../notify/service';
 import { findOrderById, lockOrderByReference, orderPayoutChanged } from '../orders/service';
-import { bookPayoutResult, findPayout, lockPayout, markPayoutReturned, requestPayout, type PayoutOutcomes, type PayoutRow } from '../payouts/service';
+import {
+  bookPayoutResult,
+  findPayout,
+  lockPayout,
+  markPayoutReturned,
+  requestPayout,
+  type PayoutOutcomes,
+  type PayoutRow,
+} from '../payouts/service';
 import { bankRepository, paymentValues, type PayoutReturnRow } from './repository';
-import type { Order, PayoutReturn } from '../../../../domain/contracts/orders';
+import type { Order, PayoutReturn } from '#domain/contracts/orders';
 import type { Db, Tx } from '../../db/client';
 import type { PayoutApproval } from '../payouts/approval';
 import type { StatementLine } from './camt';
@@ -42,7 +55,10 @@ export type ReturnLinks = {
   /** A new link for the return (its old one stops working), written in the caller's transaction. */
   create(tx: Tx, returnId: string, language: Language): Promise<string>;
   /** The return a token opens, or why it does not. */
-  open(db: Db, token: string): Promise<{ ok: true; row: PayoutReturnRow } | { ok: false; code: ErrorCode; language?: Language }>;
+  open(
+    db: Db,
+    token: string,
+  ): Promise<{ ok: true; row: PayoutReturnRow } | { ok: false; code: ErrorCode; language?: Language }>;
 };
 
 /** How long a return email's link works: two weeks, time enough to open a new bank account; a new link can be mailed after. */
@@ -51,7 +67,8 @@ export const RETURN_LINK_TTL_MS = 14 * 86_400_000;
 export type { PayoutReturnRow };
 
 const TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{43})$/;
-const uuidOfHex = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+const uuidOfHex = (hex: string) =>
+  `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 
 /**
  * The links in return emails: the return's id and a random nonce, with an HMAC of both under the
@@ -60,12 +77,17 @@ const uuidOfHex = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex
  * nonce, so each link works once. The token names no id in readable form and is never logged.
  */
 export function returnLinks(options: { origin: string; secret: Buffer; ttlMs: number }): ReturnLinks {
-  const mac = (id: string, nonce: string) => createHmac('sha256', options.secret).update(`muntly-payout-return:${id}:${nonce}`).digest('base64url');
-  const token = (id: string, nonce: string) => `${Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')}.${nonce}.${mac(id, nonce)}`;
+  const mac = (id: string, nonce: string) =>
+    createHmac('sha256', options.secret).update(`muntly-payout-return:${id}:${nonce}`).digest('base64url');
+  const token = (id: string, nonce: string) =>
+    `${Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')}.${nonce}.${mac(id, nonce)}`;
   return {
     async create(tx, returnId, language) {
       const nonce = randomBytes(16).toString('base64url');
-      await bankRepository.updateReturn(tx, returnId, { linkNonce: nonce, linkExpiresAt: new Date(Date.now() + options.ttlMs) });
+      await bankRepository.updateReturn(tx, returnId, {
+        linkNonce: nonce,
+        linkExpiresAt: new Date(Date.now() + options.ttlMs),
+      });
       return `${options.origin}${localizePath('/exchange/order-history/', language)}?newIban=${token(returnId, nonce)}`;
     },
     async open(db, value) {
@@ -73,13 +95,16 @@ export function returnLinks(options: { origin: string; secret: Buffer; ttlMs: nu
       const match = TOKEN.exec(given);
       if (!match) return { ok: false, code: 'link_invalid' };
       const id = uuidOfHex(Buffer.from(match[1]!, 'base64url').toString('hex'));
-      if (!timingSafeEqual(Buffer.from(given), Buffer.from(token(id, match[2]!)))) return { ok: false, code: 'link_invalid' };
+      if (!timingSafeEqual(Buffer.from(given), Buffer.from(token(id, match[2]!))))
+        return { ok: false, code: 'link_invalid' };
       const row = await bankRepository.findReturn(db, id);
       if (!row) return { ok: false, code: 'link_invalid' };
       const language = isLanguage(row.language) ? row.language : undefined;
       // A genuine link whose nonce is gone: used (a new IBAN was given with it), or replaced by a newer one.
-      if (row.linkNonce !== match[2]) return { ok: false, code: row.replacementPayoutId ? 'link_used' : 'link_invalid', language };
-      if (!row.linkExpiresAt || row.linkExpiresAt.getTime() <= Date.now()) return { ok: false, code: 'return_link_expired', language };
+      if (row.linkNonce !== match[2])
+        return { ok: false, code: row.replacementPayoutId ? 'link_used' : 'link_invalid', language };
+      if (!row.linkExpiresAt || row.linkExpiresAt.getTime() <= Date.now())
+        return { ok: false, code: 'return_link_expired', language };
       return { ok: true, row };
     },
   };
@@ -88,23 +113,41 @@ export function returnLinks(options: { origin: string; secret: Buffer; ttlMs: nu
 /** What the import needs to book a return: the payout outcomes (to complete an exported payout first) and the links for the email. */
 export type ReturnDeps = { outcomes: PayoutOutcomes; links?: ReturnLinks };
 
-type LineResult = { outcome: 'payout_returned' | 'unmatched' | 'duplicate'; reference: string | null; paymentId: string | null; reason: string | null };
+type LineResult = {
+  outcome: 'payout_returned' | 'unmatched' | 'duplicate';
+  reference: string | null;
+  paymentId: string | null;
+  reason: string | null;
+};
 
 /** Purposes whose return is owed to an order's customer, who gives another IBAN. */
 const RETURNABLE = new Set<PayoutRow['purpose']>(['order_delivery', 'order_refund']);
 
 /** The payout a return names and why it cannot be booked against it (null: it can). */
 function returnRefusal(payout: PayoutRow | undefined, line: StatementLine): string | null {
-  if (!payout || payout.rail !== 'bank' || !payout.orderId || !RETURNABLE.has(payout.purpose)) return 'return_unknown_payout';
+  if (!payout || payout.rail !== 'bank' || !payout.orderId || !RETURNABLE.has(payout.purpose))
+    return 'return_unknown_payout';
   if (payout.status === 'returned') return 'return_already_booked';
   if (payout.status !== 'completed' && payout.status !== 'submitted') return 'return_payout_not_paid';
   const amount = line.amount!;
-  if (payout.currency !== line.currency || amount > payout.amount || payout.amount - amount > RETURN_CHARGE_TOLERANCE_EUR_MINOR) return 'return_amount_differs';
+  if (
+    payout.currency !== line.currency ||
+    amount > payout.amount ||
+    payout.amount - amount > RETURN_CHARGE_TOLERANCE_EUR_MINOR
+  )
+    return 'return_amount_differs';
   return null;
 }
 
 /** One return credit, in one transaction (see above). `payoutId`: what its end-to-end id names. */
-export async function importReturn(db: Db, deps: ReturnDeps, line: StatementLine, payoutId: string | null, statementId: string | null, actor: string): Promise<LineResult> {
+export async function importReturn(
+  db: Db,
+  deps: ReturnDeps,
+  line: StatementLine,
+  payoutId: string | null,
+  statementId: string | null,
+  actor: string,
+): Promise<LineResult> {
   return db.transaction(async (tx) => {
     const returned = line.returned!;
     const row = await bankRepository.insertPayment(tx, {
@@ -123,17 +166,36 @@ export async function importReturn(db: Db, deps: ReturnDeps, line: StatementLine
         actor,
         action: 'bank.return_unmatched',
         target: row.id,
-        after: { entryRef: row.entryRef, amount: minorToDecimal(row.amount, 2), returnReason: row.returnReason, unmatchedReason },
+        after: {
+          entryRef: row.entryRef,
+          amount: minorToDecimal(row.amount, 2),
+          returnReason: row.returnReason,
+          unmatchedReason,
+        },
       });
       return { outcome: 'unmatched', reference: payout?.id ?? null, paymentId: row.id, reason: unmatchedReason };
     }
     if (payout.status === 'submitted') {
       // Exported, and the statement returns it before (or without) reporting it debited: the bank
       // paid it out, so it completes first, as its debit would have completed it.
-      payout = (await bookPayoutResult(tx, deps.outcomes, { id: payout.id, result: { status: 'completed', txid: `bank-return:${line.ref}`.replace(/[^A-Za-z0-9:_.-]/g, '_').slice(0, 128) } })).payout;
+      payout = (
+        await bookPayoutResult(tx, deps.outcomes, {
+          id: payout.id,
+          result: {
+            status: 'completed',
+            txid: `bank-return:${line.ref}`.replace(/[^A-Za-z0-9:_.-]/g, '_').slice(0, 128),
+          },
+        })
+      ).payout;
     }
     const returnsAccount = (await systemAccount(tx, 'returns', 'EUR')).id;
-    const meta = { payoutId: payout.id, orderId: payout.orderId, bankPaymentId: row.id, entryRef: row.entryRef, reason: returned.reason };
+    const meta = {
+      payoutId: payout.id,
+      orderId: payout.orderId,
+      bankPaymentId: row.id,
+      entryRef: row.entryRef,
+      reason: returned.reason,
+    };
     await transfer(tx, {
       id: `payout-returned:${payout.id}`,
       currency: 'EUR',
@@ -176,7 +238,14 @@ export async function importReturn(db: Db, deps: ReturnDeps, line: StatementLine
       action: 'bank.payout_returned',
       target: payout.id,
       before: { status: payout.status },
-      after: { status: 'returned', entryRef: row.entryRef, orderReference: order.reference, reason: row.returnReason, amount: minorToDecimal(row.amount, 2), owed: minorToDecimal(payout.amount, 2) },
+      after: {
+        status: 'returned',
+        entryRef: row.entryRef,
+        orderReference: order.reference,
+        reason: row.returnReason,
+        amount: minorToDecimal(row.amount, 2),
+        owed: minorToDecimal(payout.amount, 2),
+      },
     });
     await mailReturn(tx, deps.links, order, record);
     return { outcome: 'payout_returned', reference: payout.id, paymentId: row.id, reason: row.returnReason };
@@ -184,7 +253,12 @@ export async function importReturn(db: Db, deps: ReturnDeps, line: StatementLine
 }
 
 /** The return email: the bank's reason in plain words and what to do, with the link for an anonymous seller. */
-async function mailReturn(tx: Tx, links: ReturnLinks | undefined, order: { reference: string; email: string | null; accountId: string | null }, record: PayoutReturnRow): Promise<void> {
+async function mailReturn(
+  tx: Tx,
+  links: ReturnLinks | undefined,
+  order: { reference: string; email: string | null; accountId: string | null },
+  record: PayoutReturnRow,
+): Promise<void> {
   if (!order.email) return;
   const language: Language = isLanguage(record.language) ? record.language : 'en';
   // An account holder gives the IBAN on the order's page, logged in; anyone else through the link.
@@ -193,7 +267,9 @@ async function mailReturn(tx: Tx, links: ReturnLinks | undefined, order: { refer
     reference: order.reference,
     amount: formatMoney(language, minorToDecimal(record.amount, 2), 'EUR'),
     reason: returnReasonText(language, record.reasonCode),
-    next: link ? `${phrase(language, 'payoutReturnNext', 'link')}\n${link}` : phrase(language, 'payoutReturnNext', 'account'),
+    next: link
+      ? `${phrase(language, 'payoutReturnNext', 'link')}\n${link}`
+      : phrase(language, 'payoutReturnNext', 'account'),
   });
   await send(tx, { channel: 'email', recipient: order.email, ...text, accountId: order.accountId ?? undefined });
 }
@@ -211,7 +287,12 @@ export async function resendReturnLink(db: Db, links: ReturnLinks, input: { id: 
     // An account holder needs no link: the order's page takes the IBAN.
     if (order.accountId || !order.email) throw new DomainError('payout_return_not_waiting', 'id');
     await mailReturn(tx, links, order, row);
-    await recordAudit(tx, { actor: input.actor, action: 'payout.return_link', target: row.payoutId, after: { orderReference: order.reference } });
+    await recordAudit(tx, {
+      actor: input.actor,
+      action: 'payout.return_link',
+      target: row.payoutId,
+      after: { orderReference: order.reference },
+    });
     return { orderReference: order.reference };
   });
 }
@@ -225,9 +306,13 @@ export function returnReasonText(language: Language, code: string | null): strin
 // Another IBAN
 
 /** A return's state: waiting while it has no new payout, or only failed ones. */
-async function stateOf(db: Db, row: PayoutReturnRow): Promise<{ state: PayoutReturnState; replacement: PayoutRow | undefined }> {
+async function stateOf(
+  db: Db,
+  row: PayoutReturnRow,
+): Promise<{ state: PayoutReturnState; replacement: PayoutRow | undefined }> {
   const replacement = row.replacementPayoutId ? await findPayout(db, row.replacementPayoutId) : undefined;
-  if (!replacement || replacement.status === 'failed' || replacement.status === 'returned') return { state: 'awaiting_iban', replacement };
+  if (!replacement || replacement.status === 'failed' || replacement.status === 'returned')
+    return { state: 'awaiting_iban', replacement };
   return { state: replacement.status === 'completed' ? 'new_payout_completed' : 'new_payout_pending', replacement };
 }
 
@@ -270,7 +355,11 @@ export type NewIbanInput = {
  * own account. With a link, the holder's name is required (the name the payee's bank checks) and
  * the link is used up.
  */
-export async function giveNewIban(db: Db, deps: { approval: PayoutApproval; links: ReturnLinks; bankIban: string; actor: string }, input: NewIbanInput) {
+export async function giveNewIban(
+  db: Db,
+  deps: { approval: PayoutApproval; links: ReturnLinks; bankIban: string; actor: string },
+  input: NewIbanInput,
+) {
   return db.transaction(async (tx) => {
     const order = await lockOrderByReference(tx, input.reference);
     let returnId: string | undefined;
@@ -295,8 +384,10 @@ export async function giveNewIban(db: Db, deps: { approval: PayoutApproval; link
     if (returnedIbans.includes(checked.iban)) throw new DomainError('iban_returned', 'iban');
     if (sameIban(checked.iban, deps.bankIban)) throw new DomainError('muntly_iban', 'iban');
     const holderName = input.holderName?.replace(/\s+/g, ' ').trim() ?? '';
-    if ('token' in input.by && !holderName) throw new DomainError('validation_failed', 'holderName', 'The account holder’s name is required.');
-    if (holderName.length > HOLDER_NAME_MAX || /[\p{Cc}<>]/u.test(holderName)) throw new DomainError('invalid_characters', 'holderName');
+    if ('token' in input.by && !holderName)
+      throw new DomainError('validation_failed', 'holderName', 'The account holder’s name is required.');
+    if (holderName.length > HOLDER_NAME_MAX || /[\p{Cc}<>]/u.test(holderName))
+      throw new DomainError('invalid_characters', 'holderName');
     const attempt = replacement ? `${replacement.id}` : 'first';
     const key = `payout-return:${row!.id}:${attempt}`;
     const payout = await requestPayout(tx, {
@@ -312,17 +403,35 @@ export async function giveNewIban(db: Db, deps: { approval: PayoutApproval; link
       networkFee: 0n,
       sourceAccountId: (await systemAccount(tx, 'returns', 'EUR')).id,
       idempotencyKey: key,
-      holds: [{ id: key, amount: row!.amount, code: 'payout', metadata: { orderId: order!.id, reference: order!.reference, returnedPayoutId: row!.payoutId } }],
+      holds: [
+        {
+          id: key,
+          amount: row!.amount,
+          code: 'payout',
+          metadata: { orderId: order!.id, reference: order!.reference, returnedPayoutId: row!.payoutId },
+        },
+      ],
       approval: { policy: deps.approval, accountId: order!.accountId },
     });
-    await bankRepository.updateReturn(tx, row!.id, { replacementPayoutId: payout.id, holderName: holderName || null, linkNonce: null, linkExpiresAt: null, updatedAt: new Date() });
+    await bankRepository.updateReturn(tx, row!.id, {
+      replacementPayoutId: payout.id,
+      holderName: holderName || null,
+      linkNonce: null,
+      linkExpiresAt: null,
+      updatedAt: new Date(),
+    });
     await orderPayoutChanged(tx, order!.id, payout.status === 'awaiting_approval');
     await recordAudit(tx, {
       actor: deps.actor,
       action: 'payout.return_new_iban',
       target: row!.payoutId,
       before: { state },
-      after: { orderReference: order!.reference, payoutId: payout.id, status: payout.status, by: 'token' in input.by ? 'link' : 'account' },
+      after: {
+        orderReference: order!.reference,
+        payoutId: payout.id,
+        status: payout.status,
+        by: 'token' in input.by ? 'link' : 'account',
+      },
     });
     return { order: order!, payout };
   });

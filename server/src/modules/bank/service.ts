@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { IMPORT_OUTCOMES } from '../../../../domain/contracts/bank';
-import { DomainError } from '../../../../domain/errors';
-import { minorToDecimal } from '../../../../domain/money';
-import { leavesEea, sameIban, sepaIban, type PainVersion, type PostalAddress } from '../../../../domain/sepa';
+import { IMPORT_OUTCOMES } from '#domain/contracts/bank';
+import { DomainError } from '#domain/errors';
+import { minorToDecimal } from '#domain/money';
+import { leavesEea, sameIban, sepaIban, type PainVersion, type PostalAddress } from '#domain/sepa';
 import { findAccountById } from '../accounts/service';
 import { recordAudit, recordAudits } from '../audit/service';
 import { orderOutflowGate } from '../gates/service';
@@ -10,13 +10,27 @@ import { verifiedBankHolder } from '../identity/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { AmbiguousReference, bankPaymentReceived, bankPaymentsReceivedAtOnce } from '../orders/intake';
 import { findOrderById, orderReferences } from '../orders/service';
-import { bookPayoutResult, findPayout, lockPayoutsForBankFile, markPayoutsInBankFile, requestPayout, type PayoutOutcomes, type PayoutRow } from '../payouts/service';
+import {
+  bookPayoutResult,
+  findPayout,
+  lockPayoutsForBankFile,
+  markPayoutsInBankFile,
+  requestPayout,
+  type PayoutOutcomes,
+  type PayoutRow,
+} from '../payouts/service';
 import { readBankStatement, type StatementLine } from './camt';
 import { buildPain001 } from './pain';
 import { bankRepository, paymentValues, type BankExportRow, type BankPaymentRow } from './repository';
 import { holderNameOfReissue, importReturn, type ReturnLinks } from './returns';
-import type { BankPaymentStatus } from '../../../../domain/bank';
-import type { BankExport, BankPayment, ImportLine, ImportOutcome, ImportStatementResponse } from '../../../../domain/contracts/bank';
+import type { BankPaymentStatus } from '#domain/bank';
+import type {
+  BankExport,
+  BankPayment,
+  ImportLine,
+  ImportOutcome,
+  ImportStatementResponse,
+} from '#domain/contracts/bank';
 import type { Db, Tx } from '../../db/client';
 import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
@@ -43,7 +57,13 @@ import type { RatesAdapter } from '../rates/service';
  * Muntly's bank account (BANK_IBAN, BANK_BIC, BANK_BENEFICIARY), the payouts file's version
  * (BANK_PAIN_VERSION) and Muntly's structured address as the payer (BANK_DEBTOR_*).
  */
-export type BankAccountConfig = { iban: string; bic: string; name: string; painVersion: PainVersion; address: PostalAddress };
+export type BankAccountConfig = {
+  iban: string;
+  bic: string;
+  name: string;
+  painVersion: PainVersion;
+  address: PostalAddress;
+};
 
 /** How many payouts one file takes at most; the rest go in the next. */
 const EXPORT_BATCH_LIMIT = 1000;
@@ -55,7 +75,9 @@ const compactIban = (iban: string) => iban.replace(/\s+/g, '').toUpperCase();
 export const endToEndIdOf = (payoutId: string) => payoutId.replace(/-/g, '');
 function payoutIdOf(endToEndId: string | null): string | null {
   const hex = endToEndId?.replace(/-/g, '').toLowerCase() ?? '';
-  return /^[0-9a-f]{32}$/.test(hex) ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : null;
+  return /^[0-9a-f]{32}$/.test(hex)
+    ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+    : null;
 }
 /** A bank reference as a payout's txid (printable, no spaces: PAYOUT_TXID_PATTERN). */
 const txidOf = (entryRef: string) => `bank:${entryRef.replace(/[^A-Za-z0-9:_.-]/g, '_')}`.slice(0, 128);
@@ -103,12 +125,16 @@ export async function importStatement(
     // Whatever waited for the database goes first.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const counts = Object.fromEntries(IMPORT_OUTCOMES.map((o) => [o, lines.filter((l) => l.outcome === o).length])) as Record<ImportOutcome, number>;
+  const counts = Object.fromEntries(
+    IMPORT_OUTCOMES.map((o) => [o, lines.filter((l) => l.outcome === o).length]),
+  ) as Record<ImportOutcome, number>;
   return { version: plan.version, statements: plan.statements, otherAccounts: plan.otherAccounts, lines, counts };
 }
 
 /** A file read and checked, before anything is booked: what importStatement will do. */
-export type StatementPlan = Pick<ImportStatementResponse, 'version' | 'statements' | 'otherAccounts'> & { work: { line: StatementLine; statementId: string | null }[] };
+export type StatementPlan = Pick<ImportStatementResponse, 'version' | 'statements' | 'otherAccounts'> & {
+  work: { line: StatementLine; statementId: string | null }[];
+};
 
 /** Reads the file and picks Muntly's account's statements; refuses what cannot be imported (before a streamed answer starts). */
 /** The largest amount of a SEPA credit transfer (EPC rulebook: 999,999,999.99 EUR), in cents: no entry of a statement is larger. */
@@ -119,7 +145,9 @@ export function planImport(xml: string, account: BankAccountConfig): StatementPl
   // A statement of another account would credit orders with money Muntly never received.
   const ours = compactIban(account.iban);
   const statements = all.filter((statement) => statement.iban === ours);
-  const otherAccounts = all.filter((statement) => statement.iban !== ours).map((s) => ({ statementId: s.id, iban: maskedIban(s.iban), payments: s.lines.length }));
+  const otherAccounts = all
+    .filter((statement) => statement.iban !== ours)
+    .map((s) => ({ statementId: s.id, iban: maskedIban(s.iban), payments: s.lines.length }));
   if (statements.length === 0) {
     const named = [...new Set(otherAccounts.map((o) => o.iban ?? 'an account without IBAN'))].join(', ');
     throw new DomainError('statement_wrong_account', 'statement', `This file is for ${named}, not for BANK_IBAN.`);
@@ -127,7 +155,11 @@ export function planImport(xml: string, account: BankAccountConfig): StatementPl
   // Checked whole before anything is booked: a file with an impossible amount is refused, not half imported.
   for (const line of statements.flatMap((statement) => statement.lines)) {
     if (line.amount !== null && line.amount > MAX_STATEMENT_AMOUNT)
-      throw new DomainError('statement_invalid', 'statement', `Entry ${line.ref}: ${line.amountText} ${line.currency} is more than any SEPA payment can be (999999999.99).`);
+      throw new DomainError(
+        'statement_invalid',
+        'statement',
+        `Entry ${line.ref}: ${line.amountText} ${line.currency} is more than any SEPA payment can be (999999999.99).`,
+      );
   }
   return {
     version: `${kind}.001.${version}`,
@@ -166,7 +198,9 @@ async function importBatch(
     try {
       return await db.transaction(async (tx) => {
         // A return (a payout sent back) is booked by importReturn, row and all: not among the batch's payments.
-        const credits = work.flatMap(({ line, statementId }, index) => (line.direction === 'credit' && !line.returned && skipOf(line) === null ? [{ line, statementId, index }] : []));
+        const credits = work.flatMap(({ line, statementId }, index) =>
+          line.direction === 'credit' && !line.returned && skipOf(line) === null ? [{ line, statementId, index }] : [],
+        );
         const inserted = new Map(
           (
             await bankRepository.insertPayments(
@@ -184,9 +218,18 @@ async function importBatch(
         const plain = credits.filter(({ line, index }) => rowOf.has(index) && line.reasons.length > 0);
         const funded = await bankPaymentsReceivedAtOnce(
           tx,
-          plain.map(({ line }) => ({ reason: line.reasons.join('\n'), amount: minorToDecimal(line.amount!, 2), txid: line.ref, payerIban: line.partyIban ?? undefined })),
+          plain.map(({ line }) => ({
+            reason: line.reasons.join('\n'),
+            amount: minorToDecimal(line.amount!, 2),
+            txid: line.ref,
+            payerIban: line.partyIban ?? undefined,
+          })),
         );
-        const matched = new Map(plain.flatMap(({ index }, k) => (funded.has(k) ? [[index, { row: rowOf.get(index)!, order: funded.get(k)! }] as const] : [])));
+        const matched = new Map(
+          plain.flatMap(({ index }, k) =>
+            funded.has(k) ? [[index, { row: rowOf.get(index)!, order: funded.get(k)! }] as const] : [],
+          ),
+        );
         await bankRepository.markMatched(
           tx,
           [...matched.values()].map(({ row, order }) => ({ id: row.id, orderId: order.id })),
@@ -197,22 +240,45 @@ async function importBatch(
             actor,
             action: 'bank.payment_matched' as const,
             target: order.reference,
-            after: { bankPaymentId: row.id, entryRef: row.entryRef, orderReference: order.reference, amount: minorToDecimal(row.amount, 2) },
+            after: {
+              bankPaymentId: row.id,
+              entryRef: row.entryRef,
+              orderReference: order.reference,
+              amount: minorToDecimal(row.amount, 2),
+            },
           })),
         );
 
         const done: ImportLine[] = [];
         for (const [index, { line, statementId }] of work.entries()) {
-          const shown = { entryRef: line.ref, direction: line.direction, amount: line.amountText, currency: line.currency, reference: null, paymentId: null, reason: null };
+          const shown = {
+            entryRef: line.ref,
+            direction: line.direction,
+            amount: line.amountText,
+            currency: line.currency,
+            reference: null,
+            paymentId: null,
+            reason: null,
+          };
           const skip = skipOf(line);
           const taken = matched.get(index);
           if (skip) done.push({ ...shown, outcome: 'skipped', reason: skip });
-          else if (line.direction === 'debit') done.push({ ...shown, ...(await importDebit(tx, deps.outcomes, line, actor)) });
+          else if (line.direction === 'debit')
+            done.push({ ...shown, ...(await importDebit(tx, deps.outcomes, line, actor)) });
           // A payout of Muntly's sent back by the payee's bank (returns.ts), never an ordinary payment.
-          else if (line.returned) done.push({ ...shown, ...(await importReturn(tx, deps, line, payoutIdOf(line.endToEndId), statementId, actor)) });
-          else if (taken) done.push({ ...shown, outcome: 'booked', reference: taken.order.reference, paymentId: taken.row.id });
+          else if (line.returned)
+            done.push({
+              ...shown,
+              ...(await importReturn(tx, deps, line, payoutIdOf(line.endToEndId), statementId, actor)),
+            });
+          else if (taken)
+            done.push({ ...shown, outcome: 'booked', reference: taken.order.reference, paymentId: taken.row.id });
           else if (!rowOf.has(index)) done.push({ ...shown, outcome: 'duplicate' });
-          else done.push({ ...shown, ...(await importCredit(tx, deps.rates, line, statementId, actor, rowOf.get(index))) });
+          else
+            done.push({
+              ...shown,
+              ...(await importCredit(tx, deps.rates, line, statementId, actor, rowOf.get(index))),
+            });
         }
         return done;
       });
@@ -224,7 +290,13 @@ async function importBatch(
 
 /** Why a line is not money to import (not booked, not EUR, no usable amount), or null. */
 function skipOf(line: StatementLine): string | null {
-  return !line.booked ? 'not_booked' : line.currency !== 'EUR' ? 'not_eur' : line.amount === null || line.amount <= 0n ? 'invalid_amount' : null;
+  return !line.booked
+    ? 'not_booked'
+    : line.currency !== 'EUR'
+      ? 'not_eur'
+      : line.amount === null || line.amount <= 0n
+        ? 'invalid_amount'
+        : null;
 }
 
 /**
@@ -248,7 +320,14 @@ type LineResult = Pick<ImportLine, 'outcome' | 'reference' | 'paymentId' | 'reas
  * books it when exactly one open order or deposit is named anywhere in it. The intake runs in a
  * savepoint: a reason it refuses leaves nothing behind; several candidates are kept for the operator.
  */
-async function importCredit(db: Db, rates: RatesAdapter, line: StatementLine, statementId: string | null, actor: string, inserted?: BankPaymentRow): Promise<LineResult> {
+async function importCredit(
+  db: Db,
+  rates: RatesAdapter,
+  line: StatementLine,
+  statementId: string | null,
+  actor: string,
+  inserted?: BankPaymentRow,
+): Promise<LineResult> {
   return db.transaction(async (tx) => {
     // Inserted already with the rest of its batch (importBatch), or here.
     const row = inserted ?? (await bankRepository.insertPayment(tx, paymentValues(line, statementId)));
@@ -258,13 +337,23 @@ async function importCredit(db: Db, rates: RatesAdapter, line: StatementLine, st
     let candidates: string[] | null = null;
     if (line.reasons.length > 0 && !line.refusal) {
       try {
-        const { order } = await bankPaymentReceived(tx, rates, { reason: line.reasons.join('\n'), amount: minorToDecimal(line.amount!, 2), txid: line.ref, payerIban: line.partyIban ?? undefined });
+        const { order } = await bankPaymentReceived(tx, rates, {
+          reason: line.reasons.join('\n'),
+          amount: minorToDecimal(line.amount!, 2),
+          txid: line.ref,
+          payerIban: line.partyIban ?? undefined,
+        });
         await bankRepository.updatePayment(tx, row.id, { status: 'matched', orderId: order.id });
         await recordAudit(tx, {
           actor,
           action: 'bank.payment_matched',
           target: order.reference,
-          after: { bankPaymentId: row.id, entryRef: row.entryRef, orderReference: order.reference, amount: minorToDecimal(row.amount, 2) },
+          after: {
+            bankPaymentId: row.id,
+            entryRef: row.entryRef,
+            orderReference: order.reference,
+            amount: minorToDecimal(row.amount, 2),
+          },
         });
         return { outcome: 'booked', reference: order.reference, paymentId: row.id, reason: null };
       } catch (error) {
@@ -274,7 +363,12 @@ async function importCredit(db: Db, rates: RatesAdapter, line: StatementLine, st
       }
     }
     await bankRepository.updatePayment(tx, row.id, { unmatchedReason, candidates });
-    await recordAudit(tx, { actor, action: 'bank.payment_unmatched', target: row.id, after: { entryRef: row.entryRef, amount: minorToDecimal(row.amount, 2), unmatchedReason, candidates } });
+    await recordAudit(tx, {
+      actor,
+      action: 'bank.payment_unmatched',
+      target: row.id,
+      after: { entryRef: row.entryRef, amount: minorToDecimal(row.amount, 2), unmatchedReason, candidates },
+    });
     return { outcome: 'unmatched', reference: null, paymentId: row.id, reason: unmatchedReason };
   });
 }
@@ -286,19 +380,31 @@ async function importDebit(db: Db, outcomes: PayoutOutcomes, line: StatementLine
   const payout = payoutId ? await findPayout(db, payoutId) : undefined;
   if (!payout || payout.rail !== 'bank') return { ...none, outcome: 'ignored', reason: null };
   // Its return was booked first (the return came in before the debit was reported): the bank paid it.
-  if (payout.status === 'returned') return { ...none, outcome: 'duplicate', reference: payout.id, reason: 'payout_returned' };
-  if (payout.amount !== line.amount || payout.currency !== line.currency) return { ...none, outcome: 'skipped', reference: payout.id, reason: 'amount_differs' };
+  if (payout.status === 'returned')
+    return { ...none, outcome: 'duplicate', reference: payout.id, reason: 'payout_returned' };
+  if (payout.amount !== line.amount || payout.currency !== line.currency)
+    return { ...none, outcome: 'skipped', reference: payout.id, reason: 'amount_differs' };
   try {
     const booked = await db.transaction(async (tx) => {
-      const result = await bookPayoutResult(tx, outcomes, { id: payout.id, result: { status: 'completed', txid: txidOf(line.ref) } });
-      if (result.booked) await recordAudit(tx, { actor, action: 'bank.payout_completed', target: payout.id, after: { status: 'completed', entryRef: line.ref } });
+      const result = await bookPayoutResult(tx, outcomes, {
+        id: payout.id,
+        result: { status: 'completed', txid: txidOf(line.ref) },
+      });
+      if (result.booked)
+        await recordAudit(tx, {
+          actor,
+          action: 'bank.payout_completed',
+          target: payout.id,
+          after: { status: 'completed', entryRef: line.ref },
+        });
       return result.booked;
     });
     return { ...none, outcome: booked ? 'payout_completed' : 'duplicate', reference: payout.id, reason: null };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     // Another import (the same statement at once) completed and returned it while this one waited for the payout.
-    if ((await findPayout(db, payout.id))?.status === 'returned') return { ...none, outcome: 'duplicate', reference: payout.id, reason: 'payout_returned' };
+    if ((await findPayout(db, payout.id))?.status === 'returned')
+      return { ...none, outcome: 'duplicate', reference: payout.id, reason: 'payout_returned' };
     return { ...none, outcome: 'skipped', reference: payout.id, reason: error.code };
   }
 }
@@ -306,8 +412,14 @@ async function importDebit(db: Db, outcomes: PayoutOutcomes, line: StatementLine
 // ---------------------------------------------------------------------------------------------
 // The unmatched queue
 
-export async function listBankPayments(db: Db, filter: { status: BankPaymentStatus | 'all'; limit: number }): Promise<BankPayment[]> {
-  const rows = await bankRepository.listPayments(db, { status: filter.status === 'all' ? undefined : filter.status, limit: filter.limit });
+export async function listBankPayments(
+  db: Db,
+  filter: { status: BankPaymentStatus | 'all'; limit: number },
+): Promise<BankPayment[]> {
+  const rows = await bankRepository.listPayments(db, {
+    status: filter.status === 'all' ? undefined : filter.status,
+    limit: filter.limit,
+  });
   const references = await orderReferences(
     db,
     rows.flatMap((row) => (row.orderId ? [row.orderId] : [])),
@@ -339,7 +451,11 @@ function reasonOf(target: string): string {
  * reference. The intake takes it exactly as if the payer had written that reason. Once: the row
  * is locked, and a second assign (or a refund) finds it resolved.
  */
-export async function assignBankPayment(db: Db, rates: RatesAdapter, input: { id: string; target: string; actor: string }) {
+export async function assignBankPayment(
+  db: Db,
+  rates: RatesAdapter,
+  input: { id: string; target: string; actor: string },
+) {
   return db.transaction(async (tx) => {
     const payment = await lockOpenPayment(tx, input.id);
     const { order } = await bankPaymentReceived(tx, rates, {
@@ -362,7 +478,10 @@ export async function assignBankPayment(db: Db, rates: RatesAdapter, input: { id
       before: { status: payment.status },
       after: { status: assigned.status, entryRef: payment.entryRef, orderReference: order.reference },
     });
-    return { payment: bankPaymentView(assigned, order.reference), order: { reference: order.reference, type: order.type, status: order.status } };
+    return {
+      payment: bankPaymentView(assigned, order.reference),
+      order: { reference: order.reference, type: order.type, status: order.status },
+    };
   });
 }
 
@@ -404,7 +523,12 @@ export async function refundBankPayment(db: Db, approval: PayoutApproval, input:
       // An operator's decision: four eyes judge it as any payout, and its trigger cannot approve it.
       approval: { policy: approval, accountId: null, triggeredBy: input.actor },
     });
-    const refunded = await bankRepository.updatePayment(tx, payment.id, { status: 'refunded', resolution: `refunded (payout ${payout.id})`, resolvedBy: input.actor, resolvedAt: new Date() });
+    const refunded = await bankRepository.updatePayment(tx, payment.id, {
+      status: 'refunded',
+      resolution: `refunded (payout ${payout.id})`,
+      resolvedBy: input.actor,
+      resolvedAt: new Date(),
+    });
     await recordAudit(tx, {
       actor: input.actor,
       action: 'bank.payment_refunded',
@@ -414,7 +538,13 @@ export async function refundBankPayment(db: Db, approval: PayoutApproval, input:
     });
     return {
       payment: bankPaymentView(refunded, null),
-      payout: { id: payout.id, status: payout.status, amount: minorToDecimal(payout.amount, 2), currency: payout.currency, destination: payout.destination! },
+      payout: {
+        id: payout.id,
+        status: payout.status,
+        amount: minorToDecimal(payout.amount, 2),
+        currency: payout.currency,
+        destination: payout.destination!,
+      },
     };
   });
 }
@@ -457,7 +587,12 @@ export function bankPaymentView(row: BankPaymentRow, orderReference: string | nu
 export type SkipReason = 'no_iban' | 'invalid_iban' | 'muntly_iban' | 'payer_address_unstructured';
 
 /** Who receives a SEPA payout: its IBAN (or the payer's, for a refund of a bank payment) and a name. */
-async function creditorOf(tx: Tx, payout: PayoutRow, account: BankAccountConfig, actor: string): Promise<{ iban: string; name: string } | { problem: SkipReason }> {
+async function creditorOf(
+  tx: Tx,
+  payout: PayoutRow,
+  account: BankAccountConfig,
+  actor: string,
+): Promise<{ iban: string; name: string } | { problem: SkipReason }> {
   const payment = await bankRepository.paymentOfPayout(tx, payout);
   const destination = payout.destination ?? payment?.payerIban;
   if (!destination) return { problem: 'no_iban' };
@@ -481,7 +616,9 @@ async function creditorOf(tx: Tx, payout: PayoutRow, account: BankAccountConfig,
   const order = payout.orderId ? await findOrderById(tx, payout.orderId) : undefined;
   if (order?.beneficiary && order.address === checked.iban) return { iban: checked.iban, name: order.beneficiary };
   const customer = order?.accountId ? await findAccountById(tx, order.accountId) : undefined;
-  const holder = customer ? await verifiedBankHolder(tx, customer.id, checked.iban, actor, 'payouts-export') : undefined;
+  const holder = customer
+    ? await verifiedBankHolder(tx, customer.id, checked.iban, actor, 'payouts-export')
+    : undefined;
   return { iban: checked.iban, name: holder ?? payment?.payerName ?? customer?.displayName ?? '' };
 }
 
@@ -517,7 +654,12 @@ export async function exportPayouts(db: Db, input: { account: BankAccountConfig;
       // debtor is one per payment block, the schema and the EPC's guidelines take it for any
       // payee, and it is the company's published address (no one's personal data). One block
       // keeps one booking per file.
-      debtor: { name: input.account.name, iban: compactIban(input.account.iban), bic: input.account.bic.trim(), address: input.account.address },
+      debtor: {
+        name: input.account.name,
+        iban: compactIban(input.account.iban),
+        bic: input.account.bic.trim(),
+        address: input.account.address,
+      },
       transfers: included.map(({ payout, iban, name }) => ({
         endToEndId: endToEndIdOf(payout.id),
         amount: payout.amount,
@@ -527,7 +669,14 @@ export async function exportPayouts(db: Db, input: { account: BankAccountConfig;
       })),
     });
     const total = included.reduce((sum, { payout }) => sum + payout.amount, 0n);
-    const batch = await bankRepository.insertExport(tx, { messageId, payoutCount: included.length, total, xml, createdBy: input.actor, createdAt: now });
+    const batch = await bankRepository.insertExport(tx, {
+      messageId,
+      payoutCount: included.length,
+      total,
+      xml,
+      createdBy: input.actor,
+      createdAt: now,
+    });
     await markPayoutsInBankFile(
       tx,
       included.map(({ payout }) => payout.id),
@@ -538,14 +687,26 @@ export async function exportPayouts(db: Db, input: { account: BankAccountConfig;
       actor: input.actor,
       action: 'bank.payouts_exported',
       target: batch.id,
-      after: { messageId, format: `pain.001.001.${input.account.painVersion}`, payoutIds: included.map(({ payout }) => payout.id), total: minorToDecimal(total, 2) },
+      after: {
+        messageId,
+        format: `pain.001.001.${input.account.painVersion}`,
+        payoutIds: included.map(({ payout }) => payout.id),
+        total: minorToDecimal(total, 2),
+      },
     });
     return { export: bankExportView(batch), xml, skipped };
   });
 }
 
 export function bankExportView(row: Omit<BankExportRow, 'xml'>): BankExport {
-  return { id: row.id, messageId: row.messageId, payouts: row.payoutCount, total: minorToDecimal(row.total, 2), createdBy: row.createdBy, createdAt: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    messageId: row.messageId,
+    payouts: row.payoutCount,
+    total: minorToDecimal(row.total, 2),
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+  };
 }
 
 export async function listBankExports(db: Db, limit: number): Promise<BankExport[]> {

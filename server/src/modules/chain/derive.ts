@@ -5,9 +5,9 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { HDKey } from '@scure/bip32';
 import { p2pkh, p2wpkh } from '@scure/btc-signer';
 import cashaddr from 'cashaddrjs';
-import { eip55 } from '../../../../domain/addresses';
-import { HOUSE_BRANCH_CHILD, type HouseBranch } from '../../../../domain/chain';
-import { bitcoinLikeNetwork, cashAddrPrefix } from '../../../../domain/networks';
+import { eip55 } from '#domain/addresses';
+import { HOUSE_BRANCH_CHILD, type HouseBranch } from '#domain/chain';
+import { bitcoinLikeNetwork, cashAddrPrefix } from '#domain/networks';
 
 /**
  * Reception addresses derived from watch-only extended public keys: the API never holds a
@@ -61,7 +61,12 @@ export function houseKey(extendedKey: string): HDKey {
   return HDKey.fromExtendedKey(extendedKey, versions);
 }
 
-export function deriveAddress(currency: (typeof DERIVED_CURRENCIES)[number], xpubs: Xpubs, index: number, branch: Branch = 'users'): string {
+export function deriveAddress(
+  currency: (typeof DERIVED_CURRENCIES)[number],
+  xpubs: Xpubs,
+  index: number,
+  branch: Branch = 'users',
+): string {
   // Tag 0 means "no tag" on XRP, so tags start at 1; users and orders share the tags of one account.
   if (currency === 'XRP') return `${xpubs.XRP}:${index + 1}`;
   const key = houseKey(xpubs[currency]).deriveChild(BRANCH_CHILD[branch]).deriveChild(index);
@@ -69,7 +74,10 @@ export function deriveAddress(currency: (typeof DERIVED_CURRENCIES)[number], xpu
 }
 
 /** The house's address of a (compressed) public key: the signer derives it from its seed to check an address it is asked to sign for is its own. */
-export function addressOfKey(currency: Exclude<(typeof DERIVED_CURRENCIES)[number], 'XRP'>, publicKey: Uint8Array): string {
+export function addressOfKey(
+  currency: Exclude<(typeof DERIVED_CURRENCIES)[number], 'XRP'>,
+  publicKey: Uint8Array,
+): string {
   switch (currency) {
     case 'BTC':
     case 'LTC':

@@ -1,6 +1,9 @@
 import type { Chain } from './service';
 
-type Fetch = (url: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
+type Fetch = (
+  url: string,
+  init?: { signal?: AbortSignal },
+) => Promise<{ ok: boolean; status: number; text(): Promise<string> }>;
 
 /**
  * The Bitcoin chain read through an Esplora API (Blockstream's or mempool.space's public one, or

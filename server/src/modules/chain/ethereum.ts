@@ -1,7 +1,7 @@
 import { keccak_256 } from '@noble/hashes/sha3.js';
-import { normalizeAddress } from '../../../../domain/addresses';
+import { normalizeAddress } from '#domain/addresses';
 import { NodeError, type CoinNode, type NodeBlock, type NodeOutput, type NodeTx } from './rpc';
-import type { ChainNetwork } from '../../../../domain/networks';
+import type { ChainNetwork } from '#domain/networks';
 
 /**
  * An Ethereum node over JSON-RPC (issue 31: geth, reth, Nethermind, Erigon, anvil), presented to the
@@ -21,7 +21,14 @@ import type { ChainNetwork } from '../../../../domain/networks';
  * the house's addresses against the ledger) shows them (docs/chains.md, "Ether against anvil").
  * Every quantity is read from its hex text with BigInt, never through a float.
  */
-export const ETH_CHAIN_IDS: Record<string, ChainNetwork> = { '1': 'mainnet', '11155111': 'testnet', '17000': 'testnet', '560048': 'testnet', '31337': 'regtest', '1337': 'regtest' };
+export const ETH_CHAIN_IDS: Record<string, ChainNetwork> = {
+  '1': 'mainnet',
+  '11155111': 'testnet',
+  '17000': 'testnet',
+  '560048': 'testnet',
+  '31337': 'regtest',
+  '1337': 'regtest',
+};
 
 export type EthTx = NodeTx & { from: string; to: string | null; fee: bigint; failed: boolean };
 export type EthNode = CoinNode & {
@@ -34,20 +41,30 @@ export type EthNode = CoinNode & {
 };
 
 /** EIP-1559 fees for a transaction to be mined through a few blocks of rising base fees: twice the next base fee plus the tip (as geth's and ethers' wallets do), within a cap. */
-export function eip1559Fees(fees: { baseFee: bigint; priorityFee: bigint }, capWei: bigint): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
+export function eip1559Fees(
+  fees: { baseFee: bigint; priorityFee: bigint },
+  capWei: bigint,
+): { maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
   const maxPriorityFeePerGas = fees.priorityFee > capWei ? capWei : fees.priorityFee;
   const wanted = fees.baseFee * 2n + maxPriorityFeePerGas;
   return { maxFeePerGas: wanted > capWei ? capWei : wanted, maxPriorityFeePerGas };
 }
 
 const quantity = (hex: unknown): bigint => {
-  if (typeof hex !== 'string' || !/^0x[0-9a-fA-F]*$/.test(hex)) throw new NodeError(`ETH node: not a quantity: ${String(hex)}`);
+  if (typeof hex !== 'string' || !/^0x[0-9a-fA-F]*$/.test(hex))
+    throw new NodeError(`ETH node: not a quantity: ${String(hex)}`);
   return hex === '0x' ? 0n : BigInt(hex);
 };
 const toHex = (value: bigint | number) => `0x${value.toString(16)}`;
 
 type RawTx = { hash: string; from: string; to: string | null; value: string };
-type RawReceipt = { transactionHash: string; status?: string; gasUsed: string; effectiveGasPrice?: string; contractAddress?: string | null };
+type RawReceipt = {
+  transactionHash: string;
+  status?: string;
+  gasUsed: string;
+  effectiveGasPrice?: string;
+  contractAddress?: string | null;
+};
 type RawBlock = { hash: string; number: string; parentHash: string; transactions: RawTx[]; baseFeePerGas?: string };
 type CallFrame = { type: string; from: string; to?: string; value?: string; error?: string; calls?: CallFrame[] };
 
@@ -58,16 +75,21 @@ function internalTransfers(frame: CallFrame, into: { to: string; value: bigint }
     if (call.error) continue;
     const value = call.value ? quantity(call.value) : 0n;
     // DELEGATECALL and STATICCALL carry no value of their own (the callTracer may repeat the caller's).
-    const moves = call.type === 'CALL' || call.type === 'CREATE' || call.type === 'CREATE2' || call.type === 'SELFDESTRUCT';
+    const moves =
+      call.type === 'CALL' || call.type === 'CREATE' || call.type === 'CREATE2' || call.type === 'SELFDESTRUCT';
     if (moves && value > 0n && call.to) into.push({ to: call.to, value });
     internalTransfers(call, into);
   }
 }
 
-export function ethNode(url: string, options: { fetch?: typeof globalThis.fetch; timeoutMs?: number; warn?: (message: string) => void } = {}): EthNode {
+export function ethNode(
+  url: string,
+  options: { fetch?: typeof globalThis.fetch; timeoutMs?: number; warn?: (message: string) => void } = {},
+): EthNode {
   const parsed = new URL(url);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (parsed.username) headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`;
+  if (parsed.username)
+    headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`;
   parsed.username = '';
   parsed.password = '';
   const endpoint = parsed.toString();
@@ -84,7 +106,8 @@ export function ethNode(url: string, options: { fetch?: typeof globalThis.fetch;
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });
     const text = await response.text();
-    if (response.status === 401 || response.status === 403) throw new NodeError(`ETH node refused the credentials (HTTP ${response.status})`);
+    if (response.status === 401 || response.status === 403)
+      throw new NodeError(`ETH node refused the credentials (HTTP ${response.status})`);
     let body: { result?: unknown; error?: { code: number; message: string } | null };
     try {
       body = JSON.parse(text) as typeof body;
@@ -98,14 +121,22 @@ export function ethNode(url: string, options: { fetch?: typeof globalThis.fetch;
   async function blockTraces(hash: string): Promise<Map<string, CallFrame> | null> {
     if (traces === false) return null;
     try {
-      const answer = await call<{ txHash?: string; result: CallFrame }[]>('debug_traceBlockByHash', [hash, { tracer: 'callTracer' }]);
+      const answer = await call<{ txHash?: string; result: CallFrame }[]>('debug_traceBlockByHash', [
+        hash,
+        { tracer: 'callTracer' },
+      ]);
       traces = true;
       return new Map(answer.filter((t) => t.txHash).map((t) => [t.txHash!.toLowerCase(), t.result]));
     } catch (error) {
       // -32601: no such method (a node without the debug namespace, most public providers).
-      if (error instanceof NodeError && (error.code === -32601 || /not (found|available|supported)|does not exist/i.test(error.message))) {
+      if (
+        error instanceof NodeError &&
+        (error.code === -32601 || /not (found|available|supported)|does not exist/i.test(error.message))
+      ) {
         traces = false;
-        warn('ETH node offers no call traces (debug_traceBlockByHash): ether moved to deposit addresses by contracts is not seen by the watcher; the reconciliation shows it');
+        warn(
+          'ETH node offers no call traces (debug_traceBlockByHash): ether moved to deposit addresses by contracts is not seen by the watcher; the reconciliation shows it',
+        );
         return null;
       }
       throw error;
@@ -169,9 +200,22 @@ export function ethNode(url: string, options: { fetch?: typeof globalThis.fetch;
           moved.forEach((m, i) => outputs.push({ vout: i + 1, amount: m.value, address: address(m.to) }));
         }
         const to = tx.to ?? receipt.contractAddress ?? null;
-        return { txid: tx.hash, inputs: [], outputs, from: address(tx.from)!, to: to ? address(to) : null, fee, failed };
+        return {
+          txid: tx.hash,
+          inputs: [],
+          outputs,
+          from: address(tx.from)!,
+          to: to ? address(to) : null,
+          fee,
+          failed,
+        };
       });
-      return { height: Number(quantity(raw.number)), hash: raw.hash, previousHash: quantity(raw.number) === 0n ? null : raw.parentHash, txs };
+      return {
+        height: Number(quantity(raw.number)),
+        hash: raw.hash,
+        previousHash: quantity(raw.number) === 0n ? null : raw.parentHash,
+        txs,
+      };
     },
     async broadcast(rawHex) {
       const raw = rawHex.startsWith('0x') ? rawHex : `0x${rawHex}`;
@@ -180,7 +224,10 @@ export function ethNode(url: string, options: { fetch?: typeof globalThis.fetch;
         return await call<string>('eth_sendRawTransaction', [raw]);
       } catch (error) {
         // Sent before (a restart, a second report): the node already has it, or mined it.
-        if (error instanceof NodeError && /already known|known transaction|already imported|nonce too low/i.test(error.message)) {
+        if (
+          error instanceof NodeError &&
+          /already known|known transaction|already imported|nonce too low/i.test(error.message)
+        ) {
           const known = await call<unknown>('eth_getTransactionByHash', [txid]).catch(() => null);
           if (known) return txid;
         }

@@ -1,5 +1,5 @@
-import { boundedFeeRate, FEE_RATE_LIMITS, type NodeCurrency } from '../../../../domain/chain';
-import { ETH_GAS_LIMIT, setNetworkFee } from '../../../../domain/fees';
+import { boundedFeeRate, FEE_RATE_LIMITS, type NodeCurrency } from '#domain/chain';
+import { ETH_GAS_LIMIT, setNetworkFee } from '#domain/fees';
 import { eip1559Fees, isEthNode } from './ethereum';
 import type { CoinNode } from './rpc';
 
@@ -12,7 +12,13 @@ import type { CoinNode } from './rpc';
  * what the network asks when it signs, and the difference is the house's (payouts/service.ts).
  */
 // Ether: a plain transfer's 21,000 gas, at the wei per gas of the max fee (eip1559Fees).
-export const TYPICAL_PAYOUT_VSIZE: Record<NodeCurrency, bigint> = { BTC: 141n, LTC: 141n, DOGE: 226n, BCH: 226n, ETH: ETH_GAS_LIMIT };
+export const TYPICAL_PAYOUT_VSIZE: Record<NodeCurrency, bigint> = {
+  BTC: 141n,
+  LTC: 141n,
+  DOGE: 226n,
+  BCH: 226n,
+  ETH: ETH_GAS_LIMIT,
+};
 
 export function networkFeeFrom(currency: NodeCurrency, estimate: bigint | null, marginPercent: number): bigint {
   const base = boundedFeeRate(currency, estimate) * TYPICAL_PAYOUT_VSIZE[currency];

@@ -1,9 +1,9 @@
-import { DEFAULT_CONFIRMATIONS, NODE_CURRENCIES, type NodeCurrency } from '../../../../domain/chain';
+import { DEFAULT_CONFIRMATIONS, NODE_CURRENCIES, type NodeCurrency } from '#domain/chain';
 import { TEST_XPUBS, type Xpubs } from './derive';
 import { ethNode } from './ethereum';
 import { rpcNode, type CoinNode } from './rpc';
 import { checkXrplNetwork, xrplNode, type XrplNode } from './xrpl-rpc';
-import type { ChainNetwork } from '../../../../domain/networks';
+import type { ChainNetwork } from '#domain/networks';
 import type { Config } from '../../config';
 import type { Chain } from './service';
 
@@ -19,28 +19,40 @@ export function chainNodes(config: NodeConfig): Map<NodeCurrency, CoinNode> {
   return nodes;
 }
 
-export const confirmationsOf = (config: NodeConfig, code: NodeCurrency): number => config[`CONFIRMATIONS_${code}`] ?? DEFAULT_CONFIRMATIONS[code];
+export const confirmationsOf = (config: NodeConfig, code: NodeCurrency): number =>
+  config[`CONFIRMATIONS_${code}`] ?? DEFAULT_CONFIRMATIONS[code];
 
 /**
  * A node on another network than CHAIN_NETWORK would credit coins of no value, or send real ones
  * to addresses derived for a test chain: refused at start-up. A node that does not answer is only
  * reported (the watcher tries again; a restarting node must not stop the exchange).
  */
-export async function checkNodeNetworks(nodes: Map<NodeCurrency, CoinNode>, expected: ChainNetwork, warn: (message: string) => void): Promise<void> {
+export async function checkNodeNetworks(
+  nodes: Map<NodeCurrency, CoinNode>,
+  expected: ChainNetwork,
+  warn: (message: string) => void,
+): Promise<void> {
   for (const [code, node] of nodes) {
     let network: ChainNetwork;
     try {
       network = await node.network();
     } catch (error) {
-      warn(`${code} node at CHAIN_RPC_URL_${code} does not answer (${(error as Error).message}); the deposit watcher keeps trying`);
+      warn(
+        `${code} node at CHAIN_RPC_URL_${code} does not answer (${(error as Error).message}); the deposit watcher keeps trying`,
+      );
       continue;
     }
-    if (network !== expected) throw new Error(`CHAIN_RPC_URL_${code} is a ${network} node, but CHAIN_NETWORK is ${expected}: start a ${expected} node or set CHAIN_NETWORK=${network}`);
+    if (network !== expected)
+      throw new Error(
+        `CHAIN_RPC_URL_${code} is a ${network} node, but CHAIN_NETWORK is ${expected}: start a ${expected} node or set CHAIN_NETWORK=${network}`,
+      );
   }
 }
 
 /** XPUB_BTC, XPUB_LTC, XPUB_DOGE, XPUB_BCH, XPUB_ETH and XRP_ADDRESS, or the public test keys. */
-export function xpubsFrom(config: Pick<Config, 'XPUB_BTC' | 'XPUB_LTC' | 'XPUB_DOGE' | 'XPUB_BCH' | 'XPUB_ETH' | 'XRP_ADDRESS'>): Xpubs {
+export function xpubsFrom(
+  config: Pick<Config, 'XPUB_BTC' | 'XPUB_LTC' | 'XPUB_DOGE' | 'XPUB_BCH' | 'XPUB_ETH' | 'XRP_ADDRESS'>,
+): Xpubs {
   return {
     BTC: config.XPUB_BTC ?? TEST_XPUBS.BTC,
     LTC: config.XPUB_LTC ?? TEST_XPUBS.LTC,
@@ -74,7 +86,9 @@ export function nodeBlockSource(node: CoinNode, network: ChainNetwork): Chain {
 export type XrpChain = { node: XrplNode; house: string };
 
 export function xrpChain(config: Pick<Config, 'CHAIN_RPC_URL_XRP' | 'XRP_ADDRESS'>): XrpChain | null {
-  return config.CHAIN_RPC_URL_XRP ? { node: xrplNode(config.CHAIN_RPC_URL_XRP), house: config.XRP_ADDRESS ?? TEST_XPUBS.XRP } : null;
+  return config.CHAIN_RPC_URL_XRP
+    ? { node: xrplNode(config.CHAIN_RPC_URL_XRP), house: config.XRP_ADDRESS ?? TEST_XPUBS.XRP }
+    : null;
 }
 
 /**
@@ -82,12 +96,18 @@ export function xrpChain(config: Pick<Config, 'CHAIN_RPC_URL_XRP' | 'XRP_ADDRESS
  * start-up (xrpl-rpc.ts checkXrplNetwork), one that does not say its network is accepted with a
  * warning, one that does not answer is only reported.
  */
-export async function checkXrpNetwork(xrp: XrpChain, expected: ChainNetwork, warn: (message: string) => void): Promise<void> {
+export async function checkXrpNetwork(
+  xrp: XrpChain,
+  expected: ChainNetwork,
+  warn: (message: string) => void,
+): Promise<void> {
   let networkId: number | null;
   try {
     networkId = (await xrp.node.state()).networkId;
   } catch (error) {
-    warn(`the XRP server at CHAIN_RPC_URL_XRP does not answer (${(error as Error).message}); the deposit watcher keeps trying`);
+    warn(
+      `the XRP server at CHAIN_RPC_URL_XRP does not answer (${(error as Error).message}); the deposit watcher keeps trying`,
+    );
     return;
   }
   const check = checkXrplNetwork(networkId, expected);

@@ -1,14 +1,14 @@
 import { HDKey } from '@scure/bip32';
-import { HOUSE_BRANCHES, HOUSE_BRANCH_CHILD, type NodeCurrency } from '../../../../domain/chain';
-import { knownDecimals } from '../../../../domain/currencies';
-import { minorToDecimal } from '../../../../domain/money';
-import { chainNetwork } from '../../../../domain/networks';
+import { HOUSE_BRANCHES, HOUSE_BRANCH_CHILD, type NodeCurrency } from '#domain/chain';
+import { knownDecimals } from '#domain/currencies';
+import { minorToDecimal } from '#domain/money';
+import { chainNetwork } from '#domain/networks';
 import { systemAccount } from '../ledger/service';
 import { deriveAddress, houseKey, type Xpubs } from './derive';
 import { isEthNode, type EthNode } from './ethereum';
 import { chainRepository } from './repository';
 import { addressesHandedOut, confirmingTotal, raiseReconciliationAlert, trackedUnspent } from './service';
-import type { Reconciliation } from '../../../../domain/contracts/chain';
+import type { Reconciliation } from '#domain/contracts/chain';
 import type { Db } from '../../db/client';
 import type { CoinNode } from './rpc';
 
@@ -34,8 +34,14 @@ function descriptor(currency: NodeCurrency, xpub: string, branch: number): strin
   const spelled =
     chainNetwork() === 'mainnet'
       ? key.publicExtendedKey
-      : new HDKey({ versions: TEST_KEY_VERSIONS, chainCode: key.chainCode!, publicKey: key.publicKey!, depth: key.depth, index: key.index, parentFingerprint: key.parentFingerprint })
-          .publicExtendedKey;
+      : new HDKey({
+          versions: TEST_KEY_VERSIONS,
+          chainCode: key.chainCode!,
+          publicKey: key.publicKey!,
+          depth: key.depth,
+          index: key.index,
+          parentFingerprint: key.parentFingerprint,
+        }).publicExtendedKey;
   const script = currency === 'BTC' || currency === 'LTC' ? 'wpkh' : 'pkh';
   return `${script}(${spelled}/${branch}/*)`;
 }
@@ -52,7 +58,8 @@ async function etherOnChain(db: Db, node: EthNode, xpubs: Xpubs): Promise<bigint
   let total = 0n;
   for (const branch of HOUSE_BRANCHES) {
     const handedOut = await addressesHandedOut(db, node.currency, branch);
-    for (let index = 0; index < handedOut; index++) total += await node.balance(deriveAddress('ETH', xpubs, index, branch), scanned?.height);
+    for (let index = 0; index < handedOut; index++)
+      total += await node.balance(deriveAddress('ETH', xpubs, index, branch), scanned?.height);
   }
   return total;
 }
@@ -66,7 +73,9 @@ export async function reconcile(db: Db, node: CoinNode, xpubs: Xpubs, inFlight: 
     const handedOut = await addressesHandedOut(db, currency, branch);
     const desc = descriptor(currency, xpubs[currency], HOUSE_BRANCH_CHILD[branch]);
     // The node wants the descriptor's checksum; getdescriptorinfo adds it.
-    const withChecksum = (await node.call<{ descriptor: string }>('getdescriptorinfo', [desc]).catch(() => ({ descriptor: desc }))).descriptor;
+    const withChecksum = (
+      await node.call<{ descriptor: string }>('getdescriptorinfo', [desc]).catch(() => ({ descriptor: desc }))
+    ).descriptor;
     descriptors.push({ desc: withChecksum, range: handedOut + MARGIN });
   }
   // A node without scantxoutset answers null (the watcher's outputs count instead); a node that fails
@@ -74,7 +83,13 @@ export async function reconcile(db: Db, node: CoinNode, xpubs: Xpubs, inFlight: 
   return compare(db, currency, decimals, await node.scanTotal(descriptors), inFlight);
 }
 
-async function compare(db: Db, currency: NodeCurrency, decimals: number, onChain: bigint | null, inFlight: InFlight): Promise<Reconciliation> {
+async function compare(
+  db: Db,
+  currency: NodeCurrency,
+  decimals: number,
+  onChain: bigint | null,
+  inFlight: InFlight,
+): Promise<Reconciliation> {
   const tracked = await trackedUnspent(db, currency);
   const chainBalance = (await systemAccount(db, 'chain', currency)).balance;
   const expected = -chainBalance + (await confirmingTotal(db, currency)) - (await inFlight(db, currency));

@@ -1,6 +1,14 @@
 import { and, asc, desc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm';
-import { addressCounters, chainAlerts, chainBlocks, chainHouseTxs, chainOutputs, houseAddresses, ledgerTransfers } from '../../db/schema';
-import type { ChainOutputStatus, ChainUnmatchedReason, HouseBranch } from '../../../../domain/chain';
+import {
+  addressCounters,
+  chainAlerts,
+  chainBlocks,
+  chainHouseTxs,
+  chainOutputs,
+  houseAddresses,
+  ledgerTransfers,
+} from '../../db/schema';
+import type { ChainOutputStatus, ChainUnmatchedReason, HouseBranch } from '#domain/chain';
 import type { Db } from '../../db/client';
 
 export type HouseAddressRow = typeof houseAddresses.$inferSelect;
@@ -21,17 +29,26 @@ export const chainRepository = {
     const [row] = await db
       .insert(addressCounters)
       .values({ currency, nextIndex: 1 })
-      .onConflictDoUpdate({ target: addressCounters.currency, set: { nextIndex: sql`${addressCounters.nextIndex} + 1` } })
+      .onConflictDoUpdate({
+        target: addressCounters.currency,
+        set: { nextIndex: sql`${addressCounters.nextIndex} + 1` },
+      })
       .returning({ nextIndex: addressCounters.nextIndex });
     return Number(row!.nextIndex) - 1;
   },
 
   async counter(db: Db, currency: string): Promise<number> {
-    const [row] = await db.select({ nextIndex: addressCounters.nextIndex }).from(addressCounters).where(eq(addressCounters.currency, currency));
+    const [row] = await db
+      .select({ nextIndex: addressCounters.nextIndex })
+      .from(addressCounters)
+      .where(eq(addressCounters.currency, currency));
     return row ? Number(row.nextIndex) : 0;
   },
 
-  async insertHouseAddress(db: Db, row: { address: string; currency: string; branch: HouseBranch; derivationIndex: number }): Promise<void> {
+  async insertHouseAddress(
+    db: Db,
+    row: { address: string; currency: string; branch: HouseBranch; derivationIndex: number },
+  ): Promise<void> {
     await db.insert(houseAddresses).values(row).onConflictDoNothing();
   },
 
@@ -54,7 +71,12 @@ export const chainRepository = {
   },
 
   async lastBlocks(db: Db, currency: string, limit: number): Promise<{ height: number; hash: string }[]> {
-    return db.select({ height: chainBlocks.height, hash: chainBlocks.hash }).from(chainBlocks).where(eq(chainBlocks.currency, currency)).orderBy(desc(chainBlocks.height)).limit(limit);
+    return db
+      .select({ height: chainBlocks.height, hash: chainBlocks.hash })
+      .from(chainBlocks)
+      .where(eq(chainBlocks.currency, currency))
+      .orderBy(desc(chainBlocks.height))
+      .limit(limit);
   },
 
   async blockHashAt(db: Db, currency: string, height: number): Promise<string | null> {
@@ -69,7 +91,10 @@ export const chainRepository = {
     await db
       .insert(chainBlocks)
       .values(row)
-      .onConflictDoUpdate({ target: [chainBlocks.currency, chainBlocks.height], set: { hash: row.hash, scannedAt: new Date() } });
+      .onConflictDoUpdate({
+        target: [chainBlocks.currency, chainBlocks.height],
+        set: { hash: row.hash, scannedAt: new Date() },
+      });
   },
 
   /** Forgets the blocks above `height` (a reorg) and the old ones beyond what a reorg can reach. */
@@ -77,27 +102,53 @@ export const chainRepository = {
     await db.delete(chainBlocks).where(and(eq(chainBlocks.currency, currency), gt(chainBlocks.height, height)));
   },
   async pruneBlocks(db: Db, currency: string, belowHeight: number): Promise<void> {
-    await db.delete(chainBlocks).where(and(eq(chainBlocks.currency, currency), sql`${chainBlocks.height} < ${belowHeight}`));
+    await db
+      .delete(chainBlocks)
+      .where(and(eq(chainBlocks.currency, currency), sql`${chainBlocks.height} < ${belowHeight}`));
   },
 
-  async insertOutput(db: Db, row: { currency: string; txid: string; vout: number; address: string; amount: bigint; height: number; blockHash: string; status: ChainOutputStatus }): Promise<boolean> {
-    const inserted = await db.insert(chainOutputs).values(row).onConflictDoNothing().returning({ txid: chainOutputs.txid });
+  async insertOutput(
+    db: Db,
+    row: {
+      currency: string;
+      txid: string;
+      vout: number;
+      address: string;
+      amount: bigint;
+      height: number;
+      blockHash: string;
+      status: ChainOutputStatus;
+    },
+  ): Promise<boolean> {
+    const inserted = await db
+      .insert(chainOutputs)
+      .values(row)
+      .onConflictDoNothing()
+      .returning({ txid: chainOutputs.txid });
     return inserted.length > 0;
   },
 
   /** The same output seen again in another block (a reorg that kept its transaction). */
-  async moveOutput(db: Db, key: { currency: string; txid: string; vout: number }, block: { height: number; blockHash: string }): Promise<void> {
+  async moveOutput(
+    db: Db,
+    key: { currency: string; txid: string; vout: number },
+    block: { height: number; blockHash: string },
+  ): Promise<void> {
     await db
       .update(chainOutputs)
       .set({ ...block, updatedAt: new Date() })
-      .where(and(eq(chainOutputs.currency, key.currency), eq(chainOutputs.txid, key.txid), eq(chainOutputs.vout, key.vout)));
+      .where(
+        and(eq(chainOutputs.currency, key.currency), eq(chainOutputs.txid, key.txid), eq(chainOutputs.vout, key.vout)),
+      );
   },
 
   async lockOutput(db: Db, key: { currency: string; txid: string; vout: number }): Promise<ChainOutputRow | undefined> {
     const [row] = await db
       .select()
       .from(chainOutputs)
-      .where(and(eq(chainOutputs.currency, key.currency), eq(chainOutputs.txid, key.txid), eq(chainOutputs.vout, key.vout)))
+      .where(
+        and(eq(chainOutputs.currency, key.currency), eq(chainOutputs.txid, key.txid), eq(chainOutputs.vout, key.vout)),
+      )
       .for('update');
     return row;
   },
@@ -105,26 +156,45 @@ export const chainRepository = {
   async updateOutput(
     db: Db,
     key: { currency: string; txid: string; vout: number },
-    set: Partial<{ status: ChainOutputStatus; unmatchedReason: ChainUnmatchedReason | null; creditedTo: string | null; spentBy: string | null }>,
+    set: Partial<{
+      status: ChainOutputStatus;
+      unmatchedReason: ChainUnmatchedReason | null;
+      creditedTo: string | null;
+      spentBy: string | null;
+    }>,
   ): Promise<void> {
     await db
       .update(chainOutputs)
       .set({ ...set, updatedAt: new Date() })
-      .where(and(eq(chainOutputs.currency, key.currency), eq(chainOutputs.txid, key.txid), eq(chainOutputs.vout, key.vout)));
+      .where(
+        and(eq(chainOutputs.currency, key.currency), eq(chainOutputs.txid, key.txid), eq(chainOutputs.vout, key.vout)),
+      );
   },
 
   async outputsInBlocksAbove(db: Db, currency: string, height: number): Promise<ChainOutputRow[]> {
     return db
       .select()
       .from(chainOutputs)
-      .where(and(eq(chainOutputs.currency, currency), gt(chainOutputs.height, height), inArray(chainOutputs.status, ['confirming', ...SPENDABLE])));
+      .where(
+        and(
+          eq(chainOutputs.currency, currency),
+          gt(chainOutputs.height, height),
+          inArray(chainOutputs.status, ['confirming', ...SPENDABLE]),
+        ),
+      );
   },
 
   async confirming(db: Db, currency: string, maxHeight: number): Promise<ChainOutputRow[]> {
     return db
       .select()
       .from(chainOutputs)
-      .where(and(eq(chainOutputs.currency, currency), eq(chainOutputs.status, 'confirming'), sql`${chainOutputs.height} <= ${maxHeight}`))
+      .where(
+        and(
+          eq(chainOutputs.currency, currency),
+          eq(chainOutputs.status, 'confirming'),
+          sql`${chainOutputs.height} <= ${maxHeight}`,
+        ),
+      )
       .orderBy(asc(chainOutputs.height));
   },
 
@@ -137,7 +207,10 @@ export const chainRepository = {
       .orderBy(asc(chainOutputs.height));
   },
 
-  async spendable(db: Db, currency: string): Promise<(ChainOutputRow & { branch: HouseBranch; derivationIndex: number })[]> {
+  async spendable(
+    db: Db,
+    currency: string,
+  ): Promise<(ChainOutputRow & { branch: HouseBranch; derivationIndex: number })[]> {
     return db
       .select({
         currency: chainOutputs.currency,
@@ -159,22 +232,39 @@ export const chainRepository = {
       })
       .from(chainOutputs)
       .innerJoin(houseAddresses, eq(houseAddresses.address, chainOutputs.address))
-      .where(and(eq(chainOutputs.currency, currency), isNull(chainOutputs.spentBy), inArray(chainOutputs.status, SPENDABLE)))
+      .where(
+        and(eq(chainOutputs.currency, currency), isNull(chainOutputs.spentBy), inArray(chainOutputs.status, SPENDABLE)),
+      )
       .orderBy(asc(chainOutputs.height), asc(chainOutputs.txid), asc(chainOutputs.vout));
   },
 
   /** Of these outpoints, the ones that are house outputs (one query: a block's inputs are mostly not the house's). */
-  async knownOutpoints(db: Db, currency: string, outpoints: { txid: string; vout: number }[]): Promise<{ txid: string; vout: number }[]> {
+  async knownOutpoints(
+    db: Db,
+    currency: string,
+    outpoints: { txid: string; vout: number }[],
+  ): Promise<{ txid: string; vout: number }[]> {
     if (outpoints.length === 0) return [];
     const rows = await db
       .select({ txid: chainOutputs.txid, vout: chainOutputs.vout })
       .from(chainOutputs)
-      .where(and(eq(chainOutputs.currency, currency), inArray(chainOutputs.txid, [...new Set(outpoints.map((o) => o.txid))])));
+      .where(
+        and(
+          eq(chainOutputs.currency, currency),
+          inArray(chainOutputs.txid, [...new Set(outpoints.map((o) => o.txid))]),
+        ),
+      );
     const wanted = new Set(outpoints.map((o) => `${o.txid}:${o.vout}`));
     return rows.filter((row) => wanted.has(`${row.txid}:${row.vout}`));
   },
 
-  async markSpent(db: Db, currency: string, outpoints: { txid: string; vout: number }[], spentBy: string, height?: number): Promise<void> {
+  async markSpent(
+    db: Db,
+    currency: string,
+    outpoints: { txid: string; vout: number }[],
+    spentBy: string,
+    height?: number,
+  ): Promise<void> {
     for (const { txid, vout } of outpoints) {
       await db
         .update(chainOutputs)
@@ -193,14 +283,24 @@ export const chainRepository = {
   },
 
   /** Account chains: a transaction from a house address seen mined (again, after a reorg: its new height). */
-  async insertHouseTx(db: Db, row: { currency: string; txid: string; height: number; fee: bigint; failed: boolean }): Promise<void> {
+  async insertHouseTx(
+    db: Db,
+    row: { currency: string; txid: string; height: number; fee: bigint; failed: boolean },
+  ): Promise<void> {
     await db
       .insert(chainHouseTxs)
       .values(row)
-      .onConflictDoUpdate({ target: [chainHouseTxs.currency, chainHouseTxs.txid], set: { height: row.height, fee: row.fee, failed: row.failed } });
+      .onConflictDoUpdate({
+        target: [chainHouseTxs.currency, chainHouseTxs.txid],
+        set: { height: row.height, fee: row.fee, failed: row.failed },
+      });
   },
 
-  async houseTx(db: Db, currency: string, txid: string): Promise<{ height: number; fee: bigint; failed: boolean } | undefined> {
+  async houseTx(
+    db: Db,
+    currency: string,
+    txid: string,
+  ): Promise<{ height: number; fee: bigint; failed: boolean } | undefined> {
     const [row] = await db
       .select({ height: chainHouseTxs.height, fee: chainHouseTxs.fee, failed: chainHouseTxs.failed })
       .from(chainHouseTxs)
@@ -246,7 +346,9 @@ export const chainRepository = {
     const [row] = await db
       .select({ total: sql<string>`coalesce(sum(${chainOutputs.amount}), 0)::text` })
       .from(chainOutputs)
-      .where(and(eq(chainOutputs.currency, currency), isNull(chainOutputs.spentBy), inArray(chainOutputs.status, SPENDABLE)));
+      .where(
+        and(eq(chainOutputs.currency, currency), isNull(chainOutputs.spentBy), inArray(chainOutputs.status, SPENDABLE)),
+      );
     return BigInt(row?.total ?? '0');
   },
 
@@ -261,13 +363,26 @@ export const chainRepository = {
   /** The queue, oldest first, each with the sender its booking names (the XRP watcher keeps the paying account and its source tag). */
   async unmatched(db: Db, limit: number): Promise<(ChainOutputRow & { sender: string | null })[]> {
     const rows = await db
-      .select({ output: chainOutputs, sender: sql<string | null>`${ledgerTransfers.metadata}->>'sender'`, senderTag: sql<string | null>`${ledgerTransfers.metadata}->>'senderTag'` })
+      .select({
+        output: chainOutputs,
+        sender: sql<string | null>`${ledgerTransfers.metadata}->>'sender'`,
+        senderTag: sql<string | null>`${ledgerTransfers.metadata}->>'senderTag'`,
+      })
       .from(chainOutputs)
-      .leftJoin(ledgerTransfers, eq(ledgerTransfers.id, sql`'chain-unmatched:' || ${chainOutputs.currency} || ':' || ${chainOutputs.txid} || ':' || ${chainOutputs.vout}`))
+      .leftJoin(
+        ledgerTransfers,
+        eq(
+          ledgerTransfers.id,
+          sql`'chain-unmatched:' || ${chainOutputs.currency} || ':' || ${chainOutputs.txid} || ':' || ${chainOutputs.vout}`,
+        ),
+      )
       .where(eq(chainOutputs.status, 'unmatched'))
       .orderBy(asc(chainOutputs.createdAt))
       .limit(limit);
-    return rows.map((r) => ({ ...r.output, sender: r.sender === null ? null : r.senderTag === null ? r.sender : `${r.sender}:${r.senderTag}` }));
+    return rows.map((r) => ({
+      ...r.output,
+      sender: r.sender === null ? null : r.senderTag === null ? r.sender : `${r.sender}:${r.senderTag}`,
+    }));
   },
 
   async countOpen(db: Db): Promise<{ unmatched: number; alerts: number }> {
@@ -282,7 +397,10 @@ export const chainRepository = {
     return { unmatched: Number(outputs?.n ?? 0), alerts: Number(alerts?.n ?? 0) };
   },
 
-  async insertAlert(db: Db, row: { currency: string; kind: ChainAlertRow['kind']; detail: Record<string, unknown> }): Promise<ChainAlertRow> {
+  async insertAlert(
+    db: Db,
+    row: { currency: string; kind: ChainAlertRow['kind']; detail: Record<string, unknown> },
+  ): Promise<ChainAlertRow> {
     const [inserted] = await db.insert(chainAlerts).values(row).returning();
     return inserted!;
   },

@@ -1,7 +1,7 @@
-import { normalizeAddress } from '../../../../domain/addresses';
-import { decimalToMinor } from '../../../../domain/money';
-import type { NodeCurrency } from '../../../../domain/chain';
-import type { ChainNetwork } from '../../../../domain/networks';
+import { normalizeAddress } from '#domain/addresses';
+import { decimalToMinor } from '#domain/money';
+import type { NodeCurrency } from '#domain/chain';
+import type { ChainNetwork } from '#domain/networks';
 
 /**
  * A Bitcoin Core-style node over JSON-RPC (Bitcoin Core, Litecoin Core, Dogecoin Core, Bitcoin
@@ -56,7 +56,12 @@ const amountOf = (value: unknown): bigint => {
 };
 
 /** `chain` of getblockchaininfo in each coin's words. */
-const NETWORKS: Record<string, ChainNetwork> = { main: 'mainnet', test: 'testnet', testnet4: 'testnet', regtest: 'regtest' };
+const NETWORKS: Record<string, ChainNetwork> = {
+  main: 'mainnet',
+  test: 'testnet',
+  testnet4: 'testnet',
+  regtest: 'regtest',
+};
 
 type RawVout = { value: unknown; n: unknown; scriptPubKey?: { address?: string; addresses?: string[] } };
 type RawTx = { txid: string; vin: { txid?: string; vout?: unknown; coinbase?: string }[]; vout: RawVout[] };
@@ -71,8 +76,14 @@ export function outputAddress(currency: NodeCurrency, scriptPubKey: RawVout['scr
 export function parseTx(currency: NodeCurrency, raw: RawTx): NodeTx {
   return {
     txid: raw.txid,
-    inputs: raw.vin.filter((input) => input.txid !== undefined).map((input) => ({ txid: input.txid!, vout: Number(input.vout) })),
-    outputs: raw.vout.map((output) => ({ vout: Number(output.n), amount: amountOf(output.value), address: outputAddress(currency, output.scriptPubKey) })),
+    inputs: raw.vin
+      .filter((input) => input.txid !== undefined)
+      .map((input) => ({ txid: input.txid!, vout: Number(input.vout) })),
+    outputs: raw.vout.map((output) => ({
+      vout: Number(output.n),
+      amount: amountOf(output.value),
+      address: outputAddress(currency, output.scriptPubKey),
+    })),
   };
 }
 
@@ -96,7 +107,11 @@ type Fetch = typeof globalThis.fetch;
  * `url` is CHAIN_RPC_URL_<CUR>: http://user:password@host:port (the credentials go in a Basic
  * header, never in a log line).
  */
-export function rpcNode(currency: NodeCurrency, url: string, options: { fetch?: Fetch; timeoutMs?: number } = {}): CoinNode {
+export function rpcNode(
+  currency: NodeCurrency,
+  url: string,
+  options: { fetch?: Fetch; timeoutMs?: number } = {},
+): CoinNode {
   const parsed = new URL(url);
   const auth = `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`;
   parsed.username = '';
@@ -108,7 +123,11 @@ export function rpcNode(currency: NodeCurrency, url: string, options: { fetch?: 
   // A node runs one scantxoutset at a time ("Scan already in progress"): this process's scans queue.
   let scanning: Promise<unknown> = Promise.resolve();
 
-  async function call<T = unknown>(method: string, params: unknown[] = [], timeoutMs = options.timeoutMs ?? 30_000): Promise<T> {
+  async function call<T = unknown>(
+    method: string,
+    params: unknown[] = [],
+    timeoutMs = options.timeoutMs ?? 30_000,
+  ): Promise<T> {
     const response = await doFetch(endpoint, {
       method: 'POST',
       headers: { authorization: auth, 'content-type': 'application/json' },
@@ -116,7 +135,8 @@ export function rpcNode(currency: NodeCurrency, url: string, options: { fetch?: 
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await response.text();
-    if (response.status === 401 || response.status === 403) throw new NodeError(`${currency} node refused the credentials (HTTP ${response.status})`);
+    if (response.status === 401 || response.status === 403)
+      throw new NodeError(`${currency} node refused the credentials (HTTP ${response.status})`);
     let body: { result?: unknown; error?: { code: number; message: string } | null };
     try {
       body = parseAmountsAsText(text) as typeof body;
@@ -163,7 +183,8 @@ export function rpcNode(currency: NodeCurrency, url: string, options: { fetch?: 
       }
       raw ??= await call<RawBlock>('getblock', [hash, true]);
       const txs: NodeTx[] = [];
-      for (const tx of raw.tx) txs.push(parseTx(currency, typeof tx === 'string' ? await call<RawTx>('getrawtransaction', [tx, true]) : tx));
+      for (const tx of raw.tx)
+        txs.push(parseTx(currency, typeof tx === 'string' ? await call<RawTx>('getrawtransaction', [tx, true]) : tx));
       return { height: Number(raw.height), hash: raw.hash, previousHash: raw.previousblockhash ?? null, txs };
     },
     async broadcast(rawHex) {
@@ -196,14 +217,23 @@ export function rpcNode(currency: NodeCurrency, url: string, options: { fetch?: 
       }
     },
     async txOut(txid, vout) {
-      const out = await call<{ value: unknown; confirmations: unknown; scriptPubKey: { hex: string } } | null>('gettxout', [txid, vout, true]);
-      return out ? { amount: amountOf(out.value), scriptHex: out.scriptPubKey.hex, confirmations: Number(out.confirmations) } : null;
+      const out = await call<{ value: unknown; confirmations: unknown; scriptPubKey: { hex: string } } | null>(
+        'gettxout',
+        [txid, vout, true],
+      );
+      return out
+        ? { amount: amountOf(out.value), scriptHex: out.scriptPubKey.hex, confirmations: Number(out.confirmations) }
+        : null;
     },
     async scanTotal(descriptors) {
       const scan = async () => {
         try {
           // On mainnet the scan of the whole UTXO set takes minutes.
-          const answer = await call<{ success: boolean; total_amount: unknown }>('scantxoutset', ['start', descriptors.map(({ desc, range }) => ({ desc, range }))], 15 * 60_000);
+          const answer = await call<{ success: boolean; total_amount: unknown }>(
+            'scantxoutset',
+            ['start', descriptors.map(({ desc, range }) => ({ desc, range }))],
+            15 * 60_000,
+          );
           return answer.success ? amountOf(answer.total_amount) : null;
         } catch (error) {
           if (error instanceof NodeError && error.code === -32601) return null;

@@ -1,5 +1,5 @@
-import { MIN_DEPOSIT_MINOR, type NodeCurrency } from '../../../../domain/chain';
-import { DomainError } from '../../../../domain/errors';
+import { MIN_DEPOSIT_MINOR, type NodeCurrency } from '#domain/chain';
+import { DomainError } from '#domain/errors';
 import { lockKey } from '../../db/raw';
 import { recordAudit } from '../audit/service';
 import { systemAccount, transfer } from '../ledger/service';
@@ -28,7 +28,10 @@ import type { CoinNode, NodeBlock } from './rpc';
  */
 export type WatcherHooks = {
   /** Books a confirmed deposit to its wallet or order; a DomainError: nothing there expects it (unmatched). `creditedTo` names it for the audit trail. */
-  credit(db: Db, deposit: { currency: NodeCurrency; address: string; amount: bigint; txid: string }): Promise<{ creditedTo: string }>;
+  credit(
+    db: Db,
+    deposit: { currency: NodeCurrency; address: string; amount: bigint; txid: string },
+  ): Promise<{ creditedTo: string }>;
   /** Books back a credited deposit whose block left the chain (inside the caller's transaction). */
   reverse(tx: Tx, output: ChainOutputRow): Promise<void>;
   /** The txids of a block that are broadcast payouts: their confirmation height is set. */
@@ -44,7 +47,11 @@ export type WatcherHooks = {
    * and whether it failed (status 0). A payout's is its real fee (or its failure); a sweep's or a gas
    * funding's fee is the house's cost (inside the block's transaction).
    */
-  houseTxMined?(tx: Tx, currency: NodeCurrency, mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean }): Promise<void>;
+  houseTxMined?(
+    tx: Tx,
+    currency: NodeCurrency,
+    mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean },
+  ): Promise<void>;
 };
 
 export type WatcherSettings = {
@@ -57,17 +64,40 @@ export type WatcherSettings = {
   batch: number;
 };
 
-export const DEFAULT_WATCHER_SETTINGS: Omit<WatcherSettings, 'confirmations'> = { rescanBlocks: 100, keepBlocks: 1000, batch: 500 };
+export const DEFAULT_WATCHER_SETTINGS: Omit<WatcherSettings, 'confirmations'> = {
+  rescanBlocks: 100,
+  keepBlocks: 1000,
+  batch: 500,
+};
 
-export type ScanResult = { scanned: number; reorgDepth: number; credited: number; unmatched: number; payoutsCompleted: number; tip: number };
+export type ScanResult = {
+  scanned: number;
+  reorgDepth: number;
+  credited: number;
+  unmatched: number;
+  payoutsCompleted: number;
+  tip: number;
+};
 
 const outpoint = (row: { txid: string; vout: number }) => `${row.txid}:${row.vout}`;
 const ACTOR = 'system:chain-watcher';
 
-export async function scanChain(db: Db, node: CoinNode, hooks: WatcherHooks, settings: WatcherSettings): Promise<ScanResult> {
+export async function scanChain(
+  db: Db,
+  node: CoinNode,
+  hooks: WatcherHooks,
+  settings: WatcherSettings,
+): Promise<ScanResult> {
   const currency = node.currency;
   const tip = await node.tip();
-  const result: ScanResult = { scanned: 0, reorgDepth: 0, credited: 0, unmatched: 0, payoutsCompleted: 0, tip: tip.height };
+  const result: ScanResult = {
+    scanned: 0,
+    reorgDepth: 0,
+    credited: 0,
+    unmatched: 0,
+    payoutsCompleted: 0,
+    tip: tip.height,
+  };
 
   // Where the stored chain and the node's agree.
   const stored = await chainRepository.lastBlocks(db, currency, settings.keepBlocks);
@@ -134,10 +164,19 @@ export async function scanChain(db: Db, node: CoinNode, hooks: WatcherHooks, set
 /** One block: its house outputs (confirming, or change), the house outputs it spends, the payouts it confirms. */
 async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks: WatcherHooks): Promise<void> {
   // Account chains name each transaction's sender: the house's own transactions are found by it.
-  const senders = block.txs.flatMap((tx) => [(tx as Partial<EthTx>).from, (tx as Partial<EthTx>).to]).filter((a): a is string => typeof a === 'string');
-  const addresses = [...new Set([...block.txs.flatMap((tx) => tx.outputs.map((output) => output.address).filter((a): a is string => a !== null)), ...senders])];
+  const senders = block.txs
+    .flatMap((tx) => [(tx as Partial<EthTx>).from, (tx as Partial<EthTx>).to])
+    .filter((a): a is string => typeof a === 'string');
+  const addresses = [
+    ...new Set([
+      ...block.txs.flatMap((tx) => tx.outputs.map((output) => output.address).filter((a): a is string => a !== null)),
+      ...senders,
+    ]),
+  ];
   await db.transaction(async (tx) => {
-    const house = new Map((await chainRepository.houseAddressesIn(tx, currency, addresses)).map((row) => [row.address, row]));
+    const house = new Map(
+      (await chainRepository.houseAddressesIn(tx, currency, addresses)).map((row) => [row.address, row]),
+    );
     for (const transaction of block.txs) {
       const from = (transaction as Partial<EthTx>).from;
       // Ether the house moves between its own addresses (a sweep, a gas funding) never left it: no deposit.
@@ -159,7 +198,10 @@ async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks
         const known = await chainRepository.lockOutput(tx, key);
         if (!known) continue;
         await chainRepository.moveOutput(tx, key, { height: block.height, blockHash: block.hash });
-        if (known.status === 'orphaned') await chainRepository.updateOutput(tx, key, { status: owner.branch === 'change' || internal ? 'change' : 'confirming' });
+        if (known.status === 'orphaned')
+          await chainRepository.updateOutput(tx, key, {
+            status: owner.branch === 'change' || internal ? 'change' : 'confirming',
+          });
         if (known.status === 'reversed') {
           // Booked back once already: an operator decides (assign from the queue), never a second credit by itself.
           await chainRepository.updateOutput(tx, key, { status: 'unmatched', unmatchedReason: 'not_expected' });
@@ -168,18 +210,34 @@ async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks
       }
     }
     // The house outputs this block spends (the signer's transactions): found in one query.
-    const spending = new Map(block.txs.flatMap((transaction) => transaction.inputs.map((input) => [`${input.txid}:${input.vout}`, transaction.txid] as const)));
+    const spending = new Map(
+      block.txs.flatMap((transaction) =>
+        transaction.inputs.map((input) => [`${input.txid}:${input.vout}`, transaction.txid] as const),
+      ),
+    );
     for (const spent of await chainRepository.knownOutpoints(
       tx,
       currency,
       block.txs.flatMap((transaction) => transaction.inputs),
     )) {
-      await chainRepository.markSpent(tx, currency, [spent], spending.get(`${spent.txid}:${spent.vout}`)!, block.height);
+      await chainRepository.markSpent(
+        tx,
+        currency,
+        [spent],
+        spending.get(`${spent.txid}:${spent.vout}`)!,
+        block.height,
+      );
     }
     for (const transaction of block.txs) {
       const { from, to, fee, failed } = transaction as Partial<EthTx>;
       if (from !== undefined && house.has(from) && fee !== undefined && hooks.houseTxMined) {
-        await chainRepository.insertHouseTx(tx, { currency, txid: transaction.txid, height: block.height, fee, failed: failed ?? false });
+        await chainRepository.insertHouseTx(tx, {
+          currency,
+          txid: transaction.txid,
+          height: block.height,
+          fee,
+          failed: failed ?? false,
+        });
         const toHouse = to !== undefined && to !== null && house.has(to);
         await hooks.houseTxMined(tx, currency, { txid: transaction.txid, fee, failed: failed ?? false, toHouse });
         // A sweep (from a deposit address to the hot one) spends what the address held before it.
@@ -197,12 +255,22 @@ async function scanBlock(db: Db, currency: NodeCurrency, block: NodeBlock, hooks
 }
 
 /** A confirmed output: credited to what its address belongs to, or to the unmatched queue. */
-async function settle(db: Db, currency: NodeCurrency, output: ChainOutputRow, hooks: WatcherHooks): Promise<'credited' | 'unmatched' | 'skipped'> {
+async function settle(
+  db: Db,
+  currency: NodeCurrency,
+  output: ChainOutputRow,
+  hooks: WatcherHooks,
+): Promise<'credited' | 'unmatched' | 'skipped'> {
   const key = { currency, txid: output.txid, vout: output.vout };
   if (output.amount < MIN_DEPOSIT_MINOR[currency]) return unmatch(db, output, 'dust');
   let creditedTo: string;
   try {
-    ({ creditedTo } = await hooks.credit(db, { currency, address: output.address, amount: output.amount, txid: outpoint(output) }));
+    ({ creditedTo } = await hooks.credit(db, {
+      currency,
+      address: output.address,
+      amount: output.amount,
+      txid: outpoint(output),
+    }));
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     return unmatch(db, output, 'not_expected');
@@ -212,7 +280,11 @@ async function settle(db: Db, currency: NodeCurrency, output: ChainOutputRow, ho
   return 'credited';
 }
 
-async function unmatch(db: Db, output: ChainOutputRow, reason: 'dust' | 'not_expected'): Promise<'unmatched' | 'skipped'> {
+async function unmatch(
+  db: Db,
+  output: ChainOutputRow,
+  reason: 'dust' | 'not_expected',
+): Promise<'unmatched' | 'skipped'> {
   return db.transaction(async (tx) => {
     const row = await chainRepository.lockOutput(tx, output);
     if (!row || row.status !== 'confirming') return 'skipped';
@@ -243,12 +315,23 @@ async function bookUnmatched(tx: Tx, row: ChainOutputRow): Promise<void> {
  * leave the chain (`firstGone`) already gone — dropped, or replaced by the new chain's — and does
  * nothing, so each reversal is booked and alerted once.
  */
-async function rollBack(db: Db, currency: NodeCurrency, from: { height: number; firstGone: { height: number; hash: string } }, hooks: WatcherHooks, tooDeep: boolean): Promise<void> {
+async function rollBack(
+  db: Db,
+  currency: NodeCurrency,
+  from: { height: number; firstGone: { height: number; hash: string } },
+  hooks: WatcherHooks,
+  tooDeep: boolean,
+): Promise<void> {
   const { height, firstGone } = from;
   await db.transaction(async (tx) => {
     await lockKey(tx, `chain-rollback:${currency}`);
     if ((await chainRepository.blockHashAt(tx, currency, firstGone.height)) !== firstGone.hash) return;
-    if (tooDeep) await chainRepository.insertAlert(tx, { currency, kind: 'reorg_reversal', detail: { reason: 'reorg deeper than the blocks kept', keptFrom: height + 1 } });
+    if (tooDeep)
+      await chainRepository.insertAlert(tx, {
+        currency,
+        kind: 'reorg_reversal',
+        detail: { reason: 'reorg deeper than the blocks kept', keptFrom: height + 1 },
+      });
     const completed = await hooks.completedPayoutsAbove(tx, currency, height);
     for (const output of await chainRepository.outputsInBlocksAbove(tx, currency, height)) {
       const key = { currency, txid: output.txid, vout: output.vout };
@@ -274,11 +357,27 @@ async function rollBack(db: Db, currency: NodeCurrency, from: { height: number; 
       await chainRepository.insertAlert(tx, {
         currency,
         kind: 'reorg_reversal',
-        detail: { txid: outpoint(output), address: output.address, amount: output.amount.toString(), creditedTo: output.creditedTo, height: output.height },
+        detail: {
+          txid: outpoint(output),
+          address: output.address,
+          amount: output.amount.toString(),
+          creditedTo: output.creditedTo,
+          height: output.height,
+        },
       });
-      await recordAudit(tx, { actor: ACTOR, action: 'chain.reversal', target: outpoint(output), after: { currency, amount: output.amount.toString(), creditedTo: output.creditedTo } });
+      await recordAudit(tx, {
+        actor: ACTOR,
+        action: 'chain.reversal',
+        target: outpoint(output),
+        after: { currency, amount: output.amount.toString(), creditedTo: output.creditedTo },
+      });
     }
-    for (const id of completed) await chainRepository.insertAlert(tx, { currency, kind: 'reorg_reversal', detail: { payout: id, reason: 'a completed payout’s block left the chain' } });
+    for (const id of completed)
+      await chainRepository.insertAlert(tx, {
+        currency,
+        kind: 'reorg_reversal',
+        detail: { payout: id, reason: 'a completed payout’s block left the chain' },
+      });
     await hooks.payoutsUnconfirmedAbove(tx, currency, height);
     await chainRepository.unspendAbove(tx, currency, height);
     await chainRepository.dropHouseTxsAbove(tx, currency, height);

@@ -1,4 +1,4 @@
-import { setNetworkFee } from '../../../../domain/fees';
+import { setNetworkFee } from '#domain/fees';
 import type { XrplNode } from './xrpl-rpc';
 
 /**
@@ -8,7 +8,11 @@ import type { XrplNode } from './xrpl-rpc';
  * rounded up. An XRP payment costs the same whatever it pays, so no size enters it. What the
  * signer really pays differs by the time it signs; the difference is the house's (payouts/service.ts).
  */
-export function xrpNetworkFee(fees: { openLedger: bigint; base: bigint }, capDrops: bigint, marginPercent: number): bigint {
+export function xrpNetworkFee(
+  fees: { openLedger: bigint; base: bigint },
+  capDrops: bigint,
+  marginPercent: number,
+): bigint {
   const paid = [fees.openLedger, fees.base].reduce((a, b) => (a > b ? a : b));
   const capped = paid > capDrops ? capDrops : paid;
   const margin = BigInt(Math.round(marginPercent * 100));
@@ -16,7 +20,11 @@ export function xrpNetworkFee(fees: { openLedger: bigint; base: bigint }, capDro
 }
 
 /** Asks the server and sets the XRP fee charged from now on; the fee, or null when the server did not answer (the last one stays). */
-export async function refreshXrpNetworkFee(node: XrplNode, capDrops: bigint, marginPercent: number): Promise<bigint | null> {
+export async function refreshXrpNetworkFee(
+  node: XrplNode,
+  capDrops: bigint,
+  marginPercent: number,
+): Promise<bigint | null> {
   const fees = await node.fee().catch(() => null);
   if (!fees) return null;
   const fee = xrpNetworkFee(fees, capDrops, marginPercent);

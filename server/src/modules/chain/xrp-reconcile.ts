@@ -1,8 +1,8 @@
-import { minorToDecimal } from '../../../../domain/money';
-import { XRP_DECIMALS } from '../../../../domain/xrp';
+import { minorToDecimal } from '#domain/money';
+import { XRP_DECIMALS } from '#domain/xrp';
 import { systemAccount } from '../ledger/service';
 import { raiseReconciliationAlert } from './service';
-import type { Reconciliation } from '../../../../domain/contracts/chain';
+import type { Reconciliation } from '#domain/contracts/chain';
 import type { Db } from '../../db/client';
 import type { XrplNode } from './xrpl-rpc';
 
@@ -40,6 +40,11 @@ export async function reconcileXrp(db: Db, node: XrplNode, house: string): Promi
     difference: minorToDecimal(difference, XRP_DECIMALS),
     ok: difference === 0n,
   };
-  if (!result.ok) await raiseReconciliationAlert(db, 'XRP', { ...result, reserve: minorToDecimal(reserve, XRP_DECIMALS), ledger: state.validated.seq });
+  if (!result.ok)
+    await raiseReconciliationAlert(db, 'XRP', {
+      ...result,
+      reserve: minorToDecimal(reserve, XRP_DECIMALS),
+      ledger: state.validated.seq,
+    });
   return result;
 }

@@ -1,5 +1,5 @@
-import { DomainError } from '../../../../domain/errors';
-import { LSF_REQUIRE_DEST_TAG, TF_PARTIAL_PAYMENT } from '../../../../domain/xrp';
+import { DomainError } from '#domain/errors';
+import { LSF_REQUIRE_DEST_TAG, TF_PARTIAL_PAYMENT } from '#domain/xrp';
 import { lockKey } from '../../db/raw';
 import { systemAccount, transfer } from '../ledger/service';
 import { chainRepository } from './repository';
@@ -51,13 +51,34 @@ export type XrpWatcherSettings = {
 
 export const DEFAULT_XRP_WATCHER_SETTINGS: Omit<XrpWatcherSettings, 'house'> = { rescanLedgers: 100, pages: 50 };
 
-export type XrpScanResult = { validated: number | null; cursor: number | null; credited: number; unmatched: number; ignored: number; fees: number; requireDestTag: boolean | null };
+export type XrpScanResult = {
+  validated: number | null;
+  cursor: number | null;
+  credited: number;
+  unmatched: number;
+  ignored: number;
+  fees: number;
+  requireDestTag: boolean | null;
+};
 
 const CURRENCY = 'XRP';
 
-export async function scanXrp(db: Db, node: XrplNode, hooks: XrpWatcherHooks, settings: XrpWatcherSettings): Promise<XrpScanResult> {
+export async function scanXrp(
+  db: Db,
+  node: XrplNode,
+  hooks: XrpWatcherHooks,
+  settings: XrpWatcherSettings,
+): Promise<XrpScanResult> {
   const state = await node.state();
-  const result: XrpScanResult = { validated: state.validated?.seq ?? null, cursor: null, credited: 0, unmatched: 0, ignored: 0, fees: 0, requireDestTag: null };
+  const result: XrpScanResult = {
+    validated: state.validated?.seq ?? null,
+    cursor: null,
+    credited: 0,
+    unmatched: 0,
+    ignored: 0,
+    fees: 0,
+    requireDestTag: null,
+  };
   result.requireDestTag = await checkHouseAccount(db, node, settings.house);
   // A server still syncing has no validated ledger: nothing is final yet.
   if (!state.validated) return result;
@@ -92,7 +113,11 @@ export async function scanXrp(db: Db, node: XrplNode, hooks: XrpWatcherHooks, se
   }
   if (reached > cursor) {
     await db.transaction(async (tx) => {
-      await chainRepository.insertBlock(tx, { currency: CURRENCY, height: reached, hash: reached === validated.seq ? validated.hash : '' });
+      await chainRepository.insertBlock(tx, {
+        currency: CURRENCY,
+        height: reached,
+        hash: reached === validated.seq ? validated.hash : '',
+      });
       // One cursor is all an XRP watcher needs: no reorg to walk back through.
       await chainRepository.pruneBlocks(tx, CURRENCY, reached);
     });
@@ -151,7 +176,13 @@ async function book(db: Db, tx: XrplTx, hooks: XrpWatcherHooks, house: string, r
       amount: drops,
       code: 'chain_unmatched',
       // Where it came from, for the operator who returns it (to the address and tag the sender names).
-      metadata: { txid: `${tx.hash}:0`, address, sender: tx.account, ...(tx.sourceTag === null ? {} : { senderTag: tx.sourceTag }), ledger: tx.ledgerIndex },
+      metadata: {
+        txid: `${tx.hash}:0`,
+        address,
+        sender: tx.account,
+        ...(tx.sourceTag === null ? {} : { senderTag: tx.sourceTag }),
+        ledger: tx.ledgerIndex,
+      },
     });
     return 'unmatched' as const;
   });
@@ -166,12 +197,18 @@ async function bookOutgoing(db: Db, tx: XrplTx, hooks: XrpWatcherHooks, result: 
     // Signed with the house key, but by no payout (or by one whose signer died before it reported; the alert says which hash to look up).
     await db.transaction(async (t) => {
       await lockKey(t, `chain-alert:${CURRENCY}`);
-      const open = (await chainRepository.openAlerts(t)).some((alert) => alert.kind === 'house_account' && (alert.detail as { hash?: string }).hash === tx.hash);
+      const open = (await chainRepository.openAlerts(t)).some(
+        (alert) => alert.kind === 'house_account' && (alert.detail as { hash?: string }).hash === tx.hash,
+      );
       if (!open)
         await chainRepository.insertAlert(t, {
           currency: CURRENCY,
           kind: 'house_account',
-          detail: { reason: 'a payment from the house account that no payout made', hash: tx.hash, ledger: tx.ledgerIndex },
+          detail: {
+            reason: 'a payment from the house account that no payout made',
+            hash: tx.hash,
+            ledger: tx.ledgerIndex,
+          },
         });
     });
     return;
@@ -208,13 +245,19 @@ export async function checkHouseAccount(db: Db, node: XrplNode, house: string): 
     const reason = account === null ? 'house_account_missing' : 'require_dest_tag_unset';
     await db.transaction(async (t) => {
       await lockKey(t, `chain-alert:${CURRENCY}`);
-      const open = (await chainRepository.openAlerts(t)).some((alert) => alert.kind === 'house_account' && (alert.detail as { reason?: string }).reason === reason);
+      const open = (await chainRepository.openAlerts(t)).some(
+        (alert) => alert.kind === 'house_account' && (alert.detail as { reason?: string }).reason === reason,
+      );
       if (!open) {
         const message =
           account === null
             ? 'XRP_ADDRESS does not exist on the ledger yet: fund it with the base reserve (docs/chains.md "XRP Ledger")'
             : 'XRP_ADDRESS does not require destination tags (lsfRequireDestTag): payments without a tag are accepted and land in the unmatched queue. Set it with an AccountSet, SetFlag 1 (docs/chains.md "XRP Ledger")';
-        await chainRepository.insertAlert(t, { currency: CURRENCY, kind: 'house_account', detail: { reason, message, account: house } });
+        await chainRepository.insertAlert(t, {
+          currency: CURRENCY,
+          kind: 'house_account',
+          detail: { reason, message, account: house },
+        });
       }
     });
   }

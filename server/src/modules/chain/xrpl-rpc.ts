@@ -1,5 +1,5 @@
-import { XRPL_NETWORK_IDS } from '../../../../domain/xrp';
-import type { ChainNetwork } from '../../../../domain/networks';
+import { XRPL_NETWORK_IDS } from '#domain/xrp';
+import type { ChainNetwork } from '#domain/networks';
 
 /**
  * An XRP Ledger server over JSON-RPC (rippled or Clio; CHAIN_RPC_URL_XRP): what the deposit
@@ -43,10 +43,22 @@ export type XrplTx = {
   delivered: XrplAmount | 'unavailable' | null;
 };
 
-export type XrplAccount = { balance: bigint; sequence: number; flags: number; ownerCount: number; ledgerIndex: number | null };
-export type XrplServerState = { networkId: number | null; validated: { seq: number; hash: string; reserveBase: bigint; reserveInc: bigint; baseFee: bigint } | null; completeLedgers: string };
+export type XrplAccount = {
+  balance: bigint;
+  sequence: number;
+  flags: number;
+  ownerCount: number;
+  ledgerIndex: number | null;
+};
+export type XrplServerState = {
+  networkId: number | null;
+  validated: { seq: number; hash: string; reserveBase: bigint; reserveInc: bigint; baseFee: bigint } | null;
+  completeLedgers: string;
+};
 export type XrplSubmitted = { engineResult: string; message: string; hash: string };
-export type XrplTxStatus = { found: true; validated: boolean; result: string; ledgerIndex: number | null } | { found: false; searchedAll: boolean };
+export type XrplTxStatus =
+  | { found: true; validated: boolean; result: string; ledgerIndex: number | null }
+  | { found: false; searchedAll: boolean };
 
 export interface XrplNode {
   readonly currency: 'XRP';
@@ -54,7 +66,12 @@ export interface XrplNode {
   /** The account at a ledger ('validated' or 'current', the open ledger with what the server applied provisionally); null: it does not exist there. */
   accountInfo(account: string, ledger: 'validated' | 'current'): Promise<XrplAccount | null>;
   /** One page of the account's transactions between two ledgers, oldest first. */
-  accountTx(account: string, min: number, max: number, marker?: unknown): Promise<{ transactions: XrplTx[]; marker: unknown }>;
+  accountTx(
+    account: string,
+    min: number,
+    max: number,
+    marker?: unknown,
+  ): Promise<{ transactions: XrplTx[]; marker: unknown }>;
   /** The open ledger's fee and the reference fee, in drops. */
   fee(): Promise<{ openLedger: bigint; base: bigint }>;
   submit(blob: string): Promise<XrplSubmitted>;
@@ -66,7 +83,14 @@ export interface XrplNode {
 type Fetch = typeof globalThis.fetch;
 
 type RawTx = Record<string, unknown> & { hash?: string; ledger_index?: number };
-type RawEntry = { tx?: RawTx; tx_json?: RawTx; meta?: Record<string, unknown> | string; hash?: string; ledger_index?: number; validated?: boolean };
+type RawEntry = {
+  tx?: RawTx;
+  tx_json?: RawTx;
+  meta?: Record<string, unknown> | string;
+  hash?: string;
+  ledger_index?: number;
+  validated?: boolean;
+};
 
 export function parseEntry(entry: RawEntry): XrplTx {
   const tx = (entry.tx ?? entry.tx_json ?? {}) as RawTx;
@@ -113,12 +137,22 @@ export function xrplNetworkOf(networkId: number | null): ChainNetwork | 'unknown
  * mainnet. A server that does not say is accepted with a warning: nothing else it answers tells
  * the networks apart (its genesis is not served, `hostid` is a name).
  */
-export function checkXrplNetwork(networkId: number | null, expected: ChainNetwork): { ok: true; warning: string | null } | { ok: false; message: string } {
+export function checkXrplNetwork(
+  networkId: number | null,
+  expected: ChainNetwork,
+): { ok: true; warning: string | null } | { ok: false; message: string } {
   const network = xrplNetworkOf(networkId);
-  if (network === 'unsaid') return { ok: true, warning: `the XRP server at CHAIN_RPC_URL_XRP does not say its network (no network_id): it is taken to be ${expected}` };
+  if (network === 'unsaid')
+    return {
+      ok: true,
+      warning: `the XRP server at CHAIN_RPC_URL_XRP does not say its network (no network_id): it is taken to be ${expected}`,
+    };
   const fits = expected === 'regtest' ? network !== 'mainnet' : network === expected;
   if (fits) return { ok: true, warning: null };
-  return { ok: false, message: `CHAIN_RPC_URL_XRP is a server of XRP Ledger network ${networkId} (${network}), but CHAIN_NETWORK is ${expected}` };
+  return {
+    ok: false,
+    message: `CHAIN_RPC_URL_XRP is a server of XRP Ledger network ${networkId} (${network}), but CHAIN_NETWORK is ${expected}`,
+  };
 }
 
 /**
@@ -127,7 +161,9 @@ export function checkXrplNetwork(networkId: number | null, expected: ChainNetwor
  */
 export function xrplNode(url: string, options: { fetch?: Fetch; timeoutMs?: number } = {}): XrplNode {
   const parsed = new URL(url);
-  const auth = parsed.username ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}` : null;
+  const auth = parsed.username
+    ? `Basic ${Buffer.from(`${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`).toString('base64')}`
+    : null;
   parsed.username = '';
   parsed.password = '';
   const endpoint = parsed.toString();
@@ -150,7 +186,11 @@ export function xrplNode(url: string, options: { fetch?: Fetch; timeoutMs?: numb
     const result = body.result;
     if (!result) throw new XrplError(`XRP server answered HTTP ${response.status} without a result`);
     if (result.status === 'error' || result.error) {
-      throw new XrplError(`XRP server: ${method}: ${String(result.error_message ?? result.error)}`, String(result.error ?? 'unknown'), result);
+      throw new XrplError(
+        `XRP server: ${method}: ${String(result.error_message ?? result.error)}`,
+        String(result.error ?? 'unknown'),
+        result,
+      );
     }
     return result as T;
   }
@@ -159,17 +199,35 @@ export function xrplNode(url: string, options: { fetch?: Fetch; timeoutMs?: numb
     currency: 'XRP',
     call,
     async state() {
-      type Raw = { state: { network_id?: number; complete_ledgers?: string; validated_ledger?: { seq: number; hash: string; reserve_base: number; reserve_inc: number; base_fee: number } } };
+      type Raw = {
+        state: {
+          network_id?: number;
+          complete_ledgers?: string;
+          validated_ledger?: { seq: number; hash: string; reserve_base: number; reserve_inc: number; base_fee: number };
+        };
+      };
       const { state } = await call<Raw>('server_state');
       const v = state.validated_ledger;
       return {
         networkId: state.network_id ?? null,
         completeLedgers: state.complete_ledgers ?? '',
-        validated: v ? { seq: Number(v.seq), hash: v.hash, reserveBase: BigInt(v.reserve_base), reserveInc: BigInt(v.reserve_inc), baseFee: BigInt(v.base_fee) } : null,
+        validated: v
+          ? {
+              seq: Number(v.seq),
+              hash: v.hash,
+              reserveBase: BigInt(v.reserve_base),
+              reserveInc: BigInt(v.reserve_inc),
+              baseFee: BigInt(v.base_fee),
+            }
+          : null,
       };
     },
     async accountInfo(account, ledger) {
-      type Raw = { account_data: { Balance: string; Sequence: number; Flags: number; OwnerCount: number }; ledger_index?: number; ledger_current_index?: number };
+      type Raw = {
+        account_data: { Balance: string; Sequence: number; Flags: number; OwnerCount: number };
+        ledger_index?: number;
+        ledger_current_index?: number;
+      };
       try {
         const raw = await call<Raw>('account_info', { account, ledger_index: ledger, strict: true });
         const data = raw.account_data;
@@ -201,13 +259,28 @@ export function xrplNode(url: string, options: { fetch?: Fetch; timeoutMs?: numb
       return { openLedger: BigInt(raw.drops.open_ledger_fee), base: BigInt(raw.drops.base_fee) };
     },
     async submit(blob) {
-      const raw = await call<{ engine_result: string; engine_result_message?: string; tx_json?: { hash?: string } }>('submit', { tx_blob: blob });
-      return { engineResult: raw.engine_result, message: raw.engine_result_message ?? '', hash: String(raw.tx_json?.hash ?? '').toLowerCase() };
+      const raw = await call<{ engine_result: string; engine_result_message?: string; tx_json?: { hash?: string } }>(
+        'submit',
+        { tx_blob: blob },
+      );
+      return {
+        engineResult: raw.engine_result,
+        message: raw.engine_result_message ?? '',
+        hash: String(raw.tx_json?.hash ?? '').toLowerCase(),
+      };
     },
     async tx(hash, min, max) {
       try {
-        const raw = await call<{ validated?: boolean; meta?: { TransactionResult?: string }; ledger_index?: number }>('tx', { transaction: hash.toUpperCase(), min_ledger: min, max_ledger: max });
-        return { found: true, validated: raw.validated === true, result: String(raw.meta?.TransactionResult ?? ''), ledgerIndex: raw.ledger_index ?? null };
+        const raw = await call<{ validated?: boolean; meta?: { TransactionResult?: string }; ledger_index?: number }>(
+          'tx',
+          { transaction: hash.toUpperCase(), min_ledger: min, max_ledger: max },
+        );
+        return {
+          found: true,
+          validated: raw.validated === true,
+          result: String(raw.meta?.TransactionResult ?? ''),
+          ledgerIndex: raw.ledger_index ?? null,
+        };
       } catch (error) {
         if (error instanceof XrplError && error.error === 'txnNotFound') {
           // rippled says whether it has every ledger of the range (searched_all): only then is "not found" an answer.

@@ -1,6 +1,6 @@
-import { currencyByCode } from '../../../../domain/currencies';
-import { draw, entriesHashOf, rewardInCurrency } from '../../../../domain/faucet';
-import { eur } from '../../../../domain/money';
+import { currencyByCode } from '#domain/currencies';
+import { draw, entriesHashOf, rewardInCurrency } from '#domain/faucet';
+import { eur } from '#domain/money';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { nodeHashes } from './hashes';
 import { faucetRepository, type Round } from './repository';
@@ -15,7 +15,12 @@ import type { Rates } from '../rates/service';
 export async function drawAndPay(tx: Tx, round: Round, now: Date, rates: Rates, mix: string | null): Promise<boolean> {
   const entries = await faucetRepository.drawEntries(tx, round.id);
   if (entries.length === 0) {
-    return faucetRepository.moveRound(tx, round, 'winner_announced', { entryCount: 0, entriesHash: entriesHashOf([]), mixHash: mix, announcedAt: now });
+    return faucetRepository.moveRound(tx, round, 'winner_announced', {
+      entryCount: 0,
+      entriesHash: entriesHashOf([]),
+      mixHash: mix,
+      announcedAt: now,
+    });
   }
   const result = draw(
     round.seed!,
@@ -41,7 +46,10 @@ export async function drawAndPay(tx: Tx, round: Round, now: Date, rates: Rates, 
   });
   if (!moved) return false;
   await faucetRepository.spendBudget(tx, round.rewardEurMinor, now);
-  const [from, to] = await Promise.all([systemAccount(tx, 'faucet', winner.currency), userAccount(tx, winner.accountId, winner.currency)]);
+  const [from, to] = await Promise.all([
+    systemAccount(tx, 'faucet', winner.currency),
+    userAccount(tx, winner.accountId, winner.currency),
+  ]);
   await transfer(tx, {
     id: `faucet:${round.id}`,
     currency: winner.currency,
@@ -49,7 +57,13 @@ export async function drawAndPay(tx: Tx, round: Round, now: Date, rates: Rates, 
     creditAccountId: to.id,
     amount,
     code: 'faucet',
-    metadata: { roundId: round.id, ticket: winner.ticket, rewardEur: eur(round.rewardEurMinor), eurValue: eur(round.rewardEurMinor), rate },
+    metadata: {
+      roundId: round.id,
+      ticket: winner.ticket,
+      rewardEur: eur(round.rewardEurMinor),
+      eurValue: eur(round.rewardEurMinor),
+      rate,
+    },
   });
   return true;
 }

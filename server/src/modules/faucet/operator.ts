@@ -1,9 +1,9 @@
-import { DomainError } from '../../../../domain/errors';
-import { decimalToMinor, eur, EUR_DECIMALS } from '../../../../domain/money';
+import { DomainError } from '#domain/errors';
+import { decimalToMinor, eur, EUR_DECIMALS } from '#domain/money';
 import { recordAudit } from '../audit/service';
 import { faucetRepository } from './repository';
 import { ensureState, type FaucetSettings } from './service';
-import type { FaucetStatus } from '../../../../domain/contracts/faucet';
+import type { FaucetStatus } from '#domain/contracts/faucet';
 import type { Db } from '../../db/client';
 
 /** Operator: pause (the current round is played out, then GAME OVER), resume, or add budget. */
@@ -32,5 +32,9 @@ export async function operate(
   }
   const state = await faucetRepository.state(db);
   const round = await faucetRepository.currentRound(db);
-  return { paused: state!.paused, budgetEur: eur(state!.budgetEurMinor), round: round ? { id: round.id, state: round.state } : null };
+  return {
+    paused: state!.paused,
+    budgetEur: eur(state!.budgetEurMinor),
+    round: round ? { id: round.id, state: round.state } : null,
+  };
 }

@@ -1,4 +1,4 @@
-import { faucetActionParams, faucetFundBody, faucetStatusSchema } from '../../../../domain/contracts/faucet';
+import { faucetActionParams, faucetFundBody, faucetStatusSchema } from '#domain/contracts/faucet';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
 import { operate } from './operator';

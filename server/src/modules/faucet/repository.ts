@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { rows } from '../../db/raw';
 import { faucetEntries, faucetRounds, faucetSeedChains, faucetState } from '../../db/schema';
-import type { FaucetState } from '../../../../domain/faucet';
+import type { FaucetState } from '#domain/faucet';
 import type { Db } from '../../db/client';
 
 export type Round = typeof faucetRounds.$inferSelect;
@@ -10,7 +10,12 @@ export type EntryRow = typeof faucetEntries.$inferSelect;
 export type SeedChainRow = typeof faucetSeedChains.$inferSelect;
 
 /** What anyone may see of a seed chain: never its top seed. */
-const publicChain = { id: faucetSeedChains.id, anchor: faucetSeedChains.anchor, length: faucetSeedChains.length, createdAt: faucetSeedChains.createdAt };
+const publicChain = {
+  id: faucetSeedChains.id,
+  anchor: faucetSeedChains.anchor,
+  length: faucetSeedChains.length,
+  createdAt: faucetSeedChains.createdAt,
+};
 
 /** The faucet's one state row (the schema's `faucet_state_singleton` check). */
 const STATE_ID = 1;
@@ -40,7 +45,10 @@ export const faucetRepository = {
   },
 
   async paused(db: Db): Promise<{ paused: boolean } | undefined> {
-    const [state] = await db.select({ paused: faucetState.paused }).from(faucetState).where(eq(faucetState.id, STATE_ID));
+    const [state] = await db
+      .select({ paused: faucetState.paused })
+      .from(faucetState)
+      .where(eq(faucetState.id, STATE_ID));
     return state;
   },
 
@@ -55,7 +63,10 @@ export const faucetRepository = {
   async addBudget(db: Db, eurMinor: bigint): Promise<void> {
     await db
       .update(faucetState)
-      .set({ budgetEurMinor: sql`${faucetState.budgetEurMinor} + ${eurMinor.toString()}::bigint`, updatedAt: sql`now()` })
+      .set({
+        budgetEurMinor: sql`${faucetState.budgetEurMinor} + ${eurMinor.toString()}::bigint`,
+        updatedAt: sql`now()`,
+      })
       .where(eq(faucetState.id, STATE_ID));
   },
 
@@ -105,7 +116,13 @@ export const faucetRepository = {
    */
   async currentFingerprint(db: Db) {
     const [row] = await db
-      .select({ id: faucetRounds.id, state: faucetRounds.state, gameOverReason: faucetRounds.gameOverReason, players: count(faucetEntries.id), paused: faucetState.paused })
+      .select({
+        id: faucetRounds.id,
+        state: faucetRounds.state,
+        gameOverReason: faucetRounds.gameOverReason,
+        players: count(faucetEntries.id),
+        paused: faucetState.paused,
+      })
       .from(faucetRounds)
       .leftJoin(faucetEntries, eq(faucetEntries.roundId, faucetRounds.id))
       .leftJoin(faucetState, eq(faucetState.id, STATE_ID))
@@ -117,7 +134,12 @@ export const faucetRepository = {
   /** What the draw needs of every entry of a round. */
   drawEntries(db: Db, roundId: number) {
     return db
-      .select({ id: faucetEntries.id, ticket: faucetEntries.ticket, accountId: faucetEntries.accountId, currency: faucetEntries.currency })
+      .select({
+        id: faucetEntries.id,
+        ticket: faucetEntries.ticket,
+        accountId: faucetEntries.accountId,
+        currency: faucetEntries.currency,
+      })
       .from(faucetEntries)
       .where(eq(faucetEntries.roundId, roundId));
   },
@@ -125,7 +147,12 @@ export const faucetRepository = {
   /** What anyone may see of a round's entries, in the order they came (never the salt). */
   publicEntries(db: Db, roundId: number) {
     return db
-      .select({ id: faucetEntries.id, ticket: faucetEntries.ticket, address: faucetEntries.address, currency: faucetEntries.currency })
+      .select({
+        id: faucetEntries.id,
+        ticket: faucetEntries.ticket,
+        address: faucetEntries.address,
+        currency: faucetEntries.currency,
+      })
       .from(faucetEntries)
       .where(eq(faucetEntries.roundId, roundId))
       .orderBy(asc(faucetEntries.createdAt), asc(faucetEntries.ticket));
@@ -152,7 +179,13 @@ export const faucetRepository = {
   /** How each of these rounds ended (or not yet). */
   roundOutcomes(db: Db, ids: number[]) {
     return db
-      .select({ id: faucetRounds.id, state: faucetRounds.state, winnerEntryId: faucetRounds.winnerEntryId, rewardCurrency: faucetRounds.rewardCurrency, rewardAmount: faucetRounds.rewardAmount })
+      .select({
+        id: faucetRounds.id,
+        state: faucetRounds.state,
+        winnerEntryId: faucetRounds.winnerEntryId,
+        rewardCurrency: faucetRounds.rewardCurrency,
+        rewardAmount: faucetRounds.rewardAmount,
+      })
       .from(faucetRounds)
       .where(inArray(faucetRounds.id, ids));
   },
@@ -165,13 +198,21 @@ export const faucetRepository = {
 
   /** The chain whose seeds are used now: the oldest one with seeds left. */
   async seedChainInUse(db: Db): Promise<SeedChainRow | undefined> {
-    const [chain] = await db.select().from(faucetSeedChains).where(lte(faucetSeedChains.nextIndex, faucetSeedChains.length)).orderBy(asc(faucetSeedChains.id)).limit(1);
+    const [chain] = await db
+      .select()
+      .from(faucetSeedChains)
+      .where(lte(faucetSeedChains.nextIndex, faucetSeedChains.length))
+      .orderBy(asc(faucetSeedChains.id))
+      .limit(1);
     return chain;
   },
 
   /** How many chains still have seeds left (the one in use and any published after it). */
   async seedChainsLeft(db: Db): Promise<number> {
-    const [row] = await db.select({ n: count() }).from(faucetSeedChains).where(lte(faucetSeedChains.nextIndex, faucetSeedChains.length));
+    const [row] = await db
+      .select({ n: count() })
+      .from(faucetSeedChains)
+      .where(lte(faucetSeedChains.nextIndex, faucetSeedChains.length));
     return row!.n;
   },
 
@@ -211,7 +252,12 @@ export const faucetRepository = {
     return db
       .select()
       .from(faucetRounds)
-      .where(and(eq(faucetRounds.state, 'winner_announced'), options.before ? lt(faucetRounds.id, options.before) : undefined))
+      .where(
+        and(
+          eq(faucetRounds.state, 'winner_announced'),
+          options.before ? lt(faucetRounds.id, options.before) : undefined,
+        ),
+      )
       .orderBy(desc(faucetRounds.id))
       .limit(options.limit);
   },
@@ -228,7 +274,13 @@ export const faucetRepository = {
   /** The public side of every entry of these rounds, in the order they came (never the salt). */
   entriesOfRounds(db: Db, roundIds: number[]) {
     return db
-      .select({ id: faucetEntries.id, roundId: faucetEntries.roundId, ticket: faucetEntries.ticket, address: faucetEntries.address, currency: faucetEntries.currency })
+      .select({
+        id: faucetEntries.id,
+        roundId: faucetEntries.roundId,
+        ticket: faucetEntries.ticket,
+        address: faucetEntries.address,
+        currency: faucetEntries.currency,
+      })
       .from(faucetEntries)
       .where(inArray(faucetEntries.roundId, roundIds.length ? roundIds : [-1]))
       .orderBy(asc(faucetEntries.roundId), asc(faucetEntries.createdAt), asc(faucetEntries.ticket));

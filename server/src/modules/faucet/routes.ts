@@ -10,7 +10,7 @@ import {
   roundsQuery,
   roundsResponse,
   seedChainsResponse,
-} from '../../../../domain/contracts/faucet';
+} from '#domain/contracts/faucet';
 import { errorResponses } from '../../schemas';
 import { STREAMS_PER_CLIENT } from '../../sse';
 import { enter, myEntries } from './entries';
@@ -51,7 +51,8 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
       schema: {
         operationId: 'listFaucetRounds',
         tags: ['faucet'],
-        summary: 'The round history: announced rounds, newest first, each with its tickets, seed, chain link, block mixed in and winner',
+        summary:
+          'The round history: announced rounds, newest first, each with its tickets, seed, chain link, block mixed in and winner',
         querystring: roundsQuery,
         response: { 200: roundsResponse, ...errorResponses(400) },
       },
@@ -65,14 +66,18 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
       schema: {
         operationId: 'exportFaucetRounds',
         tags: ['faucet'],
-        summary: 'Rounds from..to (at most 500) as one JSON file to check with `npm run verify:faucet -- <file>` (domain/faucet.ts RoundsFile)',
+        summary:
+          'Rounds from..to (at most 500) as one JSON file to check with `npm run verify:faucet -- <file>` (domain/faucet.ts RoundsFile)',
         querystring: exportQuery,
       },
     },
     async (request, reply) => {
       const { from, to } = request.query;
       const file = await exportRounds(app.db, from, to);
-      return reply.type('application/json; charset=utf-8').header('content-disposition', `attachment; filename="muntly-faucet-rounds-${from}-${to}.json"`).send(JSON.stringify(file));
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="muntly-faucet-rounds-${from}-${to}.json"`)
+        .send(JSON.stringify(file));
     },
   );
 
@@ -131,7 +136,8 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
       schema: {
         operationId: 'enterFaucetRound',
         tags: ['faucet'],
-        summary: 'Enter the current round with one of your reception addresses (BTC, ETH, XRP, BCH, LTC, DOGE); only while registrations are open, once per round',
+        summary:
+          'Enter the current round with one of your reception addresses (BTC, ETH, XRP, BCH, LTC, DOGE); only while registrations are open, once per round',
         security: [{ bearer: [] }],
         body: enterBody,
         response: { 201: entrySchema, ...errorResponses(400, 401, 403, 409) },
@@ -164,10 +170,12 @@ const routes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async (app, { rat
   );
 };
 
-export const faucetPlugin = fp<{ database: Database; rates: RatesAdapter; settings: FaucetSettings }>(async (app, { database, rates, settings }) => {
-  const events = new FaucetEvents(app.eventStreams(), database.db, rates, tickMsFor(settings.roundMs), app.log);
-  app.decorate('faucet', { events, settings });
-  // The SSE plugin closes the open streams on shutdown; the ticker is a worker (server/src/workers).
-  app.addHook('preClose', async () => events.close());
-  await app.register(routes, { rates });
-});
+export const faucetPlugin = fp<{ database: Database; rates: RatesAdapter; settings: FaucetSettings }>(
+  async (app, { database, rates, settings }) => {
+    const events = new FaucetEvents(app.eventStreams(), database.db, rates, tickMsFor(settings.roundMs), app.log);
+    app.decorate('faucet', { events, settings });
+    // The SSE plugin closes the open streams on shutdown; the ticker is a worker (server/src/workers).
+    app.addHook('preClose', async () => events.close());
+    await app.register(routes, { rates });
+  },
+);

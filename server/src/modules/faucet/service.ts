@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { hashDown, roundSchedule, type GameOverReason } from '../../../../domain/faucet';
+import { hashDown, roundSchedule, type GameOverReason } from '#domain/faucet';
 import { drawAndPay } from './draw';
 import { nodeSeedHash } from './hashes';
 import { faucetRepository, type StateRow } from './repository';
@@ -42,7 +42,10 @@ export type FaucetSettings = {
   chain: Pick<Chain, 'name' | 'tip' | 'block'>;
 };
 
-export async function ensureState(db: Db, settings: Pick<FaucetSettings, 'initialBudgetEurMinor' | 'seedChainLength'>): Promise<void> {
+export async function ensureState(
+  db: Db,
+  settings: Pick<FaucetSettings, 'initialBudgetEurMinor' | 'seedChainLength'>,
+): Promise<void> {
   await faucetRepository.ensureState(db, settings.initialBudgetEurMinor);
   // The first chain's anchor is public before the first round starts.
   if (!(await faucetRepository.seedChainInUse(db))) await newSeedChain(db, settings.seedChainLength);
@@ -55,7 +58,10 @@ async function newSeedChain(db: Db, length: number) {
 }
 
 /** The next seed of the chain in use (in the transaction that holds the state lock). */
-async function takeSeed(tx: Tx, length: number): Promise<{ seed: string; seedHash: string; seedChainId: number; seedIndex: number }> {
+async function takeSeed(
+  tx: Tx,
+  length: number,
+): Promise<{ seed: string; seedHash: string; seedChainId: number; seedIndex: number }> {
   const chain = (await faucetRepository.seedChainInUse(tx)) ?? (await newSeedChain(tx, length));
   const index = chain.nextIndex;
   const seed = hashDown(chain.topSeed, chain.length - index, nodeSeedHash);
@@ -75,11 +81,21 @@ function gameOverReason(state: StateRow, settings: FaucetSettings): GameOverReas
 async function startRound(tx: Tx, state: StateRow, now: Date, settings: FaucetSettings): Promise<void> {
   const reason = gameOverReason(state, settings);
   if (reason) {
-    await faucetRepository.insertRound(tx, { state: 'game_over', gameOverReason: reason, rewardEurMinor: settings.rewardEurMinor, startsAt: now });
+    await faucetRepository.insertRound(tx, {
+      state: 'game_over',
+      gameOverReason: reason,
+      rewardEurMinor: settings.rewardEurMinor,
+      startsAt: now,
+    });
     return;
   }
   const schedule = roundSchedule(now, settings.roundMs);
-  await faucetRepository.insertRound(tx, { state: 'new', ...(await takeSeed(tx, settings.seedChainLength)), rewardEurMinor: settings.rewardEurMinor, ...schedule });
+  await faucetRepository.insertRound(tx, {
+    state: 'new',
+    ...(await takeSeed(tx, settings.seedChainLength)),
+    rewardEurMinor: settings.rewardEurMinor,
+    ...schedule,
+  });
 }
 
 /** One transition if one is due; false when the current round is where the clock says it should be. */
@@ -93,7 +109,10 @@ async function step(db: Db, rates: RatesAdapter, settings: FaucetSettings): Prom
   // Read after the closing time, so the block after this tip did not exist when registrations closed.
   const tip = peek?.state === 'registrations_open' && past(peek.closesAt) ? await settings.chain.tip(db) : undefined;
   // Locally this mines the block; on a real chain it is null until the block is there.
-  const mixed = peek?.state === 'registrations_closed' && past(peek.drawsAt) && peek.mixHeight !== null ? await settings.chain.block(db, peek.mixHeight) : undefined;
+  const mixed =
+    peek?.state === 'registrations_closed' && past(peek.drawsAt) && peek.mixHeight !== null
+      ? await settings.chain.block(db, peek.mixHeight)
+      : undefined;
   return db.transaction(async (tx) => {
     const state = await faucetRepository.lockState(tx);
     if (!state) throw new Error('faucet_state is missing: ensureState() first');
@@ -109,7 +128,10 @@ async function step(db: Db, rates: RatesAdapter, settings: FaucetSettings): Prom
         return due(round.opensAt) && faucetRepository.moveRound(tx, round, 'registrations_open');
       case 'registrations_open':
         if (!due(round.closesAt) || !tip) return false; // peeked before the closing time: the next tick reads the tip
-        return faucetRepository.moveRound(tx, round, 'registrations_closed', { mixSource: settings.chain.name, mixHeight: tip.height + 1 });
+        return faucetRepository.moveRound(tx, round, 'registrations_closed', {
+          mixSource: settings.chain.name,
+          mixHeight: tip.height + 1,
+        });
       case 'registrations_closed': {
         if (!due(round.drawsAt)) return false;
         if (!ratesNow) return false; // peeked in an earlier state; the next tick has the rates

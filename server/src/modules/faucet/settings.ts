@@ -1,9 +1,12 @@
-import { decimalToMinor, EUR_DECIMALS } from '../../../../domain/money';
+import { decimalToMinor, EUR_DECIMALS } from '#domain/money';
 import type { Config } from '../../config';
 import type { FaucetSettings } from './service';
 
 /** The faucet's settings from the validated configuration (EUR strings to cents, seconds to ms) and the chain its draws mix blocks from. */
-export function faucetSettings(config: Pick<Config, 'FAUCET_ROUND_SECONDS' | 'FAUCET_REWARD_EUR' | 'FAUCET_BUDGET_EUR' | 'FAUCET_SEED_CHAIN_LENGTH'>, chain: FaucetSettings['chain']): FaucetSettings {
+export function faucetSettings(
+  config: Pick<Config, 'FAUCET_ROUND_SECONDS' | 'FAUCET_REWARD_EUR' | 'FAUCET_BUDGET_EUR' | 'FAUCET_SEED_CHAIN_LENGTH'>,
+  chain: FaucetSettings['chain'],
+): FaucetSettings {
   return {
     seedChainLength: config.FAUCET_SEED_CHAIN_LENGTH,
     chain,

@@ -1,9 +1,17 @@
-import { knownDecimals } from '../../../../domain/currencies';
-import { DomainError } from '../../../../domain/errors';
-import { FAUCET_CURRENCIES, maskAddress, phaseEndsAt, rewardInCurrency, ROUNDS_FORMAT, type PublishedRound, type RoundsFile } from '../../../../domain/faucet';
-import { eur, minorToDecimal } from '../../../../domain/money';
+import { knownDecimals } from '#domain/currencies';
+import { DomainError } from '#domain/errors';
+import {
+  FAUCET_CURRENCIES,
+  maskAddress,
+  phaseEndsAt,
+  rewardInCurrency,
+  ROUNDS_FORMAT,
+  type PublishedRound,
+  type RoundsFile,
+} from '#domain/faucet';
+import { eur, minorToDecimal } from '#domain/money';
 import { faucetRepository, type Round } from './repository';
-import type { Round as RoundView, RoundsResponse, SeedChainsResponse } from '../../../../domain/contracts/faucet';
+import type { Round as RoundView, RoundsResponse, SeedChainsResponse } from '#domain/contracts/faucet';
 import type { Db } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 
@@ -22,15 +30,30 @@ async function seedChainLink(db: Db, round: Round): Promise<RoundView['seedChain
   if (round.seedChainId === null || round.seedIndex === null) return null;
   const [[chain], previousRoundId] = await Promise.all([
     faucetRepository.seedChains(db, [round.seedChainId]),
-    round.seedIndex > 1 ? faucetRepository.roundWithSeed(db, round.seedChainId, round.seedIndex - 1) : Promise.resolve(undefined),
+    round.seedIndex > 1
+      ? faucetRepository.roundWithSeed(db, round.seedChainId, round.seedIndex - 1)
+      : Promise.resolve(undefined),
   ]);
-  return { id: round.seedChainId, index: round.seedIndex, anchor: chain!.anchor, previousRoundId: previousRoundId ?? null };
+  return {
+    id: round.seedChainId,
+    index: round.seedIndex,
+    anchor: chain!.anchor,
+    previousRoundId: previousRoundId ?? null,
+  };
 }
 
-const mixOf = (round: Round): RoundView['mix'] => (round.mixSource && round.mixHeight !== null ? { source: round.mixSource, height: round.mixHeight, hash: round.mixHash } : null);
+const mixOf = (round: Round): RoundView['mix'] =>
+  round.mixSource && round.mixHeight !== null
+    ? { source: round.mixSource, height: round.mixHeight, hash: round.mixHash }
+    : null;
 
 /** What anyone may see of a round. The seed only once the winner is announced. */
-export async function roundView(db: Db, round: Round, rates: RatesAdapter, given?: { entries: PublicEntry[]; paused: boolean; now: Date }): Promise<RoundView> {
+export async function roundView(
+  db: Db,
+  round: Round,
+  rates: RatesAdapter,
+  given?: { entries: PublicEntry[]; paused: boolean; now: Date },
+): Promise<RoundView> {
   const [entries, state, now, current, seedChain] = await Promise.all([
     given?.entries ?? faucetRepository.publicEntries(db, round.id),
     given ? { paused: given.paused } : faucetRepository.paused(db),
@@ -47,13 +70,27 @@ export async function roundView(db: Db, round: Round, rates: RatesAdapter, given
       return [code, minorToDecimal(rewardInCurrency(round.rewardEurMinor, current.rates[code]!, decimals), decimals)];
     }),
   );
-  const ends = round.state === 'game_over' ? null : phaseEndsAt(phase, { opensAt: round.opensAt!, closesAt: round.closesAt!, drawsAt: round.drawsAt!, endsAt: round.endsAt! });
+  const ends =
+    round.state === 'game_over'
+      ? null
+      : phaseEndsAt(phase, {
+          opensAt: round.opensAt!,
+          closesAt: round.closesAt!,
+          drawsAt: round.drawsAt!,
+          endsAt: round.endsAt!,
+        });
   return {
     id: round.id,
     state: phase,
     gameOverReason: round.gameOverReason ?? null,
     endsAt: iso(ends),
-    schedule: { startsAt: round.startsAt.toISOString(), opensAt: iso(round.opensAt), closesAt: iso(round.closesAt), drawsAt: iso(round.drawsAt), endsAt: iso(round.endsAt) },
+    schedule: {
+      startsAt: round.startsAt.toISOString(),
+      opensAt: iso(round.opensAt),
+      closesAt: iso(round.closesAt),
+      drawsAt: iso(round.drawsAt),
+      endsAt: iso(round.endsAt),
+    },
     serverTime: now.toISOString(),
     announcedAt: iso(round.announcedAt),
     seedHash: round.seedHash,
@@ -91,7 +128,11 @@ export async function roundById(db: Db, rates: RatesAdapter, id: number): Promis
 }
 
 /** GET /api/faucet/rounds: announced rounds, newest first, `limit` a page. */
-export async function announcedRounds(db: Db, rates: RatesAdapter, options: { before?: number; limit: number }): Promise<RoundsResponse> {
+export async function announcedRounds(
+  db: Db,
+  rates: RatesAdapter,
+  options: { before?: number; limit: number },
+): Promise<RoundsResponse> {
   const rows = await faucetRepository.announcedRounds(db, { before: options.before, limit: options.limit + 1 });
   const page = rows.slice(0, options.limit);
   const [entries, state, now] = await Promise.all([
@@ -102,14 +143,29 @@ export async function announcedRounds(db: Db, rates: RatesAdapter, options: { be
     faucetRepository.paused(db),
     faucetRepository.now(db),
   ]);
-  const rounds = await Promise.all(page.map((round) => roundView(db, round, rates, { entries: entries.filter((e) => e.roundId === round.id), paused: state?.paused ?? false, now })));
+  const rounds = await Promise.all(
+    page.map((round) =>
+      roundView(db, round, rates, {
+        entries: entries.filter((e) => e.roundId === round.id),
+        paused: state?.paused ?? false,
+        now,
+      }),
+    ),
+  );
   return { rounds, next: rows.length > options.limit ? page[page.length - 1]!.id : null };
 }
 
 /** GET /api/faucet/seed-chains: every chain's anchor (never its top seed). */
 export async function seedChains(db: Db): Promise<SeedChainsResponse> {
   const chains = await faucetRepository.seedChains(db);
-  return { chains: chains.map((c) => ({ id: c.id, anchor: c.anchor, length: c.length, publishedAt: c.createdAt.toISOString() })) };
+  return {
+    chains: chains.map((c) => ({
+      id: c.id,
+      anchor: c.anchor,
+      length: c.length,
+      publishedAt: c.createdAt.toISOString(),
+    })),
+  };
 }
 
 /**
@@ -132,7 +188,10 @@ export async function exportRounds(db: Db, from: number, to: number): Promise<Ro
       id: round.id,
       state: round.state,
       announcedAt: iso(round.announcedAt),
-      seedChain: round.seedChainId !== null && round.seedIndex !== null ? { id: round.seedChainId, index: round.seedIndex } : null,
+      seedChain:
+        round.seedChainId !== null && round.seedIndex !== null
+          ? { id: round.seedChainId, index: round.seedIndex }
+          : null,
       seedHash: round.seedHash,
       seed: announced ? round.seed : null,
       mix: mixOf(round),
@@ -143,7 +202,12 @@ export async function exportRounds(db: Db, from: number, to: number): Promise<Ro
   });
   return {
     format: ROUNDS_FORMAT,
-    chains: chains.map((c) => ({ id: c.id, anchor: c.anchor, length: c.length, publishedAt: c.createdAt.toISOString() })),
+    chains: chains.map((c) => ({
+      id: c.id,
+      anchor: c.anchor,
+      length: c.length,
+      publishedAt: c.createdAt.toISOString(),
+    })),
     rounds: published,
   };
 }
@@ -154,5 +218,7 @@ export async function exportRounds(db: Db, from: number, to: number): Promise<Ro
  */
 export async function currentVersion(db: Db): Promise<string> {
   const round = await faucetRepository.currentFingerprint(db);
-  return round ? [round.id, round.state, round.gameOverReason ?? '', round.players, round.paused ?? ''].join(':') : 'none';
+  return round
+    ? [round.id, round.state, round.gameOverReason ?? '', round.players, round.paused ?? ''].join(':')
+    : 'none';
 }

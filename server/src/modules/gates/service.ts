@@ -1,11 +1,26 @@
-import { currencyByCode } from '../../../../domain/currencies';
-import { DomainError, secondsToWait } from '../../../../domain/errors';
-import { exchangeRefusal, outflowRefusal, type ExchangePath, type OutflowPath, type Refusal, type WalletOutflowFacts } from '../../../../domain/gates';
-import { hasSecondFactor } from '../../../../domain/protection';
+import { currencyByCode } from '#domain/currencies';
+import { DomainError, secondsToWait } from '#domain/errors';
+import {
+  exchangeRefusal,
+  outflowRefusal,
+  type ExchangePath,
+  type OutflowPath,
+  type Refusal,
+  type WalletOutflowFacts,
+} from '#domain/gates';
+import { hasSecondFactor } from '#domain/protection';
 import { verificationPhases, verifiedBankIban } from '../identity/service';
 import { balancesOf } from '../ledger/service';
 import { bookRefusal, isFrozen, protectionOf, type ProtectionSettings } from '../protection/service';
-import { accountCustomer, anonymousWeeklyCap, dayOutflowEurMinor, hasCompletedExchange, lockCustomer, weeklyVolumeEurMinor, type CustomerKeys } from '../volume/service';
+import {
+  accountCustomer,
+  anonymousWeeklyCap,
+  dayOutflowEurMinor,
+  hasCompletedExchange,
+  lockCustomer,
+  weeklyVolumeEurMinor,
+  type CustomerKeys,
+} from '../volume/service';
 import type { Db, Tx } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 
@@ -87,7 +102,11 @@ export async function exchangeEligibility(db: Db, deps: ExchangeDeps, conversion
  * order caps, the first-order cap, the week. `except`: the order being converted (it is not yet
  * among the customer's completed exchanges nor their week).
  */
-export async function exchangeGate(tx: Tx, deps: ExchangeDeps, conversion: Conversion & { amountEurMinor: bigint; except?: string; stage: 'placement' | 'conversion' }): Promise<ExchangePass> {
+export async function exchangeGate(
+  tx: Tx,
+  deps: ExchangeDeps,
+  conversion: Conversion & { amountEurMinor: bigint; except?: string; stage: 'placement' | 'conversion' },
+): Promise<ExchangePass> {
   const customer = await customerOf(tx, conversion);
   await lockCustomer(tx, customer);
   refuse(
@@ -98,7 +117,10 @@ export async function exchangeGate(tx: Tx, deps: ExchangeDeps, conversion: Conve
       // Placing an anonymous order, the orders placed and not yet converted count too: nothing else
       // stands behind it. Everyone else's week is what moved (each conversion is judged in turn).
       weeklyEurMinor:
-        (await weeklyVolumeEurMinor(tx, deps.rates, customer, { includeOpen: conversion.stage === 'placement' && !conversion.accountId, except: conversion.except })) + conversion.amountEurMinor,
+        (await weeklyVolumeEurMinor(tx, deps.rates, customer, {
+          includeOpen: conversion.stage === 'placement' && !conversion.accountId,
+          except: conversion.except,
+        })) + conversion.amountEurMinor,
     }),
   );
   return exchangePass(conversion.path);
@@ -110,8 +132,17 @@ export async function exchangeGate(tx: Tx, deps: ExchangeDeps, conversion: Conve
  * under the same locks in that statement (place_anonymous_order, migration 0030). Orders placed
  * and not yet converted count against an anonymous placement: nothing else stands behind it.
  */
-export async function anonymousExchangeGate(db: Db, deps: ExchangeDeps, conversion: Conversion & { amountEurMinor: bigint }) {
-  refuse(exchangeRefusal({ ...(await exchangeFacts(db, deps, { ...conversion, accountId: null })), amountEurMinor: conversion.amountEurMinor }));
+export async function anonymousExchangeGate(
+  db: Db,
+  deps: ExchangeDeps,
+  conversion: Conversion & { amountEurMinor: bigint },
+) {
+  refuse(
+    exchangeRefusal({
+      ...(await exchangeFacts(db, deps, { ...conversion, accountId: null })),
+      amountEurMinor: conversion.amountEurMinor,
+    }),
+  );
   return { pass: exchangePass('anonymous_order'), inDatabase: anonymousWeeklyCap(conversion.keys) };
 }
 
@@ -159,7 +190,10 @@ export async function walletOutflowGate(tx: Tx, deps: OutflowDeps, outflow: Wall
   refuse(
     outflowRefusal({
       frozen: isFrozen(guard, now),
-      pausedForSeconds: guard.sendsPausedUntil && guard.sendsPausedUntil > now ? secondsToWait(guard.sendsPausedUntil.getTime() - now.getTime()) : 0,
+      pausedForSeconds:
+        guard.sendsPausedUntil && guard.sendsPausedUntil > now
+          ? secondsToWait(guard.sendsPausedUntil.getTime() - now.getTime())
+          : 0,
       book,
       phases: await verificationPhases(tx, outflow.accountId),
       balanceCovers: outflow.debitMinor <= balance,
@@ -181,12 +215,23 @@ export async function walletOutflowGate(tx: Tx, deps: OutflowDeps, outflow: Wall
  * in the book: in allow-list mode the one IBAN allowed is the account's verified bank account,
  * whose holder proved it with a transfer.
  */
-async function bookAnswer(tx: Tx, guard: Awaited<ReturnType<typeof protectionOf>>, outflow: WalletOutflow, now: Date): Promise<WalletOutflowFacts['book']> {
+async function bookAnswer(
+  tx: Tx,
+  guard: Awaited<ReturnType<typeof protectionOf>>,
+  outflow: WalletOutflow,
+  now: Date,
+): Promise<WalletOutflowFacts['book']> {
   if (outflow.destination.currency === 'EUR') {
-    return !guard.allowListOnly || (await verifiedBankIban(tx, outflow.accountId)) === outflow.destination.address ? 'allowed' : 'not_in_book';
+    return !guard.allowListOnly || (await verifiedBankIban(tx, outflow.accountId)) === outflow.destination.address
+      ? 'allowed'
+      : 'not_in_book';
   }
   const refusal = await bookRefusal(tx, guard, { ...outflow.destination, internal: outflow.internal }, now);
-  return !refusal ? 'allowed' : refusal.code === 'address_on_hold' ? { onHoldForSeconds: refusal.retryAfter ?? 1 } : 'not_in_book';
+  return !refusal
+    ? 'allowed'
+    : refusal.code === 'address_on_hold'
+      ? { onHoldForSeconds: refusal.retryAfter ?? 1 }
+      : 'not_in_book';
 }
 
 /**
@@ -195,6 +240,8 @@ async function bookAnswer(tx: Tx, guard: Awaited<ReturnType<typeof protectionOf>
  * wallet is debited, so no account rule applies; the conversion before it passed the exchange
  * gate, and the payout's approval (four eyes) is judged when it is requested.
  */
-export function orderOutflowGate(path: 'order_delivery' | 'order_refund' | 'payment_refund' | 'chain_return'): OutflowPass {
+export function orderOutflowGate(
+  path: 'order_delivery' | 'order_refund' | 'payment_refund' | 'chain_return',
+): OutflowPass {
   return outflowPass(path);
 }

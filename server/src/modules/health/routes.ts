@@ -1,12 +1,23 @@
-import { healthResponse, readyResponse } from '../../../../domain/contracts/health';
+import { healthResponse, readyResponse } from '#domain/contracts/health';
 import { sendError } from '../../errors';
 import { errorResponses } from '../../schemas';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/api/health', { schema: { operationId: 'getHealth', tags: ['health'], summary: 'Liveness: the process is up', response: { 200: healthResponse } } }, async () => ({
-    status: 'ok' as const,
-  }));
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        operationId: 'getHealth',
+        tags: ['health'],
+        summary: 'Liveness: the process is up',
+        response: { 200: healthResponse },
+      },
+    },
+    async () => ({
+      status: 'ok' as const,
+    }),
+  );
   app.get(
     '/api/ready',
     {

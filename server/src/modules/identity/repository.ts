@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
 import { accounts, verificationCodes, verifications } from '../../db/schema';
-import type { VerificationKind, VerificationPhase } from '../../../../domain/verification';
+import type { VerificationKind, VerificationPhase } from '#domain/verification';
 import type { Db } from '../../db/client';
 
 export type VerificationRow = typeof verifications.$inferSelect;
@@ -30,7 +30,12 @@ export const identityRepository = {
     return row;
   },
 
-  async update(db: Db, accountId: string, kind: VerificationKind, values: Partial<Omit<VerificationRow, 'accountId' | 'kind'>> & { phase?: VerificationPhase }) {
+  async update(
+    db: Db,
+    accountId: string,
+    kind: VerificationKind,
+    values: Partial<Omit<VerificationRow, 'accountId' | 'kind'>> & { phase?: VerificationPhase },
+  ) {
     await db
       .update(verifications)
       .set({ ...values, updatedAt: new Date() })
@@ -40,17 +45,31 @@ export const identityRepository = {
   /** Kinds users asked to have enabled, oldest request first; `pendingOnly`: those still not enabled. */
   listRequested(db: Db, pendingOnly: boolean) {
     return db
-      .select({ email: accounts.email, accountKey: accounts.accountKey, kind: verifications.kind, phase: verifications.phase, requestedAt: verifications.requestedAt })
+      .select({
+        email: accounts.email,
+        accountKey: accounts.accountKey,
+        kind: verifications.kind,
+        phase: verifications.phase,
+        requestedAt: verifications.requestedAt,
+      })
       .from(verifications)
       .innerJoin(accounts, eq(accounts.id, verifications.accountId))
-      .where(and(isNotNull(verifications.requestedAt), pendingOnly ? eq(verifications.phase, 'not_enabled') : undefined))
+      .where(
+        and(isNotNull(verifications.requestedAt), pendingOnly ? eq(verifications.phase, 'not_enabled') : undefined),
+      )
       .orderBy(asc(verifications.requestedAt));
   },
 
   /** Kinds of these in step 2 (details submitted, waiting for their check), oldest submission first. */
   listSubmitted(db: Db, kinds: VerificationKind[]) {
     return db
-      .select({ email: accounts.email, accountKey: accounts.accountKey, kind: verifications.kind, phase: verifications.phase, submittedAt: verifications.submittedAt })
+      .select({
+        email: accounts.email,
+        accountKey: accounts.accountKey,
+        kind: verifications.kind,
+        phase: verifications.phase,
+        submittedAt: verifications.submittedAt,
+      })
       .from(verifications)
       .innerJoin(accounts, eq(accounts.id, verifications.accountId))
       .where(and(eq(verifications.phase, 'step_2'), inArray(verifications.kind, kinds)))
@@ -61,8 +80,14 @@ export const identityRepository = {
   async queueCounts(db: Db, documentKinds: VerificationKind[]): Promise<{ requests: number; documents: number }> {
     const [row] = await db
       .select({
-        requests: sql<number>`count(*) filter (where ${verifications.phase} = 'not_enabled' and ${verifications.requestedAt} is not null)`.mapWith(Number),
-        documents: sql<number>`count(*) filter (where ${verifications.phase} = 'step_2' and ${inArray(verifications.kind, documentKinds)})`.mapWith(Number),
+        requests:
+          sql<number>`count(*) filter (where ${verifications.phase} = 'not_enabled' and ${verifications.requestedAt} is not null)`.mapWith(
+            Number,
+          ),
+        documents:
+          sql<number>`count(*) filter (where ${verifications.phase} = 'step_2' and ${inArray(verifications.kind, documentKinds)})`.mapWith(
+            Number,
+          ),
       })
       .from(verifications);
     return row ?? { requests: 0, documents: 0 };
@@ -72,7 +97,11 @@ export const identityRepository = {
    * Deletes the data of every row past its retention date (see deleteExpiredIdentityData) whose
    * account also meets `alsoEnded` (the retention job: the business relationship has ended).
    */
-  eraseExpired(db: Db, now: Date, alsoEnded?: (accountId: typeof verifications.accountId) => SQL): Promise<{ accountId: string; kind: VerificationKind; phase: VerificationPhase }[]> {
+  eraseExpired(
+    db: Db,
+    now: Date,
+    alsoEnded?: (accountId: typeof verifications.accountId) => SQL,
+  ): Promise<{ accountId: string; kind: VerificationKind; phase: VerificationPhase }[]> {
     return db
       .update(verifications)
       .set({
@@ -91,7 +120,14 @@ export const identityRepository = {
     const [row] = await db
       .select()
       .from(verificationCodes)
-      .where(and(eq(verificationCodes.accountId, accountId), eq(verificationCodes.kind, kind), isNull(verificationCodes.usedAt), isNull(verificationCodes.revokedAt)))
+      .where(
+        and(
+          eq(verificationCodes.accountId, accountId),
+          eq(verificationCodes.kind, kind),
+          isNull(verificationCodes.usedAt),
+          isNull(verificationCodes.revokedAt),
+        ),
+      )
       .orderBy(desc(verificationCodes.createdAt))
       .limit(1)
       .for('update');
@@ -100,16 +136,33 @@ export const identityRepository = {
 
   async liveCodes(db: Db, accountId: string) {
     return db
-      .select({ kind: verificationCodes.kind, expiresAt: verificationCodes.expiresAt, attempts: verificationCodes.attempts })
+      .select({
+        kind: verificationCodes.kind,
+        expiresAt: verificationCodes.expiresAt,
+        attempts: verificationCodes.attempts,
+      })
       .from(verificationCodes)
-      .where(and(eq(verificationCodes.accountId, accountId), isNull(verificationCodes.usedAt), isNull(verificationCodes.revokedAt)));
+      .where(
+        and(
+          eq(verificationCodes.accountId, accountId),
+          isNull(verificationCodes.usedAt),
+          isNull(verificationCodes.revokedAt),
+        ),
+      );
   },
 
   async revokeLiveCodes(db: Db, accountId: string, kind: VerificationKind) {
     await db
       .update(verificationCodes)
       .set({ revokedAt: new Date() })
-      .where(and(eq(verificationCodes.accountId, accountId), eq(verificationCodes.kind, kind), isNull(verificationCodes.usedAt), isNull(verificationCodes.revokedAt)));
+      .where(
+        and(
+          eq(verificationCodes.accountId, accountId),
+          eq(verificationCodes.kind, kind),
+          isNull(verificationCodes.usedAt),
+          isNull(verificationCodes.revokedAt),
+        ),
+      );
   },
 
   /** When the account's codes of every kind were sent since then (used, revoked and expired ones too). */

@@ -1,7 +1,13 @@
 import rateLimit from '@fastify/rate-limit';
-import { confirmCodeBody, identityKindParams, identityResponse, stepOneBody, verificationRequestResponse } from '../../../../domain/contracts/identity';
-import { DomainError, secondsToWait } from '../../../../domain/errors';
-import { sameIban } from '../../../../domain/sepa';
+import {
+  confirmCodeBody,
+  identityKindParams,
+  identityResponse,
+  stepOneBody,
+  verificationRequestResponse,
+} from '#domain/contracts/identity';
+import { DomainError, secondsToWait } from '#domain/errors';
+import { sameIban } from '#domain/sepa';
 import { RateLimited } from '../../errors';
 import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
@@ -15,7 +21,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  */
 export const VERIFICATION_REQUEST_RATE_LIMIT = { max: 10, timeWindow: '1 hour' } as const;
 /** The same per account, counted in the database every replica shares (server/src/limits.ts). */
-const VERIFICATION_REQUEST_LIMIT: Limit = { name: 'verification-request-account', max: VERIFICATION_REQUEST_RATE_LIMIT.max, windowMs: 3_600_000 };
+const VERIFICATION_REQUEST_LIMIT: Limit = {
+  name: 'verification-request-account',
+  max: VERIFICATION_REQUEST_RATE_LIMIT.max,
+  windowMs: 3_600_000,
+};
 
 /** The logged-in user's own identity verification; no route takes another user's id. */
 /** Muntly's own bank account (BANK_IBAN): never a customer's account to verify. */
@@ -26,7 +36,10 @@ export const identityRoutes: FastifyPluginAsyncZod<IdentityRouteOptions> = async
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
   });
-  const requestsByClient = app.createRateLimit({ ...VERIFICATION_REQUEST_RATE_LIMIT, keyGenerator: (request) => `verification-request-client:${request.ip}` });
+  const requestsByClient = app.createRateLimit({
+    ...VERIFICATION_REQUEST_RATE_LIMIT,
+    keyGenerator: (request) => `verification-request-client:${request.ip}`,
+  });
 
   app.get(
     '/api/identity',
@@ -54,7 +67,8 @@ export const identityRoutes: FastifyPluginAsyncZod<IdentityRouteOptions> = async
         operationId: 'submitIdentity',
         tags: ['identity'],
         summary: 'Step 1: submit the data of a kind; the code is sent through its channel',
-        description: 'address/id: person data; bank: iban, beneficiary; business: businessName, businessNumber, businessCountry; mobile: mobile.',
+        description:
+          'address/id: person data; bank: iban, beneficiary; business: businessName, businessNumber, businessCountry; mobile: mobile.',
         security: [{ bearer: [] }],
         params: identityKindParams,
         body: stepOneBody,
@@ -68,7 +82,12 @@ export const identityRoutes: FastifyPluginAsyncZod<IdentityRouteOptions> = async
       // (in any spelling) would be verified as the customer's and pay Muntly itself.
       if (kind === 'bank' && sameIban(String(data.iban), bankIban)) throw new DomainError('muntly_iban', 'iban');
       const account = request.account!;
-      await submitStepOne(app.db, { account, kind, data, language: requestLanguage(request.headers['accept-language']) });
+      await submitStepOne(app.db, {
+        account,
+        kind,
+        data,
+        language: requestLanguage(request.headers['accept-language']),
+      });
       app.forgetAccountSummary(request.auth!.issuer, request.auth!.subject);
       return { kinds: await describeIdentity(app.db, account.id) };
     },
@@ -82,7 +101,8 @@ export const identityRoutes: FastifyPluginAsyncZod<IdentityRouteOptions> = async
         operationId: 'requestVerification',
         tags: ['identity'],
         summary: 'Ask Muntly to enable a verification kind for you (the operator is mailed; rate-limited)',
-        description: 'Idempotent: asking again while the request waits, or for a kind already enabled, answers the state as it is (created: false).',
+        description:
+          'Idempotent: asking again while the request waits, or for a kind already enabled, answers the state as it is (created: false).',
         security: [{ bearer: [] }],
         params: identityKindParams,
         response: { 200: verificationRequestResponse, ...errorResponses(400, 401, 403, 429) },
@@ -94,8 +114,17 @@ export const identityRoutes: FastifyPluginAsyncZod<IdentityRouteOptions> = async
       await takeLimits(app.db, [{ limit: VERIFICATION_REQUEST_LIMIT, subject: request.account!.id }]);
       const { kind } = request.params;
       const account = request.account!;
-      const { requestedAt, created } = await requestKind(app.db, { account, kind, language: requestLanguage(request.headers['accept-language']) });
-      return { kind, requestedAt: requestedAt?.toISOString() ?? null, created, kinds: await describeIdentity(app.db, account.id) };
+      const { requestedAt, created } = await requestKind(app.db, {
+        account,
+        kind,
+        language: requestLanguage(request.headers['accept-language']),
+      });
+      return {
+        kind,
+        requestedAt: requestedAt?.toISOString() ?? null,
+        created,
+        kinds: await describeIdentity(app.db, account.id),
+      };
     },
   );
 

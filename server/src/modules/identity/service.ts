@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { IDENTITY_MAILBOX, OPERATIONS_MAILBOX } from '../../../../domain/contact';
-import { codeIn, DomainError, secondsToWait, type ErrorCode } from '../../../../domain/errors';
-import { missingVerifications, verificationRefusal, type Activity, type Phases } from '../../../../domain/gates';
+import { codeFromBytes, normalizeCode } from '#domain/codes';
+import { IDENTITY_MAILBOX, OPERATIONS_MAILBOX } from '#domain/contact';
+import { codeIn, DomainError, secondsToWait, type ErrorCode } from '#domain/errors';
+import { missingVerifications, verificationRefusal, type Activity, type Phases } from '#domain/gates';
 import {
   STEP_ONE_FIELD_ERRORS,
   STEP_ONE_SCHEMAS,
@@ -14,15 +14,15 @@ import {
   nextCodeAllowedAt,
   yearsAfter,
   type StepTwoChannel,
-} from '../../../../domain/identity';
-import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
+} from '#domain/identity';
+import { defaultLanguage, isLanguage, type Language } from '#domain/languages';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
 import { accountKeysOf } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { antiPhishingPhrase, emailText, lockAndListSentTo, send, messageText, phrase } from '../notify/service';
 import { identityRepository, type VerificationRow } from './repository';
-import type { IdentityKind } from '../../../../domain/contracts/identity';
-import type { VerificationKind, VerificationRejectionReason } from '../../../../domain/verification';
+import type { IdentityKind } from '#domain/contracts/identity';
+import type { VerificationKind, VerificationRejectionReason } from '#domain/verification';
 import type { Db, Tx } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { AnyColumn, SQL } from 'drizzle-orm';
@@ -34,7 +34,13 @@ import type { AnyColumn, SQL } from 'drizzle-orm';
  * to its account and kind, dies after 5 wrong attempts and expires; every change keeps the
  * record for at least 5 years (AML).
  */
-export const KIND_NAMES: Record<VerificationKind, string> = { address: 'address', bank: 'bank account', business: 'business', id: 'ID', mobile: 'mobile' };
+export const KIND_NAMES: Record<VerificationKind, string> = {
+  address: 'address',
+  bank: 'bank account',
+  business: 'business',
+  id: 'ID',
+  mobile: 'mobile',
+};
 
 /**
  * How long a code lives. The spec's 10 minutes fits SMS and email; a letter or a bank transfer
@@ -47,7 +53,8 @@ const CODE_TTL_MS: Record<string, number> = {
   bank: 14 * 86_400_000,
 };
 
-const hashCode = (accountId: string, kind: string, code: string) => createHash('sha256').update(`${accountId}:${kind}:${code}`).digest('hex');
+const hashCode = (accountId: string, kind: string, code: string) =>
+  createHash('sha256').update(`${accountId}:${kind}:${code}`).digest('hex');
 
 const retainUntil = (from: Date) => yearsAfter(from, RETENTION_YEARS);
 
@@ -59,7 +66,11 @@ function newCode(): string {
 }
 
 /** An operator reads a user's identity data: the read is written to the audit trail first (no row, no data). */
-export async function readIdentityAsOperator(db: Db, account: Pick<AccountRow, 'id' | 'accountKey'>, actor: string): Promise<IdentityKind[]> {
+export async function readIdentityAsOperator(
+  db: Db,
+  account: Pick<AccountRow, 'id' | 'accountKey'>,
+  actor: string,
+): Promise<IdentityKind[]> {
   await db.transaction((tx) => recordAudit(tx, { actor, action: 'identity.read', target: account.accountKey }));
   return describeIdentity(db, account.id);
 }
@@ -69,7 +80,13 @@ export async function readIdentityAsOperator(db: Db, account: Pick<AccountRow, '
  * payout to it is addressed to (the payee's bank checks name against IBAN). A read of identity
  * data on an operator's behalf, so it is audited, like readIdentityAsOperator.
  */
-export async function verifiedBankHolder(tx: Tx, accountId: string, iban: string, actor: string, purpose: string): Promise<string | undefined> {
+export async function verifiedBankHolder(
+  tx: Tx,
+  accountId: string,
+  iban: string,
+  actor: string,
+  purpose: string,
+): Promise<string | undefined> {
   const row = await identityRepository.find(tx, accountId, 'bank');
   const data = row?.phase === 'verified' ? (row.data as { iban?: unknown; beneficiary?: unknown } | null) : null;
   if (!data || data.iban !== iban || typeof data.beneficiary !== 'string') return undefined;
@@ -94,7 +111,8 @@ export async function verificationStates(db: Db, accountId: string) {
     requestedAt: row.requestedAt?.toISOString() ?? null,
     submittedAt: row.submittedAt?.toISOString() ?? null,
     verifiedAt: row.verifiedAt?.toISOString() ?? null,
-    rejection: row.rejectedAt && row.rejectionReason ? { reason: row.rejectionReason, at: row.rejectedAt.toISOString() } : null,
+    rejection:
+      row.rejectedAt && row.rejectionReason ? { reason: row.rejectionReason, at: row.rejectedAt.toISOString() } : null,
   }));
 }
 
@@ -122,7 +140,10 @@ export async function describeIdentity(db: Db, accountId: string): Promise<Ident
       requestedAt: row.requestedAt?.toISOString() ?? null,
       retainUntil: row.retainUntil?.toISOString() ?? null,
       dataDeletedAt: row.dataDeletedAt?.toISOString() ?? null,
-      rejection: row.rejectedAt && row.rejectionReason ? { reason: row.rejectionReason, at: row.rejectedAt.toISOString() } : null,
+      rejection:
+        row.rejectedAt && row.rejectionReason
+          ? { reason: row.rejectionReason, at: row.rejectedAt.toISOString() }
+          : null,
       codeExpiresAt: code?.expiresAt.toISOString() ?? null,
       attemptsLeft: code ? CODE_MAX_ATTEMPTS - code.attempts : null,
       nextCodeAt: nextCodeAt === null ? null : new Date(nextCodeAt).toISOString(),
@@ -136,16 +157,25 @@ export function parseStepOne(kind: VerificationKind, body: unknown): Record<stri
   if (result.success) return result.data as Record<string, unknown>;
   const issue = result.error.issues[0]!;
   const field = String(issue.path[0] ?? '');
-  const code = codeIn(issue.message, STEP_ONE_FIELD_ERRORS) ?? (issue.code === 'invalid_type' || issue.code === 'invalid_value' ? 'required' : 'validation_failed');
+  const code =
+    codeIn(issue.message, STEP_ONE_FIELD_ERRORS) ??
+    (issue.code === 'invalid_type' || issue.code === 'invalid_value' ? 'required' : 'validation_failed');
   throw new DomainError(code, field || undefined);
 }
 
 function notEnabled(kind: VerificationKind): never {
-  throw new DomainError('verification_not_enabled', undefined, `Ask for ${KIND_NAMES[kind]} verification with "Request this verification" on the identity verification page.`);
+  throw new DomainError(
+    'verification_not_enabled',
+    undefined,
+    `Ask for ${KIND_NAMES[kind]} verification with "Request this verification" on the identity verification page.`,
+  );
 }
 
 /** Step 1: store the data, send the code through the kind's channel, move to step 2. */
-export async function submitStepOne(db: Db, input: { account: AccountRow; kind: VerificationKind; data: Record<string, unknown>; language: Language }): Promise<void> {
+export async function submitStepOne(
+  db: Db,
+  input: { account: AccountRow; kind: VerificationKind; data: Record<string, unknown>; language: Language },
+): Promise<void> {
   const { account, kind, data, language } = input;
   await db.transaction(async (tx) => {
     const row = await identityRepository.lock(tx, account.id, kind);
@@ -169,7 +199,13 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
     const channel = STEP_TWO_CHANNEL[kind];
     if (channel === 'document') {
       // ID: the user emails a copy of the document; an operator checks it and marks it verified.
-      if (account.email) await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...(await idInstructions(tx, account.id, language)) });
+      if (account.email)
+        await send(tx, {
+          channel: 'email',
+          recipient: account.email,
+          accountId: account.id,
+          ...(await idInstructions(tx, account.id, language)),
+        });
       return;
     }
     const recipient = codeRecipient(channel, data, account);
@@ -178,7 +214,9 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
     // a lock on the recipient (one account after another): each code costs money and reaches a
     // person, so a new one waits (CODE_RESEND_AFTER_MS, CODES_PER_DAY in domain/identity.ts).
     const since = new Date(now.getTime() - CODE_DAY_MS);
-    const sent = (await identityRepository.codesSentSince(tx, account.id, since)).filter((c) => c.kind === kind).map((c) => c.createdAt.getTime());
+    const sent = (await identityRepository.codesSentSince(tx, account.id, since))
+      .filter((c) => c.kind === kind)
+      .map((c) => c.createdAt.getTime());
     const toRecipient = channel === 'email' ? [] : await lockAndListSentTo(tx, channel, recipient, since);
     const next = Math.max(
       nextCodeAllowedAt(sent, now.getTime()) ?? 0,
@@ -188,7 +226,8 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
         0,
       ) ?? 0,
     );
-    if (next > now.getTime()) throw new DomainError('code_requested_too_soon', undefined, undefined, secondsToWait(next - now.getTime()));
+    if (next > now.getTime())
+      throw new DomainError('code_requested_too_soon', undefined, undefined, secondsToWait(next - now.getTime()));
 
     const code = newCode();
     await identityRepository.insertCode(tx, {
@@ -219,13 +258,20 @@ export async function submitStepOne(db: Db, input: { account: AccountRow; kind: 
  * the identity page, where they see the address logged in.
  */
 async function idInstructions(db: Db, accountId: string, language: Language) {
-  return (await antiPhishingPhrase(db, accountId)) ? emailText(language, 'idInstructions', { email: IDENTITY_MAILBOX }) : emailText(language, 'idInstructionsNoPhrase', {});
+  return (await antiPhishingPhrase(db, accountId))
+    ? emailText(language, 'idInstructions', { email: IDENTITY_MAILBOX })
+    : emailText(language, 'idInstructionsNoPhrase', {});
 }
 
 /** Where a kind's code goes: the phone number, the postal address, the IBAN, or the account's email. */
-function codeRecipient(channel: Exclude<StepTwoChannel, 'document'>, data: Record<string, unknown>, account: AccountRow): string | null {
+function codeRecipient(
+  channel: Exclude<StepTwoChannel, 'document'>,
+  data: Record<string, unknown>,
+  account: AccountRow,
+): string | null {
   if (channel === 'sms') return String(data.mobile);
-  if (channel === 'post') return [data.street, `${data.zip} ${data.city}`, data.state, data.country].filter(Boolean).join(', ');
+  if (channel === 'post')
+    return [data.street, `${data.zip} ${data.city}`, data.state, data.country].filter(Boolean).join(', ');
   if (channel === 'bank') return displayIban(String(data.iban));
   return account.email ?? null;
 }
@@ -233,7 +279,10 @@ function codeRecipient(channel: Exclude<StepTwoChannel, 'document'>, data: Recor
 type ConfirmOutcome = { ok: true } | { ok: false; code: ErrorCode; message?: string };
 
 /** Step 2: the code. A wrong attempt is counted (and committed) before the error is answered. */
-export async function confirmCode(db: Db, input: { account: AccountRow; kind: VerificationKind; code: string }): Promise<void> {
+export async function confirmCode(
+  db: Db,
+  input: { account: AccountRow; kind: VerificationKind; code: string },
+): Promise<void> {
   const normalized = normalizeCode(input.code);
   if (!normalized) throw new DomainError('invalid_code_format', 'code');
   const { account, kind } = input;
@@ -244,12 +293,19 @@ export async function confirmCode(db: Db, input: { account: AccountRow; kind: Ve
     if (row.phase !== 'step_2') return { ok: false, code: 'no_code_pending' };
     const live = await identityRepository.lockLiveCode(tx, account.id, kind);
     if (!live) return { ok: false, code: 'code_expired' };
-    const verdict = judgeCode({ hash: live.codeHash, attempts: live.attempts, expiresAt: live.expiresAt }, hashCode(account.id, kind, normalized));
+    const verdict = judgeCode(
+      { hash: live.codeHash, attempts: live.attempts, expiresAt: live.expiresAt },
+      hashCode(account.id, kind, normalized),
+    );
     if (verdict.kind === 'wrong') await identityRepository.countWrongAttempt(tx, live.id, verdict.dead);
     if (verdict.kind !== 'valid') return { ok: false, ...codeRefusal(verdict) };
     const now = new Date();
     await identityRepository.markCodeUsed(tx, live.id);
-    await identityRepository.update(tx, account.id, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now) });
+    await identityRepository.update(tx, account.id, kind, {
+      phase: 'verified',
+      verifiedAt: now,
+      retainUntil: retainUntil(now),
+    });
     return { ok: true };
   });
   if (!outcome.ok) throw new DomainError(outcome.code, 'code', outcome.message);
@@ -261,7 +317,10 @@ export async function confirmCode(db: Db, input: { account: AccountRow; kind: Ve
  * same transaction; asking again while it waits, or for a kind already enabled, changes nothing
  * and answers the state as it is (`created: false`).
  */
-export async function requestKind(db: Db, input: { account: AccountRow; kind: VerificationKind; language: Language }): Promise<{ requestedAt: Date | null; created: boolean }> {
+export async function requestKind(
+  db: Db,
+  input: { account: AccountRow; kind: VerificationKind; language: Language },
+): Promise<{ requestedAt: Date | null; created: boolean }> {
   const { account, kind, language } = input;
   return db.transaction(async (tx) => {
     const row = await identityRepository.lock(tx, account.id, kind);
@@ -282,7 +341,13 @@ export async function requestKind(db: Db, input: { account: AccountRow; kind: Ve
         listCommand: 'npm run ops -- verification-requests',
       }),
     });
-    await recordAudit(tx, { actor: `account:${account.accountKey}`, action: 'verification.request', target: account.accountKey, before: { kind, requested: false }, after: { kind, requested: true } });
+    await recordAudit(tx, {
+      actor: `account:${account.accountKey}`,
+      action: 'verification.request',
+      target: account.accountKey,
+      before: { kind, requested: false },
+      after: { kind, requested: true },
+    });
     return { requestedAt: now, created: true };
   });
 }
@@ -290,7 +355,12 @@ export async function requestKind(db: Db, input: { account: AccountRow; kind: Ve
 type OperatedAccount = Pick<AccountRow, 'id' | 'accountKey' | 'email'>;
 
 /** Operator: enable a kind for a user (not_enabled -> step_1); a user who asked for it gets an email. */
-export async function enableKind(db: Db, account: OperatedAccount, kind: VerificationKind, actor: string): Promise<VerificationRow['phase']> {
+export async function enableKind(
+  db: Db,
+  account: OperatedAccount,
+  kind: VerificationKind,
+  actor: string,
+): Promise<VerificationRow['phase']> {
   return db.transaction(async (tx) => {
     const row = await identityRepository.lock(tx, account.id, kind);
     if (!row) throw new DomainError('validation_failed', 'kind');
@@ -298,9 +368,20 @@ export async function enableKind(db: Db, account: OperatedAccount, kind: Verific
     if (row.phase === 'not_enabled') await identityRepository.update(tx, account.id, kind, { phase });
     if (row.phase === 'not_enabled' && row.requestedAt && account.email) {
       const language = row.requestLanguage && isLanguage(row.requestLanguage) ? row.requestLanguage : defaultLanguage;
-      await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...emailText(language, 'verificationEnabled', { kind: phrase(language, 'verificationKinds', kind) }) });
+      await send(tx, {
+        channel: 'email',
+        recipient: account.email,
+        accountId: account.id,
+        ...emailText(language, 'verificationEnabled', { kind: phrase(language, 'verificationKinds', kind) }),
+      });
     }
-    await recordAudit(tx, { actor, action: 'verification.enable', target: account.accountKey, before: { kind, phase: row.phase }, after: { kind, phase } });
+    await recordAudit(tx, {
+      actor,
+      action: 'verification.enable',
+      target: account.accountKey,
+      before: { kind, phase: row.phase },
+      after: { kind, phase },
+    });
     return phase;
   });
 }
@@ -317,19 +398,41 @@ export async function listVerificationRequests(db: Db, all = false) {
  * anti-phishing phrase, as every email to them, so the receipt of a copy of their ID is
  * recognizably Muntly's (issue 35).
  */
-export async function markVerified(db: Db, account: OperatedAccount, kind: VerificationKind, actor: string): Promise<void> {
+export async function markVerified(
+  db: Db,
+  account: OperatedAccount,
+  kind: VerificationKind,
+  actor: string,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const now = new Date();
     const row = await identityRepository.lock(tx, account.id, kind);
     if (!row) throw new DomainError('validation_failed', 'kind');
     await identityRepository.revokeLiveCodes(tx, account.id, kind);
-    await identityRepository.update(tx, account.id, kind, { phase: 'verified', verifiedAt: now, retainUntil: retainUntil(now), rejectedAt: null, rejectionReason: null });
+    await identityRepository.update(tx, account.id, kind, {
+      phase: 'verified',
+      verifiedAt: now,
+      retainUntil: retainUntil(now),
+      rejectedAt: null,
+      rejectionReason: null,
+    });
     if (STEP_TWO_CHANNEL[kind] === 'document' && row.phase === 'step_2' && account.email) {
       const stored = row.submitLanguage ?? row.requestLanguage;
       const language = stored && isLanguage(stored) ? stored : defaultLanguage;
-      await send(tx, { channel: 'email', recipient: account.email, accountId: account.id, ...emailText(language, 'idVerified', {}) });
+      await send(tx, {
+        channel: 'email',
+        recipient: account.email,
+        accountId: account.id,
+        ...emailText(language, 'idVerified', {}),
+      });
     }
-    await recordAudit(tx, { actor, action: 'verification.verify', target: account.accountKey, before: { kind, phase: row.phase }, after: { kind, phase: 'verified' } });
+    await recordAudit(tx, {
+      actor,
+      action: 'verification.verify',
+      target: account.accountKey,
+      before: { kind, phase: row.phase },
+      after: { kind, phase: 'verified' },
+    });
   });
 }
 
@@ -339,14 +442,24 @@ export async function markVerified(db: Db, account: OperatedAccount, kind: Verif
  * dies with it. Only a submission waiting for its check or code (step 2) can be rejected. The
  * customer is emailed in the language they submitted in.
  */
-export async function rejectVerification(db: Db, account: OperatedAccount, kind: VerificationKind, reason: VerificationRejectionReason, actor: string): Promise<void> {
+export async function rejectVerification(
+  db: Db,
+  account: OperatedAccount,
+  kind: VerificationKind,
+  reason: VerificationRejectionReason,
+  actor: string,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const row = await identityRepository.lock(tx, account.id, kind);
     if (!row) throw new DomainError('validation_failed', 'kind');
     if (row.phase !== 'step_2') throw new DomainError('verification_not_submitted');
     const now = new Date();
     await identityRepository.revokeLiveCodes(tx, account.id, kind);
-    await identityRepository.update(tx, account.id, kind, { phase: 'step_1', rejectedAt: now, rejectionReason: reason });
+    await identityRepository.update(tx, account.id, kind, {
+      phase: 'step_1',
+      rejectedAt: now,
+      rejectionReason: reason,
+    });
     if (account.email) {
       const stored = row.submitLanguage ?? row.requestLanguage;
       const language = stored && isLanguage(stored) ? stored : defaultLanguage;
@@ -354,15 +467,26 @@ export async function rejectVerification(db: Db, account: OperatedAccount, kind:
         channel: 'email',
         recipient: account.email,
         accountId: account.id,
-        ...emailText(language, 'verificationRejected', { kind: phrase(language, 'verificationKinds', kind), reason: phrase(language, 'verificationRejectionReasons', reason) }),
+        ...emailText(language, 'verificationRejected', {
+          kind: phrase(language, 'verificationKinds', kind),
+          reason: phrase(language, 'verificationRejectionReasons', reason),
+        }),
       });
     }
-    await recordAudit(tx, { actor, action: 'verification.reject', target: account.accountKey, before: { kind, phase: row.phase }, after: { kind, phase: 'step_1', reason } });
+    await recordAudit(tx, {
+      actor,
+      action: 'verification.reject',
+      target: account.accountKey,
+      before: { kind, phase: row.phase },
+      after: { kind, phase: 'step_1', reason },
+    });
   });
 }
 
 /** Kinds whose second step is a document an operator checks by hand (the ID). */
-const DOCUMENT_KINDS = (Object.keys(STEP_TWO_CHANNEL) as VerificationKind[]).filter((kind) => STEP_TWO_CHANNEL[kind] === 'document');
+const DOCUMENT_KINDS = (Object.keys(STEP_TWO_CHANNEL) as VerificationKind[]).filter(
+  (kind) => STEP_TWO_CHANNEL[kind] === 'document',
+);
 
 /** Operator: submissions waiting for a document to be checked by hand, oldest first. */
 export async function listDocumentsWaiting(db: Db) {
@@ -376,8 +500,14 @@ export async function verificationQueueCounts(db: Db): Promise<{ requests: numbe
 }
 
 /** When the latest of these kinds was verified for the account, or null when none is (the payouts' four eyes ask it). */
-export async function lastVerifiedAt(db: Db, accountId: string, kinds: readonly VerificationKind[]): Promise<Date | null> {
-  const dates = (await identityRepository.list(db, accountId)).filter((row) => row.phase === 'verified' && row.verifiedAt && kinds.includes(row.kind)).map((row) => row.verifiedAt!.getTime());
+export async function lastVerifiedAt(
+  db: Db,
+  accountId: string,
+  kinds: readonly VerificationKind[],
+): Promise<Date | null> {
+  const dates = (await identityRepository.list(db, accountId))
+    .filter((row) => row.phase === 'verified' && row.verifiedAt && kinds.includes(row.kind))
+    .map((row) => row.verifiedAt!.getTime());
   return dates.length ? new Date(Math.max(...dates)) : null;
 }
 
@@ -394,7 +524,8 @@ export async function verificationPhases(db: Db, accountId: string): Promise<Pha
 export async function requireVerifications(db: Db, accountId: string, activity: Activity): Promise<void> {
   const missing = missingVerifications(await verificationPhases(db, accountId), activity);
   const refused = verificationRefusal(missing);
-  if (refused === 'verification_required') throw new DomainError(refused, undefined, `Verify first: ${missing.map((kind) => KIND_NAMES[kind]).join(', ')}.`);
+  if (refused === 'verification_required')
+    throw new DomainError(refused, undefined, `Verify first: ${missing.map((kind) => KIND_NAMES[kind]).join(', ')}.`);
   if (refused) throw new DomainError(refused);
 }
 
@@ -408,7 +539,12 @@ export async function requireVerifications(db: Db, accountId: string, activity: 
  * condition the retention job adds (modules/retention/repository.ts): `retain_until` is then the
  * earliest date, and the data stays while the customer's relationship goes on.
  */
-export async function deleteExpiredIdentityData(db: Db, now = new Date(), actor = 'retention', relationshipEnded?: (accountId: AnyColumn) => SQL): Promise<number> {
+export async function deleteExpiredIdentityData(
+  db: Db,
+  now = new Date(),
+  actor = 'retention',
+  relationshipEnded?: (accountId: AnyColumn) => SQL,
+): Promise<number> {
   return db.transaction(async (tx) => {
     const erased = await identityRepository.eraseExpired(tx, now, relationshipEnded);
     for (const row of erased) {

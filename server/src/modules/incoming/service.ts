@@ -1,19 +1,26 @@
 import { randomBytes } from 'node:crypto';
-import { normalizeAddress } from '../../../../domain/addresses';
-import { currencyByCode, knownDecimals } from '../../../../domain/currencies';
-import { DomainError, unknownCurrency } from '../../../../domain/errors';
-import { networkFeeMinor } from '../../../../domain/fees';
-import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
+import { normalizeAddress } from '#domain/addresses';
+import { currencyByCode, knownDecimals } from '#domain/currencies';
+import { DomainError, unknownCurrency } from '#domain/errors';
+import { networkFeeMinor } from '#domain/fees';
+import { decimalToMinor, minorToDecimal } from '#domain/money';
 import { findAccountByEmail, findAccountById } from '../accounts/service';
 import { recordAudit } from '../audit/service';
-import { chainOutputView, isHouseAddress, lockUnmatchedOutput, markOutputAssigned, markOutputReturned, reopenReturnedOutput } from '../chain/service';
+import {
+  chainOutputView,
+  isHouseAddress,
+  lockUnmatchedOutput,
+  markOutputAssigned,
+  markOutputReturned,
+  reopenReturnedOutput,
+} from '../chain/service';
 import { orderOutflowGate } from '../gates/service';
 import { accountsById, bookedTransfer, systemAccount, transfer, userAccount } from '../ledger/service';
 import { chainPaymentReceived } from '../orders/intake';
 import { chainReturnsOf, requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { creditWalletDeposit } from '../wallet/deposits';
-import type { ChainOutput } from '../../../../domain/contracts/chain';
-import type { ChainDeposit } from '../../../../domain/contracts/ops';
+import type { ChainOutput } from '#domain/contracts/chain';
+import type { ChainDeposit } from '#domain/contracts/ops';
 import type { Db, Tx } from '../../db/client';
 import type { PayoutApproval } from '../payouts/approval';
 import type { RatesAdapter } from '../rates/service';
@@ -36,7 +43,12 @@ export async function chainDepositArrived(
   const address = normalizeAddress(currency.code, input.address);
   if (!address) throw new DomainError('invalid_address', 'address');
   const amount = decimalToMinor(input.amount, currency.decimals);
-  if (amount === null || amount <= 0n) throw new DomainError('validation_failed', 'amount', `A positive amount with at most ${currency.decimals} decimals.`);
+  if (amount === null || amount <= 0n)
+    throw new DomainError(
+      'validation_failed',
+      'amount',
+      `A positive amount with at most ${currency.decimals} decimals.`,
+    );
   const txid = input.txid ?? randomBytes(32).toString('hex');
   const shown = { txid, currency: currency.code, address, amount: minorToDecimal(amount, currency.decimals) };
   // The sender, where the watcher reports one, receives a refund: kept in its canonical form too.
@@ -45,9 +57,18 @@ export async function chainDepositArrived(
   /** Books it; `target` is what the audit trail names: the wallet's account key, or the order's reference. */
   const book = async (tx: Db): Promise<{ deposit: ChainDeposit; target: string; status?: string }> => {
     const wallet = await creditWalletDeposit(tx, rates, { currency, address, amount, txid });
-    if (wallet) return { deposit: { ...shown, credited: wallet.created, orderReference: null }, target: (await findAccountById(tx, wallet.ownerId))!.accountKey };
+    if (wallet)
+      return {
+        deposit: { ...shown, credited: wallet.created, orderReference: null },
+        target: (await findAccountById(tx, wallet.ownerId))!.accountKey,
+      };
     const funded = await chainPaymentReceived(tx, { currency: currency.code, address, amount, txid, sender });
-    if (funded) return { deposit: { ...shown, credited: funded.created, orderReference: funded.order.reference }, target: funded.order.reference, status: funded.order.status };
+    if (funded)
+      return {
+        deposit: { ...shown, credited: funded.created, orderReference: funded.order.reference },
+        target: funded.order.reference,
+        status: funded.order.status,
+      };
     throw new DomainError('not_found', 'address', 'No reception address like this.');
   };
 
@@ -59,7 +80,13 @@ export async function chainDepositArrived(
       actor,
       action: 'chain.deposit',
       target,
-      after: { currency: deposit.currency, amount: deposit.amount, txid, credited: deposit.credited, ...(status ? { orderStatus: status } : {}) },
+      after: {
+        currency: deposit.currency,
+        amount: deposit.amount,
+        txid,
+        credited: deposit.credited,
+        ...(status ? { orderStatus: status } : {}),
+      },
     });
     return deposit;
   });
@@ -72,7 +99,10 @@ export async function chainDepositArrived(
  * or it paid an order) the house takes the loss on its fees account, and the alert tells the
  * operator to recover it.
  */
-export async function chainDepositReversed(tx: Tx, deposit: { currency: string; txid: string; amount: bigint }): Promise<{ from: 'wallet' | 'house' }> {
+export async function chainDepositReversed(
+  tx: Tx,
+  deposit: { currency: string; txid: string; amount: bigint },
+): Promise<{ from: 'wallet' | 'house' }> {
   const credit = await bookedTransfer(tx, `chain-deposit:${deposit.currency}:${deposit.txid}`);
   const chain = (await systemAccount(tx, 'chain', deposit.currency)).id;
   const [credited] = credit ? await accountsById(tx, [credit.creditAccountId]) : [];
@@ -94,7 +124,11 @@ export async function chainDepositReversed(tx: Tx, deposit: { currency: string; 
  * expected nothing) to the wallet of the account with this email: from the unmatched account,
  * where the watcher booked it, once (the output is locked and leaves the queue), with the audit trail.
  */
-export async function assignChainOutput(db: Db, input: { currency: string; txid: string; vout: number; email: string }, actor: string): Promise<ChainOutput> {
+export async function assignChainOutput(
+  db: Db,
+  input: { currency: string; txid: string; vout: number; email: string },
+  actor: string,
+): Promise<ChainOutput> {
   return db.transaction(async (tx) => {
     const account = await findAccountByEmail(tx, input.email);
     if (!account) throw new DomainError('not_found', 'email');
@@ -111,7 +145,12 @@ export async function assignChainOutput(db: Db, input: { currency: string; txid:
       metadata: { txid: outpoint, address: output.address, assignedBy: actor },
     });
     await markOutputAssigned(tx, output, account.accountKey);
-    await recordAudit(tx, { actor, action: 'chain.assign', target: outpoint, after: { currency: output.currency, amount: output.amount.toString(), account: account.accountKey } });
+    await recordAudit(tx, {
+      actor,
+      action: 'chain.assign',
+      target: outpoint,
+      after: { currency: output.currency, amount: output.amount.toString(), account: account.accountKey },
+    });
     return chainOutputView({ ...output, status: 'assigned', creditedTo: account.accountKey });
   });
 }
@@ -129,17 +168,25 @@ export async function returnChainOutput(
   approval: PayoutApproval,
   input: { currency: string; txid: string; vout: number; destination: string },
   actor: string,
-): Promise<{ output: ChainOutput; payout: { id: string; status: string; amount: string; networkFee: string; destination: string } }> {
+): Promise<{
+  output: ChainOutput;
+  payout: { id: string; status: string; amount: string; networkFee: string; destination: string };
+}> {
   return db.transaction(async (tx) => {
     const output = await lockUnmatchedOutput(tx, input);
     if (!output) throw new DomainError('not_found', 'txid', 'No output like this waits in the unmatched chain queue.');
     const destination = normalizeAddress(output.currency, input.destination);
     if (!destination) throw new DomainError('invalid_address', 'destination');
-    if (await isHouseAddress(tx, output.currency, destination)) throw new DomainError('invalid_address', 'destination', 'This is one of Muntly’s own addresses.');
+    if (await isHouseAddress(tx, output.currency, destination))
+      throw new DomainError('invalid_address', 'destination', 'This is one of Muntly’s own addresses.');
     const decimals = knownDecimals(output.currency);
     const fee = networkFeeMinor(output.currency) ?? 0n;
     if (output.amount <= fee) {
-      throw new DomainError('network_fee_exceeds_amount', 'txid', `The network fee (${minorToDecimal(fee, decimals)} ${output.currency}) is more than these coins: assign them instead.`);
+      throw new DomainError(
+        'network_fee_exceeds_amount',
+        'txid',
+        `The network fee (${minorToDecimal(fee, decimals)} ${output.currency}) is more than these coins: assign them instead.`,
+      );
     }
     const outpoint = `${output.currency}:${output.txid}:${output.vout}`;
     // A return that failed put the output back in the queue: a new one is a new payout.
@@ -157,7 +204,14 @@ export async function returnChainOutput(
       networkFee: fee,
       sourceAccountId: unmatched.id,
       idempotencyKey: key,
-      holds: [{ id: key, amount: output.amount, code: 'refund', metadata: { txid: `${output.txid}:${output.vout}`, destination } }],
+      holds: [
+        {
+          id: key,
+          amount: output.amount,
+          code: 'refund',
+          metadata: { txid: `${output.txid}:${output.vout}`, destination },
+        },
+      ],
       // An operator's decision: four eyes judge it as any payout, and its trigger cannot approve it.
       approval: { policy: approval, accountId: null, triggeredBy: actor },
     });
@@ -170,7 +224,13 @@ export async function returnChainOutput(
     });
     return {
       output: chainOutputView({ ...output, status: 'returned', creditedTo: `payout:${payout.id}` }),
-      payout: { id: payout.id, status: payout.status, amount: minorToDecimal(payout.amount, decimals), networkFee: minorToDecimal(payout.networkFee, decimals), destination },
+      payout: {
+        id: payout.id,
+        status: payout.status,
+        amount: minorToDecimal(payout.amount, decimals),
+        networkFee: minorToDecimal(payout.networkFee, decimals),
+        destination,
+      },
     };
   });
 }

@@ -13,7 +13,10 @@ const accountColumns = {
   // The outer row named by its table, the sub-accounts by their alias (drizzle writes columns unqualified).
   balance: sql<string>`(${ledgerAccounts}.balance + coalesce((select sum(sub.balance) from ${ledgerAccounts} sub where sub.parent_id = ${ledgerAccounts}.id), 0))::text`,
 };
-const accountOf = (row: Omit<LedgerAccount, 'balance'> & { balance: string }): LedgerAccount => ({ ...row, balance: BigInt(row.balance) });
+const accountOf = (row: Omit<LedgerAccount, 'balance'> & { balance: string }): LedgerAccount => ({
+  ...row,
+  balance: BigInt(row.balance),
+});
 /** Rows grouped by the account they belong to: an account's own row and its sub-accounts. */
 const accountIdOf = sql`coalesce(${ledgerAccounts.parentId}, ${ledgerAccounts.id})`;
 
@@ -32,7 +35,10 @@ type TransferRow = {
 /** SQL for the ledger. Methods take the database or a transaction, so services compose them. */
 export const ledgerRepository = {
   /** The new account, or undefined when the owner's (or the system's) account in that currency exists. */
-  async insertAccount(db: Db, values: { ownerId: string; currency: string } | { systemCode: string; currency: string }): Promise<LedgerAccount | undefined> {
+  async insertAccount(
+    db: Db,
+    values: { ownerId: string; currency: string } | { systemCode: string; currency: string },
+  ): Promise<LedgerAccount | undefined> {
     const [created] = await db.insert(ledgerAccounts).values(values).onConflictDoNothing().returning();
     return created;
   },
@@ -41,7 +47,13 @@ export const ledgerRepository = {
     const [existing] = await db
       .select(accountColumns)
       .from(ledgerAccounts)
-      .where(and(eq(ledgerAccounts.ownerId, ownerId), eq(ledgerAccounts.currency, currency), isNull(ledgerAccounts.parentId)));
+      .where(
+        and(
+          eq(ledgerAccounts.ownerId, ownerId),
+          eq(ledgerAccounts.currency, currency),
+          isNull(ledgerAccounts.parentId),
+        ),
+      );
     return existing && accountOf(existing);
   },
 
@@ -49,7 +61,14 @@ export const ledgerRepository = {
     const [existing] = await db
       .select(accountColumns)
       .from(ledgerAccounts)
-      .where(and(eq(ledgerAccounts.systemCode, systemCode), eq(ledgerAccounts.currency, currency), isNull(ledgerAccounts.ownerId), isNull(ledgerAccounts.parentId)));
+      .where(
+        and(
+          eq(ledgerAccounts.systemCode, systemCode),
+          eq(ledgerAccounts.currency, currency),
+          isNull(ledgerAccounts.ownerId),
+          isNull(ledgerAccounts.parentId),
+        ),
+      );
     return existing && accountOf(existing);
   },
 
@@ -57,7 +76,18 @@ export const ledgerRepository = {
    * One transfer in one statement (ledger_transfer, migration 0043): the transfer and both
    * balances, or — its id booked before — that transfer, nothing moved, and `created: false`.
    */
-  async transferInOne(db: Db, values: { id: string; currency: string; debitAccountId: string; creditAccountId: string; amount: bigint; code: string; metadata: Record<string, unknown> | null }) {
+  async transferInOne(
+    db: Db,
+    values: {
+      id: string;
+      currency: string;
+      debitAccountId: string;
+      creditAccountId: string;
+      amount: bigint;
+      code: string;
+      metadata: Record<string, unknown> | null;
+    },
+  ) {
     const [row] = await rows<TransferRow>(
       db,
       sql`select * from ledger_transfer(${values.id}, ${values.currency}, ${values.debitAccountId}::uuid, ${values.creditAccountId}::uuid, ${values.amount.toString()}::numeric, ${values.code}, ${values.metadata === null ? null : JSON.stringify(values.metadata)}::jsonb)`,
@@ -81,7 +111,10 @@ export const ledgerRepository = {
   },
 
   async existingTransferIds(db: Db, ids: string[]): Promise<string[]> {
-    const rows = await db.select({ id: ledgerTransfers.id }).from(ledgerTransfers).where(inArray(ledgerTransfers.id, ids));
+    const rows = await db
+      .select({ id: ledgerTransfers.id })
+      .from(ledgerTransfers)
+      .where(inArray(ledgerTransfers.id, ids));
     return rows.map((row) => row.id);
   },
 
@@ -143,9 +176,15 @@ export const ledgerRepository = {
   /** The accounts whose balance (their sub-accounts' included) is not their credits minus their debits, with both. */
   balanceDrift(db: Db): Promise<{ id: string; balance: string; booked: string }[]> {
     // Drizzle names a subquery's computed columns without the subquery's alias: each gets its own name.
-    const total = (side: typeof ledgerTransfers.debitAccountId | typeof ledgerTransfers.creditAccountId, name: 'credited' | 'debited') =>
+    const total = (
+      side: typeof ledgerTransfers.debitAccountId | typeof ledgerTransfers.creditAccountId,
+      name: 'credited' | 'debited',
+    ) =>
       db
-        .select({ id: sql<string>`${side}`.as(`${name}_account`), total: sql<string>`sum(${ledgerTransfers.amount})`.as(`${name}_total`) })
+        .select({
+          id: sql<string>`${side}`.as(`${name}_account`),
+          total: sql<string>`sum(${ledgerTransfers.amount})`.as(`${name}_total`),
+        })
         .from(ledgerTransfers)
         .groupBy(side)
         .as(name);
@@ -153,7 +192,10 @@ export const ledgerRepository = {
     const debits = total(ledgerTransfers.debitAccountId, 'debited');
     const booked = sql<string>`coalesce(${credits.total}, 0) - coalesce(${debits.total}, 0)`;
     const held = db
-      .select({ id: sql<string>`${accountIdOf}`.as('held_account'), total: sql<string>`sum(${ledgerAccounts.balance})`.as('held_total') })
+      .select({
+        id: sql<string>`${accountIdOf}`.as('held_account'),
+        total: sql<string>`sum(${ledgerAccounts.balance})`.as('held_total'),
+      })
       .from(ledgerAccounts)
       .groupBy(accountIdOf)
       .as('held');

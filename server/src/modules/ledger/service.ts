@@ -1,6 +1,6 @@
-import { DomainError } from '../../../../domain/errors';
+import { DomainError } from '#domain/errors';
 import { ledgerRepository, type LedgerAccount, type Transfer } from './repository';
-import type { LedgerCheck } from '../../../../domain/contracts/ops';
+import type { LedgerCheck } from '#domain/contracts/ops';
 import type { Db } from '../../db/client';
 
 /**
@@ -55,7 +55,11 @@ function violated(error: unknown, constraint: string): boolean {
 }
 
 const sameTransfer = (a: Transfer, b: TransferInput) =>
-  a.currency === b.currency && a.debitAccountId === b.debitAccountId && a.creditAccountId === b.creditAccountId && a.amount === b.amount && a.code === b.code;
+  a.currency === b.currency &&
+  a.debitAccountId === b.debitAccountId &&
+  a.creditAccountId === b.creditAccountId &&
+  a.amount === b.amount &&
+  a.code === b.code;
 
 /**
  * Moves `amount` from the debit to the credit account, atomically, in the caller's transaction
@@ -87,7 +91,8 @@ export async function transfer(db: Db, input: TransferInput): Promise<{ transfer
  */
 export async function transfersAtOnce(db: Db, inputs: TransferInput[]): Promise<void> {
   if (inputs.length === 0) return;
-  for (const input of inputs) if (input.amount <= 0n) throw new DomainError('validation_failed', 'amount', 'The amount must be positive.');
+  for (const input of inputs)
+    if (input.amount <= 0n) throw new DomainError('validation_failed', 'amount', 'The amount must be positive.');
   await db.transaction(async (tx) => {
     await ledgerRepository.insertTransfers(
       tx,
@@ -99,7 +104,8 @@ export async function transfersAtOnce(db: Db, inputs: TransferInput[]): Promise<
       deltas.set(input.creditAccountId, (deltas.get(input.creditAccountId) ?? 0n) + input.amount);
     }
     // In id order: two of these never wait for each other crosswise.
-    for (const [id, delta] of [...deltas].sort(([a], [b]) => (a < b ? -1 : 1))) if (delta !== 0n) await ledgerRepository.addToBalance(tx, id, delta);
+    for (const [id, delta] of [...deltas].sort(([a], [b]) => (a < b ? -1 : 1)))
+      if (delta !== 0n) await ledgerRepository.addToBalance(tx, id, delta);
   });
 }
 
@@ -141,9 +147,25 @@ export async function verifyLedger(db: Db): Promise<LedgerCheck[]> {
   const negative = await ledgerRepository.negativeUserAccounts(db);
   const badTransfers = await ledgerRepository.malformedTransfers(db);
   return [
-    { name: 'per currency, all balances sum to zero', ok: sums.length === 0, problems: sums.map((r) => `${r.currency}: ${r.total}`) },
-    { name: 'every balance equals its credits minus its debits', ok: drift.length === 0, problems: drift.map((r) => `${r.id}: ${r.balance} ≠ ${r.booked}`) },
-    { name: 'no user account is below zero', ok: negative.length === 0, problems: negative.map((r) => `${r.id}: ${r.balance}`) },
-    { name: 'every transfer is positive, within one currency, between two accounts', ok: badTransfers.length === 0, problems: badTransfers.map((r) => r.id) },
+    {
+      name: 'per currency, all balances sum to zero',
+      ok: sums.length === 0,
+      problems: sums.map((r) => `${r.currency}: ${r.total}`),
+    },
+    {
+      name: 'every balance equals its credits minus its debits',
+      ok: drift.length === 0,
+      problems: drift.map((r) => `${r.id}: ${r.balance} ≠ ${r.booked}`),
+    },
+    {
+      name: 'no user account is below zero',
+      ok: negative.length === 0,
+      problems: negative.map((r) => `${r.id}: ${r.balance}`),
+    },
+    {
+      name: 'every transfer is positive, within one currency, between two accounts',
+      ok: badTransfers.length === 0,
+      problems: badTransfers.map((r) => r.id),
+    },
   ];
 }

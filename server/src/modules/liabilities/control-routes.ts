@@ -1,5 +1,5 @@
-import { controlRequestsResponse, controlSubmitBody, controlSubmitResponse } from '../../../../domain/contracts/control';
-import { snapshotParams } from '../../../../domain/contracts/liabilities';
+import { controlRequestsResponse, controlSubmitBody, controlSubmitResponse } from '#domain/contracts/control';
+import { snapshotParams } from '#domain/contracts/liabilities';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
 import { controlRequests, submitControl } from './control';
@@ -19,7 +19,8 @@ export const liabilitiesControlRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = 
       schema: {
         operationId: 'opsListControlRequests',
         tags: ['liabilities'],
-        summary: 'The signer: every house address a snapshot’s reserves list, with the message to sign, its scheme and where its key derives',
+        summary:
+          'The signer: every house address a snapshot’s reserves list, with the message to sign, its scheme and where its key derives',
         security: [{ bearer: [] }],
         params: snapshotParams,
         response: { 200: controlRequestsResponse, ...errorResponses(400, 401, 403, 404) },
@@ -35,7 +36,8 @@ export const liabilitiesControlRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = 
       schema: {
         operationId: 'opsSubmitControlProofs',
         tags: ['liabilities'],
-        summary: 'The signer: proofs of control of the snapshot’s house addresses, each verified before it is stored (all or none)',
+        summary:
+          'The signer: proofs of control of the snapshot’s house addresses, each verified before it is stored (all or none)',
         security: [{ bearer: [] }],
         params: snapshotParams,
         body: controlSubmitBody,

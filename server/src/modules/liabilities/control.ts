@@ -1,10 +1,10 @@
-import { addressKey, controlMessage, controlScheme, verifyControl } from '../../../../domain/control';
-import { DomainError } from '../../../../domain/errors';
+import { addressKey, controlMessage, controlScheme, verifyControl } from '#domain/control';
+import { DomainError } from '#domain/errors';
 import { recordAudit } from '../audit/service';
 import { houseAddressPaths } from '../chain/service';
 import { controlProofs, snapshotForControl, storeControl } from './service';
-import type { ControlRequest, ControlRequestsResponse, ControlSubmitResponse } from '../../../../domain/contracts/control';
-import type { ControlProof, Reserves } from '../../../../domain/contracts/liabilities';
+import type { ControlRequest, ControlRequestsResponse, ControlSubmitResponse } from '#domain/contracts/control';
+import type { ControlProof, Reserves } from '#domain/contracts/liabilities';
 import type { Db } from '../../db/client';
 
 /**
@@ -15,7 +15,10 @@ import type { Db } from '../../db/client';
  */
 
 /** The house addresses a snapshot's reserves list, per currency. */
-const listedAddresses = (reserves: Reserves) => reserves.currencies.flatMap((c) => (c.addresses ?? []).map((a) => ({ currency: c.currency, address: a.address, role: a.role })));
+const listedAddresses = (reserves: Reserves) =>
+  reserves.currencies.flatMap((c) =>
+    (c.addresses ?? []).map((a) => ({ currency: c.currency, address: a.address, role: a.role })),
+  );
 
 /** What the signer is to sign for a published snapshot: every listed house address, with its message and where its key derives. */
 export async function controlRequests(db: Db, snapshotId: number): Promise<ControlRequestsResponse> {
@@ -55,16 +58,26 @@ export async function controlRequests(db: Db, snapshotId: number): Promise<Contr
  * of an address the snapshot does not list is refused (validation_failed), one whose signature
  * does not verify too (invalid_signature, 422): nothing is stored then.
  */
-export async function submitControl(db: Db, snapshotId: number, proofs: ControlProof[], actor: string): Promise<ControlSubmitResponse> {
+export async function submitControl(
+  db: Db,
+  snapshotId: number,
+  proofs: ControlProof[],
+  actor: string,
+): Promise<ControlSubmitResponse> {
   return db.transaction(async (tx) => {
     const snapshot = await snapshotForControl(tx, snapshotId);
     const listed = listedAddresses(snapshot.reserves);
     const isListed = new Set(listed.map((a) => `${a.currency} ${a.address}`));
     for (const proof of proofs) {
       if (!isListed.has(`${proof.currency} ${proof.address}`))
-        throw new DomainError('validation_failed', 'proofs', `${proof.currency} ${proof.address} is not a house address of snapshot ${snapshotId}.`);
+        throw new DomainError(
+          'validation_failed',
+          'proofs',
+          `${proof.currency} ${proof.address} is not a house address of snapshot ${snapshotId}.`,
+        );
       const verdict = verifyControl(proof, snapshot);
-      if (!verdict.ok) throw new DomainError('invalid_signature', 'proofs', `${proof.currency} ${proof.address}: ${verdict.problem}.`);
+      if (!verdict.ok)
+        throw new DomainError('invalid_signature', 'proofs', `${proof.currency} ${proof.address}: ${verdict.problem}.`);
     }
     for (const proof of proofs) await storeControl(tx, { ...proof, snapshotId });
     const controlled = (await controlProofs(tx, snapshotId)).length;
@@ -72,7 +85,12 @@ export async function submitControl(db: Db, snapshotId: number, proofs: ControlP
       actor,
       action: 'liabilities.control',
       target: String(snapshotId),
-      after: { digest: snapshot.digest, proofs: proofs.map((p) => ({ currency: p.currency, address: p.address, scheme: p.scheme })), controlled, listed: listed.length },
+      after: {
+        digest: snapshot.digest,
+        proofs: proofs.map((p) => ({ currency: p.currency, address: p.address, scheme: p.scheme })),
+        controlled,
+        listed: listed.length,
+      },
     });
     return { stored: proofs.length, controlled, listed: listed.length };
   });

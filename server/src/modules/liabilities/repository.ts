@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { rows } from '../../db/raw';
 import { liabilityAccounts, liabilityControl, liabilitySnapshots, liabilityTrees } from '../../db/schema';
-import type { Reserves } from '../../../../domain/contracts/liabilities';
+import type { Reserves } from '#domain/contracts/liabilities';
 import type { Db } from '../../db/client';
 
 export type SnapshotRow = typeof liabilitySnapshots.$inferSelect;
@@ -45,11 +45,17 @@ export const liabilitiesRepository = {
   },
 
   async slotTaken(db: Db, slot: number): Promise<boolean> {
-    const [row] = await db.select({ id: liabilitySnapshots.id }).from(liabilitySnapshots).where(eq(liabilitySnapshots.slot, slot));
+    const [row] = await db
+      .select({ id: liabilitySnapshots.id })
+      .from(liabilitySnapshots)
+      .where(eq(liabilitySnapshots.slot, slot));
     return row !== undefined;
   },
 
-  async insertSnapshot(db: Db, values: { takenAt: Date; slot: number | null; reserves: Reserves; format: string }): Promise<SnapshotRow> {
+  async insertSnapshot(
+    db: Db,
+    values: { takenAt: Date; slot: number | null; reserves: Reserves; format: string },
+  ): Promise<SnapshotRow> {
     const [row] = await db.insert(liabilitySnapshots).values(values).returning();
     return row!;
   },
@@ -61,7 +67,9 @@ export const liabilitiesRepository = {
   /** Every account's secrets of a snapshot, a batch per statement as one JSON parameter (a row of parameters each was 20 times slower). */
   async insertAccounts(db: Db, values: (typeof liabilityAccounts.$inferInsert)[]): Promise<void> {
     for (let i = 0; i < values.length; i += ACCOUNT_ROWS_PER_INSERT) {
-      const batch = JSON.stringify(values.slice(i, i + ACCOUNT_ROWS_PER_INSERT).map((v) => [v.snapshotId, v.accountId, v.nonce, v.leaves]));
+      const batch = JSON.stringify(
+        values.slice(i, i + ACCOUNT_ROWS_PER_INSERT).map((v) => [v.snapshotId, v.accountId, v.nonce, v.leaves]),
+      );
       await db.execute(
         sql`insert into ${liabilityAccounts} (snapshot_id, account_id, nonce, leaves)
             select (r->>0)::int, (r->>1)::uuid, r->>2, r->3 from jsonb_array_elements(${batch}::jsonb) r`,
@@ -80,8 +88,22 @@ export const liabilitiesRepository = {
    * Plus the clearing account's own balance per currency (its sub-accounts' included), which the payouts must add up to.
    * One statement, so that it sees the same instant as the wallet balances read beside it.
    */
-  async owedOutsideWallets(db: Db): Promise<{ kind: 'payout' | 'order' | 'unmatched' | 'clearing'; owner: string; account: string | null; currency: string; amount: bigint }[]> {
-    const found = await rows<{ kind: 'payout' | 'order' | 'unmatched' | 'clearing'; owner: string; account: string | null; currency: string; amount: string }>(
+  async owedOutsideWallets(db: Db): Promise<
+    {
+      kind: 'payout' | 'order' | 'unmatched' | 'clearing';
+      owner: string;
+      account: string | null;
+      currency: string;
+      amount: bigint;
+    }[]
+  > {
+    const found = await rows<{
+      kind: 'payout' | 'order' | 'unmatched' | 'clearing';
+      owner: string;
+      account: string | null;
+      currency: string;
+      amount: string;
+    }>(
       db,
       sql`select 'payout' as kind, coalesce(la.owner_id::text, o.account_id::text, 'order:' || o.id::text, 'payout:' || p.id::text) as owner,
                  coalesce(la.owner_id, o.account_id)::text as account, p.currency, (sum(p.amount + p.network_fee))::text as amount
@@ -110,13 +132,23 @@ export const liabilitiesRepository = {
       .values(values)
       .onConflictDoUpdate({
         target: [liabilityControl.snapshotId, liabilityControl.currency, liabilityControl.address],
-        set: { scheme: values.scheme, message: values.message, signature: values.signature, publicKey: values.publicKey ?? null, createdAt: new Date() },
+        set: {
+          scheme: values.scheme,
+          message: values.message,
+          signature: values.signature,
+          publicKey: values.publicKey ?? null,
+          createdAt: new Date(),
+        },
       });
   },
 
   controls(db: Db, snapshotIds: number[]) {
     if (snapshotIds.length === 0) return Promise.resolve([]);
-    return db.select().from(liabilityControl).where(inArray(liabilityControl.snapshotId, snapshotIds)).orderBy(asc(liabilityControl.currency), asc(liabilityControl.address));
+    return db
+      .select()
+      .from(liabilityControl)
+      .where(inArray(liabilityControl.snapshotId, snapshotIds))
+      .orderBy(asc(liabilityControl.currency), asc(liabilityControl.address));
   },
 
   /** Newest first; `before` pages back. */
@@ -142,7 +174,11 @@ export const liabilitiesRepository = {
   /** Root, total and size of every tree of these snapshots (not the trees themselves). */
   treeSummaries(db: Db, snapshotIds: number[]): Promise<TreeSummaryRow[]> {
     if (snapshotIds.length === 0) return Promise.resolve([]);
-    return db.select(treeSummary).from(liabilityTrees).where(inArray(liabilityTrees.snapshotId, snapshotIds)).orderBy(asc(liabilityTrees.currency));
+    return db
+      .select(treeSummary)
+      .from(liabilityTrees)
+      .where(inArray(liabilityTrees.snapshotId, snapshotIds))
+      .orderBy(asc(liabilityTrees.currency));
   },
 
   /**
@@ -157,8 +193,12 @@ export const liabilitiesRepository = {
     column: 'nodes' | 'leaves' | 'directory',
     pieces: { offset: number; length: number }[],
   ): Promise<{ pieces: Uint8Array[]; paddingSeed: Uint8Array }> {
-    const source = { nodes: liabilityTrees.nodes, leaves: liabilityTrees.leaves, directory: liabilityTrees.directory }[column];
-    const selected = pieces.map((p, i) => sql`, substring(${source} from ${p.offset + 1} for ${p.length}) as ${sql.raw(`p${i}`)}`);
+    const source = { nodes: liabilityTrees.nodes, leaves: liabilityTrees.leaves, directory: liabilityTrees.directory }[
+      column
+    ];
+    const selected = pieces.map(
+      (p, i) => sql`, substring(${source} from ${p.offset + 1} for ${p.length}) as ${sql.raw(`p${i}`)}`,
+    );
     const [row] = await rows<Record<string, Uint8Array>>(
       db,
       sql`select ${liabilityTrees.paddingSeed} as seed ${sql.join(selected, sql``)} from ${liabilityTrees} where ${liabilityTrees.snapshotId} = ${snapshotId} and ${liabilityTrees.currency} = ${currency}`,
@@ -169,10 +209,20 @@ export const liabilitiesRepository = {
   /** The account's secrets in its newest snapshots (newest first; `before` pages back). */
   accountSnapshots(db: Db, accountId: string, options: { before?: number; limit: number }) {
     return db
-      .select({ snapshotId: liabilityAccounts.snapshotId, takenAt: liabilitySnapshots.takenAt, nonce: liabilityAccounts.nonce, leaves: liabilityAccounts.leaves })
+      .select({
+        snapshotId: liabilityAccounts.snapshotId,
+        takenAt: liabilitySnapshots.takenAt,
+        nonce: liabilityAccounts.nonce,
+        leaves: liabilityAccounts.leaves,
+      })
       .from(liabilityAccounts)
       .innerJoin(liabilitySnapshots, eq(liabilitySnapshots.id, liabilityAccounts.snapshotId))
-      .where(and(eq(liabilityAccounts.accountId, accountId), options.before ? lt(liabilityAccounts.snapshotId, options.before) : undefined))
+      .where(
+        and(
+          eq(liabilityAccounts.accountId, accountId),
+          options.before ? lt(liabilityAccounts.snapshotId, options.before) : undefined,
+        ),
+      )
       .orderBy(desc(liabilityAccounts.snapshotId))
       .limit(options.limit);
   },

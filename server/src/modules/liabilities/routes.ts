@@ -1,8 +1,23 @@
-import { controlProofsResponse, myProofQuery, myProofResponse, publishResponse, snapshotParams, snapshotsQuery, snapshotsResponse } from '../../../../domain/contracts/liabilities';
-import { DomainError } from '../../../../domain/errors';
+import {
+  controlProofsResponse,
+  myProofQuery,
+  myProofResponse,
+  publishResponse,
+  snapshotParams,
+  snapshotsQuery,
+  snapshotsResponse,
+} from '#domain/contracts/liabilities';
+import { DomainError } from '#domain/errors';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
-import { controlProofs, listSnapshots, myProofs, publishedSnapshot, publishSnapshot, type LiabilitiesDeps } from './service';
+import {
+  controlProofs,
+  listSnapshots,
+  myProofs,
+  publishedSnapshot,
+  publishSnapshot,
+  type LiabilitiesDeps,
+} from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /**
@@ -34,7 +49,8 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
       schema: {
         operationId: 'listLiabilitySnapshots',
         tags: ['liabilities'],
-        summary: 'Proof of liabilities: the published snapshots, newest first, each with its roots (total owed per currency) and what the house’s addresses held',
+        summary:
+          'Proof of liabilities: the published snapshots, newest first, each with its roots (total owed per currency) and what the house’s addresses held',
         querystring: snapshotsQuery,
         response: { 200: snapshotsResponse, ...errorResponses(400) },
       },
@@ -48,7 +64,8 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
       schema: {
         operationId: 'getLiabilitySnapshot',
         tags: ['liabilities'],
-        summary: 'One whole published snapshot (domain/liabilities.ts PublishedSnapshot): every tree, level by level, and the reserves',
+        summary:
+          'One whole published snapshot (domain/liabilities.ts PublishedSnapshot): every tree, level by level, and the reserves',
         params: snapshotParams,
       },
     },
@@ -65,7 +82,8 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
       schema: {
         operationId: 'getControlProofs',
         tags: ['liabilities'],
-        summary: 'The proofs of control of the snapshot’s house addresses: each a message naming the address and the snapshot’s digest, signed with the address’s key',
+        summary:
+          'The proofs of control of the snapshot’s house addresses: each a message naming the address and the snapshot’s digest, signed with the address’s key',
         params: snapshotParams,
         response: { 200: controlProofsResponse, ...errorResponses(400, 404) },
       },
@@ -84,18 +102,30 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
   });
   // Only `<id>.json` here: /proof/ itself (and /proof/index.html) is the site's public page of the
   // proof, which the static files answer; a bare `:file` would take it as an empty file name.
-  app.get<{ Params: { file: string } }>('/proof/:file(^\\d{1,10}\\.json$)', { schema: { hide: true } }, async (request, reply) => {
-    const file = await publishedSnapshot(app.db, snapshotId(fileName(request.params.file, /^(\d{1,10})\.json$/)));
-    return reply.type(JSON_TYPE).header('cache-control', FOREVER).send(file);
-  });
-  app.get<{ Params: { id: string; file: string } }>('/proof/:id/:file', { schema: { hide: true } }, async (request, reply) => {
-    if (request.params.file === 'control.json') {
-      const proofs = await controlProofs(app.db, snapshotId(request.params.id));
-      return reply.type(JSON_TYPE).header('cache-control', LATEST).send({ proofs });
-    }
-    const file = await publishedSnapshot(app.db, snapshotId(request.params.id), fileName(request.params.file, /^([A-Z0-9]{1,16})\.json$/));
-    return reply.type(JSON_TYPE).header('cache-control', FOREVER).send(file);
-  });
+  app.get<{ Params: { file: string } }>(
+    '/proof/:file(^\\d{1,10}\\.json$)',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      const file = await publishedSnapshot(app.db, snapshotId(fileName(request.params.file, /^(\d{1,10})\.json$/)));
+      return reply.type(JSON_TYPE).header('cache-control', FOREVER).send(file);
+    },
+  );
+  app.get<{ Params: { id: string; file: string } }>(
+    '/proof/:id/:file',
+    { schema: { hide: true } },
+    async (request, reply) => {
+      if (request.params.file === 'control.json') {
+        const proofs = await controlProofs(app.db, snapshotId(request.params.id));
+        return reply.type(JSON_TYPE).header('cache-control', LATEST).send({ proofs });
+      }
+      const file = await publishedSnapshot(
+        app.db,
+        snapshotId(request.params.id),
+        fileName(request.params.file, /^([A-Z0-9]{1,16})\.json$/),
+      );
+      return reply.type(JSON_TYPE).header('cache-control', FOREVER).send(file);
+    },
+  );
 
   app.get(
     '/api/wallet/proof',
@@ -104,7 +134,8 @@ export const liabilitiesRoutes: FastifyPluginAsyncZod<LiabilitiesDeps> = async (
       schema: {
         operationId: 'getMyProof',
         tags: ['liabilities'],
-        summary: 'Your proof of inclusion: per snapshot your secret nonce, and each of your leaves with its path to the published root',
+        summary:
+          'Your proof of inclusion: per snapshot your secret nonce, and each of your leaves with its path to the published root',
         security: [{ bearer: [] }],
         querystring: myProofQuery,
         response: { 200: myProofResponse, ...errorResponses(400, 401, 403) },

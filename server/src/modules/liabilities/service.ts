@@ -1,8 +1,8 @@
 import { hash, randomBytes } from 'node:crypto';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { createSHA256 } from 'hash-wasm';
-import { decimalsOf } from '../../../../domain/currencies';
-import { DomainError } from '../../../../domain/errors';
+import { decimalsOf } from '#domain/currencies';
+import { DomainError } from '#domain/errors';
 import {
   BLOCK_LEVELS,
   blockPath,
@@ -20,15 +20,21 @@ import {
   type LeafProof,
   type OwnerAmount,
   type PublishedTree,
-} from '../../../../domain/liabilities';
-import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
+} from '#domain/liabilities';
+import { decimalToMinor, minorToDecimal } from '#domain/money';
 import { recordAudit } from '../audit/service';
 import { DERIVED_CURRENCIES, houseHoldings, type Chain, type Xpubs } from '../chain/service';
 import { allUserBalances } from '../ledger/service';
 import { receivingAddresses } from '../orders/service';
 import { allReceptionAddresses } from '../wallet/addresses';
 import { liabilitiesRepository as repo, type ControlRow, type SnapshotRow, type TreeSummaryRow } from './repository';
-import type { ControlProof, MyProofResponse, Reserves, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
+import type {
+  ControlProof,
+  MyProofResponse,
+  Reserves,
+  SnapshotSummary,
+  SnapshotsResponse,
+} from '#domain/contracts/liabilities';
 import type { Db, Tx } from '../../db/client';
 
 /**
@@ -93,7 +99,13 @@ async function readReserves(db: Db, deps: LiabilitiesDeps): Promise<Reserves> {
       const deposits = [...reception, ...receiving].filter((a) => a.currency === currency).map((a) => a.address);
       const simulated = await deps.chain.balances(db, currency, account ? [account] : deposits);
       if (!simulated) {
-        currencies.push({ currency, height: null, blockHash: null, addresses: account ? [{ address: account, role: 'account', balance: null }] : [], held: null });
+        currencies.push({
+          currency,
+          height: null,
+          blockHash: null,
+          addresses: account ? [{ address: account, role: 'account', balance: null }] : [],
+          held: null,
+        });
         continue;
       }
       const sum = [...simulated.values()].reduce((a, b) => a + b, 0n);
@@ -103,7 +115,10 @@ async function readReserves(db: Db, deps: LiabilitiesDeps): Promise<Reserves> {
         height: tip.height,
         blockHash: tip.hash,
         addresses: account ? [{ address: account, role: 'account', balance: shown(currency, sum) }] : [],
-        depositAddresses: { count: account ? 0 : [...simulated.values()].filter((b) => b > 0n).length, balance: shown(currency, account ? 0n : sum) },
+        depositAddresses: {
+          count: account ? 0 : [...simulated.values()].filter((b) => b > 0n).length,
+          balance: shown(currency, account ? 0n : sum),
+        },
         held: shown(currency, sum),
       });
       continue;
@@ -117,8 +132,13 @@ async function readReserves(db: Db, deps: LiabilitiesDeps): Promise<Reserves> {
       blockHash: holdings.blockHash,
       addresses: account
         ? [{ address: account, role: 'account', balance: shown(currency, sum(holdings.byAddress)) }]
-        : own.sort((a, b) => a.address.localeCompare(b.address)).map((h) => ({ address: h.address, role: 'change' as const, balance: shown(currency, h.amount) })),
-      depositAddresses: { count: account ? 0 : customers.length, balance: shown(currency, account ? 0n : sum(customers)) },
+        : own
+            .sort((a, b) => a.address.localeCompare(b.address))
+            .map((h) => ({ address: h.address, role: 'change' as const, balance: shown(currency, h.amount) })),
+      depositAddresses: {
+        count: account ? 0 : customers.length,
+        balance: shown(currency, account ? 0n : sum(customers)),
+      },
       held: shown(currency, sum(holdings.byAddress)),
     });
   }
@@ -161,10 +181,16 @@ const statementOf = (snapshot: SnapshotRow, trees: TreeSummaryRow[]) => ({
   takenAt: snapshot.takenAt.toISOString(),
   trees: trees.filter((t) => t.snapshotId === snapshot.id).map(publishedTreeOf),
 });
-const publishedTreeOf = (t: TreeSummaryRow): PublishedTree => ({ currency: t.currency, decimals: t.decimals, leafCount: t.leafCount, root: { hash: t.rootHash, sum: t.total } });
+const publishedTreeOf = (t: TreeSummaryRow): PublishedTree => ({
+  currency: t.currency,
+  decimals: t.decimals,
+  leafCount: t.leafCount,
+  root: { hash: t.rootHash, sum: t.total },
+});
 
 const uniqueViolation = (error: unknown): boolean => {
-  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) if ((e as { code?: string }).code === '23505') return true;
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause)
+    if ((e as { code?: string }).code === '23505') return true;
   return false;
 };
 
@@ -180,7 +206,9 @@ type Owed = { owner: string; account: string | null; currency: string; amount: b
  * published total is never less than what the ledger says is owed.
  */
 async function readOwed(tx: Tx): Promise<Owed[]> {
-  const owed: Owed[] = (await allUserBalances(tx)).filter((b) => b.balance > 0n).map((b) => ({ owner: b.ownerId, account: b.ownerId, currency: b.currency, amount: b.balance }));
+  const owed: Owed[] = (await allUserBalances(tx))
+    .filter((b) => b.balance > 0n)
+    .map((b) => ({ owner: b.ownerId, account: b.ownerId, currency: b.currency, amount: b.balance }));
   const outside = await repo.owedOutsideWallets(tx);
   const inClearing = new Map<string, bigint>();
   for (const row of outside) {
@@ -209,15 +237,26 @@ const OVERTAKEN = Symbol('overtaken');
  * chained rows while the trees were built are seen: in the read's snapshot the head would be
  * stale, and locking it there fails (or would hold every audit writer for the whole build).
  */
-export async function publishSnapshot(db: Db, deps: LiabilitiesDeps, options: { intervalMs?: number; actor?: string } = {}): Promise<SnapshotSummary | null> {
+export async function publishSnapshot(
+  db: Db,
+  deps: LiabilitiesDeps,
+  options: { intervalMs?: number; actor?: string } = {},
+): Promise<SnapshotSummary | null> {
   const scheduled = options.intervalMs !== undefined;
   const slotOf = (at: Date) => (scheduled ? Math.floor(at.getTime() / options.intervalMs!) : null);
   // The schedule asks every minute on every replica: a period already published costs one lookup, not a read of the ledger.
   if (scheduled && (await repo.slotTaken(db, slotOf(await repo.transactionTime(db))!))) return null;
   for (;;) {
-    const read: SnapshotRead = await db.transaction(async (tx) => ({ takenAt: await repo.transactionTime(tx), owed: await readOwed(tx), reserves: await readReserves(tx, deps) }), {
-      isolationLevel: 'repeatable read',
-    });
+    const read: SnapshotRead = await db.transaction(
+      async (tx) => ({
+        takenAt: await repo.transactionTime(tx),
+        owed: await readOwed(tx),
+        reserves: await readReserves(tx, deps),
+      }),
+      {
+        isolationLevel: 'repeatable read',
+      },
+    );
     try {
       const published = await db.transaction(async (tx) => {
         if (!(await repo.lockPublishing(tx, !scheduled))) return null;
@@ -239,7 +278,11 @@ export async function publishSnapshot(db: Db, deps: LiabilitiesDeps, options: { 
 }
 
 /** Builds, stores and records the snapshot of one read, inside the publishing transaction. */
-async function publishRead(tx: Tx, read: SnapshotRead, options: { slot: number | null; actor: string }): Promise<SnapshotSummary> {
+async function publishRead(
+  tx: Tx,
+  read: SnapshotRead,
+  options: { slot: number | null; actor: string },
+): Promise<SnapshotSummary> {
   const digest = await treeDigest();
   // One nonce per owner for the snapshot; the commitment to it and the owner's id serves all of the owner's trees.
   const nonces = new Map<string, Buffer>();
@@ -255,11 +298,18 @@ async function publishRead(tx: Tx, read: SnapshotRead, options: { slot: number |
     }
     // One owner may be owed in several ways (a balance and a send waiting): one amount per owner and currency.
     const owners = byCurrency.get(o.currency) ?? byCurrency.set(o.currency, new Map()).get(o.currency)!;
-    const entry = owners.get(o.owner) ?? owners.set(o.owner, { owner: o.owner, amount: 0n, commitment: commitments.get(o.owner)! }).get(o.owner)!;
+    const entry =
+      owners.get(o.owner) ??
+      owners.set(o.owner, { owner: o.owner, amount: 0n, commitment: commitments.get(o.owner)! }).get(o.owner)!;
     entry.amount += o.amount;
   }
   const accountOf = new Map(read.owed.filter((o) => o.account).map((o) => [o.owner, o.account!]));
-  const snapshot = await repo.insertSnapshot(tx, { takenAt: read.takenAt, slot: options.slot, reserves: read.reserves, format: LIABILITIES_FORMAT });
+  const snapshot = await repo.insertSnapshot(tx, {
+    takenAt: read.takenAt,
+    slot: options.slot,
+    reserves: read.reserves,
+    format: LIABILITIES_FORMAT,
+  });
   // One currency at a time, stored as soon as it is built: a large ledger's trees are never all in memory at once.
   const leaves = new Map<string, Record<string, number[]>>();
   for (const currency of [...byCurrency.keys()].sort()) {
@@ -294,7 +344,12 @@ async function publishRead(tx: Tx, read: SnapshotRead, options: { slot: number |
   // Only an account can ask for its proof: the secrets of anonymous and unclaimed money are not kept.
   await repo.insertAccounts(
     tx,
-    [...leaves].map(([owner, own]) => ({ snapshotId: snapshot.id, accountId: accountOf.get(owner)!, nonce: nonces.get(owner)!.toString('hex'), leaves: own })),
+    [...leaves].map(([owner, own]) => ({
+      snapshotId: snapshot.id,
+      accountId: accountOf.get(owner)!,
+      nonce: nonces.get(owner)!.toString('hex'),
+      leaves: own,
+    })),
   );
   const published = summary(snapshot, await repo.treeSummaries(tx, [snapshot.id]), []);
   // Public figures only (what the published file says): no account, nonce or amount of anyone.
@@ -302,7 +357,16 @@ async function publishRead(tx: Tx, read: SnapshotRead, options: { slot: number |
     actor: options.actor,
     action: 'liabilities.publish',
     target: String(snapshot.id),
-    after: { takenAt: published.takenAt, digest: published.digest, roots: published.currencies.map((c) => ({ currency: c.currency, total: c.total, rootHash: c.rootHash, leafCount: c.leafCount })) },
+    after: {
+      takenAt: published.takenAt,
+      digest: published.digest,
+      roots: published.currencies.map((c) => ({
+        currency: c.currency,
+        total: c.total,
+        rootHash: c.rootHash,
+        leafCount: c.leafCount,
+      })),
+    },
   });
   return published;
 }
@@ -313,7 +377,10 @@ export async function listSnapshots(db: Db, options: { before?: number; limit: n
   const page = rows.slice(0, options.limit);
   const ids = page.map((s) => s.id);
   const [trees, controls] = await Promise.all([repo.treeSummaries(db, ids), repo.controls(db, ids)]);
-  return { snapshots: page.map((s) => summary(s, trees, controls)), next: rows.length > options.limit ? page[page.length - 1]!.id : null };
+  return {
+    snapshots: page.map((s) => summary(s, trees, controls)),
+    next: rows.length > options.limit ? page[page.length - 1]!.id : null,
+  };
 }
 
 /**
@@ -324,14 +391,17 @@ export async function publishedSnapshot(db: Db, which: number | 'latest', curren
   const snapshot = which === 'latest' ? await repo.latestSnapshot(db) : await repo.snapshot(db, which);
   if (!snapshot) throw new DomainError('not_found', undefined, 'No such snapshot.');
   const trees = (await repo.treeSummaries(db, [snapshot.id])).filter((t) => !currency || t.currency === currency);
-  if (currency && trees.length === 0) throw new DomainError('not_found', undefined, 'Nobody was owed this currency in this snapshot.');
+  if (currency && trees.length === 0)
+    throw new DomainError('not_found', undefined, 'Nobody was owed this currency in this snapshot.');
   const reserves = snapshot.reserves as Reserves;
   return JSON.stringify({
     format: snapshot.format,
     snapshotId: snapshot.id,
     takenAt: snapshot.takenAt.toISOString(),
     trees: trees.map(publishedTreeOf),
-    reserves: currency ? { ...reserves, currencies: reserves.currencies.filter((c) => c.currency === currency) } : reserves,
+    reserves: currency
+      ? { ...reserves, currencies: reserves.currencies.filter((c) => c.currency === currency) }
+      : reserves,
   });
 }
 
@@ -383,12 +453,20 @@ async function leafProofs(db: Db, snapshotId: number, tree: TreeSummaryRow, inde
     const own = blockLeaves.get(index >> BLOCK_LEVELS)!;
     const leaf = own.find((l) => l.index === index)!;
     const lower = blockPath(tree.currency, index, own, directory.paddingSeed, nodeDigest);
-    return { index, value: leaf.node.sum.toString(), path: [...lower, ...upper[i]!.map((offset) => nodeAt.get(offset)!)] };
+    return {
+      index,
+      value: leaf.node.sum.toString(),
+      path: [...lower, ...upper[i]!.map((offset) => nodeAt.get(offset)!)],
+    };
   });
 }
 
 /** GET /api/wallet/proof: in each of the account's newest snapshots, its nonce and every leaf with its path. */
-export async function myProofs(db: Db, accountId: string, options: { before?: number; limit: number }): Promise<MyProofResponse> {
+export async function myProofs(
+  db: Db,
+  accountId: string,
+  options: { before?: number; limit: number },
+): Promise<MyProofResponse> {
   const rows = await repo.accountSnapshots(db, accountId, { before: options.before, limit: options.limit + 1 });
   const page = rows.slice(0, options.limit);
   const trees = await repo.treeSummaries(
@@ -412,17 +490,31 @@ export async function myProofs(db: Db, accountId: string, options: { before?: nu
         leaves,
       });
     }
-    proofs.push({ snapshotId: row.snapshotId, takenAt: row.takenAt.toISOString(), owner: accountId, nonce: row.nonce, currencies });
+    proofs.push({
+      snapshotId: row.snapshotId,
+      takenAt: row.takenAt.toISOString(),
+      owner: accountId,
+      nonce: row.nonce,
+      currencies,
+    });
   }
   return { proofs, next: rows.length > options.limit ? page[page.length - 1]!.snapshotId : null };
 }
 
 /** A published snapshot of format 2 with its digest and reserves (what the proofs of control sign), or not_found. */
-export async function snapshotForControl(db: Db, snapshotId: number): Promise<{ snapshotId: number; digest: string; reserves: Reserves }> {
+export async function snapshotForControl(
+  db: Db,
+  snapshotId: number,
+): Promise<{ snapshotId: number; digest: string; reserves: Reserves }> {
   const snapshot = await repo.snapshot(db, snapshotId);
-  if (!snapshot || snapshot.format !== LIABILITIES_FORMAT) throw new DomainError('not_found', undefined, 'No such snapshot of the current format.');
+  if (!snapshot || snapshot.format !== LIABILITIES_FORMAT)
+    throw new DomainError('not_found', undefined, 'No such snapshot of the current format.');
   const trees = await repo.treeSummaries(db, [snapshotId]);
-  return { snapshotId, digest: snapshotDigest(statementOf(snapshot, trees), nodeDigest), reserves: snapshot.reserves as Reserves };
+  return {
+    snapshotId,
+    digest: snapshotDigest(statementOf(snapshot, trees), nodeDigest),
+    reserves: snapshot.reserves as Reserves,
+  };
 }
 
 /** Stores a proof of control already verified (liabilities/control.ts). */

@@ -1,4 +1,4 @@
-import type { Language } from '../../../../domain/languages';
+import type { Language } from '#domain/languages';
 
 /**
  * The HTML part of an email, made from its text part (one source: the localized texts of
@@ -26,17 +26,22 @@ const SANS = 'Arial,Helvetica,sans-serif';
 const MONO = "'SFMono-Regular',Consolas,'Liberation Mono',Menlo,monospace";
 
 /** A font in longhand properties, the line height in pixels (what every client reads alike). */
-const font = (size: number, lineHeight: number, weight: 'normal' | 'bold' = 'normal', family = SANS) => `font-family:${family};font-size:${size}px;line-height:${lineHeight}px;font-weight:${weight};`;
+const font = (size: number, lineHeight: number, weight: 'normal' | 'bold' = 'normal', family = SANS) =>
+  `font-family:${family};font-size:${size}px;line-height:${lineHeight}px;font-weight:${weight};`;
 
 /** Escapes text for HTML content and attribute values. */
-export const escapeHtml = (value: string): string => value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+export const escapeHtml = (value: string): string =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** "Label: value" (French writes a space before the colon); the label short, the value not empty. */
 const DETAIL = /^([^:\n]{1,48}?)[ \u00a0\u202f]?:[ \u00a0]+(\S.*)$/;
 /** A one-time code on its own, as the send-code email has it ("ABCD-EFGH-JKLM-NPQR"). */
 const CODE = /^[A-Z0-9]{4}(?:-[A-Z0-9]{4})+$/;
 
-type Block = { kind: 'paragraph'; lines: string[] } | { kind: 'details'; rows: [string, string][] } | { kind: 'code'; code: string };
+type Block =
+  | { kind: 'paragraph'; lines: string[] }
+  | { kind: 'details'; rows: [string, string][] }
+  | { kind: 'code'; code: string };
 
 /** The foot of an email: who operates Muntly, line by line, and in local mode the notice that these are sample values. */
 export type EmailFooter = { sampleNotice?: string; lines: string[] };
@@ -52,7 +57,8 @@ export function blocksOf(text: string): Block[] {
     .map((lines): Block => {
       if (lines.length === 1 && CODE.test(lines[0]!)) return { kind: 'code', code: lines[0]! };
       const rows = lines.map((line) => DETAIL.exec(line));
-      if (lines.length > 1 && rows.every((row) => row !== null)) return { kind: 'details', rows: rows.map((row) => [row![1]!, row![2]!]) };
+      if (lines.length > 1 && rows.every((row) => row !== null))
+        return { kind: 'details', rows: rows.map((row) => [row![1]!, row![2]!]) };
       return { kind: 'paragraph', lines };
     });
 }
@@ -87,7 +93,9 @@ function plainOf(block: Block): string {
 }
 
 function footerHtml(footer: EmailFooter): string {
-  const notice = footer.sampleNotice ? `<p style="margin:0 0 6px;${font(13, 18, 'bold')}color:${INK};">${escapeHtml(footer.sampleNotice)}</p>` : '';
+  const notice = footer.sampleNotice
+    ? `<p style="margin:0 0 6px;${font(13, 18, 'bold')}color:${INK};">${escapeHtml(footer.sampleNotice)}</p>`
+    : '';
   const lines = footer.lines.map(escapeHtml).join('<br>');
   return `${notice}<p style="margin:0;${font(13, 18)}color:${MUTED};overflow-wrap:anywhere;">${lines}</p>`;
 }

@@ -13,7 +13,9 @@ export const MAX_ATTEMPTS = 10;
 /** How much of a failure's message is kept on the row. */
 const LAST_ERROR_MAX = 500;
 /** An email as handed to SMTP: the text and, beside it, the HTML part (multipart/alternative). */
-export type MailTransport = { sendMail(message: { from: string; to: string; subject: string; text: string; html?: string }): Promise<unknown> };
+export type MailTransport = {
+  sendMail(message: { from: string; to: string; subject: string; text: string; html?: string }): Promise<unknown>;
+};
 
 export function smtpTransport(smtpUrl: string): MailTransport {
   return nodemailer.createTransport(smtpUrl);
@@ -27,11 +29,21 @@ export async function relayMail(db: Db, transport: MailTransport, from: string, 
     for (const message of waiting) {
       try {
         // An email written before it had an HTML part goes out as text only.
-        await transport.sendMail({ from, to: message.recipient, subject: message.subject, text: message.body, ...(message.html ? { html: message.html } : {}) });
+        await transport.sendMail({
+          from,
+          to: message.recipient,
+          subject: message.subject,
+          text: message.body,
+          ...(message.html ? { html: message.html } : {}),
+        });
         await notifyRepository.markSent(tx, message.id);
         sent++;
       } catch (error) {
-        await notifyRepository.countFailedAttempt(tx, message.id, String((error as Error).message).slice(0, LAST_ERROR_MAX));
+        await notifyRepository.countFailedAttempt(
+          tx,
+          message.id,
+          String((error as Error).message).slice(0, LAST_ERROR_MAX),
+        );
       }
     }
     return sent;

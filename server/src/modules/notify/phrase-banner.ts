@@ -29,6 +29,7 @@ export function withPhraseBanner(html: string, line: string, phrase: string, not
     `</td></tr></table>`;
   // After the preview line (a hidden div, the wrapper's first child), before the email's table.
   const preview = /<div aria-hidden="true"[^>]*>[^<]*<\/div>/.exec(html);
-  if (preview) return html.slice(0, preview.index + preview[0].length) + banner + html.slice(preview.index + preview[0].length);
+  if (preview)
+    return html.slice(0, preview.index + preview[0].length) + banner + html.slice(preview.index + preview[0].length);
   return html.replace(/<body[^>]*>/i, (open) => `${open}${banner}`);
 }

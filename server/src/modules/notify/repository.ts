@@ -22,7 +22,10 @@ export const notifyRepository = {
   },
 
   async phraseOf(db: Db, accountId: string): Promise<{ phrase: string; setAt: Date } | undefined> {
-    const [row] = await db.select({ phrase: antiPhishingPhrases.phrase, setAt: antiPhishingPhrases.setAt }).from(antiPhishingPhrases).where(eq(antiPhishingPhrases.accountId, accountId));
+    const [row] = await db
+      .select({ phrase: antiPhishingPhrases.phrase, setAt: antiPhishingPhrases.setAt })
+      .from(antiPhishingPhrases)
+      .where(eq(antiPhishingPhrases.accountId, accountId));
     return row;
   },
 
@@ -32,7 +35,10 @@ export const notifyRepository = {
       return;
     }
     const setAt = new Date();
-    await db.insert(antiPhishingPhrases).values({ accountId, phrase, setAt }).onConflictDoUpdate({ target: antiPhishingPhrases.accountId, set: { phrase, setAt } });
+    await db
+      .insert(antiPhishingPhrases)
+      .values({ accountId, phrase, setAt })
+      .onConflictDoUpdate({ target: antiPhishingPhrases.accountId, set: { phrase, setAt } });
   },
 
   async insert(db: Db, message: typeof outbox.$inferInsert): Promise<void> {
@@ -65,7 +71,14 @@ export const notifyRepository = {
   /** The newest `limit` messages, to anyone or, when given, to one recipient (compared without case). */
   list(db: Db, limit: number, recipient?: string) {
     const query = db
-      .select({ channel: outbox.channel, to: outbox.recipient, subject: outbox.subject, body: outbox.body, html: outbox.html, createdAt: outbox.createdAt })
+      .select({
+        channel: outbox.channel,
+        to: outbox.recipient,
+        subject: outbox.subject,
+        body: outbox.body,
+        html: outbox.html,
+        createdAt: outbox.createdAt,
+      })
       .from(outbox)
       .orderBy(desc(outbox.createdAt))
       .limit(limit);

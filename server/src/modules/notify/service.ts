@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { emailKey } from '../../../../domain/email';
-import { formatDate as dateText, formatMoney as moneyText } from '../../../../domain/format';
-import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
-import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '../../../../domain/operator';
+import { emailKey } from '#domain/email';
+import { formatDate as dateText, formatMoney as moneyText } from '#domain/format';
+import { defaultLanguage, isLanguage, type Language } from '#domain/languages';
+import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '#domain/operator';
 import { emailHtml, type EmailFooter } from './email-html';
 import { withPhraseBanner } from './phrase-banner';
 import { notifyRepository } from './repository';
-import type { OutboxMessage } from '../../../../domain/contracts/ops';
-import type { MessageChannel } from '../../../../domain/messages';
+import type { OutboxMessage } from '#domain/contracts/ops';
+import type { MessageChannel } from '#domain/messages';
 import type englishTexts from '../../../../locales/en/notify.json';
 import type { Db, Tx } from '../../db/client';
 import type { AnyColumn, SQL } from 'drizzle-orm';
@@ -82,7 +82,12 @@ export function setAntiPhishingPhrase(db: Db, accountId: string, phrase: string 
  * When messages went to a recipient on a channel since then, under a lock on that recipient held
  * until the caller's transaction ends (a limit per recipient counts, then sends, one at a time).
  */
-export function lockAndListSentTo(tx: Tx, channel: Message['channel'], recipient: string, since: Date): Promise<Date[]> {
+export function lockAndListSentTo(
+  tx: Tx,
+  channel: Message['channel'],
+  recipient: string,
+  since: Date,
+): Promise<Date[]> {
   return notifyRepository.lockAndListSentTo(tx, channel, recipient, since);
 }
 
@@ -91,8 +96,15 @@ export function lockAndListSentTo(tx: Tx, channel: Message['channel'], recipient
  * account already — that someone tried to sign up with it. Muntly's words only: nothing typed
  * into the form, which anyone may fill in with anyone's address.
  */
-export async function mailSignUp(db: Db, input: { email: string; language: Language; existing: boolean; loginUrl: string }): Promise<void> {
-  await send(db, { channel: 'email', recipient: input.email, ...emailText(input.language, input.existing ? 'signUpExisting' : 'signUpWelcome', { loginUrl: input.loginUrl }) });
+export async function mailSignUp(
+  db: Db,
+  input: { email: string; language: Language; existing: boolean; loginUrl: string },
+): Promise<void> {
+  await send(db, {
+    channel: 'email',
+    recipient: input.email,
+    ...emailText(input.language, input.existing ? 'signUpExisting' : 'signUpWelcome', { loginUrl: input.loginUrl }),
+  });
 }
 
 /**
@@ -100,7 +112,11 @@ export async function mailSignUp(db: Db, input: { email: string; language: Langu
  * of an account (a verification code, carrying the number, address or IBAN it was sent to) also
  * waits for `relationshipEnded`, as the identity data it carries does.
  */
-export async function deleteExpiredMessages(db: Db, now = new Date(), relationshipEnded?: (accountId: AnyColumn) => SQL): Promise<number> {
+export async function deleteExpiredMessages(
+  db: Db,
+  now = new Date(),
+  relationshipEnded?: (accountId: AnyColumn) => SQL,
+): Promise<number> {
   return notifyRepository.deleteExpired(db, now, relationshipEnded);
 }
 
@@ -120,7 +136,9 @@ export async function listOutbox(db: Db, recipient?: string): Promise<OutboxMess
  */
 type NotifyTexts = typeof englishTexts;
 /** The messages: each has a subject and a body. */
-export type MessageKey = { [K in keyof NotifyTexts]: NotifyTexts[K] extends { subject: string; body: string } ? K : never }[keyof NotifyTexts];
+export type MessageKey = {
+  [K in keyof NotifyTexts]: NotifyTexts[K] extends { subject: string; body: string } ? K : never;
+}[keyof NotifyTexts];
 /** The groups of phrases put into messages (failure reasons, refunds). */
 export type PhraseGroup = Exclude<keyof NotifyTexts, MessageKey>;
 
@@ -144,7 +162,11 @@ const sendOnlyCache = new Map<Language, Record<string, string>>();
 export function sendOnlyText(language: Language, currency: string): string | undefined {
   let texts = sendOnlyCache.get(language);
   if (!texts) {
-    texts = (JSON.parse(fs.readFileSync(path.join(localesDir, language, 'currencies.json'), 'utf8')) as { sendOnly: Record<string, string> }).sendOnly;
+    texts = (
+      JSON.parse(fs.readFileSync(path.join(localesDir, language, 'currencies.json'), 'utf8')) as {
+        sendOnly: Record<string, string>;
+      }
+    ).sendOnly;
     sendOnlyCache.set(language, texts);
   }
   return texts[currency];
@@ -161,10 +183,17 @@ export function fillTemplate(template: string, values: Record<string, string>): 
 }
 
 /** A message in a language, for any channel (an SMS, a letter, a transfer's reason): its subject and text. */
-export function messageText(language: Language, key: MessageKey, values: Record<string, string>): { subject: string; body: string } {
+export function messageText(
+  language: Language,
+  key: MessageKey,
+  values: Record<string, string>,
+): { subject: string; body: string } {
   const entry = textsOf(language)[key];
   // A placeholder left empty (an optional paragraph) leaves no run of empty lines behind.
-  return { subject: fillTemplate(entry.subject, values), body: fillTemplate(entry.body, values).replace(/\n{3,}/g, '\n\n') };
+  return {
+    subject: fillTemplate(entry.subject, values),
+    body: fillTemplate(entry.body, values).replace(/\n{3,}/g, '\n\n'),
+  };
 }
 
 /** A message as an email: its text and HTML parts, the operator named at the foot of both (emailParts). */
@@ -189,7 +218,9 @@ function operatorDetails(language: Language): OperatorIdentity {
   if (!operator.sample) return operator;
   let sample = samples.get(language);
   if (!sample) {
-    const common = JSON.parse(fs.readFileSync(path.join(localesDir, language, 'common.json'), 'utf8')) as { operator: { sample: Omit<OperatorIdentity, keyof typeof SAMPLE_OPERATOR_CONTACT> } };
+    const common = JSON.parse(fs.readFileSync(path.join(localesDir, language, 'common.json'), 'utf8')) as {
+      operator: { sample: Omit<OperatorIdentity, keyof typeof SAMPLE_OPERATOR_CONTACT> };
+    };
     samples.set(language, (sample = { ...common.operator.sample, ...SAMPLE_OPERATOR_CONTACT }));
   }
   return sample;
@@ -243,4 +274,5 @@ export function requestLanguage(header: string | undefined): Language {
  * language, by the very function the site uses (domain/format.ts), so an email and the page
  * write it alike.
  */
-export const formatMoney = (language: Language, amount: string, currency: string): string => moneyText(amount, currency, language);
+export const formatMoney = (language: Language, amount: string, currency: string): string =>
+  moneyText(amount, currency, language);

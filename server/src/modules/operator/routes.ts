@@ -1,5 +1,5 @@
-import { operatorResponse } from '../../../../domain/contracts/operator';
-import type { Operator } from '../../../../domain/operator';
+import { operatorResponse } from '#domain/contracts/operator';
+import type { Operator } from '#domain/operator';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 /** Who operates Muntly, from the server's configuration: one build of the site serves any operator. */
@@ -10,7 +10,8 @@ export const operatorRoutes: FastifyPluginAsyncZod<{ operator: Operator }> = asy
       schema: {
         operationId: 'getOperator',
         tags: ['operator'],
-        summary: 'The company that operates Muntly (imprint, footer, terms, privacy policy), or the sample marker in local mode',
+        summary:
+          'The company that operates Muntly (imprint, footer, terms, privacy policy), or the sample marker in local mode',
         response: { 200: operatorResponse },
       },
     },

@@ -12,16 +12,23 @@ import {
   chainUnmatchedResponse,
   houseOutputsResponse,
   reconcileResponse,
-} from '../../../../domain/contracts/chain';
-import { DomainError } from '../../../../domain/errors';
+} from '#domain/contracts/chain';
+import { DomainError } from '#domain/errors';
 import { errorResponses } from '../../schemas';
 import { actorOf, readPersonalData } from '../audit/service';
 import { NodeError, type CoinNode } from '../chain/rpc';
-import { houseOutputs, nextHouseAddress, openChainAlerts, resolveChainAlert, unmatchedChainOutputs, type Xpubs } from '../chain/service';
+import {
+  houseOutputs,
+  nextHouseAddress,
+  openChainAlerts,
+  resolveChainAlert,
+  unmatchedChainOutputs,
+  type Xpubs,
+} from '../chain/service';
 import { XrplError } from '../chain/xrpl-rpc';
 import { assignChainOutput, returnChainOutput } from '../incoming/service';
 import { reconcileAll } from './service';
-import type { NodeCurrency } from '../../../../domain/chain';
+import type { NodeCurrency } from '#domain/chain';
 import type { XrpChain } from '../chain/nodes';
 import type { PayoutApproval } from '../payouts/approval';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -30,10 +37,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * The chain side under /api/ops (issue 30; domain/contracts/chain.ts): the signer's questions, the
  * unmatched chain queue, the chain alerts and the reconciliation. Admin tokens only.
  */
-export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, CoinNode>; xpubs: Xpubs; approval: PayoutApproval; xrp?: XrpChain | null }> = async (
-  app,
-  { nodes, xpubs, approval, xrp = null },
-) => {
+export const opsChainRoutes: FastifyPluginAsyncZod<{
+  nodes: Map<NodeCurrency, CoinNode>;
+  xpubs: Xpubs;
+  approval: PayoutApproval;
+  xrp?: XrpChain | null;
+}> = async (app, { nodes, xpubs, approval, xrp = null }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
   app.get(
@@ -77,7 +86,9 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
         response: { 200: chainUnmatchedResponse, ...errorResponses(401, 403) },
       },
     },
-    async (request) => ({ outputs: await readPersonalData(app.db, actorOf(request), 'chain-unmatched', (tx) => unmatchedChainOutputs(tx)) }),
+    async (request) => ({
+      outputs: await readPersonalData(app.db, actorOf(request), 'chain-unmatched', (tx) => unmatchedChainOutputs(tx)),
+    }),
   );
 
   app.post(
@@ -101,7 +112,8 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
       schema: {
         operationId: 'opsReturnChainUnmatched',
         tags: ['ops'],
-        summary: 'Send an unmatched output back to the address its sender named, less the network fee (a payout, four eyes as any)',
+        summary:
+          'Send an unmatched output back to the address its sender named, less the network fee (a payout, four eyes as any)',
         security: [{ bearer: [] }],
         body: chainReturnBody,
         response: { 200: chainReturnResponse, ...errorResponses(400, 401, 403, 404, 409) },
@@ -145,7 +157,8 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
       schema: {
         operationId: 'opsReconcileChain',
         tags: ['ops'],
-        summary: 'Reconcile the house’s coins on chain with the ledger, per currency with a node; a difference raises an alert',
+        summary:
+          'Reconcile the house’s coins on chain with the ledger, per currency with a node; a difference raises an alert',
         security: [{ bearer: [] }],
         response: { 200: reconcileResponse, ...errorResponses(401, 403, 503) },
       },
@@ -155,7 +168,12 @@ export const opsChainRoutes: FastifyPluginAsyncZod<{ nodes: Map<NodeCurrency, Co
         return { results: await reconcileAll(app.db, nodes, xpubs, xrp) };
       } catch (error) {
         // The node is down, or busy with another replica's scan: nothing was concluded.
-        if (error instanceof NodeError || error instanceof XrplError) throw new DomainError('try_again_soon', undefined, `The node did not answer the reconciliation: ${error.message}`);
+        if (error instanceof NodeError || error instanceof XrplError)
+          throw new DomainError(
+            'try_again_soon',
+            undefined,
+            `The node did not answer the reconciliation: ${error.message}`,
+          );
         throw error;
       }
     },

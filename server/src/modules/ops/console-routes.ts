@@ -9,7 +9,7 @@ import {
   opsOrdersResponse,
   opsQueuesResponse,
   verificationDocumentsResponse,
-} from '../../../../domain/contracts/console';
+} from '#domain/contracts/console';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
 import { accountDetail, documentsWaiting, findAccounts, findOrders, opsQueues, orderDetail } from './console';
@@ -22,7 +22,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * `npm run ops` command: the queues' counts, the documents waiting for a check, orders and
  * accounts by search and one of them in detail. Reads of personal data are audited (console.ts).
  */
-export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; approval: Pick<PayoutApproval, 'accountFrozen'> }> = async (app, { rates, approval }) => {
+export const opsConsoleRoutes: FastifyPluginAsyncZod<{
+  rates: RatesAdapter;
+  approval: Pick<PayoutApproval, 'accountFrozen'>;
+}> = async (app, { rates, approval }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
   app.get(
@@ -31,7 +34,8 @@ export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; appr
       schema: {
         operationId: 'opsGetQueues',
         tags: ['ops'],
-        summary: 'How much waits in each queue: verification requests, documents to check, unmatched bank payments, payouts awaiting approval',
+        summary:
+          'How much waits in each queue: verification requests, documents to check, unmatched bank payments, payouts awaiting approval',
         security: [{ bearer: [] }],
         response: { 200: opsQueuesResponse, ...errorResponses(401, 403) },
       },
@@ -45,7 +49,8 @@ export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; appr
       schema: {
         operationId: 'opsListVerificationDocuments',
         tags: ['ops'],
-        summary: 'Submissions waiting for a document to be checked by hand (the ID), oldest first: verify or reject them',
+        summary:
+          'Submissions waiting for a document to be checked by hand (the ID), oldest first: verify or reject them',
         security: [{ bearer: [] }],
         response: { 200: verificationDocumentsResponse, ...errorResponses(401, 403) },
       },
@@ -74,7 +79,8 @@ export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; appr
       schema: {
         operationId: 'opsGetOrder',
         tags: ['ops'],
-        summary: 'One order and its whole history: its times, its payouts, and every audit row about it, its bank payments and payouts',
+        summary:
+          'One order and its whole history: its times, its payouts, and every audit row about it, its bank payments and payouts',
         security: [{ bearer: [] }],
         params: opsOrderParams,
         response: { 200: opsOrderResponse, ...errorResponses(400, 401, 403, 404) },
@@ -104,7 +110,8 @@ export const opsConsoleRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; appr
       schema: {
         operationId: 'opsGetAccount',
         tags: ['ops'],
-        summary: 'One account: balances, verification phases, recent orders and sends, whether its sends are frozen, its audit rows',
+        summary:
+          'One account: balances, verification phases, recent orders and sends, whether its sends are frozen, its audit rows',
         security: [{ bearer: [] }],
         params: opsAccountParams,
         response: { 200: opsAccountResponse, ...errorResponses(400, 401, 403, 404) },

@@ -1,4 +1,4 @@
-import { normalizeCode } from '../../../../domain/codes';
+import { normalizeCode } from '#domain/codes';
 import {
   businessPaymentBody,
   businessPaymentResponse,
@@ -9,10 +9,10 @@ import {
   ledgerVerifyResponse,
   paymentReceivedBody,
   paymentReceivedResponse,
-} from '../../../../domain/contracts/ops';
-import { decimalsOf, exactMinorIn } from '../../../../domain/currencies';
-import { DomainError } from '../../../../domain/errors';
-import { minorToDecimal } from '../../../../domain/money';
+} from '#domain/contracts/ops';
+import { decimalsOf, exactMinorIn } from '#domain/currencies';
+import { DomainError } from '#domain/errors';
+import { minorToDecimal } from '#domain/money';
 import { errorResponses } from '../../schemas';
 import { actorOf } from '../audit/service';
 import { chainDepositArrived } from '../incoming/service';
@@ -31,7 +31,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
  * `npm run ops -- …`; every route needs a token with both `use:muntly` and `admin:muntly`, and
  * every booking is written to the audit trail with it.
  */
-export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain: Chain; settlement: SettlementDeps }> = async (app, { rates, chain, settlement }) => {
+export const opsMoneyRoutes: FastifyPluginAsyncZod<{
+  rates: RatesAdapter;
+  chain: Chain;
+  settlement: SettlementDeps;
+}> = async (app, { rates, chain, settlement }) => {
   app.addHook('onRequest', app.requireScope('admin:muntly'));
 
   app.get(
@@ -47,7 +51,10 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
     },
     async () => {
       const [checks, totals] = await Promise.all([verifyLedger(app.db), userTotals(app.db)]);
-      const owedToUsers = totals.map(({ currency, total }) => ({ currency, total: minorToDecimal(total, decimalsOf(currency) ?? 0) }));
+      const owedToUsers = totals.map(({ currency, total }) => ({
+        currency,
+        total: minorToDecimal(total, decimalsOf(currency) ?? 0),
+      }));
       return { ok: checks.every((c) => c.ok), checks, owedToUsers };
     },
   );
@@ -58,7 +65,8 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
       schema: {
         operationId: 'opsChainDeposit',
         tags: ['ops'],
-        summary: 'Simulate an incoming chain deposit to a reception address (the production watcher calls the same service)',
+        summary:
+          'Simulate an incoming chain deposit to a reception address (the production watcher calls the same service)',
         security: [{ bearer: [] }],
         body: chainDepositBody,
         response: { 200: chainDepositResponse, ...errorResponses(400, 401, 403, 404, 409) },
@@ -68,7 +76,12 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
       const deposit = await chainDepositArrived(app.db, rates, request.body, actorOf(request));
       // Locally the simulated chain now holds it at that address (the reserves beside the proof
       // of liabilities); a real chain had it before anyone reported it.
-      await chain.received(app.db, { currency: deposit.currency, address: deposit.address, amount: exactMinorIn(deposit.amount, deposit.currency), txid: deposit.txid });
+      await chain.received(app.db, {
+        currency: deposit.currency,
+        address: deposit.address,
+        amount: exactMinorIn(deposit.amount, deposit.currency),
+        txid: deposit.txid,
+      });
       return deposit;
     },
   );
@@ -79,7 +92,8 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
       schema: {
         operationId: 'opsPaymentReceived',
         tags: ['ops'],
-        summary: "Simulate an incoming SEPA payment: reason = a buy order's shortReference, or DEPOSIT + account key (+ currency) (the production bank adapter calls the same service)",
+        summary:
+          "Simulate an incoming SEPA payment: reason = a buy order's shortReference, or DEPOSIT + account key (+ currency) (the production bank adapter calls the same service)",
         security: [{ bearer: [] }],
         body: paymentReceivedBody,
         response: { 200: paymentReceivedResponse, ...errorResponses(400, 401, 403, 404, 409) },
@@ -87,7 +101,14 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
     },
     async (request) => {
       const { order, created } = await bankPaymentReceived(app.db, rates, request.body, actorOf(request));
-      return { reference: order.reference, type: order.type, status: order.status, amountReceived: orderMoney(order).amountReceived, credited: created, businessHold: order.businessHold };
+      return {
+        reference: order.reference,
+        type: order.type,
+        status: order.status,
+        amountReceived: orderMoney(order).amountReceived,
+        credited: created,
+        businessHold: order.businessHold,
+      };
     },
   );
 
@@ -97,7 +118,8 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
       schema: {
         operationId: 'opsBusinessPayment',
         tags: ['ops'],
-        summary: 'The bank statement shows a buy was paid from a business account: the order waits until a business behind it is verified',
+        summary:
+          'The bank statement shows a buy was paid from a business account: the order waits until a business behind it is verified',
         security: [{ bearer: [] }],
         body: businessPaymentBody,
         response: { 200: businessPaymentResponse, ...errorResponses(400, 401, 403, 404, 409) },
@@ -115,7 +137,8 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
       schema: {
         operationId: 'opsReviewOrder',
         tags: ['ops'],
-        summary: "An anonymous order held because its payer's week passed the cap: convert it anyway, or refund it to the payer (not one's own order; audited)",
+        summary:
+          "An anonymous order held because its payer's week passed the cap: convert it anyway, or refund it to the payer (not one's own order; audited)",
         security: [{ bearer: [] }],
         body: orderReviewBody,
         response: { 200: orderReviewResponse, ...errorResponses(400, 401, 403, 404, 409) },
@@ -124,8 +147,17 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; chain:
     async (request) => {
       const reference = normalizeCode(request.body.reference);
       if (!reference) throw new DomainError('not_found', 'reference');
-      const order = await reviewHeldOrder(app.db, settlement, { reference, decision: request.body.decision, operator: await operatorOf(app.db, request.auth!) });
-      return { reference: order.reference, status: order.status, reviewHold: order.reviewHold, failureReason: order.failureReason };
+      const order = await reviewHeldOrder(app.db, settlement, {
+        reference,
+        decision: request.body.decision,
+        operator: await operatorOf(app.db, request.auth!),
+      });
+      return {
+        reference: order.reference,
+        status: order.status,
+        reviewHold: order.reviewHold,
+        failureReason: order.failureReason,
+      };
     },
   );
 };

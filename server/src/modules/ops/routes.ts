@@ -1,4 +1,4 @@
-import { verificationRejectBody, verificationRejectResponse } from '../../../../domain/contracts/console';
+import { verificationRejectBody, verificationRejectResponse } from '#domain/contracts/console';
 import {
   devTokenResponse,
   enableVerificationResponse,
@@ -14,13 +14,19 @@ import {
   verificationRequestsQuery,
   verificationRequestsResponse,
   verifyResponse,
-} from '../../../../domain/contracts/ops';
-import { opsAccountParams, opsFreezeBody, opsFreezeResponse } from '../../../../domain/contracts/protection';
-import { DomainError } from '../../../../domain/errors';
+} from '#domain/contracts/ops';
+import { opsAccountParams, opsFreezeBody, opsFreezeResponse } from '#domain/contracts/protection';
+import { DomainError } from '#domain/errors';
 import { errorResponses } from '../../schemas';
 import { findAccountByEmail, findAccountByKey, listAccounts } from '../accounts/service';
 import { actorOf, readPersonalData, recordAudit } from '../audit/service';
-import { enableKind, listVerificationRequests, markVerified, readIdentityAsOperator, rejectVerification } from '../identity/service';
+import {
+  enableKind,
+  listVerificationRequests,
+  markVerified,
+  readIdentityAsOperator,
+  rejectVerification,
+} from '../identity/service';
 import { listOutbox } from '../notify/service';
 import { operatorFreeze, operatorUnfreeze } from '../protection/service';
 import { applyRetention } from '../retention/service';
@@ -82,7 +88,13 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
         const granted = await localIdp.grantAdmin(tx, request.body.email);
         if (!granted) throw new DomainError('unknown_user', 'email');
         // Named by their id: the subject of their tokens, as the trail names them when they act.
-        await recordAudit(tx, { actor: actorOf(request), action: 'admin.grant', target: granted.id, before: { admin: granted.wasAdmin }, after: { admin: true } });
+        await recordAudit(tx, {
+          actor: actorOf(request),
+          action: 'admin.grant',
+          target: granted.id,
+          before: { admin: granted.wasAdmin },
+          after: { admin: true },
+        });
         return granted;
       });
       return { email: user.email, admin: true as const };
@@ -144,7 +156,11 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
         response: { 200: verificationRequestsResponse, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ requests: await readPersonalData(app.db, actorOf(request), 'verification-requests', (tx) => listVerificationRequests(tx, request.query.all === 'true')) }),
+    async (request) => ({
+      requests: await readPersonalData(app.db, actorOf(request), 'verification-requests', (tx) =>
+        listVerificationRequests(tx, request.query.all === 'true'),
+      ),
+    }),
   );
 
   app.post(
@@ -173,7 +189,8 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       schema: {
         operationId: 'opsRejectVerification',
         tags: ['ops'],
-        summary: 'Send submitted details back to step 1 with a reason the customer reads in their language (on their identity page and by email)',
+        summary:
+          'Send submitted details back to step 1 with a reason the customer reads in their language (on their identity page and by email)',
         security: [{ bearer: [] }],
         body: verificationRejectBody,
         response: { 200: verificationRejectResponse, ...errorResponses(400, 401, 403, 404, 409) },
@@ -219,7 +236,8 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       schema: {
         operationId: 'opsFreezeAccount',
         tags: ['ops'],
-        summary: "Freeze an account's sends at once; only an operator unfreezes it, and its payouts wait for approval (the reason is audited, never shown to the user)",
+        summary:
+          "Freeze an account's sends at once; only an operator unfreezes it, and its payouts wait for approval (the reason is audited, never shown to the user)",
         security: [{ bearer: [] }],
         params: opsAccountParams,
         body: opsFreezeBody,
@@ -228,7 +246,11 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     },
     async (request) => {
       const account = await operated(request.params.accountKey);
-      const state = await operatorFreeze(app.db, app.protection, { account, actor: actorOf(request), reason: request.body.reason });
+      const state = await operatorFreeze(app.db, app.protection, {
+        account,
+        actor: actorOf(request),
+        reason: request.body.reason,
+      });
       return { accountKey: account.accountKey, ...state };
     },
   );
@@ -239,7 +261,8 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       schema: {
         operationId: 'opsUnfreezeAccount',
         tags: ['ops'],
-        summary: "Unfreeze an account's sends at once, without the user's cool-down (they proved who they are to support, or an operator's freeze ends); the reason is audited",
+        summary:
+          "Unfreeze an account's sends at once, without the user's cool-down (they proved who they are to support, or an operator's freeze ends); the reason is audited",
         security: [{ bearer: [] }],
         params: opsAccountParams,
         body: opsFreezeBody,
@@ -248,7 +271,11 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
     },
     async (request) => {
       const account = await operated(request.params.accountKey);
-      const state = await operatorUnfreeze(app.db, app.protection, { account, actor: actorOf(request), reason: request.body.reason });
+      const state = await operatorUnfreeze(app.db, app.protection, {
+        account,
+        actor: actorOf(request),
+        reason: request.body.reason,
+      });
       return { accountKey: account.accountKey, ...state };
     },
   );
@@ -265,7 +292,9 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
         response: { 200: outboxResponse, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ messages: await readPersonalData(app.db, actorOf(request), 'outbox', (tx) => listOutbox(tx, request.query.to)) }),
+    async (request) => ({
+      messages: await readPersonalData(app.db, actorOf(request), 'outbox', (tx) => listOutbox(tx, request.query.to)),
+    }),
   );
 
   app.post(
@@ -274,7 +303,8 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       schema: {
         operationId: 'opsRunRetention',
         tags: ['ops'],
-        summary: 'Deletes identity data and support messages whose retention period has ended (every replica also does this hourly)',
+        summary:
+          'Deletes identity data and support messages whose retention period has ended (every replica also does this hourly)',
         security: [{ bearer: [] }],
         response: { 200: retentionResponse, ...errorResponses(401, 403) },
       },
@@ -288,7 +318,8 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       schema: {
         operationId: 'opsBackup',
         tags: ['ops'],
-        summary: 'The embedded database (PGlite) as a consistent gzipped tarball, taken while the server runs; with PostgreSQL 409 backup_not_embedded (use pg_basebackup and WAL archiving)',
+        summary:
+          'The embedded database (PGlite) as a consistent gzipped tarball, taken while the server runs; with PostgreSQL 409 backup_not_embedded (use pg_basebackup and WAL archiving)',
         security: [{ bearer: [] }],
         // A gzipped tarball (not JSON): no response schema to check it against.
       },
@@ -298,11 +329,16 @@ export const opsRoutes: FastifyPluginAsyncZod<{ localIdp?: LocalIdpAccess }> = a
       if (!database.backup) throw new DomainError('backup_not_embedded');
       // Recorded first, so the backup holds the row of its own making: a restore shows which backup it was.
       const at = new Date();
-      await app.db.transaction((tx) => recordAudit(tx, { actor: actorOf(request), action: 'database.backup', after: { at: at.toISOString() } }));
+      await app.db.transaction((tx) =>
+        recordAudit(tx, { actor: actorOf(request), action: 'database.backup', after: { at: at.toISOString() } }),
+      );
       const tarball = Buffer.from(await (await database.backup()).arrayBuffer());
       return reply
         .header('content-type', 'application/gzip')
-        .header('content-disposition', `attachment; filename="muntly-pglite-${at.toISOString().replace(/[:.]/g, '-')}.tar.gz"`)
+        .header(
+          'content-disposition',
+          `attachment; filename="muntly-pglite-${at.toISOString().replace(/[:.]/g, '-')}.tar.gz"`,
+        )
         .header('cache-control', 'no-store')
         .send(tarball);
     },

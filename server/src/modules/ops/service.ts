@@ -1,10 +1,10 @@
-import { DomainError } from '../../../../domain/errors';
+import { DomainError } from '#domain/errors';
 import { ensureAccount, findAccountByEmail, type AccountRow } from '../accounts/service';
 import { reconcile } from '../chain/reconcile';
 import { reconcileXrp } from '../chain/xrp-reconcile';
 import { chainPayoutsInFlight } from '../payouts/service';
-import type { NodeCurrency } from '../../../../domain/chain';
-import type { Reconciliation } from '../../../../domain/contracts/chain';
+import type { NodeCurrency } from '#domain/chain';
+import type { Reconciliation } from '#domain/contracts/chain';
 import type { Db } from '../../db/client';
 import type { XrpChain } from '../chain/nodes';
 import type { CoinNode } from '../chain/rpc';
@@ -21,7 +21,10 @@ export type LocalIdpAccess = {
   /** The user's id (their tokens' subject) and whether they were an admin already; undefined for an unknown email. */
   grantAdmin(db: Db, email: string): Promise<{ id: string; email: string; wasAdmin: boolean } | undefined>;
   /** An access token for this email; the local user is created if needed. `subject`: the user's id. */
-  devToken(db: Db, email: string): Promise<{ email: string; subject: string; admin: boolean; accessToken: string; expiresIn: number }>;
+  devToken(
+    db: Db,
+    email: string,
+  ): Promise<{ email: string; subject: string; admin: boolean; accessToken: string; expiresIn: number }>;
 };
 
 /**
@@ -33,11 +36,23 @@ export async function accountByEmail(db: Db, email: string, localIdp?: LocalIdpA
   if (account) return account;
   const idpUser = localIdp ? await localIdp.findUser(db, email) : undefined;
   if (!localIdp || !idpUser) throw new DomainError('unknown_user', 'email');
-  return ensureAccount(db, { issuer: localIdp.issuer, subject: idpUser.id, scopes: new Set(), expiresAt: 0, email: idpUser.email, name: idpUser.name });
+  return ensureAccount(db, {
+    issuer: localIdp.issuer,
+    subject: idpUser.id,
+    scopes: new Set(),
+    expiresAt: 0,
+    email: idpUser.email,
+    name: idpUser.name,
+  });
 }
 
 /** Reconciliation of every currency with a node (the ops route, the CLI, the daily run). */
-export async function reconcileAll(db: Db, nodes: Map<NodeCurrency, CoinNode>, xpubs: Xpubs, xrp: XrpChain | null = null): Promise<Reconciliation[]> {
+export async function reconcileAll(
+  db: Db,
+  nodes: Map<NodeCurrency, CoinNode>,
+  xpubs: Xpubs,
+  xrp: XrpChain | null = null,
+): Promise<Reconciliation[]> {
   const results = [];
   for (const node of nodes.values()) results.push(await reconcile(db, node, xpubs, chainPayoutsInFlight));
   if (xrp) results.push(await reconcileXrp(db, xrp.node, xrp.house));

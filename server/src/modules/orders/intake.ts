@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { currencyByCode, exactMinorIn, knownDecimals } from '../../../../domain/currencies';
-import { emailLinkKey } from '../../../../domain/customer-key';
-import { DomainError } from '../../../../domain/errors';
-import { isLanguage } from '../../../../domain/languages';
-import { decimalToMinor, eur, minorToDecimal } from '../../../../domain/money';
-import { isOpenOrder } from '../../../../domain/orders';
-import { quote } from '../../../../domain/quotes';
-import { depositReference, findReferences, type FoundReferences } from '../../../../domain/references';
-import { sepaIban } from '../../../../domain/sepa';
+import { currencyByCode, exactMinorIn, knownDecimals } from '#domain/currencies';
+import { emailLinkKey } from '#domain/customer-key';
+import { DomainError } from '#domain/errors';
+import { isLanguage } from '#domain/languages';
+import { decimalToMinor, eur, minorToDecimal } from '#domain/money';
+import { isOpenOrder } from '#domain/orders';
+import { quote } from '#domain/quotes';
+import { depositReference, findReferences, type FoundReferences } from '#domain/references';
+import { sepaIban } from '#domain/sepa';
 import { findAccountByKey } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { bookedTransfer, bookedTransfers, systemAccount, transfer, transfersAtOnce } from '../ledger/service';
@@ -31,7 +31,8 @@ import type { RatesAdapter } from '../rates/service';
 /** A payment as the bank reports it; `payerIban`: the account it came from, when the statement names it. */
 type BankPayment = { reason: string; amount: string; txid?: string; fromBusinessAccount?: boolean; payerIban?: string };
 
-const unmatchedPayment = () => new DomainError('not_found', 'reason', 'No open order or account matches this payment reason.');
+const unmatchedPayment = () =>
+  new DomainError('not_found', 'reason', 'No open order or account matches this payment reason.');
 
 /** What the audit trail keeps of an order that money came in for (amounts in its currency, as decimal strings). */
 function paymentState(order: OrderRow) {
@@ -52,7 +53,12 @@ function paymentState(order: OrderRow) {
  * transaction id makes a reported payment count once. `actor`: the operator who booked it, for
  * the audit trail (a repeated report is written too, as not credited).
  */
-export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: BankPayment, actor?: string): Promise<{ order: OrderRow; created: boolean }> {
+export async function bankPaymentReceived(
+  db: Db,
+  rates: RatesAdapter,
+  payment: BankPayment,
+  actor?: string,
+): Promise<{ order: OrderRow; created: boolean }> {
   const amount = decimalToMinor(payment.amount.trim(), 2);
   if (amount === null || amount <= 0n) throw new DomainError('invalid_amount', 'amount');
   const txid = payment.txid ?? randomBytes(16).toString('hex');
@@ -60,11 +66,21 @@ export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: 
 
   return db.transaction(async (tx) => {
     const audit = async (order: OrderRow, before: OrderRow | null, credited: boolean) => {
-      if (actor) await recordAudit(tx, { actor, action: 'payment.received', target: order.reference, before: before && paymentState(before), after: { ...paymentState(order), credited, txid } });
+      if (actor)
+        await recordAudit(tx, {
+          actor,
+          action: 'payment.received',
+          target: order.reference,
+          before: before && paymentState(before),
+          after: { ...paymentState(order), credited, txid },
+        });
     };
     const booked = await bookedTransfer(tx, transferId);
     if (booked) {
-      const order = await ordersRepository.findById(tx, String((booked.metadata as { orderId?: string } | null)?.orderId ?? ''));
+      const order = await ordersRepository.findById(
+        tx,
+        String((booked.metadata as { orderId?: string } | null)?.orderId ?? ''),
+      );
       if (!order) throw new DomainError('idempotency_conflict');
       await audit(order, order, false);
       return { order, created: false };
@@ -74,7 +90,9 @@ export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: 
       findReferences(payment.reason, (code) => !!currencyByCode(code)),
     );
     const deposit = 'deposit' in named ? named.deposit : null;
-    const order = deposit ? await openDepositOrder(tx, rates, deposit, amount, transferId) : (named as { order: OrderRow }).order;
+    const order = deposit
+      ? await openDepositOrder(tx, rates, deposit, amount, transferId)
+      : (named as { order: OrderRow }).order;
     await transfer(tx, {
       id: transferId,
       currency: 'EUR',
@@ -118,13 +136,18 @@ export async function bankPaymentReceived(db: Db, rates: RatesAdapter, payment: 
  * it funded, by the payment's index. A statement import takes hundreds of payments in a few
  * statements this way instead of a dozen each.
  */
-export async function bankPaymentsReceivedAtOnce(tx: Tx, payments: (BankPayment & { txid: string })[]): Promise<Map<number, OrderRow>> {
+export async function bankPaymentsReceivedAtOnce(
+  tx: Tx,
+  payments: (BankPayment & { txid: string })[],
+): Promise<Map<number, OrderRow>> {
   const candidates = payments.flatMap((payment, index) => {
     // The same reading as bankPaymentReceived's (findReferences): taken here only when the reason names one order and nothing else.
     const found = payment.fromBusinessAccount ? null : findReferences(payment.reason, (code) => !!currencyByCode(code));
     const shortReference = found && found.deposits.length === 0 && found.orders.length === 1 ? found.orders[0]! : null;
     const amount = decimalToMinor(payment.amount.trim(), 2);
-    return shortReference && amount !== null && amount > 0n ? [{ index, payment, shortReference, amount, transferId: `bank-payment:${payment.txid}` }] : [];
+    return shortReference && amount !== null && amount > 0n
+      ? [{ index, payment, shortReference, amount, transferId: `bank-payment:${payment.txid}` }]
+      : [];
   });
   const funded = new Map<number, OrderRow>();
   if (candidates.length === 0) return funded;
@@ -164,7 +187,16 @@ export async function bankPaymentsReceivedAtOnce(tx: Tx, payments: (BankPayment 
     now,
   );
   for (const t of taken) {
-    funded.set(t.index, { ...t.order, status: 'processing', amountReceived: t.amount, fundedAt: now, updatedAt: now, failureReason: null, completedAt: null, payerKey: t.payerKey });
+    funded.set(t.index, {
+      ...t.order,
+      status: 'processing',
+      amountReceived: t.amount,
+      fundedAt: now,
+      updatedAt: now,
+      failureReason: null,
+      completedAt: null,
+      payerKey: t.payerKey,
+    });
   }
   return funded;
 }
@@ -172,7 +204,11 @@ export async function bankPaymentsReceivedAtOnce(tx: Tx, payments: (BankPayment 
 /** A payment reason that names more than one open order or account: an operator decides (the candidates are shown in the unmatched queue). */
 export class AmbiguousReference extends DomainError {
   constructor(readonly candidates: string[]) {
-    super('payment_reference_ambiguous', 'reason', `The payment reason names ${candidates.length} open orders or accounts: ${candidates.join(', ')}.`);
+    super(
+      'payment_reference_ambiguous',
+      'reason',
+      `The payment reason names ${candidates.length} open orders or accounts: ${candidates.join(', ')}.`,
+    );
   }
 }
 
@@ -181,11 +217,17 @@ export class AmbiguousReference extends DomainError {
  * the references found anywhere in it (domain/references.ts findReferences) looked up. None is
  * an unmatched payment; several are ambiguous, and no guess is made.
  */
-async function namedBy(tx: Tx, found: FoundReferences): Promise<{ order: OrderRow } | { deposit: { accountKey: string; currency?: string } }> {
+async function namedBy(
+  tx: Tx,
+  found: FoundReferences,
+): Promise<{ order: OrderRow } | { deposit: { accountKey: string; currency?: string } }> {
   const orders = found.orders.length ? await ordersRepository.lockPayableBuys(tx, found.orders) : [];
   const deposits = [];
   for (const deposit of found.deposits) if (await findAccountByKey(tx, deposit.accountKey)) deposits.push(deposit);
-  const candidates = [...orders.map((o) => o.shortReference), ...deposits.map((d) => depositReference(d.accountKey, d.currency))];
+  const candidates = [
+    ...orders.map((o) => o.shortReference),
+    ...deposits.map((d) => depositReference(d.accountKey, d.currency)),
+  ];
   // In production an unmatched payment goes to manual review (and back to the sender).
   if (candidates.length === 0) throw unmatchedPayment();
   if (candidates.length > 1) throw new AmbiguousReference(candidates);
@@ -193,12 +235,28 @@ async function namedBy(tx: Tx, found: FoundReferences): Promise<{ order: OrderRo
 }
 
 /** A deposit appears as an order of type deposit: EUR into the wallet, or converted to the named currency. */
-async function openDepositOrder(tx: Tx, rates: RatesAdapter, deposit: { accountKey: string; currency?: string }, amount: bigint, idempotencyKey: string): Promise<OrderRow> {
+async function openDepositOrder(
+  tx: Tx,
+  rates: RatesAdapter,
+  deposit: { accountKey: string; currency?: string },
+  amount: bigint,
+  idempotencyKey: string,
+): Promise<OrderRow> {
   const account = await findAccountByKey(tx, deposit.accountKey);
   if (!account) throw unmatchedPayment();
   // An unknown currency code in the reason: credit the euros as they are rather than refuse them.
   const target = deposit.currency && currencyByCode(deposit.currency) ? deposit.currency : 'EUR';
-  const estimate = target === 'EUR' ? null : quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: target, amount: eur(amount), rates: (await rates.current()).rates, toMuntlyWallet: true });
+  const estimate =
+    target === 'EUR'
+      ? null
+      : quote({
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: target,
+          amount: eur(amount),
+          rates: (await rates.current()).rates,
+          toMuntlyWallet: true,
+        });
   const known = estimate && typeof estimate === 'object' ? estimate : null;
   const reference = newReference();
   return ordersRepository.insertDeposit(tx, {
@@ -228,14 +286,18 @@ type ChainPayment = { currency: string; address: string; amount: bigint; txid: s
  * Crypto arrived at an order's receiving address (a sell or swap). Called by incoming/service.ts
  * when the address is not a wallet's. Returns null when no order has this address.
  */
-export async function chainPaymentReceived(db: Db, payment: ChainPayment): Promise<{ order: OrderRow; created: boolean } | null> {
+export async function chainPaymentReceived(
+  db: Db,
+  payment: ChainPayment,
+): Promise<{ order: OrderRow; created: boolean } | null> {
   const transferId = `chain-deposit:${payment.currency}:${payment.txid}`;
   return db.transaction(async (tx) => {
     const order = await ordersRepository.lockByReceivingAddress(tx, payment.currency, payment.address);
     if (!order) return null;
     if (await bookedTransfer(tx, transferId)) return { order, created: false };
     // Each order has its own address and takes one payment; a later one is for manual review.
-    if (order.status !== 'new' && !(order.expiredAt && order.amountReceived === null)) throw new DomainError('order_not_open', 'address');
+    if (order.status !== 'new' && !(order.expiredAt && order.amountReceived === null))
+      throw new DomainError('order_not_open', 'address');
     await transfer(tx, {
       id: transferId,
       currency: payment.currency,
@@ -268,12 +330,23 @@ export async function expireUnpaidOrders(db: Db, days: number, now = new Date(),
   return db.transaction(async (tx) => {
     const due = await ordersRepository.lockUnpaidBefore(tx, cutoff, limit, now);
     for (const { id } of due) {
-      const expired = await ordersRepository.update(tx, id, { status: 'completed_failure', failureReason: 'expired', expiredAt: now, completedAt: now, updatedAt: now });
+      const expired = await ordersRepository.update(tx, id, {
+        status: 'completed_failure',
+        failureReason: 'expired',
+        expiredAt: now,
+        completedAt: now,
+        updatedAt: now,
+      });
       // An order paid from the wallet whose code expired took nothing: its code email said how long the code lives.
       if (expired.email && !expired.codeHash) {
         const language = isLanguage(expired.language) ? expired.language : 'en';
         const text = emailText(language, 'orderExpired', { reference: expired.reference, days: String(days) });
-        await send(tx, { channel: 'email', recipient: expired.email, ...text, accountId: expired.accountId ?? undefined });
+        await send(tx, {
+          channel: 'email',
+          recipient: expired.email,
+          ...text,
+          accountId: expired.accountId ?? undefined,
+        });
       }
     }
     return due.length;
@@ -289,9 +362,22 @@ export async function markBusinessPayment(db: Db, reference: string, actor: stri
     const order = await ordersRepository.lockByReference(tx, reference);
     if (!order) throw new DomainError('not_found', 'reference');
     if (!isOpenOrder(order.status) || order.settledAt) throw new DomainError('order_not_open', 'reference');
-    const marked = await ordersRepository.update(tx, order.id, { ...(await businessMarks(tx, order)), updatedAt: new Date() });
-    const state = (o: OrderRow) => ({ status: o.status, fromBusinessAccount: o.fromBusinessAccount, businessHold: o.businessHold });
-    await recordAudit(tx, { actor, action: 'payment.business', target: order.reference, before: state(order), after: state(marked) });
+    const marked = await ordersRepository.update(tx, order.id, {
+      ...(await businessMarks(tx, order)),
+      updatedAt: new Date(),
+    });
+    const state = (o: OrderRow) => ({
+      status: o.status,
+      fromBusinessAccount: o.fromBusinessAccount,
+      businessHold: o.businessHold,
+    });
+    await recordAudit(tx, {
+      actor,
+      action: 'payment.business',
+      target: order.reference,
+      before: state(order),
+      after: state(marked),
+    });
     return marked;
   });
 }

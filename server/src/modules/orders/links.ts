@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { formatCode } from '../../../../domain/codes';
-import { localizePath, type Language } from '../../../../domain/languages';
+import { formatCode } from '#domain/codes';
+import { localizePath, type Language } from '#domain/languages';
 
 /**
  * The link to an order, in its confirmation email and in the order page's address once it is
@@ -17,7 +17,10 @@ export type OrderLinks = {
   /** The whole address to put in an email, on the order history page in the email's language. */
   url(reference: string, language: Language, now?: Date): string;
   /** The reference a token opens, or why not: not genuine, or past its lifetime. */
-  open(token: string, now?: Date): { ok: true; reference: string } | { ok: false; code: 'link_invalid' | 'order_link_expired' };
+  open(
+    token: string,
+    now?: Date,
+  ): { ok: true; reference: string } | { ok: false; code: 'link_invalid' | 'order_link_expired' };
 };
 
 /**
@@ -31,7 +34,8 @@ const TOKEN = /^([A-Z]{16})\.([0-9a-z]{1,10})\.([A-Za-z0-9_-]{43})$/;
 
 export function orderLinks(options: { origin: string; secret: Buffer; ttlMs?: number }): OrderLinks {
   const ttlMs = options.ttlMs ?? ORDER_LINK_TTL_MS;
-  const mac = (letters: string, expires: string) => createHmac('sha256', options.secret).update(`muntly-order-link:${letters}:${expires}`).digest('base64url');
+  const mac = (letters: string, expires: string) =>
+    createHmac('sha256', options.secret).update(`muntly-order-link:${letters}:${expires}`).digest('base64url');
   const token = (reference: string, now = new Date()) => {
     const letters = reference.replace(/-/g, '');
     const expires = Math.floor((now.getTime() + ttlMs) / 1000).toString(36);
@@ -39,14 +43,16 @@ export function orderLinks(options: { origin: string; secret: Buffer; ttlMs?: nu
   };
   return {
     token,
-    url: (reference, language, now) => `${options.origin}${localizePath('/exchange/order-history/', language)}?order=${token(reference, now)}`,
+    url: (reference, language, now) =>
+      `${options.origin}${localizePath('/exchange/order-history/', language)}?order=${token(reference, now)}`,
     open(value, now = new Date()) {
       const given = value.trim();
       const match = TOKEN.exec(given);
       if (!match) return { ok: false, code: 'link_invalid' };
       const [, letters, expires] = match as unknown as [string, string, string];
       // Compared with the one canonical spelling (base64url has spare bits in its last character).
-      if (!timingSafeEqual(Buffer.from(given), Buffer.from(`${letters}.${expires}.${mac(letters, expires)}`))) return { ok: false, code: 'link_invalid' };
+      if (!timingSafeEqual(Buffer.from(given), Buffer.from(`${letters}.${expires}.${mac(letters, expires)}`)))
+        return { ok: false, code: 'link_invalid' };
       if (parseInt(expires, 36) * 1000 <= now.getTime()) return { ok: false, code: 'order_link_expired' };
       return { ok: true, reference: formatCode(letters) };
     },

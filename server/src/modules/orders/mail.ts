@@ -1,6 +1,6 @@
-import { displayIban } from '../../../../domain/identity';
+import { displayIban } from '#domain/identity';
 import { phrase, fillTemplate, formatDate, formatMoney, emailText, sendOnlyText } from '../notify/service';
-import type { Language } from '../../../../domain/languages';
+import type { Language } from '#domain/languages';
 import type { BankDetails } from './views';
 
 /**
@@ -30,14 +30,28 @@ export type PlacedMailOrder = {
 /** What else the email carries: the signed link to the order, and the days it has to be paid (ORDER_EXPIRY_DAYS). */
 export type PlacedMailExtras = { link?: string; expiryDays?: number; now?: Date };
 
-export function orderPlacedMail(language: Language, order: PlacedMailOrder, bank: BankDetails, extras: PlacedMailExtras = {}) {
+export function orderPlacedMail(
+  language: Language,
+  order: PlacedMailOrder,
+  bank: BankDetails,
+  extras: PlacedMailExtras = {},
+) {
   const amount = formatMoney(language, order.amount, order.currencyFrom);
-  const line = (key: 'beneficiary' | 'iban' | 'bic' | 'amount' | 'reason' | 'address' | 'tag' | 'holder', value: string) => fillTemplate(phrase(language, 'orderPayment', key), { value });
+  const line = (
+    key: 'beneficiary' | 'iban' | 'bic' | 'amount' | 'reason' | 'address' | 'tag' | 'holder',
+    value: string,
+  ) => fillTemplate(phrase(language, 'orderPayment', key), { value });
   let payment: string[] = [];
   if (order.type === 'buy' && !order.useMyWallet) {
     payment = [
       fillTemplate(phrase(language, 'orderPayment', 'bankIntro'), { amount }),
-      [line('beneficiary', bank.beneficiary), line('iban', bank.iban), ...(bank.bic.trim() ? [line('bic', bank.bic)] : []), line('amount', amount), line('reason', order.shortReference)].join('\n'),
+      [
+        line('beneficiary', bank.beneficiary),
+        line('iban', bank.iban),
+        ...(bank.bic.trim() ? [line('bic', bank.bic)] : []),
+        line('amount', amount),
+        line('reason', order.shortReference),
+      ].join('\n'),
       // Local mode's sample account is said to be one, as the page marks it.
       ...(bank.sample ? [phrase(language, 'orderPayment', 'sampleAccount')] : []),
       phrase(language, 'orderPayment', 'bankNote'),
@@ -48,14 +62,21 @@ export function orderPlacedMail(language: Language, order: PlacedMailOrder, bank
     payment = [
       fillTemplate(phrase(language, 'orderPayment', 'cryptoIntro'), { amount }),
       [line('address', address!), ...(tag ? [line('tag', tag)] : []), line('amount', amount)].join('\n'),
-      ...[sendOnlyText(language, order.currencyFrom), phrase(language, 'orderPayment', 'cryptoNote')].filter((text): text is string => Boolean(text)),
+      ...[sendOnlyText(language, order.currencyFrom), phrase(language, 'orderPayment', 'cryptoNote')].filter(
+        (text): text is string => Boolean(text),
+      ),
       phrase(language, 'orderPayment', 'cryptoOutcomes'),
     ];
   }
   // By when: an order still unpaid then expires, and a payment after that goes back.
   if (payment.length && extras.expiryDays) {
     const payBy = new Date((extras.now ?? new Date()).getTime() + extras.expiryDays * 86_400_000);
-    payment.push(fillTemplate(phrase(language, 'orderPayment', 'deadline'), { days: String(extras.expiryDays), date: formatDate(language, payBy) }));
+    payment.push(
+      fillTemplate(phrase(language, 'orderPayment', 'deadline'), {
+        days: String(extras.expiryDays),
+        date: formatDate(language, payBy),
+      }),
+    );
   }
   // A sell names the account the euros go to, with the holder's name as the transfer carries it:
   // the customer can still see a misspelt name before sending the coins.

@@ -1,5 +1,19 @@
-import { and, asc, count, desc, eq, exists, getTableColumns, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { isErrorCode, type ErrorCode } from '../../../../domain/errors';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  exists,
+  getTableColumns,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  sql,
+} from 'drizzle-orm';
+import { isErrorCode, type ErrorCode } from '#domain/errors';
 import { rowOf } from '../../db/row';
 import { accounts, orders, verifications } from '../../db/schema';
 import type { Db, Tx } from '../../db/client';
@@ -59,7 +73,9 @@ function placeQueries(q: Db, name: string | null) {
   const inserted = q.$with('inserted').as(
     q
       .insert(orders)
-      .select(q.select(rowOf(orders, Object.fromEntries(PLACED_COLUMNS.map((c) => [c, P(c)])))).from(sql`(select 1) as one`))
+      .select(
+        q.select(rowOf(orders, Object.fromEntries(PLACED_COLUMNS.map((c) => [c, P(c)])))).from(sql`(select 1) as one`),
+      )
       .onConflictDoNothing()
       .returning(),
   );
@@ -98,7 +114,11 @@ function preparedFor(db: Db) {
 }
 
 /** A completed_failure order that expired before anyone paid it. */
-const expiredUnpaid = and(eq(orders.status, 'completed_failure'), isNotNull(orders.expiredAt), isNull(orders.amountReceived));
+const expiredUnpaid = and(
+  eq(orders.status, 'completed_failure'),
+  isNotNull(orders.expiredAt),
+  isNull(orders.amountReceived),
+);
 
 /** Whether a verified business stands behind the order: its account's, or that of an account with its email. */
 function verifiedBusiness(q: Db) {
@@ -107,7 +127,13 @@ function verifiedBusiness(q: Db) {
       .select({ one: verifications.accountId })
       .from(verifications)
       .innerJoin(accounts, eq(accounts.id, verifications.accountId))
-      .where(and(eq(verifications.kind, 'business'), eq(verifications.phase, 'verified'), or(eq(accounts.id, orders.accountId), eq(accounts.email, orders.email)))),
+      .where(
+        and(
+          eq(verifications.kind, 'business'),
+          eq(verifications.phase, 'verified'),
+          or(eq(accounts.id, orders.accountId), eq(accounts.email, orders.email)),
+        ),
+      ),
   );
 }
 
@@ -144,7 +170,13 @@ export const ordersRepository = {
   async placeAnonymous(
     db: Db,
     values: PlacedOrder & PlacedEmail,
-    rules: { lockKeys: string[]; since: Date; firstOrderCap: bigint; weeklyCap: bigint; limit?: { key: string; max: number; windowMs: number } },
+    rules: {
+      lockKeys: string[];
+      since: Date;
+      firstOrderCap: bigint;
+      weeklyCap: bigint;
+      limit?: { key: string; max: number; windowMs: number };
+    },
     _pass: ExchangePass,
   ): Promise<{ row: OrderRow } | { refused: ErrorCode } | { waitMs: number }> {
     const order = Object.fromEntries(PLACED_COLUMNS.map((c) => [orders[c].name, values[c] ?? null]));
@@ -205,7 +237,10 @@ export const ordersRepository = {
   /** Paid orders the worker still has to convert, and those funded before the cutoff. */
   async settlementBacklog(db: Db, cutoff: Date): Promise<{ waiting: number; delayed: number }> {
     const [row] = await db
-      .select({ waiting: count(), delayed: count(sql`case when ${orders.fundedAt} < ${cutoff.toISOString()} then 1 end`) })
+      .select({
+        waiting: count(),
+        delayed: count(sql`case when ${orders.fundedAt} < ${cutoff.toISOString()} then 1 end`),
+      })
       .from(orders)
       .where(and(eq(orders.status, 'processing'), isNull(orders.settledAt)));
     return { waiting: Number(row?.waiting ?? 0), delayed: Number(row?.delayed ?? 0) };
@@ -263,7 +298,8 @@ export const ordersRepository = {
     },
     limit: number,
   ): Promise<(OrderRow & { accountKey: string | null })[]> {
-    const pattern = filter.emailContains === undefined ? undefined : `%${filter.emailContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern =
+      filter.emailContains === undefined ? undefined : `%${filter.emailContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return db
       .select({ ...getTableColumns(orders), accountKey: accounts.accountKey })
       .from(orders)
@@ -278,7 +314,9 @@ export const ordersRepository = {
           filter.from ? sql`${orders.createdAt} >= ${filter.from.toISOString()}::timestamptz` : undefined,
           filter.until ? lt(orders.createdAt, filter.until) : undefined,
           // An account's orders: placed while logged in, or with its email.
-          filter.accountId !== undefined ? or(eq(orders.accountId, filter.accountId), filter.email ? eq(orders.email, filter.email) : undefined) : undefined,
+          filter.accountId !== undefined
+            ? or(eq(orders.accountId, filter.accountId), filter.email ? eq(orders.email, filter.email) : undefined)
+            : undefined,
         ),
       )
       .orderBy(desc(orders.createdAt))
@@ -291,7 +329,14 @@ export const ordersRepository = {
     const rows = await tx
       .select()
       .from(orders)
-      .where(and(inArray(orders.shortReference, shortReferences), eq(orders.type, 'buy'), or(eq(orders.status, 'new'), expiredUnpaid), eq(orders.useMyWallet, false)))
+      .where(
+        and(
+          inArray(orders.shortReference, shortReferences),
+          eq(orders.type, 'buy'),
+          or(eq(orders.status, 'new'), expiredUnpaid),
+          eq(orders.useMyWallet, false),
+        ),
+      )
       .orderBy(desc(orders.createdAt))
       .for('update');
     const newest = new Map<string, OrderRow>();
@@ -300,7 +345,11 @@ export const ordersRepository = {
   },
 
   /** Marks orders funded by their bank payments, in one statement: what `update` does for each in bankPaymentReceived. */
-  async fundMany(tx: Tx, funded: { id: string; amountReceived: bigint; payerKey: string | null }[], at: Date): Promise<void> {
+  async fundMany(
+    tx: Tx,
+    funded: { id: string; amountReceived: bigint; payerKey: string | null }[],
+    at: Date,
+  ): Promise<void> {
     if (funded.length === 0) return;
     const values = sql.join(
       funded.map((f) => sql`(${f.id}::uuid, ${f.amountReceived.toString()}::numeric, ${f.payerKey}::text)`),
@@ -329,7 +378,12 @@ export const ordersRepository = {
         .select({ id: orders.id })
         .from(orders)
         // An order paid from the wallet waits for its code only as long as the code lives.
-        .where(and(eq(orders.status, 'new'), or(lt(orders.createdAt, cutoff), and(isNotNull(orders.codeHash), lt(orders.codeExpiresAt, now)))))
+        .where(
+          and(
+            eq(orders.status, 'new'),
+            or(lt(orders.createdAt, cutoff), and(isNotNull(orders.codeHash), lt(orders.codeExpiresAt, now))),
+          ),
+        )
         .limit(limit)
         .for('update', { skipLocked: true })
     );
@@ -356,7 +410,14 @@ export const ordersRepository = {
     const [claimed] = await tx
       .select({ id: orders.id })
       .from(orders)
-      .where(and(eq(orders.status, 'processing'), isNull(orders.settledAt), eq(orders.businessHold, false), eq(orders.reviewHold, false)))
+      .where(
+        and(
+          eq(orders.status, 'processing'),
+          isNull(orders.settledAt),
+          eq(orders.businessHold, false),
+          eq(orders.reviewHold, false),
+        ),
+      )
       .orderBy(asc(orders.fundedAt))
       .limit(1)
       .for('update', { skipLocked: true });

@@ -11,18 +11,18 @@ import {
   orderSchema,
   placeOrderBody,
   placeOrderHeaders,
-} from '../../../../domain/contracts/orders';
-import { emailLinkKey } from '../../../../domain/customer-key';
-import { emailKey } from '../../../../domain/email';
-import { DomainError, secondsToWait } from '../../../../domain/errors';
-import { isOpenOrder } from '../../../../domain/orders';
+} from '#domain/contracts/orders';
+import { emailLinkKey } from '#domain/customer-key';
+import { emailKey } from '#domain/email';
+import { DomainError, secondsToWait } from '#domain/errors';
+import { isOpenOrder } from '#domain/orders';
 import { RateLimited } from '../../errors';
 import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
 import { confirmWalletOrder, placeOrder, lookupOrder, openOrderLink, ordersOf, type OrderRow } from './service';
 import { orderView, withIncoming, type BankDetails } from './views';
-import type { Order } from '../../../../domain/contracts/orders';
+import type { Order } from '#domain/contracts/orders';
 import type { Db } from '../../db/client';
 import type { Xpubs } from '../chain/service';
 import type { RatesAdapter } from '../rates/service';
@@ -63,14 +63,33 @@ function refuseExceeded(results: LimitResult[]) {
   const waits = results.flatMap((result) => (!result.isAllowed && result.isExceeded ? [result.ttl] : []));
   if (waits.length) throw new RateLimited(secondsToWait(Math.max(...waits)));
 }
-const emailOf = (request: FastifyRequest) => emailKey(String((request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? ''));
+const emailOf = (request: FastifyRequest) =>
+  emailKey(
+    String(
+      (request.body as { email?: unknown } | undefined)?.email ?? (request.query as { email?: unknown })?.email ?? '',
+    ),
+  );
 
 export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
   app,
-  { rates, bank, buySellEnabled, explorers, xpubs, lookupLimitPerMinute, placement, eventsPollMs = 1000, confirmations = () => null, extendView = async (_db, view) => view, links, expiryDays },
+  {
+    rates,
+    bank,
+    buySellEnabled,
+    explorers,
+    xpubs,
+    lookupLimitPerMinute,
+    placement,
+    eventsPollMs = 1000,
+    confirmations = () => null,
+    extendView = async (_db, view) => view,
+    links,
+    expiryDays,
+  },
 ) => {
   /** The order as the API shows it, with the coins confirming at its receiving address ("confirming n of N"). */
-  const viewOf = async (row: OrderRow) => extendView(app.db, await withIncoming(app.db, orderView(row, bank, expiryDays), row, confirmations), row);
+  const viewOf = async (row: OrderRow) =>
+    extendView(app.db, await withIncoming(app.db, orderView(row, bank, expiryDays), row, confirmations), row);
   await app.register(rateLimit, {
     global: false,
     errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
@@ -88,7 +107,11 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
   // someone's mailbox (per email, in the shared database: the orders placed with it in the last
   // hour, by its link key so that no spelling starts a new count; a refused request mails nothing
   // and counts for nothing), nor one client to place orders without end (per address, every request).
-  const placeByClient = app.createRateLimit({ max: placement.perClientPerHour, timeWindow: '1 hour', keyGenerator: (request) => `place-client:${request.ip}` });
+  const placeByClient = app.createRateLimit({
+    max: placement.perClientPerHour,
+    timeWindow: '1 hour',
+    keyGenerator: (request) => `place-client:${request.ip}`,
+  });
   const placeByEmail: Limit = { name: 'order-place-email', max: placement.perEmailPerHour, windowMs: HOUR_MS };
 
   // Live order status: capped per client and per order, ended after their lifetime and on shutdown (sse.ts).
@@ -100,7 +123,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       schema: {
         operationId: 'getExchangeConfig',
         tags: ['orders'],
-        summary: 'Whether buying and selling are on, the bank account buyers and depositors pay to, and the block explorers that transaction hashes link to',
+        summary:
+          'Whether buying and selling are on, the bank account buyers and depositors pay to, and the block explorers that transaction hashes link to',
         response: { 200: exchangeConfigResponse },
       },
     },
@@ -121,7 +145,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       schema: {
         operationId: 'placeOrder',
         tags: ['orders'],
-        summary: 'Place a buy, sell or swap order (anyone; the own-wallet options need a login). Idempotency-Key honoured.',
+        summary:
+          'Place a buy, sell or swap order (anyone; the own-wallet options need a login). Idempotency-Key honoured.',
         headers: placeOrderHeaders,
         body: placeOrderBody,
         response: { 201: orderSchema, 200: orderSchema, ...errorResponses(400, 401, 403, 409, 429, 503) },
@@ -150,7 +175,11 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       // A logged-in customer is told which address the order's emails go to (for an order with
       // their wallet, the account's, whatever the form said): with the reference it opens the order.
       // The answer carries the order's signed link: the page keeps it in its address, so a reload keeps the order.
-      return reply.code(created ? 201 : 200).send({ ...orderView(order, bank, expiryDays), link: links.token(order.reference), ...(request.account ? { email: order.email } : {}) });
+      return reply.code(created ? 201 : 200).send({
+        ...orderView(order, bank, expiryDays),
+        link: links.token(order.reference),
+        ...(request.account ? { email: order.email } : {}),
+      });
     },
   );
 
@@ -162,7 +191,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       schema: {
         operationId: 'confirmWalletOrder',
         tags: ['orders'],
-        summary: 'Confirm an order paid from your wallet to an address or IBAN outside it, with the code emailed to your account',
+        summary:
+          'Confirm an order paid from your wallet to an address or IBAN outside it, with the code emailed to your account',
         security: [{ bearer: [] }],
         params: confirmOrderParams,
         body: confirmOrderBody,
@@ -176,7 +206,12 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       const order = await confirmWalletOrder(
         app.db,
         { rates, buySellEnabled, protection: app.protection },
-        { account: request.account!, reference: request.params.reference, code: request.body.code, login: { authTime, amr } },
+        {
+          account: request.account!,
+          reference: request.params.reference,
+          code: request.body.code,
+          login: { authTime, amr },
+        },
       );
       return orderView(order, bank, expiryDays);
     },
@@ -190,10 +225,12 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       schema: {
         operationId: 'openOrder',
         tags: ['orders'],
-        summary: "Open an order with its signed link's token (its confirmation email, the order page's address): the order with its email, which follows it live",
+        summary:
+          "Open an order with its signed link's token (its confirmation email, the order page's address): the order with its email, which follows it live",
         body: openOrderBody,
         response: { 200: orderSchema, ...errorResponses(400, 404, 429) },
-        description: 'link_invalid: not a genuine link, or another order’s; order_link_expired: past its lifetime (find the order with its email and reference instead).',
+        description:
+          'link_invalid: not a genuine link, or another order’s; order_link_expired: past its lifetime (find the order with its email and reference instead).',
       },
     },
     async (request) => {
@@ -229,7 +266,8 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
       schema: {
         operationId: 'streamOrderEvents',
         tags: ['orders'],
-        summary: 'Live order status (Server-Sent Events, event "order" with the whole order) for the holder of email + reference; ends when completed',
+        summary:
+          'Live order status (Server-Sent Events, event "order" with the whole order) for the holder of email + reference; ends when completed',
         params: orderEventsParams,
         querystring: orderEventsQuery,
         response: { ...errorResponses(400, 404, 429) },
@@ -253,7 +291,11 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
         void lookupOrder(app.db, order.email, order.reference)
           .then((row) => {
             // A changed row, or (waiting for coins) a new confirmation at its address.
-            if (row.updatedAt.getTime() !== order.updatedAt.getTime() || row.status !== order.status || row.receivingAddress) {
+            if (
+              row.updatedAt.getTime() !== order.updatedAt.getTime() ||
+              row.status !== order.status ||
+              row.receivingAddress
+            ) {
               order = row;
               return emit(row).then(() => {
                 if (!open()) stream.close();
@@ -271,11 +313,24 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
     '/api/me/orders',
     {
       onRequest: app.withAccount,
-      schema: { operationId: 'listMyOrders', tags: ['orders'], summary: 'Your own orders, newest first', security: [{ bearer: [] }], response: { 200: myOrdersResponse, ...errorResponses(401, 403) } },
+      schema: {
+        operationId: 'listMyOrders',
+        tags: ['orders'],
+        summary: 'Your own orders, newest first',
+        security: [{ bearer: [] }],
+        response: { 200: myOrdersResponse, ...errorResponses(401, 403) },
+      },
     },
     async (request) => {
       const account = request.account!;
-      return { orders: await Promise.all((await ordersOf(app.db, account.id)).map(async (row) => ({ ...(await extendView(app.db, orderView(row, bank, expiryDays), row)), email: row.email }))) };
+      return {
+        orders: await Promise.all(
+          (await ordersOf(app.db, account.id)).map(async (row) => ({
+            ...(await extendView(app.db, orderView(row, bank, expiryDays), row)),
+            email: row.email,
+          })),
+        ),
+      };
     },
   );
 };

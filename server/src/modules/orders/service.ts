@@ -1,23 +1,32 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { normalizeAddress, payoutOwnerKey, xrpAccountOf } from '../../../../domain/addresses';
-import { codeFromBytes, formatCode, normalizeCode } from '../../../../domain/codes';
-import { currencyByCode, knownDecimals } from '../../../../domain/currencies';
-import { emailLinkKey } from '../../../../domain/customer-key';
-import { emailKey, normalizeEmail } from '../../../../domain/email';
-import { DomainError, secondsToWait, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
-import { CODE_TTL_MINUTES, displayIban } from '../../../../domain/identity';
-import { isLanguage, type Language } from '../../../../domain/languages';
-import { FIRST_ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
-import { EUR_DECIMALS, exactMinor, minorToDecimal } from '../../../../domain/money';
-import { payeeName } from '../../../../domain/payee';
-import { quote } from '../../../../domain/quotes';
-import { withCheckLetter } from '../../../../domain/references';
-import { sameIban, sepaIban } from '../../../../domain/sepa';
+import { normalizeAddress, payoutOwnerKey, xrpAccountOf } from '#domain/addresses';
+import { codeFromBytes, formatCode, normalizeCode } from '#domain/codes';
+import { currencyByCode, knownDecimals } from '#domain/currencies';
+import { emailLinkKey } from '#domain/customer-key';
+import { emailKey, normalizeEmail } from '#domain/email';
+import { DomainError, secondsToWait, unknownCurrency, type ErrorCode } from '#domain/errors';
+import { CODE_TTL_MINUTES, displayIban } from '#domain/identity';
+import { isLanguage, type Language } from '#domain/languages';
+import { FIRST_ORDER_LIMIT_EUR_MINOR } from '#domain/limits';
+import { EUR_DECIMALS, exactMinor, minorToDecimal } from '#domain/money';
+import { payeeName } from '#domain/payee';
+import { quote } from '#domain/quotes';
+import { withCheckLetter } from '#domain/references';
+import { sameIban, sepaIban } from '#domain/sepa';
 import { RateLimited } from '../../errors';
 import { limitKey, takeLimits, type Limit } from '../../limits';
 import { codeRefusal, judgeCode } from '../../one-time-codes';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
-import { anonymousExchangeGate, exchangeEligibility, exchangeGate, walletOutflowGate, type Conversion, type ExchangePass, type Login, type WalletOutflow } from '../gates/service';
+import {
+  anonymousExchangeGate,
+  exchangeEligibility,
+  exchangeGate,
+  walletOutflowGate,
+  type Conversion,
+  type ExchangePass,
+  type Login,
+  type WalletOutflow,
+} from '../gates/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { formatMoney, send as sendMessage } from '../notify/service';
 import { sendSecurityEmail } from '../protection/mail';
@@ -25,7 +34,7 @@ import { quoteRefusal, type RatesAdapter } from '../rates/service';
 import { orderPlacedMail } from './mail';
 import { ordersRepository, type OrderRow } from './repository';
 import { orderMoney } from './views';
-import type { PlaceOrderBody } from '../../../../domain/contracts/orders';
+import type { PlaceOrderBody } from '#domain/contracts/orders';
 import type { Db, Tx } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { SecurityLinks } from '../protection/links';
@@ -82,7 +91,12 @@ export type PlaceOptions = {
  * outflow gate like a wallet send, and waits (status new) for the code emailed to the account's
  * owner (`confirmWalletOrder`), which takes the money from the wallet.
  */
-export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOptions, input: PlaceOrderBody): Promise<{ order: OrderRow; created: boolean }> {
+export async function placeOrder(
+  db: Db,
+  rates: RatesAdapter,
+  options: PlaceOptions,
+  input: PlaceOrderBody,
+): Promise<{ order: OrderRow; created: boolean }> {
   const from = input.currencyFrom.toUpperCase();
   const to = input.currencyTo.toUpperCase();
   const fromCurrency = from === 'EUR' ? null : currencyByCode(from);
@@ -93,7 +107,8 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
   const fromWallet = Boolean(input.useMyWallet);
   const toWallet = Boolean(input.sendToMyWallet);
   const email = account?.email && (fromWallet || toWallet) ? account.email : (normalizeEmail(input.email) ?? '');
-  if ((input.type === 'buy' || input.type === 'sell') && !options.buySellEnabled) throw new DomainError('buy_sell_disabled');
+  if ((input.type === 'buy' || input.type === 'sell') && !options.buySellEnabled)
+    throw new DomainError('buy_sell_disabled');
   if (!email) throw new DomainError('invalid_email', 'email');
   if (fromCurrency === undefined) throw unknownCurrency('currencyFrom');
   if (toCurrency === undefined) throw unknownCurrency('currencyTo');
@@ -120,7 +135,8 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
     address = normalizeAddress(toCurrency.code, input.address ?? '');
     if (!address) throw new DomainError('invalid_address', 'address');
     // Muntly's XRP is one account told apart by tags; it cannot pay itself on the XRP Ledger.
-    if (toCurrency.code === 'XRP' && xrpAccountOf(address) === options.xpubs.XRP) throw new DomainError('muntly_house_address', 'address');
+    if (toCurrency.code === 'XRP' && xrpAccountOf(address) === options.xpubs.XRP)
+      throw new DomainError('muntly_house_address', 'address');
   } else if (to === 'EUR' && !toWallet) {
     const payout = sepaIban(input.address ?? '');
     if (!payout.ok) throw new DomainError(payout.code, 'address');
@@ -135,7 +151,14 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
   }
   conversion.keys.payoutKey = address && payoutOwnerKey(to, address);
 
-  const estimate = quote({ type: input.type, currencyFrom: from, currencyTo: to, amount: input.amount.trim(), rates: (await rates.current()).rates, toMuntlyWallet: toWallet });
+  const estimate = quote({
+    type: input.type,
+    currencyFrom: from,
+    currencyTo: to,
+    amount: input.amount.trim(),
+    rates: (await rates.current()).rates,
+    toMuntlyWallet: toWallet,
+  });
   if (typeof estimate === 'string') throw quoteRefusal(estimate);
 
   // Stored in minor units; the quote checked the amount has no more decimals than its currency.
@@ -174,18 +197,32 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
   };
   // The confirmation email, with the payment details (the receiving address is known later).
   const mailFor = (receivingAddress: string | null) =>
-    orderPlacedMail(options.language, { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress }, options.bank, {
-      link: options.orderLinks?.url(reference, options.language),
-      expiryDays: options.expiryDays,
-    });
+    orderPlacedMail(
+      options.language,
+      { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress },
+      options.bank,
+      {
+        link: options.orderLinks?.url(reference, options.language),
+        expiryDays: options.expiryDays,
+      },
+    );
 
   if (!account && !fromCurrency) {
     // An anonymous buy, most orders: the database applies the gate's caps and places it in one round trip.
     // The email's placement limit is taken in that statement too.
     const { pass, inDatabase } = await anonymousExchangeGate(db, deps, { ...conversion, amountEurMinor });
     const { emailLimit } = options;
-    const limit = emailLimit && { key: limitKey(emailLimit.limit, emailLimit.subject), max: emailLimit.limit.max, windowMs: emailLimit.limit.windowMs };
-    const placed = await ordersRepository.placeAnonymous(db, { ...values, ...mailFor(null), receivingAddress: null }, { ...inDatabase, firstOrderCap: FIRST_ORDER_LIMIT_EUR_MINOR, limit }, pass);
+    const limit = emailLimit && {
+      key: limitKey(emailLimit.limit, emailLimit.subject),
+      max: emailLimit.limit.max,
+      windowMs: emailLimit.limit.windowMs,
+    };
+    const placed = await ordersRepository.placeAnonymous(
+      db,
+      { ...values, ...mailFor(null), receivingAddress: null },
+      { ...inDatabase, firstOrderCap: FIRST_ORDER_LIMIT_EUR_MINOR, limit },
+      pass,
+    );
     if ('refused' in placed) throw new DomainError(placed.refused, 'amount');
     if ('waitMs' in placed) throw new RateLimited(secondsToWait(placed.waitMs));
     return { order: placed.row, created: placed.row.reference === reference };
@@ -216,12 +253,30 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
       // so that two orders placed at the same instant cannot each pass a cap that both together exceed.
       const pass = await exchangeGate(tx, deps, { ...conversion, amountEurMinor, stage: 'placement' });
       // Sell and swap from outside: a fresh house address that only this order uses.
-      const receivingAddress = fromCurrency && !fromWallet ? (await nextHouseAddress(tx, options.xpubs, fromCurrency.code as (typeof DERIVED_CURRENCIES)[number], 'orders')).address : null;
-      const codeFields = code ? { codeHash: orderCodeHash(reference, code), codeExpiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000) } : { codeHash: null, codeExpiresAt: null };
+      const receivingAddress =
+        fromCurrency && !fromWallet
+          ? (
+              await nextHouseAddress(
+                tx,
+                options.xpubs,
+                fromCurrency.code as (typeof DERIVED_CURRENCIES)[number],
+                'orders',
+              )
+            ).address
+          : null;
+      const codeFields = code
+        ? { codeHash: orderCodeHash(reference, code), codeExpiresAt: new Date(Date.now() + CODE_TTL_MINUTES * 60_000) }
+        : { codeHash: null, codeExpiresAt: null };
       const row = await ordersRepository.insertPlaced(tx, { ...values, ...codeFields, receivingAddress }, pass);
       if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
       // Its confirmation email, through notify (the outbox is notify's), in this transaction: both or neither.
-      await sendMessage(tx, { channel: 'email', recipient: row.email, ...mailFor(receivingAddress), accountId: row.accountId ?? undefined, language: options.language });
+      await sendMessage(tx, {
+        channel: 'email',
+        recipient: row.email,
+        ...mailFor(receivingAddress),
+        accountId: row.accountId ?? undefined,
+        language: options.language,
+      });
       if (code) {
         await mailOrderCode(tx, options.protection.links, account!, row, code);
         return row;
@@ -238,7 +293,11 @@ export async function placeOrder(db: Db, rates: RatesAdapter, options: PlaceOpti
 }
 
 /** The outflow an order paid from the wallet to a destination outside it makes. */
-function walletOutflowOf(accountId: string, order: Pick<OrderRow, 'currencyFrom' | 'currencyTo' | 'address' | 'amount' | 'amountEur'>, login?: Login): WalletOutflow {
+function walletOutflowOf(
+  accountId: string,
+  order: Pick<OrderRow, 'currencyFrom' | 'currencyTo' | 'address' | 'amount' | 'amountEur'>,
+  login?: Login,
+): WalletOutflow {
   return {
     path: 'own_wallet_order',
     accountId,
@@ -252,10 +311,17 @@ function walletOutflowOf(accountId: string, order: Pick<OrderRow, 'currencyFrom'
   };
 }
 /** Bound to the order: a code mailed for one order confirms no other. */
-export const orderCodeHash = (reference: string, code: string) => createHash('sha256').update(`order:${reference}:${code}`).digest('hex');
+export const orderCodeHash = (reference: string, code: string) =>
+  createHash('sha256').update(`order:${reference}:${code}`).digest('hex');
 
 /** The code for an order paid from the wallet, to the account's owner: a security email, with the freeze link. */
-async function mailOrderCode(tx: Tx, links: SecurityLinks, account: Pick<AccountRow, 'id' | 'email'>, order: OrderRow, code: string): Promise<void> {
+async function mailOrderCode(
+  tx: Tx,
+  links: SecurityLinks,
+  account: Pick<AccountRow, 'id' | 'email'>,
+  order: OrderRow,
+  code: string,
+): Promise<void> {
   const language = isLanguage(order.language) ? order.language : 'en';
   const money = orderMoney(order);
   await sendSecurityEmail(tx, links, {
@@ -283,10 +349,20 @@ async function debitWallet(tx: Tx, order: OrderRow, _pass: ExchangePass): Promis
     creditAccountId: (await systemAccount(tx, 'exchange', order.currencyFrom)).id,
     amount: order.amount,
     code: 'order',
-    metadata: { orderId: order.id, reference: order.reference, label: order.type, eurValue: minorToDecimal(order.amountEur, EUR_DECIMALS) },
+    metadata: {
+      orderId: order.id,
+      reference: order.reference,
+      label: order.type,
+      eurValue: minorToDecimal(order.amountEur, EUR_DECIMALS),
+    },
   });
   const now = new Date();
-  return ordersRepository.update(tx, order.id, { status: 'processing', amountReceived: order.amount, fundedAt: now, updatedAt: now });
+  return ordersRepository.update(tx, order.id, {
+    status: 'processing',
+    amountReceived: order.amount,
+    fundedAt: now,
+    updatedAt: now,
+  });
 }
 
 type ConfirmOutcome = { ok: true; order: OrderRow } | { ok: false; code: ErrorCode; message?: string; field?: string };
@@ -313,15 +389,26 @@ export async function confirmWalletOrder(
     if (!order || order.accountId !== input.account.id || !order.codeHash) return { ok: false, code: 'not_found' };
     if (order.status !== 'new' || order.fundedAt) return { ok: false, code: 'order_not_open', field: 'code' };
     try {
-      await walletOutflowGate(tx, { rates: deps.rates, protection: deps.protection.settings }, walletOutflowOf(order.accountId, order, input.login));
+      await walletOutflowGate(
+        tx,
+        { rates: deps.rates, protection: deps.protection.settings },
+        walletOutflowOf(order.accountId, order, input.login),
+      );
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       return { ok: false, code: error.code, field: error.field };
     }
-    const verdict = judgeCode({ hash: order.codeHash, attempts: order.codeAttempts, expiresAt: order.codeExpiresAt! }, orderCodeHash(order.reference, code));
+    const verdict = judgeCode(
+      { hash: order.codeHash, attempts: order.codeAttempts, expiresAt: order.codeExpiresAt! },
+      orderCodeHash(order.reference, code),
+    );
     if (verdict.kind === 'wrong') await ordersRepository.update(tx, order.id, { codeAttempts: verdict.attempts });
     if (verdict.kind !== 'valid') return { ok: false, ...codeRefusal(verdict), field: 'code' };
-    const pass = await exchangeGate(tx, { rates: deps.rates, buySellEnabled: deps.buySellEnabled }, { ...conversionOf(order), stage: 'placement' });
+    const pass = await exchangeGate(
+      tx,
+      { rates: deps.rates, buySellEnabled: deps.buySellEnabled },
+      { ...conversionOf(order), stage: 'placement' },
+    );
     return { ok: true, order: await debitWallet(tx, order, pass) };
   });
   if (!outcome.ok) throw new DomainError(outcome.code, outcome.field, outcome.message);
@@ -331,7 +418,14 @@ export async function confirmWalletOrder(
 /** An order written before as the exchange gate sees it (its customer: the account, or what the order names). */
 export function conversionOf(order: OrderRow): Conversion & { amountEurMinor: bigint; except: string } {
   return {
-    path: order.type === 'deposit' ? 'deposit_conversion' : order.useMyWallet || order.sendToMyWallet ? 'own_wallet_order' : order.accountId ? 'account_order' : 'anonymous_order',
+    path:
+      order.type === 'deposit'
+        ? 'deposit_conversion'
+        : order.useMyWallet || order.sendToMyWallet
+          ? 'own_wallet_order'
+          : order.accountId
+            ? 'account_order'
+            : 'anonymous_order',
     type: order.type === 'deposit' ? 'buy' : (order.type as Conversion['type']),
     currencyFrom: order.currencyFrom,
     currencyTo: order.currencyTo,
@@ -362,11 +456,15 @@ export const orderExists = (db: Db, reference: string) => ordersRepository.exist
 export const orderBacklog = (db: Db, cutoff: Date) => ordersRepository.settlementBacklog(db, cutoff);
 
 /** An order by its full reference (any case), locked for a change in the caller's transaction (bank/returns.ts). */
-export const lockOrderByReference = (tx: Tx, reference: string) => ordersRepository.lockByReference(tx, reference.trim().toUpperCase());
+export const lockOrderByReference = (tx: Tx, reference: string) =>
+  ordersRepository.lockByReference(tx, reference.trim().toUpperCase());
 
 /** A payout of the order came back, or a new one was booked (bank/returns.ts): the order's page follows, and says whether it waits for approval. */
 export const orderPayoutChanged = (tx: Tx, id: string, awaitingApproval?: boolean) =>
-  ordersRepository.update(tx, id, { updatedAt: new Date(), ...(awaitingApproval === undefined ? {} : { payoutAwaitingApproval: awaitingApproval }) });
+  ordersRepository.update(tx, id, {
+    updatedAt: new Date(),
+    ...(awaitingApproval === undefined ? {} : { payoutAwaitingApproval: awaitingApproval }),
+  });
 
 /** Order ids -> their references (for lists that name the order a payment went to). */
 export async function orderReferences(db: Db, ids: string[]): Promise<Map<string, string>> {
@@ -385,12 +483,24 @@ export function receivingAddresses(db: Db): Promise<{ currency: string; address:
  */
 export function searchOrders(
   db: Db,
-  filter: { q?: string; status?: OrderRow['status']; type?: OrderRow['type']; from?: string; to?: string; account?: { id: string; email: string | null } },
+  filter: {
+    q?: string;
+    status?: OrderRow['status'];
+    type?: OrderRow['type'];
+    from?: string;
+    to?: string;
+    account?: { id: string; email: string | null };
+  },
   limit: number,
 ) {
   const letters = (filter.q ?? '').toUpperCase().replace(/[\s-]/g, '');
-  const byReference = /^[A-Z]{16}$/.test(letters) ? { reference: normalizeCode(letters)! } : /^[A-Z]{8}$/.test(letters) ? { shortReference: `${letters.slice(0, 4)}-${letters.slice(4)}` } : {};
-  const byEmail = filter.q && !byReference.reference && !byReference.shortReference ? { emailContains: emailKey(filter.q) } : {};
+  const byReference = /^[A-Z]{16}$/.test(letters)
+    ? { reference: normalizeCode(letters)! }
+    : /^[A-Z]{8}$/.test(letters)
+      ? { shortReference: `${letters.slice(0, 4)}-${letters.slice(4)}` }
+      : {};
+  const byEmail =
+    filter.q && !byReference.reference && !byReference.shortReference ? { emailContains: emailKey(filter.q) } : {};
   return ordersRepository.search(
     db,
     {

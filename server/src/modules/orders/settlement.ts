@@ -1,9 +1,9 @@
-import { exactMinorIn, knownDecimals } from '../../../../domain/currencies';
-import { DomainError, type ErrorCode } from '../../../../domain/errors';
-import { isLanguage } from '../../../../domain/languages';
-import { eur, minorToDecimal } from '../../../../domain/money';
-import { isFailureReason, type FailureReason, type Refund } from '../../../../domain/orders';
-import { quote, type Quote } from '../../../../domain/quotes';
+import { exactMinorIn, knownDecimals } from '#domain/currencies';
+import { DomainError, type ErrorCode } from '#domain/errors';
+import { isLanguage } from '#domain/languages';
+import { eur, minorToDecimal } from '#domain/money';
+import { isFailureReason, type FailureReason, type Refund } from '#domain/orders';
+import { quote, type Quote } from '#domain/quotes';
 import { findAccountById } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { exchangeGate, orderOutflowGate, type ExchangePass } from '../gates/service';
@@ -48,7 +48,12 @@ export async function processOrders(db: Db, deps: SettlementDeps, limit = 100): 
   return settled;
 }
 
-type Outcome = { ok: true; quote: Quote; pass: ExchangePass } | { ok: false; reason: FailureReason } | { ok: 'euros' } | { ok: 'keep_in_euros'; refusal: ErrorCode } | { ok: 'hold' };
+type Outcome =
+  | { ok: true; quote: Quote; pass: ExchangePass }
+  | { ok: false; reason: FailureReason }
+  | { ok: 'euros' }
+  | { ok: 'keep_in_euros'; refusal: ErrorCode }
+  | { ok: 'hold' };
 
 async function evaluate(tx: Tx, deps: SettlementDeps, order: OrderRow): Promise<Outcome> {
   // Paid after it expired: nothing is converted, the payment goes back whole.
@@ -76,13 +81,18 @@ async function evaluate(tx: Tx, deps: SettlementDeps, order: OrderRow): Promise<
   });
   // No rate now: leave the order waiting; the next run tries again.
   if (estimate === 'rate_unavailable') throw new DomainError('try_again_soon');
-  if (estimate === 'invalid_pair' || estimate === 'invalid_amount' || estimate === 'amount_below_minimum_fee') return { ok: false, reason: 'invalid_amount' };
+  if (estimate === 'invalid_pair' || estimate === 'invalid_amount' || estimate === 'amount_below_minimum_fee')
+    return { ok: false, reason: 'invalid_amount' };
   if (estimate === 'network_fee_exceeds_amount') return { ok: false, reason: estimate };
   // The exchange gate, again now that the money is here, with the value of this moment: every rule
   // of a buy applies to a deposit converted on arrival, and a customer still new (no exchange of
   // theirs completed since this one was placed) gets back an order above the first-order cap.
   try {
-    return { ok: true, quote: estimate, pass: await exchangeGateFor(tx, deps, order, exactMinorIn(estimate.amountEur, 'EUR')) };
+    return {
+      ok: true,
+      quote: estimate,
+      pass: await exchangeGateFor(tx, deps, order, exactMinorIn(estimate.amountEur, 'EUR')),
+    };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     // A deposit that may not be converted stays in euros, in the wallet it was paid to.
@@ -95,7 +105,11 @@ async function evaluate(tx: Tx, deps: SettlementDeps, order: OrderRow): Promise<
 
 /** The exchange gate for an order being converted, at `amountEurMinor`. */
 const exchangeGateFor = (tx: Tx, deps: SettlementDeps, order: OrderRow, amountEurMinor: bigint) =>
-  exchangeGate(tx, { rates: deps.rates, buySellEnabled: deps.buySellEnabled }, { ...conversionOf(order), amountEurMinor, stage: 'conversion' });
+  exchangeGate(
+    tx,
+    { rates: deps.rates, buySellEnabled: deps.buySellEnabled },
+    { ...conversionOf(order), amountEurMinor, stage: 'conversion' },
+  );
 
 /**
  * Converts a funded order at the rate of this moment and books its delivery, in the worker's
@@ -181,7 +195,12 @@ const refusalReason = (code: ErrorCode): FailureReason => (isFailureReason(code)
  * The conversion itself, admitted by the exchange gate's pass: the fee, then the delivery into the
  * wallet (done at once) or held for a payout to the customer's address or IBAN.
  */
-async function convert(tx: Tx, deps: SettlementDeps, order: OrderRow, outcome: { quote: Quote; pass: ExchangePass }): Promise<void> {
+async function convert(
+  tx: Tx,
+  deps: SettlementDeps,
+  order: OrderRow,
+  outcome: { quote: Quote; pass: ExchangePass },
+): Promise<void> {
   const exchange = (code: string) => systemAccount(tx, 'exchange', code);
   const meta = { orderId: order.id, reference: order.reference };
   const now = new Date();
@@ -200,7 +219,14 @@ async function convert(tx: Tx, deps: SettlementDeps, order: OrderRow, outcome: {
     });
   }
   const converted = exactMinorIn(q.amountConverted, to);
-  const actual = { actualRate: q.rate, actualAmountConverted: converted, actualNetworkFee: exactMinorIn(q.networkFee, to), actualFee: fee, settledAt: now, updatedAt: now };
+  const actual = {
+    actualRate: q.rate,
+    actualAmountConverted: converted,
+    actualNetworkFee: exactMinorIn(q.networkFee, to),
+    actualFee: fee,
+    settledAt: now,
+    updatedAt: now,
+  };
   if (order.sendToMyWallet || order.type === 'deposit') {
     await transfer(tx, {
       id: `order-delivery:${order.id}`,
@@ -212,7 +238,10 @@ async function convert(tx: Tx, deps: SettlementDeps, order: OrderRow, outcome: {
       // Worth what was paid less the fee, at the rate applied: the row's own EUR value.
       metadata: { ...meta, label: order.type, eurValue: eur(exactMinorIn(q.amountEur, 'EUR') - fee) },
     });
-    await notifyCompleted(tx, await ordersRepository.update(tx, order.id, { ...actual, status: 'completed_success', completedAt: now }));
+    await notifyCompleted(
+      tx,
+      await ordersRepository.update(tx, order.id, { ...actual, status: 'completed_success', completedAt: now }),
+    );
     return;
   }
   const networkFee = to === 'EUR' ? 0n : actual.actualNetworkFee;
@@ -230,12 +259,20 @@ async function convert(tx: Tx, deps: SettlementDeps, order: OrderRow, outcome: {
     sourceAccountId: (await exchange(to)).id,
     idempotencyKey: `order-delivery:${order.id}`,
     holds: [
-      { id: `order-delivery:${order.id}`, amount: converted, code: 'payout', metadata: { ...meta, destination: order.address } },
+      {
+        id: `order-delivery:${order.id}`,
+        amount: converted,
+        code: 'payout',
+        metadata: { ...meta, destination: order.address },
+      },
       { id: `order-network-fee:${order.id}`, amount: networkFee, code: 'network_fee', metadata: meta },
     ],
     approval: { policy: deps.approval, accountId: order.accountId },
   });
-  await ordersRepository.update(tx, order.id, { ...actual, payoutAwaitingApproval: payout.status === 'awaiting_approval' });
+  await ordersRepository.update(tx, order.id, {
+    ...actual,
+    payoutAwaitingApproval: payout.status === 'awaiting_approval',
+  });
 }
 
 /**
@@ -244,24 +281,43 @@ async function convert(tx: Tx, deps: SettlementDeps, order: OrderRow, outcome: {
  * only; every other rule still applies), `refund` sends the money back to the payer, who is told
  * why. Not the operator's own order (their account or email), and audited as order.review.
  */
-export async function reviewHeldOrder(db: Db, deps: SettlementDeps, input: { reference: string; decision: 'convert' | 'refund'; operator: Operator }): Promise<OrderRow> {
+export async function reviewHeldOrder(
+  db: Db,
+  deps: SettlementDeps,
+  input: { reference: string; decision: 'convert' | 'refund'; operator: Operator },
+): Promise<OrderRow> {
   return db.transaction(async (tx) => {
     const order = await ordersRepository.lockByReference(tx, input.reference);
     if (!order) throw new DomainError('not_found', 'reference');
     if (!order.reviewHold || order.status !== 'processing') throw new DomainError('order_not_held', 'reference');
     const { operator } = input;
     refuseOwnMoney(operator, { accountId: order.accountId, emailKeys: [order.emailKey] });
-    const state = (o: OrderRow) => ({ status: o.status, reviewHold: o.reviewHold, reviewReleasedBy: o.reviewReleasedBy, failureReason: o.failureReason });
+    const state = (o: OrderRow) => ({
+      status: o.status,
+      reviewHold: o.reviewHold,
+      reviewReleasedBy: o.reviewReleasedBy,
+      failureReason: o.failureReason,
+    });
     const now = new Date();
     let after: OrderRow;
     if (input.decision === 'convert') {
-      after = await ordersRepository.update(tx, order.id, { reviewHold: false, reviewReleasedBy: operator.actor, updatedAt: now });
+      after = await ordersRepository.update(tx, order.id, {
+        reviewHold: false,
+        reviewReleasedBy: operator.actor,
+        updatedAt: now,
+      });
     } else {
       await ordersRepository.update(tx, order.id, { reviewHold: false, updatedAt: now });
       await fail(tx, order, 'weekly_limit_login_required', { policy: deps.approval, triggeredBy: operator.actor });
       after = (await ordersRepository.findById(tx, order.id))!;
     }
-    await recordAudit(tx, { actor: operator.actor, action: 'order.review', target: order.reference, before: state(order), after: { ...state(after), decision: input.decision } });
+    await recordAudit(tx, {
+      actor: operator.actor,
+      action: 'order.review',
+      target: order.reference,
+      before: state(order),
+      after: { ...state(after), decision: input.decision },
+    });
     return after;
   });
 }
@@ -295,12 +351,19 @@ async function payoutApproved(tx: Tx, payout: { orderId: string | null }): Promi
  * (refused, or rejected by an operator) is refunded by a new payout, judged by `approval` like any
  * other; one an operator rejected counts as triggered by that operator.
  */
-export const orderPayoutOutcomes = (approval: PayoutApproval): Pick<PayoutOutcomes, 'order_delivery' | 'order_refund'> => ({
+export const orderPayoutOutcomes = (
+  approval: PayoutApproval,
+): Pick<PayoutOutcomes, 'order_delivery' | 'order_refund'> => ({
   order_delivery: {
     approved: payoutApproved,
     async completed(tx, payout) {
       const now = new Date();
-      const done = await ordersRepository.updateIfProcessing(tx, payout.orderId!, { status: 'completed_success', payoutTxid: payout.txid, completedAt: now, updatedAt: now });
+      const done = await ordersRepository.updateIfProcessing(tx, payout.orderId!, {
+        status: 'completed_success',
+        payoutTxid: payout.txid,
+        completedAt: now,
+        updatedAt: now,
+      });
       if (done) await notifyCompleted(tx, done);
     },
     async failed(tx, payout) {
@@ -338,7 +401,11 @@ export const orderPayoutOutcomes = (approval: PayoutApproval): Pick<PayoutOutcom
  * The whole amount received goes back where it came from: the wallet at once, a bank or an
  * address by payout (which may wait for approval).
  */
-async function refundOrder(tx: Tx, order: OrderRow, approval: RefundApproval): Promise<{ refund: Refund; awaitingApproval: boolean }> {
+async function refundOrder(
+  tx: Tx,
+  order: OrderRow,
+  approval: RefundApproval,
+): Promise<{ refund: Refund; awaitingApproval: boolean }> {
   const from = order.currencyFrom;
   const amount = order.amountReceived!;
   const exchange = (await systemAccount(tx, 'exchange', from)).id;
@@ -371,7 +438,9 @@ async function refundOrder(tx: Tx, order: OrderRow, approval: RefundApproval): P
     networkFee: 0n,
     sourceAccountId: exchange,
     idempotencyKey: `order-refund:${order.id}`,
-    holds: [{ id: `order-refund:${order.id}`, amount, code: 'refund', metadata: { ...meta, address: order.senderAddress } }],
+    holds: [
+      { id: `order-refund:${order.id}`, amount, code: 'refund', metadata: { ...meta, address: order.senderAddress } },
+    ],
     approval: { policy: approval.policy, accountId: order.accountId, triggeredBy: approval.triggeredBy },
   });
   return { refund: bank ? 'bank' : 'sender', awaitingApproval: payout.status === 'awaiting_approval' };
@@ -394,7 +463,8 @@ async function notifyCompleted(tx: Tx, order: OrderRow, wanted?: string): Promis
   const money = orderMoney(order);
   const text = emailText(language, success ? 'orderCompleted' : 'orderFailed', {
     reference: order.reference,
-    amount: money.actualAmountConverted === null ? '' : formatMoney(language, money.actualAmountConverted, order.currencyTo),
+    amount:
+      money.actualAmountConverted === null ? '' : formatMoney(language, money.actualAmountConverted, order.currencyTo),
     received: money.amountReceived === null ? '' : formatMoney(language, money.amountReceived, order.currencyFrom),
     reason: order.failureReason ? phrase(language, 'failureReasons', order.failureReason) : '',
     refund: order.refund ? phrase(language, 'refunds', order.refund) : '',

@@ -1,9 +1,9 @@
-import { knownDecimals } from '../../../../domain/currencies';
-import { epcPayload } from '../../../../domain/epc';
-import { EUR_DECIMALS, eur, minorToDecimal } from '../../../../domain/money';
+import { knownDecimals } from '#domain/currencies';
+import { epcPayload } from '#domain/epc';
+import { EUR_DECIMALS, eur, minorToDecimal } from '#domain/money';
 import { incomingAt } from '../chain/service';
-import type { OpsOrderSummary } from '../../../../domain/contracts/console';
-import type { BankAccount, Order, PaymentMethod } from '../../../../domain/contracts/orders';
+import type { OpsOrderSummary } from '#domain/contracts/console';
+import type { BankAccount, Order, PaymentMethod } from '#domain/contracts/orders';
 import type { Db } from '../../db/client';
 import type { OrderRow } from './repository';
 
@@ -56,7 +56,13 @@ export function orderView(row: OrderRow, bank: BankDetails, expiryDays?: number)
           amount: money.amount,
           reason: row.shortReference,
           methods: ['sepa', 'sepa_instant'],
-          epcPayload: epcPayload({ bic: bank.bic, beneficiary: bank.beneficiary, iban: bank.iban, amountEur: money.amount, reason: row.shortReference }),
+          epcPayload: epcPayload({
+            bic: bank.bic,
+            beneficiary: bank.beneficiary,
+            iban: bank.iban,
+            amountEur: money.amount,
+            reason: row.shortReference,
+          }),
           ...(bank.sample ? { sample: true } : {}),
         }
       : null;
@@ -88,14 +94,19 @@ export function orderView(row: OrderRow, bank: BankDetails, expiryDays?: number)
     actualNetworkFee: money.actualNetworkFee,
     actualFee: money.actualFee,
     payoutTxid: row.payoutTxid,
-    failure: row.failureReason ? { reason: row.failureReason, refund: row.amountReceived === null ? null : (row.refund ?? 'bank') } : null,
+    failure: row.failureReason
+      ? { reason: row.failureReason, refund: row.amountReceived === null ? null : (row.refund ?? 'bank') }
+      : null,
     completedAt: row.completedAt?.toISOString() ?? null,
     businessHold: row.businessHold,
     payoutAwaitingApproval: row.payoutAwaitingApproval,
     awaitingCode: row.status === 'new' && row.codeHash !== null,
     reviewHold: row.reviewHold,
     keptInEuros: row.conversionRefusal,
-    payBy: row.status === 'new' && !row.useMyWallet && expiryDays ? new Date(row.createdAt.getTime() + expiryDays * 86_400_000).toISOString() : null,
+    payBy:
+      row.status === 'new' && !row.useMyWallet && expiryDays
+        ? new Date(row.createdAt.getTime() + expiryDays * 86_400_000).toISOString()
+        : null,
   };
 }
 
@@ -123,10 +134,16 @@ export function opsOrderSummaryOf(row: OrderRow, accountKey: string | null): Ops
  * A sell or swap still waiting for its coins, on a currency with a real node: the coins the
  * watcher has seen at its receiving address, with their confirmations of the required number.
  */
-export async function withIncoming(db: Db, view: Order, row: OrderRow, confirmations: (currency: string) => number | null): Promise<Order> {
+export async function withIncoming(
+  db: Db,
+  view: Order,
+  row: OrderRow,
+  confirmations: (currency: string) => number | null,
+): Promise<Order> {
   if (!view.receiving || !row.receivingAddress || row.status !== 'new') return view;
   const required = confirmations(row.currencyFrom);
   if (required === null) return view;
-  const incoming = (await incomingAt(db, row.currencyFrom, [row.receivingAddress], required)).get(row.receivingAddress) ?? [];
+  const incoming =
+    (await incomingAt(db, row.currencyFrom, [row.receivingAddress], required)).get(row.receivingAddress) ?? [];
   return { ...view, receiving: { ...view.receiving, incoming } };
 }

@@ -1,4 +1,4 @@
-import type { PayoutRail, PayoutResult } from '../../../../domain/payouts';
+import type { PayoutRail, PayoutResult } from '#domain/payouts';
 
 /**
  * Where payouts go. The API holds no private keys and no bank credentials: an adapter hands a

@@ -1,8 +1,8 @@
-import { knownDecimals } from '../../../../domain/currencies';
-import { decimalToMinor, EUR_DECIMALS } from '../../../../domain/money';
-import { eurValueMinor } from '../../../../domain/quotes';
+import { knownDecimals } from '#domain/currencies';
+import { decimalToMinor, EUR_DECIMALS } from '#domain/money';
+import { eurValueMinor } from '#domain/quotes';
 import { lastVerifiedAt } from '../identity/service';
-import type { PayoutApprovalReason } from '../../../../domain/payouts';
+import type { PayoutApprovalReason } from '#domain/payouts';
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
@@ -41,7 +41,12 @@ export function payoutApproval(
   rates: RatesAdapter,
   hooks: Pick<PayoutApproval, 'accountFrozen' | 'instructionKey'> = {},
 ): PayoutApproval {
-  return { aboveEurMinor: decimalToMinor(config.PAYOUT_APPROVAL_ABOVE_EUR, EUR_DECIMALS)!, newAccountDays: config.PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS, rates, ...hooks };
+  return {
+    aboveEurMinor: decimalToMinor(config.PAYOUT_APPROVAL_ABOVE_EUR, EUR_DECIMALS)!,
+    newAccountDays: config.PAYOUT_APPROVAL_NEW_ACCOUNT_DAYS,
+    rates,
+    ...hooks,
+  };
 }
 
 /** What the caller of `requestPayout` knows about who the payout is for and who asked for it. */
@@ -56,14 +61,20 @@ export type ApprovalContext = {
 const DAY_MS = 86_400_000;
 
 /** The payout's EUR value now (null: no rate), and why it must wait for approval (null: it need not). */
-export async function approvalNeeded(tx: Tx, context: ApprovalContext, payout: { currency: string; amount: bigint }): Promise<{ eurValue: bigint | null; reason: PayoutApprovalReason | null }> {
+export async function approvalNeeded(
+  tx: Tx,
+  context: ApprovalContext,
+  payout: { currency: string; amount: bigint },
+): Promise<{ eurValue: bigint | null; reason: PayoutApprovalReason | null }> {
   const { policy, accountId } = context;
   const eurValue = await valueInEur(policy.rates, payout.currency, payout.amount);
-  if (accountId && policy.accountFrozen && (await policy.accountFrozen(tx, accountId))) return { eurValue, reason: 'frozen_account' };
+  if (accountId && policy.accountFrozen && (await policy.accountFrozen(tx, accountId)))
+    return { eurValue, reason: 'frozen_account' };
   if (eurValue === null || eurValue > policy.aboveEurMinor) return { eurValue, reason: 'above_limit' };
   if (accountId && policy.newAccountDays > 0) {
     const verified = await lastVerifiedAt(tx, accountId, ['bank', 'id']);
-    if (verified && verified.getTime() > Date.now() - policy.newAccountDays * DAY_MS) return { eurValue, reason: 'new_account' };
+    if (verified && verified.getTime() > Date.now() - policy.newAccountDays * DAY_MS)
+      return { eurValue, reason: 'new_account' };
   }
   return { eurValue, reason: null };
 }

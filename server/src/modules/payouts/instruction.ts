@@ -8,9 +8,25 @@ import path from 'node:path';
  * hold, written when the payout is requested. A row written into the database by anyone else, or a
  * row whose destination or amount was changed, has no valid MAC and the signer refuses it.
  */
-export type MacFields = { id: string; currency: string; destination: string | null; amount: bigint; networkFee: bigint; idempotencyKey: string };
+export type MacFields = {
+  id: string;
+  currency: string;
+  destination: string | null;
+  amount: bigint;
+  networkFee: bigint;
+  idempotencyKey: string;
+};
 
-const canonical = (f: MacFields) => JSON.stringify(['muntly-payout-v1', f.id, f.currency, f.destination, f.amount.toString(), f.networkFee.toString(), f.idempotencyKey]);
+const canonical = (f: MacFields) =>
+  JSON.stringify([
+    'muntly-payout-v1',
+    f.id,
+    f.currency,
+    f.destination,
+    f.amount.toString(),
+    f.networkFee.toString(),
+    f.idempotencyKey,
+  ]);
 
 export function instructionMac(key: Uint8Array, fields: MacFields): string {
   return createHmac('sha256', key).update(canonical(fields)).digest('hex');

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { accounts, chainHouseTxs, orders, payouts, walletSends } from '../../db/schema';
-import type { PayoutStatus } from '../../../../domain/payouts';
+import type { PayoutStatus } from '#domain/payouts';
 import type { Db } from '../../db/client';
 
 /** SQL of the payouts table; the service decides, this only reads and writes rows. */
@@ -9,9 +9,16 @@ export type NewPayout = typeof payouts.$inferInsert;
 
 export const payoutsRepository = {
   /** Whose money a payout is: the order's account and email key, or the send's owner, with the account's email. */
-  async beneficiary(db: Db, id: string): Promise<{ accountId: string | null; emailKey: string | null; accountEmail: string | null } | undefined> {
+  async beneficiary(
+    db: Db,
+    id: string,
+  ): Promise<{ accountId: string | null; emailKey: string | null; accountEmail: string | null } | undefined> {
     const [row] = await db
-      .select({ accountId: sql<string | null>`coalesce(${orders.accountId}, ${walletSends.ownerId})`, emailKey: orders.emailKey, accountEmail: accounts.email })
+      .select({
+        accountId: sql<string | null>`coalesce(${orders.accountId}, ${walletSends.ownerId})`,
+        emailKey: orders.emailKey,
+        accountEmail: accounts.email,
+      })
       .from(payouts)
       .leftJoin(orders, eq(orders.id, payouts.orderId))
       .leftJoin(walletSends, eq(walletSends.id, payouts.sendId))
@@ -22,7 +29,11 @@ export const payoutsRepository = {
 
   /** Inserts the payout once per idempotency key; returns the row that holds the key. */
   async insert(db: Db, values: NewPayout): Promise<{ row: PayoutRow; created: boolean }> {
-    const [created] = await db.insert(payouts).values(values).onConflictDoNothing({ target: payouts.idempotencyKey }).returning();
+    const [created] = await db
+      .insert(payouts)
+      .values(values)
+      .onConflictDoNothing({ target: payouts.idempotencyKey })
+      .returning();
     if (created) return { row: created, created: true };
     const [existing] = await db.select().from(payouts).where(eq(payouts.idempotencyKey, values.idempotencyKey));
     return { row: existing!, created: false };
@@ -38,13 +49,22 @@ export const payoutsRepository = {
     const due = db
       .select({ id: payouts.id })
       .from(payouts)
-      .where(and(inArray(payouts.status, ['pending', 'submitting']), sql`(${payouts.lockedUntil} is null or ${payouts.lockedUntil} < now())`))
+      .where(
+        and(
+          inArray(payouts.status, ['pending', 'submitting']),
+          sql`(${payouts.lockedUntil} is null or ${payouts.lockedUntil} < now())`,
+        ),
+      )
       .orderBy(asc(payouts.createdAt))
       .limit(1)
       .for('update', { skipLocked: true });
     const [claimed] = await db
       .update(payouts)
-      .set({ status: 'submitting', attempts: sql`${payouts.attempts} + 1`, lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})` })
+      .set({
+        status: 'submitting',
+        attempts: sql`${payouts.attempts} + 1`,
+        lockedUntil: sql`now() + make_interval(secs => ${leaseMs / 1000})`,
+      })
       .where(inArray(payouts.id, due))
       .returning();
     return claimed;
@@ -95,7 +115,12 @@ export const payoutsRepository = {
     return db
       .select()
       .from(payouts)
-      .where(and(filter.status ? eq(payouts.status, filter.status) : undefined, filter.rail ? eq(payouts.rail, filter.rail) : undefined))
+      .where(
+        and(
+          filter.status ? eq(payouts.status, filter.status) : undefined,
+          filter.rail ? eq(payouts.rail, filter.rail) : undefined,
+        ),
+      )
       .orderBy(asc(payouts.createdAt))
       .limit(filter.limit);
   },
@@ -110,7 +135,14 @@ export const payoutsRepository = {
     return db
       .select()
       .from(payouts)
-      .where(and(eq(payouts.rail, 'bank'), eq(payouts.currency, 'EUR'), inArray(payouts.status, ['pending', 'submitted']), isNull(payouts.bankExportId)))
+      .where(
+        and(
+          eq(payouts.rail, 'bank'),
+          eq(payouts.currency, 'EUR'),
+          inArray(payouts.status, ['pending', 'submitted']),
+          isNull(payouts.bankExportId),
+        ),
+      )
       .orderBy(asc(payouts.createdAt))
       .limit(limit)
       .for('update', { skipLocked: true });
@@ -120,7 +152,12 @@ export const payoutsRepository = {
   async markInBankFile(db: Db, ids: string[], exportId: string, now: Date): Promise<void> {
     await db
       .update(payouts)
-      .set({ status: 'submitted', submittedAt: sql`coalesce(${payouts.submittedAt}, ${now.toISOString()}::timestamptz)`, lockedUntil: null, bankExportId: exportId })
+      .set({
+        status: 'submitted',
+        submittedAt: sql`coalesce(${payouts.submittedAt}, ${now.toISOString()}::timestamptz)`,
+        lockedUntil: null,
+        bankExportId: exportId,
+      })
       .where(inArray(payouts.id, ids));
   },
 
@@ -154,7 +191,10 @@ export const payoutsRepository = {
 
   async waiting(db: Db, cutoff: Date): Promise<{ waiting: number; delayed: number }> {
     const [row] = await db
-      .select({ waiting: sql<number>`count(*)::int`, delayed: sql<number>`count(case when ${payouts.createdAt} < ${cutoff.toISOString()} then 1 end)::int` })
+      .select({
+        waiting: sql<number>`count(*)::int`,
+        delayed: sql<number>`count(case when ${payouts.createdAt} < ${cutoff.toISOString()} then 1 end)::int`,
+      })
       .from(payouts)
       .where(inArray(payouts.status, ['pending', 'submitting', 'submitted', 'broadcast']));
     return { waiting: Number(row?.waiting ?? 0), delayed: Number(row?.delayed ?? 0) };
@@ -179,7 +219,14 @@ export const payoutsRepository = {
     const [row] = await db
       .select()
       .from(payouts)
-      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.txids} && ${sql.param([txid])}::text[]`))
+      .where(
+        and(
+          eq(payouts.rail, 'chain'),
+          eq(payouts.currency, currency),
+          eq(payouts.status, 'broadcast'),
+          sql`${payouts.txids} && ${sql.param([txid])}::text[]`,
+        ),
+      )
       .for('update');
     return row;
   },
@@ -189,7 +236,14 @@ export const payoutsRepository = {
     const found = await db
       .select({ id: payouts.id, txids: payouts.txids })
       .from(payouts)
-      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.txids} && ${sql.param(txids)}::text[]`));
+      .where(
+        and(
+          eq(payouts.rail, 'chain'),
+          eq(payouts.currency, currency),
+          eq(payouts.status, 'broadcast'),
+          sql`${payouts.txids} && ${sql.param(txids)}::text[]`,
+        ),
+      );
     const mined = new Set(txids);
     for (const row of found) {
       await db
@@ -203,21 +257,42 @@ export const payoutsRepository = {
     await db
       .update(payouts)
       .set({ confirmedHeight: null })
-      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.confirmedHeight} > ${height}`));
+      .where(
+        and(
+          eq(payouts.rail, 'chain'),
+          eq(payouts.currency, currency),
+          eq(payouts.status, 'broadcast'),
+          sql`${payouts.confirmedHeight} > ${height}`,
+        ),
+      );
   },
 
   async confirmedAtOrBelow(db: Db, currency: string, height: number): Promise<PayoutRow[]> {
     return db
       .select()
       .from(payouts)
-      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.confirmedHeight} <= ${height}`));
+      .where(
+        and(
+          eq(payouts.rail, 'chain'),
+          eq(payouts.currency, currency),
+          eq(payouts.status, 'broadcast'),
+          sql`${payouts.confirmedHeight} <= ${height}`,
+        ),
+      );
   },
 
   async completedAbove(db: Db, currency: string, height: number): Promise<string[]> {
     const rows = await db
       .select({ id: payouts.id })
       .from(payouts)
-      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'completed'), sql`${payouts.confirmedHeight} > ${height}`));
+      .where(
+        and(
+          eq(payouts.rail, 'chain'),
+          eq(payouts.currency, currency),
+          eq(payouts.status, 'completed'),
+          sql`${payouts.confirmedHeight} > ${height}`,
+        ),
+      );
     return rows.map((row) => row.id);
   },
 
@@ -229,7 +304,14 @@ export const payoutsRepository = {
         total: sql<string>`coalesce(sum(case when exists (select 1 from ${chainHouseTxs} h where h.currency = ${payouts.currency} and h.txid = ${payouts.txid} and h.failed) then 0 else ${payouts.amount} end + coalesce(${payouts.chainFee}, 0)), 0)::text`,
       })
       .from(payouts)
-      .where(and(eq(payouts.rail, 'chain'), eq(payouts.currency, currency), eq(payouts.status, 'broadcast'), sql`${payouts.confirmedHeight} is not null`));
+      .where(
+        and(
+          eq(payouts.rail, 'chain'),
+          eq(payouts.currency, currency),
+          eq(payouts.status, 'broadcast'),
+          sql`${payouts.confirmedHeight} is not null`,
+        ),
+      );
     return BigInt(row?.total ?? '0');
   },
 };

@@ -1,7 +1,7 @@
-import { emailLinkKey } from '../../../../domain/customer-key';
-import { EMAIL_PATTERN } from '../../../../domain/email';
-import { DomainError } from '../../../../domain/errors';
-import { operatorActor } from '../../../../domain/operators';
+import { emailLinkKey } from '#domain/customer-key';
+import { EMAIL_PATTERN } from '#domain/email';
+import { DomainError } from '#domain/errors';
+import { operatorActor } from '#domain/operators';
 import { findAccountBySubject } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { payoutsRepository, type PayoutRow } from './repository';
@@ -53,16 +53,30 @@ export type Operator = { actor: string; accountId: string | null; emailKeys: str
 export async function operatorOf(db: Db, auth: { issuer: string; subject: string; email?: string }): Promise<Operator> {
   const account = await findAccountBySubject(db, auth.issuer, auth.subject);
   const named = auth.subject.slice(auth.subject.indexOf(':') + 1);
-  const emails = [auth.email, account?.email, auth.subject.includes(':') && EMAIL_PATTERN.test(named) ? named : undefined].filter((email): email is string => Boolean(email));
-  return { actor: operatorActor(auth.subject), accountId: account?.id ?? null, emailKeys: [...new Set(emails.map(emailLinkKey))] };
+  const emails = [
+    auth.email,
+    account?.email,
+    auth.subject.includes(':') && EMAIL_PATTERN.test(named) ? named : undefined,
+  ].filter((email): email is string => Boolean(email));
+  return {
+    actor: operatorActor(auth.subject),
+    accountId: account?.id ?? null,
+    emailKeys: [...new Set(emails.map(emailLinkKey))],
+  };
 }
 
 /**
  * An operator never decides on money that goes to themselves (a payout, a held order's release):
  * refused when its account is theirs, or one of its email link keys.
  */
-export function refuseOwnMoney(operator: Operator, beneficiary: { accountId: string | null; emailKeys: (string | null)[] }): void {
-  if ((beneficiary.accountId && beneficiary.accountId === operator.accountId) || beneficiary.emailKeys.some((key) => key !== null && operator.emailKeys.includes(key))) {
+export function refuseOwnMoney(
+  operator: Operator,
+  beneficiary: { accountId: string | null; emailKeys: (string | null)[] },
+): void {
+  if (
+    (beneficiary.accountId && beneficiary.accountId === operator.accountId) ||
+    beneficiary.emailKeys.some((key) => key !== null && operator.emailKeys.includes(key))
+  ) {
     throw new DomainError('approval_beneficiary');
   }
 }
@@ -71,11 +85,18 @@ export function refuseOwnMoney(operator: Operator, beneficiary: { accountId: str
 async function refuseBeneficiary(tx: Tx, row: PayoutRow, operator: Operator): Promise<void> {
   const beneficiary = await payoutsRepository.beneficiary(tx, row.id);
   if (!beneficiary) return;
-  refuseOwnMoney(operator, { accountId: beneficiary.accountId, emailKeys: [beneficiary.emailKey, beneficiary.accountEmail && emailLinkKey(beneficiary.accountEmail)] });
+  refuseOwnMoney(operator, {
+    accountId: beneficiary.accountId,
+    emailKeys: [beneficiary.emailKey, beneficiary.accountEmail && emailLinkKey(beneficiary.accountEmail)],
+  });
 }
 
 /** One operator's approval: the review, or the second approval that releases the payout. */
-export async function approvePayout(db: Db, outcomes: PayoutOutcomes, input: { id: string; operator: Operator }): Promise<{ payout: PayoutRow; released: boolean }> {
+export async function approvePayout(
+  db: Db,
+  outcomes: PayoutOutcomes,
+  input: { id: string; operator: Operator },
+): Promise<{ payout: PayoutRow; released: boolean }> {
   const operator = input.operator.actor;
   return db.transaction(async (tx) => {
     const row = await lockWaiting(tx, input.id);
@@ -85,23 +106,49 @@ export async function approvePayout(db: Db, outcomes: PayoutOutcomes, input: { i
     const now = new Date();
     if (!row.reviewedBy) {
       const payout = await payoutsRepository.update(tx, row.id, { reviewedBy: operator, reviewedAt: now });
-      await recordAudit(tx, { actor: operator, action: 'payout.review', target: row.id, before: decisionState(row), after: decisionState(payout) });
+      await recordAudit(tx, {
+        actor: operator,
+        action: 'payout.review',
+        target: row.id,
+        before: decisionState(row),
+        after: decisionState(payout),
+      });
       return { payout, released: false };
     }
-    const payout = await payoutsRepository.update(tx, row.id, { status: 'pending', approvedBy: operator, approvedAt: now });
+    const payout = await payoutsRepository.update(tx, row.id, {
+      status: 'pending',
+      approvedBy: operator,
+      approvedAt: now,
+    });
     await outcomes[row.purpose].approved(tx, payout);
-    await recordAudit(tx, { actor: operator, action: 'payout.approve', target: row.id, before: decisionState(row), after: decisionState(payout) });
+    await recordAudit(tx, {
+      actor: operator,
+      action: 'payout.approve',
+      target: row.id,
+      before: decisionState(row),
+      after: decisionState(payout),
+    });
     return { payout, released: true };
   });
 }
 
 /** An operator refuses a waiting payout: it fails, and its money goes back where it came from. */
-export async function rejectPayout(db: Db, outcomes: PayoutOutcomes, input: { id: string; operator: string; reason: string }): Promise<PayoutRow> {
+export async function rejectPayout(
+  db: Db,
+  outcomes: PayoutOutcomes,
+  input: { id: string; operator: string; reason: string },
+): Promise<PayoutRow> {
   return db.transaction(async (tx) => {
     const row = await lockWaiting(tx, input.id);
     if (row.triggeredBy === input.operator) throw new DomainError('approval_own_payout');
     const payout = await bookFailure(tx, outcomes, row, { reason: input.reason, rejectedBy: input.operator });
-    await recordAudit(tx, { actor: input.operator, action: 'payout.reject', target: row.id, before: decisionState(row), after: { ...decisionState(payout), reason: input.reason } });
+    await recordAudit(tx, {
+      actor: input.operator,
+      action: 'payout.reject',
+      target: row.id,
+      before: decisionState(row),
+      after: { ...decisionState(payout), reason: input.reason },
+    });
     return payout;
   });
 }

@@ -7,10 +7,10 @@ import {
   payoutResultResponse,
   payoutsQuery,
   payoutsResponse,
-} from '../../../../domain/contracts/payouts';
-import { decimalsOf } from '../../../../domain/currencies';
-import { DomainError } from '../../../../domain/errors';
-import { decimalToMinor } from '../../../../domain/money';
+} from '#domain/contracts/payouts';
+import { decimalsOf } from '#domain/currencies';
+import { DomainError } from '#domain/errors';
+import { decimalToMinor } from '#domain/money';
 import { errorResponses } from '../../schemas';
 import { actorOf, readPersonalData } from '../audit/service';
 import { approvePayout, operatorOf, rejectPayout } from './review';
@@ -50,7 +50,11 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
         response: { 200: payoutsResponse, ...errorResponses(400, 401, 403) },
       },
     },
-    async (request) => ({ payouts: await readPersonalData(app.db, actorOf(request), 'payouts', (tx) => listPayouts(tx, request.query, actorOf(request))) }),
+    async (request) => ({
+      payouts: await readPersonalData(app.db, actorOf(request), 'payouts', (tx) =>
+        listPayouts(tx, request.query, actorOf(request)),
+      ),
+    }),
   );
 
   app.post(
@@ -69,8 +73,18 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
     async (request) => {
       const body = request.body;
       // The signer's fee share arrives as a decimal of the payout's currency, booked in minor units.
-      const result = body.status === 'broadcast' ? { ...body, fee: decimalToMinor(body.fee, decimalsOf(await payoutCurrency(app.db, request.params.id)) ?? 8)! } : body;
-      const { payout, booked } = await bookPayoutResult(app.db, outcomes, { id: request.params.id, result, actor: actorOf(request) });
+      const result =
+        body.status === 'broadcast'
+          ? {
+              ...body,
+              fee: decimalToMinor(body.fee, decimalsOf(await payoutCurrency(app.db, request.params.id)) ?? 8)!,
+            }
+          : body;
+      const { payout, booked } = await bookPayoutResult(app.db, outcomes, {
+        id: request.params.id,
+        result,
+        actor: actorOf(request),
+      });
       return { payout: payoutView(payout), booked };
     },
   );
@@ -81,14 +95,18 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
       schema: {
         operationId: 'opsApprovePayout',
         tags: ['payouts'],
-        summary: 'Approve a payout awaiting approval: the first operator reviews, a second, different one releases it to the worker',
+        summary:
+          'Approve a payout awaiting approval: the first operator reviews, a second, different one releases it to the worker',
         security: [{ bearer: [] }],
         params: payoutParams,
         response: { 200: payoutApproveResponse, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request) => {
-      const { payout, released } = await approvePayout(app.db, outcomes, { id: request.params.id, operator: await operatorOf(app.db, request.auth!) });
+      const { payout, released } = await approvePayout(app.db, outcomes, {
+        id: request.params.id,
+        operator: await operatorOf(app.db, request.auth!),
+      });
       return { payout: payoutView(payout), released };
     },
   );
@@ -99,13 +117,22 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
       schema: {
         operationId: 'opsRejectPayout',
         tags: ['payouts'],
-        summary: 'Reject a payout awaiting approval: it fails and its money goes back to where it came from (a send to the balance, an order is refunded)',
+        summary:
+          'Reject a payout awaiting approval: it fails and its money goes back to where it came from (a send to the balance, an order is refunded)',
         security: [{ bearer: [] }],
         params: payoutParams,
         body: payoutRejectBody,
         response: { 200: payoutRejectResponse, ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
-    async (request) => ({ payout: payoutView(await rejectPayout(app.db, outcomes, { id: request.params.id, operator: actorOf(request), reason: request.body.reason })) }),
+    async (request) => ({
+      payout: payoutView(
+        await rejectPayout(app.db, outcomes, {
+          id: request.params.id,
+          operator: actorOf(request),
+          reason: request.body.reason,
+        }),
+      ),
+    }),
   );
 };

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { knownDecimals } from '../../../../domain/currencies';
-import { DomainError } from '../../../../domain/errors';
-import { minorToDecimal } from '../../../../domain/money';
-import { expiresOnChain } from '../../../../domain/xrp';
+import { knownDecimals } from '#domain/currencies';
+import { DomainError } from '#domain/errors';
+import { minorToDecimal } from '#domain/money';
+import { expiresOnChain } from '#domain/xrp';
 import { identitiesIssued, recordAudit } from '../audit/service';
 import { markOutputsSpent, minedHeightOf, minedHouseTx } from '../chain/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { approvalNeeded, type ApprovalContext } from './approval';
 import { instructionMac } from './instruction';
 import { payoutsRepository, type PayoutRow } from './repository';
-import type { Payout } from '../../../../domain/contracts/payouts';
-import type { OutflowPath } from '../../../../domain/gates';
-import type { PayoutPurpose, PayoutRail, PayoutResult, PayoutStatus } from '../../../../domain/payouts';
+import type { Payout } from '#domain/contracts/payouts';
+import type { OutflowPath } from '#domain/gates';
+import type { PayoutPurpose, PayoutRail, PayoutResult, PayoutStatus } from '#domain/payouts';
 import type { Db, Tx } from '../../db/client';
 import type { OutflowPass } from '../gates/service';
 import type { PayoutAdapters, PayoutInstruction } from './adapters';
@@ -41,7 +41,11 @@ export type { PayoutRow } from './repository';
  */
 export type PayoutOutcomes = Record<
   PayoutPurpose,
-  { completed(tx: Tx, payout: PayoutRow): Promise<void>; failed(tx: Tx, payout: PayoutRow): Promise<void>; approved(tx: Tx, payout: PayoutRow): Promise<void> }
+  {
+    completed(tx: Tx, payout: PayoutRow): Promise<void>;
+    failed(tx: Tx, payout: PayoutRow): Promise<void>;
+    approved(tx: Tx, payout: PayoutRow): Promise<void>;
+  }
 >;
 
 export type PayoutRequest = {
@@ -81,7 +85,13 @@ const PASSES_OF: Record<PayoutPurpose, readonly OutflowPath[]> = {
   chain_return: ['chain_return'],
 };
 
-const metadataOf = (row: PayoutRow) => ({ payoutId: row.id, purpose: row.purpose, orderId: row.orderId, sendId: row.sendId, destination: row.destination });
+const metadataOf = (row: PayoutRow) => ({
+  payoutId: row.id,
+  purpose: row.purpose,
+  orderId: row.orderId,
+  sendId: row.sendId,
+  destination: row.destination,
+});
 const outsideAccount = (rail: PayoutRail) => (rail === 'chain' ? 'chain' : 'bank');
 
 /**
@@ -89,9 +99,13 @@ const outsideAccount = (rail: PayoutRail) => (rail === 'chain' ? 'chain' : 'bank
  * is `awaiting_approval` when four eyes must see it first (approval.ts), else `pending`.
  */
 export async function requestPayout(tx: Tx, request: PayoutRequest): Promise<PayoutRow> {
-  if (!PASSES_OF[request.purpose].includes(request.pass.path)) throw new Error(`payout ${request.idempotencyKey}: a ${request.pass.path} pass does not admit a ${request.purpose} payout`);
+  if (!PASSES_OF[request.purpose].includes(request.pass.path))
+    throw new Error(
+      `payout ${request.idempotencyKey}: a ${request.pass.path} pass does not admit a ${request.purpose} payout`,
+    );
   const held = request.holds.reduce((sum, h) => sum + h.amount, 0n);
-  if (held !== request.amount + request.networkFee) throw new Error(`payout ${request.idempotencyKey}: holds ${held} ≠ amount + network fee`);
+  if (held !== request.amount + request.networkFee)
+    throw new Error(`payout ${request.idempotencyKey}: holds ${held} ≠ amount + network fee`);
   const clearing = await systemAccount(tx, 'payouts', request.currency);
   for (const hold of request.holds) {
     if (hold.amount === 0n) continue;
@@ -110,7 +124,14 @@ export async function requestPayout(tx: Tx, request: PayoutRequest): Promise<Pay
   const key = request.approval.policy.instructionKey;
   const mac =
     key && request.rail === 'chain'
-      ? instructionMac(key, { id, currency: request.currency, destination: request.destination, amount: request.amount, networkFee: request.networkFee, idempotencyKey: request.idempotencyKey })
+      ? instructionMac(key, {
+          id,
+          currency: request.currency,
+          destination: request.destination,
+          amount: request.amount,
+          networkFee: request.networkFee,
+          idempotencyKey: request.idempotencyKey,
+        })
       : null;
   const { row } = await payoutsRepository.insert(tx, {
     id,
@@ -176,18 +197,29 @@ export async function bookPayoutResult(
         action: 'payout.result',
         target: row.id,
         before: { status: row.status },
-        after: { status: payout.status, ...(payout.txid ? { txid: payout.txid } : {}), ...(payout.failureReason ? { failureReason: payout.failureReason } : {}), booked },
+        after: {
+          status: payout.status,
+          ...(payout.txid ? { txid: payout.txid } : {}),
+          ...(payout.failureReason ? { failureReason: payout.failureReason } : {}),
+          booked,
+        },
       });
     }
     return outcome;
   });
 }
 
-async function bookLocked(tx: Tx, outcomes: PayoutOutcomes, row: PayoutRow, input: { result: PayoutResult; claim?: { attempts: number } }): Promise<{ payout: PayoutRow; booked: boolean }> {
+async function bookLocked(
+  tx: Tx,
+  outcomes: PayoutOutcomes,
+  row: PayoutRow,
+  input: { result: PayoutResult; claim?: { attempts: number } },
+): Promise<{ payout: PayoutRow; booked: boolean }> {
   if (input.claim) {
     if (row.status !== 'submitting' || row.attempts !== input.claim.attempts) return { payout: row, booked: false };
   } else if (row.status === 'completed' || row.status === 'failed') {
-    const same = input.result.status === row.status && (input.result.status !== 'completed' || input.result.txid === row.txid);
+    const same =
+      input.result.status === row.status && (input.result.status !== 'completed' || input.result.txid === row.txid);
     if (same) return { payout: row, booked: false };
     throw new DomainError('payout_already_final');
   } else if (row.status !== 'submitted' && row.status !== 'broadcast') {
@@ -201,7 +233,10 @@ async function bookLocked(tx: Tx, outcomes: PayoutOutcomes, row: PayoutRow, inpu
   const now = new Date();
   const { result } = input;
   if (result.status === 'submitted') {
-    return { payout: await payoutsRepository.update(tx, row.id, { status: 'submitted', submittedAt: now, lockedUntil: null }), booked: true };
+    return {
+      payout: await payoutsRepository.update(tx, row.id, { status: 'submitted', submittedAt: now, lockedUntil: null }),
+      booked: true,
+    };
   }
   if (result.status === 'broadcast') {
     // The signer's transaction, or its replacement by fee: every txid is kept, the latest is `txid`.
@@ -262,7 +297,13 @@ async function bookLocked(tx: Tx, outcomes: PayoutOutcomes, row: PayoutRow, inpu
         metadata: { ...meta, txid: result.txid, chainFee: row.chainFee!.toString() },
       });
     }
-    const payout = await payoutsRepository.update(tx, row.id, { status: 'completed', txid: result.txid, completedAt: now, submittedAt: row.submittedAt ?? now, lockedUntil: null });
+    const payout = await payoutsRepository.update(tx, row.id, {
+      status: 'completed',
+      txid: result.txid,
+      completedAt: now,
+      submittedAt: row.submittedAt ?? now,
+      lockedUntil: null,
+    });
     await outcomes[row.purpose].completed(tx, payout);
     return { payout, booked: true };
   }
@@ -275,7 +316,12 @@ async function bookLocked(tx: Tx, outcomes: PayoutOutcomes, row: PayoutRow, inpu
  * `failed` step runs (a send fails with the balance restored, an order is refunded). Inside the
  * transaction that holds the row's lock.
  */
-export async function bookFailure(tx: Tx, outcomes: PayoutOutcomes, row: PayoutRow, failure: { reason: string; rejectedBy?: string }): Promise<PayoutRow> {
+export async function bookFailure(
+  tx: Tx,
+  outcomes: PayoutOutcomes,
+  row: PayoutRow,
+  failure: { reason: string; rejectedBy?: string },
+): Promise<PayoutRow> {
   const clearing = (await systemAccount(tx, 'payouts', row.currency)).id;
   const now = new Date();
   await transfer(tx, {
@@ -301,7 +347,15 @@ export async function bookFailure(tx: Tx, outcomes: PayoutOutcomes, row: PayoutR
 /** Step 2 and 3 for every payout that is due; returns how many were booked. */
 export async function runPayouts(
   db: Db,
-  deps: { adapters: PayoutAdapters; outcomes: PayoutOutcomes; leaseMs: number; retryMs?: number; limit?: number; beforeBooking?: () => Promise<void>; onError?: (error: unknown) => void },
+  deps: {
+    adapters: PayoutAdapters;
+    outcomes: PayoutOutcomes;
+    leaseMs: number;
+    retryMs?: number;
+    limit?: number;
+    beforeBooking?: () => Promise<void>;
+    onError?: (error: unknown) => void;
+  },
 ): Promise<number> {
   let booked = 0;
   for (let i = 0; i < (deps.limit ?? 100); i++) {
@@ -318,7 +372,11 @@ export async function runPayouts(
       continue;
     }
     await deps.beforeBooking?.();
-    if ((await bookPayoutResult(db, deps.outcomes, { id: claimed.id, result, claim: { attempts: claimed.attempts } })).booked) booked++;
+    if (
+      (await bookPayoutResult(db, deps.outcomes, { id: claimed.id, result, claim: { attempts: claimed.attempts } }))
+        .booked
+    )
+      booked++;
   }
   return booked;
 }
@@ -365,14 +423,25 @@ export function payoutView(row: PayoutRow): PayoutView {
   };
 }
 
-export async function listPayouts(db: Db, filter: { status?: PayoutStatus; rail?: PayoutRail; limit: number }, viewer?: string): Promise<PayoutView[]> {
+export async function listPayouts(
+  db: Db,
+  filter: { status?: PayoutStatus; rail?: PayoutRail; limit: number },
+  viewer?: string,
+): Promise<PayoutView[]> {
   const views = (await payoutsRepository.list(db, filter)).map(payoutView);
   if (viewer === undefined) return views;
   // Who minted the operators each approval names, and the viewer (local mode lets one admin mint
   // a second operator identity: the console shows it next to the approval).
-  const named = (view: PayoutView) => [view.triggeredBy, view.approval?.reviewedBy, view.approval?.approvedBy, view.approval?.rejectedBy, viewer].filter((o): o is string => Boolean(o));
+  const named = (view: PayoutView) =>
+    [view.triggeredBy, view.approval?.reviewedBy, view.approval?.approvedBy, view.approval?.rejectedBy, viewer].filter(
+      (o): o is string => Boolean(o),
+    );
   const issued = await identitiesIssued(db, [...new Set(views.flatMap((view) => (view.approval ? named(view) : [])))]);
-  return views.map((view) => (view.approval ? { ...view, approval: { ...view.approval, issued: issued.filter((row) => named(view).includes(row.operator)) } } : view));
+  return views.map((view) =>
+    view.approval
+      ? { ...view, approval: { ...view.approval, issued: issued.filter((row) => named(view).includes(row.operator)) } }
+      : view,
+  );
 }
 
 export const findPayout = (db: Db, id: string) => payoutsRepository.find(db, id);
@@ -382,7 +451,8 @@ export const findPayout = (db: Db, id: string) => payoutsRepository.find(db, id)
  * the money in the same transaction): locked first, then marked `returned` with the bank's reason.
  */
 export const lockPayout = (tx: Tx, id: string) => payoutsRepository.lock(tx, id);
-export const markPayoutReturned = (tx: Tx, id: string, reason: string) => payoutsRepository.update(tx, id, { status: 'returned', failureReason: reason.slice(0, 500), lockedUntil: null });
+export const markPayoutReturned = (tx: Tx, id: string, reason: string) =>
+  payoutsRepository.update(tx, id, { status: 'returned', failureReason: reason.slice(0, 500), lockedUntil: null });
 
 /** How many payouts wait for two operators. */
 export const awaitingApprovalCount = (db: Db) => payoutsRepository.countAwaitingApproval(db);
@@ -395,7 +465,8 @@ export const payoutsOfOrder = (db: Db, orderId: string) => payoutsRepository.ofO
  * transaction ends: then `markPayoutsInBankFile` hands them to the bank, each in one file only.
  */
 export const lockPayoutsForBankFile = (tx: Tx, limit: number) => payoutsRepository.lockDueForBankFile(tx, limit);
-export const markPayoutsInBankFile = (tx: Tx, ids: string[], exportId: string, now: Date) => payoutsRepository.markInBankFile(tx, ids, exportId, now);
+export const markPayoutsInBankFile = (tx: Tx, ids: string[], exportId: string, now: Date) =>
+  payoutsRepository.markInBankFile(tx, ids, exportId, now);
 
 /** Payouts not yet final (pending, with a worker or with the executor), and those older than the cutoff. */
 export const payoutsWaiting = (db: Db, cutoff: Date) => payoutsRepository.waiting(db, cutoff);
@@ -405,13 +476,16 @@ export const payoutsWaiting = (db: Db, cutoff: Date) => payoutsRepository.waitin
  * transaction is in a block, or its block left the chain; one with the currency's confirmations is
  * completed (booked like any executor's report, `completed` with the mined txid).
  */
-export const chainPayoutsInBlock = (tx: Tx, currency: string, txids: string[], height: number) => payoutsRepository.markInBlock(tx, currency, txids, height);
-export const chainPayoutsUnconfirmedAbove = (tx: Tx, currency: string, height: number) => payoutsRepository.unconfirmAbove(tx, currency, height);
+export const chainPayoutsInBlock = (tx: Tx, currency: string, txids: string[], height: number) =>
+  payoutsRepository.markInBlock(tx, currency, txids, height);
+export const chainPayoutsUnconfirmedAbove = (tx: Tx, currency: string, height: number) =>
+  payoutsRepository.unconfirmAbove(tx, currency, height);
 /** What the reconciliation subtracts: payouts mined but not yet booked out of the ledger. */
 /** Whether this transaction is one of Muntly's payouts in `currency` (the XRP watcher skips its own payments). */
 export const isPayoutTx = (db: Db, currency: string, txid: string) => payoutsRepository.hasTxid(db, currency, txid);
 export const chainPayoutsInFlight = (db: Db, currency: string) => payoutsRepository.minedNotBooked(db, currency);
-export const chainPayoutsCompletedAbove = (db: Db, currency: string, height: number) => payoutsRepository.completedAbove(db, currency, height);
+export const chainPayoutsCompletedAbove = (db: Db, currency: string, height: number) =>
+  payoutsRepository.completedAbove(db, currency, height);
 
 /**
  * Account chains (ether, issue 31): a transaction the house sent was mined. Its gas is known only
@@ -426,7 +500,11 @@ export const chainPayoutsCompletedAbove = (db: Db, currency: string, height: num
  *   chain account, so that the chain account keeps mirroring the balances on chain (reconciliation).
  * Keyed on the txid: a block seen twice books once.
  */
-export async function chainHouseTxMined(tx: Tx, currency: string, mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean }): Promise<void> {
+export async function chainHouseTxMined(
+  tx: Tx,
+  currency: string,
+  mined: { txid: string; fee: bigint; failed: boolean; toHouse: boolean },
+): Promise<void> {
   const payout = await payoutsRepository.lockBroadcastByTxid(tx, currency, mined.txid);
   if (payout) {
     await payoutsRepository.update(tx, payout.id, { chainFee: mined.fee });
@@ -439,7 +517,13 @@ export async function chainHouseTxMined(tx: Tx, currency: string, mined: { txid:
 }
 
 /** Gas the house paid with nothing delivered for it (a sweep, a funding, a failed payout): from the fees account to the chain account. */
-async function bookHouseGas(tx: Tx, currency: string, txid: string, fee: bigint, payoutId: string | null): Promise<void> {
+async function bookHouseGas(
+  tx: Tx,
+  currency: string,
+  txid: string,
+  fee: bigint,
+  payoutId: string | null,
+): Promise<void> {
   if (fee <= 0n) return;
   await transfer(tx, {
     id: `chain-gas:${currency}:${txid}`,
@@ -452,7 +536,12 @@ async function bookHouseGas(tx: Tx, currency: string, txid: string, fee: bigint,
   });
 }
 
-export async function completeConfirmedChainPayouts(db: Db, outcomes: PayoutOutcomes, currency: string, height: number): Promise<number> {
+export async function completeConfirmedChainPayouts(
+  db: Db,
+  outcomes: PayoutOutcomes,
+  currency: string,
+  height: number,
+): Promise<number> {
   let completed = 0;
   for (const row of await payoutsRepository.confirmedAtOrBelow(db, currency, height)) {
     // Account chains: mined with status 0, the ether never left: the payout fails, its gas the house's.
@@ -462,13 +551,18 @@ export async function completeConfirmedChainPayouts(db: Db, outcomes: PayoutOutc
         const locked = await payoutsRepository.lock(tx, row.id);
         if (locked?.status !== 'broadcast' || locked.txid !== row.txid) return false;
         await bookHouseGas(tx, currency, row.txid!, mined.fee, row.id);
-        await bookFailure(tx, outcomes, locked, { reason: 'the destination refused the transfer: its transaction failed on chain' });
+        await bookFailure(tx, outcomes, locked, {
+          reason: 'the destination refused the transfer: its transaction failed on chain',
+        });
         return true;
       });
       if (failed) completed++;
       continue;
     }
-    const { booked } = await bookPayoutResult(db, outcomes, { id: row.id, result: { status: 'completed', txid: row.txid! } });
+    const { booked } = await bookPayoutResult(db, outcomes, {
+      id: row.id,
+      result: { status: 'completed', txid: row.txid! },
+    });
     if (booked) completed++;
   }
   return completed;

@@ -1,13 +1,13 @@
-import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
-import { currencyByCode } from '../../../../domain/currencies';
-import { DomainError, unknownCurrency } from '../../../../domain/errors';
-import { ADDRESS_BOOK_MAX_ENTRIES } from '../../../../domain/protection';
+import { normalizeAddress, xrpAccountOf } from '#domain/addresses';
+import { currencyByCode } from '#domain/currencies';
+import { DomainError, unknownCurrency } from '#domain/errors';
+import { ADDRESS_BOOK_MAX_ENTRIES } from '#domain/protection';
 import { lockKey } from '../../db/raw';
 import { phrase as notifyPhrase } from '../notify/service';
 import { recordEvent, type ProtectionContext } from './context';
 import { mailTime, sendSecurityEmail } from './mail';
 import { protectionRepository, type BookEntry } from './repository';
-import type { AddressBookEntry } from '../../../../domain/contracts/protection';
+import type { AddressBookEntry } from '#domain/contracts/protection';
 import type { Db } from '../../db/client';
 
 // Account protection (the invariants: service.ts): the address book.
@@ -60,13 +60,15 @@ export async function addEntry(
   if (!address) throw new DomainError('invalid_address', 'address');
   const recipient = await input.findReception(db, currency.code, address);
   if (recipient?.ownerId === account.id) throw new DomainError('send_to_own_address', 'address');
-  if (currency.code === 'XRP' && !recipient && xrpAccountOf(address) === input.houseXrpAddress) throw new DomainError('unknown_destination_tag', 'address');
+  if (currency.code === 'XRP' && !recipient && xrpAccountOf(address) === input.houseXrpAddress)
+    throw new DomainError('unknown_destination_tag', 'address');
   const internal = recipient !== undefined;
   const now = new Date();
   const entry = await db.transaction(async (tx) => {
     // One addition per account at a time, so that two at once cannot both find room under the cap.
     await lockKey(tx, `address-book:${account.id}`);
-    if ((await protectionRepository.countLiveEntries(tx, account.id)) >= ADDRESS_BOOK_MAX_ENTRIES) throw new DomainError('address_book_full');
+    if ((await protectionRepository.countLiveEntries(tx, account.id)) >= ADDRESS_BOOK_MAX_ENTRIES)
+      throw new DomainError('address_book_full');
     const row = await protectionRepository.insertEntry(tx, {
       accountId: account.id,
       currency: currency.code,
@@ -80,7 +82,11 @@ export async function addEntry(
       usableFrom: new Date(now.getTime() + ctx.settings.holdMs),
     });
     if (!row) throw new DomainError('address_already_in_book', 'address');
-    await recordEvent(tx, account.id, 'address_added', ctx.client, { currency: row.currency, address: row.address, ...(row.label ? { label: row.label } : {}) });
+    await recordEvent(tx, account.id, 'address_added', ctx.client, {
+      currency: row.currency,
+      address: row.address,
+      ...(row.label ? { label: row.label } : {}),
+    });
     await sendSecurityEmail(tx, ctx.links, {
       accountId: account.id,
       email: account.email,
@@ -102,12 +108,19 @@ export async function addEntry(
 }
 
 /** Removes the owner's entry; another user's id is a 404, never a 403. */
-export async function removeEntry(db: Db, ctx: Pick<ProtectionContext, 'client'>, input: { accountId: string; id: string }): Promise<AddressBookEntry> {
+export async function removeEntry(
+  db: Db,
+  ctx: Pick<ProtectionContext, 'client'>,
+  input: { accountId: string; id: string },
+): Promise<AddressBookEntry> {
   if (!/^[0-9a-f-]{36}$/i.test(input.id)) throw new DomainError('not_found');
   return db.transaction(async (tx) => {
     const row = await protectionRepository.cancelEntry(tx, input.accountId, input.id, new Date());
     if (!row) throw new DomainError('not_found');
-    await recordEvent(tx, input.accountId, 'address_removed', ctx.client, { currency: row.currency, address: row.address });
+    await recordEvent(tx, input.accountId, 'address_removed', ctx.client, {
+      currency: row.currency,
+      address: row.address,
+    });
     return entryView(row);
   });
 }

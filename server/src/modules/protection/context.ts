@@ -1,9 +1,9 @@
-import { decimalToMinor } from '../../../../domain/money';
+import { decimalToMinor } from '#domain/money';
 import { phrase as notifyPhrase, fillTemplate, requestLanguage } from '../notify/service';
 import { mailTime, sendSecurityEmail } from './mail';
 import { protectionRepository, type ProtectionRow } from './repository';
-import type { Language } from '../../../../domain/languages';
-import type { SecurityEventKind } from '../../../../domain/protection';
+import type { Language } from '#domain/languages';
+import type { SecurityEventKind } from '#domain/protection';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 import type { SecurityLinks } from './links';
@@ -35,23 +35,42 @@ export function protectionSettings(config: Config): ProtectionSettings {
 export type SendProtection = { settings: ProtectionSettings; links: SecurityLinks };
 
 /** What a route hands the service: the settings, the link maker, who acts (the security events' "client") and the page language (the emails'). */
-export type ProtectionContext = { settings: ProtectionSettings; links: SecurityLinks; client: string; language: Language };
+export type ProtectionContext = {
+  settings: ProtectionSettings;
+  links: SecurityLinks;
+  client: string;
+  language: Language;
+};
 
 /** The context of a request of the logged-in user. */
-export function protectionContext(app: { protection: { settings: ProtectionSettings; links: SecurityLinks } }, request: { headers: Record<string, string | string[] | undefined> }): ProtectionContext {
+export function protectionContext(
+  app: { protection: { settings: ProtectionSettings; links: SecurityLinks } },
+  request: { headers: Record<string, string | string[] | undefined> },
+): ProtectionContext {
   const header = (name: string) => {
     const value = request.headers[name];
     return Array.isArray(value) ? value[0] : value;
   };
-  return { ...app.protection, client: clientOf(header('user-agent')), language: requestLanguage(header('accept-language')) };
+  return {
+    ...app.protection,
+    client: clientOf(header('user-agent')),
+    language: requestLanguage(header('accept-language')),
+  };
 }
 
 /** Frozen: since frozen_at, until the unfreeze the user confirmed takes effect (or the operator's). */
-export const isFrozen = (row: ProtectionRow, now = new Date()): boolean => row.frozenAt !== null && (row.unfreezesAt === null || row.unfreezesAt > now);
+export const isFrozen = (row: ProtectionRow, now = new Date()): boolean =>
+  row.frozenAt !== null && (row.unfreezesAt === null || row.unfreezesAt > now);
 
 export const later = (a: Date | null, b: Date): Date => (a && a > b ? a : b);
 
-export async function recordEvent(db: Db, accountId: string, kind: SecurityEventKind, client: string, detail?: Record<string, string | boolean>): Promise<void> {
+export async function recordEvent(
+  db: Db,
+  accountId: string,
+  kind: SecurityEventKind,
+  client: string,
+  detail?: Record<string, string | boolean>,
+): Promise<void> {
   await protectionRepository.insertEvent(db, { accountId, kind, client, detail: detail ?? null });
 }
 
@@ -64,7 +83,10 @@ export async function mailChange(
   values: { until?: Date; email?: string; detail?: string } = {},
 ) {
   const language = ctx.language;
-  const changeText = fillTemplate(changePhrases(language)[change], { until: values.until ? mailTime(language, values.until) : '', email: values.email ?? '' });
+  const changeText = fillTemplate(changePhrases(language)[change], {
+    until: values.until ? mailTime(language, values.until) : '',
+    email: values.email ?? '',
+  });
   await sendSecurityEmail(db, ctx.links, {
     accountId: account.id,
     email: account.email,
@@ -76,7 +98,8 @@ export async function mailChange(
 }
 
 export function changePhrases(language: Language) {
-  const p = (key: Parameters<typeof notifyPhrase<'securityChanges'>>[2]) => notifyPhrase(language, 'securityChanges', key);
+  const p = (key: Parameters<typeof notifyPhrase<'securityChanges'>>[2]) =>
+    notifyPhrase(language, 'securityChanges', key);
   return {
     allow_list_on: p('allow_list_on'),
     allow_list_off: p('allow_list_off'),
@@ -93,7 +116,8 @@ export function changePhrases(language: Language) {
   };
 }
 
-export const pausedLine = (language: Language, until: Date) => fillTemplate(notifyPhrase(language, 'security', 'sendsPausedUntil'), { until: mailTime(language, until) });
+export const pausedLine = (language: Language, until: Date) =>
+  fillTemplate(notifyPhrase(language, 'security', 'sendsPausedUntil'), { until: mailTime(language, until) });
 
 /**
  * Who acted, as the security events show it: the browser and system the site was used from

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { DomainError, secondsToWait } from '../../../../domain/errors';
-import { CODE_TTL_MINUTES } from '../../../../domain/identity';
-import { defaultLanguage, isLanguage } from '../../../../domain/languages';
+import { codeFromBytes, normalizeCode } from '#domain/codes';
+import { DomainError, secondsToWait } from '#domain/errors';
+import { CODE_TTL_MINUTES } from '#domain/identity';
+import { defaultLanguage, isLanguage } from '#domain/languages';
 import { codeRefusal, judgeCode } from '../../one-time-codes';
 import { recordAudit } from '../audit/service';
 import { phrase as notifyPhrase } from '../notify/service';
@@ -10,16 +10,21 @@ import { isFrozen, mailChange, recordEvent, type ProtectionContext } from './con
 import { mailTime, sendSecurityEmail } from './mail';
 import { protectionOf } from './outflow';
 import { protectionRepository, type ProtectionRow } from './repository';
-import type { AuditState } from '../../../../domain/audit';
-import type { ErrorCode } from '../../../../domain/errors';
+import type { AuditState } from '#domain/audit';
+import type { ErrorCode } from '#domain/errors';
 import type { Db, Tx } from '../../db/client';
 
 // Account protection (the invariants: service.ts): freeze and unfreeze.
 
-const unfreezeCodeHash = (accountId: string, code: string) => createHash('sha256').update(`unfreeze:${accountId}:${code}`).digest('hex');
+const unfreezeCodeHash = (accountId: string, code: string) =>
+  createHash('sha256').update(`unfreeze:${accountId}:${code}`).digest('hex');
 
 /** Freezes the account's sends at once (from the site, or by an email's link inside the caller's transaction). */
-export async function freeze(db: Db | Tx, ctx: ProtectionContext, input: { account: { id: string; email: string | null }; byLink: boolean }): Promise<void> {
+export async function freeze(
+  db: Db | Tx,
+  ctx: ProtectionContext,
+  input: { account: { id: string; email: string | null }; byLink: boolean },
+): Promise<void> {
   const { account } = input;
   const run = async (tx: Tx) => {
     const row = await protectionOf(tx, account.id, 'update');
@@ -42,7 +47,11 @@ export async function freeze(db: Db | Tx, ctx: ProtectionContext, input: { accou
 }
 
 /** Step one of an unfreeze (logged in): a code by email. A new code replaces the previous one. */
-export async function requestUnfreeze(db: Db, ctx: ProtectionContext, input: { account: { id: string; email: string | null } }): Promise<void> {
+export async function requestUnfreeze(
+  db: Db,
+  ctx: ProtectionContext,
+  input: { account: { id: string; email: string | null } },
+): Promise<void> {
   const { account } = input;
   let code: string | null = null;
   while (!code) code = codeFromBytes(randomBytes(32));
@@ -53,7 +62,13 @@ export async function requestUnfreeze(db: Db, ctx: ProtectionContext, input: { a
     if (row.frozenByOperator) throw new DomainError('frozen_by_operator');
     // One code a minute at most: each is an email.
     const issuedAt = row.unfreezeCodeExpiresAt ? row.unfreezeCodeExpiresAt.getTime() - CODE_TTL_MINUTES * 60_000 : 0;
-    if (now.getTime() - issuedAt < 60_000) throw new DomainError('code_requested_too_soon', undefined, undefined, secondsToWait(issuedAt + 60_000 - now.getTime()));
+    if (now.getTime() - issuedAt < 60_000)
+      throw new DomainError(
+        'code_requested_too_soon',
+        undefined,
+        undefined,
+        secondsToWait(issuedAt + 60_000 - now.getTime()),
+      );
     await protectionRepository.updateProtection(tx, account.id, {
       unfreezeCodeHash: unfreezeCodeHash(account.id, code),
       unfreezeCodeAttempts: 0,
@@ -72,7 +87,11 @@ export async function requestUnfreeze(db: Db, ctx: ProtectionContext, input: { a
 }
 
 /** Step two: the code. Sends resume after the cool-down; a freeze link used meanwhile cancels it. */
-export async function confirmUnfreeze(db: Db, ctx: ProtectionContext, input: { account: { id: string; email: string | null }; code: string }): Promise<void> {
+export async function confirmUnfreeze(
+  db: Db,
+  ctx: ProtectionContext,
+  input: { account: { id: string; email: string | null }; code: string },
+): Promise<void> {
   const { account } = input;
   const code = normalizeCode(input.code);
   if (!code) throw new DomainError('invalid_code_format', 'code');
@@ -83,16 +102,30 @@ export async function confirmUnfreeze(db: Db, ctx: ProtectionContext, input: { a
     if (!isFrozen(row, now) || row.unfreezesAt) return { code: 'not_frozen' };
     if (row.frozenByOperator) return { code: 'frozen_by_operator' };
     if (!row.unfreezeCodeHash || !row.unfreezeCodeExpiresAt) return { code: 'no_code_pending' };
-    const verdict = judgeCode({ hash: row.unfreezeCodeHash, attempts: row.unfreezeCodeAttempts, expiresAt: row.unfreezeCodeExpiresAt }, unfreezeCodeHash(account.id, code));
-    if (verdict.kind === 'wrong') await protectionRepository.updateProtection(tx, account.id, { unfreezeCodeAttempts: verdict.attempts });
+    const verdict = judgeCode(
+      { hash: row.unfreezeCodeHash, attempts: row.unfreezeCodeAttempts, expiresAt: row.unfreezeCodeExpiresAt },
+      unfreezeCodeHash(account.id, code),
+    );
+    if (verdict.kind === 'wrong')
+      await protectionRepository.updateProtection(tx, account.id, { unfreezeCodeAttempts: verdict.attempts });
     if (verdict.kind !== 'valid') return codeRefusal(verdict);
     const unfreezesAt = new Date(now.getTime() + ctx.settings.unfreezeCooldownMs);
-    await protectionRepository.updateProtection(tx, account.id, { unfreezesAt, unfreezeCodeHash: null, unfreezeCodeAttempts: 0, unfreezeCodeExpiresAt: null });
+    await protectionRepository.updateProtection(tx, account.id, {
+      unfreezesAt,
+      unfreezeCodeHash: null,
+      unfreezeCodeAttempts: 0,
+      unfreezeCodeExpiresAt: null,
+    });
     await recordEvent(tx, account.id, 'unfreeze_confirmed', ctx.client);
     await mailChange(tx, ctx, account, 'unfreeze_confirmed', { until: unfreezesAt });
     return null;
   });
-  if (refusal) throw new DomainError(refusal.code, ['not_frozen', 'no_code_pending', 'frozen_by_operator'].includes(refusal.code) ? undefined : 'code', refusal.message);
+  if (refusal)
+    throw new DomainError(
+      refusal.code,
+      ['not_frozen', 'no_code_pending', 'frozen_by_operator'].includes(refusal.code) ? undefined : 'code',
+      refusal.message,
+    );
 }
 
 /** What an operator acts on: the account, by its key (the audit trail names it so, never by its email). */
@@ -110,7 +143,11 @@ function freezeState(row: ProtectionRow, now = new Date()): AuditState {
 }
 
 /** The context of an operator's action: the user's email is written in the language of their latest security email. */
-async function operatorContext(db: Db, operator: Omit<ProtectionContext, 'client' | 'language'>, accountId: string): Promise<ProtectionContext> {
+async function operatorContext(
+  db: Db,
+  operator: Omit<ProtectionContext, 'client' | 'language'>,
+  accountId: string,
+): Promise<ProtectionContext> {
   const language = await protectionRepository.lastEmailLanguage(db, accountId);
   return { ...operator, client: 'operator', language: isLanguage(language) ? language : defaultLanguage };
 }
@@ -150,8 +187,16 @@ export async function operatorFreeze(
     });
     // The reason is for the audit trail, not for the user's list (it may name the operator's checks).
     await recordEvent(tx, account.id, 'frozen_by_operator', ctx.client);
-    await mailChange(tx, ctx, account, 'frozen_by_operator', { detail: notifyPhrase(ctx.language, 'security', 'operatorFrozenHow') });
-    await recordAudit(tx, { actor: input.actor, action: 'account.freeze', target: account.accountKey, before: freezeState(row, now), after: { ...freezeState(updated, now), reason: input.reason } });
+    await mailChange(tx, ctx, account, 'frozen_by_operator', {
+      detail: notifyPhrase(ctx.language, 'security', 'operatorFrozenHow'),
+    });
+    await recordAudit(tx, {
+      actor: input.actor,
+      action: 'account.freeze',
+      target: account.accountKey,
+      before: freezeState(row, now),
+      after: { ...freezeState(updated, now), reason: input.reason },
+    });
     return operatorView(updated, now);
   });
 }
@@ -181,7 +226,13 @@ export async function operatorUnfreeze(
     });
     await recordEvent(tx, account.id, 'unfrozen_by_operator', ctx.client);
     await mailChange(tx, ctx, account, 'unfrozen_by_operator');
-    await recordAudit(tx, { actor: input.actor, action: 'account.unfreeze', target: account.accountKey, before: freezeState(row, now), after: { ...freezeState(updated, now), reason: input.reason } });
+    await recordAudit(tx, {
+      actor: input.actor,
+      action: 'account.unfreeze',
+      target: account.accountKey,
+      before: freezeState(row, now),
+      after: { ...freezeState(updated, now), reason: input.reason },
+    });
     return operatorView(updated, now);
   });
 }

@@ -2,9 +2,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { protectionRepository, type SecurityLinkRow } from './repository';
-import type { ErrorCode } from '../../../../domain/errors';
-import type { Language } from '../../../../domain/languages';
-import type { SecurityLinkPurpose } from '../../../../domain/protection';
+import type { ErrorCode } from '#domain/errors';
+import type { Language } from '#domain/languages';
+import type { SecurityLinkPurpose } from '#domain/protection';
 import type { Config } from '../../config';
 import type { Db } from '../../db/client';
 
@@ -20,17 +20,29 @@ import type { Db } from '../../db/client';
  */
 export type SecurityLinks = {
   /** A new link for this account, written with the caller's transaction: the URL to put in the email. */
-  create(db: Db, input: { accountId: string; purpose: SecurityLinkPurpose; entryId?: string; language: Language }): Promise<string>;
+  create(
+    db: Db,
+    input: { accountId: string; purpose: SecurityLinkPurpose; entryId?: string; language: Language },
+  ): Promise<string>;
   /** The link's row when the token is genuine and for this purpose, or the refusal to show. */
-  open(db: Db, token: string, purpose: SecurityLinkPurpose): Promise<{ ok: true; link: SecurityLinkRow } | { ok: false; code: ErrorCode; language?: Language }>;
+  open(
+    db: Db,
+    token: string,
+    purpose: SecurityLinkPurpose,
+  ): Promise<{ ok: true; link: SecurityLinkRow } | { ok: false; code: ErrorCode; language?: Language }>;
 };
 
-const PATHS: Record<SecurityLinkPurpose, string> = { freeze: '/api/security/freeze', cancel_address: '/api/security/cancel-address' };
+const PATHS: Record<SecurityLinkPurpose, string> = {
+  freeze: '/api/security/freeze',
+  cancel_address: '/api/security/cancel-address',
+};
 export const securityLinkPath = (purpose: SecurityLinkPurpose) => PATHS[purpose];
 
 export function securityLinks(options: { origin: string; secret: Buffer; ttlMs: number }): SecurityLinks {
-  const mac = (purpose: SecurityLinkPurpose, id: string) => createHmac('sha256', options.secret).update(`muntly-security-link:${purpose}:${id}`).digest();
-  const token = (purpose: SecurityLinkPurpose, id: string) => `${Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')}.${mac(purpose, id).toString('base64url')}`;
+  const mac = (purpose: SecurityLinkPurpose, id: string) =>
+    createHmac('sha256', options.secret).update(`muntly-security-link:${purpose}:${id}`).digest();
+  const token = (purpose: SecurityLinkPurpose, id: string) =>
+    `${Buffer.from(id.replace(/-/g, ''), 'hex').toString('base64url')}.${mac(purpose, id).toString('base64url')}`;
 
   return {
     async create(db, input) {

@@ -1,7 +1,7 @@
-import { formatDateTime } from '../../../../domain/format';
+import { formatDateTime } from '#domain/format';
 import { escapeHtml } from '../notify/email-html';
 import { emailText, fillTemplate, phrase, send, type MessageKey } from '../notify/service';
-import type { Language } from '../../../../domain/languages';
+import type { Language } from '#domain/languages';
 import type { Db } from '../../db/client';
 import type { SecurityLinks } from './links';
 
@@ -34,12 +34,23 @@ export async function sendSecurityEmail(db: Db, links: SecurityLinks, mail: Secu
     urls.push({ url, button: phrase(mail.language, 'security', 'freezeButton') });
   }
   if (mail.cancelEntryId) {
-    const url = await links.create(db, { accountId: mail.accountId, purpose: 'cancel_address', entryId: mail.cancelEntryId, language: mail.language });
+    const url = await links.create(db, {
+      accountId: mail.accountId,
+      purpose: 'cancel_address',
+      entryId: mail.cancelEntryId,
+      language: mail.language,
+    });
     values.cancelUrl = url;
     urls.push(url);
   }
   const text = emailText(mail.language, mail.key, values);
-  await send(db, { channel: 'email', recipient: mail.email, accountId: mail.accountId, ...text, html: withClickableLinks(text.html, urls) });
+  await send(db, {
+    channel: 'email',
+    recipient: mail.email,
+    accountId: mail.accountId,
+    ...text,
+    html: withClickableLinks(text.html, urls),
+  });
 }
 
 /** A link of an email's HTML part: the address made clickable, or a button with its own words. */

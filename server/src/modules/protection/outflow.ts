@@ -1,6 +1,6 @@
-import { secondsToWait } from '../../../../domain/errors';
+import { secondsToWait } from '#domain/errors';
 import { protectionRepository, type ProtectionRow } from './repository';
-import type { ErrorCode } from '../../../../domain/errors';
+import type { ErrorCode } from '#domain/errors';
 import type { Db } from '../../db/client';
 
 // Account protection (the invariants: service.ts): what the outflow gate (modules/gates) asks of protection for every value leaving a wallet.
@@ -21,7 +21,8 @@ export async function bookRefusal(
   if (!row.allowListOnly) return null;
   const entry = await protectionRepository.liveEntry(db, row.accountId, send.currency, send.address);
   if (!entry) return { code: 'address_not_in_book' };
-  if (entry.usableFrom > now) return { code: 'address_on_hold', retryAfter: secondsToWait(entry.usableFrom.getTime() - now.getTime()) };
+  if (entry.usableFrom > now)
+    return { code: 'address_on_hold', retryAfter: secondsToWait(entry.usableFrom.getTime() - now.getTime()) };
   return null;
 }
 

@@ -1,21 +1,29 @@
-import { eur } from '../../../../domain/money';
-import { maskPhrase } from '../../../../domain/protection';
+import { eur } from '#domain/money';
+import { maskPhrase } from '#domain/protection';
 import { antiPhishingPhrase } from '../notify/service';
 import { listBook } from './address-book';
 import { HOUR_MS, isFrozen, type ProtectionSettings } from './context';
 import { protectionOf } from './outflow';
 import { protectionRepository } from './repository';
-import type { SecurityOverview } from '../../../../domain/contracts/protection';
+import type { SecurityOverview } from '#domain/contracts/protection';
 import type { Db } from '../../db/client';
 
 // Account protection (the invariants: service.ts): the overview of GET /api/wallet/security.
 
 const EVENTS_SHOWN = 50;
 
-export async function securityOverview(db: Db, settings: ProtectionSettings, accountId: string): Promise<SecurityOverview> {
+export async function securityOverview(
+  db: Db,
+  settings: ProtectionSettings,
+  accountId: string,
+): Promise<SecurityOverview> {
   const row = await protectionOf(db, accountId);
   const now = new Date();
-  const [book, events, phrase] = await Promise.all([listBook(db, accountId), protectionRepository.recentEvents(db, accountId, EVENTS_SHOWN), antiPhishingPhrase(db, accountId)]);
+  const [book, events, phrase] = await Promise.all([
+    listBook(db, accountId),
+    protectionRepository.recentEvents(db, accountId, EVENTS_SHOWN),
+    antiPhishingPhrase(db, accountId),
+  ]);
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     allowListOnly: row.allowListOnly,
@@ -30,6 +38,11 @@ export async function securityOverview(db: Db, settings: ProtectionSettings, acc
     holdHours: settings.holdMs / HOUR_MS,
     secondFactorAboveEur: eur(settings.secondFactorAboveEurMinor),
     addressBook: book,
-    events: events.map((event) => ({ kind: event.kind, at: event.createdAt.toISOString(), client: event.client, detail: (event.detail as Record<string, string> | null) ?? null })),
+    events: events.map((event) => ({
+      kind: event.kind,
+      at: event.createdAt.toISOString(),
+      client: event.client,
+      detail: (event.detail as Record<string, string> | null) ?? null,
+    })),
   };
 }

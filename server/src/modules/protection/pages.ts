@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { escapeHtml } from '../notify/email-html';
 import { fillTemplate, phrase } from '../notify/service';
-import type { ErrorCode } from '../../../../domain/errors';
-import type { Language } from '../../../../domain/languages';
+import type { ErrorCode } from '#domain/errors';
+import type { Language } from '#domain/languages';
 import type { BookEntry } from './repository';
 
 /**
@@ -17,11 +17,19 @@ const errorTexts = new Map<Language, Record<string, string>>();
 
 function errorText(language: Language, code: ErrorCode): string {
   let texts = errorTexts.get(language);
-  if (!texts) errorTexts.set(language, (texts = JSON.parse(fs.readFileSync(path.join(localesDir, language, 'errors.json'), 'utf8')) as Record<string, string>));
+  if (!texts)
+    errorTexts.set(
+      language,
+      (texts = JSON.parse(fs.readFileSync(path.join(localesDir, language, 'errors.json'), 'utf8')) as Record<
+        string,
+        string
+      >),
+    );
   return texts[code] ?? code;
 }
 
-const text = (language: Language, key: Parameters<typeof phrase<'securityPages'>>[2]) => phrase(language, 'securityPages', key);
+const text = (language: Language, key: Parameters<typeof phrase<'securityPages'>>[2]) =>
+  phrase(language, 'securityPages', key);
 
 function page(language: Language, title: string, body: string): string {
   return `<!DOCTYPE html><html lang="${language}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><meta name="referrer" content="no-referrer">
@@ -45,7 +53,11 @@ export const freezeQuestionPage = (language: Language, action: string, token: st
   );
 
 export const frozenPage = (language: Language) =>
-  page(language, text(language, 'frozenTitle'), `<h1>${escapeHtml(text(language, 'frozenTitle'))}</h1><p>${escapeHtml(text(language, 'frozenText'))}</p>`);
+  page(
+    language,
+    text(language, 'frozenTitle'),
+    `<h1>${escapeHtml(text(language, 'frozenTitle'))}</h1><p>${escapeHtml(text(language, 'frozenText'))}</p>`,
+  );
 
 export const cancelQuestionPage = (language: Language, action: string, token: string, entry: BookEntry) =>
   page(
@@ -63,4 +75,8 @@ export const cancelledPage = (language: Language, freezeAction: string, freezeTo
   );
 
 export const failedPage = (language: Language, code: ErrorCode) =>
-  page(language, text(language, 'failedTitle'), `<h1>${escapeHtml(text(language, 'failedTitle'))}</h1><p role="alert">${escapeHtml(errorText(language, code))}</p>`);
+  page(
+    language,
+    text(language, 'failedTitle'),
+    `<h1>${escapeHtml(text(language, 'failedTitle'))}</h1><p role="alert">${escapeHtml(errorText(language, code))}</p>`,
+  );

@@ -1,5 +1,12 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { accountProtection, accounts, addressBook, securityEvents, securityLinks, signInDevices } from '../../db/schema';
+import {
+  accountProtection,
+  accounts,
+  addressBook,
+  securityEvents,
+  securityLinks,
+  signInDevices,
+} from '../../db/schema';
 import type { Db } from '../../db/client';
 
 export type ProtectionRow = typeof accountProtection.$inferSelect;
@@ -31,7 +38,11 @@ export const protectionRepository = {
     return row;
   },
 
-  async updateProtection(db: Db, accountId: string, values: Partial<Omit<ProtectionRow, 'accountId'>>): Promise<ProtectionRow> {
+  async updateProtection(
+    db: Db,
+    accountId: string,
+    values: Partial<Omit<ProtectionRow, 'accountId'>>,
+  ): Promise<ProtectionRow> {
     const [row] = await db
       .update(accountProtection)
       .set({ ...values, updatedAt: new Date() })
@@ -66,7 +77,14 @@ export const protectionRepository = {
     const [row] = await db
       .select()
       .from(addressBook)
-      .where(and(eq(addressBook.accountId, accountId), eq(addressBook.currency, currency), eq(addressBook.address, address), isNull(addressBook.cancelledAt)));
+      .where(
+        and(
+          eq(addressBook.accountId, accountId),
+          eq(addressBook.currency, currency),
+          eq(addressBook.address, address),
+          isNull(addressBook.cancelledAt),
+        ),
+      );
     return row;
   },
 
@@ -75,7 +93,10 @@ export const protectionRepository = {
     const [row] = await db
       .insert(addressBook)
       .values(values)
-      .onConflictDoNothing({ target: [addressBook.accountId, addressBook.currency, addressBook.address], where: sql`${addressBook.cancelledAt} is null` })
+      .onConflictDoNothing({
+        target: [addressBook.accountId, addressBook.currency, addressBook.address],
+        where: sql`${addressBook.cancelledAt} is null`,
+      })
       .returning();
     return row;
   },
@@ -112,7 +133,12 @@ export const protectionRepository = {
 
   /** The language of the account's latest security email (its links remember it): the operator's emails are written in it. */
   async lastEmailLanguage(db: Db, accountId: string): Promise<string | undefined> {
-    const [row] = await db.select({ language: securityLinks.language }).from(securityLinks).where(eq(securityLinks.accountId, accountId)).orderBy(desc(securityLinks.createdAt)).limit(1);
+    const [row] = await db
+      .select({ language: securityLinks.language })
+      .from(securityLinks)
+      .where(eq(securityLinks.accountId, accountId))
+      .orderBy(desc(securityLinks.createdAt))
+      .limit(1);
     return row?.language;
   },
 
@@ -121,7 +147,12 @@ export const protectionRepository = {
   },
 
   recentEvents(db: Db, accountId: string, limit: number): Promise<SecurityEventRow[]> {
-    return db.select().from(securityEvents).where(eq(securityEvents.accountId, accountId)).orderBy(desc(securityEvents.createdAt)).limit(limit);
+    return db
+      .select()
+      .from(securityEvents)
+      .where(eq(securityEvents.accountId, accountId))
+      .orderBy(desc(securityEvents.createdAt))
+      .limit(limit);
   },
 
   /** A login from a device the subject used before: notes when; false when the device is new to it. */
@@ -129,7 +160,13 @@ export const protectionRepository = {
     const rows = await db
       .update(signInDevices)
       .set({ lastSeenAt: at })
-      .where(and(eq(signInDevices.issuer, issuer), eq(signInDevices.subject, subject), eq(signInDevices.deviceHash, deviceHash)))
+      .where(
+        and(
+          eq(signInDevices.issuer, issuer),
+          eq(signInDevices.subject, subject),
+          eq(signInDevices.deviceHash, deviceHash),
+        ),
+      )
       .returning({ deviceHash: signInDevices.deviceHash });
     return rows.length > 0;
   },

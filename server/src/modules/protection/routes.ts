@@ -13,10 +13,10 @@ import {
   signInReportBody,
   signInReportResponse,
   unfreezeConfirmBody,
-} from '../../../../domain/contracts/protection';
-import { walletIdParams } from '../../../../domain/contracts/wallet';
-import { DomainError, secondsToWait, statusOf } from '../../../../domain/errors';
-import { isLanguage, type Language } from '../../../../domain/languages';
+} from '#domain/contracts/protection';
+import { walletIdParams } from '#domain/contracts/wallet';
+import { DomainError, secondsToWait, statusOf } from '#domain/errors';
+import { isLanguage, type Language } from '#domain/languages';
 import { RateLimited } from '../../errors';
 import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
@@ -42,7 +42,7 @@ import {
   type FindReception,
   type ProtectionSettings,
 } from './service';
-import type { SecurityLinkPurpose } from '../../../../domain/protection';
+import type { SecurityLinkPurpose } from '#domain/protection';
 import type { Xpubs } from '../chain/service';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -81,11 +81,18 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
   /** The provider's reports of logins: the shared secret (none: the endpoint is off) and the provider's issuer (whose subjects they name). */
   signInReports: { secret: string | undefined; issuer: string };
 }> = async (app, { xpubs, findReception, signInReports }) => {
-  await app.register(rateLimit, { global: false, errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)) });
-  // The link pages post a plain HTML form (no script on them).
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 2048 }, (_request, body, done) => {
-    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => new RateLimited(secondsToWait(context.ttl)),
   });
+  // The link pages post a plain HTML form (no script on them).
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 2048 },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
   const ctx = (request: FastifyRequest) => protectionContext(app, request);
 
   app.get(
@@ -110,7 +117,8 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'addAddressBookEntry',
         tags: ['protection'],
-        summary: 'Add an address: usable after the hold (another Muntly user’s at once); an email with a cancel link announces it',
+        summary:
+          'Add an address: usable after the hold (another Muntly user’s at once); an email with a cancel link announces it',
         security: [{ bearer: [] }],
         body: addEntryBody,
         response: { 201: addressBookEntrySchema, ...errorResponses(400, 401, 403, 409) },
@@ -118,7 +126,13 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     },
     async (request, reply) => {
       const account = request.account!;
-      const entry = await addEntry(app.db, ctx(request), { account, houseXrpAddress: xpubs.XRP, findReception, ...request.body, label: request.body.label || undefined });
+      const entry = await addEntry(app.db, ctx(request), {
+        account,
+        houseXrpAddress: xpubs.XRP,
+        findReception,
+        ...request.body,
+        label: request.body.label || undefined,
+      });
       return reply.code(201).send(entry);
     },
   );
@@ -146,7 +160,8 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'getSecurity',
         tags: ['protection'],
-        summary: 'Allow-list mode, address book, anti-phishing phrase (masked), freeze, cool-downs and recent security events',
+        summary:
+          'Allow-list mode, address book, anti-phishing phrase (masked), freeze, cool-downs and recent security events',
         security: [{ bearer: [] }],
         response: { 200: securityOverviewSchema, ...errorResponses(401, 403) },
       },
@@ -164,7 +179,8 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
       schema: {
         operationId: 'updateSecurity',
         tags: ['protection'],
-        summary: 'Switch allow-list mode, set or remove (null) the anti-phishing phrase; either starts a cool-down on sends',
+        summary:
+          'Switch allow-list mode, set or remove (null) the anti-phishing phrase; either starts a cool-down on sends',
         security: [{ bearer: [] }],
         body: securitySettingsBody,
         response: { 200: securityOverviewSchema, ...errorResponses(400, 401, 403, 409) },
@@ -172,8 +188,10 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const account = request.account!;
-      if (request.body.phrase !== undefined) await setPhrase(app.db, ctx(request), { account, phrase: request.body.phrase });
-      if (request.body.allowListOnly !== undefined) await setAllowList(app.db, ctx(request), { account, on: request.body.allowListOnly });
+      if (request.body.phrase !== undefined)
+        await setPhrase(app.db, ctx(request), { account, phrase: request.body.phrase });
+      if (request.body.allowListOnly !== undefined)
+        await setAllowList(app.db, ctx(request), { account, on: request.body.allowListOnly });
       return securityOverview(app.db, app.protection.settings, account.id);
     },
   );
@@ -237,25 +255,39 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
   // does it, so a mail scanner fetching links does nothing. The page's form is answered with a
   // redirect to a page (post/redirect/get: a reload posts nothing again); a JSON request with
   // the token gets JSON, as every API answer.
-  const html = (reply: FastifyReply, status: number, body: string) => reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
   const linkRoute = {
     config: { rateLimit: SECURITY_LINK_RATE_LIMIT },
     preHandler: async (request: FastifyRequest) => {
       const token = (request.query as { t?: unknown }).t ?? (request.body as { t?: unknown } | undefined)?.t;
-      if (typeof token === 'string' && token) await takeLimits(app.db, [{ limit: SECURITY_LINK_LIMIT, subject: token }]);
+      if (typeof token === 'string' && token)
+        await takeLimits(app.db, [{ limit: SECURITY_LINK_LIMIT, subject: token }]);
     },
   };
   const linkClient = { client: 'email link' };
-  const pageLanguage = (request: FastifyRequest, given?: string): Language => (isLanguage(given) ? given : requestLanguage(request.headers['accept-language']));
-  const isForm = (request: FastifyRequest) => (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-  const again = (purpose: SecurityLinkPurpose, token: string) => `${securityLinkPath(purpose)}?t=${encodeURIComponent(token)}`;
+  const pageLanguage = (request: FastifyRequest, given?: string): Language =>
+    isLanguage(given) ? given : requestLanguage(request.headers['accept-language']);
+  const isForm = (request: FastifyRequest) =>
+    (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+  const again = (purpose: SecurityLinkPurpose, token: string) =>
+    `${securityLinkPath(purpose)}?t=${encodeURIComponent(token)}`;
 
   app.get(
     '/api/security/freeze',
-    { ...linkRoute, schema: { operationId: 'showFreezeLink', tags: ['protection'], summary: 'A freeze link: the question, with a button (HTML)', querystring: securityLinkQuery } },
+    {
+      ...linkRoute,
+      schema: {
+        operationId: 'showFreezeLink',
+        tags: ['protection'],
+        summary: 'A freeze link: the question, with a button (HTML)',
+        querystring: securityLinkQuery,
+      },
+    },
     async (request, reply) => {
       const preview = await previewLink(app.db, app.protection.links, request.query.t, 'freeze');
-      if (!preview.ok) return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
+      if (!preview.ok)
+        return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
       return html(reply, 200, freezeQuestionPage(preview.language, securityLinkPath('freeze'), request.query.t));
     },
   );
@@ -285,7 +317,14 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/api/security/frozen',
-    { schema: { operationId: 'showFrozen', tags: ['protection'], summary: 'After a freeze link: the outcome (HTML)', querystring: linkOutcomeQuery } },
+    {
+      schema: {
+        operationId: 'showFrozen',
+        tags: ['protection'],
+        summary: 'After a freeze link: the outcome (HTML)',
+        querystring: linkOutcomeQuery,
+      },
+    },
     async (request, reply) => html(reply, 200, frozenPage(pageLanguage(request, request.query.lang))),
   );
 
@@ -293,14 +332,24 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     '/api/security/cancel-address',
     {
       ...linkRoute,
-      schema: { operationId: 'showCancelAddressLink', tags: ['protection'], summary: 'A cancel link of a new address: the question, with a button (HTML)', querystring: securityLinkQuery },
+      schema: {
+        operationId: 'showCancelAddressLink',
+        tags: ['protection'],
+        summary: 'A cancel link of a new address: the question, with a button (HTML)',
+        querystring: securityLinkQuery,
+      },
     },
     async (request, reply) => {
       const preview = await previewLink(app.db, app.protection.links, request.query.t, 'cancel_address');
-      if (!preview.ok) return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
+      if (!preview.ok)
+        return html(reply, statusOf(preview.code), failedPage(preview.language ?? pageLanguage(request), preview.code));
       // The entry is gone (the user removed it): nothing left to cancel.
       if (!preview.entry) return html(reply, statusOf('link_used'), failedPage(preview.language, 'link_used'));
-      return html(reply, 200, cancelQuestionPage(preview.language, securityLinkPath('cancel_address'), request.query.t, preview.entry));
+      return html(
+        reply,
+        200,
+        cancelQuestionPage(preview.language, securityLinkPath('cancel_address'), request.query.t, preview.entry),
+      );
     },
   );
 
@@ -318,7 +367,9 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     async (request, reply) => {
       const done = await cancelByLink(app.db, { ...app.protection, ...linkClient }, request.body.t);
       if (isForm(request)) {
-        const next = done.ok ? `/api/security/cancelled?lang=${done.language}&t=${encodeURIComponent(done.freezeToken)}` : again('cancel_address', request.body.t);
+        const next = done.ok
+          ? `/api/security/cancelled?lang=${done.language}&t=${encodeURIComponent(done.freezeToken)}`
+          : again('cancel_address', request.body.t);
         return reply.code(303).header('cache-control', 'no-store').redirect(next, 303);
       }
       if (!done.ok) throw new DomainError(done.code, 't');
@@ -328,8 +379,20 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
 
   app.get(
     '/api/security/cancelled',
-    { schema: { operationId: 'showCancelled', tags: ['protection'], summary: 'After a cancel link: the outcome, and a button to freeze sends too (HTML)', querystring: linkOutcomeQuery } },
-    async (request, reply) => html(reply, 200, cancelledPage(pageLanguage(request, request.query.lang), securityLinkPath('freeze'), request.query.t ?? '')),
+    {
+      schema: {
+        operationId: 'showCancelled',
+        tags: ['protection'],
+        summary: 'After a cancel link: the outcome, and a button to freeze sends too (HTML)',
+        querystring: linkOutcomeQuery,
+      },
+    },
+    async (request, reply) =>
+      html(
+        reply,
+        200,
+        cancelledPage(pageLanguage(request, request.query.lang), securityLinkPath('freeze'), request.query.t ?? ''),
+      ),
   );
 
   // Logins reported by the identity provider (an Auth0 post-login Action): the shared secret as a
@@ -341,12 +404,14 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
       onRequest: async (request) => {
         if (!secretDigest) throw new DomainError('not_found');
         const given = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
-        if (!timingSafeEqual(createHash('sha256').update(given).digest(), secretDigest)) throw new DomainError('sign_in_report_secret_invalid');
+        if (!timingSafeEqual(createHash('sha256').update(given).digest(), secretDigest))
+          throw new DomainError('sign_in_report_secret_invalid');
       },
       schema: {
         operationId: 'reportSignIn',
         tags: ['protection'],
-        summary: 'The identity provider reports a login (Authorization: Bearer SIGN_IN_REPORT_SECRET): a device new to the account is a security event and an email',
+        summary:
+          'The identity provider reports a login (Authorization: Bearer SIGN_IN_REPORT_SECRET): a device new to the account is a security event and an email',
         security: [{ bearer: [] }],
         body: signInReportBody,
         response: { 200: signInReportResponse, ...errorResponses(400, 401, 404) },
@@ -354,8 +419,16 @@ export const protectionRoutes: FastifyPluginAsyncZod<{
     },
     async (request) => {
       const { subject, deviceKey, userAgent, language } = request.body;
-      const signIn = { subject, deviceKey, client: clientOf(userAgent), at: new Date(), language: isLanguage(language) ? language : undefined };
-      return { device: await recordSignIn(app.db, { links: app.protection.links, issuer: signInReports.issuer }, signIn) };
+      const signIn = {
+        subject,
+        deviceKey,
+        client: clientOf(userAgent),
+        at: new Date(),
+        language: isLanguage(language) ? language : undefined,
+      };
+      return {
+        device: await recordSignIn(app.db, { links: app.protection.links, issuer: signInReports.issuer }, signIn),
+      };
     },
   );
 };

@@ -1,10 +1,18 @@
 import { findAccountBySubject } from '../accounts/service';
 import { emailText, send as sendMessage } from '../notify/service';
-import { changePhrases, later, mailChange, pausedLine, recordEvent, type ProtectionContext, type ProtectionSettings } from './context';
+import {
+  changePhrases,
+  later,
+  mailChange,
+  pausedLine,
+  recordEvent,
+  type ProtectionContext,
+  type ProtectionSettings,
+} from './context';
 import { mailTime, sendSecurityEmail } from './mail';
 import { protectionOf } from './outflow';
 import { protectionRepository } from './repository';
-import type { Language } from '../../../../domain/languages';
+import type { Language } from '#domain/languages';
 import type { Db, Tx } from '../../db/client';
 import type { SecurityLinks } from './links';
 
@@ -19,13 +27,29 @@ export type SecondFactorActor = { issuer: string; subject: string; email: string
  * his own authenticator app. Emailed to the account's address; when the account exists, as a
  * security email with the freeze link (its owner learns at once that someone has the password).
  */
-export async function mailSecondFactorCode(db: Db, links: SecurityLinks, actor: SecondFactorActor & { code: string; change: 'second_factor_added' | 'second_factor_removed' }): Promise<void> {
+export async function mailSecondFactorCode(
+  db: Db,
+  links: SecurityLinks,
+  actor: SecondFactorActor & { code: string; change: 'second_factor_added' | 'second_factor_removed' },
+): Promise<void> {
   const { language } = actor;
   await db.transaction(async (tx) => {
     const account = await findAccountBySubject(tx, actor.issuer, actor.subject);
     const values = { code: actor.code, change: changePhrases(language)[actor.change] };
-    if (account) await sendSecurityEmail(tx, links, { accountId: account.id, email: account.email ?? actor.email, language, key: 'secondFactorCode', values });
-    else await sendMessage(tx, { channel: 'email', recipient: actor.email, ...emailText(language, 'secondFactorCode', { ...values, freeze: '' }) });
+    if (account)
+      await sendSecurityEmail(tx, links, {
+        accountId: account.id,
+        email: account.email ?? actor.email,
+        language,
+        key: 'secondFactorCode',
+        values,
+      });
+    else
+      await sendMessage(tx, {
+        channel: 'email',
+        recipient: actor.email,
+        ...emailText(language, 'secondFactorCode', { ...values, freeze: '' }),
+      });
   });
 }
 
@@ -43,13 +67,24 @@ export async function secondFactorChanged(
   const account = await findAccountBySubject(tx, actor.issuer, actor.subject);
   const context: ProtectionContext = { ...ctx, client: actor.client, language: actor.language };
   if (!account) {
-    const values = { change: changePhrases(actor.language)[actor.change], when: mailTime(actor.language, new Date()), detail: '', freeze: '' };
-    await sendMessage(tx, { channel: 'email', recipient: actor.email, ...emailText(actor.language, 'securityChanged', values) });
+    const values = {
+      change: changePhrases(actor.language)[actor.change],
+      when: mailTime(actor.language, new Date()),
+      detail: '',
+      freeze: '',
+    };
+    await sendMessage(tx, {
+      channel: 'email',
+      recipient: actor.email,
+      ...emailText(actor.language, 'securityChanged', values),
+    });
     return;
   }
   const row = await protectionOf(tx, account.id, 'update');
   const pausedUntil = later(row.sendsPausedUntil, new Date(Date.now() + ctx.settings.sendCooldownMs));
   await protectionRepository.updateProtection(tx, account.id, { sendsPausedUntil: pausedUntil });
   await recordEvent(tx, account.id, actor.change, actor.client);
-  await mailChange(tx, context, { id: account.id, email: account.email ?? actor.email }, actor.change, { detail: pausedLine(actor.language, pausedUntil) });
+  await mailChange(tx, context, { id: account.id, email: account.email ?? actor.email }, actor.change, {
+    detail: pausedLine(actor.language, pausedUntil),
+  });
 }

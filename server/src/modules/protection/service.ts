@@ -17,11 +17,28 @@
  * login's second factor, freeze and unfreeze, sign-ins, the emails' links (by-link.ts) and the
  * security overview. Other modules and the routes import them from here.
  */
-export { maskPhrase } from '../../../../domain/protection';
+export { maskPhrase } from '#domain/protection';
 export { addEntry, listBook, removeEntry, type FindReception } from './address-book';
 export { cancelByLink, freezeByLink, previewLink } from './by-link';
-export { clientOf, isFrozen, protectionContext, protectionSettings, type ProtectionContext, type ProtectionSettings, type SendProtection } from './context';
-export { accountFrozen, confirmUnfreeze, freeze, operatorFreeze, operatorUnfreeze, requestUnfreeze, type OperatedAccount, type OperatorFreezeView } from './freeze';
+export {
+  clientOf,
+  isFrozen,
+  protectionContext,
+  protectionSettings,
+  type ProtectionContext,
+  type ProtectionSettings,
+  type SendProtection,
+} from './context';
+export {
+  accountFrozen,
+  confirmUnfreeze,
+  freeze,
+  operatorFreeze,
+  operatorUnfreeze,
+  requestUnfreeze,
+  type OperatedAccount,
+  type OperatorFreezeView,
+} from './freeze';
 export { bookRefusal, protectionOf } from './outflow';
 export { securityOverview } from './overview';
 export { mailSecondFactorCode, secondFactorChanged, type SecondFactorActor } from './second-factor';

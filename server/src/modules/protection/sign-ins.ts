@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { defaultLanguage, isLanguage, type Language } from '../../../../domain/languages';
+import { defaultLanguage, isLanguage, type Language } from '#domain/languages';
 import { lockKey } from '../../db/raw';
 import { findAccountBySubject } from '../accounts/service';
 import { phrase as notifyPhrase, fillTemplate } from '../notify/service';
 import { mailTime, sendSecurityEmail } from './mail';
 import { protectionRepository } from './repository';
-import type { SignInReportResult } from '../../../../domain/contracts/protection';
+import type { SignInReportResult } from '#domain/contracts/protection';
 import type { Db } from '../../db/client';
 import type { SecurityLinks } from './links';
 
@@ -22,7 +22,8 @@ export type SignIn = { subject: string; deviceKey: string; client: string; at: D
 export type SignInOutcome = SignInReportResult['device'];
 
 /** What the devices table keeps of a device key: its SHA-256, never the key. */
-export const deviceHash = (deviceKey: string) => createHash('sha256').update(`muntly-sign-in-device:${deviceKey}`).digest('hex');
+export const deviceHash = (deviceKey: string) =>
+  createHash('sha256').update(`muntly-sign-in-device:${deviceKey}`).digest('hex');
 
 /**
  * Remembers the device of a login. The subject's first device is recorded silently (an account's
@@ -33,7 +34,11 @@ export const deviceHash = (deviceKey: string) => createHash('sha256').update(`mu
  * A subject without an account yet (the account is made by its first request) has nothing to
  * protect: its devices are kept, nobody is told.
  */
-export async function recordSignIn(db: Db, ctx: { links: SecurityLinks; issuer: string }, signIn: SignIn): Promise<SignInOutcome> {
+export async function recordSignIn(
+  db: Db,
+  ctx: { links: SecurityLinks; issuer: string },
+  signIn: SignIn,
+): Promise<SignInOutcome> {
   const { issuer } = ctx;
   const { subject, client, at } = signIn;
   const hash = deviceHash(signIn.deviceKey);
@@ -41,11 +46,24 @@ export async function recordSignIn(db: Db, ctx: { links: SecurityLinks; issuer: 
     await lockKey(tx, `sign-in:${issuer}:${subject}`);
     if (await protectionRepository.touchDevice(tx, issuer, subject, hash, at)) return 'known_device';
     const first = (await protectionRepository.countDevices(tx, issuer, subject)) === 0;
-    await protectionRepository.insertDevice(tx, { issuer, subject, deviceHash: hash, client, firstSeenAt: at, lastSeenAt: at });
+    await protectionRepository.insertDevice(tx, {
+      issuer,
+      subject,
+      deviceHash: hash,
+      client,
+      firstSeenAt: at,
+      lastSeenAt: at,
+    });
     if (first) return 'first_device';
     const account = await findAccountBySubject(tx, issuer, subject);
     if (!account) return 'new_device';
-    await protectionRepository.insertEvent(tx, { accountId: account.id, kind: 'signed_in_new_device', client, detail: null, createdAt: at });
+    await protectionRepository.insertEvent(tx, {
+      accountId: account.id,
+      kind: 'signed_in_new_device',
+      client,
+      detail: null,
+      createdAt: at,
+    });
     // The user's language: that of their latest security email; else the login page's (which
     // whoever logs in chooses, so only when there is nothing better).
     const last = await protectionRepository.lastEmailLanguage(tx, account.id);
@@ -68,6 +86,10 @@ export async function recordSignIn(db: Db, ctx: { links: SecurityLinks; issuer: 
  */
 function clientPhrase(language: Language, client: string): string {
   const browserOn = /^(\S+) on (\S+)$/.exec(client);
-  if (browserOn) return fillTemplate(notifyPhrase(language, 'security', 'browserOn'), { browser: browserOn[1]!, system: browserOn[2]! });
+  if (browserOn)
+    return fillTemplate(notifyPhrase(language, 'security', 'browserOn'), {
+      browser: browserOn[1]!,
+      system: browserOn[2]!,
+    });
   return client === 'API' ? client : notifyPhrase(language, 'security', 'otherClient');
 }

@@ -1,6 +1,6 @@
 import Big from 'big.js';
-import { CURRENCIES } from '../../../../domain/currencies';
-import { DomainError } from '../../../../domain/errors';
+import { CURRENCIES } from '#domain/currencies';
+import { DomainError } from '#domain/errors';
 import type { RatePoint, Rates, RatesAdapter } from './service';
 
 /**
@@ -36,12 +36,22 @@ export const COINGECKO_IDS: Record<string, string> = {
   VET: 'vechain',
 };
 
-type Fetch = (url: string, init?: { signal?: AbortSignal; headers?: Record<string, string> }) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+type Fetch = (
+  url: string,
+  init?: { signal?: AbortSignal; headers?: Record<string, string> },
+) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
 
 /** A JSON number from the feed as a plain decimal string (never used as a float in arithmetic). */
-const decimal = (value: unknown): string | null => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? new Big(String(value)).toFixed() : null);
+const decimal = (value: unknown): string | null =>
+  typeof value === 'number' && Number.isFinite(value) && value > 0 ? new Big(String(value)).toFixed() : null;
 
-export function coingeckoRates(options: { baseUrl: string; fetch?: Fetch; now?: () => number; maxAgeMs?: number; staleMs?: number }): RatesAdapter {
+export function coingeckoRates(options: {
+  baseUrl: string;
+  fetch?: Fetch;
+  now?: () => number;
+  maxAgeMs?: number;
+  staleMs?: number;
+}): RatesAdapter {
   const get = options.fetch ?? (globalThis.fetch as unknown as Fetch);
   const now = options.now ?? Date.now;
   const maxAge = options.maxAgeMs ?? 60_000;
@@ -51,7 +61,10 @@ export function coingeckoRates(options: { baseUrl: string; fetch?: Fetch; now?: 
   let pending: Promise<Rates> | null = null;
 
   async function request(path: string): Promise<unknown> {
-    const response = await get(`${base}${path}`, { signal: AbortSignal.timeout(5000), headers: { accept: 'application/json' } });
+    const response = await get(`${base}${path}`, {
+      signal: AbortSignal.timeout(5000),
+      headers: { accept: 'application/json' },
+    });
     if (!response.ok) throw new Error(`rate feed answered ${response.status}`);
     return response.json();
   }

@@ -1,7 +1,14 @@
-import { currenciesResponse, quoteBody, quoteResponse, rateHistoryQuery, rateHistoryResponse, ratesResponse } from '../../../../domain/contracts/rates';
-import { CURRENCIES, isOwnWalletOnly } from '../../../../domain/currencies';
-import { unknownCurrency } from '../../../../domain/errors';
-import { quote } from '../../../../domain/quotes';
+import {
+  currenciesResponse,
+  quoteBody,
+  quoteResponse,
+  rateHistoryQuery,
+  rateHistoryResponse,
+  ratesResponse,
+} from '#domain/contracts/rates';
+import { CURRENCIES, isOwnWalletOnly } from '#domain/currencies';
+import { unknownCurrency } from '#domain/errors';
+import { quote } from '#domain/quotes';
 import { errorResponses } from '../../schemas';
 import { quoteRefusal, type RatesAdapter } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -20,14 +27,33 @@ export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async
     },
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=300');
-      return { currencies: CURRENCIES.map((c) => ({ code: c.code, name: c.name, decimals: c.decimals, support: c.support, ownWalletOnly: isOwnWalletOnly(c) })) };
+      return {
+        currencies: CURRENCIES.map((c) => ({
+          code: c.code,
+          name: c.name,
+          decimals: c.decimals,
+          support: c.support,
+          ownWalletOnly: isOwnWalletOnly(c),
+        })),
+      };
     },
   );
 
-  app.get('/api/rates', { schema: { operationId: 'getRates', tags: ['rates'], summary: 'Floating EUR rates now (decimal strings)', response: { 200: ratesResponse } } }, async (_request, reply) => {
-    reply.header('cache-control', 'public, max-age=15');
-    return rates.current();
-  });
+  app.get(
+    '/api/rates',
+    {
+      schema: {
+        operationId: 'getRates',
+        tags: ['rates'],
+        summary: 'Floating EUR rates now (decimal strings)',
+        response: { 200: ratesResponse },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=15');
+      return rates.current();
+    },
+  );
 
   app.get(
     '/api/rates/history',

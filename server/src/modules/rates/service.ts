@@ -1,8 +1,8 @@
 import Big from 'big.js';
-import { CURRENCIES } from '../../../../domain/currencies';
-import { DomainError } from '../../../../domain/errors';
-import type { Rates, RateHistory } from '../../../../domain/contracts/rates';
-import type { QuoteProblem } from '../../../../domain/quotes';
+import { CURRENCIES } from '#domain/currencies';
+import { DomainError } from '#domain/errors';
+import type { Rates, RateHistory } from '#domain/contracts/rates';
+import type { QuoteProblem } from '#domain/quotes';
 
 /**
  * EUR rates (floating: the rate applied is the one at processing time). Behind an adapter so a
@@ -87,7 +87,12 @@ export function simulatedRates(now: () => Date = () => new Date()): RatesAdapter
       const time = now();
       const minute = Math.floor(time.getTime() / 60_000);
       if (cached?.minute !== minute) {
-        cached = { minute, rates: Object.fromEntries(CURRENCIES.map((c) => [c.code, new Big(simulatedRate(c.code, c.referenceEur, time)).toString()])) };
+        cached = {
+          minute,
+          rates: Object.fromEntries(
+            CURRENCIES.map((c) => [c.code, new Big(simulatedRate(c.code, c.referenceEur, time)).toString()]),
+          ),
+        };
       }
       // Made up: the pages mark them as sample data.
       return { at: time.toISOString(), rates: cached.rates, sample: true };
@@ -96,9 +101,16 @@ export function simulatedRates(now: () => Date = () => new Date()): RatesAdapter
       const currency = CURRENCIES.find((c) => c.code === code);
       if (!currency) return [];
       const points: RatePoint[] = [];
-      for (let t = Math.ceil(from.getTime() / stepMs) * stepMs; t <= to.getTime() && points.length < 2000; t += stepMs) {
+      for (
+        let t = Math.ceil(from.getTime() / stepMs) * stepMs;
+        t <= to.getTime() && points.length < 2000;
+        t += stepMs
+      ) {
         const time = new Date(t);
-        points.push({ time: time.toISOString(), rate: new Big(simulatedRate(code, currency.referenceEur, time)).toString() });
+        points.push({
+          time: time.toISOString(),
+          rate: new Big(simulatedRate(code, currency.referenceEur, time)).toString(),
+        });
       }
       return points;
     },

@@ -5,7 +5,13 @@ export const ERASED_NAME = 'ERASED';
 export const ERASED_IBAN = 'XX00ERASED';
 
 type Node = Record<string, unknown>;
-const OPTIONS = { preserveOrder: true, ignoreAttributes: false, parseTagValue: false, trimValues: false, processEntities: true } as const;
+const OPTIONS = {
+  preserveOrder: true,
+  ignoreAttributes: false,
+  parseTagValue: false,
+  trimValues: false,
+  processEntities: true,
+} as const;
 
 /**
  * A pain.001 file with every creditor's (and ultimate creditor's) name replaced, their postal

@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { RETENTION_YEARS, yearsAfter } from '../../../../domain/identity';
+import { RETENTION_YEARS, yearsAfter } from '#domain/identity';
 import { ERASED_IBAN, pseudonymizePain } from './pseudonymize';
 import type { Db } from '../../db/client';
 
@@ -74,7 +74,13 @@ export function orderRelationshipEnded(order: { completedAt: SQL; accountId: SQL
  * LOCKED and marked with `personal_data_erased_at`, so runs in several replicas erase each once.
  */
 
-export type RecordsErased = { orders: number; bankPayments: number; payouts: number; payoutFiles: number; sends: number };
+export type RecordsErased = {
+  orders: number;
+  bankPayments: number;
+  payouts: number;
+  payoutFiles: number;
+  sends: number;
+};
 
 type Rows<T> = { rows: T[] };
 const rows = async <T>(db: Db, query: SQL): Promise<T[]> => ((await db.execute(query)) as unknown as Rows<T>).rows;
@@ -167,5 +173,11 @@ export async function eraseExpiredRecords(db: Db, now: Date, cutoff: Date): Prom
     await db.execute(sql`update bank_exports set xml = ${pseudonymizePain(file.xml)} where id = ${file.id}`);
   }
 
-  return { orders: orders.length, bankPayments: payments.length, payouts: payouts.length, payoutFiles: files.length, sends: sends.length };
+  return {
+    orders: orders.length,
+    bankPayments: payments.length,
+    payouts: payouts.length,
+    payoutFiles: files.length,
+    sends: sends.length,
+  };
 }

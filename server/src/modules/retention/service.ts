@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/service';
 import { deleteExpiredIdentityData } from '../identity/service';
 import { deleteExpiredMessages } from '../notify/service';
 import { eraseExpiredRecords, relationshipEnded, retentionCutoff } from './repository';
-import type { RetentionRun } from '../../../../domain/contracts/ops';
+import type { RetentionRun } from '#domain/contracts/ops';
 import type { Db } from '../../db/client';
 import type { AnyColumn } from 'drizzle-orm';
 
@@ -34,7 +34,12 @@ export async function applyRetention(db: Db, now = new Date(), operator?: string
     const recordsErased = await eraseExpiredRecords(tx, now, cutoff);
     // The counters of ended limit windows (server/src/limits.ts): no personal data, but no use either.
     await sweepLimits(tx, now);
-    if (operator) await recordAudit(tx, { actor: operator, action: 'retention.run', after: { identityDataDeleted, messagesDeleted, ...recordsErased } });
+    if (operator)
+      await recordAudit(tx, {
+        actor: operator,
+        action: 'retention.run',
+        after: { identityDataDeleted, messagesDeleted, ...recordsErased },
+      });
     return { identityDataDeleted, messagesDeleted, recordsErased, ranAt: now.toISOString() };
   });
 }

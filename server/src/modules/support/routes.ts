@@ -1,9 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
-import { serviceStatusSchema, supportBody, supportReceiptSchema } from '../../../../domain/contracts/support';
-import { emailLinkKey } from '../../../../domain/customer-key';
-import { emailKey } from '../../../../domain/email';
-import { codeIn, DomainError, secondsToWait } from '../../../../domain/errors';
-import { supportRequestSchema, SUPPORT_FIELD_ERRORS } from '../../../../domain/support';
+import { serviceStatusSchema, supportBody, supportReceiptSchema } from '#domain/contracts/support';
+import { emailLinkKey } from '#domain/customer-key';
+import { emailKey } from '#domain/email';
+import { codeIn, DomainError, secondsToWait } from '#domain/errors';
+import { supportRequestSchema, SUPPORT_FIELD_ERRORS } from '#domain/support';
 import { RateLimited } from '../../errors';
 import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
@@ -38,7 +38,8 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         operationId: 'sendSupportMessage',
         tags: ['support'],
-        summary: 'Send a message to Muntly support (rate-limited); the sender gets a confirmation email in the page language',
+        summary:
+          'Send a message to Muntly support (rate-limited); the sender gets a confirmation email in the page language',
         body: supportBody,
         response: { 201: supportReceiptSchema, ...errorResponses(400, 429) },
       },
@@ -51,8 +52,14 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
         const code = codeIn(issue.message, SUPPORT_FIELD_ERRORS) ?? 'validation_failed';
         throw new DomainError(code, field || undefined);
       }
-      const taken = await takeLimits(app.db, [{ limit: SUPPORT_SENDER_LIMIT, subject: emailLinkKey(emailKey(parsed.data.email)) }]);
-      const result = await submitSupportRequest(app.db, parsed.data, requestLanguage(request.headers['accept-language'])).catch(async (error: unknown) => {
+      const taken = await takeLimits(app.db, [
+        { limit: SUPPORT_SENDER_LIMIT, subject: emailLinkKey(emailKey(parsed.data.email)) },
+      ]);
+      const result = await submitSupportRequest(
+        app.db,
+        parsed.data,
+        requestLanguage(request.headers['accept-language']),
+      ).catch(async (error: unknown) => {
         await taken.release();
         throw error;
       });

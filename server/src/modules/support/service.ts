@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { codeFromBytes } from '../../../../domain/codes';
-import { RETENTION_YEARS, yearsAfter } from '../../../../domain/identity';
-import { SUPPORT_MAILBOX, SUPPORT_RETENTION_YEARS, type SupportRequest } from '../../../../domain/support';
+import { codeFromBytes } from '#domain/codes';
+import { RETENTION_YEARS, yearsAfter } from '#domain/identity';
+import { SUPPORT_MAILBOX, SUPPORT_RETENTION_YEARS, type SupportRequest } from '#domain/support';
 import { emailParts, send } from '../notify/service';
 import { orderBacklog, orderExists } from '../orders/service';
 import { payoutsWaiting } from '../payouts/service';
-import type { ServiceStatus, SupportReceipt, WorkerStatus } from '../../../../domain/contracts/support';
-import type { Language } from '../../../../domain/languages';
+import type { ServiceStatus, SupportReceipt, WorkerStatus } from '#domain/contracts/support';
+import type { Language } from '#domain/languages';
 import type { Db } from '../../db/client';
 
 /**
@@ -37,7 +37,8 @@ function mailTexts(language: Language): MailTexts {
   return entry;
 }
 
-const fill = (template: string, values: Record<string, string>) => template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? '');
+const fill = (template: string, values: Record<string, string>) =>
+  template.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => values[name] ?? '');
 
 /** A short number the sender and support both quote, e.g. "KQWM-TZRA". */
 function ticketNumber(): string {
@@ -55,7 +56,11 @@ async function retainUntil(db: Db, request: SupportRequest, now: Date): Promise<
   return yearsAfter(now, namesAnOrder ? RETENTION_YEARS : SUPPORT_RETENTION_YEARS);
 }
 
-export async function submitSupportRequest(db: Db, request: SupportRequest, language: Language): Promise<SupportReceipt> {
+export async function submitSupportRequest(
+  db: Db,
+  request: SupportRequest,
+  language: Language,
+): Promise<SupportReceipt> {
   const ticket = ticketNumber();
   const english = mailTexts('en');
   const local = mailTexts(language);
@@ -113,7 +118,12 @@ async function payoutBacklog(db: Db, cutoff: Date): Promise<WorkerStatus> {
 
 export async function serviceStatus(db: Db, ready: () => Promise<boolean>, now = new Date()): Promise<ServiceStatus> {
   const checkedAt = now.toISOString();
-  const down: ServiceStatus = { api: 'ok', database: 'down', workers: { orders: UNKNOWN, payouts: UNKNOWN }, checkedAt };
+  const down: ServiceStatus = {
+    api: 'ok',
+    database: 'down',
+    workers: { orders: UNKNOWN, payouts: UNKNOWN },
+    checkedAt,
+  };
   if (!(await ready().catch(() => false))) return down;
   try {
     const cutoff = new Date(now.getTime() - WORKER_DELAY_LIMIT_MS);

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
-import { SEND_STATUSES_MOVING_VALUE } from '../../../../domain/wallet';
+import { SEND_STATUSES_MOVING_VALUE } from '#domain/wallet';
 import { lockKeys, rows } from '../../db/raw';
 import { orders, walletSends } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -8,7 +8,12 @@ import type { Db } from '../../db/client';
  * Who a customer is, for the limits: their account, and the link keys their orders carry — the
  * email's link key (domain/customer-key.ts), the owner of the payout destination, the payer's IBAN.
  */
-export type CustomerKeys = { accountId?: string | null; emailKey?: string | null; payoutKey?: string | null; payerKey?: string | null };
+export type CustomerKeys = {
+  accountId?: string | null;
+  emailKey?: string | null;
+  payoutKey?: string | null;
+  payerKey?: string | null;
+};
 
 /** SQL for what a customer moved: their exchanges (migration 0030's functions) and sends. */
 export const volumeRepository = {
@@ -27,7 +32,13 @@ export const volumeRepository = {
    * placed since then and not converted yet (the anonymous placement's count); `except`: the order
    * being judged.
    */
-  async ordersEurMinor(db: Db, customer: CustomerKeys, since: Date, includeOpen: boolean, except?: string): Promise<bigint> {
+  async ordersEurMinor(
+    db: Db,
+    customer: CustomerKeys,
+    since: Date,
+    includeOpen: boolean,
+    except?: string,
+  ): Promise<bigint> {
     if (!customer.accountId && !customer.emailKey && !customer.payoutKey && !customer.payerKey) return 0n;
     const [row] = await rows<{ total: string }>(
       db,
@@ -51,7 +62,13 @@ export const volumeRepository = {
     return db
       .select({ currency: walletSends.currency, amount: walletSends.amount, eurValue: walletSends.eurValue })
       .from(walletSends)
-      .where(and(eq(walletSends.ownerId, ownerId), inArray(walletSends.status, [...SEND_STATUSES_MOVING_VALUE]), gte(walletSends.confirmedAt, since)));
+      .where(
+        and(
+          eq(walletSends.ownerId, ownerId),
+          inArray(walletSends.status, [...SEND_STATUSES_MOVING_VALUE]),
+          gte(walletSends.confirmedAt, since),
+        ),
+      );
   },
 
   /** EUR cents of the account's orders paid from its wallet to a destination outside it since then, not failed. */

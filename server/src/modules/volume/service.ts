@@ -1,7 +1,7 @@
-import { knownDecimals } from '../../../../domain/currencies';
-import { emailLinkKey } from '../../../../domain/customer-key';
-import { MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, WEEKLY_VOLUME_DAYS } from '../../../../domain/limits';
-import { eurValueMinor } from '../../../../domain/quotes';
+import { knownDecimals } from '#domain/currencies';
+import { emailLinkKey } from '#domain/customer-key';
+import { MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, WEEKLY_VOLUME_DAYS } from '#domain/limits';
+import { eurValueMinor } from '#domain/quotes';
 import { findAccountById } from '../accounts/service';
 import { volumeRepository, type CustomerKeys } from './repository';
 import type { Db, Tx } from '../../db/client';
@@ -26,7 +26,10 @@ async function sentEurMinor(db: Db, rates: RatesAdapter, accountId: string, sinc
   const sends = await volumeRepository.confirmedSends(db, accountId, since);
   // Sends confirmed before their value was kept are valued at today's rate.
   const current = sends.some((s) => s.eurValue === null) ? (await rates.current()).rates : {};
-  return sends.reduce((sum, s) => sum + (s.eurValue ?? eurValueMinor(s.amount, knownDecimals(s.currency), current[s.currency] ?? '0')), 0n);
+  return sends.reduce(
+    (sum, s) => sum + (s.eurValue ?? eurValueMinor(s.amount, knownDecimals(s.currency), current[s.currency] ?? '0')),
+    0n,
+  );
 }
 
 /**
@@ -34,17 +37,37 @@ async function sentEurMinor(db: Db, rates: RatesAdapter, accountId: string, sinc
  * only for placing an anonymous order, which nothing else stands behind. `except`: the order being
  * judged, which its caller counts itself.
  */
-export async function weeklyVolumeEurMinor(db: Db, rates: RatesAdapter, customer: CustomerKeys, options: { includeOpen?: boolean; except?: string } = {}, now = new Date()): Promise<bigint> {
+export async function weeklyVolumeEurMinor(
+  db: Db,
+  rates: RatesAdapter,
+  customer: CustomerKeys,
+  options: { includeOpen?: boolean; except?: string } = {},
+  now = new Date(),
+): Promise<bigint> {
   const since = new Date(now.getTime() - WEEKLY_VOLUME_DAYS * DAY_MS);
-  const ordered = await volumeRepository.ordersEurMinor(db, customer, since, options.includeOpen ?? false, options.except);
+  const ordered = await volumeRepository.ordersEurMinor(
+    db,
+    customer,
+    since,
+    options.includeOpen ?? false,
+    options.except,
+  );
   if (!customer.accountId) return ordered;
   return ordered + (await sentEurMinor(db, rates, customer.accountId, since));
 }
 
 /** EUR cents that left the account's wallet in the last 24 hours: sends, and orders paid from it to a destination outside. */
-export async function dayOutflowEurMinor(db: Db, rates: RatesAdapter, accountId: string, now = new Date()): Promise<bigint> {
+export async function dayOutflowEurMinor(
+  db: Db,
+  rates: RatesAdapter,
+  accountId: string,
+  now = new Date(),
+): Promise<bigint> {
   const since = new Date(now.getTime() - DAY_MS);
-  return (await sentEurMinor(db, rates, accountId, since)) + (await volumeRepository.walletPaidOrdersEurMinor(db, accountId, since));
+  return (
+    (await sentEurMinor(db, rates, accountId, since)) +
+    (await volumeRepository.walletPaidOrdersEurMinor(db, accountId, since))
+  );
 }
 
 /**
@@ -58,7 +81,8 @@ export async function accountCustomer(db: Db, accountId: string): Promise<Custom
 }
 
 /** Whether one of the customer's exchanges, other than `except`, completed successfully (a deposit kept in euros is none). */
-export const hasCompletedExchange = (db: Db, customer: CustomerKeys, except?: string) => volumeRepository.hasCompletedExchange(db, customer, except);
+export const hasCompletedExchange = (db: Db, customer: CustomerKeys, except?: string) =>
+  volumeRepository.hasCompletedExchange(db, customer, except);
 
 const keysOf = (customer: CustomerKeys) =>
   [
@@ -80,5 +104,9 @@ export const lockCustomer = (tx: Tx, customer: CustomerKeys) => volumeRepository
  * statement (orders' placeAnonymous): the same lock keys, window and threshold as above.
  */
 export function anonymousWeeklyCap(customer: CustomerKeys, now = new Date()) {
-  return { lockKeys: keysOf(customer), since: new Date(now.getTime() - WEEKLY_VOLUME_DAYS * DAY_MS), weeklyCap: MOBILE_VERIFICATION_WEEKLY_EUR_MINOR };
+  return {
+    lockKeys: keysOf(customer),
+    since: new Date(now.getTime() - WEEKLY_VOLUME_DAYS * DAY_MS),
+    weeklyCap: MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
+  };
 }

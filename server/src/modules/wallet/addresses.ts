@@ -1,10 +1,10 @@
-import { currencyByCode } from '../../../../domain/currencies';
-import { DomainError, unknownCurrency } from '../../../../domain/errors';
-import { UNUSED_ADDRESSES_PER_CURRENCY } from '../../../../domain/limits';
+import { currencyByCode } from '#domain/currencies';
+import { DomainError, unknownCurrency } from '#domain/errors';
+import { UNUSED_ADDRESSES_PER_CURRENCY } from '#domain/limits';
 import { incomingAt, nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { requireVerifications } from '../identity/service';
 import { walletRepository, type ReceptionAddress } from './repository';
-import type { WalletAddress } from '../../../../domain/contracts/wallet';
+import type { WalletAddress } from '#domain/contracts/wallet';
 import type { Db } from '../../db/client';
 
 /**
@@ -14,9 +14,18 @@ import type { Db } from '../../db/client';
  */
 export type { ReceptionAddress };
 /** An address as the API shows it (domain/contracts/wallet.ts). */
-const view = (row: ReceptionAddress): WalletAddress => ({ id: row.id, currency: row.currency, address: row.address, label: row.label });
+const view = (row: ReceptionAddress): WalletAddress => ({
+  id: row.id,
+  currency: row.currency,
+  address: row.address,
+  label: row.label,
+});
 
-export async function createAddress(db: Db, xpubs: Xpubs, input: { ownerId: string; currency: string; label?: string }) {
+export async function createAddress(
+  db: Db,
+  xpubs: Xpubs,
+  input: { ownerId: string; currency: string; label?: string },
+) {
   const currency = currencyByCode(input.currency);
   if (!currency) throw unknownCurrency('currency');
   if (currency.support === 'partial') throw new DomainError('currency_partially_supported', 'currency');
@@ -31,7 +40,13 @@ export async function createAddress(db: Db, xpubs: Xpubs, input: { ownerId: stri
       throw new DomainError('too_many_unused_addresses', 'currency');
     }
     const { index, address } = await nextHouseAddress(tx, xpubs, code, 'users');
-    return walletRepository.insertAddress(tx, { ownerId: input.ownerId, currency: code, derivationIndex: index, address, label: input.label ?? null });
+    return walletRepository.insertAddress(tx, {
+      ownerId: input.ownerId,
+      currency: code,
+      derivationIndex: index,
+      address,
+      label: input.label ?? null,
+    });
   });
   return view(row);
 }
@@ -40,7 +55,11 @@ export async function createAddress(db: Db, xpubs: Xpubs, input: { ownerId: stri
  * The owner's addresses; with a real node for a currency, each with the deposits confirming on it
  * ("confirming n of N", chain/watcher.ts), which the page follows until they are credited.
  */
-export async function listAddresses(db: Db, ownerId: string, confirmations: (currency: string) => number | null = () => null): Promise<WalletAddress[]> {
+export async function listAddresses(
+  db: Db,
+  ownerId: string,
+  confirmations: (currency: string) => number | null = () => null,
+): Promise<WalletAddress[]> {
   const rows = await walletRepository.addressesOf(db, ownerId);
   const views: WalletAddress[] = rows.map(view);
   for (const currency of new Set(rows.map((row) => row.currency))) {
@@ -70,7 +89,11 @@ export async function findByAddress(db: Db, currency: string, address: string): 
 }
 
 /** The owner's reception address among these canonical spellings of one address, if one is theirs (the faucet's entries). */
-export function ownReceptionAddress(db: Db, ownerId: string, addresses: string[]): Promise<ReceptionAddress | undefined> {
+export function ownReceptionAddress(
+  db: Db,
+  ownerId: string,
+  addresses: string[],
+): Promise<ReceptionAddress | undefined> {
   return walletRepository.ownAddress(db, ownerId, addresses);
 }
 

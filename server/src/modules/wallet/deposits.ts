@@ -1,8 +1,8 @@
-import { eur } from '../../../../domain/money';
-import { eurValueMinor } from '../../../../domain/quotes';
+import { eur } from '#domain/money';
+import { eurValueMinor } from '#domain/quotes';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
 import { findByAddress } from './addresses';
-import type { Currency } from '../../../../domain/currencies';
+import type { Currency } from '#domain/currencies';
 import type { Db } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 
@@ -14,7 +14,11 @@ export type ChainPayment = { currency: Currency; address: string; amount: bigint
  * production adapter) may report a deposit twice; it is credited once. Null when the address is
  * not a wallet's.
  */
-export async function creditWalletDeposit(db: Db, rates: RatesAdapter, payment: ChainPayment): Promise<{ created: boolean; ownerId: string } | null> {
+export async function creditWalletDeposit(
+  db: Db,
+  rates: RatesAdapter,
+  payment: ChainPayment,
+): Promise<{ created: boolean; ownerId: string } | null> {
   const { currency, address, amount, txid } = payment;
   const reception = await findByAddress(db, currency.code, address);
   if (!reception) return null;

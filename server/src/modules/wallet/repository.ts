@@ -34,11 +34,20 @@ export const walletRepository = {
   },
 
   addressesOf(db: Db, ownerId: string): Promise<ReceptionAddress[]> {
-    return db.select().from(receptionAddresses).where(eq(receptionAddresses.ownerId, ownerId)).orderBy(asc(receptionAddresses.createdAt));
+    return db
+      .select()
+      .from(receptionAddresses)
+      .where(eq(receptionAddresses.ownerId, ownerId))
+      .orderBy(asc(receptionAddresses.createdAt));
   },
 
   /** The relabelled address, or undefined when no address of this owner has that id. */
-  async relabelAddress(db: Db, ownerId: string, id: string, label: string | null): Promise<ReceptionAddress | undefined> {
+  async relabelAddress(
+    db: Db,
+    ownerId: string,
+    id: string,
+    label: string | null,
+  ): Promise<ReceptionAddress | undefined> {
     const [row] = await db
       .update(receptionAddresses)
       .set({ label })
@@ -57,15 +66,34 @@ export const walletRepository = {
     const deposited = db
       .select({ one: sql`1` })
       .from(ledgerTransfers)
-      .where(and(eq(ledgerTransfers.code, 'deposit'), eq(ledgerTransfers.currency, currency), sql`${ledgerTransfers.metadata}->>'address' = ${receptionAddresses.address}`));
+      .where(
+        and(
+          eq(ledgerTransfers.code, 'deposit'),
+          eq(ledgerTransfers.currency, currency),
+          sql`${ledgerTransfers.metadata}->>'address' = ${receptionAddresses.address}`,
+        ),
+      );
     const sentTo = db
       .select({ one: sql`1` })
       .from(walletSends)
-      .where(and(eq(walletSends.currency, currency), eq(walletSends.address, receptionAddresses.address), isNotNull(walletSends.recipientId)));
+      .where(
+        and(
+          eq(walletSends.currency, currency),
+          eq(walletSends.address, receptionAddresses.address),
+          isNotNull(walletSends.recipientId),
+        ),
+      );
     const [row] = await db
       .select({ unused: count() })
       .from(receptionAddresses)
-      .where(and(eq(receptionAddresses.ownerId, ownerId), eq(receptionAddresses.currency, currency), notExists(deposited), notExists(sentTo)));
+      .where(
+        and(
+          eq(receptionAddresses.ownerId, ownerId),
+          eq(receptionAddresses.currency, currency),
+          notExists(deposited),
+          notExists(sentTo),
+        ),
+      );
     return row?.unused ?? 0;
   },
 
@@ -82,19 +110,35 @@ export const walletRepository = {
     const mine = await db
       .select({ id: ledgerAccounts.id })
       .from(ledgerAccounts)
-      .where(and(eq(ledgerAccounts.ownerId, ownerId), isNull(ledgerAccounts.parentId), currency ? eq(ledgerAccounts.currency, currency) : undefined));
+      .where(
+        and(
+          eq(ledgerAccounts.ownerId, ownerId),
+          isNull(ledgerAccounts.parentId),
+          currency ? eq(ledgerAccounts.currency, currency) : undefined,
+        ),
+      );
     return mine.map((m) => m.id);
   },
 
   /** Up to `limit` transfers touching one of the accounts, newest first, strictly before the cursor (created_at, id) when given. */
-  transfersPage(db: Db, accountIds: string[], after: { date: Date; id: string } | undefined, limit: number): Promise<Transfer[]> {
+  transfersPage(
+    db: Db,
+    accountIds: string[],
+    after: { date: Date; id: string } | undefined,
+    limit: number,
+  ): Promise<Transfer[]> {
     return db
       .select()
       .from(ledgerTransfers)
       .where(
         and(
           or(inArray(ledgerTransfers.debitAccountId, accountIds), inArray(ledgerTransfers.creditAccountId, accountIds)),
-          after ? or(lt(ledgerTransfers.createdAt, after.date), and(eq(ledgerTransfers.createdAt, after.date), sql`${ledgerTransfers.id} < ${after.id}`)) : undefined,
+          after
+            ? or(
+                lt(ledgerTransfers.createdAt, after.date),
+                and(eq(ledgerTransfers.createdAt, after.date), sql`${ledgerTransfers.id} < ${after.id}`),
+              )
+            : undefined,
         ),
       )
       .orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.id))
@@ -127,7 +171,12 @@ export const walletRepository = {
 
   /** The owner's newest sends, whatever their status. */
   recentSends(db: Db, ownerId: string, limit: number): Promise<SendRow[]> {
-    return db.select().from(walletSends).where(eq(walletSends.ownerId, ownerId)).orderBy(desc(walletSends.createdAt)).limit(limit);
+    return db
+      .select()
+      .from(walletSends)
+      .where(eq(walletSends.ownerId, ownerId))
+      .orderBy(desc(walletSends.createdAt))
+      .limit(limit);
   },
 
   async findSend(db: Db, ownerId: string, sendId: string): Promise<SendRow | undefined> {
@@ -158,7 +207,11 @@ export const walletRepository = {
   },
 
   /** A send whose code was accepted and whose money was booked: processing (out to the chain) or completed (internal). */
-  async markConfirmed(db: Db, sendId: string, values: Pick<NewSend, 'status' | 'confirmedAt' | 'eurValue' | 'completedAt'>): Promise<SendRow | undefined> {
+  async markConfirmed(
+    db: Db,
+    sendId: string,
+    values: Pick<NewSend, 'status' | 'confirmedAt' | 'eurValue' | 'completedAt'>,
+  ): Promise<SendRow | undefined> {
     const [updated] = await db.update(walletSends).set(values).where(eq(walletSends.id, sendId)).returning();
     return updated;
   },
@@ -168,7 +221,13 @@ export const walletRepository = {
     const rows = await db
       .select({ id: walletSends.id })
       .from(walletSends)
-      .where(and(eq(walletSends.ownerId, ownerId), eq(walletSends.status, 'awaiting_approval'), inArray(walletSends.id, sendIds)));
+      .where(
+        and(
+          eq(walletSends.ownerId, ownerId),
+          eq(walletSends.status, 'awaiting_approval'),
+          inArray(walletSends.id, sendIds),
+        ),
+      );
     return rows.map((row) => row.id);
   },
 
@@ -181,8 +240,17 @@ export const walletRepository = {
   },
 
   /** An external send whose payout left: completed, with the chain's txid. */
-  async markPaidOut(db: Db, sendId: string, completedAt: NewSend['completedAt'], txid: NewSend['txid']): Promise<SendRow | undefined> {
-    const [row] = await db.update(walletSends).set({ status: 'completed', completedAt, txid }).where(eq(walletSends.id, sendId)).returning();
+  async markPaidOut(
+    db: Db,
+    sendId: string,
+    completedAt: NewSend['completedAt'],
+    txid: NewSend['txid'],
+  ): Promise<SendRow | undefined> {
+    const [row] = await db
+      .update(walletSends)
+      .set({ status: 'completed', completedAt, txid })
+      .where(eq(walletSends.id, sendId))
+      .returning();
     return row;
   },
 

@@ -14,7 +14,7 @@ import {
   walletAddressSchema,
   walletIdParams,
   walletSendSchema,
-} from '../../../../domain/contracts/wallet';
+} from '#domain/contracts/wallet';
 import { takeLimits, type Limit } from '../../limits';
 import { errorResponses } from '../../schemas';
 import { requestLanguage } from '../notify/service';
@@ -36,10 +36,12 @@ export const SEND_FEE_RATE_LIMIT = { max: 60, timeWindow: '1 minute' } as const;
 const SEND_FEE_LIMIT: Limit = { name: 'send-fee-account', max: SEND_FEE_RATE_LIMIT.max, windowMs: 60_000 };
 
 /** The wallet of the logged-in user. Any logged-in user may see balances and transactions. */
-export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: Xpubs; approval: PayoutApproval; confirmations?: (currency: string) => number | null }> = async (
-  app,
-  { rates, xpubs, approval, confirmations = () => null },
-) => {
+export const walletRoutes: FastifyPluginAsyncZod<{
+  rates: RatesAdapter;
+  xpubs: Xpubs;
+  approval: PayoutApproval;
+  confirmations?: (currency: string) => number | null;
+}> = async (app, { rates, xpubs, approval, confirmations = () => null }) => {
   app.get(
     '/api/wallet/balances',
     {
@@ -73,7 +75,11 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     },
     async (request, reply) => {
       const account = request.account!;
-      const created = await createAddress(app.db, xpubs, { ownerId: account.id, currency: request.body.currency.toUpperCase(), label: request.body.label || undefined });
+      const created = await createAddress(app.db, xpubs, {
+        ownerId: account.id,
+        currency: request.body.currency.toUpperCase(),
+        label: request.body.label || undefined,
+      });
       return reply.code(201).send(created);
     },
   );
@@ -82,7 +88,13 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     '/api/wallet/addresses',
     {
       onRequest: app.withAccount,
-      schema: { operationId: 'listAddresses', tags: ['wallet'], summary: 'Your reception addresses', security: [{ bearer: [] }], response: { 200: addressesResponse, ...errorResponses(401, 403) } },
+      schema: {
+        operationId: 'listAddresses',
+        tags: ['wallet'],
+        summary: 'Your reception addresses',
+        security: [{ bearer: [] }],
+        response: { 200: addressesResponse, ...errorResponses(401, 403) },
+      },
     },
     async (request) => {
       const account = request.account!;
@@ -127,7 +139,11 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
       const account = request.account!;
       const currency = request.query.currency?.toUpperCase();
       if (request.query.format === 'json') {
-        return listTransactions(app.db, account.id, { currency, cursor: request.query.cursor, limit: request.query.limit });
+        return listTransactions(app.db, account.id, {
+          currency,
+          cursor: request.query.cursor,
+          limit: request.query.limit,
+        });
       }
       // The whole history, page by page (bounded: an export is for people, not for scraping).
       const all = [];
@@ -138,7 +154,10 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
         if (!page.nextCursor) break;
         cursor = page.nextCursor;
       }
-      return reply.type('text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="muntly-transactions.csv"').send(toCsv(all));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="muntly-transactions.csv"')
+        .send(toCsv(all));
     },
   );
 
@@ -178,7 +197,8 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
       schema: {
         operationId: 'getSendFee',
         tags: ['wallet'],
-        summary: 'The network fee a send to this address would pay (none to another Muntly wallet), before starting it (rate-limited)',
+        summary:
+          'The network fee a send to this address would pay (none to another Muntly wallet), before starting it (rate-limited)',
         security: [{ bearer: [] }],
         querystring: sendFeeQuery,
         response: { 200: sendFeeResponse, ...errorResponses(400, 401, 403, 429) },
@@ -186,7 +206,12 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     },
     async (request) => {
       await takeLimits(app.db, [{ limit: SEND_FEE_LIMIT, subject: request.account!.id }]);
-      return sendFee(app.db, { account: request.account!, houseXrpAddress: xpubs.XRP, currency: request.query.currency, address: request.query.address });
+      return sendFee(app.db, {
+        account: request.account!,
+        houseXrpAddress: xpubs.XRP,
+        currency: request.query.currency,
+        address: request.query.address,
+      });
     },
   );
 
@@ -228,8 +253,21 @@ export const walletRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter; xpubs: X
     async (request) => {
       const account = request.account!;
       const { authTime, amr } = request.auth!;
-      const send = await confirmSend(app.db, { rates, approval }, { account, sendId: request.params.id, code: request.body.code, login: { authTime, amr }, protection: app.protection });
-      const message = send.status === 'awaiting_approval' ? 'Your transaction waits for approval by two members of our team.' : 'Your transaction is being processed.';
+      const send = await confirmSend(
+        app.db,
+        { rates, approval },
+        {
+          account,
+          sendId: request.params.id,
+          code: request.body.code,
+          login: { authTime, amr },
+          protection: app.protection,
+        },
+      );
+      const message =
+        send.status === 'awaiting_approval'
+          ? 'Your transaction waits for approval by two members of our team.'
+          : 'Your transaction is being processed.';
       return { ...sendView(send), message };
     },
   );

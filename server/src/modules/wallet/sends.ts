@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { normalizeAddress, xrpAccountOf } from '../../../../domain/addresses';
-import { codeFromBytes, normalizeCode } from '../../../../domain/codes';
-import { currencyByCode, type Currency, knownDecimals } from '../../../../domain/currencies';
-import { DomainError, unknownCurrency, type ErrorCode } from '../../../../domain/errors';
-import { CODE_TTL_MINUTES } from '../../../../domain/identity';
-import { isLanguage, type Language } from '../../../../domain/languages';
-import { decimalToMinor, minorToDecimal, eur } from '../../../../domain/money';
-import { eurValueMinor } from '../../../../domain/quotes';
-import { externalNetworkFeeMinor } from '../../../../domain/wallet';
+import { normalizeAddress, xrpAccountOf } from '#domain/addresses';
+import { codeFromBytes, normalizeCode } from '#domain/codes';
+import { currencyByCode, type Currency, knownDecimals } from '#domain/currencies';
+import { DomainError, unknownCurrency, type ErrorCode } from '#domain/errors';
+import { CODE_TTL_MINUTES } from '#domain/identity';
+import { isLanguage, type Language } from '#domain/languages';
+import { decimalToMinor, minorToDecimal, eur } from '#domain/money';
+import { eurValueMinor } from '#domain/quotes';
+import { externalNetworkFeeMinor } from '#domain/wallet';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
 import { findAccountById } from '../accounts/service';
 import { walletOutflowGate, type Login, type OutflowPass } from '../gates/service';
@@ -18,7 +18,7 @@ import { requestPayout, type PayoutOutcomes } from '../payouts/service';
 import { sendSecurityEmail } from '../protection/mail';
 import { findByAddress } from './addresses';
 import { walletRepository, type SendRow } from './repository';
-import type { SendFee, WalletSend } from '../../../../domain/contracts/wallet';
+import type { SendFee, WalletSend } from '#domain/contracts/wallet';
 import type { Db, Tx } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
 import type { PayoutApproval } from '../payouts/approval';
@@ -42,11 +42,13 @@ export type { SendProtection };
 
 export type { SendRow };
 
-export const sendCodeHash = (sendId: string, code: string) => createHash('sha256').update(`send:${sendId}:${code}`).digest('hex');
+export const sendCodeHash = (sendId: string, code: string) =>
+  createHash('sha256').update(`send:${sendId}:${code}`).digest('hex');
 const hash = sendCodeHash;
 
 /** Operators: an account's newest sends, whatever their status. */
-export const recentSendsOf = (db: Db, ownerId: string, limit: number) => walletRepository.recentSends(db, ownerId, limit);
+export const recentSendsOf = (db: Db, ownerId: string, limit: number) =>
+  walletRepository.recentSends(db, ownerId, limit);
 
 export function sendView(row: SendRow): WalletSend {
   const decimals = knownDecimals(row.currency);
@@ -76,14 +78,23 @@ function sendableCurrency(code: string): Currency {
  * Muntly wallet when the address is one of another user's reception addresses — internal,
  * booked at once and without network fee — else out to the chain with the currency's network fee.
  */
-async function destinationOf(db: Db, account: AccountRow, houseXrpAddress: string, currency: string, address: string): Promise<{ recipientId: string | null; networkFee: bigint }> {
+async function destinationOf(
+  db: Db,
+  account: AccountRow,
+  houseXrpAddress: string,
+  currency: string,
+  address: string,
+): Promise<{ recipientId: string | null; networkFee: bigint }> {
   // The canonical form finds the Muntly wallet it belongs to, however it was typed.
   const recipient = await findByAddress(db, currency, address);
   if (recipient?.ownerId === account.id) throw new DomainError('send_to_own_address', 'address');
   // All of Muntly's XRP is in one account, told apart by tag: a payment from it to itself cannot
   // exist on the XRP Ledger, so a tag no wallet has is refused rather than paid out.
-  if (currency === 'XRP' && !recipient && xrpAccountOf(address) === houseXrpAddress) throw new DomainError('unknown_destination_tag', 'address');
-  return recipient ? { recipientId: recipient.ownerId, networkFee: 0n } : { recipientId: null, networkFee: externalNetworkFeeMinor(currency) };
+  if (currency === 'XRP' && !recipient && xrpAccountOf(address) === houseXrpAddress)
+    throw new DomainError('unknown_destination_tag', 'address');
+  return recipient
+    ? { recipientId: recipient.ownerId, networkFee: 0n }
+    : { recipientId: null, networkFee: externalNetworkFeeMinor(currency) };
 }
 
 /**
@@ -91,13 +102,26 @@ async function destinationOf(db: Db, account: AccountRow, houseXrpAddress: strin
  * Muntly wallet. Asked by the send form while the address is typed, so it says so in advance.
  * Only for a user who may send (what it tells is what starting the send would tell).
  */
-export async function sendFee(db: Db, input: { account: AccountRow; houseXrpAddress: string; currency: string; address: string }): Promise<SendFee> {
+export async function sendFee(
+  db: Db,
+  input: { account: AccountRow; houseXrpAddress: string; currency: string; address: string },
+): Promise<SendFee> {
   const currency = sendableCurrency(input.currency);
   await requireVerifications(db, input.account.id, { usesWallet: true });
   const address = normalizeAddress(currency.code, input.address);
   if (!address) throw new DomainError('invalid_address', 'address');
-  const { recipientId, networkFee } = await destinationOf(db, input.account, input.houseXrpAddress, currency.code, address);
-  return { currency: currency.code, networkFee: minorToDecimal(networkFee, currency.decimals), internal: recipientId !== null };
+  const { recipientId, networkFee } = await destinationOf(
+    db,
+    input.account,
+    input.houseXrpAddress,
+    currency.code,
+    address,
+  );
+  return {
+    currency: currency.code,
+    networkFee: minorToDecimal(networkFee, currency.decimals),
+    internal: recipientId !== null,
+  };
 }
 
 export async function createSend(
@@ -193,7 +217,8 @@ export function shortAddress(address: string): string {
   return address.length <= 16 ? address : `${address.slice(0, 8)}…${address.slice(-6)}`;
 }
 
-type Outcome = { ok: true; send: SendRow } | { ok: false; code: ErrorCode; message?: string; field?: string; retryAfter?: number };
+type Outcome =
+  { ok: true; send: SendRow } | { ok: false; code: ErrorCode; message?: string; field?: string; retryAfter?: number };
 
 /**
  * Accepts the code and books the send, or counts a wrong attempt (committed before answering).
@@ -206,7 +231,13 @@ type Outcome = { ok: true; send: SendRow } | { ok: false; code: ErrorCode; messa
 export async function confirmSend(
   db: Db,
   deps: { rates: RatesAdapter; approval: PayoutApproval },
-  input: { account: Pick<AccountRow, 'id' | 'email'>; sendId: string; code: string; login: Login; protection: SendProtection },
+  input: {
+    account: Pick<AccountRow, 'id' | 'email'>;
+    sendId: string;
+    code: string;
+    login: Login;
+    protection: SendProtection;
+  },
 ) {
   const { rates } = deps;
   const ownerId = input.account.id;
@@ -243,7 +274,10 @@ export async function confirmSend(
       if (!(error instanceof DomainError)) throw error;
       return { ok: false, code: error.code, field: error.field, retryAfter: error.retryAfter };
     }
-    const verdict = judgeCode({ hash: send.codeHash, attempts: send.codeAttempts, expiresAt: send.codeExpiresAt }, hash(send.id, code));
+    const verdict = judgeCode(
+      { hash: send.codeHash, attempts: send.codeAttempts, expiresAt: send.codeExpiresAt },
+      hash(send.id, code),
+    );
     if (verdict.kind === 'wrong') await walletRepository.setCodeAttempts(tx, send.id, verdict.attempts);
     if (verdict.kind !== 'valid') return { ok: false, ...codeRefusal(verdict), field: 'code' };
     if (send.recipientId === send.ownerId) {
@@ -266,7 +300,15 @@ export async function confirmSend(
         if (send.recipientId) {
           // To another Muntly wallet: booked here and done; nothing leaves the ledger.
           const to = await userAccount(booking, send.recipientId, send.currency);
-          await transfer(booking, { id: `send:${send.id}`, currency: send.currency, debitAccountId: from.id, creditAccountId: to.id, amount: send.amount, code: 'internal', metadata });
+          await transfer(booking, {
+            id: `send:${send.id}`,
+            currency: send.currency,
+            debitAccountId: from.id,
+            creditAccountId: to.id,
+            amount: send.amount,
+            code: 'internal',
+            metadata,
+          });
           return;
         }
         // Out to the chain: held for the payout, which the payout worker hands to the adapter.
@@ -284,7 +326,15 @@ export async function confirmSend(
           holds: [
             { id: `send:${send.id}`, amount: send.amount, code: 'send', metadata },
             // The fee's row carries the fee's own value, so that a sum of the rows' values counts the send once.
-            { id: `send-fee:${send.id}`, amount: send.networkFee, code: 'fee', metadata: { ...metadata, eurValue: eur(eurValueMinor(send.networkFee, decimals, current[send.currency] ?? '0')) } },
+            {
+              id: `send-fee:${send.id}`,
+              amount: send.networkFee,
+              code: 'fee',
+              metadata: {
+                ...metadata,
+                eurValue: eur(eurValueMinor(send.networkFee, decimals, current[send.currency] ?? '0')),
+              },
+            },
           ],
           approval: { policy: deps.approval, accountId: send.ownerId },
         });
@@ -298,7 +348,12 @@ export async function confirmSend(
     }
     const status = send.recipientId ? 'completed' : awaitingApproval ? 'awaiting_approval' : 'processing';
     const now = new Date();
-    const updated = await walletRepository.markConfirmed(tx, send.id, { status, confirmedAt: now, eurValue, ...(status === 'completed' ? { completedAt: now } : {}) });
+    const updated = await walletRepository.markConfirmed(tx, send.id, {
+      status,
+      confirmedAt: now,
+      eurValue,
+      ...(status === 'completed' ? { completedAt: now } : {}),
+    });
     // An internal send is complete now: its email says so (an external one's, when its payout completes).
     if (status === 'completed') await mailSendCompleted(tx, input.protection.links, updated!, input.account.email);
     return { ok: true, send: updated! };
@@ -315,7 +370,11 @@ async function mailSendCompleted(tx: Tx, links: SecurityLinks, send: SendRow, em
     email,
     language,
     key: 'sendCompleted',
-    values: { amount: formatMoney(language, minorToDecimal(send.amount, knownDecimals(send.currency)), send.currency), shortAddress: shortAddress(send.address), address: send.address },
+    values: {
+      amount: formatMoney(language, minorToDecimal(send.amount, knownDecimals(send.currency)), send.currency),
+      shortAddress: shortAddress(send.address),
+      address: send.address,
+    },
   });
 }
 

@@ -1,8 +1,8 @@
-import { CURRENCIES } from '../../../../domain/currencies';
-import { minorToDecimal, eur } from '../../../../domain/money';
-import { eurValueMinor } from '../../../../domain/quotes';
+import { CURRENCIES } from '#domain/currencies';
+import { minorToDecimal, eur } from '#domain/money';
+import { eurValueMinor } from '#domain/quotes';
 import { balancesOf } from '../ledger/service';
-import type { Balances, WalletBalance } from '../../../../domain/contracts/wallet';
+import type { Balances, WalletBalance } from '#domain/contracts/wallet';
 import type { Db } from '../../db/client';
 import type { RatesAdapter } from '../rates/service';
 
@@ -14,7 +14,13 @@ export async function walletBalances(db: Db, rates: RatesAdapter, ownerId: strin
   // Euros arrive by bank deposit (DEPOSIT reference) and pay for "use my wallet" buys.
   const euros = byCurrency.get('EUR') ?? 0n;
   totalEurMinor += euros;
-  const eurRow: WalletBalance = { currency: 'EUR', name: 'Euro', balance: eur(euros), eurEstimate: eur(euros), support: 'full' };
+  const eurRow: WalletBalance = {
+    currency: 'EUR',
+    name: 'Euro',
+    balance: eur(euros),
+    eurEstimate: eur(euros),
+    support: 'full',
+  };
   const balances = CURRENCIES.map((currency): WalletBalance => {
     const balance = byCurrency.get(currency.code) ?? 0n;
     const eurMinor = eurValueMinor(balance, currency.decimals, current.rates[currency.code] ?? '0');

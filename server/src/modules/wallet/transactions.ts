@@ -1,9 +1,9 @@
-import { knownDecimals } from '../../../../domain/currencies';
-import { DomainError } from '../../../../domain/errors';
-import { minorToDecimal } from '../../../../domain/money';
+import { knownDecimals } from '#domain/currencies';
+import { DomainError } from '#domain/errors';
+import { minorToDecimal } from '#domain/money';
 import { toCsv as csvOf } from '../../csv';
 import { walletRepository } from './repository';
-import type { TransactionsPage, WalletTransaction } from '../../../../domain/contracts/wallet';
+import type { TransactionsPage, WalletTransaction } from '#domain/contracts/wallet';
 import type { Db } from '../../db/client';
 
 /**
@@ -23,7 +23,11 @@ function decodeCursor(cursor: string): { date: Date; id: string } {
   return { date, id };
 }
 
-export async function listTransactions(db: Db, ownerId: string, options: { currency?: string; cursor?: string; limit: number }): Promise<TransactionsPage> {
+export async function listTransactions(
+  db: Db,
+  ownerId: string,
+  options: { currency?: string; cursor?: string; limit: number },
+): Promise<TransactionsPage> {
   const ids = await walletRepository.accountIdsOf(db, ownerId, options.currency);
   if (ids.length === 0) return { transactions: [], nextCursor: null };
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
@@ -33,7 +37,11 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
   const metaOf = (row: (typeof page)[number]) => (row.metadata ?? {}) as Record<string, unknown>;
   // A send's rows (the amount and its network fee) carry the chain's hash once the send was paid
   // out; the send knows it, its rows were booked before.
-  const sendIds = [...new Set(page.map((row) => metaOf(row).sendId).filter((id): id is string => typeof id === 'string' && UUID.test(id)))];
+  const sendIds = [
+    ...new Set(
+      page.map((row) => metaOf(row).sendId).filter((id): id is string => typeof id === 'string' && UUID.test(id)),
+    ),
+  ];
   const sendTxids = await walletRepository.paidOutTxids(db, ownerId, sendIds);
   // A send held for four eyes says so on its rows (the send and its fee) until it is approved.
   const awaiting = new Set(sendIds.length ? await walletRepository.sendsAwaitingApproval(db, ownerId, sendIds) : []);
@@ -62,10 +70,26 @@ export async function listTransactions(db: Db, ownerId: string, options: { curre
     };
   });
   const last = page[page.length - 1];
-  return { transactions, nextCursor: rows.length > options.limit && last ? encodeCursor(last.createdAt, last.id) : null };
+  return {
+    transactions,
+    nextCursor: rows.length > options.limit && last ? encodeCursor(last.createdAt, last.id) : null,
+  };
 }
 
-const CSV_COLUMNS: (keyof TransactionView)[] = ['date', 'type', 'direction', 'currency', 'amount', 'fee', 'eurValue', 'address', 'label', 'status', 'txid', 'id'];
+const CSV_COLUMNS: (keyof TransactionView)[] = [
+  'date',
+  'type',
+  'direction',
+  'currency',
+  'amount',
+  'fee',
+  'eurValue',
+  'address',
+  'label',
+  'status',
+  'txid',
+  'id',
+];
 
 /** RFC 4180, with formula-looking cells neutralised (a leading apostrophe) so a spreadsheet never runs them. */
 export const toCsv = (transactions: TransactionView[]): string => csvOf(CSV_COLUMNS, transactions);

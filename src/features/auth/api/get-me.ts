@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useSession } from '../../../components/session';
 import { apiOrigin } from '../../../config';
-import type { Me } from '../../../../domain/contracts/accounts';
+import type { Me } from '#domain/contracts/accounts';
 
 /** GET /api/me: the logged-in user's account. */
 export type { Me };

@@ -1,8 +1,8 @@
 import { navigate } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { localizePath } from '../../../../domain/languages';
-import { loginLanding } from '../../../../domain/return-to';
+import { localizePath } from '#domain/languages';
+import { loginLanding } from '#domain/return-to';
 import { usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
 import { writeSessionHint } from '../../../components/session-hint';

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import * as React from 'react';
+import type { Language } from '#domain/languages';
+import type { Operator } from '#domain/operator';
 import type { renderInLanguage as RenderInLanguage } from '../../../../__tests__/support/render';
-import type { Language } from '../../../../domain/languages';
-import type { Operator } from '../../../../domain/operator';
 import type { Footer as FooterComponent } from '../../../components/footer';
 import type { Imprint as ImprintComponent } from '../components/imprint';
 import type { LegalDocument as LegalDocumentComponent } from '../components/legal-document';
@@ -11,7 +11,12 @@ import type { LegalDocument as LegalDocumentComponent } from '../components/lega
  * The imprint, the footer and the legal texts name the operator the server is configured with
  * (GET /api/operator); with none configured (local mode) they show sample values, marked as such.
  */
-type Parts = { renderInLanguage: typeof RenderInLanguage; Imprint: typeof ImprintComponent; Footer: typeof FooterComponent; LegalDocument: typeof LegalDocumentComponent };
+type Parts = {
+  renderInLanguage: typeof RenderInLanguage;
+  Imprint: typeof ImprintComponent;
+  Footer: typeof FooterComponent;
+  LegalDocument: typeof LegalDocumentComponent;
+};
 
 // Each test loads the components afresh (below), @testing-library/react with them: its cleanup runs here.
 process.env.RTL_SKIP_AUTO_CLEANUP = 'true';
@@ -52,7 +57,13 @@ const muntlyGmbh: Operator = {
   supervisor: 'BaFin',
 };
 
-const definitions = () => Object.fromEntries([...document.querySelectorAll('dl.imprint-data dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
+const definitions = () =>
+  Object.fromEntries(
+    [...document.querySelectorAll('dl.imprint-data dt')].map((dt) => [
+      dt.textContent,
+      dt.nextElementSibling?.textContent,
+    ]),
+  );
 
 afterEach(() => {
   for (const cleanup of cleanups) cleanup();
@@ -83,7 +94,12 @@ describe('the imprint', () => {
   });
 
   it('leaves out the rows the operator did not configure', async () => {
-    serverSays({ sample: false, name: 'Muntly B.V.', address: 'Herengracht 1, 1015 BA Amsterdam', email: 'info@muntly.nl' });
+    serverSays({
+      sample: false,
+      name: 'Muntly B.V.',
+      address: 'Herengracht 1, 1015 BA Amsterdam',
+      email: 'info@muntly.nl',
+    });
     const { renderInLanguage, Imprint } = fresh();
     renderInLanguage(<Imprint />, 'nl');
     await screen.findByText('Muntly B.V.');
@@ -93,15 +109,18 @@ describe('the imprint', () => {
   it.each([
     ['en', 'Sample data — local mode', 'Sample Operator Ltd'],
     ['ru', 'Образец данных — локальный режим', 'ООО «Образец-Оператор»'],
-  ] as const)('shows marked sample values in local mode (%s), also while the server cannot be reached', async (language: Language, badge, sampleName) => {
-    serverSays('offline');
-    const { renderInLanguage, Imprint } = fresh();
-    renderInLanguage(<Imprint />, language);
-    await waitFor(() => expect(global.fetch).toHaveBeenCalled());
-    expect(screen.getByRole('note')).toHaveTextContent(badge);
-    expect(definitions()).toMatchObject({ [Object.keys(definitions())[0]!]: sampleName });
-    expect(screen.getByRole('link', { name: 'operator@muntly.example' })).toBeInTheDocument();
-  });
+  ] as const)(
+    'shows marked sample values in local mode (%s), also while the server cannot be reached',
+    async (language: Language, badge, sampleName) => {
+      serverSays('offline');
+      const { renderInLanguage, Imprint } = fresh();
+      renderInLanguage(<Imprint />, language);
+      await waitFor(() => expect(global.fetch).toHaveBeenCalled());
+      expect(screen.getByRole('note')).toHaveTextContent(badge);
+      expect(definitions()).toMatchObject({ [Object.keys(definitions())[0]!]: sampleName });
+      expect(screen.getByRole('link', { name: 'operator@muntly.example' })).toBeInTheDocument();
+    },
+  );
 
   it('starts from what the build was given, so the prerendered page names the operator before the server answers', () => {
     process.env.MUNTLY_OPERATOR = JSON.stringify(muntlyGmbh);
@@ -127,7 +146,9 @@ describe('the footer and the legal texts', () => {
     serverSays(muntlyGmbh);
     const { renderInLanguage, Footer } = fresh();
     renderInLanguage(<Footer />, 'de');
-    expect(await screen.findByText('Muntly wird betrieben von Muntly GmbH, Chausseestraße 1, 10115 Berlin, Germany.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Muntly wird betrieben von Muntly GmbH, Chausseestraße 1, 10115 Berlin, Germany.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Impressum' })).toHaveAttribute('href', '/de/imprint/');
   });
 
@@ -136,7 +157,9 @@ describe('the footer and the legal texts', () => {
     const { renderInLanguage, Footer } = fresh();
     renderInLanguage(<Footer />, 'en');
     await waitFor(() => expect(global.fetch).toHaveBeenCalled());
-    expect(screen.getByRole('contentinfo')).toHaveTextContent('Muntly is operated by Sample Operator Ltd, 1 Example Street, 00000 Sample City, Exampleland. Sample data — local mode');
+    expect(screen.getByRole('contentinfo')).toHaveTextContent(
+      'Muntly is operated by Sample Operator Ltd, 1 Example Street, 00000 Sample City, Exampleland. Sample data — local mode',
+    );
   });
 
   it('the privacy policy names the controller and the terms the operator, from the same source', async () => {
@@ -144,7 +167,9 @@ describe('the footer and the legal texts', () => {
     const { renderInLanguage, LegalDocument } = fresh();
     const privacy = renderInLanguage(<LegalDocument doc="privacy_policy" />, 'en');
     expect(
-      await screen.findByText(/The controller responsible for the personal data described here is Muntly GmbH, Chausseestraße 1, 10115 Berlin, Germany, which operates Muntly/),
+      await screen.findByText(
+        /The controller responsible for the personal data described here is Muntly GmbH, Chausseestraße 1, 10115 Berlin, Germany, which operates Muntly/,
+      ),
     ).toBeInTheDocument();
     privacy.unmount();
     renderInLanguage(<LegalDocument doc="terms_and_conditions" />, 'fr');

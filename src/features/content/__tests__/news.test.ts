@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { languages } from '../../../../domain/languages';
+import { languages } from '#domain/languages';
 
 /** Every news article exists in every language, with its metadata, and fits the page's outline. */
 const newsDir = path.join(__dirname, '../../../../content/news');
@@ -30,7 +30,12 @@ describe('news articles', () => {
     for (const file of articles) {
       const { meta, body } = read(language, file);
       const english = read('en', file).meta;
-      expect({ file, language: meta.language, slug: meta.slug, date: meta.date }).toEqual({ file, language, slug: file.replace(/\.md$/, ''), date: english.date });
+      expect({ file, language: meta.language, slug: meta.slug, date: meta.date }).toEqual({
+        file,
+        language,
+        slug: file.replace(/\.md$/, ''),
+        date: english.date,
+      });
       expect(meta.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(meta.title!.length).toBeGreaterThan(10);
       expect(meta.summary!.length).toBeGreaterThan(40);

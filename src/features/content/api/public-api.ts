@@ -1,7 +1,7 @@
 import { ApiFailure } from '../../../components/api';
 import { apiOrigin } from '../../../config';
-import type { ErrorBody } from '../../../../domain/errors';
-import type { Language } from '../../../../domain/languages';
+import type { ErrorBody } from '#domain/errors';
+import type { Language } from '#domain/languages';
 
 /**
  * Calls to the public part of the API (no login): rates, status, the support form. Failures

@@ -1,7 +1,7 @@
 import { publicRequest } from './public-api';
-import type { SupportBody, SupportReceipt } from '../../../../domain/contracts/support';
-import type { Language } from '../../../../domain/languages';
-import type { SupportRequestInput } from '../../../../domain/support';
+import type { SupportBody, SupportReceipt } from '#domain/contracts/support';
+import type { Language } from '#domain/languages';
+import type { SupportRequestInput } from '#domain/support';
 
 /**
  * POST /api/support: the fetcher and its answer. The form's schema (shared with the API) is in

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { DEFAULT_CONFIRMATIONS, isNodeCurrency } from '../../../../domain/chain';
-import { CURRENCIES } from '../../../../domain/currencies';
+import { DEFAULT_CONFIRMATIONS, isNodeCurrency } from '#domain/chain';
+import { CURRENCIES } from '#domain/currencies';
 import {
   ETH_GAS_LIMIT,
   FEES,
@@ -11,17 +11,23 @@ import {
   NETWORK_FEES_MINOR,
   feeDisplayOptions,
   orderTypesAt,
-} from '../../../../domain/fees';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR, WEEKLY_VOLUME_DAYS } from '../../../../domain/limits';
-import { eur, minorToDecimal } from '../../../../domain/money';
-import { PLACED_ORDER_TYPES } from '../../../../domain/orders';
-import { DEFAULT_ADDRESS_HOLD_HOURS } from '../../../../domain/protection';
-import { quote, type Quote } from '../../../../domain/quotes';
+} from '#domain/fees';
+import {
+  FIRST_ORDER_LIMIT_EUR_MINOR,
+  ID_VERIFICATION_WEEKLY_EUR_MINOR,
+  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
+  ORDER_LIMIT_EUR_MINOR,
+  WEEKLY_VOLUME_DAYS,
+} from '#domain/limits';
+import { eur, minorToDecimal } from '#domain/money';
+import { PLACED_ORDER_TYPES } from '#domain/orders';
+import { DEFAULT_ADDRESS_HOLD_HOURS } from '#domain/protection';
+import { quote, type Quote } from '#domain/quotes';
 import { CurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
 import { LocalizedLink } from '../../../components/localized-link';
 import { formatMoney, formatNumber, formatPercent } from '../../../i18n/format';
-import type { Language } from '../../../../domain/languages';
+import type { Language } from '#domain/languages';
 
 /**
  * The fees page body. Invariant: every number on it is read from domain/ (fees, network fee
@@ -30,7 +36,14 @@ import type { Language } from '../../../../domain/languages';
  */
 /** The fee a buy of `amountEurMinor` pays, computed by the same rule as every quote. */
 function buyFee(amountEurMinor: bigint): string {
-  const result = quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: eur(amountEurMinor), rates: { BTC: '1' }, toMuntlyWallet: true });
+  const result = quote({
+    type: 'buy',
+    currencyFrom: 'EUR',
+    currencyTo: 'BTC',
+    amount: eur(amountEurMinor),
+    rates: { BTC: '1' },
+    toMuntlyWallet: true,
+  });
   return (result as Quote).fee;
 }
 
@@ -38,7 +51,13 @@ function buyFee(amountEurMinor: bigint): string {
 const ROUNDING_EXAMPLE_EUR_MINOR = 13_334n;
 
 function sellFee(amountEurMinor: bigint): string {
-  const result = quote({ type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', amount: eur(amountEurMinor), rates: { BTC: '1' } });
+  const result = quote({
+    type: 'sell',
+    currencyFrom: 'BTC',
+    currencyTo: 'EUR',
+    amount: eur(amountEurMinor),
+    rates: { BTC: '1' },
+  });
   return (result as Quote).fee;
 }
 
@@ -71,7 +90,10 @@ export function FeeSchedule({ language }: { language: Language }) {
                 <td className="num" data-label={t('fees.exchange.rate')}>
                   {percent(FEES[type].basisPoints)}
                 </td>
-                <td className={FEES[type].minimumEurMinor > 0n ? 'num' : undefined} data-label={t('fees.exchange.minimum')}>
+                <td
+                  className={FEES[type].minimumEurMinor > 0n ? 'num' : undefined}
+                  data-label={t('fees.exchange.minimum')}
+                >
                   {FEES[type].minimumEurMinor > 0n ? money(FEES[type].minimumEurMinor) : t('fees.exchange.noMinimum')}
                 </td>
               </tr>
@@ -87,7 +109,13 @@ export function FeeSchedule({ language }: { language: Language }) {
           })}
         </p>
         <p>{t('fees.exchange.rateNote')}</p>
-        <p>{t('fees.exchange.rounding', { rate: percent(FEES.sell.basisPoints), value: money(ROUNDING_EXAMPLE_EUR_MINOR), fee: formatMoney(sellFee(ROUNDING_EXAMPLE_EUR_MINOR), 'EUR', language) })}</p>
+        <p>
+          {t('fees.exchange.rounding', {
+            rate: percent(FEES.sell.basisPoints),
+            value: money(ROUNDING_EXAMPLE_EUR_MINOR),
+            fee: formatMoney(sellFee(ROUNDING_EXAMPLE_EUR_MINOR), 'EUR', language),
+          })}
+        </p>
       </section>
 
       <section aria-labelledby="fees-extra">
@@ -111,9 +139,16 @@ export function FeeSchedule({ language }: { language: Language }) {
                   {nameOf(currency.code, currency.name)} ({currency.code})
                 </th>
                 <td className="num" data-label={t('fees.extra.estimate')}>
-                  {formatMoney(minorToDecimal(NETWORK_FEES_MINOR[currency.code]!, currency.decimals), currency.code, language)}
+                  {formatMoney(
+                    minorToDecimal(NETWORK_FEES_MINOR[currency.code]!, currency.decimals),
+                    currency.code,
+                    language,
+                  )}
                 </td>
-                <td className={isNodeCurrency(currency.code) ? 'num' : undefined} data-label={t('fees.extra.confirmations')}>
+                <td
+                  className={isNodeCurrency(currency.code) ? 'num' : undefined}
+                  data-label={t('fees.extra.confirmations')}
+                >
                   {isNodeCurrency(currency.code) ? formatNumber(DEFAULT_CONFIRMATIONS[currency.code], language) : '—'}
                 </td>
               </tr>
@@ -176,9 +211,18 @@ export function FeeSchedule({ language }: { language: Language }) {
           <tbody>
             {feeDisplayOptions().map((option) => {
               const types = orderTypesAt(option);
-              const label = option.minimumEurMinor > 0n ? t('fees.levels.withMinimum', { rate: percent(option.basisPoints), minimum: money(option.minimumEurMinor) }) : percent(option.basisPoints);
+              const label =
+                option.minimumEurMinor > 0n
+                  ? t('fees.levels.withMinimum', {
+                      rate: percent(option.basisPoints),
+                      minimum: money(option.minimumEurMinor),
+                    })
+                  : percent(option.basisPoints);
               return (
-                <tr key={`${option.basisPoints}-${option.minimumEurMinor}`} className={types.length ? 'in-use' : undefined}>
+                <tr
+                  key={`${option.basisPoints}-${option.minimumEurMinor}`}
+                  className={types.length ? 'in-use' : undefined}
+                >
                   <th scope="row">{label}</th>
                   <td>{types.map((type) => t(`fees.levels.${type}`)).join(', ')}</td>
                 </tr>

@@ -1,11 +1,21 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { SUPPORT_MAILBOX } from '../../../../domain/contact';
+import { SUPPORT_MAILBOX } from '#domain/contact';
 import { SampleBadge, useOperatorDetails, type OperatorDetails } from '../../../components/operator';
-import type { OperatorIdentity } from '../../../../domain/operator';
+import type { OperatorIdentity } from '#domain/operator';
 
 /** The imprint's rows, in the order § 5 DDG lists them; a row the operator did not configure is left out. */
-const ROWS: (keyof OperatorIdentity)[] = ['name', 'address', 'representatives', 'email', 'phone', 'registration', 'vatId', 'supervisor', 'casp'];
+const ROWS: (keyof OperatorIdentity)[] = [
+  'name',
+  'address',
+  'representatives',
+  'email',
+  'phone',
+  'registration',
+  'vatId',
+  'supervisor',
+  'casp',
+];
 
 function Value({ field, operator }: { field: keyof OperatorIdentity; operator: OperatorDetails }) {
   const value = operator[field];

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { SUPPORT_MAILBOX } from '../../../../domain/contact';
+import { SUPPORT_MAILBOX } from '#domain/contact';
 import { usePageLanguage } from '../../../components/localized-link';
 import { SampleBadge, useOperatorDetails } from '../../../components/operator';
 import { productFigures, type ProductFigures } from '../../../i18n/figures';
@@ -16,13 +16,26 @@ const NAMES_OPERATOR = new Set<LegalDocumentKey>(['privacy_policy', 'terms_and_c
  * the legal texts cannot state other numbers than the rules apply; the operator's name and
  * address come from the server's configuration (components/operator.tsx).
  */
-export function LegalDocument({ doc, figures, children }: { doc: LegalDocumentKey; figures?: ProductFigures; children?: React.ReactNode }) {
+export function LegalDocument({
+  doc,
+  figures,
+  children,
+}: {
+  doc: LegalDocumentKey;
+  figures?: ProductFigures;
+  children?: React.ReactNode;
+}) {
   const { t } = useTranslation('legal');
   const language = usePageLanguage();
   // Formatted at build time (the page context), or here when a page has none.
   const { legalTextsUpdated, ...amounts } = figures ?? productFigures(language);
   const operator = useOperatorDetails();
-  const values = { ...amounts, supportMailbox: SUPPORT_MAILBOX, operatorName: operator.name, operatorAddress: operator.address };
+  const values = {
+    ...amounts,
+    supportMailbox: SUPPORT_MAILBOX,
+    operatorName: operator.name,
+    operatorAddress: operator.address,
+  };
   const sections = t(`${doc}.sections`, { returnObjects: true, ...values }) as SectionMap;
   return (
     <>

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBuySellEnabled } from '../../../components/buy-sell';
 import { formatDate } from '../../../i18n/format';
-import type { Language } from '../../../../domain/languages';
+import type { Language } from '#domain/languages';
 
 /** An article from content/news/<language>/<slug>.md, as the news page queries it. */
 export type NewsArticle = { html: string; frontmatter: { slug: string; title: string; date: string; summary: string } };
@@ -17,7 +17,9 @@ const WHILE_BUY_SELL_DISABLED = new Set(['buying-and-selling-paused']);
 export function NewsList({ articles: all, language }: { articles: NewsArticle[]; language: Language }) {
   const { t } = useTranslation('info');
   const buySellEnabled = useBuySellEnabled();
-  const articles = all.filter(({ frontmatter }) => !WHILE_BUY_SELL_DISABLED.has(frontmatter.slug) || buySellEnabled === false);
+  const articles = all.filter(
+    ({ frontmatter }) => !WHILE_BUY_SELL_DISABLED.has(frontmatter.slug) || buySellEnabled === false,
+  );
   const date = (iso: string) => formatDate(new Date(`${iso.slice(0, 10)}T12:00:00Z`), language);
   return (
     <>
@@ -34,7 +36,12 @@ export function NewsList({ articles: all, language }: { articles: NewsArticle[];
         </ul>
       </nav>
       {articles.map(({ html, frontmatter: article }) => (
-        <article key={article.slug} id={article.slug} className="news-article" aria-labelledby={`${article.slug}-title`}>
+        <article
+          key={article.slug}
+          id={article.slug}
+          className="news-article"
+          aria-labelledby={`${article.slug}-title`}
+        >
           <h2 id={`${article.slug}-title`}>{article.title}</h2>
           <p>
             <time dateTime={article.date.slice(0, 10)}>{date(article.date)}</time>

@@ -6,13 +6,14 @@ import { formatInstant, OwedHeldTable, ProofExplained } from '../../../component
 import { apiOrigin, siteUrl } from '../../../config';
 import { formatMoney, formatNumber } from '../../../i18n/format';
 import { publicRequest } from '../api/public-api';
-import type { ControlProof, Reserves, SnapshotSummary, SnapshotsResponse } from '../../../../domain/contracts/liabilities';
-import type { Language } from '../../../../domain/languages';
-import type { PublishedSnapshot } from '../../../../domain/liabilities';
+import type { ControlProof, Reserves, SnapshotSummary, SnapshotsResponse } from '#domain/contracts/liabilities';
+import type { Language } from '#domain/languages';
+import type { PublishedSnapshot } from '#domain/liabilities';
 
 type Loaded = { summary: SnapshotSummary; reserves: Reserves | null; controls: ControlProof[] } | { summary: null };
 
-const isPositive = (decimal: string | null | undefined) => !!decimal && /[1-9]/.test(decimal) && !decimal.trim().startsWith('-');
+const isPositive = (decimal: string | null | undefined) =>
+  !!decimal && /[1-9]/.test(decimal) && !decimal.trim().startsWith('-');
 
 /** Where a verifier fetches the files: the API's origin, or the site's own when they are one. */
 const filesOrigin = () => apiOrigin || siteUrl;
@@ -39,7 +40,10 @@ export function ProofOfSolvency({ language }: { language: Language }) {
           return;
         }
         const [snapshot, control] = await Promise.all([
-          publicRequest<PublishedSnapshot & { reserves?: Reserves }>(language, `/api/liabilities/${summary.snapshotId}`),
+          publicRequest<PublishedSnapshot & { reserves?: Reserves }>(
+            language,
+            `/api/liabilities/${summary.snapshotId}`,
+          ),
           publicRequest<{ proofs: ControlProof[] }>(language, `/api/liabilities/${summary.snapshotId}/control`),
         ]);
         if (live) setLoaded({ summary, reserves: snapshot.reserves ?? null, controls: control.proofs });
@@ -69,11 +73,23 @@ export function ProofOfSolvency({ language }: { language: Language }) {
   );
 }
 
-function Snapshot({ summary, reserves, controls, language }: { summary: SnapshotSummary; reserves: Reserves | null; controls: ControlProof[]; language: Language }) {
+function Snapshot({
+  summary,
+  reserves,
+  controls,
+  language,
+}: {
+  summary: SnapshotSummary;
+  reserves: Reserves | null;
+  controls: ControlProof[];
+  language: Language;
+}) {
   const { t } = useTranslation('proof');
   const listed = reserves ? new Map(reserves.currencies.map((c) => [c.currency, c.addresses?.length ?? 0])) : undefined;
   // Address by address, the currencies that matter here: those owed, and any other the house held some of.
-  const shown = (reserves?.currencies ?? []).filter((c) => summary.currencies.some((owed) => owed.currency === c.currency) || isPositive(c.held));
+  const shown = (reserves?.currencies ?? []).filter(
+    (c) => summary.currencies.some((owed) => owed.currency === c.currency) || isPositive(c.held),
+  );
   return (
     <>
       <section aria-labelledby="solvency-snapshot">
@@ -91,7 +107,12 @@ function Snapshot({ summary, reserves, controls, language }: { summary: Snapshot
           <h2 id="solvency-addresses">{t('public.addressesHeading')}</h2>
           <p>{t('public.addressesLead')}</p>
           {shown.map((reserve) => (
-            <Reserve key={reserve.currency} reserve={reserve} controls={controls.filter((c) => c.currency === reserve.currency)} language={language} />
+            <Reserve
+              key={reserve.currency}
+              reserve={reserve}
+              controls={controls.filter((c) => c.currency === reserve.currency)}
+              language={language}
+            />
           ))}
         </section>
       ) : null}
@@ -105,7 +126,10 @@ function Snapshot({ summary, reserves, controls, language }: { summary: Snapshot
             {t('public.fileLatest')} <a href={`${apiOrigin}/proof/latest.json`}>/proof/latest.json</a>
           </li>
           <li>
-            {t('public.fileControl')} <a href={`${apiOrigin}/proof/${summary.snapshotId}/control.json`}>{`/proof/${summary.snapshotId}/control.json`}</a>
+            {t('public.fileControl')}{' '}
+            <a
+              href={`${apiOrigin}/proof/${summary.snapshotId}/control.json`}
+            >{`/proof/${summary.snapshotId}/control.json`}</a>
           </li>
         </ul>
       </section>
@@ -113,11 +137,20 @@ function Snapshot({ summary, reserves, controls, language }: { summary: Snapshot
   );
 }
 
-function Reserve({ reserve, controls, language }: { reserve: Reserves['currencies'][number]; controls: ControlProof[]; language: Language }) {
+function Reserve({
+  reserve,
+  controls,
+  language,
+}: {
+  reserve: Reserves['currencies'][number];
+  controls: ControlProof[];
+  language: Language;
+}) {
   const { t } = useTranslation('proof');
   const id = `solvency-${reserve.currency}`;
   const addresses = reserve.addresses ?? [];
-  const money = (value: string | null) => (value === null ? t('table.notRead') : formatMoney(value, reserve.currency, language));
+  const money = (value: string | null) =>
+    value === null ? t('table.notRead') : formatMoney(value, reserve.currency, language);
   return (
     <section aria-labelledby={id} className="solvency-reserve">
       <h3 id={id}>
@@ -125,7 +158,9 @@ function Reserve({ reserve, controls, language }: { reserve: Reserves['currencie
         {reserve.currency}
       </h3>
       <p className="small">
-        {reserve.height === null || reserve.height === undefined ? t('public.noChain') : t('public.readAt', { height: formatNumber(reserve.height, language) })}
+        {reserve.height === null || reserve.height === undefined
+          ? t('public.noChain')
+          : t('public.readAt', { height: formatNumber(reserve.height, language) })}
         {reserve.blockHash ? (
           <>
             {' '}
@@ -160,7 +195,12 @@ function Reserve({ reserve, controls, language }: { reserve: Reserves['currencie
         </ul>
       )}
       {reserve.depositAddresses ? (
-        <p className="small">{t('public.deposits', { number: formatNumber(reserve.depositAddresses.count, language), amount: money(reserve.depositAddresses.balance) })}</p>
+        <p className="small">
+          {t('public.deposits', {
+            number: formatNumber(reserve.depositAddresses.count, language),
+            amount: money(reserve.depositAddresses.balance),
+          })}
+        </p>
       ) : null}
       <p className="small">{t('public.held', { amount: money(reserve.held) })}</p>
     </section>

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { CURRENCIES } from '../../../../domain/currencies';
-import { languageMeta, type Language } from '../../../../domain/languages';
+import { CURRENCIES } from '#domain/currencies';
+import { languageMeta, type Language } from '#domain/languages';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
 import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
@@ -27,7 +27,15 @@ function chartColours(element: HTMLElement) {
 
 export const CHART_PERIODS_DAYS = [7, 30, 90, 365] as const;
 
-type Summary = { first: string; last: string; low: string; high: string; changeBasisPoints: number; from: Date; to: Date };
+type Summary = {
+  first: string;
+  last: string;
+  low: string;
+  high: string;
+  changeBasisPoints: number;
+  from: Date;
+  to: Date;
+};
 
 /** First, last, lowest and highest rate of a history, and the change in basis points. */
 export function summarize(history: RateHistory): Summary | null {
@@ -76,24 +84,50 @@ export function RateChart({ language }: { language: Language }) {
       const intl = languageMeta[language].intl;
       const chart = createChart(box.current, {
         autoSize: true,
-        layout: { attributionLogo: false, textColor: colours.text, background: { type: ColorType.Solid, color: 'transparent' }, fontFamily: 'inherit' },
+        layout: {
+          attributionLogo: false,
+          textColor: colours.text,
+          background: { type: ColorType.Solid, color: 'transparent' },
+          fontFamily: 'inherit',
+        },
         localization: { locale: intl, priceFormatter: (price: number) => formatRate(String(price), language) },
         grid: { vertLines: { visible: false }, horzLines: { color: colours.grid } },
         rightPriceScale: { borderColor: colours.grid },
         // The chart shows the whole period and no more: with both edges fixed the library moves the
         // first and last labels inside the axis, which otherwise cut them ("12:0" at 320 px and at
         // 1280 px). Times without seconds ("13:00", not "13:00:56" for the live last point).
-        timeScale: { timeVisible: days <= 30, secondsVisible: false, fixLeftEdge: true, fixRightEdge: true, borderColor: colours.grid },
+        timeScale: {
+          timeVisible: days <= 30,
+          secondsVisible: false,
+          fixLeftEdge: true,
+          fixRightEdge: true,
+          borderColor: colours.grid,
+        },
       });
-      const series = chart.addSeries(AreaSeries, { lineColor: colours.line, topColor: colours.fillTop, bottomColor: colours.fillBottom, lineWidth: 2 });
-      series.setData(data.points.map((p) => ({ time: Math.floor(new Date(p.time).getTime() / 1000) as never, value: Number(p.rate) })));
+      const series = chart.addSeries(AreaSeries, {
+        lineColor: colours.line,
+        topColor: colours.fillTop,
+        bottomColor: colours.fillBottom,
+        lineWidth: 2,
+      });
+      series.setData(
+        data.points.map((p) => ({
+          time: Math.floor(new Date(p.time).getTime() / 1000) as never,
+          value: Number(p.rate),
+        })),
+      );
       chart.timeScale().fitContent();
       // The visitor switches the system between light and dark: the chart follows.
       const scheme = window.matchMedia?.('(prefers-color-scheme: dark)');
       const recolour = () => {
         if (!box.current) return;
         const next = chartColours(box.current);
-        chart.applyOptions({ layout: { textColor: next.text }, grid: { horzLines: { color: next.grid } }, rightPriceScale: { borderColor: next.grid }, timeScale: { borderColor: next.grid } });
+        chart.applyOptions({
+          layout: { textColor: next.text },
+          grid: { horzLines: { color: next.grid } },
+          rightPriceScale: { borderColor: next.grid },
+          timeScale: { borderColor: next.grid },
+        });
         series.applyOptions({ lineColor: next.line, topColor: next.fillTop, bottomColor: next.fillBottom });
       };
       scheme?.addEventListener?.('change', recolour);
@@ -109,14 +143,34 @@ export function RateChart({ language }: { language: Language }) {
   }, [data, language, days]);
 
   const name = nameOf(currency, CURRENCIES.find((c) => c.code === currency)?.name);
-  const options = React.useMemo<CurrencyOption[]>(() => CURRENCIES.map((c) => ({ code: c.code, name: nameOf(c.code, c.name) })), [nameOf]);
-  const percent = (basisPoints: number) => numberFormat(language, { style: 'percent', signDisplay: 'exceptZero', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(basisPoints / 10_000);
+  const options = React.useMemo<CurrencyOption[]>(
+    () => CURRENCIES.map((c) => ({ code: c.code, name: nameOf(c.code, c.name) })),
+    [nameOf],
+  );
+  const percent = (basisPoints: number) =>
+    numberFormat(language, {
+      style: 'percent',
+      signDisplay: 'exceptZero',
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    }).format(basisPoints / 10_000);
 
   return (
     <section aria-labelledby="chart-heading">
       <div className="inline-form">
-        <CurrencyPicker id="chart-currency" label={t('charts.currency')} options={options} value={currency} onChange={setCurrency} />
-        <SelectField id="chart-period" label={t('charts.period')} value={String(days)} onChange={(e) => setDays(Number(e.target.value))}>
+        <CurrencyPicker
+          id="chart-currency"
+          label={t('charts.currency')}
+          options={options}
+          value={currency}
+          onChange={setCurrency}
+        />
+        <SelectField
+          id="chart-period"
+          label={t('charts.period')}
+          value={String(days)}
+          onChange={(e) => setDays(Number(e.target.value))}
+        >
           {CHART_PERIODS_DAYS.map((d) => (
             <option key={d} value={d}>
               {t('charts.days', { count: d })}
@@ -125,7 +179,9 @@ export function RateChart({ language }: { language: Language }) {
         </SelectField>
       </div>
       <h2 id="chart-heading">
-        <WithCurrencyIcon code={currency}>{t('charts.heading', { name, code: currency, period: t('charts.days', { count: days }) })}</WithCurrencyIcon>
+        <WithCurrencyIcon code={currency}>
+          {t('charts.heading', { name, code: currency, period: t('charts.days', { count: days }) })}
+        </WithCurrencyIcon>
       </h2>
       {failed ? <p role="alert">{t('charts.failed')}</p> : null}
       {data?.sample ? (
@@ -137,7 +193,13 @@ export function RateChart({ language }: { language: Language }) {
         {/* The canvas is a picture of the figures below; screen readers get the caption and the figures. */}
         <div ref={box} className="chart-box" aria-hidden="true" />
         <figcaption className="visually-hidden">
-          {summary ? t('charts.chartLabel', { name, from: formatRate(summary.first, language), to: formatRate(summary.last, language) }) : t('charts.loading')}
+          {summary
+            ? t('charts.chartLabel', {
+                name,
+                from: formatRate(summary.first, language),
+                to: formatRate(summary.last, language),
+              })
+            : t('charts.loading')}
         </figcaption>
       </figure>
       {summary ? (
@@ -159,7 +221,8 @@ export function RateChart({ language }: { language: Language }) {
         <p className="muted">{data && data.currency === currency ? t('charts.failed') : t('charts.loading')}</p>
       )}
       <p className="small muted">
-        {t('charts.note')} {/* lightweight-charts' licence asks for this attribution (instead of its logo inside the chart). */}
+        {t('charts.note')}{' '}
+        {/* lightweight-charts' licence asks for this attribution (instead of its logo inside the chart). */}
         <a href="https://www.tradingview.com/lightweight-charts/">TradingView Lightweight Charts™</a>
       </p>
     </section>

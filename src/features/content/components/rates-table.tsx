@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { CURRENCIES } from '../../../../domain/currencies';
+import { CURRENCIES } from '#domain/currencies';
 import { CurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
 import { LocalizedLink } from '../../../components/localized-link';
@@ -8,7 +8,7 @@ import { SampleBadge } from '../../../components/operator';
 import { getRates } from '../api/get-rates';
 import { usePolled } from '../api/use-polled';
 import { formatRate, formatTime } from '../format';
-import type { Language } from '../../../../domain/languages';
+import type { Language } from '#domain/languages';
 
 export const RATES_REFRESH_MS = 30_000;
 
@@ -22,7 +22,11 @@ export function RatesTable({ language }: { language: Language }) {
     <section aria-labelledby="rates-heading">
       <h2 id="rates-heading">{t('rates.tableHeading', { count: CURRENCIES.length })}</h2>
       <p aria-live="polite" className="muted">
-        {failed ? t('rates.failed') : data ? t('rates.updated', { time: formatTime(new Date(data.at), language) }) : t('rates.loading')}
+        {failed
+          ? t('rates.failed')
+          : data
+            ? t('rates.updated', { time: formatTime(new Date(data.at), language) })
+            : t('rates.loading')}
         {data?.sample ? (
           <>
             {' '}
@@ -51,7 +55,9 @@ export function RatesTable({ language }: { language: Language }) {
                 <td className="num" data-label={t('rates.rate')}>
                   {rate ? formatRate(rate, language) : '…'}
                 </td>
-                <td data-label={t('rates.support')}>{currency.support === 'full' ? t('rates.full') : t('rates.partial')}</td>
+                <td data-label={t('rates.support')}>
+                  {currency.support === 'full' ? t('rates.full') : t('rates.partial')}
+                </td>
               </tr>
             );
           })}

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { publicRequest } from '../api/public-api';
 import { usePolled } from '../api/use-polled';
 import { formatTime } from '../format';
-import type { ServiceStatus, WorkerStatus } from '../../../../domain/contracts/support';
-import type { Language } from '../../../../domain/languages';
+import type { ServiceStatus, WorkerStatus } from '#domain/contracts/support';
+import type { Language } from '#domain/languages';
 
 /** GET /api/status (domain/contracts/support.ts): what the status page shows. */
 type State = 'ok' | 'down' | 'delayed' | 'checking';
@@ -19,14 +19,19 @@ export const STATUS_REFRESH_MS = 30_000;
  */
 export function ServiceStatusList({ language }: { language: Language }) {
   const { t } = useTranslation('info');
-  const { data, failed, reload } = usePolled(() => publicRequest<ServiceStatus>(language, '/api/status'), language, STATUS_REFRESH_MS);
+  const { data, failed, reload } = usePolled(
+    () => publicRequest<ServiceStatus>(language, '/api/status'),
+    language,
+    STATUS_REFRESH_MS,
+  );
   const [lastChecked, setLastChecked] = React.useState<Date | null>(null);
   React.useEffect(() => {
     if (data || failed) setLastChecked(new Date());
   }, [data, failed]);
 
   // Without an answer from the API nothing behind it can be known: shown as not available.
-  const worker = (w?: WorkerStatus): State => (failed ? 'down' : !w ? 'checking' : w.status === 'unknown' ? 'down' : w.status);
+  const worker = (w?: WorkerStatus): State =>
+    failed ? 'down' : !w ? 'checking' : w.status === 'unknown' ? 'down' : w.status;
   const rows: Row[] = [
     { key: 'website', state: 'ok' },
     { key: 'api', state: failed ? 'down' : data ? 'ok' : 'checking' },
@@ -50,12 +55,18 @@ export function ServiceStatusList({ language }: { language: Language }) {
               <br />
               <span className="small muted">{t(`status.components.${row.key}.text`)}</span>
             </span>
-            <span className={`status-${row.state === 'delayed' ? 'down' : row.state}`}>{t(`status.states.${row.state}`)}</span>
+            <span className={`status-${row.state === 'delayed' ? 'down' : row.state}`}>
+              {t(`status.states.${row.state}`)}
+            </span>
           </li>
         ))}
       </ul>
-      {data && data.workers.orders.waiting > 0 ? <p>{t('status.ordersWaiting', { count: data.workers.orders.waiting })}</p> : null}
-      {data && data.workers.payouts.waiting > 0 ? <p>{t('status.payoutsWaiting', { count: data.workers.payouts.waiting })}</p> : null}
+      {data && data.workers.orders.waiting > 0 ? (
+        <p>{t('status.ordersWaiting', { count: data.workers.orders.waiting })}</p>
+      ) : null}
+      {data && data.workers.payouts.waiting > 0 ? (
+        <p>{t('status.payoutsWaiting', { count: data.workers.payouts.waiting })}</p>
+      ) : null}
       <p className="muted">
         {lastChecked ? t('status.checkedAt', { time: formatTime(lastChecked, language) }) : null}{' '}
         <button type="button" className="button small" onClick={reload}>

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { SUPPORT_TOPICS, type SupportTopic } from '../../../../domain/support-topics';
+import { SUPPORT_TOPICS, type SupportTopic } from '#domain/support-topics';
 import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field, SelectField, TextAreaField } from '../../../components/field';
 import { lazyResolver } from '../../../components/form-rules';
@@ -20,14 +20,22 @@ const FIELDS: readonly FieldName[] = ['name', 'email', 'topic', 'orderReference'
  * The schema (and zod) is not part of the page's first load: it is fetched in idle time and runs
  * at the first check (support-resolver.ts).
  */
-const resolver = lazyResolver(() => import(/* webpackPrefetch: true */ '../support-resolver').then((m) => m.supportResolver));
+const resolver = lazyResolver(() =>
+  import(/* webpackPrefetch: true */ '../support-resolver').then((m) => m.supportResolver),
+);
 
 export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
   const { t } = useTranslation('support');
   const language = usePageLanguage();
   const form = useForm<SupportFormValues>({
     resolver,
-    defaultValues: { name: '', email: '', topic: defaultTopic ?? ('' as SupportTopic), orderReference: '', message: '' },
+    defaultValues: {
+      name: '',
+      email: '',
+      topic: defaultTopic ?? ('' as SupportTopic),
+      orderReference: '',
+      message: '',
+    },
   });
   const { register, handleSubmit, setError, reset, formState } = form;
   // What was typed survives a language switch (a new page) until the message is sent.
@@ -76,8 +84,21 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
       <h2 id="support-form-heading">{t('form.heading')}</h2>
       <p>{t('form.intro')}</p>
       <form onSubmit={submit} noValidate className="support-form">
-        <Field id="support-name" label={t('form.name')} autoComplete="name" error={error('name')} {...register('name')} />
-        <Field id="support-email" label={t('form.email')} type="email" autoComplete="email" error={error('email')} {...register('email')} />
+        <Field
+          id="support-name"
+          label={t('form.name')}
+          autoComplete="name"
+          error={error('name')}
+          {...register('name')}
+        />
+        <Field
+          id="support-email"
+          label={t('form.email')}
+          type="email"
+          autoComplete="email"
+          error={error('email')}
+          {...register('email')}
+        />
         <SelectField id="support-topic" label={t('form.topic')} error={error('topic')} {...register('topic')}>
           <option value="">{t('form.choose')}</option>
           {SUPPORT_TOPICS.map((topic) => (
@@ -86,8 +107,22 @@ export function SupportForm({ defaultTopic }: { defaultTopic?: SupportTopic }) {
             </option>
           ))}
         </SelectField>
-        <Field id="support-reference" label={t('form.orderReference')} autoComplete="off" spellCheck={false} error={error('orderReference')} {...register('orderReference')} />
-        <TextAreaField id="support-message" label={t('form.message')} hint={t('form.messageHint')} error={error('message')} rows={7} {...register('message')} />
+        <Field
+          id="support-reference"
+          label={t('form.orderReference')}
+          autoComplete="off"
+          spellCheck={false}
+          error={error('orderReference')}
+          {...register('orderReference')}
+        />
+        <TextAreaField
+          id="support-message"
+          label={t('form.message')}
+          hint={t('form.messageHint')}
+          error={error('message')}
+          rows={7}
+          {...register('message')}
+        />
         {formError ? (
           <p role="alert" className="form-error">
             {errorText(formError)}

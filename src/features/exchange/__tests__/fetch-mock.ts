@@ -52,7 +52,11 @@ export function mockApi(routes: Record<string, Handler>) {
     };
   });
   (globalThis as { fetch: unknown }).fetch = fetchMock;
-  return { calls, fetchMock, callsTo: (key: string) => calls.filter((c) => `${c.method} ${c.path.split('?')[0]}` === key) };
+  return {
+    calls,
+    fetchMock,
+    callsTo: (key: string) => calls.filter((c) => `${c.method} ${c.path.split('?')[0]}` === key),
+  };
 }
 
 export const ORDER = {

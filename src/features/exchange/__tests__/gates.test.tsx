@@ -32,17 +32,33 @@ const ME = {
   depositLimitEur: '1000.00',
   email: 'ada@example.com',
   displayName: 'Ada',
-  verification: { address: 'not_enabled', bank: 'verified', business: 'not_enabled', id: 'not_enabled', mobile: 'not_enabled' },
+  verification: {
+    address: 'not_enabled',
+    bank: 'verified',
+    business: 'not_enabled',
+    id: 'not_enabled',
+    mobile: 'not_enabled',
+  },
 };
 
 function inSession(children: React.ReactNode, session: Partial<ExchangeSession> = {}) {
-  return <StaticSession value={{ status: 'authenticated', getToken: async () => 'token-1', ...session }}>{children}</StaticSession>;
+  return (
+    <StaticSession value={{ status: 'authenticated', getToken: async () => 'token-1', ...session }}>
+      {children}
+    </StaticSession>
+  );
 }
 
 describe('an order paid from the wallet to a destination outside it', () => {
   it('asks for the emailed code instead of a payment, and shows the order processing once it is confirmed', async () => {
-    const api = mockApi({ 'POST /api/orders/ABCD-EFGH-IJKL-MNOP/confirm': () => ({ body: { ...WALLET_ORDER, status: 'processing', awaitingCode: false } }) });
-    renderInLanguage(inSession(<Confirmation order={WALLET_ORDER as any} email="ada@example.com" onAnother={() => undefined} />));
+    const api = mockApi({
+      'POST /api/orders/ABCD-EFGH-IJKL-MNOP/confirm': () => ({
+        body: { ...WALLET_ORDER, status: 'processing', awaitingCode: false },
+      }),
+    });
+    renderInLanguage(
+      inSession(<Confirmation order={WALLET_ORDER as any} email="ada@example.com" onAnother={() => undefined} />),
+    );
     expect(screen.getByRole('heading', { name: en.walletCode.heading })).toBeTruthy();
     fireEvent.change(screen.getByLabelText(en.walletCode.code), { target: { value: 'abcd efgh ijkl mnop' } });
     fireEvent.click(screen.getByRole('button', { name: en.walletCode.confirm }));
@@ -57,11 +73,17 @@ describe('an order paid from the wallet to a destination outside it', () => {
     let answer = apiError(400, 'invalid_code', 'code');
     mockApi({ 'POST /api/orders/ABCD-EFGH-IJKL-MNOP/confirm': () => answer });
     const stepUp = jest.fn(async () => undefined);
-    renderInLanguage(inSession(<Confirmation order={WALLET_ORDER as any} email="ada@example.com" onAnother={() => undefined} />, { stepUp }));
+    renderInLanguage(
+      inSession(<Confirmation order={WALLET_ORDER as any} email="ada@example.com" onAnother={() => undefined} />, {
+        stepUp,
+      }),
+    );
     const field = screen.getByLabelText(en.walletCode.code);
     fireEvent.change(field, { target: { value: 'BBBB-BBBB-BBBB-BBBB' } });
     fireEvent.click(screen.getByRole('button', { name: en.walletCode.confirm }));
-    await waitFor(() => expect(field).toHaveAccessibleDescription(expect.stringContaining(enErrors.invalid_code.split('{{')[0].trim())));
+    await waitFor(() =>
+      expect(field).toHaveAccessibleDescription(expect.stringContaining(enErrors.invalid_code.split('{{')[0].trim())),
+    );
     answer = apiError(401, 'login_required_recent');
     fireEvent.click(screen.getByRole('button', { name: en.walletCode.confirm }));
     fireEvent.click(await screen.findByRole('button', { name: en.walletCode.loginAgainButton }));
@@ -70,7 +92,10 @@ describe('an order paid from the wallet to a destination outside it', () => {
 
   it('reads in German', () => {
     mockApi({});
-    renderInLanguage(inSession(<Confirmation order={WALLET_ORDER as any} email="ada@example.com" onAnother={() => undefined} />), 'de');
+    renderInLanguage(
+      inSession(<Confirmation order={WALLET_ORDER as any} email="ada@example.com" onAnother={() => undefined} />),
+      'de',
+    );
     expect(screen.getByRole('heading', { name: de.walletCode.heading })).toBeTruthy();
     expect(screen.getByLabelText(de.walletCode.code)).toBeTruthy();
   });
@@ -80,7 +105,10 @@ describe('the deposit page shows only what the account may do', () => {
   beforeEach(() => forgetAnswers());
 
   it('a verified bank account: the reference, converting on arrival and the rules of a buy', async () => {
-    mockApi({ 'GET /api/me': () => ({ body: ME }), 'GET /api/exchange/config': () => ({ body: { buySellEnabled: true, explorers: {} } }) });
+    mockApi({
+      'GET /api/me': () => ({ body: ME }),
+      'GET /api/exchange/config': () => ({ body: { buySellEnabled: true, explorers: {} } }),
+    });
     renderInLanguage(inSession(<Deposit />));
     expect(await screen.findByTestId('deposit-reference')).toHaveTextContent('DEPOSIT7KQ2M9');
     expect(screen.getByText('DEPOSIT7KQ2M9 BTC')).toBeTruthy();
@@ -88,7 +116,10 @@ describe('the deposit page shows only what the account may do', () => {
   });
 
   it('buying switched off: no conversion offered, the deposit stays in euros', async () => {
-    mockApi({ 'GET /api/me': () => ({ body: ME }), 'GET /api/exchange/config': () => ({ body: { buySellEnabled: false, explorers: {} } }) });
+    mockApi({
+      'GET /api/me': () => ({ body: ME }),
+      'GET /api/exchange/config': () => ({ body: { buySellEnabled: false, explorers: {} } }),
+    });
     renderInLanguage(inSession(<Deposit />));
     expect(await screen.findByText(en.deposit.convertPaused)).toBeTruthy();
     expect(screen.queryByText('DEPOSIT7KQ2M9 BTC')).toBeNull();

@@ -13,7 +13,10 @@ const BANK = { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 
 
 describe('buy and sell pages', () => {
   it('show the spec’s notice instead of the form when buying and selling are switched off', async () => {
-    mockApi({ 'GET /api/exchange/config': () => ({ body: { buySellEnabled: false, bank: BANK } }), 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }) });
+    mockApi({
+      'GET /api/exchange/config': () => ({ body: { buySellEnabled: false, bank: BANK } }),
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+    });
     renderInLanguage(<OrderIsland type="sell" />, 'nl');
     expect(await screen.findByTestId('buy-sell-disabled')).toHaveTextContent('Kopen en verkopen');
     expect(screen.getByTestId('buy-sell-disabled')).toHaveTextContent(nl.buy.disabled);
@@ -21,7 +24,10 @@ describe('buy and sell pages', () => {
   });
 
   it('keep the form while they are on; a swap never asks', async () => {
-    const api = mockApi({ 'GET /api/exchange/config': () => ({ body: { buySellEnabled: true, bank: BANK } }), 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }) });
+    const api = mockApi({
+      'GET /api/exchange/config': () => ({ body: { buySellEnabled: true, bank: BANK } }),
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+    });
     renderInLanguage(<OrderIsland type="swap" />);
     expect(await screen.findByRole('button', { name: en.form.submit.swap })).toBeInTheDocument();
     expect(api.callsTo('GET /api/exchange/config')).toHaveLength(0);
@@ -33,7 +39,14 @@ describe('Deposit', () => {
     const api = mockApi({
       'GET /api/exchange/config': () => ({ body: { buySellEnabled: true, bank: BANK } }),
       'GET /api/me': () => ({
-        body: { accountKey: 'K7Q2M9', depositReference: 'DEPOSITK7Q2M9', depositLimitEur: '1000.00', email: 'ada@example.com', displayName: 'Ada', verification: { bank: 'verified' } },
+        body: {
+          accountKey: 'K7Q2M9',
+          depositReference: 'DEPOSITK7Q2M9',
+          depositLimitEur: '1000.00',
+          email: 'ada@example.com',
+          displayName: 'Ada',
+          verification: { bank: 'verified' },
+        },
       }),
     });
     renderInLanguage(
@@ -56,7 +69,10 @@ describe('Deposit', () => {
         <Deposit />
       </StaticSession>,
     );
-    expect(screen.getByRole('link', { name: en.deposit.login })).toHaveAttribute('href', '/login/?returnTo=%2Fexchange%2Fdeposit%2F');
+    expect(screen.getByRole('link', { name: en.deposit.login })).toHaveAttribute(
+      'href',
+      '/login/?returnTo=%2Fexchange%2Fdeposit%2F',
+    );
     expect(screen.getByText(/DEPOSIT7KQ2M9XA BTC converts/)).toBeInTheDocument();
     expect(await screen.findByText('DE89 3704 0044 0532 0130 00')).toBeInTheDocument();
   });

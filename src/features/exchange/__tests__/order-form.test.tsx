@@ -15,7 +15,14 @@ function setup(type: 'buy' | 'sell' | 'swap', language: 'en' | 'de' = 'en', sess
   const onPlaced = jest.fn();
   const onDisabled = jest.fn();
   const ui = <OrderForm type={type} onPlaced={onPlaced} onDisabled={onDisabled} />;
-  renderInLanguage(session ? <StaticSession value={{ status: 'authenticated', getToken: async () => 'token-1' }}>{ui}</StaticSession> : ui, language);
+  renderInLanguage(
+    session ? (
+      <StaticSession value={{ status: 'authenticated', getToken: async () => 'token-1' }}>{ui}</StaticSession>
+    ) : (
+      ui
+    ),
+    language,
+  );
   return { onPlaced, onDisabled };
 }
 
@@ -97,7 +104,9 @@ describe('OrderForm', () => {
       address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
       paymentMethod: 'sepa_instant',
     });
-    expect(first!.headers['idempotency-key']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(first!.headers['idempotency-key']).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
     expect(second!.headers['idempotency-key']).toBe(first!.headers['idempotency-key']);
     expect(first!.headers.authorization).toBeUndefined();
   });
@@ -115,7 +124,11 @@ describe('OrderForm', () => {
     type('Your BTC address', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
     // The API's code, localized, next to the field the API names, with the limit from domain/limits.
-    await waitFor(() => expect(errorOf(/Amount in EUR/)).toBe('Order rejected. The first order of each new customer is limited to €100.00.'));
+    await waitFor(() =>
+      expect(errorOf(/Amount in EUR/)).toBe(
+        'Order rejected. The first order of each new customer is limited to €100.00.',
+      ),
+    );
     type(/Amount in EUR/, '90');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
     await waitFor(() => expect(api.callsTo('POST /api/orders')).toHaveLength(2));
@@ -135,14 +148,19 @@ describe('OrderForm', () => {
     type(de.form.email, 'ada@example.com');
     type('Ihre ETH-Adresse', '0x52908400098527886E0F7030069857D2E4169EE7');
     // The live estimate already says so …
-    await waitFor(() => expect(screen.getByTestId('quote')).toHaveTextContent(deErrors.network_fee_exceeds_amount), { timeout: 3000 });
+    await waitFor(() => expect(screen.getByTestId('quote')).toHaveTextContent(deErrors.network_fee_exceeds_amount), {
+      timeout: 3000,
+    });
     fireEvent.click(screen.getByRole('button', { name: de.form.submit.swap }));
     // … and the rejected order shows it next to the amount.
     await waitFor(() => expect(errorOf(/Betrag in BTC/)).toBe(deErrors.network_fee_exceeds_amount));
   });
 
   it('shows a live estimate for what is typed, stating the floating rate', async () => {
-    const api = mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }), 'POST /api/quotes': () => ({ body: QUOTE }) });
+    const api = mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+    });
     setup('buy');
     await screen.findByLabelText(en.form.to.buy);
     type(/Amount in EUR/, '8');
@@ -154,16 +172,24 @@ describe('OrderForm', () => {
     expect(quote).toHaveTextContent('1 BTC ≈ €80,000.00'); // a buy's rate, read the usual way round
     expect(screen.getByText(en.quote.floating)).toBeInTheDocument();
     // Debounced: one question for the last input only.
-    expect(api.callsTo('POST /api/quotes').map((c) => c.body)).toEqual([{ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '80' }]);
+    expect(api.callsTo('POST /api/quotes').map((c) => c.body)).toEqual([
+      { type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '80' },
+    ]);
   });
 
   it('asks anonymous visitors to log in for the own-wallet options', async () => {
-    const api = mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }), 'POST /api/quotes': () => ({ body: QUOTE }) });
+    const api = mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+    });
     setup('buy');
     await screen.findByLabelText(en.form.to.buy);
     fireEvent.click(screen.getByLabelText(en.form.sendToMyWallet));
     expect(screen.queryByLabelText('Your BTC address')).toBeNull(); // delivered into the wallet
-    expect(screen.getByRole('link', { name: en.form.loginLink })).toHaveAttribute('href', expect.stringMatching(/^\/login\/\?returnTo=/));
+    expect(screen.getByRole('link', { name: en.form.loginLink })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/^\/login\/\?returnTo=/),
+    );
     type(/Amount in EUR/, '50');
     type(en.form.email, 'ada@example.com');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
@@ -172,7 +198,10 @@ describe('OrderForm', () => {
   });
 
   it('tells an anonymous visitor paying from a business account what that needs (an account and a verified business), not the wallet options', async () => {
-    const api = mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }), 'POST /api/quotes': () => ({ body: QUOTE }) });
+    const api = mockApi({
+      'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+      'POST /api/quotes': () => ({ body: QUOTE }),
+    });
     setup('buy');
     await screen.findByLabelText(en.form.to.buy);
     fireEvent.click(screen.getByLabelText(en.form.fromBusinessAccount));
@@ -189,7 +218,17 @@ describe('OrderForm', () => {
     const api = mockApi({
       'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
       'POST /api/quotes': () => ({ body: QUOTE }),
-      'POST /api/orders': () => ({ status: 201, body: { ...ORDER, currencyTo: 'SOL', sendToMyWallet: true, useMyWallet: true, address: null, paymentDetails: null } }),
+      'POST /api/orders': () => ({
+        status: 201,
+        body: {
+          ...ORDER,
+          currencyTo: 'SOL',
+          sendToMyWallet: true,
+          useMyWallet: true,
+          address: null,
+          paymentDetails: null,
+        },
+      }),
     });
     const { onPlaced } = setup('buy', 'en', 'authenticated');
     await screen.findByLabelText(en.form.to.buy);
@@ -207,24 +246,43 @@ describe('OrderForm', () => {
     await waitFor(() => expect(onPlaced).toHaveBeenCalled());
     const [call] = api.callsTo('POST /api/orders');
     expect(call!.headers.authorization).toBe('Bearer token-1');
-    expect(call!.body).toEqual({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'SOL', amount: '50', email: 'ada@example.com', sendToMyWallet: true, useMyWallet: true });
+    expect(call!.body).toEqual({
+      type: 'buy',
+      currencyFrom: 'EUR',
+      currencyTo: 'SOL',
+      amount: '50',
+      email: 'ada@example.com',
+      sendToMyWallet: true,
+      useMyWallet: true,
+    });
   });
 
   it.each([
     ['en', 'Your ETH address', /standard address of an ordinary account.*not a smart contract.*21,000 gas/],
     ['de', 'Ihre ETH-Adresse', /Standardadresse eines gewöhnlichen Kontos.*kein Smart Contract.*21\.000 Gas/],
-  ] as const)('tells, in %s, that an ETH address must be a standard one (21,000 gas, no contract) and what an XRP destination tag is', async (language, ethLabel, ethHint) => {
-    mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }), 'POST /api/quotes': () => ({ body: QUOTE }) });
-    setup('buy', language);
-    const texts = language === 'de' ? de : en;
-    await screen.findByLabelText(texts.form.to.buy);
-    pick(texts.form.to.buy, 'ETH');
-    const hintOf = (label: string) => document.getElementById((field(label).getAttribute('aria-describedby') ?? '').split(' ').find((id) => id.endsWith('-hint'))!)!.textContent;
-    expect(hintOf(ethLabel)).toMatch(ethHint);
-    pick(texts.form.to.buy, 'XRP');
-    expect(hintOf(ethLabel.replace('ETH', 'XRP'))).toBe(texts.form.xrpHint);
-    expect(texts.form.xrpHint).toMatch(language === 'de' ? /Börsen .* verlangen ihn fast immer/ : /exchanges .* almost always require it/);
-  });
+  ] as const)(
+    'tells, in %s, that an ETH address must be a standard one (21,000 gas, no contract) and what an XRP destination tag is',
+    async (language, ethLabel, ethHint) => {
+      mockApi({
+        'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+        'POST /api/quotes': () => ({ body: QUOTE }),
+      });
+      setup('buy', language);
+      const texts = language === 'de' ? de : en;
+      await screen.findByLabelText(texts.form.to.buy);
+      pick(texts.form.to.buy, 'ETH');
+      const hintOf = (label: string) =>
+        document.getElementById(
+          (field(label).getAttribute('aria-describedby') ?? '').split(' ').find((id) => id.endsWith('-hint'))!,
+        )!.textContent;
+      expect(hintOf(ethLabel)).toMatch(ethHint);
+      pick(texts.form.to.buy, 'XRP');
+      expect(hintOf(ethLabel.replace('ETH', 'XRP'))).toBe(texts.form.xrpHint);
+      expect(texts.form.xrpHint).toMatch(
+        language === 'de' ? /Börsen .* verlangen ihn fast immer/ : /exchanges .* almost always require it/,
+      );
+    },
+  );
 
   it('accepts an XRP address without a tag (the API stores tag 0) and explains the tag', async () => {
     const api = mockApi({
@@ -241,7 +299,9 @@ describe('OrderForm', () => {
     type('Your XRP address', 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY');
     fireEvent.click(screen.getByRole('button', { name: en.form.submit.buy }));
     await waitFor(() => expect(api.callsTo('POST /api/orders')).toHaveLength(1));
-    expect((api.callsTo('POST /api/orders')[0]!.body as { address: string }).address).toBe('rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY');
+    expect((api.callsTo('POST /api/orders')[0]!.body as { address: string }).address).toBe(
+      'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY',
+    );
   });
 
   it('shows an API error for a field the page does not show (EUR side of a sell) above the button', async () => {
@@ -264,7 +324,10 @@ describe('OrderForm', () => {
     mockApi({
       'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
       'POST /api/quotes': () => ({ body: QUOTE }),
-      'POST /api/orders': () => ({ status: 429, body: { error: { code: 'try_again_soon', message: 'Try again soon!', retryAfter: 1800 } } }),
+      'POST /api/orders': () => ({
+        status: 429,
+        body: { error: { code: 'try_again_soon', message: 'Try again soon!', retryAfter: 1800 } },
+      }),
     });
     setup('buy');
     await screen.findByLabelText(en.form.to.buy);
@@ -296,7 +359,11 @@ describe('OrderForm', () => {
     const ru = loadResources('ru').exchange as any;
     const ruErrors = loadResources('ru').errors as any;
     const sellIn = async (language: 'en' | 'ru', answer: () => unknown) => {
-      const api = mockApi({ 'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }), 'POST /api/quotes': () => ({ body: QUOTE }), 'POST /api/orders': answer as never });
+      const api = mockApi({
+        'GET /api/currencies': () => ({ body: { currencies: CURRENCIES } }),
+        'POST /api/quotes': () => ({ body: QUOTE }),
+        'POST /api/orders': answer as never,
+      });
       const onPlaced = jest.fn();
       renderInLanguage(<OrderForm type="sell" onPlaced={onPlaced} onDisabled={jest.fn()} />, language);
       const texts = language === 'ru' ? ru : en;
@@ -308,7 +375,10 @@ describe('OrderForm', () => {
     };
 
     it('shows the Latin spelling of a Cyrillic name, which the customer corrects, and sends the corrected one', async () => {
-      const { api, onPlaced, texts } = await sellIn('ru', () => ({ status: 201, body: { ...ORDER, type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', beneficiary: 'Yulia Kovalenko' } }));
+      const { api, onPlaced, texts } = await sellIn('ru', () => ({
+        status: 201,
+        body: { ...ORDER, type: 'sell', currencyFrom: 'BTC', currencyTo: 'EUR', beneficiary: 'Yulia Kovalenko' },
+      }));
       expect(screen.queryByLabelText(texts.form.beneficiaryLatin)).toBeNull();
       type(texts.form.beneficiary, 'Юлия Коваленко');
       const latin = (await screen.findByLabelText(texts.form.beneficiaryLatin)) as HTMLInputElement;
@@ -322,7 +392,10 @@ describe('OrderForm', () => {
       expect(latin.value).toBe('Yulia Kovalenko');
       fireEvent.click(screen.getByRole('button', { name: texts.form.submit.sell }));
       await waitFor(() => expect(onPlaced).toHaveBeenCalled());
-      expect(api.callsTo('POST /api/orders')[0]!.body).toMatchObject({ address: 'gb82 west 1234 5698 7654 32', beneficiary: 'Yulia Kovalenko' });
+      expect(api.callsTo('POST /api/orders')[0]!.body).toMatchObject({
+        address: 'gb82 west 1234 5698 7654 32',
+        beneficiary: 'Yulia Kovalenko',
+      });
     });
 
     it('refuses a missing or too short name next to its field, in Russian, and puts the API’s refusals next to theirs', async () => {

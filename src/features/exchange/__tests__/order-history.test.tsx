@@ -51,11 +51,18 @@ describe('OrderHistory', () => {
     const api = mockApi({ 'POST /api/orders/lookup': () => ({ body: ORDER }) });
     renderInLanguage(<OrderHistory />);
     lookup('ada@example.com', 'ABCD-EFGH-IJKL');
-    await waitFor(() => expect(screen.getByLabelText(en.history.reference)).toHaveAccessibleDescription(expect.stringContaining(enErrors.invalid_reference)));
+    await waitFor(() =>
+      expect(screen.getByLabelText(en.history.reference)).toHaveAccessibleDescription(
+        expect.stringContaining(enErrors.invalid_reference),
+      ),
+    );
     expect(api.calls).toHaveLength(0);
     lookup('ada@example.com', ' abcd efgh-ijklmnop ');
     await screen.findByRole('heading', { name: `Order ${ORDER.reference}` });
-    expect(api.callsTo('POST /api/orders/lookup')[0]!.body).toEqual({ email: 'ada@example.com', reference: 'ABCD-EFGH-IJKL-MNOP' });
+    expect(api.callsTo('POST /api/orders/lookup')[0]!.body).toEqual({
+      email: 'ada@example.com',
+      reference: 'ABCD-EFGH-IJKL-MNOP',
+    });
   });
 
   it('says clearly when nothing matches, and asks to wait when rate-limited', async () => {
@@ -75,16 +82,38 @@ describe('OrderHistory', () => {
     await screen.findByRole('heading', { name: `Заявка ${ORDER.reference}` });
     // The transfer to make, with its copy buttons, comes before the status.
     const next = screen.getByRole('region', { name: ru.confirm.next });
-    expect(next.compareDocumentPosition(screen.getByRole('list', { name: ru.order.stepper })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(
+      next.compareDocumentPosition(screen.getByRole('list', { name: ru.order.stepper })) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
     expect(within(next).getByRole('button', { name: 'Копировать: IBAN' })).toBeInTheDocument();
     expect(within(next).getByRole('button', { name: 'Копировать: назначение платежа' })).toBeInTheDocument();
     const yours = screen.getByRole('region', { name: ru.order.groups.order });
     const delivery = screen.getByRole('region', { name: ru.order.groups.delivery });
     // What is known of a new order; what is not known yet (the actual rate, where it was sent) has no row.
     const labels = ru.order.fields as Record<string, string>;
-    for (const key of ['type', 'amount', 'estimatedAmountConverted', 'estimatedRate', 'fee', 'estimatedNetworkFee', 'paymentMethod', 'rateType', 'shortReference', 'date'])
+    for (const key of [
+      'type',
+      'amount',
+      'estimatedAmountConverted',
+      'estimatedRate',
+      'fee',
+      'estimatedNetworkFee',
+      'paymentMethod',
+      'rateType',
+      'shortReference',
+      'date',
+    ])
       expect(yours).toHaveTextContent(labels[key]!);
-    const later = ['actualAmountConverted', 'amountReceived', 'actualNetworkFee', 'actualRate', 'completedAt', 'delivery', 'payoutTxid'];
+    const later = [
+      'actualAmountConverted',
+      'amountReceived',
+      'actualNetworkFee',
+      'actualRate',
+      'completedAt',
+      'delivery',
+      'payoutTxid',
+    ];
     for (const key of later) expect(document.querySelector('.order-fields')).not.toHaveTextContent(labels[key]!);
     expect(yours).toHaveTextContent(ru.order.floating);
     expect(yours).toHaveTextContent(ru.methods.sepa);
@@ -114,7 +143,8 @@ describe('OrderHistory', () => {
     );
     expect(status).toHaveTextContent(`Статус: ${ru.order.status.completed_success}`);
     expect(yours).toHaveTextContent('0,00098 BTC');
-    for (const key of later.filter((k) => k !== 'delivery' && k !== 'payoutTxid')) expect(yours).toHaveTextContent(labels[key]!);
+    for (const key of later.filter((k) => k !== 'delivery' && k !== 'payoutTxid'))
+      expect(yours).toHaveTextContent(labels[key]!);
     expect(delivery).toHaveTextContent(`${labels.delivery}${ru.order.toAddress}`);
     expect(delivery).toHaveTextContent(`${labels.payoutTxid}f00d`);
     // Completed: the stream is closed rather than reconnected.
@@ -132,12 +162,23 @@ describe('OrderHistory', () => {
       completedAt: '2025-03-01T10:05:00.000Z',
       paymentDetails: null,
     };
-    let explorers: Record<string, string> = { BTC: 'https://mempool.space/tx/{txid}', ETH: 'https://etherscan.io/tx/{txid}' };
+    let explorers: Record<string, string> = {
+      BTC: 'https://mempool.space/tx/{txid}',
+      ETH: 'https://etherscan.io/tx/{txid}',
+    };
     mockApi({
       'POST /api/orders/lookup': () => ({ body: completed }),
-      'GET /api/exchange/config': () => ({ body: { buySellEnabled: true, bank: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' }, explorers } }),
+      'GET /api/exchange/config': () => ({
+        body: {
+          buySellEnabled: true,
+          bank: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' },
+          explorers,
+        },
+      }),
     });
-    const { unmount } = renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
+    const { unmount } = renderInLanguage(
+      <OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />,
+    );
     const link = await screen.findByRole('link', { name: `a1b2c3 ${enCommon.txHash.explorer}` });
     expect(link).toHaveAttribute('href', 'https://mempool.space/tx/a1b2c3');
     expect(link).toHaveAttribute('target', '_blank');
@@ -157,9 +198,12 @@ describe('OrderHistory', () => {
   });
 
   it('shows each currency’s logo next to its amounts and rates: the transfer to make, the details, the crypto to send', async () => {
-    const logosIn = (element: Element) => [...element.querySelectorAll('img.currency-icon')].map((img) => img.getAttribute('src')!.replace(/^.*\//, ''));
+    const logosIn = (element: Element) =>
+      [...element.querySelectorAll('img.currency-icon')].map((img) => img.getAttribute('src')!.replace(/^.*\//, ''));
     mockApi({ 'POST /api/orders/lookup': () => ({ body: ORDER }) });
-    const { unmount } = renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
+    const { unmount } = renderInLanguage(
+      <OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />,
+    );
     await screen.findByRole('heading', { name: `Order ${ORDER.reference}` });
     // The amount to transfer, in euros.
     expect(logosIn(screen.getByRole('region', { name: en.confirm.next }))).toEqual(['eur.svg']);
@@ -177,7 +221,12 @@ describe('OrderHistory', () => {
       currencyTo: 'EUR',
       amount: '0.050000000',
       paymentDetails: null,
-      receiving: { currency: 'ETH', address: '0x52908400098527886E0F7030069857D2E4169EE7', tag: null, amount: '0.050000000' },
+      receiving: {
+        currency: 'ETH',
+        address: '0x52908400098527886E0F7030069857D2E4169EE7',
+        tag: null,
+        amount: '0.050000000',
+      },
     };
     mockApi({ 'POST /api/orders/lookup': () => ({ body: sell }) });
     renderInLanguage(<OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />);
@@ -188,7 +237,13 @@ describe('OrderHistory', () => {
   it('explains a failure and where the money goes', async () => {
     mockApi({
       'POST /api/orders/lookup': () => ({
-        body: { ...ORDER, status: 'completed_failure', amountReceived: '75.00', failure: { reason: 'amount_mismatch', refund: 'bank' }, completedAt: '2025-03-01T10:05:00.000Z' },
+        body: {
+          ...ORDER,
+          status: 'completed_failure',
+          amountReceived: '75.00',
+          failure: { reason: 'amount_mismatch', refund: 'bank' },
+          completedAt: '2025-03-01T10:05:00.000Z',
+        },
       }),
     });
     renderInLanguage(<OrderHistory />);
@@ -204,13 +259,19 @@ describe('OrderHistory', () => {
   });
 
   it('says when the order’s payout waits for two operators’ approval, and stops saying it once approved', async () => {
-    mockApi({ 'POST /api/orders/lookup': () => ({ body: { ...ORDER, status: 'processing', amountReceived: '80.00', payoutAwaitingApproval: true } }) });
+    mockApi({
+      'POST /api/orders/lookup': () => ({
+        body: { ...ORDER, status: 'processing', amountReceived: '80.00', payoutAwaitingApproval: true },
+      }),
+    });
     renderInLanguage(<OrderHistory />);
     lookup('ada@example.com', ORDER.reference);
     expect(await screen.findByText(en.order.payoutAwaitingApproval)).toBeTruthy();
     const source = FakeEventSource.instances[0]!;
     act(() => source.emit('open'));
-    act(() => source.emit('order', { ...ORDER, status: 'processing', amountReceived: '80.00', payoutAwaitingApproval: false }));
+    act(() =>
+      source.emit('order', { ...ORDER, status: 'processing', amountReceived: '80.00', payoutAwaitingApproval: false }),
+    );
     await waitFor(() => expect(screen.queryByText(en.order.payoutAwaitingApproval)).toBeNull());
   });
 

@@ -44,36 +44,62 @@ describe('order form rules', () => {
   });
 
   it("checks a sell's IBAN with its checksum and its country (SEPA only)", async () => {
-    expect(await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'de89 3704 0044 0532 0130 00' })).toEqual({});
-    expect(await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'DE89 3704 0044 0532 0130 01' })).toEqual({ address: 'invalid_iban' });
-    expect(await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'TR33 0006 1005 1978 6457 8413 26' })).toEqual({ address: 'iban_outside_sepa' });
+    expect(
+      await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'de89 3704 0044 0532 0130 00' }),
+    ).toEqual({});
+    expect(
+      await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'DE89 3704 0044 0532 0130 01' }),
+    ).toEqual({ address: 'invalid_iban' });
+    expect(
+      await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'TR33 0006 1005 1978 6457 8413 26' }),
+    ).toEqual({ address: 'iban_outside_sepa' });
   });
 
   it("wants a sell's account holder: 2–70 Latin characters, a name in another script by its Latin spelling", async () => {
-    const sell = (input: Record<string, unknown>) => issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'DE89370400440532013000', ...input });
+    const sell = (input: Record<string, unknown>) =>
+      issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'DE89370400440532013000', ...input });
     expect(await sell({ beneficiary: '  ' })).toEqual({ beneficiary: 'required' });
     expect(await sell({ beneficiary: 'J' })).toEqual({ beneficiary: 'invalid_beneficiary' });
     expect(await sell({ beneficiary: '—…' })).toEqual({ beneficiary: 'invalid_beneficiary' });
     expect(await sell({ beneficiary: 'A'.repeat(71) })).toEqual({ beneficiary: 'invalid_beneficiary' });
     expect(await sell({ beneficiary: 'Jürgen Müßig' })).toEqual({});
     // Another script: the Latin spelling shown is what is checked (and sent).
-    expect(await sell({ beneficiary: 'Юлия Коваленко', beneficiaryLatin: '' })).toEqual({ beneficiaryLatin: 'required' });
+    expect(await sell({ beneficiary: 'Юлия Коваленко', beneficiaryLatin: '' })).toEqual({
+      beneficiaryLatin: 'required',
+    });
     expect(await sell({ beneficiary: 'Юлия Коваленко', beneficiaryLatin: 'Yulia Kovalenko' })).toEqual({});
-    expect(await sell({ beneficiary: '张伟', beneficiaryLatin: 'Z' })).toEqual({ beneficiaryLatin: 'invalid_beneficiary' });
+    expect(await sell({ beneficiary: '张伟', beneficiaryLatin: 'Z' })).toEqual({
+      beneficiaryLatin: 'invalid_beneficiary',
+    });
     // Into the wallet, no bank account and no holder.
-    expect(await sell({ beneficiary: '', address: '', sendToMyWallet: true })).toEqual({ sendToMyWallet: 'login_required' });
+    expect(await sell({ beneficiary: '', address: '', sendToMyWallet: true })).toEqual({
+      sendToMyWallet: 'login_required',
+    });
   });
 
   it('asks for a delivery address unless the result goes into the wallet, and a login for the wallet options', async () => {
-    expect(await issues('buy', { fromBusinessAccount: true })).toEqual({ fromBusinessAccount: 'login_required_business' });
+    expect(await issues('buy', { fromBusinessAccount: true })).toEqual({
+      fromBusinessAccount: 'login_required_business',
+    });
     expect(await issues('buy', { fromBusinessAccount: true }, true)).toEqual({});
     expect(await issues('buy', {})).toEqual({});
-    expect(await issues('buy', { address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toEqual({ address: 'invalid_address' });
+    expect(await issues('buy', { address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toEqual({
+      address: 'invalid_address',
+    });
     expect(await issues('buy', { currencyTo: 'XRP', address: 'rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY:0' })).toEqual({});
     expect(await issues('buy', { sendToMyWallet: true, address: '' })).toEqual({ sendToMyWallet: 'login_required' });
     expect(await issues('buy', { sendToMyWallet: true, address: '' }, true)).toEqual({});
-    expect(await issues('buy', { currencyTo: 'SOL', address: '' }, true)).toEqual({ currencyTo: 'own_wallet_only', address: 'required' });
-    expect(await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' })).toEqual({ address: 'invalid_iban' });
+    expect(await issues('buy', { currencyTo: 'SOL', address: '' }, true)).toEqual({
+      currencyTo: 'own_wallet_only',
+      address: 'required',
+    });
+    expect(
+      await issues('sell', {
+        currencyFrom: 'BTC',
+        currencyTo: 'EUR',
+        address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      }),
+    ).toEqual({ address: 'invalid_iban' });
     expect(await issues('swap', { currencyFrom: 'BTC', currencyTo: 'BTC' })).toEqual({ currencyTo: 'same_currency' });
     expect(await issues('buy', { email: 'ada@example' })).toEqual({ email: 'invalid_email' });
   });

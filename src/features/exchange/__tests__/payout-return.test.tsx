@@ -17,7 +17,15 @@ const RETURNED = {
   currencyTo: 'EUR',
   status: 'completed_success',
   address: 'BE68539007547034',
-  payoutReturn: { reason: 'AC04', amount: '79.20', iban: 'BE68539007547034', returnedAt: '2026-11-27T10:00:00.000Z', state: 'awaiting_iban', newIban: null, awaitingApproval: false },
+  payoutReturn: {
+    reason: 'AC04',
+    amount: '79.20',
+    iban: 'BE68539007547034',
+    returnedAt: '2026-11-27T10:00:00.000Z',
+    state: 'awaiting_iban',
+    newIban: null,
+    awaitingApproval: false,
+  },
 };
 const TOKEN = 'AAAAAAAAAAAAAAAAAAAAAA.BBBBBBBBBBBBBBBBBBBBBB.CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC';
 
@@ -31,7 +39,16 @@ describe('a returned payout', () => {
       [`POST /api/orders/${ORDER.reference}/new-iban`]: (call) =>
         (call.body as { iban: string }).iban.startsWith('BE68')
           ? apiError(400, 'iban_returned', 'iban')
-          : { body: { ...RETURNED, payoutReturn: { ...RETURNED.payoutReturn, state: 'new_payout_pending', newIban: 'FR1420041010050500013M02606' } } },
+          : {
+              body: {
+                ...RETURNED,
+                payoutReturn: {
+                  ...RETURNED.payoutReturn,
+                  state: 'new_payout_pending',
+                  newIban: 'FR1420041010050500013M02606',
+                },
+              },
+            },
     });
     renderInLanguage(<OrderHistory />);
     await screen.findByRole('heading', { name: en.order.payoutReturn.heading });
@@ -42,20 +59,34 @@ describe('a returned payout', () => {
 
     const submit = () => fireEvent.click(screen.getByRole('button', { name: en.order.payoutReturn.submit }));
     // Checked in the browser first: a wrong IBAN, and the name the link requires.
-    fireEvent.change(screen.getByLabelText(en.order.payoutReturn.iban), { target: { value: 'DE89 3704 0044 0532 0130 01' } });
+    fireEvent.change(screen.getByLabelText(en.order.payoutReturn.iban), {
+      target: { value: 'DE89 3704 0044 0532 0130 01' },
+    });
     submit();
-    await waitFor(() => expect(screen.getByLabelText(en.order.payoutReturn.iban)).toHaveAccessibleDescription(enErrors.invalid_iban));
-    expect(screen.getByLabelText(en.order.payoutReturn.holder)).toHaveAccessibleDescription(expect.stringContaining(enErrors.required));
+    await waitFor(() =>
+      expect(screen.getByLabelText(en.order.payoutReturn.iban)).toHaveAccessibleDescription(enErrors.invalid_iban),
+    );
+    expect(screen.getByLabelText(en.order.payoutReturn.holder)).toHaveAccessibleDescription(
+      expect.stringContaining(enErrors.required),
+    );
     expect(api.callsTo(`POST /api/orders/${ORDER.reference}/new-iban`)).toHaveLength(0);
     // The server's refusal, by the field.
     fireEvent.change(screen.getByLabelText(en.order.payoutReturn.iban), { target: { value: 'BE68 5390 0754 7034' } });
     fireEvent.change(screen.getByLabelText(en.order.payoutReturn.holder), { target: { value: 'Sophie Martin' } });
     submit();
-    await waitFor(() => expect(screen.getByLabelText(en.order.payoutReturn.iban)).toHaveAccessibleDescription(enErrors.iban_returned));
-    fireEvent.change(screen.getByLabelText(en.order.payoutReturn.iban), { target: { value: 'FR14 2004 1010 0505 0001 3M02 606' } });
+    await waitFor(() =>
+      expect(screen.getByLabelText(en.order.payoutReturn.iban)).toHaveAccessibleDescription(enErrors.iban_returned),
+    );
+    fireEvent.change(screen.getByLabelText(en.order.payoutReturn.iban), {
+      target: { value: 'FR14 2004 1010 0505 0001 3M02 606' },
+    });
     submit();
     await screen.findByText(/We are sending €79\.20 to FR14 2004 1010 0505 0001 3M02 606\./);
-    expect(api.callsTo(`POST /api/orders/${ORDER.reference}/new-iban`)[1]!.body).toEqual({ iban: 'FR14 2004 1010 0505 0001 3M02 606', holderName: 'Sophie Martin', token: TOKEN });
+    expect(api.callsTo(`POST /api/orders/${ORDER.reference}/new-iban`)[1]!.body).toEqual({
+      iban: 'FR14 2004 1010 0505 0001 3M02 606',
+      holderName: 'Sophie Martin',
+      token: TOKEN,
+    });
     expect(screen.queryByRole('button', { name: en.order.payoutReturn.submit })).toBeNull();
   });
 
@@ -71,7 +102,15 @@ describe('a returned payout', () => {
     const api = mockApi({
       'GET /api/me/orders': () => ({ body: { orders: [{ ...RETURNED, email: 'ada@example.com' }] } }),
       [`POST /api/orders/${ORDER.reference}/new-iban`]: () => ({
-        body: { ...RETURNED, payoutReturn: { ...RETURNED.payoutReturn, state: 'new_payout_pending', newIban: 'FR1420041010050500013M02606', awaitingApproval: true } },
+        body: {
+          ...RETURNED,
+          payoutReturn: {
+            ...RETURNED.payoutReturn,
+            state: 'new_payout_pending',
+            newIban: 'FR1420041010050500013M02606',
+            awaitingApproval: true,
+          },
+        },
       }),
     });
     renderInLanguage(
@@ -82,7 +121,9 @@ describe('a returned payout', () => {
     const table = await screen.findByRole('table');
     expect(within(table).getByText(en.order.payoutReturn.heading)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: `Show order ${ORDER.reference}` }));
-    fireEvent.change(await screen.findByLabelText(en.order.payoutReturn.iban), { target: { value: 'FR1420041010050500013M02606' } });
+    fireEvent.change(await screen.findByLabelText(en.order.payoutReturn.iban), {
+      target: { value: 'FR1420041010050500013M02606' },
+    });
     fireEvent.click(screen.getByRole('button', { name: en.order.payoutReturn.submit }));
     await screen.findByText(/once two of our team have checked it/);
     const [call] = api.callsTo(`POST /api/orders/${ORDER.reference}/new-iban`);

@@ -3,8 +3,8 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import jsQR from 'jsqr';
 import QRCode from 'qrcode';
 import * as React from 'react';
+import { epcPayload } from '#domain/epc';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
-import { epcPayload } from '../../../../domain/epc';
 import { Confirmation } from '../components/confirmation';
 import { QrCode, qrPath, QUIET_ZONE } from '../components/qr-code';
 import { ORDER } from './fetch-mock';
@@ -15,14 +15,28 @@ const en = loadResources('en').exchange as any;
 
 /** The dark modules back out of the SVG path. */
 function darkModules(d: string): Set<string> {
-  return new Set([...d.matchAll(/M(\d+) (\d+)h1v1h-1z/g)].map((m) => `${Number(m[2]) - QUIET_ZONE},${Number(m[1]) - QUIET_ZONE}`));
+  return new Set(
+    [...d.matchAll(/M(\d+) (\d+)h1v1h-1z/g)].map((m) => `${Number(m[2]) - QUIET_ZONE},${Number(m[1]) - QUIET_ZONE}`),
+  );
 }
 
 describe('QR codes', () => {
-  const payload = epcPayload({ bic: 'COBADEFFXXX', beneficiary: 'Muntly', iban: 'DE89 3704 0044 0532 0130 00', amountEur: '80.00', reason: 'ABCD-EFGH' });
+  const payload = epcPayload({
+    bic: 'COBADEFFXXX',
+    beneficiary: 'Muntly',
+    iban: 'DE89 3704 0044 0532 0130 00',
+    amountEur: '80.00',
+    reason: 'ABCD-EFGH',
+  });
 
   it("leaves the amount empty for a deposit of the payer's choosing (the deposit page's GiroCode)", () => {
-    const deposit = epcPayload({ bic: 'COBADEFFXXX', beneficiary: 'Muntly GmbH', iban: 'DE89370400440532013000', amountEur: '', reason: 'DEPOSIT7KQ2M9' }).split('\n');
+    const deposit = epcPayload({
+      bic: 'COBADEFFXXX',
+      beneficiary: 'Muntly GmbH',
+      iban: 'DE89370400440532013000',
+      amountEur: '',
+      reason: 'DEPOSIT7KQ2M9',
+    }).split('\n');
     expect(deposit[7]).toBe('');
     expect(deposit[10]).toBe('DEPOSIT7KQ2M9');
   });
@@ -31,7 +45,8 @@ describe('QR codes', () => {
     const { modules, errorCorrectionLevel } = QRCode.create(payload, { errorCorrectionLevel: 'M' });
     expect(errorCorrectionLevel.bit).toBe(QRCode.create('x', { errorCorrectionLevel: 'M' }).errorCorrectionLevel.bit);
     const expected = new Set<string>();
-    for (let r = 0; r < modules.size; r++) for (let c = 0; c < modules.size; c++) if (modules.get(r, c)) expected.add(`${r},${c}`);
+    for (let r = 0; r < modules.size; r++)
+      for (let c = 0; c < modules.size; c++) if (modules.get(r, c)) expected.add(`${r},${c}`);
     const { size, d } = qrPath(payload);
     expect(size).toBe(modules.size + 2 * QUIET_ZONE);
     expect(darkModules(d)).toEqual(expected);
@@ -54,7 +69,19 @@ describe('QR codes', () => {
     const decoded = jsQR(pixels, width, width);
     expect(decoded?.data).toBe(payload);
     expect(decoded!.data.endsWith('\n')).toBe(false);
-    expect(decoded!.data.split('\n')).toEqual(['BCD', '002', '1', 'SCT', 'COBADEFFXXX', 'Muntly', 'DE89370400440532013000', 'EUR80.00', '', '', 'ABCD-EFGH']);
+    expect(decoded!.data.split('\n')).toEqual([
+      'BCD',
+      '002',
+      '1',
+      'SCT',
+      'COBADEFFXXX',
+      'Muntly',
+      'DE89370400440532013000',
+      'EUR80.00',
+      '',
+      '',
+      'ABCD-EFGH',
+    ]);
   });
 
   it('is an SVG image with an accessible name', () => {
@@ -69,20 +96,34 @@ describe('Confirmation', () => {
   it('puts what to do first: the transfer, each value with a copy button that copies it whole, and the GiroCode of the API’s EPC payload (buy by bank)', async () => {
     const writeText = jest.fn(async (_text: string) => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    renderInLanguage(<Confirmation order={ORDER as unknown as Order} email="ada@example.com" onAnother={() => undefined} />, 'de');
+    renderInLanguage(
+      <Confirmation order={ORDER as unknown as Order} email="ada@example.com" onAnother={() => undefined} />,
+      'de',
+    );
     expect(screen.getByRole('heading', { name: de.confirm.heading.buy })).toHaveFocus();
     const next = screen.getByRole('region', { name: de.confirm.next });
     // What to do comes before the reference to keep, the status and the details.
-    expect(next.compareDocumentPosition(screen.getByTestId('order-reference')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    expect(next.compareDocumentPosition(screen.getByRole('list', { name: de.order.stepper })) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
-    expect(within(next).getByText(/Überweisen Sie jetzt 80,00\s€ auf das unten stehende Konto, mit ABCD-EFGH als Verwendungszweck/)).toBeInTheDocument();
+    expect(
+      next.compareDocumentPosition(screen.getByTestId('order-reference')) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(
+      next.compareDocumentPosition(screen.getByRole('list', { name: de.order.stepper })) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(
+      within(next).getByText(
+        /Überweisen Sie jetzt 80,00\s€ auf das unten stehende Konto, mit ABCD-EFGH als Verwendungszweck/,
+      ),
+    ).toBeInTheDocument();
     const value = (label: string) => within(next).getByText(label, { selector: 'dt' }).nextElementSibling!;
     expect(value(de.confirm.payment.amount)).toHaveTextContent(/^80,00\s€/);
     expect(value(de.confirm.payment.iban)).toHaveTextContent('DE89 3704 0044 0532 0130 00');
     expect(value(de.confirm.payment.beneficiary)).toHaveTextContent('Muntly');
     expect(value(de.confirm.payment.reason)).toHaveTextContent('ABCD-EFGH');
     expect(value(de.confirm.payment.bic)).toHaveTextContent('COBADEFFXXX');
-    expect(value(de.confirm.payment.methods)).toHaveTextContent('Banküberweisung (SEPA), Echtzeitüberweisung (SEPA Instant)');
+    expect(value(de.confirm.payment.methods)).toHaveTextContent(
+      'Banküberweisung (SEPA), Echtzeitüberweisung (SEPA Instant)',
+    );
     // Each copy button names what it copies and copies what a banking app wants: the amount as German writes it, the IBAN without its spaces.
     const copies: [string, string][] = [
       ['Betrag kopieren', '80,00'],
@@ -96,7 +137,9 @@ describe('Confirmation', () => {
       expect(writeText).toHaveBeenLastCalledWith(copied);
     }
     expect(within(next).getByRole('button', { name: 'BIC kopieren' }).nextElementSibling).toHaveTextContent('Kopiert');
-    const qr = within(next).getByRole('img', { name: /^QR-Code für Ihre Banking-App: Überweisung von 80,00\s€ an Muntly, Verwendungszweck ABCD-EFGH$/ });
+    const qr = within(next).getByRole('img', {
+      name: /^QR-Code für Ihre Banking-App: Überweisung von 80,00\s€ an Muntly, Verwendungszweck ABCD-EFGH$/,
+    });
     expect(qr.querySelector('path')!.getAttribute('d')).toBe(qrPath(ORDER.paymentDetails.epcPayload).d);
     // The reference to keep has its own copy button.
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Auftragsreferenz kopieren' })));
@@ -106,7 +149,10 @@ describe('Confirmation', () => {
     expect(within(order).getByText(/^1 BTC ≈ 80\.000,00\s€$/)).toBeInTheDocument();
     const delivery = screen.getByRole('region', { name: de.order.groups.delivery });
     expect(within(delivery).getByText(`Anschließend senden wir die BTC an ${ORDER.address}.`)).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: de.confirm.follow })).toHaveAttribute('href', '/de/exchange/order-history/');
+    expect(screen.getByRole('link', { name: de.confirm.follow })).toHaveAttribute(
+      'href',
+      '/de/exchange/order-history/',
+    );
   });
 
   it('asks a seller to send the crypto to the receiving address, with the XRP tag shown apart', () => {
@@ -124,13 +170,20 @@ describe('Confirmation', () => {
     renderInLanguage(<Confirmation order={order} email="ada@example.com" onAnother={() => undefined} />);
     expect(screen.getByRole('heading', { name: en.confirm.heading.sell })).toBeInTheDocument();
     const next = screen.getByRole('region', { name: en.confirm.next });
-    expect(within(next).getByText('Now send 40 XRP to the address below. Processing starts once it has arrived.')).toBeInTheDocument();
-    expect(screen.getByText('We then pay the euros to your bank account DE89 3704 0044 0532 0130 00.')).toBeInTheDocument();
-    expect(within(next).getByRole('img', { name: 'QR code of the address rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' })).toBeInTheDocument();
+    expect(
+      within(next).getByText('Now send 40 XRP to the address below. Processing starts once it has arrived.'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText('We then pay the euros to your bank account DE89 3704 0044 0532 0130 00.'),
+    ).toBeInTheDocument();
+    expect(
+      within(next).getByRole('img', { name: 'QR code of the address rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY' }),
+    ).toBeInTheDocument();
     expect(within(next).getByText('4711', { selector: '.tag' })).toBeInTheDocument();
     expect(within(next).getByText(/Always send with destination tag 4711/)).toBeInTheDocument();
     // Amount, address and tag each copy on their own; there is no bank transfer to make.
-    for (const name of ['Copy amount', 'Copy address', 'Copy destination tag']) expect(within(next).getByRole('button', { name })).toBeInTheDocument();
+    for (const name of ['Copy amount', 'Copy address', 'Copy destination tag'])
+      expect(within(next).getByRole('button', { name })).toBeInTheDocument();
     expect(within(next).queryByText(en.confirm.payment.iban, { selector: 'dt' })).toBeNull();
   });
 
@@ -149,11 +202,15 @@ describe('Confirmation', () => {
     } as unknown as Order;
     renderInLanguage(<Confirmation order={order} email="ada@example.com" onAnother={() => undefined} />);
     expect(screen.getByRole('heading', { name: en.confirm.heading.swap })).toBeInTheDocument();
-    expect(screen.getByText('We take 0.01 BTC from your Muntly wallet: processing starts in a moment, nothing else to do.')).toBeInTheDocument();
+    expect(
+      screen.getByText('We take 0.01 BTC from your Muntly wallet: processing starts in a moment, nothing else to do.'),
+    ).toBeInTheDocument();
     expect(screen.getByText(en.confirm.delivery.wallet)).toBeInTheDocument();
     expect(screen.queryByRole('img')).toBeNull();
     // Nothing to pay by hand: no "what to do" block, and no "Send to my wallet: No"-style rows either.
     expect(screen.queryByRole('region', { name: en.confirm.next })).toBeNull();
-    expect(screen.getByRole('region', { name: en.order.groups.delivery })).toHaveTextContent(en.confirm.delivery.wallet);
+    expect(screen.getByRole('region', { name: en.order.groups.delivery })).toHaveTextContent(
+      en.confirm.delivery.wallet,
+    );
   });
 });

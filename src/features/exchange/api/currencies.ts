@@ -1,6 +1,6 @@
 import { apiRequest } from '../../../components/api';
-import type { CurrenciesResponse } from '../../../../domain/contracts/rates';
-import type { Language } from '../../../../domain/languages';
+import type { CurrenciesResponse } from '#domain/contracts/rates';
+import type { Language } from '#domain/languages';
 import type { CurrencyInfo } from './types';
 
 /** GET /api/currencies: the 24 listed currencies, fetched once per page load. */

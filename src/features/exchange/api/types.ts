@@ -3,9 +3,9 @@
  * imported as types only. Amounts are decimal strings everywhere: they are formatted for display,
  * never turned into floats for arithmetic.
  */
-import { isOpenOrder, type OrderStatus, type OrderType, type Refund } from '../../../../domain/orders';
-import type { Order, PaymentDetails, Receiving } from '../../../../domain/contracts/orders';
-import type { CurrencyInfo, QuoteResponse } from '../../../../domain/contracts/rates';
+import { isOpenOrder, type OrderStatus, type OrderType, type Refund } from '#domain/orders';
+import type { Order, PaymentDetails, Receiving } from '#domain/contracts/orders';
+import type { CurrencyInfo, QuoteResponse } from '#domain/contracts/rates';
 
 export type { OrderStatus, OrderType, Order, PaymentDetails, Receiving, CurrencyInfo };
 export type RefundTo = Refund;

@@ -1,7 +1,7 @@
 import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { localizePath, type Language } from '../../../../domain/languages';
+import { localizePath, type Language } from '#domain/languages';
 import { CopyButton } from '../../../components/copy-button';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { usePageLanguage } from '../../../components/localized-link';
@@ -23,9 +23,18 @@ import type { Order, PaymentDetails, Receiving } from '../api/types';
 export type LookupState = { lookup: { reference: string; email: string } };
 
 export const payVariant = (order: Order) => (order.useMyWallet ? 'wallet' : order.type === 'buy' ? 'bank' : 'send');
-export const deliveryVariant = (order: Order) => (order.sendToMyWallet ? 'wallet' : order.type === 'sell' ? 'iban' : 'address');
+export const deliveryVariant = (order: Order) =>
+  order.sendToMyWallet ? 'wallet' : order.type === 'sell' ? 'iban' : 'address';
 
-export function Confirmation({ order: placed, email, onAnother }: { order: Order; email: string; onAnother: () => void }) {
+export function Confirmation({
+  order: placed,
+  email,
+  onAnother,
+}: {
+  order: Order;
+  email: string;
+  onAnother: () => void;
+}) {
   const { t } = useTranslation('exchange');
   // An order paid from the wallet to an outside destination changes here once its code is confirmed.
   const [order, setOrder] = React.useState(placed);
@@ -79,15 +88,25 @@ export function Confirmation({ order: placed, email, onAnother }: { order: Order
  * paid from the wallet to a destination outside it, nothing for one paid from the wallet into it,
  * else the transfer or the crypto to send. Gone once the payment arrived.
  */
-export function NextStep({ order, language, onConfirmed }: { order: Order; language: Language; onConfirmed?: (order: Order) => void }) {
+export function NextStep({
+  order,
+  language,
+  onConfirmed,
+}: {
+  order: Order;
+  language: Language;
+  onConfirmed?: (order: Order) => void;
+}) {
   const { t } = useTranslation('exchange');
   const id = React.useId();
   if (order.status !== 'new') return null;
-  if (order.awaitingCode) return <WalletOrderCode order={order} language={language} onConfirmed={onConfirmed ?? (() => undefined)} />;
+  if (order.awaitingCode)
+    return <WalletOrderCode order={order} language={language} onConfirmed={onConfirmed ?? (() => undefined)} />;
   const amount = formatMoney(order.amount, order.currencyFrom, language);
   const pay = t(`confirm.pay.${payVariant(order)}`, { amount, reason: order.shortReference });
   if (order.useMyWallet) return <p className="next-step-note">{pay}</p>;
-  if (!order.paymentDetails && !order.receiving) return order.type === 'buy' ? null : <p className="next-step-note">{t('confirm.receivingByEmail')}</p>;
+  if (!order.paymentDetails && !order.receiving)
+    return order.type === 'buy' ? null : <p className="next-step-note">{t('confirm.receivingByEmail')}</p>;
   return (
     <section className="next-step" aria-labelledby={`${id}-next`}>
       <h3 id={`${id}-next`}>{t('confirm.next')}</h3>
@@ -105,7 +124,19 @@ export function NextStep({ order, language, onConfirmed }: { order: Order; langu
 }
 
 /** One value to type into a banking app or wallet: its label above, the value (wrapping, never cut) and its copy button. */
-function Fact({ label, copy, what, mark, children }: { label: string; copy?: string; what?: string; mark?: React.ReactNode; children: React.ReactNode }) {
+function Fact({
+  label,
+  copy,
+  what,
+  mark,
+  children,
+}: {
+  label: string;
+  copy?: string;
+  what?: string;
+  mark?: React.ReactNode;
+  children: React.ReactNode;
+}) {
   return (
     <div className="pay-fact">
       <dt>{label}</dt>
@@ -128,7 +159,11 @@ export function PaymentDetailsView({ details, language }: { details: PaymentDeta
     <div className="pay-details">
       <p className="small pay-payee">{tc('operator.payee', { name: details.beneficiary })}</p>
       <dl className="pay-facts" aria-label={t('confirm.payment.heading')}>
-        <Fact label={t('confirm.payment.amount')} copy={plainEurAmount(details.amount, language)} what={t('confirm.copy.amount')}>
+        <Fact
+          label={t('confirm.payment.amount')}
+          copy={plainEurAmount(details.amount, language)}
+          what={t('confirm.copy.amount')}
+        >
           <WithCurrencyIcon code="EUR">
             <strong>{amount}</strong>
           </WithCurrencyIcon>
@@ -136,7 +171,12 @@ export function PaymentDetailsView({ details, language }: { details: PaymentDeta
         <Fact label={t('confirm.payment.iban')} copy={details.iban} what={t('confirm.copy.iban')} mark={sample}>
           <code>{formatIban(details.iban)}</code>
         </Fact>
-        <Fact label={t('confirm.payment.beneficiary')} copy={details.beneficiary} what={t('confirm.copy.beneficiary')} mark={sample}>
+        <Fact
+          label={t('confirm.payment.beneficiary')}
+          copy={details.beneficiary}
+          what={t('confirm.copy.beneficiary')}
+          mark={sample}
+        >
           {details.beneficiary}
         </Fact>
         <Fact label={t('confirm.payment.reason')} copy={details.reason} what={t('confirm.copy.reason')}>
@@ -145,10 +185,15 @@ export function PaymentDetailsView({ details, language }: { details: PaymentDeta
         <Fact label={t('confirm.payment.bic')} copy={details.bic} what={t('confirm.copy.bic')} mark={sample}>
           <code>{details.bic}</code>
         </Fact>
-        <Fact label={t('confirm.payment.methods')}>{details.methods.map((m) => t(`methods.${m as 'sepa'}`, { defaultValue: m })).join(', ')}</Fact>
+        <Fact label={t('confirm.payment.methods')}>
+          {details.methods.map((m) => t(`methods.${m as 'sepa'}`, { defaultValue: m })).join(', ')}
+        </Fact>
       </dl>
       <figure className="qr">
-        <QrCode text={details.epcPayload} label={t('confirm.payment.qrLabel', { amount, beneficiary: details.beneficiary, reason: details.reason })} />
+        <QrCode
+          text={details.epcPayload}
+          label={t('confirm.payment.qrLabel', { amount, beneficiary: details.beneficiary, reason: details.reason })}
+        />
         <figcaption className="small">{t('confirm.payment.qrHint')}</figcaption>
       </figure>
     </div>
@@ -159,11 +204,14 @@ export function ReceivingView({ receiving, language }: { receiving: Receiving; l
   const { t } = useTranslation('exchange');
   const { t: tcur } = useTranslation('currencies');
   // The API sends the tag apart; an address:tag form is split the same way.
-  const split = receiving.tag === null ? splitXrp(receiving.address) : { address: receiving.address, tag: receiving.tag };
+  const split =
+    receiving.tag === null ? splitXrp(receiving.address) : { address: receiving.address, tag: receiving.tag };
   return (
     <div className="receiving">
       <p className="notice send-only" role="note" data-testid="send-only">
-        <strong>{t('confirm.receiving.exactly', { amount: formatMoney(receiving.amount, receiving.currency, language) })}</strong>{' '}
+        <strong>
+          {t('confirm.receiving.exactly', { amount: formatMoney(receiving.amount, receiving.currency, language) })}
+        </strong>{' '}
         {tcur(`sendOnly.${receiving.currency}` as 'sendOnly.BTC', { defaultValue: '' })}
       </p>
       <div className="pay-details">
@@ -193,7 +241,11 @@ export function ReceivingView({ receiving, language }: { receiving: Receiving; l
       ) : null}
       {(receiving.incoming ?? []).map((deposit) => (
         <p key={deposit.txid} className="notice" role="status">
-          {t('confirm.receiving.incoming', { amount: formatMoney(deposit.amount, receiving.currency, language), confirmations: deposit.confirmations, required: deposit.required })}
+          {t('confirm.receiving.incoming', {
+            amount: formatMoney(deposit.amount, receiving.currency, language),
+            confirmations: deposit.confirmations,
+            required: deposit.required,
+          })}
         </p>
       ))}
     </div>

@@ -1,12 +1,16 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { currencyByCode } from '../../../../domain/currencies';
-import { epcPayload } from '../../../../domain/epc';
-import { exchangeRefusal } from '../../../../domain/gates';
-import { localizePath } from '../../../../domain/languages';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR } from '../../../../domain/limits';
-import { eur } from '../../../../domain/money';
-import { depositReference, EXAMPLE_ACCOUNT_KEY } from '../../../../domain/references';
+import { currencyByCode } from '#domain/currencies';
+import { epcPayload } from '#domain/epc';
+import { exchangeRefusal } from '#domain/gates';
+import { localizePath } from '#domain/languages';
+import {
+  FIRST_ORDER_LIMIT_EUR_MINOR,
+  ID_VERIFICATION_WEEKLY_EUR_MINOR,
+  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
+} from '#domain/limits';
+import { eur } from '#domain/money';
+import { depositReference, EXAMPLE_ACCOUNT_KEY } from '#domain/references';
 import { apiRequest } from '../../../components/api';
 import { CopyButton } from '../../../components/copy-button';
 import { useExchangeConfig } from '../../../components/exchange-config';
@@ -17,8 +21,8 @@ import { routes } from '../../../i18n/routes';
 import { formatMoney } from '../format';
 import { useExchangeSession } from '../session';
 import { QrCode } from './qr-code';
-import type { Me } from '../../../../domain/contracts/accounts';
-import type { ErrorCode } from '../../../../domain/errors';
+import type { Me } from '#domain/contracts/accounts';
+import type { ErrorCode } from '#domain/errors';
 
 /**
  * Why a deposit to this account would not be converted on arrival (null: it would, within the
@@ -26,7 +30,16 @@ import type { ErrorCode } from '../../../../domain/errors';
  */
 function conversionRefusal(buySellEnabled: boolean, account: Me | null): ErrorCode | null {
   const to = currencyByCode('BTC') ?? null;
-  const refusal = exchangeRefusal({ path: 'deposit_conversion', type: 'buy', buySellEnabled, from: null, to, fromWallet: false, toWallet: true, phases: account?.verification ?? null });
+  const refusal = exchangeRefusal({
+    path: 'deposit_conversion',
+    type: 'buy',
+    buySellEnabled,
+    from: null,
+    to,
+    fromWallet: false,
+    toWallet: true,
+    phases: account?.verification ?? null,
+  });
   return refusal?.code ?? null;
 }
 
@@ -94,7 +107,8 @@ export function Deposit() {
                   <>
                     <dt>{t('deposit.convertExample')}</dt>
                     <dd>
-                      <code>{`${account.depositReference} BTC`}</code> <CopyButton value={`${account.depositReference} BTC`} what={t('confirm.copy.reason')} />
+                      <code>{`${account.depositReference} BTC`}</code>{' '}
+                      <CopyButton value={`${account.depositReference} BTC`} what={t('confirm.copy.reason')} />
                     </dd>
                   </>
                 ) : null}
@@ -104,7 +118,13 @@ export function Deposit() {
               {bank ? (
                 <figure className="qr">
                   <QrCode
-                    text={epcPayload({ bic: bank.bic, beneficiary: bank.beneficiary, iban: bank.iban, amountEur: '', reason: account.depositReference })}
+                    text={epcPayload({
+                      bic: bank.bic,
+                      beneficiary: bank.beneficiary,
+                      iban: bank.iban,
+                      amountEur: '',
+                      reason: account.depositReference,
+                    })}
                     label={t('deposit.qrLabel', { beneficiary: bank.beneficiary, reason: account.depositReference })}
                     size={180}
                   />
@@ -119,7 +139,11 @@ export function Deposit() {
           )
         ) : session.status === 'anonymous' ? (
           <p>
-            <a href={`${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(localizePath(routes.exchange_deposit, language))}`}>{t('deposit.login')}</a>
+            <a
+              href={`${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(localizePath(routes.exchange_deposit, language))}`}
+            >
+              {t('deposit.login')}
+            </a>
           </p>
         ) : (
           <p className="muted">{t('deposit.loading')}</p>
@@ -181,7 +205,13 @@ export function Deposit() {
           <li>{t('deposit.patternCap')}</li>
         </ul>
         {mayConvert ? (
-          <p>{t('deposit.convertRules', { first: money(FIRST_ORDER_LIMIT_EUR_MINOR), mobile: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR), id: money(ID_VERIFICATION_WEEKLY_EUR_MINOR) })}</p>
+          <p>
+            {t('deposit.convertRules', {
+              first: money(FIRST_ORDER_LIMIT_EUR_MINOR),
+              mobile: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR),
+              id: money(ID_VERIFICATION_WEEKLY_EUR_MINOR),
+            })}
+          </p>
         ) : refusal === 'buy_sell_disabled' ? (
           <p className="notice" role="status">
             {t('deposit.convertPaused')}

@@ -1,7 +1,12 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { FIRST_ORDER_LIMIT_EUR_MINOR, ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR, ORDER_LIMIT_EUR_MINOR } from '../../../../domain/limits';
-import { eur } from '../../../../domain/money';
+import {
+  FIRST_ORDER_LIMIT_EUR_MINOR,
+  ID_VERIFICATION_WEEKLY_EUR_MINOR,
+  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
+  ORDER_LIMIT_EUR_MINOR,
+} from '#domain/limits';
+import { eur } from '#domain/money';
 import { useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
 import { isOpen, type Order } from '../api/types';
@@ -17,14 +22,34 @@ import { StatusStepper } from './status-stepper';
  * payment is awaited, then the status (stepper, failure reason and where the money goes back
  * to), then the order's details grouped, the payout's hash linked to the configured explorer.
  */
-export function LiveOrder({ order, email, refresh, returnAccess }: { order: Order; email: string | null; refresh?: () => Promise<Order>; returnAccess?: ReturnAccess }) {
+export function LiveOrder({
+  order,
+  email,
+  refresh,
+  returnAccess,
+}: {
+  order: Order;
+  email: string | null;
+  refresh?: () => Promise<Order>;
+  returnAccess?: ReturnAccess;
+}) {
   const live = useLiveOrder(order, email, refresh);
   // A confirmed code changes the order at once; the live view follows it from there.
   const [confirmed, setConfirmed] = React.useState<Order | null>(null);
   // So does a new IBAN for a returned payout (the order itself is no longer open).
   const [changed, setChanged] = React.useState<Order | null>(null);
-  const shown = changed ?? (confirmed && confirmed.reference === live.order.reference && live.order.status === 'new' ? confirmed : live.order);
-  return <OrderDetails order={shown} connection={live.connection} onConfirmed={setConfirmed} returnAccess={returnAccess} onChanged={setChanged} />;
+  const shown =
+    changed ??
+    (confirmed && confirmed.reference === live.order.reference && live.order.status === 'new' ? confirmed : live.order);
+  return (
+    <OrderDetails
+      order={shown}
+      connection={live.connection}
+      onConfirmed={setConfirmed}
+      returnAccess={returnAccess}
+      onChanged={setChanged}
+    />
+  );
 }
 
 export function OrderDetails({
@@ -58,7 +83,9 @@ export function OrderDetails({
       </p>
       {order.status === 'completed_success' && order.actualAmountConverted ? (
         <p className="order-received" data-testid="order-received">
-          <strong>{t('order.received', { amount: formatMoney(order.actualAmountConverted, order.currencyTo, language) })}</strong>
+          <strong>
+            {t('order.received', { amount: formatMoney(order.actualAmountConverted, order.currencyTo, language) })}
+          </strong>
         </p>
       ) : null}
       {open ? <p className="small muted">{connection === 'polling' ? t('order.polling') : t('order.live')}</p> : null}
@@ -82,11 +109,14 @@ export function OrderDetails({
           {t('order.payoutAwaitingApproval')}
         </p>
       ) : null}
-      {order.payoutReturn ? <PayoutReturnPanel order={order} access={returnAccess} onChanged={onChanged ?? (() => undefined)} /> : null}
+      {order.payoutReturn ? (
+        <PayoutReturnPanel order={order} access={returnAccess} onChanged={onChanged ?? (() => undefined)} />
+      ) : null}
       {order.failure ? (
         <div className="failure" role="alert">
           <p>
-            <strong>{t('order.failureReason')}</strong> {errorText(order.failure.reason, { currency: order.currencyFrom })}
+            <strong>{t('order.failureReason')}</strong>{' '}
+            {errorText(order.failure.reason, { currency: order.currencyFrom })}
           </p>
           {order.failure.refund ? <p>{t(`order.refund.${order.failure.refund}`)}</p> : null}
         </div>
@@ -103,8 +133,19 @@ function KeptReason({ reason }: { reason: NonNullable<Order['keptInEuros']> }) {
   const errorText = useErrorText();
   const language = usePageLanguage();
   const money = (minor: bigint) => formatMoney(eur(minor), 'EUR', language);
-  const limits = { first: money(FIRST_ORDER_LIMIT_EUR_MINOR), max: money(ORDER_LIMIT_EUR_MINOR), mobile: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR), id: money(ID_VERIFICATION_WEEKLY_EUR_MINOR) };
-  const known = ['buy_sell_disabled', 'first_order_limit', 'order_limit', 'mobile_verification_required', 'id_verification_required'] as const;
+  const limits = {
+    first: money(FIRST_ORDER_LIMIT_EUR_MINOR),
+    max: money(ORDER_LIMIT_EUR_MINOR),
+    mobile: money(MOBILE_VERIFICATION_WEEKLY_EUR_MINOR),
+    id: money(ID_VERIFICATION_WEEKLY_EUR_MINOR),
+  };
+  const known = [
+    'buy_sell_disabled',
+    'first_order_limit',
+    'order_limit',
+    'mobile_verification_required',
+    'id_verification_required',
+  ] as const;
   const key = known.find((k) => k === reason);
   return <>{key ? t(`order.keptReason.${key}`, limits) : errorText(reason)}</>;
 }

@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { ETH_GAS_LIMIT } from '../../../../domain/fees';
-import { localizePath } from '../../../../domain/languages';
+import { ETH_GAS_LIMIT } from '#domain/fees';
+import { localizePath } from '#domain/languages';
 import { ApiFailure } from '../../../components/api';
 import { useCurrencyName } from '../../../components/currency-name';
 import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
@@ -17,7 +17,17 @@ import { formatNumber } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
 import { getCurrencies } from '../api/currencies';
 import { placeOrder, type PlaceOrder } from '../api/orders';
-import { amountProblem, beneficiaryToSend, decimalsOf, deliveryKind, loadPayeeRules, normalizeAmount, orderFormRules, type OrderFormValues, type PayeeRules } from '../order-schema';
+import {
+  amountProblem,
+  beneficiaryToSend,
+  decimalsOf,
+  deliveryKind,
+  loadPayeeRules,
+  normalizeAmount,
+  orderFormRules,
+  type OrderFormValues,
+  type PayeeRules,
+} from '../order-schema';
 import { useExchangeSession } from '../session';
 import { useLiveQuote } from '../use-live-quote';
 import { randomUuid } from '../uuid';
@@ -30,7 +40,19 @@ import type { CurrencyInfo, Order, OrderType } from '../api/types';
  * Idempotency-Key (one per attempt, reused when the same attempt is retried). API errors stand
  * next to the field the API names.
  */
-const FIELDS = ['currencyFrom', 'currencyTo', 'amount', 'email', 'address', 'beneficiary', 'beneficiaryLatin', 'paymentMethod', 'sendToMyWallet', 'useMyWallet', 'fromBusinessAccount'] as const;
+const FIELDS = [
+  'currencyFrom',
+  'currencyTo',
+  'amount',
+  'email',
+  'address',
+  'beneficiary',
+  'beneficiaryLatin',
+  'paymentMethod',
+  'sendToMyWallet',
+  'useMyWallet',
+  'fromBusinessAccount',
+] as const;
 type FieldName = (typeof FIELDS)[number];
 const isField = (name: string | undefined): name is FieldName => FIELDS.includes(name as FieldName);
 
@@ -45,7 +67,8 @@ function shownFor(type: OrderType, name: FieldName, values: OrderFormValues): bo
 }
 
 export function defaultsFor(type: OrderType): OrderFormValues {
-  const [currencyFrom, currencyTo] = type === 'buy' ? ['EUR', 'BTC'] : type === 'sell' ? ['BTC', 'EUR'] : ['BTC', 'ETH'];
+  const [currencyFrom, currencyTo] =
+    type === 'buy' ? ['EUR', 'BTC'] : type === 'sell' ? ['BTC', 'EUR'] : ['BTC', 'ETH'];
   return {
     currencyFrom,
     currencyTo,
@@ -89,8 +112,16 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     getCurrencies(language).then(asTransition(setCurrencies), () => setLoadFailed(true));
   }, [language]);
 
-  const resolver = React.useMemo(() => rulesResolver(orderFormRules(type, currencies ?? [], loggedIn)), [type, currencies, loggedIn]);
-  const form = useForm<OrderFormValues>({ resolver, defaultValues: defaultsFor(type), mode: 'onSubmit', reValidateMode: 'onChange' });
+  const resolver = React.useMemo(
+    () => rulesResolver(orderFormRules(type, currencies ?? [], loggedIn)),
+    [type, currencies, loggedIn],
+  );
+  const form = useForm<OrderFormValues>({
+    resolver,
+    defaultValues: defaultsFor(type),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  });
   const { register, handleSubmit, setError, watch, formState } = form;
   // What was typed survives a language switch (a new page) until the order is placed.
   const draft = useDraft(`order-${type}`, form);
@@ -100,7 +131,13 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
 
   const quoteRequest =
     currencies && !amountProblem(values.amount, fromDecimals) && values.currencyFrom !== values.currencyTo
-      ? { type, currencyFrom: values.currencyFrom, currencyTo: values.currencyTo, amount: normalizeAmount(values.amount), ...(values.sendToMyWallet ? { sendToMyWallet: true } : {}) }
+      ? {
+          type,
+          currencyFrom: values.currencyFrom,
+          currencyTo: values.currencyTo,
+          amount: normalizeAmount(values.amount),
+          ...(values.sendToMyWallet ? { sendToMyWallet: true } : {}),
+        }
       : null;
   const quote = useLiveQuote(quoteRequest, language);
 
@@ -122,7 +159,9 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     if (!payee) return;
     const suggested = payee.needsLatinSpelling(values.beneficiary) ? payee.sepaLatin(values.beneficiary) : '';
     // A spelling restored from the draft (after a language switch) that differs from ours was the customer's.
-    if (latinEdited.current === null) latinEdited.current = Boolean(form.getValues('beneficiaryLatin')) && form.getValues('beneficiaryLatin') !== suggested;
+    if (latinEdited.current === null)
+      latinEdited.current =
+        Boolean(form.getValues('beneficiaryLatin')) && form.getValues('beneficiaryLatin') !== suggested;
     if (!values.beneficiary.trim()) latinEdited.current = false;
     if (latinEdited.current) return;
     if (form.getValues('beneficiaryLatin') !== suggested) form.setValue('beneficiaryLatin', suggested);
@@ -137,7 +176,9 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
       amount: normalizeAmount(input.amount),
       email: input.email.trim(),
       ...(input.sendToMyWallet ? { sendToMyWallet: true } : { address: input.address.trim() }),
-      ...(type === 'sell' && !input.sendToMyWallet ? { beneficiary: beneficiaryToSend(input, await loadPayeeRules()) } : {}),
+      ...(type === 'sell' && !input.sendToMyWallet
+        ? { beneficiary: beneficiaryToSend(input, await loadPayeeRules()) }
+        : {}),
       ...(input.useMyWallet ? { useMyWallet: true } : {}),
       ...(type === 'buy' && !input.useMyWallet ? { paymentMethod: input.paymentMethod } : {}),
       ...(type === 'buy' && !input.useMyWallet && input.fromBusinessAccount ? { fromBusinessAccount: true } : {}),
@@ -146,7 +187,8 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     const serialized = JSON.stringify(body);
     if (attempt.current?.body !== serialized) attempt.current = { body: serialized, key: randomUuid() };
     try {
-      const token = input.sendToMyWallet || input.useMyWallet || body.fromBusinessAccount ? await session.getToken() : null;
+      const token =
+        input.sendToMyWallet || input.useMyWallet || body.fromBusinessAccount ? await session.getToken() : null;
       const order = await placeOrder(token, language, body, attempt.current.key);
       attempt.current = null;
       draft.clear();
@@ -155,12 +197,24 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
       if (!(error instanceof ApiFailure)) return setFormError('try_again_soon');
       if (error.code === 'buy_sell_disabled') return onDisabled();
       if (error.code === 'login_required') {
-        const field = error.field === 'fromBusinessAccount' ? 'fromBusinessAccount' : input.useMyWallet && !input.sendToMyWallet ? 'useMyWallet' : 'sendToMyWallet';
+        const field =
+          error.field === 'fromBusinessAccount'
+            ? 'fromBusinessAccount'
+            : input.useMyWallet && !input.sendToMyWallet
+              ? 'useMyWallet'
+              : 'sendToMyWallet';
         // A business payment needs more than a login (a verified business): say so, not "Send to my wallet".
-        return setError(field, { message: field === 'fromBusinessAccount' ? 'login_required_business' : 'login_required' }, { shouldFocus: true });
+        return setError(
+          field,
+          { message: field === 'fromBusinessAccount' ? 'login_required_business' : 'login_required' },
+          { shouldFocus: true },
+        );
       }
       // The API names the name it was sent: the Latin spelling when the form showed it.
-      const field = error.field === 'beneficiary' && payee?.needsLatinSpelling(input.beneficiary) ? 'beneficiaryLatin' : error.field;
+      const field =
+        error.field === 'beneficiary' && payee?.needsLatinSpelling(input.beneficiary)
+          ? 'beneficiaryLatin'
+          : error.field;
       if (isField(field) && shown(field, input)) return setError(field, { message: error.code }, { shouldFocus: true });
       setRetryAfter(error.retryAfter);
       setFormError(error.code);
@@ -172,10 +226,15 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
 
   const fieldError = (name: FieldName) => {
     const code = formState.errors[name]?.message;
-    const currency = name === 'amount' ? values.currencyFrom : name === 'currencyFrom' ? values.currencyFrom : values.currencyTo;
+    const currency =
+      name === 'amount' ? values.currencyFrom : name === 'currencyFrom' ? values.currencyFrom : values.currencyTo;
     return errorText(formErrorKey(code), { decimals: fromDecimals, currency });
   };
-  const option = (c: CurrencyInfo): CurrencyOption => ({ code: c.code, name: nameOf(c.code, c.name), ...(c.ownWalletOnly ? { note: t('form.walletOnlyNote') } : {}) });
+  const option = (c: CurrencyInfo): CurrencyOption => ({
+    code: c.code,
+    name: nameOf(c.code, c.name),
+    ...(c.ownWalletOnly ? { note: t('form.walletOnlyNote') } : {}),
+  });
   const picker = (name: 'currencyFrom' | 'currencyTo', label: string, options: CurrencyOption[]) => (
     <Controller
       control={form.control}
@@ -217,10 +276,21 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     <form onSubmit={submit} noValidate className="order-form">
       <div className="order-columns">
         <div>
-          {type === 'buy' ? <p className="fixed-currency">{t('form.payInEur')}</p> : picker('currencyFrom', t(type === 'sell' ? 'form.from.sell' : 'form.from.swap'), cryptoCurrencies.map(option))}
+          {type === 'buy' ? (
+            <p className="fixed-currency">{t('form.payInEur')}</p>
+          ) : (
+            picker(
+              'currencyFrom',
+              t(type === 'sell' ? 'form.from.sell' : 'form.from.swap'),
+              cryptoCurrencies.map(option),
+            )
+          )}
           {partial(values.currencyFrom) ? <p className="small">{t('form.partialNotice')}</p> : null}
           {/* Sent from outside: what may be sent, on which network, as the order page and its email say. */}
-          {type !== 'buy' && !values.useMyWallet && !partial(values.currencyFrom) && tcur(`sendOnly.${values.currencyFrom}` as 'sendOnly.BTC', { defaultValue: '' }) ? (
+          {type !== 'buy' &&
+          !values.useMyWallet &&
+          !partial(values.currencyFrom) &&
+          tcur(`sendOnly.${values.currencyFrom}` as 'sendOnly.BTC', { defaultValue: '' }) ? (
             <p className="small send-only" data-testid="send-only-hint">
               {tcur(`sendOnly.${values.currencyFrom}` as 'sendOnly.BTC', { defaultValue: '' })}
             </p>
@@ -228,7 +298,11 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
           {type === 'sell' ? (
             <p className="fixed-currency">{t('form.receiveEur')}</p>
           ) : (
-            picker('currencyTo', t(type === 'buy' ? 'form.to.buy' : 'form.to.swap'), cryptoCurrencies.filter((c) => type !== 'swap' || c.code !== values.currencyFrom).map(option))
+            picker(
+              'currencyTo',
+              t(type === 'buy' ? 'form.to.buy' : 'form.to.swap'),
+              cryptoCurrencies.filter((c) => type !== 'swap' || c.code !== values.currencyFrom).map(option),
+            )
           )}
           {partial(values.currencyTo) ? <p className="small">{t('form.partialNotice')}</p> : null}
 
@@ -263,7 +337,13 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
               error={fieldError('sendToMyWallet')}
               {...register('sendToMyWallet')}
             />
-            <CheckboxField id="order-useMyWallet" label={t('form.useMyWallet')} hint={t(`form.useMyWalletHint.${type}`)} error={fieldError('useMyWallet')} {...register('useMyWallet')} />
+            <CheckboxField
+              id="order-useMyWallet"
+              label={t('form.useMyWallet')}
+              hint={t(`form.useMyWalletHint.${type}`)}
+              error={fieldError('useMyWallet')}
+              {...register('useMyWallet')}
+            />
             {!loggedIn && (values.sendToMyWallet || values.useMyWallet) ? (
               <p className="small">
                 <a href={login}>{t('form.loginLink')}</a>
@@ -279,7 +359,9 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
                 autoComplete="off"
                 spellCheck={false}
                 error={fieldError('address')}
-                aria-describedby={formState.errors.address ? 'order-address-error order-address-hint' : 'order-address-hint'}
+                aria-describedby={
+                  formState.errors.address ? 'order-address-error order-address-hint' : 'order-address-hint'
+                }
                 {...register('address')}
               />
               {hint('order-address-hint', addressHint)}
@@ -290,7 +372,11 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
                     label={t('form.beneficiary')}
                     autoComplete="name"
                     error={fieldError('beneficiary')}
-                    aria-describedby={formState.errors.beneficiary ? 'order-beneficiary-error order-beneficiary-hint' : 'order-beneficiary-hint'}
+                    aria-describedby={
+                      formState.errors.beneficiary
+                        ? 'order-beneficiary-error order-beneficiary-hint'
+                        : 'order-beneficiary-hint'
+                    }
                     {...register('beneficiary')}
                   />
                   {hint('order-beneficiary-hint', t('form.beneficiaryHint'))}
@@ -303,7 +389,11 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
                     label={t('form.beneficiaryLatin')}
                     autoComplete="off"
                     error={fieldError('beneficiaryLatin')}
-                    aria-describedby={formState.errors.beneficiaryLatin ? 'order-beneficiaryLatin-error order-beneficiaryLatin-hint' : 'order-beneficiaryLatin-hint'}
+                    aria-describedby={
+                      formState.errors.beneficiaryLatin
+                        ? 'order-beneficiaryLatin-error order-beneficiaryLatin-hint'
+                        : 'order-beneficiaryLatin-hint'
+                    }
                     {...register('beneficiaryLatin', {
                       onChange: () => {
                         latinEdited.current = true;
@@ -317,7 +407,12 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
           )}
 
           {type === 'buy' && !values.useMyWallet ? (
-            <SelectField id="order-paymentMethod" label={t('form.paymentMethod')} error={fieldError('paymentMethod')} {...register('paymentMethod')}>
+            <SelectField
+              id="order-paymentMethod"
+              label={t('form.paymentMethod')}
+              error={fieldError('paymentMethod')}
+              {...register('paymentMethod')}
+            >
               <option value="sepa">{t('methods.sepa')}</option>
               <option value="sepa_instant">{t('methods.sepa_instant')}</option>
             </SelectField>
@@ -332,7 +427,13 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
             />
           ) : null}
         </div>
-        <QuotePanel quote={quote} from={values.currencyFrom} to={values.currencyTo} language={language} toWallet={values.sendToMyWallet} />
+        <QuotePanel
+          quote={quote}
+          from={values.currencyFrom}
+          to={values.currencyTo}
+          language={language}
+          toWallet={values.sendToMyWallet}
+        />
       </div>
 
       {formError === 'bank_verification_required' ? (

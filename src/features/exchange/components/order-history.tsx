@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { normalizeCode } from '../../../../domain/codes';
-import { EMAIL_PATTERN } from '../../../../domain/email';
-import { localizePath } from '../../../../domain/languages';
+import { normalizeCode } from '#domain/codes';
+import { EMAIL_PATTERN } from '#domain/email';
+import { localizePath } from '#domain/languages';
 import { ApiFailure } from '../../../components/api';
 import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
@@ -106,10 +106,16 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
           />
         ) : null}
       </div>
-      {session.status === 'authenticated' ? <MyOrders onOpen={(order) => open({ order, email: order.email ?? null, own: true })} /> : null}
+      {session.status === 'authenticated' ? (
+        <MyOrders onOpen={(order) => open({ order, email: order.email ?? null, own: true })} />
+      ) : null}
       {session.status === 'anonymous' ? (
         <p className="small muted">
-          <a href={`${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(localizePath(routes.exchange_order_history, language))}`}>{t('history.loginForOwn')}</a>
+          <a
+            href={`${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(localizePath(routes.exchange_order_history, language))}`}
+          >
+            {t('history.loginForOwn')}
+          </a>
         </p>
       ) : null}
     </>
@@ -158,7 +164,10 @@ function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (or
   const errorText = useErrorText();
   const [formError, setFormError] = React.useState<ErrorTextKey | null>(null);
   const resolver = rulesResolver(lookupRules);
-  const { register, handleSubmit, setError, formState } = useForm<LookupValues>({ resolver, defaultValues: initial ?? { email: '', reference: '' } });
+  const { register, handleSubmit, setError, formState } = useForm<LookupValues>({
+    resolver,
+    defaultValues: initial ?? { email: '', reference: '' },
+  });
 
   const find = React.useCallback(
     async ({ email, reference }: LookupValues) => {
@@ -167,7 +176,8 @@ function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (or
         const order = await lookupOrder(language, email.trim(), normalizeCode(reference)!);
         onFound(order, email.trim());
       } catch (error) {
-        if (error instanceof ApiFailure && (error.field === 'email' || error.field === 'reference')) return setError(error.field, { message: error.code });
+        if (error instanceof ApiFailure && (error.field === 'email' || error.field === 'reference'))
+          return setError(error.field, { message: error.code });
         setFormError(error instanceof ApiFailure ? errorKeyOf(error) : 'try_again_soon');
       }
     },
@@ -186,7 +196,14 @@ function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (or
   const error = (name: keyof LookupValues) => errorText(formErrorKey(formState.errors[name]?.message));
   return (
     <form onSubmit={handleSubmit(find)} noValidate className="lookup-form">
-      <Field id="lookup-email" label={t('history.email')} type="email" autoComplete="email" error={error('email')} {...register('email')} />
+      <Field
+        id="lookup-email"
+        label={t('history.email')}
+        type="email"
+        autoComplete="email"
+        error={error('email')}
+        {...register('email')}
+      />
       <Field
         id="lookup-reference"
         label={t('history.reference')}
@@ -194,7 +211,9 @@ function LookupForm({ initial, onFound }: { initial?: LookupValues; onFound: (or
         spellCheck={false}
         autoCapitalize="characters"
         error={error('reference')}
-        aria-describedby={formState.errors.reference ? 'lookup-reference-error lookup-reference-hint' : 'lookup-reference-hint'}
+        aria-describedby={
+          formState.errors.reference ? 'lookup-reference-error lookup-reference-hint' : 'lookup-reference-hint'
+        }
         {...register('reference')}
       />
       <p className="field-hint small muted" id="lookup-reference-hint">
@@ -254,7 +273,9 @@ function MyOrders({ onOpen }: { onOpen: (order: Order) => void }) {
                 </td>
                 <td data-label={t('order.fields.type')}>{t(`order.types.${order.type}`)}</td>
                 <td data-label={t('order.fields.amount')} className="num">
-                  <WithCurrencyIcon code={order.currencyFrom}>{formatMoney(order.amount, order.currencyFrom, language)}</WithCurrencyIcon>
+                  <WithCurrencyIcon code={order.currencyFrom}>
+                    {formatMoney(order.amount, order.currencyFrom, language)}
+                  </WithCurrencyIcon>
                 </td>
                 <td data-label={t('order.fields.status')}>
                   {t(`order.status.${order.status}`)}
@@ -266,7 +287,12 @@ function MyOrders({ onOpen }: { onOpen: (order: Order) => void }) {
                   ) : null}
                 </td>
                 <td data-label="">
-                  <button type="button" className="button small" onClick={() => onOpen(order)} aria-label={t('history.openOrder', { reference: order.reference })}>
+                  <button
+                    type="button"
+                    className="button small"
+                    onClick={() => onOpen(order)}
+                    aria-label={t('history.openOrder', { reference: order.reference })}
+                  >
                     {t('history.open')}
                   </button>
                 </td>

@@ -30,15 +30,25 @@ export function OrderSummary({ order, deliveryNote }: { order: Order; deliveryNo
   const language = usePageLanguage();
   const id = React.useId();
   // Every amount and rate with its currency's logo.
-  const money = (value: string | null | undefined, currency: string) => (value ? <WithCurrencyIcon code={currency}>{formatMoney(value, currency, language)}</WithCurrencyIcon> : null);
+  const money = (value: string | null | undefined, currency: string) =>
+    value ? <WithCurrencyIcon code={currency}>{formatMoney(value, currency, language)}</WithCurrencyIcon> : null;
   const rate = (value: string | null | undefined) =>
-    value ? <WithCurrencyIcon code={rateCurrency(order.currencyFrom, order.currencyTo)}>{rateText(order.currencyFrom, order.currencyTo, value, language)}</WithCurrencyIcon> : null;
+    value ? (
+      <WithCurrencyIcon code={rateCurrency(order.currencyFrom, order.currencyTo)}>
+        {rateText(order.currencyFrom, order.currencyTo, value, language)}
+      </WithCurrencyIcon>
+    ) : null;
   const settled = order.actualAmountConverted !== null;
   const closed = order.status === 'completed_success' || order.status === 'completed_failure';
   // Estimates while they are what we know; the actual figures replace them, never beside them.
   const estimate = (value: React.ReactNode) => (settled || order.status === 'completed_failure' ? null : value);
-  const networkFee = (value: string | null | undefined) => (isZero(value) || order.currencyTo === 'EUR' ? null : money(value, order.currencyTo));
-  const paymentMethod = order.paymentMethod ? t(`methods.${order.paymentMethod}`) : order.useMyWallet ? t('order.fromWallet') : t('order.cryptoTransfer');
+  const networkFee = (value: string | null | undefined) =>
+    isZero(value) || order.currencyTo === 'EUR' ? null : money(value, order.currencyTo);
+  const paymentMethod = order.paymentMethod
+    ? t(`methods.${order.paymentMethod}`)
+    : order.useMyWallet
+      ? t('order.fromWallet')
+      : t('order.cryptoTransfer');
 
   const yours: Row[] = [
     [t('order.fields.type'), t(`order.types.${order.type}`)],
@@ -88,7 +98,10 @@ export function OrderSummary({ order, deliveryNote }: { order: Order; deliveryNo
             </code>
           ) : null,
         ]
-      : [t('order.fields.payoutTxid'), order.payoutTxid ? <TxHash key="x" txid={order.payoutTxid} currency={order.currencyTo} /> : null],
+      : [
+          t('order.fields.payoutTxid'),
+          order.payoutTxid ? <TxHash key="x" txid={order.payoutTxid} currency={order.currencyTo} /> : null,
+        ],
   ];
 
   return (
@@ -122,5 +135,9 @@ function Rows({ rows }: { rows: Row[] }) {
 }
 
 function deliveredBy(order: Order, t: ReturnType<typeof useTranslation<'exchange'>>['t']): string {
-  return order.sendToMyWallet ? t('order.intoWallet') : order.currencyTo === 'EUR' ? t('order.toBank') : t('order.toAddress');
+  return order.sendToMyWallet
+    ? t('order.intoWallet')
+    : order.currencyTo === 'EUR'
+      ? t('order.toBank')
+      : t('order.toAddress');
 }

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { returnReasonKey } from '../../../../domain/returns';
-import { sepaIban } from '../../../../domain/sepa';
+import { returnReasonKey } from '#domain/returns';
+import { sepaIban } from '#domain/sepa';
 import { ApiFailure } from '../../../components/api';
 import { errorKeyOf, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field } from '../../../components/field';
@@ -23,7 +23,15 @@ export type ReturnAccess = { own: true } | { token: string };
  * bank's reason in plain words, and where the money stands; while it waits for another IBAN, the
  * form to give one (with the holder's name, which the link requires).
  */
-export function PayoutReturnPanel({ order, access, onChanged }: { order: Order; access?: ReturnAccess; onChanged: (order: Order) => void }) {
+export function PayoutReturnPanel({
+  order,
+  access,
+  onChanged,
+}: {
+  order: Order;
+  access?: ReturnAccess;
+  onChanged: (order: Order) => void;
+}) {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const returned = order.payoutReturn!;
@@ -45,21 +53,40 @@ export function PayoutReturnPanel({ order, access, onChanged }: { order: Order; 
       {returned.state === 'awaiting_iban' ? (
         <>
           <p>{t('order.payoutReturn.awaiting')}</p>
-          {access ? <NewIbanForm order={order} access={access} onChanged={onChanged} /> : <p className="small">{t('order.payoutReturn.useLink')}</p>}
+          {access ? (
+            <NewIbanForm order={order} access={access} onChanged={onChanged} />
+          ) : (
+            <p className="small">{t('order.payoutReturn.useLink')}</p>
+          )}
         </>
       ) : (
         <p role="status">
-          {t(returned.state === 'new_payout_completed' ? 'order.payoutReturn.completed' : returned.awaitingApproval ? 'order.payoutReturn.pendingApproval' : 'order.payoutReturn.pending', {
-            amount,
-            iban: returned.newIban ? formatIban(returned.newIban) : '—',
-          })}
+          {t(
+            returned.state === 'new_payout_completed'
+              ? 'order.payoutReturn.completed'
+              : returned.awaitingApproval
+                ? 'order.payoutReturn.pendingApproval'
+                : 'order.payoutReturn.pending',
+            {
+              amount,
+              iban: returned.newIban ? formatIban(returned.newIban) : '—',
+            },
+          )}
         </p>
       )}
     </section>
   );
 }
 
-function NewIbanForm({ order, access, onChanged }: { order: Order; access: ReturnAccess; onChanged: (order: Order) => void }) {
+function NewIbanForm({
+  order,
+  access,
+  onChanged,
+}: {
+  order: Order;
+  access: ReturnAccess;
+  onChanged: (order: Order) => void;
+}) {
   const { t } = useTranslation('exchange');
   const language = usePageLanguage();
   const session = useExchangeSession();
@@ -82,7 +109,11 @@ function NewIbanForm({ order, access, onChanged }: { order: Order; access: Retur
     setBusy(true);
     try {
       const token = viaLink ? null : await session.getToken();
-      const updated = await giveNewIban(token, language, order.reference, { iban, ...(holder.trim() ? { holderName: holder } : {}), ...(viaLink ? { token: access.token } : {}) });
+      const updated = await giveNewIban(token, language, order.reference, {
+        iban,
+        ...(holder.trim() ? { holderName: holder } : {}),
+        ...(viaLink ? { token: access.token } : {}),
+      });
       onChanged(updated);
     } catch (error) {
       const code = errorKeyOf(error);

@@ -20,7 +20,17 @@ export function qrPath(text: string): { size: number; d: string } {
   return { size: modules.size + 2 * QUIET_ZONE, d };
 }
 
-export function QrCode({ text, label, size = 200, className }: { text: string; label: string; size?: number; className?: string }) {
+export function QrCode({
+  text,
+  label,
+  size = 200,
+  className,
+}: {
+  text: string;
+  label: string;
+  size?: number;
+  className?: string;
+}) {
   const { size: modules, d } = React.useMemo(() => qrPath(text), [text]);
   return (
     <svg

@@ -4,11 +4,23 @@ import { WithCurrencyIcon } from '../../../components/currency-icon';
 import { useErrorText } from '../../../components/error-text';
 import { SampleBadge } from '../../../components/operator';
 import { formatMoney, rateCurrency, rateText } from '../format';
-import type { Language } from '../../../../domain/languages';
+import type { Language } from '#domain/languages';
 import type { LiveQuote } from '../use-live-quote';
 
 /** The live estimate, announced politely as it changes; the rate is floating. */
-export function QuotePanel({ quote, from, to, language, toWallet }: { quote: LiveQuote; from: string; to: string; language: Language; toWallet: boolean }) {
+export function QuotePanel({
+  quote,
+  from,
+  to,
+  language,
+  toWallet,
+}: {
+  quote: LiveQuote;
+  from: string;
+  to: string;
+  language: Language;
+  toWallet: boolean;
+}) {
   const { t } = useTranslation('exchange');
   const errorText = useErrorText();
   return (
@@ -30,18 +42,24 @@ export function QuotePanel({ quote, from, to, language, toWallet }: { quote: Liv
           <dl className="order-data">
             <dt>{t('quote.rate')}</dt>
             <dd>
-              <WithCurrencyIcon code={rateCurrency(from, to)}>{rateText(from, to, quote.quote.rate, language)}</WithCurrencyIcon>
+              <WithCurrencyIcon code={rateCurrency(from, to)}>
+                {rateText(from, to, quote.quote.rate, language)}
+              </WithCurrencyIcon>
             </dd>
             <dt>{t('quote.fee')}</dt>
             <dd>
-              <WithCurrencyIcon code={quote.quote.feeCurrency}>{formatMoney(quote.quote.fee, quote.quote.feeCurrency, language)}</WithCurrencyIcon>
+              <WithCurrencyIcon code={quote.quote.feeCurrency}>
+                {formatMoney(quote.quote.fee, quote.quote.feeCurrency, language)}
+              </WithCurrencyIcon>
             </dd>
             <dt>{t('quote.networkFee')}</dt>
             <dd>
               {toWallet ? (
                 t('quote.noNetworkFee')
               ) : (
-                <WithCurrencyIcon code={quote.quote.networkFeeCurrency}>{formatMoney(quote.quote.networkFee, quote.quote.networkFeeCurrency, language)}</WithCurrencyIcon>
+                <WithCurrencyIcon code={quote.quote.networkFeeCurrency}>
+                  {formatMoney(quote.quote.networkFee, quote.quote.networkFeeCurrency, language)}
+                </WithCurrencyIcon>
               )}
             </dd>
             <dt>{t('quote.converted')}</dt>

@@ -15,14 +15,28 @@ export function stepsFor(status: OrderStatus): { key: (typeof STEPS)[number]; st
   const at = POSITION[status];
   return STEPS.map((key, i) => ({
     key,
-    state: i < at ? 'done' : i > at ? 'upcoming' : status === 'completed_failure' ? 'failed' : status === 'completed_success' ? 'done' : 'current',
+    state:
+      i < at
+        ? 'done'
+        : i > at
+          ? 'upcoming'
+          : status === 'completed_failure'
+            ? 'failed'
+            : status === 'completed_success'
+              ? 'done'
+              : 'current',
   }));
 }
 
 export function StatusStepper({ status }: { status: OrderStatus }) {
   const { t } = useTranslation('exchange');
   const at = POSITION[status];
-  const label = (key: (typeof STEPS)[number]) => (key !== 'completed' ? t(`order.status.${key}`) : at === 2 ? t(`order.status.${status as 'completed_success'}`) : t('order.status.completed'));
+  const label = (key: (typeof STEPS)[number]) =>
+    key !== 'completed'
+      ? t(`order.status.${key}`)
+      : at === 2
+        ? t(`order.status.${status as 'completed_success'}`)
+        : t('order.status.completed');
   return (
     <ol className="stepper" aria-label={t('order.stepper')}>
       {stepsFor(status).map((step, i) => (

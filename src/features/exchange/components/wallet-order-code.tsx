@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { normalizeCode } from '../../../../domain/codes';
-import { localizePath, type Language } from '../../../../domain/languages';
+import { normalizeCode } from '#domain/codes';
+import { localizePath, type Language } from '#domain/languages';
 import { ApiFailure } from '../../../components/api';
 import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
@@ -21,7 +21,15 @@ type StepUp = 'login_required_recent' | 'second_factor_required';
  * factor): then the page logs the user in again and comes back to their orders, where this form
  * waits with the same code still valid.
  */
-export function WalletOrderCode({ order, language, onConfirmed }: { order: Order; language: Language; onConfirmed: (order: Order) => void }) {
+export function WalletOrderCode({
+  order,
+  language,
+  onConfirmed,
+}: {
+  order: Order;
+  language: Language;
+  onConfirmed: (order: Order) => void;
+}) {
   const { t } = useTranslation('exchange');
   const errorText = useErrorText();
   const session = useExchangeSession();
@@ -38,7 +46,11 @@ export function WalletOrderCode({ order, language, onConfirmed }: { order: Order
       onConfirmed(await confirmOrder(token, language, order.reference, normalized));
       setStepUp(null);
     } catch (error) {
-      if (error instanceof ApiFailure && (error.code === 'login_required_recent' || error.code === 'second_factor_required')) return setStepUp(error.code);
+      if (
+        error instanceof ApiFailure &&
+        (error.code === 'login_required_recent' || error.code === 'second_factor_required')
+      )
+        return setStepUp(error.code);
       form.setError('code', { message: errorKeyOf(error) });
     }
   });
@@ -47,7 +59,12 @@ export function WalletOrderCode({ order, language, onConfirmed }: { order: Order
   return (
     <section className="next-step" aria-labelledby={`${id}-code`}>
       <h3 id={`${id}-code`}>{t('walletCode.heading')}</h3>
-      <p className="wrap-anywhere">{t('walletCode.lead', { amount: formatMoney(order.amount, order.currencyFrom, language), address: displayAddress(order.address, order.currencyTo) })}</p>
+      <p className="wrap-anywhere">
+        {t('walletCode.lead', {
+          amount: formatMoney(order.amount, order.currencyFrom, language),
+          address: displayAddress(order.address, order.currencyTo),
+        })}
+      </p>
       {stepUp ? (
         <div className="security-notice" role="alert">
           <p>{stepUp === 'login_required_recent' ? t('walletCode.loginAgain') : t('walletCode.secondFactor')}</p>

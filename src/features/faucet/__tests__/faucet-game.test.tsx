@@ -1,15 +1,20 @@
 import { TextEncoder } from 'node:util';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import * as React from 'react';
+import { draw, seedHashOf, ticketOf } from '#domain/faucet';
 import { loadResources, renderInLanguage } from '../../../../__tests__/support/render';
-import { draw, seedHashOf, ticketOf } from '../../../../domain/faucet';
 import { RECONNECT_AFTER_MS, type Round } from '../api/faucet';
 import { FaucetGame } from '../components/faucet-game';
 import { FaucetPlay } from '../components/play';
 
 // A logged-in player: the session hands out one stable function, as the SDK's does.
 jest.mock('../../../components/session', () => {
-  const session = { isLoading: false, isAuthenticated: true, error: undefined, getAccessTokenSilently: async () => 'token' };
+  const session = {
+    isLoading: false,
+    isAuthenticated: true,
+    error: undefined,
+    getAccessTokenSilently: async () => 'token',
+  };
   return { useSession: () => session };
 });
 
@@ -46,7 +51,11 @@ class FakeEventSource {
 Object.assign(globalThis, { EventSource: FakeEventSource });
 
 const seed = '5e'.repeat(32);
-const addresses = ['bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', 'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC', 'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe:12'];
+const addresses = [
+  'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  'DBus3bamQjgJULBJtYXpEzDWQRwF5iwxgC',
+  'rPT1Sjq2YGrBMTttX4GZHjKu9dyfzbpAYe:12',
+];
 // Each entry's secret salt, which only its player is told (GET /api/faucet/me): the published
 // tickets commit to them, so the public list cannot be matched against these addresses.
 const salts = ['1f'.repeat(16), 'a0'.repeat(16), '3c'.repeat(16)];
@@ -77,7 +86,11 @@ function round(overrides: Partial<Round> = {}): Round {
     entriesHash: result.entriesHash,
     reward: { eur: '0.02', amounts: { BTC: '0.00000025', DOGE: '0.10526315' } },
     playerCount: 3,
-    players: tickets.map((ticket, i) => ({ ticket, address: `${addresses[i]!.slice(0, 6)}…`, currency: ['BTC', 'DOGE', 'XRP'][i]! })),
+    players: tickets.map((ticket, i) => ({
+      ticket,
+      address: `${addresses[i]!.slice(0, 6)}…`,
+      currency: ['BTC', 'DOGE', 'XRP'][i]!,
+    })),
     winner: { ticket: result.ticket, address: 'bc1qar…5mdq', currency: 'BTC', amount: '0.00000025', rate: '80000' },
     paused: false,
     ...overrides,
@@ -88,7 +101,16 @@ describe('FaucetGame', () => {
   it('shows the live round with its countdown, reward and players (English)', () => {
     renderInLanguage(<FaucetGame />, 'en', '/faucet/');
     expect(screen.getByRole('status')).toHaveTextContent('Loading the current round…');
-    FakeEventSource.last.push(round({ state: 'registrations_open', seed: null, entriesHash: null, winner: null, playerCount: 1, players: round().players.slice(0, 1) }));
+    FakeEventSource.last.push(
+      round({
+        state: 'registrations_open',
+        seed: null,
+        entriesHash: null,
+        winner: null,
+        playerCount: 1,
+        players: round().players.slice(0, 1),
+      }),
+    );
     expect(FakeEventSource.last.url).toBe('/api/faucet/events');
     expect(screen.getByRole('heading', { name: /Round 7/ })).toBeInTheDocument();
     expect(screen.getByText('Registrations open')).toBeInTheDocument();
@@ -98,7 +120,10 @@ describe('FaucetGame', () => {
     // Each amount with its currency's logo, inside the sentence.
     const rewards = screen.getByText((_, element) => element?.classList.contains('reward-rates') ?? false);
     expect(rewards).toHaveTextContent("At today's rates that is 0.00000025 BTC or 0.10526315 DOGE.");
-    expect([...rewards.querySelectorAll('img')].map((img) => img.getAttribute('src'))).toEqual(['/currency-icons/0.18.1/btc.svg', '/currency-icons/0.18.1/doge.svg']);
+    expect([...rewards.querySelectorAll('img')].map((img) => img.getAttribute('src'))).toEqual([
+      '/currency-icons/0.18.1/btc.svg',
+      '/currency-icons/0.18.1/doge.svg',
+    ]);
     expect(screen.getByText(/The seed is revealed together with the winner/)).toBeInTheDocument();
   });
 
@@ -109,8 +134,12 @@ describe('FaucetGame', () => {
     expect(screen.getByText('3 участника')).toBeInTheDocument();
     const check = await screen.findByTestId('fairness-result');
     // Round 7 took the first seed of chain 1: the hash it published is the chain's anchor.
-    expect(check).toHaveTextContent('✓ SHA-256 этого значения совпадает с хешем, опубликованным в начале, а этот хеш — начало цепочки 1');
-    expect(check).toHaveTextContent('✓ В розыгрыш подмешан хеш блока 12, которого ещё не было в момент закрытия регистрации');
+    expect(check).toHaveTextContent(
+      '✓ SHA-256 этого значения совпадает с хешем, опубликованным в начале, а этот хеш — начало цепочки 1',
+    );
+    expect(check).toHaveTextContent(
+      '✓ В розыгрыш подмешан хеш блока 12, которого ещё не было в момент закрытия регистрации',
+    );
     expect(check).toHaveTextContent('✓ Ваш браузер повторил розыгрыш: учтены 3 билета');
     expect(screen.getByText('блок 12 в смоделированном блокчейне')).toBeInTheDocument();
   });
@@ -118,8 +147,15 @@ describe('FaucetGame', () => {
   /** The API's answer for round 6, the one before round 7 in its seed chain. */
   function previousRound(seed: string) {
     (globalThis as { fetch: unknown }).fetch = jest.fn(async (url: string) => {
-      const body = url.endsWith('/api/faucet/rounds/6') ? { round: round({ id: 6, seed }) } : { error: { code: 'not_found', message: 'Not found.' } };
-      return { ok: !('error' in body), status: 'error' in body ? 404 : 200, headers: { get: () => 'application/json' }, json: async () => body };
+      const body = url.endsWith('/api/faucet/rounds/6')
+        ? { round: round({ id: 6, seed }) }
+        : { error: { code: 'not_found', message: 'Not found.' } };
+      return {
+        ok: !('error' in body),
+        status: 'error' in body ? 404 : 200,
+        headers: { get: () => 'application/json' },
+        json: async () => body,
+      };
     });
   }
   const chained = { seedChain: { id: 1, index: 2, anchor: 'aa'.repeat(32), previousRoundId: 6 } };
@@ -129,7 +165,9 @@ describe('FaucetGame', () => {
     renderInLanguage(<FaucetGame />, 'en', '/faucet/');
     FakeEventSource.last.push(round(chained));
     const link = await screen.findByTestId('fairness-link');
-    expect(link).toHaveTextContent('✓ SHA-256 of this seed is the hash published at the start, and that hash is the seed round 6 revealed: this seed was fixed before the round began.');
+    expect(link).toHaveTextContent(
+      '✓ SHA-256 of this seed is the hash published at the start, and that hash is the seed round 6 revealed: this seed was fixed before the round began.',
+    );
     expect(screen.getByText('the seed revealed by round 6')).toBeInTheDocument();
   });
 
@@ -137,13 +175,17 @@ describe('FaucetGame', () => {
     previousRound('cc'.repeat(32));
     renderInLanguage(<FaucetGame />, 'de', '/de/faucet/');
     FakeEventSource.last.push(round(chained));
-    expect(await screen.findByText('✗ Der zu Beginn veröffentlichte Hash ist NICHT der zuvor bekannt gegebene Startwert.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('✗ Der zu Beginn veröffentlichte Hash ist NICHT der zuvor bekannt gegebene Startwert.'),
+    ).toBeInTheDocument();
   });
 
   it('says so when the announced winner is not what the draw gives (Ukrainian)', async () => {
     const wrong = tickets.find((t) => t !== result.ticket)!;
     renderInLanguage(<FaucetGame />, 'uk', '/uk/faucet/');
-    FakeEventSource.last.push(round({ winner: { ticket: wrong, address: 'x', currency: 'BTC', amount: '0.00000025', rate: '80000' } }));
+    FakeEventSource.last.push(
+      round({ winner: { ticket: wrong, address: 'x', currency: 'BTC', amount: '0.00000025', rate: '80000' } }),
+    );
     expect(screen.getByText('3 учасники')).toBeInTheDocument();
     const check = await screen.findByTestId('fairness-result');
     expect(check).toHaveTextContent('✗ Розіграш у вашому браузері НЕ дає оголошеного переможця.');
@@ -151,7 +193,18 @@ describe('FaucetGame', () => {
 
   it('shows GAME OVER with its reason', () => {
     renderInLanguage(<FaucetGame />, 'de', '/de/faucet/');
-    FakeEventSource.last.push(round({ state: 'game_over', gameOverReason: 'budget', endsAt: null, seedHash: null, seed: null, winner: null, players: [], playerCount: 0 }));
+    FakeEventSource.last.push(
+      round({
+        state: 'game_over',
+        gameOverReason: 'budget',
+        endsAt: null,
+        seedHash: null,
+        seed: null,
+        winner: null,
+        players: [],
+        playerCount: 0,
+      }),
+    );
     expect(screen.getByText('Spiel beendet')).toBeInTheDocument();
     expect(screen.getByText(/Budget des Faucets ist vorerst aufgebraucht/)).toBeInTheDocument();
     expect(screen.queryByRole('timer')).toBeNull();
@@ -172,7 +225,8 @@ describe('FaucetGame', () => {
           ? { addresses: mine }
           : path === '/api/faucet/me'
             ? { entries: [] }
-            : (entered.push(JSON.parse(String(init.body))), { roundId: 7, ticket: tickets[1], address: addresses[1], currency: 'DOGE', salt: salts[1] });
+            : (entered.push(JSON.parse(String(init.body))),
+              { roundId: 7, ticket: tickets[1], address: addresses[1], currency: 'DOGE', salt: salts[1] });
       return { ok: true, status: 200, headers: { get: () => 'application/json' }, json: async () => body };
     });
     renderInLanguage(
@@ -184,7 +238,9 @@ describe('FaucetGame', () => {
     );
     FakeEventSource.last.push(round({ state: 'registrations_open', seed: null, winner: null }));
     // In the server's HTML a plain select; once React runs, the picker with the first address chosen.
-    await waitFor(() => expect(screen.getByRole('combobox', { name: de.play.address })).toHaveValue(`${addresses[0]} (BTC)`));
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: de.play.address })).toHaveValue(`${addresses[0]} (BTC)`),
+    );
     const picker = screen.getByRole('combobox', { name: de.play.address });
     expect(picker.parentElement!.querySelector('img')).toHaveAttribute('src', '/currency-icons/0.18.1/btc.svg');
     // The label finds the address; only the faucet's currencies are offered.
@@ -206,7 +262,10 @@ describe('FaucetGame', () => {
   function playerApi(entries: object[]) {
     (globalThis as { fetch: unknown }).fetch = jest.fn(async (url: string) => {
       const path = url.replace(/^https?:\/\/[^/]+/, '');
-      const body = path === '/api/wallet/addresses' ? { addresses: [{ id: 'a1', currency: 'BTC', address: addresses[0]!, label: null }] } : { entries };
+      const body =
+        path === '/api/wallet/addresses'
+          ? { addresses: [{ id: 'a1', currency: 'BTC', address: addresses[0]!, label: null }] }
+          : { entries };
       return { ok: true, status: 200, headers: { get: () => 'application/json' }, json: async () => body };
     });
   }
@@ -240,7 +299,9 @@ describe('FaucetGame', () => {
     // Nobody else's salt is known here: the page shows the player's own only.
     for (const other of salts.slice(1)) expect(document.body).not.toHaveTextContent(other!);
     expect(screen.getByText(addresses[0]!.slice(0, 6) + '…').parentElement).toHaveTextContent('(you)');
-    expect(await screen.findByTestId('fairness-result')).toHaveTextContent('✓ Your browser repeated the draw over 3 tickets and got the announced winner.');
+    expect(await screen.findByTestId('fairness-result')).toHaveTextContent(
+      '✓ Your browser repeated the draw over 3 tickets and got the announced winner.',
+    );
   });
 
   it('says so when the ticket recomputed from the player’s address and salt is not in the published list (Russian)', async () => {
@@ -248,7 +309,9 @@ describe('FaucetGame', () => {
     playerApi([ownEntry({ salt: 'ee'.repeat(16) })]);
     game('ru', '/ru/faucet/');
     FakeEventSource.last.push(round());
-    expect(await screen.findByTestId('fairness-own')).toHaveTextContent('✗ Вашего билета, пересчитанного вашим браузером, НЕТ в списке.');
+    expect(await screen.findByTestId('fairness-own')).toHaveTextContent(
+      '✗ Вашего билета, пересчитанного вашим браузером, НЕТ в списке.',
+    );
     expect(screen.queryByText('(вы)', { exact: false })).toBeNull();
   });
 
@@ -268,7 +331,9 @@ describe('FaucetGame', () => {
     const own = await screen.findByTestId('fairness-own');
     expect(own).toHaveTextContent(`✓ Your ticket, recomputed by your browser, is in the list: ${old}`);
     expect(own).not.toHaveTextContent('Your salt');
-    expect(await screen.findByTestId('fairness-result')).toHaveTextContent('✓ Your browser repeated the draw over 3 tickets and got the announced winner.');
+    expect(await screen.findByTestId('fairness-result')).toHaveTextContent(
+      '✓ Your browser repeated the draw over 3 tickets and got the announced winner.',
+    );
   });
 
   it('opens a new stream a little later when the server refused one (a deploy, too many streams)', () => {

@@ -1,8 +1,8 @@
 import '../../../../__tests__/support/polyfills';
 import { fireEvent, screen, within } from '@testing-library/react';
 import * as React from 'react';
+import { draw, entriesHashOf, hashDown, ROUNDS_FORMAT, seedHashOf, ticketOf, type RoundsFile } from '#domain/faucet';
 import { renderInLanguage } from '../../../../__tests__/support/render';
-import { draw, entriesHashOf, hashDown, ROUNDS_FORMAT, seedHashOf, ticketOf, type RoundsFile } from '../../../../domain/faucet';
 import { RoundHistory } from '../components/round-history';
 import type { Round } from '../api/faucet';
 
@@ -50,7 +50,12 @@ function mockApi(rounds: Round[]) {
       const round = rounds.find((r) => `/api/faucet/rounds/${r.id}` === pathname);
       body = round ? { round } : undefined;
     }
-    return { ok: body !== undefined, status: body ? 200 : 404, headers: { get: () => 'application/json' }, json: async () => body ?? { error: { code: 'not_found', message: '' } } };
+    return {
+      ok: body !== undefined,
+      status: body ? 200 : 404,
+      headers: { get: () => 'application/json' },
+      json: async () => body ?? { error: { code: 'not_found', message: '' } },
+    };
   });
   return calls;
 }
@@ -93,7 +98,9 @@ describe('RoundHistory', () => {
     expect(await screen.findByText('✓ Drawn rounds in this file: 3. Each holds.')).toBeInTheDocument();
     // Round 2's winner swapped for the other ticket: that round, and only it, fails.
     const other = file.rounds[1]!.tickets.find((ticket) => ticket !== file.rounds[1]!.winnerTicket)!;
-    await checkFile(JSON.stringify({ ...file, rounds: file.rounds.map((r) => (r.id === 2 ? { ...r, winnerTicket: other } : r)) }));
+    await checkFile(
+      JSON.stringify({ ...file, rounds: file.rounds.map((r) => (r.id === 2 ? { ...r, winnerTicket: other } : r)) }),
+    );
     expect(await screen.findByText('✗ These rounds do NOT hold: 2.')).toBeInTheDocument();
     await checkFile('{"orders": []}');
     expect(await screen.findByText('This is not a file of Muntly faucet rounds.')).toBeInTheDocument();
@@ -104,11 +111,25 @@ describe('RoundHistory', () => {
     renderInLanguage(<RoundHistory />, 'en', '/faucet/history/');
     await screen.findByRole('heading', { name: 'Rounds 3 to 12' });
     await screen.findAllByText('✓ holds');
-    expect(rows().map((row) => within(row).getByRole('rowheader').textContent!.match(/\d+/)![0])).toEqual(['12', '11', '10', '9', '8', '7', '6', '5', '4', '3']);
+    expect(rows().map((row) => within(row).getByRole('rowheader').textContent!.match(/\d+/)![0])).toEqual([
+      '12',
+      '11',
+      '10',
+      '9',
+      '8',
+      '7',
+      '6',
+      '5',
+      '4',
+      '3',
+    ]);
     for (const row of rows()) expect(row).toHaveTextContent('✓ holds');
     // Round 3's link goes to round 2, which is not on this page: asked from the API.
     expect(calls).toContain('/api/faucet/rounds/2');
-    expect(screen.getByRole('link', { name: 'Download these rounds (JSON)' })).toHaveAttribute('href', expect.stringMatching(/\/api\/faucet\/rounds\/export\?from=3&to=12$/));
+    expect(screen.getByRole('link', { name: 'Download these rounds (JSON)' })).toHaveAttribute(
+      'href',
+      expect.stringMatching(/\/api\/faucet\/rounds\/export\?from=3&to=12$/),
+    );
     // No command to run: the downloaded file is checked on the page, and the format is documented.
     expect(document.body.textContent).not.toMatch(/npm|npx/);
     expect(screen.getByText('docs/faucet-format.md')).toBeInTheDocument();
@@ -126,7 +147,12 @@ describe('RoundHistory', () => {
     const rounds = Array.from({ length: 4 }, (_, i) => honest(i + 1));
     // Round 3 with a seed picked afterwards: its own hash fits, the link to round 2 does not.
     const picked = 'ee'.repeat(32);
-    rounds[2] = { ...rounds[2]!, seed: picked, seedHash: seedHashOf(picked), entriesHash: entriesHashOf([...rounds[2]!.players.map((p) => p.ticket)].sort()) };
+    rounds[2] = {
+      ...rounds[2]!,
+      seed: picked,
+      seedHash: seedHashOf(picked),
+      entriesHash: entriesHashOf([...rounds[2]!.players.map((p) => p.ticket)].sort()),
+    };
     mockApi(rounds);
     renderInLanguage(<RoundHistory />, 'ru', '/ru/faucet/history/');
     await screen.findAllByText('✓ сходится');

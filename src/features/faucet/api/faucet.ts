@@ -1,9 +1,18 @@
 import * as React from 'react';
 import { apiRequest } from '../../../components/api';
 import { apiOrigin } from '../../../config';
-import type { CurrentRoundResponse, EnterBody, Entry, MyEntriesResponse, MyEntry, Round, RoundResponse, RoundsResponse } from '../../../../domain/contracts/faucet';
-import type { AddressesResponse, WalletAddress } from '../../../../domain/contracts/wallet';
-import type { Language } from '../../../../domain/languages';
+import type {
+  CurrentRoundResponse,
+  EnterBody,
+  Entry,
+  MyEntriesResponse,
+  MyEntry,
+  Round,
+  RoundResponse,
+  RoundsResponse,
+} from '#domain/contracts/faucet';
+import type { AddressesResponse, WalletAddress } from '#domain/contracts/wallet';
+import type { Language } from '#domain/languages';
 
 /** The faucet API: the public round (and its live stream), entering, and the player's own results. */
 export type { Round, Entry, MyEntry };
@@ -14,15 +23,19 @@ export type { Round, Entry, MyEntry };
 export type OwnEntry = Pick<MyEntry, 'roundId' | 'ticket' | 'address' | 'currency' | 'salt'>;
 export type Address = WalletAddress;
 
-export const enterRound = (token: string, language: Language, address: string) => apiRequest<Entry>(token, language, '/api/faucet/entries', { body: { address } satisfies EnterBody });
-export const getMyEntries = async (token: string, language: Language) => (await apiRequest<MyEntriesResponse>(token, language, '/api/faucet/me')).entries;
+export const enterRound = (token: string, language: Language, address: string) =>
+  apiRequest<Entry>(token, language, '/api/faucet/entries', { body: { address } satisfies EnterBody });
+export const getMyEntries = async (token: string, language: Language) =>
+  (await apiRequest<MyEntriesResponse>(token, language, '/api/faucet/me')).entries;
 /** Any round (public), and a page of announced rounds, newest first. */
-export const getRound = async (language: Language, id: number) => (await apiRequest<RoundResponse>(null, language, `/api/faucet/rounds/${id}`)).round;
+export const getRound = async (language: Language, id: number) =>
+  (await apiRequest<RoundResponse>(null, language, `/api/faucet/rounds/${id}`)).round;
 export const getRounds = (language: Language, before: number | null, limit: number) =>
   apiRequest<RoundsResponse>(null, language, `/api/faucet/rounds?limit=${limit}${before ? `&before=${before}` : ''}`);
 /** Where a range of rounds is downloaded as one file (for `npm run verify:faucet`). */
 export const exportUrl = (from: number, to: number) => `${apiOrigin}/api/faucet/rounds/export?from=${from}&to=${to}`;
-export const getAddresses = async (token: string, language: Language) => (await apiRequest<AddressesResponse>(token, language, '/api/wallet/addresses')).addresses;
+export const getAddresses = async (token: string, language: Language) =>
+  (await apiRequest<AddressesResponse>(token, language, '/api/wallet/addresses')).addresses;
 
 export type Connection = 'connecting' | 'live' | 'reconnecting';
 

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { ticketOf, verifyRound, type Verification } from '../../../../domain/faucet';
+import { ticketOf, verifyRound, type Verification } from '#domain/faucet';
 import { usePageLanguage } from '../../../components/localized-link';
 import { asTransition } from '../../../components/transition';
 import { formatNumber } from '../../../i18n/format';
@@ -41,7 +41,10 @@ export function usePreviousSeed(round: Pick<Round, 'seedChain'>): string | null 
  * null when they have no entry in the round.
  */
 export function useOwnTicket(round: Pick<Round, 'id'>, mine: OwnEntry | null): string | null {
-  return React.useMemo(() => (mine && mine.roundId === round.id ? ticketOf(mine.roundId, mine.address, mine.salt) : null), [mine, round.id]);
+  return React.useMemo(
+    () => (mine && mine.roundId === round.id ? ticketOf(mine.roundId, mine.address, mine.salt) : null),
+    [mine, round.id],
+  );
 }
 
 /**
@@ -99,7 +102,11 @@ export function FairnessCheck({ round, mine }: { round: Round; mine: OwnEntry | 
         {link ? (
           <>
             <dt>{t('fairness.chainLink')}</dt>
-            <dd>{link.index === 1 ? t('fairness.anchorLink', { id: formatNumber(link.id, language) }) : t('fairness.previousLink', { id: formatNumber(link.previousRoundId ?? 0, language) })}</dd>
+            <dd>
+              {link.index === 1
+                ? t('fairness.anchorLink', { id: formatNumber(link.id, language) })
+                : t('fairness.previousLink', { id: formatNumber(link.previousRoundId ?? 0, language) })}
+            </dd>
           </>
         ) : null}
         {mix ? (
@@ -157,7 +164,13 @@ export function FairnessCheck({ round, mine }: { round: Round; mine: OwnEntry | 
                     : `✓ ${t('fairness.seedOk')}`}
             </li>
             {check.mixWellFormed ? <li>{`✓ ${t('fairness.mixOk', { height })}`}</li> : null}
-            {round.players.length > 0 ? <li>{check.entriesHashMatches && check.winnerMatches ? `✓ ${t('fairness.drawOk', { count: round.players.length })}` : `✗ ${t('fairness.drawBad')}`}</li> : null}
+            {round.players.length > 0 ? (
+              <li>
+                {check.entriesHashMatches && check.winnerMatches
+                  ? `✓ ${t('fairness.drawOk', { count: round.players.length })}`
+                  : `✗ ${t('fairness.drawBad')}`}
+              </li>
+            ) : null}
           </ul>
         </div>
       )}

@@ -76,7 +76,10 @@ function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: numb
   return (
     <section aria-labelledby="faucet-round" className="faucet-round">
       <h2 id="faucet-round">
-        {t('round.heading', { id: formatNumber(round.id, language) })} <span className="small muted">({connection === 'live' ? t('connection.live') : t('connection.reconnecting')})</span>
+        {t('round.heading', { id: formatNumber(round.id, language) })}{' '}
+        <span className="small muted">
+          ({connection === 'live' ? t('connection.live') : t('connection.reconnecting')})
+        </span>
       </h2>
       <dl className="identity-data">
         <dt>{t('round.state')}</dt>
@@ -98,12 +101,21 @@ function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: numb
           <RewardAmounts amounts={round.reward.amounts} />
         </dd>
       </dl>
-      {round.state === 'game_over' ? <p className="phase">{t(`gameOver.${round.gameOverReason ?? 'paused'}`)}</p> : null}
+      {round.state === 'game_over' ? (
+        <p className="phase">{t(`gameOver.${round.gameOverReason ?? 'paused'}`)}</p>
+      ) : null}
       {round.paused && round.state !== 'game_over' ? <p>{t('pausing')}</p> : null}
       {round.state === 'winner_announced' ? (
         <>
           <h3>{t('winner.heading')}</h3>
-          <p>{round.winner ? t('winner.text', { address: round.winner.address, amount: formatMoney(round.winner.amount, round.winner.currency, language) }) : t('winner.nobody')}</p>
+          <p>
+            {round.winner
+              ? t('winner.text', {
+                  address: round.winner.address,
+                  amount: formatMoney(round.winner.amount, round.winner.currency, language),
+                })
+              : t('winner.nobody')}
+          </p>
         </>
       ) : null}
     </section>

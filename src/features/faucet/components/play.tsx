@@ -1,8 +1,8 @@
 import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { isFaucetCurrency } from '../../../../domain/faucet';
-import { localizePath } from '../../../../domain/languages';
+import { isFaucetCurrency } from '#domain/faucet';
+import { localizePath } from '#domain/languages';
 import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
@@ -39,7 +39,8 @@ export function FaucetPlay() {
 }
 
 /** The player's addresses as choices of the currency picker: logo and code, the address, its label. */
-const addressOptions = (addresses: Address[]): CurrencyOption[] => addresses.map((a) => ({ value: a.address, code: a.currency, name: a.address, note: a.label ?? undefined }));
+const addressOptions = (addresses: Address[]): CurrencyOption[] =>
+  addresses.map((a) => ({ value: a.address, code: a.currency, name: a.address, note: a.label ?? undefined }));
 
 function PlayForm() {
   const { t } = useTranslation('faucet');
@@ -115,7 +116,8 @@ function PlayForm() {
     const won = round.winner?.ticket === mine.ticket;
     body = won ? (
       <p role="status" className="phase phase-verified">
-        {t('play.won', { amount: formatMoney(round.winner!.amount, round.winner!.currency, language) })} <LocalizedLink to="wallet_balances">{t('play.balances')}</LocalizedLink>
+        {t('play.won', { amount: formatMoney(round.winner!.amount, round.winner!.currency, language) })}{' '}
+        <LocalizedLink to="wallet_balances">{t('play.balances')}</LocalizedLink>
       </p>
     ) : (
       <p role="status" className="phase">
@@ -136,7 +138,14 @@ function PlayForm() {
     const open = round.state === 'registrations_open';
     body = (
       <form className="inline-form" onSubmit={submit}>
-        <CurrencyPicker id="faucet-address" label={t('play.address')} choices="addresses" options={addressOptions(addresses)} value={selected} onChange={setSelected} />
+        <CurrencyPicker
+          id="faucet-address"
+          label={t('play.address')}
+          choices="addresses"
+          options={addressOptions(addresses)}
+          value={selected}
+          onChange={setSelected}
+        />
         <button type="submit" className="button primary" disabled={!open || busy || !selected}>
           {busy ? t('play.submitting') : t('play.submit')}
         </button>

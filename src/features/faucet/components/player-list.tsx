@@ -23,7 +23,8 @@ export function PlayerList({ round, mine }: { round: Round; mine: OwnEntry | nul
         <ol className="faucet-players">
           {shown.map((player) => (
             <li key={player.ticket}>
-              <code>{player.address}</code> <WithCurrencyIcon code={player.currency}>{player.currency}</WithCurrencyIcon>
+              <code>{player.address}</code>{' '}
+              <WithCurrencyIcon code={player.currency}>{player.currency}</WithCurrencyIcon>
               {own === player.ticket ? <strong> ({t('players.you')})</strong> : null}
               {round.winner?.ticket === player.ticket ? <strong> ★ {t('players.winner')}</strong> : null}
             </li>

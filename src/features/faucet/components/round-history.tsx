@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { roundHolds, verifyRound, verifyRounds, type RoundsFile } from '../../../../domain/faucet';
+import { roundHolds, verifyRound, verifyRounds, type RoundsFile } from '#domain/faucet';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
 import { asTransition } from '../../../components/transition';
@@ -28,14 +28,22 @@ function useChecks(rounds: Round[] | null): Checked {
     let live = true;
     (async () => {
       const seeds = new Map(rounds.map((r) => [r.id, r.seed]));
-      const missing = rounds.map((r) => r.seedChain?.previousRoundId).filter((id): id is number => id !== null && id !== undefined && !seeds.has(id));
+      const missing = rounds
+        .map((r) => r.seedChain?.previousRoundId)
+        .filter((id): id is number => id !== null && id !== undefined && !seeds.has(id));
       for (const id of missing) seeds.set(id, (await getRound(language, id).catch(() => null))?.seed ?? null);
       // After the paint: a page of large rounds takes a moment to hash on a slow phone.
       await new Promise((resolve) => setTimeout(resolve, 0));
       const results: Checked = new Map();
       for (const r of rounds) {
         const link = r.seedChain;
-        const previousSeed = !link ? undefined : link.index === 1 ? link.anchor : link.previousRoundId !== null ? (seeds.get(link.previousRoundId) ?? null) : undefined;
+        const previousSeed = !link
+          ? undefined
+          : link.index === 1
+            ? link.anchor
+            : link.previousRoundId !== null
+              ? (seeds.get(link.previousRoundId) ?? null)
+              : undefined;
         const check = verifyRound({
           id: r.id,
           seed: r.seed ?? '',
@@ -88,7 +96,9 @@ export function RoundHistory() {
   const [from, to] = [Math.min(...ids), Math.max(...ids)];
   return (
     <section aria-labelledby="faucet-history-heading">
-      <h2 id="faucet-history-heading">{t('history.caption', { from: formatNumber(from, language), to: formatNumber(to, language) })}</h2>
+      <h2 id="faucet-history-heading">
+        {t('history.caption', { from: formatNumber(from, language), to: formatNumber(to, language) })}
+      </h2>
       <table className="data-table stack faucet-history">
         <thead>
           <tr>
@@ -109,7 +119,9 @@ export function RoundHistory() {
                   {formatNumber(r.id, language)} <br />
                   <span className="small muted history-players">{t('players.count', { count: r.playerCount })}</span>
                 </th>
-                <td data-label={t('history.drawn')}>{r.announcedAt ? formatDateTime(new Date(r.announcedAt), language) : '—'}</td>
+                <td data-label={t('history.drawn')}>
+                  {r.announcedAt ? formatDateTime(new Date(r.announcedAt), language) : '—'}
+                </td>
                 <td data-label={t('history.winner')}>
                   {r.winner ? (
                     <span>
@@ -122,14 +134,21 @@ export function RoundHistory() {
                 <td data-label={t('history.block')}>
                   {r.mix ? (
                     <span>
-                      {formatNumber(r.mix.height, language)} <code title={r.mix.hash ?? undefined}>{r.mix.hash ? short(r.mix.hash) : '—'}</code>
+                      {formatNumber(r.mix.height, language)}{' '}
+                      <code title={r.mix.hash ?? undefined}>{r.mix.hash ? short(r.mix.hash) : '—'}</code>
                     </span>
                   ) : (
                     '—'
                   )}
                 </td>
                 <td data-label={t('history.check')} data-testid="history-check" className="history-check">
-                  {ok === undefined ? <span className="muted">{t('history.checking')}</span> : ok ? `✓ ${t('history.holds')}` : <strong className="history-fails">✗ {t('history.fails')}</strong>}
+                  {ok === undefined ? (
+                    <span className="muted">{t('history.checking')}</span>
+                  ) : ok ? (
+                    `✓ ${t('history.holds')}`
+                  ) : (
+                    <strong className="history-fails">✗ {t('history.fails')}</strong>
+                  )}
                 </td>
               </tr>
             );
@@ -189,13 +208,30 @@ function FileCheck() {
   return (
     <div className="field faucet-file-check">
       <label htmlFor="faucet-file-check">{t('history.checkFile')}</label>
-      <input id="faucet-file-check" type="file" accept="application/json,.json" onChange={(event) => void check(event.target.files?.[0])} aria-describedby="faucet-file-result" />
+      <input
+        id="faucet-file-check"
+        type="file"
+        accept="application/json,.json"
+        onChange={(event) => void check(event.target.files?.[0])}
+        aria-describedby="faucet-file-result"
+      />
       <p id="faucet-file-result" role="status" data-testid="faucet-file-result">
-        {result?.kind === 'holds' ? `✓ ${t('history.fileHolds', { rounds: formatNumber(result.count, language) })}` : null}
+        {result?.kind === 'holds'
+          ? `✓ ${t('history.fileHolds', { rounds: formatNumber(result.count, language) })}`
+          : null}
         {result?.kind === 'fails' ? (
-          <strong className="history-fails">✗ {t('history.fileFails', { rounds: listFormat(language, { type: 'conjunction' }).format(result.rounds.map((id) => formatNumber(id, language))) })}</strong>
+          <strong className="history-fails">
+            ✗{' '}
+            {t('history.fileFails', {
+              rounds: listFormat(language, { type: 'conjunction' }).format(
+                result.rounds.map((id) => formatNumber(id, language)),
+              ),
+            })}
+          </strong>
         ) : null}
-        {result?.kind === 'unreadable' ? <strong className="history-fails">{t('history.fileUnreadable')}</strong> : null}
+        {result?.kind === 'unreadable' ? (
+          <strong className="history-fails">{t('history.fileUnreadable')}</strong>
+        ) : null}
       </p>
     </div>
   );

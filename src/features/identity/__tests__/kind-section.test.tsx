@@ -34,7 +34,12 @@ describe('KindSection and retention', () => {
   });
 
   it('says in the page language when the data was deleted after its retention period; the status stays verified', () => {
-    const deleted: IdentityKind = { ...verified, data: null, retainUntil: null, dataDeletedAt: '2031-01-11T02:00:00.000Z' };
+    const deleted: IdentityKind = {
+      ...verified,
+      data: null,
+      retainUntil: null,
+      dataDeletedAt: '2031-01-11T02:00:00.000Z',
+    };
     renderInLanguage(<KindSection view={deleted} onSubmit={noop} onConfirm={noop} />, 'uk');
     expect(screen.getByText(uk.me.dataDeleted.replace('{{date}}', '11 січня 2031 р.'))).toBeTruthy();
     expect(screen.getByText(uk.me.status.replace('{{phase}}', uk.me.phases.verified))).toBeTruthy();
@@ -44,7 +49,12 @@ describe('KindSection and retention', () => {
   // The API promises step 1's data as an object without saying what its values are
   // (domain/contracts/identity.ts): only text is shown, anything else is left out.
   it('shows only the text values of the data', () => {
-    const odd: IdentityKind = { ...verified, kind: 'bank', channel: 'bank', data: { iban: 'NL91ABNA0417164300', beneficiary: { name: 'A. Jansen' } } };
+    const odd: IdentityKind = {
+      ...verified,
+      kind: 'bank',
+      channel: 'bank',
+      data: { iban: 'NL91ABNA0417164300', beneficiary: { name: 'A. Jansen' } },
+    };
     renderInLanguage(<KindSection view={odd} onSubmit={noop} onConfirm={noop} />);
     expect(screen.getByText('NL91ABNA0417164300')).toBeTruthy();
     expect(screen.queryByText(en.fields.beneficiary)).toBeNull();
@@ -53,7 +63,16 @@ describe('KindSection and retention', () => {
 });
 
 describe('KindSection, a kind not enabled yet', () => {
-  const notEnabled: IdentityKind = { ...verified, kind: 'address', phase: 'not_enabled', channel: 'post', data: null, submittedAt: null, verifiedAt: null, retainUntil: null };
+  const notEnabled: IdentityKind = {
+    ...verified,
+    kind: 'address',
+    phase: 'not_enabled',
+    channel: 'post',
+    data: null,
+    submittedAt: null,
+    verifiedAt: null,
+    retainUntil: null,
+  };
 
   it('asks for it in one click instead of "contact us"', async () => {
     const onRequest = jest.fn(async () => undefined);
@@ -65,7 +84,15 @@ describe('KindSection, a kind not enabled yet', () => {
   });
 
   it('once asked, says when and what happens next, in the page language', () => {
-    renderInLanguage(<KindSection view={{ ...notEnabled, requestedAt: '2026-03-02T10:00:00.000Z' }} onSubmit={noop} onConfirm={noop} onRequest={noop} />, 'uk');
+    renderInLanguage(
+      <KindSection
+        view={{ ...notEnabled, requestedAt: '2026-03-02T10:00:00.000Z' }}
+        onSubmit={noop}
+        onConfirm={noop}
+        onRequest={noop}
+      />,
+      'uk',
+    );
     expect(screen.getByText(uk.me.requested.replace('{{date}}', '2 березня 2026 р.'))).toBeTruthy();
     expect(screen.queryByRole('button', { name: uk.me.request })).toBeNull();
   });

@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { normalizeCode } from '../../../../domain/codes';
+import { normalizeCode } from '#domain/codes';
 import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
-import type { VerificationKind } from '../../../../domain/verification';
+import type { VerificationKind } from '#domain/verification';
 
 /** Step 2: the code, typed in any case, with or without dashes. */
 export function CodeForm({ kind, onConfirm }: { kind: VerificationKind; onConfirm: (code: string) => Promise<void> }) {
@@ -23,7 +23,14 @@ export function CodeForm({ kind, onConfirm }: { kind: VerificationKind; onConfir
   const code = formState.errors.code?.message;
   return (
     <form onSubmit={submit} noValidate className="identity-form">
-      <Field id={`${kind}-code`} label={t('me.codeLabel')} autoComplete="one-time-code" spellCheck={false} error={errorText(formErrorKey(code))} {...register('code', { required: true })} />
+      <Field
+        id={`${kind}-code`}
+        label={t('me.codeLabel')}
+        autoComplete="one-time-code"
+        spellCheck={false}
+        error={errorText(formErrorKey(code))}
+        {...register('code', { required: true })}
+      />
       <button type="submit" className="button primary" disabled={formState.isSubmitting}>
         {t('me.confirm')}
       </button>

@@ -1,13 +1,20 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { IDENTITY_MAILBOX } from '../../../../domain/contact';
+import { IDENTITY_MAILBOX } from '#domain/contact';
 import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
 import { inUnlockOrder, NextVerification, useUnlockText } from '../../../components/verification-steps';
 import { formatDate, formatDateTime, formatNumber } from '../../../i18n/format';
-import { getIdentity, submitStepOne, confirmCode, requestVerification, textFields, type IdentityKind } from '../api/identity';
+import {
+  getIdentity,
+  submitStepOne,
+  confirmCode,
+  requestVerification,
+  textFields,
+  type IdentityKind,
+} from '../api/identity';
 import { CodeForm } from './code-form';
 import { STEP_ONE_FIELDS } from './step-one-fields';
 
@@ -113,7 +120,9 @@ export function KindSection({
         ) : null}
         {title}
       </h2>
-      <p className={`phase phase-${view.phase}`}>{t('me.status', { phase: byDocument ? t('me.phases.step_2_document') : t(`me.phases.${view.phase}`) })}</p>
+      <p className={`phase phase-${view.phase}`}>
+        {t('me.status', { phase: byDocument ? t('me.phases.step_2_document') : t(`me.phases.${view.phase}`) })}
+      </p>
       {unlock ? (
         <p className="kind-unlocks">
           {unlockText(unlock)} <span className="muted">{t(`duration.${view.channel}`)}</span>
@@ -125,10 +134,20 @@ export function KindSection({
 
       {view.phase === 'step_1' && view.rejection ? (
         <p className="notice" role="status">
-          {t('me.rejected', { date: date(view.rejection.at), reason: t(`me.rejectionReasons.${view.rejection.reason}`) })}
+          {t('me.rejected', {
+            date: date(view.rejection.at),
+            reason: t(`me.rejectionReasons.${view.rejection.reason}`),
+          })}
         </p>
       ) : null}
-      {view.phase === 'step_1' ? <StepOneForm kind={view.kind} initial={view.rejection ? data : undefined} submitLabel={t('me.submit')} onSubmit={onSubmit} /> : null}
+      {view.phase === 'step_1' ? (
+        <StepOneForm
+          kind={view.kind}
+          initial={view.rejection ? data : undefined}
+          submitLabel={t('me.submit')}
+          onSubmit={onSubmit}
+        />
+      ) : null}
 
       {view.phase === 'step_2' ? (
         <>
@@ -142,21 +161,34 @@ export function KindSection({
           ) : (
             <>
               <CodeForm kind={view.kind} onConfirm={onConfirm} />
-              {view.attemptsLeft !== null ? <p className="muted">{t('me.attemptsLeft', { count: view.attemptsLeft })}</p> : null}
+              {view.attemptsLeft !== null ? (
+                <p className="muted">{t('me.attemptsLeft', { count: view.attemptsLeft })}</p>
+              ) : null}
             </>
           )}
           <details>
             <summary>{byDocument ? t('me.resubmitDocument') : t('me.resubmit')}</summary>
             {view.nextCodeAt && Date.parse(view.nextCodeAt) > Date.now() ? (
-              <p className="muted">{t(byDocument ? 'me.nextSubmitAt' : 'me.nextCodeAt', { time: formatDateTime(new Date(view.nextCodeAt), language) })}</p>
+              <p className="muted">
+                {t(byDocument ? 'me.nextSubmitAt' : 'me.nextCodeAt', {
+                  time: formatDateTime(new Date(view.nextCodeAt), language),
+                })}
+              </p>
             ) : null}
-            <StepOneForm kind={view.kind} initial={data} submitLabel={byDocument ? t('me.resubmitDocument') : t('me.resubmit')} onSubmit={onSubmit} />
+            <StepOneForm
+              kind={view.kind}
+              initial={data}
+              submitLabel={byDocument ? t('me.resubmitDocument') : t('me.resubmit')}
+              onSubmit={onSubmit}
+            />
           </details>
         </>
       ) : null}
 
       {view.phase === 'verified' ? <p>{t('me.verifiedOn', { date: date(view.verifiedAt) })}</p> : null}
-      {view.dataDeletedAt && !view.data ? <p className="muted">{t('me.dataDeleted', { date: date(view.dataDeletedAt) })}</p> : null}
+      {view.dataDeletedAt && !view.data ? (
+        <p className="muted">{t('me.dataDeleted', { date: date(view.dataDeletedAt) })}</p>
+      ) : null}
 
       {view.data && view.phase !== 'step_1' ? (
         <>
@@ -222,7 +254,8 @@ function RequestKind({ view, onRequest }: { view: IdentityKind; onRequest?: () =
   const errorText = useErrorText();
   const [busy, setBusy] = React.useState(false);
   const [error, setError] = React.useState<unknown>(null);
-  if (view.requestedAt) return <p role="status">{t('me.requested', { date: formatDate(new Date(view.requestedAt), language) })}</p>;
+  if (view.requestedAt)
+    return <p role="status">{t('me.requested', { date: formatDate(new Date(view.requestedAt), language) })}</p>;
   const request = async () => {
     setBusy(true);
     setError(null);

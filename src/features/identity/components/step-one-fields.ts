@@ -1,4 +1,4 @@
-import type { VerificationKind } from '../../../../domain/verification';
+import type { VerificationKind } from '#domain/verification';
 
 /**
  * What step 1 of each kind asks for, without its rules: the page lists a kind's data with it, and
@@ -44,6 +44,10 @@ export const STEP_ONE_FIELDS: Record<VerificationKind, Spec[]> = {
   address: PERSON,
   id: PERSON,
   bank: [{ name: 'iban' }, { name: 'beneficiary', autoComplete: 'name' }],
-  business: [{ name: 'businessName', autoComplete: 'organization' }, { name: 'businessNumber' }, { name: 'businessCountry' }],
+  business: [
+    { name: 'businessName', autoComplete: 'organization' },
+    { name: 'businessNumber' },
+    { name: 'businessCountry' },
+  ],
   mobile: [{ name: 'mobile', type: 'tel', autoComplete: 'tel' }],
 };

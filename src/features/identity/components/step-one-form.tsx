@@ -3,13 +3,13 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { STEP_ONE_SCHEMAS, SALUTATIONS } from '../../../../domain/identity';
+import { STEP_ONE_SCHEMAS, SALUTATIONS } from '#domain/identity';
 import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
 import { Field, SelectField } from '../../../components/field';
 import { useDraft } from '../../../components/use-draft';
 import { ApiFailure } from '../api/identity';
 import { STEP_ONE_FIELDS, type FieldName } from './step-one-fields';
-import type { VerificationKind } from '../../../../domain/verification';
+import type { VerificationKind } from '#domain/verification';
 
 type Values = Partial<Record<FieldName, string>>;
 
@@ -66,7 +66,17 @@ export function StepOneForm({
             </SelectField>
           );
         }
-        return <Field key={name} id={id} label={t(`fields.${name}`)} type={type ?? 'text'} autoComplete={autoComplete} error={error} {...register(name)} />;
+        return (
+          <Field
+            key={name}
+            id={id}
+            label={t(`fields.${name}`)}
+            type={type ?? 'text'}
+            autoComplete={autoComplete}
+            error={error}
+            {...register(name)}
+          />
+        );
       })}
       {formError ? (
         <p role="alert" className="form-error">

@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import * as React from 'react';
 import { loadResources, renderInLanguage } from '../../../../__tests__/support/render';
 import { OpsConsole } from '../components/console';
-import type { Payout } from '../../../../domain/contracts/payouts';
+import type { Payout } from '#domain/contracts/payouts';
 import type { OpsRouteName } from '../../../i18n/ops-routes';
 
 /**
@@ -16,18 +16,22 @@ const mockSession = {
   isLoading: false,
   isAuthenticated: true,
   error: undefined as unknown,
-  user: { sub: 'ops|me', name: 'Olga Operator', email: 'olga@muntly.test' } as { sub: string; name: string; email: string } | undefined,
+  user: { sub: 'ops|me', name: 'Olga Operator', email: 'olga@muntly.test' } as
+    { sub: string; name: string; email: string } | undefined,
   loginWithRedirect: jest.fn(async () => undefined),
   getAccessTokenSilently: jest.fn(async (_options?: unknown): Promise<string> => 'admin-token'),
 };
 jest.mock('../../../components/session', () => ({ useSession: () => mockSession }));
-jest.mock('../../../components/auth-island', () => ({ AuthIsland: ({ children }: { children: React.ReactNode }) => children }));
+jest.mock('../../../components/auth-island', () => ({
+  AuthIsland: ({ children }: { children: React.ReactNode }) => children,
+}));
 
 const en = loadResources('en').ops as any;
 const de = loadResources('de').ops as any;
 const enIdentity = loadResources('en').identity as any;
 const enErrors = loadResources('en').errors as any;
-const fill = (text: string, values: Record<string, string | number>) => Object.entries(values).reduce((s, [k, v]) => s.replace(`{{${k}}}`, String(v)), text);
+const fill = (text: string, values: Record<string, string | number>) =>
+  Object.entries(values).reduce((s, [k, v]) => s.replace(`{{${k}}}`, String(v)), text);
 
 type Answer = { status?: number; body: unknown; type?: string };
 type Call = { key: string; body: unknown; query: URLSearchParams; headers: Record<string, string> };
@@ -38,10 +42,17 @@ function mockApi(routes: Record<string, (body: unknown, query: URLSearchParams) 
     const [path, query] = url.replace(/^https?:\/\/[^/]+/, '').split('?');
     const key = `${init.method ?? 'GET'} ${path}`;
     const headers = (init.headers ?? {}) as Record<string, string>;
-    const body = typeof init.body === 'string' ? (headers['content-type'] === 'application/json' ? JSON.parse(init.body) : init.body) : undefined;
+    const body =
+      typeof init.body === 'string'
+        ? headers['content-type'] === 'application/json'
+          ? JSON.parse(init.body)
+          : init.body
+        : undefined;
     calls.push({ key, body, query: new URLSearchParams(query), headers });
     const handler = routes[key];
-    const answer = handler ? handler(body, new URLSearchParams(query)) : { status: 404, body: { error: { code: 'not_found', message: 'Not found.' } } };
+    const answer = handler
+      ? handler(body, new URLSearchParams(query))
+      : { status: 404, body: { error: { code: 'not_found', message: 'Not found.' } } };
     const type = answer.type ?? 'application/json';
     return {
       ok: (answer.status ?? 200) < 400,
@@ -54,7 +65,14 @@ function mockApi(routes: Record<string, (body: unknown, query: URLSearchParams) 
   return { calls, routes, made: (key: string) => calls.filter((c) => c.key === key) };
 }
 
-const QUEUES = { verificationRequests: 1, documents: 2, unmatchedPayments: 1, payoutsAwaitingApproval: 2, chainAlerts: 0, chainUnmatched: 0 };
+const QUEUES = {
+  verificationRequests: 1,
+  documents: 2,
+  unmatchedPayments: 1,
+  payoutsAwaitingApproval: 2,
+  chainAlerts: 0,
+  chainUnmatched: 0,
+};
 const queues = () => ({ body: QUEUES });
 
 beforeEach(() => {
@@ -68,7 +86,8 @@ beforeEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
-const show = (section: OpsRouteName, language: 'en' | 'de' = 'en') => renderInLanguage(<OpsConsole section={section} />, language);
+const show = (section: OpsRouteName, language: 'en' | 'de' = 'en') =>
+  renderInLanguage(<OpsConsole section={section} />, language);
 
 /** The queue's items (cards), once `count` of them show. */
 async function queueItems(count: number): Promise<HTMLElement[]> {
@@ -96,17 +115,23 @@ describe('who may use the console', () => {
   });
 
   it('asks the login provider for the operator scope, and refuses politely when it is not granted', async () => {
-    mockSession.getAccessTokenSilently.mockRejectedValue(Object.assign(new Error('Consent required'), { error: 'consent_required' }));
+    mockSession.getAccessTokenSilently.mockRejectedValue(
+      Object.assign(new Error('Consent required'), { error: 'consent_required' }),
+    );
     mockApi({ 'GET /api/ops/queues': queues });
     show('ops');
     expect(await screen.findByRole('heading', { name: en.gate.refused.title })).toBeTruthy();
     expect(screen.getByText(fill(en.gate.refused.textNamed, { name: 'Olga Operator' }))).toBeTruthy();
     expect(screen.getByRole('link', { name: en.gate.refused.logout }).getAttribute('href')).toBe('/logout/');
-    expect(mockSession.getAccessTokenSilently).toHaveBeenCalledWith({ authorizationParams: { scope: 'openid profile email use:muntly admin:muntly' } });
+    expect(mockSession.getAccessTokenSilently).toHaveBeenCalledWith({
+      authorizationParams: { scope: 'openid profile email use:muntly admin:muntly' },
+    });
   });
 
   it('refuses in German when the API answers 403: the token lacks admin:muntly', async () => {
-    mockApi({ 'GET /api/ops/queues': () => ({ status: 403, body: { error: { code: 'insufficient_scope', message: 'no' } } }) });
+    mockApi({
+      'GET /api/ops/queues': () => ({ status: 403, body: { error: { code: 'insufficient_scope', message: 'no' } } }),
+    });
     show('ops', 'de');
     expect(await screen.findByRole('heading', { name: de.gate.refused.title })).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: de.nav.label })).toBeNull();
@@ -121,15 +146,23 @@ describe('who may use the console', () => {
         .getByRole('link', { name: `${en.pages.ops_verifications.nav} ${fill(en.nav.waiting, { count: 3 })}` })
         .getAttribute('href'),
     ).toBe('/ops/verifications/');
-    expect(within(nav).getByRole('link', { name: `${en.pages.ops_unmatched.nav} ${fill(en.nav.waiting, { count: 1 })}` })).toBeTruthy();
-    expect(within(nav).getByRole('link', { name: `${en.pages.ops_payouts.nav} ${fill(en.nav.waiting, { count: 2 })}` })).toBeTruthy();
+    expect(
+      within(nav).getByRole('link', { name: `${en.pages.ops_unmatched.nav} ${fill(en.nav.waiting, { count: 1 })}` }),
+    ).toBeTruthy();
+    expect(
+      within(nav).getByRole('link', { name: `${en.pages.ops_payouts.nav} ${fill(en.nav.waiting, { count: 2 })}` }),
+    ).toBeTruthy();
     expect(within(nav).getByRole('link', { name: en.pages.ops.nav }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByText(fill(en.overview.verificationsSplit, { requests: 1, documents: 2 }))).toBeTruthy();
     expect(api.calls[0]!.headers.authorization).toBe('Bearer admin-token');
   });
 });
 
-const payout = (id: string, approval: Partial<NonNullable<Payout['approval']>>, extra: Partial<Payout> = {}): Payout => ({
+const payout = (
+  id: string,
+  approval: Partial<NonNullable<Payout['approval']>>,
+  extra: Partial<Payout> = {},
+): Payout => ({
   id,
   rail: 'bank',
   purpose: 'order_delivery',
@@ -152,24 +185,43 @@ const payout = (id: string, approval: Partial<NonNullable<Payout['approval']>>, 
   bankExportId: null,
   eurValue: '12500.00',
   triggeredBy: null,
-  approval: { reason: 'above_limit', reviewedBy: null, reviewedAt: null, approvedBy: null, approvedAt: null, rejectedBy: null, rejectedAt: null, ...approval },
+  approval: {
+    reason: 'above_limit',
+    reviewedBy: null,
+    reviewedAt: null,
+    approvedBy: null,
+    approvedAt: null,
+    rejectedBy: null,
+    rejectedAt: null,
+    ...approval,
+  },
   ...extra,
 });
 
 describe('payouts awaiting approval', () => {
   it('shows who reviewed first and why it waits; the reviewer cannot approve it again, another operator releases it', async () => {
-    const mine = payout('11111111-1111-4111-8111-111111111111', { reviewedBy: 'ops|me', reviewedAt: '2026-11-24T09:05:00.000Z' });
-    const theirs = payout('22222222-2222-4222-8222-222222222222', { reviewedBy: 'ops-cli:anna@ops.test', reviewedAt: '2026-11-24T09:06:00.000Z' });
+    const mine = payout('11111111-1111-4111-8111-111111111111', {
+      reviewedBy: 'ops|me',
+      reviewedAt: '2026-11-24T09:05:00.000Z',
+    });
+    const theirs = payout('22222222-2222-4222-8222-222222222222', {
+      reviewedBy: 'ops-cli:anna@ops.test',
+      reviewedAt: '2026-11-24T09:06:00.000Z',
+    });
     const api = mockApi({
       'GET /api/ops/queues': queues,
       'GET /api/ops/payouts': () => ({ body: { payouts: [mine, theirs] } }),
-      [`POST /api/ops/payouts/${theirs.id}/approve`]: () => ({ body: { payout: { ...theirs, status: 'pending' }, released: true } }),
+      [`POST /api/ops/payouts/${theirs.id}/approve`]: () => ({
+        body: { payout: { ...theirs, status: 'pending' }, released: true },
+      }),
     });
     show('ops_payouts');
     const [first, second] = await queueItems(2);
     expect(within(first!).getByText(en.payouts.state.reviewedByYou)).toBeTruthy();
     expect(within(first!).getByText(en.payouts.reasons.above_limit)).toBeTruthy();
-    expect((within(first!).getByRole('button', { name: en.payouts.approveSecond }) as HTMLButtonElement).disabled).toBe(true);
+    expect((within(first!).getByRole('button', { name: en.payouts.approveSecond }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
     expect(within(second!).getByText('ops-cli:anna@ops.test')).toBeTruthy();
     expect(within(second!).getByText(en.payouts.state.reviewed)).toBeTruthy();
     fireEvent.click(within(second!).getByRole('button', { name: en.payouts.approveSecond }));
@@ -183,8 +235,16 @@ describe('payouts awaiting approval', () => {
       { operator: 'ops|me', by: 'ops|boss', action: 'dev.token' as const, at: '2026-11-24T08:00:00.000Z' },
       { operator: 'ops|me', by: 'ops|boss', action: 'admin.grant' as const, at: '2026-11-24T08:01:00.000Z' },
     ];
-    const minted = payout('66666666-6666-4666-8666-666666666666', { reviewedBy: 'ops|boss', reviewedAt: '2026-11-24T09:05:00.000Z', issued });
-    const plain = payout('77777777-7777-4777-8777-777777777777', { reviewedBy: 'ops|other', reviewedAt: '2026-11-24T09:06:00.000Z', issued: issued.slice(0, 1) });
+    const minted = payout('66666666-6666-4666-8666-666666666666', {
+      reviewedBy: 'ops|boss',
+      reviewedAt: '2026-11-24T09:05:00.000Z',
+      issued,
+    });
+    const plain = payout('77777777-7777-4777-8777-777777777777', {
+      reviewedBy: 'ops|other',
+      reviewedAt: '2026-11-24T09:06:00.000Z',
+      issued: issued.slice(0, 1),
+    });
     mockApi({ 'GET /api/ops/queues': queues, 'GET /api/ops/payouts': () => ({ body: { payouts: [minted, plain] } }) });
     show('ops_payouts');
     const [first, second] = await queueItems(2);
@@ -204,7 +264,10 @@ describe('payouts awaiting approval', () => {
     mockApi({
       'GET /api/ops/queues': queues,
       'GET /api/ops/payouts': () => ({ body: { payouts: [waiting] } }),
-      [`POST /api/ops/payouts/${waiting.id}/approve`]: () => ({ status: 403, body: { error: { code: 'approval_own_payout', message: 'no' } } }),
+      [`POST /api/ops/payouts/${waiting.id}/approve`]: () => ({
+        status: 403,
+        body: { error: { code: 'approval_own_payout', message: 'no' } },
+      }),
     });
     show('ops_payouts');
     fireEvent.click(await screen.findByRole('button', { name: en.payouts.approveFirst }));
@@ -213,7 +276,11 @@ describe('payouts awaiting approval', () => {
 
   it('rejects with a reason, and not without one; one the operator triggered cannot be decided by them', async () => {
     const waiting = payout('44444444-4444-4444-8444-444444444444', {});
-    const triggered = payout('55555555-5555-4555-8555-555555555555', {}, { triggeredBy: 'ops|me', purpose: 'payment_refund' });
+    const triggered = payout(
+      '55555555-5555-4555-8555-555555555555',
+      {},
+      { triggeredBy: 'ops|me', purpose: 'payment_refund' },
+    );
     const api = mockApi({
       'GET /api/ops/queues': queues,
       'GET /api/ops/payouts': () => ({ body: { payouts: [waiting, triggered] } }),
@@ -222,13 +289,18 @@ describe('payouts awaiting approval', () => {
     show('ops_payouts');
     const [first, second] = await queueItems(2);
     expect(within(second!).getByText(en.payouts.state.triggeredByYou)).toBeTruthy();
-    for (const button of within(second!).getAllByRole('button')) expect((button as HTMLButtonElement).disabled).toBe(true);
+    for (const button of within(second!).getAllByRole('button'))
+      expect((button as HTMLButtonElement).disabled).toBe(true);
     const reject = within(first!).getByRole('button', { name: en.payouts.reject }) as HTMLButtonElement;
     expect(reject.disabled).toBe(true);
-    fireEvent.change(within(first!).getByLabelText(en.payouts.rejectReason), { target: { value: 'IBAN on a sanctions list' } });
+    fireEvent.change(within(first!).getByLabelText(en.payouts.rejectReason), {
+      target: { value: 'IBAN on a sanctions list' },
+    });
     fireEvent.click(reject);
     expect(await within(first!).findByText(en.payouts.rejected)).toBeTruthy();
-    expect(api.made(`POST /api/ops/payouts/${waiting.id}/reject`)[0]!.body).toEqual({ reason: 'IBAN on a sanctions list' });
+    expect(api.made(`POST /api/ops/payouts/${waiting.id}/reject`)[0]!.body).toEqual({
+      reason: 'IBAN on a sanctions list',
+    });
   });
 });
 
@@ -257,7 +329,10 @@ describe('the other queues', () => {
       'GET /api/ops/queues': queues,
       'GET /api/ops/bank/unmatched': () => ({ body: { payments: [payment] } }),
       [`POST /api/ops/bank/unmatched/${payment.id}/assign`]: () => ({
-        body: { payment: { ...payment, status: 'assigned' }, order: { reference: 'ABCD-EFGH-IJKL-MNOP', type: 'buy', status: 'processing' } },
+        body: {
+          payment: { ...payment, status: 'assigned' },
+          order: { reference: 'ABCD-EFGH-IJKL-MNOP', type: 'buy', status: 'processing' },
+        },
       }),
     });
     show('ops_unmatched');
@@ -265,7 +340,11 @@ describe('the other queues', () => {
     expect(screen.getByText('AT61 1904 3002 3457 3201')).toBeTruthy();
     fireEvent.change(screen.getByLabelText(en.unmatched.assignTo), { target: { value: 'abcd efgh' } });
     fireEvent.click(screen.getByRole('button', { name: en.unmatched.assign }));
-    expect(await screen.findByText(fill(en.unmatched.assigned, { reference: 'ABCD-EFGH-IJKL-MNOP', status: en.orderStatus.processing }))).toBeTruthy();
+    expect(
+      await screen.findByText(
+        fill(en.unmatched.assigned, { reference: 'ABCD-EFGH-IJKL-MNOP', status: en.orderStatus.processing }),
+      ),
+    ).toBeTruthy();
     expect(api.made(`POST /api/ops/bank/unmatched/${payment.id}/assign`)[0]!.body).toEqual({ target: 'abcd efgh' });
     expect(screen.queryByRole('button', { name: en.unmatched.refund })).toBeNull();
   });
@@ -294,7 +373,10 @@ describe('the other queues', () => {
       'GET /api/ops/queues': queues,
       'GET /api/ops/bank/unmatched': () => ({ body: { payments: [payment] } }),
       [`POST /api/ops/bank/unmatched/${payment.id}/assign`]: () => ({
-        body: { payment: { ...payment, status: 'assigned' }, order: { reference: 'QWER-TYUI-ASDF-GHJK', type: 'buy', status: 'processing' } },
+        body: {
+          payment: { ...payment, status: 'assigned' },
+          order: { reference: 'QWER-TYUI-ASDF-GHJK', type: 'buy', status: 'processing' },
+        },
       }),
     });
     show('ops_unmatched');
@@ -303,7 +385,11 @@ describe('the other queues', () => {
     fireEvent.click(screen.getByRole('button', { name: 'QWER-TYUI' }));
     expect((screen.getByLabelText(en.unmatched.assignTo) as HTMLInputElement).value).toBe('QWER-TYUI');
     fireEvent.click(screen.getByRole('button', { name: en.unmatched.assign }));
-    expect(await screen.findByText(fill(en.unmatched.assigned, { reference: 'QWER-TYUI-ASDF-GHJK', status: en.orderStatus.processing }))).toBeTruthy();
+    expect(
+      await screen.findByText(
+        fill(en.unmatched.assigned, { reference: 'QWER-TYUI-ASDF-GHJK', status: en.orderStatus.processing }),
+      ),
+    ).toBeTruthy();
     expect(api.made(`POST /api/ops/bank/unmatched/${payment.id}/assign`)[0]!.body).toEqual({ target: 'QWER-TYUI' });
   });
 
@@ -311,17 +397,42 @@ describe('the other queues', () => {
     const api = mockApi({
       'GET /api/ops/queues': queues,
       'GET /api/ops/verification-requests': () => ({
-        body: { requests: [{ email: 'ann@example.com', accountKey: 'K7Q2M9XA', kind: 'mobile', phase: 'not_enabled', requestedAt: '2026-11-24T08:00:00.000Z' }] },
+        body: {
+          requests: [
+            {
+              email: 'ann@example.com',
+              accountKey: 'K7Q2M9XA',
+              kind: 'mobile',
+              phase: 'not_enabled',
+              requestedAt: '2026-11-24T08:00:00.000Z',
+            },
+          ],
+        },
       }),
-      'GET /api/ops/verification-documents': () => ({ body: { documents: [{ email: 'ben@example.com', accountKey: 'B8R3N4YC', kind: 'id', submittedAt: '2026-11-24T08:30:00.000Z' }] } }),
-      'GET /api/ops/identity': () => ({ body: { email: 'ben@example.com', kinds: [{ kind: 'id', data: { firstName: 'Ben', lastName: 'Bauer' } }] } }),
-      'POST /api/ops/verification/enable': () => ({ body: { email: 'ann@example.com', kind: 'mobile', phase: 'step_1' } }),
+      'GET /api/ops/verification-documents': () => ({
+        body: {
+          documents: [
+            { email: 'ben@example.com', accountKey: 'B8R3N4YC', kind: 'id', submittedAt: '2026-11-24T08:30:00.000Z' },
+          ],
+        },
+      }),
+      'GET /api/ops/identity': () => ({
+        body: { email: 'ben@example.com', kinds: [{ kind: 'id', data: { firstName: 'Ben', lastName: 'Bauer' } }] },
+      }),
+      'POST /api/ops/verification/enable': () => ({
+        body: { email: 'ann@example.com', kind: 'mobile', phase: 'step_1' },
+      }),
       'POST /api/ops/verification/reject': (body) => ({ body: { ...(body as object), phase: 'step_1' } }),
     });
     show('ops_verifications');
-    fireEvent.click(await screen.findByRole('button', { name: fill(en.verifications.requests.enable, { kind: en.kinds.mobile }) }));
+    fireEvent.click(
+      await screen.findByRole('button', { name: fill(en.verifications.requests.enable, { kind: en.kinds.mobile }) }),
+    );
     expect(await screen.findByText(fill(en.verifications.requests.enabled, { kind: en.kinds.mobile }))).toBeTruthy();
-    expect(api.made('POST /api/ops/verification/enable')[0]!.body).toEqual({ email: 'ann@example.com', kind: 'mobile' });
+    expect(api.made('POST /api/ops/verification/enable')[0]!.body).toEqual({
+      email: 'ann@example.com',
+      kind: 'mobile',
+    });
 
     // The submitted details are read on request only (the API writes the read to the audit trail).
     expect(api.made('GET /api/ops/identity')).toHaveLength(0);
@@ -333,7 +444,11 @@ describe('the other queues', () => {
     expect(screen.getByText(enIdentity.me.rejectionReasons.expired)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: en.verifications.documents.reject }));
     expect(await screen.findByText(en.verifications.documents.rejected)).toBeTruthy();
-    expect(api.made('POST /api/ops/verification/reject')[0]!.body).toEqual({ email: 'ben@example.com', kind: 'id', reason: 'expired' });
+    expect(api.made('POST /api/ops/verification/reject')[0]!.body).toEqual({
+      email: 'ben@example.com',
+      kind: 'id',
+      reason: 'expired',
+    });
   });
 });
 
@@ -355,7 +470,17 @@ describe('orders, accounts, bank files, audit', () => {
       completedAt: null,
       failureReason: null,
     };
-    const event = (at: string, kind: string, extra: object = {}) => ({ at, kind, actor: null, action: null, status: null, amount: null, currency: null, detail: null, ...extra });
+    const event = (at: string, kind: string, extra: object = {}) => ({
+      at,
+      kind,
+      actor: null,
+      action: null,
+      status: null,
+      amount: null,
+      currency: null,
+      detail: null,
+      ...extra,
+    });
     mockApi({
       'GET /api/ops/queues': queues,
       'GET /api/ops/orders/ABCD-EFGH-IJKL-MNOP': () => ({
@@ -374,14 +499,25 @@ describe('orders, accounts, bank files, audit', () => {
           },
           history: [
             event('2026-11-24T08:00:00.000Z', 'placed', { status: 'new', amount: '90.00', currency: 'EUR' }),
-            event('2026-11-24T09:00:00.000Z', 'audit', { actor: 'ops|me', action: 'bank.payment_matched', amount: '90.00', currency: 'EUR', detail: '2026112400001' }),
-            event('2026-11-24T09:01:00.000Z', 'payout_requested', { status: 'awaiting_approval', detail: 'order_delivery · above_limit' }),
+            event('2026-11-24T09:00:00.000Z', 'audit', {
+              actor: 'ops|me',
+              action: 'bank.payment_matched',
+              amount: '90.00',
+              currency: 'EUR',
+              detail: '2026112400001',
+            }),
+            event('2026-11-24T09:01:00.000Z', 'payout_requested', {
+              status: 'awaiting_approval',
+              detail: 'order_delivery · above_limit',
+            }),
           ],
         },
       }),
     });
     show('ops_orders');
-    expect(await screen.findByRole('heading', { name: fill(en.orders.detailTitle, { reference: 'ABCD-EFGH-IJKL-MNOP' }) })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: fill(en.orders.detailTitle, { reference: 'ABCD-EFGH-IJKL-MNOP' }) }),
+    ).toBeTruthy();
     const rows = within(screen.getByRole('table')).getAllByRole('row');
     expect(rows).toHaveLength(4);
     expect(rows[2]!.textContent).toContain(en.auditActions.bank.payment_matched);
@@ -391,11 +527,29 @@ describe('orders, accounts, bank files, audit', () => {
   });
 
   it('searches an account, opens it and freezes its sends with a reason', async () => {
-    const account = { accountKey: 'K7Q2M9XA', email: 'ann@example.com', displayName: 'Ann', createdAt: '2026-01-01T00:00:00.000Z' };
+    const account = {
+      accountKey: 'K7Q2M9XA',
+      email: 'ann@example.com',
+      displayName: 'Ann',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    };
     const detail = {
       account,
-      balances: { balances: [{ currency: 'BTC', name: 'Bitcoin', balance: '0.01000000', eurEstimate: '800.00', support: 'full' }], totalEur: '800.00', ratesAt: '2026-11-24T00:00:00.000Z' },
-      verifications: [{ kind: 'id', phase: 'step_1', requestedAt: null, submittedAt: '2026-11-20T00:00:00.000Z', verifiedAt: null, rejection: { reason: 'expired', at: '2026-11-21T00:00:00.000Z' } }],
+      balances: {
+        balances: [{ currency: 'BTC', name: 'Bitcoin', balance: '0.01000000', eurEstimate: '800.00', support: 'full' }],
+        totalEur: '800.00',
+        ratesAt: '2026-11-24T00:00:00.000Z',
+      },
+      verifications: [
+        {
+          kind: 'id',
+          phase: 'step_1',
+          requestedAt: null,
+          submittedAt: '2026-11-20T00:00:00.000Z',
+          verifiedAt: null,
+          rejection: { reason: 'expired', at: '2026-11-21T00:00:00.000Z' },
+        },
+      ],
       orders: [],
       sends: [],
       sendsFrozen: false,
@@ -410,17 +564,25 @@ describe('orders, accounts, bank files, audit', () => {
     show('ops_accounts');
     fireEvent.change(await screen.findByLabelText(en.accounts.q), { target: { value: 'ann@' } });
     fireEvent.click(screen.getByRole('button', { name: en.common.search }));
-    expect(await screen.findByRole('heading', { name: fill(en.accounts.detailTitle, { key: 'K7Q2M9XA' }) })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: fill(en.accounts.detailTitle, { key: 'K7Q2M9XA' }) }),
+    ).toBeTruthy();
     expect(window.location.search).toBe('?key=K7Q2M9XA');
-    expect(screen.getByText(fill(en.accounts.rejected, { reason: en.verifications.reasons.expired }), { exact: false })).toBeTruthy();
+    expect(
+      screen.getByText(fill(en.accounts.rejected, { reason: en.verifications.reasons.expired }), { exact: false }),
+    ).toBeTruthy();
     const freeze = screen.getByRole('button', { name: en.accounts.freeze }) as HTMLButtonElement;
     expect(freeze.disabled).toBe(true);
     // Sends not frozen: Freeze only, never Unfreeze beside it.
     expect(screen.queryByRole('button', { name: en.accounts.unfreeze })).toBeNull();
-    fireEvent.change(screen.getByLabelText(en.accounts.freezeReason), { target: { value: 'Phishing reported by the customer' } });
+    fireEvent.change(screen.getByLabelText(en.accounts.freezeReason), {
+      target: { value: 'Phishing reported by the customer' },
+    });
     fireEvent.click(freeze);
     expect(await screen.findByText(en.accounts.frozeDone)).toBeTruthy();
-    expect(api.made('POST /api/ops/accounts/K7Q2M9XA/freeze')[0]!.body).toEqual({ reason: 'Phishing reported by the customer' });
+    expect(api.made('POST /api/ops/accounts/K7Q2M9XA/freeze')[0]!.body).toEqual({
+      reason: 'Phishing reported by the customer',
+    });
   });
 
   it('lists the latest orders before any search, then what a search finds', async () => {
@@ -442,7 +604,13 @@ describe('orders, accounts, bank files, audit', () => {
     });
     const api = mockApi({
       'GET /api/ops/queues': queues,
-      'GET /api/ops/orders': (_, query) => ({ body: { orders: query.get('q') ? [summary('WXYZ-EFGH-IJKL-MNOP', 'new')] : [summary('ABCD-EFGH-IJKL-MNOP', 'processing')] } }),
+      'GET /api/ops/orders': (_, query) => ({
+        body: {
+          orders: query.get('q')
+            ? [summary('WXYZ-EFGH-IJKL-MNOP', 'new')]
+            : [summary('ABCD-EFGH-IJKL-MNOP', 'processing')],
+        },
+      }),
     });
     show('ops_orders');
     expect(await screen.findByRole('heading', { name: en.orders.latest })).toBeTruthy();
@@ -479,8 +647,27 @@ describe('orders, accounts, bank files, audit', () => {
               version: 'camt.053.001.02',
               statements: ['S-1'],
               otherAccounts: [{ statementId: 'S-2', iban: 'NL91 … 4300', payments: 2 }],
-              lines: [{ entryRef: 'B-1', direction: 'credit', amount: '90.00', currency: 'EUR', outcome: 'booked', reference: 'ABCD-EFGH-IJKL-MNOP', paymentId: 'p', reason: null }],
-              counts: { booked: 2, unmatched: 1, duplicate: 0, payout_completed: 0, payout_returned: 0, skipped: 0, ignored: 0 },
+              lines: [
+                {
+                  entryRef: 'B-1',
+                  direction: 'credit',
+                  amount: '90.00',
+                  currency: 'EUR',
+                  outcome: 'booked',
+                  reference: 'ABCD-EFGH-IJKL-MNOP',
+                  paymentId: 'p',
+                  reason: null,
+                },
+              ],
+              counts: {
+                booked: 2,
+                unmatched: 1,
+                duplicate: 0,
+                payout_completed: 0,
+                payout_returned: 0,
+                skipped: 0,
+                ignored: 0,
+              },
             },
           },
         ]
@@ -489,7 +676,14 @@ describe('orders, accounts, bank files, audit', () => {
       }),
       'POST /api/ops/bank/payouts-export': () => ({
         body: {
-          export: { id: '77777777-7777-4777-8777-777777777777', messageId: 'MUNTLY-20261124-1', payouts: 1, total: '12500.00', createdBy: 'ops|me', createdAt: '2026-11-24T10:00:00.000Z' },
+          export: {
+            id: '77777777-7777-4777-8777-777777777777',
+            messageId: 'MUNTLY-20261124-1',
+            payouts: 1,
+            total: '12500.00',
+            createdBy: 'ops|me',
+            createdAt: '2026-11-24T10:00:00.000Z',
+          },
           xml: '<Document/>',
           skipped: [],
         },
@@ -497,27 +691,46 @@ describe('orders, accounts, bank files, audit', () => {
     });
     show('ops_bank');
     // ISO-8859-1 bytes (ü is 0xFC): sent as they are, never read as text here.
-    const bytes = new Uint8Array([0x3c, 0x4e, 0x6d, 0x3e, 0x4a, 0xfc, 0x72, 0x67, 0x65, 0x6e, 0x3c, 0x2f, 0x4e, 0x6d, 0x3e]);
+    const bytes = new Uint8Array([
+      0x3c, 0x4e, 0x6d, 0x3e, 0x4a, 0xfc, 0x72, 0x67, 0x65, 0x6e, 0x3c, 0x2f, 0x4e, 0x6d, 0x3e,
+    ]);
     const file = new File([bytes], 'statement.xml', { type: 'application/xml' });
     Object.defineProperty(file, 'arrayBuffer', { value: async () => bytes.buffer });
     fireEvent.change(await screen.findByLabelText(en.bank.statement.file), { target: { files: [file] } });
     fireEvent.click(screen.getByRole('button', { name: en.bank.statement.upload }));
-    expect(await screen.findByText(fill(en.bank.imported, { version: 'camt.053.001.02', booked: 2, unmatched: 1, duplicate: 0, completed: 0 }))).toBeTruthy();
+    expect(
+      await screen.findByText(
+        fill(en.bank.imported, { version: 'camt.053.001.02', booked: 2, unmatched: 1, duplicate: 0, completed: 0 }),
+      ),
+    ).toBeTruthy();
     const upload = api.made('POST /api/ops/bank/statements')[0]!;
     expect(upload.headers).toMatchObject({ 'content-type': 'application/xml', accept: 'application/x-ndjson' });
-    const sent = (globalThis.fetch as jest.Mock).mock.calls.find(([url]) => String(url).endsWith('/api/ops/bank/statements'))![1].body as ArrayBuffer;
+    const sent = (globalThis.fetch as jest.Mock).mock.calls.find(([url]) =>
+      String(url).endsWith('/api/ops/bank/statements'),
+    )![1].body as ArrayBuffer;
     expect([...new Uint8Array(sent)]).toEqual([...bytes]);
-    expect(screen.getByText(fill(en.bank.statement.otherAccount, { iban: 'NL91 … 4300', id: 'S-2', payments: 2 }))).toBeTruthy();
-    expect(screen.getByRole('link', { name: en.bank.statement.toUnmatched }).getAttribute('href')).toBe('/ops/unmatched/');
+    expect(
+      screen.getByText(fill(en.bank.statement.otherAccount, { iban: 'NL91 … 4300', id: 'S-2', payments: 2 })),
+    ).toBeTruthy();
+    expect(screen.getByRole('link', { name: en.bank.statement.toUnmatched }).getAttribute('href')).toBe(
+      '/ops/unmatched/',
+    );
 
     // A file the server cannot read for certain: the refusal in the operator's language, even when it
     // comes as the streamed answer's last line.
-    api.routes['POST /api/ops/bank/statements'] = () => ({ type: 'application/x-ndjson', body: JSON.stringify({ error: { code: 'statement_encoding', message: 'The file declares no encoding…' } }) });
+    api.routes['POST /api/ops/bank/statements'] = () => ({
+      type: 'application/x-ndjson',
+      body: JSON.stringify({ error: { code: 'statement_encoding', message: 'The file declares no encoding…' } }),
+    });
     fireEvent.click(screen.getByRole('button', { name: en.bank.statement.upload }));
     expect(await screen.findByText(enErrors.statement_encoding)).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: en.bank.export.make }));
-    expect(await screen.findByText(fill(en.bank.export.made, { file: 'MUNTLY-20261124-1.xml', count: 1, total: '€12,500.00' }))).toBeTruthy();
+    expect(
+      await screen.findByText(
+        fill(en.bank.export.made, { file: 'MUNTLY-20261124-1.xml', count: 1, total: '€12,500.00' }),
+      ),
+    ).toBeTruthy();
     expect(clicked).toEqual(['MUNTLY-20261124-1.xml']);
     await waitFor(() => expect(saved.map((s) => s.text)).toEqual(['<Document/>']));
   });
@@ -540,7 +753,9 @@ describe('orders, accounts, bank files, audit', () => {
       'GET /api/ops/queues': queues,
       'GET /api/ops/audit': () => ({ body: { entries: [row], nextCursor: null } }),
       'GET /api/ops/audit.csv': () => ({ body: 'id,at\n7,2026', type: 'text/csv' }),
-      'GET /api/ops/audit/verify': () => ({ body: { ok: true, rows: 7, lastId: 7, lastHash: 'f'.repeat(64), broken: null } }),
+      'GET /api/ops/audit/verify': () => ({
+        body: { ok: true, rows: 7, lastId: 7, lastHash: 'f'.repeat(64), broken: null },
+      }),
     });
     show('ops_audit');
     expect(await screen.findByText('status: awaiting_approval')).toBeTruthy();
@@ -549,13 +764,22 @@ describe('orders, accounts, bank files, audit', () => {
     fireEvent.change(screen.getByLabelText(en.audit.from), { target: { value: '2026-11-24' } });
     fireEvent.click(screen.getByRole('button', { name: en.audit.filter }));
     await waitFor(() => expect(api.made('GET /api/ops/audit')).toHaveLength(2));
-    expect(Object.fromEntries(api.made('GET /api/ops/audit')[1]!.query)).toEqual({ action: 'payout.', from: '2026-11-24', limit: '50' });
+    expect(Object.fromEntries(api.made('GET /api/ops/audit')[1]!.query)).toEqual({
+      action: 'payout.',
+      from: '2026-11-24',
+      limit: '50',
+    });
     fireEvent.click(screen.getByRole('button', { name: en.audit.csv }));
     expect(await screen.findByText(en.audit.downloaded)).toBeTruthy();
-    expect(Object.fromEntries(api.made('GET /api/ops/audit.csv')[0]!.query)).toEqual({ action: 'payout.', from: '2026-11-24' });
+    expect(Object.fromEntries(api.made('GET /api/ops/audit.csv')[0]!.query)).toEqual({
+      action: 'payout.',
+      from: '2026-11-24',
+    });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: en.audit.verify }));
     });
-    expect((await screen.findByText(fill(en.audit.holds, { rows: 7, id: 7 }), { exact: false })).textContent).toContain('f'.repeat(64));
+    expect((await screen.findByText(fill(en.audit.holds, { rows: 7, id: 7 }), { exact: false })).textContent).toContain(
+      'f'.repeat(64),
+    );
   });
 });

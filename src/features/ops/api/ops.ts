@@ -1,6 +1,6 @@
 import { ApiFailure, apiRequest } from '../../../components/api';
 import { apiOrigin } from '../../../config';
-import type { AuditListResponse, AuditQuery, AuditVerifyResponse } from '../../../../domain/contracts/audit';
+import type { AuditListResponse, AuditQuery, AuditVerifyResponse } from '#domain/contracts/audit';
 import type {
   AssignPaymentResponse,
   BankExportsResponse,
@@ -10,7 +10,7 @@ import type {
   ImportStreamLine,
   PayoutReturnsAwaitingResponse,
   RefundPaymentResponse,
-} from '../../../../domain/contracts/bank';
+} from '#domain/contracts/bank';
 import type {
   OpsAccountResponse,
   OpsAccountsResponse,
@@ -20,13 +20,18 @@ import type {
   OpsQueues,
   VerificationDocumentsResponse,
   VerificationRejectResponse,
-} from '../../../../domain/contracts/console';
-import type { CurrentRoundResponse, FaucetStatus, RoundResponse } from '../../../../domain/contracts/faucet';
-import type { EnableVerificationResponse, OpsIdentityResponse, VerificationRequestsResponse, VerifyResponse } from '../../../../domain/contracts/ops';
-import type { PayoutApproveResponse, PayoutRejectResponse, PayoutsResponse } from '../../../../domain/contracts/payouts';
-import type { ErrorBody } from '../../../../domain/errors';
-import type { Language } from '../../../../domain/languages';
-import type { VerificationKind, VerificationRejectionReason } from '../../../../domain/verification';
+} from '#domain/contracts/console';
+import type { CurrentRoundResponse, FaucetStatus, RoundResponse } from '#domain/contracts/faucet';
+import type {
+  EnableVerificationResponse,
+  OpsIdentityResponse,
+  VerificationRequestsResponse,
+  VerifyResponse,
+} from '#domain/contracts/ops';
+import type { PayoutApproveResponse, PayoutRejectResponse, PayoutsResponse } from '#domain/contracts/payouts';
+import type { ErrorBody } from '#domain/errors';
+import type { Language } from '#domain/languages';
+import type { VerificationKind, VerificationRejectionReason } from '#domain/verification';
 
 /**
  * The operator console's calls: every one under /api/ops with the operator's token (admin:muntly),
@@ -38,16 +43,25 @@ export type OpsApi = ReturnType<typeof opsApi>;
 export type FreezeAction = 'freeze' | 'unfreeze';
 
 const query = (values: Record<string, unknown>) =>
-  new URLSearchParams(Object.entries(values).flatMap(([key, value]) => (value === undefined || value === null || value === '' ? [] : [[key, String(value)]]))).toString();
+  new URLSearchParams(
+    Object.entries(values).flatMap(([key, value]) =>
+      value === undefined || value === null || value === '' ? [] : [[key, String(value)]],
+    ),
+  ).toString();
 
 export function opsApi(token: () => Promise<string>, language: Language) {
   const get = async <T>(path: string) => apiRequest<T>(await token(), language, path);
-  const post = async <T>(path: string, body?: unknown) => apiRequest<T>(await token(), language, path, { method: 'POST', body });
+  const post = async <T>(path: string, body?: unknown) =>
+    apiRequest<T>(await token(), language, path, { method: 'POST', body });
   /** A file the API answers (CSV, XML): its text, or the API's error. */
   const text = async (path: string, init: { method?: string; body?: string; contentType?: string } = {}) => {
     const response = await fetch(`${apiOrigin}${path}`, {
       method: init.method ?? 'GET',
-      headers: { authorization: `Bearer ${await token()}`, 'accept-language': language, ...(init.contentType ? { 'content-type': init.contentType } : {}) },
+      headers: {
+        authorization: `Bearer ${await token()}`,
+        'accept-language': language,
+        ...(init.contentType ? { 'content-type': init.contentType } : {}),
+      },
       body: init.body,
     });
     if (!response.ok) {
@@ -61,29 +75,36 @@ export function opsApi(token: () => Promise<string>, language: Language) {
     verificationRequests: () => get<VerificationRequestsResponse>('/api/ops/verification-requests'),
     verificationDocuments: () => get<VerificationDocumentsResponse>('/api/ops/verification-documents'),
     identity: (email: string) => get<OpsIdentityResponse>(`/api/ops/identity?${query({ email })}`),
-    enableVerification: (email: string, kind: VerificationKind) => post<EnableVerificationResponse>('/api/ops/verification/enable', { email, kind }),
-    verify: (email: string, kind: VerificationKind) => post<VerifyResponse>('/api/ops/verification/verify', { email, kind }),
-    rejectVerification: (email: string, kind: VerificationKind, reason: VerificationRejectionReason) => post<VerificationRejectResponse>('/api/ops/verification/reject', { email, kind, reason }),
+    enableVerification: (email: string, kind: VerificationKind) =>
+      post<EnableVerificationResponse>('/api/ops/verification/enable', { email, kind }),
+    verify: (email: string, kind: VerificationKind) =>
+      post<VerifyResponse>('/api/ops/verification/verify', { email, kind }),
+    rejectVerification: (email: string, kind: VerificationKind, reason: VerificationRejectionReason) =>
+      post<VerificationRejectResponse>('/api/ops/verification/reject', { email, kind, reason }),
     unmatched: () => get<BankPaymentsResponse>('/api/ops/bank/unmatched?status=open&limit=500'),
-    assignPayment: (id: string, target: string) => post<AssignPaymentResponse>(`/api/ops/bank/unmatched/${id}/assign`, { target }),
+    assignPayment: (id: string, target: string) =>
+      post<AssignPaymentResponse>(`/api/ops/bank/unmatched/${id}/assign`, { target }),
     refundPayment: (id: string) => post<RefundPaymentResponse>(`/api/ops/bank/unmatched/${id}/refund`),
     payoutReturns: () => get<PayoutReturnsAwaitingResponse>('/api/ops/bank/returns'),
     payoutsAwaitingApproval: () => get<PayoutsResponse>('/api/ops/payouts?status=awaiting_approval&limit=500'),
     approvePayout: (id: string) => post<PayoutApproveResponse>(`/api/ops/payouts/${id}/approve`),
-    rejectPayout: (id: string, reason: string) => post<PayoutRejectResponse>(`/api/ops/payouts/${id}/reject`, { reason }),
+    rejectPayout: (id: string, reason: string) =>
+      post<PayoutRejectResponse>(`/api/ops/payouts/${id}/reject`, { reason }),
     orders: (filter: Omit<OpsOrdersQuery, 'limit'>) => get<OpsOrdersResponse>(`/api/ops/orders?${query(filter)}`),
     order: (reference: string) => get<OpsOrderResponse>(`/api/ops/orders/${encodeURIComponent(reference)}`),
     accounts: (q: string) => get<OpsAccountsResponse>(`/api/ops/accounts?${query({ q })}`),
     account: (accountKey: string) => get<OpsAccountResponse>(`/api/ops/accounts/${encodeURIComponent(accountKey)}`),
     /** POST /api/ops/accounts/:accountKey/freeze | unfreeze with `{ reason }` (account protection's routes). */
-    freeze: (accountKey: string, action: FreezeAction, reason: string) => post<unknown>(`/api/ops/accounts/${encodeURIComponent(accountKey)}/${action}`, { reason }),
+    freeze: (accountKey: string, action: FreezeAction, reason: string) =>
+      post<unknown>(`/api/ops/accounts/${encodeURIComponent(accountKey)}/${action}`, { reason }),
     faucet: () => get<FaucetStatus>('/api/ops/faucet'),
     faucetAction: (action: 'pause' | 'resume') => post<FaucetStatus>(`/api/ops/faucet/${action}`),
     fundFaucet: (eur: string) => post<FaucetStatus>('/api/ops/faucet/fund', { eur }),
     /** A round as anyone sees it (GET /api/faucet/rounds/:id): the console lists the latest. */
     round: (id: number) => apiRequest<RoundResponse>(null, language, `/api/faucet/rounds/${id}`),
     currentRound: () => apiRequest<CurrentRoundResponse>(null, language, '/api/faucet'),
-    audit: (filter: Omit<AuditQuery, 'limit'>) => get<AuditListResponse>(`/api/ops/audit?${query({ ...filter, limit: 50 })}`),
+    audit: (filter: Omit<AuditQuery, 'limit'>) =>
+      get<AuditListResponse>(`/api/ops/audit?${query({ ...filter, limit: 50 })}`),
     auditCsv: (filter: Omit<AuditQuery, 'limit' | 'cursor'>) => text(`/api/ops/audit.csv?${query(filter)}`),
     verifyAudit: () => get<AuditVerifyResponse>('/api/ops/audit/verify'),
     /**
@@ -91,10 +112,18 @@ export function opsApi(token: () => Promise<string>, language: Language) {
      * declares), with its progress as the server commits it: the answer is streamed, one JSON
      * line per batch (`Accept: application/x-ndjson`), then the result or the error.
      */
-    importStatement: async (file: ArrayBuffer, onProgress: (progress: { done: number; total: number }) => void): Promise<ImportStatementResponse> => {
+    importStatement: async (
+      file: ArrayBuffer,
+      onProgress: (progress: { done: number; total: number }) => void,
+    ): Promise<ImportStatementResponse> => {
       const response = await fetch(`${apiOrigin}/api/ops/bank/statements`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${await token()}`, 'accept-language': language, 'content-type': 'application/xml', accept: 'application/x-ndjson' },
+        headers: {
+          authorization: `Bearer ${await token()}`,
+          'accept-language': language,
+          'content-type': 'application/xml',
+          accept: 'application/x-ndjson',
+        },
         body: file,
       });
       if (!response.ok) {

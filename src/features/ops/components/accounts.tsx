@@ -4,7 +4,7 @@ import { Field, TextAreaField } from '../../../components/field';
 import { AuditTable } from './audit';
 import { OrderTable } from './orders';
 import { Facts, Money, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
-import type { OpsAccountResponse, OpsAccountSummary } from '../../../../domain/contracts/console';
+import type { OpsAccountResponse, OpsAccountSummary } from '#domain/contracts/console';
 
 /**
  * Accounts: search by email or account key; one account with its balances, verification phases
@@ -55,7 +55,15 @@ export function Accounts() {
   return (
     <>
       <form className="inline-form ops-search" role="search" onSubmit={(event) => void submit(event)}>
-        <Field id="accounts-q" label={t('accounts.q')} value={q} onChange={(e) => setQ(e.target.value)} autoComplete="off" required maxLength={254} />
+        <Field
+          id="accounts-q"
+          label={t('accounts.q')}
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          autoComplete="off"
+          required
+          maxLength={254}
+        />
         <button type="submit" className="button primary" disabled={search.busy || !q.trim()}>
           {t('common.search')}
         </button>
@@ -108,7 +116,14 @@ function AccountDetail({ detail, reload }: { detail: OpsAccountResponse; reload:
           [t('accounts.columns.email'), account.email ?? t('common.noEmail')],
           [t('accounts.columns.name'), account.displayName],
           [t('accounts.columns.since'), <When key="since" iso={account.createdAt} />],
-          [t('accounts.sends'), sendsFrozen === null ? t('accounts.frozenUnknown') : sendsFrozen ? t('accounts.frozen') : t('accounts.notFrozen')],
+          [
+            t('accounts.sends'),
+            sendsFrozen === null
+              ? t('accounts.frozenUnknown')
+              : sendsFrozen
+                ? t('accounts.frozen')
+                : t('accounts.notFrozen'),
+          ],
         ]}
       />
       <Freeze accountKey={account.accountKey} frozen={sendsFrozen} onDone={reload} />
@@ -139,7 +154,11 @@ function AccountDetail({ detail, reload }: { detail: OpsAccountResponse; reload:
 
       <h3>{t('accounts.verifications')}</h3>
       <table className="data-table stack ops-table">
-        <TableHead headings={(['kind', 'phase', 'requested', 'submitted', 'verified'] as const).map((c) => t(`accounts.verificationColumns.${c}`))} />
+        <TableHead
+          headings={(['kind', 'phase', 'requested', 'submitted', 'verified'] as const).map((c) =>
+            t(`accounts.verificationColumns.${c}`),
+          )}
+        />
         <tbody>
           {verifications.map((v) => (
             <tr key={v.kind}>
@@ -147,7 +166,12 @@ function AccountDetail({ detail, reload }: { detail: OpsAccountResponse; reload:
               <td data-label={t('accounts.verificationColumns.phase')}>
                 <span>
                   {t(`phases.${v.phase}`)}
-                  {v.rejection ? <span className="small"> · {t('accounts.rejected', { reason: t(`verifications.reasons.${v.rejection.reason}`) })}</span> : null}
+                  {v.rejection ? (
+                    <span className="small">
+                      {' '}
+                      · {t('accounts.rejected', { reason: t(`verifications.reasons.${v.rejection.reason}`) })}
+                    </span>
+                  ) : null}
                 </span>
               </td>
               <td data-label={t('accounts.verificationColumns.requested')} data-empty={v.requestedAt ? undefined : ''}>
@@ -172,7 +196,9 @@ function AccountDetail({ detail, reload }: { detail: OpsAccountResponse; reload:
         <p>{t('accounts.noSends')}</p>
       ) : (
         <table className="data-table stack ops-table">
-          <TableHead headings={(['created', 'status', 'amount', 'address'] as const).map((c) => t(`accounts.sendColumns.${c}`))} />
+          <TableHead
+            headings={(['created', 'status', 'amount', 'address'] as const).map((c) => t(`accounts.sendColumns.${c}`))}
+          />
           <tbody>
             {sends.map((s) => (
               <tr key={s.id}>
@@ -231,11 +257,21 @@ function Freeze({ accountKey, frozen, onDone }: { accountKey: string; frozen: bo
       {/* The one action that applies: Unfreeze for frozen sends, else Freeze (also when the state could not be read). */}
       <div className="actions">
         {frozen === true ? (
-          <button type="button" className="button" disabled={action.busy || reason.trim().length < 3} onClick={() => void act('unfreeze')}>
+          <button
+            type="button"
+            className="button"
+            disabled={action.busy || reason.trim().length < 3}
+            onClick={() => void act('unfreeze')}
+          >
             {t('accounts.unfreeze')}
           </button>
         ) : (
-          <button type="button" className="button" disabled={action.busy || reason.trim().length < 3} onClick={() => void act('freeze')}>
+          <button
+            type="button"
+            className="button"
+            disabled={action.busy || reason.trim().length < 3}
+            onClick={() => void act('freeze')}
+          >
             {t('accounts.freeze')}
           </button>
         )}

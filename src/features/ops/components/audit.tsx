@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { AUDIT_ACTIONS } from '../../../../domain/audit';
+import { AUDIT_ACTIONS } from '#domain/audit';
 import { Field, SelectField } from '../../../components/field';
 import { saveFile } from '../api/ops';
 import { Operator, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
-import type { AuditEntry, AuditVerifyResponse } from '../../../../domain/contracts/audit';
+import type { AuditEntry, AuditVerifyResponse } from '#domain/contracts/audit';
 
 type Filter = { actor: string; action: string; target: string; from: string; to: string };
 const EMPTY: Filter = { actor: '', action: '', target: '', from: '', to: '' };
@@ -47,7 +47,8 @@ export function AuditTrail() {
     void fetchPage(EMPTY);
   }, [fetchPage]);
 
-  const set = (name: keyof Filter) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setFilter((f) => ({ ...f, [name]: event.target.value }));
+  const set = (name: keyof Filter) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setFilter((f) => ({ ...f, [name]: event.target.value }));
   const download = () =>
     void csv.run(
       async () => saveFile('muntly-audit.csv', await api.auditCsv(shown), 'text/csv'),
@@ -70,11 +71,15 @@ export function AuditTrail() {
         {check ? (
           check.ok ? (
             <p role="status" className="ops-done">
-              {t('audit.holds', { rows: check.rows, id: check.lastId })} <code className="wrap-anywhere">{check.lastHash}</code>
+              {t('audit.holds', { rows: check.rows, id: check.lastId })}{' '}
+              <code className="wrap-anywhere">{check.lastHash}</code>
             </p>
           ) : (
             <p role="alert" className="form-error">
-              {t('audit.broken', { id: check.broken?.id ?? 0, reason: check.broken ? t(`audit.breaks.${check.broken.reason}`) : '' })}
+              {t('audit.broken', {
+                id: check.broken?.id ?? 0,
+                reason: check.broken ? t(`audit.breaks.${check.broken.reason}`) : '',
+              })}
             </p>
           )
         ) : null}
@@ -88,7 +93,14 @@ export function AuditTrail() {
           void fetchPage(filter);
         }}
       >
-        <Field id="audit-actor" label={t('audit.actor')} value={filter.actor} onChange={set('actor')} autoComplete="off" maxLength={200} />
+        <Field
+          id="audit-actor"
+          label={t('audit.actor')}
+          value={filter.actor}
+          onChange={set('actor')}
+          autoComplete="off"
+          maxLength={200}
+        />
         <SelectField id="audit-action" label={t('audit.action')} value={filter.action} onChange={set('action')}>
           <option value="">{t('common.any')}</option>
           {GROUPS.map((group) => (
@@ -102,7 +114,14 @@ export function AuditTrail() {
             </option>
           ))}
         </SelectField>
-        <Field id="audit-target" label={t('audit.target')} value={filter.target} onChange={set('target')} autoComplete="off" maxLength={200} />
+        <Field
+          id="audit-target"
+          label={t('audit.target')}
+          value={filter.target}
+          onChange={set('target')}
+          autoComplete="off"
+          maxLength={200}
+        />
         <Field id="audit-from" type="date" label={t('audit.from')} value={filter.from} onChange={set('from')} />
         <Field id="audit-to" type="date" label={t('audit.to')} value={filter.to} onChange={set('to')} />
         <button type="submit" className="button primary" disabled={load.busy}>
@@ -138,7 +157,9 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
   if (entries.length === 0) return <p>{t('audit.none')}</p>;
   return (
     <table className="data-table stack ops-table ops-audit">
-      <TableHead headings={(['id', 'at', 'actor', 'action', 'target', 'change'] as const).map((c) => t(`audit.columns.${c}`))} />
+      <TableHead
+        headings={(['id', 'at', 'actor', 'action', 'target', 'change'] as const).map((c) => t(`audit.columns.${c}`))}
+      />
       <tbody>
         {entries.map((e) => (
           <tr key={e.id}>
@@ -153,7 +174,8 @@ export function AuditTable({ entries }: { entries: AuditEntry[] }) {
             </td>
             <td data-label={t('audit.columns.action')}>
               <span>
-                {t(`auditActions.${e.action}` as 'auditActions.payout.review', { defaultValue: e.action })} <code className="small nowrap">{e.action}</code>
+                {t(`auditActions.${e.action}` as 'auditActions.payout.review', { defaultValue: e.action })}{' '}
+                <code className="small nowrap">{e.action}</code>
               </span>
             </td>
             <td data-label={t('audit.columns.target')} data-empty={e.target ? undefined : ''}>

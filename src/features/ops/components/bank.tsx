@@ -1,13 +1,13 @@
 import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { localizePath } from '../../../../domain/languages';
+import { localizePath } from '#domain/languages';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney, formatNumber } from '../../../i18n/format';
 import { opsRoutes } from '../../../i18n/ops-routes';
 import { saveFile } from '../api/ops';
 import { LoadFailed, Money, Operator, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
-import type { ExportPayoutsResponse, ImportStatementResponse } from '../../../../domain/contracts/bank';
+import type { ExportPayoutsResponse, ImportStatementResponse } from '#domain/contracts/bank';
 
 /**
  * The operator's day at the bank: the statement in (camt.053, or a camt.054 notification, as
@@ -39,7 +39,14 @@ function StatementUpload() {
     // The bytes as the bank wrote them: the server reads the encoding the file declares.
     const imported = await action.run(
       async () => api.importStatement(await file.arrayBuffer(), setProgress),
-      (r) => t('bank.imported', { version: r.version, booked: r.counts.booked, unmatched: r.counts.unmatched, duplicate: r.counts.duplicate, completed: r.counts.payout_completed }),
+      (r) =>
+        t('bank.imported', {
+          version: r.version,
+          booked: r.counts.booked,
+          unmatched: r.counts.unmatched,
+          duplicate: r.counts.duplicate,
+          completed: r.counts.payout_completed,
+        }),
     );
     setProgress(null);
     if (imported) {
@@ -54,7 +61,12 @@ function StatementUpload() {
       <form className="inline-form" onSubmit={(event) => void upload(event)}>
         <div className="field">
           <label htmlFor="statement-file">{t('bank.statement.file')}</label>
-          <input id="statement-file" type="file" accept=".xml,application/xml,text/xml" onChange={(e) => setFile(e.target.files?.[0] ?? null)} />
+          <input
+            id="statement-file"
+            type="file"
+            accept=".xml,application/xml,text/xml"
+            onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          />
         </div>
         <button type="submit" className="button primary" disabled={action.busy || !file}>
           {t('bank.statement.upload')}
@@ -62,9 +74,19 @@ function StatementUpload() {
       </form>
       {progress ? (
         <div className="ops-progress">
-          <progress id="statement-progress" aria-label={t('bank.statement.progressLabel')} max={progress.total || undefined} value={progress.total ? progress.done : undefined} />
+          <progress
+            id="statement-progress"
+            aria-label={t('bank.statement.progressLabel')}
+            max={progress.total || undefined}
+            value={progress.total ? progress.done : undefined}
+          />
           <p aria-live="polite" className="small">
-            {progress.total ? t('bank.statement.progress', { done: formatNumber(progress.done, language), total: formatNumber(progress.total, language) }) : t('bank.statement.starting')}
+            {progress.total
+              ? t('bank.statement.progress', {
+                  done: formatNumber(progress.done, language),
+                  total: formatNumber(progress.total, language),
+                })
+              : t('bank.statement.starting')}
           </p>
         </div>
       ) : null}
@@ -92,7 +114,9 @@ function StatementUpload() {
       ) : null}
       {result ? (
         <table className="data-table stack ops-table">
-          <TableHead headings={(['entry', 'amount', 'outcome', 'what'] as const).map((c) => t(`bank.statement.columns.${c}`))} />
+          <TableHead
+            headings={(['entry', 'amount', 'outcome', 'what'] as const).map((c) => t(`bank.statement.columns.${c}`))}
+          />
           <tbody>
             {result.lines.map((line, index) => (
               <tr key={`${line.entryRef}:${index}`}>
@@ -106,7 +130,10 @@ function StatementUpload() {
                   </span>
                 </td>
                 <td data-label={t('bank.statement.columns.outcome')}>{t(`bank.outcomes.${line.outcome}`)}</td>
-                <td data-label={t('bank.statement.columns.what')} data-empty={line.reference || line.reason ? undefined : ''}>
+                <td
+                  data-label={t('bank.statement.columns.what')}
+                  data-empty={line.reference || line.reason ? undefined : ''}
+                >
                   <span>
                     {line.reference ? <code className="wrap-anywhere">{line.reference}</code> : null}
                     {line.reason ? <span className="small muted"> {line.reason}</span> : null}
@@ -132,7 +159,14 @@ function PayoutsExport() {
   const make = async () => {
     const made = await action.run(
       () => api.exportPayouts(),
-      (r) => (r.export ? t('bank.export.made', { file: `${r.export.messageId}.xml`, count: r.export.payouts, total: formatMoney(r.export.total, 'EUR', language) }) : t('bank.export.nothingDue')),
+      (r) =>
+        r.export
+          ? t('bank.export.made', {
+              file: `${r.export.messageId}.xml`,
+              count: r.export.payouts,
+              total: formatMoney(r.export.total, 'EUR', language),
+            })
+          : t('bank.export.nothingDue'),
     );
     if (!made) return;
     setSkipped(made.skipped);
@@ -165,7 +199,11 @@ function PayoutsExport() {
       {exports.data && exports.data.exports.length === 0 ? <p>{t('bank.export.none')}</p> : null}
       {exports.data && exports.data.exports.length > 0 ? (
         <table className="data-table stack ops-table">
-          <TableHead headings={(['made', 'file', 'payouts', 'total', 'by', 'download'] as const).map((c) => t(`bank.export.columns.${c}`))} />
+          <TableHead
+            headings={(['made', 'file', 'payouts', 'total', 'by', 'download'] as const).map((c) =>
+              t(`bank.export.columns.${c}`),
+            )}
+          />
           <tbody>
             {exports.data.exports.map((e) => (
               <tr key={e.id}>
@@ -185,7 +223,12 @@ function PayoutsExport() {
                   <Operator id={e.createdBy} />
                 </td>
                 <td data-label={t('bank.export.columns.download')} className="ops-action">
-                  <button type="button" className="button small" disabled={again.busy} onClick={() => download(e.id, e.messageId)}>
+                  <button
+                    type="button"
+                    className="button small"
+                    disabled={again.busy}
+                    onClick={() => download(e.id, e.messageId)}
+                  >
                     {t('bank.export.downloadAgain')}
                   </button>
                 </td>

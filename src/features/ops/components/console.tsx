@@ -1,7 +1,7 @@
 import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { localizePath } from '../../../../domain/languages';
+import { localizePath } from '#domain/languages';
 import { ApiFailure } from '../../../components/api';
 import { AuthIsland } from '../../../components/auth-island';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
@@ -19,7 +19,7 @@ import { OpsContext, useOpsApi, type OpsContextValue } from './parts';
 import { Payouts } from './payouts';
 import { Unmatched } from './unmatched';
 import { Verifications } from './verifications';
-import type { OpsQueues } from '../../../../domain/contracts/console';
+import type { OpsQueues } from '#domain/contracts/console';
 import '../ops.css';
 
 /**
@@ -60,12 +60,19 @@ function refused(error: unknown): boolean {
   return code === 'consent_required' || code === 'access_denied' || code === 'interaction_required';
 }
 
-type Access = { state: 'checking' } | { state: 'granted'; queues: OpsQueues } | { state: 'refused' } | { state: 'failed'; error: unknown };
+type Access =
+  | { state: 'checking' }
+  | { state: 'granted'; queues: OpsQueues }
+  | { state: 'refused' }
+  | { state: 'failed'; error: unknown };
 
 function OpsGate({ section }: { section: OpsRouteName }) {
   const { t } = useTranslation('ops');
   const { isLoading, isAuthenticated, loginWithRedirect, getAccessTokenSilently, user, error } = useSession();
-  const token = React.useCallback(async () => String(await getAccessTokenSilently({ authorizationParams: { scope: OPS_SCOPE } })), [getAccessTokenSilently]);
+  const token = React.useCallback(
+    async () => String(await getAccessTokenSilently({ authorizationParams: { scope: OPS_SCOPE } })),
+    [getAccessTokenSilently],
+  );
   const api = useOpsApi(token);
   const language = usePageLanguage();
   const [access, setAccess] = React.useState<Access>({ state: 'checking' });
@@ -76,7 +83,8 @@ function OpsGate({ section }: { section: OpsRouteName }) {
     let live = true;
     api.queues().then(
       (queues) => live && setAccess({ state: 'granted', queues }),
-      (failure: unknown) => live && setAccess(refused(failure) ? { state: 'refused' } : { state: 'failed', error: failure }),
+      (failure: unknown) =>
+        live && setAccess(refused(failure) ? { state: 'refused' } : { state: 'failed', error: failure }),
     );
     return () => {
       live = false;
@@ -97,7 +105,10 @@ function OpsGate({ section }: { section: OpsRouteName }) {
   }, [access.state, refreshQueues]);
 
   const value = React.useMemo<OpsContextValue | null>(
-    () => (access.state === 'granted' ? { api, language, operator: user?.sub ?? null, queues: access.queues, refreshQueues } : null),
+    () =>
+      access.state === 'granted'
+        ? { api, language, operator: user?.sub ?? null, queues: access.queues, refreshQueues }
+        : null,
     [access, api, language, user, refreshQueues],
   );
 
@@ -107,7 +118,13 @@ function OpsGate({ section }: { section: OpsRouteName }) {
     return (
       <div className="ops-gate">
         <p>{t('gate.loggedOut')}</p>
-        <button type="button" className="button primary" onClick={() => void loginWithRedirect({ appState: { returnTo: window.location.pathname + window.location.search } })}>
+        <button
+          type="button"
+          className="button primary"
+          onClick={() =>
+            void loginWithRedirect({ appState: { returnTo: window.location.pathname + window.location.search } })
+          }
+        >
           {t('gate.login')}
         </button>
       </div>
@@ -157,7 +174,17 @@ function GateFailed({ error, retry }: { error: unknown; retry: () => void }) {
 }
 
 /** The console's pages, each queue with how much waits in it. */
-export const OPS_NAV: OpsRouteName[] = ['ops', 'ops_verifications', 'ops_unmatched', 'ops_payouts', 'ops_orders', 'ops_accounts', 'ops_faucet', 'ops_audit', 'ops_bank'];
+export const OPS_NAV: OpsRouteName[] = [
+  'ops',
+  'ops_verifications',
+  'ops_unmatched',
+  'ops_payouts',
+  'ops_orders',
+  'ops_accounts',
+  'ops_faucet',
+  'ops_audit',
+  'ops_bank',
+];
 
 export function queueCount(name: OpsRouteName, queues: OpsQueues | null): number | null {
   if (!queues) return null;
@@ -177,7 +204,11 @@ function OpsNav({ current, queues }: { current: OpsRouteName; queues: OpsQueues 
           const count = queueCount(name, queues);
           return (
             <li key={name}>
-              <Link to={localizePath(opsRoutes[name], language)} className={name === current ? 'active' : undefined} aria-current={name === current ? 'page' : undefined}>
+              <Link
+                to={localizePath(opsRoutes[name], language)}
+                className={name === current ? 'active' : undefined}
+                aria-current={name === current ? 'page' : undefined}
+              >
                 {t(`pages.${name}.nav`)}
                 {count !== null ? (
                   <span className={count > 0 ? 'ops-count waiting' : 'ops-count'}>

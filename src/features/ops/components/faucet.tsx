@@ -4,7 +4,7 @@ import { Field } from '../../../components/field';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney } from '../../../i18n/format';
 import { Facts, LoadFailed, Money, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
-import type { Round } from '../../../../domain/contracts/faucet';
+import type { Round } from '#domain/contracts/faucet';
 
 /** How many finished rounds the console lists under the current one. */
 const RECENT_ROUNDS = 5;
@@ -58,7 +58,12 @@ export function Faucet() {
           [
             t('faucet.round'),
             state.round
-              ? t('faucet.roundState', { id: state.round.id, state: t(`faucet.states.${state.round.state}` as 'faucet.states.new', { defaultValue: state.round.state }) })
+              ? t('faucet.roundState', {
+                  id: state.round.id,
+                  state: t(`faucet.states.${state.round.state}` as 'faucet.states.new', {
+                    defaultValue: state.round.state,
+                  }),
+                })
               : t('faucet.noRound'),
           ],
         ]}
@@ -80,7 +85,16 @@ export function Faucet() {
             void run('fund');
           }}
         >
-          <Field id="faucet-fund" label={t('faucet.fundAmount')} value={eur} onChange={(e) => setEur(e.target.value)} inputMode="decimal" autoComplete="off" required maxLength={20} />
+          <Field
+            id="faucet-fund"
+            label={t('faucet.fundAmount')}
+            value={eur}
+            onChange={(e) => setEur(e.target.value)}
+            inputMode="decimal"
+            autoComplete="off"
+            required
+            maxLength={20}
+          />
           <button type="submit" className="button" disabled={action.busy || !eur.trim()}>
             {t('faucet.fund')}
           </button>
@@ -93,12 +107,18 @@ export function Faucet() {
       {rounds.data && rounds.data.length === 0 ? <p>{t('faucet.noRound')}</p> : null}
       {rounds.data && rounds.data.length > 0 ? (
         <table className="data-table stack ops-table">
-          <TableHead headings={(['round', 'state', 'started', 'players', 'winner'] as const).map((c) => t(`faucet.columns.${c}`))} />
+          <TableHead
+            headings={(['round', 'state', 'started', 'players', 'winner'] as const).map((c) =>
+              t(`faucet.columns.${c}`),
+            )}
+          />
           <tbody>
             {rounds.data.map((round) => (
               <tr key={round.id}>
                 <td data-label={t('faucet.columns.round')}>#{round.id}</td>
-                <td data-label={t('faucet.columns.state')}>{t(`faucet.states.${round.state}` as 'faucet.states.new', { defaultValue: round.state })}</td>
+                <td data-label={t('faucet.columns.state')}>
+                  {t(`faucet.states.${round.state}` as 'faucet.states.new', { defaultValue: round.state })}
+                </td>
                 <td data-label={t('faucet.columns.started')}>
                   <When iso={round.schedule.startsAt} />
                 </td>
@@ -108,7 +128,8 @@ export function Faucet() {
                 <td data-label={t('faucet.columns.winner')} data-empty={round.winner ? undefined : ''}>
                   {round.winner ? (
                     <span>
-                      <Money amount={round.winner.amount} currency={round.winner.currency} /> → <code className="address">{round.winner.address}</code>
+                      <Money amount={round.winner.amount} currency={round.winner.currency} /> →{' '}
+                      <code className="address">{round.winner.address}</code>
                     </span>
                   ) : null}
                 </td>

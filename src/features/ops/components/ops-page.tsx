@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { defaultLanguage } from '../../../../domain/languages';
+import { defaultLanguage } from '#domain/languages';
 import { Layout } from '../../../components/layout';
 import { OpsConsole } from './console';
 import type { OpsRouteName } from '../../../i18n/ops-routes';

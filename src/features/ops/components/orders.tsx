@@ -1,19 +1,20 @@
 import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { localizePath } from '../../../../domain/languages';
-import { ORDER_STATUSES, ORDER_TYPES } from '../../../../domain/orders';
+import { localizePath } from '#domain/languages';
+import { ORDER_STATUSES, ORDER_TYPES } from '#domain/orders';
 import { Field, SelectField } from '../../../components/field';
 import { opsRoutes } from '../../../i18n/ops-routes';
 import { Facts, Money, Operator, useAction, useCodeText, useOps, TableHead, When } from './parts';
-import type { OpsOrderResponse, OpsOrdersQuery, OpsOrderSummary, OrderEvent } from '../../../../domain/contracts/console';
+import type { OpsOrderResponse, OpsOrdersQuery, OpsOrderSummary, OrderEvent } from '#domain/contracts/console';
 
 /** The search form's fields; an empty one does not filter. */
 type Filter = { q: string; status: string; type: string; from: string; to: string };
 const EMPTY: Filter = { q: '', status: '', type: '', from: '', to: '' };
 
 /** An order page's address in the console: `?reference=` opens that order. */
-export const orderLink = (language: string, reference: string) => `${localizePath(opsRoutes.ops_orders, language as 'en')}?reference=${encodeURIComponent(reference)}`;
+export const orderLink = (language: string, reference: string) =>
+  `${localizePath(opsRoutes.ops_orders, language as 'en')}?reference=${encodeURIComponent(reference)}`;
 
 /**
  * Orders: search by reference (full or short, any spelling), email, status, type and day; one
@@ -79,12 +80,20 @@ export function Orders() {
     window.history.replaceState(null, '', filter.q ? `?q=${encodeURIComponent(filter.q)}` : window.location.pathname);
     void find(filter);
   };
-  const set = (name: keyof Filter) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setFilter((f) => ({ ...f, [name]: event.target.value }));
+  const set = (name: keyof Filter) => (event: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
+    setFilter((f) => ({ ...f, [name]: event.target.value }));
 
   return (
     <>
       <form className="inline-form ops-search" role="search" onSubmit={submit}>
-        <Field id="orders-q" label={t('orders.q')} value={filter.q} onChange={set('q')} autoComplete="off" maxLength={254} />
+        <Field
+          id="orders-q"
+          label={t('orders.q')}
+          value={filter.q}
+          onChange={set('q')}
+          autoComplete="off"
+          maxLength={254}
+        />
         <SelectField id="orders-status" label={t('orders.status')} value={filter.status} onChange={set('status')}>
           <option value="">{t('common.any')}</option>
           {ORDER_STATUSES.map((s) => (
@@ -136,7 +145,11 @@ export function OrderTable({ orders, onOpen }: { orders: OpsOrderSummary[]; onOp
   if (orders.length === 0) return <p>{t('orders.none')}</p>;
   return (
     <table className="data-table stack ops-table">
-      <TableHead headings={(['placed', 'reference', 'type', 'status', 'amount', 'email'] as const).map((c) => t(`orders.columns.${c}`))} />
+      <TableHead
+        headings={(['placed', 'reference', 'type', 'status', 'amount', 'email'] as const).map((c) =>
+          t(`orders.columns.${c}`),
+        )}
+      />
       <tbody>
         {orders.map((o) => (
           <tr key={o.reference}>
@@ -187,23 +200,49 @@ function OrderDetail({ detail }: { detail: OpsOrderResponse }) {
       <Facts
         items={[
           [t('orders.columns.type'), t(`orderTypes.${order.type}`)],
-          [t('orders.columns.status'), `${t(`orderStatus.${order.status}`)}${order.failureReason ? ` · ${codeText(order.failureReason)}` : ''}`],
+          [
+            t('orders.columns.status'),
+            `${t(`orderStatus.${order.status}`)}${order.failureReason ? ` · ${codeText(order.failureReason)}` : ''}`,
+          ],
           [t('orders.columns.amount'), <Money key="a" amount={order.amount} currency={order.currencyFrom} />],
           [t('orders.amountEur'), <Money key="e" amount={order.amountEur} currency="EUR" />],
-          [t('orders.received'), order.amountReceived ? <Money amount={order.amountReceived} currency={order.currencyFrom} /> : null],
-          [t('orders.delivered'), order.actualAmountConverted ? <Money amount={order.actualAmountConverted} currency={order.currencyTo} /> : null],
+          [
+            t('orders.received'),
+            order.amountReceived ? <Money amount={order.amountReceived} currency={order.currencyFrom} /> : null,
+          ],
+          [
+            t('orders.delivered'),
+            order.actualAmountConverted ? (
+              <Money amount={order.actualAmountConverted} currency={order.currencyTo} />
+            ) : null,
+          ],
           [t('orders.columns.email'), order.email],
           [t('orders.account'), order.accountKey ? <code>{order.accountKey}</code> : null],
-          [t('orders.address'), order.address ? <code className="wrap-anywhere">{order.address}</code> : t('orders.intoWallet')],
-          [t('orders.receivingAddress'), order.receivingAddress ? <code className="wrap-anywhere">{order.receivingAddress}</code> : null],
+          [
+            t('orders.address'),
+            order.address ? <code className="wrap-anywhere">{order.address}</code> : t('orders.intoWallet'),
+          ],
+          [
+            t('orders.receivingAddress'),
+            order.receivingAddress ? <code className="wrap-anywhere">{order.receivingAddress}</code> : null,
+          ],
           [t('orders.payoutTxid'), order.payoutTxid ? <code className="wrap-anywhere">{order.payoutTxid}</code> : null],
           [t('orders.language'), order.language],
           [t('orders.payerIban'), order.payerIban ? <code className="wrap-anywhere">{order.payerIban}</code> : null],
           // The decision on a held order is a command (each operator action is one, and audited).
-          [t('orders.review'), order.reviewHold ? <code className="wrap-anywhere">{`npm run ops -- order-review ${order.reference} convert|refund`}</code> : null],
+          [
+            t('orders.review'),
+            order.reviewHold ? (
+              <code className="wrap-anywhere">{`npm run ops -- order-review ${order.reference} convert|refund`}</code>
+            ) : null,
+          ],
           [
             t('orders.holds'),
-            [order.businessHold ? t('orders.businessHold') : '', order.reviewHold ? t('orders.reviewHold') : '', order.payoutAwaitingApproval ? t('orders.payoutAwaitingApproval') : '']
+            [
+              order.businessHold ? t('orders.businessHold') : '',
+              order.reviewHold ? t('orders.reviewHold') : '',
+              order.payoutAwaitingApproval ? t('orders.payoutAwaitingApproval') : '',
+            ]
               .filter(Boolean)
               .join(' · '),
           ],
@@ -211,7 +250,11 @@ function OrderDetail({ detail }: { detail: OpsOrderResponse }) {
       />
       <h3>{t('orders.history')}</h3>
       <table className="data-table stack ops-table ops-history">
-        <TableHead headings={(['at', 'event', 'who', 'status', 'amount', 'detail'] as const).map((c) => t(`orders.historyColumns.${c}`))} />
+        <TableHead
+          headings={(['at', 'event', 'who', 'status', 'amount', 'detail'] as const).map((c) =>
+            t(`orders.historyColumns.${c}`),
+          )}
+        />
         <tbody>
           {history.map((e, index) => (
             <HistoryRow key={index} event={e} />
@@ -225,7 +268,10 @@ function OrderDetail({ detail }: { detail: OpsOrderResponse }) {
 function HistoryRow({ event }: { event: OrderEvent }) {
   const { t } = useTranslation('ops');
   const codeText = useCodeText();
-  const label = event.kind === 'audit' ? t(`auditActions.${event.action}` as 'auditActions.payout.review', { defaultValue: event.action ?? '' }) : t(`orders.events.${event.kind}`);
+  const label =
+    event.kind === 'audit'
+      ? t(`auditActions.${event.action}` as 'auditActions.payout.review', { defaultValue: event.action ?? '' })
+      : t(`orders.events.${event.kind}`);
   return (
     <tr>
       <td data-label={t('orders.historyColumns.at')}>
@@ -241,7 +287,11 @@ function HistoryRow({ event }: { event: OrderEvent }) {
       <td data-label={t('orders.historyColumns.amount')} className="num" data-empty={event.amount ? undefined : ''}>
         <Money amount={event.amount} currency={event.currency} />
       </td>
-      <td data-label={t('orders.historyColumns.detail')} data-empty={event.detail ? undefined : ''} className="wrap-anywhere">
+      <td
+        data-label={t('orders.historyColumns.detail')}
+        data-empty={event.detail ? undefined : ''}
+        className="wrap-anywhere"
+      >
         {event.detail ? codeText(event.detail) : null}
       </td>
     </tr>

@@ -1,7 +1,7 @@
 import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { localizePath } from '../../../../domain/languages';
+import { localizePath } from '#domain/languages';
 import { opsRoutes, type OpsRouteName } from '../../../i18n/ops-routes';
 import { useOps } from './parts';
 
@@ -35,7 +35,14 @@ export function Overview() {
             </h2>
             {count !== null ? <p className="ops-card-count">{t('overview.waiting', { count })}</p> : null}
             <p className="muted">{t(`overview.about.${name}` as 'overview.about.ops_bank')}</p>
-            {name === 'ops_verifications' && queues ? <p className="small">{t('overview.verificationsSplit', { requests: queues.verificationRequests, documents: queues.documents })}</p> : null}
+            {name === 'ops_verifications' && queues ? (
+              <p className="small">
+                {t('overview.verificationsSplit', {
+                  requests: queues.verificationRequests,
+                  documents: queues.documents,
+                })}
+              </p>
+            ) : null}
           </li>
         ))}
       </ul>

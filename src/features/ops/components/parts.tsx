@@ -4,8 +4,8 @@ import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
 import { formatDate, formatDateTime, formatMoney } from '../../../i18n/format';
 import { opsApi, type OpsApi } from '../api/ops';
-import type { OpsQueues } from '../../../../domain/contracts/console';
-import type { Language } from '../../../../domain/languages';
+import type { OpsQueues } from '#domain/contracts/console';
+import type { Language } from '#domain/languages';
 
 /**
  * What every section of the console shares: the API with the operator's token, the page language,
@@ -72,7 +72,10 @@ export function useAction() {
  */
 export function useKeptItems<T>(items: T[] | undefined, keyOf: (item: T) => string) {
   const [kept, setKept] = React.useState<T[]>([]);
-  const keep = React.useCallback((item: T) => setKept((current) => [...current.filter((k) => keyOf(k) !== keyOf(item)), item]), [keyOf]);
+  const keep = React.useCallback(
+    (item: T) => setKept((current) => [...current.filter((k) => keyOf(k) !== keyOf(item)), item]),
+    [keyOf],
+  );
   const fresh = new Set((items ?? []).map(keyOf));
   return { shown: items ? [...items, ...kept.filter((item) => !fresh.has(keyOf(item)))] : null, keep };
 }
@@ -109,7 +112,13 @@ export function LoadFailed({ error, retry }: { error: unknown; retry: () => void
 export function When({ iso, dateOnly = false }: { iso: string | null; dateOnly?: boolean }) {
   const language = usePageLanguage();
   if (!iso) return null;
-  return <time dateTime={iso}>{dateOnly ? formatDate(new Date(iso), language, { utc: true }) : formatDateTime(new Date(iso), language, { seconds: true })}</time>;
+  return (
+    <time dateTime={iso}>
+      {dateOnly
+        ? formatDate(new Date(iso), language, { utc: true })
+        : formatDateTime(new Date(iso), language, { seconds: true })}
+    </time>
+  );
 }
 
 /** An amount with its currency, as the site writes it in the page language. */

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { TextAreaField } from '../../../components/field';
 import { usePolled } from '../../../components/use-polled';
 import { Facts, LoadFailed, Money, Operator, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
-import type { Payout } from '../../../../domain/contracts/payouts';
+import type { Payout } from '#domain/contracts/payouts';
 
 /**
  * Payouts waiting for four eyes: two different operators approve, neither the one who triggered
@@ -54,7 +54,12 @@ function PayoutItem({ payout, onDone }: { payout: Payout; onDone: () => void }) 
   // viewer) is called what it is — one person's eyes twice.
   const issued = approval?.issued ?? [];
   const reviewer = approval?.reviewedBy ?? null;
-  const oneOfUs = reviewer !== null && !reviewedByMe && issued.some((row) => (row.operator === reviewer && row.by === operator) || (row.operator === operator && row.by === reviewer));
+  const oneOfUs =
+    reviewer !== null &&
+    !reviewedByMe &&
+    issued.some(
+      (row) => (row.operator === reviewer && row.by === operator) || (row.operator === operator && row.by === reviewer),
+    );
 
   const approve = async () => {
     const done = await action.run(
@@ -103,7 +108,10 @@ function PayoutItem({ payout, onDone }: { payout: Payout; onDone: () => void }) 
       <p className="ops-why">{approval ? t(`payouts.reasons.${approval.reason}`) : null}</p>
       <Facts
         items={[
-          [t('payouts.to'), payout.destination ? <code className="wrap-anywhere">{payout.destination}</code> : t('payouts.toPayer')],
+          [
+            t('payouts.to'),
+            payout.destination ? <code className="wrap-anywhere">{payout.destination}</code> : t('payouts.toPayer'),
+          ],
           [t('payouts.reference'), payout.reference],
           [t('payouts.requested'), <When key="at" iso={payout.createdAt} />],
           [t('payouts.triggeredBy'), payout.triggeredBy ? <Operator id={payout.triggeredBy} /> : t('payouts.customer')],
@@ -123,7 +131,9 @@ function PayoutItem({ payout, onDone }: { payout: Payout; onDone: () => void }) 
               <ul className="ops-issued">
                 {issued.map((row, i) => (
                   <li key={i}>
-                    <Operator id={row.operator} /> · {t(row.action === 'dev.token' ? 'payouts.issued.token' : 'payouts.issued.admin')} <Operator id={row.by} /> · <When iso={row.at} />
+                    <Operator id={row.operator} /> ·{' '}
+                    {t(row.action === 'dev.token' ? 'payouts.issued.token' : 'payouts.issued.admin')}{' '}
+                    <Operator id={row.by} /> · <When iso={row.at} />
                   </li>
                 ))}
               </ul>
@@ -142,11 +152,24 @@ function PayoutItem({ payout, onDone }: { payout: Payout; onDone: () => void }) 
             {waitsFor}
           </p>
           <div className="ops-decision">
-            <button type="button" className="button primary" disabled={action.busy || triggeredByMe || reviewedByMe} onClick={() => void approve()}>
+            <button
+              type="button"
+              className="button primary"
+              disabled={action.busy || triggeredByMe || reviewedByMe}
+              onClick={() => void approve()}
+            >
               {approval?.reviewedBy ? t('payouts.approveSecond') : t('payouts.approveFirst')}
             </button>
             <form className="ops-reject" onSubmit={(event) => void reject(event)}>
-              <TextAreaField id={id} label={t('payouts.rejectReason')} hint={t('payouts.rejectHint')} value={reason} onChange={(e) => setReason(e.target.value)} maxLength={500} rows={2} />
+              <TextAreaField
+                id={id}
+                label={t('payouts.rejectReason')}
+                hint={t('payouts.rejectHint')}
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                maxLength={500}
+                rows={2}
+              />
               <button type="submit" className="button" disabled={action.busy || triggeredByMe || !reason.trim()}>
                 {t('payouts.reject')}
               </button>

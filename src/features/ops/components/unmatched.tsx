@@ -5,7 +5,7 @@ import { usePageLanguage } from '../../../components/localized-link';
 import { usePolled } from '../../../components/use-polled';
 import { formatDate, formatIban } from '../../../i18n/format';
 import { Facts, LoadFailed, Money, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
-import type { BankPayment, PayoutReturnsAwaitingResponse } from '../../../../domain/contracts/bank';
+import type { BankPayment, PayoutReturnsAwaitingResponse } from '#domain/contracts/bank';
 
 /**
  * The unmatched queue: bank payments from statements whose reason named no order and no deposit.
@@ -66,7 +66,10 @@ function ReturnsAwaitingIban() {
             </p>
             <Facts
               items={[
-                [t('unmatched.why'), <code key="reason">{[item.reason, item.reasonInfo].filter(Boolean).join(' ') || '—'}</code>],
+                [
+                  t('unmatched.why'),
+                  <code key="reason">{[item.reason, item.reasonInfo].filter(Boolean).join(' ') || '—'}</code>,
+                ],
                 [
                   t('unmatched.payer'),
                   item.anonymous
@@ -96,7 +99,11 @@ function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => 
     event.preventDefault();
     const done = await action.run(
       () => api.assignPayment(payment.id, target.trim()),
-      ({ order }) => t('unmatched.assigned', { reference: order.reference, status: t(`orderStatus.${order.status}` as 'orderStatus.new', { defaultValue: order.status }) }),
+      ({ order }) =>
+        t('unmatched.assigned', {
+          reference: order.reference,
+          status: t(`orderStatus.${order.status}` as 'orderStatus.new', { defaultValue: order.status }),
+        }),
     );
     if (done) {
       setResolved(true);
@@ -106,7 +113,10 @@ function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => 
   const refund = async () => {
     const done = await action.run(
       () => api.refundPayment(payment.id),
-      ({ payout }) => t(payout.status === 'awaiting_approval' ? 'unmatched.refundWaits' : 'unmatched.refunded', { iban: formatIban(payout.destination) }),
+      ({ payout }) =>
+        t(payout.status === 'awaiting_approval' ? 'unmatched.refundWaits' : 'unmatched.refunded', {
+          iban: formatIban(payout.destination),
+        }),
     );
     if (done) {
       setResolved(true);
@@ -124,15 +134,29 @@ function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => 
       </p>
       {payment.returned ? (
         <p className="notice" role="note">
-          {t('unmatched.return', { reason: [payment.returned.reason, payment.returned.info].filter(Boolean).join(' ') || '—' })}
+          {t('unmatched.return', {
+            reason: [payment.returned.reason, payment.returned.info].filter(Boolean).join(' ') || '—',
+          })}
         </p>
       ) : null}
       <Facts
         items={[
           [t('unmatched.payer'), payment.payerName ?? t('unmatched.unknown')],
-          [t('unmatched.iban'), payment.payerIban ? <code className="wrap-anywhere">{formatIban(payment.payerIban)}</code> : t('unmatched.unknown')],
+          [
+            t('unmatched.iban'),
+            payment.payerIban ? (
+              <code className="wrap-anywhere">{formatIban(payment.payerIban)}</code>
+            ) : (
+              t('unmatched.unknown')
+            ),
+          ],
           [t('unmatched.reason'), <q key="reason">{payment.remittance}</q>],
-          [t('unmatched.why'), t(`unmatched.whyCodes.${payment.unmatchedReason ?? 'no_reason'}` as 'unmatched.whyCodes.not_found', { defaultValue: payment.unmatchedReason ?? '' })],
+          [
+            t('unmatched.why'),
+            t(`unmatched.whyCodes.${payment.unmatchedReason ?? 'no_reason'}` as 'unmatched.whyCodes.not_found', {
+              defaultValue: payment.unmatchedReason ?? '',
+            }),
+          ],
           [t('unmatched.bankReference'), <code key="ref">{payment.entryRef}</code>],
           // Several open orders or accounts named: one click puts a candidate in the assign field.
           ...(payment.candidates.length > 0 && !resolved
@@ -141,7 +165,12 @@ function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => 
                   t('unmatched.candidates'),
                   <span key="candidates" className="candidate-list">
                     {payment.candidates.map((candidate) => (
-                      <button key={candidate} type="button" className="button small" onClick={() => setTarget(candidate)}>
+                      <button
+                        key={candidate}
+                        type="button"
+                        className="button small"
+                        onClick={() => setTarget(candidate)}
+                      >
                         <code>{candidate}</code>
                       </button>
                     ))}
@@ -154,14 +183,28 @@ function PaymentItem({ payment, onDone }: { payment: BankPayment; onDone: () => 
       {resolved ? null : (
         <div className="ops-decision">
           <form className="inline-form" onSubmit={(event) => void assign(event)}>
-            <Field id={id} label={t('unmatched.assignTo')} value={target} onChange={(e) => setTarget(e.target.value)} placeholder="ABCD-EFGH" autoComplete="off" required maxLength={140} />
+            <Field
+              id={id}
+              label={t('unmatched.assignTo')}
+              value={target}
+              onChange={(e) => setTarget(e.target.value)}
+              placeholder="ABCD-EFGH"
+              autoComplete="off"
+              required
+              maxLength={140}
+            />
             <button type="submit" className="button primary" disabled={action.busy || !target.trim()}>
               {t('unmatched.assign')}
             </button>
           </form>
           <p className="small muted">{t('unmatched.assignHint')}</p>
           {payment.returned ? null : (
-            <button type="button" className="button" disabled={action.busy || !payment.payerIban} onClick={() => void refund()}>
+            <button
+              type="button"
+              className="button"
+              disabled={action.busy || !payment.payerIban}
+              onClick={() => void refund()}
+            >
               {t('unmatched.refund')}
             </button>
           )}

@@ -1,12 +1,16 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { VERIFICATION_REJECTION_REASONS, type VerificationKind, type VerificationRejectionReason } from '../../../../domain/verification';
+import {
+  VERIFICATION_REJECTION_REASONS,
+  type VerificationKind,
+  type VerificationRejectionReason,
+} from '#domain/verification';
 import { SelectField } from '../../../components/field';
 import { usePolled } from '../../../components/use-polled';
 import { LoadFailed, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
-import type { VerificationDocumentsResponse } from '../../../../domain/contracts/console';
-import type { IdentityKind } from '../../../../domain/contracts/identity';
-import type { VerificationRequestsResponse } from '../../../../domain/contracts/ops';
+import type { VerificationDocumentsResponse } from '#domain/contracts/console';
+import type { IdentityKind } from '#domain/contracts/identity';
+import type { VerificationRequestsResponse } from '#domain/contracts/ops';
 
 type Request = VerificationRequestsResponse['requests'][number];
 type Document = VerificationDocumentsResponse['documents'][number];
@@ -109,7 +113,12 @@ function RequestItem({ request, onDone }: { request: Request; onDone: () => void
       </p>
       {enabled ? null : (
         <div className="actions">
-          <button type="button" className="button primary" disabled={action.busy || !request.email} onClick={() => void enable()}>
+          <button
+            type="button"
+            className="button primary"
+            disabled={action.busy || !request.email}
+            onClick={() => void enable()}
+          >
             {t('verifications.requests.enable', { kind })}
           </button>
         </div>
@@ -179,7 +188,12 @@ function DocumentItem({ document, onDone }: { document: Document; onDone: () => 
           {t('verifications.documents.verify')}
         </button>
         <div className="ops-reject">
-          <SelectField id={id} label={t('verifications.documents.reason')} value={reason} onChange={(e) => setReason(e.target.value as VerificationRejectionReason)}>
+          <SelectField
+            id={id}
+            label={t('verifications.documents.reason')}
+            value={reason}
+            onChange={(e) => setReason(e.target.value as VerificationRejectionReason)}
+          >
             {VERIFICATION_REJECTION_REASONS.map((r) => (
               <option key={r} value={r}>
                 {t(`verifications.reasons.${r}`)}
@@ -203,14 +217,20 @@ function DocumentItem({ document, onDone }: { document: Document; onDone: () => 
 function SubmittedData({ data }: { data: IdentityKind['data'] }) {
   const { t } = useTranslation('ops');
   const { t: ti } = useTranslation('identity');
-  const entries = Object.entries(data ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '');
+  const entries = Object.entries(data ?? {}).filter(
+    (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+  );
   if (entries.length === 0) return <p className="muted">{t('verifications.documents.noData')}</p>;
   return (
     <dl className="identity-data ops-facts">
       {entries.map(([name, value]) => (
         <React.Fragment key={name}>
           <dt>{ti(`fields.${name}` as 'fields.firstName', { defaultValue: name })}</dt>
-          <dd>{name === 'salutation' ? ti(`fields.salutations.${value}` as 'fields.salutations.mr', { defaultValue: value }) : value}</dd>
+          <dd>
+            {name === 'salutation'
+              ? ti(`fields.salutations.${value}` as 'fields.salutations.mr', { defaultValue: value })
+              : value}
+          </dd>
         </React.Fragment>
       ))}
     </dl>

@@ -4,18 +4,28 @@ import * as React from 'react';
 import { loadResources, renderInLanguage } from '../../../../__tests__/support/render';
 import { formatMoney } from '../../../i18n/format';
 import { WalletHome } from '../components/home';
-import type { IdentityKind } from '../../../../domain/contracts/identity';
-import type { SecurityOverview } from '../../../../domain/contracts/protection';
+import type { IdentityKind } from '#domain/contracts/identity';
+import type { SecurityOverview } from '#domain/contracts/protection';
 
 jest.mock('../../../components/session', () => {
-  const session = { isLoading: false, isAuthenticated: true, user: { name: 'Ada Lovelace' }, getAccessTokenSilently: async () => 'token' };
+  const session = {
+    isLoading: false,
+    isAuthenticated: true,
+    user: { name: 'Ada Lovelace' },
+    getAccessTokenSilently: async () => 'token',
+  };
   return { useSession: () => session };
 });
 
 const de = loadResources('de').wallet as any;
 const deIdentity = loadResources('de').identity as any;
 
-const kind = (k: IdentityKind['kind'], phase: IdentityKind['phase'], channel: IdentityKind['channel'], requestedAt: string | null = null): IdentityKind => ({
+const kind = (
+  k: IdentityKind['kind'],
+  phase: IdentityKind['phase'],
+  channel: IdentityKind['channel'],
+  requestedAt: string | null = null,
+): IdentityKind => ({
   kind: k,
   phase,
   channel,
@@ -58,19 +68,31 @@ function mockApi(answers: Record<string, unknown>) {
   (globalThis as { fetch: unknown }).fetch = jest.fn(async (url: string) => {
     const body = answers[url.replace(/^https?:\/\/[^/]+/, '')];
     const status = body ? 200 : 404;
-    return { ok: status < 400, status, headers: { get: () => 'application/json' }, json: async () => body, text: async () => JSON.stringify(body) };
+    return {
+      ok: status < 400,
+      status,
+      headers: { get: () => 'application/json' },
+      json: async () => body,
+      text: async () => JSON.stringify(body),
+    };
   });
 }
 
 describe('the wallet home of a logged-in user (issue 35)', () => {
   it('shows the empty balance, what to do next, and the verifications in the order they matter with what each unlocks and how long it takes', async () => {
     mockApi({
-      '/api/wallet/balances': { balances: [{ currency: 'BTC', name: 'Bitcoin', balance: '0.00000000', eurEstimate: '0.00', support: 'full' }], totalEur: '0.00', ratesAt: '2026-01-10T09:00:00.000Z' },
+      '/api/wallet/balances': {
+        balances: [{ currency: 'BTC', name: 'Bitcoin', balance: '0.00000000', eurEstimate: '0.00', support: 'full' }],
+        totalEur: '0.00',
+        ratesAt: '2026-01-10T09:00:00.000Z',
+      },
       '/api/identity': { kinds: KINDS },
       '/api/wallet/security': SECURITY,
     });
     renderInLanguage(<WalletHome />, 'de');
-    expect(await screen.findByRole('heading', { name: de.home.greeting.replace('{{name}}', 'Ada Lovelace') })).toBeTruthy();
+    expect(
+      await screen.findByRole('heading', { name: de.home.greeting.replace('{{name}}', 'Ada Lovelace') }),
+    ).toBeTruthy();
     expect(screen.getByText(de.home.empty)).toBeTruthy();
 
     // Next: the bank account (it unlocks the wallet), filling the empty wallet, then the protection of a first send.
@@ -87,13 +109,23 @@ describe('the wallet home of a logged-in user (issue 35)', () => {
 
     // The verifications: bank first, then the weekly amounts from the lowest (the gate's own figures, in German), business, address.
     const steps = within(screen.getByRole('region', { name: deIdentity.steps.heading })).getAllByRole('listitem');
-    expect(steps.map((step) => step.getAttribute('data-kind'))).toEqual(['bank', 'mobile', 'id', 'business', 'address']);
+    expect(steps.map((step) => step.getAttribute('data-kind'))).toEqual([
+      'bank',
+      'mobile',
+      'id',
+      'business',
+      'address',
+    ]);
     expect(steps[0]!.textContent).toContain(deIdentity.unlocks.wallet);
     expect(steps[0]!.textContent).toContain(deIdentity.duration.bank);
     // Asked for already: the next step is to wait for it.
     expect(steps[0]!.textContent).toContain(deIdentity.steps.action.requested);
-    expect(steps[1]!.textContent).toContain(deIdentity.unlocks.weekly.replace('{{amount}}', formatMoney('1000.00', 'EUR', 'de')).replace('{{days}}', '7'));
-    expect(steps[2]!.textContent).toContain(deIdentity.unlocks.weekly.replace('{{amount}}', formatMoney('3000.00', 'EUR', 'de')).replace('{{days}}', '7'));
+    expect(steps[1]!.textContent).toContain(
+      deIdentity.unlocks.weekly.replace('{{amount}}', formatMoney('1000.00', 'EUR', 'de')).replace('{{days}}', '7'),
+    );
+    expect(steps[2]!.textContent).toContain(
+      deIdentity.unlocks.weekly.replace('{{amount}}', formatMoney('3000.00', 'EUR', 'de')).replace('{{days}}', '7'),
+    );
     expect(steps[2]!.textContent).toContain(deIdentity.duration.document);
     expect(steps[4]!.textContent).toContain(deIdentity.unlocks.on_request);
   });

@@ -7,8 +7,8 @@ import { Receive } from '../components/receive';
 import { Security } from '../components/security';
 import { Send } from '../components/send';
 import { Transactions } from '../components/transactions';
-import type { SecurityOverview } from '../../../../domain/contracts/protection';
-import type { WalletSend } from '../../../../domain/contracts/wallet';
+import type { SecurityOverview } from '#domain/contracts/protection';
+import type { WalletSend } from '#domain/contracts/wallet';
 import type { Balance, Transaction } from '../api/wallet';
 
 // The SDK hands out one stable function, as the real one does.
@@ -16,14 +16,17 @@ jest.mock('../../../components/session', () => {
   const session = { getAccessTokenSilently: async () => 'token', loginWithRedirect: jest.fn(async () => undefined) };
   return { useSession: () => session };
 });
-const { useSession } = jest.requireMock('../../../components/session') as { useSession: () => { loginWithRedirect: jest.Mock } };
+const { useSession } = jest.requireMock('../../../components/session') as {
+  useSession: () => { loginWithRedirect: jest.Mock };
+};
 
 const en = loadResources('en').wallet as any;
 const de = loadResources('de').wallet as any;
 const ru = loadResources('ru').wallet as any;
 const enCommon = loadResources('en').common as any;
 const EXPLORERS = { buySellEnabled: true, bank: null, explorers: { BTC: 'https://mempool.space/tx/{txid}' } };
-const fill = (text: string, values: Record<string, string>) => Object.entries(values).reduce((s, [k, v]) => s.replace(`{{${k}}}`, v), text);
+const fill = (text: string, values: Record<string, string>) =>
+  Object.entries(values).reduce((s, [k, v]) => s.replace(`{{${k}}}`, v), text);
 
 type Answer = { status?: number; body: unknown };
 /** A scripted API: each "METHOD /path" answers from its handler; every call is recorded. */
@@ -37,12 +40,24 @@ function mockApi(routes: Record<string, (body: unknown, query: URLSearchParams) 
     const answer = handler
       ? handler(typeof init.body === 'string' ? JSON.parse(init.body) : undefined, new URLSearchParams(query))
       : { status: 404, body: { error: { code: 'not_found', message: 'Not found.' } } };
-    return { ok: (answer.status ?? 200) < 400, status: answer.status ?? 200, headers: { get: () => 'application/json' }, json: async () => answer.body, text: async () => JSON.stringify(answer.body) };
+    return {
+      ok: (answer.status ?? 200) < 400,
+      status: answer.status ?? 200,
+      headers: { get: () => 'application/json' },
+      json: async () => answer.body,
+      text: async () => JSON.stringify(answer.body),
+    };
   });
   return { calls, count: (key: string) => calls.filter((c) => c === key).length };
 }
 
-const balance = (currency: string, name: string, amount: string, eurEstimate: string, support: 'full' | 'partial' = 'full'): Balance => ({ currency, name, balance: amount, eurEstimate, support });
+const balance = (
+  currency: string,
+  name: string,
+  amount: string,
+  eurEstimate: string,
+  support: 'full' | 'partial' = 'full',
+): Balance => ({ currency, name, balance: amount, eurEstimate, support });
 const BALANCES = {
   balances: [
     balance('EUR', 'Euro', '0.00', '0.00'),
@@ -63,7 +78,10 @@ function setVisibility(state: 'visible' | 'hidden') {
 
 beforeEach(() => {
   setVisibility('visible');
-  Object.defineProperty(globalThis.crypto, 'randomUUID', { configurable: true, value: () => '00000000-0000-4000-8000-000000000000' });
+  Object.defineProperty(globalThis.crypto, 'randomUUID', {
+    configurable: true,
+    value: () => '00000000-0000-4000-8000-000000000000',
+  });
 });
 afterEach(() => jest.useRealTimers());
 
@@ -93,7 +111,15 @@ describe('Balances', () => {
   });
 
   it('says so when nothing is held, and has no notice while no partially supported currency shows', async () => {
-    mockApi({ 'GET /api/wallet/balances': () => ({ body: { ...BALANCES, totalEur: '0.00', balances: BALANCES.balances.map((b) => ({ ...b, balance: '0', eurEstimate: '0.00' })) } }) });
+    mockApi({
+      'GET /api/wallet/balances': () => ({
+        body: {
+          ...BALANCES,
+          totalEur: '0.00',
+          balances: BALANCES.balances.map((b) => ({ ...b, balance: '0', eurEstimate: '0.00' })),
+        },
+      }),
+    });
     renderInLanguage(<Balances />);
     expect(await screen.findByText(en.balances.empty)).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
@@ -103,7 +129,14 @@ describe('Balances', () => {
   it('shows a deposit without a reload, and asks nothing while the page is hidden', async () => {
     jest.useFakeTimers();
     let btc = '0.01000000';
-    const api = mockApi({ 'GET /api/wallet/balances': () => ({ body: { ...BALANCES, balances: BALANCES.balances.map((b) => (b.currency === 'BTC' ? { ...b, balance: btc } : b)) } }) });
+    const api = mockApi({
+      'GET /api/wallet/balances': () => ({
+        body: {
+          ...BALANCES,
+          balances: BALANCES.balances.map((b) => (b.currency === 'BTC' ? { ...b, balance: btc } : b)),
+        },
+      }),
+    });
     renderInLanguage(<Balances />);
     expect(await screen.findByText('0.01 BTC')).toBeTruthy();
     btc = '0.02000000';
@@ -170,14 +203,22 @@ describe('Send', () => {
       ...change,
     });
     let overview = security({});
-    mockApi({ 'GET /api/wallet/balances': () => ({ body: BALANCES }), 'GET /api/rates': () => ({ body: RATES }), 'GET /api/wallet/security': () => ({ body: overview }) });
+    mockApi({
+      'GET /api/wallet/balances': () => ({ body: BALANCES }),
+      'GET /api/rates': () => ({ body: RATES }),
+      'GET /api/wallet/security': () => ({ body: overview }),
+    });
     const { unmount } = renderInLanguage(<Send />, 'de');
     const when = new Intl.DateTimeFormat('de-DE', { dateStyle: 'long', timeStyle: 'short' }).format(holdEnds);
     const notice = await screen.findByTestId('first-send-notice');
     expect(notice.textContent).toContain(fill(de.send.newAccount, { when, hours: '24' }));
-    expect(within(notice).getByRole('link', { name: de.send.newAccountBook }).getAttribute('href')).toBe('/de/wallet/security/');
+    expect(within(notice).getByRole('link', { name: de.send.newAccountBook }).getAttribute('href')).toBe(
+      '/de/wallet/security/',
+    );
     // Before the form.
-    expect(notice.compareDocumentPosition(screen.getByLabelText(de.send.amount)) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(
+      notice.compareDocumentPosition(screen.getByLabelText(de.send.amount)) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
     unmount();
 
     // An address usable already (an older account that switched the mode on): nothing to say.
@@ -272,7 +313,11 @@ describe('Send', () => {
     const saved = await screen.findByLabelText(ru.send.saved);
     expect(path.compareDocumentPosition(saved) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     fireEvent.change(saved, { target: { value: 'e1' } });
-    await waitFor(() => expect((screen.getByLabelText(ru.send.address) as HTMLInputElement).value).toBe('ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea'));
+    await waitFor(() =>
+      expect((screen.getByLabelText(ru.send.address) as HTMLInputElement).value).toBe(
+        'ltc1qg42tkwuuxefutzxezdkdel39gfstuap288mfea',
+      ),
+    );
     expect((screen.getByRole('combobox', { name: ru.send.currency }) as HTMLInputElement).value).toContain('LTC');
   });
 
@@ -302,7 +347,9 @@ describe('Send', () => {
     expect((screen.getByLabelText(ru.send.amount) as HTMLInputElement).value).toBe('0,01');
 
     // An external address: the network fee again.
-    fireEvent.change(screen.getByLabelText(ru.send.address), { target: { value: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' } });
+    fireEvent.change(screen.getByLabelText(ru.send.address), {
+      target: { value: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' },
+    });
     expect(fee).toHaveTextContent(fill(ru.send.fee, { fee: '0,00002 BTC' }));
     await waitFor(() => expect(api.count('GET /api/wallet/send-fee')).toBe(2));
     expect(fee).toHaveTextContent(fill(ru.send.fee, { fee: '0,00002 BTC' }));
@@ -319,7 +366,10 @@ describe('Send', () => {
   });
 
   it('refuses more than the balance before asking the API', async () => {
-    const api = mockApi({ 'GET /api/wallet/balances': () => ({ body: BALANCES }), 'GET /api/rates': () => ({ body: RATES }) });
+    const api = mockApi({
+      'GET /api/wallet/balances': () => ({ body: BALANCES }),
+      'GET /api/rates': () => ({ body: RATES }),
+    });
     renderInLanguage(<Send />);
     await screen.findByText(fill(en.send.available, { amount: '0.01 BTC' }));
     fireEvent.change(screen.getByLabelText(en.send.address), { target: { value: started.address } });
@@ -336,8 +386,16 @@ describe('Send', () => {
       'GET /api/wallet/balances': () => ({ body: BALANCES }),
       'GET /api/rates': () => ({ body: RATES }),
       'POST /api/wallet/sends': (body) => (sent.push(body), { status: 201, body: started }),
-      [`POST /api/wallet/sends/${started.id}/confirm`]: () => ({ body: { ...started, status: 'processing', message: 'Your transaction is being processed.' } }),
-      [`GET /api/wallet/sends/${started.id}`]: () => ({ body: { ...started, status, txid: status === 'completed' ? 'f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16' : null } }),
+      [`POST /api/wallet/sends/${started.id}/confirm`]: () => ({
+        body: { ...started, status: 'processing', message: 'Your transaction is being processed.' },
+      }),
+      [`GET /api/wallet/sends/${started.id}`]: () => ({
+        body: {
+          ...started,
+          status,
+          txid: status === 'completed' ? 'f4184fc596403b9d638783cf57adfe4c75c605f6356fbc91338530e9831e9e16' : null,
+        },
+      }),
       'GET /api/exchange/config': () => ({ body: EXPLORERS }),
     });
     renderInLanguage(<Send />);
@@ -377,7 +435,13 @@ describe('Send', () => {
       'GET /api/wallet/balances': () => ({ body: BALANCES }),
       'GET /api/rates': () => ({ body: RATES }),
       'POST /api/wallet/sends': () => ({ status: 201, body: started }),
-      [`POST /api/wallet/sends/${started.id}/confirm`]: () => ({ body: { ...started, status: 'awaiting_approval', message: 'Your transaction waits for approval by two members of our team.' } }),
+      [`POST /api/wallet/sends/${started.id}/confirm`]: () => ({
+        body: {
+          ...started,
+          status: 'awaiting_approval',
+          message: 'Your transaction waits for approval by two members of our team.',
+        },
+      }),
       [`GET /api/wallet/sends/${started.id}`]: () => ({ body: { ...started, status } }),
     });
     renderInLanguage(<Send />, 'de');
@@ -420,7 +484,10 @@ describe('Send', () => {
     fireEvent.click(screen.getByRole('button', { name: en.send.confirm }));
     expect(await screen.findByText(en.sendStepUp.loginAgain)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: en.sendStepUp.loginAgainButton }));
-    expect(useSession().loginWithRedirect).toHaveBeenCalledWith({ authorizationParams: { max_age: 0 }, appState: { returnTo: `/?send=${started.id}` } });
+    expect(useSession().loginWithRedirect).toHaveBeenCalledWith({
+      authorizationParams: { max_age: 0 },
+      appState: { returnTo: `/?send=${started.id}` },
+    });
     first.unmount();
 
     // Back from the login: the page opens the same send and takes the code from the email.
@@ -440,7 +507,10 @@ describe('Send', () => {
     mockApi({
       'GET /api/wallet/balances': () => ({ body: BALANCES }),
       'GET /api/rates': () => ({ body: RATES }),
-      'POST /api/wallet/sends': () => ({ status: 403, body: { error: { code: 'address_not_in_book', message: 'Not in the book.', field: 'address' } } }),
+      'POST /api/wallet/sends': () => ({
+        status: 403,
+        body: { error: { code: 'address_not_in_book', message: 'Not in the book.', field: 'address' } },
+      }),
     });
     renderInLanguage(<Send />, 'ru');
     await screen.findByText(fill(ru.send.available, { amount: '0,01 BTC' }));
@@ -473,8 +543,12 @@ describe('Security', () => {
   it('freezes in one click; unfreezing asks for the emailed code', async () => {
     const api = mockApi({
       'GET /api/wallet/security': () => ({ body: overview() }),
-      'POST /api/wallet/security/freeze': () => ({ body: overview({ frozen: true, frozenAt: '2026-01-10T10:00:00.000Z' }) }),
-      'POST /api/wallet/security/unfreeze': () => ({ body: overview({ frozen: true, frozenAt: '2026-01-10T10:00:00.000Z', unfreezeCodeSent: true }) }),
+      'POST /api/wallet/security/freeze': () => ({
+        body: overview({ frozen: true, frozenAt: '2026-01-10T10:00:00.000Z' }),
+      }),
+      'POST /api/wallet/security/unfreeze': () => ({
+        body: overview({ frozen: true, frozenAt: '2026-01-10T10:00:00.000Z', unfreezeCodeSent: true }),
+      }),
     });
     renderInLanguage(<Security />);
     expect(await screen.findByText(fill(en.security.phraseSet, { masked: 'B•••2' }))).toBeTruthy();
@@ -486,7 +560,11 @@ describe('Security', () => {
   });
 
   it('frozen by Muntly’s team: says only they unfreeze it, points to support, and offers no code', async () => {
-    mockApi({ 'GET /api/wallet/security': () => ({ body: overview({ frozen: true, frozenAt: '2026-01-10T10:00:00.000Z', frozenByOperator: true }) }) });
+    mockApi({
+      'GET /api/wallet/security': () => ({
+        body: overview({ frozen: true, frozenAt: '2026-01-10T10:00:00.000Z', frozenByOperator: true }),
+      }),
+    });
     renderInLanguage(<Security />, 'ru');
     expect(await screen.findByText(ru.security.frozenByOperator)).toBeTruthy();
     expect(screen.getByRole('link', { name: ru.security.contactSupport })).toHaveAttribute('href', '/ru/support/');
@@ -509,7 +587,9 @@ describe('Security', () => {
     const signIn = screen.getByText(ru.security.events.signed_in_new_device).closest('li')!;
     expect(signIn.textContent).toContain(fill(ru.security.clients.browserOn, { browser: 'Chrome', system: 'Android' }));
     expect(document.body.textContent).toContain(ru.security.clients.operator);
-    expect(document.body.textContent).toContain(fill(ru.security.clients.browserOn, { browser: 'Firefox', system: 'Linux' }));
+    expect(document.body.textContent).toContain(
+      fill(ru.security.clients.browserOn, { browser: 'Firefox', system: 'Linux' }),
+    );
     expect(document.body.textContent).toContain('curl');
     expect(document.body.textContent).not.toContain('Firefox on Linux');
   });
@@ -539,7 +619,12 @@ describe('Bank verification before the wallet', () => {
     const api = mockApi({
       'GET /api/identity': () => ({ body: identity({ phase: 'not_enabled', requestedAt: null }) }),
       'POST /api/identity/bank/request': () => ({
-        body: { kind: 'bank', created: true, requestedAt: '2026-03-02T10:00:00.000Z', ...identity({ phase: 'not_enabled', requestedAt: '2026-03-02T10:00:00.000Z' }) },
+        body: {
+          kind: 'bank',
+          created: true,
+          requestedAt: '2026-03-02T10:00:00.000Z',
+          ...identity({ phase: 'not_enabled', requestedAt: '2026-03-02T10:00:00.000Z' }),
+        },
       }),
     });
     renderInLanguage(<Receive />);
@@ -556,14 +641,20 @@ describe('Bank verification before the wallet', () => {
   });
 
   it('a request made earlier shows its date in the page language', async () => {
-    mockApi({ 'GET /api/identity': () => ({ body: identity({ phase: 'not_enabled', requestedAt: '2026-03-02T10:00:00.000Z' }) }) });
+    mockApi({
+      'GET /api/identity': () => ({
+        body: identity({ phase: 'not_enabled', requestedAt: '2026-03-02T10:00:00.000Z' }),
+      }),
+    });
     renderInLanguage(<Send />, 'de');
     expect(await screen.findByText(fill(de.bankRequired.requested, { date: '2. März 2026' }))).toBeTruthy();
     expect(screen.queryByRole('button')).toBeNull();
   });
 
   it('once enabled, the button becomes a link to continue on the identity page', async () => {
-    mockApi({ 'GET /api/identity': () => ({ body: identity({ phase: 'step_1', requestedAt: '2026-03-02T10:00:00.000Z' }) }) });
+    mockApi({
+      'GET /api/identity': () => ({ body: identity({ phase: 'step_1', requestedAt: '2026-03-02T10:00:00.000Z' }) }),
+    });
     renderInLanguage(<Receive />);
     const link = await screen.findByRole('link', { name: en.bankRequired.continue });
     expect(link.getAttribute('href')).toMatch(/my_identity|identity/);
@@ -571,7 +662,10 @@ describe('Bank verification before the wallet', () => {
   });
 
   it('with a verified bank account the form shows', async () => {
-    mockApi({ 'GET /api/identity': () => ({ body: identity({ phase: 'verified', requestedAt: null }) }), 'GET /api/wallet/addresses': () => ({ body: { addresses: [] } }) });
+    mockApi({
+      'GET /api/identity': () => ({ body: identity({ phase: 'verified', requestedAt: null }) }),
+      'GET /api/wallet/addresses': () => ({ body: { addresses: [] } }),
+    });
     renderInLanguage(<Receive />);
     expect(await screen.findByRole('button', { name: en.receive.create })).toBeTruthy();
     expect(screen.queryByRole('heading', { name: en.bankRequired.title })).toBeNull();
@@ -621,7 +715,12 @@ describe('Transactions', () => {
       status: 'completed',
     });
     const api = mockApi({
-      'GET /api/wallet/transactions': () => ({ body: { transactions: [row('t1', 'BTC', HASH), row('t2', 'LTC', 'a9d2'), row('t3', 'BTC', null)], nextCursor: null } }),
+      'GET /api/wallet/transactions': () => ({
+        body: {
+          transactions: [row('t1', 'BTC', HASH), row('t2', 'LTC', 'a9d2'), row('t3', 'BTC', null)],
+          nextCursor: null,
+        },
+      }),
       'GET /api/exchange/config': () => ({ body: EXPLORERS }),
     });
     renderInLanguage(<Transactions />);
@@ -631,7 +730,11 @@ describe('Transactions', () => {
     expect(link.querySelector('code')).toHaveAttribute('title', HASH);
     const writeText = jest.fn(async () => undefined);
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });
-    await act(async () => fireEvent.click(within(screen.getAllByRole('row')[1]!).getByRole('button', { name: `Copy ${enCommon.txHash.copy}` })));
+    await act(async () =>
+      fireEvent.click(
+        within(screen.getAllByRole('row')[1]!).getByRole('button', { name: `Copy ${enCommon.txHash.copy}` }),
+      ),
+    );
     expect(writeText).toHaveBeenCalledWith(HASH);
     Object.defineProperty(navigator, 'clipboard', { value: undefined, configurable: true });
     expect(screen.queryByRole('link', { name: /a9d2/ })).toBeNull();
@@ -662,10 +765,16 @@ describe('Transactions', () => {
       txid: null,
       status: 'awaiting_approval',
     });
-    mockApi({ 'GET /api/wallet/transactions': () => ({ body: { transactions: [row('t1', 'send', '0.20000000'), row('t2', 'fee', '0.00002000')], nextCursor: null } }) });
+    mockApi({
+      'GET /api/wallet/transactions': () => ({
+        body: { transactions: [row('t1', 'send', '0.20000000'), row('t2', 'fee', '0.00002000')], nextCursor: null },
+      }),
+    });
     renderInLanguage(<Transactions />);
     const rows = await screen.findAllByText(new RegExp(en.transactions.awaitingApproval));
     expect(rows).toHaveLength(2);
-    expect(screen.getAllByRole('row')[1]).toHaveTextContent(`${en.transactions.types.send} · ${en.transactions.awaitingApproval}`);
+    expect(screen.getAllByRole('row')[1]).toHaveTextContent(
+      `${en.transactions.types.send} · ${en.transactions.awaitingApproval}`,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { decimalToMinor } from '../../../../domain/money';
+import { decimalToMinor } from '#domain/money';
 import { CurrencyIcon } from '../../../components/currency-icon';
 import { useCurrencyName } from '../../../components/currency-name';
 import { LocalizedLink } from '../../../components/localized-link';
@@ -76,7 +76,13 @@ export function Balances() {
         </table>
       ) : null}
       {zero.length > 0 ? (
-        <button type="button" className="button small" aria-expanded={showAll} aria-controls={rows.length > 0 ? 'balances-table' : undefined} onClick={() => setShowAll((open) => !open)}>
+        <button
+          type="button"
+          className="button small"
+          aria-expanded={showAll}
+          aria-controls={rows.length > 0 ? 'balances-table' : undefined}
+          onClick={() => setShowAll((open) => !open)}
+        >
           {showAll ? t('balances.hideZero') : t('balances.showAll')}
         </button>
       ) : null}

@@ -51,7 +51,17 @@ export function BankRequired() {
   return <BankRequiredView {...state} bank={state.bank ?? null} />;
 }
 
-export function BankRequiredView({ bank, busy, error, request }: { bank: BankVerification | null; busy: boolean; error: string | null; request: () => Promise<void> }) {
+export function BankRequiredView({
+  bank,
+  busy,
+  error,
+  request,
+}: {
+  bank: BankVerification | null;
+  busy: boolean;
+  error: string | null;
+  request: () => Promise<void>;
+}) {
   const { t } = useTranslation('wallet');
   const { language } = useWalletApi();
   const started = bank && bank.phase !== 'not_enabled';

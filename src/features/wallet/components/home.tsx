@@ -5,14 +5,25 @@ import { LocalizedLink } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
 import { VerificationSteps } from '../../../components/verification-steps';
 import { formatMoney, formatNumber } from '../../../i18n/format';
-import { getBalances, getSecurity, getVerifications, type Balance, type IdentityKind, type SecurityOverview } from '../api/wallet';
+import {
+  getBalances,
+  getSecurity,
+  getVerifications,
+  type Balance,
+  type IdentityKind,
+  type SecurityOverview,
+} from '../api/wallet';
 import { sortBalances } from './balances';
 import { useWalletApi } from './use-wallet-api';
 import type { RouteName } from '../../../i18n/routes';
 import '../wallet.css';
 
 /** What a logged-in user's home knows: each part may fail alone (null), the rest still shows. */
-type HomeData = { balances: { totalEur: string; balances: Balance[] } | null; kinds: IdentityKind[] | null; security: SecurityOverview | null };
+type HomeData = {
+  balances: { totalEur: string; balances: Balance[] } | null;
+  kinds: IdentityKind[] | null;
+  security: SecurityOverview | null;
+};
 
 /** One suggestion of what to do next: its text and the page that does it. */
 export type NextStep = { key: 'bank' | 'receive' | 'buy' | 'phrase' | 'book'; to: RouteName };
@@ -122,7 +133,9 @@ function OwnHome({ name }: { name: string }) {
               {steps.map((step) => (
                 <li key={step.key}>
                   <LocalizedLink to={step.to}>{t(`home.next.${step.key}.link`)}</LocalizedLink>{' '}
-                  <span>{t(`home.next.${step.key}.why`, { hours: formatNumber(data.security?.holdHours ?? 0, language) })}</span>
+                  <span>
+                    {t(`home.next.${step.key}.why`, { hours: formatNumber(data.security?.holdHours ?? 0, language) })}
+                  </span>
                 </li>
               ))}
             </ol>

@@ -1,7 +1,13 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { LIABILITIES_FORMAT, verifyInclusion, verifySnapshot, type InclusionCheck, type PublishedTree } from '../../../../domain/liabilities';
-import { decimalToMinor, minorToDecimal } from '../../../../domain/money';
+import {
+  LIABILITIES_FORMAT,
+  verifyInclusion,
+  verifySnapshot,
+  type InclusionCheck,
+  type PublishedTree,
+} from '#domain/liabilities';
+import { decimalToMinor, minorToDecimal } from '#domain/money';
 import { CurrencyIcon } from '../../../components/currency-icon';
 import { LocalizedLink } from '../../../components/localized-link';
 import { formatInstant, OwedHeldTable, ProofExplained } from '../../../components/solvency';
@@ -65,7 +71,11 @@ export function Proof() {
       {proofs.length > 1 ? (
         <p>
           <label htmlFor="proof-snapshot">{t('proof.chooseSnapshot')}</label>{' '}
-          <select id="proof-snapshot" value={selected ?? ''} onChange={(event) => setSelected(Number(event.target.value))}>
+          <select
+            id="proof-snapshot"
+            value={selected ?? ''}
+            onChange={(event) => setSelected(Number(event.target.value))}
+          >
             {proofs.map((p) => (
               <option key={p.snapshotId} value={p.snapshotId}>
                 {t('proof.snapshot', { id: p.snapshotId, date: formatInstant(p.takenAt, language) })}
@@ -108,7 +118,8 @@ function Inclusion({ proof, summary }: { proof: MyProof; summary: SnapshotSummar
         if (!live) return;
         const tree = snapshot.trees?.find((candidate) => candidate.currency === currency.currency) ?? null;
         const check = tree ? verifyInclusion(currency, proof.owner, proof.nonce, tree) : null;
-        const amountMatches = !!check && decimalToMinor(currency.balance, currency.decimals)?.toString() === check.amount;
+        const amountMatches =
+          !!check && decimalToMinor(currency.balance, currency.decimals)?.toString() === check.amount;
         setChecked((done) => [...done, { currency: currency.currency, tree, check, amountMatches }]);
       }
     })();
@@ -119,12 +130,16 @@ function Inclusion({ proof, summary }: { proof: MyProof; summary: SnapshotSummar
 
   // The snapshot's statement holds (format, instant, every root): its digest is what the proofs of control sign.
   const statement = published ? verifySnapshot(published) : null;
-  const listed = published?.reserves ? new Map(published.reserves.currencies.map((c) => [c.currency, c.addresses?.length ?? 0])) : undefined;
+  const listed = published?.reserves
+    ? new Map(published.reserves.currencies.map((c) => [c.currency, c.addresses?.length ?? 0]))
+    : undefined;
   const snapshotFile = summary?.file ?? `/proof/${proof.snapshotId}.json`;
   return (
     <>
       <section aria-labelledby="proof-snapshot-heading">
-        <h2 id="proof-snapshot-heading">{t('proof.snapshot', { id: proof.snapshotId, date: formatInstant(proof.takenAt, language) })}</h2>
+        <h2 id="proof-snapshot-heading">
+          {t('proof.snapshot', { id: proof.snapshotId, date: formatInstant(proof.takenAt, language) })}
+        </h2>
         <dl className="proof-identity">
           <dt>{t('proof.owner')}</dt>
           <dd>
@@ -143,7 +158,12 @@ function Inclusion({ proof, summary }: { proof: MyProof; summary: SnapshotSummar
           </p>
         ) : null}
         {proof.currencies.map((currency) => (
-          <CurrencyCheck key={currency.currency} currency={currency} checked={checked.find((c) => c.currency === currency.currency) ?? null} failed={!!error} />
+          <CurrencyCheck
+            key={currency.currency}
+            currency={currency}
+            checked={checked.find((c) => c.currency === currency.currency) ?? null}
+            failed={!!error}
+          />
         ))}
         <DownloadMine proof={proof} />
       </section>
@@ -184,10 +204,19 @@ function DownloadMine({ proof }: { proof: MyProof }) {
   );
 }
 
-function CurrencyCheck({ currency, checked, failed }: { currency: Currency; checked: Checked | null; failed: boolean }) {
+function CurrencyCheck({
+  currency,
+  checked,
+  failed,
+}: {
+  currency: Currency;
+  checked: Checked | null;
+  failed: boolean;
+}) {
   const { t } = useTranslation('wallet');
   const { language } = useWalletApi();
-  const amount = (minor: string | null) => (minor === null ? '—' : formatMoney(minorToDecimal(BigInt(minor), currency.decimals), currency.currency, language));
+  const amount = (minor: string | null) =>
+    minor === null ? '—' : formatMoney(minorToDecimal(BigInt(minor), currency.decimals), currency.currency, language);
   // A place in the tree is a name more than a quantity: written without grouping ("1116", not "1 116").
   const place = (index: number) => numberFormat(language, { useGrouping: false }).format(index);
   const headingId = `proof-${currency.currency}`;
@@ -197,7 +226,10 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
     <section aria-labelledby={headingId} className="proof-currency">
       <h3 id={headingId}>
         <CurrencyIcon code={currency.currency} />
-        {t('proof.currencyHeading', { currency: currency.currency, balance: formatMoney(currency.balance, currency.currency, language) })}
+        {t('proof.currencyHeading', {
+          currency: currency.currency,
+          balance: formatMoney(currency.balance, currency.currency, language),
+        })}
       </h3>
       <p className="muted small">{t('proof.owedIncludes')}</p>
       {!checked ? (
@@ -214,12 +246,18 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
           <ol className="proof-steps">
             <li>
               <Mark ok={check.rootMatches} />
-              {t('proof.steps.root', { total: amount(checked.tree.root.sum), leaves: formatNumber(checked.tree.leafCount, language) })}
+              {t('proof.steps.root', {
+                total: amount(checked.tree.root.sum),
+                leaves: formatNumber(checked.tree.leafCount, language),
+              })}
               <code className="hash proof-root">{checked.tree.root.hash}</code>
             </li>
             <li>
               <Mark ok={checked.amountMatches && check.leaves.length > 0} />
-              {t('proof.steps.leaves', { number: formatNumber(check.leaves.length, language), balance: amount(check.amount) })}
+              {t('proof.steps.leaves', {
+                number: formatNumber(check.leaves.length, language),
+                balance: amount(check.amount),
+              })}
               <table className="data-table stack proof-table">
                 <thead>
                   <tr>
@@ -296,9 +334,15 @@ function CurrencyCheck({ currency, checked, failed }: { currency: Currency; chec
               {t('proof.steps.distinct')}
             </li>
           </ol>
-          <p role="status" className={ok ? 'proof-result proof-ok' : 'proof-result proof-bad'} data-testid={`proof-result-${currency.currency}`}>
+          <p
+            role="status"
+            className={ok ? 'proof-result proof-ok' : 'proof-result proof-bad'}
+            data-testid={`proof-result-${currency.currency}`}
+          >
             <Mark ok={ok} />
-            {ok ? t('proof.result.ok', { currency: currency.currency }) : t('proof.result.bad', { currency: currency.currency })}
+            {ok
+              ? t('proof.result.ok', { currency: currency.currency })
+              : t('proof.result.bad', { currency: currency.currency })}
           </p>
         </>
       )}

@@ -69,7 +69,13 @@ function ReceiveAddresses() {
       {bankMissing ? <BankRequired /> : error ? <p role="alert">{errorText(error)}</p> : null}
       <form onSubmit={create} className="inline-form">
         <CurrencySelect id="receive-currency" label={t('receive.currency')} value={currency} onChange={setCurrency} />
-        <Field id="receive-label" label={t('receive.label')} value={label} maxLength={100} onChange={(e) => setLabel(e.target.value)} />
+        <Field
+          id="receive-label"
+          label={t('receive.label')}
+          value={label}
+          maxLength={100}
+          onChange={(e) => setLabel(e.target.value)}
+        />
         <button type="submit" className="button primary" disabled={busy}>
           {busy ? t('receive.creating') : t('receive.create')}
         </button>
@@ -78,7 +84,11 @@ function ReceiveAddresses() {
       {addresses && addresses.length === 0 ? <p className="muted">{t('receive.none')}</p> : null}
       <ul className="address-list">
         {(addresses ?? []).map((a) => (
-          <AddressItem key={a.id} address={a} onRelabel={async (value) => relabelAddress(await token(), language, a.id, value)} />
+          <AddressItem
+            key={a.id}
+            address={a}
+            onRelabel={async (value) => relabelAddress(await token(), language, a.id, value)}
+          />
         ))}
       </ul>
     </>
@@ -103,7 +113,8 @@ function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (lab
           <WithCurrencyIcon code={address.currency}>
             <strong>{address.currency}</strong>
           </WithCurrencyIcon>{' '}
-          <code className="address">{address.address}</code> <CopyButton value={address.address} what={t('receive.addressName', { currency: address.currency })} />
+          <code className="address">{address.address}</code>{' '}
+          <CopyButton value={address.address} what={t('receive.addressName', { currency: address.currency })} />
         </p>
         {/* What may be sent here, as on an order's page and in its email: the coin, its network, XRP's tag. */}
         <p className="notice small send-only" role="note" data-testid="send-only">

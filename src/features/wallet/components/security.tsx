@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { normalizeCode } from '../../../../domain/codes';
-import { checkPhrase, PHRASE_MAX_LENGTH } from '../../../../domain/protection';
+import { normalizeCode } from '#domain/codes';
+import { checkPhrase, PHRASE_MAX_LENGTH } from '#domain/protection';
 import { loadAddressRules } from '../../../components/address-rules';
 import { ApiFailure } from '../../../components/api';
 import { getAuthConfig } from '../../../components/auth-config';
@@ -9,10 +9,19 @@ import { formErrorKey, useErrorText } from '../../../components/error-text';
 import { Field } from '../../../components/field';
 import { LocalizedLink } from '../../../components/localized-link';
 import { formatDateTime, formatMoney } from '../../../i18n/format';
-import { addBookEntry, changeSecurity, confirmUnfreeze, freezeSends, getSecurity, removeBookEntry, requestUnfreeze, type SecurityOverview } from '../api/wallet';
+import {
+  addBookEntry,
+  changeSecurity,
+  confirmUnfreeze,
+  freezeSends,
+  getSecurity,
+  removeBookEntry,
+  requestUnfreeze,
+  type SecurityOverview,
+} from '../api/wallet';
 import { CurrencySelect } from './currency-select';
 import { useWalletApi } from './use-wallet-api';
-import type { Language } from '../../../../domain/languages';
+import type { Language } from '#domain/languages';
 import '../wallet.css';
 
 /**
@@ -114,7 +123,9 @@ function ActionError({ error }: { error: unknown }) {
   if (!error) return null;
   return (
     <p role="alert" className="field-error">
-      {errorText(error instanceof ApiFailure ? error.code : 'generic', { retryAfter: error instanceof ApiFailure ? error.retryAfter : undefined })}
+      {errorText(error instanceof ApiFailure ? error.code : 'generic', {
+        retryAfter: error instanceof ApiFailure ? error.retryAfter : undefined,
+      })}
     </p>
   );
 }
@@ -123,7 +134,9 @@ function FreezeSection({ state, change }: { state: SecurityOverview; change: Cha
   const { t } = useTranslation('wallet');
   const action = useAction(change);
   const [code, setCode] = React.useState('');
-  const codeError = formErrorKey(action.error instanceof ApiFailure && action.error.field === 'code' ? action.error.code : undefined);
+  const codeError = formErrorKey(
+    action.error instanceof ApiFailure && action.error.field === 'code' ? action.error.code : undefined,
+  );
   const errorText = useErrorText();
   const confirm = async (event: React.FormEvent) => {
     event.preventDefault();
@@ -144,7 +157,12 @@ function FreezeSection({ state, change }: { state: SecurityOverview; change: Cha
       ) : !state.frozen || state.unfreezesAt ? (
         <>
           <p>{t('security.freezeText')}</p>
-          <button type="button" className="button danger" disabled={action.busy} onClick={() => void action.run(freezeSends)}>
+          <button
+            type="button"
+            className="button danger"
+            disabled={action.busy}
+            onClick={() => void action.run(freezeSends)}
+          >
             {t('security.freezeButton')}
           </button>
           <ActionError error={action.error} />
@@ -153,12 +171,24 @@ function FreezeSection({ state, change }: { state: SecurityOverview; change: Cha
         <>
           <p>{t('security.unfreezeText')}</p>
           {!state.unfreezeCodeSent ? (
-            <button type="button" className="button" disabled={action.busy} onClick={() => void action.run(requestUnfreeze)}>
+            <button
+              type="button"
+              className="button"
+              disabled={action.busy}
+              onClick={() => void action.run(requestUnfreeze)}
+            >
               {t('security.unfreezeButton')}
             </button>
           ) : (
             <form onSubmit={(event) => void confirm(event)} noValidate className="identity-form">
-              <Field id="unfreeze-code" label={t('security.unfreezeCode')} autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} error={errorText(codeError)} />
+              <Field
+                id="unfreeze-code"
+                label={t('security.unfreezeCode')}
+                autoComplete="one-time-code"
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                error={errorText(codeError)}
+              />
               <button type="submit" className="button primary" disabled={action.busy}>
                 {t('security.unfreezeConfirm')}
               </button>
@@ -182,13 +212,27 @@ function ModeSection({ state, change }: { state: SecurityOverview; change: Chang
       <p>{state.allowListOnly ? t('security.modeOn', { hours: state.holdHours }) : t('security.modeOff')}</p>
       {state.allowListOnly ? (
         <>
-          <p className="muted small">{offLater ? t('security.modeOffFrom', { when: when(state.allowListOffFrom!, language) }) : t('security.modeOffNote')}</p>
-          <button type="button" className="button" disabled={action.busy || Boolean(offLater)} onClick={() => void action.run((value, lng) => changeSecurity(value, lng, { allowListOnly: false }))}>
+          <p className="muted small">
+            {offLater
+              ? t('security.modeOffFrom', { when: when(state.allowListOffFrom!, language) })
+              : t('security.modeOffNote')}
+          </p>
+          <button
+            type="button"
+            className="button"
+            disabled={action.busy || Boolean(offLater)}
+            onClick={() => void action.run((value, lng) => changeSecurity(value, lng, { allowListOnly: false }))}
+          >
             {t('security.modeSwitchOff')}
           </button>
         </>
       ) : (
-        <button type="button" className="button primary" disabled={action.busy} onClick={() => void action.run((value, lng) => changeSecurity(value, lng, { allowListOnly: true }))}>
+        <button
+          type="button"
+          className="button primary"
+          disabled={action.busy}
+          onClick={() => void action.run((value, lng) => changeSecurity(value, lng, { allowListOnly: true }))}
+        >
           {t('security.modeSwitchOn')}
         </button>
       )}
@@ -212,7 +256,8 @@ function BookSection({ state, onChanged }: { state: SecurityOverview; onChanged:
   const add = async (event: React.FormEvent) => {
     event.preventDefault();
     setAdded(false);
-    if (!(await loadAddressRules()).normalizeAddress(form.currency, form.address)) return setFieldError({ field: 'address', code: 'invalid_address' });
+    if (!(await loadAddressRules()).normalizeAddress(form.currency, form.address))
+      return setFieldError({ field: 'address', code: 'invalid_address' });
     setBusy(true);
     setFieldError(null);
     try {
@@ -223,7 +268,15 @@ function BookSection({ state, onChanged }: { state: SecurityOverview; onChanged:
       onChanged();
     } catch (error) {
       const code = error instanceof ApiFailure ? error.code : 'generic';
-      setFieldError({ field: error instanceof ApiFailure && error.field === 'label' ? 'label' : error instanceof ApiFailure && error.field === 'currency' ? 'currency' : 'address', code });
+      setFieldError({
+        field:
+          error instanceof ApiFailure && error.field === 'label'
+            ? 'label'
+            : error instanceof ApiFailure && error.field === 'currency'
+              ? 'currency'
+              : 'address',
+        code,
+      });
     } finally {
       setBusy(false);
     }
@@ -237,7 +290,8 @@ function BookSection({ state, onChanged }: { state: SecurityOverview; onChanged:
       setRemoveError(error);
     }
   };
-  const errorOf = (field: string) => (fieldError?.field === field ? errorText(formErrorKey(fieldError.code)) : undefined);
+  const errorOf = (field: string) =>
+    fieldError?.field === field ? errorText(formErrorKey(fieldError.code)) : undefined;
 
   return (
     <section aria-labelledby="security-book">
@@ -248,15 +302,30 @@ function BookSection({ state, onChanged }: { state: SecurityOverview; onChanged:
           <li key={entry.id} className="book-entry">
             <div>
               <p>
-                <strong>{entry.label ?? entry.currency}</strong> {entry.label ? <span className="muted">{entry.currency}</span> : null}
+                <strong>{entry.label ?? entry.currency}</strong>{' '}
+                {entry.label ? <span className="muted">{entry.currency}</span> : null}
               </p>
               <code className="address">{entry.address}</code>
               <p className="muted small">
-                {entry.internal ? t('security.bookInternal') : entry.ownWallet ? t('security.bookOwn') : t('security.bookOther')} ·{' '}
-                <span className={entry.onHold ? 'book-hold' : 'book-ready'}>{entry.onHold ? t('security.bookOnHold', { when: when(entry.usableFrom, language) }) : t('security.bookUsable')}</span>
+                {entry.internal
+                  ? t('security.bookInternal')
+                  : entry.ownWallet
+                    ? t('security.bookOwn')
+                    : t('security.bookOther')}{' '}
+                ·{' '}
+                <span className={entry.onHold ? 'book-hold' : 'book-ready'}>
+                  {entry.onHold
+                    ? t('security.bookOnHold', { when: when(entry.usableFrom, language) })
+                    : t('security.bookUsable')}
+                </span>
               </p>
             </div>
-            <button type="button" className="button small" aria-label={t('security.bookRemoveLabel', { address: entry.address })} onClick={() => void remove(entry.id)}>
+            <button
+              type="button"
+              className="button small"
+              aria-label={t('security.bookRemoveLabel', { address: entry.address })}
+              onClick={() => void remove(entry.id)}
+            >
               {t('security.bookRemove')}
             </button>
           </li>
@@ -265,7 +334,12 @@ function BookSection({ state, onChanged }: { state: SecurityOverview; onChanged:
       <ActionError error={removeError} />
       <h3>{t('security.bookAdd')}</h3>
       <form onSubmit={(event) => void add(event)} noValidate className="identity-form">
-        <CurrencySelect id="book-currency" label={t('security.bookCurrency')} value={form.currency} onChange={(currency) => setForm({ ...form, currency })} />
+        <CurrencySelect
+          id="book-currency"
+          label={t('security.bookCurrency')}
+          value={form.currency}
+          onChange={(currency) => setForm({ ...form, currency })}
+        />
         <Field
           id="book-address"
           label={t('security.bookAddress')}
@@ -275,12 +349,25 @@ function BookSection({ state, onChanged }: { state: SecurityOverview; onChanged:
           onChange={(e) => setForm({ ...form, address: e.target.value })}
           error={errorOf('address') ?? errorOf('currency')}
         />
-        <Field id="book-label" label={t('security.bookLabel')} maxLength={100} value={form.label} onChange={(e) => setForm({ ...form, label: e.target.value })} error={errorOf('label')} />
+        <Field
+          id="book-label"
+          label={t('security.bookLabel')}
+          maxLength={100}
+          value={form.label}
+          onChange={(e) => setForm({ ...form, label: e.target.value })}
+          error={errorOf('label')}
+        />
         <fieldset className="book-holder">
           <legend>{t('security.bookHolder')}</legend>
           {([true, false] as const).map((own) => (
             <label key={String(own)}>
-              <input type="radio" name="book-holder" checked={form.ownWallet === own} onChange={() => setForm({ ...form, ownWallet: own })} /> {own ? t('security.bookOwn') : t('security.bookOther')}
+              <input
+                type="radio"
+                name="book-holder"
+                checked={form.ownWallet === own}
+                onChange={() => setForm({ ...form, ownWallet: own })}
+              />{' '}
+              {own ? t('security.bookOwn') : t('security.bookOther')}
             </label>
           ))}
         </fieldset>
@@ -303,21 +390,25 @@ function PhraseSection({ state, change }: { state: SecurityOverview; change: Cha
   const action = useAction(change);
   const [phrase, setPhrase] = React.useState('');
   const [local, setLocal] = React.useState<string | undefined>();
-  const apiError = action.error instanceof ApiFailure && action.error.field === 'phrase' ? action.error.code : undefined;
+  const apiError =
+    action.error instanceof ApiFailure && action.error.field === 'phrase' ? action.error.code : undefined;
   const save = async (event: React.FormEvent) => {
     event.preventDefault();
     // The same rules as the API (domain/protection.ts), said before anything is sent.
     const checked = checkPhrase(phrase);
     if (!checked.ok) return setLocal(checked.code);
     setLocal(undefined);
-    if (await action.run((value, language) => changeSecurity(value, language, { phrase: checked.phrase }))) setPhrase('');
+    if (await action.run((value, language) => changeSecurity(value, language, { phrase: checked.phrase })))
+      setPhrase('');
   };
   return (
     <section aria-labelledby="security-phrase">
       <h2 id="security-phrase">{t('security.phraseTitle')}</h2>
       <p>{t('security.phraseText')}</p>
       <p>
-        <strong>{state.phrase ? t('security.phraseSet', { masked: state.phrase.masked }) : t('security.phraseNone')}</strong>
+        <strong>
+          {state.phrase ? t('security.phraseSet', { masked: state.phrase.masked }) : t('security.phraseNone')}
+        </strong>
       </p>
       <form onSubmit={(event) => void save(event)} noValidate className="identity-form">
         <Field
@@ -335,7 +426,12 @@ function PhraseSection({ state, change }: { state: SecurityOverview; change: Cha
             {t('security.phraseSave')}
           </button>
           {state.phrase ? (
-            <button type="button" className="button" disabled={action.busy} onClick={() => void action.run((value, language) => changeSecurity(value, language, { phrase: null }))}>
+            <button
+              type="button"
+              className="button"
+              disabled={action.busy}
+              onClick={() => void action.run((value, language) => changeSecurity(value, language, { phrase: null }))}
+            >
               {t('security.phraseRemove')}
             </button>
           ) : null}
@@ -353,7 +449,10 @@ function SecondFactorSection({ state }: { state: SecurityOverview }) {
   const [setupUrl, setSetupUrl] = React.useState<string | null>(null);
   React.useEffect(() => {
     getAuthConfig().then(
-      ({ domain }) => setSetupUrl(/^http:\/\/(localhost|127\.0\.0\.1)[:/]/.test(domain) ? `${domain}/mfa?ui_locales=${language}` : null),
+      ({ domain }) =>
+        setSetupUrl(
+          /^http:\/\/(localhost|127\.0\.0\.1)[:/]/.test(domain) ? `${domain}/mfa?ui_locales=${language}` : null,
+        ),
       () => setSetupUrl(null),
     );
   }, [language]);
@@ -389,7 +488,8 @@ function EventsSection({ state }: { state: SecurityOverview }) {
               {event.detail?.address ? <code className="address">{event.detail.address}</code> : null}
               <span className="muted small">
                 <span className="visually-hidden">{t('security.eventWhen')}: </span>
-                <time dateTime={event.at}>{when(event.at, language)}</time> · <span className="visually-hidden">{t('security.eventClient')}: </span>
+                <time dateTime={event.at}>{when(event.at, language)}</time> ·{' '}
+                <span className="visually-hidden">{t('security.eventClient')}: </span>
                 {clientText(event.client, t)}
               </span>
             </li>

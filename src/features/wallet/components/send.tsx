@@ -1,11 +1,11 @@
 import * as React from 'react';
 import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { normalizeCode } from '../../../../domain/codes';
-import { decimalsOf } from '../../../../domain/currencies';
-import { eurValueMinor } from '../../../../domain/eur-value';
-import { decimalToMinor, eur, minorToDecimal, normalizeAmountInput } from '../../../../domain/money';
-import { externalNetworkFeeMinor, maxSendableMinor } from '../../../../domain/wallet';
+import { normalizeCode } from '#domain/codes';
+import { decimalsOf } from '#domain/currencies';
+import { eurValueMinor } from '#domain/eur-value';
+import { decimalToMinor, eur, minorToDecimal, normalizeAmountInput } from '#domain/money';
+import { externalNetworkFeeMinor, maxSendableMinor } from '#domain/wallet';
 import { loadAddressRules, useAddressRules } from '../../../components/address-rules';
 import { ApiFailure } from '../../../components/api';
 import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
@@ -34,7 +34,7 @@ import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
 import { RATES_REFRESH_MS, WALLET_REFRESH_MS } from './refresh';
 import { useWalletApi } from './use-wallet-api';
-import type { Language } from '../../../../domain/languages';
+import type { Language } from '#domain/languages';
 import type { RouteName } from '../../../i18n/routes';
 import '../wallet.css';
 
@@ -96,7 +96,11 @@ export type PathStep = { key: 'bank' | 'book' | 'hold' | 'code'; state: 'done' |
  * (the wallet's gate), the address in the address book, its hold run out, then the code emailed
  * for the send itself. Null once an address is usable: the path is walked, the form is enough.
  */
-export function sendPath(bankVerified: boolean | null, overview: SecurityOverview, now = Date.now()): PathStep[] | null {
+export function sendPath(
+  bankVerified: boolean | null,
+  overview: SecurityOverview,
+  now = Date.now(),
+): PathStep[] | null {
   const usable = overview.addressBook.some((entry) => Date.parse(entry.usableFrom) <= now);
   if (bankVerified && usable) return null;
   const entries = overview.addressBook.map((entry) => Date.parse(entry.usableFrom));
@@ -104,7 +108,11 @@ export function sendPath(bankVerified: boolean | null, overview: SecurityOvervie
   return [
     { key: 'bank', state: bankVerified ? 'done' : 'todo' },
     { key: 'book', state: entries.length ? 'done' : 'todo' },
-    usable ? { key: 'hold', state: 'done' } : firstUsable ? { key: 'hold', state: 'waiting', until: firstUsable } : { key: 'hold', state: 'todo' },
+    usable
+      ? { key: 'hold', state: 'done' }
+      : firstUsable
+        ? { key: 'hold', state: 'waiting', until: firstUsable }
+        : { key: 'hold', state: 'todo' },
     { key: 'code', state: 'todo' },
   ];
 }
@@ -139,9 +147,16 @@ function SendPath({ overview }: { overview: SecurityOverview | null }) {
           const link = links[step.key];
           return (
             <li key={step.key} className={`path-step path-${step.state}`}>
-              <span className="path-state">{step.state === 'waiting' && step.until ? t('send.path.waiting', { when: when(step.until) }) : t(`send.path.${step.state}`)}</span>
-              <strong>{t(`send.path.${step.key}.title`)}</strong> <span>{t(`send.path.${step.key}.text`, { hours })}</span>{' '}
-              {link && step.state === 'todo' ? <LocalizedLink to={link}>{t(`send.path.${step.key}.link` as 'send.path.bank.link')}</LocalizedLink> : null}
+              <span className="path-state">
+                {step.state === 'waiting' && step.until
+                  ? t('send.path.waiting', { when: when(step.until) })
+                  : t(`send.path.${step.state}`)}
+              </span>
+              <strong>{t(`send.path.${step.key}.title`)}</strong>{' '}
+              <span>{t(`send.path.${step.key}.text`, { hours })}</span>{' '}
+              {link && step.state === 'todo' ? (
+                <LocalizedLink to={link}>{t(`send.path.${step.key}.link` as 'send.path.bank.link')}</LocalizedLink>
+              ) : null}
             </li>
           );
         })}
@@ -151,7 +166,13 @@ function SendPath({ overview }: { overview: SecurityOverview | null }) {
 }
 
 /** The address book as choices: picking one fills in its currency and address (issue 35). */
-function SavedAddresses({ overview, onPick }: { overview: SecurityOverview; onPick: (entry: AddressBookEntry) => void }) {
+function SavedAddresses({
+  overview,
+  onPick,
+}: {
+  overview: SecurityOverview;
+  onPick: (entry: AddressBookEntry) => void;
+}) {
   const { t } = useTranslation('wallet');
   const { language } = useWalletApi();
   if (overview.addressBook.length === 0) return null;
@@ -173,7 +194,9 @@ function SavedAddresses({ overview, onPick }: { overview: SecurityOverview; onPi
           const name = `${entry.label ?? shortAddress(entry.address)} · ${entry.currency}`;
           return (
             <option key={entry.id} value={entry.id}>
-              {Date.parse(entry.usableFrom) > now ? t('send.savedOnHold', { name, when: when(entry.usableFrom) }) : name}
+              {Date.parse(entry.usableFrom) > now
+                ? t('send.savedOnHold', { name, when: when(entry.usableFrom) })
+                : name}
             </option>
           );
         })}
@@ -182,7 +205,8 @@ function SavedAddresses({ overview, onPick }: { overview: SecurityOverview; onPi
   );
 }
 
-const shortAddress = (address: string) => (address.length > 16 ? `${address.slice(0, 8)}…${address.slice(-6)}` : address);
+const shortAddress = (address: string) =>
+  address.length > 16 ? `${address.slice(0, 8)}…${address.slice(-6)}` : address;
 
 function SendDetails({ overview }: { overview: SecurityOverview | null }) {
   const { t } = useTranslation('wallet');
@@ -209,18 +233,30 @@ function SendDetails({ overview }: { overview: SecurityOverview | null }) {
   }, [token, language]);
 
   const submit = form.handleSubmit(async (values) => {
-    if (!(await loadAddressRules()).normalizeAddress(values.currency, values.address)) return form.setError('address', { message: 'invalid_address' });
+    if (!(await loadAddressRules()).normalizeAddress(values.currency, values.address))
+      return form.setError('address', { message: 'invalid_address' });
     const amount = normalizeAmountInput(values.amount);
     // More than the whole balance cannot be sent (the network fee, which a send to another Muntly wallet does not pay, the API checks).
     const minor = decimalToMinor(amount, decimalsOf(values.currency) ?? 0);
     const available = availableMinor(balances.data?.balances, values.currency);
-    if (minor !== null && available !== null && minor > available) return form.setError('amount', { message: 'insufficient_balance' });
+    if (minor !== null && available !== null && minor > available)
+      return form.setError('amount', { message: 'insufficient_balance' });
     try {
-      setSend(await startSend(await token(), language, { ...values, amount, label: values.label || undefined }, idempotencyKey.current));
+      setSend(
+        await startSend(
+          await token(),
+          language,
+          { ...values, amount, label: values.label || undefined },
+          idempotencyKey.current,
+        ),
+      );
       draft.clear();
     } catch (error) {
       if (error instanceof ApiFailure && error.code === 'bank_verification_required') return setBankMissing(true);
-      const field = error instanceof ApiFailure && ['address', 'amount', 'currency'].includes(error.field ?? '') ? (error.field as keyof SendForm) : 'amount';
+      const field =
+        error instanceof ApiFailure && ['address', 'amount', 'currency'].includes(error.field ?? '')
+          ? (error.field as keyof SendForm)
+          : 'amount';
       form.setError(field, { message: errorKeyOf(error) });
     }
   });
@@ -233,7 +269,11 @@ function SendDetails({ overview }: { overview: SecurityOverview | null }) {
       setStepUp(null);
       balances.reload();
     } catch (error) {
-      if (error instanceof ApiFailure && (error.code === 'login_required_recent' || error.code === 'second_factor_required')) return setStepUp(error.code);
+      if (
+        error instanceof ApiFailure &&
+        (error.code === 'login_required_recent' || error.code === 'second_factor_required')
+      )
+        return setStepUp(error.code);
       codeForm.setError('code', { message: errorKeyOf(error) });
     }
   });
@@ -257,7 +297,13 @@ function SendDetails({ overview }: { overview: SecurityOverview | null }) {
         <p>{t('send.codeSent')}</p>
         {stepUp ? <StepUp reason={stepUp} sendId={send.id} /> : null}
         <form onSubmit={confirm} noValidate className="identity-form">
-          <Field id="send-code" label={t('send.code')} autoComplete="one-time-code" error={err} {...codeForm.register('code', { required: true })} />
+          <Field
+            id="send-code"
+            label={t('send.code')}
+            autoComplete="one-time-code"
+            error={err}
+            {...codeForm.register('code', { required: true })}
+          />
           <button type="submit" className="button primary" disabled={codeForm.formState.isSubmitting}>
             {t('send.confirm')}
           </button>
@@ -267,7 +313,13 @@ function SendDetails({ overview }: { overview: SecurityOverview | null }) {
   }
   const bookError = ['address_not_in_book', 'address_on_hold'].includes(form.formState.errors.address?.message ?? '');
   const field = (name: keyof SendForm, props: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
-    <Field id={`send-${name}`} label={t(`send.${name}`)} error={message(form.formState.errors[name]?.message)} {...props} {...form.register(name, { required: name !== 'label' })} />
+    <Field
+      id={`send-${name}`}
+      label={t(`send.${name}`)}
+      error={message(form.formState.errors[name]?.message)}
+      {...props}
+      {...form.register(name, { required: name !== 'label' })}
+    />
   );
   return (
     <>
@@ -276,7 +328,17 @@ function SendDetails({ overview }: { overview: SecurityOverview | null }) {
         <Controller
           control={form.control}
           name="currency"
-          render={({ field }) => <CurrencySelect id="send-currency" label={t('send.currency')} name={field.name} value={field.value} onChange={field.onChange} onBlur={field.onBlur} ref={field.ref} />}
+          render={({ field }) => (
+            <CurrencySelect
+              id="send-currency"
+              label={t('send.currency')}
+              name={field.name}
+              value={field.value}
+              onChange={field.onChange}
+              onBlur={field.onBlur}
+              ref={field.ref}
+            />
+          )}
         />
         {overview ? (
           <SavedAddresses
@@ -294,7 +356,13 @@ function SendDetails({ overview }: { overview: SecurityOverview | null }) {
             <LocalizedLink to="wallet_security">{t('sendStepUp.book')}</LocalizedLink>
           </p>
         ) : null}
-        {field('amount', { inputMode: 'decimal', autoComplete: 'off', 'aria-describedby': [form.formState.errors.amount ? 'send-amount-error' : '', 'send-available send-estimate'].join(' ').trim() })}
+        {field('amount', {
+          inputMode: 'decimal',
+          autoComplete: 'off',
+          'aria-describedby': [form.formState.errors.amount ? 'send-amount-error' : '', 'send-available send-estimate']
+            .join(' ')
+            .trim(),
+        })}
         <AmountHelp form={form} balances={balances.data?.balances} />
         {field('label', { maxLength: 100 })}
         <button type="submit" className="button primary" disabled={form.formState.isSubmitting}>
@@ -348,7 +416,11 @@ function FirstSendNotice({ overview }: { overview: SecurityOverview }) {
 function StepUp({ reason, sendId }: { reason: 'login_required_recent' | 'second_factor_required'; sendId: string }) {
   const { t } = useTranslation('wallet');
   const { loginWithRedirect } = useSession();
-  const again = () => loginWithRedirect({ authorizationParams: { max_age: 0 }, appState: { returnTo: `${window.location.pathname}?send=${sendId}` } });
+  const again = () =>
+    loginWithRedirect({
+      authorizationParams: { max_age: 0 },
+      appState: { returnTo: `${window.location.pathname}?send=${sendId}` },
+    });
   return (
     <div className="security-notice" role="alert">
       <p>{reason === 'login_required_recent' ? t('sendStepUp.loginAgain') : t('sendStepUp.secondFactor')}</p>
@@ -394,7 +466,13 @@ function useNetworkFee(currency: string, addressText: string): { fee: bigint; in
       token()
         .then((value) => getSendFee(value, language, { currency, address }))
         .then(
-          (answered) => current && setAnswer({ key, fee: decimalToMinor(answered.networkFee, decimalsOf(currency) ?? 0) ?? 0n, internal: answered.internal }),
+          (answered) =>
+            current &&
+            setAnswer({
+              key,
+              fee: decimalToMinor(answered.networkFee, decimalsOf(currency) ?? 0) ?? 0n,
+              internal: answered.internal,
+            }),
           () => undefined, // the send itself says what is wrong with the address
         );
     }, ADDRESS_PAUSE_MS);
@@ -427,13 +505,21 @@ function AmountHelp({ form, balances }: { form: UseFormReturn<SendForm>; balance
   return (
     <div className="send-amount-help">
       <p className="send-available">
-        <span id="send-available">{t('send.available', { amount: available === null ? '…' : formatMoney(minorToDecimal(available, decimals), currency, language) })}</span>{' '}
+        <span id="send-available">
+          {t('send.available', {
+            amount: available === null ? '…' : formatMoney(minorToDecimal(available, decimals), currency, language),
+          })}
+        </span>{' '}
         <button type="button" className="button small" onClick={fillMax} disabled={!max}>
           {t('send.max')}
         </button>
       </p>
       <p className="send-estimate muted small" id="send-estimate">
-        <span data-testid="send-fee">{t(internal ? 'send.feeInternal' : 'send.fee', { fee: formatMoney(minorToDecimal(fee, decimals), currency, language) })}</span>
+        <span data-testid="send-fee">
+          {t(internal ? 'send.feeInternal' : 'send.fee', {
+            fee: formatMoney(minorToDecimal(fee, decimals), currency, language),
+          })}
+        </span>
         {value !== null ? <span>{t('send.eurValue', { amount: formatMoney(value, 'EUR', language) })}</span> : null}
       </p>
     </div>
@@ -448,7 +534,11 @@ function SendStatus({ send: confirmed, onAnother }: { send: SendView; onAnother:
   const { t } = useTranslation('wallet');
   const { token, language } = useWalletApi();
   const [open, setOpen] = React.useState(isOpen(confirmed.status));
-  const polled = usePolled(async () => getSend(await token(), language, confirmed.id), confirmed.id, open ? WALLET_REFRESH_MS : undefined);
+  const polled = usePolled(
+    async () => getSend(await token(), language, confirmed.id),
+    confirmed.id,
+    open ? WALLET_REFRESH_MS : undefined,
+  );
   const send = polled.data ?? confirmed;
   React.useEffect(() => setOpen(isOpen(send.status)), [send.status]);
   const headline =

@@ -26,10 +26,16 @@ export function Transactions() {
   const [currency, setCurrency] = React.useState('');
   // The newest page, asked again while the page is visible (a deposit or a send shows without a reload)…
   const key = `${language}:${currency}`;
-  const first = usePolled(async () => getTransactions(await token(), language, { currency: currency || undefined }), key, WALLET_REFRESH_MS);
+  const first = usePolled(
+    async () => getTransactions(await token(), language, { currency: currency || undefined }),
+    key,
+    WALLET_REFRESH_MS,
+  );
   const newest = first.loadedKey === key ? first.data : null;
   // …and the older pages loaded with "Load more", for this filter.
-  const [older, setOlder] = React.useState<{ currency: string; rows: Transaction[]; cursor: string | null } | null>(null);
+  const [older, setOlder] = React.useState<{ currency: string; rows: Transaction[]; cursor: string | null } | null>(
+    null,
+  );
   const [moreError, setMoreError] = React.useState<unknown>(null);
   const more = older?.currency === currency ? older : null;
   const rows = newest ? mergeById(newest.transactions, more?.rows ?? []) : null;
@@ -93,15 +99,27 @@ export function Transactions() {
                 <td data-label={t('transactions.columns.date')}>{date(row.date)}</td>
                 <td data-label={t('transactions.columns.type')}>
                   {t(`transactions.types.${row.type}` as 'transactions.types.deposit', { defaultValue: row.type })}
-                  {row.status === 'awaiting_approval' ? <span className="send-status send-status-awaiting_approval"> · {t('transactions.awaitingApproval')}</span> : null}
+                  {row.status === 'awaiting_approval' ? (
+                    <span className="send-status send-status-awaiting_approval">
+                      {' '}
+                      · {t('transactions.awaitingApproval')}
+                    </span>
+                  ) : null}
                 </td>
-                <td data-label={t('transactions.columns.amount')} className={`num ${row.direction === 'in' ? 'amount-in' : 'amount-out'}`}>
+                <td
+                  data-label={t('transactions.columns.amount')}
+                  className={`num ${row.direction === 'in' ? 'amount-in' : 'amount-out'}`}
+                >
                   <WithCurrencyIcon code={row.currency}>
                     {row.direction === 'in' ? '+' : '−'}
                     {formatMoney(row.amount, row.currency, language)}
                   </WithCurrencyIcon>
                 </td>
-                <td data-label={t('transactions.columns.eurValue')} className="num" data-empty={row.eurValue ? undefined : ''}>
+                <td
+                  data-label={t('transactions.columns.eurValue')}
+                  className="num"
+                  data-empty={row.eurValue ? undefined : ''}
+                >
                   {row.eurValue ? formatMoney(row.eurValue, 'EUR', language) : ''}
                 </td>
                 <td data-label={t('transactions.columns.address')} data-empty={row.address ? undefined : ''}>
