@@ -69,16 +69,18 @@ export function operatorFromEnv(env: Readonly<Record<string, unknown>>): Operato
   return { sample: false, ...identity };
 }
 
+/**
+ * The account holder's name of Muntly's bank account in local mode, where nobody is named: the
+ * sample operator's legal name, one spelling in every language as a company's name is (the payee
+ * name a transfer carries, the footer and the imprint all say the same), marked as a sample.
+ */
+export const SAMPLE_PAYEE_NAME = 'Sample Operator Ltd';
+
 /** The sample's values that read the same in every language (the others are in locales/<lng>/common.json, operator.sample). */
 export const SAMPLE_OPERATOR_CONTACT = {
+  name: SAMPLE_PAYEE_NAME,
   email: 'operator@muntly.example',
   phone: '+00 000 0000000',
   vatId: 'XX000000000',
 } as const;
 
-/**
- * The account holder's name of Muntly's bank account in local mode, where nobody is named: the
- * sample operator's, in one spelling for every language (a transfer carries one name), shown
- * marked as a sample like the rest of the sample operator.
- */
-export const SAMPLE_PAYEE_NAME = 'Sample Operator Ltd';

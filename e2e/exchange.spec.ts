@@ -125,7 +125,7 @@ test('local mode marks its sample values, and a placed order survives a reload t
   await expect(page.locator('.quote-panel .sample-badge')).toHaveText(sample);
   // Who the customer deals with: the sample operator, marked, with its register and CASP licence.
   const licence = page.getByTestId('operator-licence');
-  await expect(licence).toContainText(ruCommon.operator.sample.name);
+  await expect(licence).toContainText('Sample Operator Ltd');
   await expect(licence).toContainText(ruCommon.operator.sample.casp);
   await expect(licence.locator('.sample-badge')).toHaveText(sample);
 

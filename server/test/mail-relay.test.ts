@@ -116,7 +116,7 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
         'Bénéficiaire',
         '50,00\u00a0€',
         order.shortReference,
-        'Muntly est exploité par Exploitant Exemple SARL',
+        'Muntly est exploité par Sample Operator Ltd',
         'Données d’exemple — mode local',
       ])
         expect(part).toContain(value);

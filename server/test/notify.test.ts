@@ -273,7 +273,7 @@ describe('the operator at the foot of every email', () => {
     const german = emailText('de', 'codeEmail', { code: CODE, name: 'Anna' });
     expect(german.body).toContain('Beispieldaten – lokaler Modus: Es ist noch kein Betreiber konfiguriert.');
     expect(german.html).toContain(
-      'Muntly wird betrieben von Muster-Betreiber GmbH, Musterstraße 1, 00000 Musterstadt, Musterland.',
+      'Muntly wird betrieben von Sample Operator Ltd, Musterstraße 1, 00000 Musterstadt, Musterland.',
     );
   });
 

@@ -49,7 +49,6 @@ export function useOperatorDetails(): OperatorDetails {
   if (!operator.sample) return operator;
   return {
     sample: true,
-    name: t('operator.sample.name'),
     address: t('operator.sample.address'),
     representatives: t('operator.sample.representatives'),
     registration: t('operator.sample.registration'),
