@@ -177,7 +177,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/domain/contracts', '**/domain/contracts/**', '#domain/contracts', '#domain/contracts/**'],
+              group: ['**/domain/contracts', '**/domain/contracts/**', '\\#domain/contracts', '\\#domain/contracts/**'],
               allowTypeImports: true,
               message: 'The site imports the API contracts with `import type` only.',
             },

@@ -424,7 +424,8 @@ describe.each(databaseKinds())('order processing (%s)', (kind) => {
   it('tells the site whether buying and selling are on and where to pay', async () => {
     expect((await t.app.inject({ url: '/api/exchange/config' })).json()).toEqual({
       buySellEnabled: true,
-      bank: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' },
+      // Local mode: the sample account, paid to the sample operator's legal name, marked as a sample.
+      bank: { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Sample Operator Ltd', sample: true },
       explorers: {},
     });
   });

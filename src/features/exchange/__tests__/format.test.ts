@@ -19,9 +19,11 @@ describe('a buy’s rate, shown the way people read it', () => {
     expect(inverse('abc', 2)).toBeNull();
   });
 
-  it('writes "1 BTC ≈ €80,000.00" for a buy and the rate as it is for a sell', () => {
+  it('writes "1 BTC ≈ €80,000.00" for a buy and a sell’s price in euros alike', () => {
     expect(rateText('EUR', 'BTC', '0.0000125', 'en')).toMatch(/^1 BTC ≈ €80,000\.00$/);
     expect(rateText('EUR', 'BTC', '0.0000125', 'de')).toMatch(/^1 BTC ≈ 80\.000,00\s€$/);
-    expect(rateText('BTC', 'EUR', '80000', 'en')).toBe('1 BTC ≈ 80,000 EUR');
+    // A sell's price in euros is written as every euro amount is, never "80,000 EUR".
+    expect(rateText('BTC', 'EUR', '80000', 'en')).toBe('1 BTC ≈ €80,000.00');
+    expect(rateText('BTC', 'ETH', '25.5', 'en')).toBe('1 BTC ≈ 25.5 ETH');
   });
 });
