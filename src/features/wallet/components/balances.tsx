@@ -6,9 +6,9 @@ import { useCurrencyName } from '../../../components/currency-name';
 import { LocalizedLink } from '../../../components/localized-link';
 import { usePolled } from '../../../components/use-polled';
 import { formatMoney } from '../../../i18n/format';
-import { getBalances, getBankVerification, type Balance, type BankVerification } from '../api/wallet';
+import { getBalances, type Balance } from '../api/wallet';
 import { WALLET_REFRESH_MS } from './refresh';
-import { useWalletApi } from './use-wallet-api';
+import { useBankVerification, useWalletApi } from './use-wallet-api';
 import '../wallet.css';
 
 const held = (b: Balance) => /[1-9]/.test(b.balance);
@@ -103,20 +103,7 @@ export function Balances() {
  */
 function EmptyNext() {
   const { t } = useTranslation('wallet');
-  const { token, language } = useWalletApi();
-  const [bank, setBank] = React.useState<BankVerification | null | undefined>(undefined);
-  React.useEffect(() => {
-    let live = true;
-    void token()
-      .then((value) => getBankVerification(value, language))
-      .then(
-        (answer) => live && setBank(answer),
-        () => live && setBank(null),
-      );
-    return () => {
-      live = false;
-    };
-  }, [token, language]);
+  const bank = useBankVerification();
   const verified = bank?.phase === 'verified';
   return (
     <div className="empty-next" data-testid="balances-empty">

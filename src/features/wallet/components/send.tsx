@@ -19,21 +19,19 @@ import { formatDateTime, formatMoney, formatNumber, numberFormat } from '../../.
 import {
   confirmSend,
   getBalances,
-  getBankVerification,
   getRates,
   getSecurity,
   getSend,
   getSendFee,
   startSend,
   type AddressBookEntry,
-  type BankVerification,
   type SecurityOverview,
   type Send as SendView,
 } from '../api/wallet';
 import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
 import { RATES_REFRESH_MS, WALLET_REFRESH_MS } from './refresh';
-import { useWalletApi } from './use-wallet-api';
+import { useBankVerification, useWalletApi } from './use-wallet-api';
 import type { Language } from '#domain/languages';
 import type { RouteName } from '../../../i18n/routes';
 import '../wallet.css';
@@ -119,20 +117,8 @@ export function sendPath(
 
 function SendPath({ overview }: { overview: SecurityOverview | null }) {
   const { t } = useTranslation('wallet');
-  const { token, language } = useWalletApi();
-  const [bank, setBank] = React.useState<BankVerification | null | undefined>(undefined);
-  React.useEffect(() => {
-    let live = true;
-    void token()
-      .then((value) => getBankVerification(value, language))
-      .then(
-        (answer) => live && setBank(answer),
-        () => live && setBank(null),
-      );
-    return () => {
-      live = false;
-    };
-  }, [token, language]);
+  const { language } = useWalletApi();
+  const bank = useBankVerification();
   if (!overview || bank === undefined) return null;
   const steps = sendPath(bank ? bank.phase === 'verified' : null, overview);
   if (!steps) return null;

@@ -2,6 +2,7 @@ import * as React from 'react';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
+import { getBankVerification, type BankVerification } from '../api/wallet';
 
 /** The access token and page language every wallet call needs, and the text for what went wrong in a call. */
 export function useWalletApi() {
@@ -11,4 +12,26 @@ export function useWalletApi() {
   const text = useErrorText();
   const errorText = React.useCallback((error: unknown) => text(errorKeyOf(error)), [text]);
   return { token, language, errorText };
+}
+
+/**
+ * The bank verification of the logged-in user, asked once per page: undefined while it is asked,
+ * null when the answer could not be had (the page then says what it can without it).
+ */
+export function useBankVerification(): BankVerification | null | undefined {
+  const { token, language } = useWalletApi();
+  const [bank, setBank] = React.useState<BankVerification | null | undefined>(undefined);
+  React.useEffect(() => {
+    let live = true;
+    void token()
+      .then((value) => getBankVerification(value, language))
+      .then(
+        (answer) => live && setBank(answer),
+        () => live && setBank(null),
+      );
+    return () => {
+      live = false;
+    };
+  }, [token, language]);
+  return bank;
 }
