@@ -2,6 +2,7 @@ import './support/polyfills';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { friendlyFormatIBAN } from 'ibantools';
 import * as React from 'react';
 import { formatDateTime, formatIban, formatMoney } from '#domain/format';
 import { ORDER, mockApi } from '../src/features/exchange/__tests__/fetch-mock';
@@ -57,6 +58,16 @@ describe('one formatter per kind', () => {
   it('groups every IBAN by four, whatever way it was typed', () => {
     expect(formatIban('de89370400440532013000')).toBe('DE89 3704 0044 0532 0130 00');
     expect(formatIban('DE89 3704 0044 0532 0130 00')).toBe('DE89 3704 0044 0532 0130 00');
+    // The same grouping as a library we did not write, for IBANs of several lengths.
+    for (const iban of [
+      'DE89370400440532013000',
+      'NL91ABNA0417164300',
+      'FR1420041010050500013M02606',
+      'MT84MALT011000012345MTLCAST001S',
+      'BE68539007547034',
+    ]) {
+      expect(formatIban(iban.toLowerCase())).toBe(friendlyFormatIBAN(iban));
+    }
   });
 
   it('an email states a moment in the same date style as the pages, in UTC', () => {
