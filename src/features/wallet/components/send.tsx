@@ -31,10 +31,11 @@ import {
 import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
 import { RATES_REFRESH_MS, WALLET_REFRESH_MS } from './refresh';
-import { useBankVerification, useWalletApi } from './use-wallet-api';
+import { useWalletApi } from './use-wallet-api';
 import type { Language } from '#domain/languages';
-import type { RouteName } from '../../../i18n/routes';
 import '../wallet.css';
+
+const SendPath = React.lazy(() => import('./send-path').then((m) => ({ default: m.SendPath })));
 
 type SendForm = { currency: string; address: string; amount: string; label: string };
 
@@ -59,7 +60,10 @@ export function Send() {
   const overview = useSecurityOverview();
   return (
     <>
-      <SendPath overview={overview} />
+      {/* The path a new account walks shows only until an address is usable: its code loads on its own. */}
+      <React.Suspense fallback={null}>
+        <SendPath overview={overview} />
+      </React.Suspense>
       <BankGate>
         <SendDetails overview={overview} />
       </BankGate>
@@ -87,70 +91,6 @@ function useSecurityOverview(): SecurityOverview | null {
 }
 
 /** One step of the path to a first send, and where the account stands on it. */
-export type PathStep = { key: 'bank' | 'book' | 'hold' | 'code'; state: 'done' | 'todo' | 'waiting'; until?: Date };
-
-/**
- * The path every send to an outside address walks (issue 35), in order: a verified bank account
- * (the wallet's gate), the address in the address book, its hold run out, then the code emailed
- * for the send itself. Null once an address is usable: the path is walked, the form is enough.
- */
-export function sendPath(
-  bankVerified: boolean | null,
-  overview: SecurityOverview,
-  now = Date.now(),
-): PathStep[] | null {
-  const usable = overview.addressBook.some((entry) => Date.parse(entry.usableFrom) <= now);
-  if (bankVerified && usable) return null;
-  const entries = overview.addressBook.map((entry) => Date.parse(entry.usableFrom));
-  const firstUsable = entries.length ? new Date(Math.min(...entries)) : null;
-  return [
-    { key: 'bank', state: bankVerified ? 'done' : 'todo' },
-    { key: 'book', state: entries.length ? 'done' : 'todo' },
-    usable
-      ? { key: 'hold', state: 'done' }
-      : firstUsable
-        ? { key: 'hold', state: 'waiting', until: firstUsable }
-        : { key: 'hold', state: 'todo' },
-    { key: 'code', state: 'todo' },
-  ];
-}
-
-function SendPath({ overview }: { overview: SecurityOverview | null }) {
-  const { t } = useTranslation('wallet');
-  const { language } = useWalletApi();
-  const bank = useBankVerification();
-  if (!overview || bank === undefined) return null;
-  const steps = sendPath(bank ? bank.phase === 'verified' : null, overview);
-  if (!steps) return null;
-  const when = (date: Date) => formatDateTime(date, language);
-  const hours = formatNumber(overview.holdHours, language);
-  const links: Partial<Record<PathStep['key'], RouteName>> = { bank: 'my_identity', book: 'wallet_security' };
-  return (
-    <section className="send-path" aria-labelledby="send-path-heading" data-testid="send-path">
-      <h2 id="send-path-heading">{t('send.path.heading')}</h2>
-      <ol>
-        {steps.map((step) => {
-          const link = links[step.key];
-          return (
-            <li key={step.key} className={`path-step path-${step.state}`}>
-              <span className="path-state">
-                {step.state === 'waiting' && step.until
-                  ? t('send.path.waiting', { when: when(step.until) })
-                  : t(`send.path.${step.state}`)}
-              </span>
-              <strong>{t(`send.path.${step.key}.title`)}</strong>{' '}
-              <span>{t(`send.path.${step.key}.text`, { hours })}</span>{' '}
-              {link && step.state === 'todo' ? (
-                <LocalizedLink to={link}>{t(`send.path.${step.key}.link` as 'send.path.bank.link')}</LocalizedLink>
-              ) : null}
-            </li>
-          );
-        })}
-      </ol>
-    </section>
-  );
-}
-
 /** The address book as choices: picking one fills in its currency and address (issue 35). */
 function SavedAddresses({
   overview,
