@@ -12,7 +12,6 @@ import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/erro
 import { Field } from '../../../components/field';
 import { LocalizedLink } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
-import { TxHash } from '../../../components/tx-hash';
 import { useDraft } from '../../../components/use-draft';
 import { usePolled } from '../../../components/use-polled';
 import { formatDateTime, formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
@@ -31,10 +30,12 @@ import {
 import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';
 import { RATES_REFRESH_MS, WALLET_REFRESH_MS } from './refresh';
+import { SendReview } from './send-review';
 import { useWalletApi } from './use-wallet-api';
 import type { Language } from '#domain/languages';
 import '../wallet.css';
 
+const SendStatus = React.lazy(() => import('./send-status').then((m) => ({ default: m.SendStatus })));
 const SendPath = React.lazy(() => import('./send-path').then((m) => ({ default: m.SendPath })));
 
 type SendForm = { currency: string; address: string; amount: string; label: string };
@@ -213,7 +214,12 @@ function SendDetails({ overview }: { overview: SecurityOverview | null }) {
   const message = (code?: string) => errorText(formErrorKey(code));
 
   if (bankMissing) return <BankRequired />;
-  if (send && send.status !== 'awaiting_code') return <SendStatus send={send} onAnother={again} />;
+  if (send && send.status !== 'awaiting_code')
+    return (
+      <React.Suspense fallback={null}>
+        <SendStatus send={send} onAnother={again} />
+      </React.Suspense>
+    );
   if (send) {
     const err = message(codeForm.formState.errors.code?.message);
     return (
@@ -449,74 +455,5 @@ function AmountHelp({ form, balances }: { form: UseFormReturn<SendForm>; balance
         {value !== null ? <span>{t('send.eurValue', { amount: formatMoney(value, 'EUR', language) })}</span> : null}
       </p>
     </div>
-  );
-}
-
-/** Not final yet: the page asks again until the send is completed or failed. */
-const isOpen = (status: SendView['status']) => status === 'processing' || status === 'awaiting_approval';
-
-/** A confirmed send: its status as the API reports it, asked again until it is final, and the transaction hash once paid out. */
-function SendStatus({ send: confirmed, onAnother }: { send: SendView; onAnother: () => void }) {
-  const { t } = useTranslation('wallet');
-  const { token, language } = useWalletApi();
-  const [open, setOpen] = React.useState(isOpen(confirmed.status));
-  const polled = usePolled(
-    async () => getSend(await token(), language, confirmed.id),
-    confirmed.id,
-    open ? WALLET_REFRESH_MS : undefined,
-  );
-  const send = polled.data ?? confirmed;
-  React.useEffect(() => setOpen(isOpen(send.status)), [send.status]);
-  const headline =
-    send.status === 'completed'
-      ? send.internal
-        ? t('send.completed')
-        : t('send.paidOut')
-      : send.status === 'failed'
-        ? t('send.failed')
-        : send.status === 'awaiting_approval'
-          ? t('send.awaitingApproval')
-          : t('send.processing');
-  return (
-    <div className="send-result">
-      <p className="lead" role="status">
-        {headline}
-      </p>
-      <SendReview send={send} language={language} />
-      <dl className="send-facts">
-        <div>
-          <dt>{t('send.status')}</dt>
-          <dd>
-            <span className={`send-status send-status-${send.status}`}>{t(`send.statuses.${send.status}`)}</span>
-          </dd>
-        </div>
-        {send.txid ? (
-          <div>
-            <dt>{t('send.txid')}</dt>
-            <dd>
-              <TxHash txid={send.txid} currency={send.currency} />
-            </dd>
-          </div>
-        ) : null}
-      </dl>
-      {open ? <p className="muted small">{t('send.live')}</p> : null}
-      <button type="button" className="button" onClick={onAnother}>
-        {t('send.another')}
-      </button>
-    </div>
-  );
-}
-
-/** What the send is: amount, fee and address, as the user asked for it and as it went out. */
-function SendReview({ send, language }: { send: SendView; language: Language }) {
-  const { t } = useTranslation('wallet');
-  return (
-    <p>
-      {t('send.review', {
-        amount: formatMoney(send.amount, send.currency, language),
-        fee: formatMoney(send.networkFee, send.currency, language),
-        address: send.address,
-      })}
-    </p>
   );
 }
