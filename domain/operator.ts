@@ -83,4 +83,3 @@ export const SAMPLE_OPERATOR_CONTACT = {
   phone: '+00 000 0000000',
   vatId: 'XX000000000',
 } as const;
-
