@@ -143,33 +143,25 @@ export type MessageKey = {
 export type PhraseGroup = Exclude<keyof NotifyTexts, MessageKey>;
 
 const localesDir = path.resolve(__dirname, '../../../../locales');
-const cache = new Map<Language, NotifyTexts>();
+const localeFiles = new Map<string, unknown>();
 
-function textsOf(language: Language): NotifyTexts {
-  let texts = cache.get(language);
-  if (!texts) {
-    texts = JSON.parse(fs.readFileSync(path.join(localesDir, language, 'notify.json'), 'utf8')) as NotifyTexts;
-    cache.set(language, texts);
+/** A namespace of locales/<language>/, read once per process (notify's texts, the currencies', the sample operator's). */
+function localeFile<T>(language: Language, namespace: 'notify' | 'currencies' | 'common'): T {
+  const key = `${language}/${namespace}`;
+  if (!localeFiles.has(key)) {
+    localeFiles.set(key, JSON.parse(fs.readFileSync(path.join(localesDir, language, `${namespace}.json`), 'utf8')));
   }
-  return texts;
+  return localeFiles.get(key) as T;
 }
+
+const textsOf = (language: Language) => localeFile<NotifyTexts>(language, 'notify');
 
 /**
  * What to send to pay a sell or swap in this currency, and what is lost otherwise (network,
  * tokens, XRP's tag): the same sentence the site shows, from locales/<language>/currencies.json.
  */
-const sendOnlyCache = new Map<Language, Record<string, string>>();
 export function sendOnlyText(language: Language, currency: string): string | undefined {
-  let texts = sendOnlyCache.get(language);
-  if (!texts) {
-    texts = (
-      JSON.parse(fs.readFileSync(path.join(localesDir, language, 'currencies.json'), 'utf8')) as {
-        sendOnly: Record<string, string>;
-      }
-    ).sendOnly;
-    sendOnlyCache.set(language, texts);
-  }
-  return texts[currency];
+  return localeFile<{ sendOnly: Record<string, string> }>(language, 'currencies').sendOnly[currency];
 }
 
 /** A date in the language's long form ("5 December 2026"), as every page and email writes it. */
@@ -211,19 +203,14 @@ export function setEmailOperator(configured: Operator): void {
   operator = configured;
 }
 
-const samples = new Map<Language, OperatorIdentity>();
-
 /** The operator's details in a language: the configured ones, or the sample's (locales/<lng>/common.json, as the site shows them). */
 function operatorDetails(language: Language): OperatorIdentity {
   if (!operator.sample) return operator;
-  let sample = samples.get(language);
-  if (!sample) {
-    const common = JSON.parse(fs.readFileSync(path.join(localesDir, language, 'common.json'), 'utf8')) as {
-      operator: { sample: Omit<OperatorIdentity, keyof typeof SAMPLE_OPERATOR_CONTACT> };
-    };
-    samples.set(language, (sample = { ...common.operator.sample, ...SAMPLE_OPERATOR_CONTACT }));
-  }
-  return sample;
+  const common = localeFile<{ operator: { sample: Omit<OperatorIdentity, keyof typeof SAMPLE_OPERATOR_CONTACT> } }>(
+    language,
+    'common',
+  );
+  return { ...common.operator.sample, ...SAMPLE_OPERATOR_CONTACT };
 }
 
 /** The foot of an email in a language: the operator's name and address, who represents it, its register entry and how to reach it. */
