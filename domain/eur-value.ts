@@ -9,17 +9,26 @@
  * its quotes) would be in that page's first load for this one product.
  */
 export function eurValueMinor(amountMinor: bigint, decimals: number, rate: string): bigint {
-  // The decimal forms big.js reads: "80000", "0.5", ".5", "5.", "-1", "1e-8".
-  const match = /^(-?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:e([+-]?\d+))?$/i.exec(rate.trim());
-  if (!match) throw new Error(`${JSON.stringify(rate)} is not a rate`);
-  const whole = match[2] ?? '';
-  const fraction = match[3] ?? match[4] ?? '';
-  const product = amountMinor * BigInt(`${match[1]}${whole}${fraction}`);
+  const parsed = decimalDigits(rate);
+  if (!parsed) throw new Error(`${JSON.stringify(rate)} is not a rate`);
+  const product = amountMinor * parsed.digits;
   // amount × rate in cents = product × 10^power.
-  const power = 2 - decimals - fraction.length + Number(match[5] ?? 0);
+  const power = 2 - decimals - parsed.scale;
   if (power >= 0) return product * 10n ** BigInt(power);
   const divisor = 10n ** BigInt(-power);
   const magnitude = product < 0n ? -product : product;
   const rounded = (2n * magnitude + divisor) / (2n * divisor);
   return product < 0n ? -rounded : rounded;
+}
+
+/**
+ * A decimal string as integer digits and a scale, value = digits × 10^-scale, in the forms
+ * big.js reads ("80000", "0.5", ".5", "5.", "-1", "1e-8"); null for anything else. The one
+ * reader of decimal strings for exact bigint arithmetic (this EUR value, a buy rate's inverse).
+ */
+export function decimalDigits(text: string): { digits: bigint; scale: number } | null {
+  const match = /^(-?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:e([+-]?\d+))?$/i.exec(text.trim());
+  if (!match) return null;
+  const fraction = match[3] ?? match[4] ?? '';
+  return { digits: BigInt(`${match[1]}${match[2] ?? ''}${fraction}`), scale: fraction.length - Number(match[5] ?? 0) };
 }

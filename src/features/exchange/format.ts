@@ -1,3 +1,4 @@
+import { decimalDigits } from '#domain/eur-value';
 import { minorToDecimal } from '#domain/money';
 import {
   formatDateTime as formatMoment,
@@ -49,14 +50,12 @@ export function rateText(from: string, to: string, rate: string, language: Langu
  * is more than the page needs.
  */
 export function inverse(decimal: string, decimals: number): string | null {
-  const match = /^(\d+)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(decimal.trim());
-  if (!match) return null;
-  const digits = BigInt(`${match[1]}${match[2] ?? ''}`);
-  if (digits === 0n) return null;
-  // decimal = digits × 10^-shift, so 1 / decimal × 10^decimals = 10^(shift + decimals) / digits.
-  const power = (match[2]?.length ?? 0) - Number(match[3] ?? 0) + decimals;
+  const parsed = decimalDigits(decimal);
+  if (!parsed || parsed.digits <= 0n) return null;
+  // decimal = digits × 10^-scale, so 1 / decimal × 10^decimals = 10^(scale + decimals) / digits.
+  const power = parsed.scale + decimals;
   const numerator = 10n ** BigInt(Math.max(power, 0));
-  const denominator = digits * 10n ** BigInt(Math.max(-power, 0));
+  const denominator = parsed.digits * 10n ** BigInt(Math.max(-power, 0));
   return minorToDecimal((2n * numerator + denominator) / (2n * denominator), decimals);
 }
 
