@@ -73,7 +73,12 @@ for (const width of [1280, 360]) {
     await expect(page.locator('#main-nav')).toHaveCount(1);
     // A phone: the menu opened first (its button is then where the keyboard starts again).
     if (width < 1024) {
-      await page.getByRole('button', { name: common.nav.menu }).click();
+      // A click before the page has hydrated does nothing yet: click until the menu says it is open.
+      const menu = page.getByRole('button', { name: common.nav.menu });
+      await expect(async () => {
+        if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click();
+        await expect(menu).toHaveAttribute('aria-expanded', 'true', { timeout: 1000 });
+      }).toPass();
       await page.locator('.skip-link').focus();
     }
     const order: string[] = width < 1024 ? ['skip'] : [];
