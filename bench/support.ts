@@ -38,7 +38,9 @@ export async function startServer(
   env: Record<string, string>,
 ): Promise<{ url: string; stop(): void; child: ChildProcess }> {
   const port = Number(env.PORT ?? (await freePort()));
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'server/src/main.ts'], {
+  // BENCH_PROFILE=<dir>: the server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/src/main.ts'], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', HOST: 'localhost', ...env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],

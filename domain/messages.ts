@@ -6,3 +6,6 @@
  */
 export const MESSAGE_CHANNELS = ['email', 'sms', 'post', 'bank', 'chain'] as const;
 export type MessageChannel = (typeof MESSAGE_CHANNELS)[number];
+/** Emails the outbox keeps as a template until they are written (server/src/modules/notify/outbox-writer.ts). */
+export const MAIL_TEMPLATES = ['orderPlaced'] as const;
+export type MailTemplate = (typeof MAIL_TEMPLATES)[number];

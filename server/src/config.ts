@@ -159,6 +159,11 @@ const schema = z
         .optional(),
     ),
     MAIL_FROM: z.string().min(3).default('Muntly <no-reply@muntly.local>'),
+    /**
+     * How often each replica writes the emails kept as templates (an order's confirmation:
+     * notify/outbox-writer.ts); 0: never in the background, only before the outbox is read or relayed.
+     */
+    EMAIL_WRITER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
     /** How often each replica's order worker looks for funded orders (0: never; tests drive it). */
     ORDER_WORKER_INTERVAL_MS: z.coerce.number().int().min(0).max(600_000).default(1000),
     /** An order still unpaid after this many days expires (completed, failure reason expired). */

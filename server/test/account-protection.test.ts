@@ -786,6 +786,26 @@ describe.each(databaseKinds())('account protection (%s)', (kind) => {
       expect(placed!.subject).toContain(order.json().reference);
       expect(placed!.body.startsWith('Your anti-phishing phrase: Blaue Pferde 42\n')).toBe(true);
       expect(placed!.html).toContain('Blaue Pferde 42');
+      // And one placed without logging in, with the address spelt otherwise: an anonymous order's
+      // email is written by the outbox writer, which puts the phrase atop it as every email has it.
+      const anonymous = await t.app.inject({
+        method: 'POST',
+        url: '/api/orders',
+        headers: { 'accept-language': 'de' },
+        payload: {
+          type: 'buy',
+          currencyFrom: 'EUR',
+          currencyTo: 'BTC',
+          amount: '50',
+          email: ' Phrase@MUNTLY.test ',
+          address: EXTERNAL,
+        },
+      });
+      expect(anonymous.statusCode).toBe(201);
+      const [unsigned] = await mails(u.email);
+      expect(unsigned!.subject).toContain(anonymous.json().reference);
+      expect(unsigned!.body.startsWith('Ihr Anti-Phishing-Satz: Blaue Pferde 42\n')).toBe(true);
+      expect(unsigned!.html).toContain('Blaue Pferde 42');
       // Someone else's emails never show it.
       const stranger = await user('stranger@muntly.test', '0');
       await add(stranger, EXTERNAL);

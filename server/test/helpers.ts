@@ -216,6 +216,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PUBLIC_DIR: publicDir,
     DATA_DIR: publicDir,
     ORDER_WORKER_INTERVAL_MS: '0',
+    EMAIL_WRITER_INTERVAL_MS: '0',
     PAYOUT_WORKER_INTERVAL_MS: '0',
     LIABILITIES_INTERVAL_MS: '0',
     ...unlimited,

@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { outbox } from '../src/db/schema';
 import { relayMail, smtpTransport, MAX_ATTEMPTS } from '../src/modules/notify/mail-relay';
+import { writeWaitingEmails } from '../src/modules/notify/outbox-writer';
 import { testApp, fixedRates, databaseKinds, UUID, type TestApp } from './helpers';
 import type { AddressInfo } from 'node:net';
 
@@ -125,6 +126,51 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
     const before = sink.received.length;
     expect(await relay()).toBe(0); // sent once only
     expect(sink.received.length).toBe(before);
+  });
+
+  it('keeps the confirmation as a template at placement; the writer writes it once, its pay-by date counted from the placement', async () => {
+    const email = `template-${kind}@example.com`;
+    const order = (await place(email)).json();
+    const stored = async () => {
+      const [row] = await t.database.db.select().from(outbox).where(eq(outbox.recipient, email));
+      return row!;
+    };
+    // The placement stored what the email is written from (a few hundred bytes), not the email.
+    const kept = await stored();
+    expect(kept).toMatchObject({ template: 'orderPlaced', subject: null, body: null, html: null });
+    expect(JSON.stringify(kept.params).length).toBeLessThan(1500);
+    expect(kept.params).toMatchObject({ language: 'fr', order: { reference: order.reference } });
+    // Written late (a writer that was down for two days: the stored placement time moved back to
+    // stand for it), the email still gives the date the order was placed plus its seven days.
+    const placedAt = new Date(Date.parse((kept.params as { placedAt: string }).placedAt) - 2 * 86_400_000);
+    await t.database.db
+      .update(outbox)
+      .set({ params: { ...(kept.params as object), placedAt: placedAt.toISOString() } })
+      .where(eq(outbox.id, kept.id));
+    expect(await writeWaitingEmails(t.database.db)).toBeGreaterThanOrEqual(1);
+    const written = await stored();
+    expect(written).toMatchObject({ template: 'orderPlaced', params: null, sentAt: null });
+    expect(written.subject).toBe(`Votre ordre Muntly ${order.reference}`);
+    expect(written.body!.length).toBeGreaterThan(1000);
+    expect(written.html).toMatch(/^<!DOCTYPE html>/);
+    const payBy = new Date(placedAt.getTime() + 7 * 86_400_000);
+    expect(written.body).toContain(new Intl.DateTimeFormat('fr', { dateStyle: 'long', timeZone: 'UTC' }).format(payBy));
+    // Written once: a second run finds nothing, and the relay sends what was written.
+    expect(await writeWaitingEmails(t.database.db)).toBe(0);
+    expect((await stored()).body).toBe(written.body);
+    expect(await relay()).toBeGreaterThanOrEqual(1);
+    expect(sink.received.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it('refuses an outbox row that is neither written nor a template', async () => {
+    await expect(
+      t.database.db.insert(outbox).values({ channel: 'email', recipient: `nothing-${kind}@example.com` }),
+    ).rejects.toThrow();
+    await expect(
+      t.database.db
+        .insert(outbox)
+        .values({ channel: 'email', recipient: `nothing-${kind}@example.com`, template: 'orderPlaced' }),
+    ).rejects.toThrow();
   });
 
   it('keeps a refused email and tries again later, then delivers it', async () => {

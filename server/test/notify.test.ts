@@ -20,7 +20,7 @@ import {
   type EmailParts,
   type MessageKey,
 } from '../src/modules/notify/service';
-import { orderPlacedMail, type PlacedMailOrder } from '../src/modules/orders/mail';
+import { orderPlacedMail, type PlacedMailOrder } from '../src/modules/notify/order-placed';
 import { withClickableLinks } from '../src/modules/protection/mail';
 import { databaseKinds, testApp, UUID, type TestApp } from './helpers';
 

@@ -21,7 +21,7 @@ import {
 import { BANK_PAYMENT_STATUSES } from '#domain/bank';
 import { CHAIN_OUTPUT_STATUSES, CHAIN_UNMATCHED_REASONS, HOUSE_BRANCHES } from '#domain/chain';
 import { FAUCET_STATES, GAME_OVER_REASONS } from '#domain/faucet';
-import { MESSAGE_CHANNELS } from '#domain/messages';
+import { MAIL_TEMPLATES, MESSAGE_CHANNELS } from '#domain/messages';
 import { FAILURE_REASONS, ORDER_STATUSES, ORDER_TYPES, REFUNDS } from '#domain/orders';
 import { PAYOUT_APPROVAL_REASONS, PAYOUT_PURPOSES, PAYOUT_RAILS, PAYOUT_STATUSES } from '#domain/payouts';
 import { SECURITY_EVENT_KINDS, SECURITY_LINK_PURPOSES } from '#domain/protection';
@@ -171,10 +171,18 @@ export const outbox = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     channel: text('channel', { enum: MESSAGE_CHANNELS }).notNull(),
     recipient: text('recipient').notNull(),
-    subject: text('subject').notNull(),
-    body: text('body').notNull(),
+    /** Null while an email kept as a template (`template`, `params`) is not written yet (notify/outbox-writer.ts). */
+    subject: text('subject'),
+    body: text('body'),
     /** Emails: the HTML part sent beside the text `body` (made from it); null for other channels and older emails. */
     html: text('html'),
+    /**
+     * An email written after its transaction (notify/outbox-writer.ts): which one, and what it is
+     * written from. A placement stores these few hundred bytes instead of the email's ten
+     * thousand; the writer fills in subject, body and html and clears `params`.
+     */
+    template: text('template', { enum: MAIL_TEMPLATES }),
+    params: jsonb('params'),
     accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /** With SMTP_URL: when the mail relay handed the email to the SMTP server; failed tries. */
@@ -195,6 +203,16 @@ export const outbox = pgTable(
       .on(t.retainUntil)
       .where(sql`${t.retainUntil} is not null`),
     check('outbox_channel', oneOf(t.channel, MESSAGE_CHANNELS)),
+    check('outbox_template', sql`${t.template} is null or ${oneOf(t.template, MAIL_TEMPLATES)}`),
+    // A message is written, or kept as a template until it is.
+    check(
+      'outbox_written',
+      sql`(${t.subject} is not null and ${t.body} is not null) or (${t.template} is not null and ${t.params} is not null)`,
+    ),
+    // The emails still to write: few at any moment, however large the outbox grows.
+    index('outbox_unwritten')
+      .on(t.createdAt)
+      .where(sql`${t.body} is null`),
   ],
 );
 

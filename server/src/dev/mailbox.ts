@@ -1,5 +1,5 @@
 import { DomainError } from '#domain/errors';
-import { listOutbox } from '../modules/notify/service';
+import { listOutbox } from '../modules/notify/outbox-writer';
 import { escapeHtml } from './html';
 import type { FastifyPluginAsync } from 'fastify';
 

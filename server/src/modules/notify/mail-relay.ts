@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import { writeWaitingEmails } from './outbox-writer';
 import { notifyRepository } from './repository';
 import type { Db } from '../../db/client';
 
@@ -23,6 +24,8 @@ export function smtpTransport(smtpUrl: string): MailTransport {
 
 /** Sends up to `limit` waiting emails; returns how many went out. */
 export async function relayMail(db: Db, transport: MailTransport, from: string, limit = 20): Promise<number> {
+  // Emails kept as templates are written first (outbox-writer.ts); one still unwritten waits for the next run.
+  await writeWaitingEmails(db);
   return db.transaction(async (tx) => {
     const waiting = await notifyRepository.lockWaitingEmails(tx, limit, MAX_ATTEMPTS);
     let sent = 0;
@@ -32,8 +35,8 @@ export async function relayMail(db: Db, transport: MailTransport, from: string, 
         await transport.sendMail({
           from,
           to: message.recipient,
-          subject: message.subject,
-          text: message.body,
+          subject: message.subject ?? '',
+          text: message.body ?? '',
           ...(message.html ? { html: message.html } : {}),
         });
         await notifyRepository.markSent(tx, message.id);

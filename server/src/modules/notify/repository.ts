@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
 import { accounts, antiPhishingPhrases, outbox } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -68,9 +68,9 @@ export const notifyRepository = {
     return rows.map((row) => row.createdAt);
   },
 
-  /** The newest `limit` messages, to anyone or, when given, to one recipient (compared without case). */
-  list(db: Db, limit: number, recipient?: string) {
-    const query = db
+  /** The newest `limit` written messages, to anyone or, when given, to one recipient (compared without case). */
+  async list(db: Db, limit: number, recipient?: string) {
+    const rows = await db
       .select({
         channel: outbox.channel,
         to: outbox.recipient,
@@ -80,9 +80,42 @@ export const notifyRepository = {
         createdAt: outbox.createdAt,
       })
       .from(outbox)
+      .where(
+        and(
+          isNotNull(outbox.body),
+          recipient === undefined ? undefined : sql`lower(${outbox.recipient}) = lower(${recipient})`,
+        ),
+      )
       .orderBy(desc(outbox.createdAt))
       .limit(limit);
-    return recipient === undefined ? query : query.where(sql`lower(${outbox.recipient}) = lower(${recipient})`);
+    return rows.map((row) => ({ ...row, subject: row.subject ?? '', body: row.body ?? '' }));
+  },
+
+  /**
+   * The oldest emails kept as templates, locked until the transaction ends: the background writer
+   * skips rows another writer holds (`skipLocked`); a reader about to list the outbox waits for
+   * them instead, and finds them written.
+   */
+  lockUnwritten(db: Db, limit: number, skipLocked: boolean) {
+    return db
+      .select({
+        id: outbox.id,
+        recipient: outbox.recipient,
+        template: outbox.template,
+        params: outbox.params,
+      })
+      .from(outbox)
+      .where(isNull(outbox.body))
+      .orderBy(asc(outbox.createdAt))
+      .limit(limit)
+      .for('update', skipLocked ? { skipLocked: true } : {});
+  },
+
+  async markWritten(db: Db, id: string, written: { subject: string; body: string; html: string }): Promise<void> {
+    await db
+      .update(outbox)
+      .set({ ...written, params: null })
+      .where(eq(outbox.id, id));
   },
 
   /**
@@ -93,7 +126,14 @@ export const notifyRepository = {
     return db
       .select()
       .from(outbox)
-      .where(and(eq(outbox.channel, 'email'), isNull(outbox.sentAt), lt(outbox.attempts, maxAttempts)))
+      .where(
+        and(
+          eq(outbox.channel, 'email'),
+          isNull(outbox.sentAt),
+          isNotNull(outbox.body),
+          lt(outbox.attempts, maxAttempts),
+        ),
+      )
       .orderBy(asc(outbox.createdAt))
       .limit(limit)
       .for('update', { skipLocked: true });

@@ -7,7 +7,6 @@ import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '#
 import { emailHtml, type EmailFooter } from './email-html';
 import { withPhraseBanner } from './phrase-banner';
 import { notifyRepository } from './repository';
-import type { OutboxMessage } from '#domain/contracts/ops';
 import type { MessageChannel } from '#domain/messages';
 import type englishTexts from '../../../../locales/en/notify.json';
 import type { Db, Tx } from '../../db/client';
@@ -55,14 +54,29 @@ export async function send(db: Db, message: Message): Promise<void> {
   const { language = defaultLanguage, thirdPartyText = false, ...rest } = message;
   const row = { ...rest, accountId: rest.accountId ?? null, retainUntil: rest.retainUntil ?? null };
   if (rest.channel !== 'email') return notifyRepository.insert(db, { ...row, html: null });
-  let { body, html } = rest.html ? { body: rest.body, html: rest.html } : emailParts(language, rest.subject, rest.body);
-  const phrase = thirdPartyText ? null : await notifyRepository.phraseOfEmail(db, emailKey(rest.recipient));
-  if (phrase) {
-    const [line = '', note = ''] = textsOf(language).security.phraseBanner.split('\n');
-    body = `${fillTemplate(line, { phrase })}\n${note}\n\n${body}`;
-    html = withPhraseBanner(html, fillTemplate(line, { phrase }), phrase, note);
-  }
+  const parts = rest.html ? { body: rest.body, html: rest.html } : emailParts(language, rest.subject, rest.body);
+  const { body, html } = thirdPartyText ? parts : await withAccountPhrase(db, language, rest.recipient, parts);
   await notifyRepository.insert(db, { ...row, body, html });
+}
+
+/**
+ * An email's text and HTML with the anti-phishing phrase atop both, when its address belongs to
+ * an account that set one: every email Muntly writes passes here, now (`send`) or when an email
+ * kept as a template is written (outbox-writer.ts).
+ */
+export async function withAccountPhrase(
+  db: Db,
+  language: Language,
+  recipient: string,
+  parts: { body: string; html: string },
+): Promise<{ body: string; html: string }> {
+  const phrase = await notifyRepository.phraseOfEmail(db, emailKey(recipient));
+  if (!phrase) return parts;
+  const [line = '', note = ''] = textsOf(language).security.phraseBanner.split('\n');
+  return {
+    body: `${fillTemplate(line, { phrase })}\n${note}\n\n${parts.body}`,
+    html: withPhraseBanner(parts.html, fillTemplate(line, { phrase }), phrase, note),
+  };
 }
 
 /**
@@ -118,15 +132,6 @@ export async function deleteExpiredMessages(
   relationshipEnded?: (accountId: AnyColumn) => SQL,
 ): Promise<number> {
   return notifyRepository.deleteExpired(db, now, relationshipEnded);
-}
-
-/** How many messages the outbox list shows at most. */
-const OUTBOX_LIST_LIMIT = 500;
-
-/** `GET /api/ops/outbox`: the messages sent, newest first (domain/contracts/ops.ts). */
-export async function listOutbox(db: Db, recipient?: string): Promise<OutboxMessage[]> {
-  const rows = await notifyRepository.list(db, OUTBOX_LIST_LIMIT, recipient ? recipient.trim() : undefined);
-  return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }
 
 /**

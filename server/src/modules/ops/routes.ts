@@ -27,7 +27,7 @@ import {
   readIdentityAsOperator,
   rejectVerification,
 } from '../identity/service';
-import { listOutbox } from '../notify/service';
+import { listOutbox } from '../notify/outbox-writer';
 import { operatorFreeze, operatorUnfreeze } from '../protection/service';
 import { applyRetention } from '../retention/service';
 import { accountByEmail, type LocalIdpAccess } from './service';

@@ -59,8 +59,6 @@ const PLACED_COLUMNS = [
   'codeExpiresAt',
 ] as const;
 export type PlacedOrder = Pick<typeof orders.$inferInsert, (typeof PLACED_COLUMNS)[number]>;
-/** The confirmation email written with the order: its subject, text and HTML part. */
-type PlacedEmail = { subject: string; body: string; html: string };
 
 function placeQueries(q: Db, name: string | null) {
   // Unnamed (name null) inside a transaction: planned each time, nothing left on the connection.
@@ -80,11 +78,11 @@ function placeQueries(q: Db, name: string | null) {
       .returning(),
   );
   const insert = q.with(inserted).select().from(inserted).prepare(named('insert'));
-  // place_anonymous_order (migrations 0016, 0019, 0030, 0042) returns rows of orders, which drizzle reads as such.
+  // place_anonymous_order (migrations 0016, 0019, 0030, 0042, 0044) returns rows of orders, which drizzle reads as such.
   const placed = q
     .$with('placed', getTableColumns(orders))
     .as(
-      sql`select * from place_anonymous_order(${P('order')}::jsonb, ${P('subject')}, ${P('body')}, ${P('html')}, ${P('keys')}::text[], ${P('since')}::timestamptz, ${P('firstOrderCap')}::bigint, ${P('weeklyCap')}::bigint, ${P('limitKey')}, ${P('limitMax')}::integer, ${P('limitWindow')}::interval)`,
+      sql`select * from place_anonymous_order(${P('order')}::jsonb, ${P('mail')}::jsonb, ${P('keys')}::text[], ${P('since')}::timestamptz, ${P('firstOrderCap')}::bigint, ${P('weeklyCap')}::bigint, ${P('limitKey')}, ${P('limitMax')}::integer, ${P('limitWindow')}::interval)`,
     );
   const anonymous = q.with(placed).select().from(placed).prepare(named('anonymous'));
   return { existing, insert, anonymous };
@@ -161,15 +159,18 @@ export const ordersRepository = {
   },
 
   /**
-   * An anonymous order in one round trip (place_anonymous_order, migration 0042): the order of its
+   * An anonymous order in one round trip (place_anonymous_order, migrations 0042 and 0044): the order of its
    * Idempotency-Key if there is one, else the email's placement limit (take_limit: a used-up one
    * answers the wait), then — under the customer's volume locks — the first-order and weekly caps
-   * (anonymous_cap_refusal), then the order with its confirmation email. A cap refuses with its
+   * (anonymous_cap_refusal), then the order with its confirmation email, kept as a template for
+   * notify's writer (migration 0044; notify/outbox-writer.ts). A cap refuses with its
    * error code; a refusal takes no use of the limit.
    */
   async placeAnonymous(
     db: Db,
-    values: PlacedOrder & PlacedEmail,
+    values: PlacedOrder,
+    /** What notify writes the confirmation email from (its outbox keeps it: notify/outbox-writer.ts). */
+    mail: object,
     rules: {
       lockKeys: string[];
       since: Date;
@@ -183,9 +184,7 @@ export const ordersRepository = {
     try {
       const [row] = await preparedFor(db).anonymous.execute({
         order: JSON.stringify(order, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value)),
-        subject: values.subject,
-        body: values.body,
-        html: values.html,
+        mail: JSON.stringify(mail),
         keys: rules.lockKeys,
         since: rules.since.toISOString(),
         firstOrderCap: rules.firstOrderCap.toString(),

@@ -28,15 +28,16 @@ import {
   type WalletOutflow,
 } from '../gates/service';
 import { systemAccount, transfer, userAccount } from '../ledger/service';
-import { formatMoney, send as sendMessage } from '../notify/service';
+import { sendLater } from '../notify/outbox-writer';
+import { formatMoney } from '../notify/service';
 import { sendSecurityEmail } from '../protection/mail';
 import { quoteRefusal, type RatesAdapter } from '../rates/service';
-import { orderPlacedMail } from './mail';
 import { ordersRepository, type OrderRow } from './repository';
 import { orderMoney } from './views';
 import type { PlaceOrderBody } from '#domain/contracts/orders';
 import type { Db, Tx } from '../../db/client';
 import type { AccountRow } from '../accounts/service';
+import type { OrderPlacedParams } from '../notify/order-placed';
 import type { SecurityLinks } from '../protection/links';
 import type { SendProtection } from '../protection/service';
 import type { OrderLinks } from './links';
@@ -195,17 +196,28 @@ export async function placeOrder(
     idempotencyKey: options.idempotencyKey ?? null,
     language: options.language,
   };
-  // The confirmation email, with the payment details (the receiving address is known later).
-  const mailFor = (receivingAddress: string | null) =>
-    orderPlacedMail(
-      options.language,
-      { ...values, amount: minorToDecimal(amount, fromDecimals), receivingAddress },
-      options.bank,
-      {
-        link: options.orderLinks?.url(reference, options.language),
-        expiryDays: options.expiryDays,
-      },
-    );
+  // What the confirmation email is written from, with the payment details (the receiving address
+  // is known later): the outbox keeps these, and notify's writer writes the email after the
+  // transaction (notify/outbox-writer.ts), so the placement neither writes nor stores the email.
+  const mailFor = (receivingAddress: string | null): OrderPlacedParams => ({
+    language: options.language,
+    order: {
+      reference,
+      shortReference: values.shortReference,
+      type: values.type,
+      currencyFrom: from,
+      currencyTo: to,
+      amount: minorToDecimal(amount, fromDecimals),
+      useMyWallet: fromWallet,
+      receivingAddress,
+      address,
+      beneficiary,
+    },
+    bank: options.bank,
+    link: options.orderLinks?.url(reference, options.language),
+    expiryDays: options.expiryDays,
+    placedAt: new Date().toISOString(),
+  });
 
   if (!account && !fromCurrency) {
     // An anonymous buy, most orders: the database applies the gate's caps and places it in one round trip.
@@ -219,7 +231,8 @@ export async function placeOrder(
     };
     const placed = await ordersRepository.placeAnonymous(
       db,
-      { ...values, ...mailFor(null), receivingAddress: null },
+      { ...values, receivingAddress: null },
+      mailFor(null),
       { ...inDatabase, firstOrderCap: FIRST_ORDER_LIMIT_EUR_MINOR, limit },
       pass,
     );
@@ -270,12 +283,11 @@ export async function placeOrder(
       const row = await ordersRepository.insertPlaced(tx, { ...values, ...codeFields, receivingAddress }, pass);
       if (!row) return null; // the Idempotency-Key arrived twice at once: the other request placed it
       // Its confirmation email, through notify (the outbox is notify's), in this transaction: both or neither.
-      await sendMessage(tx, {
-        channel: 'email',
+      await sendLater(tx, {
         recipient: row.email,
-        ...mailFor(receivingAddress),
-        accountId: row.accountId ?? undefined,
-        language: options.language,
+        accountId: row.accountId,
+        template: 'orderPlaced',
+        params: mailFor(receivingAddress),
       });
       if (code) {
         await mailOrderCode(tx, options.protection.links, account!, row, code);

@@ -1,7 +1,7 @@
 import { displayIban } from '#domain/identity';
-import { phrase, fillTemplate, formatDate, formatMoney, emailText, sendOnlyText } from '../notify/service';
+import { phrase, fillTemplate, formatDate, formatMoney, emailText, sendOnlyText } from './service';
+import type { BankAccount } from '#domain/contracts/orders';
 import type { Language } from '#domain/languages';
-import type { BankDetails } from './views';
 
 /**
  * The confirmation email of a placed order, with what the customer must do next, so that one who
@@ -27,13 +27,31 @@ export type PlacedMailOrder = {
   beneficiary?: string | null;
 };
 
-/** What else the email carries: the signed link to the order, and the days it has to be paid (ORDER_EXPIRY_DAYS). */
+/**
+ * What else the email carries: the signed link to the order, the days it has to be paid
+ * (ORDER_EXPIRY_DAYS), and when it was placed (the pay-by date counts from then, however much
+ * later the email is written).
+ */
 export type PlacedMailExtras = { link?: string; expiryDays?: number; now?: Date };
+
+/**
+ * Everything the confirmation email is written from, as the outbox keeps it until it is written
+ * (template `orderPlaced`: the placement stores these few hundred bytes, not the email).
+ */
+export type OrderPlacedParams = {
+  language: Language;
+  order: PlacedMailOrder;
+  bank: BankAccount;
+  link?: string;
+  expiryDays?: number;
+  /** When the order was placed, ISO 8601. */
+  placedAt: string;
+};
 
 export function orderPlacedMail(
   language: Language,
   order: PlacedMailOrder,
-  bank: BankDetails,
+  bank: BankAccount,
   extras: PlacedMailExtras = {},
 ) {
   const amount = formatMoney(language, order.amount, order.currencyFrom);
