@@ -562,7 +562,7 @@ export async function confirmSendFromMail(
 /** The code mailed to `email` for the wallet-paid order `reference` (found by its hash, as for sends). */
 export async function mailedOrderCode(t: Pick<TestApp, 'app'>, email: string, reference: string): Promise<string> {
   const { rows } = (await t.app.db.execute(
-    sql`select o.body, r.code_hash from outbox o, orders r where r.reference = ${reference} and o.channel = 'email' and lower(o.recipient) = lower(${email}) and o.created_at >= r.created_at`,
+    sql`select o.body, r.code_hash from outbox o, orders r where r.reference = ${reference} and o.channel = 'email' and o.body is not null and lower(o.recipient) = lower(${email}) and o.created_at >= r.created_at`,
   )) as unknown as { rows: { body: string; code_hash: string | null }[] };
   const codes = rows.flatMap(({ body, code_hash: hash }) =>
     [...body.matchAll(new RegExp(ONE_TIME_CODE, 'g'))].map(([code]) => ({ code, hash })),

@@ -111,9 +111,11 @@ export async function eraseExpiredRecords(db: Db, now: Date, cutoff: Date): Prom
   );
   for (const order of orders) {
     // The emails about an anonymous order went to its address and name its reference (about 75
-    // random bits, so no other order's message matches): they are its records and go with them.
+    // random bits, so no other order's message matches): they are its records and go with them,
+    // written or still kept as a template (notify/outbox-writer.ts).
     await db.execute(sql`delete from outbox where account_id is null and retain_until is null
-      and lower(recipient) = lower(${order.email}) and strpos(body, ${order.reference}) > 0`);
+      and lower(recipient) = lower(${order.email})
+      and (strpos(body, ${order.reference}) > 0 or params #>> '{order,reference}' = ${order.reference})`);
     await db.execute(sql`update orders set email = '', email_key = '', address = null, payout_key = null, payer_key = null,
       sender_address = null, beneficiary = null, personal_data_erased_at = ${erasedAt} where id = ${order.id}`);
     // A returned payout's new account holder, as the customer gave it.
