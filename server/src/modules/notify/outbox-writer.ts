@@ -1,6 +1,7 @@
+import { emailKey } from '#domain/email';
 import { orderPlacedMail, type OrderPlacedParams } from './order-placed';
 import { notifyRepository } from './repository';
-import { withAccountPhrase, type EmailParts } from './service';
+import { phrasesOfRecipients, withPhrase, type EmailParts } from './service';
 import type { OutboxMessage } from '#domain/contracts/ops';
 import type { MailTemplate } from '#domain/messages';
 import type { Db } from '../../db/client';
@@ -53,11 +54,20 @@ const WRITE_BATCH = 200;
 export async function writeWaitingEmails(db: Db, { wait = false } = {}): Promise<number> {
   return db.transaction(async (tx) => {
     const waiting = await notifyRepository.lockUnwritten(tx, WRITE_BATCH, !wait);
-    for (const row of waiting) {
-      const parts = written(row.template!, row.params);
-      const { body, html } = await withAccountPhrase(tx, parts.language, row.recipient, parts);
-      await notifyRepository.markWritten(tx, row.id, { subject: parts.subject, body, html });
-    }
+    if (waiting.length === 0) return 0;
+    // One query for the phrases of the batch, one statement to store it.
+    const phrases = await phrasesOfRecipients(
+      tx,
+      waiting.map((row) => row.recipient),
+    );
+    await notifyRepository.markWritten(
+      tx,
+      waiting.map((row) => {
+        const parts = written(row.template!, row.params);
+        const { body, html } = withPhrase(parts.language, phrases.get(emailKey(row.recipient)), parts);
+        return { id: row.id, subject: parts.subject, body, html };
+      }),
+    );
     return waiting.length;
   });
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
 import { accounts, antiPhishingPhrases, outbox } from '../../db/schema';
 import type { Db } from '../../db/client';
@@ -19,6 +19,22 @@ export const notifyRepository = {
       .where(eq(accounts.email, email))
       .limit(2);
     return found.length === 1 ? (found[0]!.phrase ?? null) : null;
+  },
+
+  /**
+   * phraseOfEmail for many addresses (emailKey) in one query: the phrase of each address that
+   * belongs to exactly one account that set one.
+   */
+  async phrasesOfEmails(db: Db, emails: string[]): Promise<Map<string, string>> {
+    if (emails.length === 0) return new Map();
+    const found = await db
+      .select({ email: accounts.email, phrase: sql<string | null>`max(${antiPhishingPhrases.phrase})` })
+      .from(accounts)
+      .leftJoin(antiPhishingPhrases, eq(antiPhishingPhrases.accountId, accounts.id))
+      .where(inArray(accounts.email, [...new Set(emails)]))
+      .groupBy(accounts.email)
+      .having(sql`count(*) = 1`);
+    return new Map(found.flatMap(({ email, phrase }) => (email && phrase ? [[email, phrase] as const] : [])));
   },
 
   async phraseOf(db: Db, accountId: string): Promise<{ phrase: string; setAt: Date } | undefined> {
@@ -111,11 +127,12 @@ export const notifyRepository = {
       .for('update', skipLocked ? { skipLocked: true } : {});
   },
 
-  async markWritten(db: Db, id: string, written: { subject: string; body: string; html: string }): Promise<void> {
-    await db
-      .update(outbox)
-      .set({ ...written, params: null })
-      .where(eq(outbox.id, id));
+  /** Fills in the written emails, all in one statement, and clears what they were written from. */
+  async markWritten(db: Db, written: { id: string; subject: string; body: string; html: string }[]): Promise<void> {
+    if (written.length === 0) return;
+    await db.execute(sql`update ${outbox} set subject = w.subject, body = w.body, html = w.html, params = null
+      from jsonb_to_recordset(${JSON.stringify(written)}::jsonb) as w(id uuid, subject text, body text, html text)
+      where ${outbox.id} = w.id`);
   },
 
   /**

@@ -70,7 +70,20 @@ export async function withAccountPhrase(
   recipient: string,
   parts: { body: string; html: string },
 ): Promise<{ body: string; html: string }> {
-  const phrase = await notifyRepository.phraseOfEmail(db, emailKey(recipient));
+  return withPhrase(language, await notifyRepository.phraseOfEmail(db, emailKey(recipient)), parts);
+}
+
+/** The phrases of the accounts these addresses belong to (emailKey → phrase), for withPhrase: one query for many emails. */
+export function phrasesOfRecipients(db: Db, recipients: string[]): Promise<Map<string, string>> {
+  return notifyRepository.phrasesOfEmails(db, recipients.map(emailKey));
+}
+
+/** The phrase, when there is one, atop an email's text and HTML, in its language. */
+export function withPhrase(
+  language: Language,
+  phrase: string | null | undefined,
+  parts: { body: string; html: string },
+): { body: string; html: string } {
   if (!phrase) return parts;
   const [line = '', note = ''] = textsOf(language).security.phraseBanner.split('\n');
   return {
