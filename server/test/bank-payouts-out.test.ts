@@ -9,6 +9,7 @@ import { validateXML } from 'xmllint-wasm';
 import { SEPA_IBAN_COUNTRIES, SEPA_NON_EEA_COUNTRIES, leavesEea } from '#domain/sepa';
 import { loadConfig } from '../src/config';
 import { buildPain001, type Pain001Input } from '../src/modules/bank/pain';
+import { writeWaitingEmails } from '../src/modules/notify/outbox-writer';
 import { processOrders } from '../src/modules/orders/settlement';
 import { databaseKinds, fixedRates, testApp, testUser, type TestApp } from './helpers';
 import type { ExportPayoutsResponse } from '#domain/contracts/bank';
@@ -416,6 +417,8 @@ describe.each(databaseKinds())('payouts out (%s)', (kind) => {
       payload: { email: `seller-${kind}-${n - 1}@example.com`, reference: yulia.reference },
     });
     expect(lookedUp.json()).toMatchObject({ beneficiary: 'Yuliya Kovalenko', address: 'DE02120300000000202051' });
+    // The confirmation is written after the placement (notify/outbox-writer.ts), by the time anything reads it.
+    await writeWaitingEmails(t.database.db);
     const [mail] = (
       (await t.database.db.execute(
         sql`select body from outbox where recipient = ${`seller-${kind}-${n - 1}@example.com`}`,
