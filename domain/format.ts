@@ -83,6 +83,11 @@ export function formatNumber(value: number | bigint, language: Language): string
   return numberFormat(language).format(value);
 }
 
+/** A length of time in words, "30 days", "10 Minuten", "30 дней", as the sentence around it needs. */
+export function formatDuration(count: number, unit: 'minute' | 'hour' | 'day', language: Language): string {
+  return numberFormat(language, { style: 'unit', unit, unitDisplay: 'long' }).format(count);
+}
+
 export function formatPercent(basisPoints: number, language: Language): string {
   return numberFormat(language, { style: 'percent', minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
     basisPoints / 10000,

@@ -7,6 +7,7 @@ export {
   dateTimeFormat,
   formatDate,
   formatDateTime,
+  formatDuration,
   formatEurPrice,
   formatIban,
   formatMoney,

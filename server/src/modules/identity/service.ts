@@ -13,6 +13,7 @@ import {
   displayIban,
   nextCodeAllowedAt,
   yearsAfter,
+  stepTwoCodeTtlMs,
   type StepTwoChannel,
 } from '#domain/identity';
 import { defaultLanguage, isLanguage, type Language } from '#domain/languages';
@@ -40,17 +41,6 @@ export const KIND_NAMES: Record<VerificationKind, string> = {
   business: 'business',
   id: 'ID',
   mobile: 'mobile',
-};
-
-/**
- * How long a code lives. The spec's 10 minutes fits SMS and email; a letter or a bank transfer
- * takes days to arrive, so those codes live longer (see docs/deviations.md).
- */
-const CODE_TTL_MS: Record<string, number> = {
-  sms: 10 * 60_000,
-  email: 10 * 60_000,
-  post: 30 * 86_400_000,
-  bank: 14 * 86_400_000,
 };
 
 const hashCode = (accountId: string, kind: string, code: string) =>
@@ -234,7 +224,8 @@ export async function submitStepOne(
       accountId: account.id,
       kind,
       codeHash: hashCode(account.id, kind, code),
-      expiresAt: new Date(now.getTime() + CODE_TTL_MS[channel]!),
+      // Days for a letter or a transfer, minutes for SMS and email (domain/identity.ts).
+      expiresAt: new Date(now.getTime() + stepTwoCodeTtlMs(channel)),
     });
     const name = [data.firstName, data.lastName].filter(Boolean).join(' ') || account.displayName || '';
     const text =

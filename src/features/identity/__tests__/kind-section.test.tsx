@@ -97,3 +97,39 @@ describe('KindSection, a kind not enabled yet', () => {
     expect(screen.queryByRole('button', { name: uk.me.request })).toBeNull();
   });
 });
+
+describe('how the code arrives', () => {
+  const waiting = (kind: IdentityKind['kind'], channel: IdentityKind['channel']): IdentityKind => ({
+    ...verified,
+    kind,
+    channel,
+    phase: 'step_2',
+    verifiedAt: null,
+    retainUntil: null,
+    codeExpiresAt: '2026-02-10T09:00:00.000Z',
+    attemptsLeft: 5,
+  });
+
+  // The numbers come from the rules the server gives codes (domain/identity.ts), written by Intl:
+  // changing a code's life changes the sentence, in every language.
+  it('says how long a letter’s code lives, and the transfer’s amount, in the page’s language', () => {
+    const ru = loadResources('ru').identity as any;
+    renderInLanguage(<KindSection view={waiting('address', 'post')} onSubmit={noop} onConfirm={noop} />, 'ru');
+    expect(screen.getByText(/Код действителен 30 дней\./)).toBeTruthy();
+    expect(screen.getByText(/код из 16 букв/)).toBeTruthy();
+    expect(ru.me.howCodeArrives.post).toContain('{{validity}}');
+  });
+
+  it('writes the bank transfer’s amount as money and the SMS code’s minutes', () => {
+    renderInLanguage(<KindSection view={waiting('bank', 'bank')} onSubmit={noop} onConfirm={noop} />, 'de');
+    expect(
+      screen.getByText(/Wir überweisen 0,01\s€ auf das angegebene Bankkonto\..*Er ist 14 Tage gültig\./),
+    ).toBeTruthy();
+  });
+
+  it('gives SMS and email codes their minutes', () => {
+    renderInLanguage(<KindSection view={waiting('mobile', 'sms')} onSubmit={noop} onConfirm={noop} />, 'uk');
+    expect(screen.getByText(/Введіть його тут протягом 10 хвилин\./)).toBeTruthy();
+    expect(screen.queryByText(/\{\{/)).toBeNull();
+  });
+});

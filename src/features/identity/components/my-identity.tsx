@@ -1,12 +1,14 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { CODE_LENGTH } from '#domain/codes';
 import { IDENTITY_MAILBOX } from '#domain/contact';
+import { STEP_TWO_CODE_VALIDITY, VERIFICATION_TRANSFER_EUR } from '#domain/identity';
 import { ChunkBoundary } from '../../../components/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../components/error-text';
 import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
 import { useSession } from '../../../components/session';
 import { inUnlockOrder, NextVerification, useUnlockText } from '../../../components/verification-steps';
-import { formatDate, formatDateTime, formatNumber } from '../../../i18n/format';
+import { formatDate, formatDateTime, formatDuration, formatMoney, formatNumber } from '../../../i18n/format';
 import {
   getIdentity,
   submitStepOne,
@@ -17,6 +19,7 @@ import {
 } from '../api/identity';
 import { CodeForm } from './code-form';
 import { STEP_ONE_FIELDS } from './step-one-fields';
+import type { Language } from '#domain/languages';
 
 /**
  * The step 1 form carries the phone-number and IBAN rules (~60 KB gzipped): the browser
@@ -151,7 +154,7 @@ export function KindSection({
 
       {view.phase === 'step_2' ? (
         <>
-          <p>{t(`me.howCodeArrives.${view.channel}`)}</p>
+          <p>{t(`me.howCodeArrives.${view.channel}`, codeFacts(view.channel, language))}</p>
           {view.channel === 'document' ? (
             <>
               <IdentityMailbox />
@@ -215,6 +218,16 @@ export function KindSection({
  * are in, and in emails under their anti-phishing phrase — never on a public page, so that no
  * one can send a stranger there with a look-alike address.
  */
+/** The numbers the step 2 sentence says, from the rules the server applies, in the page's language. */
+function codeFacts(channel: IdentityKind['channel'], language: Language): Record<string, string> {
+  const validity = channel !== 'document' ? STEP_TWO_CODE_VALIDITY[channel] : undefined;
+  return {
+    letters: formatNumber(CODE_LENGTH, language),
+    amount: formatMoney(VERIFICATION_TRANSFER_EUR, 'EUR', language),
+    ...(validity ? { validity: formatDuration(validity.count, validity.unit, language) } : {}),
+  };
+}
+
 function IdentityMailbox() {
   const { t } = useTranslation('identity');
   return (
