@@ -202,3 +202,35 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
     expect(mail.raw).not.toMatch(/text\/html/i);
   });
 });
+
+describe.each(databaseKinds())('the email writer in the background (%s)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp(kind, { EMAIL_WRITER_INTERVAL_MS: '50' }, { rates });
+  });
+  afterAll(() => t.close());
+
+  it('writes an order’s confirmation soon after the placement, without anything reading the outbox', async () => {
+    const email = `background-${kind}@example.com`;
+    const placed = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders',
+      payload: {
+        type: 'buy',
+        currencyFrom: 'EUR',
+        currencyTo: 'BTC',
+        amount: '50',
+        email,
+        address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+      },
+    });
+    expect(placed.statusCode).toBe(201);
+    const written = async () => {
+      const [row] = await t.database.db.select().from(outbox).where(eq(outbox.recipient, email));
+      return row?.body ?? null;
+    };
+    for (let tries = 0; tries < 100 && (await written()) === null; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await written()).toContain(placed.json().reference);
+  });
+});
