@@ -7,7 +7,7 @@ import { DEFAULT_WATCHER_SETTINGS, scanChain, type WatcherHooks } from '../modul
 import { chainDepositArrived, chainDepositReversed } from '../modules/incoming/service';
 import { publishSnapshot } from '../modules/liabilities/service';
 import { relayMail, smtpTransport, type MailTransport } from '../modules/notify/mail-relay';
-import { writeWaitingEmails } from '../modules/notify/outbox-writer';
+import { writeAllWaitingEmails } from '../modules/notify/outbox-writer';
 import { reconcileAll } from '../modules/ops/service';
 import { expireUnpaidOrders } from '../modules/orders/intake';
 import { processOrders, type SettlementDeps } from '../modules/orders/settlement';
@@ -178,7 +178,7 @@ export const workersPlugin = fp<WorkerOptions>(
     );
     // Emails kept as templates by the transactions that send them (an order's confirmation) are
     // written within a second, whether or not a relay sends them (notify/outbox-writer.ts).
-    repeat(app, 'email writer', config.EMAIL_WRITER_INTERVAL_MS, () => writeWaitingEmails(app.db));
+    repeat(app, 'email writer', config.EMAIL_WRITER_INTERVAL_MS, () => writeAllWaitingEmails(app.db));
     if (config.SMTP_URL) {
       const transport = given.mailTransport ?? smtpTransport(config.SMTP_URL);
       repeat(app, 'mail relay', 2000, () => relayMail(app.db, transport, config.MAIL_FROM));

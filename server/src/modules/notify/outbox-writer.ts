@@ -72,12 +72,20 @@ export async function writeWaitingEmails(db: Db, { wait = false } = {}): Promise
   });
 }
 
+/** Writes every email kept as a template, a batch at a time, until none is left; returns how many. */
+export async function writeAllWaitingEmails(db: Db, options: { wait?: boolean } = {}): Promise<number> {
+  let total = 0;
+  for (let written = WRITE_BATCH; written === WRITE_BATCH; total += written)
+    written = await writeWaitingEmails(db, options);
+  return total;
+}
+
 /** How many messages the outbox list shows at most. */
 const OUTBOX_LIST_LIMIT = 500;
 
 /** `GET /api/ops/outbox` and the local mailbox: the messages sent, newest first (domain/contracts/ops.ts). */
 export async function listOutbox(db: Db, recipient?: string): Promise<OutboxMessage[]> {
-  while ((await writeWaitingEmails(db, { wait: true })) === WRITE_BATCH);
+  await writeAllWaitingEmails(db, { wait: true });
   const rows = await notifyRepository.list(db, OUTBOX_LIST_LIMIT, recipient ? recipient.trim() : undefined);
   return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
 }
