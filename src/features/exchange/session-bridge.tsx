@@ -1,6 +1,6 @@
 import * as React from 'react';
-import { AuthIsland } from '../../components/auth-island';
-import { useSession } from '../../components/session';
+import { AuthIsland } from '../../app/auth-island';
+import { useSession } from '../../app/session';
 import type { ExchangeSession } from './session';
 
 /**

@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePageLanguage } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
+import { useSession } from '../../../app/session';
 import { formatMoney } from '../../../i18n/format';
+import { usePageLanguage } from '../../../ui/localized-link';
 import { useMe } from '../api/get-me';
 
 /** Who is logged in, and their account key, deposit reference and deposit limit, as labelled tiles (issue 35). */

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../components/session';
+import { useSession } from '../../../app/session';
 
 /**
  * A protected island: an anonymous visitor is sent to log in and comes back to this very page

@@ -3,10 +3,10 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '#domain/languages';
 import { loginLanding } from '#domain/return-to';
-import { usePageLanguage } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
-import { writeSessionHint } from '../../../components/session-hint';
+import { useSession } from '../../../app/session';
+import { writeSessionHint } from '../../../app/session-hint';
 import { routes } from '../../../i18n/routes';
+import { usePageLanguage } from '../../../ui/localized-link';
 
 /**
  * The login page: it receives the provider's redirect (the SDK finishes the login and sends the

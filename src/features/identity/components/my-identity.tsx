@@ -1,12 +1,12 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { IDENTITY_MAILBOX } from '#domain/contact';
-import { ChunkBoundary } from '../../../components/chunk-boundary';
-import { errorKeyOf, useErrorText } from '../../../components/error-text';
-import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
-import { inUnlockOrder, NextVerification, useUnlockText } from '../../../components/verification-steps';
+import { ChunkBoundary } from '../../../app/chunk-boundary';
+import { errorKeyOf, useErrorText } from '../../../app/error-text';
+import { useSession } from '../../../app/session';
 import { formatDate, formatDateTime, formatNumber } from '../../../i18n/format';
+import { LocalizedLink, usePageLanguage } from '../../../ui/localized-link';
+import { inUnlockOrder, NextVerification, useUnlockText } from '../../../ui/verification-steps';
 import {
   getIdentity,
   submitStepOne,

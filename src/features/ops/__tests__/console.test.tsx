@@ -21,8 +21,8 @@ const mockSession = {
   loginWithRedirect: jest.fn(async () => undefined),
   getAccessTokenSilently: jest.fn(async (_options?: unknown): Promise<string> => 'admin-token'),
 };
-jest.mock('../../../components/session', () => ({ useSession: () => mockSession }));
-jest.mock('../../../components/auth-island', () => ({
+jest.mock('../../../app/session', () => ({ useSession: () => mockSession }));
+jest.mock('../../../app/auth-island', () => ({
   AuthIsland: ({ children }: { children: React.ReactNode }) => children,
 }));
 

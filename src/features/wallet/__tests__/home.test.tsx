@@ -7,7 +7,7 @@ import { WalletHome } from '../components/home';
 import type { IdentityKind } from '#domain/contracts/identity';
 import type { SecurityOverview } from '#domain/contracts/protection';
 
-jest.mock('../../../components/session', () => {
+jest.mock('../../../app/session', () => {
   const session = {
     isLoading: false,
     isAuthenticated: true,

@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { useErrorText } from '../../../components/error-text';
-import { LocalizedLink } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
-import { VerificationSteps } from '../../../components/verification-steps';
+import { useErrorText } from '../../../app/error-text';
+import { useSession } from '../../../app/session';
 import { formatMoney, formatNumber } from '../../../i18n/format';
+import { LocalizedLink } from '../../../ui/localized-link';
+import { VerificationSteps } from '../../../ui/verification-steps';
 import {
   getBalances,
   getSecurity,

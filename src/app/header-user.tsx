@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '#domain/languages';
 import { routes } from '../i18n/routes';
-import { usePageLanguage } from './localized-link';
+import { usePageLanguage } from '../ui/localized-link';
 import { readSessionHint, type SessionHint } from './session-hint';
 
 /** Who is logged in, from the hint the SDK pages leave (null: nobody, and until hydration). */

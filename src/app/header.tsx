@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { headerNav } from '../i18n/routes';
+import { LanguageSwitch } from '../ui/language-switch';
+import { LocalizedLink } from '../ui/localized-link';
 import { accountNav, HeaderUser, useSessionHint } from './header-user';
-import { LanguageSwitch } from './language-switch';
-import { LocalizedLink } from './localized-link';
 
 /**
  * On a wide screen: the brand, the navigation, the login and the language on one line. On a

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePageLanguage } from '../ui/localized-link';
 import { getAuthConfig, type AuthConfig } from './auth-config';
-import { usePageLanguage } from './localized-link';
 import { SessionContext, type Session } from './session';
 import { mayHaveSession, writeSessionHint } from './session-hint';
 import type { Handover } from './auth-sdk';
