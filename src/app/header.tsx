@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { headerNav } from '../i18n/routes';
 import { LanguageSwitch } from '../ui/language-switch';
 import { LocalizedLink } from '../ui/localized-link';
-import { accountNav, HeaderUser, useSessionHint } from './header-user';
+import { accountNav, HeaderUser } from './header-user';
+import { useSessionState } from './session';
 
 /**
  * On a wide screen: the brand, the navigation, the login and the language on one line. On a
@@ -16,7 +17,7 @@ import { accountNav, HeaderUser, useSessionHint } from './header-user';
 export function Header({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
   const [open, setOpen] = React.useState(false);
-  const session = useSessionHint();
+  const session = useSessionState();
   React.useEffect(() => setOpen(false), [pathname]);
   React.useEffect(() => {
     if (!open) return;
@@ -51,7 +52,7 @@ export function Header({ pathname }: { pathname: string }) {
               </li>
             ))}
           </ul>
-          {session ? (
+          {session.status === 'signed-in' ? (
             <ul className="nav-account" aria-label={t('nav.myAccount')}>
               {accountNav.map((name) => (
                 <li key={name}>
@@ -67,7 +68,7 @@ export function Header({ pathname }: { pathname: string }) {
           ) : null}
         </nav>
         <div className="header-tools">
-          <HeaderUser pathname={pathname} />
+          <HeaderUser pathname={pathname} session={session} />
           <LanguageSwitch pathname={pathname} />
         </div>
       </div>

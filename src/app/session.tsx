@@ -1,24 +1,138 @@
 import * as React from 'react';
-import type { Auth0ContextInterface } from '@auth0/auth0-react';
+import type { Auth0ContextInterface, User } from '@auth0/auth0-react';
 
 /**
- * The login session as the site's components see it: the part of the login SDK's interface they
- * use (a type only: nothing of the SDK is bundled through this file). The auth island hands it
- * down, from the SDK once that has loaded in its own chunk (auth-sdk.tsx), or, for a visitor
- * the SDK could not find a session for, a logged-out session that loads the SDK only for a login
- * or a logout (auth-island.tsx). Components read it here instead of calling the SDK's hook, so
- * no page carries the SDK (~65 KB gzipped) in its first load.
+ * Who is logged in: the site's one notion of it (issue 37). Everything that asks — the header,
+ * the wallet, the faucet, the console, the exchange forms' bridge — reads it here, as one typed
+ * state, and nothing else reads the login SDK's hook or the storage hint below.
+ *
+ * Where it comes from depends on the page, which is why it is worth one module: inside an auth
+ * island (auth-island.tsx) it is the SDK's answer, or the island's logged-out session when the SDK
+ * could not find one (mayHaveSession); elsewhere (the header, on every page) it is what the last
+ * island remembered in localStorage, so that no page loads the SDK (~65 KB gzipped) to show a
+ * name. Only types come from the SDK here: nothing of it is bundled through this file.
  */
-export type Session = Pick<
-  Auth0ContextInterface,
-  'isLoading' | 'isAuthenticated' | 'user' | 'error' | 'loginWithRedirect' | 'logout' | 'getAccessTokenSilently'
->;
+export type SessionUser = Pick<User, 'sub' | 'name' | 'email'>;
 
-export const SessionContext = React.createContext<Session | null>(null);
+/**
+ * `unknown` until it is known (the server's HTML and the first render, the SDK still deciding);
+ * `anonymous` with the SDK's `error` when a login could not be finished.
+ */
+export type SessionState =
+  { status: 'unknown' } | { status: 'anonymous'; error?: Error } | { status: 'signed-in'; user: SessionUser };
 
-/** The session of the auth island around this component (there is always one: see AuthIsland). */
+/** What an island's components may ask of the session: a login, a logout, an access token. */
+export type SessionActions = Pick<Auth0ContextInterface, 'loginWithRedirect' | 'logout' | 'getAccessTokenSilently'>;
+
+export type Session = SessionState & SessionActions;
+
+/** The name the site shows for a user: the provider's name, else the email address. */
+export const displayName = (user: SessionUser): string => user.name ?? user.email ?? '';
+
+/**
+ * The SDK's four flags as the one state. An SDK error (a login's answer it could not use) means
+ * nobody is logged in: every reader treated "error" as logged out already.
+ */
+export function sessionStateOf(
+  sdk: Pick<Auth0ContextInterface, 'isLoading' | 'isAuthenticated' | 'user' | 'error'>,
+): SessionState {
+  if (sdk.error) return { status: 'anonymous', error: sdk.error };
+  if (sdk.isLoading) return { status: 'unknown' };
+  if (!sdk.isAuthenticated) return { status: 'anonymous' };
+  const { sub, name, email } = sdk.user ?? {};
+  return { status: 'signed-in', user: { sub, name, email } };
+}
+
+// The remembered session: the name of who is logged in, or nothing. It holds no token.
+const KEY = 'muntly-session';
+const CHANGED = 'muntly:session';
+
+function remembered(): SessionState {
+  try {
+    const value = JSON.parse(window.localStorage.getItem(KEY) ?? 'null') as { name?: unknown } | null;
+    return value && typeof value.name === 'string'
+      ? { status: 'signed-in', user: { name: value.name } }
+      : { status: 'anonymous' };
+  } catch {
+    return { status: 'anonymous' };
+  }
+}
+
+function remember(state: SessionState): void {
+  try {
+    if (state.status === 'signed-in')
+      window.localStorage.setItem(KEY, JSON.stringify({ name: displayName(state.user) }));
+    else window.localStorage.removeItem(KEY);
+  } catch {
+    // Storage disabled: outside an island the site simply shows "Log in".
+  }
+  window.dispatchEvent(new Event(CHANGED));
+}
+
+/** Forgets the remembered session at once (the logout page, before it leaves for the provider). */
+export const forgetSession = () => remember({ status: 'anonymous' });
+
+/**
+ * Whether the login SDK could find a session on this page: its cookie saying someone logged in
+ * on this browser (auth0-spa-js writes `auth0.<client id>.is.authenticated` and a `_legacy_`
+ * copy; versions before 2 wrote `auth0.is.authenticated`), or a login's answer in the address
+ * (`?code=…&state=…`, or `?error=…&state=…`). Without either, the SDK ends logged out without
+ * asking the provider (its checkSession returns at once, and its token cache lives in memory),
+ * so a page can say "logged out" without downloading and running it.
+ */
+export function mayHaveSession(cookies = document.cookie, search = window.location.search): boolean {
+  if (/(?:^|;)\s*(?:_legacy_)?auth0\.(?:[^=;]*\.)?is\.authenticated=/.test(cookies)) return true;
+  return /[?&](?:code|error)=[^&]/.test(search) && /[?&]state=[^&]/.test(search);
+}
+
+const SessionContext = React.createContext<Session | null>(null);
+
+/**
+ * Hands an island's session to its components, and — once it is known, unless `remember` is off —
+ * remembers it for the pages without an island.
+ */
+export function SessionProvider({
+  session,
+  remember: keep,
+  children,
+}: {
+  session: Session;
+  remember: boolean;
+  children: React.ReactNode;
+}) {
+  const name = session.status === 'signed-in' ? displayName(session.user) : null;
+  React.useEffect(() => {
+    if (!keep || session.status === 'unknown') return;
+    remember(name === null ? { status: 'anonymous' } : { status: 'signed-in', user: { name } });
+  }, [keep, session.status, name]);
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+/** The session with its actions, inside an auth island (there is always one: see AuthIsland). */
 export function useSession(): Session {
   const session = React.useContext(SessionContext);
   if (!session) throw new Error('useSession outside an AuthIsland');
   return session;
+}
+
+/**
+ * Who is logged in, anywhere: the island's session inside one, else the remembered one — and
+ * `unknown` until hydration, since the server's HTML knows nobody.
+ */
+export function useSessionState(): SessionState {
+  const island = React.useContext(SessionContext);
+  const [stored, setStored] = React.useState<SessionState>({ status: 'unknown' });
+  const inIsland = island !== null;
+  React.useEffect(() => {
+    if (inIsland) return;
+    const update = () => setStored(remembered());
+    update();
+    window.addEventListener(CHANGED, update);
+    window.addEventListener('storage', update);
+    return () => {
+      window.removeEventListener(CHANGED, update);
+      window.removeEventListener('storage', update);
+    };
+  }, [inIsland]);
+  return island ?? stored;
 }

@@ -10,9 +10,8 @@ import { FaucetPlay } from '../components/play';
 // A logged-in player: the session hands out one stable function, as the SDK's does.
 jest.mock('../../../app/session', () => {
   const session = {
-    isLoading: false,
-    isAuthenticated: true,
-    error: undefined,
+    status: 'signed-in',
+    user: {},
     getAccessTokenSilently: async () => 'token',
   };
   return { useSession: () => session };

@@ -21,9 +21,9 @@ export function FaucetPlay() {
   const { t } = useTranslation('faucet');
   const { t: ta } = useTranslation('auth');
   const language = usePageLanguage();
-  const { isLoading, isAuthenticated, error } = useSession();
-  if (isLoading) return <p className="muted">{ta('session.checking')}</p>;
-  if (!isAuthenticated || error) {
+  const { status } = useSession();
+  if (status === 'unknown') return <p className="muted">{ta('session.checking')}</p>;
+  if (status === 'anonymous') {
     const login = `${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(window.location.pathname)}`;
     return (
       <section aria-labelledby="faucet-play">

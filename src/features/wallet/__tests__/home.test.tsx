@@ -9,12 +9,11 @@ import type { SecurityOverview } from '#domain/contracts/protection';
 
 jest.mock('../../../app/session', () => {
   const session = {
-    isLoading: false,
-    isAuthenticated: true,
+    status: 'signed-in',
     user: { name: 'Ada Lovelace' },
     getAccessTokenSilently: async () => 'token',
   };
-  return { useSession: () => session };
+  return { ...jest.requireActual('../../../app/session'), useSession: () => session };
 });
 
 const de = loadResources('de').wallet as any;
