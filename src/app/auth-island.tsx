@@ -2,7 +2,8 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { usePageLanguage } from '../ui/localized-link';
 import { getAuthConfig, type AuthConfig } from './auth-config';
-import { mayHaveSession, SessionProvider, type Session } from './session';
+import { mayHaveSession, type Session } from './session';
+import { SessionProvider } from './session-provider';
 import type { Handover } from './auth-sdk';
 
 /**

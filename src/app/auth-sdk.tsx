@@ -1,10 +1,11 @@
-import { Auth0Provider, useAuth0 } from '@auth0/auth0-react';
+import { Auth0Provider, useAuth0, type Auth0ContextInterface } from '@auth0/auth0-react';
 import { navigate } from 'gatsby';
 import * as React from 'react';
 import { localizePath, type Language } from '#domain/languages';
 import { loginLanding } from '#domain/return-to';
 import { routes } from '../i18n/routes';
-import { SessionProvider, sessionStateOf, type Session, type SessionActions } from './session';
+import { type Session, type SessionActions, type SessionState } from './session';
+import { SessionProvider } from './session-provider';
 import type { AuthConfig } from './auth-config';
 
 /**
@@ -15,6 +16,20 @@ import type { AuthConfig } from './auth-config';
  * over to it.
  */
 type AppState = { returnTo?: string };
+
+/**
+ * The SDK's four flags as the site's one session state (session.tsx). An SDK error (a login's
+ * answer it could not use) means nobody is logged in: every reader treated "error" as logged out.
+ */
+export function sessionStateOf(
+  sdk: Pick<Auth0ContextInterface, 'isLoading' | 'isAuthenticated' | 'user' | 'error'>,
+): SessionState {
+  if (sdk.error) return { status: 'anonymous', error: sdk.error };
+  if (sdk.isLoading) return { status: 'unknown' };
+  if (!sdk.isAuthenticated) return { status: 'anonymous' };
+  const { sub, name, email } = sdk.user ?? {};
+  return { status: 'signed-in', user: { sub, name, email } };
+}
 
 /** A login or logout the island's logged-out session was asked for before the SDK had loaded. */
 export type Handover = {

@@ -4,7 +4,7 @@ import { headerNav } from '../i18n/routes';
 import { LanguageSwitch } from '../ui/language-switch';
 import { LocalizedLink } from '../ui/localized-link';
 import { accountNav, HeaderUser } from './header-user';
-import { useSessionState } from './session';
+import { displayName, useSessionState } from './session';
 
 /**
  * On a wide screen: the brand, the navigation, the login and the language on one line. On a
@@ -18,6 +18,7 @@ export function Header({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
   const [open, setOpen] = React.useState(false);
   const session = useSessionState();
+  const name = session.status === 'signed-in' ? displayName(session.user) : null;
   React.useEffect(() => setOpen(false), [pathname]);
   React.useEffect(() => {
     if (!open) return;
@@ -52,7 +53,7 @@ export function Header({ pathname }: { pathname: string }) {
               </li>
             ))}
           </ul>
-          {session.status === 'signed-in' ? (
+          {name !== null ? (
             <ul className="nav-account" aria-label={t('nav.myAccount')}>
               {accountNav.map((name) => (
                 <li key={name}>
@@ -68,7 +69,7 @@ export function Header({ pathname }: { pathname: string }) {
           ) : null}
         </nav>
         <div className="header-tools">
-          <HeaderUser pathname={pathname} session={session} />
+          <HeaderUser pathname={pathname} name={name} />
           <LanguageSwitch pathname={pathname} />
         </div>
       </div>

@@ -26,39 +26,31 @@ export type SessionActions = Pick<Auth0ContextInterface, 'loginWithRedirect' | '
 
 export type Session = SessionState & SessionActions;
 
-/** The name the site shows for a user: the provider's name, else the email address. */
-export const displayName = (user: SessionUser): string => user.name ?? user.email ?? '';
-
 /**
- * The SDK's four flags as the one state. An SDK error (a login's answer it could not use) means
- * nobody is logged in: every reader treated "error" as logged out already.
+ * The name the site shows for a user: the provider's name, else the email address. (`||`, not
+ * `??`: the site's Babel writes `??` out long, and this is in every page's first load.)
  */
-export function sessionStateOf(
-  sdk: Pick<Auth0ContextInterface, 'isLoading' | 'isAuthenticated' | 'user' | 'error'>,
-): SessionState {
-  if (sdk.error) return { status: 'anonymous', error: sdk.error };
-  if (sdk.isLoading) return { status: 'unknown' };
-  if (!sdk.isAuthenticated) return { status: 'anonymous' };
-  const { sub, name, email } = sdk.user ?? {};
-  return { status: 'signed-in', user: { sub, name, email } };
-}
+export const displayName = (user: SessionUser): string => user.name || user.email || '';
 
 // The remembered session: the name of who is logged in, or nothing. It holds no token.
 const KEY = 'muntly-session';
 const CHANGED = 'muntly:session';
 
 function remembered(): SessionState {
+  let name: unknown;
   try {
-    const value = JSON.parse(window.localStorage.getItem(KEY) ?? 'null') as { name?: unknown } | null;
-    return value && typeof value.name === 'string'
-      ? { status: 'signed-in', user: { name: value.name } }
-      : { status: 'anonymous' };
+    name = (JSON.parse(window.localStorage.getItem(KEY) || '{}') as { name?: unknown }).name;
   } catch {
-    return { status: 'anonymous' };
+    // Storage refused, or not an object: nobody remembered.
   }
+  return typeof name === 'string' ? { status: 'signed-in', user: { name } } : { status: 'anonymous' };
 }
 
-function remember(state: SessionState): void {
+/**
+ * Remembers `state` for the pages without an island: session-provider.tsx as an island learns it,
+ * and the logout page before it leaves for the provider.
+ */
+export function rememberSession(state: SessionState): void {
   try {
     if (state.status === 'signed-in')
       window.localStorage.setItem(KEY, JSON.stringify({ name: displayName(state.user) }));
@@ -68,9 +60,6 @@ function remember(state: SessionState): void {
   }
   window.dispatchEvent(new Event(CHANGED));
 }
-
-/** Forgets the remembered session at once (the logout page, before it leaves for the provider). */
-export const forgetSession = () => remember({ status: 'anonymous' });
 
 /**
  * Whether the login SDK could find a session on this page: its cookie saying someone logged in
@@ -85,28 +74,8 @@ export function mayHaveSession(cookies = document.cookie, search = window.locati
   return /[?&](?:code|error)=[^&]/.test(search) && /[?&]state=[^&]/.test(search);
 }
 
-const SessionContext = React.createContext<Session | null>(null);
-
-/**
- * Hands an island's session to its components, and — once it is known, unless `remember` is off —
- * remembers it for the pages without an island.
- */
-export function SessionProvider({
-  session,
-  remember: keep,
-  children,
-}: {
-  session: Session;
-  remember: boolean;
-  children: React.ReactNode;
-}) {
-  const name = session.status === 'signed-in' ? displayName(session.user) : null;
-  React.useEffect(() => {
-    if (!keep || session.status === 'unknown') return;
-    remember(name === null ? { status: 'anonymous' } : { status: 'signed-in', user: { name } });
-  }, [keep, session.status, name]);
-  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
-}
+/** The session an island hands down (session-provider.tsx); null outside an island. */
+export const SessionContext = React.createContext<Session | null>(null);
 
 /** The session with its actions, inside an auth island (there is always one: see AuthIsland). */
 export function useSession(): Session {
@@ -122,9 +91,8 @@ export function useSession(): Session {
 export function useSessionState(): SessionState {
   const island = React.useContext(SessionContext);
   const [stored, setStored] = React.useState<SessionState>({ status: 'unknown' });
-  const inIsland = island !== null;
+  // Followed inside an island too (cheap), where the island's own state is shown instead.
   React.useEffect(() => {
-    if (inIsland) return;
     const update = () => setStored(remembered());
     update();
     window.addEventListener(CHANGED, update);
@@ -133,6 +101,6 @@ export function useSessionState(): SessionState {
       window.removeEventListener(CHANGED, update);
       window.removeEventListener('storage', update);
     };
-  }, [inIsland]);
-  return island ?? stored;
+  }, []);
+  return island || stored;
 }

@@ -4,7 +4,8 @@ import * as React from 'react';
 import { renderToString } from 'react-dom/server';
 import { renderInLanguage } from '../../../__tests__/support/render';
 import { AuthIsland } from '../auth-island';
-import { displayName, forgetSession, mayHaveSession, sessionStateOf, useSession, useSessionState } from '../session';
+import { sessionStateOf } from '../auth-sdk';
+import { displayName, mayHaveSession, rememberSession, useSession, useSessionState } from '../session';
 
 /**
  * The login SDK stands in for Auth0's (the real one would talk to a provider): a session the test
@@ -118,7 +119,7 @@ test('outside an island the session is unknown in the HTML, then the remembered 
   expect(renderToString(<Remembered />)).toContain('unknown');
   renderInLanguage(<Remembered />);
   expect(await screen.findByText('remembered: Demo User')).toBeInTheDocument();
-  act(() => forgetSession());
+  act(() => rememberSession({ status: 'anonymous' }));
   expect(await screen.findByText('remembered: anonymous')).toBeInTheDocument();
 });
 

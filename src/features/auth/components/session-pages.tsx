@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '#domain/languages';
 import { loginLanding } from '#domain/return-to';
-import { forgetSession, useSession } from '../../../app/session';
+import { rememberSession, useSession } from '../../../app/session';
 import { routes } from '../../../i18n/routes';
 import { usePageLanguage } from '../../../ui/localized-link';
 
@@ -57,7 +57,7 @@ export function LogoutFlow() {
   const { logout, status } = useSession();
   React.useEffect(() => {
     if (status === 'unknown') return;
-    forgetSession();
+    rememberSession({ status: 'anonymous' });
     void logout({ logoutParams: { returnTo: `${window.location.origin}${localizePath('/', language)}` } });
   }, [logout, language, status]);
   return <p className="muted">{t('session.loggingOut')}</p>;
