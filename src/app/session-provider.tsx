@@ -1,10 +1,10 @@
 import * as React from 'react';
-import { displayName, rememberSession, SessionContext, type Session } from './session';
+import { displayName, REMEMBERED, SessionContext, type Session, type SessionState } from './session';
 
 /**
  * Hands an island's session to its components, and — once it is known, unless `remember` is off —
  * remembers it for the pages without an island (session.tsx). The islands (auth-island.tsx,
- * auth-sdk.tsx) are the only writers of the session; it is apart from session.tsx because that
+ * auth-sdk.tsx) are the only writers of the session; this is apart from session.tsx because that
  * module is in every page's first load through the header, and this part only in the islands'.
  */
 export function SessionProvider({
@@ -16,10 +16,24 @@ export function SessionProvider({
   remember: boolean;
   children: React.ReactNode;
 }) {
-  const name = session.status === 'signed-in' ? displayName(session.user) : null;
+  // Written again whenever the island's session changes (a new token, say): the same name, no harm.
   React.useEffect(() => {
-    if (!remember || session.status === 'unknown') return;
-    rememberSession(name === null ? { status: 'anonymous' } : { status: 'signed-in', user: { name } });
-  }, [remember, session.status, name]);
+    if (remember && session.status !== 'unknown') rememberSession(session);
+  }, [remember, session]);
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+/**
+ * Remembers `state` for the pages without an island (session.tsx reads it): SessionProvider as an
+ * island learns it, and the logout page before it leaves for the provider.
+ */
+export function rememberSession(state: SessionState): void {
+  try {
+    if (state.status === 'signed-in')
+      window.localStorage.setItem(REMEMBERED.key, JSON.stringify({ name: displayName(state.user) }));
+    else window.localStorage.removeItem(REMEMBERED.key);
+  } catch {
+    // Storage disabled: outside an island the site simply shows "Log in".
+  }
+  window.dispatchEvent(new Event(REMEMBERED.changed));
 }

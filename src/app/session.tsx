@@ -4,7 +4,8 @@ import type { Auth0ContextInterface, User } from '@auth0/auth0-react';
 /**
  * Who is logged in: the site's one notion of it (issue 37). Everything that asks — the header,
  * the wallet, the faucet, the console, the exchange forms' bridge — reads it here, as one typed
- * state, and nothing else reads the login SDK's hook or the storage hint below.
+ * state. Only the SDK's adapter (auth-sdk.tsx) calls the SDK's hook; the remembered session in
+ * localStorage is read only here and written only by the islands (session-provider.tsx).
  *
  * Where it comes from depends on the page, which is why it is worth one module: inside an auth
  * island (auth-island.tsx) it is the SDK's answer, or the island's logged-out session when the SDK
@@ -32,33 +33,17 @@ export type Session = SessionState & SessionActions;
  */
 export const displayName = (user: SessionUser): string => user.name || user.email || '';
 
-// The remembered session: the name of who is logged in, or nothing. It holds no token.
-const KEY = 'muntly-session';
-const CHANGED = 'muntly:session';
+/** The remembered session: the name of who is logged in, or nothing. It holds no token. */
+export const REMEMBERED = { key: 'muntly-session', changed: 'muntly:session' } as const;
 
 function remembered(): SessionState {
   let name: unknown;
   try {
-    name = (JSON.parse(window.localStorage.getItem(KEY) || '{}') as { name?: unknown }).name;
+    name = (JSON.parse(window.localStorage.getItem(REMEMBERED.key) || '{}') as { name?: unknown }).name;
   } catch {
     // Storage refused, or not an object: nobody remembered.
   }
   return typeof name === 'string' ? { status: 'signed-in', user: { name } } : { status: 'anonymous' };
-}
-
-/**
- * Remembers `state` for the pages without an island: session-provider.tsx as an island learns it,
- * and the logout page before it leaves for the provider.
- */
-export function rememberSession(state: SessionState): void {
-  try {
-    if (state.status === 'signed-in')
-      window.localStorage.setItem(KEY, JSON.stringify({ name: displayName(state.user) }));
-    else window.localStorage.removeItem(KEY);
-  } catch {
-    // Storage disabled: outside an island the site simply shows "Log in".
-  }
-  window.dispatchEvent(new Event(CHANGED));
 }
 
 /**
@@ -95,10 +80,10 @@ export function useSessionState(): SessionState {
   React.useEffect(() => {
     const update = () => setStored(remembered());
     update();
-    window.addEventListener(CHANGED, update);
+    window.addEventListener(REMEMBERED.changed, update);
     window.addEventListener('storage', update);
     return () => {
-      window.removeEventListener(CHANGED, update);
+      window.removeEventListener(REMEMBERED.changed, update);
       window.removeEventListener('storage', update);
     };
   }, []);

@@ -5,7 +5,8 @@ import { renderToString } from 'react-dom/server';
 import { renderInLanguage } from '../../../__tests__/support/render';
 import { AuthIsland } from '../auth-island';
 import { sessionStateOf } from '../auth-sdk';
-import { displayName, mayHaveSession, rememberSession, useSession, useSessionState } from '../session';
+import { displayName, mayHaveSession, useSession, useSessionState } from '../session';
+import { rememberSession } from '../session-provider';
 
 /**
  * The login SDK stands in for Auth0's (the real one would talk to a provider): a session the test
@@ -68,7 +69,7 @@ const renderWho = () =>
   );
 
 /** A session remembered by an earlier page, as the SDK left it there. */
-const rememberEarlier = (name: string) => window.localStorage.setItem('muntly-session', JSON.stringify({ name }));
+const rememberEarlier = (name: string) => rememberSession({ status: 'signed-in', user: { name } });
 
 /** What a protected page does (features/auth RequireLogin): a logged-out visitor is sent to log in. */
 function Protected({ children }: { children: React.ReactNode }) {

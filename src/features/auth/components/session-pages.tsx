@@ -3,7 +3,8 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '#domain/languages';
 import { loginLanding } from '#domain/return-to';
-import { rememberSession, useSession } from '../../../app/session';
+import { useSession } from '../../../app/session';
+import { rememberSession } from '../../../app/session-provider';
 import { routes } from '../../../i18n/routes';
 import { usePageLanguage } from '../../../ui/localized-link';
 
