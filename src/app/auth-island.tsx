@@ -13,7 +13,7 @@ import type { Handover } from './auth-sdk';
  * the SDK could find a session here (mayHaveSession), the SDK's chunk at the same time. A
  * visitor it could not is logged out without the SDK: the island hands down a logged-out session
  * whose login and logout load the SDK and hand the action over to it. The components inside
- * read the session with useSession() (session.tsx, which also remembers it for the header).
+ * read the session with useSession() (session.tsx); SessionProvider remembers it for the header.
  */
 const loadSdk = () => import(/* webpackChunkName: "auth-sdk" */ './auth-sdk');
 const AuthSdk = React.lazy(loadSdk);

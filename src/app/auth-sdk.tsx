@@ -4,22 +4,23 @@ import * as React from 'react';
 import { localizePath, type Language } from '#domain/languages';
 import { loginLanding } from '#domain/return-to';
 import { routes } from '../i18n/routes';
-import { type Session, type SessionActions, type SessionState } from './session';
 import { SessionProvider } from './session-provider';
 import type { AuthConfig } from './auth-config';
+import type { Session, SessionActions, SessionState } from './session';
 
 /**
  * The login SDK, in a chunk of its own that the auth island loads after the page has hydrated
  * where the SDK could find a session, or when a logged-out visitor logs in (see auth-island.tsx).
  * It hands the SDK's answer to the island's components as the site's one session state
- * (session.tsx, which remembers it for the header), and carries out the login or logout handed
- * over to it.
+ * (session.tsx; SessionProvider remembers it for the header), and carries out the login or logout
+ * handed over to it.
  */
 type AppState = { returnTo?: string };
 
 /**
  * The SDK's four flags as the site's one session state (session.tsx). An SDK error (a login's
- * answer it could not use) means nobody is logged in: every reader treated "error" as logged out.
+ * answer it could not use) means nobody is logged in: no reader took a session with an error for
+ * a logged-in one.
  */
 export function sessionStateOf(
   sdk: Pick<Auth0ContextInterface, 'isLoading' | 'isAuthenticated' | 'user' | 'error'>,
