@@ -32,12 +32,18 @@ export const zones = [
     message: 'The site never imports server code; what both need lives in domain/.',
   },
   {
-    target: './src/components',
+    target: ['./src/ui', './src/app'],
     from: './src/features',
-    message: 'Shared components import no feature; a feature imports components.',
+    message: "The UI kit and the app's plumbing import no feature; a feature imports them.",
   },
   {
-    target: ['./src/features', './src/components', './src/i18n'],
+    target: './src/ui',
+    from: './src/app',
+    message:
+      "The UI kit is presentational: it imports none of the app's plumbing (session, server settings, connection, the page's frame); hand it what it shows.",
+  },
+  {
+    target: ['./src/features', './src/ui', './src/app', './src/i18n'],
     from: './src/pages',
     message: 'Pages are the top of the site: they import features and components, never the other way round.',
   },
@@ -50,7 +56,7 @@ export const zones = [
     target: `./src/features/${feature}`,
     from: './src/features',
     except: [`./${feature}`],
-    message: 'A feature does not import another feature; move what both need to src/components or domain/.',
+    message: 'A feature does not import another feature; move what both need to src/ui, src/app or domain/.',
   })),
   {
     target: './server/src/modules',

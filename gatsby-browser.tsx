@@ -1,16 +1,11 @@
 import * as React from 'react';
 import { splitLanguage } from '#domain/languages';
-import { handleChunkFailures, trackNavigations } from './src/components/chunk-failure';
-import { currentConnection, prefetchAllowed } from './src/components/connection';
-import {
-  PAGE_CHUNKS_FILE,
-  chunkMappingOf,
-  completeChunkMapping,
-  type ChunkMapping,
-} from './src/components/page-chunks';
-import { HydrationPart } from './src/components/page-part';
-import { routeEvents } from './src/components/route-events';
-import { queueWhenIdle, whenIdle } from './src/components/when-idle';
+import { handleChunkFailures, trackNavigations } from './src/app/chunk-failure';
+import { currentConnection, prefetchAllowed } from './src/app/connection';
+import { PAGE_CHUNKS_FILE, chunkMappingOf, completeChunkMapping, type ChunkMapping } from './src/app/page-chunks';
+import { HydrationPart } from './src/app/page-part';
+import { routeEvents } from './src/app/route-events';
+import { queueWhenIdle, whenIdle } from './src/ui/when-idle';
 import type { GatsbyBrowser } from 'gatsby';
 import './src/styles/tokens.css';
 import './src/styles/global.css';
@@ -23,12 +18,12 @@ type Loader = {
 };
 type GatsbyWindow = Window & { ___loader?: Loader; ___chunkMapping?: unknown; ___webpackCompilationHash?: string };
 
-// A page chunk that fails to load sends the visitor to the page they clicked (components/chunk-failure.ts).
+// A page chunk that fails to load sends the visitor to the page they clicked (app/chunk-failure.ts).
 // At module scope, so that it listens before Gatsby's navigation module, which imports this file.
 if (typeof window !== 'undefined') handleChunkFailures(window);
 
 let sharedChunks: Promise<void> | undefined;
-/** Adds each page's shared scripts to what Gatsby prefetches, once a visit (components/page-chunks.ts). */
+/** Adds each page's shared scripts to what Gatsby prefetches, once a visit (app/page-chunks.ts). */
 function completeChunks(win: GatsbyWindow): Promise<void> {
   sharedChunks ??= fetch(`${PAGE_CHUNKS_FILE}?v=${win.___webpackCompilationHash ?? ''}`)
     .then((response) => (response.ok ? (response.json() as Promise<ChunkMapping>) : {}))
@@ -43,7 +38,7 @@ function completeChunks(win: GatsbyWindow): Promise<void> {
  * On 2g or in data-saver mode nothing is fetched ahead (docs/decisions/0012), hover included: gatsby-link
  * calls `___loader.hovering` on mouse enter, which loads the page's data whatever the
  * connection, and `enqueue` when a link scrolls into view. Every link on the site goes through
- * these, so the rule (components/connection.ts) is applied here, once. What is prefetched is
+ * these, so the rule (app/connection.ts) is applied here, once. What is prefetched is
  * the whole page, shared scripts included, so that it also opens offline. The links in view all
  * ask at once; each prefetch starts in idle time, a few at a time (queueWhenIdle).
  */
@@ -108,7 +103,7 @@ export const onServiceWorkerUpdateReady: GatsbyBrowser['onServiceWorkerUpdateRea
   window.location.reload();
 };
 
-/** Every page hydrates as a part of its own (components/page-part.tsx); the same in gatsby-ssr. */
+/** Every page hydrates as a part of its own (app/page-part.tsx); the same in gatsby-ssr. */
 export const wrapPageElement: GatsbyBrowser['wrapPageElement'] = ({ element }) => (
   <HydrationPart>{element}</HydrationPart>
 );

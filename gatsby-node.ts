@@ -157,26 +157,26 @@ function leanerBuild(config: WebpackConfig): WebpackConfig {
   return config;
 }
 
-/** Gatsby's Partytown plugin's and gatsby-plugin-manifest's browser parts (components/no-browser-part.ts). */
+/** Gatsby's Partytown plugin's and gatsby-plugin-manifest's browser parts (app/no-browser-part.ts). */
 const NO_BROWSER_PART =
   /(gatsby[\\/]dist[\\/]internal-plugins[\\/]partytown|gatsby-plugin-manifest)[\\/]gatsby-browser\.js$/;
 
 /**
  * Modules the browser loads on demand and the server's rendering never runs, which the HTML
- * renderer therefore gets as an empty module (components/browser-only.ts): the address rules
+ * renderer therefore gets as an empty module (app/browser-only.ts): the address rules
  * (curves, hashes, encodings), the payee name rules (transliteration tables), the login SDK (its
  * island renders nothing of it on the server) and the chart library (drawn in an effect). If a
  * rendering ever called one, the build would fail on it rather than write a wrong page.
  */
 const BROWSER_ONLY =
-  /([\\/]domain[\\/](addresses|payee)\.ts|[\\/]src[\\/]components[\\/]auth-sdk\.tsx|[\\/]node_modules[\\/]lightweight-charts[\\/].*\.m?js)$/;
+  /([\\/]domain[\\/](addresses|payee)\.ts|[\\/]src[\\/]app[\\/]auth-sdk\.tsx|[\\/]node_modules[\\/]lightweight-charts[\\/].*\.m?js)$/;
 
 /**
  * The operator the prerendered pages name (footer, imprint, terms, privacy policy): the build
  * reads the same OPERATOR_* variables as the server, so that the HTML a visitor without
  * JavaScript or a search engine reads names the real operator. Without them the HTML shows the
  * marked sample. In the browser the server's answer (/api/operator) replaces either, so one
- * build still serves any operator (components/operator.tsx, docs/configuration.md).
+ * build still serves any operator (app/operator.tsx, docs/configuration.md).
  */
 export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ stage, actions, plugins, getConfig }) => {
   if (stage === 'build-javascript' || stage === 'build-html')
@@ -188,20 +188,20 @@ export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ sta
       // gatsby-plugin-offline's browser part, with the worker's caching of the page spread over idle time.
       plugins.normalModuleReplacement(
         /gatsby-plugin-offline[\\/]gatsby-browser\.js$/,
-        `${__dirname}/src/components/offline-browser.ts`,
+        `${__dirname}/src/app/offline-browser.ts`,
       ),
       // gatsby-plugin-react-i18next's page wrapper, with one i18next instance per page instead of one per render.
       plugins.normalModuleReplacement(
         /gatsby-plugin-react-i18next[\\/]dist[\\/]plugin[\\/]wrapPageElement\.js$/,
         `${__dirname}/src/i18n/wrap-page-element.tsx`,
       ),
-      // Browser parts of plugins that do nothing on this site (components/no-browser-part.ts).
+      // Browser parts of plugins that do nothing on this site (app/no-browser-part.ts).
       ...(stage === 'build-javascript'
-        ? [plugins.normalModuleReplacement(NO_BROWSER_PART, `${__dirname}/src/components/no-browser-part.ts`)]
+        ? [plugins.normalModuleReplacement(NO_BROWSER_PART, `${__dirname}/src/app/no-browser-part.ts`)]
         : []),
       // What the server's rendering never runs (see BROWSER_ONLY) is not compiled for it.
       ...(stage === 'build-html'
-        ? [plugins.normalModuleReplacement(BROWSER_ONLY, `${__dirname}/src/components/browser-only.ts`)]
+        ? [plugins.normalModuleReplacement(BROWSER_ONLY, `${__dirname}/src/app/browser-only.ts`)]
         : []),
     ],
     resolve: { alias: { outdent$: OUTDENT_COMMONJS } },
@@ -209,14 +209,14 @@ export const onCreateWebpackConfig: GatsbyNode['onCreateWebpackConfig'] = ({ sta
 };
 
 /**
- * Currency logos (components/currency-icons.ts): the package's SVGs for the listed currencies and
+ * Currency logos (ui/currency-icons.ts): the package's SVGs for the listed currencies and
  * EUR, a lettered circle where it has none, written to public/ so the site serves them itself
  * (in development too, hence before bootstrapping as well as after the build).
  */
 async function writeCurrencyIcons(): Promise<void> {
   const fs = await import('node:fs');
   const path = await import('node:path');
-  const { CURRENCY_ICON_DIR, ICON_CODES, letterIconSvg } = await import('./src/components/currency-icons');
+  const { CURRENCY_ICON_DIR, ICON_CODES, letterIconSvg } = await import('./src/ui/currency-icons');
   const source = path.join(__dirname, 'node_modules', 'cryptocurrency-icons', 'svg', 'color');
   const target = path.join(__dirname, 'public', CURRENCY_ICON_DIR);
   fs.mkdirSync(target, { recursive: true });
@@ -255,8 +255,8 @@ export const onPostBuild: GatsbyNode['onPostBuild'] = async () => {
   if (fs.existsSync(file)) fs.writeFileSync(file, robotsTxt(fs.readFileSync(file, 'utf8'), siteUrl));
   await writeCurrencyIcons();
 
-  // Each page's shared scripts, prefetched with it so that it opens offline (components/page-chunks.ts).
-  const { PAGE_CHUNKS_FILE, sharedPageChunks } = await import('./src/components/page-chunks');
+  // Each page's shared scripts, prefetched with it so that it opens offline (app/page-chunks.ts).
+  const { PAGE_CHUNKS_FILE, sharedPageChunks } = await import('./src/app/page-chunks');
   const stats = JSON.parse(fs.readFileSync(path.join(__dirname, 'public', 'webpack.stats.json'), 'utf8'));
   fs.writeFileSync(
     path.join(__dirname, 'public', PAGE_CHUNKS_FILE),

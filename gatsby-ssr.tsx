@@ -1,6 +1,6 @@
 import * as React from 'react';
-import { consentDefaultsScript } from './src/components/consent';
-import { HydrationPart } from './src/components/page-part';
+import { consentDefaultsScript } from './src/app/consent';
+import { HydrationPart } from './src/app/page-part';
 import { gaTrackingId, placeholderTrackingId } from './src/config';
 import type { GatsbySSR } from 'gatsby';
 
@@ -29,5 +29,5 @@ export const onPreRenderHTML: GatsbySSR['onPreRenderHTML'] = ({ getHeadComponent
   replaceHeadComponents([...consent, ...rest]);
 };
 
-/** Every page hydrates as a part of its own (components/page-part.tsx); the same in gatsby-browser. */
+/** Every page hydrates as a part of its own (app/page-part.tsx); the same in gatsby-browser. */
 export const wrapPageElement: GatsbySSR['wrapPageElement'] = ({ element }) => <HydrationPart>{element}</HydrationPart>;

@@ -3,7 +3,7 @@ import * as React from 'react';
 import { ERROR_CODES, type ErrorCode } from '#domain/errors';
 import { apiMessage } from '../server/src/error-messages';
 import { errorBody } from '../server/src/errors';
-import { useErrorText } from '../src/components/error-text';
+import { useErrorText } from '../src/app/error-text';
 import { renderInLanguage } from './support/render';
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ERROR_CODES } from '#domain/errors';
 import { languages } from '#domain/languages';
 import { FAILURE_REASONS } from '#domain/orders';
-import { SITE_ERROR_KEYS, type ErrorTextKey } from '../src/components/error-text';
+import { SITE_ERROR_KEYS, type ErrorTextKey } from '../src/app/error-text';
 
 /**
  * The site's error texts live in one namespace, locales/<lng>/errors.json: a text for every error
@@ -69,7 +69,7 @@ describe('error texts', () => {
     const pages = (fs.readdirSync(pagesDir, { recursive: true }) as string[])
       .filter((file) => file.endsWith('.tsx'))
       .map((file) => path.join(pagesDir, file));
-    const helper = path.join(root, 'src/components/error-text.ts');
+    const helper = path.join(root, 'src/app/error-text.ts');
     const wrong = pages
       .map((page) => {
         const namespaces = /ns:\s*\{\s*in:\s*\[([^\]]*)\]/.exec(fs.readFileSync(page, 'utf8'))?.[1] ?? '';

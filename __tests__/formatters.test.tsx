@@ -13,13 +13,13 @@ import { loadResources, renderInLanguage } from './support/render';
 import type { Transaction } from '../src/features/wallet/api/wallet';
 
 // The wallet's pages ask the session for a token; the order page works without one.
-jest.mock('../src/components/session', () => {
+jest.mock('../src/app/session', () => {
   const session = {
     isAuthenticated: true,
     getAccessTokenSilently: async () => 'token',
     loginWithRedirect: async () => undefined,
   };
-  return { ...jest.requireActual('../src/components/session'), useSession: () => session };
+  return { ...jest.requireActual('../src/app/session'), useSession: () => session };
 });
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Every error the API answers with (docs/decisions/0003), written once: its stable code and its
  * HTTP status. The words live in one place too, locales/<lng>/errors.json, whose keys are these
- * codes: the site shows the text in the page's language (src/components/error-text.ts) and the
+ * codes: the site shows the text in the page's language (src/app/error-text.ts) and the
  * API's English message is the English text (server/src/error-messages.ts), both with the same
  * numbers filled in (errorTextNumbers below), so the API and the page cannot say different things.
  * The texts are not imported here: this module is in every page's bundle.

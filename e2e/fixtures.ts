@@ -103,7 +103,7 @@ export { languages, localizePath, routes, routeNames };
 export type { RouteName };
 
 /**
- * Chooses a currency in the searchable currency picker (components/currency-picker.tsx): types
+ * Chooses a currency in the searchable currency picker (ui/currency-picker.tsx): types
  * the code and takes the best match with Enter.
  */
 export async function pickCurrency(page: Page, label: string, code: string) {

@@ -5,7 +5,7 @@ import { test, expect, common, locale, logInAfterSignUp } from './fixtures';
 const auth = (language: string) =>
   JSON.parse(fs.readFileSync(path.join(__dirname, '../locales', language, 'auth.json'), 'utf8'));
 
-/** The files of the login SDK's chunk (src/components/auth-island.tsx names it), from the build's chunk list. */
+/** The files of the login SDK's chunk (src/app/auth-island.tsx names it), from the build's chunk list. */
 function sdkFiles(): string[] {
   const stats = JSON.parse(fs.readFileSync(path.join(__dirname, '../public/webpack.stats.json'), 'utf8'));
   return (stats.namedChunkGroups['auth-sdk'].assets as { name: string }[]).map((asset) => asset.name);

@@ -1,21 +1,20 @@
 import path from 'node:path';
 import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
-import { forgetAnswers } from '../../src/components/ask-once';
+import { forgetAnswers } from '../../src/app/ask-once';
 
-// Forms keep drafts in sessionStorage (src/components/use-draft.ts): each test starts without one.
+// Forms keep drafts in sessionStorage (src/ui/use-draft.ts): each test starts without one.
 beforeEach(() => {
   if (typeof window !== 'undefined') window.sessionStorage.clear();
 });
 
-// The server's run-time configuration is asked once per visit (src/components/ask-once.ts): each test is a new visit.
+// The server's run-time configuration is asked once per visit (src/app/ask-once.ts): each test is a new visit.
 beforeEach(() => forgetAnswers());
 
 // The currency picker's combobox is a chunk of its own, which the browser fetches once the page
-// runs (src/components/currency-picker.tsx): the site's tests render it as it is once it has arrived.
+// runs (src/ui/currency-picker.tsx): the site's tests render it as it is once it has arrived.
 beforeAll(async () => {
-  if (typeof window !== 'undefined')
-    await (await import('../../src/components/currency-picker')).preloadCurrencyCombobox();
+  if (typeof window !== 'undefined') await (await import('../../src/ui/currency-picker')).preloadCurrencyCombobox();
 });
 
 // findBy…/waitFor wait up to 5 s rather than 1 s: a form that waits for a pause in typing

@@ -3,7 +3,7 @@ import { defaultLanguage, languages, localizePath, splitLanguage } from '../../d
 /**
  * Sitemap entries (gatsby-plugin-sitemap's `serialize`): one <url> per page and language, each
  * with xhtml:link alternates for all six languages plus x-default, the same set as the page's
- * own hreflang links (components/seo.tsx).
+ * own hreflang links (ui/seo.tsx).
  */
 export type SitemapEntry = {
   url: string;

@@ -1,9 +1,9 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Layout } from '../components/layout';
-import { LocalizedLink } from '../components/localized-link';
-import { pageHead } from '../components/page-head';
+import { Layout } from '../app/layout';
+import { LocalizedLink } from '../ui/localized-link';
+import { pageHead } from '../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 
 /** Shown for any unknown path, in the language of the path's prefix. */

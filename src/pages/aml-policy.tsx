@@ -1,8 +1,8 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
-import { Layout } from '../components/layout';
-import { pageHead } from '../components/page-head';
+import { Layout } from '../app/layout';
 import { LegalDocument } from '../features/content/components/legal-document';
+import { pageHead } from '../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 

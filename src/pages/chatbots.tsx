@@ -1,10 +1,10 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Layout } from '../components/layout';
-import { pageHead } from '../components/page-head';
+import { Layout } from '../app/layout';
 import { DocumentSections } from '../features/content/components/document';
 import { RelatedPages } from '../features/content/components/related-pages';
+import { pageHead } from '../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 

@@ -2,9 +2,9 @@ import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUPPORT_MAILBOX } from '#domain/contact';
-import { Layout } from '../components/layout';
-import { pageHead } from '../components/page-head';
+import { Layout } from '../app/layout';
 import { SupportForm } from '../features/content/components/support-form';
+import { pageHead } from '../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 

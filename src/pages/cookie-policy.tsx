@@ -1,10 +1,10 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { CookieChoiceReset } from '../components/cookie-choice-reset';
-import { Layout } from '../components/layout';
-import { pageHead } from '../components/page-head';
+import { CookieChoiceReset } from '../app/cookie-choice-reset';
+import { Layout } from '../app/layout';
 import { LegalDocument } from '../features/content/components/legal-document';
+import { pageHead } from '../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 

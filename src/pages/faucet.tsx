@@ -1,13 +1,13 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { AuthIsland } from '../components/auth-island';
-import { IslandPlaceholder } from '../components/island';
-import { Layout } from '../components/layout';
-import { LocalizedLink } from '../components/localized-link';
-import { pageHead } from '../components/page-head';
+import { AuthIsland } from '../app/auth-island';
+import { Layout } from '../app/layout';
 import { FaucetGame } from '../features/faucet/components/faucet-game';
 import { FaucetPlay } from '../features/faucet/components/play';
+import { IslandPlaceholder } from '../ui/island';
+import { LocalizedLink } from '../ui/localized-link';
+import { pageHead } from '../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 
 /** The faucet: public round, entering with a login (the login SDK wraps only the player's panel). */

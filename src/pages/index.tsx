@@ -2,11 +2,11 @@ import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { CURRENCIES } from '#domain/currencies';
-import { Layout } from '../components/layout';
-import { LocalizedLink, usePageLanguage } from '../components/localized-link';
-import { OperatorLicence } from '../components/operator';
-import { pageHead } from '../components/page-head';
+import { Layout } from '../app/layout';
+import { OperatorLicence } from '../app/operator';
 import { productFigures } from '../i18n/figures';
+import { LocalizedLink, usePageLanguage } from '../ui/localized-link';
+import { pageHead } from '../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 
 export default function HomePage({ location, pageContext }: PageProps<LocalesData, I18nPageContext>) {

@@ -1,11 +1,11 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { AuthIsland } from '../components/auth-island';
-import { IslandPlaceholder } from '../components/island';
-import { Layout } from '../components/layout';
-import { pageHead } from '../components/page-head';
+import { AuthIsland } from '../app/auth-island';
+import { Layout } from '../app/layout';
 import { LogoutFlow } from '../features/auth/components/session-pages';
+import { IslandPlaceholder } from '../ui/island';
+import { pageHead } from '../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 
 export default function LogoutPage({ location }: PageProps<LocalesData, I18nPageContext>) {

@@ -1,10 +1,10 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Layout } from '../components/layout';
-import { usePageLanguage } from '../components/localized-link';
-import { pageHead } from '../components/page-head';
+import { Layout } from '../app/layout';
 import { NewsList, type NewsArticle } from '../features/content/components/news-list';
+import { usePageLanguage } from '../ui/localized-link';
+import { pageHead } from '../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 

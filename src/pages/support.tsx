@@ -3,12 +3,12 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { FIRST_ORDER_LIMIT_EUR_MINOR } from '#domain/limits';
 import { eur } from '#domain/money';
-import { Layout } from '../components/layout';
-import { LocalizedLink, usePageLanguage } from '../components/localized-link';
-import { pageHead } from '../components/page-head';
+import { Layout } from '../app/layout';
 import { Faq } from '../features/content/components/faq';
 import { SupportForm } from '../features/content/components/support-form';
 import { formatMoney } from '../i18n/format';
+import { LocalizedLink, usePageLanguage } from '../ui/localized-link';
+import { pageHead } from '../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../i18n/page-types';
 import '../features/content/content.css';
 

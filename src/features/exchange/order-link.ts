@@ -1,6 +1,6 @@
 import * as React from 'react';
-import { errorKeyOf, type ErrorTextKey } from '../../components/error-text';
-import { usePageLanguage } from '../../components/localized-link';
+import { errorKeyOf, type ErrorTextKey } from '../../app/error-text';
+import { usePageLanguage } from '../../ui/localized-link';
 import { openOrderLink } from './api/orders';
 import type { Order } from './api/types';
 

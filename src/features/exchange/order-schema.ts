@@ -1,9 +1,9 @@
 import { EMAIL_PATTERN } from '#domain/email';
 import { normalizeAmountInput } from '#domain/money';
 import { amountProblem as orderAmountProblem, deliveryKind, pairProblem } from '#domain/order-input';
-import { loadAddressRules } from '../../components/address-rules';
+import { loadAddressRules } from '../../app/address-rules';
 import type { PaymentMethod } from '#domain/contracts/orders';
-import type { Rules } from '../../components/form-rules';
+import type { Rules } from '../../app/form-rules';
 import type { CurrencyInfo, OrderType } from './api/types';
 
 /**
@@ -21,7 +21,7 @@ import type { CurrencyInfo, OrderType } from './api/types';
  *   is sent as its Latin spelling (beneficiaryLatin), which the customer sees and may correct.
  * - partially supported currencies only with the own-wallet options, which need a login.
  *
- * The address rules load in their own chunk (components/address-rules.ts), downloaded while the
+ * The address rules load in their own chunk (app/address-rules.ts), downloaded while the
  * page is idle and run at the first check of an address; the rules are async, so that check
  * waits for them instead of being skipped.
  */

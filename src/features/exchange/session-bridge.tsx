@@ -1,6 +1,6 @@
 import * as React from 'react';
-import { AuthIsland } from '../../components/auth-island';
-import { useSession } from '../../components/session';
+import { AuthIsland } from '../../app/auth-island';
+import { useSession } from '../../app/session';
 import type { ExchangeSession } from './session';
 
 /**
@@ -8,11 +8,11 @@ import type { ExchangeSession } from './session';
  * reporter that hands the session to the exchange forms.
  */
 function Reporter({ onChange }: { onChange: (session: ExchangeSession) => void }) {
-  const { isLoading, isAuthenticated, error, getAccessTokenSilently, loginWithRedirect } = useSession();
+  const { status, getAccessTokenSilently, loginWithRedirect } = useSession();
   React.useEffect(() => {
-    if (isLoading) return;
+    if (status === 'unknown') return;
     onChange(
-      isAuthenticated && !error
+      status === 'signed-in'
         ? {
             status: 'authenticated',
             getToken: async () => String(await getAccessTokenSilently()),
@@ -20,7 +20,7 @@ function Reporter({ onChange }: { onChange: (session: ExchangeSession) => void }
           }
         : { status: 'anonymous', getToken: async () => null },
     );
-  }, [isLoading, isAuthenticated, error, getAccessTokenSilently, loginWithRedirect, onChange]);
+  }, [status, getAccessTokenSilently, loginWithRedirect, onChange]);
   return null;
 }
 

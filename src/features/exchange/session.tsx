@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { mayHaveSession } from '../../components/session-hint';
+import { mayHaveSession } from '../../app/session';
 
 /**
  * Who is placing the order. The exchange works without an account, so the login SDK is loaded

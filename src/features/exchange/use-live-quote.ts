@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { errorKeyOf } from '../../components/error-text';
+import { errorKeyOf } from '../../app/error-text';
 import { postQuote, type QuoteRequest } from './api/quotes';
 import type { ErrorCode } from '#domain/errors';
 import type { Language } from '#domain/languages';

@@ -1,11 +1,11 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Layout } from '../../components/layout';
-import { OperatorLicence } from '../../components/operator';
-import { pageHead } from '../../components/page-head';
-import { SectionNav, exchangePages } from '../../components/section-nav';
+import { Layout } from '../../app/layout';
+import { OperatorLicence } from '../../app/operator';
 import { OrderIsland } from '../../features/exchange/components/order-island';
+import { pageHead } from '../../ui/page-head';
+import { SectionNav, exchangePages } from '../../ui/section-nav';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function ExchangeBuyPage({ location }: PageProps<LocalesData, I18nPageContext>) {

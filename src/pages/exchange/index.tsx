@@ -1,9 +1,9 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Layout } from '../../components/layout';
-import { PageCards } from '../../components/page-cards';
-import { pageHead } from '../../components/page-head';
+import { Layout } from '../../app/layout';
+import { PageCards } from '../../ui/page-cards';
+import { pageHead } from '../../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function ExchangePage({ location }: PageProps<LocalesData, I18nPageContext>) {

@@ -1,10 +1,10 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { IslandPlaceholder } from '../../components/island';
-import { Layout } from '../../components/layout';
-import { pageHead } from '../../components/page-head';
+import { Layout } from '../../app/layout';
 import { RoundHistory } from '../../features/faucet/components/round-history';
+import { IslandPlaceholder } from '../../ui/island';
+import { pageHead } from '../../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 /** Every past faucet round, a page at a time, each checked in the browser; the rounds as a file to download. */

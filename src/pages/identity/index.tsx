@@ -3,10 +3,10 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { ID_VERIFICATION_WEEKLY_EUR_MINOR, MOBILE_VERIFICATION_WEEKLY_EUR_MINOR } from '#domain/limits';
 import { eur } from '#domain/money';
-import { Layout } from '../../components/layout';
-import { LocalizedLink, usePageLanguage } from '../../components/localized-link';
-import { pageHead } from '../../components/page-head';
+import { Layout } from '../../app/layout';
 import { formatMoney } from '../../i18n/format';
+import { LocalizedLink, usePageLanguage } from '../../ui/localized-link';
+import { pageHead } from '../../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function IdentityPage({ location }: PageProps<LocalesData, I18nPageContext>) {

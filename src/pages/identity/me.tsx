@@ -1,11 +1,11 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Layout } from '../../components/layout';
-import { pageHead } from '../../components/page-head';
+import { Layout } from '../../app/layout';
 import { AccountSummary } from '../../features/auth/components/account-summary';
 import { ProtectedIsland } from '../../features/auth/components/protected-island';
 import { MyIdentity } from '../../features/identity/components/my-identity';
+import { pageHead } from '../../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function MyIdentityPage({ location }: PageProps<LocalesData, I18nPageContext>) {

@@ -1,12 +1,12 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { AuthIsland } from '../../components/auth-island';
-import { IslandPlaceholder } from '../../components/island';
-import { Layout } from '../../components/layout';
-import { PageCards } from '../../components/page-cards';
-import { pageHead } from '../../components/page-head';
+import { AuthIsland } from '../../app/auth-island';
+import { Layout } from '../../app/layout';
 import { WalletHome } from '../../features/wallet/components/home';
+import { IslandPlaceholder } from '../../ui/island';
+import { PageCards } from '../../ui/page-cards';
+import { pageHead } from '../../ui/page-head';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function WalletPage({ location }: PageProps<LocalesData, I18nPageContext>) {

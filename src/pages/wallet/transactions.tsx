@@ -1,11 +1,11 @@
 import { graphql, type PageProps } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Layout } from '../../components/layout';
-import { pageHead } from '../../components/page-head';
-import { SectionNav, walletPages } from '../../components/section-nav';
+import { Layout } from '../../app/layout';
 import { ProtectedIsland } from '../../features/auth/components/protected-island';
 import { Transactions } from '../../features/wallet/components/transactions';
+import { pageHead } from '../../ui/page-head';
+import { SectionNav, walletPages } from '../../ui/section-nav';
 import type { I18nPageContext, LocalesData } from '../../i18n/page-types';
 
 export default function WalletTransactionsPage({ location }: PageProps<LocalesData, I18nPageContext>) {

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { useSession } from '../../../components/session';
+import { useSession } from '../../../app/session';
 import { apiOrigin } from '../../../config';
 import type { Me } from '#domain/contracts/accounts';
 

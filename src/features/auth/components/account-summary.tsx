@@ -1,20 +1,20 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { usePageLanguage } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
+import { displayName, useSession } from '../../../app/session';
 import { formatMoney } from '../../../i18n/format';
+import { usePageLanguage } from '../../../ui/localized-link';
 import { useMe } from '../api/get-me';
 
 /** Who is logged in, and their account key, deposit reference and deposit limit, as labelled tiles (issue 35). */
 export function AccountSummary() {
   const { t } = useTranslation('auth');
   const language = usePageLanguage();
-  const { user } = useSession();
+  const session = useSession();
   const { me, error } = useMe();
   return (
     <section aria-labelledby="account-heading" className="account-summary">
       <h2 id="account-heading">{t('account.heading')}</h2>
-      <p>{t('session.loggedInAs', { name: user?.name ?? user?.email ?? '' })}</p>
+      <p>{t('session.loggedInAs', { name: session.status === 'signed-in' ? displayName(session.user) : '' })}</p>
       {error ? <p role="alert">{t('account.loadError')}</p> : null}
       {me ? (
         <dl className="account-tiles">

@@ -1,6 +1,6 @@
 import * as React from 'react';
-import { AuthIsland } from '../../../components/auth-island';
-import { IslandPlaceholder } from '../../../components/island';
+import { AuthIsland } from '../../../app/auth-island';
+import { IslandPlaceholder } from '../../../ui/island';
 import { AccountSummary } from './account-summary';
 import { RequireLogin } from './require-login';
 

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../components/session';
+import { useSession } from '../../../app/session';
 
 /**
  * A protected island: an anonymous visitor is sent to log in and comes back to this very page
@@ -8,15 +8,17 @@ import { useSession } from '../../../components/session';
  */
 export function RequireLogin({ children }: { children: React.ReactNode }) {
   const { t } = useTranslation('auth');
-  const { isLoading, isAuthenticated, loginWithRedirect, error } = useSession();
+  const session = useSession();
+  const { status, loginWithRedirect } = session;
+  const error = session.status === 'anonymous' ? session.error : undefined;
   React.useEffect(() => {
-    if (!isLoading && !isAuthenticated && !error) {
+    if (status === 'anonymous' && !error) {
       void loginWithRedirect({ appState: { returnTo: window.location.pathname + window.location.search } });
     }
-  }, [isLoading, isAuthenticated, error, loginWithRedirect]);
+  }, [status, error, loginWithRedirect]);
 
   if (error) return <p role="alert">{t('session.failed')}</p>;
-  if (isLoading) return <p className="muted">{t('session.checking')}</p>;
-  if (!isAuthenticated) return <p className="muted">{t('session.redirecting')}</p>;
+  if (status === 'unknown') return <p className="muted">{t('session.checking')}</p>;
+  if (status === 'anonymous') return <p className="muted">{t('session.redirecting')}</p>;
   return <>{children}</>;
 }

@@ -3,10 +3,10 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '#domain/languages';
 import { loginLanding } from '#domain/return-to';
-import { usePageLanguage } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
-import { writeSessionHint } from '../../../components/session-hint';
+import { useSession } from '../../../app/session';
+import { rememberSession } from '../../../app/session-provider';
 import { routes } from '../../../i18n/routes';
+import { usePageLanguage } from '../../../ui/localized-link';
 
 /**
  * The login page: it receives the provider's redirect (the SDK finishes the login and sends the
@@ -17,7 +17,9 @@ import { routes } from '../../../i18n/routes';
 export function LoginFlow({ signup = false }: { signup?: boolean }) {
   const { t } = useTranslation('auth');
   const language = usePageLanguage();
-  const { isLoading, isAuthenticated, loginWithRedirect, error } = useSession();
+  const session = useSession();
+  const { status, loginWithRedirect } = session;
+  const error = session.status === 'anonymous' ? session.error : undefined;
   const params = new URLSearchParams(window.location.search);
   const isCallback = params.has('code') && params.has('state');
   const returnTo = loginLanding(params.get('returnTo'), window.location.origin, localizePath(routes.wallet, language));
@@ -31,10 +33,10 @@ export function LoginFlow({ signup = false }: { signup?: boolean }) {
   );
 
   React.useEffect(() => {
-    if (isLoading || isCallback || error) return;
-    if (isAuthenticated) void navigate(returnTo, { replace: true });
+    if (status === 'unknown' || isCallback || error) return;
+    if (status === 'signed-in') void navigate(returnTo, { replace: true });
     else void start();
-  }, [isLoading, isAuthenticated, isCallback, error, returnTo, start]);
+  }, [status, isCallback, error, returnTo, start]);
 
   if (error) {
     return (
@@ -53,11 +55,11 @@ export function LoginFlow({ signup = false }: { signup?: boolean }) {
 export function LogoutFlow() {
   const { t } = useTranslation('auth');
   const language = usePageLanguage();
-  const { logout, isLoading } = useSession();
+  const { logout, status } = useSession();
   React.useEffect(() => {
-    if (isLoading) return;
-    writeSessionHint(null);
+    if (status === 'unknown') return;
+    rememberSession({ status: 'anonymous' });
     void logout({ logoutParams: { returnTo: `${window.location.origin}${localizePath('/', language)}` } });
-  }, [logout, language, isLoading]);
+  }, [logout, language, status]);
   return <p className="muted">{t('session.loggingOut')}</p>;
 }

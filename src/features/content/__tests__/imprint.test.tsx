@@ -3,7 +3,7 @@ import * as React from 'react';
 import type { Language } from '#domain/languages';
 import type { Operator } from '#domain/operator';
 import type { renderInLanguage as RenderInLanguage } from '../../../../__tests__/support/render';
-import type { Footer as FooterComponent } from '../../../components/footer';
+import type { Footer as FooterComponent } from '../../../app/footer';
 import type { Imprint as ImprintComponent } from '../components/imprint';
 import type { LegalDocument as LegalDocumentComponent } from '../components/legal-document';
 
@@ -30,7 +30,7 @@ function fresh(): Parts {
     parts = {
       renderInLanguage: jest.requireActual('../../../../__tests__/support/render').renderInLanguage,
       Imprint: jest.requireActual('../components/imprint').Imprint,
-      Footer: jest.requireActual('../../../components/footer').Footer,
+      Footer: jest.requireActual('../../../app/footer').Footer,
       LegalDocument: jest.requireActual('../components/legal-document').LegalDocument,
     };
   });

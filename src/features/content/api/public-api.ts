@@ -1,11 +1,11 @@
-import { ApiFailure } from '../../../components/api';
+import { ApiFailure } from '../../../app/api';
 import { apiOrigin } from '../../../config';
 import type { ErrorBody } from '#domain/errors';
 import type { Language } from '#domain/languages';
 
 /**
  * Calls to the public part of the API (no login): rates, status, the support form. Failures
- * carry the API's error code and field, like the logged-in calls in components/api.ts.
+ * carry the API's error code and field, like the logged-in calls in app/api.ts.
  */
 export async function publicRequest<T>(language: Language, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${apiOrigin}${path}`, {

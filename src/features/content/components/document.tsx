@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { useBuySellEnabled } from '../../../components/buy-sell';
+import { useBuySellEnabled } from '../../../app/buy-sell';
 
 /**
  * A structured text from the translations: sections with a heading, paragraphs and bullet

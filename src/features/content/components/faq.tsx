@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { WhenBuySellDisabled } from '../../../components/buy-sell';
+import { WhenBuySellDisabled } from '../../../app/buy-sell';
 
 /** One question; `whenBuySellDisabled` is a sentence the answer carries only while buying and selling are off. */
 export type FaqItem = { q: string; a: string; whenBuySellDisabled?: string };

@@ -23,10 +23,10 @@ import { eur, minorToDecimal } from '#domain/money';
 import { PLACED_ORDER_TYPES } from '#domain/orders';
 import { DEFAULT_ADDRESS_HOLD_HOURS } from '#domain/protection';
 import { quote, type Quote } from '#domain/quotes';
-import { CurrencyIcon } from '../../../components/currency-icon';
-import { useCurrencyName } from '../../../components/currency-name';
-import { LocalizedLink } from '../../../components/localized-link';
 import { formatMoney, formatNumber, formatPercent } from '../../../i18n/format';
+import { CurrencyIcon } from '../../../ui/currency-icon';
+import { useCurrencyName } from '../../../ui/currency-name';
+import { LocalizedLink } from '../../../ui/localized-link';
 import type { Language } from '#domain/languages';
 
 /**

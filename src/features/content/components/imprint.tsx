@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUPPORT_MAILBOX } from '#domain/contact';
-import { SampleBadge, useOperatorDetails, type OperatorDetails } from '../../../components/operator';
+import { SampleBadge, useOperatorDetails, type OperatorDetails } from '../../../app/operator';
 import type { OperatorIdentity } from '#domain/operator';
 
 /** The imprint's rows, in the order § 5 DDG lists them; a row the operator did not configure is left out. */

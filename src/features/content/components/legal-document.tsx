@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { SUPPORT_MAILBOX } from '#domain/contact';
-import { usePageLanguage } from '../../../components/localized-link';
-import { SampleBadge, useOperatorDetails } from '../../../components/operator';
+import { SampleBadge, useOperatorDetails } from '../../../app/operator';
 import { productFigures, type ProductFigures } from '../../../i18n/figures';
+import { usePageLanguage } from '../../../ui/localized-link';
 import { DocumentSections } from './document';
 import type { SectionMap } from './document';
 
@@ -14,7 +14,7 @@ const NAMES_OPERATOR = new Set<LegalDocumentKey>(['privacy_policy', 'terms_and_c
  * A legal page: lead, date of the version, contents and numbered sections. Figures that the
  * product enforces (fees, limits, thresholds) and the mailboxes are filled in from domain/, so
  * the legal texts cannot state other numbers than the rules apply; the operator's name and
- * address come from the server's configuration (components/operator.tsx).
+ * address come from the server's configuration (app/operator.tsx).
  */
 export function LegalDocument({
   doc,

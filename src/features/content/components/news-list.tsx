@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBuySellEnabled } from '../../../components/buy-sell';
+import { useBuySellEnabled } from '../../../app/buy-sell';
 import { formatDate } from '../../../i18n/format';
 import type { Language } from '#domain/languages';
 

@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { CurrencyIcon } from '../../../components/currency-icon';
-import { LocalizedLink } from '../../../components/localized-link';
-import { formatInstant, OwedHeldTable, ProofExplained } from '../../../components/solvency';
 import { apiOrigin, siteUrl } from '../../../config';
 import { formatMoney, formatNumber } from '../../../i18n/format';
+import { CurrencyIcon } from '../../../ui/currency-icon';
+import { LocalizedLink } from '../../../ui/localized-link';
+import { formatInstant, OwedHeldTable, ProofExplained } from '../../../ui/solvency';
 import { publicRequest } from '../api/public-api';
 import type { ControlProof, Reserves, SnapshotSummary, SnapshotsResponse } from '#domain/contracts/liabilities';
 import type { Language } from '#domain/languages';

@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { CURRENCIES } from '#domain/currencies';
-import { CurrencyIcon } from '../../../components/currency-icon';
-import { useCurrencyName } from '../../../components/currency-name';
-import { LocalizedLink } from '../../../components/localized-link';
-import { SampleBadge } from '../../../components/operator';
+import { SampleBadge } from '../../../app/operator';
+import { CurrencyIcon } from '../../../ui/currency-icon';
+import { useCurrencyName } from '../../../ui/currency-name';
+import { LocalizedLink } from '../../../ui/localized-link';
 import { getRates } from '../api/get-rates';
 import { usePolled } from '../api/use-polled';
 import { formatRate, formatTime } from '../format';

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { LocalizedLink } from '../../../components/localized-link';
+import { LocalizedLink } from '../../../ui/localized-link';
 import type { RouteName } from '../../../i18n/routes';
 
 /** "See also": links to the pages that help next, with their localized titles. */

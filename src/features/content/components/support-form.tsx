@@ -2,12 +2,12 @@ import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { SUPPORT_TOPICS, type SupportTopic } from '#domain/support-topics';
-import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
-import { Field, SelectField, TextAreaField } from '../../../components/field';
-import { lazyResolver } from '../../../components/form-rules';
-import { usePageLanguage } from '../../../components/localized-link';
-import { useDraft } from '../../../components/use-draft';
-import { useHydrated } from '../../../components/use-hydrated';
+import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../app/error-text';
+import { lazyResolver } from '../../../app/form-rules';
+import { Field, SelectField, TextAreaField } from '../../../ui/field';
+import { usePageLanguage } from '../../../ui/localized-link';
+import { useDraft } from '../../../ui/use-draft';
+import { useHydrated } from '../../../ui/use-hydrated';
 import { ApiFailure } from '../api/public-api';
 import { sendSupportRequest, type SupportFormValues, type SupportReceipt } from '../api/send-support-request';
 

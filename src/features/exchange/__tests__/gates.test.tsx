@@ -2,7 +2,7 @@ import '../../../../__tests__/support/polyfills';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import * as React from 'react';
 import { loadResources, renderInLanguage } from '../../../../__tests__/support/render';
-import { forgetAnswers } from '../../../components/ask-once';
+import { forgetAnswers } from '../../../app/ask-once';
 import { Confirmation } from '../components/confirmation';
 import { Deposit } from '../components/deposit';
 import { StaticSession, type ExchangeSession } from '../session';

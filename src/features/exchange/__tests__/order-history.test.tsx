@@ -2,7 +2,7 @@ import '../../../../__tests__/support/polyfills';
 import { screen, waitFor, fireEvent, act, within } from '@testing-library/react';
 import * as React from 'react';
 import { renderInLanguage, loadResources } from '../../../../__tests__/support/render';
-import { forgetAnswers } from '../../../components/ask-once';
+import { forgetAnswers } from '../../../app/ask-once';
 import { OrderHistory } from '../components/order-history';
 import { StaticSession } from '../session';
 import { mockApi, apiError, ORDER } from './fetch-mock';

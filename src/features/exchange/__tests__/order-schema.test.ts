@@ -1,5 +1,5 @@
 import '../../../../__tests__/support/polyfills';
-import { checkRules } from '../../../components/form-rules';
+import { checkRules } from '../../../app/form-rules';
 import { amountProblem, normalizeAmount, orderFormRules, type OrderFormValues } from '../order-schema';
 import { CURRENCIES } from './fetch-mock';
 import type { CurrencyInfo } from '../api/types';

@@ -1,4 +1,4 @@
-import { apiRequest } from '../../../components/api';
+import { apiRequest } from '../../../app/api';
 import { apiOrigin } from '../../../config';
 import type {
   ConfirmOrderBody,

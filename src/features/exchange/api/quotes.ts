@@ -1,4 +1,4 @@
-import { apiRequest } from '../../../components/api';
+import { apiRequest } from '../../../app/api';
 import type { QuoteBody } from '#domain/contracts/rates';
 import type { Language } from '#domain/languages';
 import type { Quote } from './types';

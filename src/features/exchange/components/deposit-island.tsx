@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { IslandPlaceholder } from '../../../components/island';
+import { IslandPlaceholder } from '../../../ui/island';
 import { ExchangeSessionProvider } from '../session';
 import { Deposit } from './deposit';
 import '../exchange.css';

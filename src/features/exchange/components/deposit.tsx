@@ -11,13 +11,13 @@ import {
 } from '#domain/limits';
 import { eur } from '#domain/money';
 import { depositReference, EXAMPLE_ACCOUNT_KEY } from '#domain/references';
-import { apiRequest } from '../../../components/api';
-import { CopyButton } from '../../../components/copy-button';
-import { useExchangeConfig } from '../../../components/exchange-config';
-import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
-import { SampleBadge } from '../../../components/operator';
+import { apiRequest } from '../../../app/api';
+import { useExchangeConfig } from '../../../app/exchange-config';
+import { SampleBadge } from '../../../app/operator';
 import { formatIban } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
+import { CopyButton } from '../../../ui/copy-button';
+import { LocalizedLink, usePageLanguage } from '../../../ui/localized-link';
 import { formatMoney } from '../format';
 import { useExchangeSession } from '../session';
 import { QrCode } from './qr-code';

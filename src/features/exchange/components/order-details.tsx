@@ -7,8 +7,8 @@ import {
   ORDER_LIMIT_EUR_MINOR,
 } from '#domain/limits';
 import { eur } from '#domain/money';
-import { useErrorText } from '../../../components/error-text';
-import { usePageLanguage } from '../../../components/localized-link';
+import { useErrorText } from '../../../app/error-text';
+import { usePageLanguage } from '../../../ui/localized-link';
 import { isOpen, type Order } from '../api/types';
 import { formatMoney } from '../format';
 import { useLiveOrder } from '../use-live-order';

@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { ChunkBoundary } from '../../../components/chunk-boundary';
-import { useErrorText } from '../../../components/error-text';
-import { useExchangeConfig } from '../../../components/exchange-config';
-import { IslandPlaceholder } from '../../../components/island';
+import { ChunkBoundary } from '../../../app/chunk-boundary';
+import { useErrorText } from '../../../app/error-text';
+import { useExchangeConfig } from '../../../app/exchange-config';
+import { IslandPlaceholder } from '../../../ui/island';
 import { keepOrderLink, useOrderLink } from '../order-link';
 import { ExchangeSessionProvider } from '../session';
 import { OrderForm } from './order-form';

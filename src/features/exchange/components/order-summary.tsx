@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { WithCurrencyIcon } from '../../../components/currency-icon';
-import { usePageLanguage } from '../../../components/localized-link';
-import { TxHash } from '../../../components/tx-hash';
+import { TxHash } from '../../../app/tx-hash';
 import { formatIban } from '../../../i18n/format';
+import { WithCurrencyIcon } from '../../../ui/currency-icon';
+import { usePageLanguage } from '../../../ui/localized-link';
 import { formatDateTime, formatMoney, rateCurrency, rateText } from '../format';
 import type { Order } from '../api/types';
 

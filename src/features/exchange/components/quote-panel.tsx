@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { WithCurrencyIcon } from '../../../components/currency-icon';
-import { useErrorText } from '../../../components/error-text';
-import { SampleBadge } from '../../../components/operator';
+import { useErrorText } from '../../../app/error-text';
+import { SampleBadge } from '../../../app/operator';
+import { WithCurrencyIcon } from '../../../ui/currency-icon';
 import { formatMoney, rateCurrency, rateText } from '../format';
 import type { Language } from '#domain/languages';
 import type { LiveQuote } from '../use-live-quote';

@@ -8,11 +8,10 @@ import { FaucetGame } from '../components/faucet-game';
 import { FaucetPlay } from '../components/play';
 
 // A logged-in player: the session hands out one stable function, as the SDK's does.
-jest.mock('../../../components/session', () => {
+jest.mock('../../../app/session', () => {
   const session = {
-    isLoading: false,
-    isAuthenticated: true,
-    error: undefined,
+    status: 'signed-in',
+    user: {},
     getAccessTokenSilently: async () => 'token',
   };
   return { useSession: () => session };

@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { apiRequest } from '../../../components/api';
+import { apiRequest } from '../../../app/api';
 import { apiOrigin } from '../../../config';
 import type {
   CurrentRoundResponse,

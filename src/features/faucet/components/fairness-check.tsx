@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { ticketOf, verifyRound, type Verification } from '#domain/faucet';
-import { usePageLanguage } from '../../../components/localized-link';
-import { asTransition } from '../../../components/transition';
 import { formatNumber } from '../../../i18n/format';
+import { usePageLanguage } from '../../../ui/localized-link';
+import { asTransition } from '../../../ui/transition';
 import { getRound, type OwnEntry, type Round } from '../api/faucet';
 
 const hex: React.CSSProperties = { wordBreak: 'break-all' };

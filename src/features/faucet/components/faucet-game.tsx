@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { WithCurrencyIcon } from '../../../components/currency-icon';
-import { usePageLanguage } from '../../../components/localized-link';
 import { formatMoney, formatNumber, listFormat } from '../../../i18n/format';
+import { WithCurrencyIcon } from '../../../ui/currency-icon';
+import { usePageLanguage } from '../../../ui/localized-link';
 import { useLiveRound, useNow, type OwnEntry, type Round } from '../api/faucet';
 import { FairnessCheck } from './fairness-check';
 import { PlayerList } from './player-list';

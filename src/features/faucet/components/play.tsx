@@ -3,12 +3,12 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { isFaucetCurrency } from '#domain/faucet';
 import { localizePath } from '#domain/languages';
-import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
-import { errorKeyOf, useErrorText } from '../../../components/error-text';
-import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
+import { errorKeyOf, useErrorText } from '../../../app/error-text';
+import { useSession } from '../../../app/session';
 import { formatMoney } from '../../../i18n/format';
 import { routes } from '../../../i18n/routes';
+import { CurrencyPicker, type CurrencyOption } from '../../../ui/currency-picker';
+import { LocalizedLink, usePageLanguage } from '../../../ui/localized-link';
 import { enterRound, getAddresses, getMyEntries, type Address, type MyEntry } from '../api/faucet';
 import { useRound } from './round-context';
 
@@ -21,9 +21,9 @@ export function FaucetPlay() {
   const { t } = useTranslation('faucet');
   const { t: ta } = useTranslation('auth');
   const language = usePageLanguage();
-  const { isLoading, isAuthenticated, error } = useSession();
-  if (isLoading) return <p className="muted">{ta('session.checking')}</p>;
-  if (!isAuthenticated || error) {
+  const { status } = useSession();
+  if (status === 'unknown') return <p className="muted">{ta('session.checking')}</p>;
+  if (status === 'anonymous') {
     const login = `${localizePath(routes.login, language)}?returnTo=${encodeURIComponent(window.location.pathname)}`;
     return (
       <section aria-labelledby="faucet-play">

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { WithCurrencyIcon } from '../../../components/currency-icon';
+import { WithCurrencyIcon } from '../../../ui/currency-icon';
 import { useOwnTicket } from './fairness-check';
 import type { OwnEntry, Round } from '../api/faucet';
 

@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { roundHolds, verifyRound, verifyRounds, type RoundsFile } from '#domain/faucet';
-import { errorKeyOf, useErrorText } from '../../../components/error-text';
-import { usePageLanguage } from '../../../components/localized-link';
-import { asTransition } from '../../../components/transition';
+import { errorKeyOf, useErrorText } from '../../../app/error-text';
 import { formatDateTime, formatMoney, formatNumber, listFormat } from '../../../i18n/format';
+import { usePageLanguage } from '../../../ui/localized-link';
+import { asTransition } from '../../../ui/transition';
 import { exportUrl, getRound, getRounds, type Round } from '../api/faucet';
 import '../faucet.css';
 

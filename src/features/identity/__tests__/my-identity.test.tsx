@@ -7,7 +7,7 @@ import { MyIdentity } from '../components/my-identity';
 import type { IdentityKind } from '../api/identity';
 
 // The SDK hands out one stable function, as the real one does (a new one each render would refetch each render).
-jest.mock('../../../components/session', () => {
+jest.mock('../../../app/session', () => {
   const session = { getAccessTokenSilently: async () => 'token' };
   return { useSession: () => session };
 });

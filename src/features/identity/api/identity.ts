@@ -1,4 +1,4 @@
-import { apiRequest, ApiFailure } from '../../../components/api';
+import { apiRequest, ApiFailure } from '../../../app/api';
 import type {
   ConfirmCodeBody,
   IdentityKind,

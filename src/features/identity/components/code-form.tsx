@@ -2,8 +2,8 @@ import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { normalizeCode } from '#domain/codes';
-import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
-import { Field } from '../../../components/field';
+import { errorKeyOf, formErrorKey, useErrorText } from '../../../app/error-text';
+import { Field } from '../../../ui/field';
 import type { VerificationKind } from '#domain/verification';
 
 /** Step 2: the code, typed in any case, with or without dashes. */

@@ -3,12 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { CODE_LENGTH } from '#domain/codes';
 import { IDENTITY_MAILBOX } from '#domain/contact';
 import { STEP_TWO_CODE_VALIDITY, VERIFICATION_TRANSFER_EUR } from '#domain/identity';
-import { ChunkBoundary } from '../../../components/chunk-boundary';
-import { errorKeyOf, useErrorText } from '../../../components/error-text';
-import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
-import { inUnlockOrder, NextVerification, useUnlockText } from '../../../components/verification-steps';
+import { ChunkBoundary } from '../../../app/chunk-boundary';
+import { errorKeyOf, useErrorText } from '../../../app/error-text';
+import { useSession } from '../../../app/session';
 import { formatDate, formatDateTime, formatDuration, formatMoney, formatNumber } from '../../../i18n/format';
+import { LocalizedLink, usePageLanguage } from '../../../ui/localized-link';
+import { inUnlockOrder, NextVerification, useUnlockText } from '../../../ui/verification-steps';
 import {
   getIdentity,
   submitStepOne,

@@ -1,12 +1,12 @@
-import '../../../components/zod-jitless'; // before any schema is built (CSP forbids eval)
+import '../../../app/zod-jitless'; // before any schema is built (CSP forbids eval)
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as React from 'react';
 import { useForm, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { STEP_ONE_SCHEMAS, SALUTATIONS } from '#domain/identity';
-import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../components/error-text';
-import { Field, SelectField } from '../../../components/field';
-import { useDraft } from '../../../components/use-draft';
+import { errorKeyOf, formErrorKey, useErrorText, type ErrorTextKey } from '../../../app/error-text';
+import { Field, SelectField } from '../../../ui/field';
+import { useDraft } from '../../../ui/use-draft';
 import { ApiFailure } from '../api/identity';
 import { STEP_ONE_FIELDS, type FieldName } from './step-one-fields';
 import type { VerificationKind } from '#domain/verification';

@@ -13,16 +13,18 @@ import type { OpsRouteName } from '../../../i18n/ops-routes';
  * that loads the SDK is replaced by its children.
  */
 const mockSession = {
-  isLoading: false,
-  isAuthenticated: true,
+  status: 'signed-in' as 'unknown' | 'anonymous' | 'signed-in',
   error: undefined as unknown,
   user: { sub: 'ops|me', name: 'Olga Operator', email: 'olga@muntly.test' } as
     { sub: string; name: string; email: string } | undefined,
   loginWithRedirect: jest.fn(async () => undefined),
   getAccessTokenSilently: jest.fn(async (_options?: unknown): Promise<string> => 'admin-token'),
 };
-jest.mock('../../../components/session', () => ({ useSession: () => mockSession }));
-jest.mock('../../../components/auth-island', () => ({
+jest.mock('../../../app/session', () => ({
+  ...jest.requireActual('../../../app/session'),
+  useSession: () => mockSession,
+}));
+jest.mock('../../../app/auth-island', () => ({
   AuthIsland: ({ children }: { children: React.ReactNode }) => children,
 }));
 
@@ -76,8 +78,7 @@ const QUEUES = {
 const queues = () => ({ body: QUEUES });
 
 beforeEach(() => {
-  mockSession.isLoading = false;
-  mockSession.isAuthenticated = true;
+  mockSession.status = 'signed-in';
   mockSession.error = undefined;
   mockSession.user = { sub: 'ops|me', name: 'Olga Operator', email: 'olga@muntly.test' };
   mockSession.loginWithRedirect.mockClear();
@@ -105,7 +106,7 @@ const blobText = (blob: Blob) =>
 
 describe('who may use the console', () => {
   it('offers a visitor who is not logged in the login, and comes back to this page', async () => {
-    mockSession.isAuthenticated = false;
+    mockSession.status = 'anonymous';
     mockApi({});
     window.history.replaceState(null, '', '/ops/payouts/');
     show('ops_payouts');

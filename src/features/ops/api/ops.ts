@@ -1,4 +1,4 @@
-import { ApiFailure, apiRequest } from '../../../components/api';
+import { ApiFailure, apiRequest } from '../../../app/api';
 import { apiOrigin } from '../../../config';
 import type { AuditListResponse, AuditQuery, AuditVerifyResponse } from '#domain/contracts/audit';
 import type {

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field, TextAreaField } from '../../../components/field';
+import { Field, TextAreaField } from '../../../ui/field';
 import { AuditTable } from './audit';
 import { OrderTable } from './orders';
 import { Facts, Money, OutcomeLine, useAction, useOps, TableHead, When } from './parts';

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_ACTIONS } from '#domain/audit';
-import { Field, SelectField } from '../../../components/field';
+import { Field, SelectField } from '../../../ui/field';
 import { saveFile } from '../api/ops';
 import { Operator, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
 import type { AuditEntry, AuditVerifyResponse } from '#domain/contracts/audit';

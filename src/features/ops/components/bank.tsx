@@ -2,7 +2,7 @@ import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '#domain/languages';
-import { usePolled } from '../../../components/use-polled';
+import { usePolled } from '../../../app/use-polled';
 import { formatMoney, formatNumber } from '../../../i18n/format';
 import { opsRoutes } from '../../../i18n/ops-routes';
 import { saveFile } from '../api/ops';

@@ -2,13 +2,13 @@ import { Link } from 'gatsby';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '#domain/languages';
-import { ApiFailure } from '../../../components/api';
-import { AuthIsland } from '../../../components/auth-island';
-import { errorKeyOf, useErrorText } from '../../../components/error-text';
-import { IslandPlaceholder } from '../../../components/island';
-import { LocalizedLink, usePageLanguage } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
+import { ApiFailure } from '../../../app/api';
+import { AuthIsland } from '../../../app/auth-island';
+import { errorKeyOf, useErrorText } from '../../../app/error-text';
+import { displayName, useSession } from '../../../app/session';
 import { opsRoutes, type OpsRouteName } from '../../../i18n/ops-routes';
+import { IslandPlaceholder } from '../../../ui/island';
+import { LocalizedLink, usePageLanguage } from '../../../ui/localized-link';
 import { Accounts } from './accounts';
 import { AuditTrail } from './audit';
 import { Bank } from './bank';
@@ -68,7 +68,11 @@ type Access =
 
 function OpsGate({ section }: { section: OpsRouteName }) {
   const { t } = useTranslation('ops');
-  const { isLoading, isAuthenticated, loginWithRedirect, getAccessTokenSilently, user, error } = useSession();
+  const session = useSession();
+  const { status, loginWithRedirect, getAccessTokenSilently } = session;
+  const operator = session.status === 'signed-in' ? (session.user.sub ?? null) : null;
+  const error = session.status === 'anonymous' ? session.error : undefined;
+  const isAuthenticated = status === 'signed-in';
   const token = React.useCallback(
     async () => String(await getAccessTokenSilently({ authorizationParams: { scope: OPS_SCOPE } })),
     [getAccessTokenSilently],
@@ -105,15 +109,12 @@ function OpsGate({ section }: { section: OpsRouteName }) {
   }, [access.state, refreshQueues]);
 
   const value = React.useMemo<OpsContextValue | null>(
-    () =>
-      access.state === 'granted'
-        ? { api, language, operator: user?.sub ?? null, queues: access.queues, refreshQueues }
-        : null,
-    [access, api, language, user, refreshQueues],
+    () => (access.state === 'granted' ? { api, language, operator, queues: access.queues, refreshQueues } : null),
+    [access, api, language, operator, refreshQueues],
   );
 
   if (error) return <p role="alert">{t('gate.failed')}</p>;
-  if (isLoading) return <p className="muted">{t('gate.checking')}</p>;
+  if (status === 'unknown') return <p className="muted">{t('gate.checking')}</p>;
   if (!isAuthenticated) {
     return (
       <div className="ops-gate">
@@ -130,7 +131,8 @@ function OpsGate({ section }: { section: OpsRouteName }) {
       </div>
     );
   }
-  if (access.state === 'refused') return <Refusal name={user?.name ?? user?.email ?? ''} />;
+  if (access.state === 'refused')
+    return <Refusal name={session.status === 'signed-in' ? displayName(session.user) : ''} />;
   if (access.state === 'failed') return <GateFailed error={access.error} retry={() => setAttempt((n) => n + 1)} />;
   if (!value) return <p className="muted">{t('gate.checking')}</p>;
   return (

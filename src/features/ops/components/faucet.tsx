@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '../../../components/field';
-import { usePolled } from '../../../components/use-polled';
+import { usePolled } from '../../../app/use-polled';
 import { formatMoney } from '../../../i18n/format';
+import { Field } from '../../../ui/field';
 import { Facts, LoadFailed, Money, OutcomeLine, useAction, useOps, TableHead, When } from './parts';
 import type { Round } from '#domain/contracts/faucet';
 

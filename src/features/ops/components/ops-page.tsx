@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { defaultLanguage } from '#domain/languages';
-import { Layout } from '../../../components/layout';
+import { Layout } from '../../../app/layout';
 import { OpsConsole } from './console';
 import type { OpsRouteName } from '../../../i18n/ops-routes';
 import type { I18nPageContext, LocalesData } from '../../../i18n/page-types';

@@ -3,8 +3,8 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '#domain/languages';
 import { ORDER_STATUSES, ORDER_TYPES } from '#domain/orders';
-import { Field, SelectField } from '../../../components/field';
 import { opsRoutes } from '../../../i18n/ops-routes';
+import { Field, SelectField } from '../../../ui/field';
 import { Facts, Money, Operator, useAction, useCodeText, useOps, TableHead, When } from './parts';
 import type { OpsOrderResponse, OpsOrdersQuery, OpsOrderSummary, OrderEvent } from '#domain/contracts/console';
 

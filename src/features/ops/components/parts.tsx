@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorKeyOf, useErrorText } from '../../../components/error-text';
-import { usePageLanguage } from '../../../components/localized-link';
+import { errorKeyOf, useErrorText } from '../../../app/error-text';
 import { formatDate, formatDateTime, formatMoney } from '../../../i18n/format';
+import { usePageLanguage } from '../../../ui/localized-link';
 import { opsApi, type OpsApi } from '../api/ops';
 import type { OpsQueues } from '#domain/contracts/console';
 import type { Language } from '#domain/languages';

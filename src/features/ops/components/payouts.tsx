@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { TextAreaField } from '../../../components/field';
-import { usePolled } from '../../../components/use-polled';
+import { usePolled } from '../../../app/use-polled';
+import { TextAreaField } from '../../../ui/field';
 import { Facts, LoadFailed, Money, Operator, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
 import type { Payout } from '#domain/contracts/payouts';
 

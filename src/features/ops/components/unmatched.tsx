@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '../../../components/field';
-import { usePageLanguage } from '../../../components/localized-link';
-import { usePolled } from '../../../components/use-polled';
+import { usePolled } from '../../../app/use-polled';
 import { formatDate, formatIban } from '../../../i18n/format';
+import { Field } from '../../../ui/field';
+import { usePageLanguage } from '../../../ui/localized-link';
 import { Facts, LoadFailed, Money, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
 import type { BankPayment, PayoutReturnsAwaitingResponse } from '#domain/contracts/bank';
 

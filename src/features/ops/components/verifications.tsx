@@ -5,8 +5,8 @@ import {
   type VerificationKind,
   type VerificationRejectionReason,
 } from '#domain/verification';
-import { SelectField } from '../../../components/field';
-import { usePolled } from '../../../components/use-polled';
+import { usePolled } from '../../../app/use-polled';
+import { SelectField } from '../../../ui/field';
 import { LoadFailed, OutcomeLine, useAction, useKeptItems, useOps, When } from './parts';
 import type { VerificationDocumentsResponse } from '#domain/contracts/console';
 import type { IdentityKind } from '#domain/contracts/identity';

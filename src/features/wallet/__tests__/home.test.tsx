@@ -7,14 +7,13 @@ import { WalletHome } from '../components/home';
 import type { IdentityKind } from '#domain/contracts/identity';
 import type { SecurityOverview } from '#domain/contracts/protection';
 
-jest.mock('../../../components/session', () => {
+jest.mock('../../../app/session', () => {
   const session = {
-    isLoading: false,
-    isAuthenticated: true,
+    status: 'signed-in',
     user: { name: 'Ada Lovelace' },
     getAccessTokenSilently: async () => 'token',
   };
-  return { useSession: () => session };
+  return { ...jest.requireActual('../../../app/session'), useSession: () => session };
 });
 
 const de = loadResources('de').wallet as any;

@@ -14,7 +14,7 @@ import { myProofFile, Proof } from '../components/proof';
 import type { MyProofResponse, Reserves, SnapshotsResponse } from '#domain/contracts/liabilities';
 
 // A logged-in user: the session hands out one stable function, as the SDK's does.
-jest.mock('../../../components/session', () => {
+jest.mock('../../../app/session', () => {
   const session = { getAccessTokenSilently: async () => 'token' };
   return { useSession: () => session };
 });

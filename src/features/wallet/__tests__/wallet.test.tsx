@@ -12,11 +12,11 @@ import type { WalletSend } from '#domain/contracts/wallet';
 import type { Balance, Transaction } from '../api/wallet';
 
 // The SDK hands out one stable function, as the real one does.
-jest.mock('../../../components/session', () => {
+jest.mock('../../../app/session', () => {
   const session = { getAccessTokenSilently: async () => 'token', loginWithRedirect: jest.fn(async () => undefined) };
   return { useSession: () => session };
 });
-const { useSession } = jest.requireMock('../../../components/session') as {
+const { useSession } = jest.requireMock('../../../app/session') as {
   useSession: () => { loginWithRedirect: jest.Mock };
 };
 

@@ -1,4 +1,4 @@
-import { apiRequest } from '../../../components/api';
+import { apiRequest } from '../../../app/api';
 import type { IdentityKind, IdentityResponse, VerificationRequestResponse } from '#domain/contracts/identity';
 import type {
   MyProof,

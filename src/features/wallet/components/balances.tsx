@@ -1,11 +1,11 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { decimalToMinor } from '#domain/money';
-import { CurrencyIcon } from '../../../components/currency-icon';
-import { useCurrencyName } from '../../../components/currency-name';
-import { LocalizedLink } from '../../../components/localized-link';
-import { usePolled } from '../../../components/use-polled';
+import { usePolled } from '../../../app/use-polled';
 import { formatMoney } from '../../../i18n/format';
+import { CurrencyIcon } from '../../../ui/currency-icon';
+import { useCurrencyName } from '../../../ui/currency-name';
+import { LocalizedLink } from '../../../ui/localized-link';
 import { getBalances, type Balance } from '../api/wallet';
 import { WALLET_REFRESH_MS } from './refresh';
 import { useBankVerification, useWalletApi } from './use-wallet-api';

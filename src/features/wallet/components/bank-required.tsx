@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { LocalizedLink } from '../../../components/localized-link';
 import { formatDate } from '../../../i18n/format';
+import { LocalizedLink } from '../../../ui/localized-link';
 import { getBankVerification, requestBankVerification, type BankVerification } from '../api/wallet';
 import { useWalletApi } from './use-wallet-api';
 import '../wallet.css';

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { currencyByCode } from '#domain/currencies';
-import { useCurrencyName } from '../../../components/currency-name';
-import { CurrencyPicker, type CurrencyOption } from '../../../components/currency-picker';
+import { useCurrencyName } from '../../../ui/currency-name';
+import { CurrencyPicker, type CurrencyOption } from '../../../ui/currency-picker';
 
 /** The fully supported currencies (the only ones that can be received and sent). */
 export const FULL_CURRENCIES = ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE'] as const;

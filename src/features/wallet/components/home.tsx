@@ -1,10 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { useErrorText } from '../../../components/error-text';
-import { LocalizedLink } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
-import { VerificationSteps } from '../../../components/verification-steps';
+import { useErrorText } from '../../../app/error-text';
+import { displayName, useSession } from '../../../app/session';
 import { formatMoney, formatNumber } from '../../../i18n/format';
+import { LocalizedLink } from '../../../ui/localized-link';
+import { VerificationSteps } from '../../../ui/verification-steps';
 import {
   getBalances,
   getSecurity,
@@ -52,9 +52,9 @@ export function nextSteps(data: HomeData): NextStep[] {
 export function WalletHome() {
   const { t } = useTranslation('wallet');
   const { t: tc } = useTranslation('common');
-  const { isLoading, isAuthenticated, user } = useSession();
-  if (isLoading) return <p className="muted">…</p>;
-  if (!isAuthenticated) {
+  const session = useSession();
+  if (session.status === 'unknown') return <p className="muted">…</p>;
+  if (session.status === 'anonymous') {
     return (
       <section aria-labelledby="home-visitor" className="wallet-home">
         <h2 id="home-visitor">{t('home.visitorHeading')}</h2>
@@ -70,7 +70,7 @@ export function WalletHome() {
       </section>
     );
   }
-  return <OwnHome name={user?.name ?? user?.email ?? ''} />;
+  return <OwnHome name={displayName(session.user)} />;
 }
 
 function OwnHome({ name }: { name: string }) {

@@ -8,11 +8,11 @@ import {
   type PublishedTree,
 } from '#domain/liabilities';
 import { decimalToMinor, minorToDecimal } from '#domain/money';
-import { CurrencyIcon } from '../../../components/currency-icon';
-import { LocalizedLink } from '../../../components/localized-link';
-import { formatInstant, OwedHeldTable, ProofExplained } from '../../../components/solvency';
 import { apiOrigin } from '../../../config';
 import { formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
+import { CurrencyIcon } from '../../../ui/currency-icon';
+import { LocalizedLink } from '../../../ui/localized-link';
+import { formatInstant, OwedHeldTable, ProofExplained } from '../../../ui/solvency';
 import { getMyProofs, getPublishedSnapshot, getSnapshots, type MyProof, type SnapshotSummary } from '../api/wallet';
 import { useWalletApi } from './use-wallet-api';
 import '../wallet.css';

@@ -1,12 +1,12 @@
 import QRCode from 'qrcode';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiFailure } from '../../../components/api';
-import { CopyButton } from '../../../components/copy-button';
-import { WithCurrencyIcon } from '../../../components/currency-icon';
-import { Field } from '../../../components/field';
-import { usePageLanguage } from '../../../components/localized-link';
+import { ApiFailure } from '../../../app/api';
 import { formatMoney } from '../../../i18n/format';
+import { CopyButton } from '../../../ui/copy-button';
+import { WithCurrencyIcon } from '../../../ui/currency-icon';
+import { Field } from '../../../ui/field';
+import { usePageLanguage } from '../../../ui/localized-link';
 import { createAddress, getAddresses, relabelAddress, type Address } from '../api/wallet';
 import { BankGate, BankRequired } from './bank-required';
 import { CurrencySelect } from './currency-select';

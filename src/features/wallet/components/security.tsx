@@ -2,13 +2,13 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { normalizeCode } from '#domain/codes';
 import { checkPhrase, PHRASE_MAX_LENGTH } from '#domain/protection';
-import { loadAddressRules } from '../../../components/address-rules';
-import { ApiFailure } from '../../../components/api';
-import { getAuthConfig } from '../../../components/auth-config';
-import { formErrorKey, useErrorText } from '../../../components/error-text';
-import { Field } from '../../../components/field';
-import { LocalizedLink } from '../../../components/localized-link';
+import { loadAddressRules } from '../../../app/address-rules';
+import { ApiFailure } from '../../../app/api';
+import { getAuthConfig } from '../../../app/auth-config';
+import { formErrorKey, useErrorText } from '../../../app/error-text';
 import { formatDateTime, formatMoney } from '../../../i18n/format';
+import { Field } from '../../../ui/field';
+import { LocalizedLink } from '../../../ui/localized-link';
 import {
   addBookEntry,
   changeSecurity,

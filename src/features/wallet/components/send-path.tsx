@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { LocalizedLink } from '../../../components/localized-link';
 import { formatDateTime, formatNumber } from '../../../i18n/format';
+import { LocalizedLink } from '../../../ui/localized-link';
 import { useBankVerification, useWalletApi } from './use-wallet-api';
 import type { RouteName } from '../../../i18n/routes';
 import type { SecurityOverview } from '../api/wallet';

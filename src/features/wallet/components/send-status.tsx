@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { TxHash } from '../../../components/tx-hash';
-import { usePolled } from '../../../components/use-polled';
+import { TxHash } from '../../../app/tx-hash';
+import { usePolled } from '../../../app/use-polled';
 import { getSend, type Send as SendView } from '../api/wallet';
 import { WALLET_REFRESH_MS } from './refresh';
 import { SendReview } from './send-review';

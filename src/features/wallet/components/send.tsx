@@ -6,15 +6,15 @@ import { decimalsOf } from '#domain/currencies';
 import { eurValueMinor } from '#domain/eur-value';
 import { decimalToMinor, eur, minorToDecimal, normalizeAmountInput } from '#domain/money';
 import { externalNetworkFeeMinor, maxSendableMinor } from '#domain/wallet';
-import { loadAddressRules, useAddressRules } from '../../../components/address-rules';
-import { ApiFailure } from '../../../components/api';
-import { errorKeyOf, formErrorKey, useErrorText } from '../../../components/error-text';
-import { Field } from '../../../components/field';
-import { LocalizedLink } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
-import { useDraft } from '../../../components/use-draft';
-import { usePolled } from '../../../components/use-polled';
+import { loadAddressRules, useAddressRules } from '../../../app/address-rules';
+import { ApiFailure } from '../../../app/api';
+import { errorKeyOf, formErrorKey, useErrorText } from '../../../app/error-text';
+import { useSession } from '../../../app/session';
+import { usePolled } from '../../../app/use-polled';
 import { formatDateTime, formatMoney, formatNumber, numberFormat } from '../../../i18n/format';
+import { Field } from '../../../ui/field';
+import { LocalizedLink } from '../../../ui/localized-link';
+import { useDraft } from '../../../ui/use-draft';
 import {
   confirmSend,
   getBalances,

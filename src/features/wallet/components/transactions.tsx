@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { WithCurrencyIcon } from '../../../components/currency-icon';
-import { TxHash } from '../../../components/tx-hash';
-import { usePolled } from '../../../components/use-polled';
+import { TxHash } from '../../../app/tx-hash';
+import { usePolled } from '../../../app/use-polled';
 import { formatDateTime, formatMoney } from '../../../i18n/format';
+import { WithCurrencyIcon } from '../../../ui/currency-icon';
 import { getTransactions, getTransactionsCsv, type Transaction } from '../api/wallet';
 import { CurrencySelect } from './currency-select';
 import { WALLET_REFRESH_MS } from './refresh';

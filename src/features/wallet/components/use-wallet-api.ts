@@ -1,7 +1,7 @@
 import * as React from 'react';
-import { errorKeyOf, useErrorText } from '../../../components/error-text';
-import { usePageLanguage } from '../../../components/localized-link';
-import { useSession } from '../../../components/session';
+import { errorKeyOf, useErrorText } from '../../../app/error-text';
+import { useSession } from '../../../app/session';
+import { usePageLanguage } from '../../../ui/localized-link';
 import { getBankVerification, type BankVerification } from '../api/wallet';
 
 /** The access token and page language every wallet call needs, and the text for what went wrong in a call. */

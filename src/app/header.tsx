@@ -1,9 +1,10 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { headerNav } from '../i18n/routes';
-import { accountNav, HeaderUser, useSessionHint } from './header-user';
-import { LanguageSwitch } from './language-switch';
-import { LocalizedLink } from './localized-link';
+import { LanguageSwitch } from '../ui/language-switch';
+import { LocalizedLink } from '../ui/localized-link';
+import { accountNav, HeaderUser } from './header-user';
+import { displayName, useSessionState } from './session';
 
 /**
  * On a wide screen: the brand, the navigation, the login and the language on one line. On a
@@ -16,7 +17,8 @@ import { LocalizedLink } from './localized-link';
 export function Header({ pathname }: { pathname: string }) {
   const { t } = useTranslation('common');
   const [open, setOpen] = React.useState(false);
-  const session = useSessionHint();
+  const session = useSessionState();
+  const name = session.status === 'signed-in' ? displayName(session.user) : null;
   React.useEffect(() => setOpen(false), [pathname]);
   React.useEffect(() => {
     if (!open) return;
@@ -51,7 +53,7 @@ export function Header({ pathname }: { pathname: string }) {
               </li>
             ))}
           </ul>
-          {session ? (
+          {name !== null ? (
             <ul className="nav-account" aria-label={t('nav.myAccount')}>
               {accountNav.map((name) => (
                 <li key={name}>
@@ -67,7 +69,7 @@ export function Header({ pathname }: { pathname: string }) {
           ) : null}
         </nav>
         <div className="header-tools">
-          <HeaderUser pathname={pathname} />
+          <HeaderUser pathname={pathname} name={name} />
           <LanguageSwitch pathname={pathname} />
         </div>
       </div>

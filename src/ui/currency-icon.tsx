@@ -7,7 +7,7 @@ type Props = { code: string; size?: number; className?: string };
 
 /**
  * A currency's logo, decorative: its name or code is always written next to it, so the image is
- * hidden from screen readers (alt=""). Served from the site (components/currency-icons.ts).
+ * hidden from screen readers (alt=""). Served from the site (ui/currency-icons.ts).
  */
 export function CurrencyIcon({ code, size = 20, className }: Props) {
   return (

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { LocalizedLink } from '../ui/localized-link';
 import { readConsent, saveConsent, type ConsentChoice } from './consent';
-import { LocalizedLink } from './localized-link';
 
 /**
  * Asks once for analytics consent, fixed to the bottom of the viewport so it never shifts the

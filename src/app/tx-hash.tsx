@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { CopyButton } from './copy-button';
+import { CopyButton } from '../ui/copy-button';
 import { useExchangeConfig } from './exchange-config';
 
 /** A block explorer's page for a transaction: the configured pattern with the hash in place of `{txid}`. */

@@ -1,4 +1,4 @@
-import { queueWhenIdle } from './when-idle';
+import { queueWhenIdle } from '../ui/when-idle';
 import type { GatsbyBrowser } from 'gatsby';
 
 /**

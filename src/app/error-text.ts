@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { errorTextNumbers, waitPhrase } from '#domain/errors';
 import { eur } from '#domain/money';
 import { formatMoney } from '../i18n/format';
+import { usePageLanguage } from '../ui/localized-link';
 import { ApiFailure } from './api';
-import { usePageLanguage } from './localized-link';
 import type { ErrorCode } from '#domain/errors';
 import type { FailureReason } from '#domain/orders';
 

@@ -1,7 +1,7 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { legalNav, footerNav, type RouteName } from '../i18n/routes';
-import { LocalizedLink } from './localized-link';
+import { LocalizedLink } from '../ui/localized-link';
 import { SampleBadge, useOperatorDetails } from './operator';
 
 function LinkList({ heading, names }: { heading: string; names: RouteName[] }) {

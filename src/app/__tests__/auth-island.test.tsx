@@ -1,9 +1,12 @@
+import '../../../__tests__/support/polyfills';
 import { act, screen, waitFor } from '@testing-library/react';
 import * as React from 'react';
+import { renderToString } from 'react-dom/server';
 import { renderInLanguage } from '../../../__tests__/support/render';
 import { AuthIsland } from '../auth-island';
-import { useSession } from '../session';
-import { mayHaveSession, readSessionHint, writeSessionHint } from '../session-hint';
+import { sessionStateOf } from '../auth-sdk';
+import { displayName, mayHaveSession, useSession, useSessionState } from '../session';
+import { rememberSession } from '../session-provider';
 
 /**
  * The login SDK stands in for Auth0's (the real one would talk to a provider): a session the test
@@ -44,25 +47,38 @@ jest.mock('../auth-config', () => ({
 
 /** What a component inside the island sees of the session. */
 function Who() {
-  const { isLoading, isAuthenticated, user } = useSession();
-  return <p>{isLoading ? 'loading' : isAuthenticated ? `logged in as ${user?.name}` : 'logged out'}</p>;
+  const session = useSession();
+  if (session.status === 'unknown') return <p>loading</p>;
+  return <p>{session.status === 'signed-in' ? `logged in as ${displayName(session.user)}` : 'logged out'}</p>;
+}
+
+/** What the header sees, outside any island: the session the islands remembered. */
+function Remembered() {
+  const session = useSessionState();
+  return <p>remembered: {session.status === 'signed-in' ? displayName(session.user) : session.status}</p>;
 }
 
 const renderWho = () =>
   renderInLanguage(
-    <AuthIsland>
-      <Who />
-    </AuthIsland>,
+    <>
+      <Remembered />
+      <AuthIsland>
+        <Who />
+      </AuthIsland>
+    </>,
   );
+
+/** A session remembered by an earlier page, as the SDK left it there. */
+const rememberEarlier = (name: string) => rememberSession({ status: 'signed-in', user: { name } });
 
 /** What a protected page does (features/auth RequireLogin): a logged-out visitor is sent to log in. */
 function Protected({ children }: { children: React.ReactNode }) {
-  const { isLoading, isAuthenticated, loginWithRedirect } = useSession();
+  const { status, loginWithRedirect } = useSession();
   React.useEffect(() => {
-    if (!isLoading && !isAuthenticated)
+    if (status === 'anonymous')
       void loginWithRedirect({ appState: { returnTo: window.location.pathname + window.location.search } });
-  }, [isLoading, isAuthenticated, loginWithRedirect]);
-  return isAuthenticated ? <>{children}</> : <p>redirecting</p>;
+  }, [status, loginWithRedirect]);
+  return status === 'signed-in' ? <>{children}</> : <p>redirecting</p>;
 }
 
 function clearCookies() {
@@ -78,15 +94,16 @@ beforeEach(() => {
   mockSdk.loginWithRedirect.mockReset().mockResolvedValue(undefined);
   mockSdk.logout.mockReset().mockResolvedValue(undefined);
   clearCookies();
+  window.localStorage.clear();
   window.history.replaceState(null, '', '/faucet/');
 });
 
 test('a visitor who never logged in on this browser is logged out at once, without the SDK, and the header forgets a stale name', async () => {
-  writeSessionHint({ name: 'Stale Name' });
+  rememberEarlier('Stale Name');
   renderWho();
   expect(await screen.findByText('logged out')).toBeInTheDocument();
   expect(mockSdk.providers).toBe(0);
-  expect(readSessionHint()).toBeNull();
+  expect(await screen.findByText('remembered: anonymous')).toBeInTheDocument();
 });
 
 test("with the SDK's login cookie the SDK is loaded and its session shown", async () => {
@@ -95,7 +112,30 @@ test("with the SDK's login cookie the SDK is loaded and its session shown", asyn
   renderWho();
   expect(await screen.findByText('logged in as Demo User')).toBeInTheDocument();
   expect(mockSdk.providers).toBeGreaterThan(0);
-  expect(readSessionHint()).toEqual({ name: 'Demo User' });
+  expect(await screen.findByText('remembered: Demo User')).toBeInTheDocument();
+});
+
+test('outside an island the session is unknown in the HTML, then the remembered one, and follows a logout', async () => {
+  rememberEarlier('Demo User');
+  expect(renderToString(<Remembered />)).toContain('unknown');
+  renderInLanguage(<Remembered />);
+  expect(await screen.findByText('remembered: Demo User')).toBeInTheDocument();
+  act(() => rememberSession({ status: 'anonymous' }));
+  expect(await screen.findByText('remembered: anonymous')).toBeInTheDocument();
+});
+
+test("the SDK's flags become one state: loading is unknown, an error is anonymous, a login names its user", () => {
+  const sdk = { isLoading: false, isAuthenticated: false, user: undefined, error: undefined };
+  expect(sessionStateOf({ ...sdk, isLoading: true })).toEqual({ status: 'unknown' });
+  expect(sessionStateOf(sdk)).toEqual({ status: 'anonymous' });
+  const error = new Error('Invalid state');
+  expect(sessionStateOf({ ...sdk, error })).toEqual({ status: 'anonymous', error });
+  expect(
+    sessionStateOf({ ...sdk, isAuthenticated: true, user: { sub: 'u|1', email: 'ada@muntly.test', picture: 'x' } }),
+  ).toEqual({
+    status: 'signed-in',
+    user: { sub: 'u|1', name: undefined, email: 'ada@muntly.test' },
+  });
 });
 
 test("the provider's answer in the address (a login's return) loads the SDK, which finishes the login", async () => {

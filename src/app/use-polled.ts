@@ -1,5 +1,5 @@
 import * as React from 'react';
-import { asTransition } from './transition';
+import { asTransition } from '../ui/transition';
 
 /** `loadedKey`: the key `data` was loaded for (until the new key's answer arrives, the previous data stays). */
 type Loadable<T> = { data: T | null; failed: boolean; error: unknown; loadedKey: string | null };

@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '#domain/operator';
+import { asTransition } from '../ui/transition';
 import { askOnce } from './ask-once';
-import { asTransition } from './transition';
 
 /**
  * Who operates Muntly (footer, imprint, terms, privacy policy). The server's configuration is

@@ -1,6 +1,6 @@
 import * as React from 'react';
+import { asTransition } from '../ui/transition';
 import { askOnce } from './ask-once';
-import { asTransition } from './transition';
 import type { BankAccount } from '#domain/contracts/orders';
 
 /** Per currency, a block explorer's page for a transaction: `{txid}` is where the hash goes. None in local mode. */

@@ -3,24 +3,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { localizePath } from '#domain/languages';
 import { routes } from '../i18n/routes';
-import { usePageLanguage } from './localized-link';
-import { readSessionHint, type SessionHint } from './session-hint';
-
-/** Who is logged in, from the hint the SDK pages leave (null: nobody, and until hydration). */
-export function useSessionHint(): SessionHint | null {
-  const [session, setSession] = React.useState<SessionHint | null>(null);
-  React.useEffect(() => {
-    const update = () => setSession(readSessionHint());
-    update();
-    window.addEventListener('muntly:session', update);
-    window.addEventListener('storage', update);
-    return () => {
-      window.removeEventListener('muntly:session', update);
-      window.removeEventListener('storage', update);
-    };
-  }, []);
-  return session;
-}
+import { usePageLanguage } from '../ui/localized-link';
 
 /** The account pages a logged-in user reaches from the header's menu (on a phone, where the name is hidden). */
 export const accountNav = [
@@ -33,20 +16,21 @@ export const accountNav = [
 ] as const;
 
 /**
- * The header's login state, without the login SDK: "Log in" (which brings the visitor back to
- * this page) or the user's name, a link to their own home, and "Log out". On a phone and tablet
- * the menu lists the account's pages (`accountNav`), and the name leaves a phone's narrow line.
+ * The header's login state: the name of who is logged in, as the header's useSessionState() gives
+ * it without the login SDK (null: nobody, and until hydration). "Log in" (which brings the visitor
+ * back to this page) or the user's name, a link to their own home, and "Log out". On a phone and
+ * tablet the menu lists the account's pages (`accountNav`), and the name leaves a phone's narrow
+ * line.
  */
-export function HeaderUser({ pathname }: { pathname: string }) {
+export function HeaderUser({ pathname, name }: { pathname: string; name: string | null }) {
   const { t } = useTranslation('common');
   const language = usePageLanguage();
-  const session = useSessionHint();
 
-  if (session) {
+  if (name !== null) {
     return (
       <span className="header-user">
         <Link to={localizePath(routes.wallet, language)} className="user-home" title={t('nav.myAccount')}>
-          {session.name}
+          {name}
         </Link>{' '}
         <Link to={localizePath(routes.logout, language)} className="button small">
           {t('nav.logout')}

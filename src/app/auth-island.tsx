@@ -1,9 +1,9 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { usePageLanguage } from '../ui/localized-link';
 import { getAuthConfig, type AuthConfig } from './auth-config';
-import { usePageLanguage } from './localized-link';
-import { SessionContext, type Session } from './session';
-import { mayHaveSession, writeSessionHint } from './session-hint';
+import { mayHaveSession, type Session } from './session';
+import { SessionProvider } from './session-provider';
 import type { Handover } from './auth-sdk';
 
 /**
@@ -13,7 +13,7 @@ import type { Handover } from './auth-sdk';
  * the SDK could find a session here (mayHaveSession), the SDK's chunk at the same time. A
  * visitor it could not is logged out without the SDK: the island hands down a logged-out session
  * whose login and logout load the SDK and hand the action over to it. The components inside
- * read the session with useSession().
+ * read the session with useSession() (session.tsx); SessionProvider remembers it for the header.
  */
 const loadSdk = () => import(/* webpackChunkName: "auth-sdk" */ './auth-sdk');
 const AuthSdk = React.lazy(loadSdk);
@@ -53,10 +53,7 @@ export function AuthIsland({
         setMode('sdk');
       });
     return {
-      isLoading: false,
-      isAuthenticated: false,
-      user: undefined,
-      error: undefined,
+      status: 'anonymous',
       loginWithRedirect: (options) => handOver((sdk) => sdk.loginWithRedirect(options)),
       logout: (options) => handOver((sdk) => sdk.logout(options)),
       // No session, no token (the SDK's error code for it); the site asks for one only when logged in.
@@ -66,14 +63,17 @@ export function AuthIsland({
         )) as Session['getAccessTokenSilently'],
     };
   }, []);
-  React.useEffect(() => {
-    if (mode === 'logged-out' && config && rememberSession) writeSessionHint(null);
-  }, [mode, config, rememberSession]);
 
   const checking = <p className="muted">{t('session.checking')}</p>;
   if (failed) return <p role="alert">{t('session.unavailable')}</p>;
   if (!config || mode === 'deciding') return checking;
-  if (mode === 'logged-out') return <SessionContext.Provider value={loggedOut}>{children}</SessionContext.Provider>;
+  if (mode === 'logged-out') {
+    return (
+      <SessionProvider session={loggedOut} remember={rememberSession}>
+        {children}
+      </SessionProvider>
+    );
+  }
   return (
     <React.Suspense fallback={checking}>
       <AuthSdk
