@@ -16,9 +16,9 @@ export const accountsRepository = {
     return row;
   },
 
-  async keysOf(db: Db, ids: string[]): Promise<{ id: string; accountKey: string }[]> {
+  async keysOf(db: Db, ids: string[]): Promise<{ id: string; accountKey: string; email: string | null }[]> {
     return db
-      .select({ id: accounts.id, accountKey: accounts.accountKey })
+      .select({ id: accounts.id, accountKey: accounts.accountKey, email: accounts.email })
       .from(accounts)
       .where(inArray(accounts.id, ids));
   },

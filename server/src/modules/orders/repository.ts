@@ -281,7 +281,7 @@ export const ordersRepository = {
 
   /**
    * Operators' search, newest first: by reference (full or short, normalized), or by part of the
-   * email, status, type and the time of placing. Each with its account's key.
+   * email, status, type and the time of placing.
    */
   search(
     db: Db,
@@ -297,13 +297,12 @@ export const ordersRepository = {
       email?: string;
     },
     limit: number,
-  ): Promise<(OrderRow & { accountKey: string | null })[]> {
+  ): Promise<OrderRow[]> {
     const pattern =
       filter.emailContains === undefined ? undefined : `%${filter.emailContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return db
-      .select({ ...getTableColumns(orders), accountKey: accounts.accountKey })
+      .select()
       .from(orders)
-      .leftJoin(accounts, eq(accounts.id, orders.accountId))
       .where(
         and(
           filter.reference !== undefined ? eq(orders.reference, filter.reference) : undefined,

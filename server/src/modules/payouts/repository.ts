@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { accounts, chainHouseTxs, orders, payouts, walletSends } from '../../db/schema';
+import { chainHouseTxs, orders, payouts, walletSends } from '../../db/schema';
 import type { PayoutStatus } from '#domain/payouts';
 import type { Db } from '../../db/client';
 
@@ -8,21 +8,16 @@ export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;
 
 export const payoutsRepository = {
-  /** Whose money a payout is: the order's account and email key, or the send's owner, with the account's email. */
-  async beneficiary(
-    db: Db,
-    id: string,
-  ): Promise<{ accountId: string | null; emailKey: string | null; accountEmail: string | null } | undefined> {
+  /** Whose money a payout is: the order's account and email key, or the send's owner. */
+  async beneficiary(db: Db, id: string): Promise<{ accountId: string | null; emailKey: string | null } | undefined> {
     const [row] = await db
       .select({
         accountId: sql<string | null>`coalesce(${orders.accountId}, ${walletSends.ownerId})`,
         emailKey: orders.emailKey,
-        accountEmail: accounts.email,
       })
       .from(payouts)
       .leftJoin(orders, eq(orders.id, payouts.orderId))
       .leftJoin(walletSends, eq(walletSends.id, payouts.sendId))
-      .leftJoin(accounts, eq(accounts.id, sql`coalesce(${orders.accountId}, ${walletSends.ownerId})`))
       .where(eq(payouts.id, id));
     return row;
   },
