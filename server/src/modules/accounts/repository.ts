@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { VERIFICATION_KINDS } from '#domain/verification';
-import { accounts, verifications } from '../../db/schema';
+import { accounts } from '../../db/schema/accounts';
+import { verifications } from '../../db/schema/identity';
 import type { Db } from '../../db/client';
 
 export type AccountRow = typeof accounts.$inferSelect;

@@ -1,5 +1,7 @@
 import { asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { bankExports, bankPayments, orders, payoutReturns, payouts } from '../../db/schema';
+import { bankExports, bankPayments, payoutReturns } from '../../db/schema/bank';
+import { orders } from '../../db/schema/orders';
+import { payouts } from '../../db/schema/payouts';
 import type { BankPaymentStatus } from '#domain/bank';
 import type { Db } from '../../db/client';
 import type { PayoutRow } from '../payouts/service';

@@ -6,7 +6,7 @@ import {
   chainHouseTxs,
   chainOutputs,
   houseAddresses,
-} from '../../db/schema';
+} from '../../db/schema/chain';
 import type { ChainOutputStatus, ChainUnmatchedReason, HouseBranch } from '#domain/chain';
 import type { Db } from '../../db/client';
 

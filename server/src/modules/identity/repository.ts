@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import { verificationCodes, verifications } from '../../db/schema';
+import { verificationCodes, verifications } from '../../db/schema/identity';
 import type { VerificationKind, VerificationPhase } from '#domain/verification';
 import type { Db } from '../../db/client';
 

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rows } from '../../db/raw';
-import { ledgerAccounts, ledgerTransfers } from '../../db/schema';
+import { ledgerAccounts, ledgerTransfers } from '../../db/schema/ledger';
 import type { Db } from '../../db/client';
 
 export type LedgerAccount = typeof ledgerAccounts.$inferSelect;

@@ -15,7 +15,9 @@ import {
 } from 'drizzle-orm';
 import { isErrorCode, type ErrorCode } from '#domain/errors';
 import { rowOf } from '../../db/row';
-import { accounts, orders, verifications } from '../../db/schema';
+import { accounts } from '../../db/schema/accounts';
+import { verifications } from '../../db/schema/identity';
+import { orders } from '../../db/schema/orders';
 import type { Db, Tx } from '../../db/client';
 import type { ExchangePass } from '../gates/service';
 

@@ -1,5 +1,8 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { chainHouseTxs, orders, payouts, walletSends } from '../../db/schema';
+import { chainHouseTxs } from '../../db/schema/chain';
+import { orders } from '../../db/schema/orders';
+import { payouts } from '../../db/schema/payouts';
+import { walletSends } from '../../db/schema/wallet';
 import type { PayoutStatus } from '#domain/payouts';
 import type { Db } from '../../db/client';
 

@@ -1,5 +1,11 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { accountProtection, addressBook, securityEvents, securityLinks, signInDevices } from '../../db/schema';
+import {
+  accountProtection,
+  addressBook,
+  securityEvents,
+  securityLinks,
+  signInDevices,
+} from '../../db/schema/protection';
 import type { Db } from '../../db/client';
 
 export type ProtectionRow = typeof accountProtection.$inferSelect;

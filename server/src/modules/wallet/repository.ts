@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, notExists, sql } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
-import { ledgerTransfers, receptionAddresses, walletSends } from '../../db/schema';
+import { ledgerTransfers } from '../../db/schema/ledger';
+import { receptionAddresses, walletSends } from '../../db/schema/wallet';
 import type { Db } from '../../db/client';
 
 export type ReceptionAddress = typeof receptionAddresses.$inferSelect;
