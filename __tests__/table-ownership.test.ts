@@ -32,10 +32,6 @@ const CROSS_READS: Record<string, string> = {
   'payouts → orders': "a payout's order: beneficiary, list, retries",
   'payouts → wallet_sends': "a payout's send: beneficiary, list",
   'payouts → chain_house_txs': "the chain's record of a payout's transaction (fee, failure)",
-  // Returns awaiting a new IBAN: a join of the return, its order's reference and its new payout's
-  // status, in one statement.
-  'bank → orders': "a returned payout's order reference",
-  'bank → payouts': "a return's replacement payout and its status",
   // The wallet's deposit history joins its reception addresses with the ledger's deposit transfers.
   'wallet → ledger_transfers': 'deposits to a reception address (join)',
   // The weekly volume (decision 0008) is a sum over the orders and the sends of a customer key,

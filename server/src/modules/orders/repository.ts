@@ -248,9 +248,12 @@ export const ordersRepository = {
     return { waiting: Number(row?.waiting ?? 0), delayed: Number(row?.delayed ?? 0) };
   },
 
-  async referencesOf(db: Db, ids: string[]): Promise<{ id: string; reference: string }[]> {
+  async referencesOf(db: Db, ids: string[]): Promise<{ id: string; reference: string; accountId: string | null }[]> {
     if (ids.length === 0) return [];
-    return db.select({ id: orders.id, reference: orders.reference }).from(orders).where(inArray(orders.id, ids));
+    return db
+      .select({ id: orders.id, reference: orders.reference, accountId: orders.accountId })
+      .from(orders)
+      .where(inArray(orders.id, ids));
   },
 
   async lockById(tx: Tx, id: string): Promise<OrderRow | undefined> {

@@ -471,6 +471,15 @@ export async function orderReferences(db: Db, ids: string[]): Promise<Map<string
   return new Map((await ordersRepository.referencesOf(db, [...new Set(ids)])).map((o) => [o.id, o.reference]));
 }
 
+/** Order ids -> their references and accounts (null: placed anonymously). */
+export async function orderReferencesAndAccounts(
+  db: Db,
+  ids: string[],
+): Promise<Map<string, { reference: string; accountId: string | null }>> {
+  const rows = await ordersRepository.referencesOf(db, [...new Set(ids)]);
+  return new Map(rows.map((o) => [o.id, { reference: o.reference, accountId: o.accountId }]));
+}
+
 /** Every sell and swap order's receiving address, by currency (the reserves list them with the proof of liabilities). */
 export function receivingAddresses(db: Db): Promise<{ currency: string; address: string }[]> {
   return ordersRepository.receivingAddresses(db);

@@ -182,6 +182,11 @@ export const payoutsRepository = {
     return db.select().from(payouts).where(eq(payouts.orderId, orderId)).orderBy(asc(payouts.createdAt));
   },
 
+  async statusesOf(db: Db, ids: string[]): Promise<{ id: string; status: PayoutStatus }[]> {
+    if (ids.length === 0) return [];
+    return db.select({ id: payouts.id, status: payouts.status }).from(payouts).where(inArray(payouts.id, ids));
+  },
+
   async find(db: Db, id: string): Promise<PayoutRow | undefined> {
     const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
     return row;
