@@ -32,8 +32,6 @@ const CROSS_READS: Record<string, string> = {
   'payouts → orders': "a payout's order: beneficiary, list, retries",
   'payouts → wallet_sends': "a payout's send: beneficiary, list",
   'payouts → chain_house_txs': "the chain's record of a payout's transaction (fee, failure)",
-  // The wallet's deposit history joins its reception addresses with the ledger's deposit transfers.
-  'wallet → ledger_transfers': 'deposits to a reception address (join)',
   // The weekly volume (decision 0008) is a sum over the orders and the sends of a customer key,
   // taken under the gate's locks; volume owns no table of its own.
   'volume → orders': 'weekly volume: the sum of the week’s orders',

@@ -110,6 +110,18 @@ export const ledgerRepository = {
     await db.insert(ledgerTransfers).values(values);
   },
 
+  /** Those of the addresses that a deposit transfer of this currency names in its metadata. */
+  async depositedTo(db: Db, currency: string, addresses: string[]): Promise<string[]> {
+    const address = sql<string>`${ledgerTransfers.metadata}->>'address'`;
+    const rows = await db
+      .selectDistinct({ address })
+      .from(ledgerTransfers)
+      .where(
+        and(eq(ledgerTransfers.code, 'deposit'), eq(ledgerTransfers.currency, currency), inArray(address, addresses)),
+      );
+    return rows.map((row) => row.address);
+  },
+
   findTransfers(db: Db, ids: string[]): Promise<Transfer[]> {
     return db.select().from(ledgerTransfers).where(inArray(ledgerTransfers.id, ids));
   },

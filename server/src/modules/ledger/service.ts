@@ -114,6 +114,11 @@ export async function bookedTransfers(db: Db, ids: string[]): Promise<Set<string
   return new Set(ids.length ? await ledgerRepository.existingTransferIds(db, ids) : []);
 }
 
+/** Which of these addresses (in this currency) a deposit transfer names: something arrived at them. */
+export async function addressesWithDeposits(db: Db, currency: string, addresses: string[]): Promise<Set<string>> {
+  return new Set(addresses.length ? await ledgerRepository.depositedTo(db, currency, addresses) : []);
+}
+
 /** The transfers booked under these ids (idempotency keys), those that are. */
 export async function transfersByIds(db: Db, ids: string[]): Promise<Transfer[]> {
   return ids.length ? ledgerRepository.findTransfers(db, ids) : [];

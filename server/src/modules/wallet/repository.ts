@@ -1,6 +1,5 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, notExists, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, notExists, sql } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
-import { ledgerTransfers } from '../../db/schema/ledger';
 import { receptionAddresses, walletSends } from '../../db/schema/wallet';
 import type { Db } from '../../db/client';
 
@@ -61,18 +60,8 @@ export const walletRepository = {
     await lockKey(db, `addresses:${ownerId}:${currency}`);
   },
 
-  /** The owner's addresses in a currency that nothing has arrived at yet: no chain deposit, no internal send. */
-  async countUnusedAddresses(db: Db, ownerId: string, currency: string): Promise<number> {
-    const deposited = db
-      .select({ one: sql`1` })
-      .from(ledgerTransfers)
-      .where(
-        and(
-          eq(ledgerTransfers.code, 'deposit'),
-          eq(ledgerTransfers.currency, currency),
-          sql`${ledgerTransfers.metadata}->>'address' = ${receptionAddresses.address}`,
-        ),
-      );
+  /** The owner's addresses in a currency that no internal send went to (a chain deposit is the ledger's to say). */
+  async addressesNotSentTo(db: Db, ownerId: string, currency: string): Promise<string[]> {
     const sentTo = db
       .select({ one: sql`1` })
       .from(walletSends)
@@ -83,18 +72,13 @@ export const walletRepository = {
           isNotNull(walletSends.recipientId),
         ),
       );
-    const [row] = await db
-      .select({ unused: count() })
+    const rows = await db
+      .select({ address: receptionAddresses.address })
       .from(receptionAddresses)
       .where(
-        and(
-          eq(receptionAddresses.ownerId, ownerId),
-          eq(receptionAddresses.currency, currency),
-          notExists(deposited),
-          notExists(sentTo),
-        ),
+        and(eq(receptionAddresses.ownerId, ownerId), eq(receptionAddresses.currency, currency), notExists(sentTo)),
       );
-    return row?.unused ?? 0;
+    return rows.map((row) => row.address);
   },
 
   async findAddress(db: Db, currency: string, address: string): Promise<ReceptionAddress | undefined> {
