@@ -166,6 +166,13 @@ const probes: Probe[] = [
   ),
   probe(
     'server/src/modules/faucet',
+    'service-owner-file',
+    "import { eq } from 'drizzle-orm';\nimport { faucetRounds } from '../../db/schema/faucet';\nexport const byId = (id: number) => eq(faucetRounds.id, id);\n",
+    NO_SQL,
+    "a service reaches the tables only through its repository, from the owner's schema file too",
+  ),
+  probe(
+    'server/src/modules/faucet',
     'routes',
     "import { sql } from 'drizzle-orm';\nexport const now = sql`now()`;\n",
     NO_SQL,

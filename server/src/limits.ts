@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lt, sql } from 'drizzle-orm';
 import { secondsToWait } from '#domain/errors';
 import { rows } from './db/raw';
-import { limitCounters } from './db/schema';
+import { limitCounters } from './db/schema/limits';
 import { RateLimited } from './errors';
 import type { Db } from './db/client';
 

@@ -7,6 +7,7 @@ import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { languages, type Language } from '#domain/languages';
 import { FAILURE_REASONS, REFUNDS } from '#domain/orders';
 import { blocksOf, emailHtml } from '../src/modules/notify/email-html';
+import { orderPlacedMail, type PlacedMailOrder } from '../src/modules/notify/order-placed';
 import { withPhraseBanner } from '../src/modules/notify/phrase-banner';
 import {
   emailFooter,
@@ -20,7 +21,6 @@ import {
   type EmailParts,
   type MessageKey,
 } from '../src/modules/notify/service';
-import { orderPlacedMail, type PlacedMailOrder } from '../src/modules/notify/order-placed';
 import { withClickableLinks } from '../src/modules/protection/mail';
 import { databaseKinds, testApp, UUID, type TestApp } from './helpers';
 

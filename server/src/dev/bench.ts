@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { addressCounters } from '../db/schema';
+import { addressCounters } from '../db/schema/chain';
 import type { FastifyPluginAsync } from 'fastify';
 
 /**

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { desc, eq, sql } from 'drizzle-orm';
 import { lockKey } from '../db/raw';
-import { simulatedChainBlocks, simulatedChainMoves } from '../db/schema';
+import { simulatedChainBlocks, simulatedChainMoves } from '../db/schema/dev';
 import type { Db } from '../db/client';
 import type { Block, Chain } from '../modules/chain/service';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { knownDecimals } from '#domain/currencies';
 import { exactMinor } from '#domain/money';
-import { outbox } from '../db/schema';
+import { outbox } from '../db/schema/notify';
 import { spendFromHouse } from './simulated-chain';
 import type { PayoutRail } from '#domain/payouts';
 import type { Db } from '../db/client';

@@ -1,7 +1,7 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
-import { idpUsers } from '../db/schema';
+import { idpUsers } from '../db/schema/dev';
 import type { Db } from '../db/client';
 
 /** Users of the local identity provider; passwords hashed with scrypt. */

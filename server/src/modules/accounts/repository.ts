@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { VERIFICATION_KINDS } from '#domain/verification';
-import { accounts, verifications } from '../../db/schema';
+import { accounts } from '../../db/schema/accounts';
+import { verifications } from '../../db/schema/identity';
 import type { Db } from '../../db/client';
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -16,9 +17,9 @@ export const accountsRepository = {
     return row;
   },
 
-  async keysOf(db: Db, ids: string[]): Promise<{ id: string; accountKey: string }[]> {
+  async keysOf(db: Db, ids: string[]): Promise<{ id: string; accountKey: string; email: string | null }[]> {
     return db
-      .select({ id: accounts.id, accountKey: accounts.accountKey })
+      .select({ id: accounts.id, accountKey: accounts.accountKey, email: accounts.email })
       .from(accounts)
       .where(inArray(accounts.id, ids));
   },

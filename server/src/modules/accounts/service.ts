@@ -47,6 +47,16 @@ export async function accountKeysOf(db: Db, ids: string[]): Promise<Map<string, 
   return new Map((await accountsRepository.keysOf(db, ids)).map((row) => [row.id, row.accountKey]));
 }
 
+/** The key and email address of each of these accounts, by id (operators' lists name the customer). */
+export async function accountContactsOf(
+  db: Db,
+  ids: string[],
+): Promise<Map<string, { accountKey: string; email: string | null }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await accountsRepository.keysOf(db, ids);
+  return new Map(rows.map((row) => [row.id, { accountKey: row.accountKey, email: row.email }]));
+}
+
 /** The account of an account key (the key a deposit's payment reason names). */
 export function findAccountByKey(db: Db, accountKey: string): Promise<AccountRow | undefined> {
   return accountsRepository.findByKey(db, accountKey);

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, inArray, like, lt, lte, sql, type SQL } from 'drizzle-orm';
 import { rows } from '../../db/raw';
-import { auditHead, auditLog } from '../../db/schema';
+import { auditHead, auditLog } from '../../db/schema/audit';
 import type { Db, Tx } from '../../db/client';
 
 export type AuditRow = typeof auditLog.$inferSelect;

@@ -1,5 +1,5 @@
-import { asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { bankExports, bankPayments, orders, payoutReturns, payouts } from '../../db/schema';
+import { asc, desc, eq, sql } from 'drizzle-orm';
+import { bankExports, bankPayments, payoutReturns } from '../../db/schema/bank';
 import type { BankPaymentStatus } from '#domain/bank';
 import type { Db } from '../../db/client';
 import type { PayoutRow } from '../payouts/service';
@@ -187,14 +187,8 @@ export const bankRepository = {
     return row?.holderName ?? null;
   },
 
-  /** Returns without a new payout, or whose new payout failed or came back too; oldest first. */
-  returnsAwaitingIban(db: Db) {
-    return db
-      .select({ ret: payoutReturns, reference: orders.reference, accountId: orders.accountId })
-      .from(payoutReturns)
-      .innerJoin(orders, eq(orders.id, payoutReturns.orderId))
-      .leftJoin(payouts, eq(payouts.id, payoutReturns.replacementPayoutId))
-      .where(or(isNull(payoutReturns.replacementPayoutId), inArray(payouts.status, ['failed', 'returned'])))
-      .orderBy(asc(payoutReturns.createdAt));
+  /** Every returned payout, oldest first (returns are rare: the service keeps those still waiting for an IBAN). */
+  allReturns(db: Db): Promise<PayoutReturnRow[]> {
+    return db.select().from(payoutReturns).orderBy(asc(payoutReturns.createdAt));
   },
 };

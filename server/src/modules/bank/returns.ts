@@ -13,12 +13,13 @@ import { recordAudit } from '../audit/service';
 import { orderOutflowGate } from '../gates/service';
 import { systemAccount, transfer } from '../ledger/service';
 import { emailText, formatMoney, phrase, send } from '../notify/service';
-import { findOrderById, lockOrderByReference, orderPayoutChanged } from '../orders/service';
+import { findOrderById, lockOrderByReference, orderPayoutChanged, orderReferencesAndAccounts } from '../orders/service';
 import {
   bookPayoutResult,
   findPayout,
   lockPayout,
   markPayoutReturned,
+  payoutStatuses,
   requestPayout,
   type PayoutOutcomes,
   type PayoutRow,
@@ -451,7 +452,26 @@ export async function holderNameOfReissue(db: Db, payoutId: string): Promise<str
 
 /** Returned payouts waiting for another IBAN, oldest first (the operator console). */
 export async function returnsAwaitingIban(db: Db) {
-  const rows = await bankRepository.returnsAwaitingIban(db);
+  // Those without a new payout, or whose new payout failed or came back too. The payouts' statuses
+  // and the orders' references are asked of their modules, whose tables they are.
+  const all = await bankRepository.allReturns(db);
+  const statuses = await payoutStatuses(
+    db,
+    all.flatMap((ret) => (ret.replacementPayoutId ? [ret.replacementPayoutId] : [])),
+  );
+  const waiting = all.filter((ret) => {
+    if (ret.replacementPayoutId === null) return true;
+    const status = statuses.get(ret.replacementPayoutId);
+    return status === 'failed' || status === 'returned';
+  });
+  const orders = await orderReferencesAndAccounts(
+    db,
+    waiting.map((ret) => ret.orderId),
+  );
+  const rows = waiting.flatMap((ret) => {
+    const order = orders.get(ret.orderId);
+    return order ? [{ ret, reference: order.reference, accountId: order.accountId }] : [];
+  });
   return rows.map(({ ret, reference, accountId }) => ({
     id: ret.id,
     payoutId: ret.payoutId,

@@ -6,8 +6,7 @@ import {
   chainHouseTxs,
   chainOutputs,
   houseAddresses,
-  ledgerTransfers,
-} from '../../db/schema';
+} from '../../db/schema/chain';
 import type { ChainOutputStatus, ChainUnmatchedReason, HouseBranch } from '#domain/chain';
 import type { Db } from '../../db/client';
 
@@ -360,29 +359,14 @@ export const chainRepository = {
     return BigInt(row?.total ?? '0');
   },
 
-  /** The queue, oldest first, each with the sender its booking names (the XRP watcher keeps the paying account and its source tag). */
-  async unmatched(db: Db, limit: number): Promise<(ChainOutputRow & { sender: string | null })[]> {
-    const rows = await db
-      .select({
-        output: chainOutputs,
-        sender: sql<string | null>`${ledgerTransfers.metadata}->>'sender'`,
-        senderTag: sql<string | null>`${ledgerTransfers.metadata}->>'senderTag'`,
-      })
+  /** The queue, oldest first. */
+  unmatched(db: Db, limit: number): Promise<ChainOutputRow[]> {
+    return db
+      .select()
       .from(chainOutputs)
-      .leftJoin(
-        ledgerTransfers,
-        eq(
-          ledgerTransfers.id,
-          sql`'chain-unmatched:' || ${chainOutputs.currency} || ':' || ${chainOutputs.txid} || ':' || ${chainOutputs.vout}`,
-        ),
-      )
       .where(eq(chainOutputs.status, 'unmatched'))
       .orderBy(asc(chainOutputs.createdAt))
       .limit(limit);
-    return rows.map((r) => ({
-      ...r.output,
-      sender: r.sender === null ? null : r.senderTag === null ? r.sender : `${r.sender}:${r.senderTag}`,
-    }));
   },
 
   async countOpen(db: Db): Promise<{ unmatched: number; alerts: number }> {

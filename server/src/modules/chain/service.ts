@@ -5,6 +5,7 @@ import { DomainError } from '#domain/errors';
 import { minorToDecimal } from '#domain/money';
 import { lockKey } from '../../db/raw';
 import { recordAudit } from '../audit/service';
+import { transfersByIds } from '../ledger/service';
 import { BRANCH_CHILD, deriveAddress, type Branch, type DERIVED_CURRENCIES, type Xpubs } from './derive';
 import { chainRepository, type ChainAlertRow, type ChainOutputRow } from './repository';
 import type { ChainAlert, ChainOutput, HouseOutputsResponse, UnmatchedChainOutput } from '#domain/contracts/chain';
@@ -128,8 +129,27 @@ export function chainOutputView(row: ChainOutputRow): ChainOutput {
   };
 }
 
-export const unmatchedChainOutputs = async (db: Db, limit = 200): Promise<UnmatchedChainOutput[]> =>
-  (await chainRepository.unmatched(db, limit)).map((row) => ({ ...chainOutputView(row), sender: row.sender }));
+/**
+ * The queue, oldest first, each with the sender its booking names (the XRP watcher keeps the
+ * paying account and its source tag in the ledger transfer's metadata).
+ */
+export async function unmatchedChainOutputs(db: Db, limit = 200): Promise<UnmatchedChainOutput[]> {
+  const rows = await chainRepository.unmatched(db, limit);
+  const bookingOf = (row: ChainOutputRow) => `chain-unmatched:${row.currency}:${row.txid}:${row.vout}`;
+  const metadata = new Map(
+    (await transfersByIds(db, rows.map(bookingOf))).map((t) => [t.id, (t.metadata ?? {}) as Record<string, unknown>]),
+  );
+  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  return rows.map((row) => {
+    const booking = metadata.get(bookingOf(row));
+    const sender = text(booking?.sender);
+    const senderTag = text(booking?.senderTag);
+    return {
+      ...chainOutputView(row),
+      sender: sender === null ? null : senderTag === null ? sender : `${sender}:${senderTag}`,
+    };
+  });
+}
 
 /** An unmatched output, locked for an operator's decision (null: none such, or no longer unmatched). */
 export async function lockUnmatchedOutput(

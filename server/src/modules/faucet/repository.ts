@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import { rows } from '../../db/raw';
-import { faucetEntries, faucetRounds, faucetSeedChains, faucetState } from '../../db/schema';
+import { faucetEntries, faucetRounds, faucetSeedChains, faucetState } from '../../db/schema/faucet';
 import type { FaucetState } from '#domain/faucet';
 import type { Db } from '../../db/client';
 

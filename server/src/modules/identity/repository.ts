@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, sql, type SQL } from 'drizzle-orm';
-import { accounts, verificationCodes, verifications } from '../../db/schema';
+import { verificationCodes, verifications } from '../../db/schema/identity';
 import type { VerificationKind, VerificationPhase } from '#domain/verification';
 import type { Db } from '../../db/client';
 
@@ -46,14 +46,12 @@ export const identityRepository = {
   listRequested(db: Db, pendingOnly: boolean) {
     return db
       .select({
-        email: accounts.email,
-        accountKey: accounts.accountKey,
+        accountId: verifications.accountId,
         kind: verifications.kind,
         phase: verifications.phase,
         requestedAt: verifications.requestedAt,
       })
       .from(verifications)
-      .innerJoin(accounts, eq(accounts.id, verifications.accountId))
       .where(
         and(isNotNull(verifications.requestedAt), pendingOnly ? eq(verifications.phase, 'not_enabled') : undefined),
       )
@@ -64,14 +62,12 @@ export const identityRepository = {
   listSubmitted(db: Db, kinds: VerificationKind[]) {
     return db
       .select({
-        email: accounts.email,
-        accountKey: accounts.accountKey,
+        accountId: verifications.accountId,
         kind: verifications.kind,
         phase: verifications.phase,
         submittedAt: verifications.submittedAt,
       })
       .from(verifications)
-      .innerJoin(accounts, eq(accounts.id, verifications.accountId))
       .where(and(eq(verifications.phase, 'step_2'), inArray(verifications.kind, kinds)))
       .orderBy(asc(verifications.submittedAt));
   },

@@ -18,7 +18,7 @@ import {
 } from '#domain/identity';
 import { defaultLanguage, isLanguage, type Language } from '#domain/languages';
 import { judgeCode, codeRefusal } from '../../one-time-codes';
-import { accountKeysOf } from '../accounts/service';
+import { accountContactsOf, accountKeysOf } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { antiPhishingPhrase, emailText, lockAndListSentTo, send, messageText, phrase } from '../notify/service';
 import { identityRepository, type VerificationRow } from './repository';
@@ -377,9 +377,24 @@ export async function enableKind(
   });
 }
 
+/**
+ * The customer's email and account key in front of each row of an operator's list, asked of
+ * accounts (the table is theirs); a row whose account is gone is left out, as the join did.
+ */
+async function withContacts<Row extends { accountId: string }>(
+  db: Db,
+  rows: Row[],
+): Promise<({ email: string | null; accountKey: string } & Omit<Row, 'accountId'>)[]> {
+  const contacts = await accountContactsOf(db, [...new Set(rows.map((row) => row.accountId))]);
+  return rows.flatMap(({ accountId, ...row }) => {
+    const contact = contacts.get(accountId);
+    return contact ? [{ email: contact.email, accountKey: contact.accountKey, ...row }] : [];
+  });
+}
+
 /** Operator: the kinds users asked to have enabled, oldest first (`all`: also those enabled since). */
 export async function listVerificationRequests(db: Db, all = false) {
-  const rows = await identityRepository.listRequested(db, !all);
+  const rows = await withContacts(db, await identityRepository.listRequested(db, !all));
   return rows.map((row) => ({ ...row, requestedAt: row.requestedAt!.toISOString() }));
 }
 
@@ -481,7 +496,7 @@ const DOCUMENT_KINDS = (Object.keys(STEP_TWO_CHANNEL) as VerificationKind[]).fil
 
 /** Operator: submissions waiting for a document to be checked by hand, oldest first. */
 export async function listDocumentsWaiting(db: Db) {
-  const rows = await identityRepository.listSubmitted(db, DOCUMENT_KINDS);
+  const rows = await withContacts(db, await identityRepository.listSubmitted(db, DOCUMENT_KINDS));
   return rows.map((row) => ({ ...row, submittedAt: row.submittedAt?.toISOString() ?? null }));
 }
 

@@ -1,7 +1,7 @@
-import { and, asc, eq, getTableColumns, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, isNotNull, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { rows } from '../../db/raw';
-import { ledgerAccounts, ledgerTransfers } from '../../db/schema';
+import { ledgerAccounts, ledgerTransfers } from '../../db/schema/ledger';
 import type { Db } from '../../db/client';
 
 export type LedgerAccount = typeof ledgerAccounts.$inferSelect;
@@ -110,6 +110,22 @@ export const ledgerRepository = {
     await db.insert(ledgerTransfers).values(values);
   },
 
+  /** Those of the addresses that a deposit transfer of this currency names in its metadata. */
+  async depositedTo(db: Db, currency: string, addresses: string[]): Promise<string[]> {
+    const address = sql<string>`${ledgerTransfers.metadata}->>'address'`;
+    const rows = await db
+      .selectDistinct({ address })
+      .from(ledgerTransfers)
+      .where(
+        and(eq(ledgerTransfers.code, 'deposit'), eq(ledgerTransfers.currency, currency), inArray(address, addresses)),
+      );
+    return rows.map((row) => row.address);
+  },
+
+  findTransfers(db: Db, ids: string[]): Promise<Transfer[]> {
+    return db.select().from(ledgerTransfers).where(inArray(ledgerTransfers.id, ids));
+  },
+
   async existingTransferIds(db: Db, ids: string[]): Promise<string[]> {
     const rows = await db
       .select({ id: ledgerTransfers.id })
@@ -158,6 +174,46 @@ export const ledgerRepository = {
       .where(isNotNull(ledgerAccounts.ownerId))
       .groupBy(ledgerAccounts.currency)
       .orderBy(asc(ledgerAccounts.currency));
+  },
+
+  /** The ids of the owner's ledger accounts (those transfers name, not their sub-accounts), in one currency or in all. */
+  async accountIdsOf(db: Db, ownerId: string, currency?: string): Promise<string[]> {
+    const mine = await db
+      .select({ id: ledgerAccounts.id })
+      .from(ledgerAccounts)
+      .where(
+        and(
+          eq(ledgerAccounts.ownerId, ownerId),
+          isNull(ledgerAccounts.parentId),
+          currency ? eq(ledgerAccounts.currency, currency) : undefined,
+        ),
+      );
+    return mine.map((m) => m.id);
+  },
+
+  /** Up to `limit` transfers touching one of the accounts, newest first, strictly before the cursor (created_at, id) when given. */
+  transfersPage(
+    db: Db,
+    accountIds: string[],
+    after: { date: Date; id: string } | undefined,
+    limit: number,
+  ): Promise<Transfer[]> {
+    return db
+      .select()
+      .from(ledgerTransfers)
+      .where(
+        and(
+          or(inArray(ledgerTransfers.debitAccountId, accountIds), inArray(ledgerTransfers.creditAccountId, accountIds)),
+          after
+            ? or(
+                lt(ledgerTransfers.createdAt, after.date),
+                and(eq(ledgerTransfers.createdAt, after.date), sql`${ledgerTransfers.id} < ${after.id}`),
+              )
+            : undefined,
+        ),
+      )
+      .orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.id))
+      .limit(limit);
   },
 
   async accountsById(db: Db, ids: string[]): Promise<LedgerAccount[]> {

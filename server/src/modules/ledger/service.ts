@@ -114,6 +114,16 @@ export async function bookedTransfers(db: Db, ids: string[]): Promise<Set<string
   return new Set(ids.length ? await ledgerRepository.existingTransferIds(db, ids) : []);
 }
 
+/** Which of these addresses (in this currency) a deposit transfer names: something arrived at them. */
+export async function addressesWithDeposits(db: Db, currency: string, addresses: string[]): Promise<Set<string>> {
+  return new Set(addresses.length ? await ledgerRepository.depositedTo(db, currency, addresses) : []);
+}
+
+/** The transfers booked under these ids (idempotency keys), those that are. */
+export async function transfersByIds(db: Db, ids: string[]): Promise<Transfer[]> {
+  return ids.length ? ledgerRepository.findTransfers(db, ids) : [];
+}
+
 /** The transfer booked under this id (idempotency key), if any. */
 export function bookedTransfer(db: Db, id: string): Promise<Transfer | undefined> {
   return ledgerRepository.findTransfer(db, id);
@@ -125,6 +135,21 @@ export async function balancesOf(db: Db, ownerId: string): Promise<{ currency: s
 
 export async function accountsById(db: Db, ids: string[]): Promise<LedgerAccount[]> {
   return ids.length ? ledgerRepository.accountsById(db, ids) : [];
+}
+
+/** The ids of the owner's ledger accounts (those transfers name, not their sub-accounts), in one currency or in all. */
+export function ownerAccountIds(db: Db, ownerId: string, currency?: string): Promise<string[]> {
+  return ledgerRepository.accountIdsOf(db, ownerId, currency);
+}
+
+/** Up to `limit` transfers touching one of the accounts, newest first, strictly before the cursor (created_at, id) when given. */
+export function transfersPage(
+  db: Db,
+  accountIds: string[],
+  after: { date: Date; id: string } | undefined,
+  limit: number,
+): Promise<Transfer[]> {
+  return ledgerRepository.transfersPage(db, accountIds, after, limit);
 }
 
 /** Every user account's balance, by currency then owner: one statement, so one consistent snapshot. */

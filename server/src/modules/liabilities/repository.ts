@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { rows } from '../../db/raw';
-import { liabilityAccounts, liabilityControl, liabilitySnapshots, liabilityTrees } from '../../db/schema';
+import { liabilityAccounts, liabilityControl, liabilitySnapshots, liabilityTrees } from '../../db/schema/liabilities';
 import type { Reserves } from '#domain/contracts/liabilities';
 import type { Db } from '../../db/client';
 

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
-import { accounts, antiPhishingPhrases, outbox } from '../../db/schema';
+import { accounts } from '../../db/schema/accounts';
+import { antiPhishingPhrases, outbox } from '../../db/schema/notify';
 import type { Db } from '../../db/client';
 
 export type OutboxRow = typeof outbox.$inferSelect;

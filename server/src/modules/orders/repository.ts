@@ -15,7 +15,9 @@ import {
 } from 'drizzle-orm';
 import { isErrorCode, type ErrorCode } from '#domain/errors';
 import { rowOf } from '../../db/row';
-import { accounts, orders, verifications } from '../../db/schema';
+import { accounts } from '../../db/schema/accounts';
+import { verifications } from '../../db/schema/identity';
+import { orders } from '../../db/schema/orders';
 import type { Db, Tx } from '../../db/client';
 import type { ExchangePass } from '../gates/service';
 
@@ -245,9 +247,12 @@ export const ordersRepository = {
     return { waiting: Number(row?.waiting ?? 0), delayed: Number(row?.delayed ?? 0) };
   },
 
-  async referencesOf(db: Db, ids: string[]): Promise<{ id: string; reference: string }[]> {
+  async referencesOf(db: Db, ids: string[]): Promise<{ id: string; reference: string; accountId: string | null }[]> {
     if (ids.length === 0) return [];
-    return db.select({ id: orders.id, reference: orders.reference }).from(orders).where(inArray(orders.id, ids));
+    return db
+      .select({ id: orders.id, reference: orders.reference, accountId: orders.accountId })
+      .from(orders)
+      .where(inArray(orders.id, ids));
   },
 
   async lockById(tx: Tx, id: string): Promise<OrderRow | undefined> {
@@ -280,7 +285,7 @@ export const ordersRepository = {
 
   /**
    * Operators' search, newest first: by reference (full or short, normalized), or by part of the
-   * email, status, type and the time of placing. Each with its account's key.
+   * email, status, type and the time of placing.
    */
   search(
     db: Db,
@@ -296,13 +301,12 @@ export const ordersRepository = {
       email?: string;
     },
     limit: number,
-  ): Promise<(OrderRow & { accountKey: string | null })[]> {
+  ): Promise<OrderRow[]> {
     const pattern =
       filter.emailContains === undefined ? undefined : `%${filter.emailContains.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return db
-      .select({ ...getTableColumns(orders), accountKey: accounts.accountKey })
+      .select()
       .from(orders)
-      .leftJoin(accounts, eq(accounts.id, orders.accountId))
       .where(
         and(
           filter.reference !== undefined ? eq(orders.reference, filter.reference) : undefined,

@@ -16,6 +16,7 @@ import { sameIban, sepaIban } from '#domain/sepa';
 import { RateLimited } from '../../errors';
 import { limitKey, takeLimits, type Limit } from '../../limits';
 import { codeRefusal, judgeCode } from '../../one-time-codes';
+import { accountKeysOf, type AccountRow } from '../accounts/service';
 import { nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import {
   anonymousExchangeGate,
@@ -36,7 +37,6 @@ import { ordersRepository, type OrderRow } from './repository';
 import { orderMoney } from './views';
 import type { PlaceOrderBody } from '#domain/contracts/orders';
 import type { Db, Tx } from '../../db/client';
-import type { AccountRow } from '../accounts/service';
 import type { OrderPlacedParams } from '../notify/order-placed';
 import type { SecurityLinks } from '../protection/links';
 import type { SendProtection } from '../protection/service';
@@ -483,6 +483,15 @@ export async function orderReferences(db: Db, ids: string[]): Promise<Map<string
   return new Map((await ordersRepository.referencesOf(db, [...new Set(ids)])).map((o) => [o.id, o.reference]));
 }
 
+/** Order ids -> their references and accounts (null: placed anonymously). */
+export async function orderReferencesAndAccounts(
+  db: Db,
+  ids: string[],
+): Promise<Map<string, { reference: string; accountId: string | null }>> {
+  const rows = await ordersRepository.referencesOf(db, [...new Set(ids)]);
+  return new Map(rows.map((o) => [o.id, { reference: o.reference, accountId: o.accountId }]));
+}
+
 /** Every sell and swap order's receiving address, by currency (the reserves list them with the proof of liabilities). */
 export function receivingAddresses(db: Db): Promise<{ currency: string; address: string }[]> {
   return ordersRepository.receivingAddresses(db);
@@ -493,7 +502,7 @@ export function receivingAddresses(db: Db): Promise<{ currency: string; address:
  * address, by status, type and the days they were placed on (UTC), newest first, each with its
  * account's key. `account`: the orders of an account — placed while logged in, or with its email.
  */
-export function searchOrders(
+export async function searchOrders(
   db: Db,
   filter: {
     q?: string;
@@ -513,7 +522,7 @@ export function searchOrders(
       : {};
   const byEmail =
     filter.q && !byReference.reference && !byReference.shortReference ? { emailContains: emailKey(filter.q) } : {};
-  return ordersRepository.search(
+  const rows = await ordersRepository.search(
     db,
     {
       ...byReference,
@@ -526,6 +535,9 @@ export function searchOrders(
     },
     limit,
   );
+  // Each with its account's key, asked of accounts (the accounts table is theirs).
+  const keys = await accountKeysOf(db, [...new Set(rows.flatMap((row) => (row.accountId ? [row.accountId] : [])))]);
+  return rows.map((row) => ({ ...row, accountKey: row.accountId ? (keys.get(row.accountId) ?? null) : null }));
 }
 
 /** Email + full reference -> the order; anything else is one uniform "not found". */

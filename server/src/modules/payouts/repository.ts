@@ -1,5 +1,8 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { accounts, chainHouseTxs, orders, payouts, walletSends } from '../../db/schema';
+import { chainHouseTxs } from '../../db/schema/chain';
+import { orders } from '../../db/schema/orders';
+import { payouts } from '../../db/schema/payouts';
+import { walletSends } from '../../db/schema/wallet';
 import type { PayoutStatus } from '#domain/payouts';
 import type { Db } from '../../db/client';
 
@@ -8,21 +11,16 @@ export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayout = typeof payouts.$inferInsert;
 
 export const payoutsRepository = {
-  /** Whose money a payout is: the order's account and email key, or the send's owner, with the account's email. */
-  async beneficiary(
-    db: Db,
-    id: string,
-  ): Promise<{ accountId: string | null; emailKey: string | null; accountEmail: string | null } | undefined> {
+  /** Whose money a payout is: the order's account and email key, or the send's owner. */
+  async beneficiary(db: Db, id: string): Promise<{ accountId: string | null; emailKey: string | null } | undefined> {
     const [row] = await db
       .select({
         accountId: sql<string | null>`coalesce(${orders.accountId}, ${walletSends.ownerId})`,
         emailKey: orders.emailKey,
-        accountEmail: accounts.email,
       })
       .from(payouts)
       .leftJoin(orders, eq(orders.id, payouts.orderId))
       .leftJoin(walletSends, eq(walletSends.id, payouts.sendId))
-      .leftJoin(accounts, eq(accounts.id, sql`coalesce(${orders.accountId}, ${walletSends.ownerId})`))
       .where(eq(payouts.id, id));
     return row;
   },
@@ -182,6 +180,11 @@ export const payoutsRepository = {
   /** An order's payouts (its delivery, or its refund), oldest first. */
   ofOrder(db: Db, orderId: string): Promise<PayoutRow[]> {
     return db.select().from(payouts).where(eq(payouts.orderId, orderId)).orderBy(asc(payouts.createdAt));
+  },
+
+  async statusesOf(db: Db, ids: string[]): Promise<{ id: string; status: PayoutStatus }[]> {
+    if (ids.length === 0) return [];
+    return db.select({ id: payouts.id, status: payouts.status }).from(payouts).where(inArray(payouts.id, ids));
   },
 
   async find(db: Db, id: string): Promise<PayoutRow | undefined> {

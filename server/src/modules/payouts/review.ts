@@ -2,7 +2,7 @@ import { emailLinkKey } from '#domain/customer-key';
 import { EMAIL_PATTERN } from '#domain/email';
 import { DomainError } from '#domain/errors';
 import { operatorActor } from '#domain/operators';
-import { findAccountBySubject } from '../accounts/service';
+import { findAccountById, findAccountBySubject } from '../accounts/service';
 import { recordAudit } from '../audit/service';
 import { payoutsRepository, type PayoutRow } from './repository';
 import { bookFailure, payoutView, type PayoutOutcomes } from './service';
@@ -85,9 +85,13 @@ export function refuseOwnMoney(
 async function refuseBeneficiary(tx: Tx, row: PayoutRow, operator: Operator): Promise<void> {
   const beneficiary = await payoutsRepository.beneficiary(tx, row.id);
   if (!beneficiary) return;
+  // The account's email comes from accounts, whose table it is.
+  const accountEmail = beneficiary.accountId
+    ? ((await findAccountById(tx, beneficiary.accountId))?.email ?? null)
+    : null;
   refuseOwnMoney(operator, {
     accountId: beneficiary.accountId,
-    emailKeys: [beneficiary.emailKey, beneficiary.accountEmail && emailLinkKey(beneficiary.accountEmail)],
+    emailKeys: [beneficiary.emailKey, accountEmail && emailLinkKey(accountEmail)],
   });
 }
 

@@ -446,6 +446,11 @@ export async function listPayouts(
 
 export const findPayout = (db: Db, id: string) => payoutsRepository.find(db, id);
 
+/** Payout ids -> their statuses. */
+export async function payoutStatuses(db: Db, ids: string[]): Promise<Map<string, PayoutStatus>> {
+  return new Map((await payoutsRepository.statusesOf(db, [...new Set(ids)])).map((p) => [p.id, p.status]));
+}
+
 /**
  * A SEPA payout the payee's bank sent back after paying it (modules/bank/returns.ts, which books
  * the money in the same transaction): locked first, then marked `returned` with the bank's reason.

@@ -1,4 +1,5 @@
 import { secondsToWait } from '#domain/errors';
+import { findAccountById } from '../accounts/service';
 import { protectionRepository, type ProtectionRow } from './repository';
 import type { ErrorCode } from '#domain/errors';
 import type { Db } from '../../db/client';
@@ -26,6 +27,16 @@ export async function bookRefusal(
   return null;
 }
 
-export function protectionOf(db: Db, accountId: string, lock?: 'update' | 'share'): Promise<ProtectionRow> {
-  return protectionRepository.protectionOf(db, accountId, lock);
+/**
+ * The account's protection row, locked (FOR UPDATE or FOR SHARE) until the transaction ends when
+ * asked. An account without one yet gets the defaults of a new account (migration 0026 made one
+ * for every account that existed), allow-list mode on since the account was created.
+ */
+export async function protectionOf(db: Db, accountId: string, lock?: 'update' | 'share'): Promise<ProtectionRow> {
+  const row = await protectionRepository.lockedProtection(db, accountId, lock);
+  if (row) return row;
+  // When the account was created is asked of accounts, whose table it is.
+  const account = await findAccountById(db, accountId);
+  if (account) await protectionRepository.insertDefaultProtection(db, accountId, account.createdAt);
+  return (await protectionRepository.lockedProtection(db, accountId, lock))!;
 }

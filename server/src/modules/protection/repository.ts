@@ -1,12 +1,11 @@
 import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   accountProtection,
-  accounts,
   addressBook,
   securityEvents,
   securityLinks,
   signInDevices,
-} from '../../db/schema';
+} from '../../db/schema/protection';
 import type { Db } from '../../db/client';
 
 export type ProtectionRow = typeof accountProtection.$inferSelect;
@@ -16,20 +15,16 @@ export type SecurityEventRow = typeof securityEvents.$inferSelect;
 
 /** SQL for account protection. Methods take the database or a transaction, so services compose them. */
 export const protectionRepository = {
-  /**
-   * The account's protection row, locked (FOR UPDATE or FOR SHARE) until the transaction ends when
-   * asked. An account without one yet gets the defaults of a new account (migration 0026 made one
-   * for every account that existed), allow-list mode on since the account was created.
-   */
-  async protectionOf(db: Db, accountId: string, lock?: 'update' | 'share'): Promise<ProtectionRow> {
-    await db.execute(
-      sql`insert into ${accountProtection} (${sql.identifier(accountProtection.accountId.name)}, ${sql.identifier(accountProtection.allowListSince.name)})
-          select ${accounts.id}, ${accounts.createdAt} from ${accounts} where ${accounts.id} = ${accountId}
-          on conflict do nothing`,
-    );
+  /** The account's protection row, locked (FOR UPDATE or FOR SHARE) until the transaction ends when asked. */
+  async lockedProtection(db: Db, accountId: string, lock?: 'update' | 'share'): Promise<ProtectionRow | undefined> {
     const query = db.select().from(accountProtection).where(eq(accountProtection.accountId, accountId));
     const [row] = lock ? await query.for(lock) : await query;
-    return row!;
+    return row;
+  },
+
+  /** Makes the account's row with the defaults of a new account, allow-list mode on since `since`, unless it has one. */
+  async insertDefaultProtection(db: Db, accountId: string, since: Date): Promise<void> {
+    await db.insert(accountProtection).values({ accountId, allowListSince: since }).onConflictDoNothing();
   },
 
   /** The account's protection row as it is, without making one (none: the defaults, never frozen). */

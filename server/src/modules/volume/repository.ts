@@ -1,7 +1,8 @@
 import { and, eq, gte, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import { SEND_STATUSES_MOVING_VALUE } from '#domain/wallet';
 import { lockKeys, rows } from '../../db/raw';
-import { orders, walletSends } from '../../db/schema';
+import { orders } from '../../db/schema/orders';
+import { walletSends } from '../../db/schema/wallet';
 import type { Db } from '../../db/client';
 
 /**

@@ -3,6 +3,7 @@ import { DomainError, unknownCurrency } from '#domain/errors';
 import { UNUSED_ADDRESSES_PER_CURRENCY } from '#domain/limits';
 import { incomingAt, nextHouseAddress, type DERIVED_CURRENCIES, type Xpubs } from '../chain/service';
 import { requireVerifications } from '../identity/service';
+import { addressesWithDeposits } from '../ledger/service';
 import { walletRepository, type ReceptionAddress } from './repository';
 import type { WalletAddress } from '#domain/contracts/wallet';
 import type { Db } from '../../db/client';
@@ -13,6 +14,16 @@ import type { Db } from '../../db/client';
  * owner sees or changes it (another user's id is a 404, never a 403).
  */
 export type { ReceptionAddress };
+/**
+ * The owner's addresses in a currency that nothing has arrived at yet: no internal send (the
+ * wallet's sends) and no chain deposit (the ledger's deposit transfers name the address).
+ */
+async function countUnusedAddresses(db: Db, ownerId: string, currency: string): Promise<number> {
+  const notSentTo = await walletRepository.addressesNotSentTo(db, ownerId, currency);
+  const deposited = await addressesWithDeposits(db, currency, notSentTo);
+  return notSentTo.filter((address) => !deposited.has(address)).length;
+}
+
 /** An address as the API shows it (domain/contracts/wallet.ts). */
 const view = (row: ReceptionAddress): WalletAddress => ({
   id: row.id,
@@ -36,7 +47,7 @@ export async function createAddress(
     // find room under the cap: unused addresses are derived for nothing and, beyond the wallet's
     // gap limit, hide later deposits from a standard wallet that imports the house key.
     await walletRepository.lockAddressCreation(tx, input.ownerId, code);
-    if ((await walletRepository.countUnusedAddresses(tx, input.ownerId, code)) >= UNUSED_ADDRESSES_PER_CURRENCY) {
+    if ((await countUnusedAddresses(tx, input.ownerId, code)) >= UNUSED_ADDRESSES_PER_CURRENCY) {
       throw new DomainError('too_many_unused_addresses', 'currency');
     }
     const { index, address } = await nextHouseAddress(tx, xpubs, code, 'users');

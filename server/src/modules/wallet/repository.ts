@@ -1,10 +1,9 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, lt, notExists, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, notExists, sql } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
-import { ledgerAccounts, ledgerTransfers, receptionAddresses, walletSends } from '../../db/schema';
+import { receptionAddresses, walletSends } from '../../db/schema/wallet';
 import type { Db } from '../../db/client';
 
 export type ReceptionAddress = typeof receptionAddresses.$inferSelect;
-export type Transfer = typeof ledgerTransfers.$inferSelect;
 export type SendRow = typeof walletSends.$inferSelect;
 type NewSend = typeof walletSends.$inferInsert;
 
@@ -61,18 +60,8 @@ export const walletRepository = {
     await lockKey(db, `addresses:${ownerId}:${currency}`);
   },
 
-  /** The owner's addresses in a currency that nothing has arrived at yet: no chain deposit, no internal send. */
-  async countUnusedAddresses(db: Db, ownerId: string, currency: string): Promise<number> {
-    const deposited = db
-      .select({ one: sql`1` })
-      .from(ledgerTransfers)
-      .where(
-        and(
-          eq(ledgerTransfers.code, 'deposit'),
-          eq(ledgerTransfers.currency, currency),
-          sql`${ledgerTransfers.metadata}->>'address' = ${receptionAddresses.address}`,
-        ),
-      );
+  /** The owner's addresses in a currency that no internal send went to (a chain deposit is the ledger's to say). */
+  async addressesNotSentTo(db: Db, ownerId: string, currency: string): Promise<string[]> {
     const sentTo = db
       .select({ one: sql`1` })
       .from(walletSends)
@@ -83,18 +72,13 @@ export const walletRepository = {
           isNotNull(walletSends.recipientId),
         ),
       );
-    const [row] = await db
-      .select({ unused: count() })
+    const rows = await db
+      .select({ address: receptionAddresses.address })
       .from(receptionAddresses)
       .where(
-        and(
-          eq(receptionAddresses.ownerId, ownerId),
-          eq(receptionAddresses.currency, currency),
-          notExists(deposited),
-          notExists(sentTo),
-        ),
+        and(eq(receptionAddresses.ownerId, ownerId), eq(receptionAddresses.currency, currency), notExists(sentTo)),
       );
-    return row?.unused ?? 0;
+    return rows.map((row) => row.address);
   },
 
   async findAddress(db: Db, currency: string, address: string): Promise<ReceptionAddress | undefined> {
@@ -103,46 +87,6 @@ export const walletRepository = {
       .from(receptionAddresses)
       .where(and(eq(receptionAddresses.currency, currency), eq(receptionAddresses.address, address)));
     return row;
-  },
-
-  /** The ids of the owner's ledger accounts (those transfers name, not their sub-accounts), in one currency or in all. */
-  async accountIdsOf(db: Db, ownerId: string, currency?: string): Promise<string[]> {
-    const mine = await db
-      .select({ id: ledgerAccounts.id })
-      .from(ledgerAccounts)
-      .where(
-        and(
-          eq(ledgerAccounts.ownerId, ownerId),
-          isNull(ledgerAccounts.parentId),
-          currency ? eq(ledgerAccounts.currency, currency) : undefined,
-        ),
-      );
-    return mine.map((m) => m.id);
-  },
-
-  /** Up to `limit` transfers touching one of the accounts, newest first, strictly before the cursor (created_at, id) when given. */
-  transfersPage(
-    db: Db,
-    accountIds: string[],
-    after: { date: Date; id: string } | undefined,
-    limit: number,
-  ): Promise<Transfer[]> {
-    return db
-      .select()
-      .from(ledgerTransfers)
-      .where(
-        and(
-          or(inArray(ledgerTransfers.debitAccountId, accountIds), inArray(ledgerTransfers.creditAccountId, accountIds)),
-          after
-            ? or(
-                lt(ledgerTransfers.createdAt, after.date),
-                and(eq(ledgerTransfers.createdAt, after.date), sql`${ledgerTransfers.id} < ${after.id}`),
-              )
-            : undefined,
-        ),
-      )
-      .orderBy(desc(ledgerTransfers.createdAt), desc(ledgerTransfers.id))
-      .limit(limit);
   },
 
   async findSendByIdempotencyKey(db: Db, ownerId: string, idempotencyKey: string): Promise<SendRow | undefined> {

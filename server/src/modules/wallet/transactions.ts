@@ -2,6 +2,7 @@ import { knownDecimals } from '#domain/currencies';
 import { DomainError } from '#domain/errors';
 import { minorToDecimal } from '#domain/money';
 import { toCsv as csvOf } from '../../csv';
+import { ownerAccountIds, transfersPage } from '../ledger/service';
 import { walletRepository } from './repository';
 import type { TransactionsPage, WalletTransaction } from '#domain/contracts/wallet';
 import type { Db } from '../../db/client';
@@ -28,11 +29,11 @@ export async function listTransactions(
   ownerId: string,
   options: { currency?: string; cursor?: string; limit: number },
 ): Promise<TransactionsPage> {
-  const ids = await walletRepository.accountIdsOf(db, ownerId, options.currency);
+  const ids = await ownerAccountIds(db, ownerId, options.currency);
   if (ids.length === 0) return { transactions: [], nextCursor: null };
   const after = options.cursor ? decodeCursor(options.cursor) : undefined;
   // One more than the page, to know whether a next page exists.
-  const rows = await walletRepository.transfersPage(db, ids, after, options.limit + 1);
+  const rows = await transfersPage(db, ids, after, options.limit + 1);
   const page = rows.slice(0, options.limit);
   const metaOf = (row: (typeof page)[number]) => (row.metadata ?? {}) as Record<string, unknown>;
   // A send's rows (the amount and its network fee) carry the chain's hash once the send was paid
