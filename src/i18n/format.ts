@@ -9,6 +9,7 @@ export {
   formatDateTime,
   formatEurPrice,
   formatIban,
+  formatMinor,
   formatMoney,
   formatNumber,
   formatPercent,
