@@ -15,7 +15,7 @@ import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import { Client } from 'pg';
-import { decimalsOf } from '#domain/currencies';
+import { knownDecimals } from '#domain/currencies';
 import { verifyInclusion, verifySnapshot, type PublishedSnapshot } from '#domain/liabilities';
 import { minorToDecimal } from '#domain/money';
 import { openDatabase } from '../server/src/db/client';
@@ -113,7 +113,7 @@ async function main() {
       totals.every(
         (t) =>
           published.currencies.find((c) => c.currency === t.currency)?.total ===
-          minorToDecimal(t.total, decimalsOf(t.currency)!),
+          minorToDecimal(t.total, knownDecimals(t.currency)),
       );
 
     const text = await publishedSnapshot(db, published.snapshotId);

@@ -1,4 +1,4 @@
-import { EUR_DECIMALS, exactMinor } from './money';
+import { EUR_DECIMALS, exactMinor, minorToDecimal, type Money } from './money';
 
 /**
  * The 24 listed currencies (docs/decisions/0005) with their decimals (docs/decisions/0002).
@@ -50,19 +50,23 @@ export const isOwnWalletOnly = (currency: Currency): boolean => currency.support
 
 export const currencyByCode = (code: string): Currency | undefined => CURRENCIES.find((c) => c.code === code);
 
-/** The decimals of a currency's minor unit, EUR (cents) included; undefined for an unknown code. */
-export const decimalsOf = (code: string): number | undefined =>
-  code === 'EUR' ? EUR_DECIMALS : currencyByCode(code)?.decimals;
+/** Whether a code is EUR or a listed currency: what a request's currency is checked against before its decimals are read. */
+export const isCurrencyCode = (code: string): boolean => code === 'EUR' || currencyByCode(code) !== undefined;
 
 /**
- * The decimals of a currency the code already knows (a stored row's, a checked request's): the
- * one lookup the server makes of a minor unit. An unknown code here is a bug, not input: it throws.
+ * The decimals of a currency's minor unit, EUR (cents) included: the one lookup of a minor unit,
+ * on the server and the site alike. An unknown code is a bug, not 0 decimals: it throws (input is
+ * checked with `isCurrencyCode` first).
  */
 export function knownDecimals(code: string): number {
-  const decimals = decimalsOf(code);
-  if (decimals === undefined) throw new Error(`Unknown currency ${code}`);
-  return decimals;
+  if (code === 'EUR') return EUR_DECIMALS;
+  const currency = currencyByCode(code);
+  if (!currency) throw new Error(`Unknown currency ${code}`);
+  return currency.decimals;
 }
 
 /** A decimal string (a quote's, an order's) in the minor units of `code`; throws on more decimals than the currency has. */
 export const exactMinorIn = (value: string, code: string): bigint => exactMinor(value, knownDecimals(code));
+
+/** An amount with its currency as the wire and texts write it: 12345n EUR -> "123.45". */
+export const moneyDecimal = (money: Money): string => minorToDecimal(money.minor, knownDecimals(money.currency));

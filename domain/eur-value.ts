@@ -5,8 +5,8 @@
  * `rate` is the decimal string of EUR per unit ("80000", "0.5", "1e-8").
  *
  * Exact integer arithmetic on the rate's digits, in a module of its own: the wallet's send page
- * shows it as the amount is typed, and a decimal library (big.js, which domain/quotes.ts uses for
- * its quotes) would be in that page's first load for this one product.
+ * shows it as the amount is typed, and a decimal library (big.js) would be in that page's first
+ * load for this one product. The quote values its amounts with it too (domain/quotes.ts).
  */
 export function eurValueMinor(amountMinor: bigint, decimals: number, rate: string): bigint {
   const parsed = decimalDigits(rate);
@@ -24,7 +24,8 @@ export function eurValueMinor(amountMinor: bigint, decimals: number, rate: strin
 /**
  * A decimal string as integer digits and a scale, value = digits × 10^-scale, in the forms
  * big.js reads ("80000", "0.5", ".5", "5.", "-1", "1e-8"); null for anything else. The one
- * reader of decimal strings for exact bigint arithmetic (this EUR value, a buy rate's inverse).
+ * reader of decimal strings for exact bigint arithmetic (this EUR value, a quote's rates, a buy
+ * rate's inverse).
  */
 export function decimalDigits(text: string): { digits: bigint; scale: number } | null {
   const match = /^(-?)(?:(\d+)(?:\.(\d*))?|\.(\d+))(?:e([+-]?\d+))?$/i.exec(text.trim());

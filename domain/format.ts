@@ -1,5 +1,6 @@
-import { decimalsOf } from './currencies';
+import { knownDecimals, moneyDecimal } from './currencies';
 import { languageMeta, type Language } from './languages';
+import type { Money } from './money';
 
 /**
  * The one place where amounts, numbers, IBANs and dates become text, for the site (through
@@ -46,11 +47,16 @@ export function formatMoney(amount: string, currency: string, language: Language
   const isFiat = currency === 'EUR';
   const format = numberFormat(
     language,
-    isFiat ? { style: 'currency', currency } : { maximumFractionDigits: decimalsOf(currency) ?? 9 },
+    isFiat ? { style: 'currency', currency } : { maximumFractionDigits: knownDecimals(currency) },
   );
   // Intl accepts decimal strings at run time; the cast only satisfies older lib typings.
   const formatted = format.format(amount as unknown as number);
   return isFiat ? formatted : `${formatted} ${currency}`;
+}
+
+/** An amount in minor units with its currency (a quote's), written as formatMoney writes it. */
+export function formatMinor(money: Money, language: Language): string {
+  return formatMoney(moneyDecimal(money), money.currency, language);
 }
 
 /**

@@ -12,6 +12,13 @@ export function minorToDecimal(minor: bigint, decimals: number): string {
   return `${negative ? '-' : ''}${whole}${decimals > 0 ? `.${fraction}` : ''}`;
 }
 
+/**
+ * An amount with its currency: `minor` units of `currency` (docs/decisions/0022). What a quote
+ * answers, so that no caller pairs an amount with another currency's decimals; it becomes a
+ * decimal string once, at the edge (`moneyDecimal` in currencies.ts, `formatMinor` in format.ts).
+ */
+export type Money = { readonly minor: bigint; readonly currency: string };
+
 /** EUR amounts in cents. */
 export const EUR_DECIMALS = 2;
 export const eur = (minor: bigint): string => minorToDecimal(minor, EUR_DECIMALS);

@@ -1,7 +1,7 @@
-import Big from 'big.js';
-import { decimalsOf } from './currencies';
+import { isCurrencyCode, knownDecimals, moneyDecimal } from './currencies';
+import { decimalDigits, eurValueMinor } from './eur-value';
 import { FEES, networkFeeMinor, type OrderType } from './fees';
-import { minorToDecimal } from './money';
+import { EUR_DECIMALS, exactMinor, minorToDecimal, type Money } from './money';
 import { amountProblem, pairProblem } from './order-input';
 
 /**
@@ -21,90 +21,145 @@ export type QuoteInput = {
   toMuntlyWallet?: boolean;
 };
 
+/**
+ * An estimate in minor units, each amount with its currency (docs/decisions/0022): `fee` and
+ * `amountEur` in EUR, `networkFee` and `amountConverted` in `currencyTo`. The rate is a ratio, not
+ * money: a decimal string of 10 significant digits, units of `currencyTo` per unit of `currencyFrom`.
+ */
 export type Quote = {
   rate: string;
-  fee: string;
-  feeCurrency: 'EUR';
-  networkFee: string;
-  networkFeeCurrency: string;
-  amountConverted: string;
-  amountEur: string;
+  fee: Money;
+  networkFee: Money;
+  amountConverted: Money;
+  amountEur: Money;
 };
 
 export type QuoteProblem =
   'invalid_pair' | 'invalid_amount' | 'amount_below_minimum_fee' | 'network_fee_exceeds_amount' | 'rate_unavailable';
 
-/**
- * Division that cuts instead of rounding: big.js divides to Big.DP places rounding half up, which
- * at the last place can lift a result onto the next minor unit (found by the property test). Cut
- * at 40 places and then to the currency's decimals, a quotient equals the exact one cut once.
- */
-const Floor = Big();
-Floor.DP = 40;
-Floor.RM = Big.roundDown;
-
 /** Rates are stated to 10 significant digits. */
 const RATE_SIGNIFICANT_DIGITS = 10;
 
 /**
- * A rate as a plain decimal with its significant digits, never in exponent notation (big.js's
- * toPrecision writes 1/1,000,001 as "9.999990000e-7"): 0.0000009999990000.
+ * The places a rate's quotient is first taken to, half up, before its 10 significant digits are:
+ * the two roundings big.js made (its division to Big.DP = 20 places, then toPrecision) when the
+ * quote computed with it, kept so that no rate changes (the property test compares the two).
  */
-const plainDecimal = (value: Big) => value.toFixed(Math.max(0, RATE_SIGNIFICANT_DIGITS - 1 - value.e));
+const RATE_QUOTIENT_PLACES = 20;
 
-const eurRate = (rates: Record<string, string>, code: string) =>
-  code === 'EUR' ? new Big(1) : rates[code] ? new Big(rates[code]!) : null;
+/** A decimal ≥ 0 as digits × 10^-scale (the form `decimalDigits` reads). */
+type Decimal = { digits: bigint; scale: number };
 
-/** The EUR value of an amount in cents (domain/eur-value.ts, without big.js for the site's send page). */
+const pow10 = (n: number) => 10n ** BigInt(n);
+
+/** a / b to the nearest integer, halves up (a ≥ 0, b > 0). */
+const halfUp = (a: bigint, b: bigint) => (2n * a + b) / (2n * b);
+
+/** ⌊numerator × 10^power / denominator⌋ (numerator ≥ 0, denominator > 0): a cut, never a rounding. */
+const floorScaled = (numerator: bigint, denominator: bigint, power: number) =>
+  power >= 0 ? (numerator * pow10(power)) / denominator : numerator / (denominator * pow10(-power));
+
+/** EUR per unit; null when the feed has no rate. A rate that is no number is the feed's bug: it throws. */
+function eurRate(rates: Record<string, string>, code: string): Decimal | null {
+  if (code === 'EUR') return { digits: 1n, scale: 0 };
+  const text = rates[code];
+  if (!text) return null;
+  const rate = decimalDigits(text);
+  if (!rate) throw new Error(`${JSON.stringify(text)} is not a rate`);
+  return rate;
+}
+
+/** fromRate / toRate: to 20 places half up, then to 10 significant digits half up. */
+function rateOf(fromRate: Decimal, toRate: Decimal): Decimal {
+  // fromRate / toRate × 10^20 = fromRate.digits × 10^power / toRate.digits.
+  const power = toRate.scale - fromRate.scale + RATE_QUOTIENT_PLACES;
+  const quotient =
+    power >= 0
+      ? halfUp(fromRate.digits * pow10(power), toRate.digits)
+      : halfUp(fromRate.digits, toRate.digits * pow10(-power));
+  const excess = quotient.toString().length - RATE_SIGNIFICANT_DIGITS;
+  if (excess <= 0) return { digits: quotient, scale: RATE_QUOTIENT_PLACES };
+  return { digits: halfUp(quotient, pow10(excess)), scale: RATE_QUOTIENT_PLACES - excess };
+}
+
+/**
+ * A rate as a plain decimal with its significant digits, never in exponent notation: 1/1,000,001
+ * is 0.0000009999990000 (its first digit's place and 9 more; zero is 0.000000000).
+ */
+function plainRate(rate: Decimal): string {
+  const exponent = rate.digits === 0n ? 0 : rate.digits.toString().length - 1 - rate.scale;
+  const places = Math.max(0, RATE_SIGNIFICANT_DIGITS - 1 - exponent);
+  // Exact: the rate has no more places than these (a carry to 11 digits ends in a 0).
+  return minorToDecimal(floorScaled(rate.digits, 1n, places - rate.scale), places);
+}
+
+/** The EUR value of an amount in cents (domain/eur-value.ts, for the site's send page). */
 export { eurValueMinor } from './eur-value';
 
+/**
+ * The quote, in integer arithmetic on minor units (docs/decisions/0022): each line is the
+ * rounding or the cut its rule names, and nothing else rounds.
+ */
 export function quote(input: QuoteInput): Quote | QuoteProblem {
   const { type, currencyFrom: from, currencyTo: to } = input;
-  const fromDecimals = decimalsOf(from);
-  const toDecimals = decimalsOf(to);
   // The order form's rules (order-input.ts), which the form names in more detail.
-  if (pairProblem(type, from, to) || fromDecimals === undefined || toDecimals === undefined) return 'invalid_pair';
+  if (pairProblem(type, from, to) || !isCurrencyCode(from) || !isCurrencyCode(to)) return 'invalid_pair';
+  const fromDecimals = knownDecimals(from);
+  const toDecimals = knownDecimals(to);
   if (amountProblem(input.amount, fromDecimals)) return 'invalid_amount';
-  const amount = new Big(input.amount);
+  const amount = exactMinor(input.amount, fromDecimals);
   const fromRate = eurRate(input.rates, from);
   const toRate = eurRate(input.rates, to);
-  if (!fromRate || !toRate || fromRate.lte(0) || toRate.lte(0)) return 'rate_unavailable';
+  if (!fromRate || !toRate || fromRate.digits <= 0n || toRate.digits <= 0n) return 'rate_unavailable';
 
   // Every line is computed from the lines shown before it, so a customer can check the quote on
-  // paper (domain/__tests__/quotes.test.ts re-does it in integer arithmetic):
+  // paper (domain/__tests__/quotes.test.ts re-does it with fractions, and with big.js):
   //   value in EUR  = amount × EUR rate of currencyFrom, to the cent, half up (a buy: the amount)
   //   fee           = value × fee rate, to the cent, half up; at least the minimum
   //   sell: paid    = value − fee
   //   buy:  receive = (value − fee) × rate, cut to the currency's decimals, − network fee
   //   swap: receive = amount × rate × (value − fee) / value, cut likewise, − network fee
-  const rate = new Big(fromRate.div(toRate).toPrecision(RATE_SIGNIFICANT_DIGITS));
-  const amountEur = from === 'EUR' ? amount : amount.times(fromRate).round(2, Big.roundHalfUp);
+  const rate = rateOf(fromRate, toRate);
+  const amountEur = from === 'EUR' ? amount : eurValueMinor(amount, fromDecimals, input.rates[from]!);
   const rule = FEES[type];
-  const minimum = new Big(minorToDecimal(rule.minimumEurMinor, 2));
-  let fee = amountEur.times(rule.basisPoints).div(10_000).round(2, Big.roundHalfUp);
-  if (fee.lt(minimum)) fee = minimum;
-  const netEur = amountEur.minus(fee);
+  const percentFee = halfUp(amountEur * BigInt(rule.basisPoints), 10_000n);
+  const fee = percentFee < rule.minimumEurMinor ? rule.minimumEurMinor : percentFee;
+  const netEur = amountEur - fee;
   // Only a minimum fee can take all of the value (a percentage never does): then say so.
-  if (rule.minimumEurMinor > 0n && netEur.lte(0)) return 'amount_below_minimum_fee';
-  const networkFeeCharged = to === 'EUR' || input.toMuntlyWallet ? 0n : (networkFeeMinor(to) ?? 0n);
-  const networkFee = new Big(minorToDecimal(networkFeeCharged, toDecimals));
+  if (rule.minimumEurMinor > 0n && netEur <= 0n) return 'amount_below_minimum_fee';
+  const networkFee = to === 'EUR' || input.toMuntlyWallet ? 0n : (networkFeeMinor(to) ?? 0n);
   // A value that rounds to 0.00 EUR converts to nothing (and cannot be divided by).
-  const gross = netEur.lte(0)
-    ? new Big(0)
-    : type === 'sell'
-      ? netEur
-      : type === 'buy'
-        ? netEur.times(rate)
-        : new Floor(amount.times(rate).times(netEur)).div(amountEur);
-  const converted = gross.round(toDecimals, Big.roundDown).minus(networkFee);
-  if (converted.lte(0)) return 'network_fee_exceeds_amount';
+  const gross =
+    netEur <= 0n
+      ? 0n
+      : type === 'sell'
+        ? netEur
+        : type === 'buy'
+          ? floorScaled(netEur * rate.digits, 1n, toDecimals - EUR_DECIMALS - rate.scale)
+          : floorScaled(amount * rate.digits * netEur, amountEur, toDecimals - fromDecimals - rate.scale);
+  const converted = gross - networkFee;
+  if (converted <= 0n) return 'network_fee_exceeds_amount';
   return {
-    rate: plainDecimal(rate),
-    fee: fee.toFixed(2),
-    feeCurrency: 'EUR',
-    networkFee: networkFee.toFixed(toDecimals),
-    networkFeeCurrency: to,
-    amountConverted: converted.toFixed(toDecimals),
-    amountEur: amountEur.toFixed(2),
+    rate: plainRate(rate),
+    fee: { minor: fee, currency: 'EUR' },
+    networkFee: { minor: networkFee, currency: to },
+    amountConverted: { minor: converted, currency: to },
+    amountEur: { minor: amountEur, currency: 'EUR' },
+  };
+}
+
+/**
+ * A quote as POST /api/quotes answers it (domain/contracts/rates.ts, unchanged): each amount a
+ * decimal string of its currency, converted here once, at the edge.
+ */
+export function quoteDecimals(result: Quote) {
+  return {
+    rate: result.rate,
+    fee: moneyDecimal(result.fee),
+    feeCurrency: 'EUR' as const,
+    networkFee: moneyDecimal(result.networkFee),
+    networkFeeCurrency: result.networkFee.currency,
+    amountConverted: moneyDecimal(result.amountConverted),
+    amountEur: moneyDecimal(result.amountEur),
   };
 }

@@ -1,4 +1,4 @@
-import { decimalsOf, knownDecimals } from '../currencies';
+import { isCurrencyCode, knownDecimals } from '../currencies';
 import { minorToDecimal, eur, exactMinor, normalizeAmountInput } from '../money';
 
 describe('minor units to decimal strings', () => {
@@ -18,12 +18,14 @@ describe('minor units to decimal strings', () => {
 
 describe('decimal strings to minor units, exactly or not at all', () => {
   it('converts what Muntly wrote, in the minor unit of its currency', () => {
-    expect(exactMinor('100', decimalsOf('EUR')!)).toBe(10000n);
-    expect(exactMinor('0.00120500', decimalsOf('BTC')!)).toBe(120500n);
-    expect(exactMinor('0.001234567', decimalsOf('ETH')!)).toBe(1_234_567_000_000_000n); // wei
-    expect(exactMinor('0.000000000000000001', decimalsOf('ETH')!)).toBe(1n);
-    expect(decimalsOf('XRP')).toBe(6);
-    expect(decimalsOf('XYZ')).toBeUndefined();
+    expect(exactMinor('100', knownDecimals('EUR'))).toBe(10000n);
+    expect(exactMinor('0.00120500', knownDecimals('BTC'))).toBe(120500n);
+    expect(exactMinor('0.001234567', knownDecimals('ETH'))).toBe(1_234_567_000_000_000n); // wei
+    expect(exactMinor('0.000000000000000001', knownDecimals('ETH'))).toBe(1n);
+    expect(knownDecimals('XRP')).toBe(6);
+    expect(isCurrencyCode('XRP')).toBe(true);
+    expect(isCurrencyCode('EUR')).toBe(true);
+    expect(isCurrencyCode('XYZ')).toBe(false);
   });
 
   it('gives the server one answer for a known currency, and refuses a code it does not know', () => {

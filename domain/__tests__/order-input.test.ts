@@ -27,7 +27,7 @@ describe('order input rules, one for the form and the API', () => {
       expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount, rates })).toBe('invalid_amount');
     }
     expect(quote({ type: 'buy', currencyFrom: 'EUR', currencyTo: 'BTC', amount: '50.25', rates })).toMatchObject({
-      amountEur: '50.25',
+      amountEur: { minor: 5025n, currency: 'EUR' },
     });
     expect(quote({ type: 'swap', currencyFrom: 'BTC', currencyTo: 'BTC', amount: '1', rates })).toBe('invalid_pair');
   });

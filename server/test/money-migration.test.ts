@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { CURRENCIES, decimalsOf } from '#domain/currencies';
+import { CURRENCIES, knownDecimals } from '#domain/currencies';
 import { MIGRATIONS_DIR, type Database } from '../src/db/client';
 import { orders } from '../src/db/schema';
 import { orderView } from '../src/modules/orders/views';
@@ -85,7 +85,7 @@ describe('migration 0012 (money in minor units)', () => {
       [...MIGRATION.matchAll(/WHEN '([A-Z]+)' THEN (\d+)/g)].map((m) => [m[1], Number(m[2])]),
     );
     expect(decimals).toEqual({ EUR: 2, ...Object.fromEntries(CURRENCIES.map((c) => [c.code, c.decimals])), ETH: 9 });
-    expect(decimalsOf('ETH')).toBe(18);
+    expect(knownDecimals('ETH')).toBe(18);
   });
 });
 

@@ -10,6 +10,7 @@ export {
   formatDuration,
   formatEurPrice,
   formatIban,
+  formatMinor,
   formatMoney,
   formatNumber,
   formatPercent,

@@ -1,3 +1,4 @@
+import { isCurrencyCode, knownDecimals } from '#domain/currencies';
 import { EMAIL_PATTERN } from '#domain/email';
 import { normalizeAmountInput } from '#domain/money';
 import { amountProblem as orderAmountProblem, deliveryKind, pairProblem } from '#domain/order-input';
@@ -65,8 +66,12 @@ export function beneficiaryToSend(
 /** What people type in any of the six languages, as the API reads it (one rule for every amount field, in domain/). */
 export const normalizeAmount = normalizeAmountInput;
 
-export const decimalsOf = (code: string, currencies: readonly CurrencyInfo[]) =>
-  code === 'EUR' ? 2 : (currencies.find((c) => c.code === code)?.decimals ?? 0);
+/**
+ * The decimals of the currency chosen to pay with (`knownDecimals`, the one lookup of a minor unit),
+ * or null while none is: nothing chosen, or a code Muntly does not list (a draft kept from an older
+ * page), which the currency field reports rather than the amount being read at 0 decimals.
+ */
+export const chosenDecimals = (code: string): number | null => (isCurrencyCode(code) ? knownDecimals(code) : null);
 
 /** null when the amount as typed is fine, else the error code (the rule is the API's: domain/order-input.ts). */
 export const amountProblem = (input: string, decimals: number) => orderAmountProblem(normalizeAmount(input), decimals);
@@ -81,12 +86,13 @@ export function orderFormRules(
   const byCode = (code: string) => currencies.find((c) => c.code === code);
   // Every rule reports at once; each message is the key of its text (a misspelt one does not compile).
   return async (values, fail) => {
-    if (!values.currencyFrom) fail('currencyFrom', 'required');
+    const fromDecimals = chosenDecimals(values.currencyFrom);
+    if (fromDecimals === null) fail('currencyFrom', 'required');
     if (!values.currencyTo) fail('currencyTo', 'required');
     const email = values.email.trim();
     if (!email) fail('email', 'required');
     else if (email.length > 254 || !EMAIL_PATTERN.test(email)) fail('email', 'invalid_email');
-    const problem = amountProblem(values.amount, decimalsOf(values.currencyFrom, currencies));
+    const problem = fromDecimals === null ? null : amountProblem(values.amount, fromDecimals);
     if (problem) fail('amount', problem);
     if (values.currencyFrom && pairProblem(type, values.currencyFrom, values.currencyTo) === 'same_currency')
       fail('currencyTo', 'same_currency');

@@ -1,4 +1,4 @@
-import { formatMoney, formatPercent, formatDate, numberFormat } from '../format';
+import { formatMinor, formatMoney, formatPercent, formatDate, numberFormat } from '../format';
 
 describe('formatting for the page language', () => {
   it('formats euro amounts from decimal strings in each language', () => {
@@ -12,6 +12,13 @@ describe('formatting for the page language', () => {
   it('keeps every digit of a crypto amount (no float rounding)', () => {
     expect(formatMoney('0.123456789', 'ETH', 'en')).toBe('0.123456789 ETH');
     expect(formatMoney('12345678.12345678', 'BTC', 'de')).toBe('12.345.678,12345678 BTC');
+  });
+
+  it('writes an amount in minor units with its currency (a quote’s) as formatMoney does, and knows no currency Muntly does not list', () => {
+    expect(formatMinor({ minor: 1500n, currency: 'EUR' }, 'en')).toBe('€15.00');
+    expect(formatMinor({ minor: 2000n, currency: 'BTC' }, 'de')).toBe(formatMoney('0.00002000', 'BTC', 'de'));
+    expect(formatMinor({ minor: 1n, currency: 'ETH' }, 'en')).toBe('0.000000000000000001 ETH');
+    expect(() => formatMoney('1', 'XYZ', 'en')).toThrow('Unknown currency XYZ');
   });
 
   it('formats fee percentages and dates', () => {

@@ -24,7 +24,7 @@ import { accounts } from './accounts';
  * anonymous customer uses to look the order up; its first two groups are the bank payment reason.
  *
  * Money at rest is one representation, as in the ledger: every amount and fee is a bigint in the
- * minor unit of its currency (`decimalsOf` in domain/currencies.ts: BTC satoshis, ETH wei, EUR
+ * minor unit of its currency (`knownDecimals` in domain/currencies.ts: BTC satoshis, ETH wei, EUR
  * cents), stored as `units` (numeric(38, 0)) where the currency can be a crypto one. Which currency each column is in is written next to it. Rates are `numeric` (exact,
  * read as a decimal string), not a scaled bigint: a rate is a ratio kept to 10 significant digits
  * whose size spans 19 orders of magnitude between the listed currencies (SHIB→BTC 2.6e-10,

@@ -1,7 +1,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { createSHA256 } from 'hash-wasm';
-import { decimalsOf } from '#domain/currencies';
+import { knownDecimals } from '#domain/currencies';
 import { DomainError } from '#domain/errors';
 import {
   BLOCK_LEVELS,
@@ -74,12 +74,11 @@ export const treeDigest = (): Promise<Digest> =>
     return hasher.digest('binary');
   }));
 
-const decimals = (currency: string) => decimalsOf(currency) ?? 0;
 export const snapshotFile = (id: number) => `/proof/${id}.json`;
 export const treeFile = (id: number, currency: string) => `/proof/${id}/${currency}.json`;
 
 /** Minor units as the currency's decimal string. */
-const shown = (currency: string, minor: bigint) => minorToDecimal(minor, decimals(currency));
+const shown = (currency: string, minor: bigint) => minorToDecimal(minor, knownDecimals(currency));
 
 /**
  * What the house held per currency at the snapshot: its own addresses listed (the change branch,
@@ -332,7 +331,7 @@ async function publishRead(
       currency,
       rootHash: bytesToHex(built.root.hash),
       total: built.root.sum.toString(),
-      decimals: decimals(currency),
+      decimals: knownDecimals(currency),
       leafCount: built.leafCount,
       tree: null,
       nodes: built.nodes,

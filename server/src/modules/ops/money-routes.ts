@@ -10,7 +10,7 @@ import {
   paymentReceivedBody,
   paymentReceivedResponse,
 } from '#domain/contracts/ops';
-import { decimalsOf, exactMinorIn } from '#domain/currencies';
+import { exactMinorIn, knownDecimals } from '#domain/currencies';
 import { DomainError } from '#domain/errors';
 import { minorToDecimal } from '#domain/money';
 import { errorResponses } from '../../schemas';
@@ -53,7 +53,7 @@ export const opsMoneyRoutes: FastifyPluginAsyncZod<{
       const [checks, totals] = await Promise.all([verifyLedger(app.db), userTotals(app.db)]);
       const owedToUsers = totals.map(({ currency, total }) => ({
         currency,
-        total: minorToDecimal(total, decimalsOf(currency) ?? 0),
+        total: minorToDecimal(total, knownDecimals(currency)),
       }));
       return { ok: checks.every((c) => c.ok), checks, owedToUsers };
     },

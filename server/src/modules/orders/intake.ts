@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { currencyByCode, exactMinorIn, knownDecimals } from '#domain/currencies';
+import { currencyByCode, knownDecimals } from '#domain/currencies';
 import { emailLinkKey } from '#domain/customer-key';
 import { DomainError } from '#domain/errors';
 import { isLanguage } from '#domain/languages';
@@ -273,9 +273,9 @@ async function openDepositOrder(
     sendToMyWallet: true,
     paymentMethod: 'sepa',
     estimatedRate: known?.rate ?? '1',
-    estimatedAmountConverted: known ? exactMinorIn(known.amountConverted, target) : target === 'EUR' ? amount : 0n,
-    fee: known ? exactMinorIn(known.fee, 'EUR') : 0n,
-    estimatedNetworkFee: known ? exactMinorIn(known.networkFee, target) : 0n,
+    estimatedAmountConverted: known ? known.amountConverted.minor : target === 'EUR' ? amount : 0n,
+    fee: known ? known.fee.minor : 0n,
+    estimatedNetworkFee: known ? known.networkFee.minor : 0n,
     idempotencyKey,
   });
 }

@@ -164,9 +164,8 @@ export async function placeOrder(
 
   // Stored in minor units; the quote checked the amount has no more decimals than its currency.
   const fromDecimals = knownDecimals(from);
-  const toDecimals = knownDecimals(to);
   const amount = exactMinor(input.amount.trim(), fromDecimals);
-  const amountEurMinor = exactMinor(estimate.amountEur, EUR_DECIMALS);
+  const amountEurMinor = estimate.amountEur.minor;
   // Paid from the wallet to an address or IBAN outside it: a send, confirmed by an emailed code.
   const outflow = fromWallet && !toWallet;
 
@@ -190,9 +189,9 @@ export async function placeOrder(
     useMyWallet: fromWallet,
     fromBusinessAccount,
     estimatedRate: estimate.rate,
-    estimatedAmountConverted: exactMinor(estimate.amountConverted, toDecimals),
-    fee: exactMinor(estimate.fee, EUR_DECIMALS),
-    estimatedNetworkFee: exactMinor(estimate.networkFee, toDecimals),
+    estimatedAmountConverted: estimate.amountConverted.minor,
+    fee: estimate.fee.minor,
+    estimatedNetworkFee: estimate.networkFee.minor,
     idempotencyKey: options.idempotencyKey ?? null,
     language: options.language,
   };

@@ -1,4 +1,4 @@
-import { exactMinorIn, knownDecimals } from '#domain/currencies';
+import { knownDecimals } from '#domain/currencies';
 import { DomainError, type ErrorCode } from '#domain/errors';
 import { isLanguage } from '#domain/languages';
 import { eur, minorToDecimal } from '#domain/money';
@@ -91,7 +91,7 @@ async function evaluate(tx: Tx, deps: SettlementDeps, order: OrderRow): Promise<
     return {
       ok: true,
       quote: estimate,
-      pass: await exchangeGateFor(tx, deps, order, exactMinorIn(estimate.amountEur, 'EUR')),
+      pass: await exchangeGateFor(tx, deps, order, estimate.amountEur.minor),
     };
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
@@ -206,7 +206,7 @@ async function convert(
   const now = new Date();
   const { quote: q } = outcome;
   const to = order.currencyTo;
-  const fee = exactMinorIn(q.fee, 'EUR');
+  const fee = q.fee.minor;
   if (fee > 0n) {
     await transfer(tx, {
       id: `order-fee:${order.id}`,
@@ -218,11 +218,11 @@ async function convert(
       metadata: meta,
     });
   }
-  const converted = exactMinorIn(q.amountConverted, to);
+  const converted = q.amountConverted.minor;
   const actual = {
     actualRate: q.rate,
     actualAmountConverted: converted,
-    actualNetworkFee: exactMinorIn(q.networkFee, to),
+    actualNetworkFee: q.networkFee.minor,
     actualFee: fee,
     settledAt: now,
     updatedAt: now,
@@ -236,7 +236,7 @@ async function convert(
       amount: converted,
       code: 'order',
       // Worth what was paid less the fee, at the rate applied: the row's own EUR value.
-      metadata: { ...meta, label: order.type, eurValue: eur(exactMinorIn(q.amountEur, 'EUR') - fee) },
+      metadata: { ...meta, label: order.type, eurValue: eur(q.amountEur.minor - fee) },
     });
     await notifyCompleted(
       tx,

@@ -8,7 +8,7 @@ import {
   payoutsQuery,
   payoutsResponse,
 } from '#domain/contracts/payouts';
-import { decimalsOf } from '#domain/currencies';
+import { knownDecimals } from '#domain/currencies';
 import { DomainError } from '#domain/errors';
 import { decimalToMinor } from '#domain/money';
 import { errorResponses } from '../../schemas';
@@ -77,7 +77,7 @@ export const payoutOpsRoutes: FastifyPluginAsyncZod<{ outcomes: PayoutOutcomes }
         body.status === 'broadcast'
           ? {
               ...body,
-              fee: decimalToMinor(body.fee, decimalsOf(await payoutCurrency(app.db, request.params.id)) ?? 8)!,
+              fee: decimalToMinor(body.fee, knownDecimals(await payoutCurrency(app.db, request.params.id)))!,
             }
           : body;
       const { payout, booked } = await bookPayoutResult(app.db, outcomes, {

@@ -8,7 +8,7 @@ import {
 } from '#domain/contracts/rates';
 import { CURRENCIES, isOwnWalletOnly } from '#domain/currencies';
 import { unknownCurrency } from '#domain/errors';
-import { quote } from '#domain/quotes';
+import { quote, quoteDecimals } from '#domain/quotes';
 import { errorResponses } from '../../schemas';
 import { quoteRefusal, type RatesAdapter } from './service';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -112,7 +112,7 @@ export const ratesRoutes: FastifyPluginAsyncZod<{ rates: RatesAdapter }> = async
       });
       if (typeof result === 'string') throw quoteRefusal(result);
       return {
-        ...result,
+        ...quoteDecimals(result),
         rateType: 'floating' as const,
         note: 'Estimate: the rate applied is the one at processing time, not at order time.',
         // Local mode's simulated rates: the page marks the estimate as sample data.

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { screen } from '@testing-library/react';
 import * as React from 'react';
-import { decimalsOf } from '#domain/currencies';
+import { knownDecimals } from '#domain/currencies';
 import { ETH_GAS_LIMIT, FEES, NETWORK_FEES_MINOR, feeDisplayOptions } from '#domain/fees';
 import { languages } from '#domain/languages';
 import {
@@ -39,7 +39,7 @@ describe('fees page', () => {
       );
 
       for (const code of ['BTC', 'ETH', 'XRP', 'BCH', 'LTC', 'DOGE']) {
-        const decimals = decimalsOf(code)!;
+        const decimals = knownDecimals(code);
         const row = document.querySelector(`tr[data-currency="${code}"]`) as HTMLElement;
         expect(norm(row.textContent)).toContain(
           norm(formatMoney(minorToDecimal(NETWORK_FEES_MINOR[code]!, decimals), code, language)),

@@ -19,11 +19,11 @@ import {
   ORDER_LIMIT_EUR_MINOR,
   WEEKLY_VOLUME_DAYS,
 } from '#domain/limits';
-import { eur, minorToDecimal } from '#domain/money';
+import { eur, type Money } from '#domain/money';
 import { PLACED_ORDER_TYPES } from '#domain/orders';
 import { DEFAULT_ADDRESS_HOLD_HOURS } from '#domain/protection';
 import { quote, type Quote } from '#domain/quotes';
-import { formatMoney, formatNumber, formatPercent } from '../../../i18n/format';
+import { formatMinor, formatMoney, formatNumber, formatPercent } from '../../../i18n/format';
 import { CurrencyIcon } from '../../../ui/currency-icon';
 import { useCurrencyName } from '../../../ui/currency-name';
 import { LocalizedLink } from '../../../ui/localized-link';
@@ -35,7 +35,7 @@ import type { Language } from '#domain/languages';
  * the texts in locales/<lng>/info.json carry placeholders, never figures.
  */
 /** The fee a buy of `amountEurMinor` pays, computed by the same rule as every quote. */
-function buyFee(amountEurMinor: bigint): string {
+function buyFee(amountEurMinor: bigint): Money {
   const result = quote({
     type: 'buy',
     currencyFrom: 'EUR',
@@ -50,7 +50,7 @@ function buyFee(amountEurMinor: bigint): string {
 /** A sell whose fee shows the rounding: 1.50 % of 133.34 EUR is 2.0001 EUR, charged 2.00 EUR. */
 const ROUNDING_EXAMPLE_EUR_MINOR = 13_334n;
 
-function sellFee(amountEurMinor: bigint): string {
+function sellFee(amountEurMinor: bigint): Money {
   const result = quote({
     type: 'sell',
     currencyFrom: 'BTC',
@@ -103,9 +103,9 @@ export function FeeSchedule({ language }: { language: Language }) {
         <p>
           {t('fees.exchange.example', {
             small: money(smallBuy),
-            smallFee: formatMoney(buyFee(smallBuy), 'EUR', language),
+            smallFee: formatMinor(buyFee(smallBuy), language),
             large: money(largeBuy),
-            largeFee: formatMoney(buyFee(largeBuy), 'EUR', language),
+            largeFee: formatMinor(buyFee(largeBuy), language),
           })}
         </p>
         <p>{t('fees.exchange.rateNote')}</p>
@@ -113,7 +113,7 @@ export function FeeSchedule({ language }: { language: Language }) {
           {t('fees.exchange.rounding', {
             rate: percent(FEES.sell.basisPoints),
             value: money(ROUNDING_EXAMPLE_EUR_MINOR),
-            fee: formatMoney(sellFee(ROUNDING_EXAMPLE_EUR_MINOR), 'EUR', language),
+            fee: formatMinor(sellFee(ROUNDING_EXAMPLE_EUR_MINOR), language),
           })}
         </p>
       </section>
@@ -139,11 +139,7 @@ export function FeeSchedule({ language }: { language: Language }) {
                   {nameOf(currency.code, currency.name)} ({currency.code})
                 </th>
                 <td className="num" data-label={t('fees.extra.estimate')}>
-                  {formatMoney(
-                    minorToDecimal(NETWORK_FEES_MINOR[currency.code]!, currency.decimals),
-                    currency.code,
-                    language,
-                  )}
+                  {formatMinor({ minor: NETWORK_FEES_MINOR[currency.code]!, currency: currency.code }, language)}
                 </td>
                 <td
                   className={isNodeCurrency(currency.code) ? 'num' : undefined}

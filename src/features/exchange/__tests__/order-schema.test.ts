@@ -43,6 +43,17 @@ describe('order form rules', () => {
     expect(amountProblem('0.00000001', 8)).toBeNull();
   });
 
+  it('reads the decimals of the currency paid with from domain/ (ether: 18), and refuses a currency it does not list', async () => {
+    const swap = (input: Record<string, unknown>) =>
+      issues('swap', { currencyFrom: 'ETH', currencyTo: 'BTC', sendToMyWallet: true, ...input }, true);
+    // The mock's list still says 9 for ether; the form asks domain/currencies.ts, as the API does.
+    expect(await swap({ amount: '0.000000000000000001' })).toEqual({});
+    expect(await swap({ amount: '0.0000000000000000001' })).toEqual({ amount: 'too_many_decimals' });
+    // A code from an older draft: the currency is reported, not the amount read at 0 decimals.
+    expect(await swap({ currencyFrom: 'XYZ', amount: '0.5' })).toEqual({ currencyFrom: 'required' });
+    expect(await swap({ currencyFrom: '', amount: '0.5' })).toEqual({ currencyFrom: 'required' });
+  });
+
   it("checks a sell's IBAN with its checksum and its country (SEPA only)", async () => {
     expect(
       await issues('sell', { currencyFrom: 'BTC', currencyTo: 'EUR', address: 'de89 3704 0044 0532 0130 00' }),

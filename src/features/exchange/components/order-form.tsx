@@ -20,7 +20,7 @@ import { placeOrder, type PlaceOrder } from '../api/orders';
 import {
   amountProblem,
   beneficiaryToSend,
-  decimalsOf,
+  chosenDecimals,
   deliveryKind,
   loadPayeeRules,
   normalizeAmount,
@@ -127,10 +127,13 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
   const draft = useDraft(`order-${type}`, form);
   const values = watch();
   const cryptoCurrencies = (currencies ?? []).filter((c) => c.code !== 'EUR');
-  const fromDecimals = decimalsOf(values.currencyFrom, currencies ?? []);
+  const fromDecimals = chosenDecimals(values.currencyFrom);
 
   const quoteRequest =
-    currencies && !amountProblem(values.amount, fromDecimals) && values.currencyFrom !== values.currencyTo
+    currencies &&
+    fromDecimals !== null &&
+    !amountProblem(values.amount, fromDecimals) &&
+    values.currencyFrom !== values.currencyTo
       ? {
           type,
           currencyFrom: values.currencyFrom,
@@ -228,7 +231,7 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
     const code = formState.errors[name]?.message;
     const currency =
       name === 'amount' ? values.currencyFrom : name === 'currencyFrom' ? values.currencyFrom : values.currencyTo;
-    return errorText(formErrorKey(code), { decimals: fromDecimals, currency });
+    return errorText(formErrorKey(code), { decimals: fromDecimals ?? undefined, currency });
   };
   const option = (c: CurrencyInfo): CurrencyOption => ({
     code: c.code,
@@ -315,7 +318,12 @@ export function OrderForm({ type, onPlaced, onDisabled }: Props) {
             aria-describedby={formState.errors.amount ? 'order-amount-error order-amount-hint' : 'order-amount-hint'}
             {...register('amount')}
           />
-          {hint('order-amount-hint', t('form.amountHint', { decimals: fromDecimals, currency: values.currencyFrom }))}
+          {fromDecimals === null
+            ? null
+            : hint(
+                'order-amount-hint',
+                t('form.amountHint', { decimals: fromDecimals, currency: values.currencyFrom }),
+              )}
 
           <Field
             id="order-email"

@@ -2,7 +2,7 @@ import * as React from 'react';
 import { Controller, useForm, type UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { normalizeCode } from '#domain/codes';
-import { decimalsOf } from '#domain/currencies';
+import { knownDecimals } from '#domain/currencies';
 import { eurValueMinor } from '#domain/eur-value';
 import { decimalToMinor, eur, minorToDecimal, normalizeAmountInput } from '#domain/money';
 import { externalNetworkFeeMinor, maxSendableMinor } from '#domain/wallet';
@@ -164,7 +164,7 @@ function SendDetails({ overview }: { overview: SecurityOverview | null }) {
       return form.setError('address', { message: 'invalid_address' });
     const amount = normalizeAmountInput(values.amount);
     // More than the whole balance cannot be sent (the network fee, which a send to another Muntly wallet does not pay, the API checks).
-    const minor = decimalToMinor(amount, decimalsOf(values.currency) ?? 0);
+    const minor = decimalToMinor(amount, knownDecimals(values.currency));
     const available = availableMinor(balances.data?.balances, values.currency);
     if (minor !== null && available !== null && minor > available)
       return form.setError('amount', { message: 'insufficient_balance' });
@@ -374,7 +374,7 @@ type BalanceRow = { currency: string; balance: string };
 
 function availableMinor(balances: BalanceRow[] | undefined, currency: string): bigint | null {
   const row = balances?.find((b) => b.currency === currency);
-  return row ? decimalToMinor(row.balance, decimalsOf(currency) ?? 0) : null;
+  return row ? decimalToMinor(row.balance, knownDecimals(currency)) : null;
 }
 
 /** How long typing pauses before the address's fee is asked. */
@@ -402,7 +402,7 @@ function useNetworkFee(currency: string, addressText: string): { fee: bigint; in
             current &&
             setAnswer({
               key,
-              fee: decimalToMinor(answered.networkFee, decimalsOf(currency) ?? 0) ?? 0n,
+              fee: decimalToMinor(answered.networkFee, knownDecimals(currency)) ?? 0n,
               internal: answered.internal,
             }),
           () => undefined, // the send itself says what is wrong with the address
@@ -422,7 +422,7 @@ function AmountHelp({ form, balances }: { form: UseFormReturn<SendForm>; balance
   const { language } = useWalletApi();
   const rates = usePolled(() => getRates(language), language, RATES_REFRESH_MS);
   const [currency, amountText, address] = form.watch(['currency', 'amount', 'address']);
-  const decimals = decimalsOf(currency) ?? 0;
+  const decimals = knownDecimals(currency);
   const available = availableMinor(balances, currency);
   const { fee, internal } = useNetworkFee(currency, address);
   const max = available === null ? null : maxSendableMinor(available, fee);
