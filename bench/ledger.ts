@@ -2,7 +2,7 @@
  * `npm run bench:ledger`: transfers per second through the ledger service (the function the API
  * calls) on a real PostgreSQL with 10 concurrent workers — between distinct account pairs, and all
  * into one hot account — next to pgbench's built-in TPC-B-like script at 10 clients on the same
- * server in the same run. Uses BENCH_DATABASE_URL or TEST_DATABASE_URL (default
+ * server in the same run; the hot account's rate is also held against the distinct pairs' (≥ 0.8). Uses BENCH_DATABASE_URL or TEST_DATABASE_URL (default
  * postgres://postgres@127.0.0.1:5432/test) to create and drop its own databases.
  */
 import { execFileSync } from 'node:child_process';
@@ -19,6 +19,11 @@ const seconds = Number(process.env.BENCH_SECONDS || 10);
 const WORKERS = 10;
 /** The target: ledger transfers per second between distinct accounts, at least this share of pgbench's TPC-B-like transactions per second. */
 const TARGET_RATIO = 0.5;
+/**
+ * Issue 36's target: transfers through one hot account (every order and send books against a few
+ * house accounts) at least this share of transfers between distinct pairs, in the same run.
+ */
+const HOT_TARGET_RATIO = 0.8;
 
 function databaseUrl(name: string): string {
   const url = new URL(adminUrl);
@@ -126,7 +131,7 @@ async function main() {
       `| distinct account pairs | ${distinct.tps.toFixed(0)} | ${distinct.errors.length} | pgbench TPC-B-like ${pgbenchTps.toFixed(0)} tps | ${(distinct.tps / pgbenchTps).toFixed(2)} (target ≥ ${TARGET_RATIO}) |`,
     );
     console.log(
-      `| one hot account | ${hot.tps.toFixed(0)} | ${hot.errors.length} | pgbench TPC-B-like ${pgbenchTps.toFixed(0)} tps | ${(hot.tps / pgbenchTps).toFixed(2)} (must finish without errors or deadlocks) |`,
+      `| one hot account | ${hot.tps.toFixed(0)} | ${hot.errors.length} | distinct account pairs ${distinct.tps.toFixed(0)} tps | ${(hot.tps / distinct.tps).toFixed(2)} (target ≥ ${HOT_TARGET_RATIO}, without errors or deadlocks) |`,
     );
     console.log(`| ledger invariants afterwards | ${checks.every((c) => c.ok) ? 'all hold' : 'BROKEN'} | | | |`);
     for (const error of [...distinct.errors, ...hot.errors].slice(0, 5)) console.log(`  error: ${error}`);
@@ -145,10 +150,10 @@ async function main() {
         benchmark: 'bench:ledger',
         figure: 'ledger transfers/s, one hot account',
         value: `${hot.tps.toFixed(0)} tps, ${hot.errors.length} errors`,
-        reference: pgbench,
-        ratio: hot.tps / pgbenchTps,
-        target: 'no errors or deadlocks',
-        met: hot.errors.length === 0,
+        reference: `distinct account pairs: ${distinct.tps.toFixed(0)} tps`,
+        ratio: hot.tps / distinct.tps,
+        target: `≥ ${HOT_TARGET_RATIO}, no errors or deadlocks`,
+        met: hot.tps / distinct.tps >= HOT_TARGET_RATIO && hot.errors.length === 0,
       },
       {
         benchmark: 'bench:ledger',
