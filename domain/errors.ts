@@ -3,8 +3,8 @@
  * HTTP status. The words live in one place too, locales/<lng>/errors.json, whose keys are these
  * codes: the site shows the text in the page's language (src/app/error-text.ts) and the
  * API's English message is the English text (server/src/error-messages.ts), both with the same
- * numbers filled in (errorTextNumbers below), so the API and the page cannot say different things.
- * The texts are not imported here: this module is in every page's bundle.
+ * numbers filled in (errorTextNumbers, domain/error-text-numbers.ts), so the API and the page cannot say different things.
+ * The texts are not imported here.
  *
  * Invariants: a code has exactly one status, chosen here and nowhere else — services, the ledger
  * and the workers throw a DomainError with a code and never think about HTTP; the API's error
@@ -12,14 +12,9 @@
  * this map are the transport's own refusals (too many requests, a body too large, a request the
  * framework cannot parse), which keep the status the framework gives them.
  */
-import { FEES } from './fees';
-import {
-  FIRST_ORDER_LIMIT_EUR_MINOR,
-  ID_VERIFICATION_WEEKLY_EUR_MINOR,
-  MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
-  ORDER_LIMIT_EUR_MINOR,
-  UNUSED_ADDRESSES_PER_CURRENCY,
-} from './limits';
+// What the site needs of errors, apart from the codes: in a module of its own, so that pages do
+// not carry this map and DomainError (issue 36's first-load budget).
+export { errorTextNumbers, waitPhrase } from './error-text-numbers';
 
 type ErrorSpec = { readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 422 | 429 | 431 | 500 | 503 };
 
@@ -172,26 +167,6 @@ export const isErrorCode = (value: string): value is ErrorCode => Object.prototy
 /** The HTTP status the API answers a code with. */
 export const statusOf = (code: ErrorCode): ErrorSpec['status'] => ERRORS[code].status;
 
-/** The EUR limit a code's text states ({{limit}}); texts without their own state the first-order cap. */
-const LIMIT_OF: Partial<Record<ErrorCode, bigint>> = {
-  order_limit: ORDER_LIMIT_EUR_MINOR,
-  mobile_verification_required: MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
-  weekly_limit_login_required: MOBILE_VERIFICATION_WEEKLY_EUR_MINOR,
-  id_verification_required: ID_VERIFICATION_WEEKLY_EUR_MINOR,
-  amount_below_minimum_fee: FEES.buy.minimumEurMinor,
-};
-
-/**
- * The numbers an error text states, from domain/limits.ts and domain/fees.ts (never written in a
- * text by hand): {{limit}} and {{idLimit}} in EUR minor units, {{addresses}} a count. The site and
- * the API fill them in alike, each formatting the money for its language.
- */
-export const errorTextNumbers = (key: string): { limit: bigint; idLimit: bigint; addresses: number } => ({
-  limit: (isErrorCode(key) ? LIMIT_OF[key] : undefined) ?? FIRST_ORDER_LIMIT_EUR_MINOR,
-  idLimit: ID_VERIFICATION_WEEKLY_EUR_MINOR,
-  addresses: UNUSED_ADDRESSES_PER_CURRENCY,
-});
-
 /**
  * What services, the ledger, workers and routes throw: a code, optionally the field it is about
  * and a more precise English message (`detail`; without it the API answers with the code's text
@@ -220,14 +195,6 @@ export const codeIn = <C extends ErrorCode>(message: string, codes: readonly C[]
 
 /** An unlisted currency code, refused alike wherever a currency is named. */
 export const unknownCurrency = (field: string) => new DomainError('validation_failed', field, 'Unknown currency.');
-
-/** A limit's wait ("in 45 seconds", "через 2 минуты"), in a language, in the largest whole unit ({{when}} in the texts). */
-export function waitPhrase(seconds: number, language: string): string {
-  const format = new Intl.RelativeTimeFormat(language, { numeric: 'always' });
-  if (seconds < 90) return format.format(Math.ceil(seconds), 'second');
-  if (seconds < 90 * 60) return format.format(Math.ceil(seconds / 60), 'minute');
-  return format.format(Math.ceil(seconds / 3600), 'hour');
-}
 
 /** Whole seconds to wait, at least one, from milliseconds (a DomainError's retryAfter). */
 export const secondsToWait = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));

@@ -1,6 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorTextNumbers, waitPhrase } from '#domain/errors';
+import { errorTextNumbers, waitPhrase } from '#domain/error-text-numbers';
 import { eur } from '#domain/money';
 import { formatMoney } from '../i18n/format';
 import { usePageLanguage } from '../ui/localized-link';
@@ -29,7 +29,7 @@ export type ErrorTextKey = ErrorCode | FailureReason | (typeof SITE_ERROR_KEYS)[
 export type ErrorTextValues = { currency?: string; decimals?: number; retryAfter?: number };
 
 /** A limit's wait in a language ({{when}}): domain/errors.ts, shared with the API's messages. */
-export { waitPhrase } from '#domain/errors';
+export { waitPhrase } from '#domain/error-text-numbers';
 
 /** What went wrong in a call: the API's code, or generic when there was no answer from it. */
 export const errorKeyOf = (error: unknown): ErrorCode | 'generic' =>
@@ -48,7 +48,7 @@ export type ErrorText = {
   (key: ErrorTextKey | undefined, values?: ErrorTextValues): string | undefined;
 };
 
-/** The text for a key in the page language; numbers come from domain/errors.ts errorTextNumbers (as in the API's message), so text and rule cannot drift. */
+/** The text for a key in the page language; numbers come from domain/error-text-numbers.ts errorTextNumbers (as in the API's message), so text and rule cannot drift. */
 export function useErrorText(): ErrorText {
   const { t } = useTranslation('errors');
   const language = usePageLanguage();
