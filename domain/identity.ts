@@ -123,28 +123,10 @@ export const STEP_TWO_CHANNEL = {
   id: 'document',
 } as const satisfies Record<VerificationKind, StepTwoChannel>;
 
-/** Verification codes: single use, valid 10 minutes, 5 wrong attempts kill them. */
-export const CODE_TTL_MINUTES = 10;
-/**
- * How long a step 2 code lives, by the way it travels. The spec's 10 minutes fits SMS and email; a
- * letter or a bank transfer takes days to arrive, so those codes live longer (docs/deviations.md).
- * The server gives codes this life and the identity page says it, in the page's language.
- */
-export const STEP_TWO_CODE_VALIDITY = {
-  sms: { count: CODE_TTL_MINUTES, unit: 'minute' },
-  email: { count: CODE_TTL_MINUTES, unit: 'minute' },
-  post: { count: 30, unit: 'day' },
-  bank: { count: 14, unit: 'day' },
-} as const satisfies Record<Exclude<StepTwoChannel, 'document'>, { count: number; unit: 'minute' | 'day' }>;
-
-/** A step 2 code's life in milliseconds. */
-export function stepTwoCodeTtlMs(channel: keyof typeof STEP_TWO_CODE_VALIDITY): number {
-  const { count, unit } = STEP_TWO_CODE_VALIDITY[channel];
-  return count * (unit === 'minute' ? 60_000 : 86_400_000);
-}
-
-/** The bank verification's transfer, which carries the code in its payment reason (EUR). */
-export const VERIFICATION_TRANSFER_EUR = '0.01';
+// The codes' lives and the transfer's amount, which the identity page states too: in a module
+// without this one's schemas and phone rules, so the page does not load them at first paint.
+export { CODE_TTL_MINUTES, STEP_TWO_CODE_VALIDITY, VERIFICATION_TRANSFER_EUR, stepTwoCodeTtlMs } from './code-validity';
+/** Verification codes: 5 wrong attempts kill them. */
 export const CODE_MAX_ATTEMPTS = 5;
 /**
  * Each code costs the operator an SMS, a letter or a bank transfer, and can reach someone else's

@@ -38,7 +38,15 @@ test('bank verification in Dutch: enabled by the operator, IBAN submitted, code 
   await bank.getByLabel(nl.fields.iban).fill('nl91 abna 0417 1643 00');
   await bank.getByRole('button', { name: nl.me.submit }).click();
   await expect(bank.getByText(nl.me.status.replace('{{phase}}', nl.me.phases.step_2))).toBeVisible();
-  await expect(bank.getByText(nl.me.howCodeArrives.bank)).toBeVisible();
+  // The sentence states the transfer, the code's letters and its life in Dutch, as the server applies them.
+  await expect(
+    bank.getByText(
+      nl.me.howCodeArrives.bank
+        .replace('{{amount}}', '€\u00a00,01')
+        .replace('{{letters}}', '16')
+        .replace('{{validity}}', '14 dagen'),
+    ),
+  ).toBeVisible();
   // A new code costs a transfer: the page says from when one can be asked for.
   await bank.locator('summary').click();
   await expect(bank.getByText(nl.me.nextCodeAt.split('{{time}}')[0]!.trim())).toBeVisible();

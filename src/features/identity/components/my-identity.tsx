@@ -1,8 +1,8 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { STEP_TWO_CODE_VALIDITY, VERIFICATION_TRANSFER_EUR } from '#domain/code-validity';
 import { CODE_LENGTH } from '#domain/codes';
 import { IDENTITY_MAILBOX } from '#domain/contact';
-import { STEP_TWO_CODE_VALIDITY, VERIFICATION_TRANSFER_EUR } from '#domain/identity';
 import { ChunkBoundary } from '../../../app/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../app/error-text';
 import { useSession } from '../../../app/session';
