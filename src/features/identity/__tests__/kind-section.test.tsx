@@ -56,7 +56,7 @@ describe('KindSection and retention', () => {
       data: { iban: 'NL91ABNA0417164300', beneficiary: { name: 'A. Jansen' } },
     };
     renderInLanguage(<KindSection view={odd} onSubmit={noop} onConfirm={noop} />);
-    expect(screen.getByText('NL91ABNA0417164300')).toBeTruthy();
+    expect(screen.getByText('NL91 ABNA 0417 1643 00')).toBeTruthy(); // grouped by four, as every page writes an IBAN
     expect(screen.queryByText(en.fields.beneficiary)).toBeNull();
     expect(screen.queryByText(/object/)).toBeNull();
   });

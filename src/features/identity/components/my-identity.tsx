@@ -6,7 +6,14 @@ import { IDENTITY_MAILBOX } from '#domain/contact';
 import { ChunkBoundary } from '../../../app/chunk-boundary';
 import { errorKeyOf, useErrorText } from '../../../app/error-text';
 import { useSession } from '../../../app/session';
-import { formatDate, formatDateTime, formatDuration, formatMoney, formatNumber } from '../../../i18n/format';
+import {
+  formatDate,
+  formatDateTime,
+  formatDuration,
+  formatIban,
+  formatMoney,
+  formatNumber,
+} from '../../../i18n/format';
 import { LocalizedLink, usePageLanguage } from '../../../ui/localized-link';
 import { inUnlockOrder, NextVerification, useUnlockText } from '../../../ui/verification-steps';
 import {
@@ -202,7 +209,13 @@ export function KindSection({
               .map(({ name }) => (
                 <React.Fragment key={name}>
                   <dt>{t(`fields.${name}`)}</dt>
-                  <dd>{name === 'salutation' ? t(`fields.salutations.${data[name] as 'mr'}`) : data[name]}</dd>
+                  <dd>
+                    {name === 'salutation'
+                      ? t(`fields.salutations.${data[name] as 'mr'}`)
+                      : name === 'iban'
+                        ? formatIban(data[name]!) // grouped by four, as on every page (domain/format.ts)
+                        : data[name]}
+                  </dd>
                 </React.Fragment>
               ))}
           </dl>
