@@ -9,22 +9,9 @@ export type OutboxRow = typeof outbox.$inferSelect;
 /** SQL for the outbox (every message to a user, and the mail relay's queue). Methods take the database or a transaction. */
 export const notifyRepository = {
   /**
-   * The anti-phishing phrase of the one account this email address (emailKey) belongs to, if it
-   * set one. An address two accounts share (two issuers) gets none: whose phrase would it be?
-   */
-  async phraseOfEmail(db: Db, email: string): Promise<string | null> {
-    const found = await db
-      .select({ phrase: antiPhishingPhrases.phrase })
-      .from(accounts)
-      .leftJoin(antiPhishingPhrases, eq(antiPhishingPhrases.accountId, accounts.id))
-      .where(eq(accounts.email, email))
-      .limit(2);
-    return found.length === 1 ? (found[0]!.phrase ?? null) : null;
-  },
-
-  /**
-   * phraseOfEmail for many addresses (emailKey) in one query: the phrase of each address that
-   * belongs to exactly one account that set one.
+   * The anti-phishing phrases of these addresses (emailKey), in one query: of each address that
+   * belongs to exactly one account that set one. An address two accounts share (two issuers) gets
+   * none: whose phrase would it be?
    */
   async phrasesOfEmails(db: Db, emails: string[]): Promise<Map<string, string>> {
     if (emails.length === 0) return new Map();

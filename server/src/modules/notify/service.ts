@@ -70,7 +70,8 @@ export async function withAccountPhrase(
   recipient: string,
   parts: { body: string; html: string },
 ): Promise<{ body: string; html: string }> {
-  return withPhrase(language, await notifyRepository.phraseOfEmail(db, emailKey(recipient)), parts);
+  const key = emailKey(recipient);
+  return withPhrase(language, (await notifyRepository.phrasesOfEmails(db, [key])).get(key), parts);
 }
 
 /** The phrases of the accounts these addresses belong to (emailKey → phrase), for withPhrase: one query for many emails. */
