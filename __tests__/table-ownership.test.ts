@@ -20,9 +20,6 @@ const CROSS_READS: Record<string, string> = {
   // Accounts makes a new account's five verification rows in the transaction that makes the
   // account; identity sits above accounts (it imports accounts' service), so accounts cannot ask it.
   'accounts → verifications': 'new account: its verification rows, in the same transaction',
-  // Notify looks up the recipient's anti-phishing phrase by email address in the statement that
-  // writes every email; notify is being changed for the order confirmation email (issue 37 left it).
-  'notify → accounts': 'the recipient of an email, by address, for its phrase',
   // The placing of an order (place_anonymous_order and the queries around it) and the check for a
   // verified business behind an order join verifications and accounts in one statement.
   'orders → accounts': 'verified business behind an order (exists subquery)',

@@ -6,9 +6,11 @@ import path from 'node:path';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { languages, type Language } from '#domain/languages';
 import { FAILURE_REASONS, REFUNDS } from '#domain/orders';
+import { ensureAccount } from '../src/modules/accounts/service';
 import { blocksOf, emailHtml } from '../src/modules/notify/email-html';
 import { orderPlacedMail, type PlacedMailOrder } from '../src/modules/notify/order-placed';
 import { withPhraseBanner } from '../src/modules/notify/phrase-banner';
+import { notifyRepository } from '../src/modules/notify/repository';
 import {
   emailFooter,
   emailParts,
@@ -17,12 +19,14 @@ import {
   formatMoney,
   messageText,
   phrase,
+  phrasesOfRecipients,
   setEmailOperator,
   type EmailParts,
   type MessageKey,
 } from '../src/modules/notify/service';
 import { withClickableLinks } from '../src/modules/protection/mail';
 import { databaseKinds, testApp, UUID, type TestApp } from './helpers';
+import type { Auth } from '../src/plugins/auth';
 
 const BANK = { iban: 'DE89370400440532013000', bic: 'COBADEFFXXX', beneficiary: 'Muntly' };
 const CODE = 'ABCD-EFGH-JKLM-NPQR';
@@ -590,5 +594,33 @@ describe.each(databaseKinds())('emails of a server with a configured operator (%
     expect(footerOf(support!.body).split('\n')).toContain('Контакты: kontakt@muntly.example, +49 30 1234567');
     expect(support!.html).toContain('Оператор Muntly — Müller &amp; Söhne &lt;Krypto&gt; GmbH');
     expect(htmlProblems(support!.html, 'ru')).toEqual([]);
+  });
+});
+
+const login = (issuer: string, subject: string): Auth => ({ issuer, subject, scopes: new Set(), expiresAt: 0 });
+
+describe.each(databaseKinds())('the anti-phishing phrase of an address (%s)', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp(kind);
+  });
+  afterAll(() => t.close());
+
+  it('belongs to the one account of that address, in any spelling; an address two logins share gets none', async () => {
+    const db = t.database.db;
+    const own = await ensureAccount(db, login('https://a.example', 'own'), {
+      email: 'Own@Example.com',
+    });
+    await notifyRepository.setPhrase(db, own.id, 'blue heron');
+    // The same address under two logins (two issuers): whose phrase would it be?
+    for (const [issuer, phraseText] of [
+      ['https://a.example', 'red fox'],
+      ['https://b.example', 'green owl'],
+    ] as const) {
+      const account = await ensureAccount(db, login(issuer, 'shared'), { email: 'shared@example.com' });
+      await notifyRepository.setPhrase(db, account.id, phraseText);
+    }
+    const phrases = await phrasesOfRecipients(db, ['own@EXAMPLE.com', 'shared@example.com', 'nobody@example.com']);
+    expect([...phrases]).toEqual([['own@example.com', 'blue heron']]);
   });
 });

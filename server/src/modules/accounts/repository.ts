@@ -35,6 +35,16 @@ export const accountsRepository = {
   },
 
   /** `email` as domain/email's emailKey gives it. */
+  /** The id of the one account of each of these addresses; an address two accounts share is left out. */
+  async soleIdsOfEmails(db: Db, emails: string[]): Promise<{ email: string | null; id: string }[]> {
+    return db
+      .select({ email: accounts.email, id: sql<string>`min(${accounts.id}::text)` })
+      .from(accounts)
+      .where(inArray(accounts.email, emails))
+      .groupBy(accounts.email)
+      .having(sql`count(*) = 1`);
+  },
+
   async findByEmail(db: Db, email: string): Promise<AccountRow[]> {
     return db.select().from(accounts).where(eq(accounts.email, email));
   },

@@ -32,6 +32,16 @@ export async function findAccountByEmail(db: Db, email: string): Promise<Account
   return account;
 }
 
+/**
+ * The account of each of these addresses (emailKey → account id), left out where two accounts
+ * share an address (two issuers): whose would it be? Notify names an email's phrase by it.
+ */
+export async function soleAccountsOfEmails(db: Db, emails: string[]): Promise<Map<string, string>> {
+  if (emails.length === 0) return new Map();
+  const rows = await accountsRepository.soleIdsOfEmails(db, [...new Set(emails)]);
+  return new Map(rows.flatMap(({ email, id }) => (email ? [[email, id] as const] : [])));
+}
+
 /** The account of a login (issuer and subject), if it has one: an operator may be a customer too. */
 export function findAccountBySubject(db: Db, issuer: string, subject: string): Promise<AccountRow | undefined> {
   return accountsRepository.findBySubject(db, issuer, subject);

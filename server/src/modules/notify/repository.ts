@@ -1,6 +1,5 @@
 import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { lockKey } from '../../db/raw';
-import { accounts } from '../../db/schema/accounts';
 import { antiPhishingPhrases, outbox } from '../../db/schema/notify';
 import type { Db } from '../../db/client';
 
@@ -8,21 +7,14 @@ export type OutboxRow = typeof outbox.$inferSelect;
 
 /** SQL for the outbox (every message to a user, and the mail relay's queue). Methods take the database or a transaction. */
 export const notifyRepository = {
-  /**
-   * The anti-phishing phrases of these addresses (emailKey), in one query: of each address that
-   * belongs to exactly one account that set one. An address two accounts share (two issuers) gets
-   * none: whose phrase would it be?
-   */
-  async phrasesOfEmails(db: Db, emails: string[]): Promise<Map<string, string>> {
-    if (emails.length === 0) return new Map();
+  /** The anti-phishing phrases these accounts set (account id → phrase), in one query. */
+  async phrasesOfAccounts(db: Db, accountIds: string[]): Promise<Map<string, string>> {
+    if (accountIds.length === 0) return new Map();
     const found = await db
-      .select({ email: accounts.email, phrase: sql<string | null>`max(${antiPhishingPhrases.phrase})` })
-      .from(accounts)
-      .leftJoin(antiPhishingPhrases, eq(antiPhishingPhrases.accountId, accounts.id))
-      .where(inArray(accounts.email, [...new Set(emails)]))
-      .groupBy(accounts.email)
-      .having(sql`count(*) = 1`);
-    return new Map(found.flatMap(({ email, phrase }) => (email && phrase ? [[email, phrase] as const] : [])));
+      .select({ accountId: antiPhishingPhrases.accountId, phrase: antiPhishingPhrases.phrase })
+      .from(antiPhishingPhrases)
+      .where(inArray(antiPhishingPhrases.accountId, accountIds));
+    return new Map(found.map(({ accountId, phrase }) => [accountId, phrase]));
   },
 
   async phraseOf(db: Db, accountId: string): Promise<{ phrase: string; setAt: Date } | undefined> {

@@ -4,6 +4,7 @@ import { emailKey } from '#domain/email';
 import { formatDate as dateText, formatMoney as moneyText } from '#domain/format';
 import { defaultLanguage, isLanguage, type Language } from '#domain/languages';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '#domain/operator';
+import { soleAccountsOfEmails } from '../accounts/service';
 import { emailHtml, type EmailFooter } from './email-html';
 import { withPhraseBanner } from './phrase-banner';
 import { notifyRepository } from './repository';
@@ -71,12 +72,22 @@ export async function withAccountPhrase(
   parts: { body: string; html: string },
 ): Promise<{ body: string; html: string }> {
   const key = emailKey(recipient);
-  return withPhrase(language, (await notifyRepository.phrasesOfEmails(db, [key])).get(key), parts);
+  return withPhrase(language, (await phrasesOfRecipients(db, [recipient])).get(key), parts);
 }
 
-/** The phrases of the accounts these addresses belong to (emailKey → phrase), for withPhrase: one query for many emails. */
-export function phrasesOfRecipients(db: Db, recipients: string[]): Promise<Map<string, string>> {
-  return notifyRepository.phrasesOfEmails(db, recipients.map(emailKey));
+/**
+ * The phrases of the accounts these addresses belong to (emailKey → phrase), for withPhrase: two
+ * queries for many emails. An address two accounts share gets none (soleAccountsOfEmails).
+ */
+export async function phrasesOfRecipients(db: Db, recipients: string[]): Promise<Map<string, string>> {
+  const accountOf = await soleAccountsOfEmails(db, recipients.map(emailKey));
+  const phraseOf = await notifyRepository.phrasesOfAccounts(db, [...accountOf.values()]);
+  return new Map(
+    [...accountOf].flatMap(([email, id]) => {
+      const phrase = phraseOf.get(id);
+      return phrase ? [[email, phrase] as const] : [];
+    }),
+  );
 }
 
 /** The phrase, when there is one, atop an email's text and HTML, in its language. */
