@@ -1,5 +1,13 @@
 /** Unit and integration tests (jsdom for the site, node for the server via a docblock). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS config
+const os = require('node:os');
+
 module.exports = {
+  // Jest's default is one worker fewer than the cores: on CI's two cores that is one process, which
+  // runs every suite in band while the other core idles whenever a suite waits on PostgreSQL. Two
+  // workers ran the whole suite (both databases) without a failure; each suite has a database of its
+  // own, so they do not meet.
+  maxWorkers: Math.max(2, os.availableParallelism() - 1),
   testEnvironment: 'jsdom',
   roots: ['<rootDir>/__tests__', '<rootDir>/src', '<rootDir>/domain', '<rootDir>/server'],
   testMatch: ['**/__tests__/**/*.test.ts?(x)', '**/test/**/*.test.ts?(x)'],
