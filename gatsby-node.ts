@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isLanguage } from './domain/languages';
 import { operatorFromEnv } from './domain/operator';
@@ -71,9 +72,10 @@ const COMPILE_HINT = {
   stage: 401,
 };
 
+type WebpackRule = { test?: unknown; use?: { loader?: string }[] | unknown; oneOf?: WebpackRule[] };
 type WebpackConfig = {
   devtool?: unknown;
-  module: { rules: { use?: { loader?: string }[] | unknown }[] };
+  module: { rules: WebpackRule[] };
   optimization?: {
     splitChunks?: false | { cacheGroups?: Record<string, false | { minSize?: number }> };
     minimizer?: unknown[];
@@ -108,6 +110,44 @@ function esbuildAvailable(): boolean {
 }
 
 /**
+ * The site's own modules that need nothing of Gatsby's Babel preset but TypeScript and JSX: every
+ * file of domain/ and src/ but the pages and templates (their page queries and exports are
+ * Babel's work) and any file that asks Gatsby for data (`graphql`, `useStaticQuery`). esbuild
+ * compiles those about twenty times faster than Babel; Babel keeps everything else.
+ */
+const plainSource = (() => {
+  const roots = [`${__dirname}/src/`, `${__dirname}/domain/`];
+  const gatsbyOnly = /[\\/]src[\\/](pages|templates)[\\/]/;
+  const asksGatsby = /\bgraphql`|\buseStaticQuery\b|\bStaticQuery\b/;
+  const known = new Map<string, boolean>();
+  return (file: string): boolean => {
+    let plain = known.get(file);
+    if (plain === undefined) {
+      plain =
+        /\.tsx?$/.test(file) &&
+        roots.some((r) => file.startsWith(r)) &&
+        !gatsbyOnly.test(file) &&
+        !asksGatsby.test(readFileSync(file, 'utf8'));
+      known.set(file, plain);
+    }
+    return plain;
+  };
+})();
+
+/** The rule Gatsby compiles the site's code with (babel-loader and its preset, `rules.js()`). */
+const isSiteBabelRule = (rule: WebpackRule) =>
+  String(rule.test) === String(/\.(js|mjs|jsx|ts|tsx)$/) && typeof rule.use === 'function';
+
+/**
+ * gatsby-plugin-typescript's rule: babel-loader again over every .ts and .tsx file, which Gatsby's
+ * own rule above already compiles (TypeScript included, through the preset the same plugin adds
+ * to the Babel configuration). Webpack applies every rule that matches, so each file went through
+ * Babel twice.
+ */
+const isTypeScriptPluginRule = (rule: WebpackRule) =>
+  String(rule.test) === String(/\.tsx?$/) && typeof rule.use === 'function';
+
+/**
  * The smallest chunk of code shared by several pages that the browser build makes a file of its
  * own (Gatsby's "shared" group: 20,000 bytes before minification). Smaller shared code goes into
  * each page's own file instead: a page then starts with one file of its own rather than half a
@@ -126,6 +166,9 @@ const SHARED_CHUNK_MIN_BYTES = 150_000;
  *   polyfills for the browsers Gatsby targets), on top of parsing it. The site's browser list is
  *   Gatsby's default, which every package here already runs on as published; the site's own code
  *   still goes through Babel (Gatsby's preset: JSX, TypeScript, the page queries).
+ * - A second Babel pass over every TypeScript file (isTypeScriptPluginRule).
+ * - Babel over the site's own modules that need only TypeScript and JSX compiled (plainSource):
+ *   esbuild compiles those instead.
  *
  * - Terser over the code pages load on demand (ON_DEMAND_CHUNK): esbuild minifies it instead.
  *
@@ -136,7 +179,27 @@ function leanerBuild(config: WebpackConfig): WebpackConfig {
   const babelOfPackages = (rule: WebpackConfig['module']['rules'][number]) =>
     Array.isArray(rule.use) &&
     rule.use.some((use: { loader?: string }) => /[\\/]node_modules[\\/]babel-loader[\\/]/.test(use.loader ?? ''));
-  config.module.rules = config.module.rules.filter((rule) => !babelOfPackages(rule));
+  config.module.rules = config.module.rules
+    .filter((rule) => !babelOfPackages(rule) && !isTypeScriptPluginRule(rule))
+    .map((rule) =>
+      isSiteBabelRule(rule)
+        ? {
+            oneOf: [
+              {
+                test: plainSource,
+                type: 'javascript/auto',
+                use: [
+                  {
+                    loader: createRequire(`${__dirname}/package.json`).resolve('esbuild-loader'),
+                    options: { target: 'es2020' },
+                  },
+                ],
+              },
+              rule,
+            ],
+          }
+        : rule,
+    );
   const shared = config.optimization?.splitChunks ? config.optimization.splitChunks.cacheGroups?.shared : undefined;
   if (shared) shared.minSize = SHARED_CHUNK_MIN_BYTES;
   const minimizers = config.optimization?.minimizer;
