@@ -673,6 +673,39 @@ describe('Bank verification before the wallet', () => {
 });
 
 describe('Transactions', () => {
+  it('an order’s row says its kind in the page’s language, not the settlement’s English word as a label (German)', async () => {
+    const row = (id: string, label: string | null, type = 'order'): Transaction => ({
+      id,
+      date: '2026-01-10T09:00:00.000Z',
+      type,
+      direction: 'in',
+      currency: 'EUR',
+      amount: '80.00',
+      fee: null,
+      eurValue: '80.00',
+      address: null,
+      label,
+      txid: null,
+      status: 'completed',
+    });
+    mockApi({
+      'GET /api/wallet/transactions': () => ({
+        body: {
+          transactions: [row('o1', 'deposit'), row('o2', 'refund'), row('s1', 'Miete', 'send')],
+          nextCursor: null,
+        },
+      }),
+    });
+    renderInLanguage(<Transactions />, 'de', '/de/wallet/transactions/');
+    const deposit = await screen.findByRole('row', { name: new RegExp(de.transactions.orderKinds.deposit) });
+    expect(deposit).not.toHaveTextContent(/\bdeposit\b/);
+    expect(screen.getByRole('row', { name: new RegExp(de.transactions.orderKinds.refund) })).not.toHaveTextContent(
+      /\brefund\b/,
+    );
+    // A send's label is the user's own note, and stays.
+    expect(screen.getByRole('row', { name: new RegExp(de.transactions.types.send) })).toHaveTextContent('Miete');
+  });
+
   it('a deposit appears without a reload', async () => {
     jest.useFakeTimers();
     const deposit: Transaction = {
