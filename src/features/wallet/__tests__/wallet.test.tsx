@@ -672,6 +672,35 @@ describe('Bank verification before the wallet', () => {
   });
 });
 
+describe('Receive, an address', () => {
+  it('says what may be sent to it, and its label is the kit’s styled field, not a bare input', async () => {
+    mockApi({
+      'GET /api/identity': () => ({
+        body: { kinds: [{ kind: 'bank', phase: 'verified', requestedAt: null, channel: 'bank' }] },
+      }),
+      'GET /api/wallet/addresses': () => ({
+        body: {
+          addresses: [
+            {
+              id: 'a1',
+              currency: 'BTC',
+              address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+              label: 'Ledger',
+              createdAt: '2026-01-10T09:00:00.000Z',
+              incoming: [],
+            },
+          ],
+        },
+      }),
+    });
+    renderInLanguage(<Receive />);
+    const field = await screen.findByDisplayValue('Ledger');
+    expect(field.closest('.field')).not.toBeNull();
+    expect(screen.getAllByLabelText(en.receive.label)).toContain(field);
+    expect(screen.getByTestId('send-only')).toHaveTextContent(/Bitcoin/);
+  });
+});
+
 describe('Transactions', () => {
   it('an order’s row says its kind in the page’s language, not the settlement’s English word as a label (German)', async () => {
     const row = (id: string, label: string | null, type = 'order'): Transaction => ({
