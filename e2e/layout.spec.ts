@@ -64,6 +64,22 @@ function measure(): string[] {
     if (rect.width < fontSize * 5 && lines >= 3)
       problems.push(`squeezed to ${Math.round(rect.width)} px over ${lines} lines: ${describe(el)}`);
   }
+  // A button's label never breaks inside a word ("Anzeige|n"): more lines than words means one did.
+  for (const button of document.body.querySelectorAll('button, .button')) {
+    // Only the text one sees: a visually hidden name (the menu button's) is laid out a letter a line.
+    const tops = new Set<number>();
+    let words = 0;
+    const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement!.getBoundingClientRect();
+      if (parent.width <= 1 || parent.height <= 1 || !node.textContent!.trim()) continue;
+      words += node.textContent!.trim().split(/\s+/).length;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const r of range.getClientRects()) if (r.width > 0) tops.add(Math.round(r.top));
+    }
+    if (words && tops.size > words) problems.push(`a word broken over ${tops.size} lines: ${describe(button)}`);
+  }
   return problems;
 }
 

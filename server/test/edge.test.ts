@@ -278,7 +278,7 @@ describe('the edge of the API (pglite)', () => {
         `<iframe sandbox title="Your Muntly order ${order.reference} (HTML)" srcdoc="&lt;!DOCTYPE html&gt;&lt;html lang=&quot;en&quot; dir=&quot;ltr&quot;&gt;`,
       );
       expect(res.body).toMatch(
-        /<details><summary>Text version<\/summary><pre>Thank you for your order\.[^<]*IBAN: DE89370400440532013000/,
+        /<details><summary>Text version<\/summary><pre>Thank you for your order\.[^<]*IBAN: DE89 3704 0044 0532 0130 00/,
       );
     });
 

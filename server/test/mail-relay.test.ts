@@ -113,7 +113,7 @@ describe.each(databaseKinds())('emails through SMTP (%s)', (kind) => {
     for (const part of [text!, html!]) {
       // The operator at the foot (local mode: the marked sample).
       for (const value of [
-        'DE89370400440532013000',
+        'DE89 3704 0044 0532 0130 00',
         'Bénéficiaire',
         '50,00\u00a0€',
         order.shortReference,

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { formatDateTime } from '#domain/format';
 import { languages, type Language } from '#domain/languages';
 import { FAILURE_REASONS, REFUNDS } from '#domain/orders';
 import { ensureAccount } from '../src/modules/accounts/service';
@@ -172,16 +173,24 @@ describe('email HTML', () => {
       };
       const mail = orderPlacedMail(language, order, BANK);
       const amount = formatMoney(language, '1234.50', 'EUR');
-      for (const value of ['DE89370400440532013000', 'COBADEFFXXX', 'Muntly', amount, 'ABCD-EFGH']) {
+      // The IBAN grouped by four, as the order page writes it (issue 35: one IBAN grouping).
+      for (const value of ['DE89 3704 0044 0532 0130 00', 'COBADEFFXXX', 'Muntly', amount, 'ABCD-EFGH']) {
         expect(mail.body).toContain(value);
         expect(mail.html).toContain(value);
       }
+      expect(mail.body).not.toContain('DE89370400440532013000');
       expect(mail.body).not.toMatch(/\{\{/);
       expect(orderPlacedMail(language, order, { ...BANK, bic: '' }).body).not.toMatch(/BIC/);
       // Paid from the wallet: nothing to transfer.
       expect(orderPlacedMail(language, { ...order, useMyWallet: true }, BANK).body).not.toContain(
-        'DE89370400440532013000',
+        'DE89 3704 0044 0532 0130 00',
       );
+      // Pay by: the moment the order expires, to the minute and in UTC, not only its day.
+      const now = new Date('2026-11-28T19:07:00Z');
+      const dated = orderPlacedMail(language, order, BANK, { expiryDays: 7, now });
+      const payBy = formatDateTime(new Date('2026-12-05T19:07:00Z'), language, { utc: true });
+      expect(payBy).toMatch(/19:07 UTC$/);
+      expect(dated.body).toContain(payBy);
     },
   );
 });

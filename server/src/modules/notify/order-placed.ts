@@ -1,5 +1,5 @@
 import { displayIban } from '#domain/identity';
-import { phrase, fillTemplate, formatDate, formatMoney, emailText, sendOnlyText } from './service';
+import { phrase, fillTemplate, formatMoment, formatMoney, emailText, sendOnlyText } from './service';
 import type { BankAccount } from '#domain/contracts/orders';
 import type { Language } from '#domain/languages';
 
@@ -65,7 +65,8 @@ export function orderPlacedMail(
       fillTemplate(phrase(language, 'orderPayment', 'bankIntro'), { amount }),
       [
         line('beneficiary', bank.beneficiary),
-        line('iban', bank.iban),
+        // Grouped by four, as the order page and every other page write it.
+        line('iban', displayIban(bank.iban)),
         ...(bank.bic.trim() ? [line('bic', bank.bic)] : []),
         line('amount', amount),
         line('reason', order.shortReference),
@@ -92,7 +93,8 @@ export function orderPlacedMail(
     payment.push(
       fillTemplate(phrase(language, 'orderPayment', 'deadline'), {
         days: String(extras.expiryDays),
-        date: formatDate(language, payBy),
+        // To the minute: the order expires then, not at the end of that day.
+        date: formatMoment(language, payBy),
       }),
     );
   }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { emailKey } from '#domain/email';
-import { formatDate as dateText, formatMoney as moneyText } from '#domain/format';
+import { formatDate as dateText, formatDateTime as dateTimeText, formatMoney as moneyText } from '#domain/format';
 import { defaultLanguage, isLanguage, type Language } from '#domain/languages';
 import { SAMPLE_OPERATOR_CONTACT, type Operator, type OperatorIdentity } from '#domain/operator';
 import { soleAccountsOfEmails } from '../accounts/service';
@@ -197,6 +197,14 @@ export function sendOnlyText(language: Language, currency: string): string | und
 /** A date in the language's long form ("5 December 2026"), as every page and email writes it. */
 export function formatDate(language: Language, date: Date): string {
   return dateText(date, language, { utc: true });
+}
+
+/**
+ * A moment in the language's long form with its time, in UTC and saying so ("5 December 2026 at
+ * 19:07 UTC"): a deadline to the minute, where the reader's time zone is not known.
+ */
+export function formatMoment(language: Language, date: Date): string {
+  return dateTimeText(date, language, { utc: true });
 }
 
 /** Fills the {{placeholders}} of a template; a missing value leaves nothing. */

@@ -234,6 +234,41 @@ describe('OrderHistory', () => {
     expect(logosIn(screen.getByRole('region', { name: en.confirm.next }))).toEqual(['eth.svg']);
   });
 
+  it('names a sell’s IBAN as the bank account it is, grouped by four, not as a delivery address (German)', async () => {
+    const de = loadResources('de').exchange as any;
+    const sell = {
+      ...ORDER,
+      type: 'sell',
+      currencyFrom: 'BTC',
+      currencyTo: 'EUR',
+      amount: '0.00050000',
+      address: 'DE02120300000000202051',
+      beneficiary: 'Selma Seller',
+      paymentDetails: null,
+      receiving: {
+        currency: 'BTC',
+        address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+        tag: null,
+        amount: '0.00050000',
+      },
+    };
+    mockApi({ 'POST /api/orders/lookup': () => ({ body: sell }) });
+    renderInLanguage(
+      <OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />,
+      'de',
+      '/de/exchange/order-history/',
+    );
+    const delivery = await screen.findByRole('region', { name: de.order.groups.delivery });
+    const labels = [...delivery.querySelectorAll('dt')].map((dt) => dt.textContent);
+    expect(labels).toContain(de.form.iban);
+    expect(labels).not.toContain(de.order.fields.address);
+    const iban = within(delivery).getByText('DE02 1203 0000 0000 2020 51');
+    // Breaks only between its groups (code.address would break it anywhere).
+    expect(iban.tagName).toBe('CODE');
+    expect(iban).toHaveClass('iban');
+    expect(iban).not.toHaveClass('address');
+  });
+
   it('explains a failure and where the money goes', async () => {
     mockApi({
       'POST /api/orders/lookup': () => ({

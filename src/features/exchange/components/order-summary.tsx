@@ -74,10 +74,12 @@ export function OrderSummary({ order, deliveryNote }: { order: Order; deliveryNo
   ];
   const delivery: Row[] = [
     [
-      t('order.fields.address'),
+      // Euros go to a bank account, named as the order form asked for it; crypto to an address.
+      order.currencyTo === 'EUR' && order.address ? t('form.iban') : t('order.fields.address'),
       // The confirmation says where in a sentence (deliveryNote); no row repeats it.
       deliveryNote ? null : order.address ? (
-        <code key="a" className="address">
+        // An IBAN breaks between its groups of four, an address anywhere.
+        <code key="a" className={order.currencyTo === 'EUR' ? 'iban' : 'address'}>
           {displayAddress(order.address, order.currencyTo)}
         </code>
       ) : (

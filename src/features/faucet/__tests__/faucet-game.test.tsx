@@ -209,6 +209,18 @@ describe('FaucetGame', () => {
     expect(screen.queryByRole('timer')).toBeNull();
   });
 
+  it('a round drawn without players does not announce a winner in its state (German)', () => {
+    renderInLanguage(<FaucetGame />, 'de', '/de/faucet/');
+    const de = loadResources('de').faucet as { states: Record<string, string>; winner: { nobody: string } };
+    FakeEventSource.last.push(round({ winner: null, players: [], playerCount: 0 }));
+    expect(screen.getByText(de.states.nobody_played!)).toBeInTheDocument();
+    expect(screen.queryByText(de.states.winner_announced!)).toBeNull();
+    expect(screen.getByText(de.winner.nobody)).toBeInTheDocument();
+    // With a winner, the state says so.
+    FakeEventSource.last.push(round());
+    expect(screen.getByText(de.states.winner_announced!)).toBeInTheDocument();
+  });
+
   it('lets a player choose the address to play with in the styled picker, each with its currency logo, and enters with it', async () => {
     const de = loadResources('de').faucet as any;
     const mine = [

@@ -84,7 +84,8 @@ function RoundStatus({ round, skewMs, connection }: { round: Round; skewMs: numb
       <dl className="identity-data">
         <dt>{t('round.state')}</dt>
         <dd className="phase" data-state={round.state}>
-          {t(`states.${round.state}`)}
+          {/* A round nobody played is drawn without a winner: its state does not announce one. */}
+          {round.state === 'winner_announced' && !round.winner ? t('states.nobody_played') : t(`states.${round.state}`)}
         </dd>
         {round.endsAt && round.state !== 'game_over' ? (
           <>

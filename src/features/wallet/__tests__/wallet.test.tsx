@@ -672,7 +672,69 @@ describe('Bank verification before the wallet', () => {
   });
 });
 
+describe('Receive, an address', () => {
+  it('says what may be sent to it, and its label is the kit’s styled field, not a bare input', async () => {
+    mockApi({
+      'GET /api/identity': () => ({
+        body: { kinds: [{ kind: 'bank', phase: 'verified', requestedAt: null, channel: 'bank' }] },
+      }),
+      'GET /api/wallet/addresses': () => ({
+        body: {
+          addresses: [
+            {
+              id: 'a1',
+              currency: 'BTC',
+              address: 'bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu',
+              label: 'Ledger',
+              createdAt: '2026-01-10T09:00:00.000Z',
+              incoming: [],
+            },
+          ],
+        },
+      }),
+    });
+    renderInLanguage(<Receive />);
+    const field = await screen.findByDisplayValue('Ledger');
+    expect(field.closest('.field')).not.toBeNull();
+    expect(screen.getAllByLabelText(en.receive.label)).toContain(field);
+    expect(screen.getByTestId('send-only')).toHaveTextContent(/Bitcoin/);
+  });
+});
+
 describe('Transactions', () => {
+  it('an order’s row says its kind in the page’s language, not the settlement’s English word as a label (German)', async () => {
+    const row = (id: string, label: string | null, type = 'order'): Transaction => ({
+      id,
+      date: '2026-01-10T09:00:00.000Z',
+      type,
+      direction: 'in',
+      currency: 'EUR',
+      amount: '80.00',
+      fee: null,
+      eurValue: '80.00',
+      address: null,
+      label,
+      txid: null,
+      status: 'completed',
+    });
+    mockApi({
+      'GET /api/wallet/transactions': () => ({
+        body: {
+          transactions: [row('o1', 'deposit'), row('o2', 'refund'), row('s1', 'Miete', 'send')],
+          nextCursor: null,
+        },
+      }),
+    });
+    renderInLanguage(<Transactions />, 'de', '/de/wallet/transactions/');
+    const deposit = await screen.findByRole('row', { name: new RegExp(de.transactions.orderKinds.deposit) });
+    expect(deposit).not.toHaveTextContent(/\bdeposit\b/);
+    expect(screen.getByRole('row', { name: new RegExp(de.transactions.orderKinds.refund) })).not.toHaveTextContent(
+      /\brefund\b/,
+    );
+    // A send's label is the user's own note, and stays.
+    expect(screen.getByRole('row', { name: new RegExp(de.transactions.types.send) })).toHaveTextContent('Miete');
+  });
+
   it('a deposit appears without a reload', async () => {
     jest.useFakeTimers();
     const deposit: Transaction = {

@@ -137,8 +137,14 @@ function AddressItem({ address, onRelabel }: { address: Address; onRelabel: (lab
             void onRelabel(label);
           }}
         >
-          <label htmlFor={labelId}>{t('receive.label')}</label>
-          <input id={labelId} value={label} maxLength={100} onChange={(e) => setLabel(e.target.value)} />
+          {/* The kit's field, styled as the label field above it (a bare input showed the browser's own box). */}
+          <Field
+            id={labelId}
+            label={t('receive.label')}
+            value={label}
+            maxLength={100}
+            onChange={(e) => setLabel(e.target.value)}
+          />
           <button type="submit" className="button small">
             {t('receive.saveLabel')}
           </button>

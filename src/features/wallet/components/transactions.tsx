@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ORDER_TYPES } from '#domain/orders';
 import { TxHash } from '../../../app/tx-hash';
 import { usePolled } from '../../../app/use-polled';
 import { formatDateTime, formatMoney } from '../../../i18n/format';
@@ -8,6 +9,16 @@ import { getTransactions, getTransactionsCsv, type Transaction } from '../api/wa
 import { CurrencySelect } from './currency-select';
 import { WALLET_REFRESH_MS } from './refresh';
 import { useWalletApi } from './use-wallet-api';
+
+/**
+ * An order's rows carry the order's kind where a send carries the user's label (the settlement
+ * books `label: order.type`, a refund `label: 'refund'`): that word is no note of the user's, and
+ * in English. The row says the kind in the page's language instead, and shows no label.
+ */
+const ORDER_KINDS: readonly string[] = [...ORDER_TYPES, 'refund'];
+type OrderKind = (typeof ORDER_TYPES)[number] | 'refund';
+const orderKindOf = (row: Transaction): OrderKind | null =>
+  row.type === 'order' && row.label && ORDER_KINDS.includes(row.label) ? (row.label as OrderKind) : null;
 
 /** The newest rows first, each once (a row the newest page and an older page both hold, when new rows pushed it down). */
 function mergeById(newest: Transaction[], older: Transaction[]): Transaction[] {
@@ -98,7 +109,9 @@ export function Transactions() {
               <tr key={row.id}>
                 <td data-label={t('transactions.columns.date')}>{date(row.date)}</td>
                 <td data-label={t('transactions.columns.type')}>
-                  {t(`transactions.types.${row.type}` as 'transactions.types.deposit', { defaultValue: row.type })}
+                  {orderKindOf(row)
+                    ? t(`transactions.orderKinds.${orderKindOf(row)!}`)
+                    : t(`transactions.types.${row.type}` as 'transactions.types.deposit', { defaultValue: row.type })}
                   {row.status === 'awaiting_approval' ? (
                     <span className="send-status send-status-awaiting_approval">
                       {' '}
@@ -128,8 +141,11 @@ export function Transactions() {
                 <td data-label={t('transactions.columns.txid')} data-empty={row.txid ? undefined : ''}>
                   {row.txid ? <TxHash txid={row.txid} currency={row.currency} short /> : null}
                 </td>
-                <td data-label={t('transactions.columns.label')} data-empty={row.label ? undefined : ''}>
-                  {row.label ?? ''}
+                <td
+                  data-label={t('transactions.columns.label')}
+                  data-empty={row.label && !orderKindOf(row) ? undefined : ''}
+                >
+                  {orderKindOf(row) ? '' : (row.label ?? '')}
                 </td>
               </tr>
             ))}
