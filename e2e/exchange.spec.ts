@@ -150,6 +150,20 @@ test('local mode marks its sample values, and a placed order survives a reload t
   // The same link on the order history page (as in the email) opens the order there too.
   await page.goto(url.replace('/ru/exchange/buy/', '/ru/exchange/order-history/'));
   await expect(page.getByRole('heading', { name: new RegExp(reference) })).toBeVisible();
+  // Opened from the email again and again (more often than the lookups' limit of 10 a minute), it
+  // stays: the page follows it live by its link, which no lookup limit counts.
+  const followed: string[] = [];
+  page.on('request', (request) => request.url().includes('/events?') && followed.push(request.url()));
+  for (let i = 0; i < 6; i++) {
+    await page.reload();
+    await expect(page.getByRole('heading', { name: new RegExp(reference) })).toBeVisible();
+  }
+  await expect.poll(() => followed.length).toBeGreaterThan(0);
+  expect(followed.filter((u) => !u.includes('?link='))).toEqual([]);
+  // The order is what the link is for: finding another one waits, closed, below it.
+  await expect(page.getByLabel(ru.history.email)).toBeHidden();
+  await page.getByText(ru.history.findAnother).click();
+  await expect(page.getByLabel(ru.history.email)).toBeVisible();
   // A tampered link opens nothing, and says so.
   await page.goto(
     url.replace(

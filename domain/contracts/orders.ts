@@ -202,7 +202,13 @@ export const lookupOrderBody = z.object({ email: z.string().max(254), reference:
 export type LookupOrderBody = z.infer<typeof lookupOrderBody>;
 
 export const orderEventsParams = z.object({ reference: z.string().max(40) });
-export const orderEventsQuery = z.object({ email: z.string().max(254) });
+/** Who may follow an order: its email (rate-limited, with the reference) or its signed link's token. */
+export const orderEventsQuery = z
+  .object({ email: z.string().max(254).optional(), link: z.string().max(200).optional() })
+  .refine((query) => query.email !== undefined || query.link !== undefined, {
+    path: ['email'],
+    message: 'email or link is required',
+  });
 
 export const myOrdersResponse = z.object({ orders: z.array(orderSchema) });
 export type MyOrdersResponse = z.infer<typeof myOrdersResponse>;

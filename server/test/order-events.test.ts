@@ -81,6 +81,49 @@ describe.each(databaseKinds())('order events and lookup limits (%s)', (kind) => 
     expect((await t.app.inject({ url: `/api/orders/${order.reference}/events` })).statusCode).toBe(400);
   });
 
+  it('follows an order by its signed link, which no lookup limit counts: opening it from the email a dozen times in a minute keeps the order', async () => {
+    const order = await place('reloads@example.com');
+    const from = { remoteAddress: '10.3.0.1' };
+    const followByLink = async (reference: string, link: string) => {
+      const abort = new AbortController();
+      const response = await fetch(`${base}/api/orders/${reference}/events?link=${encodeURIComponent(link)}`, {
+        signal: abort.signal,
+      });
+      // An open order's stream stays open: its first event, then the connection is dropped.
+      const text = response.ok
+        ? new TextDecoder().decode((await response.body!.getReader().read()).value)
+        : await response.text();
+      abort.abort();
+      return { status: response.status, text };
+    };
+    for (let i = 0; i < 12; i++) {
+      const opened = await t.app.inject({
+        method: 'POST',
+        url: '/api/orders/open',
+        payload: { token: order.link },
+        ...from,
+      });
+      expect(opened.statusCode).toBe(200);
+      const followed = await followByLink(order.reference, order.link);
+      expect(followed.status).toBe(200);
+      expect(followed.text).toContain(`"reference":"${order.reference}"`);
+    }
+    // The lookups by email and reference were not counted: the owner can still look the order up.
+    const lookup = await t.app.inject({
+      method: 'POST',
+      url: '/api/orders/lookup',
+      payload: { email: 'reloads@example.com', reference: order.reference },
+      ...from,
+    });
+    expect(lookup.statusCode).toBe(200);
+    // One order's link does not follow another order; a forged link follows nothing.
+    const other = await place('reloads-other@example.com');
+    const crossed = await followByLink(other.reference, order.link);
+    expect(crossed.status).toBe(400);
+    expect(crossed.text).toContain('link_invalid');
+    expect((await followByLink(order.reference, `${order.link.slice(0, -2)}AA`)).status).toBe(400);
+  });
+
   it('limits guesses per email address even when they come from many addresses', async () => {
     const order = await place('target@example.com');
     const guess = (i: number) =>

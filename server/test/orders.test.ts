@@ -80,20 +80,20 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     expect(mail!.subject).toBe(`Ihre Muntly-Order ${placed.reference}`);
     for (const text of [mail!.body, textOf(mail!.html!)]) {
       expect(text).toContain('87,50\u00a0€'); // the amount as German writes it
-      expect(text).toContain('DE89370400440532013000');
+      expect(text).toContain('DE89 3704 0044 0532 0130 00');
       expect(text).toContain('Muntly');
       expect(text).toContain('COBADEFFXXX');
       expect(text).toContain(placed.shortReference);
       expect(text).not.toMatch(UUID);
     }
     expect(mail!.body).toContain(
-      `Empfänger: Sample Operator Ltd\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nBetrag: 87,50\u00a0€\nVerwendungszweck: ${placed.shortReference}`,
+      `Empfänger: Sample Operator Ltd\nIBAN: DE89 3704 0044 0532 0130 00\nBIC: COBADEFFXXX\nBetrag: 87,50\u00a0€\nVerwendungszweck: ${placed.shortReference}`,
     );
     // The HTML part: the brand in its header, the details as label and value.
     expect(mail!.html).toMatch(/^<!DOCTYPE html><html lang="de" dir="ltr">/);
     expect(mail!.html).toMatch(/<td[^>]*>Muntly<\/td>/);
     expect(mail!.html).toMatch(/<div[^>]*>Verwendungszweck<\/div><div[^>]*>[A-Z]{4}-[A-Z]{4}<\/div>/);
-    expect(mail!.html).toMatch(/<div[^>]*>IBAN<\/div><div[^>]*>DE89370400440532013000<\/div>/);
+    expect(mail!.html).toMatch(/<div[^>]*>IBAN<\/div><div[^>]*>DE89 3704 0044 0532 0130 00<\/div>/);
   });
 
   it('emails the same payment details to a logged-in buyer, and to a seller the address to send the crypto to', async () => {
@@ -104,12 +104,12 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     const [mail] = await mailsOf(`payer-${kind}@example.com`);
     for (const text of [mail!.body, textOf(mail!.html!)]) {
       expect(text).toContain('40,00\u00a0€');
-      expect(text).toContain('DE89370400440532013000');
+      expect(text).toContain('DE89 3704 0044 0532 0130 00');
       expect(text).toContain(placed.shortReference);
       expect(text).not.toMatch(UUID);
     }
     expect(mail!.body).toContain(
-      `Получатель: Sample Operator Ltd\nIBAN: DE89370400440532013000\nBIC: COBADEFFXXX\nСумма: 40,00\u00a0€\nНазначение платежа: ${placed.shortReference}`,
+      `Получатель: Sample Operator Ltd\nIBAN: DE89 3704 0044 0532 0130 00\nBIC: COBADEFFXXX\nСумма: 40,00\u00a0€\nНазначение платежа: ${placed.shortReference}`,
     );
 
     const sold = (
@@ -128,9 +128,12 @@ describe.each(databaseKinds())('orders (%s)', (kind) => {
     for (const text of [sellMail!.body, textOf(sellMail!.html!)]) {
       expect(text).toContain('0.001 BTC');
       expect(text).toContain(sold.receiving.address);
-      expect(text).not.toContain('DE89370400440532013000'); // nothing to transfer to Muntly's bank
+      expect(text).not.toContain('DE89 3704 0044 0532 0130 00'); // nothing to transfer to Muntly's bank
       expect(text).not.toMatch(UUID);
     }
+    // Coins are sent, not paid: the deadline says so.
+    expect(sellMail!.body).toMatch(/Send within 7 days, by \d{1,2} \w+ \d{4}/);
+    expect(sellMail!.body).not.toContain('Pay within');
   });
 
   it('limits the first order of a new customer to 100 EUR and any order to 30,000 EUR', async () => {

@@ -28,7 +28,7 @@ export function keepOrderLink(token: string | null): void {
 export type OpenedLink =
   | { state: 'none' }
   | { state: 'opening' }
-  | { state: 'open'; order: Order; email: string }
+  | { state: 'open'; order: Order; email: string; link: string }
   | { state: 'failed'; error: ErrorTextKey };
 
 /** Opens the order of the link in the address once, when there is one. */
@@ -43,7 +43,7 @@ export function useOrderLink(): OpenedLink {
     started.current = true;
     setOpened({ state: 'opening' });
     openOrderLink(language, token).then(
-      ({ email, ...order }) => setOpened({ state: 'open', order, email }),
+      ({ email, ...order }) => setOpened({ state: 'open', order, email, link: token }),
       (error: unknown) => setOpened({ state: 'failed', error: errorKeyOf(error) }),
     );
   }, [language]);

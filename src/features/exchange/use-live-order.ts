@@ -1,20 +1,21 @@
 import * as React from 'react';
-import { orderEventsUrl } from './api/orders';
+import { orderEventsUrl, type OrderFollower } from './api/orders';
 import { isOpen, type Order } from './api/types';
 
 /**
  * An open order, kept current without a reload: server-sent events from
- * GET /api/orders/:reference/events?email= (each `order` event carries the whole order; the
- * stream ends when the order is completed). EventSource reconnects by itself after a dropped
- * connection; when the stream cannot be opened at all (or there is no email to prove the
- * order is ours), `refresh` is polled instead.
+ * GET /api/orders/:reference/events?email= or ?link= (each `order` event carries the whole order;
+ * the stream ends when the order is completed). EventSource reconnects by itself after a dropped
+ * connection; when the stream cannot be opened at all (or there is neither an email nor the
+ * order's signed link to prove the order is ours), `refresh` is polled instead. A link is
+ * preferred: following it is not counted against the limit on lookups by email.
  */
 export type Connection = 'connecting' | 'live' | 'polling' | 'done';
 export const POLL_MS = 15_000;
 
 export function useLiveOrder(
   initial: Order,
-  email: string | null,
+  follower: OrderFollower | null,
   refresh?: () => Promise<Order>,
 ): { order: Order; connection: Connection } {
   const [order, setOrder] = React.useState(initial);
@@ -22,6 +23,8 @@ export function useLiveOrder(
   const open = isOpen(order.status);
   const refreshRef = React.useRef(refresh);
   refreshRef.current = refresh;
+  // A string, so that the effect follows the follower's value, not a new object of each render.
+  const eventsUrl = follower ? orderEventsUrl(initial.reference, follower) : null;
 
   React.useEffect(() => setOrder(initial), [initial]);
 
@@ -39,8 +42,8 @@ export function useLiveOrder(
         void refreshRef.current?.().then(setOrder, () => undefined);
       }, POLL_MS);
     };
-    if (email && typeof EventSource !== 'undefined') {
-      source = new EventSource(orderEventsUrl(initial.reference, email));
+    if (eventsUrl && typeof EventSource !== 'undefined') {
+      source = new EventSource(eventsUrl);
       source.addEventListener('open', () => setConnection('live'));
       source.addEventListener('order', (event) => {
         const next = JSON.parse((event as MessageEvent<string>).data) as Order;
@@ -59,7 +62,7 @@ export function useLiveOrder(
       source?.close();
       if (timer) clearInterval(timer);
     };
-  }, [open, email, initial.reference]);
+  }, [open, eventsUrl]);
 
   return { order, connection };
 }

@@ -91,7 +91,8 @@ export function orderPlacedMail(
   if (payment.length && extras.expiryDays) {
     const payBy = new Date((extras.now ?? new Date()).getTime() + extras.expiryDays * 86_400_000);
     payment.push(
-      fillTemplate(phrase(language, 'orderPayment', 'deadline'), {
+      // Coins are sent, not paid: a sell or swap says so.
+      fillTemplate(phrase(language, 'orderPayment', order.receivingAddress ? 'deadlineSend' : 'deadline'), {
         days: String(extras.expiryDays),
         // To the minute: the order expires then, not at the end of that day.
         date: formatMoment(language, payBy),

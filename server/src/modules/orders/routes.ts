@@ -57,6 +57,9 @@ type Options = {
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
 
+/** Signed links opened (and their orders followed) per minute from one address: a bound on cost, not on guessing. */
+const LINK_OPENS_PER_MINUTE = 60;
+
 type LimitResult = Awaited<ReturnType<ReturnType<FastifyInstance['createRateLimit']>>>;
 /** Throws 429 try_again_soon, with the longest wait, when any of the limits is exceeded. */
 function refuseExceeded(results: LimitResult[]) {
@@ -103,6 +106,12 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
     refuseExceeded([await byAddress(request)]);
     await takeLimits(app.db, [{ limit: lookupByEmail, subject: emailLinkKey(emailOf(request)) }]);
   };
+  // A signed link cannot be guessed (its MAC is checked before anything is read), so opening one
+  // and following its order live are not counted against the lookups' limits: a customer who
+  // reloads the order page from the email five times in a minute keeps the order. Only the cost
+  // is bounded, per address, well above what a person does.
+  const linkOpensByAddress = app.createRateLimit({ max: LINK_OPENS_PER_MINUTE, timeWindow: '1 minute' });
+  const linkLimits = async (request: FastifyRequest) => refuseExceeded([await linkOpensByAddress(request)]);
   // Placing orders: each order mails its email address, so a stranger must not be able to fill
   // someone's mailbox (per email, in the shared database: the orders placed with it in the last
   // hour, by its link key so that no spelling starts a new count; a refused request mails nothing
@@ -220,7 +229,7 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
   app.post(
     '/api/orders/open',
     {
-      preHandler: async (request) => refuseExceeded([await byAddress(request)]),
+      preHandler: linkLimits,
       config: { personal: true },
       schema: {
         operationId: 'openOrder',
@@ -261,20 +270,25 @@ export const orderRoutes: FastifyPluginAsyncZod<Options> = async (
   app.get(
     '/api/orders/:reference/events',
     {
-      preHandler: lookupLimits,
+      preHandler: (request) =>
+        (request.query as { link?: string }).link !== undefined ? linkLimits(request) : lookupLimits(request),
       config: { personal: true },
       schema: {
         operationId: 'streamOrderEvents',
         tags: ['orders'],
         summary:
-          'Live order status (Server-Sent Events, event "order" with the whole order) for the holder of email + reference; ends when completed',
+          'Live order status (Server-Sent Events, event "order" with the whole order) for the holder of email + reference, or of its signed link (`link`); ends when completed',
         params: orderEventsParams,
         querystring: orderEventsQuery,
         response: { ...errorResponses(400, 404, 429) },
       },
     },
     async (request, reply) => {
-      let order = await lookupOrder(app.db, request.query.email, request.params.reference);
+      const { email, link } = request.query;
+      let order =
+        link !== undefined
+          ? await openOrderLink(app.db, links, link, request.params.reference)
+          : await lookupOrder(app.db, email ?? '', request.params.reference);
       const stream = streams.start(request, reply, order.reference);
       let last = '';
       const emit = async (row: typeof order) => {

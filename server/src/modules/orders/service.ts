@@ -541,9 +541,12 @@ export async function searchOrders(
 
 /** Email + full reference -> the order; anything else is one uniform "not found". */
 /** The order a signed link opens (links.ts): a link that is not genuine or has expired says so; an erased order is not found. */
-export async function openOrderLink(db: Db, links: OrderLinks, token: string): Promise<OrderRow> {
+/** The order a signed link opens; with `reference`, only when the link is that order's. */
+export async function openOrderLink(db: Db, links: OrderLinks, token: string, reference?: string): Promise<OrderRow> {
   const opened = links.open(token);
   if (!opened.ok) throw new DomainError(opened.code, 'token');
+  if (reference !== undefined && normalizeCode(reference) !== opened.reference)
+    throw new DomainError('link_invalid', 'token');
   const row = await ordersRepository.findByReference(db, opened.reference);
   if (!row?.email) throw new DomainError('not_found', undefined, 'No order matches this link.');
   return row;

@@ -269,6 +269,48 @@ describe('OrderHistory', () => {
     expect(iban).not.toHaveClass('address');
   });
 
+  it('opens a sell from its email’s link: by when to send the coins, no payment reason, followed live by the link, the lookup folded away below', async () => {
+    const link = 'ABCDEFGHIJKLMNOP.t0k3n.CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC';
+    window.history.replaceState(null, '', `/exchange/order-history/?order=${link}`);
+    const sell = {
+      ...ORDER,
+      type: 'sell',
+      currencyFrom: 'BTC',
+      currencyTo: 'EUR',
+      amount: '0.00050000',
+      address: 'DE02120300000000202051',
+      beneficiary: 'Selma Seller',
+      paymentMethod: null,
+      paymentDetails: null,
+      receiving: {
+        currency: 'BTC',
+        address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+        tag: null,
+        amount: '0.0005',
+      },
+      payBy: '2025-03-08T10:00:00.000Z',
+      email: 'selma@example.com',
+      link,
+    };
+    const api = mockApi({ 'POST /api/orders/open': () => ({ body: sell }) });
+    renderInLanguage(<OrderHistory />);
+    const next = await screen.findByRole('region', { name: en.confirm.next });
+    expect(api.callsTo('POST /api/orders/open')[0]!.body).toEqual({ token: link });
+    expect(within(next).getByTestId('pay-by').textContent).toMatch(/^Send by /);
+    const labels = [...document.querySelectorAll('.order-summary dt')].map((dt) => dt.textContent);
+    expect(labels).not.toContain(en.order.fields.shortReference);
+    // Followed by the link (not counted as a lookup), never by the email.
+    expect(FakeEventSource.instances.map((source) => source.url)).toEqual([
+      expect.stringMatching(new RegExp(`/api/orders/${ORDER.reference}/events\\?link=${link}$`)),
+    ]);
+    // Finding another order comes after this one, closed until asked for.
+    const another = screen.getByText(en.history.findAnother).closest('details')!;
+    expect(another.open).toBe(false);
+    expect(another.compareDocumentPosition(next) & Node.DOCUMENT_POSITION_PRECEDING).toBeTruthy();
+    expect(within(another).getByLabelText(en.history.email)).toBeTruthy();
+    window.history.replaceState(null, '', '/');
+  });
+
   it('explains a failure and where the money goes', async () => {
     mockApi({
       'POST /api/orders/lookup': () => ({

@@ -32,9 +32,12 @@ export const openOrderLink = (language: Language, token: string) =>
 export const getMyOrders = async (token: string, language: Language) =>
   (await apiRequest<MyOrdersResponse>(token, language, '/api/me/orders')).orders;
 
-/** GET /api/orders/:reference/events?email=: the order as server-sent events while it is open. */
-export const orderEventsUrl = (reference: string, email: string) =>
-  `${apiOrigin}/api/orders/${encodeURIComponent(reference)}/events?email=${encodeURIComponent(email)}`;
+/** Who follows an order live: the holder of its email (with the reference), or of its signed link. */
+export type OrderFollower = { email: string } | { link: string };
+
+/** GET /api/orders/:reference/events?email= (or ?link=): the order as server-sent events while it is open. */
+export const orderEventsUrl = (reference: string, follower: OrderFollower) =>
+  `${apiOrigin}/api/orders/${encodeURIComponent(reference)}/events?${new URLSearchParams(follower).toString()}`;
 
 /** POST /api/orders/:reference/confirm: the code emailed for an order paid from the wallet to a destination outside it. */
 export const confirmOrder = (token: string, language: Language, reference: string, code: string) =>

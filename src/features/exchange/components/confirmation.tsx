@@ -113,7 +113,10 @@ export function NextStep({
       <p>{pay}</p>
       {order.payBy ? (
         <p className="notice" data-testid="pay-by">
-          {t('confirm.deadline', { date: formatDateTime(order.payBy, language) })}
+          {/* Coins are sent, not paid: a sell or swap says so. */}
+          {t(order.paymentDetails ? 'confirm.deadline' : 'confirm.deadlineSend', {
+            date: formatDateTime(order.payBy, language),
+          })}
         </p>
       ) : null}
       {order.paymentDetails ? <PaymentDetailsView details={order.paymentDetails} language={language} /> : null}

@@ -16,6 +16,7 @@ import { NextStep } from './confirmation';
 import { OrderSummary } from './order-summary';
 import { PayoutReturnPanel, type ReturnAccess } from './payout-return';
 import { StatusStepper } from './status-stepper';
+import type { OrderFollower } from '../api/orders';
 
 /**
  * The order page, kept current live while the order is open: first what to do while the
@@ -24,16 +25,16 @@ import { StatusStepper } from './status-stepper';
  */
 export function LiveOrder({
   order,
-  email,
+  follower,
   refresh,
   returnAccess,
 }: {
   order: Order;
-  email: string | null;
+  follower: OrderFollower | null;
   refresh?: () => Promise<Order>;
   returnAccess?: ReturnAccess;
 }) {
-  const live = useLiveOrder(order, email, refresh);
+  const live = useLiveOrder(order, follower, refresh);
   // A confirmed code changes the order at once; the live view follows it from there.
   const [confirmed, setConfirmed] = React.useState<Order | null>(null);
   // So does a new IBAN for a returned payout (the order itself is no longer open).

@@ -13,7 +13,7 @@ import { Field } from '../../../ui/field';
 import { usePageLanguage } from '../../../ui/localized-link';
 import { asTransition } from '../../../ui/transition';
 import { useHydrated } from '../../../ui/use-hydrated';
-import { getMyOrders, lookupOrder, openReturnLink } from '../api/orders';
+import { getMyOrders, lookupOrder, openOrderLink, openReturnLink } from '../api/orders';
 import { formatDateTime, formatMoney } from '../format';
 import { useOrderLink } from '../order-link';
 import { useExchangeSession } from '../session';
@@ -32,7 +32,7 @@ type OrderDetailsModule = Awaited<ReturnType<typeof loadOrderDetails>>;
  * then follow it live. Logged-in users also see their own orders, each openable.
  */
 type LookupValues = { email: string; reference: string };
-export type Opened = { order: Order; email: string | null; own: boolean; returnToken?: string };
+export type Opened = { order: Order; email: string | null; own: boolean; returnToken?: string; link?: string };
 
 export const lookupRules: Rules<LookupValues> = (values, fail) => {
   const email = values.email.trim();
@@ -64,8 +64,12 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
   const linkError = useReturnLink(open);
   // The confirmation email's link (`?order=`): the order opens at once, and again on a reload.
   const linked = useOrderLink();
+  const fromLink = linked.state === 'opening' || (linked.state === 'open' && opened?.link === linked.link);
+  const lookupForm = (
+    <LookupForm initial={initialLookup} onFound={(order, email) => open({ order, email, own: false })} />
+  );
   React.useEffect(() => {
-    if (linked.state === 'open') open({ order: linked.order, email: linked.email, own: false });
+    if (linked.state === 'open') open({ order: linked.order, email: linked.email, own: false, link: linked.link });
   }, [linked, open]);
 
   return (
@@ -77,7 +81,7 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
           {errorText(linked.error)}
         </p>
       ) : null}
-      <LookupForm initial={initialLookup} onFound={(order, email) => open({ order, email, own: false })} />
+      {fromLink ? null : lookupForm}
       <div ref={orderHeading} className="opened-order">
         {opened && !LiveOrder ? (
           // The details' code could not be fetched (offline): the reference, and that it failed.
@@ -93,19 +97,31 @@ export function OrderHistory({ initialLookup }: { initialLookup?: LookupValues }
           <LiveOrder
             key={opened.order.reference}
             order={opened.order}
-            email={opened.email}
+            follower={opened.link ? { link: opened.link } : opened.email ? { email: opened.email } : null}
             returnAccess={opened.returnToken ? { token: opened.returnToken } : opened.own ? { own: true } : undefined}
             refresh={
-              opened.email
-                ? () => lookupOrder(language, opened.email!, opened.order.reference)
-                : async () => {
-                    const mine = await getMyOrders((await session.getToken())!, language);
-                    return mine.find((o) => o.reference === opened.order.reference) ?? opened.order;
+              opened.link
+                ? async () => {
+                    const { email: _email, ...order } = await openOrderLink(language, opened.link!);
+                    return order;
                   }
+                : opened.email
+                  ? () => lookupOrder(language, opened.email!, opened.order.reference)
+                  : async () => {
+                      const mine = await getMyOrders((await session.getToken())!, language);
+                      return mine.find((o) => o.reference === opened.order.reference) ?? opened.order;
+                    }
             }
           />
         ) : null}
       </div>
+      {fromLink ? (
+        // The order is what the email's link was for; finding another one comes after it.
+        <details className="lookup-another">
+          <summary>{t('history.findAnother')}</summary>
+          {lookupForm}
+        </details>
+      ) : null}
       {session.status === 'authenticated' ? (
         <MyOrders onOpen={(order) => open({ order, email: order.email ?? null, own: true })} />
       ) : null}

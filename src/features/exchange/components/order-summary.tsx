@@ -63,11 +63,14 @@ export function OrderSummary({ order, deliveryNote }: { order: Order; deliveryNo
     [t('order.fields.actualNetworkFee'), networkFee(order.actualNetworkFee)],
     [t('order.fields.paymentMethod'), paymentMethod],
     [t('order.fields.rateType'), closed || order.type === 'deposit' ? null : t('order.floating')],
+    // The payment reason of a bank transfer: an order paid in coins or from the wallet has none.
     [
       t('order.fields.shortReference'),
-      <code key="s" className="address">
-        {order.shortReference}
-      </code>,
+      order.currencyFrom === 'EUR' && !order.useMyWallet ? (
+        <code key="s" className="address">
+          {order.shortReference}
+        </code>
+      ) : null,
     ],
     [t('order.fields.date'), formatDateTime(order.date, language)],
     [t('order.fields.completedAt'), order.completedAt ? formatDateTime(order.completedAt, language) : null],
