@@ -160,6 +160,16 @@ describe('locales', () => {
     for (const [key, forms] of plurals) expect({ key, forms: forms.sort() }).toEqual({ key, forms: needed });
   });
 
+  it('names the request button by its own words where a next step says to press it', () => {
+    for (const language of languages) {
+      const identity = JSON.parse(fs.readFileSync(path.join(localesDir, language, 'identity.json'), 'utf8'));
+      expect({ language, step: identity.steps.action.request }).toEqual({
+        language,
+        step: expect.stringContaining(identity.me.request),
+      });
+    }
+  });
+
   it('has no empty texts', () => {
     for (const language of languages) {
       const empty = Object.entries(load(language)).filter(([, text]) => text.trim() === '');
