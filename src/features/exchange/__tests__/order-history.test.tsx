@@ -40,6 +40,24 @@ beforeEach(() => {
   (globalThis as { EventSource: unknown }).EventSource = FakeEventSource;
 });
 
+/** A sell waiting for its coins: they go to a receiving address, the euros to the seller's IBAN. */
+const SELL = {
+  ...ORDER,
+  type: 'sell',
+  currencyFrom: 'BTC',
+  currencyTo: 'EUR',
+  amount: '0.00050000',
+  address: 'DE02120300000000202051',
+  beneficiary: 'Selma Seller',
+  paymentDetails: null,
+  receiving: {
+    currency: 'BTC',
+    address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    tag: null,
+    amount: '0.00050000',
+  },
+};
+
 const lookup = (email: string, reference: string) => {
   fireEvent.change(screen.getByLabelText(en.history.email), { target: { value: email } });
   fireEvent.change(screen.getByLabelText(en.history.reference), { target: { value: reference } });
@@ -236,23 +254,7 @@ describe('OrderHistory', () => {
 
   it('names a sell’s IBAN as the bank account it is, grouped by four, not as a delivery address (German)', async () => {
     const de = loadResources('de').exchange as any;
-    const sell = {
-      ...ORDER,
-      type: 'sell',
-      currencyFrom: 'BTC',
-      currencyTo: 'EUR',
-      amount: '0.00050000',
-      address: 'DE02120300000000202051',
-      beneficiary: 'Selma Seller',
-      paymentDetails: null,
-      receiving: {
-        currency: 'BTC',
-        address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-        tag: null,
-        amount: '0.00050000',
-      },
-    };
-    mockApi({ 'POST /api/orders/lookup': () => ({ body: sell }) });
+    mockApi({ 'POST /api/orders/lookup': () => ({ body: SELL }) });
     renderInLanguage(
       <OrderHistory initialLookup={{ email: 'ada@example.com', reference: ORDER.reference }} />,
       'de',
@@ -273,21 +275,8 @@ describe('OrderHistory', () => {
     const link = 'ABCDEFGHIJKLMNOP.t0k3n.CCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCC';
     window.history.replaceState(null, '', `/exchange/order-history/?order=${link}`);
     const sell = {
-      ...ORDER,
-      type: 'sell',
-      currencyFrom: 'BTC',
-      currencyTo: 'EUR',
-      amount: '0.00050000',
-      address: 'DE02120300000000202051',
-      beneficiary: 'Selma Seller',
+      ...SELL,
       paymentMethod: null,
-      paymentDetails: null,
-      receiving: {
-        currency: 'BTC',
-        address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-        tag: null,
-        amount: '0.0005',
-      },
       payBy: '2025-03-08T10:00:00.000Z',
       email: 'selma@example.com',
       link,
