@@ -34,7 +34,6 @@ export const accountsRepository = {
     return row;
   },
 
-  /** `email` as domain/email's emailKey gives it. */
   /** The id of the one account of each of these addresses; an address two accounts share is left out. */
   async soleIdsOfEmails(db: Db, emails: string[]): Promise<{ email: string | null; id: string }[]> {
     return db
@@ -45,6 +44,7 @@ export const accountsRepository = {
       .having(sql`count(*) = 1`);
   },
 
+  /** `email` as domain/email's emailKey gives it. */
   async findByEmail(db: Db, email: string): Promise<AccountRow[]> {
     return db.select().from(accounts).where(eq(accounts.email, email));
   },

@@ -539,9 +539,10 @@ export async function searchOrders(
   return rows.map((row) => ({ ...row, accountKey: row.accountId ? (keys.get(row.accountId) ?? null) : null }));
 }
 
-/** Email + full reference -> the order; anything else is one uniform "not found". */
-/** The order a signed link opens (links.ts): a link that is not genuine or has expired says so; an erased order is not found. */
-/** The order a signed link opens; with `reference`, only when the link is that order's. */
+/**
+ * The order a signed link opens (links.ts): a link that is not genuine or has expired says so; an
+ * erased order is not found. With `reference`, only when the link is that order's.
+ */
 export async function openOrderLink(db: Db, links: OrderLinks, token: string, reference?: string): Promise<OrderRow> {
   const opened = links.open(token);
   if (!opened.ok) throw new DomainError(opened.code, 'token');
@@ -552,6 +553,7 @@ export async function openOrderLink(db: Db, links: OrderLinks, token: string, re
   return row;
 }
 
+/** Email + full reference -> the order; anything else is one uniform "not found". */
 export async function lookupOrder(db: Db, email: string, reference: string): Promise<OrderRow> {
   const normalized = normalizeCode(reference);
   const row = normalized ? await ordersRepository.findByEmailAndReference(db, emailKey(email), normalized) : undefined;

@@ -63,10 +63,10 @@ export function OrderSummary({ order, deliveryNote }: { order: Order; deliveryNo
     [t('order.fields.actualNetworkFee'), networkFee(order.actualNetworkFee)],
     [t('order.fields.paymentMethod'), paymentMethod],
     [t('order.fields.rateType'), closed || order.type === 'deposit' ? null : t('order.floating')],
-    // The payment reason of a bank transfer: an order paid in coins or from the wallet has none.
+    // The payment reason of the bank transfer that pays the order: one paid otherwise has none.
     [
       t('order.fields.shortReference'),
-      order.currencyFrom === 'EUR' && !order.useMyWallet ? (
+      order.paymentDetails ? (
         <code key="s" className="address">
           {order.shortReference}
         </code>
